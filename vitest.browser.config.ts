@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+import { playwright } from '@vitest/browser-playwright';
+import { chromiumPath, chromiumArgs } from './e2e/chromium';
+
+// Browser unit tests (*.browser.test.ts) in Debian's Chromium: Workers, WebAssembly, OPFS, IndexedDB.
+export default defineConfig({
+  test: {
+    include: ['{web,plugin-host}/**/*.browser.test.ts'],
+    testTimeout: 30_000,
+    browser: {
+      enabled: true,
+      headless: true,
+      screenshotFailures: false,
+      provider: playwright({ launchOptions: { executablePath: chromiumPath(), args: chromiumArgs } }),
+      instances: [{ browser: 'chromium' }],
+    },
+  },
+});

@@ -1,0 +1,2 @@
+// Public face of web/core: the framework-free agent core shared by the PWA, the headless `i` command and tests.
+export * from './errors';
