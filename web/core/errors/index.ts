@@ -1,2 +1,3 @@
-export { HarnessError, toErrorData, isErrorData } from './harness-error';
-export type { ErrorData } from './harness-error';
+// The error type lives in the bottom layer (plugin-host) so that every layer above shares one marker.
+export { HarnessError, toErrorData, isErrorData } from '../../plugin-host';
+export type { ErrorData } from '../../plugin-host';

@@ -1,0 +1,45 @@
+// The WorkspaceFs port: every file access of the agent, its built-in tools and plugin host calls goes through it.
+// It lives at the bottom layer (plugin-host) because the plugin runtime, the packager's `hplugin run` and web/core
+// all need it and the arrows only point down; web/core re-exports it as its own port.
+//
+// Paths are workspace-relative, '/'-separated, and pass one shared policy (path-policy.ts) in every implementation.
+// '' (or '.') names the root for `list`. Errors are HarnessError-shaped with stable E_PATH_* / E_FS_* codes.
+
+export type WorkspaceAccess = 'read' | 'read-write';
+
+export interface DirEntry {
+  /** Workspace-relative path of the entry, '/'-separated. */
+  path: string;
+  /** Exact name as stored on disk (not normalised). */
+  name: string;
+  directory: boolean;
+  /** Size in bytes for files, 0 for directories. */
+  size: number;
+}
+
+export interface FileStat {
+  path: string;
+  directory: boolean;
+  size: number;
+  /** Milliseconds since the epoch, when the backend knows it. */
+  modifiedMs?: number;
+}
+
+export interface WorkspaceFs {
+  /** What the person granted: read-only or read-write. Writes on a read-only workspace fail with E_FS_READ_ONLY. */
+  readonly access: WorkspaceAccess;
+  /** Short human name of the root folder (never an absolute path in the browser). */
+  readonly rootName: string;
+  readBytes(path: string, options?: { maxBytes?: number }): Promise<Uint8Array>;
+  /** Strict UTF-8 decode; invalid bytes fail with E_FS_NOT_UTF8. */
+  readText(path: string, options?: { maxBytes?: number }): Promise<string>;
+  /** Atomic replace: readers see the old content or the new one, never a partial file. Creates parent folders. */
+  writeBytes(path: string, data: Uint8Array): Promise<void>;
+  writeText(path: string, text: string): Promise<void>;
+  /** Entries of one directory, sorted by name, at most `maxEntries` (E_FS_TOO_MANY_ENTRIES beyond). */
+  list(path: string, options?: { maxEntries?: number }): Promise<DirEntry[]>;
+  /** Null when nothing exists at the path. */
+  stat(path: string): Promise<FileStat | null>;
+  remove(path: string, options?: { recursive?: boolean }): Promise<void>;
+  mkdir(path: string): Promise<void>;
+}
