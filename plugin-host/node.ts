@@ -1,2 +1,3 @@
 // Node-only face of plugin-host (node:fs, worker_threads): for the packager, the headless runner and tests.
-export {};
+export * from './fs/node';
+export * from './runtime/node';

@@ -1,2 +1,3 @@
 // Public face of web/core: the framework-free agent core shared by the PWA, the headless `i` command and tests.
 export * from './errors';
+export * from './fs';

@@ -1,0 +1,1 @@
+export type { WorkspaceFs, WorkspaceAccess, DirEntry, FileStat } from './workspace-fs';
