@@ -1,0 +1,195 @@
+// The host's provider contract (seed 003 `provider_prepare` / `provider_parse` v1) and the internal, chat-shaped
+// conversation model every adapter maps to and from. Provider-specific replay state rides on top-level `_`
+// fields of an assistant message (seed 000 §7: `_anthropic_content`, `_responses_output`) and is never converted
+// across providers.
+
+import type { ErrorData } from '../errors';
+
+// ---------------------------------------------------------------------------------------------- conversation
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/** Images travel as base64 data URLs (PNG/JPEG/GIF/WebP), the only form seed 000 §5 accepts. */
+export interface ImagePart {
+  type: 'image_url';
+  image_url: { url: string };
+}
+
+export type ContentPart = TextPart | ImagePart;
+
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  /** `arguments` is the raw JSON string exactly as the model produced it (DeepSeek replays it verbatim). */
+  function: { name: string; arguments: string };
+}
+
+export interface SystemMessage {
+  role: 'system';
+  content: string;
+}
+
+export interface UserMessage {
+  role: 'user';
+  content: string | ContentPart[];
+  /** Host metadata (not sent to the model), e.g. `{kind: 'tool_images', tool_call_id}` or workspace content marks. */
+  _meta?: Record<string, unknown>;
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string | null;
+  tool_calls?: ToolCall[];
+  /** DeepSeek (and compatible) thinking text, kept and replayed. */
+  reasoning_content?: string;
+  /** Anthropic: the original assistant content blocks (thinking + signature, redacted_thinking, tool_use). */
+  _anthropic_content?: unknown[];
+  /** OpenAI Responses: every output item (reasoning with encrypted_content, message, function_call). */
+  _responses_output?: unknown[];
+  /** Which protocol/model produced this message; replay state is only reused by the same protocol. */
+  _provider?: { protocol: string; model: string };
+}
+
+export interface ToolMessage {
+  role: 'tool';
+  tool_call_id: string;
+  content: string;
+  /** True when the tool failed or was refused: the content is the error text. */
+  _error?: boolean;
+}
+
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** Public tool schema sent to the model: name, description, object parameters. Never exec/cwd. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------------------------- seed 003 v1
+
+/** `provider_prepare` input (seed 003 "NDJSON 合约 v1"). Carries no credential. */
+export interface PrepareInput {
+  version: 1;
+  protocol: string;
+  base_url: string;
+  model: string;
+  history: Message[];
+  max_tokens: number;
+  /** True when this request produces a compaction summary. */
+  compact: boolean;
+  tools: ToolSchema[];
+  /** Tools that come from plugins (same shape; kept apart as the seed does). */
+  plugin_tools: ToolSchema[];
+  use_max_tokens: boolean;
+  extra_body: Record<string, unknown>;
+  /** Ask for an SSE stream. Custom providers behind the bridge may ignore it and answer with plain JSON. */
+  stream: boolean;
+}
+
+export interface AuthSpec {
+  /** HTTP header name (a valid token) that carries the key, e.g. `authorization` or `x-api-key`. */
+  header: string;
+  /** Prefix before the key, e.g. `Bearer `; '' for none. */
+  prefix: string;
+}
+
+/** `provider_prepare` output. The core checks `url` is same-origin with base_url before attaching the key. */
+export interface PreparedRequest {
+  version: 1;
+  url: string;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+  auth: AuthSpec | null;
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'incomplete' | 'error' | (string & {});
+
+export interface Usage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+  reasoning_tokens?: number;
+}
+
+/** `provider_parse` output: the host's chat-shaped response. */
+export interface ParsedResponse {
+  version: 1;
+  response: {
+    choices: Array<{ finish_reason: FinishReason; message: AssistantMessage }>;
+    usage?: Usage;
+    /** The provider's raw usage object, for cache/budget policies that understand it. */
+    raw_usage?: unknown;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------- stream events
+
+/**
+ * One event union per model stream (STYLE.md §4): start/delta/end per block with an index, exactly one terminal
+ * `done` or `error`. Once a stream function is called it never throws: failures arrive as `error`.
+ */
+export type StreamEvent =
+  | { type: 'start'; protocol: string; model: string }
+  | { type: 'text-start'; index: number }
+  | { type: 'text-delta'; index: number; delta: string }
+  | { type: 'text-end'; index: number }
+  | { type: 'thinking-start'; index: number }
+  | { type: 'thinking-delta'; index: number; delta: string }
+  | { type: 'thinking-end'; index: number }
+  | { type: 'tool-call-start'; index: number; id: string; name: string }
+  | { type: 'tool-call-delta'; index: number; delta: string }
+  | { type: 'tool-call-end'; index: number }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  | { type: 'done'; result: ModelResult }
+  | { type: 'error'; error: ErrorData; result?: ModelResult };
+
+/** What a finished model call yields: the raw provider JSON (reassembled from the stream) and its parse. */
+export interface ModelResult {
+  /** The provider's complete response JSON, what `after_response` and `provider_parse` receive. */
+  raw: unknown;
+  parsed: ParsedResponse;
+  /** The prepared request actually sent (headers without credentials). */
+  request: { url: string; body: Record<string, unknown> };
+  attempts: number;
+}
+
+// ---------------------------------------------------------------------------------------------- hooks seam
+
+/** Request metadata that travels with hooks and never reaches the model (seed 000 §6). */
+export type RequestMeta = Record<string, unknown>;
+
+/**
+ * The three transport hooks of seed 000 §6, supplied by the agent's hook pipeline.
+ * Contract: each returns full data (not a patch); a thrown error fails the request without retry.
+ */
+export interface TransportHooks {
+  /** `before_request`: may change same-origin URL and body; a changed origin is refused by the core. */
+  beforeRequest?(data: { url: string; body: Record<string, unknown>; protocol: string; model: string; request_meta: RequestMeta }): Promise<{ url: string; body: Record<string, unknown>; request_meta: RequestMeta }>;
+  /** `request_retry`: notification before each physical retry; its return value never changes the request. */
+  requestRetry?(data: { request_meta: RequestMeta; attempt: number; reason: string }): Promise<void>;
+  /** `after_response`: sees the raw response JSON before `provider_parse`; returns it (possibly adjusted). */
+  afterResponse?(data: { response: unknown; request_meta: RequestMeta }): Promise<{ response: unknown }>;
+}
+
+/** A provider adapter: pure mapping between the host model and one wire API. Never sees credentials. */
+export interface ProviderAdapter {
+  readonly protocol: string;
+  prepare(input: PrepareInput): PreparedRequest | Promise<PreparedRequest>;
+  parse(raw: unknown): ParsedResponse | Promise<ParsedResponse>;
+  /** Streaming decoder: SSE events in, stream events out, and the reassembled raw response at the end. */
+  createStreamDecoder?(): StreamDecoder;
+}
+
+export interface StreamDecoder {
+  /** One SSE event (`event` name if any, `data` text). Returns the stream events it produced. */
+  push(sse: { event?: string; data: string }): StreamEvent[];
+  /** End of stream: the complete raw response JSON as the non-streaming API would have returned it. */
+  finish(): unknown;
+}

@@ -1,0 +1,1 @@
+export { EventStream } from './event-stream';
