@@ -1,0 +1,50 @@
+// What a tool is to the agent loop. Built-in tools, WASM plugin tools and bridge tools all take this shape; the
+// loop validates arguments against `schema.parameters`, runs the approval gate, then `execute`s.
+
+import type { WorkspaceFs } from '../fs';
+import type { ImagePart, ToolSchema } from '../providers/types';
+
+export interface ToolContext {
+  /** The granted workspace folder; every path goes through its policy. */
+  fs: WorkspaceFs;
+  workspaceId: string;
+  /** The model's tool call id. */
+  callId: string;
+  signal: AbortSignal;
+}
+
+export interface ToolResult {
+  /** Text for the model. Tool output is untrusted data and never enters the system prompt. */
+  output: string;
+  /** Base64 data URLs only (PNG/JPEG/GIF/WebP, <= 8 MiB each), checked by the loop after `after_tool`. */
+  images?: ImagePart[];
+  /** True when the call failed: `output` is the error text the model sees. */
+  error?: boolean;
+  /** Stable code when `error` is true. */
+  code?: string;
+}
+
+/** What the approval prompt shows, computed before asking; `state` comes back to `execute` unchanged. */
+export interface PreparedCall {
+  /** One line for the person, e.g. "Edit src/main.ts (2 replacements)". */
+  summary: string;
+  /** Unified diff or other detail the person should see before approving. */
+  detail?: string;
+  /** Opaque pre-approval snapshot, e.g. the file content an edit was computed from (conflict check). */
+  state?: unknown;
+}
+
+export interface ToolDefinition {
+  schema: ToolSchema;
+  /**
+   * 'free': runs without asking by default (only `read` and `view_image` among built-ins, seed 000 §5).
+   * 'ask': every other built-in and every external tool.
+   */
+  approval: 'free' | 'ask';
+  /** True for plugin, bridge and MCP tools (seed 000 §5 `tool_approval.external`). */
+  external: boolean;
+  /** Optional: compute what the approval shows and a snapshot. Errors here become tool errors; nothing runs. */
+  prepare?(args: Record<string, unknown>, ctx: ToolContext): Promise<PreparedCall>;
+  /** Contract: never throws for expected failures — return `{error: true, code, output}`; a throw is also caught. */
+  execute(args: Record<string, unknown>, ctx: ToolContext, prepared?: PreparedCall): Promise<ToolResult>;
+}
