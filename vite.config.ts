@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite';
 import solid from 'vite-plugin-solid';
 import { VitePWA } from 'vite-plugin-pwa';
-import { securityHeaders } from './scripts/security-headers';
+import { securityHeaders } from './scripts/security-headers.ts';
 
 // The app shell: web/ is the Vite root, public/ holds icons, the build lands in dist/app.
 export default defineConfig({

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
-import { chromiumPath, chromiumArgs } from './e2e/chromium';
+import { chromiumPath, chromiumArgs } from './e2e/chromium.ts';
 
 // Browser unit tests (*.browser.test.ts) in Debian's Chromium: Workers, WebAssembly, OPFS, IndexedDB.
 export default defineConfig({
