@@ -1,3 +1,6 @@
 // Public face of web/core: the framework-free agent core shared by the PWA, the headless `i` command and tests.
 export * from './errors';
 export * from './fs';
+export * from './storage';
+export * from './workspaces';
+export * from './settings';

@@ -1,0 +1,6 @@
+// Public face of web/core/settings: global and per-workspace settings, JSON import/export (never secrets), and
+// the separate secrets store referenced by name.
+export * from './schema';
+export { readGlobalSettings, readWorkspaceSettings, updateGlobalSettings, updateWorkspaceSettings, GLOBAL_SCOPE, workspaceScope } from './store';
+export { exportSettings, serializeSettings, parseSettingsFile, importSettings, SETTINGS_FILE_FORMAT, MAX_SETTINGS_FILE_BYTES, type SettingsFile, type ImportReport } from './transfer';
+export { setSecret, getSecret, listSecretNames, deleteSecret, validateSecretName, MAX_SECRET_BYTES } from './secrets';

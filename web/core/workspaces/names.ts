@@ -1,0 +1,24 @@
+import { HarnessError } from '../errors';
+import { MAX_WORKSPACE_NAME_LENGTH } from './limits';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+export function isWorkspaceId(value: unknown): value is string {
+  return typeof value === 'string' && UUID_RE.test(value);
+}
+
+/** Trims and checks a workspace name; returns the name to store. */
+export function validateWorkspaceName(raw: string): string {
+  const name = raw.trim().normalize('NFC');
+  if (name.length === 0) {
+    throw new HarnessError('E_WORKSPACE_NAME_INVALID', 'A workspace needs a name. Type a name and try again.');
+  }
+  if (name.length > MAX_WORKSPACE_NAME_LENGTH) {
+    throw new HarnessError('E_WORKSPACE_NAME_INVALID', `Workspace names are at most ${MAX_WORKSPACE_NAME_LENGTH} characters. Choose a shorter name.`, { length: name.length });
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) {
+    throw new HarnessError('E_WORKSPACE_NAME_INVALID', 'Workspace names cannot contain control characters such as line breaks. Remove them and try again.');
+  }
+  return name;
+}
