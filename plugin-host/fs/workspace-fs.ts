@@ -15,6 +15,8 @@ export interface DirEntry {
   directory: boolean;
   /** Size in bytes for files, 0 for directories. */
   size: number;
+  /** Present and true when another entry of the same folder has the same name after NFC normalisation. */
+  nfcTwin?: boolean;
 }
 
 export interface FileStat {

@@ -1,0 +1,266 @@
+// WorkspaceFs over a File System Access `FileSystemDirectoryHandle`: a real folder from showDirectoryPicker or an
+// OPFS directory (navigator.storage.getDirectory() or a sub-directory of it). Browser-safe: no Node imports.
+//
+// Symbolic links: the browser, not this code, decides what a name refers to. The File System standard says
+// nothing about symlinks (WICG/file-system-access#113). Chromium's local backend hides them:
+// storage/browser/file_system/local_file_util.cc treats any entry for which base::IsLink() is true as hidden, so
+// a symlink is neither listed by entries() nor opened by getFileHandle/getDirectoryHandle (NotFoundError).
+// Chromium additionally re-checks its sensitive-path blocklist on the resolved path of each file entry in case a
+// link appears (file_system_access_directory_handle_impl.cc). OPFS has no symlinks at all. So through this
+// backend a path can only reach entries the browser exposes under the granted handle; there is no way to
+// observe or follow a link, and E_PATH_ESCAPE comes only from the shared path policy.
+//
+// Atomic writes: createWritable() writes to a swap file beside the target and the browser moves it into place
+// on close(); abort() discards it, so readers see the old content or the new one, never a partial file.
+import type { DirEntry, FileStat, WorkspaceAccess, WorkspaceFs } from './workspace-fs';
+import { HarnessError } from '../errors';
+import { compareNames, joinWorkspacePath, nfcCollisions, normalizeWorkspacePath, pathError, sameName, type WorkspacePath } from './path-policy';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_LIST_ENTRIES,
+  assertLimit,
+  decodeUtf8Strict,
+  encodeUtf8Strict,
+  errorName,
+  fsError,
+} from './fs-common';
+
+export interface FsaWorkspaceFsOptions {
+  access: WorkspaceAccess;
+  /** Shown to people; defaults to the handle's name. */
+  rootName?: string;
+  /** Largest file read or written, in bytes (default 8 MiB). */
+  maxBytes?: number;
+  /** Most entries one list returns (default 1000). */
+  maxEntries?: number;
+}
+
+// TypeScript's DOM lib does not type the async iteration of directory handles without DOM.AsyncIterable.
+interface IterableDirectoryHandle extends FileSystemDirectoryHandle {
+  entries(): AsyncIterableIterator<[string, FileSystemHandle]>;
+  keys(): AsyncIterableIterator<string>;
+}
+
+type Expect = 'file' | 'directory';
+
+/** Maps a DOMException from the File System Access API to a stable E_* refusal. */
+export function fromDomError(error: unknown, path: string, expect: Expect): HarnessError {
+  if (HarnessError.isInstance(error)) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  switch (errorName(error)) {
+    case 'NotFoundError':
+      return fsError('E_FS_NOT_FOUND', path, {}, error);
+    case 'TypeMismatchError':
+      return fsError(expect === 'file' ? 'E_FS_NOT_FILE' : 'E_FS_NOT_DIRECTORY', path, {}, error);
+    case 'NotAllowedError':
+    case 'SecurityError':
+      return fsError('E_FS_PERMISSION', path, { reason }, error);
+    case 'TypeError':
+      // Chrome: "Name is not allowed." for names it refuses beyond the shared policy (dangerous extensions).
+      return pathError('E_PATH_INVALID', path, 'the browser refuses this name');
+    case 'InvalidModificationError':
+      return fsError('E_FS_NOT_EMPTY', path, {}, error);
+    case 'NoModificationAllowedError':
+    case 'InvalidStateError':
+    case 'NotReadableError':
+      return fsError('E_FS_BUSY', path, { reason }, error);
+    case 'QuotaExceededError':
+      return fsError('E_FS_QUOTA', path, {}, error);
+    default:
+      return fsError('E_FS_IO', path, { reason }, error);
+  }
+}
+
+export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: FsaWorkspaceFsOptions): WorkspaceFs {
+  const access = options.access;
+  const defaultMaxBytes = assertLimit(options.maxBytes, DEFAULT_MAX_FILE_BYTES, 'maxBytes');
+  const defaultMaxEntries = assertLimit(options.maxEntries, DEFAULT_MAX_LIST_ENTRIES, 'maxEntries');
+
+  function requireWrite(path: string): void {
+    if (access !== 'read-write') throw fsError('E_FS_READ_ONLY', path);
+  }
+
+  /** Refuses to create `name` when an entry with the same NFC name but other code points exists. */
+  async function assertNoTwin(dir: FileSystemDirectoryHandle, name: string, path: string): Promise<void> {
+    for await (const existing of (dir as IterableDirectoryHandle).keys()) {
+      if (existing !== name && sameName(existing, name)) throw fsError('E_FS_NAME_CONFLICT', path, { existing });
+    }
+  }
+
+  /** Walks exact names from the root. With `create`, missing folders are made (after the NFC twin check). */
+  async function dirAt(segments: readonly string[], create: boolean): Promise<FileSystemDirectoryHandle> {
+    let dir = root;
+    for (let i = 0; i < segments.length; i += 1) {
+      const name = segments[i] as string;
+      const here = segments.slice(0, i + 1).join('/');
+      try {
+        dir = await dir.getDirectoryHandle(name);
+      } catch (error) {
+        if (!create || errorName(error) !== 'NotFoundError') throw fromDomError(error, here, 'directory');
+        await assertNoTwin(dir, name, here);
+        try {
+          dir = await dir.getDirectoryHandle(name, { create: true });
+        } catch (inner) {
+          throw fromDomError(inner, here, 'directory');
+        }
+      }
+    }
+    return dir;
+  }
+
+  async function fileAt(p: WorkspacePath): Promise<FileSystemFileHandle> {
+    const parent = await dirAt(p.segments.slice(0, -1), false);
+    try {
+      return await parent.getFileHandle(p.segments[p.segments.length - 1] as string);
+    } catch (error) {
+      throw fromDomError(error, p.path, 'file');
+    }
+  }
+
+  async function readBytes(path: string, opts?: { maxBytes?: number }): Promise<Uint8Array> {
+    const p = normalizeWorkspacePath(path);
+    const maxBytes = assertLimit(opts?.maxBytes, defaultMaxBytes, 'maxBytes');
+    const handle = await fileAt(p);
+    try {
+      const file = await handle.getFile();
+      if (file.size > maxBytes) throw fsError('E_FS_TOO_LARGE', p.path, { size: file.size, maxBytes });
+      return new Uint8Array(await file.arrayBuffer());
+    } catch (error) {
+      throw fromDomError(error, p.path, 'file');
+    }
+  }
+
+  async function writeBytes(path: string, data: Uint8Array): Promise<void> {
+    const p = normalizeWorkspacePath(path);
+    requireWrite(p.path);
+    if (data.byteLength > defaultMaxBytes) {
+      throw fsError('E_FS_TOO_LARGE', p.path, { size: data.byteLength, maxBytes: defaultMaxBytes });
+    }
+    const parent = await dirAt(p.segments.slice(0, -1), true);
+    const name = p.segments[p.segments.length - 1] as string;
+    let handle: FileSystemFileHandle;
+    let created = false;
+    try {
+      handle = await parent.getFileHandle(name);
+    } catch (error) {
+      if (errorName(error) !== 'NotFoundError') throw fromDomError(error, p.path, 'file');
+      await assertNoTwin(parent, name, p.path);
+      try {
+        handle = await parent.getFileHandle(name, { create: true });
+        created = true;
+      } catch (inner) {
+        throw fromDomError(inner, p.path, 'file');
+      }
+    }
+    let writable: FileSystemWritableFileStream;
+    try {
+      writable = await handle.createWritable({ keepExistingData: false });
+    } catch (error) {
+      if (created) await parent.removeEntry(name).catch(() => undefined);
+      throw fromDomError(error, p.path, 'file');
+    }
+    try {
+      await writable.write(data as Uint8Array<ArrayBuffer>);
+      await writable.close();
+    } catch (error) {
+      // abort() drops the swap file: the old content stays. A file this call created is removed again.
+      await writable.abort().catch(() => undefined);
+      if (created) await parent.removeEntry(name).catch(() => undefined);
+      throw fromDomError(error, p.path, 'file');
+    }
+  }
+
+  async function list(path: string, opts?: { maxEntries?: number }): Promise<DirEntry[]> {
+    const p = normalizeWorkspacePath(path, { allowRoot: true });
+    const maxEntries = assertLimit(opts?.maxEntries, defaultMaxEntries, 'maxEntries');
+    const dir = await dirAt(p.segments, false);
+    const found: [string, FileSystemHandle][] = [];
+    try {
+      for await (const entry of (dir as IterableDirectoryHandle).entries()) {
+        if (found.length >= maxEntries) throw fsError('E_FS_TOO_MANY_ENTRIES', p.path, { maxEntries });
+        found.push(entry);
+      }
+    } catch (error) {
+      throw fromDomError(error, p.path, 'directory');
+    }
+    const twins = nfcCollisions(found.map(([name]) => name));
+    const entries = await Promise.all(
+      found.map(async ([name, handle]): Promise<DirEntry> => {
+        const entryPath = joinWorkspacePath(p.path, name);
+        const directory = handle.kind === 'directory';
+        let size = 0;
+        if (!directory) {
+          try {
+            size = (await (handle as FileSystemFileHandle).getFile()).size;
+          } catch (error) {
+            throw fromDomError(error, entryPath, 'file');
+          }
+        }
+        const entry: DirEntry = { path: entryPath, name, directory, size };
+        if (twins.has(name)) entry.nfcTwin = true;
+        return entry;
+      }),
+    );
+    return entries.sort((a, b) => compareNames(a.name, b.name));
+  }
+
+  async function stat(path: string): Promise<FileStat | null> {
+    const p = normalizeWorkspacePath(path, { allowRoot: true });
+    if (p.segments.length === 0) return { path: '', directory: true, size: 0 };
+    let parent: FileSystemDirectoryHandle;
+    try {
+      parent = await dirAt(p.segments.slice(0, -1), false);
+    } catch (error) {
+      if (HarnessError.isInstance(error) && (error.code === 'E_FS_NOT_FOUND' || error.code === 'E_FS_NOT_DIRECTORY')) return null;
+      throw error;
+    }
+    const name = p.segments[p.segments.length - 1] as string;
+    try {
+      const file = await (await parent.getFileHandle(name)).getFile();
+      return { path: p.path, directory: false, size: file.size, modifiedMs: file.lastModified };
+    } catch (error) {
+      if (errorName(error) === 'NotFoundError') return null;
+      if (errorName(error) !== 'TypeMismatchError') throw fromDomError(error, p.path, 'file');
+    }
+    try {
+      await parent.getDirectoryHandle(name);
+      return { path: p.path, directory: true, size: 0 };
+    } catch (error) {
+      if (errorName(error) === 'NotFoundError') return null;
+      throw fromDomError(error, p.path, 'directory');
+    }
+  }
+
+  async function remove(path: string, opts?: { recursive?: boolean }): Promise<void> {
+    const p = normalizeWorkspacePath(path);
+    requireWrite(p.path);
+    const parent = await dirAt(p.segments.slice(0, -1), false);
+    try {
+      await parent.removeEntry(p.segments[p.segments.length - 1] as string, { recursive: opts?.recursive === true });
+    } catch (error) {
+      throw fromDomError(error, p.path, 'directory');
+    }
+  }
+
+  async function mkdir(path: string): Promise<void> {
+    const p = normalizeWorkspacePath(path, { allowRoot: true });
+    requireWrite(p.path);
+    await dirAt(p.segments, true);
+  }
+
+  return {
+    access,
+    rootName: options.rootName ?? root.name,
+    readBytes,
+    readText: async (path, opts) => decodeUtf8Strict(await readBytes(path, opts), path),
+    writeBytes,
+    writeText: async (path, text) => {
+      const p = normalizeWorkspacePath(path);
+      await writeBytes(p.path, encodeUtf8Strict(text, p.path));
+    },
+    list,
+    stat,
+    remove,
+    mkdir,
+  };
+}
