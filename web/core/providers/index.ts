@@ -1,1 +1,13 @@
+// Public face of the provider layer: contract types, built-in adapters, presets and pure helpers.
 export type * from './types';
+export { builtinAdapter, isBuiltinProtocol, BUILTIN_PROTOCOLS, DEFAULT_PROTOCOL } from './registry';
+export type { BuiltinProtocol } from './registry';
+export { openaiChatAdapter, deepseekAdapter, createChatAdapter, OPENAI_CHAT_FLAGS, DEEPSEEK_FLAGS } from './openai-chat';
+export type { ChatFlags } from './openai-chat';
+export { anthropicAdapter, ANTHROPIC_VERSION } from './anthropic-messages';
+export { responsesAdapter } from './openai-responses';
+export { validateExtraBody, RESERVED_EXTRA_BODY_FIELDS } from './extra-body';
+export { replayNotice, answerDanglingToolCalls, ownsReplayState, MISSING_TOOL_RESULT } from './history';
+export { mapAnthropicStopReason } from './map-anthropic-stop-reason';
+export { PROVIDER_PRESETS, findPreset } from './presets';
+export type { ProviderPreset, Route } from './presets';

@@ -158,6 +158,14 @@ export interface ModelResult {
   /** The prepared request actually sent (headers without credentials). */
   request: { url: string; body: Record<string, unknown> };
   attempts: number;
+  /** Things the person should know about this call, e.g. that a protocol switch made replay lossy. */
+  notices?: ProviderNotice[];
+}
+
+/** A non-fatal message about a model call (stable `N_*` code + a sentence). */
+export interface ProviderNotice {
+  code: string;
+  message: string;
 }
 
 // ---------------------------------------------------------------------------------------------- hooks seam
@@ -190,6 +198,8 @@ export interface ProviderAdapter {
 export interface StreamDecoder {
   /** One SSE event (`event` name if any, `data` text). Returns the stream events it produced. */
   push(sse: { event?: string; data: string }): StreamEvent[];
+  /** The byte stream ended: closes blocks still open (a stream cut before its final event). */
+  end?(): StreamEvent[];
   /** End of stream: the complete raw response JSON as the non-streaming API would have returned it. */
   finish(): unknown;
 }
