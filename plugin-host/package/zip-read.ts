@@ -1,0 +1,303 @@
+// Reads a .hplugin.zip by walking its structure ourselves (end of central directory, central directory, local
+// headers), so that every rule of seed 004 "包格式" is enforced on the actual bytes: no ZIP64, no comments, no
+// encryption, stored/deflate only, nothing before/between/after the entries, local headers that agree with the
+// central directory, no directories or links, exactly the three root entries, sizes capped on inflated bytes.
+import { refuse } from './codes';
+import { crc32 } from './crc32';
+import { InflateCapExceeded, inflateRawCapped } from './inflate';
+import { ENTRY_LIMITS, ENTRY_NAMES, PACKAGE_LIMITS, type EntryName } from './limits';
+
+const SIG_LOCAL = 0x04034b50;
+const SIG_CENTRAL = 0x02014b50;
+const SIG_EOCD = 0x06054b50;
+const SIG_ZIP64_LOCATOR = 0x07064b50;
+const SIG_DESCRIPTOR = 0x08074b50;
+const EOCD_SIZE = 22;
+const CENTRAL_SIZE = 46;
+const LOCAL_SIZE = 30;
+
+const FLAG_ENCRYPTED = 0x0001;
+const FLAG_DESCRIPTOR = 0x0008;
+const FLAG_STRONG_ENCRYPTION = 0x0040;
+const FLAG_MASKED_HEADERS = 0x2000;
+
+const METHOD_STORED = 0;
+const METHOD_DEFLATE = 8;
+const METHOD_AES = 99;
+
+const HOST_UNIX = 3;
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+const S_IFLNK = 0o120000;
+const DOS_DIRECTORY = 0x10;
+
+interface CentralEntry {
+  name: string;
+  nameBytes: Uint8Array;
+  versionNeeded: number;
+  flags: number;
+  method: number;
+  time: number;
+  date: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  localOffset: number;
+}
+
+export type PackageEntries = Record<EntryName, Uint8Array>;
+
+/** Reads the three entries of a package, refusing anything seed 004 does not allow. */
+export async function readPackageZip(bytes: Uint8Array): Promise<PackageEntries> {
+  if (bytes.length > PACKAGE_LIMITS.packageBytes) {
+    throw refuse('E_PACKAGE_TOO_LARGE', `The package is ${bytes.length} bytes.`, { size: bytes.length, limit: PACKAGE_LIMITS.packageBytes });
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const eocd = findEndOfCentralDirectory(bytes, view);
+  const entries = readCentralDirectory(bytes, view, eocd);
+  const placed = checkLayout(bytes, view, entries, eocd.cdOffset);
+  const out: Partial<PackageEntries> = {};
+  for (const name of ENTRY_NAMES) {
+    const entry = placed.find((e) => e.name === name);
+    if (!entry) throw refuse('E_PACKAGE_MISSING_ENTRY', `The package has no ${name}.`, { entry: name });
+    out[name] = await extract(bytes, entry);
+  }
+  return out as PackageEntries;
+}
+
+interface Eocd {
+  at: number;
+  count: number;
+  cdSize: number;
+  cdOffset: number;
+}
+
+function findEndOfCentralDirectory(bytes: Uint8Array, view: DataView): Eocd {
+  if (bytes.length < EOCD_SIZE) throw refuse('E_PACKAGE_NOT_ZIP', `The file is only ${bytes.length} bytes.`);
+  // Comments are refused, so a valid package ends with the 22-byte record; search further back only to name the
+  // actual problem (a comment, or bytes appended after the archive).
+  const lowest = Math.max(0, bytes.length - EOCD_SIZE - 0xffff - 4096);
+  let at = -1;
+  for (let i = bytes.length - EOCD_SIZE; i >= lowest; i--) {
+    if (view.getUint32(i, true) === SIG_EOCD) {
+      at = i;
+      break;
+    }
+  }
+  if (at < 0) throw refuse('E_PACKAGE_NOT_ZIP', 'No end-of-central-directory record was found.');
+  const disk = view.getUint16(at + 4, true);
+  const cdDisk = view.getUint16(at + 6, true);
+  const countOnDisk = view.getUint16(at + 8, true);
+  const count = view.getUint16(at + 10, true);
+  const cdSize = view.getUint32(at + 12, true);
+  const cdOffset = view.getUint32(at + 16, true);
+  const commentLength = view.getUint16(at + 20, true);
+  if (at >= 20 && view.getUint32(at - 20, true) === SIG_ZIP64_LOCATOR) {
+    throw refuse('E_PACKAGE_ZIP64', 'The archive has a ZIP64 end-of-central-directory locator.');
+  }
+  if (count === 0xffff || countOnDisk === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
+    throw refuse('E_PACKAGE_ZIP64', 'The end-of-central-directory record defers to ZIP64 fields.');
+  }
+  if (commentLength > 0) throw refuse('E_PACKAGE_COMMENT', `The archive has a ${commentLength}-byte comment.`);
+  if (at + EOCD_SIZE !== bytes.length) {
+    throw refuse('E_PACKAGE_EXTRA_DATA', `${bytes.length - at - EOCD_SIZE} bytes follow the end of the archive.`);
+  }
+  if (disk !== 0 || cdDisk !== 0 || countOnDisk !== count) {
+    throw refuse('E_PACKAGE_MALFORMED', 'The archive claims to span several disks.');
+  }
+  if (cdOffset + cdSize > at) throw refuse('E_PACKAGE_MALFORMED', 'The central directory extends past its end record.');
+  if (cdOffset + cdSize < at) {
+    throw refuse('E_PACKAGE_EXTRA_DATA', `${at - cdOffset - cdSize} bytes sit between the central directory and its end record.`);
+  }
+  return { at, count, cdSize, cdOffset };
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function readCentralDirectory(bytes: Uint8Array, view: DataView, eocd: Eocd): CentralEntry[] {
+  const entries: CentralEntry[] = [];
+  const seen = new Map<string, string>();
+  let p = eocd.cdOffset;
+  const end = eocd.cdOffset + eocd.cdSize;
+  for (let i = 0; i < eocd.count; i++) {
+    if (p + CENTRAL_SIZE > end || view.getUint32(p, true) !== SIG_CENTRAL) {
+      throw refuse('E_PACKAGE_MALFORMED', `Central directory entry ${i} is missing or truncated.`);
+    }
+    const madeBy = view.getUint16(p + 4, true);
+    const versionNeeded = view.getUint16(p + 6, true);
+    const flags = view.getUint16(p + 8, true);
+    const method = view.getUint16(p + 10, true);
+    const time = view.getUint16(p + 12, true);
+    const date = view.getUint16(p + 14, true);
+    const crc = view.getUint32(p + 16, true);
+    const compressedSize = view.getUint32(p + 20, true);
+    const size = view.getUint32(p + 24, true);
+    const nameLength = view.getUint16(p + 28, true);
+    const extraLength = view.getUint16(p + 30, true);
+    const commentLength = view.getUint16(p + 32, true);
+    const diskStart = view.getUint16(p + 34, true);
+    const externalAttributes = view.getUint32(p + 38, true);
+    const localOffset = view.getUint32(p + 42, true);
+    const recordEnd = p + CENTRAL_SIZE + nameLength + extraLength + commentLength;
+    if (recordEnd > end) throw refuse('E_PACKAGE_MALFORMED', `Central directory entry ${i} overruns the directory.`);
+    const nameBytes = bytes.subarray(p + CENTRAL_SIZE, p + CENTRAL_SIZE + nameLength);
+    let name: string;
+    try {
+      name = utf8.decode(nameBytes);
+    } catch {
+      throw refuse('E_PACKAGE_ENTRY_NAME', `Entry ${i} has a name that is not UTF-8.`, { index: i });
+    }
+    const shown = JSON.stringify(name);
+
+    if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION | FLAG_MASKED_HEADERS) || method === METHOD_AES) {
+      throw refuse('E_PACKAGE_ENCRYPTED', `Entry ${shown} is encrypted.`, { entry: name });
+    }
+    checkExtraField(view, p + CENTRAL_SIZE + nameLength, extraLength, shown);
+    if (compressedSize === 0xffffffff || size === 0xffffffff || localOffset === 0xffffffff || diskStart === 0xffff) {
+      throw refuse('E_PACKAGE_ZIP64', `Entry ${shown} defers to ZIP64 fields.`, { entry: name });
+    }
+    const unixMode = madeBy >> 8 === HOST_UNIX ? externalAttributes >>> 16 : 0;
+    const type = unixMode & S_IFMT;
+    if (type === S_IFLNK) throw refuse('E_PACKAGE_SYMLINK', `Entry ${shown} is a symbolic link.`, { entry: name });
+    if (name.endsWith('/') || name.endsWith('\\') || type === S_IFDIR || externalAttributes & DOS_DIRECTORY) {
+      throw refuse('E_PACKAGE_DIRECTORY', `Entry ${shown} is a directory.`, { entry: name });
+    }
+    if (type !== 0 && type !== S_IFREG) {
+      throw refuse('E_PACKAGE_SYMLINK', `Entry ${shown} is a special file (mode ${type.toString(8)}), not a regular file.`, { entry: name });
+    }
+    if (name === '' || /[/\\\0]/.test(name) || name === '.' || name === '..' || /^[a-zA-Z]:/.test(name)) {
+      throw refuse('E_PACKAGE_ENTRY_NAME', `Entry ${shown} is not a plain root file name.`, { entry: name });
+    }
+    const folded = name.toLowerCase();
+    const earlier = seen.get(folded);
+    if (earlier !== undefined) {
+      throw refuse('E_PACKAGE_DUPLICATE_ENTRY', `Entry ${shown} duplicates ${JSON.stringify(earlier)}.`, { entry: name });
+    }
+    seen.set(folded, name);
+    if (!(ENTRY_NAMES as readonly string[]).includes(name)) {
+      throw refuse('E_PACKAGE_UNEXPECTED_ENTRY', `The package holds ${shown}.`, { entry: name });
+    }
+    if (commentLength > 0) throw refuse('E_PACKAGE_COMMENT', `Entry ${shown} has a comment.`, { entry: name });
+    if (method !== METHOD_STORED && method !== METHOD_DEFLATE) {
+      throw refuse('E_PACKAGE_METHOD', `Entry ${shown} uses compression method ${method}.`, { entry: name, method });
+    }
+    if (method === METHOD_STORED && compressedSize !== size) {
+      throw refuse('E_PACKAGE_MALFORMED', `Stored entry ${shown} declares different stored and original sizes.`, { entry: name });
+    }
+    entries.push({ name, nameBytes, versionNeeded, flags, method, time, date, crc, compressedSize, size, localOffset });
+    p = recordEnd;
+  }
+  if (p !== end) throw refuse('E_PACKAGE_EXTRA_DATA', 'The central directory holds bytes beyond its declared entries.');
+  return entries;
+}
+
+/** Extra fields are tolerated (other tools add timestamps) but must be well-formed, and ZIP64 (0x0001) is refused. */
+function checkExtraField(view: DataView, start: number, length: number, shown: string): void {
+  let p = start;
+  const end = start + length;
+  while (p < end) {
+    if (p + 4 > end) throw refuse('E_PACKAGE_MALFORMED', `Entry ${shown} has a truncated extra field.`);
+    const id = view.getUint16(p, true);
+    const size = view.getUint16(p + 2, true);
+    if (id === 0x0001) throw refuse('E_PACKAGE_ZIP64', `Entry ${shown} has a ZIP64 extra field.`);
+    p += 4 + size;
+  }
+  if (p !== end) throw refuse('E_PACKAGE_MALFORMED', `Entry ${shown} has a truncated extra field.`);
+}
+
+interface Located extends CentralEntry {
+  dataStart: number;
+  dataEnd: number;
+}
+
+/** Local headers must agree with the central directory and tile the bytes from 0 to the central directory. */
+function checkLayout(bytes: Uint8Array, view: DataView, entries: CentralEntry[], cdOffset: number): Located[] {
+  const placed: Located[] = [];
+  let expected = 0;
+  for (const entry of [...entries].sort((a, b) => a.localOffset - b.localOffset)) {
+    const shown = JSON.stringify(entry.name);
+    const p = entry.localOffset;
+    if (p > expected) {
+      throw refuse('E_PACKAGE_EXTRA_DATA', `${p - expected} unexpected bytes precede the header of ${shown}.`, { entry: entry.name });
+    }
+    if (p < expected) throw refuse('E_PACKAGE_MALFORMED', `Entry ${shown} overlaps the entry before it.`, { entry: entry.name });
+    if (p + LOCAL_SIZE > cdOffset || view.getUint32(p, true) !== SIG_LOCAL) {
+      throw refuse('E_PACKAGE_MALFORMED', `The local header of ${shown} is missing.`, { entry: entry.name });
+    }
+    const nameLength = view.getUint16(p + 26, true);
+    const extraLength = view.getUint16(p + 28, true);
+    const dataStart = p + LOCAL_SIZE + nameLength + extraLength;
+    const dataEnd = dataStart + entry.compressedSize;
+    if (dataEnd > cdOffset) throw refuse('E_PACKAGE_MALFORMED', `The data of ${shown} runs into the central directory.`);
+    const localName = bytes.subarray(p + LOCAL_SIZE, p + LOCAL_SIZE + nameLength);
+    const disagree = (field: string) =>
+      refuse('E_PACKAGE_HEADER_MISMATCH', `The local header of ${shown} has a different ${field} than the central directory.`, {
+        entry: entry.name,
+        field,
+      });
+    if (!sameBytes(localName, entry.nameBytes)) throw disagree('name');
+    if (view.getUint16(p + 4, true) !== entry.versionNeeded) throw disagree('version needed');
+    if (view.getUint16(p + 6, true) !== entry.flags) throw disagree('flags');
+    if (view.getUint16(p + 8, true) !== entry.method) throw disagree('method');
+    if (view.getUint16(p + 10, true) !== entry.time || view.getUint16(p + 12, true) !== entry.date) throw disagree('date');
+    checkExtraField(view, p + LOCAL_SIZE + nameLength, extraLength, shown);
+    const crc = view.getUint32(p + 14, true);
+    const csize = view.getUint32(p + 18, true);
+    const usize = view.getUint32(p + 22, true);
+    let end = dataEnd;
+    if (entry.flags & FLAG_DESCRIPTOR) {
+      // Streaming writers leave the local fields zero and append a data descriptor, which must then agree.
+      if ((crc !== 0 && crc !== entry.crc) || (csize !== 0 && csize !== entry.compressedSize) || (usize !== 0 && usize !== entry.size)) {
+        throw disagree('size or CRC');
+      }
+      let q = dataEnd;
+      if (q + 4 <= cdOffset && view.getUint32(q, true) === SIG_DESCRIPTOR) q += 4;
+      if (q + 12 > cdOffset) throw refuse('E_PACKAGE_MALFORMED', `The data descriptor of ${shown} is missing.`);
+      if (view.getUint32(q, true) !== entry.crc || view.getUint32(q + 4, true) !== entry.compressedSize || view.getUint32(q + 8, true) !== entry.size) {
+        throw disagree('data descriptor');
+      }
+      end = q + 12;
+    } else {
+      if (crc !== entry.crc) throw disagree('CRC-32');
+      if (csize !== entry.compressedSize || usize !== entry.size) throw disagree('size');
+    }
+    placed.push({ ...entry, dataStart, dataEnd });
+    expected = end;
+  }
+  if (expected < cdOffset) throw refuse('E_PACKAGE_EXTRA_DATA', `${cdOffset - expected} unexpected bytes precede the central directory.`);
+  if (expected > cdOffset) throw refuse('E_PACKAGE_MALFORMED', 'The last entry overlaps the central directory.');
+  return placed;
+}
+
+async function extract(bytes: Uint8Array, at: Located): Promise<Uint8Array> {
+  const entry = at;
+  const name = entry.name as EntryName;
+  const cap = ENTRY_LIMITS[name];
+  const raw = bytes.subarray(at.dataStart, at.dataEnd);
+  const tooLarge = (actual: string) =>
+    refuse('E_PACKAGE_ENTRY_TOO_LARGE', `${name} inflates to ${actual} bytes, over its ${cap}-byte limit.`, { entry: name, limit: cap });
+  let data: Uint8Array;
+  if (entry.method === METHOD_STORED) {
+    if (raw.length > cap) throw tooLarge(String(raw.length));
+    data = raw.slice();
+  } else {
+    try {
+      data = await inflateRawCapped(raw, cap);
+    } catch (error) {
+      if (error instanceof InflateCapExceeded) throw tooLarge('more than ' + cap);
+      throw refuse('E_PACKAGE_MALFORMED', `${name} does not inflate: its deflate data is corrupt.`, { entry: name });
+    }
+  }
+  if (data.length !== entry.size) {
+    throw refuse('E_PACKAGE_MALFORMED', `${name} inflates to ${data.length} bytes but declares ${entry.size}.`, { entry: name });
+  }
+  if (crc32(data) !== entry.crc) throw refuse('E_PACKAGE_CRC', `${name} fails its CRC-32 check.`, { entry: name });
+  return data;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
