@@ -43,6 +43,9 @@ interface IterableDirectoryHandle extends FileSystemDirectoryHandle {
 
 type Expect = 'file' | 'directory';
 
+const READ_ATTEMPTS = 4;
+const staleSnapshot = (error: unknown): boolean => ['NotFoundError', 'NotReadableError'].includes(errorName(error));
+
 /** Maps a DOMException from the File System Access API to a stable E_* refusal. */
 export function fromDomError(error: unknown, path: string, expect: Expect): HarnessError {
   if (HarnessError.isInstance(error)) return error;
@@ -120,13 +123,18 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
   async function readBytes(path: string, opts?: { maxBytes?: number }): Promise<Uint8Array> {
     const p = normalizeWorkspacePath(path);
     const maxBytes = assertLimit(opts?.maxBytes, defaultMaxBytes, 'maxBytes');
-    const handle = await fileAt(p);
-    try {
-      const file = await handle.getFile();
-      if (file.size > maxBytes) throw fsError('E_FS_TOO_LARGE', p.path, { size: file.size, maxBytes });
-      return new Uint8Array(await file.arrayBuffer());
-    } catch (error) {
-      throw fromDomError(error, p.path, 'file');
+    for (let attempt = 1; ; attempt += 1) {
+      const handle = await fileAt(p);
+      try {
+        const file = await handle.getFile();
+        if (file.size > maxBytes) throw fsError('E_FS_TOO_LARGE', p.path, { size: file.size, maxBytes });
+        return new Uint8Array(await file.arrayBuffer());
+      } catch (error) {
+        // Measured in Chromium over OPFS: a File snapshot taken just before another writer's close() commits
+        // fails with NotFoundError (or NotReadableError). The file was replaced whole, so read it again.
+        if (attempt < READ_ATTEMPTS && staleSnapshot(error)) continue;
+        throw fromDomError(error, p.path, 'file');
+      }
     }
   }
 
@@ -185,7 +193,7 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     }
     const twins = nfcCollisions(found.map(([name]) => name));
     const entries = await Promise.all(
-      found.map(async ([name, handle]): Promise<DirEntry> => {
+      found.map(async ([name, handle]): Promise<DirEntry | null> => {
         const entryPath = joinWorkspacePath(p.path, name);
         const directory = handle.kind === 'directory';
         let size = 0;
@@ -193,7 +201,11 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
           try {
             size = (await (handle as FileSystemFileHandle).getFile()).size;
           } catch (error) {
-            throw fromDomError(error, entryPath, 'file');
+            // Removed or replaced while listing: a replaced file is read again, a removed one left out.
+            if (!staleSnapshot(error)) throw fromDomError(error, entryPath, 'file');
+            const again = await stat(entryPath).catch(() => null);
+            if (again === null) return null;
+            size = again.size;
           }
         }
         const entry: DirEntry = { path: entryPath, name, directory, size };
@@ -201,7 +213,7 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
         return entry;
       }),
     );
-    return entries.sort((a, b) => compareNames(a.name, b.name));
+    return entries.filter((e): e is DirEntry => e !== null).sort((a, b) => compareNames(a.name, b.name));
   }
 
   async function stat(path: string): Promise<FileStat | null> {
@@ -216,7 +228,11 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     }
     const name = p.segments[p.segments.length - 1] as string;
     try {
-      const file = await (await parent.getFileHandle(name)).getFile();
+      const handle = await parent.getFileHandle(name);
+      const file = await handle.getFile().catch((error: unknown) => {
+        if (staleSnapshot(error)) return handle.getFile(); // replaced by a committing writer: look again
+        throw error;
+      });
       return { path: p.path, directory: false, size: file.size, modifiedMs: file.lastModified };
     } catch (error) {
       if (errorName(error) === 'NotFoundError') return null;
