@@ -1,1 +1,3 @@
-export {};
+// Node-only face of the plugin runtime: worker_threads workers running the shared driver, and a file-backed KV
+// store for `hplugin run --storage DIR`.
+export { createNodeWorker, nodeWorkerFactory, type NodeWorkerOptions } from './node-worker';

@@ -1,0 +1,169 @@
+// The host operations of seed 004, answered on the page side. Every path goes through WorkspaceFs (one path policy
+// for all implementations); KV goes through the KvStore port with the quota of limits.ts. A refusal is returned to
+// the plugin as `{ok:false, error:"<CODE>: <message>"}` and the invocation goes on; this function never throws.
+
+import { HarnessError, toErrorData } from '../errors';
+import type { WorkspaceFs } from '../fs';
+import { RefusalCode } from './codes';
+import type { HostCallRequest, HostResponse } from './frames';
+import type { KvStore } from './kv-store';
+import { KV_QUOTA, MAX_FILE_BYTES, MAX_LIST_ENTRIES } from './limits';
+
+export type WorkspacePermission = 'none' | 'read' | 'read-write';
+
+export interface PluginPermissions {
+  workspace: WorkspacePermission;
+  storage: boolean;
+}
+
+/** What the person sees before a plugin writes a file. */
+export interface WriteApprovalRequest {
+  pluginId: string;
+  /** Workspace-relative path as the plugin gave it. */
+  path: string;
+  /** Current text, or null when the file does not exist or is not readable text. */
+  oldText: string | null;
+  exists: boolean;
+  newText: string;
+}
+
+/**
+ * `auto` writes without asking. `ask` calls `approve` for every fs.write; the budget is paused while it waits.
+ * Contract: resolve true to allow this one write, false to deny it (the plugin gets E_HOST_WRITE_DENIED and nothing
+ * else is authorised); the signal aborts when the invocation is cancelled or ends, after which the answer is ignored.
+ */
+export type WriteApproval =
+  | { mode: 'auto' }
+  | { mode: 'ask'; approve: (request: WriteApprovalRequest, signal: AbortSignal) => Promise<boolean> };
+
+export interface HostContext {
+  pluginId: string;
+  workspaceId: string;
+  permissions: PluginPermissions;
+  /** Null when no folder is granted. */
+  fs: WorkspaceFs | null;
+  kv: KvStore;
+  approval: WriteApproval;
+  signal: AbortSignal;
+  /** Pauses the invocation budget; call the returned function to resume it. */
+  pauseBudget: () => () => void;
+  /** Called just before anything that changes state outside the plugin (a write, a KV change) starts. */
+  onSideEffect: () => void;
+}
+
+const encoder = new TextEncoder();
+
+const refuse = (code: string, message: string): HarnessError => new HarnessError(code, message);
+
+export async function performHostCall(request: HostCallRequest, ctx: HostContext): Promise<HostResponse> {
+  try {
+    const result = await dispatch(request, ctx);
+    return { id: request.id, ok: true, result };
+  } catch (e) {
+    const { code, message } = toErrorData(e, RefusalCode.FAILED);
+    return { id: request.id, ok: false, error: `${code}: ${message}` };
+  }
+}
+
+async function dispatch({ op, args }: HostCallRequest, ctx: HostContext): Promise<Record<string, unknown>> {
+  switch (op) {
+    case 'fs.read': {
+      const fs = readableFs(ctx);
+      return { text: await fs.readText(args.path as string, { maxBytes: MAX_FILE_BYTES }) };
+    }
+    case 'fs.list': {
+      const fs = readableFs(ctx);
+      const entries = await fs.list(args.path as string, { maxEntries: MAX_LIST_ENTRIES });
+      return { entries: entries.map((e) => ({ path: e.path, directory: e.directory, size: e.size })) };
+    }
+    case 'fs.write':
+      return { bytes: await write(args.path as string, args.text as string, ctx) };
+    case 'kv.get': {
+      const key = kvKey(args.key as string, ctx);
+      const json = await ctx.kv.get(scope(ctx), key);
+      return { value: json === undefined ? null : (JSON.parse(json) as unknown) };
+    }
+    case 'kv.put': {
+      const key = kvKey(args.key as string, ctx);
+      const json = JSON.stringify(args.value ?? null);
+      const valueBytes = encoder.encode(json).length;
+      if (valueBytes > KV_QUOTA.maxValueBytes) {
+        throw refuse(RefusalCode.KV_QUOTA, `The value is ${valueBytes} bytes of JSON; one KV value may hold ${KV_QUOTA.maxValueBytes}. Store less per key.`);
+      }
+      const [usage, old] = await Promise.all([ctx.kv.usage(scope(ctx)), ctx.kv.get(scope(ctx), key)]);
+      const keyBytes = encoder.encode(key).length;
+      const oldBytes = old === undefined ? 0 : keyBytes + encoder.encode(old).length;
+      const entries = usage.entries + (old === undefined ? 1 : 0);
+      const total = usage.bytes - oldBytes + keyBytes + valueBytes;
+      if (entries > KV_QUOTA.maxEntries || total > KV_QUOTA.maxTotalBytes) {
+        throw refuse(RefusalCode.KV_QUOTA, `This plugin's storage in this workspace would hold ${entries} keys / ${total} bytes; the quota is ${KV_QUOTA.maxEntries} keys / ${KV_QUOTA.maxTotalBytes} bytes. Delete keys first.`);
+      }
+      ctx.onSideEffect();
+      await ctx.kv.put(scope(ctx), key, json);
+      return {};
+    }
+    case 'kv.delete': {
+      const key = kvKey(args.key as string, ctx);
+      ctx.onSideEffect();
+      await ctx.kv.delete(scope(ctx), key);
+      return {};
+    }
+  }
+}
+
+function readableFs(ctx: HostContext): WorkspaceFs {
+  if (ctx.permissions.workspace === 'none') {
+    throw refuse(RefusalCode.PERMISSION, 'This plugin did not ask for workspace access in its manifest (permissions.workspace is "none").');
+  }
+  if (!ctx.fs) throw refuse(RefusalCode.NO_WORKSPACE, 'No folder is granted to this workspace. Grant a folder, then run the tool again.');
+  return ctx.fs;
+}
+
+async function write(path: string, text: string, ctx: HostContext): Promise<number> {
+  const fs = readableFs(ctx);
+  if (ctx.permissions.workspace !== 'read-write') {
+    throw refuse(RefusalCode.PERMISSION, 'This plugin may only read: its manifest asks for permissions.workspace "read". Writing needs "read-write".');
+  }
+  if (fs.access !== 'read-write') {
+    throw refuse(RefusalCode.READ_ONLY, 'The folder is granted read-only. Grant read-write access to let plugins write.');
+  }
+  const bytes = encoder.encode(text).length;
+  if (bytes > MAX_FILE_BYTES) {
+    throw refuse(RefusalCode.TOO_LARGE, `The text is ${bytes} bytes; a plugin may write at most ${MAX_FILE_BYTES} bytes per file.`);
+  }
+  if (ctx.approval.mode === 'ask') {
+    // stat goes through the path policy, so an escaping path is refused before the person is asked anything.
+    const stat = await fs.stat(path);
+    let oldText: string | null = null;
+    if (stat && !stat.directory) oldText = await fs.readText(path, { maxBytes: MAX_FILE_BYTES }).catch(() => null);
+    const resume = ctx.pauseBudget();
+    let approved: boolean;
+    try {
+      approved = await ctx.approval.approve({ pluginId: ctx.pluginId, path, oldText, exists: stat !== null, newText: text }, ctx.signal);
+    } catch {
+      approved = false;
+    } finally {
+      resume();
+    }
+    if (approved !== true || ctx.signal.aborted) {
+      throw refuse(RefusalCode.WRITE_DENIED, `The write to ${path} was not approved. Nothing was written.`);
+    }
+  }
+  if (ctx.signal.aborted) throw refuse(RefusalCode.WRITE_DENIED, 'The invocation was cancelled before the write started. Nothing was written.');
+  ctx.onSideEffect();
+  await fs.writeText(path, text);
+  return bytes;
+}
+
+function kvKey(key: string, ctx: HostContext): string {
+  if (!ctx.permissions.storage) {
+    throw refuse(RefusalCode.NO_STORAGE, 'This plugin has no private storage: its manifest sets permissions.storage to false.');
+  }
+  const bytes = encoder.encode(key).length;
+  if (bytes < 1 || bytes > KV_QUOTA.maxKeyBytes) {
+    throw refuse(RefusalCode.KV_KEY, `KV keys are 1 to ${KV_QUOTA.maxKeyBytes} bytes; this one is ${bytes}.`);
+  }
+  return key;
+}
+
+const scope = (ctx: HostContext) => ({ workspaceId: ctx.workspaceId, pluginId: ctx.pluginId });

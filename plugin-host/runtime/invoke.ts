@@ -1,0 +1,177 @@
+// Page side of one plugin invocation: one fresh worker, one budget, host calls mediated frame by frame, and a
+// result that never throws. On timeout, cancel or violation the worker is terminated and its later messages are
+// ignored; nothing is replayed. `sideEffects` says whether a write or KV change may have happened, so a caller
+// knows whether to inspect the files before retrying by hand.
+
+import { HarnessError, toErrorData, type ErrorData } from '../errors';
+import type { WorkspaceFs } from '../fs';
+import { Budget } from './budget';
+import { AbortCode } from './codes';
+import { resumeFrame, startFrame } from './frames';
+import { performHostCall, type PluginPermissions, type WriteApproval } from './host-ops';
+import type { KvStore } from './kv-store';
+import { DEFAULT_TIMEOUT_MS, MAX_FRAME_BYTES } from './limits';
+import { FrameMediator } from './mediator';
+import type { ModuleCache } from './module-cache';
+import { isFromWorker, type WorkerFactory, type WorkerHandle } from './worker-protocol';
+
+/** The parts of a validated package the runtime needs. */
+export interface RuntimePlugin {
+  id: string;
+  version: string;
+  /** SHA-256 (hex) of `wasm`, verified when the package was validated. */
+  sha256: string;
+  permissions: PluginPermissions;
+  tools: readonly { name: string }[];
+  wasm: Uint8Array;
+}
+
+export interface InvokeOptions {
+  plugin: RuntimePlugin;
+  /** Local tool name from the manifest (not the public name). */
+  tool: string;
+  arguments: unknown;
+  workspaceId: string;
+  fs: WorkspaceFs | null;
+  kv: KvStore;
+  approval: WriteApproval;
+  createWorker: WorkerFactory;
+  /** When given, the Module is compiled (or found) on the page side and posted to the worker. */
+  moduleCache?: ModuleCache;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  invocationId?: string;
+}
+
+interface ResultBase {
+  invocationId: string;
+  /** True when a write or KV change started: inspect the workspace before retrying by hand. */
+  sideEffects: boolean;
+  hostCalls: number;
+  durationMs: number;
+}
+
+export type InvokeResult =
+  | (ResultBase & { status: 'done'; output: string })
+  /** The plugin answered `{"type":"error"}`: a normal outcome, not a violation. */
+  | (ResultBase & { status: 'error'; error: string })
+  /** Timeout, cancel, trap or protocol violation: `error.code` is an E_RUN_* code. */
+  | (ResultBase & { status: 'aborted'; error: ErrorData });
+
+let counter = 0;
+const newInvocationId = () => `inv-${Date.now().toString(36)}-${(++counter).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
+export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
+  const { plugin, createWorker } = options;
+  const invocationId = options.invocationId ?? newInvocationId();
+  const startedAt = performance.now();
+  const mediator = new FrameMediator();
+  const inner = new AbortController();
+  let sideEffects = false;
+  let worker: WorkerHandle | null = null;
+  let settled = false;
+  let resolveResult!: (r: InvokeResult) => void;
+  const result = new Promise<InvokeResult>((r) => (resolveResult = r));
+
+  const base = (): ResultBase => ({ invocationId, sideEffects, hostCalls: mediator.hostCalls, durationMs: performance.now() - startedAt });
+
+  function finish(outcome: { status: 'done'; output: string } | { status: 'error'; error: string } | { status: 'aborted'; error: ErrorData }): void {
+    if (settled) return;
+    settled = true;
+    budget.stop();
+    inner.abort();
+    options.signal?.removeEventListener('abort', onCancel);
+    const w = worker;
+    worker = null;
+    const r = { ...base(), ...outcome } as InvokeResult;
+    if (w) void w.terminate().then(() => resolveResult(r), () => resolveResult(r));
+    else resolveResult(r);
+  }
+  const abort = (code: string, message: string, data?: Record<string, unknown>) =>
+    finish({ status: 'aborted', error: data ? { code, message, data } : { code, message } });
+
+  const budget = new Budget(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, () =>
+    abort(AbortCode.TIMEOUT, `The plugin ran past its ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms budget and was stopped. Nothing was retried; check the workspace before running it again.`),
+  );
+  const onCancel = () => abort(AbortCode.CANCELLED, 'The invocation was cancelled and the plugin stopped. Nothing was retried; check the workspace before running it again.');
+
+  async function onFrame(frame: unknown): Promise<void> {
+    let judged;
+    try {
+      judged = mediator.accept(frame);
+    } catch (e) {
+      const { code, message, data } = toErrorData(e, AbortCode.BAD_FRAME);
+      abort(code, message, data);
+      return;
+    }
+    if (judged.type === 'done') return finish({ status: 'done', output: judged.output });
+    if (judged.type === 'error') return finish({ status: 'error', error: judged.error });
+    const response = await performHostCall(judged.request, {
+      pluginId: plugin.id,
+      workspaceId: options.workspaceId,
+      permissions: plugin.permissions,
+      fs: options.fs,
+      kv: options.kv,
+      approval: options.approval,
+      signal: inner.signal,
+      pauseBudget: () => budget.pause(),
+      onSideEffect: () => {
+        sideEffects = true;
+      },
+    });
+    if (settled || !worker) return;
+    worker.post({ type: 'resume', invocationId, frame: resumeFrame(response) });
+  }
+
+  async function start(): Promise<void> {
+    if (!plugin.tools.some((t) => t.name === options.tool)) {
+      const known = plugin.tools.map((t) => t.name).join(', ');
+      return abort(AbortCode.UNKNOWN_TOOL, `Plugin ${plugin.id} has no tool "${options.tool}". Its tools: ${known}.`);
+    }
+    let start: string;
+    try {
+      start = startFrame({ id: invocationId, event: 'tool', workspace_id: options.workspaceId, data: { name: options.tool, arguments: options.arguments } });
+    } catch {
+      return abort(AbortCode.BAD_ARGUMENTS, 'The tool arguments are not serialisable as JSON.');
+    }
+    if (options.signal?.aborted) return onCancel();
+    options.signal?.addEventListener('abort', onCancel, { once: true });
+    budget.start();
+    let module: WebAssembly.Module | undefined;
+    if (options.moduleCache) {
+      try {
+        module = await options.moduleCache.get(plugin.sha256, plugin.wasm);
+      } catch (e) {
+        return abort(AbortCode.COMPILE, `The plugin's WebAssembly did not compile: ${e instanceof Error ? e.message : String(e)}. Re-pack it with hplugin.`);
+      }
+      if (settled) return;
+    }
+    try {
+      worker = createWorker();
+    } catch (e) {
+      return abort(AbortCode.WORKER, `Could not start a plugin worker: ${e instanceof Error ? e.message : String(e)}.`);
+    }
+    const w = worker;
+    w.onMessage((message) => {
+      // Anything from a terminated worker, another invocation or of an unknown shape is ignored.
+      if (settled || worker !== w || !isFromWorker(message, invocationId)) return;
+      if (message.type === 'abort') return abort(message.error.code, message.error.message, message.error.data);
+      void onFrame(message.frame).catch((e: unknown) => {
+        const data = toErrorData(e, AbortCode.HOST);
+        abort(AbortCode.HOST, `The host failed while answering the plugin: ${data.message}`);
+      });
+    });
+    w.onError((error) => {
+      if (settled || worker !== w) return;
+      abort(AbortCode.WORKER, `The plugin worker stopped unexpectedly: ${error.message}`, { cause: error.code });
+    });
+    w.post(
+      module
+        ? { type: 'init', invocationId, module, start, limits: { maxFrameBytes: MAX_FRAME_BYTES } }
+        : { type: 'init', invocationId, bytes: plugin.wasm, start, limits: { maxFrameBytes: MAX_FRAME_BYTES } },
+    );
+  }
+
+  void start().catch((e: unknown) => abort(AbortCode.HOST, HarnessError.isInstance(e) ? e.message : String(e)));
+  return result;
+}

@@ -1,0 +1,97 @@
+// Judges the frames a plugin returns, one at a time, in order: shape, host-call ids (1, 2, 3, … no gap, repeat or
+// decrease), the 128-call limit, known operations with exactly their argument fields, final text size, nothing after
+// a terminal frame. Pure and synchronous so every rule is unit-testable without a worker. A violation is an abort
+// (HarnessError with an E_RUN_* code); refusing a host call is host-ops.ts's job, not this one's.
+
+import { HarnessError } from '../errors';
+import { AbortCode } from './codes';
+import { HOST_OP_ARGS, type HostCallRequest, type HostOp, type PluginFrame } from './frames';
+import { MAX_HOST_CALLS, MAX_OUTPUT_BYTES } from './limits';
+
+const encoder = new TextEncoder();
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function exactKeys(value: Record<string, unknown>, keys: readonly string[], where: string): void {
+  const have = Object.keys(value);
+  const extra = have.filter((k) => !keys.includes(k));
+  const missing = keys.filter((k) => !(k in value));
+  if (extra.length || missing.length) {
+    throw new HarnessError(
+      AbortCode.BAD_FRAME,
+      `At ${where}: expected exactly the fields ${keys.join(', ')}${extra.length ? `; unexpected ${extra.join(', ')}` : ''}${missing.length ? `; missing ${missing.join(', ')}` : ''}. Build the plugin with the harness SDK.`,
+      { where, extra, missing },
+    );
+  }
+}
+
+export class FrameMediator {
+  private nextId = 1;
+  private terminal = false;
+
+  constructor(private readonly limits: { maxHostCalls: number; maxOutputBytes: number } = { maxHostCalls: MAX_HOST_CALLS, maxOutputBytes: MAX_OUTPUT_BYTES }) {}
+
+  /** Host calls accepted so far. */
+  get hostCalls(): number {
+    return this.nextId - 1;
+  }
+
+  /** Validates one frame; throws a HarnessError with an E_RUN_* code on any violation. */
+  accept(frame: unknown): PluginFrame {
+    if (this.terminal) {
+      throw new HarnessError(AbortCode.AFTER_DONE, 'The plugin produced a frame after its final done/error frame. Fix the plugin: an invocation ends at done or error.');
+    }
+    if (!isRecord(frame) || typeof frame.type !== 'string') {
+      throw new HarnessError(AbortCode.BAD_FRAME, 'At frame: expected an object with a "type" of host_call, done or error.');
+    }
+    switch (frame.type) {
+      case 'host_call':
+        return { type: 'host_call', request: this.acceptCall(frame) };
+      case 'done':
+      case 'error': {
+        const field = frame.type === 'done' ? 'output' : 'error';
+        exactKeys(frame, ['type', field], 'frame');
+        const text = frame[field];
+        if (typeof text !== 'string') throw new HarnessError(AbortCode.BAD_FRAME, `At frame.${field}: expected a string.`);
+        const bytes = encoder.encode(text).length;
+        if (bytes > this.limits.maxOutputBytes) {
+          throw new HarnessError(AbortCode.OUTPUT_TOO_LARGE, `The plugin's final ${field} is ${bytes} bytes, over the ${this.limits.maxOutputBytes}-byte limit. Return less text.`, { bytes });
+        }
+        this.terminal = true;
+        return frame.type === 'done' ? { type: 'done', output: text } : { type: 'error', error: text };
+      }
+      default:
+        throw new HarnessError(AbortCode.BAD_FRAME, `At frame.type: expected host_call, done or error, got ${JSON.stringify(frame.type).slice(0, 40)}.`);
+    }
+  }
+
+  private acceptCall(frame: Record<string, unknown>): HostCallRequest {
+    exactKeys(frame, ['type', 'request'], 'frame');
+    const request = frame.request;
+    if (!isRecord(request)) throw new HarnessError(AbortCode.BAD_FRAME, 'At frame.request: expected an object.');
+    exactKeys(request, ['id', 'op', 'args'], 'frame.request');
+    const { id, op, args } = request;
+    if (this.nextId > this.limits.maxHostCalls) {
+      throw new HarnessError(AbortCode.TOO_MANY_CALLS, `The plugin made more than ${this.limits.maxHostCalls} host calls in one invocation. Do less per call, or split the work.`, { limit: this.limits.maxHostCalls });
+    }
+    if (id !== this.nextId) {
+      throw new HarnessError(AbortCode.HOST_ID, `Host call id ${JSON.stringify(id)} is out of sequence: expected ${this.nextId}. Ids run 1, 2, 3, … with no gap or repeat.`, { expected: this.nextId, got: typeof id === 'number' ? id : String(id) });
+    }
+    if (typeof op !== 'string' || !Object.hasOwn(HOST_OP_ARGS, op)) {
+      throw new HarnessError(AbortCode.UNKNOWN_OP, `Unknown host operation ${JSON.stringify(op).slice(0, 60)}. Known: ${Object.keys(HOST_OP_ARGS).join(', ')}.`);
+    }
+    const fields = HOST_OP_ARGS[op as HostOp];
+    if (!isRecord(args)) throw new HarnessError(AbortCode.BAD_ARGS, `At frame.request.args: ${op} takes an object with ${fields.join(', ')}.`);
+    const extra = Object.keys(args).filter((k) => !fields.includes(k));
+    const missing = fields.filter((k) => !(k in args));
+    if (extra.length || missing.length) {
+      throw new HarnessError(AbortCode.BAD_ARGS, `${op} takes exactly ${fields.join(', ')}${extra.length ? `; unexpected ${extra.join(', ')}` : ''}${missing.length ? `; missing ${missing.join(', ')}` : ''}.`, { op, extra, missing });
+    }
+    for (const field of fields) {
+      if (field !== 'value' && typeof args[field] !== 'string') {
+        throw new HarnessError(AbortCode.BAD_ARGS, `At frame.request.args.${field}: ${op} needs a string.`, { op, field });
+      }
+    }
+    this.nextId++;
+    return { id: id as number, op: op as HostOp, args };
+  }
+}

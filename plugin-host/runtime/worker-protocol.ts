@@ -1,0 +1,56 @@
+// The page ↔ worker protocol: a tiny discriminated union, every message tagged with its invocation id so that
+// stale messages (from a terminated or earlier invocation) are ignored. One invocation per worker, one step in
+// flight. The worker is a dumb ABI pump: it moves frames across wasm memory and checks bounds, sizes, UTF-8 and
+// JSON; the page (mediator.ts) judges what the frames mean and performs host calls.
+
+import type { ErrorData } from '../errors';
+
+/** Page → worker. */
+export type ToWorker =
+  | {
+      type: 'init';
+      invocationId: string;
+      /** A compiled module (cached per sha256 on the page side) or the raw bytes to compile in the worker. */
+      module?: WebAssembly.Module;
+      bytes?: Uint8Array;
+      /** The start frame, already serialised: `{"type":"start","request":{...}}`. */
+      start: string;
+      limits: { maxFrameBytes: number };
+    }
+  | {
+      type: 'resume';
+      invocationId: string;
+      /** The resume frame, already serialised: `{"type":"resume","response":{...}}`. */
+      frame: string;
+    };
+
+/** Worker → page. */
+export type FromWorker =
+  /** One frame the plugin returned from `harness_step`, decoded and parsed but not yet judged. */
+  | { type: 'frame'; invocationId: string; frame: unknown; bytes: number }
+  /** The worker gave up: trap, bad pointer, bad UTF-8/JSON, missing exports, wrong ABI version. */
+  | { type: 'abort'; invocationId: string; error: ErrorData };
+
+/** What the driver inside the worker needs from its environment (browser `self` or Node `parentPort`). */
+export interface DriverEndpoint {
+  post(message: FromWorker): void;
+  onMessage(handler: (message: unknown) => void): void;
+}
+
+/** What the page needs from a worker (browser `Worker` or Node `worker_threads.Worker`). */
+export interface WorkerHandle {
+  post(message: ToWorker): void;
+  onMessage(handler: (message: unknown) => void): void;
+  /** Fires when the worker dies on its own (uncaught error, out of memory). */
+  onError(handler: (error: ErrorData) => void): void;
+  /** Stops the worker; resolves once it is gone. */
+  terminate(): Promise<void>;
+}
+
+export type WorkerFactory = () => WorkerHandle;
+
+export function isFromWorker(value: unknown, invocationId: string): value is FromWorker {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as Record<string, unknown>;
+  return m.invocationId === invocationId && (m.type === 'frame' || m.type === 'abort');
+}
