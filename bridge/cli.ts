@@ -1,10 +1,43 @@
 // i-bridge: the optional localhost process that runs native NDJSON workers for the browser.
-const usage = `Usage: i-bridge [--port N] [--manifest FILE] [--allow-origin ORIGIN]... [--root DIR]... [--config-dir DIR]`;
+import { parseCliArgs, USAGE } from './cli-args';
+import { toErrorData } from './errors';
+import { startBridge } from './start-bridge';
 
-const args = process.argv.slice(2);
-if (args.includes('--help') || args.includes('-h')) {
-  console.log(usage);
-  process.exit(0);
+async function main(): Promise<void> {
+  const args = parseCliArgs(process.argv.slice(2));
+  if (args.help) {
+    console.log(USAGE);
+    return;
+  }
+  const bridge = await startBridge({
+    port: args.port,
+    roots: args.roots,
+    allowOrigins: args.allowOrigins,
+    ...(args.manifest ? { manifestPath: args.manifest } : {}),
+    ...(args.configDir ? { configDir: args.configDir } : {}),
+    log: (line) => console.error(`i-bridge: ${line}`),
+  });
+  // Bridge exit kills every worker group, however the process ends.
+  process.on('exit', () => bridge.killNow());
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void bridge.close().finally(() => setTimeout(() => process.exit(0), 600));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
+  const m = bridge.core.manifestView();
+  console.log(`i-bridge listening on ${bridge.url} (also http://[::1]:${bridge.port} when IPv6 is available)`);
+  console.log(`Pairing code: ${bridge.pairingCode.slice(0, 4)}-${bridge.pairingCode.slice(4)} (single use, expires in 10 minutes)`);
+  console.log(`Roots: ${bridge.core.roots.join(', ')}`);
+  console.log(`Tools: ${m.tools.map((t) => t.name).join(', ') || '(none)'}; hooks: ${m.hooks.length}; provider: ${m.provider ? 'yes' : 'no'}`);
+  if (bridge.bridgeFile) console.log(`Token for local tools: ${bridge.bridgeFile}`);
 }
-console.error('error E_NOT_IMPLEMENTED: the bridge server is not implemented yet.');
-process.exit(2);
+
+main().catch((error: unknown) => {
+  const e = toErrorData(error);
+  console.error(`error ${e.code}: ${e.message}`);
+  process.exit(2);
+});

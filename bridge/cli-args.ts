@@ -1,0 +1,84 @@
+// Argument parsing for `i-bridge`, kept apart from the entry so it is testable without starting anything.
+import { BridgeError } from './errors';
+import { DEFAULT_PORT } from './limits';
+
+export interface CliArgs {
+  help: boolean;
+  port: number;
+  manifest: string | undefined;
+  allowOrigins: string[];
+  roots: string[];
+  configDir: string | undefined;
+}
+
+export const USAGE = `Usage: i-bridge [--port N] [--manifest FILE] [--allow-origin ORIGIN]... [--root DIR]... [--config-dir DIR]
+
+Runs native NDJSON workers, MCP stdio servers, a provider proxy and web_fetch for the i web app, on loopback only.
+
+Options:
+  --port N               Port on 127.0.0.1 and ::1 (default ${DEFAULT_PORT}; 0 picks a free port).
+  --manifest FILE        Desktop manifest of tools, hooks and provider (default: <config_dir>/desktop.json if present,
+                         or "manifest" in <config_dir>/bridge.json).
+  --allow-origin ORIGIN  Exact web origin allowed to call the bridge, e.g. https://i.example (repeatable; adds to
+                         allow_origins in bridge.json). Requests with any other Origin are refused.
+  --root DIR             A folder a call may name as its workspace (repeatable; default: the current folder).
+  --config-dir DIR       Config folder (default: $I_CONFIG_DIR or ~/.i/config); bridge settings are read from
+                         <config_dir>/bridge.json.
+  -h, --help             Show this help.
+
+On start it prints its URL and a one-time pairing code (single use, 10 minutes, 5 attempts) and writes
+{url, token, pid} to <runtime_dir>/bridge.json (mode 0600; runtime dir from $I_RUNTIME_DIR or ~/.i/runtime),
+removed on exit. Other directories: $I_DATA_DIR (workspace registry), $I_CACHE_DIR.
+
+HTTP API (JSON only; every endpoint but /v1/pair needs "Authorization: Bearer <token>"):
+  POST /v1/pair {code}                          -> {token}
+  GET  /v1/status                               -> roots, tool and worker counts
+  GET  /v1/manifest                             -> public tool schemas and hook events (never exec or cwd)
+  POST /v1/tools/call {name, arguments, workspace, workspace_id?}   -> {output, images?} | {error}
+  POST /v1/hooks/run {event, data, workspace?}  -> {data}
+  POST /v1/provider/prepare|parse {data, workspace?}               -> {data} (provider contract v1)
+  POST /v1/proxy {url, method, headers, body}   -> upstream response, streamed (proxy_origins only)
+
+bridge.json keys: allow_origins, proxy_origins, web_fetch {enabled, allow_private}, mcp_servers
+{name: {command, cwd}}, io_limit_bytes, manifest. See bridge/README.md.`;
+
+export function parseCliArgs(argv: string[]): CliArgs {
+  const args: CliArgs = { help: false, port: DEFAULT_PORT, manifest: undefined, allowOrigins: [], roots: [], configDir: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const [name, inline] = flag.startsWith('--') && flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === '') throw new BridgeError('E_USAGE', `${name} needs a value. See i-bridge --help.`);
+      return v;
+    };
+    switch (name) {
+      case '-h':
+      case '--help':
+        args.help = true;
+        break;
+      case '--port': {
+        const v = value();
+        const port = Number(v);
+        if (!/^\d+$/.test(v) || port > 65535) throw new BridgeError('E_USAGE', `--port expects 0–65535, not "${v}".`);
+        args.port = port;
+        break;
+      }
+      case '--manifest':
+        args.manifest = value();
+        break;
+      case '--allow-origin':
+        args.allowOrigins.push(value());
+        break;
+      case '--root':
+        args.roots.push(value());
+        break;
+      case '--config-dir':
+        args.configDir = value();
+        break;
+      default:
+        throw new BridgeError('E_USAGE', `Unknown argument "${flag}". See i-bridge --help.`);
+    }
+  }
+  return args;
+}

@@ -1,0 +1,80 @@
+// Seed 000 §3: the four directories come from I_CONFIG_DIR / I_DATA_DIR / I_CACHE_DIR / I_RUNTIME_DIR, else
+// ~/.i/{config,data,cache,runtime} (USERPROFILE is HOME's source on Windows). The bridge derives them itself; a
+// request can never move them or the workspace.
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { BridgeError } from './errors';
+import type { PathContext } from './protocol';
+
+export function resolveDirs(env: NodeJS.ProcessEnv = process.env, overrides: Partial<PathContext> = {}): PathContext {
+  const home = (process.platform === 'win32' ? env.USERPROFILE : env.HOME) || homedir();
+  const pick = (name: string, sub: string) => resolve(env[name] || join(home, '.i', sub));
+  const dirs: PathContext = {
+    config_dir: overrides.config_dir ? resolve(overrides.config_dir) : pick('I_CONFIG_DIR', 'config'),
+    data_dir: overrides.data_dir ? resolve(overrides.data_dir) : pick('I_DATA_DIR', 'data'),
+    cache_dir: overrides.cache_dir ? resolve(overrides.cache_dir) : pick('I_CACHE_DIR', 'cache'),
+    runtime_dir: overrides.runtime_dir ? resolve(overrides.runtime_dir) : pick('I_RUNTIME_DIR', 'runtime'),
+  };
+  validatePathContext(dirs);
+  return dirs;
+}
+
+const hasDotDot = (p: string) => p.split(/[\\/]+/).includes('..');
+const isInside = (child: string, parent: string) => {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && !rel.startsWith(`..${sep}`));
+};
+const realOrSelf = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p; // not created yet: compare the literal path
+  }
+};
+
+/** Absolute, no `..`, and config/data never under cache/runtime (checked on literal and resolvable real paths). */
+export function validatePathContext(paths: PathContext): void {
+  for (const key of ['config_dir', 'data_dir', 'cache_dir', 'runtime_dir'] as const) {
+    const value = paths[key];
+    if (typeof value !== 'string' || !isAbsolute(value) || hasDotDot(value)) {
+      throw new BridgeError('E_PATHS_INVALID', `At paths.${key}: expected an absolute path without "..". Fix the I_${key.slice(0, -4).toUpperCase()}_DIR setting.`);
+    }
+  }
+  for (const inner of ['config_dir', 'data_dir'] as const) {
+    for (const outer of ['cache_dir', 'runtime_dir'] as const) {
+      if (isInside(paths[inner], paths[outer]) || isInside(realOrSelf(paths[inner]), realOrSelf(paths[outer]))) {
+        throw new BridgeError('E_PATHS_INVALID', `At paths.${inner}: it lies under ${outer}, which may be wiped. Move it elsewhere.`);
+      }
+    }
+  }
+}
+
+export const samePaths = (a: PathContext, b: PathContext): boolean =>
+  a.config_dir === b.config_dir && a.data_dir === b.data_dir && a.cache_dir === b.cache_dir && a.runtime_dir === b.runtime_dir;
+
+/** Canonical form of a root given on the command line; it must exist. */
+export function canonicalRoot(dir: string): string {
+  try {
+    return realpathSync(resolve(dir));
+  } catch {
+    throw new BridgeError('E_ROOT_MISSING', `The root ${dir} does not exist. Pass an existing folder to --root.`);
+  }
+}
+
+/** A call's workspace must canonicalise to one of the configured roots; the network never widens them. */
+export function authorizeWorkspace(workspace: unknown, roots: string[]): string {
+  if (typeof workspace !== 'string' || !isAbsolute(workspace) || workspace.includes('\0')) {
+    throw new BridgeError('E_WORKSPACE_INVALID', 'The workspace must be an absolute path. Send one of the bridge roots (GET /v1/status lists them).');
+  }
+  let real: string;
+  try {
+    real = realpathSync(workspace);
+  } catch {
+    throw new BridgeError('E_WORKSPACE_DENIED', 'The workspace is not one of the bridge roots. Start i-bridge with --root for that folder.');
+  }
+  if (!roots.includes(real)) {
+    throw new BridgeError('E_WORKSPACE_DENIED', 'The workspace is not one of the bridge roots. Start i-bridge with --root for that folder.');
+  }
+  return real;
+}

@@ -1,0 +1,110 @@
+// The request pipeline: Host → Origin → preflight → token → method → content type → body cap → handler.
+// Every refusal happens before a handler runs, so a refused request can never start a process.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Pairing, TokenStore } from './auth';
+import type { BridgeCore } from './bridge-core';
+import { BridgeError, toErrorData } from './errors';
+import { answerPreflight, corsHeaders, hostAllowed, isJsonContentType, originAllowed } from './http-guard';
+import { forwardProxy, parseProxyRequest } from './proxy';
+import { readJson } from './read-body';
+
+export interface HttpOptions {
+  core: BridgeCore;
+  tokens: TokenStore;
+  pairing: Pairing;
+  allowOrigins: string[];
+  proxyOrigins: string[];
+  maxBodyBytes: number;
+  port: () => number;
+  log?: (line: string) => void;
+}
+
+const STATUS: Record<string, number> = {
+  E_HOST_DENIED: 403, E_ORIGIN_DENIED: 403, E_UNAUTHORIZED: 401, E_NOT_FOUND: 404, E_METHOD: 405,
+  E_CONTENT_TYPE: 415, E_BODY_TOO_LARGE: 413, E_BODY_INVALID: 400, E_TOOL_ARGUMENTS: 400, E_PATHS_INVALID: 400,
+  E_PATHS_FIXED: 400, E_WORKSPACE_INVALID: 400, E_WORKSPACE_DENIED: 403, E_TOOL_UNKNOWN: 404, E_PROVIDER_MISSING: 404,
+  E_PAIRING_WRONG: 401, E_PAIRING_USED: 410, E_PAIRING_EXPIRED: 410, E_PAIRING_LOCKED: 429,
+  E_WORKER_TIMEOUT: 504, E_MCP_TIMEOUT: 504, E_WEB_TIMEOUT: 504, E_PROXY_ORIGIN_DENIED: 403, E_PROXY_HEADER_DENIED: 400,
+  E_PROXY_INVALID: 400, E_WEB_URL_INVALID: 400, E_WEB_PRIVATE_ADDRESS: 403, E_BRIDGE_CLOSED: 503, E_REQUEST_ABORTED: 400,
+};
+
+type Route = { method: 'GET' | 'POST'; auth: boolean; run: (body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) => Promise<unknown> };
+
+export function createHandler(o: HttpOptions): RequestListener {
+  const routes: Record<string, Route> = {
+    '/v1/pair': { method: 'POST', auth: false, run: async (body) => ({ token: o.pairing.pair(body.code) }) },
+    '/v1/status': { method: 'GET', auth: true, run: async () => o.core.status() },
+    '/v1/manifest': { method: 'GET', auth: true, run: async () => o.core.manifestView() },
+    '/v1/tools/call': { method: 'POST', auth: true, run: (body) => o.core.callTool(body) },
+    '/v1/hooks/run': { method: 'POST', auth: true, run: (body) => o.core.runHooks(body) },
+    '/v1/provider/prepare': { method: 'POST', auth: true, run: (body) => o.core.provider('prepare', body) },
+    '/v1/provider/parse': { method: 'POST', auth: true, run: (body) => o.core.provider('parse', body) },
+    '/v1/proxy': {
+      method: 'POST',
+      auth: true,
+      run: async (body, req, res, cors) => {
+        const request = parseProxyRequest(body, o.proxyOrigins);
+        await forwardProxy(request, res, cors, o.maxBodyBytes, (abort) => res.on('close', () => res.writableFinished || abort()));
+        return undefined; // already answered
+      },
+    },
+  };
+
+  return (req, res) => {
+    const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
+    const send = (status: number, payload: unknown, cors: Record<string, string>) => {
+      if (res.headersSent) return void res.destroy();
+      const body = JSON.stringify(payload);
+      const error = (payload as { error?: { code?: string } }).error?.code;
+      res.writeHead(status, {
+        ...cors,
+        'Content-Type': 'application/json; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+        ...(error ? { 'X-I-Bridge-Error': error } : {}),
+      });
+      res.end(body);
+    };
+    const refuse = (code: string, message: string, cors: Record<string, string> = {}) => {
+      // The body of a refused request is discarded unread and the connection closed after the answer.
+      req.resume();
+      res.setHeader('Connection', 'close');
+      send(STATUS[code] ?? 400, { error: { code, message } }, cors);
+    };
+
+    if (!hostAllowed(req.headers.host, o.port())) {
+      return refuse('E_HOST_DENIED', 'The Host header is not this bridge on loopback. Use the URL i-bridge printed (a DNS name pointing here is refused).');
+    }
+    if (!originAllowed(origin, o.allowOrigins)) {
+      return refuse('E_ORIGIN_DENIED', 'This web origin is not allowed to use the bridge. Start i-bridge with --allow-origin for it.');
+    }
+    const cors = corsHeaders(origin);
+    if (req.method === 'OPTIONS') {
+      if (origin === undefined) return refuse('E_METHOD', 'Preflight requests need an Origin.', cors);
+      return answerPreflight(req, res, origin);
+    }
+    const path = (req.url ?? '/').split('?')[0]!;
+    const route = routes[path];
+    if (route?.auth !== false && !o.tokens.check(req.headers.authorization)) {
+      return refuse('E_UNAUTHORIZED', 'Missing or wrong bearer token. Pair with the code i-bridge printed (POST /v1/pair), or read the token from bridge.json.', cors);
+    }
+    if (!route) return refuse('E_NOT_FOUND', `No endpoint ${path}. See i-bridge --help.`, cors);
+    if (req.method !== route.method) return refuse('E_METHOD', `${path} takes ${route.method}.`, cors);
+    if (route.method === 'POST' && !isJsonContentType(req.headers['content-type'])) {
+      return refuse('E_CONTENT_TYPE', 'POST bodies must be sent as Content-Type: application/json.', cors);
+    }
+    void (async () => {
+      try {
+        const body = route.method === 'POST' ? await readJson(req, o.maxBodyBytes) : {};
+        const result = await route.run(body, req, res, cors);
+        if (result !== undefined) send(200, result, cors);
+      } catch (error) {
+        const data = toErrorData(error);
+        const status = STATUS[data.code] ?? (data.code.startsWith('E_WORKER') || data.code.startsWith('E_MCP') || data.code.startsWith('E_PROVIDER') || data.code.startsWith('E_TOOL_RESULT') || data.code.startsWith('E_PROXY') || data.code.startsWith('E_WEB') ? 502 : 500);
+        if (status === 500) o.log?.(`internal error on ${path}: ${data.message}`);
+        if (data.code === 'E_BODY_TOO_LARGE') res.setHeader('Connection', 'close');
+        send(status, { error: BridgeError.isInstance(error) ? error.toJSON() : data }, cors);
+      }
+    })();
+  };
+}

@@ -1,0 +1,143 @@
+// Hosts the MCP stdio servers named in bridge.json and exposes their tools as `mcp__<server>__<tool>` through the
+// same endpoints as manifest tools. Servers start with the bridge (their tool lists feed GET /v1/manifest); the
+// environment is the scrubbed worker env (the SDK adds only HOME, LOGNAME, PATH, SHELL, TERM, USER); frames are
+// capped at 48 MiB by the SDK's read buffer; every call has the 15 s deadline. A server that dies is restarted
+// on the next explicit call, never to replay a failed one.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { McpServerConfig } from './bridge-config';
+import { BridgeError } from './errors';
+import { TOOL_NAME } from './manifest';
+import type { PublicTool, ToolImage, ToolResult } from './protocol';
+import { resolveCwd, resolveExec } from './resolve-exec';
+
+interface Server {
+  name: string;
+  config: McpServerConfig;
+  client: Client | undefined;
+  transport: StdioClientTransport | undefined;
+}
+
+interface McpTool {
+  server: Server;
+  remoteName: string;
+  tool: PublicTool;
+}
+
+export interface McpHubOptions {
+  env: Record<string, string>;
+  callTimeoutMs: number;
+  maxFrameBytes: number;
+  log?: (line: string) => void;
+}
+
+const VERSION = '0.1.0';
+
+export class McpHub {
+  private readonly servers: Server[] = [];
+  private readonly tools = new Map<string, McpTool>();
+
+  constructor(private readonly options: McpHubOptions) {}
+
+  get publicTools(): PublicTool[] {
+    return [...this.tools.values()].map((t) => t.tool);
+  }
+
+  get serverNames(): string[] {
+    return this.servers.map((s) => s.name);
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
+  /** Starts every configured server and lists its tools. A server that cannot start stops the bridge start. */
+  async start(configs: Record<string, McpServerConfig>): Promise<void> {
+    for (const [name, config] of Object.entries(configs)) {
+      const server: Server = { name, config, client: undefined, transport: undefined };
+      this.servers.push(server);
+      const client = await this.connect(server);
+      const listed = await client.listTools(undefined, { timeout: this.options.callTimeoutMs });
+      for (const t of listed.tools) {
+        const publicName = `mcp__${name}__${t.name}`;
+        if (!TOOL_NAME.test(publicName) || this.tools.has(publicName)) {
+          this.options.log?.(`mcp: skipping tool "${t.name}" of ${name}: its public name ${publicName} is invalid or taken.`);
+          continue;
+        }
+        const parameters = t.inputSchema && t.inputSchema.type === 'object' ? (t.inputSchema as Record<string, unknown>) : { type: 'object', properties: {} };
+        this.tools.set(publicName, { server, remoteName: t.name, tool: { name: publicName, description: t.description ?? '', parameters } });
+      }
+    }
+  }
+
+  private async connect(server: Server): Promise<Client> {
+    if (server.client) return server.client;
+    const cwd = resolveCwd(server.config.cwd, server.config.cwd, `mcp_servers.${server.name}`);
+    const { argv } = resolveExec(server.config.command, cwd, `mcp_servers.${server.name}.command`);
+    const transport = new StdioClientTransport({
+      command: argv[0]!, args: argv.slice(1), cwd, env: this.options.env, stderr: 'ignore', maxBufferSize: this.options.maxFrameBytes,
+    });
+    const client = new Client({ name: 'i-bridge', version: VERSION });
+    transport.onclose = () => {
+      if (server.transport === transport) {
+        server.client = undefined;
+        server.transport = undefined;
+      }
+    };
+    try {
+      await client.connect(transport, { timeout: this.options.callTimeoutMs });
+    } catch (error) {
+      await transport.close().catch(() => undefined);
+      throw new BridgeError('E_MCP_UNAVAILABLE', `The MCP server "${server.name}" did not start (${(error as Error).message}). Check mcp_servers.${server.name} in bridge.json.`);
+    }
+    server.client = client;
+    server.transport = transport;
+    return client;
+  }
+
+  async call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    const entry = this.tools.get(name);
+    if (!entry) throw new BridgeError('E_TOOL_UNKNOWN', `No tool named ${name}. GET /v1/manifest lists the tools.`);
+    const client = await this.connect(entry.server);
+    let result: Awaited<ReturnType<Client['callTool']>>;
+    try {
+      result = await client.callTool({ name: entry.remoteName, arguments: args }, undefined, { timeout: this.options.callTimeoutMs });
+    } catch (error) {
+      const timedOut = /timed out|timeout/i.test((error as Error).message);
+      if (timedOut) {
+        // The server may still be working on it; drop the connection so the next call starts clean.
+        await entry.server.transport?.close().catch(() => undefined);
+      }
+      throw new BridgeError(timedOut ? 'E_MCP_TIMEOUT' : 'E_MCP_CALL_FAILED', `The MCP tool ${name} failed (${(error as Error).message}). It is not retried.`);
+    }
+    const texts: string[] = [];
+    const images: ToolImage[] = [];
+    for (const part of (result.content ?? []) as { type: string; text?: string; data?: string; mimeType?: string }[]) {
+      if (part.type === 'text' && typeof part.text === 'string') texts.push(part.text);
+      else if (part.type === 'image' && typeof part.data === 'string' && /^image\/(png|jpeg|gif|webp)$/.test(part.mimeType ?? '')) {
+        images.push({ type: 'image_url', image_url: { url: `data:${part.mimeType};base64,${part.data}` } });
+      }
+    }
+    if (result.isError) throw new BridgeError('E_MCP_TOOL_ERROR', texts.join('\n').slice(0, 4000) || `The MCP tool ${name} reported an error.`);
+    return images.length ? { output: texts.join('\n'), images } : { output: texts.join('\n') };
+  }
+
+  /** Process ids of running servers (for shutdown checks). */
+  get pids(): number[] {
+    return this.servers.map((s) => s.transport?.pid).filter((p): p is number => typeof p === 'number');
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.servers.map((s) => s.transport?.close().catch(() => undefined)));
+  }
+
+  killAllNow(): void {
+    for (const pid of this.pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+  }
+}

@@ -1,0 +1,216 @@
+// One resident NDJSON worker (seed 000 §2): one call in flight, each with a deadline; any protocol violation
+// fails that call and evicts the worker (its process group is killed). Nothing is retried: a failed call may
+// already have had side effects, so the caller decides what to do next.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { BridgeError } from './errors';
+import { FrameReader } from './frame-reader';
+import { killGroup, killGroupNow } from './kill-group';
+import type { WorkerRequest } from './protocol';
+
+export interface WorkerOptions {
+  maxFrameBytes: number;
+  ioLimitBytes: number;
+  killGraceMs: number;
+}
+
+interface Pending {
+  id: number;
+  resolve: (data: Record<string, unknown>) => void;
+  reject: (error: BridgeError) => void;
+  timer: NodeJS.Timeout;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export class WorkerProcess {
+  readonly pid: number | undefined;
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly reader: FrameReader;
+  private pending: Pending | undefined;
+  private nextId = 0;
+  private stderrParts: Buffer[] = [];
+  private stderrSize = 0;
+  private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private eofTimer: NodeJS.Timeout | undefined;
+  private evicted = false;
+  /** Called once when the worker can no longer take calls (evicted or exited). */
+  onGone: (() => void) | undefined;
+
+  constructor(
+    readonly argv: string[],
+    readonly cwd: string,
+    env: Record<string, string>,
+    private readonly options: WorkerOptions,
+  ) {
+    this.child = spawn(argv[0]!, argv.slice(1), {
+      cwd,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    this.pid = this.child.pid;
+    this.reader = new FrameReader(options.maxFrameBytes, {
+      line: (line) => this.onLine(line),
+      overflow: (bytes) =>
+        this.violation('E_WORKER_FRAME_TOO_LARGE', `The worker sent a frame of more than ${this.options.maxFrameBytes} bytes (at least ${bytes}). Frames are limited to 48 MiB; return less data or a reference.`),
+    });
+    this.child.stdout.on('data', (chunk: Buffer) => this.reader.push(chunk));
+    this.child.stdout.on('end', () => {
+      // The exit event usually follows within milliseconds and carries the signal; wait briefly for it.
+      this.eofTimer = setTimeout(() => this.onEnd(), 200);
+    });
+    this.child.stderr.on('data', (chunk: Buffer) => this.keepStderr(chunk));
+    this.child.stdin.on('error', () => {
+      // EPIPE when the worker died; the exit handler reports it.
+    });
+    this.child.on('error', (error) => {
+      this.fail(new BridgeError('E_WORKER_SPAWN', `Could not start the worker ${argv[0]} (${error.message}). Check the manifest's exec and cwd.`, { argv0: argv[0] }));
+      this.evict();
+    });
+    this.child.on('exit', (code, signal) => {
+      this.exitInfo = { code, signal };
+      this.onEnd();
+    });
+  }
+
+  get alive(): boolean {
+    return !this.evicted && this.exitInfo === undefined;
+  }
+
+  get busy(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** The last `io_limit_bytes` of stderr, for diagnostics. */
+  stderrTail(): string {
+    return Buffer.concat(this.stderrParts).toString('utf8');
+  }
+
+  call(request: Omit<WorkerRequest, 'id'>, timeoutMs: number): Promise<Record<string, unknown>> {
+    if (!this.alive) return Promise.reject(new BridgeError('E_WORKER_GONE', 'The worker has already stopped. Call again to start a fresh one.'));
+    if (this.pending) return Promise.reject(new BridgeError('E_WORKER_BUSY', 'The worker already has a call in flight; calls must be queued.'));
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.violation('E_WORKER_TIMEOUT', `The worker did not answer within ${timeoutMs} ms. It was stopped; the call may have had side effects and is not retried.`);
+      }, timeoutMs);
+      this.pending = { id, resolve, reject, timer };
+      let frame: Buffer;
+      try {
+        frame = Buffer.from(`${JSON.stringify({ id, ...request })}\n`, 'utf8');
+      } catch (error) {
+        this.violation('E_WORKER_REQUEST_INVALID', `The request could not be serialised (${(error as Error).message}).`);
+        return;
+      }
+      if (frame.byteLength > this.options.maxFrameBytes) {
+        this.violation('E_WORKER_FRAME_TOO_LARGE', `The request frame is ${frame.byteLength} bytes, over the ${this.options.maxFrameBytes}-byte limit. Send smaller arguments.`);
+        return;
+      }
+      this.child.stdin.write(frame);
+    });
+  }
+
+  /** Stops the worker and its whole process group. Safe to call more than once. */
+  evict(): void {
+    if (this.evicted) return;
+    this.evicted = true;
+    this.reader.stop();
+    this.child.stdout.destroy();
+    this.child.stdin.destroy();
+    // Even when the leader has exited, a grandchild may still hold the group: always signal it.
+    if (this.pid !== undefined) killGroup(this.pid, this.options.killGraceMs);
+    this.onGone?.();
+  }
+
+  /** Synchronous kill for process exit. */
+  killNow(): void {
+    this.evicted = true;
+    if (this.pid !== undefined) killGroupNow(this.pid);
+  }
+
+  private keepStderr(chunk: Buffer): void {
+    const limit = this.options.ioLimitBytes;
+    if (limit <= 0) return;
+    const piece = chunk.byteLength > limit ? chunk.subarray(chunk.byteLength - limit) : chunk;
+    this.stderrParts.push(piece);
+    this.stderrSize += piece.byteLength;
+    while (this.stderrSize > limit) {
+      const first = this.stderrParts[0]!;
+      const excess = this.stderrSize - limit;
+      if (first.byteLength <= excess) {
+        this.stderrParts.shift();
+        this.stderrSize -= first.byteLength;
+      } else {
+        this.stderrParts[0] = first.subarray(excess);
+        this.stderrSize -= excess;
+      }
+    }
+  }
+
+  private onLine(line: Buffer): void {
+    const pending = this.pending;
+    let frame: unknown;
+    try {
+      frame = JSON.parse(line.toString('utf8'));
+    } catch {
+      this.violation('E_WORKER_PROTOCOL', `The worker wrote a line on stdout that is not a JSON frame (${preview(line)}). stdout is for protocol frames only: log to stderr.`);
+      return;
+    }
+    if (!pending) {
+      this.violation('E_WORKER_PROTOCOL', 'The worker wrote a frame while no call was in flight. Workers answer each request exactly once.');
+      return;
+    }
+    if (!isObject(frame) || frame.id !== pending.id) {
+      this.violation('E_WORKER_PROTOCOL', `The worker answered with id ${isObject(frame) ? JSON.stringify(frame.id) : '(none)'} instead of ${pending.id}. Echo the request id.`);
+      return;
+    }
+    if (typeof frame.error === 'string' && frame.data === undefined) {
+      this.violation('E_WORKER_ERROR', `The worker reported an error: ${frame.error.slice(0, 2000)}`);
+      return;
+    }
+    if (!isObject(frame.data) || frame.error !== undefined) {
+      this.violation('E_WORKER_PROTOCOL', 'The worker answered without an object "data" (or with both data and error). Success frames carry {"id", "data": {...}}.');
+      return;
+    }
+    clearTimeout(pending.timer);
+    this.pending = undefined;
+    pending.resolve(frame.data);
+  }
+
+  private onEnd(): void {
+    if (this.eofTimer) clearTimeout(this.eofTimer);
+    this.eofTimer = undefined;
+    if (this.pending) {
+      const exit = this.exitInfo;
+      const how = exit?.signal ? `was killed by ${exit.signal}` : exit ? `exited with code ${exit.code}` : 'closed its stdout';
+      const partial = this.reader.pendingBytes > 0;
+      this.fail(
+        new BridgeError(
+          partial ? 'E_WORKER_PROTOCOL' : 'E_WORKER_CRASHED',
+          partial
+            ? `The worker ${how} with an unfinished frame (no newline). Every frame must end with a newline and be flushed. The call is not retried.`
+            : `The worker ${how} during the call. The call is not retried; it may have had side effects.`,
+          { signal: exit?.signal ?? null, exit_code: exit?.code ?? null, stderr: tail(this.stderrTail()) },
+        ),
+      );
+    }
+    this.evict();
+  }
+
+  private violation(code: string, message: string): void {
+    this.fail(new BridgeError(code, message, { stderr: tail(this.stderrTail()) }));
+    this.evict();
+  }
+
+  private fail(error: BridgeError): void {
+    const pending = this.pending;
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.pending = undefined;
+    pending.reject(error);
+  }
+}
+
+const preview = (line: Buffer): string => JSON.stringify(line.subarray(0, 80).toString('utf8'));
+const tail = (text: string): string => (text.length > 2000 ? text.slice(-2000) : text);

@@ -1,0 +1,101 @@
+// Seed 000 §3: without an explicit id, the workspace's canonical path digest is looked up in
+// <data_dir>/workspaces.json and a UUID assigned. Lock file, atomic write (temp + rename), at most 10000 entries,
+// 2 MB read cap; an existing binding is never rewritten. Versioned so a later schema can migrate it.
+import { createHash, randomUUID } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BridgeError } from './errors';
+import { REGISTRY_MAX_ENTRIES, REGISTRY_MAX_READ_BYTES } from './limits';
+
+interface RegistryFile {
+  version: 1;
+  workspaces: Record<string, string>;
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const STALE_LOCK_MS = 10_000;
+
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+function withLock<T>(lockPath: string, fn: () => T): T {
+  const deadline = Date.now() + 3000;
+  for (;;) {
+    try {
+      closeSync(openSync(lockPath, 'wx', 0o600));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      try {
+        if (Date.now() - statSync(lockPath).mtimeMs > STALE_LOCK_MS) unlinkSync(lockPath); // a crashed writer
+      } catch {
+        // the holder just released it
+      }
+      if (Date.now() > deadline) {
+        throw new BridgeError('E_REGISTRY_LOCKED', `The workspace registry is locked (${lockPath}). If no i process is running, delete that file.`);
+      }
+      sleep(20);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    try {
+      unlinkSync(lockPath);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function readRegistry(file: string): RegistryFile {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return { version: 1, workspaces: {} };
+  }
+  if (size > REGISTRY_MAX_READ_BYTES) {
+    throw new BridgeError('E_REGISTRY_INVALID', `${file} is larger than ${REGISTRY_MAX_READ_BYTES} bytes. Remove stale entries from it.`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw new BridgeError('E_REGISTRY_INVALID', `${file} is not valid JSON. Repair or remove it.`);
+  }
+  const reg = raw as Partial<RegistryFile>;
+  if (reg?.version !== 1 || typeof reg.workspaces !== 'object' || reg.workspaces === null) {
+    throw new BridgeError('E_REGISTRY_INVALID', `${file} has an unknown format. Repair or remove it.`);
+  }
+  for (const [digest, id] of Object.entries(reg.workspaces)) {
+    if (!/^[0-9a-f]{64}$/.test(digest) || typeof id !== 'string' || !UUID.test(id)) {
+      throw new BridgeError('E_REGISTRY_INVALID', `${file} holds an invalid entry. Repair or remove it.`);
+    }
+  }
+  return reg as RegistryFile;
+}
+
+export const workspaceDigest = (canonicalPath: string) => createHash('sha256').update(canonicalPath, 'utf8').digest('hex');
+
+/** The UUID bound to a canonical workspace path, assigning (and persisting) one on first use. */
+export function workspaceIdFor(dataDir: string, canonicalPath: string): string {
+  const file = join(dataDir, 'workspaces.json');
+  const digest = workspaceDigest(canonicalPath);
+  const known = readRegistry(file).workspaces[digest];
+  if (known) return known;
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  return withLock(`${file}.lock`, () => {
+    const reg = readRegistry(file); // re-read under the lock: another process may have bound it meanwhile
+    const existing = reg.workspaces[digest];
+    if (existing) return existing;
+    if (Object.keys(reg.workspaces).length >= REGISTRY_MAX_ENTRIES) {
+      throw new BridgeError('E_REGISTRY_FULL', `${file} already has ${REGISTRY_MAX_ENTRIES} workspaces. Remove stale entries from it.`);
+    }
+    const id = randomUUID();
+    reg.workspaces[digest] = id;
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(reg)}\n`, { mode: 0o600 });
+    renameSync(tmp, file);
+    return id;
+  });
+}
