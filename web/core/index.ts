@@ -4,3 +4,6 @@ export * from './fs';
 export * from './storage';
 export * from './workspaces';
 export * from './settings';
+export * from './agent';
+export * from './hooks';
+export * from './approval';

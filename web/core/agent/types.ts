@@ -1,0 +1,104 @@
+// The agent loop's inputs, ports and outputs. The loop is a plain function with its model stream injected
+// (STYLE.md §6): tests pass a scripted stream, the app and the headless runner pass the provider transport.
+import type { ErrorData } from '../errors';
+import type { WorkspaceFs } from '../fs';
+import type { BudgetSettings, HookPipeline } from '../hooks';
+import type { ApprovalRequest, ApprovalSettings, AskPerson } from '../approval';
+import type { AssistantMessage, ContentPart, FinishReason, Message, PrepareInput, RequestMeta, StreamEvent, TransportHooks, Usage } from '../providers/types';
+import type { ToolRegistry } from '../tools/registry';
+
+/** One model call as the loop hands it to the transport. */
+export interface ModelCall {
+  input: PrepareInput;
+  /** The pipeline's before_request / request_retry / after_response, bound for this call. */
+  hooks: TransportHooks;
+  requestMeta: RequestMeta;
+  signal: AbortSignal;
+}
+
+/** The injected model stream. Contract: never throws once called; ends with exactly one `done` or `error`. */
+export type StreamFn = (call: ModelCall) => AsyncIterable<StreamEvent>;
+
+export interface ModelSettings {
+  protocol: string;
+  base_url: string;
+  model: string;
+  max_tokens: number;
+  use_max_tokens: boolean;
+  extra_body: Record<string, unknown>;
+  /** Null: no budget configured; requests are not budget-checked (seed 000 §7 has no capacity table). */
+  budget: BudgetSettings | null;
+}
+
+/** Where checkpoints go (sessions/checkpoint-sink.ts adapts a SessionStore). */
+export interface CheckpointSink {
+  /** Shown to `before_save` / `after_save` as `path`. */
+  readonly path: string;
+  /** Persists `messages` as the new committed checkpoint (append-only + pointer move). */
+  save(messages: Message[]): Promise<void>;
+}
+
+export interface TurnDeps {
+  stream: StreamFn;
+  tools: ToolRegistry;
+  hooks: HookPipeline;
+  approval: ApprovalSettings;
+  /** The UI's approval dialog; absent in headless runs (then 'ask' means deny). */
+  askPerson?: AskPerson;
+  fs: WorkspaceFs;
+  workspaceId: string;
+  session?: CheckpointSink;
+  signal?: AbortSignal;
+}
+
+export interface TurnInput {
+  model: ModelSettings;
+  /** The conversation so far (a loaded checkpoint), possibly empty. */
+  history: Message[];
+  content: string | ContentPart[];
+  /** Used when `history` has no system message yet; goes through `system_prompt`. */
+  systemPrompt?: string;
+  /** Model calls per turn before it stops with 'step_limit' (default 50). */
+  maxSteps?: number;
+}
+
+export type StopReason = 'stop' | 'length' | 'content_filter' | 'incomplete' | 'step_limit' | 'budget' | 'aborted' | 'error';
+
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  step: number;
+  /** True when `execute` was entered: side effects may have happened (a batch is not a transaction). */
+  ran: boolean;
+  error: boolean;
+  code?: string;
+}
+
+export interface TurnResult {
+  stopReason: StopReason;
+  messages: Message[];
+  /** Text of the final assistant message ('' if none). */
+  text: string;
+  steps: number;
+  toolCalls: ToolCallRecord[];
+  usage: Usage;
+  error?: ErrorData;
+}
+
+/** Events out of the loop for the UI and `i --json`. */
+export type AgentEvent =
+  | { type: 'turn-start'; session: string | null }
+  | { type: 'step-start'; step: number }
+  | { type: 'model'; step: number; event: StreamEvent }
+  | { type: 'assistant'; step: number; message: AssistantMessage; finishReason: FinishReason }
+  | { type: 'batch-invalid'; step: number; errors: Array<{ index: number; id: string | null; message: string }> }
+  | { type: 'tool-start'; step: number; id: string; name: string; arguments: Record<string, unknown> }
+  | { type: 'approval-needed'; step: number; request: ApprovalRequest }
+  | { type: 'approval'; step: number; id: string; name: string; allowed: boolean; by: string }
+  | { type: 'tool-result'; step: number; id: string; name: string; output: string; error: boolean; code?: string; images: number }
+  | { type: 'compacted'; step: number; removed: number }
+  | { type: 'checkpoint'; step: number; messages: number; path: string }
+  | { type: 'warning'; step: number; error: ErrorData }
+  | { type: 'done'; result: TurnResult }
+  | { type: 'error'; error: ErrorData; result: TurnResult };
+

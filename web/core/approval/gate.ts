@@ -1,0 +1,66 @@
+// The one approval gate every tool call passes (seed 000 §5). Order:
+//   1. deny_tools → deny (final: no policy, person or yolo can allow it);
+//   2. default decision: 'allow' for free tools (read, view_image), for mode 'auto' and for yolo; else 'ask';
+//   3. `tool_approval` hooks (the policy) may answer allow | ask | deny; an invalid answer or a failure denies;
+//   4. 'ask' under yolo → allow; otherwise the injected askPerson port decides; without one → deny.
+import { HarnessError } from '../errors';
+import type { HookPipeline } from '../hooks';
+import type { ToolDefinition } from '../tools/types';
+import type { ApprovalDecision, ApprovalOutcome, ApprovalRequest, ApprovalSettings, AskPerson } from './types';
+
+export interface GateInput {
+  tool: ToolDefinition;
+  request: ApprovalRequest;
+  settings: ApprovalSettings;
+  hooks: HookPipeline;
+  askPerson: AskPerson | undefined;
+  signal: AbortSignal;
+}
+
+export function defaultDecision(tool: ToolDefinition, settings: ApprovalSettings): ApprovalDecision {
+  if (settings.deny_tools.includes(tool.schema.name)) return 'deny';
+  if (tool.approval === 'free' && !tool.external) return 'allow';
+  if (settings.yolo || settings.mode === 'auto') return 'allow';
+  return 'ask';
+}
+
+export async function decideApproval(input: GateInput): Promise<ApprovalOutcome> {
+  const { tool, request, settings, hooks, askPerson, signal } = input;
+  const name = tool.schema.name;
+  if (settings.deny_tools.includes(name)) {
+    return refuse('deny_tools', 'E_TOOL_DENIED', `The tool "${name}" is in deny_tools of the approval settings, so it never runs. Do the task without it.`);
+  }
+  const initial = defaultDecision(tool, settings);
+  let decision: ApprovalDecision = initial;
+  let by = initial === 'allow' ? (tool.approval === 'free' && !tool.external ? 'free' : settings.yolo ? 'yolo' : 'auto') : 'default';
+  if (hooks.has('tool_approval')) {
+    try {
+      const out = await hooks.run('tool_approval', { name, arguments: structuredClone(request.arguments), external: tool.external, decision }, { signal });
+      decision = out.decision;
+      by = 'policy';
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const reason = HarnessError.isInstance(error) ? error.message : String(error);
+      return refuse('policy', 'E_APPROVAL_POLICY_FAILED', `The approval policy failed, so "${name}" was not run (${reason}).`);
+    }
+  }
+  if (decision === 'deny') return refuse(by, 'E_TOOL_DENIED', `The approval policy denied the tool "${name}". Do the task another way or ask the person.`);
+  if (decision === 'allow') return { allowed: true, by };
+  if (settings.yolo) return { allowed: true, by: 'yolo' };
+  if (!askPerson) {
+    return refuse('no-person', 'E_APPROVAL_REQUIRED', `The tool "${name}" needs the person's approval and nobody can approve it in this run (run with --yolo to allow tools). It was not run.`);
+  }
+  let answer: unknown;
+  try {
+    answer = await askPerson(request, signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    answer = 'deny';
+  }
+  if (answer === 'allow') return { allowed: true, by: 'person' };
+  return refuse('person', 'E_TOOL_REJECTED', `The person declined the tool call "${name}". Do not repeat it; ask what they want instead.`);
+}
+
+function refuse(by: string, code: string, reason: string): ApprovalOutcome {
+  return { allowed: false, by, code, reason };
+}

@@ -1,0 +1,5 @@
+// Public face of web/core/approval: the gate every tool call passes, its settings and the edit snapshot contract.
+export { decideApproval, defaultDecision, type GateInput } from './gate';
+export { takeFileSnapshot, assertUnchanged, isFileSnapshot, type FileSnapshot } from './snapshot';
+export { DEFAULT_APPROVAL } from './types';
+export type { ApprovalDecision, ApprovalOutcome, ApprovalRequest, ApprovalSettings, AskPerson } from './types';

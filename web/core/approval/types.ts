@@ -1,0 +1,42 @@
+// The approval gate's settings and ports (seed 000 §4–§5, approval.json: mode ask|auto, deny_tools).
+import type { PreparedCall } from '../tools/types';
+
+export type ApprovalDecision = 'allow' | 'ask' | 'deny';
+
+export interface ApprovalSettings {
+  /**
+   * 'ask' (default): tools that are not free ask the person. 'auto': they run without asking unless `deny_tools`
+   * or a `tool_approval` policy says otherwise (a policy answering 'ask' still asks).
+   */
+  mode: 'ask' | 'auto';
+  /** Tool names that never run, whatever a policy or yolo says. */
+  deny_tools: string[];
+  /** Explicit `--yolo` / `--dangerously-skip-permissions`: every 'ask' becomes allow; 'deny' still denies. */
+  yolo: boolean;
+}
+
+export const DEFAULT_APPROVAL: ApprovalSettings = { mode: 'ask', deny_tools: [], yolo: false };
+
+/** What the person is shown. */
+export interface ApprovalRequest {
+  callId: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  external: boolean;
+  prepared: PreparedCall | undefined;
+}
+
+/**
+ * The port the UI implements (a dialog; the headless runner has none). Contract: resolves 'allow' or 'deny';
+ * anything else, a rejection or an abort counts as deny.
+ */
+export type AskPerson = (request: ApprovalRequest, signal: AbortSignal) => Promise<'allow' | 'deny'>;
+
+export interface ApprovalOutcome {
+  allowed: boolean;
+  /** Who decided: 'free' default, 'auto'/'yolo' mode, 'policy', 'person', 'deny_tools', 'no-person'. */
+  by: string;
+  /** For refusals: the sentence the model receives as the tool error. */
+  reason?: string;
+  code?: string;
+}
