@@ -2,3 +2,24 @@
 // bridge and the headless runner share. Never imported by browser code.
 export { createNodeWorkspaceFs, fromNodeError } from './node-workspace-fs';
 export type { NodeWorkspaceFsOptions } from './node-workspace-fs';
+export {
+  DEFAULT_LOCK_TIMEOUT_MS,
+  DEFAULT_STALE_LOCK_MS,
+  REGISTRY_MAX_BYTES,
+  readJsonFile,
+  updateJsonFile,
+  withFileLock,
+  writeJsonFileAtomic,
+} from './json-file-store';
+export type { JsonFileOptions } from './json-file-store';
+export {
+  MAX_WORKSPACE_ENTRIES,
+  WORKSPACE_REGISTRY_FILE,
+  WORKSPACE_REGISTRY_VERSION,
+  canonicalWorkspacePath,
+  parseWorkspaceRegistry,
+  resolveWorkspaceId,
+  workspaceDigest,
+  workspaceRegistryPath,
+} from './workspace-registry';
+export type { ResolvedWorkspace, WorkspaceBinding, WorkspaceRegistryFile, WorkspaceRegistryOptions } from './workspace-registry';
