@@ -29,7 +29,7 @@ describe('requests that must be refused before anything runs', () => {
     const { b, workspace } = await bridge();
     const body = callBody(workspace);
     const host = `127.0.0.1:${b.port}`;
-    const attempts = [
+    const attempts: { why: string; status: number; code: string; headers: Record<string, string> }[] = [
       { why: 'foreign origin', status: 403, code: 'E_ORIGIN_DENIED', headers: { ...json(b.token), origin: 'https://evil.example' } },
       { why: 'rebinding host', status: 403, code: 'E_HOST_DENIED', headers: { ...json(b.token), host: `evil.example:${b.port}` } },
       { why: 'host on another port', status: 403, code: 'E_HOST_DENIED', headers: { ...json(b.token), host: '127.0.0.1:80' } },
