@@ -7,3 +7,4 @@ export * from './settings';
 export * from './agent';
 export * from './hooks';
 export * from './approval';
+export * from './sessions';

@@ -4,6 +4,7 @@
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import { abortError, transportHooksOf, type BudgetEstimate } from '../hooks';
 import type { AssistantMessage, Message, PrepareInput, ToolSchema, Usage, UserMessage } from '../providers/types';
+import { isConsistent } from '../sessions/validate-history';
 import { EventStream } from '../util';
 import { validateBatch } from './batch';
 import { anchorFrom, DEFAULT_BUDGET, estimateBudget, UNBUDGETED, type UsageAnchor } from './budget';
@@ -240,20 +241,6 @@ async function turn(input: TurnInput, deps: TurnDeps, emit: (e: AgentEvent) => v
     if (typeof text !== 'string' || text.trim() === '') throw new HarnessError('E_COMPACT_EMPTY', 'The summary request returned no text. Nothing was compacted.');
     return text;
   }
-}
-
-/** True when every assistant tool call is answered (the history can be replayed to any provider). */
-export function isConsistent(messages: readonly Message[]): boolean {
-  let open = new Set<string>();
-  for (const m of messages) {
-    if (m.role === 'tool') {
-      if (!open.delete(m.tool_call_id)) return false;
-      continue;
-    }
-    if (open.size > 0 && !(m.role === 'user' && m._meta?.kind === 'tool_images')) return false;
-    if (m.role === 'assistant') open = new Set((m.tool_calls ?? []).map((c) => c.id));
-  }
-  return open.size === 0;
 }
 
 function addUsage(total: Usage, u: Usage | undefined): void {

@@ -1,0 +1,29 @@
+// Adapts a SessionStore to the loop's CheckpointSink: each save appends only the messages added since the last
+// save (or one `reset` entry when the history was rewritten) and moves the pointer, so its cost does not grow
+// with the session's length.
+import type { CheckpointSink } from '../agent/types';
+import type { Message } from '../providers/types';
+import type { SessionEntry, SessionInfo, SessionStore } from './types';
+import { assertValidHistory } from './validate-history';
+
+export function createCheckpointSink(store: SessionStore, info: SessionInfo, saved: readonly Message[], path = info.id): CheckpointSink & { readonly info: SessionInfo } {
+  let current = info;
+  let last: Message[] = [...saved];
+  return {
+    path,
+    get info() {
+      return current;
+    },
+    async save(messages) {
+      let prefix = last.length <= messages.length;
+      for (let i = 0; prefix && i < last.length; i++) prefix = messages[i] === last[i];
+      const entries: SessionEntry[] = prefix
+        ? messages.slice(last.length).map((message) => ({ kind: 'message', message }))
+        : [{ kind: 'reset', messages: [...messages] }];
+      assertValidHistory(messages, prefix ? last.length : 0);
+      if (entries.length === 0) return;
+      current = await store.commit(current.id, entries, current.checkpointSeq);
+      last = [...messages];
+    },
+  };
+}

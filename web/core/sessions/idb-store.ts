@@ -1,0 +1,120 @@
+// IndexedDB implementation of the SessionStore port (the app). `sessions` holds one record per session with the
+// committed pointer `checkpointSeq`; `session_entries` holds the append-only entries keyed [sessionId, seq].
+// A commit puts the new entries and moves the pointer in ONE readwrite transaction over both stores: IndexedDB
+// commits it whole or not at all, so a closed tab mid-batch leaves the previous checkpoint. Readers still read
+// only entries <= checkpointSeq.
+import { HarnessError } from '../errors';
+import type { HarnessDb, SessionRecord } from '../storage';
+import { replayEntries } from './replay';
+import { SESSION_FORMAT_VERSION, type CreateSession, type SessionEntry, type SessionInfo, type SessionStore } from './types';
+
+interface StoredSession extends SessionRecord {
+  formatVersion: number;
+  forkedFrom?: { sessionId: string; messageIndex: number };
+}
+
+const toInfo = (r: StoredSession): SessionInfo => {
+  const out: SessionInfo = { id: r.id, workspaceId: r.workspaceId, title: r.title, createdAt: r.createdAt, updatedAt: r.updatedAt, checkpointSeq: r.checkpointSeq };
+  if (r.forkedFrom) out.forkedFrom = r.forkedFrom;
+  return out;
+};
+
+const entryRange = (id: string, from: number, to = Infinity) => IDBKeyRange.bound([id, from], [id, to]);
+
+export function createIdbSessionStore(db: HarnessDb, workspaceId: string): SessionStore {
+  function own(record: SessionRecord | undefined, id: string): StoredSession {
+    if (!record) throw new HarnessError('E_SESSION_NOT_FOUND', `There is no session "${id}" in this workspace.`, { id });
+    if (record.workspaceId !== workspaceId) {
+      throw new HarnessError('E_SESSION_WORKSPACE_MISMATCH', `The session "${id}" belongs to another workspace. Open it from that workspace.`, { id });
+    }
+    const stored = record as StoredSession;
+    if (stored.formatVersion !== SESSION_FORMAT_VERSION) {
+      throw new HarnessError('E_SESSION_VERSION', `The session "${id}" was written in format ${String(stored.formatVersion)}, which this version of i does not read. Reload to update the app.`, { id });
+    }
+    return stored;
+  }
+
+  return {
+    workspaceId,
+    async create(init: CreateSession) {
+      const now = Date.now();
+      const record: StoredSession = { id: init.id ?? crypto.randomUUID(), workspaceId, title: init.title, createdAt: now, updatedAt: now, checkpointSeq: -1, formatVersion: SESSION_FORMAT_VERSION };
+      if (init.forkedFrom) record.forkedFrom = init.forkedFrom;
+      await db.add('sessions', record).catch((error: unknown) => {
+        throw new HarnessError('E_SESSION_EXISTS', `A session "${record.id}" already exists.`, { id: record.id, reason: String(error) });
+      });
+      return toInfo(record);
+    },
+    async get(id) {
+      const record = await db.get('sessions', id);
+      if (!record || record.workspaceId !== workspaceId) return null;
+      return toInfo(own(record, id));
+    },
+    async list() {
+      const range = IDBKeyRange.bound([workspaceId, -Infinity], [workspaceId, Infinity]);
+      const records = await db.getAllFromIndex('sessions', 'by_workspace', range);
+      return records.reverse().map((r) => toInfo(r as StoredSession));
+    },
+    async load(id) {
+      const tx = db.transaction(['sessions', 'session_entries']);
+      const record = own(await tx.objectStore('sessions').get(id), id);
+      const rows = record.checkpointSeq < 0 ? [] : await tx.objectStore('session_entries').getAll(entryRange(id, 0, record.checkpointSeq));
+      await tx.done;
+      if (rows.length !== record.checkpointSeq + 1) {
+        throw new HarnessError('E_SESSION_CORRUPT', `The session "${id}" is missing entries before its checkpoint. Export what loads and start a new session.`, { id });
+      }
+      return { info: toInfo(record), messages: replayEntries(rows.map((r) => r.entry as SessionEntry)) };
+    },
+    async commit(id, entries, expectedSeq) {
+      const tx = db.transaction(['sessions', 'session_entries'], 'readwrite');
+      const sessions = tx.objectStore('sessions');
+      const rows = tx.objectStore('session_entries');
+      try {
+        const record = own(await sessions.get(id), id);
+        if (record.checkpointSeq !== expectedSeq) {
+          throw new HarnessError('E_SESSION_CONFLICT', `The session "${id}" was changed elsewhere (another tab?). Reload it and try again.`, { id });
+        }
+        if (entries.length === 0) {
+          await tx.done;
+          return toInfo(record);
+        }
+        let seq = record.checkpointSeq;
+        // Every request promise gets a handler at once: if a later put throws (e.g. DataCloneError), the abort
+        // rejects the earlier ones too, and those rejections are expected, not unhandled.
+        const puts: Promise<unknown>[] = [];
+        const track = (p: Promise<unknown>) => {
+          p.catch(() => undefined);
+          puts.push(p);
+        };
+        for (const entry of entries) track(rows.put({ sessionId: id, seq: ++seq, entry }));
+        const next: StoredSession = { ...record, checkpointSeq: seq, updatedAt: Date.now() };
+        track(sessions.put(next));
+        await Promise.all(puts);
+        await tx.done;
+        return toInfo(next);
+      } catch (error) {
+        try {
+          tx.abort();
+        } catch {
+          // already finished
+        }
+        await tx.done.catch(() => undefined);
+        throw error;
+      }
+    },
+    async rename(id, title) {
+      const tx = db.transaction('sessions', 'readwrite');
+      const record = own(await tx.store.get(id), id);
+      const next = { ...record, title, updatedAt: Date.now() };
+      await tx.store.put(next);
+      await tx.done;
+      return toInfo(next);
+    },
+    async delete(id) {
+      const tx = db.transaction(['sessions', 'session_entries'], 'readwrite');
+      own(await tx.objectStore('sessions').get(id), id);
+      await Promise.all([tx.objectStore('sessions').delete(id), tx.objectStore('session_entries').delete(entryRange(id, -Infinity))]);
+      await tx.done;
+    },
+  };
+}
