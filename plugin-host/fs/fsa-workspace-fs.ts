@@ -2,13 +2,13 @@
 // OPFS directory (navigator.storage.getDirectory() or a sub-directory of it). Browser-safe: no Node imports.
 //
 // Symbolic links: the browser, not this code, decides what a name refers to. The File System standard says
-// nothing about symlinks (WICG/file-system-access#113). Chromium's local backend hides them:
-// storage/browser/file_system/local_file_util.cc treats any entry for which base::IsLink() is true as hidden, so
-// a symlink is neither listed by entries() nor opened by getFileHandle/getDirectoryHandle (NotFoundError).
-// Chromium additionally re-checks its sensitive-path blocklist on the resolved path of each file entry in case a
-// link appears (file_system_access_directory_handle_impl.cc). OPFS has no symlinks at all. So through this
-// backend a path can only reach entries the browser exposes under the granted handle; there is no way to
-// observe or follow a link, and E_PATH_ESCAPE comes only from the shared path policy.
+// nothing about symlinks (WICG/file-system-access#113). Chromium's local backend hides them
+// (storage/browser/file_system/local_file_util.cc: IsHiddenItem is base::IsLink), and that is measured in
+// fsa-hides-symlinks.chromium.test.ts (Chromium 156, Linux): a link is never listed by entries(), and
+// getFileHandle/getDirectoryHandle on its name fail with NotFoundError, whether it points inside, outside or
+// nowhere. OPFS has no symlinks at all. So through this backend a path reaches only entries the browser exposes
+// under the granted handle; E_PATH_ESCAPE comes only from the shared path policy. (Writing to a link's name was
+// not measured: a read-write grant cannot be given headlessly.)
 //
 // Atomic writes: createWritable() writes to a swap file beside the target and the browser moves it into place
 // on close(); abort() discards it, so readers see the old content or the new one, never a partial file.
