@@ -4,3 +4,4 @@ export { validateBatch, parseArguments, type ValidCall, type BatchProblem, type 
 export { checkImage, checkToolImages, sniffImage, MAX_IMAGE_BYTES, MAX_IMAGES_PER_BATCH } from './images';
 export { estimateBudget, estimateBytes, triggerOf, truncateToBytes, DEFAULT_BUDGET, UNBUDGETED } from './budget';
 export type * from './types';
+export { transportStream, type TransportStreamOptions } from './transport-stream';
