@@ -15,3 +15,6 @@ export { Budget } from './budget';
 export { driverMain } from './driver';
 export { createBrowserWorker, browserWorkerFactory } from './browser-worker';
 export type { DriverEndpoint, FromWorker, ToWorker, WorkerFactory, WorkerHandle } from './worker-protocol';
+export { createPluginRegistry, toRuntimePlugin, type ImportResult, type PinnedTool, type PluginRegistry, type PluginSnapshot, type RegistryOptions } from './plugin-registry';
+export { MemoryRegistryStorage, type InstalledPlugin, type InstalledTool, type RegistryStorage, type StoredPlugin } from './registry-storage';
+export { publicToolName, PUBLIC_TOOL_NAME } from './tool-names';

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sha256Hex } from '../package';
+import { packPackage, sha256Hex } from '../package';
 import { createNodeWorkspaceFs } from '../fs/node';
 import type { WorkspaceAccess } from '../fs';
 import type { PluginPermissions, WriteApproval } from './host-ops';
@@ -45,4 +45,23 @@ export async function run(plugin: RuntimePlugin, options: RunOptions = {}): Prom
     timeoutMs: 10_000,
     ...rest,
   });
+}
+
+/** A real .hplugin.zip around a fixture module, packed and validated by the shared packager. */
+export async function packFixture(
+  wasm: Uint8Array,
+  { id = 'test.recorder', version = '1.0.0', permissions = { workspace: 'read-write', storage: true } as PluginPermissions, tools = ['run'] } = {},
+): Promise<Uint8Array> {
+  const manifest = {
+    format_version: 1,
+    id,
+    name: 'Recorder',
+    version,
+    runtime: 'harness-wasm-v1',
+    entry: 'plugin.wasm',
+    sha256: '0'.repeat(64),
+    permissions: { workspace: permissions.workspace, storage: permissions.storage },
+    tools: tools.map((name) => ({ name, description: 'Runs the script.', parameters: { type: 'object', properties: {}, additionalProperties: false } })),
+  };
+  return (await packPackage({ manifest, wasm, license: 'MIT' })).bytes;
 }
