@@ -3,7 +3,7 @@
 // input is at most 1 MB and every pattern is linear (no nested quantifiers), so this stays fast on hostile pages.
 
 const DROP = /<(script|style|noscript|template|svg|head|iframe|object)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
-const BLOCK = /<\/?(p|div|section|article|header|footer|nav|aside|main|h[1-6]|ul|ol|li|table|tr|pre|blockquote|br|hr|dl|dt|dd|figure|figcaption|form)\b[^>]*>/gi;
+const BLOCK = /<\/?(p|div|section|article|header|footer|nav|aside|main|h[1-6]|ul|ol|table|tr|pre|blockquote|br|hr|dl|dt|dd|figure|figcaption|form)\b[^>]*>/gi;
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…', copy: '©', reg: '®', laquo: '«', raquo: '»', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“' };
 

@@ -1,0 +1,76 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { json, send } from './fixtures/http';
+import { tempDirs } from './fixtures/support';
+import { startBridge, type RunningBridge } from './start-bridge';
+
+let upstream: Server;
+let upstreamUrl: string;
+let seen: { headers: Record<string, unknown>; body: string }[] = [];
+const running: RunningBridge[] = [];
+
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      seen.push({ headers: req.headers, body: Buffer.concat(parts).toString() });
+      if (req.url === '/v1/redirect') {
+        res.writeHead(307, { location: 'https://elsewhere.example/' });
+        return res.end();
+      }
+      if (req.url === '/v1/stream') {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': 'r1', 'set-cookie': 'a=b' });
+        res.write('data: one\n\n');
+        return setTimeout(() => res.end('data: two\n\n'), 50);
+      }
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' });
+      res.end('{"error":"slow down"}');
+    });
+  });
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => upstream.close(() => r())));
+afterEach(async () => {
+  seen = [];
+  for (const b of running.splice(0)) await b.close();
+});
+
+async function bridge() {
+  const { root, dirs } = tempDirs();
+  const b = await startBridge({ port: 0, roots: [root], dirs, proxyOrigins: [upstreamUrl], env: { PATH: process.env.PATH } });
+  running.push(b);
+  return b;
+}
+const proxy = (b: RunningBridge, body: unknown) => send(b.url, '/v1/proxy', { method: 'POST', headers: json(b.token), body: JSON.stringify(body) });
+
+describe('provider proxy', () => {
+  it('streams an allowlisted upstream response back with its status and safe headers only', async () => {
+    const b = await bridge();
+    const res = await proxy(b, { url: `${upstreamUrl}/v1/stream`, method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"q":1}' });
+    expect(res.status).toBe(200);
+    expect(res.body).toBe('data: one\n\ndata: two\n\n');
+    expect(res.headers['content-type']).toBe('text/event-stream');
+    expect(res.headers['x-request-id']).toBe('r1');
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(seen[0]).toMatchObject({ body: '{"q":1}', headers: { authorization: 'Bearer k' } });
+    const limited = await proxy(b, { url: `${upstreamUrl}/v1/other`, body: '{}' });
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBe('3');
+  });
+
+  it('refuses origins off the allowlist, redirects, and transport headers', async () => {
+    const b = await bridge();
+    const off = await proxy(b, { url: 'https://api.example/v1/chat', body: '{}' });
+    expect(off.status).toBe(403);
+    expect((off.json().error as { code: string }).code).toBe('E_PROXY_ORIGIN_DENIED');
+    const redirect = await proxy(b, { url: `${upstreamUrl}/v1/redirect`, body: '{}' });
+    expect(redirect.status).toBe(502);
+    expect((redirect.json().error as { code: string }).code).toBe('E_PROXY_REDIRECT');
+    const host = await proxy(b, { url: `${upstreamUrl}/v1/stream`, headers: { Host: 'evil' }, body: '{}' });
+    expect((host.json().error as { code: string }).code).toBe('E_PROXY_HEADER_DENIED');
+    expect(seen.map((s) => s.body)).toEqual(['{}']); // only the redirect request went out
+  });
+});
