@@ -268,7 +268,10 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     access,
     rootName: options.rootName ?? root.name,
     readBytes,
-    readText: async (path, opts) => decodeUtf8Strict(await readBytes(path, opts), path),
+    readText: async (path, opts) => {
+      const p = normalizeWorkspacePath(path);
+      return decodeUtf8Strict(await readBytes(p.path, opts), p.path);
+    },
     writeBytes,
     writeText: async (path, text) => {
       const p = normalizeWorkspacePath(path);

@@ -310,7 +310,10 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
     access,
     rootName: options.rootName ?? basename(rootReal),
     readBytes,
-    readText: async (path, opts) => decodeUtf8Strict(await readBytes(path, opts), path),
+    readText: async (path, opts) => {
+      const p = normalizeWorkspacePath(path);
+      return decodeUtf8Strict(await readBytes(p.path, opts), p.path);
+    },
     writeBytes,
     writeText: async (path, text) => {
       const p = normalizeWorkspacePath(path);

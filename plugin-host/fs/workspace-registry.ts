@@ -2,8 +2,8 @@
 // digested (SHA-256) and looked up in `<data_dir>/workspaces.json`, which binds each digest to a UUID v4.
 // The registry is locked and written atomically, holds at most 10000 entries and is read with a 2 MB cap;
 // an existing binding is never rewritten (a lookup that finds one does not touch the file).
-// Only digests are stored, never paths, so the file stays small (about 167 bytes per entry, 1.7 MB when full) and reveals no
-// folder names. Moving or renaming a project gives it a new identity: that is not migrated automatically.
+// Only digests are stored, never paths, so the file stays small (about 167 bytes per entry, 1.7 MB when full)
+// and reveals no folder names. Moving or renaming a project gives it a new identity: that is not migrated automatically.
 // Node-only (exported from ./node.ts).
 import { createHash, randomUUID } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
