@@ -1,0 +1,50 @@
+// Serves dist/app exactly like `npm start` does: Vite's preview server with the project's vite.config.ts (and so
+// the production security headers), on 127.0.0.1 and a free port.
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { preview, type PreviewServer } from 'vite';
+
+export interface ServedBuild {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function serveBuild(port?: number): Promise<ServedBuild> {
+  if (!existsSync(resolve(ROOT, 'dist/app/index.html'))) {
+    throw new Error('dist/app is missing. Build the app first: npm run build');
+  }
+  const chosen = port ?? (await freePort());
+  const server: PreviewServer = await preview({
+    root: resolve(ROOT, 'web'),
+    configFile: resolve(ROOT, 'vite.config.ts'),
+    logLevel: 'silent',
+    preview: { port: chosen, strictPort: true, host: '127.0.0.1', open: false },
+  });
+  const url = `http://127.0.0.1:${chosen}/`;
+  return {
+    url,
+    port: chosen,
+    close: () =>
+      new Promise<void>((done) => {
+        // Drop keep-alive sockets too, so "the server is gone" really means no response.
+        server.httpServer.closeAllConnections?.();
+        void server.close().then(done, done);
+      }),
+  };
+}

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createFileThroughUi, createPrivateWorkspace, launchBrowser, openApp, readFileThroughUi, serveBuild, workspaceId, type AppBrowser, type ServedBuild } from './harness';
+
+let server: ServedBuild;
+let browser: AppBrowser;
+
+beforeAll(async () => {
+  server = await serveBuild();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.dispose();
+  await server?.close();
+});
+
+it('keeps a private (OPFS) workspace with the same UUID and its file across a reload', async () => {
+  const { page } = browser;
+  await openApp(page, server.url);
+  await expect(page.getByText('No workspaces yet.', { exact: false }).count()).resolves.toBe(1);
+
+  const id = await createPrivateWorkspace(page, 'Notes');
+  expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  await createFileThroughUi(page, 'docs/hello.md', '# Hello\nwritten through WorkspaceFs\n');
+  await page.keyboard.press('Escape');
+
+  // The file landed in the workspace's OPFS directory, at workspaces/<uuid>/docs/hello.md.
+  const onDisk = await page.evaluate(async (wid) => {
+    const root = await navigator.storage.getDirectory();
+    const dir = await (await (await root.getDirectoryHandle('workspaces')).getDirectoryHandle(wid)).getDirectoryHandle('docs');
+    return (await (await dir.getFileHandle('hello.md')).getFile()).text();
+  }, id);
+  expect(onDisk).toBe('# Hello\nwritten through WorkspaceFs\n');
+
+  await page.reload();
+  await page.getByRole('link', { name: /Notes/ }).click();
+  expect(await workspaceId(page)).toBe(id);
+  await page.getByRole('list', { name: 'Files' }).getByRole('button', { name: /^docs/ }).click();
+  expect(await readFileThroughUi(page, 'docs/hello.md')).toBe('# Hello\nwritten through WorkspaceFs\n');
+});
+
+it('lists a file written into the OPFS directory from outside the app, and reads it back', async () => {
+  const { page } = browser;
+  const id = await createPrivateWorkspace(page, 'Imported');
+  await page.evaluate(async (wid) => {
+    const root = await navigator.storage.getDirectory();
+    const dir = await (await root.getDirectoryHandle('workspaces')).getDirectoryHandle(wid);
+    const writable = await (await dir.getFileHandle('from-outside.txt', { create: true })).createWritable();
+    await writable.write('written by the test, read by the app: 你好');
+    await writable.close();
+  }, id);
+  await page.reload();
+  expect(await workspaceId(page)).toBe(id);
+  expect(await readFileThroughUi(page, 'from-outside.txt')).toBe('written by the test, read by the app: 你好');
+});
+
+it('deletes a private workspace together with its files', async () => {
+  const { page } = browser;
+  const id = await workspaceId(page);
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('dialog', { name: 'Delete' }).getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('link', { name: /Imported/ }).waitFor({ state: 'detached' });
+  const exists = await page.evaluate(async (wid) => {
+    const base = await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces');
+    return base.getDirectoryHandle(wid).then(() => true, () => false);
+  }, id);
+  expect(exists).toBe(false);
+});

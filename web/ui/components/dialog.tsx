@@ -1,0 +1,50 @@
+import { createUniqueId, onMount, type JSX } from 'solid-js';
+
+// A modal on the native <dialog>: the browser traps focus, restores it on close and closes on Escape.
+export function Dialog(props: { title: string; onClose: () => void; children: JSX.Element; footer?: JSX.Element; wide?: boolean; closeLabel: string }) {
+  let dialog: HTMLDialogElement | undefined;
+  const titleId = createUniqueId();
+  onMount(() => dialog?.showModal());
+  return (
+    <dialog ref={(el) => (dialog = el)} class="dialog" classList={{ 'dialog-wide': props.wide === true }} aria-labelledby={titleId} onClose={() => props.onClose()}>
+      <header class="dialog-header">
+        <h2 id={titleId}>{props.title}</h2>
+        <button type="button" class="icon-button" aria-label={props.closeLabel} onClick={() => dialog?.close()}>
+          <svg viewBox="0 0 24 24" aria-hidden="true" class="icon"><path d="M6 6l12 12M18 6L6 18" /></svg>
+        </button>
+      </header>
+      <div class="dialog-body">{props.children}</div>
+      {props.footer && <footer class="dialog-footer">{props.footer}</footer>}
+    </dialog>
+  );
+}
+
+export function ConfirmDialog(props: { title: string; body: string; confirmLabel: string; cancelLabel: string; danger?: boolean; onConfirm: () => void | Promise<void>; onClose: () => void }) {
+  return (
+    <Dialog
+      title={props.title}
+      onClose={props.onClose}
+      closeLabel={props.cancelLabel}
+      footer={
+        <>
+          <button type="button" class="button" onClick={() => props.onClose()}>
+            {props.cancelLabel}
+          </button>
+          <button
+            type="button"
+            class="button"
+            classList={{ danger: props.danger === true, primary: props.danger !== true }}
+            onClick={async () => {
+              await props.onConfirm();
+              props.onClose();
+            }}
+          >
+            {props.confirmLabel}
+          </button>
+        </>
+      }
+    >
+      <p>{props.body}</p>
+    </Dialog>
+  );
+}

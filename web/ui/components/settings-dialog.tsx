@@ -1,0 +1,238 @@
+// Loaded lazily: the settings dialog is not needed to show the first screen.
+import { createResource, createSignal, createUniqueId, For, Match, Show, Switch } from 'solid-js';
+import {
+  MAX_WORKSPACES,
+  exportSettings,
+  importSettings,
+  readStorageUsage,
+  readWorkspaceSettings,
+  requestPersistentStorage,
+  serializeSettings,
+  updateWorkspaceSettings,
+  type GlobalSettings,
+  type WorkspaceRecord,
+} from '../../core';
+import { formatBytes } from '../i18n/i18n';
+import type { AppState } from '../state/app-state';
+import { messageOf } from '../state/errors';
+import { Dialog } from './dialog';
+
+type Tab = 'general' | 'workspaces' | 'transfer';
+
+export default function SettingsDialog(props: { state: AppState; onClose: () => void }) {
+  const t = props.state.t;
+  const [tab, setTab] = createSignal<Tab>('general');
+  const tabs: { id: Tab; label: () => string }[] = [
+    { id: 'general', label: () => t('settings.general') },
+    { id: 'workspaces', label: () => t('settings.workspaces') },
+    { id: 'transfer', label: () => t('settings.transfer') },
+  ];
+  const base = createUniqueId();
+  function onTabKey(event: KeyboardEvent) {
+    if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+    const i = tabs.findIndex((x) => x.id === tab());
+    const next = tabs[(i + (event.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length]!;
+    setTab(next.id);
+    document.getElementById(`${base}-tab-${next.id}`)?.focus();
+  }
+  return (
+    <Dialog title={t('settings.title')} onClose={props.onClose} closeLabel={t('common.close')} wide>
+      <div class="tabs" role="tablist" aria-label={t('settings.title')} onKeyDown={onTabKey}>
+        <For each={tabs}>
+          {(x) => (
+            <button
+              type="button"
+              role="tab"
+              id={`${base}-tab-${x.id}`}
+              aria-selected={tab() === x.id}
+              aria-controls={`${base}-panel`}
+              tabIndex={tab() === x.id ? 0 : -1}
+              class="tab"
+              onClick={() => setTab(x.id)}
+            >
+              {x.label()}
+            </button>
+          )}
+        </For>
+      </div>
+      <div class="tab-panel" role="tabpanel" id={`${base}-panel`} aria-labelledby={`${base}-tab-${tab()}`}>
+        <Switch>
+          <Match when={tab() === 'general'}>
+            <GeneralTab state={props.state} />
+          </Match>
+          <Match when={tab() === 'workspaces'}>
+            <WorkspacesTab state={props.state} />
+          </Match>
+          <Match when={tab() === 'transfer'}>
+            <TransferTab state={props.state} />
+          </Match>
+        </Switch>
+      </div>
+    </Dialog>
+  );
+}
+
+function GeneralTab(props: { state: AppState }) {
+  const s = props.state;
+  const t = s.t;
+  const ids = { language: createUniqueId(), theme: createUniqueId(), hidden: createUniqueId() };
+  const [usage, { refetch }] = createResource(() => readStorageUsage());
+  const [refused, setRefused] = createSignal(false);
+  const set = (patch: Partial<GlobalSettings>) => void s.attempt(() => s.updateSettings(patch));
+  async function persist() {
+    const ok = await requestPersistentStorage();
+    setRefused(!ok);
+    await refetch();
+  }
+  return (
+    <div class="form">
+      <div class="field">
+        <label for={ids.language}>{t('settings.language')}</label>
+        <select id={ids.language} value={s.settings().language} onChange={(e) => set({ language: e.currentTarget.value as GlobalSettings['language'] })}>
+          <option value="system">{t('settings.languageSystem')}</option>
+          <option value="en">English</option>
+          <option value="zh">中文</option>
+        </select>
+      </div>
+      <div class="field">
+        <label for={ids.theme}>{t('settings.theme')}</label>
+        <select id={ids.theme} value={s.settings().theme} onChange={(e) => set({ theme: e.currentTarget.value as GlobalSettings['theme'] })}>
+          <option value="system">{t('settings.themeSystem')}</option>
+          <option value="light">{t('settings.themeLight')}</option>
+          <option value="dark">{t('settings.themeDark')}</option>
+        </select>
+      </div>
+      <label class="checkbox">
+        <input id={ids.hidden} type="checkbox" checked={s.settings().showHiddenFiles} onChange={(e) => set({ showHiddenFiles: e.currentTarget.checked })} />
+        <span>{t('settings.showHidden')}</span>
+      </label>
+      <section class="storage-card" aria-labelledby={`${ids.hidden}-storage`}>
+        <h3 id={`${ids.hidden}-storage`}>{t('settings.storage')}</h3>
+        <Show when={usage()} fallback={<p class="field-hint">{usage.loading ? '…' : t('settings.storageUnknown')}</p>}>
+          {(u) => (
+            <>
+              <p data-testid="storage-usage">{t('settings.storageUsage', { used: formatBytes(u().usageBytes, s.locale()), quota: formatBytes(u().quotaBytes, s.locale()) })}</p>
+              <progress max={Math.max(u().quotaBytes, 1)} value={u().usageBytes} aria-label={t('settings.storage')} />
+              <p class="field-hint">{u().persisted ? t('settings.persisted') : t('settings.notPersisted')}</p>
+              <Show when={!u().persisted}>
+                <button type="button" class="button small" onClick={persist}>
+                  {t('settings.persist')}
+                </button>
+              </Show>
+              <Show when={refused()}>
+                <p class="field-hint">{t('settings.persistRefused')}</p>
+              </Show>
+            </>
+          )}
+        </Show>
+      </section>
+    </div>
+  );
+}
+
+function WorkspacesTab(props: { state: AppState }) {
+  const s = props.state;
+  const t = s.t;
+  return (
+    <div class="form">
+      <p class="field-hint">{t('settings.workspaceCount', { count: s.workspaces().length, max: MAX_WORKSPACES })}</p>
+      <Show when={s.workspaces().length > 0} fallback={<p class="empty-hint">{t('sidebar.noWorkspaces')}</p>}>
+        <ul class="settings-list" role="list">
+          <For each={s.workspaces()}>{(w) => <WorkspaceSettingsRow state={s} workspace={w} />}</For>
+        </ul>
+      </Show>
+    </div>
+  );
+}
+
+function WorkspaceSettingsRow(props: { state: AppState; workspace: WorkspaceRecord }) {
+  const s = props.state;
+  const t = s.t;
+  const id = createUniqueId();
+  const [overrides, { mutate }] = createResource(() => props.workspace.id, (wid) => readWorkspaceSettings(s.db, wid));
+  const value = () => (overrides()?.showHiddenFiles === undefined ? 'inherit' : overrides()?.showHiddenFiles ? 'on' : 'off');
+  async function change(next: string) {
+    const saved = await s.attempt(() => updateWorkspaceSettings(s.db, props.workspace.id, { showHiddenFiles: next === 'inherit' ? undefined : next === 'on' }));
+    if (saved) {
+      mutate(saved);
+      s.settingsChanged();
+    }
+  }
+  return (
+    <li class="settings-row">
+      <div>
+        <strong>{props.workspace.name}</strong>
+        <code class="meta-text">{props.workspace.id}</code>
+      </div>
+      <div class="field inline">
+        <label for={id}>{t('settings.workspaceOverride')}</label>
+        <select id={id} value={value()} onChange={(e) => void change(e.currentTarget.value)}>
+          <option value="inherit">{t('settings.followGlobal')}</option>
+          <option value="on">{t('settings.on')}</option>
+          <option value="off">{t('settings.off')}</option>
+        </select>
+      </div>
+    </li>
+  );
+}
+
+function TransferTab(props: { state: AppState }) {
+  const s = props.state;
+  const t = s.t;
+  const fileId = createUniqueId();
+  const [result, setResult] = createSignal<{ ok: boolean; text: string } | null>(null);
+  async function doExport() {
+    const text = serializeSettings(await exportSettings(s.db));
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `i-settings-${new Date().toISOString().slice(0, 10)}.json`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+  async function doImport(file: File | undefined) {
+    if (!file) return;
+    try {
+      const report = await importSettings(s.db, await file.text());
+      const applied = [report.globalApplied ? t('settings.globalOnly') : '', ...report.applied].filter(Boolean).join(', ');
+      const skipped = report.skipped.length ? ` ${t('settings.importedSkipped', { skipped: report.skipped.join(', ') })}` : '';
+      setResult({ ok: true, text: t('settings.imported', { applied: applied || '—' }) + skipped });
+      s.settingsChanged();
+    } catch (error) {
+      setResult({ ok: false, text: messageOf(error) });
+    }
+  }
+  return (
+    <div class="form">
+      <section class="transfer-card">
+        <h3>{t('settings.export')}</h3>
+        <p class="field-hint">{t('settings.exportHint')}</p>
+        <button type="button" class="button" onClick={() => void s.attempt(doExport)}>
+          {t('settings.export')}
+        </button>
+      </section>
+      <section class="transfer-card">
+        <h3>
+          <label for={fileId}>{t('settings.import')}</label>
+        </h3>
+        <p class="field-hint">{t('settings.importHint')}</p>
+        <input
+          id={fileId}
+          type="file"
+          accept="application/json,.json"
+          onChange={(e) => {
+            void doImport(e.currentTarget.files?.[0]);
+            e.currentTarget.value = '';
+          }}
+        />
+        <Show when={result()}>
+          {(r) => (
+            <p class={r().ok ? 'field-success' : 'field-error'} role={r().ok ? 'status' : 'alert'} data-testid="import-result">
+              {r().text}
+            </p>
+          )}
+        </Show>
+      </section>
+    </div>
+  );
+}
