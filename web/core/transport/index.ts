@@ -8,3 +8,4 @@ export { MAX_BODY_BYTES } from './limits';
 export { DEFAULT_RETRY } from './retry-policy';
 export type { RetryPolicy } from './retry-policy';
 export { FORBIDDEN_HEADERS, isHttpToken } from './headers';
+export type { ModelResult, StreamEvent } from '../providers';
