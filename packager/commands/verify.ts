@@ -1,0 +1,87 @@
+// `hplugin verify FILE [--json]`: the installer's verdict on a package, for authors and CI.
+import { readFile } from 'node:fs/promises';
+import { toErrorData, validatePackage, type ValidatedPackage } from '../../plugin-host';
+import { parseArgs, UsageError } from '../args';
+import { errorLine, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, type CliIo } from '../io';
+
+export const verifyHelp = `Usage: hplugin verify FILE [--json]
+
+Checks a .hplugin.zip exactly as the app's installer does (ZIP structure, manifest, wasm ABI, SHA-256).
+
+  --json      print the summary (or the refusal) as JSON on stdout
+  -h, --help  show this help
+
+Exit status: 0 valid, 1 refused (one "error E_CODE: message" line on stderr), 2 usage error.
+`;
+
+const spec = {
+  '--json': { name: 'json', value: false },
+  '--help': { name: 'help', value: false },
+  '-h': { name: 'help', value: false },
+};
+
+export function summary(pkg: ValidatedPackage) {
+  const m = pkg.manifest;
+  return {
+    ok: true as const,
+    id: m.id,
+    name: m.name,
+    version: m.version,
+    sha256: pkg.sha256,
+    permissions: m.permissions,
+    tools: m.tools.map((t) => ({ name: t.name, description: t.description })),
+    size: pkg.size,
+    wasm: { bytes: pkg.wasm.length, memory_pages: pkg.wasmInfo.memory },
+  };
+}
+
+export function formatSummary(pkg: ValidatedPackage): string {
+  const s = summary(pkg);
+  return [
+    `valid ${s.id} ${s.version} (${s.name})`,
+    `  sha256       ${s.sha256}`,
+    `  permissions  workspace: ${s.permissions.workspace}, storage: ${s.permissions.storage}`,
+    `  tools        ${s.tools.map((t) => t.name).join(', ')}`,
+    `  size         ${s.size} bytes (plugin.wasm ${s.wasm.bytes} bytes, memory max ${s.wasm.memory_pages.max} pages)`,
+    '',
+  ].join('\n');
+}
+
+export async function verifyCommand(argv: string[], io: CliIo): Promise<number> {
+  let json: boolean;
+  let file: string;
+  try {
+    const { flags, positionals } = parseArgs(argv, spec);
+    if (flags.has('help')) {
+      io.stdout(verifyHelp);
+      return EXIT_OK;
+    }
+    json = flags.has('json');
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing FILE' : 'verify takes one FILE');
+    file = positionals[0]!;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    errorLine(io, 'E_USAGE', `${error.message}. Run "hplugin verify --help".`);
+    return EXIT_USAGE;
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(file));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    const fail = { code: 'E_FILE_READ', message: `Cannot read ${file} (${reason}). Check the path.` };
+    if (json) io.stdout(`${JSON.stringify({ ok: false, error: fail })}\n`);
+    errorLine(io, fail.code, fail.message);
+    return EXIT_REFUSED;
+  }
+  try {
+    const pkg = await validatePackage(bytes);
+    io.stdout(json ? `${JSON.stringify(summary(pkg), null, 2)}\n` : formatSummary(pkg));
+    return EXIT_OK;
+  } catch (error) {
+    const data = toErrorData(error);
+    if (json) io.stdout(`${JSON.stringify({ ok: false, error: data })}\n`);
+    errorLine(io, data.code, data.message);
+    return EXIT_REFUSED;
+  }
+}
