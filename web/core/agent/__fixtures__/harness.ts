@@ -27,6 +27,7 @@ export async function runScripted(
     approval?: Partial<ApprovalSettings>;
     askPerson?: AskPerson;
     files?: Record<string, string>;
+    fs?: ReturnType<typeof memoryFs>;
     history?: Message[];
     content?: string;
     maxSteps?: number;
@@ -38,7 +39,7 @@ export async function runScripted(
   const tools = new ToolRegistry();
   for (const t of opts.tools ?? []) tools.register(t);
   const model = scriptedModel(replies);
-  const fs = memoryFs(opts.files);
+  const fs = opts.fs ?? memoryFs(opts.files);
   const saves: Message[][] = [];
   const session: CheckpointSink = { path: 'test-session', save: async (m) => void saves.push(structuredClone(m)) };
   const stream = runTurn(

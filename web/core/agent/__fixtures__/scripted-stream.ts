@@ -42,8 +42,9 @@ export function scriptedModel(replies: Reply[]): ScriptedModel {
       }
       let url = `${c.input.base_url}/chat/completions`;
       let body: Record<string, unknown> = { model: c.input.model, messages: c.input.history };
+      let meta = { ...c.requestMeta };
       try {
-        if (c.hooks.beforeRequest) ({ url, body } = await c.hooks.beforeRequest({ url, body, protocol: c.input.protocol, model: c.input.model, request_meta: c.requestMeta }));
+        if (c.hooks.beforeRequest) ({ url, body, request_meta: meta } = await c.hooks.beforeRequest({ url, body, protocol: c.input.protocol, model: c.input.model, request_meta: meta }));
       } catch (error) {
         yield { type: 'error', error: { code: 'E_HOOK', message: String(error instanceof Error ? error.message : error) } };
         return;
@@ -62,7 +63,7 @@ export function scriptedModel(replies: Reply[]): ScriptedModel {
       }
       const message: AssistantMessage = { role: 'assistant', content: reply.content ?? null, ...(reply.tool_calls ? { tool_calls: reply.tool_calls } : {}) };
       let raw: unknown = { choices: [{ message, finish_reason: reply.finish_reason ?? (reply.tool_calls ? 'tool_calls' : 'stop') }] };
-      if (c.hooks.afterResponse) raw = (await c.hooks.afterResponse({ response: raw, request_meta: c.requestMeta })).response;
+      if (c.hooks.afterResponse) raw = (await c.hooks.afterResponse({ response: raw, request_meta: meta })).response;
       if (typeof reply.content === 'string') {
         yield { type: 'text-start', index: 0 };
         yield { type: 'text-delta', index: 0, delta: reply.content };
