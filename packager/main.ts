@@ -23,7 +23,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     case 'verify':
       return verifyCommand(rest, io);
     case 'run':
-      return runCommand(rest);
+      return runCommand(rest, io);
     case 'help':
       io.stdout(rest[0] === 'pack' ? packHelp : rest[0] === 'verify' ? verifyHelp : usage);
       return EXIT_OK;
