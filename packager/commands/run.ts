@@ -1,5 +1,181 @@
-// `hplugin run`: one plugin invocation in Node. Filled in by the plugin-runtime work.
-export async function runCommand(_args: string[]): Promise<number> {
-  console.error('error E_NOT_IMPLEMENTED: hplugin run is not implemented yet.');
-  return 2;
+// `hplugin run PACKAGE --tool NAME --args JSON --workspace DIR [--workspace-id ID] [--allow-write] [--timeout-ms N]
+// [--storage DIR]`: one plugin invocation in Node, with the app's package validation and the same worker driver,
+// host operations and limits (plugin-host/runtime). stdout is the `done` output verbatim.
+import { createHash } from 'node:crypto';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import {
+  DEFAULT_TIMEOUT_MS,
+  invokePlugin,
+  MemoryKvStore,
+  PLUGIN_ERROR_CODE,
+  toErrorData,
+  validatePackage,
+  type KvStore,
+  type ValidatedPackage,
+} from '../../plugin-host';
+import { createNodeWorkspaceFs, FileKvStore, nodeWorkerFactory } from '../../plugin-host/node';
+import { parseArgs, UsageError } from '../args';
+import { errorLine, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, processIo, type CliIo } from '../io';
+
+export const runHelp = `Usage: hplugin run PACKAGE --tool NAME --args JSON --workspace DIR [options]
+
+Runs one tool of a .hplugin.zip in Node, exactly as the app would: same validation, same sandbox, same limits.
+
+  --tool NAME          the tool's local name from the manifest
+  --args JSON          the tool arguments, a JSON object
+  --workspace DIR      the folder the plugin may read (and write, with --allow-write)
+  --workspace-id ID    KV scope; default: derived from the folder's canonical path
+  --allow-write        let the plugin write files in the folder (writes are refused otherwise)
+  --timeout-ms N       budget for compile + run, default ${DEFAULT_TIMEOUT_MS}
+  --storage DIR        keep the plugin's KV in DIR across runs (default: in memory for this run)
+  -h, --help           show this help
+
+Exit status: 0 done (stdout is the plugin's output verbatim); 1 refused package, plugin error or aborted
+invocation (one "error E_CODE: message" line on stderr); 2 usage error.
+`;
+
+const spec = {
+  '--tool': { name: 'tool', value: true },
+  '--args': { name: 'args', value: true },
+  '--workspace': { name: 'workspace', value: true },
+  '--workspace-id': { name: 'workspace-id', value: true },
+  '--allow-write': { name: 'allow-write', value: false },
+  '--timeout-ms': { name: 'timeout-ms', value: true },
+  '--storage': { name: 'storage', value: true },
+  '--help': { name: 'help', value: false },
+  '-h': { name: 'help', value: false },
+};
+
+interface RunRequest {
+  file: string;
+  tool: string;
+  args: unknown;
+  workspace: string;
+  workspaceId: string | undefined;
+  allowWrite: boolean;
+  timeoutMs: number;
+  storage: string | undefined;
+}
+
+function parse(argv: string[]): RunRequest | 'help' {
+  const { flags, positionals } = parseArgs(argv, spec);
+  if (flags.has('help')) return 'help';
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing PACKAGE' : 'run takes one PACKAGE');
+  const need = (name: string) => {
+    const v = flags.get(name);
+    if (typeof v !== 'string') throw new UsageError(`missing --${name}`);
+    return v;
+  };
+  let args: unknown;
+  try {
+    args = JSON.parse(need('args'));
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError('--args is not valid JSON');
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new UsageError('--args must be a JSON object');
+  const timeout = flags.get('timeout-ms');
+  const timeoutMs = typeof timeout === 'string' ? Number(timeout) : DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 3_600_000) throw new UsageError('--timeout-ms must be a whole number of milliseconds from 1 to 3600000');
+  const id = flags.get('workspace-id');
+  const storage = flags.get('storage');
+  return {
+    file: positionals[0]!,
+    tool: need('tool'),
+    args,
+    workspace: need('workspace'),
+    workspaceId: typeof id === 'string' ? id : undefined,
+    allowWrite: flags.has('allow-write'),
+    timeoutMs,
+    storage: typeof storage === 'string' ? storage : undefined,
+  };
+}
+
+/** Stable default workspace id: the same folder (through any symlink or relative path) gets the same KV scope. */
+export async function defaultWorkspaceId(dir: string): Promise<string> {
+  return `dir-${createHash('sha256').update(await realpath(dir)).digest('hex').slice(0, 32)}`;
+}
+
+export async function runCommand(argv: string[], io: CliIo = processIo): Promise<number> {
+  let request: RunRequest;
+  try {
+    const parsed = parse(argv);
+    if (parsed === 'help') {
+      io.stdout(runHelp);
+      return EXIT_OK;
+    }
+    request = parsed;
+    const info = await stat(request.workspace).catch(() => null);
+    if (!info?.isDirectory()) throw new UsageError(`--workspace ${request.workspace} is not a folder`);
+    if (request.storage !== undefined) {
+      const s = await stat(request.storage).catch(() => null);
+      if (s && !s.isDirectory()) throw new UsageError(`--storage ${request.storage} is not a folder`);
+    }
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    errorLine(io, 'E_USAGE', `${error.message}. Run "hplugin run --help".`);
+    return EXIT_USAGE;
+  }
+
+  let pkg: ValidatedPackage;
+  try {
+    const bytes = new Uint8Array(await readFile(request.file).catch((e: NodeJS.ErrnoException) => {
+      throw { code: 'E_FILE_READ', message: `Cannot read ${request.file} (${e.code ?? String(e)}). Check the path.` };
+    }));
+    pkg = await validatePackage(bytes);
+  } catch (error) {
+    const data = toErrorData(error);
+    errorLine(io, data.code, data.message);
+    return EXIT_REFUSED;
+  }
+
+  const m = pkg.manifest;
+  if (!m.tools.some((t) => t.name === request.tool)) {
+    errorLine(io, 'E_USAGE', `${m.id} has no tool "${request.tool}"; its tools: ${m.tools.map((t) => t.name).join(', ')}.`);
+    return EXIT_USAGE;
+  }
+  let fs;
+  let workspaceId: string;
+  try {
+    fs = await createNodeWorkspaceFs({ root: request.workspace, access: request.allowWrite ? 'read-write' : 'read' });
+    workspaceId = request.workspaceId ?? (await defaultWorkspaceId(request.workspace));
+  } catch (error) {
+    const data = toErrorData(error);
+    errorLine(io, data.code, data.message);
+    return EXIT_REFUSED;
+  }
+  const kv: KvStore = request.storage !== undefined ? new FileKvStore(request.storage) : new MemoryKvStore();
+
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  try {
+    const result = await invokePlugin({
+      plugin: { id: m.id, version: m.version, sha256: pkg.sha256, permissions: m.permissions, tools: m.tools, wasm: pkg.wasm },
+      tool: request.tool,
+      arguments: request.args,
+      workspaceId,
+      fs,
+      kv,
+      // --allow-write is the person's approval for this run; without it the folder is read-only.
+      approval: { mode: 'auto' },
+      createWorker: nodeWorkerFactory(),
+      timeoutMs: request.timeoutMs,
+      signal: controller.signal,
+    });
+    switch (result.status) {
+      case 'done':
+        io.stdout(result.output);
+        return EXIT_OK;
+      case 'error':
+        errorLine(io, PLUGIN_ERROR_CODE, result.error);
+        return EXIT_REFUSED;
+      case 'aborted':
+        errorLine(io, result.error.code, result.error.message);
+        if (result.sideEffects) io.stderr('note: the plugin may have written files or KV before it stopped; check before running it again.\n');
+        return EXIT_REFUSED;
+    }
+  } finally {
+    process.off('SIGINT', onSignal);
+  }
 }

@@ -81,7 +81,8 @@ async function dispatch({ op, args }: HostCallRequest, ctx: HostContext): Promis
     case 'kv.get': {
       const key = kvKey(args.key as string, ctx);
       const json = await ctx.kv.get(scope(ctx), key);
-      return { value: json === undefined ? null : (JSON.parse(json) as unknown) };
+      // A missing key answers `{}` (sdk-rust/fixtures/protocol/resume.kv.get.missing.json).
+      return json === undefined ? {} : { value: JSON.parse(json) as unknown };
     }
     case 'kv.put': {
       const key = kvKey(args.key as string, ctx);

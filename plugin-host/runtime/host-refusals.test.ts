@@ -155,8 +155,8 @@ describe('private KV', () => {
     const otherPlugin = await responses(get, { kv, id: 'b.plugin', workspaceId: 'ws-1' });
     const otherWorkspace = await responses(get, { kv, id: 'a.plugin', workspaceId: 'ws-2' });
     const same = await responses(get, { kv, id: 'a.plugin', workspaceId: 'ws-1' });
-    expect(otherPlugin[0]).toEqual({ id: 1, ok: true, result: { value: null } });
-    expect(otherWorkspace[0]).toEqual({ id: 1, ok: true, result: { value: null } });
+    expect(otherPlugin[0]).toEqual({ id: 1, ok: true, result: {} });
+    expect(otherWorkspace[0]).toEqual({ id: 1, ok: true, result: {} });
     expect(same[0]).toEqual({ id: 1, ok: true, result: { value: 'A-ws1' } });
   });
 

@@ -36,7 +36,7 @@ describe('a well-behaved plugin', () => {
       { type: 'resume', response: { id: 4, ok: true, result: {} } },
       { type: 'resume', response: { id: 5, ok: true, result: { value: { n: 2 } } } },
       { type: 'resume', response: { id: 6, ok: true, result: {} } },
-      { type: 'resume', response: { id: 7, ok: true, result: { value: null } } },
+      { type: 'resume', response: { id: 7, ok: true, result: {} } },
     ]);
     expect(await readFile(join(ws.root, 'out/result.txt'), 'utf8')).toBe('héllo');
   });
