@@ -120,7 +120,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     for (let i = 0; i < answer.frames.length; i++) {
       if (res.destroyed) return;
       res.write(answer.frames[i]);
-      if (turn.hang && i >= 1) return; // keep the connection open with the stream unfinished
+      if (turn.hang && i + 1 >= Math.ceil(answer.frames.length / 2)) return; // half the stream, then silence
       if (turn.chunkDelayMs) await sleep(turn.chunkDelayMs);
     }
     res.end();

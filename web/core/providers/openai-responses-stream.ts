@@ -9,6 +9,16 @@ import { providerErrorFromBody } from './openai-chat-stream';
 import { StreamBlocks } from './stream-blocks';
 import type { StreamDecoder, StreamEvent } from './types';
 
+/** Keeps a partial item's text current, so a stream cut mid-way still yields what arrived. */
+function appendPart(item: Record<string, unknown> | undefined, field: 'content' | 'summary', i: number, type: string, delta: string): void {
+  if (!item) return;
+  const parts = Array.isArray(item[field]) ? (item[field] as Record<string, unknown>[]).slice() : [];
+  const part = { ...(parts[i] ?? { type }) };
+  part.text = (str(part.text) ?? '') + delta;
+  parts[i] = part;
+  item[field] = parts;
+}
+
 export function createResponsesStreamDecoder(): StreamDecoder {
   const blocks = new StreamBlocks();
   const items: Record<string, unknown>[] = [];
@@ -51,6 +61,7 @@ export function createResponsesStreamDecoder(): StreamDecoder {
           track(oi, key);
           const index = blocks.ensure(key, 'text', out);
           const d = str(ev.delta) ?? '';
+          appendPart(items[oi], 'content', num(ev.content_index) ?? 0, 'output_text', d);
           if (d) out.push({ type: 'text-delta', index, delta: d });
           break;
         }
@@ -62,6 +73,7 @@ export function createResponsesStreamDecoder(): StreamDecoder {
           track(oi, key);
           const index = blocks.ensure(key, 'thinking', out);
           const d = str(ev.delta) ?? '';
+          appendPart(items[oi], 'summary', num(ev.summary_index) ?? 0, 'summary_text', d);
           if (d) out.push({ type: 'thinking-delta', index, delta: d });
           break;
         }
