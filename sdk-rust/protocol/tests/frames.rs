@@ -63,9 +63,9 @@ fn unknown_operation_error_names_the_known_ones() {
 
 #[test]
 fn error_response_never_carries_result_when_serialised() {
-    let value = serde_json::to_value(&HostResponse::failure(4, "denied")).unwrap();
+    let value = serde_json::to_value(HostResponse::failure(4, "denied")).unwrap();
     assert_eq!(value, json!({"id":4,"ok":false,"error":"denied"}));
-    let value = serde_json::to_value(&HostResponse::success(4, json!({}))).unwrap();
+    let value = serde_json::to_value(HostResponse::success(4, json!({}))).unwrap();
     assert_eq!(value, json!({"id":4,"ok":true,"result":{}}));
 }
 

@@ -37,7 +37,9 @@ mod session;
 mod step_output;
 pub mod testing;
 
-pub use harness_wasm_protocol::{limits, results, HostCall, HostOp, HostResponse, InputFrame, OutputFrame, ToolRequest};
+pub use harness_wasm_protocol::{
+    limits, results, HostCall, HostOp, HostResponse, InputFrame, OutputFrame, ToolRequest,
+};
 pub use host::{host_kv_delete, host_kv_get, host_kv_put, host_list, host_read, host_write};
 pub use plugin::Plugin;
 pub use step_output::StepOutput;

@@ -48,7 +48,13 @@ impl<P> Session<P> {
     #[allow(clippy::new_without_default)]
     pub const fn new() -> Self {
         Session {
-            inner: RefCell::new(Inner { plugin: None, pending: 0, last_id: 0, output: None, inputs: [(0, 0); INPUT_SLOTS] }),
+            inner: RefCell::new(Inner {
+                plugin: None,
+                pending: 0,
+                last_id: 0,
+                output: None,
+                inputs: [(0, 0); INPUT_SLOTS],
+            }),
         }
     }
 
@@ -74,7 +80,7 @@ impl<P> Session<P> {
     pub fn free(&self, ptr: *mut u8, len: usize) {
         let mut inner = self.inner.borrow_mut();
         if let Some(output) = &inner.output {
-            if output.as_ptr() as usize == ptr as usize && output.len() == len {
+            if std::ptr::eq(output.as_ptr(), ptr) && output.len() == len {
                 inner.output = None;
                 return;
             }
@@ -153,7 +159,8 @@ impl<P: Plugin> Inner<P> {
             StepOutput::HostCall(request) => {
                 let expected = self.last_id + 1;
                 if expected > MAX_HOST_CALLS {
-                    let message = format!("the plugin asked for more than {} host calls in one invocation", MAX_HOST_CALLS);
+                    let message =
+                        format!("the plugin asked for more than {} host calls in one invocation", MAX_HOST_CALLS);
                     return self.finish(error_frame(message));
                 }
                 if request.id != expected {

@@ -181,7 +181,9 @@ mod tests {
         }
         let output = Driver::<ListTree>::new().run("list_tree", json!({"max_depth": 2}), &mut host);
         assert_eq!(host.calls.len(), 128);
-        assert!(matches!(output, OutputFrame::Done { output } if output.ends_with("(truncated: the tree is larger than this listing)")));
+        assert!(
+            matches!(output, OutputFrame::Done { output } if output.ends_with("(truncated: the tree is larger than this listing)"))
+        );
     }
 
     #[test]

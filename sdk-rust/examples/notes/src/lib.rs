@@ -3,8 +3,7 @@
 
 use harness_wasm_sdk::results::KvGetResult;
 use harness_wasm_sdk::{
-    export_plugin, host_kv_delete, host_kv_get, host_kv_put, json, HostResponse, Plugin, StepOutput, ToolRequest,
-    Value,
+    export_plugin, host_kv_delete, host_kv_get, host_kv_put, json, HostResponse, Plugin, StepOutput, ToolRequest, Value,
 };
 
 /// The one KV key; its value is `{"notes": ["…", …]}`.
@@ -17,7 +16,10 @@ pub enum Notes {
     #[default]
     Idle,
     /// `add_note`: waiting for `kv.get` (1), then for `kv.put` (2).
-    Adding { text: String, count: usize },
+    Adding {
+        text: String,
+        count: usize,
+    },
     Listing,
     Clearing,
 }
@@ -108,8 +110,14 @@ mod tests {
     fn adds_lists_and_clears_notes_in_kv_across_invocations() {
         let mut host = MemoryHost::new();
         let driver = Driver::<Notes>::new();
-        assert_eq!(done(driver.run("add_note", json!({"text": "buy milk"}), &mut host)), json!({"saved": true, "count": 1}));
-        assert_eq!(done(driver.run("add_note", json!({"text": "call Ana"}), &mut host)), json!({"saved": true, "count": 2}));
+        assert_eq!(
+            done(driver.run("add_note", json!({"text": "buy milk"}), &mut host)),
+            json!({"saved": true, "count": 1})
+        );
+        assert_eq!(
+            done(driver.run("add_note", json!({"text": "call Ana"}), &mut host)),
+            json!({"saved": true, "count": 2})
+        );
         assert_eq!(done(driver.run("list_notes", json!({}), &mut host)), json!({"notes": ["buy milk", "call Ana"]}));
         assert_eq!(host.kv["notes"], json!({"notes": ["buy milk", "call Ana"]}));
         assert_eq!(done(driver.run("clear_notes", json!({}), &mut host)), json!({"cleared": true}));
