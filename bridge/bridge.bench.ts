@@ -15,7 +15,7 @@ import { WorkerPool } from './worker-pool';
 /** The baseline: a minimal direct NDJSON client with no limits, checks or HTTP. */
 class DirectClient {
   private readonly child: ChildProcessWithoutNullStreams;
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   private waiting: ((line: string) => void) | undefined;
   private id = 0;
 
