@@ -1,0 +1,48 @@
+// Cross-setting checks of seed 000/003 that need to know which modules are on.
+import { HarnessError } from '../errors';
+import type { ModelConfig, ProviderBinding } from './model-config';
+
+/** Modules of the old Responses conversion (profile `full`/`responses`): they encode Responses themselves. */
+export const LEGACY_RESPONSES_MODULES = ['responses', 'responses-budget', 'responses-compact'] as const;
+
+/**
+ * Seed 003: `protocol: responses` already converts to the Responses API; registering the old `responses` hook as
+ * well would encode twice, so it is an explicit error (use the `standard` profile).
+ */
+export function checkResponsesHook(config: Pick<ModelConfig, 'protocol'>, enabledModules: readonly string[]): void {
+  if (config.protocol !== 'responses') return;
+  const clash = enabledModules.filter((m) => (LEGACY_RESPONSES_MODULES as readonly string[]).includes(m));
+  if (clash.length) {
+    throw new HarnessError(
+      'E_CONFIG_RESPONSES_HOOK',
+      `protocol "responses" already speaks the Responses API, but the old responses hook is enabled too (${clash.join(', ')}): requests would be encoded twice. Use the standard profile, or protocol "openai" with the old hook.`,
+      { modules: clash },
+    );
+  }
+}
+
+/**
+ * Seed 000 §7: with the budget module on, budget.context_window must describe the chosen model (there is no
+ * capacity table to guess from), and the answer must fit in it. Do not turn the budget off to silence this.
+ */
+export function checkBudgetConfig(config: Pick<ModelConfig, 'budget' | 'max_tokens' | 'model'>, budgetEnabled: boolean): void {
+  if (!budgetEnabled) return;
+  const window = config.budget?.context_window;
+  if (window === undefined) {
+    throw new HarnessError(
+      'E_CONFIG_BUDGET_WINDOW',
+      `At budget.context_window: the budget module is on, so the context window of "${config.model}" is required (e.g. {"budget": {"context_window": 128000}}). Look it up in the provider's model documentation.`,
+      { path: 'budget.context_window' },
+    );
+  }
+  if (config.max_tokens >= window) {
+    throw new HarnessError('E_CONFIG_BUDGET_WINDOW', `At max_tokens: ${config.max_tokens} leaves no room for input in a ${window}-token window. Lower max_tokens.`, { path: 'max_tokens' });
+  }
+}
+
+export type ProviderResolution = { kind: 'builtin'; protocol: string } | { kind: 'custom'; protocol: string; binding: ProviderBinding };
+
+/** An explicit binding wins; its failure never falls back to a built-in adapter (seed 003). */
+export function resolveProvider(config: Pick<ModelConfig, 'protocol' | 'provider'>): ProviderResolution {
+  return config.provider ? { kind: 'custom', protocol: config.protocol, binding: config.provider } : { kind: 'builtin', protocol: config.protocol };
+}
