@@ -1,13 +1,32 @@
-// Headless `i`: the same core in Node. The agent-loop issue fills in the run; for now it answers --help honestly.
-const usage = `Usage: i [-C DIR] [--config FILE] [--session-name NAME] [--yolo] [--json] -p PROMPT
+// Entry of the headless `i` command (bundled to dist/cli/i.js by `npm run build:cli`, launched by bin/i.js).
+import { readFileSync } from 'node:fs';
+import { runCli } from './run';
 
-Runs one agent turn in DIR (default: the current directory) against the model in the config file.
-The headless runner is not implemented yet: only --help works.`;
-
-const args = process.argv.slice(2);
-if (args.includes('--help') || args.includes('-h')) {
-  console.log(usage);
-  process.exit(0);
+function packageVersion(): string {
+  try {
+    // dist/cli/i.js → the package root.
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
 }
-console.error('error E_NOT_IMPLEMENTED: the headless agent run is not implemented yet. See `i --help`.');
-process.exit(2);
+
+const controller = new AbortController();
+let interrupts = 0;
+process.on('SIGINT', () => {
+  // First Ctrl-C stops the turn (the last complete checkpoint stays); a second one exits at once.
+  if (++interrupts > 1) process.exit(130);
+  controller.abort();
+});
+process.on('SIGTERM', () => controller.abort());
+
+const code = await runCli({
+  argv: process.argv.slice(2),
+  env: process.env,
+  cwd: process.cwd(),
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  signal: controller.signal,
+  version: packageVersion(),
+});
+process.exitCode = code;

@@ -1,0 +1,117 @@
+// Command-line parsing for `i`. Usage errors exit 2.
+import { HarnessError } from '../errors';
+
+export interface CliArgs {
+  dir: string | null;
+  config: string | null;
+  sessionName: string | null;
+  yolo: boolean;
+  json: boolean;
+  prompt: string | null;
+  help: boolean;
+  version: boolean;
+  maxSteps: number | null;
+}
+
+const usageError = (message: string) => new HarnessError('E_USAGE', `${message} Run \`i --help\` for usage.`);
+
+export function parseArgs(argv: readonly string[]): CliArgs {
+  const out: CliArgs = { dir: null, config: null, sessionName: null, yolo: false, json: false, prompt: null, help: false, version: false, maxSteps: null };
+  const value = (i: number, flag: string): string => {
+    const v = argv[i + 1];
+    if (v === undefined) throw usageError(`${flag} needs a value.`);
+    return v;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const take = (): string => {
+      if (eq > 0) return arg.slice(eq + 1);
+      const v = value(i, flag);
+      i++;
+      return v;
+    };
+    switch (flag) {
+      case '-h':
+      case '--help':
+        out.help = true;
+        break;
+      case '--version':
+        out.version = true;
+        break;
+      case '-C':
+      case '--cwd':
+        out.dir = take();
+        break;
+      case '--config':
+        out.config = take();
+        break;
+      case '--session-name':
+        out.sessionName = take();
+        break;
+      case '--yolo':
+      case '--dangerously-skip-permissions':
+        out.yolo = true;
+        break;
+      case '--json':
+        out.json = true;
+        break;
+      case '-p':
+      case '--prompt':
+        if (out.prompt !== null) throw usageError('Give the prompt once.');
+        out.prompt = take();
+        break;
+      case '--max-steps': {
+        const n = Number(take());
+        if (!Number.isInteger(n) || n < 1 || n > 1000) throw usageError('--max-steps must be an integer from 1 to 1000.');
+        out.maxSteps = n;
+        break;
+      }
+      default:
+        throw usageError(arg.startsWith('-') ? `Unknown option ${arg}.` : `Unexpected argument "${arg}" (the prompt goes after -p).`);
+    }
+  }
+  if (!out.help && !out.version) {
+    if (out.prompt === null) throw usageError('Missing -p PROMPT.');
+    if (out.prompt.trim() === '') throw usageError('The prompt is empty.');
+  }
+  return out;
+}
+
+export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME] [--yolo] [--json] -p PROMPT
+
+Runs one agent turn in the project folder DIR against the model in the config file, prints the final answer,
+and exits: 0 when the model finished its answer, 1 when the turn failed (model error, budget, step limit,
+interrupted), 2 on usage or configuration errors.
+
+Options:
+  -p, --prompt PROMPT        What to ask (required).
+  -C DIR                     The project folder (workspace). Default: the current directory.
+  --config FILE              The model config (JSON). A relative path is resolved from the current directory,
+                             not from -C. Default: $I_CONFIG_DIR/config.json (~/.i/config/config.json).
+  --session-name NAME        Store the conversation in DIR/.i/sessions/NAME and resume it on the next run.
+                             NAME: 1-64 letters, digits, ".", "_", "-"; no path characters.
+  --yolo                     Run tools that normally ask for approval (alias --dangerously-skip-permissions).
+                             Without it, such tools are refused and the model is told so; the run goes on.
+  --json                     Print NDJSON events on stdout instead of the answer (schema: web/core/agent/CONTEXT.md).
+  --max-steps N              Model calls per turn before stopping (default 50).
+  -h, --help                 This help.  --version  The version.
+
+Model config (seed 000 §4; unknown keys are refused with their path):
+  {"protocol": "openai|deepseek|anthropic|responses",   default "openai"
+   "base_url": "http://127.0.0.1:11434/v1",             required; the adapter appends the API path
+   "model": "...",                                        required
+   "api_key_env": "OPENAI_API_KEY",                       the key is read from this environment variable;
+                                                          absent: no auth header (local servers)
+   "max_tokens": 4096, "use_max_tokens": false,
+   "budget": {"context_window": 128000, "max_tokens", "safety": 0.02, "tool_ratio": 0.02, "threshold": 0.8,
+              "image_tokens": 1600},                      absent: requests are not budget-checked
+   "extra_body": {}, "plugins": "FILE", "io_limit_bytes": 1048576,
+   "provider": {"exec": [...], "cwd": "..."}, "provider_operations": false}
+
+Approval: read and view_image run freely; every other tool asks. $I_CONFIG_DIR/approval.json may set
+{"mode": "ask"|"auto", "deny_tools": [...]}; "auto" runs tools without asking, deny_tools never run.
+
+Directories: I_CONFIG_DIR, I_DATA_DIR, I_CACHE_DIR, I_RUNTIME_DIR override ~/.i/{config,data,cache,runtime}
+(absolute paths only).`;

@@ -1,0 +1,143 @@
+// The headless `i` as a real process: bundled with esbuild exactly as `npm run build:cli` does, then spawned.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startModelServer, type ModelServer, type WireProtocol } from '../../../e2e/model-server';
+
+const repo = resolve(__dirname, '../../..');
+const bundle = join(repo, 'dist', 'cli-test', String(process.pid), 'i.js');
+
+beforeAll(async () => {
+  await build({ entryPoints: [join(repo, 'web/core/headless/cli.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+}, 60_000);
+
+let server: ModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runI(args: string[], opts: { cwd: string; env?: Record<string, string> }): Promise<Ran> {
+  return new Promise((done) => {
+    const home = mkdtempSync(join(tmpdir(), 'i-home-'));
+    const child = spawn(process.execPath, [bundle, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH ?? '', HOME: home, ...opts.env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+function project(config?: Record<string, unknown>): { root: string; dir: string; configDir: string } {
+  const root = mkdtempSync(join(tmpdir(), 'i-cli-'));
+  const dir = join(root, 'project');
+  const configDir = join(root, 'conf');
+  mkdirSync(dir);
+  mkdirSync(configDir);
+  writeFileSync(join(dir, 'notes.txt'), 'hello');
+  if (config) writeFileSync(join(configDir, 'model.json'), JSON.stringify(config));
+  return { root, dir, configDir };
+}
+
+const events = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('i (headless)', () => {
+  it('prints complete help and exits 0', async () => {
+    const r = await runI(['--help'], { cwd: tmpdir() });
+    expect(r.code).toBe(0);
+    for (const flag of ['-C DIR', '--config FILE', '--session-name NAME', '--yolo', '--dangerously-skip-permissions', '--json', '-p', 'I_CONFIG_DIR', 'api_key_env']) expect(r.stdout).toContain(flag);
+  });
+
+  it.each([
+    [['--json'], 'E_USAGE'],
+    [['-p', 'hi', '--frobnicate'], 'E_USAGE'],
+    [['-p', 'hi', '--session-name', '../escape', '--config', 'conf/model.json'], 'E_SESSION_NAME_INVALID'],
+  ])('exits 2 on usage error %j', async (args, code) => {
+    const p = project({ base_url: 'http://127.0.0.1:9/v1', model: 'm' });
+    const r = await runI([...args, '--json'], { cwd: p.root });
+    expect(r.code).toBe(2);
+    expect(events(r.stdout).at(-1)).toMatchObject({ type: 'error', error: { code } });
+  });
+
+  it('refuses unknown config keys with their path (exit 2)', async () => {
+    const p = project({ base_url: 'http://127.0.0.1:9/v1', model: 'm', budget: { context_window: 1000, tokenizer: 'cl100k_base' }, colour: 'red' });
+    const r = await runI(['--config', 'conf/model.json', '-p', 'hi'], { cwd: p.root });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/E_CONFIG_INVALID/);
+    expect(r.stderr).toMatch(/At config\.budget\.tokenizer/);
+    expect(r.stderr).toMatch(/colour/);
+  });
+
+  it('exits 2 when the api_key_env variable is missing', async () => {
+    const p = project({ base_url: 'http://127.0.0.1:9/v1', model: 'm', api_key_env: 'I_TEST_KEY' });
+    const r = await runI(['--config', 'conf/model.json', '-p', 'hi'], { cwd: p.root });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('I_TEST_KEY');
+  });
+
+  it.each<WireProtocol>(['openai', 'anthropic'])('runs a multi-step turn over %s, prints the answer and resumes the named session', async (protocol) => {
+    server = await startModelServer({
+      script: [
+        { text: 'Let me check.', toolCalls: [{ name: 'no_such_tool', arguments: { path: 'notes.txt' } }] },
+        { text: 'The notes say hello.' },
+        { text: 'Second answer.' },
+      ],
+    });
+    const p = project({ protocol, base_url: server.baseUrl(protocol), model: 'scripted', api_key_env: 'I_TEST_KEY' });
+    // --config is relative to the current directory (p.root), not to -C.
+    const args = ['-C', 'project', '--config', 'conf/model.json', '--session-name', 'work', '-p', 'What do the notes say?'];
+    const first = await runI(args, { cwd: p.root, env: { I_TEST_KEY: 'sk-cli', I_CONFIG_DIR: p.configDir } });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe('The notes say hello.\n');
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.rawBody).toContain('E_TOOL_BATCH_INVALID');
+    expect(JSON.stringify(server.requests[0]!.headers)).toContain('sk-cli');
+    expect(readdirSync(join(p.dir, '.i', 'sessions', 'work')).sort()).toEqual(['checkpoint.json', 'log.ndjson']);
+
+    const second = await runI([...args.slice(0, -1), 'And again?', '--json'], { cwd: p.root, env: { I_TEST_KEY: 'sk-cli' } });
+    expect(second.code).toBe(0);
+    const evs = events(second.stdout);
+    expect(evs[0]).toMatchObject({ type: 'start', version: 1, session: 'work', protocol });
+    expect(evs.at(-1)).toMatchObject({ type: 'done', stop_reason: 'stop', text: 'Second answer.' });
+    expect(evs.some((e) => e.type === 'text')).toBe(true);
+    expect(evs.some((e) => e.type === 'checkpoint')).toBe(true);
+    // The resumed request carries the earlier conversation.
+    expect(server.requests[2]!.rawBody).toContain('The notes say hello.');
+  });
+
+  it('exits 1 on a failed turn and reports it as the last JSON event; sends no auth header without api_key_env', async () => {
+    server = await startModelServer({ script: [{ error: { status: 400, message: 'bad request from test' } }] });
+    const p = project({ base_url: server.baseUrl('openai'), model: 'scripted' });
+    const r = await runI(['--config', join(p.configDir, 'model.json'), '-C', p.dir, '--json', '-p', 'hi'], { cwd: tmpdir() });
+    expect(r.code).toBe(1);
+    expect(events(r.stdout).at(-1)).toMatchObject({ type: 'error', stop_reason: 'error' });
+    expect(server.requests[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it('refuses a session that belongs to another workspace', async () => {
+    server = await startModelServer({ script: [{ text: 'one' }] });
+    const p = project({ base_url: server.baseUrl('openai'), model: 'scripted' });
+    const cfg = join(p.configDir, 'model.json');
+    expect((await runI(['-C', p.dir, '--config', cfg, '--session-name', 's', '-p', 'hi'], { cwd: p.root })).code).toBe(0);
+    const other = join(p.root, 'other');
+    mkdirSync(join(other, '.i'), { recursive: true });
+    // Someone copies the project's .i folder into another project.
+    const { cpSync } = await import('node:fs');
+    cpSync(join(p.dir, '.i'), join(other, '.i'), { recursive: true });
+    const r = await runI(['-C', other, '--config', cfg, '--session-name', 's', '-p', 'hi'], { cwd: p.root });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('E_SESSION_WORKSPACE_MISMATCH');
+    expect(JSON.parse(readFileSync(join(other, '.i', 'sessions', 's', 'checkpoint.json'), 'utf8')).workspace).toBe(p.dir);
+  });
+});

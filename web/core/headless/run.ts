@@ -1,0 +1,215 @@
+// The headless `i` run: parse arguments, load the model config and approval settings, open (or resume) the
+// session, run one turn of the same core the app uses, print the answer or NDJSON events, return the exit code.
+import { createHash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { runTurn, transportStream } from '../agent';
+import type { TurnResult } from '../agent/types';
+import { DEFAULT_APPROVAL, type ApprovalSettings } from '../approval';
+import { HarnessError, toErrorData, type ErrorData } from '../errors';
+import { HookPipeline } from '../hooks';
+import type { Message } from '../providers/types';
+import { createCheckpointSink } from '../sessions';
+import { checkSessionName, createFileSessionStore } from '../sessions/node';
+import { createNodeWorkspaceFs } from '../../../plugin-host/node';
+import { compileSchema } from '../tools/validate';
+import { parseArgs, USAGE } from './args';
+import { toJsonEvent, type JsonEvent } from './json-events';
+import { parseModelConfig, type ModelConfig } from './model-config';
+import { resolveAppPaths } from './paths';
+import { createHeadlessTools } from './tools';
+
+export interface CliIo {
+  argv: readonly string[];
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  signal: AbortSignal;
+  version: string;
+  fetch?: typeof fetch;
+}
+
+/** Exit codes: 0 the model finished; 1 the turn failed; 2 usage or configuration error. */
+export const EXIT_OK = 0;
+export const EXIT_TURN_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+const approvalCheck = compileSchema(
+  {
+    type: 'object',
+    additionalProperties: false,
+    properties: { mode: { enum: ['ask', 'auto'] }, deny_tools: { type: 'array', items: { type: 'string' } } },
+  },
+  'approval',
+);
+
+async function readJson(file: string, what: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await fsp.readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new HarnessError('E_CONFIG_UNREADABLE', `Cannot read the ${what} ${file} (${code ?? String(error)}). Check the path.`, { file });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new HarnessError('E_CONFIG_INVALID', `The ${what} ${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`, { file });
+  }
+}
+
+async function loadApproval(configDir: string, yolo: boolean): Promise<ApprovalSettings> {
+  const file = join(configDir, 'approval.json');
+  const exists = await fsp.stat(file).then(() => true, () => false);
+  if (!exists) return { ...DEFAULT_APPROVAL, yolo };
+  const value = await readJson(file, 'approval settings');
+  const problems = approvalCheck(value);
+  if (problems.length > 0) throw new HarnessError('E_CONFIG_INVALID', `The approval settings ${file} are invalid: ${problems.join('; ')}.`, { file });
+  const v = value as Partial<ApprovalSettings>;
+  return { mode: v.mode ?? 'ask', deny_tools: v.deny_tools ?? [], yolo };
+}
+
+interface Prepared {
+  config: ModelConfig;
+  approval: ApprovalSettings;
+  workspace: string;
+  apiKey: string | undefined;
+}
+
+async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<Prepared> {
+  const paths = resolveAppPaths(io.env);
+  const dir = resolve(io.cwd, args.dir ?? '.');
+  let workspace: string;
+  try {
+    workspace = await fsp.realpath(dir);
+    if (!(await fsp.stat(workspace)).isDirectory()) throw new Error('not a directory');
+  } catch {
+    throw new HarnessError('E_WORKSPACE_INVALID', `The project folder ${dir} does not exist or is not a folder. Check -C.`, { dir });
+  }
+  if (args.sessionName !== null) checkSessionName(args.sessionName);
+  // A relative --config is resolved from the current directory, not from -C (the person typed it here).
+  const configFile = args.config !== null ? resolve(io.cwd, args.config) : join(paths.config_dir, 'config.json');
+  const config = parseModelConfig(await readJson(configFile, 'model config'), configFile);
+  if (config.provider) {
+    throw new HarnessError('E_CONFIG_UNSUPPORTED', `The model config ${configFile} binds a provider worker; headless i runs built-in protocols only for now. Remove "provider" or use i-bridge.`);
+  }
+  let apiKey: string | undefined;
+  if (config.api_key_env) {
+    apiKey = io.env[config.api_key_env];
+    if (!apiKey) {
+      throw new HarnessError('E_API_KEY_MISSING', `The environment variable ${config.api_key_env} (api_key_env in ${configFile}) is not set. Export the key in it, or remove api_key_env for a local server without auth.`, { name: config.api_key_env });
+    }
+  }
+  const approval = await loadApproval(paths.config_dir, args.yolo);
+  return { config, approval, workspace, apiKey };
+}
+
+export async function runCli(io: CliIo): Promise<number> {
+  let json = io.argv.includes('--json');
+  const emit = (e: JsonEvent) => io.stdout(`${JSON.stringify(e)}\n`);
+  const fail = (error: ErrorData, code: number, stopReason: string | null = null) => {
+    if (json) emit({ type: 'error', stop_reason: stopReason, error });
+    else io.stderr(`error ${error.code}: ${error.message}\n`);
+    return code;
+  };
+
+  let args: ReturnType<typeof parseArgs>;
+  try {
+    args = parseArgs(io.argv);
+  } catch (error) {
+    return fail(toErrorData(error, 'E_USAGE'), EXIT_USAGE);
+  }
+  json = args.json;
+  if (args.help) {
+    io.stdout(`${USAGE}\n`);
+    return EXIT_OK;
+  }
+  if (args.version) {
+    io.stdout(`i ${io.version}\n`);
+    return EXIT_OK;
+  }
+
+  let prep: Prepared;
+  try {
+    prep = await prepare(io, args);
+  } catch (error) {
+    return fail(toErrorData(error, 'E_USAGE'), EXIT_USAGE);
+  }
+  const { config, approval, workspace, apiKey } = prep;
+  if (config.plugins) io.stderr(`warning: "plugins" (${config.plugins}) is not loaded by headless i yet; running with built-in tools only.\n`);
+
+  const hooks = new HookPipeline();
+  const workspaceId = createHash('sha256').update(workspace).digest('hex').slice(0, 32);
+  let fs;
+  try {
+    fs = await createNodeWorkspaceFs({ root: workspace, access: 'read-write' });
+  } catch (error) {
+    return fail(toErrorData(error), EXIT_USAGE);
+  }
+
+  let history: Message[] = [];
+  let session;
+  if (args.sessionName !== null) {
+    try {
+      const store = createFileSessionStore({ root: join(workspace, '.i', 'sessions'), workspace, workspaceId });
+      let info = await store.get(args.sessionName);
+      if (info) {
+        const loaded = await store.load(args.sessionName);
+        info = loaded.info;
+        history = loaded.messages;
+        if (hooks.has('session_load')) history = (await hooks.run('session_load', { messages: history, session: args.sessionName }, { signal: io.signal })).messages;
+      } else {
+        info = await store.create({ id: args.sessionName, title: args.prompt!.slice(0, 80) });
+      }
+      session = createCheckpointSink(store, info, history, args.sessionName);
+    } catch (error) {
+      return fail(toErrorData(error, 'E_SESSION_FAILED'), EXIT_USAGE);
+    }
+  }
+
+  if (json) emit({ type: 'start', version: 1, session: args.sessionName, protocol: config.protocol, model: config.model, workspace });
+  const stream = runTurn(
+    {
+      model: {
+        protocol: config.protocol,
+        base_url: config.base_url,
+        model: config.model,
+        max_tokens: config.max_tokens,
+        use_max_tokens: config.use_max_tokens,
+        extra_body: config.extra_body,
+        budget: config.budget,
+      },
+      history,
+      content: args.prompt!,
+      ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}),
+    },
+    {
+      stream: transportStream({ apiKeyName: config.api_key_env, getSecret: () => apiKey, ...(io.fetch ? { fetch: io.fetch } : {}) }),
+      tools: createHeadlessTools(fs),
+      hooks,
+      approval,
+      fs,
+      workspaceId,
+      ...(session ? { session } : {}),
+      signal: io.signal,
+    },
+  );
+  for await (const event of stream) {
+    if (json) {
+      const out = toJsonEvent(event);
+      if (out) emit(out);
+    } else if (event.type === 'tool-result') {
+      io.stderr(`[${event.name}] ${event.error ? `refused/failed: ${event.code ?? 'error'}` : 'ok'}\n`);
+    } else if (event.type === 'warning') {
+      io.stderr(`warning ${event.error.code}: ${event.error.message}\n`);
+    }
+  }
+  const result: TurnResult = await stream.result();
+  if (!json) {
+    if (result.text) io.stdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    if (result.error) io.stderr(`error ${result.error.code}: ${result.error.message}\n`);
+    else if (result.stopReason !== 'stop') io.stderr(`error E_TURN_INCOMPLETE: the answer ended with "${result.stopReason}" (cut off or filtered).\n`);
+  }
+  return result.stopReason === 'stop' && !result.error ? EXIT_OK : EXIT_TURN_FAILED;
+}
