@@ -91,7 +91,11 @@ export function forwardProxy(request: ProxyRequest, res: ServerResponse, extraHe
           resolve();
           return;
         }
-        res.write(chunk);
+        // Backpressure: a slow browser pauses the upstream instead of growing a buffer in the bridge.
+        if (!res.write(chunk)) {
+          up.pause();
+          res.once('drain', () => up.resume());
+        }
       });
       up.on('end', () => {
         res.end();
