@@ -1,0 +1,84 @@
+// The same verdicts in Chromium as in Node: Chromium's WebAssembly.validate accepts features Node 20 refuses
+// (multi-memory, memory64, tail calls, exnref, ...), so these cases prove the codes come from our own walk.
+import { describe, expect, it } from 'vitest';
+import { abiModule, section } from '../fixtures/packages/wasm-bytes';
+import { packPackage } from './pack';
+import { sha256Hex } from './sha256';
+import { validatePackage } from './validate-package';
+import { writeZip } from './zip-write';
+
+const manifest = (sha256: string) => ({
+  format_version: 1,
+  id: 'example.browser',
+  name: 'Browser',
+  version: '1.0.0',
+  runtime: 'harness-wasm-v1',
+  entry: 'plugin.wasm',
+  sha256,
+  permissions: { workspace: 'none', storage: false },
+  tools: [{ name: 'noop', description: 'Does nothing.', parameters: { type: 'object' } }],
+});
+
+/** A package around any wasm with the right hash, without validating it (hostile on purpose). */
+async function rawPackage(wasm: Uint8Array, extra: { name: string; data: Uint8Array }[] = []): Promise<Uint8Array> {
+  const text = JSON.stringify(manifest(await sha256Hex(wasm)));
+  return writeZip([
+    { name: 'manifest.json', data: new TextEncoder().encode(text) },
+    { name: 'plugin.wasm', data: wasm },
+    { name: 'LICENSE', data: new TextEncoder().encode('MIT') },
+    ...extra,
+  ]);
+}
+
+async function codeOf(bytes: Uint8Array): Promise<string> {
+  try {
+    await validatePackage(bytes);
+    return 'accepted';
+  } catch (e) {
+    return (e as { code: string }).code;
+  }
+}
+
+describe('package validation in Chromium', () => {
+  it('packs and accepts a valid package with the browser streams and WebCrypto', async () => {
+    const { bytes, validated } = await packPackage({ manifest: manifest('0'.repeat(64)), wasm: abiModule(), license: 'MIT' });
+    expect(validated.sha256).toBe(await sha256Hex(abiModule()));
+    expect(await codeOf(bytes)).toBe('accepted');
+  });
+
+  it.each([
+    ['two memories', abiModule({ memories: [0x02, 0x01, 0x01, 0x10, 0x01, 0x01, 0x10] }), 'E_WASM_MULTI_MEMORY'],
+    ['memory64', abiModule({ memories: [0x01, 0x05, 0x01, 0x10] }), 'E_WASM_MEMORY64'],
+    ['a tail call', abiModule({ body: [0x12, 0x04, 0x0b] }), 'E_WASM_UNSUPPORTED'],
+    ['try_table', abiModule({ body: [0x1f, 0x40, 0x00, 0x0b, 0x0b] }), 'E_WASM_EXCEPTIONS'],
+    ['a tag section', abiModule({ afterMemory: section(13, [0x01, 0x00, 0x04]) }), 'E_WASM_EXCEPTIONS'],
+    ['a GC struct type', abiModule({ extraTypes: [[0x5f, 0x01, 0x7f, 0x01]] }), 'E_WASM_GC'],
+    ['atomic.fence', abiModule({ body: [0xfe, 0x03, 0x00, 0x0b] }), 'E_WASM_ATOMICS'],
+    ['relaxed SIMD', abiModule({ body: [0xfd, 0x80, 0x02, 0x0b] }), 'E_WASM_UNSUPPORTED'],
+  ])('refuses %s with the same code as Node', async (_name, wasm, code) => {
+    expect(await codeOf(await rawPackage(wasm))).toBe(code);
+  });
+
+  it('refuses an extra entry and a hash mismatch with the same codes as Node', async () => {
+    expect(await codeOf(await rawPackage(abiModule(), [{ name: 'README.md', data: new Uint8Array([35]) }]))).toBe('E_PACKAGE_UNEXPECTED_ENTRY');
+    const wasm = abiModule();
+    const wrong = JSON.stringify(manifest('ab'.repeat(32)));
+    const bytes = await writeZip([
+      { name: 'manifest.json', data: new TextEncoder().encode(wrong) },
+      { name: 'plugin.wasm', data: wasm },
+      { name: 'LICENSE', data: new TextEncoder().encode('MIT') },
+    ]);
+    expect(await codeOf(bytes)).toBe('E_HASH_MISMATCH');
+  });
+
+  it('caps a deflate bomb with DecompressionStream', async () => {
+    // 64 MiB of zeros deflate to ~64 KiB: the cap (256 KiB for LICENSE) stops inflation long before the end.
+    const bomb = await writeZip([
+      { name: 'manifest.json', data: new TextEncoder().encode(JSON.stringify(manifest(await sha256Hex(abiModule())))) },
+      { name: 'plugin.wasm', data: abiModule() },
+      { name: 'LICENSE', data: new Uint8Array(64 * 1024 * 1024) },
+    ]);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expect(await codeOf(bomb)).toBe('E_PACKAGE_ENTRY_TOO_LARGE');
+  });
+});
