@@ -43,7 +43,7 @@ export async function serveBuild(port?: number): Promise<ServedBuild> {
     close: () =>
       new Promise<void>((done) => {
         // Drop keep-alive sockets too, so "the server is gone" really means no response.
-        server.httpServer.closeAllConnections?.();
+        (server.httpServer as { closeAllConnections?: () => void }).closeAllConnections?.();
         void server.close().then(done, done);
       }),
   };

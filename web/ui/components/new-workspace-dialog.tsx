@@ -23,12 +23,11 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
         // The picker must open inside this click: nothing async may run before it.
         const handle = await pickFolder(access());
         if (!handle) return;
-        const record = await props.state.createFromFolder(name().trim() || handle.name, handle, access());
-        if (record) props.onClose();
+        await props.state.createFromFolder(name().trim() || handle.name, handle, access());
       } else {
-        const record = await props.state.createPrivate(name());
-        if (record) props.onClose();
+        await props.state.createPrivate(name());
       }
+      props.onClose();
     } catch (e) {
       setError(messageOf(e));
     } finally {

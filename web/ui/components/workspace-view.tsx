@@ -14,6 +14,7 @@ import { messageOf } from '../state/errors';
 import { ChatSlot } from './chat-slot';
 import { ConfirmDialog } from './dialog';
 import { FilesPanel } from './files-panel';
+import { FolderIcon } from './icons';
 import { RenameDialog } from './rename-dialog';
 import { WorkspaceHeader } from './workspace-header';
 
@@ -96,11 +97,21 @@ export function WorkspaceView(props: { state: AppState; workspace: WorkspaceReco
       </Switch>
       <div class="workspace-body">
         <ChatSlot state={s} workspace={props.workspace} fs={fs()} />
-        <Show when={fs()}>{(workspaceFs) => <FilesPanel state={s} fs={workspaceFs()} showHidden={showHidden()} />}</Show>
-        <Show when={fs.error}>
-          <p class="banner error" role="alert">
-            {messageOf(fs.error)}
-          </p>
+        <Show
+          when={fs()}
+          fallback={
+            <section class="files-panel panel" aria-labelledby="files-title">
+              <header class="panel-header">
+                <h2 id="files-title">{t('files.title')}</h2>
+              </header>
+              <div class="empty-state">
+                <FolderIcon />
+                <p>{fs.error ? messageOf(fs.error) : access.loading || fs.loading ? t('files.loading') : t('files.locked')}</p>
+              </div>
+            </section>
+          }
+        >
+          {(workspaceFs) => <FilesPanel state={s} fs={workspaceFs()} showHidden={showHidden()} />}
         </Show>
       </div>
       <Show when={renaming()}>

@@ -84,6 +84,7 @@ export const en = {
   'files.readOnly': 'Read only',
   'files.preview': 'File preview',
   'files.exists': 'Something named “{path}” already exists. Choose another path.',
+  'files.locked': 'The files of this workspace appear here once access is restored.',
   'files.binary': 'This file is not text, so it is not shown here ({size}).',
 
   'chat.title': 'Sessions',

@@ -86,6 +86,7 @@ export const zh: Dictionary = {
   'files.readOnly': '只读',
   'files.preview': '文件预览',
   'files.exists': '“{path}”已存在。请换一个路径。',
+  'files.locked': '恢复访问后，此工作区的文件将显示在这里。',
   'files.binary': '此文件不是文本，因此不在此显示（{size}）。',
 
   'chat.title': '会话',

@@ -44,8 +44,9 @@ export interface AppState {
   /** Runs an action and turns a failure into an error notice; resolves to undefined on failure. */
   attempt<T>(action: () => Promise<T>): Promise<T | undefined>;
   refresh(): Promise<void>;
-  createPrivate(name: string): Promise<WorkspaceRecord | undefined>;
-  createFromFolder(name: string, handle: FileSystemDirectoryHandle, access: WorkspaceAccess): Promise<WorkspaceRecord | undefined>;
+  /** Throws (HarnessError) so the dialog can show the reason next to the name field. */
+  createPrivate(name: string): Promise<WorkspaceRecord>;
+  createFromFolder(name: string, handle: FileSystemDirectoryHandle, access: WorkspaceAccess): Promise<WorkspaceRecord>;
   rename(id: string, name: string): Promise<WorkspaceRecord>;
   remove(id: string): Promise<void>;
   regrant(id: string, handle: FileSystemDirectoryHandle, access: WorkspaceAccess): Promise<void>;
@@ -132,8 +133,8 @@ export function createAppState(db: HarnessDb): AppState {
     dismiss,
     attempt,
     refresh,
-    createPrivate: (name) => attempt(async () => afterCreate(await createOpfsWorkspace(db, name))),
-    createFromFolder: (name, handle, access) => attempt(async () => afterCreate(await createFolderWorkspace(db, name, handle, access))),
+    createPrivate: async (name) => afterCreate(await createOpfsWorkspace(db, name)),
+    createFromFolder: async (name, handle, access) => afterCreate(await createFolderWorkspace(db, name, handle, access)),
     async rename(id, name) {
       const record = await renameWorkspace(db, id, name);
       await refresh();
