@@ -20,7 +20,9 @@ export function createCheckpointSink(store: SessionStore, info: SessionInfo, sav
       const entries: SessionEntry[] = prefix
         ? messages.slice(last.length).map((message) => ({ kind: 'message', message }))
         : [{ kind: 'reset', messages: [...messages] }];
-      assertValidHistory(messages, prefix ? last.length : 0);
+      // The saved prefix was validated (and is consistent) when it was saved: check only what is new.
+      if (prefix) assertValidHistory(messages.slice(last.length));
+      else assertValidHistory(messages);
       if (entries.length === 0) return;
       current = await store.commit(current.id, entries, current.checkpointSeq);
       last = [...messages];

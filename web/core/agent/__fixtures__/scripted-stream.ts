@@ -27,13 +27,13 @@ export const call = (id: string, name: string, args: unknown): ToolCall => ({
   function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
 });
 
-export function scriptedModel(replies: Reply[]): ScriptedModel {
+export function scriptedModel(replies: Reply[], options: { record?: boolean } = {}): ScriptedModel {
   const calls: ModelCall[] = [];
   const sent: ScriptedModel['sent'] = [];
   let next = 0;
   const stream: StreamFn = (c) =>
     (async function* (): AsyncGenerator<StreamEvent> {
-      calls.push(structuredClone({ ...c, hooks: undefined, signal: undefined }) as unknown as ModelCall);
+      if (options.record !== false) calls.push(structuredClone({ ...c, hooks: undefined, signal: undefined }) as unknown as ModelCall);
       const reply = replies[next++];
       yield { type: 'start', protocol: c.input.protocol, model: c.input.model };
       if (!reply) {
