@@ -50,7 +50,7 @@ function turnMessages(k: number): Message[] {
 }
 
 async function prepared(store: SessionStore, size: number, count: number) {
-  const sinks = [];
+  const sinks: Array<{ sink: ReturnType<typeof createCheckpointSink>; base: Message[] }> = [];
   const base = consistentPrefix(history(size));
   for (let i = 0; i < count; i++) {
     const info = await store.create({ title: `s${size}-${i}`, id: `s${size}-${i}` });
