@@ -78,6 +78,13 @@ describe('requests that must be refused before anything runs', () => {
     expect(evil.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('refuses a declared 49 MiB body with 413 under the default 48 MiB cap, before reading it', async () => {
+    const { b } = await bridge();
+    const res = await send(b.url, '/v1/tools/call', { method: 'POST', headers: { ...json(b.token), 'content-length': String(49 * 1024 * 1024) }, chunks: async function* () { yield Buffer.alloc(10); } });
+    expect(res.status).toBe(413);
+    expect(b.pool.spawned).toBe(0);
+  });
+
   it('refuses bodies over the cap with 413, whether declared or streamed', async () => {
     const { b } = await bridge({ maxBodyBytes: 1024 * 1024 });
     const declared = await send(b.url, '/v1/tools/call', { method: 'POST', headers: { ...json(b.token), 'content-length': String(2 * 1024 * 1024) }, chunks: async function* () { yield Buffer.alloc(10); } });
