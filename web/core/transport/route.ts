@@ -18,7 +18,7 @@ export interface OutgoingRequest {
 export function directRequest(url: string, headers: Record<string, string>, body: Uint8Array, signal: AbortSignal | undefined): OutgoingRequest {
   return {
     url,
-    init: { method: 'POST', headers, body: body as BodyInit, redirect: 'error', signal: signal ?? null, credentials: 'omit', cache: 'no-store' },
+    init: { method: 'POST', headers, body: body as BodyInit, redirect: 'error', ...(signal ? { signal } : {}) },
   };
 }
 
@@ -39,9 +39,7 @@ export function bridgeRequest(
       headers: { authorization: `Bearer ${bridge.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ url, method: 'POST', headers, body: bodyText }),
       redirect: 'error',
-      signal: signal ?? null,
-      credentials: 'omit',
-      cache: 'no-store',
+      ...(signal ? { signal } : {}),
     },
   };
 }
