@@ -1,0 +1,56 @@
+// Every limit of the built-in tools in one place. Seed 000 §9 fixes the search walk (10000 files, 20000 entries)
+// and seed 000 §5 the image cap (8 MiB); the others are ours, chosen so one result stays a few tens of kilobytes
+// and documented in CONTEXT.md. Tests pass smaller values through options; the defaults never change silently.
+
+/** `read`: files larger than this are refused (use `search`, or `read` a smaller file). */
+export const READ_MAX_FILE_BYTES = 4 * 1024 * 1024;
+/** `read`: lines returned when no `limit` is given, and the largest `limit` accepted. */
+export const READ_DEFAULT_LINES = 2000;
+/** `read`: a longer line is cut and marked. */
+export const READ_MAX_LINE_CHARS = 2000;
+/** `read`: the whole output stops before this many characters and says where to continue. */
+export const READ_MAX_OUTPUT_CHARS = 100_000;
+
+/** `write`/`edit`: the WorkspaceFs per-file cap (8 MiB, seed 004) applies; diffs shown for approval are bounded. */
+export const DIFF_MAX_CHARS = 200_000;
+/** Myers edit distance explored before the diff falls back to one replace hunk (still a correct diff). */
+export const DIFF_MAX_EDITS = 4000;
+
+/** `glob`/`search`: seed 000 §9. */
+export const WALK_MAX_FILES = 10_000;
+export const WALK_MAX_ENTRIES = 20_000;
+/** Folder depth the walk descends; bounds a symlink loop the Node backend would follow inside the root. */
+export const WALK_MAX_DEPTH = 32;
+/** Names skipped by the walk (build output, dependencies, caches) unless the walk starts inside one. */
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
+  'node_modules', 'bower_components', 'dist', 'build', 'out', 'target', 'coverage', '__pycache__', 'venv',
+]);
+
+/** `glob`: paths listed at most. */
+export const GLOB_MAX_RESULTS = 1000;
+/** `glob`: brace alternatives after expansion. */
+export const GLOB_MAX_ALTERNATIVES = 64;
+export const GLOB_MAX_PATTERN_CHARS = 1000;
+
+/** `search`: files larger than this are skipped as "huge". */
+export const SEARCH_MAX_FILE_BYTES = 1024 * 1024;
+/** `search`: pattern length (regex or literal). */
+export const SEARCH_MAX_PATTERN_CHARS = 256;
+/** `search`: only this many characters of a line are tested, so a regex cannot spin on a minified file. */
+export const SEARCH_MAX_LINE_CHARS = 4000;
+/** `search`: the snippet shown per match. */
+export const SEARCH_SNIPPET_CHARS = 200;
+export const SEARCH_MAX_MATCHES = 200;
+export const SEARCH_MAX_OUTPUT_CHARS = 20_000;
+/** `search`: files read at the same time. */
+export const SEARCH_CONCURRENCY = 8;
+
+/** `view_image`: seed 000 §5. */
+export const IMAGE_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Bytes inspected for NUL when deciding a file is binary. */
+export const BINARY_SNIFF_BYTES = 8192;
+/** `search`: unbounded quantifiers (`*`, `+`, `{n,}`) allowed in one regex; more can make a line polynomial-slow. */
+export const SEARCH_MAX_UNBOUNDED_QUANTIFIERS = 4;
+/** `search`: wall-clock budget checked between lines; the search stops and says so when it is spent. */
+export const SEARCH_TIME_LIMIT_MS = 10_000;

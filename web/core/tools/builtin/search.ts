@@ -1,0 +1,220 @@
+// `search {pattern, path?, glob?, regex?, case_sensitive?}` (seed 000 §9): lines of workspace text files that
+// contain a literal string (default) or match a regular expression, as `path:line: snippet`. Approval 'ask'.
+// The walk is bounded (10000 files, 20000 entries) and skips hidden names, build output, binary files (a NUL byte
+// or invalid UTF-8) and files over SEARCH_MAX_FILE_BYTES. Output is bounded and says when it was cut.
+import { HarnessError } from '../../errors';
+import { normalizeWorkspacePath, type DirEntry } from '../../fs';
+import type { ToolContext, ToolDefinition, ToolResult } from '../types';
+import { compileGlob } from './glob-match';
+import {
+  BINARY_SNIFF_BYTES,
+  SEARCH_CONCURRENCY,
+  SEARCH_MAX_FILE_BYTES,
+  SEARCH_MAX_LINE_CHARS,
+  SEARCH_MAX_MATCHES,
+  SEARCH_MAX_OUTPUT_CHARS,
+  SEARCH_MAX_PATTERN_CHARS,
+  SEARCH_SNIPPET_CHARS,
+  SEARCH_TIME_LIMIT_MS,
+} from './limits';
+import { unsafeRegexReason } from './regex-safety';
+import { boolArg, decodeText, guard, hasNul, stringArg } from './tool-kit';
+import { walk, walkNote, type WalkOptions } from './walk';
+
+export interface SearchLimits {
+  maxFiles?: number;
+  maxEntries?: number;
+  maxFileBytes?: number;
+  maxMatches?: number;
+  maxOutputChars?: number;
+  timeLimitMs?: number;
+  /** Clock for the time budget (tests). */
+  now?: () => number;
+}
+
+type LineTest = (line: string) => number;
+
+function lineTest(tool: string, pattern: string, regex: boolean, caseSensitive: boolean): LineTest {
+  if (pattern.length > SEARCH_MAX_PATTERN_CHARS) {
+    throw new HarnessError('E_SEARCH_PATTERN_TOO_LONG', `The pattern is ${pattern.length} characters; ${tool} accepts at most ${SEARCH_MAX_PATTERN_CHARS}. Search for a shorter, distinctive part.`);
+  }
+  if (!regex) {
+    if (caseSensitive) return (line) => line.indexOf(pattern);
+    const lower = pattern.toLowerCase();
+    return (line) => line.toLowerCase().indexOf(lower);
+  }
+  const unsafe = unsafeRegexReason(pattern);
+  if (unsafe) throw new HarnessError('E_SEARCH_REGEX_UNSAFE', `The regular expression is refused: ${unsafe}.`);
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern, caseSensitive ? '' : 'i');
+  } catch (error) {
+    throw new HarnessError('E_SEARCH_REGEX_INVALID', `The regular expression is not valid JavaScript syntax (${(error as Error).message}). Fix it, or set regex to false for a literal search.`);
+  }
+  return (line) => {
+    const m = re.exec(line);
+    return m ? m.index : -1;
+  };
+}
+
+function snippet(line: string, at: number): string {
+  const clean = line.replace(/\t/g, ' ');
+  if (clean.length <= SEARCH_SNIPPET_CHARS) return clean.trim();
+  const from = Math.max(0, Math.min(at - 40, clean.length - SEARCH_SNIPPET_CHARS));
+  return `${from > 0 ? '…' : ''}${clean.slice(from, from + SEARCH_SNIPPET_CHARS).trim()}…`;
+}
+
+interface FileHits {
+  lines: string[];
+  skipped?: 'binary';
+}
+
+function scanText(path: string, text: string, test: LineTest, budget: { left: number; deadline: number; now: () => number; timedOut: boolean }): string[] {
+  const hits: string[] = [];
+  let start = 0;
+  for (let no = 1; start <= text.length && budget.left > 0; no++) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    if ((no & 1023) === 0 && budget.now() > budget.deadline) {
+      budget.timedOut = true;
+      break;
+    }
+    let line = text.slice(start, Math.min(end, start + SEARCH_MAX_LINE_CHARS));
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    const at = test(line);
+    if (at >= 0) {
+      hits.push(`${path}:${no}: ${snippet(line, at)}`);
+      budget.left--;
+    }
+    if (end === text.length) break;
+    start = end + 1;
+  }
+  return hits;
+}
+
+type Budget = Parameters<typeof scanText>[3];
+
+async function searchFile(ctx: ToolContext, entry: DirEntry, test: LineTest, budget: Budget, maxFileBytes: number, shared: Budget): Promise<FileHits> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await ctx.fs.readBytes(entry.path, { maxBytes: maxFileBytes });
+  } catch {
+    return { lines: [] }; // vanished or grew past the cap since the listing: not an error for a search
+  }
+  const text = hasNul(bytes, BINARY_SNIFF_BYTES) ? null : decodeText(bytes);
+  if (text === null) return { lines: [], skipped: 'binary' };
+  const lines = scanText(entry.path, text, test, budget);
+  if (budget.timedOut) shared.timedOut = true;
+  return { lines };
+}
+
+export function searchTool(limits: SearchLimits = {}): ToolDefinition {
+  const maxFileBytes = limits.maxFileBytes ?? SEARCH_MAX_FILE_BYTES;
+  const maxMatches = limits.maxMatches ?? SEARCH_MAX_MATCHES;
+  const maxOutputChars = limits.maxOutputChars ?? SEARCH_MAX_OUTPUT_CHARS;
+  const timeLimitMs = limits.timeLimitMs ?? SEARCH_TIME_LIMIT_MS;
+  const now = limits.now ?? (() => Date.now());
+  return {
+    schema: {
+      name: 'search',
+      description:
+        'Search the text of workspace files. Returns "path:line: snippet" lines. Literal text by default; set regex to true for a JavaScript regular expression ' +
+        '(no backreferences, lookbehind or nested repeats). Case: smart by default (case-sensitive only if the pattern has an upper-case letter). ' +
+        'path limits the search to a folder or file; glob filters files ("*.ts" matches names, "src/**/*.ts" whole paths). ' +
+        'Skips hidden files, build output, binary files and files over 1 MiB.',
+      parameters: {
+        type: 'object',
+        properties: {
+          pattern: { type: 'string', description: `Text or regex to find (1–${SEARCH_MAX_PATTERN_CHARS} characters).` },
+          path: { type: 'string', description: 'Folder or file to search, workspace-relative. Default: the whole workspace.' },
+          glob: { type: 'string', description: 'Only files matching this glob.' },
+          regex: { type: 'boolean', description: 'Treat pattern as a regular expression. Default false.' },
+          case_sensitive: { type: 'boolean', description: 'Default: smart case.' },
+        },
+        required: ['pattern'],
+        additionalProperties: false,
+      },
+    },
+    approval: 'ask',
+    external: false,
+    async execute(args, ctx): Promise<ToolResult> {
+      return guard(async () => {
+        const pattern = stringArg('search', args, 'pattern', { nonEmpty: true })!;
+        const path = normalizeWorkspacePath(stringArg('search', args, 'path', { optional: true }) ?? '', { allowRoot: true }).path;
+        const globArg = stringArg('search', args, 'glob', { optional: true, nonEmpty: true });
+        const regex = boolArg('search', args, 'regex') ?? false;
+        const caseSensitive = boolArg('search', args, 'case_sensitive') ?? /\p{Lu}/u.test(pattern);
+        const test = lineTest('search', pattern, regex, caseSensitive);
+        const glob = globArg === undefined ? undefined : compileGlob(globArg);
+        const globOnName = globArg !== undefined && !globArg.includes('/');
+        // Each file of a batch gets the whole remaining allowance, so which matches are kept does not depend on
+        // which read finished first; the surplus is cut below in walk order.
+        const budget = { left: maxMatches + 1, deadline: now() + timeLimitMs, now, timedOut: false };
+
+        const start = await ctx.fs.stat(path);
+        if (!start) throw new HarnessError('E_FS_NOT_FOUND', `Nothing exists at ${path} in the workspace. Check the path with glob.`, { path });
+        let huge = 0;
+        let files: DirEntry[];
+        let note = '';
+        if (!start.directory) {
+          files = [{ path, name: path.split('/').pop()!, directory: false, size: start.size }];
+          if (start.size > maxFileBytes) throw new HarnessError('E_SEARCH_FILE_TOO_LARGE', `${path} is ${start.size} bytes, over the ${maxFileBytes}-byte search limit. Read it in parts with read instead.`, { path });
+        } else {
+          const options: WalkOptions = {
+            start: path,
+            signal: ctx.signal,
+            accept: (entry) => {
+              if (glob && !glob.matches(globOnName ? entry.name : entry.path)) return false;
+              if (entry.size > maxFileBytes) {
+                huge++;
+                return false;
+              }
+              return true;
+            },
+          };
+          if (glob) options.enter = glob.mentioned;
+          if (limits.maxFiles !== undefined) options.maxFiles = limits.maxFiles;
+          if (limits.maxEntries !== undefined) options.maxEntries = limits.maxEntries;
+          const walked = await walk(ctx.fs, options);
+          files = walked.files;
+          note = walkNote(walked, limits);
+        }
+
+        const hits: string[] = [];
+        let binary = 0;
+        for (let i = 0; i < files.length && budget.left > 0 && !budget.timedOut; i += SEARCH_CONCURRENCY) {
+          if (ctx.signal.aborted) throw new HarnessError('E_ABORTED', 'The search was stopped.');
+          if (now() > budget.deadline) {
+            budget.timedOut = true;
+            break;
+          }
+          const batch = await Promise.all(
+            files.slice(i, i + SEARCH_CONCURRENCY).map((f) => searchFile(ctx, f, test, { ...budget, left: budget.left }, maxFileBytes, budget)),
+          );
+          for (const r of batch) {
+            if (r.skipped === 'binary') binary++;
+            hits.push(...r.lines);
+          }
+          budget.left = maxMatches + 1 - hits.length;
+        }
+
+        const out: string[] = [];
+        let size = 0;
+        let shown = 0;
+        for (const line of hits.slice(0, maxMatches)) {
+          if (size + line.length + 1 > maxOutputChars) break;
+          out.push(line);
+          size += line.length + 1;
+          shown++;
+        }
+        if (out.length === 0) out.push(`No matches for ${JSON.stringify(pattern)}${path ? ` in ${path}` : ''}.`);
+        if (hits.length > shown) out.push(`[more matches not shown (output limited to ${shown}); narrow the pattern, path or glob]`);
+        if (budget.timedOut) out.push(`[stopped after ${timeLimitMs} ms: results are incomplete; narrow the path or pattern]`);
+        if (note) out.push(note);
+        const skipped = [huge ? `${huge} over ${maxFileBytes} bytes` : '', binary ? `${binary} binary` : ''].filter(Boolean);
+        if (skipped.length) out.push(`[skipped files: ${skipped.join(', ')}]`);
+        return { output: out.join('\n') };
+      });
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// Small helpers every built-in tool shares: argument extraction with a path in the message, and the rule that
+// execute() returns expected failures as `{error: true, code, output}` instead of throwing (tools/types.ts).
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { HarnessError, toErrorData } from '../../errors';
+import type { FileSnapshot } from '../../approval';
+import type { ToolResult } from '../types';
+
+export function toolError(code: string, message: string): ToolResult {
+  return { output: `Error ${code}: ${message}`, error: true, code };
+}
+
+export function badArgs(tool: string, message: string): HarnessError {
+  return new HarnessError('E_TOOL_ARGUMENTS', `${tool}: ${message}`);
+}
+
+/** Runs a tool body; a HarnessError (or any throw) becomes a tool error with its stable code. */
+export async function guard(run: () => Promise<ToolResult>): Promise<ToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    const data = toErrorData(error, 'E_TOOL_FAILED');
+    return toolError(data.code, data.message);
+  }
+}
+
+export function stringArg(tool: string, args: Record<string, unknown>, key: string, opts: { optional?: boolean; nonEmpty?: boolean } = {}): string | undefined {
+  const value = args[key];
+  if (value === undefined && opts.optional) return undefined;
+  if (typeof value !== 'string') throw badArgs(tool, `At arguments.${key}: expected a string.`);
+  if (opts.nonEmpty && value.length === 0) throw badArgs(tool, `At arguments.${key}: must not be empty.`);
+  return value;
+}
+
+export function intArg(tool: string, args: Record<string, unknown>, key: string, min: number, max: number): number | undefined {
+  const value = args[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw badArgs(tool, `At arguments.${key}: expected a whole number from ${min} to ${max}.`);
+  }
+  return value;
+}
+
+export function boolArg(tool: string, args: Record<string, unknown>, key: string): boolean | undefined {
+  const value = args[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') throw badArgs(tool, `At arguments.${key}: expected true or false.`);
+  return value;
+}
+
+/** The approval module's snapshot shape, computed from bytes already read (no second read). */
+export function snapshotOf(path: string, bytes: Uint8Array | null): FileSnapshot {
+  return bytes === null ? { path, sha256: null, size: 0 } : { path, sha256: bytesToHex(sha256(bytes)), size: bytes.length };
+}
+
+/** True when the bytes look binary: a NUL in the first bytes (the usual heuristic of git and ripgrep). */
+export function hasNul(bytes: Uint8Array, limit: number): boolean {
+  const end = Math.min(bytes.length, limit);
+  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Strict UTF-8 decode, or null when the bytes are not valid UTF-8. A leading BOM is dropped. */
+export function decodeText(bytes: Uint8Array): string | null {
+  try {
+    return strictDecoder.decode(bytes);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,57 @@
+// `write {path, content}`: replaces or creates a whole text file, atomically through WorkspaceFs. Approval 'ask'.
+// prepare() shows the unified diff against the current content and keeps a snapshot; execute() refuses with
+// E_EDIT_CONFLICT when the file changed after the person saw the diff.
+import { assertUnchanged, type FileSnapshot } from '../../approval';
+import type { PreparedCall, ToolDefinition, ToolResult } from '../types';
+import type { ToolContext } from '../types';
+import { unifiedDiff } from './diff';
+import { isSnapshot, readFileState } from './file-state';
+import { guard, stringArg } from './tool-kit';
+
+async function prepareWrite(args: Record<string, unknown>, ctx: ToolContext): Promise<PreparedCall> {
+  const path = stringArg('write', args, 'path', { nonEmpty: true })!;
+  const content = stringArg('write', args, 'content')!;
+  const state = await readFileState(ctx.fs, path);
+  const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
+  if (!state.exists) {
+    return { summary: `Create ${path} (${lines} lines)`, detail: unifiedDiff('', content, null, path), state: state.snapshot };
+  }
+  if (state.text === null) {
+    return { summary: `Overwrite binary file ${path} with text (${lines} lines)`, detail: `(${path} is binary; no diff)`, state: state.snapshot };
+  }
+  const detail = unifiedDiff(state.text, content, path, path);
+  return { summary: detail ? `Overwrite ${path} (${lines} lines)` : `Write ${path} (unchanged)`, detail: detail || '(no changes)', state: state.snapshot };
+}
+
+export function writeTool(): ToolDefinition {
+  return {
+    schema: {
+      name: 'write',
+      description: 'Create a file or replace its whole content (parent folders are created). Prefer edit for changing part of an existing file. The person sees a diff before it is written.',
+      parameters: {
+        type: 'object',
+        properties: {
+          path: { type: 'string', description: 'Workspace-relative path of the file.' },
+          content: { type: 'string', description: 'The complete new content (UTF-8 text).' },
+        },
+        required: ['path', 'content'],
+        additionalProperties: false,
+      },
+    },
+    approval: 'ask',
+    external: false,
+    prepare: prepareWrite,
+    async execute(args, ctx, prepared): Promise<ToolResult> {
+      return guard(async () => {
+        const path = stringArg('write', args, 'path', { nonEmpty: true })!;
+        const content = stringArg('write', args, 'content')!;
+        const ready = prepared ?? (await prepareWrite(args, ctx));
+        const snapshot: FileSnapshot | undefined = isSnapshot(ready.state) ? ready.state : undefined;
+        if (snapshot) await assertUnchanged(ctx.fs, snapshot);
+        await ctx.fs.writeText(path, content);
+        const bytes = new TextEncoder().encode(content).length;
+        return { output: `${snapshot?.sha256 === null ? 'Created' : 'Wrote'} ${path} (${bytes} bytes).` };
+      });
+    },
+  };
+}
