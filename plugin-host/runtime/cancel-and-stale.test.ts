@@ -120,8 +120,8 @@ describe('messages after the end and from other invocations are ignored', () => 
   it('a host call after done is never performed', async () => {
     const kv = new MemoryKvStore();
     const worker = scriptedWorker((invocationId, emit) => {
-      emit({ type: 'frame', invocationId, frame: { type: 'done', output: 'finished' }, bytes: 30 });
-      emit({ type: 'frame', invocationId, frame: { type: 'host_call', request: { id: 1, op: 'kv.put', args: { key: 'k', value: 1 } } }, bytes: 80 });
+      emit({ type: 'frame', invocationId, text: JSON.stringify({ type: 'done', output: 'finished' }), bytes: 30 });
+      emit({ type: 'frame', invocationId, text: JSON.stringify({ type: 'host_call', request: { id: 1, op: 'kv.put', args: { key: 'k', value: 1 } } }), bytes: 80 });
     });
     const plugin = await pluginFrom(new Uint8Array(8));
     const result = await invokePlugin({ plugin, tool: 'run', arguments: {}, workspaceId: 'w', fs: null, kv, approval: { mode: 'auto' }, createWorker: worker.factory });
@@ -134,9 +134,9 @@ describe('messages after the end and from other invocations are ignored', () => 
   it('frames tagged with another invocation id are ignored', async () => {
     const kv = new MemoryKvStore();
     const worker = scriptedWorker((invocationId, emit) => {
-      emit({ type: 'frame', invocationId: 'someone-else', frame: { type: 'host_call', request: { id: 1, op: 'kv.put', args: { key: 'k', value: 1 } } }, bytes: 80 });
-      emit({ type: 'frame', invocationId: 'someone-else', frame: { type: 'done', output: 'forged' }, bytes: 30 });
-      emit({ type: 'frame', invocationId, frame: { type: 'done', output: 'real' }, bytes: 30 });
+      emit({ type: 'frame', invocationId: 'someone-else', text: JSON.stringify({ type: 'host_call', request: { id: 1, op: 'kv.put', args: { key: 'k', value: 1 } } }), bytes: 80 });
+      emit({ type: 'frame', invocationId: 'someone-else', text: JSON.stringify({ type: 'done', output: 'forged' }), bytes: 30 });
+      emit({ type: 'frame', invocationId, text: JSON.stringify({ type: 'done', output: 'real' }), bytes: 30 });
     });
     const plugin = await pluginFrom(new Uint8Array(8));
     const result = await invokePlugin({ plugin, tool: 'run', arguments: {}, workspaceId: 'w', fs: null, kv, approval: { mode: 'auto' }, createWorker: worker.factory });

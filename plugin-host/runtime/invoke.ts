@@ -8,7 +8,7 @@ import type { WorkspaceFs } from '../fs';
 import { Budget } from './budget';
 import { AbortCode } from './codes';
 import { resumeFrame, startFrame } from './frames';
-import { performHostCall, type PluginPermissions, type WriteApproval } from './host-ops';
+import { performHostCall, type HostContext, type PluginPermissions, type WriteApproval } from './host-ops';
 import type { KvStore } from './kv-store';
 import { DEFAULT_TIMEOUT_MS, MAX_FRAME_BYTES } from './limits';
 import { FrameMediator } from './mediator';
@@ -95,7 +95,27 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
   );
   const onCancel = () => abort(AbortCode.CANCELLED, 'The invocation was cancelled and the plugin stopped. Nothing was retried; check the workspace before running it again.');
 
-  async function onFrame(frame: unknown): Promise<void> {
+  const hostContext: HostContext = {
+    pluginId: plugin.id,
+    workspaceId: options.workspaceId,
+    permissions: plugin.permissions,
+    fs: options.fs,
+    kv: options.kv,
+    approval: options.approval,
+    signal: inner.signal,
+    pauseBudget: () => budget.pause(),
+    onSideEffect: () => {
+      sideEffects = true;
+    },
+  };
+
+  async function onFrame(text: string): Promise<void> {
+    let frame: unknown;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      return abort(AbortCode.BAD_JSON, 'The plugin returned a frame that is not valid JSON. Frames are one JSON object.', { head: text.slice(0, 80) });
+    }
     let judged;
     try {
       judged = mediator.accept(frame);
@@ -106,19 +126,7 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
     }
     if (judged.type === 'done') return finish({ status: 'done', output: judged.output });
     if (judged.type === 'error') return finish({ status: 'error', error: judged.error });
-    const response = await performHostCall(judged.request, {
-      pluginId: plugin.id,
-      workspaceId: options.workspaceId,
-      permissions: plugin.permissions,
-      fs: options.fs,
-      kv: options.kv,
-      approval: options.approval,
-      signal: inner.signal,
-      pauseBudget: () => budget.pause(),
-      onSideEffect: () => {
-        sideEffects = true;
-      },
-    });
+    const response = await performHostCall(judged.request, hostContext);
     if (settled || !worker) return;
     worker.post({ type: 'resume', invocationId, frame: resumeFrame(response) });
   }
@@ -156,7 +164,7 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
       // Anything from a terminated worker, another invocation or of an unknown shape is ignored.
       if (settled || worker !== w || !isFromWorker(message, invocationId)) return;
       if (message.type === 'abort') return abort(message.error.code, message.error.message, message.error.data);
-      void onFrame(message.frame).catch((e: unknown) => {
+      void onFrame(message.text).catch((e: unknown) => {
         const data = toErrorData(e, AbortCode.HOST);
         abort(AbortCode.HOST, `The host failed while answering the plugin: ${data.message}`);
       });

@@ -1,9 +1,9 @@
 // The page ↔ worker protocol: a tiny discriminated union, every message tagged with its invocation id so that
 // stale messages (from a terminated or earlier invocation) are ignored. One invocation per worker, one step in
-// flight. The worker is a dumb ABI pump: it moves frames across wasm memory and checks bounds, sizes, UTF-8 and
-// JSON; the page (mediator.ts) judges what the frames mean and performs host calls.
+// flight. The worker is a dumb ABI pump: it moves frames across wasm memory and checks bounds, sizes and UTF-8;
+// the page parses the JSON, judges what the frames mean (mediator.ts) and performs host calls.
 
-import type { ErrorData } from '../errors';
+import { isErrorData, type ErrorData } from '../errors';
 
 /** Page → worker. */
 export type ToWorker =
@@ -26,8 +26,8 @@ export type ToWorker =
 
 /** Worker → page. */
 export type FromWorker =
-  /** One frame the plugin returned from `harness_step`, decoded and parsed but not yet judged. */
-  | { type: 'frame'; invocationId: string; frame: unknown; bytes: number }
+  /** One frame the plugin returned from `harness_step`: bounds-checked, size-checked, strict UTF-8; not yet parsed. */
+  | { type: 'frame'; invocationId: string; text: string; bytes: number }
   /** The worker gave up: trap, bad pointer, bad UTF-8/JSON, missing exports, wrong ABI version. */
   | { type: 'abort'; invocationId: string; error: ErrorData };
 
@@ -52,5 +52,6 @@ export type WorkerFactory = () => WorkerHandle;
 export function isFromWorker(value: unknown, invocationId: string): value is FromWorker {
   if (typeof value !== 'object' || value === null) return false;
   const m = value as Record<string, unknown>;
-  return m.invocationId === invocationId && (m.type === 'frame' || m.type === 'abort');
+  if (m.invocationId !== invocationId) return false;
+  return (m.type === 'frame' && typeof m.text === 'string') || (m.type === 'abort' && isErrorData(m.error));
 }
