@@ -105,10 +105,12 @@ Model config (seed 000 §4; unknown keys are refused with their path):
    "api_key_env": "OPENAI_API_KEY",                       the key is read from this environment variable;
                                                           absent: no auth header (local servers)
    "max_tokens": 4096, "use_max_tokens": false,
-   "budget": {"context_window": 128000, "max_tokens", "safety": 0.02, "tool_ratio": 0.02, "threshold": 0.8,
-              "image_tokens": 1600},                      absent: requests are not budget-checked
+   "budget": {"context_window": 128000, "output_reserve": max_tokens, "threshold": 0.8,
+              "safety_ratio": 0.02, "tool_output_ratio": 0.02, "image_tokens": 1600,
+              "tokenizer": "utf8_bytes"},              without context_window: no budget checks
    "extra_body": {}, "plugins": "FILE", "io_limit_bytes": 1048576,
-   "provider": {"exec": [...], "cwd": "..."}, "provider_operations": false}
+   "provider": {"exec": [...], "cwd": "..."}, "provider_operations": false, "route": "direct"}
+  Headless i runs the built-in protocols; a "provider" worker binding or "route": "bridge" is refused for now.
 
 Approval: read and view_image run freely; every other tool asks. $I_CONFIG_DIR/approval.json may set
 {"mode": "ask"|"auto", "deny_tools": [...]}; "auto" runs tools without asking, deny_tools never run.

@@ -1,104 +1,50 @@
-// The model config file of seed 000 §4 as the headless runner reads it. This is the ONE place the CLI parses its
-// config: when web/core/config (the shared parser) lands, `parseModelConfig` becomes a call into it.
+// The headless runner's view of the model config (seed 000 §4). Parsing and validation are web/core/config's
+// (one parser for the app and the CLI); this file only names the file in errors and turns the config's
+// `budget` into the loop's budget settings.
 //
-// Defaults where the seed gives none: protocol "openai", max_tokens 4096, use_max_tokens false, extra_body {},
-// io_limit_bytes 1 MiB, provider_operations false, no budget (requests are not budget-checked without one;
-// the core has no model capacity table).
-import { HarnessError } from '../errors';
-import type { BudgetSettings } from '../hooks';
-import { compileSchema } from '../tools/validate';
+// Defaults (web/core/config MODEL_CONFIG_DEFAULTS): protocol "openai", max_tokens 4096, use_max_tokens false,
+// extra_body {}, io_limit_bytes 1 MiB, provider_operations false, no budget. Budget defaults (seed 000 §7):
+// threshold .8, safety_ratio .02, tool_output_ratio .02, output_reserve = max_tokens, image_tokens 1600. Without
+// budget.context_window requests are not budget-checked (the core has no model capacity table).
 import { DEFAULT_BUDGET } from '../agent/budget';
+import { parseModelConfig as parseShared, MODEL_CONFIG_DEFAULTS, type ModelConfig } from '../config';
+import { HarnessError, toErrorData } from '../errors';
+import type { BudgetSettings } from '../hooks';
 
-export interface ModelConfig {
-  protocol: string;
-  base_url: string;
-  model: string;
-  api_key_env: string | null;
-  max_tokens: number;
-  use_max_tokens: boolean;
+export type { ModelConfig };
+export const DEFAULT_MAX_TOKENS = MODEL_CONFIG_DEFAULTS.max_tokens;
+export const DEFAULT_IO_LIMIT_BYTES = MODEL_CONFIG_DEFAULTS.io_limit_bytes;
+
+export interface HeadlessModelConfig {
+  config: ModelConfig;
   budget: BudgetSettings | null;
-  extra_body: Record<string, unknown>;
-  plugins: string | null;
-  io_limit_bytes: number;
-  provider: { exec: string[]; cwd?: string } | null;
-  provider_operations: boolean;
 }
 
-export const DEFAULT_MAX_TOKENS = 4096;
-export const DEFAULT_IO_LIMIT_BYTES = 1024 * 1024;
-
-const schema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['base_url', 'model'],
-  properties: {
-    protocol: { type: 'string', minLength: 1, maxLength: 64 },
-    base_url: { type: 'string', pattern: '^https?://' },
-    model: { type: 'string', minLength: 1, maxLength: 256 },
-    api_key_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' },
-    max_tokens: { type: 'integer', minimum: 1, maximum: 10_000_000 },
-    use_max_tokens: { type: 'boolean' },
-    budget: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['context_window'],
-      properties: {
-        context_window: { type: 'integer', minimum: 1 },
-        max_tokens: { type: 'integer', minimum: 1 },
-        safety: { type: 'number', minimum: 0, maximum: 0.5 },
-        tool_ratio: { type: 'number', minimum: 0, maximum: 1 },
-        threshold: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
-        image_tokens: { type: 'integer', minimum: 0 },
-        // Seed 000 §7: only the UTF-8 byte estimator exists; named BPE tokenizers fail instead of degrading.
-        tokenizer: { const: 'utf8_bytes' },
-      },
-    },
-    extra_body: { type: 'object' },
-    plugins: { type: 'string', minLength: 1 },
-    io_limit_bytes: { type: 'integer', minimum: 1024, maximum: 48 * 1024 * 1024 },
-    provider: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['exec'],
-      properties: { exec: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } }, cwd: { type: 'string' } },
-    },
-    provider_operations: { type: 'boolean' },
-  },
-};
-
-const check = compileSchema(schema, 'config');
-
-/** Validates the parsed JSON of a model config file; unknown keys are refused with their path. */
-export function parseModelConfig(value: unknown, file: string): ModelConfig {
-  const problems = check(value);
-  if (problems.length > 0) {
-    throw new HarnessError('E_CONFIG_INVALID', `The model config ${file} is invalid: ${problems.slice(0, 4).join('; ')}. See \`i --help\` for the fields.`, { file, problems });
+/** Validates the parsed JSON of a model config file; errors keep the shared parser's code and path. */
+export function parseModelConfig(value: unknown, file: string): HeadlessModelConfig {
+  let config: ModelConfig;
+  try {
+    config = parseShared(value);
+  } catch (error) {
+    const e = toErrorData(error, 'E_CONFIG_INVALID');
+    throw new HarnessError(e.code, `The model config ${file} is invalid. ${e.message}`, { file, ...e.data });
   }
-  const v = value as Record<string, unknown> & { budget?: Record<string, number> };
-  const maxTokens = (v.max_tokens as number | undefined) ?? DEFAULT_MAX_TOKENS;
-  const budget: BudgetSettings | null = v.budget
-    ? {
-        ...DEFAULT_BUDGET,
-        ...Object.fromEntries(Object.entries(v.budget).filter(([k]) => k !== 'tokenizer')),
-        context_window: v.budget.context_window!,
-        max_tokens: v.budget.max_tokens ?? maxTokens,
-      }
-    : null;
-  if (budget && budget.max_tokens >= budget.context_window) {
-    throw new HarnessError('E_CONFIG_INVALID', `The model config ${file} is invalid: At config.budget: max_tokens (${budget.max_tokens}) must be smaller than context_window (${budget.context_window}).`, { file });
-  }
-  return {
-    protocol: (v.protocol as string | undefined) ?? 'openai',
-    base_url: (v.base_url as string).replace(/\/+$/, ''),
-    model: v.model as string,
-    api_key_env: (v.api_key_env as string | undefined) ?? null,
-    max_tokens: maxTokens,
-    use_max_tokens: (v.use_max_tokens as boolean | undefined) ?? false,
-    budget,
-    extra_body: (v.extra_body as Record<string, unknown> | undefined) ?? {},
-    plugins: (v.plugins as string | undefined) ?? null,
-    io_limit_bytes: (v.io_limit_bytes as number | undefined) ?? DEFAULT_IO_LIMIT_BYTES,
-    provider: (v.provider as ModelConfig['provider']) ?? null,
-    provider_operations: (v.provider_operations as boolean | undefined) ?? false,
+  return { config, budget: budgetSettings(config, file) };
+}
+
+export function budgetSettings(config: ModelConfig, file: string): BudgetSettings | null {
+  const b = config.budget;
+  if (!b || b.context_window === undefined) return null;
+  const settings: BudgetSettings = {
+    context_window: b.context_window,
+    max_tokens: b.output_reserve ?? config.max_tokens,
+    threshold: b.threshold ?? DEFAULT_BUDGET.threshold,
+    safety: b.safety_ratio ?? DEFAULT_BUDGET.safety,
+    tool_ratio: b.tool_output_ratio ?? DEFAULT_BUDGET.tool_ratio,
+    image_tokens: b.image_tokens ?? DEFAULT_BUDGET.image_tokens,
   };
+  if (settings.max_tokens >= settings.context_window) {
+    throw new HarnessError('E_CONFIG_INVALID', `The model config ${file} is invalid. At budget: the output reserve (${settings.max_tokens}) must be smaller than context_window (${settings.context_window}).`, { file });
+  }
+  return settings;
 }

@@ -17,24 +17,19 @@ describe('app directories', () => {
   });
 });
 
-describe('model config', () => {
+describe('model config (through web/core/config)', () => {
   it('fills documented defaults and the seed 000 §7 budget defaults', () => {
-    const c = parseModelConfig({ base_url: 'http://127.0.0.1:11434/v1/', model: 'llama', budget: { context_window: 32000 } }, 'c.json');
-    expect(c).toMatchObject({ protocol: 'openai', base_url: 'http://127.0.0.1:11434/v1', api_key_env: null, max_tokens: 4096, use_max_tokens: false, extra_body: {}, provider_operations: false });
-    expect(c.budget).toEqual({ context_window: 32000, max_tokens: 4096, safety: 0.02, tool_ratio: 0.02, threshold: 0.8, image_tokens: 1600 });
+    const { config, budget } = parseModelConfig({ base_url: 'http://127.0.0.1:11434/v1/', model: 'llama', budget: { context_window: 32000 } }, 'c.json');
+    expect(config).toMatchObject({ protocol: 'openai', base_url: 'http://127.0.0.1:11434/v1', api_key_env: null, max_tokens: 4096, use_max_tokens: false, extra_body: {}, provider_operations: false });
+    expect(budget).toEqual({ context_window: 32000, max_tokens: 4096, safety: 0.02, tool_ratio: 0.02, threshold: 0.8, image_tokens: 1600 });
+    expect(parseModelConfig({ base_url: 'http://h/v1', model: 'm' }, 'c.json').budget).toBeNull();
   });
 
-  it('accepts every seed field and refuses unknown keys with their path', () => {
-    const all = {
-      protocol: 'deepseek', base_url: 'https://api.deepseek.com', model: 'deepseek-chat', api_key_env: 'DEEPSEEK_API_KEY', max_tokens: 1000, use_max_tokens: true,
-      budget: { context_window: 64000, max_tokens: 1000, safety: 0.05, tool_ratio: 0.1, threshold: 0.7, image_tokens: 1000, tokenizer: 'utf8_bytes' },
-      extra_body: { thinking: { type: 'enabled' } }, plugins: 'builtin.json', io_limit_bytes: 65536, provider: { exec: ['/bin/p'], cwd: '/c' }, provider_operations: true,
-    };
-    expect(parseModelConfig(all, 'c.json').budget?.threshold).toBe(0.7);
-    expect(() => parseModelConfig({ ...all, temperature: 1 }, 'c.json')).toThrow(/temperature/);
-    expect(() => parseModelConfig({ ...all, budget: { context_window: 10, window: 5 } }, 'c.json')).toThrow(/At config\.budget/);
-    expect(() => parseModelConfig({ ...all, budget: { context_window: 1000, tokenizer: 'o200k_base' } }, 'c.json')).toThrow(/tokenizer/);
-    expect(() => parseModelConfig({ model: 'm' }, 'c.json')).toThrow(/base_url/);
-    expect(() => parseModelConfig({ ...all, api_key_env: 'sk-live-abc-123' }, 'c.json')).toThrow(/api_key_env/);
+  it('maps the budget fields and names the file and the path in errors', () => {
+    const { budget } = parseModelConfig({ base_url: 'http://h/v1', model: 'm', max_tokens: 500, budget: { context_window: 8000, output_reserve: 1000, threshold: 0.7, safety_ratio: 0.05, tool_output_ratio: 0.1, image_tokens: 10 } }, 'c.json');
+    expect(budget).toEqual({ context_window: 8000, max_tokens: 1000, threshold: 0.7, safety: 0.05, tool_ratio: 0.1, image_tokens: 10 });
+    expect(() => parseModelConfig({ base_url: 'http://h/v1', model: 'm', temperature: 1 }, 'c.json')).toThrow(/c\.json.*At temperature: unknown key/);
+    expect(() => parseModelConfig({ base_url: 'http://h/v1', model: 'm', budget: { context_window: 1000, tokenizer: 'o200k_base' } }, 'c.json')).toThrow(/budget\.tokenizer/);
+    expect(() => parseModelConfig({ base_url: 'http://h/v1', model: 'm', budget: { context_window: 1000, output_reserve: 1000 } }, 'c.json')).toThrow(/output reserve/);
   });
 });

@@ -16,6 +16,7 @@ import { compileSchema } from '../tools/validate';
 import { parseArgs, USAGE } from './args';
 import { toJsonEvent, type JsonEvent } from './json-events';
 import { parseModelConfig, type ModelConfig } from './model-config';
+import type { BudgetSettings } from '../hooks';
 import { resolveAppPaths } from './paths';
 import { createHeadlessTools } from './tools';
 
@@ -72,6 +73,7 @@ async function loadApproval(configDir: string, yolo: boolean): Promise<ApprovalS
 
 interface Prepared {
   config: ModelConfig;
+  budget: BudgetSettings | null;
   approval: ApprovalSettings;
   workspace: string;
   apiKey: string | undefined;
@@ -90,8 +92,8 @@ async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<P
   if (args.sessionName !== null) checkSessionName(args.sessionName);
   // A relative --config is resolved from the current directory, not from -C (the person typed it here).
   const configFile = args.config !== null ? resolve(io.cwd, args.config) : join(paths.config_dir, 'config.json');
-  const config = parseModelConfig(await readJson(configFile, 'model config'), configFile);
-  if (config.provider) {
+  const { config, budget } = parseModelConfig(await readJson(configFile, 'model config'), configFile);
+  if (config.provider || config.route === 'bridge') {
     throw new HarnessError('E_CONFIG_UNSUPPORTED', `The model config ${configFile} binds a provider worker; headless i runs built-in protocols only for now. Remove "provider" or use i-bridge.`);
   }
   let apiKey: string | undefined;
@@ -102,7 +104,7 @@ async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<P
     }
   }
   const approval = await loadApproval(paths.config_dir, args.yolo);
-  return { config, approval, workspace, apiKey };
+  return { config, budget, approval, workspace, apiKey };
 }
 
 export async function runCli(io: CliIo): Promise<number> {
@@ -136,7 +138,7 @@ export async function runCli(io: CliIo): Promise<number> {
   } catch (error) {
     return fail(toErrorData(error, 'E_USAGE'), EXIT_USAGE);
   }
-  const { config, approval, workspace, apiKey } = prep;
+  const { config, budget, approval, workspace, apiKey } = prep;
   if (config.plugins) io.stderr(`warning: "plugins" (${config.plugins}) is not loaded by headless i yet; running with built-in tools only.\n`);
 
   const hooks = new HookPipeline();
@@ -178,7 +180,7 @@ export async function runCli(io: CliIo): Promise<number> {
         max_tokens: config.max_tokens,
         use_max_tokens: config.use_max_tokens,
         extra_body: config.extra_body,
-        budget: config.budget,
+        budget,
       },
       history,
       content: args.prompt!,
