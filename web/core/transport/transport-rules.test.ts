@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startModelServer, type ModelServer } from '../../../e2e/model-server';
 import { openaiChatAdapter, type ProviderAdapter } from '../providers';
-import { isModelFailure, streamModel, type ModelFailure } from './stream-model';
+import { callModel, isModelFailure, streamModel, type ModelFailure } from './stream-model';
 import { collect, noSleep, prepareInput } from './test-support';
 
 const KEY = 'sk-test-secret-0123456789';
@@ -152,6 +152,15 @@ describe('transport: retries', () => {
     expect(s.requests).toHaveLength(1);
   });
 
+  it('does not wait for a Retry-After longer than the policy allows; it reports the error instead', async () => {
+    const s = await server([{ error: { status: 429, message: 'quota', headers: { 'retry-after': '3600' } } }, { text: 'x' }]);
+    const sleeps: number[] = [];
+    const { outcome } = await collect(streamModel({ input: prepareInput('openai', s.baseUrl('openai'), hello), sleep: async (ms) => void sleeps.push(ms) }));
+    expect(failure(outcome).error.code).toBe('E_RATE_LIMITED');
+    expect(sleeps).toEqual([]);
+    expect(s.requests).toHaveLength(1);
+  });
+
   it('gives up after the retry budget', async () => {
     const s = await server(() => ({ error: { status: 500 } }));
     const { outcome } = await collect(streamModel({ input: prepareInput('openai', s.baseUrl('openai'), hello), sleep: noSleep, retry: { maxRetries: 2 } }));
@@ -226,6 +235,16 @@ describe('transport: limits and cancellation', () => {
     expect(f.error.code).toBe('E_ABORTED');
     expect(seen.at(-1)).toBe('error');
     expect(f.partial?.parsed.response.choices[0]!.finish_reason).toBe('incomplete');
+  });
+});
+
+describe('transport: non-streaming calls', () => {
+  it('callModel asks for a plain JSON answer and yields start, usage, done', async () => {
+    const s = await server([{ text: 'plain', usage: { input: 3, output: 1 } }]);
+    const { events, outcome } = await collect(callModel({ input: prepareInput('responses', s.baseUrl('responses'), hello) }));
+    expect(s.requests[0]!.body!.stream).toBe(false);
+    expect(events.map((e) => e.type)).toEqual(['start', 'usage', 'done']);
+    expect(isModelFailure(outcome)).toBe(false);
   });
 });
 
