@@ -71,6 +71,12 @@ describe('package validation in Chromium', () => {
     expect(await codeOf(bytes)).toBe('E_HASH_MISMATCH');
   });
 
+  it('refuses bytes hidden after a deflate stream (which Chromium\'s inflater also rejects) with the Node code', async () => {
+    const bytes = await rawPackage(abiModule());
+    // manifest.json is the first entry and writeZip deflates it: two bytes go right after its final block.
+    expect(await codeOf(spliceAfterFirstEntryData(bytes, [0x41, 0x42]))).toBe('E_PACKAGE_EXTRA_DATA');
+  });
+
   it('caps a deflate bomb with DecompressionStream', async () => {
     // 64 MiB of zeros deflate to ~64 KiB: the cap (256 KiB for LICENSE) stops inflation long before the end.
     const bomb = await writeZip([
@@ -82,3 +88,26 @@ describe('package validation in Chromium', () => {
     expect(await codeOf(bomb)).toBe('E_PACKAGE_ENTRY_TOO_LARGE');
   });
 });
+
+/** Inserts bytes at the end of the first entry's (deflated) data and fixes the headers and offsets to match. */
+function spliceAfterFirstEntryData(zip: Uint8Array, extra: number[]): Uint8Array {
+  const v = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  if (v.getUint16(8, true) !== 8) throw new Error('first entry is not deflated');
+  const csize = v.getUint32(18, true);
+  const dataEnd = 30 + v.getUint16(26, true) + v.getUint16(28, true) + csize;
+  const out = new Uint8Array(zip.length + extra.length);
+  out.set(zip.subarray(0, dataEnd));
+  out.set(extra, dataEnd);
+  out.set(zip.subarray(dataEnd), dataEnd + extra.length);
+  const o = new DataView(out.buffer);
+  o.setUint32(18, csize + extra.length, true);
+  const eocd = out.length - 22;
+  const cd = o.getUint32(eocd + 16, true) + extra.length;
+  o.setUint32(eocd + 16, cd, true);
+  for (let p = cd, i = 0; i < o.getUint16(eocd + 10, true); i++) {
+    if (i === 0) o.setUint32(p + 20, csize + extra.length, true);
+    else o.setUint32(p + 42, o.getUint32(p + 42, true) + extra.length, true);
+    p += 46 + o.getUint16(p + 28, true) + o.getUint16(p + 30, true) + o.getUint16(p + 32, true);
+  }
+  return out;
+}

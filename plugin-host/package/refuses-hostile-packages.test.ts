@@ -62,6 +62,14 @@ const zipCases: Case[] = [
   { name: 'a bzip2 entry (method 12)', code: 'E_PACKAGE_METHOD', build: () => buildPackage({ entries: mapEntry('LICENSE', (e) => ({ ...e, method: 12 })) }) },
   { name: 'a self-extractor stub before the archive', code: 'E_PACKAGE_EXTRA_DATA', build: () => buildPackage({ zip: { prefix: new TextEncoder().encode('MZ stub') } }) },
   { name: 'bytes appended after the archive', code: 'E_PACKAGE_EXTRA_DATA', build: () => buildPackage({ zip: { suffix: new Uint8Array([0, 1, 2, 3]) } }) },
+  {
+    name: 'bytes hidden after an entry\'s deflate stream',
+    code: 'E_PACKAGE_EXTRA_DATA',
+    build: () =>
+      buildPackage({
+        entries: mapEntry('LICENSE', (e) => ({ ...e, method: 8, body: new Uint8Array([...deflateRawSync(new TextEncoder().encode(e.data as string)), 0x41, 0x42]) })),
+      }),
+  },
   { name: 'hidden bytes between the entries and the central directory', code: 'E_PACKAGE_EXTRA_DATA', build: () => buildPackage({ zip: { gap: new TextEncoder().encode('payload') } }) },
   { name: 'a local header naming another file', code: 'E_PACKAGE_HEADER_MISMATCH', build: () => buildPackage({ entries: mapEntry('LICENSE', (e) => ({ ...e, local: { name: 'LICENSF' } })) }) },
   { name: 'a local header with another method', code: 'E_PACKAGE_HEADER_MISMATCH', build: () => buildPackage({ entries: mapEntry('LICENSE', (e) => ({ ...e, local: { method: 8 } })) }) },

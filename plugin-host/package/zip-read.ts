@@ -4,6 +4,7 @@
 // central directory, no directories or links, exactly the three root entries, sizes capped on inflated bytes.
 import { refuse } from './codes';
 import { crc32 } from './crc32';
+import { deflateEnd } from './deflate-end';
 import { InflateCapExceeded, inflateRawCapped } from './inflate';
 import { ENTRY_LIMITS, ENTRY_NAMES, PACKAGE_LIMITS, type EntryName } from './limits';
 
@@ -286,14 +287,30 @@ async function extract(bytes: Uint8Array, at: Located): Promise<Uint8Array> {
       data = await inflateRawCapped(raw, cap);
     } catch (error) {
       if (error instanceof InflateCapExceeded) throw tooLarge('more than ' + cap);
+      // Chromium's inflater fails on bytes after the final block; name that case the way Node's path does.
+      checkDeflateEnd(raw, name);
       throw refuse('E_PACKAGE_MALFORMED', `${name} does not inflate: its deflate data is corrupt.`, { entry: name });
     }
+    // Node 20's inflater ignores bytes after the final block and Chromium's refuses them: decide it ourselves.
+    checkDeflateEnd(raw, name);
   }
   if (data.length !== entry.size) {
     throw refuse('E_PACKAGE_MALFORMED', `${name} inflates to ${data.length} bytes but declares ${entry.size}.`, { entry: name });
   }
   if (crc32(data) !== entry.crc) throw refuse('E_PACKAGE_CRC', `${name} fails its CRC-32 check.`, { entry: name });
   return data;
+}
+
+function checkDeflateEnd(raw: Uint8Array, name: EntryName): void {
+  let end: number;
+  try {
+    end = deflateEnd(raw);
+  } catch {
+    throw refuse('E_PACKAGE_MALFORMED', `${name} has corrupt deflate data.`, { entry: name });
+  }
+  if (end !== raw.length) {
+    throw refuse('E_PACKAGE_EXTRA_DATA', `${raw.length - end} bytes are hidden after the deflate stream of ${name}.`, { entry: name });
+  }
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
