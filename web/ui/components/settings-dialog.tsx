@@ -2,6 +2,9 @@
 import { createResource, createSignal, createUniqueId, For, Match, Show, Switch } from 'solid-js';
 import {
   MAX_WORKSPACES,
+  deleteSecret,
+  listSecretNames,
+  setSecret,
   exportSettings,
   importSettings,
   readStorageUsage,
@@ -17,7 +20,7 @@ import type { AppState } from '../state/app-state';
 import { messageOf } from '../state/errors';
 import { Dialog } from './dialog';
 
-type Tab = 'general' | 'workspaces' | 'transfer';
+type Tab = 'general' | 'workspaces' | 'secrets' | 'transfer';
 
 export default function SettingsDialog(props: { state: AppState; onClose: () => void }) {
   const t = props.state.t;
@@ -25,6 +28,7 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
   const tabs: { id: Tab; label: () => string }[] = [
     { id: 'general', label: () => t('settings.general') },
     { id: 'workspaces', label: () => t('settings.workspaces') },
+    { id: 'secrets', label: () => t('settings.secrets') },
     { id: 'transfer', label: () => t('settings.transfer') },
   ];
   const base = createUniqueId();
@@ -62,6 +66,9 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
           </Match>
           <Match when={tab() === 'workspaces'}>
             <WorkspacesTab state={props.state} />
+          </Match>
+          <Match when={tab() === 'secrets'}>
+            <SecretsTab state={props.state} />
           </Match>
           <Match when={tab() === 'transfer'}>
             <TransferTab state={props.state} />
@@ -233,6 +240,72 @@ function TransferTab(props: { state: AppState }) {
           )}
         </Show>
       </section>
+    </div>
+  );
+}
+
+// Names only: a stored value is never read back into the page's UI.
+function SecretsTab(props: { state: AppState }) {
+  const s = props.state;
+  const t = s.t;
+  const ids = { name: createUniqueId(), value: createUniqueId() };
+  const [names, { refetch }] = createResource(() => listSecretNames(s.db));
+  const [name, setName] = createSignal('');
+  const [value, setValue] = createSignal('');
+  const [error, setError] = createSignal('');
+  async function save(event: SubmitEvent) {
+    event.preventDefault();
+    setError('');
+    try {
+      await setSecret(s.db, name().trim(), value());
+      setName('');
+      setValue('');
+      await refetch();
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  }
+  return (
+    <div class="form">
+      <p class="field-hint">{t('settings.secretsHint')}</p>
+      <Show when={(names() ?? []).length > 0} fallback={<p class="empty-hint">{t('settings.secretsEmpty')}</p>}>
+        <ul class="settings-list" role="list" aria-label={t('settings.secrets')}>
+          <For each={names()}>
+            {(secretName) => (
+              <li class="settings-row">
+                <code>{secretName}</code>
+                <button
+                  type="button"
+                  class="button small danger-outline"
+                  aria-label={t('settings.secretDelete', { name: secretName })}
+                  onClick={() => void s.attempt(async () => {
+                    await deleteSecret(s.db, secretName);
+                    await refetch();
+                  })}
+                >
+                  {t('common.delete')}
+                </button>
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+      <form class="secret-form" onSubmit={save}>
+        <div class="field">
+          <label for={ids.name}>{t('settings.secretName')}</label>
+          <input id={ids.name} type="text" required autocomplete="off" spellcheck={false} placeholder="OPENAI_API_KEY" value={name()} onInput={(e) => setName(e.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for={ids.value}>{t('settings.secretValue')}</label>
+          <input id={ids.value} type="password" required autocomplete="off" value={value()} onInput={(e) => setValue(e.currentTarget.value)} />
+        </div>
+        <button type="submit" class="button primary">
+          {t('settings.secretSave')}
+        </button>
+      </form>
+      <p class="field-error" role="alert">
+        {error()}
+      </p>
     </div>
   );
 }
