@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { packPackage } from './pack';
+import { validatePackage } from './validate-package';
 import { validateWasm } from './wasm-validate';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -25,5 +26,13 @@ describe('real Rust plugins', () => {
       license: new Uint8Array(readFileSync(`${root}sdk-rust/LICENSE`)),
     });
     expect(validated.manifest.id).toBe(`example.${name}`);
+  });
+
+  it.each(EXAMPLES)('accepts dist/plugins/%s.hplugin.zip as packed by "npm run plugins" with hplugin pack', async (name) => {
+    const file = `${root}dist/plugins/${name}.hplugin.zip`;
+    expect(existsSync(file), `${file} is missing: run "npm run plugins" first`).toBe(true);
+    const pkg = await validatePackage(new Uint8Array(readFileSync(file)));
+    expect(pkg.manifest.id).toBe(`example.${name}`);
+    expect(pkg.wasmInfo.exports).toContain('harness_step');
   });
 });
