@@ -182,6 +182,7 @@ async function run(o: ModelCallOptions, out: EventStream<StreamEvent, ModelOutco
 
     for (;;) {
       attempts++;
+      partial = undefined;
       try {
         const { raw, streamed } = await attempt(outgoing, target.origin, route);
         if (!streamed && raw === undefined) throw new HarnessError('E_PROVIDER_EMPTY', 'The provider answered with an empty body. Check base_url and the model name, then try again.');
