@@ -72,6 +72,12 @@ describe.skipIf(!haveExamples)('hplugin run with the Rust examples (npm run plug
     expect(inMemory.stdout).not.toContain('buy milk');
   });
 
+  it('refuses arguments that do not match the tool schema as a usage error', async () => {
+    const r = await hplugin(example('word-count'), '--tool', 'count_words', '--args', '{"file":"notes.txt"}', '--workspace', ws);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error E_USAGE: --args does not match count_words's parameters/);
+  });
+
   it('list-tree lists folders through many fs.list calls', async () => {
     await mkdir(join(ws, 'src/deep'), { recursive: true });
     await writeFile(join(ws, 'src/deep/x.rs'), 'fn main() {}');

@@ -1,6 +1,7 @@
 // `hplugin run PACKAGE --tool NAME --args JSON --workspace DIR [--workspace-id ID] [--allow-write] [--timeout-ms N]
 // [--storage DIR]`: one plugin invocation in Node, with the app's package validation and the same worker driver,
 // host operations and limits (plugin-host/runtime). stdout is the `done` output verbatim.
+import { Validator } from '@cfworker/json-schema';
 import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import {
@@ -130,8 +131,16 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
   }
 
   const m = pkg.manifest;
-  if (!m.tools.some((t) => t.name === request.tool)) {
+  const tool = m.tools.find((t) => t.name === request.tool);
+  if (!tool) {
     errorLine(io, 'E_USAGE', `${m.id} has no tool "${request.tool}"; its tools: ${m.tools.map((t) => t.name).join(', ')}.`);
+    return EXIT_USAGE;
+  }
+  // The app checks arguments against the tool's schema before a call reaches the plugin; so does this command.
+  const check = new Validator(tool.parameters as never, '2020-12', false).validate(request.args);
+  if (!check.valid) {
+    const first = check.errors[check.errors.length - 1]!;
+    errorLine(io, 'E_USAGE', `--args does not match ${tool.name}'s parameters: at ${first.instanceLocation}: ${first.error}`);
     return EXIT_USAGE;
   }
   let fs;
