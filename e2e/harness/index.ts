@@ -1,4 +1,4 @@
-export { serveBuild, freePort, type ServedBuild } from './serve-build';
+export { serveBuild, freePort, BUILT_APP, type ServedBuild } from './serve-build';
 export { launchBrowser, waitForServiceWorkerControl, type AppBrowser, type LaunchOptions } from './launch-browser';
 export { folderPickerSubstitute, PICKED_FOLDER } from './folder-picker-substitute';
 export { openApp, createPrivateWorkspace, createFileThroughUi, readFileThroughUi, workspaceId } from './app-page';

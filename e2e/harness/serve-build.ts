@@ -25,15 +25,20 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function serveBuild(port?: number): Promise<ServedBuild> {
-  if (!existsSync(resolve(ROOT, 'dist/app/index.html'))) {
-    throw new Error('dist/app is missing. Build the app first: npm run build');
+export const BUILT_APP = resolve(ROOT, 'dist/app');
+
+/** `outDir` serves a copy of the build instead (tests that change files, e.g. to publish a "new version"). */
+export async function serveBuild(options: { port?: number; outDir?: string } = {}): Promise<ServedBuild> {
+  const outDir = options.outDir ?? BUILT_APP;
+  if (!existsSync(resolve(outDir, 'index.html'))) {
+    throw new Error(`${outDir} has no index.html. Build the app first: npm run build`);
   }
-  const chosen = port ?? (await freePort());
+  const chosen = options.port ?? (await freePort());
   const server: PreviewServer = await preview({
     root: resolve(ROOT, 'web'),
     configFile: resolve(ROOT, 'vite.config.ts'),
     logLevel: 'silent',
+    build: { outDir },
     preview: { port: chosen, strictPort: true, host: '127.0.0.1', open: false },
   });
   const url = `http://127.0.0.1:${chosen}/`;
