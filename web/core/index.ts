@@ -8,3 +8,7 @@ export * from './agent';
 export * from './hooks';
 export * from './approval';
 export * from './sessions';
+export * from './providers';
+export * from './transport';
+export * from './config';
+export * from './util';
