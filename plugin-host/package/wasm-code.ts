@@ -81,128 +81,161 @@ function vecOfU32(r: WasmReader): void {
   for (let i = 0; i < n; i++) r.u32();
 }
 
+/** Skips one LEB128 of at most `max` bytes starting at `p`; returns the position after it, or -1 if malformed. */
+function skipLeb(b: Uint8Array, p: number, end: number, max: number): number {
+  for (let i = 0; i < max; i++) {
+    if (p >= end) return -1;
+    if (!(b[p++]! & 0x80)) return p;
+  }
+  return -1;
+}
+
 /**
  * Decodes instructions up to and including the `end` that closes the expression. `typeCount` bounds block type
  * indices. Structural validation (stack types, label depths) is left to WebAssembly.validate.
+ *
+ * The common instructions (numeric ops, locals, globals, calls, branches, constants, loads/stores) are decoded on
+ * local variables; everything else goes through `slowInstruction` on the reader. An 8 MiB code section is walked
+ * in a few times the engine's own validation (validate.bench.ts).
  */
 export function decodeExpression(r: WasmReader, typeCount: number): void {
+  const b = r.bytes;
+  const end = r.end;
+  let p = r.pos;
   let depth = 0;
+  const malformed = (at: number, what: string): never => {
+    r.pos = at;
+    return r.invalid(what);
+  };
   for (;;) {
-    const op = r.byte();
+    if (p >= end) malformed(p, 'expression runs past its section');
+    const op = b[p++]!;
     if (op >= 0x45 && op <= 0xc4) continue; // numeric, comparison, conversion, sign extension: no immediates
-    if (op >= 0x28 && op <= 0x3e) {
-      memarg(r);
+    if ((op >= 0x20 && op <= 0x26) || op === 0x0c || op === 0x0d || op === 0x10 || op === 0xd2 || op === 0x41) {
+      // local.*, global.*, table.get/set, br, br_if, call, ref.func, i32.const: one LEB128 of up to 5 bytes
+      const q = skipLeb(b, p, end, 5);
+      if (q < 0) malformed(p, 'malformed LEB128 immediate');
+      p = q;
       continue;
     }
-    switch (op) {
-      case 0x00: // unreachable
-      case 0x01: // nop
-      case 0x05: // else
-      case 0x0f: // return
-      case 0x1a: // drop
-      case 0x1b: // select
-      case 0xd1: // ref.is_null
-        break;
-      case 0x02: // block
-      case 0x03: // loop
-      case 0x04: // if
-        readBlockType(r, typeCount);
-        depth++;
-        break;
-      case 0x0b: // end
-        if (depth === 0) return;
-        depth--;
-        break;
-      case 0x0c: // br
-      case 0x0d: // br_if
-      case 0x10: // call
-      case 0x20: // local.get
-      case 0x21: // local.set
-      case 0x22: // local.tee
-      case 0x23: // global.get
-      case 0x24: // global.set
-      case 0x25: // table.get
-      case 0x26: // table.set
-      case 0xd2: // ref.func
-        r.u32();
-        break;
-      case 0x0e: // br_table
-        vecOfU32(r);
-        r.u32();
-        break;
-      case 0x11: // call_indirect
-        r.u32();
-        r.u32();
-        break;
-      case 0x1c: {
-        // select t*
-        const n = r.u32();
-        if (n !== 1) r.invalid('typed select must name exactly one type');
-        readValueType(r);
-        break;
+    if (op >= 0x28 && op <= 0x3e) {
+      // memarg: alignment (bit 6 would announce a memory index: multi-memory), then offset
+      if (p >= end) malformed(p, 'memarg runs past its section');
+      const align = b[p]!;
+      if (align & 0x80 || align & 0x40) {
+        r.pos = p;
+        memarg(r);
+        p = r.pos;
+        continue;
       }
-      case 0x3f: // memory.size
-      case 0x40: // memory.grow
-        memoryZero(r);
-        break;
-      case 0x41:
-        r.skipSigned(32);
-        break;
-      case 0x42:
-        r.skipSigned(64);
-        break;
-      case 0x43:
-        r.skip(4);
-        break;
-      case 0x44:
-        r.skip(8);
-        break;
-      case 0xd0: // ref.null
-        readHeapType(r);
-        break;
-      case 0x06:
-        return exceptions(r, 'try');
-      case 0x07:
-        return exceptions(r, 'catch');
-      case 0x08:
-        return exceptions(r, 'throw');
-      case 0x09:
-        return exceptions(r, 'rethrow');
-      case 0x0a:
-        return exceptions(r, 'throw_ref');
-      case 0x18:
-        return exceptions(r, 'delegate');
-      case 0x19:
-        return exceptions(r, 'catch_all');
-      case 0x1f:
-        return exceptions(r, 'try_table');
-      case 0x12:
-      case 0x13:
-        return unsupported(r, 'tail calls (return_call)');
-      case 0x14:
-      case 0x15:
-        return gc(r, 'typed function references (call_ref)');
-      case 0xd3:
-      case 0xd4:
-      case 0xd5:
-      case 0xd6:
-        return gc(r, 'typed references (ref.as_non_null, br_on_null, ref.eq, br_on_non_null)');
-      case 0xfb:
-        return gc(r, 'GC instructions (0xFB prefix)');
-      case 0xfe:
-        throw refuse('E_WASM_ATOMICS', `The module uses atomic instructions (0xFE prefix, byte ${r.pos - 1}).`, {
-          feature: 'threads',
-          offset: r.pos - 1,
-        });
-      case 0xfc:
-        miscPrefix(r);
-        break;
-      case 0xfd:
-        simdPrefix(r);
-        break;
-      default:
-        return unsupported(r, `the unknown opcode 0x${op.toString(16)}`);
+      const q = skipLeb(b, p + 1, end, 5);
+      if (q < 0) malformed(p, 'malformed memarg offset');
+      p = q;
+      continue;
     }
+    if (op === 0x0b) {
+      if (depth === 0) {
+        r.pos = p;
+        return;
+      }
+      depth--;
+      continue;
+    }
+    if (op === 0x02 || op === 0x03 || op === 0x04) {
+      r.pos = p;
+      readBlockType(r, typeCount);
+      p = r.pos;
+      depth++;
+      continue;
+    }
+    r.pos = p;
+    slowInstruction(r, op);
+    p = r.pos;
+  }
+}
+
+/** The instructions the fast path does not handle, with `r.pos` just after the opcode byte. */
+function slowInstruction(r: WasmReader, op: number): void {
+  switch (op) {
+    case 0x00: // unreachable
+    case 0x01: // nop
+    case 0x05: // else
+    case 0x0f: // return
+    case 0x1a: // drop
+    case 0x1b: // select
+    case 0xd1: // ref.is_null
+      return;
+    case 0x0e: // br_table
+      vecOfU32(r);
+      r.u32();
+      return;
+    case 0x11: // call_indirect
+      r.u32();
+      r.u32();
+      return;
+    case 0x1c: {
+      // select t*
+      const n = r.u32();
+      if (n !== 1) r.invalid('typed select must name exactly one type');
+      readValueType(r);
+      return;
+    }
+    case 0x3f: // memory.size
+    case 0x40: // memory.grow
+      memoryZero(r);
+      return;
+    case 0x42:
+      r.skipSigned(64);
+      return;
+    case 0x43:
+      r.skip(4);
+      return;
+    case 0x44:
+      r.skip(8);
+      return;
+    case 0xd0: // ref.null
+      readHeapType(r);
+      return;
+    case 0x06:
+      return exceptions(r, 'try');
+    case 0x07:
+      return exceptions(r, 'catch');
+    case 0x08:
+      return exceptions(r, 'throw');
+    case 0x09:
+      return exceptions(r, 'rethrow');
+    case 0x0a:
+      return exceptions(r, 'throw_ref');
+    case 0x18:
+      return exceptions(r, 'delegate');
+    case 0x19:
+      return exceptions(r, 'catch_all');
+    case 0x1f:
+      return exceptions(r, 'try_table');
+    case 0x12:
+    case 0x13:
+      return unsupported(r, 'tail calls (return_call)');
+    case 0x14:
+    case 0x15:
+      return gc(r, 'typed function references (call_ref)');
+    case 0xd3:
+    case 0xd4:
+    case 0xd5:
+    case 0xd6:
+      return gc(r, 'typed references (ref.as_non_null, br_on_null, ref.eq, br_on_non_null)');
+    case 0xfb:
+      return gc(r, 'GC instructions (0xFB prefix)');
+    case 0xfe:
+      throw refuse('E_WASM_ATOMICS', `The module uses atomic instructions (0xFE prefix, byte ${r.pos - 1}).`, {
+        feature: 'threads',
+        offset: r.pos - 1,
+      });
+    case 0xfc:
+      return miscPrefix(r);
+    case 0xfd:
+      return simdPrefix(r);
+    default:
+      return unsupported(r, `the unknown opcode 0x${op.toString(16)}`);
   }
 }
 
