@@ -5,3 +5,4 @@ export { checkImage, checkToolImages, sniffImage, MAX_IMAGE_BYTES, MAX_IMAGES_PE
 export { estimateBudget, estimateBytes, triggerOf, truncateToBytes, DEFAULT_BUDGET, UNBUDGETED } from './budget';
 export type * from './types';
 export { transportStream, type TransportStreamOptions } from './transport-stream';
+export { openSessionForTurn, type OpenedSession } from './open-session';

@@ -3,13 +3,12 @@
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { runTurn, transportStream } from '../agent';
+import { openSessionForTurn, runTurn, transportStream } from '../agent';
 import type { TurnResult } from '../agent/types';
 import { DEFAULT_APPROVAL, type ApprovalSettings } from '../approval';
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import { HookPipeline } from '../hooks';
 import type { Message } from '../providers/types';
-import { createCheckpointSink } from '../sessions';
 import { checkSessionName, createFileSessionStore } from '../sessions/node';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
 import { compileSchema } from '../tools/validate';
@@ -155,16 +154,9 @@ export async function runCli(io: CliIo): Promise<number> {
   if (args.sessionName !== null) {
     try {
       const store = createFileSessionStore({ root: join(workspace, '.i', 'sessions'), workspace, workspaceId });
-      let info = await store.get(args.sessionName);
-      if (info) {
-        const loaded = await store.load(args.sessionName);
-        info = loaded.info;
-        history = loaded.messages;
-        if (hooks.has('session_load')) history = (await hooks.run('session_load', { messages: history, session: args.sessionName }, { signal: io.signal })).messages;
-      } else {
-        info = await store.create({ id: args.sessionName, title: args.prompt!.slice(0, 80) });
-      }
-      session = createCheckpointSink(store, info, history, args.sessionName);
+      const opened = await openSessionForTurn(store, args.sessionName, hooks, io.signal, { createTitle: args.prompt!.slice(0, 80) });
+      history = opened.history;
+      session = opened.sink;
     } catch (error) {
       return fail(toErrorData(error, 'E_SESSION_FAILED'), EXIT_USAGE);
     }
