@@ -140,6 +140,14 @@ describe('permissions and approval', () => {
   });
 });
 
+describe('answers too large for a frame', () => {
+  it('refuses a read whose JSON-escaped answer would exceed 16 MiB (E_HOST_TOO_LARGE), and the plugin goes on', async () => {
+    await writeFile(join(root, 'controls.txt'), '\u0001'.repeat(3 * 1024 * 1024)); // 3 MiB → 18 MiB escaped
+    const rs = await responses([hostCall(1, 'fs.read', { path: 'controls.txt' }), hostCall(2, 'fs.read', { path: 'notes.txt' })]);
+    expect(rs.map(codeOf)).toEqual(['E_HOST_TOO_LARGE', 'ok']);
+  });
+});
+
 describe('private KV', () => {
   it('is refused without storage:true (E_HOST_NO_STORAGE)', async () => {
     const rs = await responses([hostCall(1, 'kv.put', { key: 'k', value: 1 }), hostCall(2, 'kv.get', { key: 'k' }), hostCall(3, 'kv.delete', { key: 'k' })], {

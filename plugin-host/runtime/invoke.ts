@@ -6,8 +6,8 @@
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import type { WorkspaceFs } from '../fs';
 import { Budget } from './budget';
-import { AbortCode } from './codes';
-import { resumeFrame, startFrame } from './frames';
+import { AbortCode, RefusalCode } from './codes';
+import { resumeFrame, startFrame, type HostResponse } from './frames';
 import { performHostCall, type HostContext, type PluginPermissions, type WriteApproval } from './host-ops';
 import type { KvStore } from './kv-store';
 import { DEFAULT_TIMEOUT_MS, MAX_FRAME_BYTES } from './limits';
@@ -58,6 +58,22 @@ export type InvokeResult =
   /** Timeout, cancel, trap or protocol violation: `error.code` is an E_RUN_* code. */
   | (ResultBase & { status: 'aborted'; error: ErrorData });
 
+/**
+ * The resume frame for a response, or a refusal when the answer itself would exceed the frame limit (an 8 MiB file
+ * of control characters is ~48 MiB once JSON-escaped): the host's answer being too big is not the plugin's fault.
+ */
+function fitFrame(response: HostResponse): string {
+  const frame = resumeFrame(response);
+  if (frame.length * 3 <= MAX_FRAME_BYTES) return frame;
+  const bytes = new TextEncoder().encode(frame).length;
+  if (bytes <= MAX_FRAME_BYTES) return frame;
+  return resumeFrame({
+    id: response.id,
+    ok: false,
+    error: `${RefusalCode.TOO_LARGE}: The answer would be a ${bytes}-byte frame once JSON-encoded, over the ${MAX_FRAME_BYTES}-byte limit. Read a smaller file.`,
+  });
+}
+
 let counter = 0;
 const newInvocationId = () => `inv-${Date.now().toString(36)}-${(++counter).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
@@ -68,6 +84,7 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
   const mediator = new FrameMediator();
   const inner = new AbortController();
   let sideEffects = false;
+  let pending = false;
   let worker: WorkerHandle | null = null;
   let settled = false;
   let resolveResult!: (r: InvokeResult) => void;
@@ -110,6 +127,8 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
   };
 
   async function onFrame(text: string): Promise<void> {
+    // The driver steps only after a resume, so a frame while a host call is pending means a broken worker.
+    if (pending) return abort(AbortCode.BAD_FRAME, 'The plugin worker sent a frame while a host call was still being answered.');
     let frame: unknown;
     try {
       frame = JSON.parse(text);
@@ -126,9 +145,11 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
     }
     if (judged.type === 'done') return finish({ status: 'done', output: judged.output });
     if (judged.type === 'error') return finish({ status: 'error', error: judged.error });
+    pending = true;
     const response = await performHostCall(judged.request, hostContext);
+    pending = false;
     if (settled || !worker) return;
-    worker.post({ type: 'resume', invocationId, frame: resumeFrame(response) });
+    worker.post({ type: 'resume', invocationId, frame: fitFrame(response) });
   }
 
   async function start(): Promise<void> {

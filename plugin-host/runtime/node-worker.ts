@@ -29,7 +29,7 @@ export function createNodeWorker(options: NodeWorkerOptions = {}): WorkerHandle 
     stdout: true,
     stderr: true,
     env: {},
-    resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 128, stackSizeMb: options.stackSizeMb ?? 4 },
+    resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 256, stackSizeMb: options.stackSizeMb ?? 4 },
   });
   worker.unref();
   let exited = false;
