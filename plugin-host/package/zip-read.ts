@@ -271,13 +271,13 @@ function checkLayout(bytes: Uint8Array, view: DataView, entries: CentralEntry[],
   return placed;
 }
 
-async function extract(bytes: Uint8Array, at: Located): Promise<Uint8Array> {
-  const entry = at;
+/** The entry's bytes, as a copy that owns its buffer (it may be transferred to a Worker). */
+async function extract(bytes: Uint8Array, entry: Located): Promise<Uint8Array> {
   const name = entry.name as EntryName;
   const cap = ENTRY_LIMITS[name];
-  const raw = bytes.subarray(at.dataStart, at.dataEnd);
+  const raw = bytes.subarray(entry.dataStart, entry.dataEnd);
   const tooLarge = (actual: string) =>
-    refuse('E_PACKAGE_ENTRY_TOO_LARGE', `${name} inflates to ${actual} bytes, over its ${cap}-byte limit.`, { entry: name, limit: cap });
+    refuse('E_PACKAGE_ENTRY_TOO_LARGE', `${name} is ${actual} bytes, over its ${cap}-byte limit.`, { entry: name, limit: cap });
   let data: Uint8Array;
   if (entry.method === METHOD_STORED) {
     if (raw.length > cap) throw tooLarge(String(raw.length));
@@ -286,7 +286,7 @@ async function extract(bytes: Uint8Array, at: Located): Promise<Uint8Array> {
     try {
       data = await inflateRawCapped(raw, cap);
     } catch (error) {
-      if (error instanceof InflateCapExceeded) throw tooLarge('more than ' + cap);
+      if (error instanceof InflateCapExceeded) throw tooLarge(`more than ${cap} inflated`);
       // Chromium's inflater fails on bytes after the final block; name that case the way Node's path does.
       checkDeflateEnd(raw, name);
       throw refuse('E_PACKAGE_MALFORMED', `${name} does not inflate: its deflate data is corrupt.`, { entry: name });
