@@ -1,7 +1,7 @@
 // Plugin runtime benchmarks (Node worker_threads; the browser shares the driver and the mediator). Each prints a
 // ratio against a baseline measured in the same run:
 // - cold invocation (validate + compile + instantiate + first step, fresh worker) vs bare compile + instantiate;
-// - warm invocation (cached Module) vs cold invocation;
+// - warm invocation (cached Module) vs cold invocation, and with a pre-started spare worker;
 // - host-call round trip vs a raw postMessage echo with a worker (target ≤ 2x);
 // - budget expiry → worker gone, vs terminating an idle worker.
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { invokePlugin, type InvokeOptions, type RuntimePlugin } from './invoke';
 import { MemoryKvStore } from './kv-store';
 import { ModuleCache } from './module-cache';
 import { nodeWorkerFactory } from './node-worker';
+import { spareWorkers } from './spare-workers';
 import { packFixture } from './test-kit';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -49,6 +50,14 @@ describe('plugin runtime', () => {
       { runs: 10, warmup: 2 },
     );
     const cache = new ModuleCache();
+    const spares = spareWorkers(nodeWorkerFactory());
+    await compare(
+      'plugin invocation with a spare worker',
+      { label: 'cold invocation', run: () => run({}) },
+      { label: 'cached Module + pre-started worker', run: () => run({ moduleCache: cache, createWorker: spares.factory }) },
+      { runs: 10, warmup: 2 },
+    );
+    await spares.dispose();
     await compare(
       'plugin warm invocation',
       { label: 'cold invocation', run: () => run({}) },
