@@ -1,6 +1,6 @@
 // The headless `i` as a real process: bundled with esbuild exactly as `npm run build:cli` does, then spawned.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -84,10 +84,11 @@ describe('i (headless)', () => {
     expect(r.stderr).toContain('I_TEST_KEY');
   });
 
-  it.each<WireProtocol>(['openai', 'anthropic'])('runs a multi-step turn over %s, prints the answer and resumes the named session', async (protocol) => {
+  it.each<WireProtocol>(['openai', 'deepseek', 'anthropic', 'responses'])('runs a multi-step turn over %s, prints the answer and resumes the named session', async (protocol) => {
     server = await startModelServer({
       script: [
-        { text: 'Let me check.', toolCalls: [{ name: 'no_such_tool', arguments: { path: 'notes.txt' } }] },
+        { text: 'Let me check.', toolCalls: [{ name: 'read', arguments: { path: 'notes.txt' } }] },
+        { toolCalls: [{ name: 'write', arguments: { path: 'out.txt', content: 'copied' } }] },
         { text: 'The notes say hello.' },
         { text: 'Second answer.' },
       ],
@@ -96,11 +97,14 @@ describe('i (headless)', () => {
     // --config is relative to the current directory (p.root), not to -C.
     const args = ['-C', 'project', '--config', 'conf/model.json', '--session-name', 'work', '-p', 'What do the notes say?'];
     const first = await runI(args, { cwd: p.root, env: { I_TEST_KEY: 'sk-cli', I_CONFIG_DIR: p.configDir } });
-    expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('The notes say hello.\n');
-    expect(server.requests).toHaveLength(2);
-    expect(server.requests[1]!.rawBody).toContain('E_TOOL_BATCH_INVALID');
+    expect(first.stderr).toBe('[read] ok\n[write] refused/failed: E_APPROVAL_REQUIRED\n');
+    expect(server.requests).toHaveLength(3);
+    expect(server.requests[1]!.rawBody).toContain('hello');
+    // Without --yolo the write is refused, the model is told, and the run goes on.
+    expect(server.requests[2]!.rawBody).toContain('E_APPROVAL_REQUIRED');
+    expect(existsSync(join(p.dir, 'out.txt'))).toBe(false);
     expect(JSON.stringify(server.requests[0]!.headers)).toContain('sk-cli');
     expect(readdirSync(join(p.dir, '.i', 'sessions', 'work')).sort()).toEqual(['checkpoint.json', 'log.ndjson']);
 
@@ -112,7 +116,20 @@ describe('i (headless)', () => {
     expect(evs.some((e) => e.type === 'text')).toBe(true);
     expect(evs.some((e) => e.type === 'checkpoint')).toBe(true);
     // The resumed request carries the earlier conversation.
-    expect(server.requests[2]!.rawBody).toContain('The notes say hello.');
+    expect(server.requests[3]!.rawBody).toContain('The notes say hello.');
+  });
+
+  it('runs tools that need approval under --yolo', async () => {
+    server = await startModelServer({
+      script: [{ toolCalls: [{ name: 'write', arguments: { path: 'out.txt', content: 'copied' } }] }, { text: 'Wrote it.' }],
+    });
+    const p = project({ base_url: server.baseUrl('deepseek'), protocol: 'deepseek', model: 'scripted' });
+    const r = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '--yolo', '--json', '-p', 'copy'], { cwd: p.root });
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(p.dir, 'out.txt'), 'utf8')).toBe('copied');
+    const evs = events(r.stdout);
+    expect(evs.find((e) => e.type === 'approval')).toMatchObject({ name: 'write', allowed: true, by: 'yolo' });
+    expect(evs.find((e) => e.type === 'tool_result')).toMatchObject({ name: 'write', error: false });
   });
 
   it('exits 1 on a failed turn and reports it as the last JSON event; sends no auth header without api_key_env', async () => {

@@ -180,7 +180,7 @@ export async function runCli(io: CliIo): Promise<number> {
     },
     {
       stream: transportStream({ apiKeyName: config.api_key_env, getSecret: () => apiKey, ...(io.fetch ? { fetch: io.fetch } : {}) }),
-      tools: createHeadlessTools(fs),
+      tools: createHeadlessTools(),
       hooks,
       approval,
       fs,
