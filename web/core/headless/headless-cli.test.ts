@@ -26,7 +26,7 @@ interface Ran {
   stderr: string;
 }
 
-function runI(args: string[], opts: { cwd: string; env?: Record<string, string> }): Promise<Ran> {
+function runI(args: string[], opts: { cwd: string; env?: Record<string, string>; onSpawn?: (pid: number) => void }): Promise<Ran> {
   return new Promise((done) => {
     const home = mkdtempSync(join(tmpdir(), 'i-home-'));
     const child = spawn(process.execPath, [bundle, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH ?? '', HOME: home, ...opts.env } });
@@ -35,6 +35,7 @@ function runI(args: string[], opts: { cwd: string; env?: Record<string, string> 
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => done({ code, stdout, stderr }));
+    if (child.pid) opts.onSpawn?.(child.pid);
   });
 }
 
@@ -155,5 +156,27 @@ describe('i (headless)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('E_SESSION_WORKSPACE_MISMATCH');
     expect(JSON.parse(readFileSync(join(other, '.i', 'sessions', 's', 'checkpoint.json'), 'utf8')).workspace).toBe(p.dir);
+  });
+
+  it('stops on Ctrl-C while the model is answering: exit 1, stop reason aborted, the prompt checkpointed', async () => {
+    server = await startModelServer({ script: [{ text: 'never finished', hang: true }] });
+    const p = project({ base_url: server.baseUrl('openai'), model: 'scripted' });
+    const srv = server;
+    const r = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '--session-name', 'cut', '--json', '-p', 'long question'], {
+      cwd: p.root,
+      onSpawn: (pid) => {
+        const poll = setInterval(() => {
+          if (srv.requests.length > 0) {
+            clearInterval(poll);
+            process.kill(pid, 'SIGINT');
+          }
+        }, 20);
+      },
+    });
+    expect(r.code).toBe(1);
+    expect(events(r.stdout).at(-1)).toMatchObject({ type: 'error', stop_reason: 'aborted', error: { code: 'E_ABORTED' } });
+    const log = readFileSync(join(p.dir, '.i', 'sessions', 'cut', 'log.ndjson'), 'utf8');
+    expect(log).toContain('long question');
+    expect(log).not.toContain('never finished');
   });
 });
