@@ -53,9 +53,16 @@ it('lists a file written into the OPFS directory from outside the app, and reads
   expect(await readFileThroughUi(page, 'from-outside.txt')).toBe('written by the test, read by the app: 你好');
 });
 
-it('deletes a private workspace together with its files', async () => {
+it('renames a workspace keeping its UUID, then deletes it together with its files', async () => {
   const { page } = browser;
   const id = await workspaceId(page);
+  await page.getByRole('button', { name: 'Rename' }).click();
+  const rename = page.getByRole('dialog', { name: 'Rename workspace' });
+  await rename.getByLabel('Name').fill('Imported (renamed)');
+  await rename.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Imported (renamed)' }).waitFor();
+  expect(await workspaceId(page)).toBe(id);
+
   await page.getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('dialog', { name: 'Delete' }).getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('link', { name: /Imported/ }).waitFor({ state: 'detached' });
