@@ -46,6 +46,8 @@ async function turn(input: TurnInput, deps: TurnDeps, emit: (e: AgentEvent) => v
   let history: Message[] = [...input.history];
   let step = 0;
   let anchor: UsageAnchor | null = null;
+  /** The latest assistant message of THIS turn (a resumed history's old answers never count as this turn's). */
+  let lastAssistant: AssistantMessage | undefined;
   const budgetSettings = input.model.budget ? { ...DEFAULT_BUDGET, ...input.model.budget } : null;
 
   const abortIfNeeded = () => {
@@ -57,6 +59,8 @@ async function turn(input: TurnInput, deps: TurnDeps, emit: (e: AgentEvent) => v
     let messages = history;
     if (hooks.has('before_save')) messages = (await hooks.run('before_save', { messages, path }, ctx)).messages;
     await deps.session.save(messages);
+    // What was saved is the history from now on (a before_save module may have normalised it).
+    history = messages;
     emit({ type: 'checkpoint', step, messages: messages.length, path });
     if (hooks.has('after_save')) {
       try {
@@ -71,7 +75,7 @@ async function turn(input: TurnInput, deps: TurnDeps, emit: (e: AgentEvent) => v
     budgetSettings ? estimateBudget(budgetSettings, messages, tools, pending, anchor) : UNBUDGETED;
 
   const finishWith = async (stopReason: StopReason, error?: ErrorData): Promise<TurnResult> => {
-    const last = [...history].reverse().find((m): m is AssistantMessage => m.role === 'assistant');
+    const last = lastAssistant;
     const result: TurnResult = { stopReason, messages: history, text: typeof last?.content === 'string' ? last.content : '', steps: step, toolCalls: records, usage, ...(error ? { error } : {}) };
     if (hooks.has('finish')) {
       try {
@@ -158,6 +162,7 @@ async function turn(input: TurnInput, deps: TurnDeps, emit: (e: AgentEvent) => v
       const message: AssistantMessage = { ...choice.message, role: 'assistant', _provider: { protocol: input.model.protocol, model: input.model.model } };
       const finishReason = choice.finish_reason;
       emit({ type: 'assistant', step, message, finishReason });
+      lastAssistant = message;
 
       const hasCalls = (message.tool_calls?.length ?? 0) > 0;
       if (!hasCalls) {

@@ -76,3 +76,17 @@ describe('the agent loop', () => {
     expect(run.result.stopReason).toBe('stop');
   });
 });
+
+describe('a resumed turn', () => {
+  it('never reports an earlier turn\'s answer as this turn\'s text when the model fails', async () => {
+    const history = [
+      { role: 'system' as const, content: 's' },
+      { role: 'user' as const, content: 'first' },
+      { role: 'assistant' as const, content: 'old answer' },
+    ];
+    const run = await runScripted([{ error: { code: 'E_HTTP_503', message: 'down' } }], { history });
+    expect(run.result.stopReason).toBe('error');
+    expect(run.result.text).toBe('');
+    expect(run.model.calls[0]!.input.history.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+  });
+});

@@ -117,3 +117,31 @@ describe('hooks in a turn', () => {
     expect(run.model.calls).toHaveLength(0);
   });
 });
+
+describe('save hooks', () => {
+  it('refuses the save when before_save fails, ending the turn with the hook named and nothing stored', async () => {
+    const hooks = new HookPipeline();
+    hooks.register({ name: 'validator', source: 'profile', events: ['before_save'], handle: () => {
+      throw new Error('history has a secret in it');
+    } });
+    const run = await runScripted([{ content: 'answer' }], { hooks });
+    expect(run.saves).toHaveLength(0);
+    expect(run.result.stopReason).toBe('error');
+    expect(run.result.error).toMatchObject({ code: 'E_HOOK_FAILED', data: { hook: 'validator', event: 'before_save' } });
+  });
+
+  it('saves what before_save returns and reports an after_save failure as a warning only', async () => {
+    const hooks = new HookPipeline();
+    hooks.register({ name: 'tagger', source: 'profile', events: ['before_save'], handle: (_e, d) => {
+      const data = d as { messages: Array<Record<string, unknown>> };
+      return { ...data, messages: data.messages.map((m) => (m.role === 'assistant' ? { ...m, content: `${String(m.content)} [saved]` } : m)) };
+    } });
+    hooks.register({ name: 'confirm', source: 'profile', events: ['after_save'], handle: () => {
+      throw new Error('could not confirm');
+    } });
+    const run = await runScripted([{ content: 'answer' }], { hooks });
+    expect(run.saves.at(-1)!.at(-1)).toMatchObject({ role: 'assistant', content: 'answer [saved]' });
+    expect(run.result.stopReason).toBe('stop');
+    expect(run.events.some((e) => e.type === 'warning' && e.error.code === 'E_HOOK_FAILED')).toBe(true);
+  });
+});
