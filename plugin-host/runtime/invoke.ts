@@ -184,7 +184,11 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
     w.onMessage((message) => {
       // Anything from a terminated worker, another invocation or of an unknown shape is ignored.
       if (settled || worker !== w || !isFromWorker(message, invocationId)) return;
-      if (message.type === 'abort') return abort(message.error.code, message.error.message, message.error.data);
+      if (message.type === 'abort') {
+        // Only the driver's own E_RUN_* codes may come from the worker; anything else is reported as a worker fault.
+        const code = /^E_RUN_[A-Z0-9_]+$/.test(message.error.code) ? message.error.code : AbortCode.WORKER;
+        return abort(code, message.error.message, message.error.data);
+      }
       void onFrame(message.text).catch((e: unknown) => {
         const data = toErrorData(e, AbortCode.HOST);
         abort(AbortCode.HOST, `The host failed while answering the plugin: ${data.message}`);
