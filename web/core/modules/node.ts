@@ -1,0 +1,5 @@
+// Node-only face of web/core/modules (node:fs, node:http, node:dns): for headless `i` and tests.
+export { createNodeMemoryStore, memoryFilePath } from './memory/node-memory-store';
+export { configuredSkillRoots } from './skills/node-skill-roots';
+export { createNodeWebFetch, type NodeWebFetchOptions } from './web/node-web-fetch';
+export { guardedLookup, isPublicAddress } from './web/node-public-address';

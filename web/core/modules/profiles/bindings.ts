@@ -1,0 +1,65 @@
+// Bindings (seed 000 §1, bindings.json): a module replaced by a bridge worker, e.g.
+// `{"compact": {"exec": ["/abs/worker"], "cwd": "/abs/config"}}`. A binding replaces every hook/tool entry of that
+// module and keeps the tools' public schemas; if the worker fails there is NO fallback to the built-in module.
+// Bindings never replace core tools (read, write, edit, glob, search, view_image) or security checks (path policy,
+// approval gate, transport checks): only module names, plus `provider`, can be bound. This is the data model and
+// its validation; execution goes through the bridge client.
+import { HarnessError } from '../../errors';
+import { CORE_TOOL_NAMES } from '../../tools/builtin';
+import { enabledModules, isModuleName, MODULE_NAMES, type ModuleName, type ProfileSelection } from './profiles';
+
+export interface WorkerBinding {
+  /** argv, never joined through a shell; the bridge resolves and runs it from its own manifest. */
+  exec: string[];
+  /** Absolute working folder, when given. */
+  cwd?: string;
+}
+
+export type BindingKey = ModuleName | 'provider';
+export type Bindings = Partial<Record<BindingKey, WorkerBinding>>;
+
+/** How one enabled module runs: the built-in implementation or a bridge worker (no fallback on failure). */
+export type ModulePlan = { module: ModuleName; runs: 'builtin' } | { module: ModuleName; runs: 'bridge'; binding: WorkerBinding; fallback: false };
+
+export const MAX_EXEC_ARGS = 64;
+export const MAX_EXEC_ARG_CHARS = 4096;
+
+const fail = (at: string, message: string) => new HarnessError('E_BINDING_INVALID', `At ${at}: ${message}`, { at });
+
+const isAbsolute = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');
+
+export function validateBindings(value: unknown, at = 'bindings.json'): Bindings {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail(at, 'expected an object mapping module names to {"exec": [...], "cwd": "..."}.');
+  const out: Bindings = {};
+  for (const [key, raw] of Object.entries(value)) {
+    const here = `${at}.${key}`;
+    if ((CORE_TOOL_NAMES as readonly string[]).includes(key) && key !== 'search') {
+      throw new HarnessError('E_BINDING_CORE', `At ${here}: "${key}" is a core tool; bindings never replace core tools or security checks. Remove this entry.`, { at: here });
+    }
+    if (key !== 'provider' && !isModuleName(key)) throw fail(here, `"${key}" is not a module. Bindable: ${MODULE_NAMES.join(', ')}, provider.`);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw fail(here, 'expected {"exec": [...], "cwd": "..."}.');
+    const b = raw as Record<string, unknown>;
+    for (const k of Object.keys(b)) if (k !== 'exec' && k !== 'cwd') throw fail(`${here}.${k}`, 'unknown key; only "exec" and "cwd" are allowed.');
+    if (!Array.isArray(b.exec) || b.exec.length === 0 || b.exec.length > MAX_EXEC_ARGS) throw fail(`${here}.exec`, `expected an argv array of 1–${MAX_EXEC_ARGS} strings.`);
+    b.exec.forEach((arg, i) => {
+      if (typeof arg !== 'string' || arg.length === 0 || arg.length > MAX_EXEC_ARG_CHARS || arg.includes('\u0000')) {
+        throw fail(`${here}.exec.${i}`, `expected a non-empty string of at most ${MAX_EXEC_ARG_CHARS} characters without NUL.`);
+      }
+    });
+    const binding: WorkerBinding = { exec: [...(b.exec as string[])] };
+    if (b.cwd !== undefined) {
+      if (typeof b.cwd !== 'string' || !isAbsolute(b.cwd) || b.cwd.split(/[\\/]/).includes('..')) throw fail(`${here}.cwd`, 'expected an absolute path without "..".');
+      binding.cwd = b.cwd;
+    }
+    out[key as BindingKey] = binding;
+  }
+  return out;
+}
+
+/** One plan entry per enabled module; bound modules run in the bridge with no fallback. */
+export function planModules(selection: ProfileSelection, bindings: Bindings = {}): ModulePlan[] {
+  return enabledModules(selection).map((module) => {
+    const binding = bindings[module];
+    return binding ? { module, runs: 'bridge', binding, fallback: false } : { module, runs: 'builtin' };
+  });
+}
