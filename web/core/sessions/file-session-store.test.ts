@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, appendFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -57,5 +57,17 @@ describe('file session store crash consistency', () => {
     for (const bad of ['../x', 'a/b', 'a\\b', '..', '.hidden', '']) {
       await expect(store.create({ title: 't', id: bad })).rejects.toMatchObject({ code: 'E_SESSION_NAME_INVALID' });
     }
+  });
+});
+
+describe('file session store corruption', () => {
+  it('reports a damaged committed line with a stable code instead of a parser error', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'i-corrupt-'));
+    const store = createFileSessionStore({ root, workspace: '/p' });
+    await store.create({ title: 't', id: 'bad' });
+    await store.commit('bad', [{ kind: 'message', message: user('ok') }], -1);
+    const file = join(root, 'bad', 'log.ndjson');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"seq":0', '"seq":0,'));
+    await expect(store.load('bad')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT' });
   });
 });

@@ -158,7 +158,12 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
       let seq = -1;
       for (const line of text.split('\n')) {
         if (line === '') continue;
-        const row = JSON.parse(line) as { seq: number; entry: SessionEntry };
+        let row: { seq: number; entry: SessionEntry };
+        try {
+          row = JSON.parse(line) as { seq: number; entry: SessionEntry };
+        } catch {
+          throw new HarnessError('E_SESSION_CORRUPT', `The log of session "${id}" has an unreadable line after entry ${seq}. Start a new session; the folder is kept for inspection.`, { id });
+        }
         if (row.seq !== seq + 1) throw new HarnessError('E_SESSION_CORRUPT', `The log of session "${id}" skips from entry ${seq} to ${row.seq}. Start a new session.`, { id });
         seq = row.seq;
         entries.push(row.entry);
