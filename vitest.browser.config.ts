@@ -4,6 +4,8 @@ import { chromiumPath, chromiumArgs } from './e2e/chromium.ts';
 
 // Browser unit tests (*.browser.test.ts) in Debian's Chromium: Workers, WebAssembly, OPFS, IndexedDB.
 export default defineConfig({
+  // Pre-bundle what browser tests import lazily, or Vite reloads the page mid-run.
+  optimizeDeps: { include: ['wabt', '@noble/hashes/sha2.js'] },
   test: {
     include: ['{web,plugin-host}/**/*.browser.test.ts'],
     testTimeout: 30_000,
