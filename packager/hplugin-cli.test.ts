@@ -122,6 +122,13 @@ describe('hplugin verify', () => {
 });
 
 describe('hplugin', () => {
+  it('prints each command\'s help through "hplugin help COMMAND"', async () => {
+    expect((await run('help', 'verify')).stdout).toContain('Usage: hplugin verify FILE [--json]');
+    expect((await run('help', 'pack')).stdout).toContain('Usage: hplugin pack');
+    expect((await run('help', 'run')).stdout).toContain('Usage: hplugin run PACKAGE');
+    expect(await run('help')).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: hplugin <command>') });
+  });
+
   it('exits 2 with usage on stderr for no command or an unknown one', async () => {
     const none = await run();
     expect(none.code).toBe(2);

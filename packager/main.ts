@@ -1,7 +1,7 @@
 // hplugin: pack, verify and run harness-wasm-v1 plugin packages. `main` is the whole CLI as a function so tests
 // run it in-process; cli.ts is the bin entry that calls it with the process streams.
 import { packCommand, packHelp } from './commands/pack';
-import { runCommand } from './commands/run';
+import { runCommand, runHelp } from './commands/run';
 import { verifyCommand, verifyHelp } from './commands/verify';
 import { errorLine, EXIT_OK, EXIT_USAGE, processIo, type CliIo } from './io';
 
@@ -25,7 +25,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     case 'run':
       return runCommand(rest, io);
     case 'help':
-      io.stdout(rest[0] === 'pack' ? packHelp : rest[0] === 'verify' ? verifyHelp : usage);
+      io.stdout(({ pack: packHelp, verify: verifyHelp, run: runHelp } as Record<string, string>)[rest[0] ?? ''] ?? usage);
       return EXIT_OK;
     case '--help':
     case '-h':
