@@ -71,3 +71,18 @@ describe('file session store corruption', () => {
     await expect(store.load('bad')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT' });
   });
 });
+
+describe('file session store locking', () => {
+  it('refuses to commit while another live process holds the lock, and takes over a dead one\'s lock', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'i-lock-'));
+    const store = createFileSessionStore({ root, workspace: '/p' });
+    await store.create({ title: 't', id: 'locked' });
+    writeFileSync(join(root, 'locked', 'lock'), String(process.ppid));
+    await expect(store.commit('locked', [{ kind: 'message', message: user('x') }], -1)).rejects.toMatchObject({ code: 'E_SESSION_BUSY' });
+    const { spawnSync } = await import('node:child_process');
+    const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)']).stdout.toString().trim();
+    writeFileSync(join(root, 'locked', 'lock'), dead);
+    await store.commit('locked', [{ kind: 'message', message: user('x') }], -1);
+    expect((await store.load('locked')).messages).toEqual([user('x')]);
+  });
+});

@@ -45,6 +45,45 @@ export interface FileSessionStoreOptions {
   failpoint?: (stage: 'appended') => void;
 }
 
+/**
+ * Runs `fn` holding DIR/lock (created exclusively, holding our pid). A lock whose process is gone is stale and
+ * taken over; a live one means another `i` is writing this session: E_SESSION_BUSY.
+ */
+async function withLock<T>(dir: string, id: string, fn: () => Promise<T>): Promise<T> {
+  const file = join(dir, 'lock');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const handle = await fsp.open(file, 'wx', 0o600);
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw busy(id, error);
+      const pid = Number(await fsp.readFile(file, 'utf8').catch(() => ''));
+      // Our own pid in the lock is a leftover of a failed commit in this process (saves of one session are serial).
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) throw busy(id, error);
+      await fsp.rm(file, { force: true });
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await fsp.rm(file, { force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const busy = (id: string, cause: unknown) =>
+  new HarnessError('E_SESSION_BUSY', `Another i process is saving the session "${id}" right now. Wait for it to finish, or use another --session-name.`, { id }, { cause });
+
 export function createFileSessionStore(options: FileSessionStoreOptions): SessionStore {
   const { root, workspace } = options;
   const workspaceId = options.workspaceId ?? workspace;
@@ -173,27 +212,29 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
       return loaded;
     },
     async commit(id, entries, expectedSeq) {
-      const cp = await mustRead(id);
-      if (cp.checkpointSeq !== expectedSeq) {
-        throw new HarnessError('E_SESSION_CONFLICT', `The session "${id}" was changed by another run (checkpoint ${cp.checkpointSeq}, expected ${expectedSeq}). Reload it and try again.`, { id });
-      }
-      if (entries.length === 0) return info(cp);
-      let seq = cp.checkpointSeq;
-      const text = entries.map((entry) => `${JSON.stringify({ seq: ++seq, entry })}\n`).join('');
-      const bytes = Buffer.from(text, 'utf8');
-      const handle = await fsp.open(join(dirOf(id), 'log.ndjson'), 'r+');
-      try {
-        // Lines past the pointer come from a commit that crashed before moving it: drop them.
-        await handle.truncate(cp.logBytes);
-        await handle.write(bytes, 0, bytes.length, cp.logBytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      options.failpoint?.('appended');
-      const next: CheckpointFile = { ...cp, checkpointSeq: seq, logBytes: cp.logBytes + bytes.length, updatedAt: Date.now() };
-      await writeCheckpoint(next);
-      return info(next);
+      return withLock(dirOf(id), id, async () => {
+        const cp = await mustRead(id);
+        if (cp.checkpointSeq !== expectedSeq) {
+          throw new HarnessError('E_SESSION_CONFLICT', `The session "${id}" was changed by another run (checkpoint ${cp.checkpointSeq}, expected ${expectedSeq}). Reload it and try again.`, { id });
+        }
+        if (entries.length === 0) return info(cp);
+        let seq = cp.checkpointSeq;
+        const text = entries.map((entry) => `${JSON.stringify({ seq: ++seq, entry })}\n`).join('');
+        const bytes = Buffer.from(text, 'utf8');
+        const handle = await fsp.open(join(dirOf(id), 'log.ndjson'), 'r+');
+        try {
+          // Lines past the pointer come from a commit that crashed before moving it: drop them.
+          await handle.truncate(cp.logBytes);
+          await handle.write(bytes, 0, bytes.length, cp.logBytes);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        options.failpoint?.('appended');
+        const next: CheckpointFile = { ...cp, checkpointSeq: seq, logBytes: cp.logBytes + bytes.length, updatedAt: Date.now() };
+        await writeCheckpoint(next);
+        return info(next);
+      });
     },
     async rename(id, title) {
       const cp = await mustRead(id);
