@@ -39,8 +39,9 @@ async function listFiles(skill: Skill): Promise<string[]> {
 
 /** Resolves `path` inside the skill folder through the shared path policy; anything leaving it is refused. */
 export function resolveSkillPath(skill: Skill, path: string): string {
-  const rel = normalizeWorkspacePath(path).path;
-  const full = normalizeWorkspacePath(skill.dir ? `${skill.dir}/${rel}` : rel).path;
+  // Absolute, drive and NUL paths get the policy's own code; the rest is resolved from the skill folder.
+  if (/^([\\/]|[A-Za-z]:)/.test(path) || path.includes('\u0000')) normalizeWorkspacePath(path);
+  const full = normalizeWorkspacePath(skill.dir ? `${skill.dir}/${path}` : path).path;
   if (skill.dir && !full.startsWith(`${skill.dir}/`)) {
     throw new HarnessError('E_SKILL_PATH_ESCAPE', `${path} is outside the folder of skill "${skill.name}". Use a path relative to the skill folder, as listed by skill_load.`, { path });
   }
