@@ -2,7 +2,7 @@
 // non-content elements, turn block boundaries into newlines, keep link targets, decode entities, squeeze spaces.
 // The input is at most 1 MB and every pattern is linear (no nested quantifiers). Browser-safe and pure.
 const DROP = /<(script|style|noscript|template|svg|head|iframe|object|canvas)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
-const BLOCK = /<\/?(p|div|section|article|header|footer|nav|aside|main|h[1-6]|ul|ol|table|tr|pre|blockquote|br|hr|dl|dt|dd|figure|figcaption|form|li)\b[^>]*>/gi;
+const BLOCK = /<\/?(p|div|section|article|header|footer|nav|aside|main|h[1-6]|ul|ol|table|tr|pre|blockquote|br|hr|dl|dt|dd|figure|figcaption|form)\b[^>]*>/gi;
 const NAMED: Record<string, string> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…', copy: '©', reg: '®',
   laquo: '«', raquo: '»', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“', middot: '·', bull: '•',
