@@ -9,7 +9,8 @@ import type { HostCallRequest, HostResponse } from './frames';
 import type { KvStore } from './kv-store';
 import { KV_QUOTA, MAX_FILE_BYTES, MAX_LIST_ENTRIES } from './limits';
 
-export type WorkspacePermission = 'none' | 'read' | 'read-write';
+import type { WorkspacePermission } from '../package/manifest';
+export type { WorkspacePermission };
 
 export interface PluginPermissions {
   workspace: WorkspacePermission;

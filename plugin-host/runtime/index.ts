@@ -4,7 +4,7 @@
 // `invokePlugin` with `browserWorkerFactory` and one shared `ModuleCache`, a `KvStore` (IndexedDB, in web/core)
 // and a `WriteApproval` that shows the person the path and the diff. See CONTEXT.md.
 export { invokePlugin, type InvokeOptions, type InvokeResult, type RuntimePlugin } from './invoke';
-export { performHostCall, type HostContext, type PluginPermissions, type WorkspacePermission, type WriteApproval, type WriteApprovalRequest } from './host-ops';
+export { performHostCall, type HostContext, type PluginPermissions, type WriteApproval, type WriteApprovalRequest } from './host-ops';
 export { FrameMediator } from './mediator';
 export { HOST_OP_ARGS, startFrame, resumeFrame, type HostOp, type HostCallRequest, type HostResponse, type PluginFrame, type ToolRequest } from './frames';
 export { AbortCode, RefusalCode, PLUGIN_ERROR_CODE } from './codes';
