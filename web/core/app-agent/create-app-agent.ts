@@ -1,0 +1,258 @@
+// The agent as the browser app runs it: the loop (web/core/agent) over the provider transport, the built-in tools
+// plus any registered tool sources (plugins, bridge), the IndexedDB session store, the person's approval port and
+// the settings/secrets of web/core. Framework-free: the UI consumes `AgentEvent`s; Node tests drive it with
+// fake-indexeddb and the scripted model server.
+import { openSessionForTurn, runTurn, transportStream } from '../agent';
+import type { AgentEvent, ModelSettings, TurnResult } from '../agent/types';
+import { DEFAULT_BUDGET } from '../agent/budget';
+import type { ApprovalSettings, AskPerson } from '../approval';
+import type { ModelConfig } from '../config';
+import { HarnessError, toErrorData, type ErrorData } from '../errors';
+import type { WorkspaceFs } from '../fs';
+import { HookPipeline, type BudgetSettings } from '../hooks';
+import { builtinTools } from '../modules';
+import type { ContentPart, Message } from '../providers/types';
+import { createIdbSessionStore, type SessionInfo, type SessionStore } from '../sessions';
+import { getSecret } from '../settings';
+import type { HarnessDb } from '../storage';
+import { ToolRegistry } from '../tools/registry';
+import type { ToolDefinition } from '../tools/types';
+import { testConnection, type ConnectionReport, type TransportPorts } from '../transport';
+import { EventStream } from '../util';
+import { readAgentSettings, type AgentSettings } from './agent-settings';
+import { clearJournal, readJournal, writeJournal, type CallState, type TurnJournal } from './batch-journal';
+
+/** Extra tools (plugins, bridge workers, MCP): asked for their current list at the start of every turn. */
+export type ToolSource = { name: string; tools: () => Promise<ToolDefinition[]> | ToolDefinition[] };
+
+export interface AppAgentOptions {
+  db: HarnessDb;
+  workspaceId: string;
+  fs: WorkspaceFs;
+  /** The approval card. Absent: every call that needs approval is refused. */
+  askPerson?: AskPerson;
+  fetch?: typeof fetch;
+  getBridge?: TransportPorts['getBridge'];
+  /** Hook handlers (modules, bridge hooks); a fresh empty pipeline by default. */
+  hooks?: HookPipeline;
+  /** Defaults to the built-in tools of the default profile. */
+  baseTools?: () => ToolDefinition[];
+  systemPrompt?: string;
+  store?: SessionStore;
+}
+
+export interface StartTurn {
+  /** null starts a new session titled after the prompt. */
+  sessionId: string | null;
+  content: string | ContentPart[];
+  signal: AbortSignal;
+}
+
+export interface RunningTurn {
+  session: SessionInfo;
+  /** Agent events, plus `{type:'warning'}` for a tool source that failed; `result()` is the TurnResult. */
+  events: EventStream<AgentEvent, TurnResult>;
+}
+
+export interface AppAgent {
+  readonly store: SessionStore;
+  readonly workspaceId: string;
+  /** Adds a tool source; returns its removal. Duplicate names are reported as warnings, never replace a tool. */
+  registerToolSource(source: ToolSource): () => void;
+  settings(): Promise<AgentSettings>;
+  startTurn(turn: StartTurn): Promise<RunningTurn>;
+  /** Rewinds the session to `messages` (the history before a failed turn) as a new checkpoint, then starts it again. */
+  retryTurn(turn: StartTurn & { sessionId: string; before: Message[] }): Promise<RunningTurn>;
+  testConnection(config: ModelConfig, signal?: AbortSignal): Promise<ConnectionReport>;
+  /** What was in flight when the page last closed mid-turn, or null. */
+  interrupted(sessionId: string): Promise<TurnJournal | null>;
+  dismissInterrupted(sessionId: string): Promise<void>;
+}
+
+export function budgetOf(config: ModelConfig): BudgetSettings | null {
+  const b = config.budget;
+  if (!b || b.context_window === undefined) return null;
+  return {
+    context_window: b.context_window,
+    max_tokens: b.output_reserve ?? config.max_tokens,
+    threshold: b.threshold ?? DEFAULT_BUDGET.threshold,
+    safety: b.safety_ratio ?? DEFAULT_BUDGET.safety,
+    tool_ratio: b.tool_output_ratio ?? DEFAULT_BUDGET.tool_ratio,
+    image_tokens: b.image_tokens ?? DEFAULT_BUDGET.image_tokens,
+  };
+}
+
+export function modelSettingsOf(config: ModelConfig): ModelSettings {
+  return {
+    protocol: config.protocol,
+    base_url: config.base_url,
+    model: config.model,
+    max_tokens: config.max_tokens,
+    use_max_tokens: config.use_max_tokens,
+    extra_body: config.extra_body,
+    budget: budgetOf(config),
+  };
+}
+
+export function approvalSettingsOf(mode: AgentSettings['approval']): ApprovalSettings {
+  return { mode: mode === 'auto' ? 'auto' : 'ask', deny_tools: [], yolo: mode === 'yolo' };
+}
+
+const titleOf = (content: string | ContentPart[]) => {
+  const text = typeof content === 'string' ? content : content.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line || 'New session';
+};
+
+export function createAppAgent(options: AppAgentOptions): AppAgent {
+  const { db, workspaceId } = options;
+  const store = options.store ?? createIdbSessionStore(db, workspaceId);
+  const sources = new Set<ToolSource>();
+  const ports: TransportPorts = {
+    getSecret: (name) => getSecret(db, name),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.getBridge ? { getBridge: options.getBridge } : {}),
+  };
+
+  async function toolsForTurn(warnings: ErrorData[]): Promise<ToolRegistry> {
+    const registry = new ToolRegistry();
+    for (const tool of (options.baseTools ?? (() => builtinTools()))()) registry.register(tool);
+    for (const source of sources) {
+      try {
+        for (const tool of await source.tools()) {
+          try {
+            registry.register(tool);
+          } catch (error) {
+            warnings.push(toErrorData(error));
+          }
+        }
+      } catch (error) {
+        const e = toErrorData(error, 'E_TOOL_SOURCE_FAILED');
+        warnings.push({ code: 'E_TOOL_SOURCE_FAILED', message: `The tools of ${source.name} are unavailable this turn: ${e.message}`, data: { source: source.name } });
+      }
+    }
+    return registry;
+  }
+
+  async function modelOrThrow(settings: AgentSettings): Promise<ModelConfig> {
+    if (settings.modelError) {
+      throw new HarnessError(settings.modelError.code, `The saved model settings are invalid: ${settings.modelError.message} Fix them in Settings → Model.`);
+    }
+    const model = settings.model?.config;
+    if (!model) throw new HarnessError('E_MODEL_NOT_CONFIGURED', 'No model is configured yet. Open Settings → Model, choose a provider and save.');
+    if (model.provider) throw new HarnessError('E_CONFIG_UNSUPPORTED', 'This model config binds a provider worker; the app runs the built-in protocols. Remove "provider" from the config.');
+    if (model.api_key_env && !(await getSecret(db, model.api_key_env))) {
+      throw new HarnessError('E_API_KEY_MISSING', `The API key "${model.api_key_env}" is not in the secrets store. Enter the key in Settings → Model (or Settings → Keys) and try again.`, { name: model.api_key_env });
+    }
+    return model;
+  }
+
+  async function startTurn(turn: StartTurn): Promise<RunningTurn> {
+    const settings = await readAgentSettings(db, workspaceId);
+    const model = await modelOrThrow(settings);
+    const hooks = options.hooks ?? new HookPipeline();
+    const opened = await openSessionForTurn(store, turn.sessionId ?? crypto.randomUUID(), hooks, turn.signal, { createTitle: titleOf(turn.content) });
+    const warnings: ErrorData[] = [];
+    const tools = await toolsForTurn(warnings);
+    const journal: TurnJournal = {
+      sessionId: opened.info.id,
+      prompt: typeof turn.content === 'string' ? turn.content : titleOf(turn.content),
+      startedAt: Date.now(),
+      step: 0,
+      calls: [],
+    };
+    await writeJournal(db, workspaceId, journal);
+    const inner = runTurn(
+      { model: modelSettingsOf(model), history: opened.history, content: turn.content, ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}) },
+      {
+        stream: transportStream({ ...ports, apiKeyName: model.api_key_env, route: model.route ?? 'direct' }),
+        tools,
+        hooks,
+        approval: approvalSettingsOf(settings.approval),
+        ...(options.askPerson ? { askPerson: options.askPerson } : {}),
+        fs: options.fs,
+        workspaceId,
+        session: opened.sink,
+        signal: turn.signal,
+      },
+    );
+    const events = new EventStream<AgentEvent, TurnResult>();
+    void (async () => {
+      for (const error of warnings) events.push({ type: 'warning', step: 0, error });
+      let result: TurnResult;
+      try {
+        for await (const event of inner) {
+          await track(journal, event);
+          events.push(event);
+        }
+        result = await inner.result();
+        await clearJournal(db, workspaceId, journal.sessionId).catch(() => undefined);
+      } catch (error) {
+        // runTurn never throws; a journal write failing (storage gone) ends the stream the same way.
+        result = { stopReason: 'error', messages: [], text: '', steps: journal.step, toolCalls: [], usage: {}, error: toErrorData(error, 'E_TURN_FAILED') };
+      }
+      events.end(result);
+    })();
+    return { session: opened.info, events };
+  }
+
+  async function track(journal: TurnJournal, event: AgentEvent): Promise<void> {
+    const set = (id: string, state: CallState, summary?: string) => {
+      const call = journal.calls.find((c) => c.id === id);
+      if (call) {
+        call.state = state;
+        if (summary) call.summary = summary;
+      }
+    };
+    switch (event.type) {
+      case 'step-start':
+        journal.step = event.step;
+        return;
+      case 'assistant':
+        if (!event.message.tool_calls?.length) return;
+        journal.calls = event.message.tool_calls.map((c) => ({ id: c.id, name: c.function.name, state: 'pending' }));
+        break;
+      case 'approval-needed':
+        set(event.request.callId, 'waiting-approval', event.request.prepared?.summary);
+        break;
+      case 'approval':
+        set(event.id, event.allowed ? 'running' : 'refused');
+        break;
+      case 'tool-result':
+        if (journal.calls.find((c) => c.id === event.id)?.state === 'refused') return;
+        set(event.id, event.error ? 'failed' : 'done');
+        break;
+      case 'checkpoint':
+        journal.calls = [];
+        break;
+      default:
+        return;
+    }
+    await writeJournal(db, workspaceId, journal);
+  }
+
+  return {
+    store,
+    workspaceId,
+    registerToolSource(source) {
+      sources.add(source);
+      return () => void sources.delete(source);
+    },
+    settings: () => readAgentSettings(db, workspaceId),
+    startTurn,
+    async retryTurn(turn) {
+      const info = await store.get(turn.sessionId);
+      if (!info) throw new HarnessError('E_SESSION_NOT_FOUND', 'The session of this turn no longer exists. Start a new session.');
+      const loaded = await store.load(turn.sessionId);
+      if (loaded.messages.length !== turn.before.length) await store.commit(turn.sessionId, [{ kind: 'reset', messages: turn.before }], info.checkpointSeq);
+      return startTurn(turn);
+    },
+    testConnection: (config, signal) =>
+      testConnection(
+        { protocol: config.protocol, base_url: config.base_url, model: config.model, api_key_env: config.api_key_env, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, route: config.route ?? 'direct' },
+        { ...ports, ...(signal ? { signal } : {}) },
+      ),
+    interrupted: (sessionId) => readJournal(db, workspaceId, sessionId),
+    dismissInterrupted: (sessionId) => clearJournal(db, workspaceId, sessionId),
+  };
+}

@@ -1,0 +1,18 @@
+// Public face of web/core/app-agent: the browser composition of loop, transport, tools, sessions and approval,
+// the agent's settings (model config, approval mode) and the interrupted-turn journal.
+export { createAppAgent, modelSettingsOf, approvalSettingsOf, budgetOf } from './create-app-agent';
+export type { AppAgent, AppAgentOptions, RunningTurn, StartTurn, ToolSource } from './create-app-agent';
+export {
+  readAgentSettings,
+  readStoredModel,
+  saveModel,
+  saveApprovalMode,
+  checkModelConfig,
+  APPROVAL_MODES,
+  AGENT_GLOBAL_SCOPE,
+  agentWorkspaceScope,
+} from './agent-settings';
+export type { AgentSettings, ApprovalMode, EffectiveModel, StoredModel } from './agent-settings';
+export { readJournal, clearJournal, ranCalls } from './batch-journal';
+export type { TurnJournal, JournalCall, CallState } from './batch-journal';
+export { thinkingOf } from './thinking';
