@@ -1,0 +1,7 @@
+// Public face of web/core/plugins: the plugin registry and KV over the app's IndexedDB, the invocation path shared
+// by the agent and Settings → Plugins, and enabled plugins as agent tools (pinned per task).
+export { IdbRegistryStorage } from './idb-registry-storage';
+export { IdbKvStore } from './idb-kv-store';
+export { createPluginService, type PluginService, type PluginServiceOptions, type InvokeToolOptions } from './plugin-service';
+export { pluginToolSource, toToolResult, type PluginToolSourceOptions, type ToolSource } from './tool-source';
+export { writeApprovalDiff } from './write-diff';

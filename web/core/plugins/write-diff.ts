@@ -1,0 +1,7 @@
+// What the write-approval prompt shows: the unified diff of a plugin's fs.write, bounded like the built-in tools'.
+import type { WriteApprovalRequest } from '../../../plugin-host';
+import { unifiedDiff } from '../tools/builtin';
+
+export function writeApprovalDiff(request: WriteApprovalRequest): string {
+  return unifiedDiff(request.oldText ?? '', request.newText, request.exists ? request.path : null, request.path);
+}
