@@ -32,13 +32,18 @@ export interface SkillCatalog {
   problems: ErrorData[];
 }
 
+export interface SkillLimits {
+  maxPerRoot?: number;
+  maxRootEntries?: number;
+}
+
 export function workspaceSkillRoots(fs: WorkspaceFs): SkillRoot[] {
   return WORKSPACE_SKILL_ROOTS.map((path) => ({ source: path, fs, path, optional: true }));
 }
 
 const join = (a: string, b: string) => (a ? `${a}/${b}` : b);
 
-async function scanRoot(root: SkillRoot, found: Skill[], problems: ErrorData[]): Promise<void> {
+async function scanRoot(root: SkillRoot, found: Skill[], problems: ErrorData[], limits: Required<SkillLimits>): Promise<void> {
   const stat = await root.fs.stat(root.path).catch(() => null);
   if (!stat?.directory) {
     if (!root.optional) problems.push({ code: 'E_SKILL_ROOT_MISSING', message: `The configured skills root ${root.source} is not a folder. Fix skills.json or create it.`, data: { source: root.source } });
@@ -46,11 +51,11 @@ async function scanRoot(root: SkillRoot, found: Skill[], problems: ErrorData[]):
   }
   let entries;
   try {
-    entries = await root.fs.list(root.path, { maxEntries: SKILLS_MAX_ROOT_ENTRIES });
+    entries = await root.fs.list(root.path, { maxEntries: limits.maxRootEntries });
   } catch (error) {
     const data = toErrorData(error);
     if (data.code === 'E_FS_TOO_MANY_ENTRIES') {
-      problems.push({ code: 'E_SKILL_ROOT_TOO_MANY_ENTRIES', message: `${root.source} has more than ${SKILLS_MAX_ROOT_ENTRIES} entries, so its skills were not loaded. Move unrelated files out of it.`, data: { source: root.source } });
+      problems.push({ code: 'E_SKILL_ROOT_TOO_MANY_ENTRIES', message: `${root.source} has more than ${limits.maxRootEntries} entries, so its skills were not loaded. Move unrelated files out of it.`, data: { source: root.source } });
     } else {
       problems.push({ ...data, data: { ...data.data, source: root.source } });
     }
@@ -62,8 +67,8 @@ async function scanRoot(root: SkillRoot, found: Skill[], problems: ErrorData[]):
     const file = await root.fs.stat(join(entry.path, SKILL_FILE)).catch(() => null);
     if (file && !file.directory) candidates.push(entry.name);
   }
-  if (candidates.length > SKILLS_MAX_PER_ROOT) {
-    problems.push({ code: 'E_SKILL_TOO_MANY', message: `${root.source} has ${candidates.length} skills; at most ${SKILLS_MAX_PER_ROOT} per root are allowed, so none of them were loaded. Split them over several roots.`, data: { source: root.source } });
+  if (candidates.length > limits.maxPerRoot) {
+    problems.push({ code: 'E_SKILL_TOO_MANY', message: `${root.source} has ${candidates.length} skills; at most ${limits.maxPerRoot} per root are allowed, so none of them were loaded. Split them over several roots.`, data: { source: root.source } });
     return;
   }
   for (const folder of candidates) {
@@ -85,10 +90,11 @@ async function scanRoot(root: SkillRoot, found: Skill[], problems: ErrorData[]):
 }
 
 /** Scans every root; duplicate names (across all roots) are errors and every copy is left out. */
-export async function discoverSkills(roots: SkillRoot[]): Promise<SkillCatalog> {
+export async function discoverSkills(roots: SkillRoot[], options: SkillLimits = {}): Promise<SkillCatalog> {
+  const limits = { maxPerRoot: options.maxPerRoot ?? SKILLS_MAX_PER_ROOT, maxRootEntries: options.maxRootEntries ?? SKILLS_MAX_ROOT_ENTRIES };
   const found: Skill[] = [];
   const problems: ErrorData[] = [];
-  for (const root of roots) await scanRoot(root, found, problems);
+  for (const root of roots) await scanRoot(root, found, problems, limits);
   const byName = new Map<string, Skill[]>();
   for (const skill of found) byName.set(skill.name, [...(byName.get(skill.name) ?? []), skill]);
   const skills: Skill[] = [];

@@ -58,15 +58,19 @@ export function defineSkillsSuite(backend: string, make: () => Promise<SkillsHar
       expect(problems.find((p) => p.code === 'E_SKILL_DUPLICATE')?.message).toBe('The skill name "twin" is used by .agents/skills/dup1 and .i/skills/dup2. Rename one; neither is loaded until then.');
     });
 
-    it('refuses a root with more than 100 skills or more than 1000 entries', async () => {
-      for (let i = 0; i < 101; i++) await fs.writeText(`.i/skills/s${i}/SKILL.md`, skillMd(`s${i}`, 'x'));
+    it('refuses a root with too many skills or too many entries (limits passed small here; defaults 100 and 1000)', async () => {
+      for (let i = 0; i < 4; i++) await fs.writeText(`.i/skills/s${i}/SKILL.md`, skillMd(`s${i}`, 'x'));
       await fs.writeText('.agents/skills/fine/SKILL.md', skillMd('fine', 'x'));
-      const many = await catalog();
+      const many = await discoverSkills(workspaceSkillRoots(fs), { maxPerRoot: 3, maxRootEntries: 10 });
       expect(many.skills.map((s) => s.name)).toEqual(['fine']);
-      expect(many.problems.map((p) => p.code)).toEqual(['E_SKILL_TOO_MANY']);
-      for (let i = 0; i < 1000; i++) await fs.writeText(`.agents/skills/f${i}.txt`, '');
-      expect((await catalog()).problems.map((p) => p.code)).toEqual(['E_SKILL_ROOT_TOO_MANY_ENTRIES', 'E_SKILL_TOO_MANY']);
-    }, 60_000);
+      expect(many.problems.map((p) => [p.code, p.message])).toEqual([
+        ['E_SKILL_TOO_MANY', '.i/skills has 4 skills; at most 3 per root are allowed, so none of them were loaded. Split them over several roots.'],
+      ]);
+      for (let i = 0; i < 10; i++) await fs.writeText(`.agents/skills/f${i}.txt`, '');
+      const full = await discoverSkills(workspaceSkillRoots(fs), { maxPerRoot: 3, maxRootEntries: 10 });
+      expect(full.problems.map((p) => p.code)).toEqual(['E_SKILL_ROOT_TOO_MANY_ENTRIES', 'E_SKILL_TOO_MANY']);
+      expect(full.problems[0]!.message).toBe('.agents/skills has more than 10 entries, so its skills were not loaded. Move unrelated files out of it.');
+    });
 
     it('skill_load returns the body and the skill files; skill_read reads them and cannot escape', async () => {
       await fs.writeText('.agents/skills/pdf/SKILL.md', skillMd('pdf', 'PDF work.', 'Use scripts/fill.py.\n'));

@@ -12,6 +12,31 @@ defineSkillsSuite('Node fs over a temp folder', async () => {
   return { fs: await createNodeWorkspaceFs({ root: base, access: 'read-write' }), cleanup: () => rm(base, { recursive: true, force: true }) };
 });
 
+describe('seed limits on skill roots', () => {
+  it('allows 100 skills per root and 1000 entries, and refuses 101 skills and 1001 entries', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'i-skill-limits-'));
+    try {
+      const make = async (dir: string, skills: number, files: number) => {
+        for (let i = 0; i < skills; i++) {
+          await mkdir(join(base, dir, `s${i}`), { recursive: true });
+          await writeFile(join(base, dir, `s${i}`, 'SKILL.md'), `---\nname: ${dir.replace(/\W/g, '')}${i}\ndescription: x\n---\n`);
+        }
+        for (let i = 0; i < files; i++) await writeFile(join(base, dir, `f${i}.txt`), '');
+      };
+      await make('.agents/skills', 100, 900);
+      await make('.i/skills', 101, 0);
+      const fs = await createNodeWorkspaceFs({ root: base, access: 'read' });
+      const first = await discoverSkills(workspaceSkillRoots(fs));
+      expect(first.skills).toHaveLength(100);
+      expect(first.problems.map((p) => p.code)).toEqual(['E_SKILL_TOO_MANY']);
+      await writeFile(join(base, '.agents/skills', 'one-more.txt'), '');
+      expect((await discoverSkills(workspaceSkillRoots(fs))).problems.map((p) => p.code)).toEqual(['E_SKILL_ROOT_TOO_MANY_ENTRIES', 'E_SKILL_TOO_MANY']);
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('configured skill roots (skills.json)', () => {
   it('resolves relative roots against the config file, reads them read-only, and reports a missing root', async () => {
     const base = await mkdtemp(join(tmpdir(), 'i-skill-roots-'));
