@@ -145,3 +145,22 @@ describe('save hooks', () => {
     expect(run.events.some((e) => e.type === 'warning' && e.error.code === 'E_HOOK_FAILED')).toBe(true);
   });
 });
+
+describe('manifest hooks', () => {
+  it('run after profile modules however they were registered, and get a plain JSON copy of the data', async () => {
+    const { manifestHookHandler } = await import('./manifest-handler');
+    const p = new HookPipeline();
+    const order: string[] = [];
+    const shared = { nested: { n: 1 } };
+    p.register(manifestHookHandler('bridge:steer', ['before_turn'], async (_e, data) => {
+      order.push('bridge');
+      (data as { extra: { nested: { n: number } } }).extra.nested.n = 99;
+      return data;
+    }));
+    p.register({ name: 'module', source: 'profile', events: ['*'], handle: (_e, d) => (order.push('module'), d) });
+    const out = await p.run('before_turn', { messages: [], extra: shared } as never, { signal });
+    expect(order).toEqual(['module', 'bridge']);
+    expect(shared.nested.n).toBe(1);
+    expect((out as unknown as { extra: { nested: { n: number } } }).extra.nested.n).toBe(99);
+  });
+});

@@ -4,3 +4,4 @@ export { transportHooksOf } from './transport-hooks';
 export { hookDataCheck, messageSchema } from './data-schemas';
 export { HOOK_EVENTS } from './types';
 export type { HookContext, HookDataMap, HookEvent, HookHandler, BudgetEstimate, BudgetSettings } from './types';
+export { manifestHookHandler, type RemoteHookCall } from './manifest-handler';
