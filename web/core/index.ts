@@ -12,3 +12,5 @@ export * from './providers';
 export * from './transport';
 export * from './config';
 export * from './util';
+export * from './tools/builtin';
+export * from './modules';

@@ -2,3 +2,4 @@
 export * from '../../plugin-host/node';
 export * from './sessions/node';
 export * from './headless';
+export * from './modules/node';
