@@ -1,10 +1,10 @@
 // The headless `i` as a real process: bundled with esbuild exactly as `npm run build:cli` does, then spawned.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer, type WireProtocol } from '../../../e2e/model-server';
 
 const repo = resolve(__dirname, '../../..');
@@ -13,6 +13,7 @@ const bundle = join(repo, 'dist', 'cli-test', String(process.pid), 'i.js');
 beforeAll(async () => {
   await build({ entryPoints: [join(repo, 'web/core/headless/cli.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
 }, 60_000);
+afterAll(() => rmSync(dirname(bundle), { recursive: true, force: true }));
 
 let server: ModelServer | undefined;
 afterEach(async () => {
