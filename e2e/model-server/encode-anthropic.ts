@@ -1,4 +1,5 @@
 // Anthropic Messages answers: thinking blocks carry a signature, tool_use input streams as input_json_delta.
+import { base64Utf8 } from './base64';
 import { argsText, pieces, splitArgs, usageOf } from './turn-parts';
 import type { Answer, ScriptTurn } from './types';
 
@@ -6,7 +7,7 @@ export function anthropicAnswer(turn: ScriptTurn, model: string, stream: boolean
   const calls = (turn.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `toolu_${i + 1}`, name: c.name, args: argsText(c) }));
   const stop = turn.finish === 'length' ? 'max_tokens' : calls.length ? 'tool_use' : 'end_turn';
   const u = usageOf(turn);
-  const signature = `sig-${Buffer.from(turn.thinking ?? '').toString('base64')}`;
+  const signature = `sig-${base64Utf8(turn.thinking ?? '')}`;
   const content: Record<string, unknown>[] = [];
   if (turn.thinking) content.push({ type: 'thinking', thinking: turn.thinking, signature });
   if (turn.text) content.push({ type: 'text', text: turn.text });

@@ -1,4 +1,5 @@
 // OpenAI Responses answers: reasoning items with encrypted_content, function_call items with call_id.
+import { base64Utf8 } from './base64';
 import { argsText, pieces, splitArgs, usageOf } from './turn-parts';
 import type { Answer, ScriptTurn } from './types';
 
@@ -8,7 +9,7 @@ export function responsesAnswer(turn: ScriptTurn, model: string, stream: boolean
   const u = usageOf(turn);
   const output: Record<string, unknown>[] = [];
   if (turn.thinking) {
-    output.push({ id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: turn.thinking }], encrypted_content: `enc-${Buffer.from(turn.thinking).toString('base64')}` });
+    output.push({ id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: turn.thinking }], encrypted_content: `enc-${base64Utf8(turn.thinking)}` });
   }
   if (turn.text) {
     output.push({ id: 'msg_1', type: 'message', role: 'assistant', status: incomplete ? 'incomplete' : 'completed', content: [{ type: 'output_text', text: turn.text, annotations: [] }] });

@@ -24,10 +24,6 @@ const BASE: Record<WireProtocol, string> = {
   responses: 'https://models.example/v1',
 };
 
-// encode-anthropic.ts signs thinking blocks with Node's Buffer (base64). Until it uses btoa, give the browser the
-// one Buffer call it makes; nothing else here touches Buffer.
-const g = globalThis as { Buffer?: unknown };
-g.Buffer ??= { from: (s: string) => ({ toString: () => btoa(String.fromCharCode(...new TextEncoder().encode(s))) }) };
 
 function scriptedFetch(protocol: WireProtocol, script: ScriptTurn[], bodies: string[]): typeof fetch {
   let next = 0;
