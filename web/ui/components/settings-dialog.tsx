@@ -1,5 +1,5 @@
 // Loaded lazily: the settings dialog is not needed to show the first screen.
-import { createResource, createSignal, createUniqueId, For, Match, Show, Switch } from 'solid-js';
+import { createResource, createSignal, createUniqueId, For, lazy, Match, Show, Switch } from 'solid-js';
 import {
   MAX_WORKSPACES,
   deleteSecret,
@@ -19,17 +19,24 @@ import { formatBytes } from '../i18n/i18n';
 import type { AppState } from '../state/app-state';
 import { messageOf } from '../state/errors';
 import { Dialog } from './dialog';
+import ModelTab from '../settings/providers/model-tab';
 
-type Tab = 'general' | 'workspaces' | 'secrets' | 'transfer';
+const PluginsTab = lazy(() => import('../settings/plugins/plugins-tab'));
+const BridgeTab = lazy(() => import('../settings/bridge/bridge-tab'));
+
+type Tab = 'general' | 'model' | 'workspaces' | 'secrets' | 'transfer' | 'plugins' | 'bridge';
 
 export default function SettingsDialog(props: { state: AppState; onClose: () => void }) {
   const t = props.state.t;
   const [tab, setTab] = createSignal<Tab>('general');
   const tabs: { id: Tab; label: () => string }[] = [
     { id: 'general', label: () => t('settings.general') },
+    { id: 'model', label: () => t('settings.model') },
     { id: 'workspaces', label: () => t('settings.workspaces') },
     { id: 'secrets', label: () => t('settings.secrets') },
     { id: 'transfer', label: () => t('settings.transfer') },
+    { id: 'plugins', label: () => t('settings.plugins') },
+    { id: 'bridge', label: () => t('settings.bridge') },
   ];
   const base = createUniqueId();
   function onTabKey(event: KeyboardEvent) {
@@ -64,6 +71,9 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
           <Match when={tab() === 'general'}>
             <GeneralTab state={props.state} />
           </Match>
+          <Match when={tab() === 'model'}>
+            <ModelTab state={props.state} />
+          </Match>
           <Match when={tab() === 'workspaces'}>
             <WorkspacesTab state={props.state} />
           </Match>
@@ -72,6 +82,12 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
           </Match>
           <Match when={tab() === 'transfer'}>
             <TransferTab state={props.state} />
+          </Match>
+          <Match when={tab() === 'plugins'}>
+            <PluginsTab state={props.state} />
+          </Match>
+          <Match when={tab() === 'bridge'}>
+            <BridgeTab state={props.state} />
           </Match>
         </Switch>
       </div>

@@ -1,0 +1,17 @@
+// One plugin service per app database: the registry, KV, module cache and spare worker are shared by Settings →
+// Plugins and the agent, so "Try a tool" runs exactly what the agent runs. `openFsFor` opens a workspace's folder
+// the way the workspace view does.
+import { createFsaWorkspaceFs, openWorkspaceFs, type HarnessDb, type WorkspaceFs, type WorkspaceRecord } from '../../../core';
+import { createPluginService, type PluginService } from '../../../core/plugins';
+
+const services = new WeakMap<HarnessDb, PluginService>();
+
+export function pluginServiceFor(db: HarnessDb): PluginService {
+  let service = services.get(db);
+  if (!service) services.set(db, (service = createPluginService(db)));
+  return service;
+}
+
+export function openFsFor(workspace: WorkspaceRecord): Promise<WorkspaceFs> {
+  return openWorkspaceFs(workspace, (handle, mode) => createFsaWorkspaceFs(handle, { access: mode, rootName: workspace.kind === 'opfs' ? workspace.name : handle.name }));
+}

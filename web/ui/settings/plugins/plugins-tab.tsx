@@ -1,0 +1,234 @@
+// Settings → Plugins: import a .hplugin.zip (validated by the shared validator; a refusal shows its code and
+// nothing is stored), see identity, version, permissions, tools and sha256, enable per workspace (installing
+// never enables), disable, uninstall (its KV data only after an explicit choice), and try a tool.
+import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
+import { HarnessError, type InstalledPlugin } from '../../../../plugin-host';
+import type { AppState } from '../../state/app-state';
+import { messageOf } from '../../state/errors';
+import { Dialog } from '../../components/dialog';
+import { pluginServiceFor } from './plugin-runtime';
+import { TryToolPanel } from './try-tool-panel';
+import './plugins.css';
+
+type Notice = { ok: boolean; text: string; code?: string };
+
+export default function PluginsTab(props: { state: AppState }) {
+  const s = props.state;
+  const t = s.t;
+  const service = pluginServiceFor(s.db);
+  const fileId = createUniqueId();
+  const [epoch, setEpoch] = createSignal(0);
+  const [plugins] = createResource(epoch, () => service.registry.list());
+  const [notice, setNotice] = createSignal<Notice | null>(null);
+  const [conflict, setConflict] = createSignal<{ bytes: Uint8Array; text: string } | null>(null);
+  const changed = () => setEpoch((n) => n + 1);
+
+  async function importBytes(bytes: Uint8Array, replace: boolean) {
+    setNotice(null);
+    setConflict(null);
+    try {
+      const r = await service.registry.import(bytes, { replace });
+      const p = r.plugin;
+      const text =
+        r.status === 'installed'
+          ? t('plugins.imported', { name: p.name, version: p.version })
+          : r.status === 'updated'
+            ? t('plugins.updated', { name: p.name, previous: r.previousVersion ?? '', version: p.version })
+            : r.status === 'replaced'
+              ? t('plugins.replaced', { name: p.name, version: p.version })
+              : t('plugins.unchanged', { name: p.name, version: p.version });
+      setNotice({ ok: true, text: r.disabledIn.length ? `${text} ${t('plugins.disabledIn', { count: r.disabledIn.length })}` : text });
+      changed();
+    } catch (error) {
+      const code = HarnessError.isInstance(error) ? error.code : 'E_INTERNAL';
+      if (code === 'E_REGISTRY_CONFLICT' || code === 'E_REGISTRY_DOWNGRADE') {
+        setConflict({ bytes, text: `${code}: ${messageOf(error)}` });
+        return;
+      }
+      setNotice({ ok: false, code, text: `${code}: ${messageOf(error)}` });
+    }
+  }
+
+  return (
+    <div class="form plugins-tab">
+      <p class="field-hint">{t('plugins.intro')}</p>
+      <section class="transfer-card">
+        <h3>
+          <label for={fileId}>{t('plugins.import')}</label>
+        </h3>
+        <input
+          id={fileId}
+          type="file"
+          accept=".zip,.hplugin.zip,application/zip"
+          onChange={(e) => {
+            const file = e.currentTarget.files?.[0];
+            e.currentTarget.value = '';
+            if (file) void file.arrayBuffer().then((b) => importBytes(new Uint8Array(b), false));
+          }}
+        />
+        <Show when={notice()}>
+          {(n) => (
+            <div class={n().ok ? 'field-success' : 'field-error'} role={n().ok ? 'status' : 'alert'} data-testid="plugin-import-result">
+              <Show when={!n().ok}>
+                <strong>{t('plugins.refused')}</strong>{' '}
+              </Show>
+              <span>{n().text}</span>
+            </div>
+          )}
+        </Show>
+        <Show when={conflict()}>
+          {(c) => (
+            <div class="plugin-conflict" role="alert" data-testid="plugin-conflict">
+              <p>
+                <strong>{t('plugins.conflict')}</strong>
+              </p>
+              <p class="meta-text">{c().text}</p>
+              <div class="form-actions">
+                <button type="button" class="button" onClick={() => setConflict(null)}>
+                  {t('plugins.cancel')}
+                </button>
+                <button type="button" class="button danger" onClick={() => void importBytes(c().bytes, true)}>
+                  {t('plugins.replace')}
+                </button>
+              </div>
+            </div>
+          )}
+        </Show>
+      </section>
+      <Show when={(plugins() ?? []).length > 0} fallback={<p class="empty-hint">{plugins.loading ? '…' : t('plugins.empty')}</p>}>
+        <ul class="plugin-list" role="list" aria-label={t('settings.plugins')}>
+          <For each={plugins()}>{(p) => <PluginCard state={s} plugin={p} onChanged={changed} epoch={epoch()} />}</For>
+        </ul>
+      </Show>
+    </div>
+  );
+}
+
+function PluginCard(props: { state: AppState; plugin: InstalledPlugin; onChanged: () => void; epoch: number }) {
+  const s = props.state;
+  const t = s.t;
+  const service = pluginServiceFor(s.db);
+  const [enabled, { refetch }] = createResource(
+    () => ({ id: props.plugin.id, epoch: props.epoch }),
+    async ({ id }) => {
+      const on = new Set<string>();
+      for (const w of s.workspaces()) if ((await service.registry.enabledIn(w.id)).some((p) => p.id === id)) on.add(w.id);
+      return on;
+    },
+  );
+  const [trying, setTrying] = createSignal(false);
+  const [uninstalling, setUninstalling] = createSignal(false);
+  const access = () =>
+    props.plugin.permissions.workspace === 'none' ? t('plugins.accessNone') : props.plugin.permissions.workspace === 'read' ? t('plugins.accessRead') : t('plugins.accessReadWrite');
+  async function toggle(workspaceId: string, on: boolean) {
+    await s.attempt(() => (on ? service.registry.enable(workspaceId, props.plugin.id) : service.registry.disable(workspaceId, props.plugin.id)));
+    await refetch();
+  }
+  const headingId = createUniqueId();
+  return (
+    <li class="plugin-card" aria-labelledby={headingId} data-plugin-id={props.plugin.id}>
+      <header class="plugin-card-head">
+        <div>
+          <h3 id={headingId}>{props.plugin.name}</h3>
+          <code class="meta-text">{props.plugin.id}</code>
+        </div>
+        <span class="badge">{t('plugins.version', { version: props.plugin.version })}</span>
+      </header>
+      <dl class="plugin-facts">
+        <dt>{t('plugins.permissions')}</dt>
+        <dd>
+          {t('plugins.permWorkspace', { access: access() })} · {t('plugins.permStorage', { on: props.plugin.permissions.storage ? t('plugins.yes') : t('plugins.no') })}
+        </dd>
+        <dt>{t('plugins.tools')}</dt>
+        <dd>
+          <ul class="plugin-tools" role="list">
+            <For each={props.plugin.tools}>
+              {(tool) => (
+                <li>
+                  <code>{tool.name}</code> <span class="meta-text">({tool.publicName})</span> — {tool.description}
+                </li>
+              )}
+            </For>
+          </ul>
+        </dd>
+        <dt>{t('plugins.sha256')}</dt>
+        <dd>
+          <code class="plugin-hash" data-testid="plugin-sha256">
+            {props.plugin.sha256}
+          </code>
+          <p class="field-hint">{t('plugins.hashNote')}</p>
+        </dd>
+        <dt>{t('plugins.enabledIn')}</dt>
+        <dd>
+          <Show when={s.workspaces().length > 0} fallback={<p class="field-hint">{t('plugins.noWorkspaces')}</p>}>
+            <For each={s.workspaces()}>
+              {(w) => (
+                <label class="checkbox">
+                  <input type="checkbox" checked={enabled()?.has(w.id) ?? false} onChange={(e) => void toggle(w.id, e.currentTarget.checked)} aria-label={t('plugins.enableFor', { workspace: w.name })} />
+                  <span>{w.name}</span>
+                </label>
+              )}
+            </For>
+          </Show>
+        </dd>
+      </dl>
+      <div class="form-actions plugin-actions">
+        <button type="button" class="button small" aria-expanded={trying()} onClick={() => setTrying((x) => !x)}>
+          {t('plugins.try')}
+        </button>
+        <button type="button" class="button small danger-outline" onClick={() => setUninstalling(true)}>
+          {t('plugins.uninstall')}
+        </button>
+      </div>
+      <Show when={trying() && enabled()}>
+        <TryToolPanel state={s} plugin={props.plugin} enabledIn={s.workspaces().filter((w) => enabled()!.has(w.id))} />
+      </Show>
+      <Show when={uninstalling()}>
+        <UninstallDialog state={s} plugin={props.plugin} onClose={() => setUninstalling(false)} onDone={props.onChanged} />
+      </Show>
+    </li>
+  );
+}
+
+function UninstallDialog(props: { state: AppState; plugin: InstalledPlugin; onClose: () => void; onDone: () => void }) {
+  const s = props.state;
+  const t = s.t;
+  const service = pluginServiceFor(s.db);
+  const [count] = createResource(() => service.kv.countOf(props.plugin.id));
+  const [deleteData, setDeleteData] = createSignal(false);
+  async function confirm() {
+    try {
+      await service.registry.uninstall(props.plugin.id, { deleteData: deleteData() });
+      s.notify('info', t('plugins.uninstalled', { name: props.plugin.name }));
+    } catch (error) {
+      s.notify('error', messageOf(error));
+    }
+    props.onClose();
+    props.onDone();
+  }
+  return (
+    <Dialog
+      title={t('plugins.uninstallTitle', { name: props.plugin.name })}
+      onClose={props.onClose}
+      closeLabel={t('common.cancel')}
+      footer={
+        <>
+          <button type="button" class="button" onClick={() => props.onClose()}>
+            {t('common.cancel')}
+          </button>
+          <button type="button" class="button danger" onClick={() => void confirm()}>
+            {t('plugins.uninstall')}
+          </button>
+        </>
+      }
+    >
+      <p>{t('plugins.uninstallBody')}</p>
+      <Show when={props.plugin.permissions.storage}>
+        <label class="checkbox">
+          <input type="checkbox" checked={deleteData()} onChange={(e) => setDeleteData(e.currentTarget.checked)} />
+          <span>{t('plugins.uninstallData', { count: count() ?? '…' })}</span>
+        </label>
+      </Show>
+    </Dialog>
+  );
+}

@@ -1,0 +1,268 @@
+// Settings → Model: provider preset, protocol, address, model, API key (stored in the secrets store under a
+// name, never shown again), output and budget fields, extra_body, route with its reason, Test connection, and
+// import of a model config file. Saved globally or for one workspace.
+import './model-tab.css';
+import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
+import { findPreset, getSecret, PROVIDER_PRESETS, setSecret, testConnection, type ConnectionReport, type Route } from '../../../core';
+import { checkModelConfig, readStoredModel, saveModel } from '../../../core/app-agent';
+import { chatTranslator } from '../../chat/chat-i18n';
+import type { AppState } from '../../state/app-state';
+import { codeOf, messageOf } from '../../state/errors';
+import { configFromForm, CUSTOM_PRESET, emptyForm, formFromConfig, formFromPreset, type ProviderForm } from './provider-form';
+
+const PROTOCOLS = ['openai', 'deepseek', 'anthropic', 'responses'] as const;
+
+export default function ModelTab(props: { state: AppState }) {
+  const s = props.state;
+  const ct = chatTranslator(s.locale);
+  const id = createUniqueId();
+  const f = (name: string) => `${id}-${name}`;
+  const [scope, setScope] = createSignal<string | null>(null);
+  const [form, setForm] = createSignal<ProviderForm>(emptyForm());
+  const [inherits, setInherits] = createSignal(false);
+  const [key, setKey] = createSignal('');
+  const [status, setStatus] = createSignal<{ ok: boolean; text: string } | null>(null);
+  const [report, setReport] = createSignal<ConnectionReport | null>(null);
+  const [testing, setTesting] = createSignal(false);
+  const [keyStored, { refetch: recheckKey }] = createResource(
+    () => form().api_key_env.trim(),
+    async (name) => (name ? (await getSecret(s.db, name)) !== undefined : false),
+  );
+
+  async function load(workspaceId: string | null) {
+    setStatus(null);
+    setReport(null);
+    const stored = await readStoredModel(s.db, workspaceId);
+    setInherits(workspaceId !== null && !stored);
+    const fallback = stored ?? (workspaceId ? await readStoredModel(s.db, null) : null);
+    try {
+      setForm(fallback ? formFromConfig(fallback.config, fallback.preset) : emptyForm());
+    } catch (error) {
+      setForm(emptyForm());
+      setStatus({ ok: false, text: `${codeOf(error) ?? 'E_CONFIG_INVALID'}: ${messageOf(error)}` });
+    }
+  }
+  void load(null);
+
+  const patch = (p: Partial<ProviderForm>) => setForm((cur) => ({ ...cur, ...p, preset: p.preset ?? (Object.keys(p).some((k) => ['protocol', 'base_url'].includes(k)) ? CUSTOM_PRESET : cur.preset) }));
+  const preset = () => findPreset(form().preset);
+  const routeNote = () => {
+    const p = preset();
+    if (p && p.route === form().route) return p.routeNote;
+    return form().route === 'bridge'
+      ? 'Requests go through the paired i-bridge (POST /v1/proxy), which works for servers that do not allow browser requests (CORS).'
+      : 'The browser calls the server directly; it must allow this app’s origin (CORS). If Test connection reports a network error, try the bridge.';
+  };
+
+  async function storeKey() {
+    const name = form().api_key_env.trim();
+    if (name && key()) {
+      await setSecret(s.db, name, key());
+      setKey('');
+      await recheckKey();
+    }
+  }
+  async function save(event: SubmitEvent) {
+    event.preventDefault();
+    setStatus(null);
+    try {
+      const config = configFromForm(form());
+      await storeKey();
+      await saveModel(s.db, scope(), { config, preset: form().preset === CUSTOM_PRESET ? null : form().preset });
+      setInherits(false);
+      setStatus({ ok: true, text: ct('saved') });
+      s.settingsChanged();
+    } catch (error) {
+      setStatus({ ok: false, text: `${codeOf(error) ?? 'E_CONFIG_INVALID'}: ${messageOf(error)}` });
+    }
+  }
+  async function test() {
+    setStatus(null);
+    setReport(null);
+    setTesting(true);
+    try {
+      const config = checkModelConfig(configFromForm(form()));
+      await storeKey();
+      setReport(
+        await testConnection(
+          { protocol: config.protocol, base_url: config.base_url, model: config.model, api_key_env: config.api_key_env, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, route: config.route ?? 'direct' },
+          { getSecret: (name) => getSecret(s.db, name) },
+        ),
+      );
+    } catch (error) {
+      setStatus({ ok: false, text: `${codeOf(error) ?? 'E_CONFIG_INVALID'}: ${messageOf(error)}` });
+    } finally {
+      setTesting(false);
+    }
+  }
+  async function importFile(file: File | undefined) {
+    if (!file) return;
+    setStatus(null);
+    try {
+      const config = checkModelConfig(await file.text());
+      const raw = JSON.parse(await file.text()) as Record<string, unknown>;
+      setForm(formFromConfig(raw, null));
+      await saveModel(s.db, scope(), { config: raw, preset: null });
+      setInherits(false);
+      setStatus({ ok: true, text: config.api_key_env ? ct('importedConfig', { name: config.api_key_env }) : ct('importedConfigNoKey') });
+      s.settingsChanged();
+    } catch (error) {
+      setStatus({ ok: false, text: `${file.name}: ${codeOf(error) ?? 'E_CONFIG_INVALID'}: ${messageOf(error)}` });
+    }
+  }
+  async function removeOverride() {
+    const w = scope();
+    if (!w) return;
+    await s.attempt(() => saveModel(s.db, w, null));
+    s.settingsChanged();
+    await load(w);
+  }
+
+  return (
+    <form class="form model-form" onSubmit={save} aria-label={ct('modelTab')}>
+      <div class="field">
+        <label for={f('scope')}>{ct('scope')}</label>
+        <select
+          id={f('scope')}
+          value={scope() ?? ''}
+          onChange={(e) => {
+            const v = e.currentTarget.value || null;
+            setScope(v);
+            void load(v);
+          }}
+        >
+          <option value="">{ct('scopeGlobal')}</option>
+          <For each={s.workspaces()}>{(w) => <option value={w.id}>{ct('scopeWorkspace', { name: w.name })}</option>}</For>
+        </select>
+        <Show when={scope()}>
+          <p class="field-hint">
+            {inherits() ? (
+              ct('useGlobal')
+            ) : (
+              <button type="button" class="link-button" onClick={() => void removeOverride()}>
+                {ct('removeOverride')}
+              </button>
+            )}
+          </p>
+        </Show>
+      </div>
+      <div class="form-grid">
+        <div class="field">
+          <label for={f('preset')}>{ct('preset')}</label>
+          <select
+            id={f('preset')}
+            value={form().preset}
+            onChange={(e) => {
+              const p = findPreset(e.currentTarget.value);
+              if (p) setForm((cur) => formFromPreset(p, cur));
+              else patch({ preset: CUSTOM_PRESET });
+            }}
+          >
+            <For each={PROVIDER_PRESETS}>{(p) => <option value={p.id}>{p.label}</option>}</For>
+            <option value={CUSTOM_PRESET}>{ct('presetCustom')}</option>
+          </select>
+        </div>
+        <div class="field">
+          <label for={f('protocol')}>{ct('protocol')}</label>
+          <select id={f('protocol')} value={form().protocol} onChange={(e) => patch({ protocol: e.currentTarget.value })}>
+            <For each={PROTOCOLS}>{(p) => <option value={p}>{p}</option>}</For>
+          </select>
+        </div>
+        <div class="field span-2">
+          <label for={f('base')}>{ct('baseUrl')}</label>
+          <input id={f('base')} type="url" required spellcheck={false} value={form().base_url} onInput={(e) => patch({ base_url: e.currentTarget.value })} />
+        </div>
+        <div class="field span-2">
+          <label for={f('model')}>{ct('model')}</label>
+          <input id={f('model')} type="text" required spellcheck={false} placeholder="gpt-4.1" value={form().model} onInput={(e) => patch({ model: e.currentTarget.value } as Partial<ProviderForm>)} />
+        </div>
+        <div class="field">
+          <label for={f('keyname')}>{ct('keyName')}</label>
+          <input id={f('keyname')} type="text" spellcheck={false} autocomplete="off" placeholder={ct('keyNone')} value={form().api_key_env} onInput={(e) => patch({ api_key_env: e.currentTarget.value } as Partial<ProviderForm>)} />
+        </div>
+        <div class="field">
+          <label for={f('key')}>{ct('keyValue')}</label>
+          <input id={f('key')} type="password" autocomplete="off" disabled={!form().api_key_env.trim()} value={key()} onInput={(e) => setKey(e.currentTarget.value)} />
+        </div>
+        <p class="field-hint span-2">
+          {ct('keyNameHint')}{' '}
+          <Show when={form().api_key_env.trim()}>{keyStored() ? ct('keyStored', { name: form().api_key_env.trim() }) : ct('keyMissing', { name: form().api_key_env.trim() })}</Show>
+        </p>
+        <div class="field">
+          <label for={f('max')}>{ct('maxTokens')}</label>
+          <input id={f('max')} type="text" inputMode="numeric" value={form().max_tokens} onInput={(e) => patch({ max_tokens: e.currentTarget.value } as Partial<ProviderForm>)} />
+        </div>
+        <label class="checkbox field-check">
+          <input type="checkbox" checked={form().use_max_tokens} onChange={(e) => patch({ use_max_tokens: e.currentTarget.checked } as Partial<ProviderForm>)} />
+          <span>{ct('useMaxTokens')}</span>
+        </label>
+        <div class="field">
+          <label for={f('window')}>{ct('contextWindow')}</label>
+          <input id={f('window')} type="text" inputMode="numeric" placeholder="128000" value={form().context_window} onInput={(e) => patch({ context_window: e.currentTarget.value } as Partial<ProviderForm>)} />
+        </div>
+        <div class="field">
+          <label for={f('threshold')}>{ct('threshold')}</label>
+          <input id={f('threshold')} type="text" inputMode="decimal" placeholder="0.8" value={form().threshold} onInput={(e) => patch({ threshold: e.currentTarget.value } as Partial<ProviderForm>)} />
+        </div>
+        <div class="field">
+          <label for={f('reserve')}>{ct('outputReserve')}</label>
+          <input id={f('reserve')} type="text" inputMode="numeric" value={form().output_reserve} onInput={(e) => patch({ output_reserve: e.currentTarget.value } as Partial<ProviderForm>)} />
+        </div>
+        <p class="field-hint">{ct('contextWindowHint')}</p>
+        <div class="field span-2">
+          <label for={f('extra')}>{ct('extraBody')}</label>
+          <textarea id={f('extra')} class="mono" rows={3} spellcheck={false} value={form().extra_body} onInput={(e) => patch({ extra_body: e.currentTarget.value } as Partial<ProviderForm>)} />
+          <p class="field-hint">{ct('extraBodyHint')}</p>
+        </div>
+        <div class="field span-2">
+          <label for={f('route')}>{ct('route')}</label>
+          <select id={f('route')} value={form().route} onChange={(e) => patch({ route: e.currentTarget.value as Route } as Partial<ProviderForm>)}>
+            <option value="direct">{ct('routeDirect')}</option>
+            <option value="bridge">{ct('routeBridge')}</option>
+          </select>
+          <p class="field-hint" data-testid="route-note">
+            {routeNote()}
+          </p>
+        </div>
+      </div>
+      <div class="model-actions">
+        <button type="submit" class="button primary">
+          {ct('saveModel')}
+        </button>
+        <button type="button" class="button" disabled={testing()} onClick={() => void test()}>
+          {testing() ? ct('testing') : ct('testConnection')}
+        </button>
+      </div>
+      <Show when={report()}>
+        {(r) => (
+          <div class={r().ok ? 'field-success' : 'field-error'} role={r().ok ? 'status' : 'alert'} data-testid="connection-report">
+            <p>{r().ok ? ct('testOk', { ms: Math.round(r().latencyMs), text: r().text ?? '' }) : ct('testFailed', { code: r().error!.code, message: r().error!.message, ms: Math.round(r().latencyMs) })}</p>
+            <Show when={r().usage}>{(u) => <p>{ct('testUsage', { input: u().input_tokens ?? '?', output: u().output_tokens ?? '?' })}</p>}</Show>
+          </div>
+        )}
+      </Show>
+      <Show when={status()}>
+        {(st) => (
+          <p class={st().ok ? 'field-success' : 'field-error'} role={st().ok ? 'status' : 'alert'} data-testid="model-status">
+            {st().text}
+          </p>
+        )}
+      </Show>
+      <section class="transfer-card">
+        <h3>
+          <label for={f('import')}>{ct('importConfig')}</label>
+        </h3>
+        <p class="field-hint">{ct('importConfigHint')}</p>
+        <input
+          id={f('import')}
+          type="file"
+          accept="application/json,.json"
+          onChange={(e) => {
+            void importFile(e.currentTarget.files?.[0]);
+            e.currentTarget.value = '';
+          }}
+        />
+      </section>
+    </form>
+  );
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { findPreset } from '../../../core';
+import { configFromForm, emptyForm, formFromConfig, formFromPreset, parseExtraBody } from './provider-form';
+
+describe('the Model tab form', () => {
+  it('turns a preset plus a model name into a valid config that round-trips through the form', () => {
+    const form = { ...formFromPreset(findPreset('anthropic')!), model: 'claude-sonnet-4-5', context_window: '200000' };
+    const config = configFromForm(form);
+    expect(config).toEqual({
+      protocol: 'anthropic',
+      base_url: 'https://api.anthropic.com',
+      model: 'claude-sonnet-4-5',
+      api_key_env: 'ANTHROPIC_API_KEY',
+      max_tokens: 4096,
+      use_max_tokens: false,
+      budget: { context_window: 200000 },
+      route: 'direct',
+    });
+    expect(formFromConfig(config, 'anthropic')).toMatchObject({ preset: 'anthropic', model: 'claude-sonnet-4-5', context_window: '200000', extra_body: '{}' });
+  });
+
+  it('names the field in every refusal: bad JSON, a non-object, a reserved extra_body field, a text number, a budget without window', () => {
+    expect(() => parseExtraBody('{"temperature": }')).toThrow(/At extra_body: not valid JSON/);
+    expect(() => parseExtraBody('[1]')).toThrow(/expected a JSON object/);
+    const base = { ...emptyForm(), model: 'gpt-4.1' };
+    expect(() => configFromForm({ ...base, extra_body: '{"stream": false}' })).toThrow(/extra_body/);
+    expect(() => configFromForm({ ...base, extra_body: '{"api_key": "x"}' })).toThrow(/extra_body/);
+    expect(() => configFromForm({ ...base, max_tokens: 'lots' })).toThrow(/At max_tokens/);
+    expect(() => configFromForm({ ...base, threshold: '0.7' })).toThrow(/At budget.context_window/);
+    expect(() => configFromForm({ ...base, model: '' })).toThrow(/At model/);
+  });
+
+  it('keeps a local preset without a key and with its bridge route', () => {
+    const config = configFromForm({ ...formFromPreset(findPreset('ollama')!), model: 'qwen3' });
+    expect(config.api_key_env).toBeUndefined();
+    expect(config.route).toBe('bridge');
+    expect(config.use_max_tokens).toBe(true);
+  });
+});

@@ -1,0 +1,110 @@
+// The Model tab's form ⇄ the seed 000 §4 model config object. Pure (tested in Node): numbers and extra_body are
+// typed as text in the form and checked here with errors that name the field; the whole config is then validated
+// by web/core/config, the same parser headless `i` uses.
+import { findPreset, HarnessError, PROVIDER_PRESETS, type ProviderPreset, type Route } from '../../../core';
+import { checkModelConfig } from '../../../core/app-agent';
+
+export interface ProviderForm {
+  preset: string;
+  protocol: string;
+  base_url: string;
+  model: string;
+  api_key_env: string;
+  max_tokens: string;
+  use_max_tokens: boolean;
+  context_window: string;
+  threshold: string;
+  output_reserve: string;
+  extra_body: string;
+  route: Route;
+}
+
+export const CUSTOM_PRESET = 'custom';
+
+export function formFromPreset(preset: ProviderPreset, current?: ProviderForm): ProviderForm {
+  return {
+    preset: preset.id,
+    protocol: preset.protocol,
+    base_url: preset.base_url,
+    model: current?.preset === preset.id ? current.model : '',
+    api_key_env: preset.api_key_env ?? '',
+    max_tokens: current?.max_tokens ?? '4096',
+    use_max_tokens: preset.use_max_tokens,
+    context_window: current?.context_window ?? '',
+    threshold: current?.threshold ?? '',
+    output_reserve: current?.output_reserve ?? '',
+    extra_body: current?.extra_body ?? '{}',
+    route: preset.route,
+  };
+}
+
+export const emptyForm = (): ProviderForm => formFromPreset(PROVIDER_PRESETS[0]!);
+
+export function formFromConfig(config: Record<string, unknown>, preset: string | null): ProviderForm {
+  const c = checkModelConfig(config);
+  const known = preset && findPreset(preset);
+  return {
+    preset: known ? known.id : CUSTOM_PRESET,
+    protocol: c.protocol,
+    base_url: c.base_url,
+    model: c.model,
+    api_key_env: c.api_key_env ?? '',
+    max_tokens: String(c.max_tokens),
+    use_max_tokens: c.use_max_tokens,
+    context_window: c.budget?.context_window !== undefined ? String(c.budget.context_window) : '',
+    threshold: c.budget?.threshold !== undefined ? String(c.budget.threshold) : '',
+    output_reserve: c.budget?.output_reserve !== undefined ? String(c.budget.output_reserve) : '',
+    extra_body: JSON.stringify(c.extra_body, null, 2),
+    route: c.route ?? (known ? known.route : 'direct'),
+  };
+}
+
+function numberField(text: string, field: string, integer: boolean): number | undefined {
+  const t = text.trim();
+  if (t === '') return undefined;
+  const n = Number(t);
+  if (!Number.isFinite(n) || (integer && !Number.isInteger(n))) {
+    throw new HarnessError('E_CONFIG_INVALID', `At ${field}: "${t}" is not ${integer ? 'a whole number' : 'a number'}.`, { path: field });
+  }
+  return n;
+}
+
+export function parseExtraBody(text: string): Record<string, unknown> {
+  const t = text.trim();
+  if (t === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(t);
+  } catch (error) {
+    throw new HarnessError('E_EXTRA_BODY_JSON', `At extra_body: not valid JSON (${error instanceof Error ? error.message : String(error)}). Write an object such as {"temperature": 0.2}.`, { path: 'extra_body' });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HarnessError('E_EXTRA_BODY_JSON', 'At extra_body: expected a JSON object such as {"temperature": 0.2}.', { path: 'extra_body' });
+  }
+  return value as Record<string, unknown>;
+}
+
+/** The config object to store (only the fields the person set), validated; throws HarnessError naming the field. */
+export function configFromForm(form: ProviderForm): Record<string, unknown> {
+  const config: Record<string, unknown> = { protocol: form.protocol, base_url: form.base_url.trim(), model: form.model.trim() };
+  if (form.api_key_env.trim()) config.api_key_env = form.api_key_env.trim();
+  const maxTokens = numberField(form.max_tokens, 'max_tokens', true);
+  if (maxTokens !== undefined) config.max_tokens = maxTokens;
+  config.use_max_tokens = form.use_max_tokens;
+  const budget: Record<string, number> = {};
+  const window = numberField(form.context_window, 'budget.context_window', true);
+  const threshold = numberField(form.threshold, 'budget.threshold', false);
+  const reserve = numberField(form.output_reserve, 'budget.output_reserve', true);
+  if (window !== undefined) budget.context_window = window;
+  if (threshold !== undefined) budget.threshold = threshold;
+  if (reserve !== undefined) budget.output_reserve = reserve;
+  if (Object.keys(budget).length) {
+    if (budget.context_window === undefined) throw new HarnessError('E_CONFIG_INVALID', 'At budget.context_window: required when other budget fields are set (the core has no table of model sizes).', { path: 'budget.context_window' });
+    config.budget = budget;
+  }
+  const extra = parseExtraBody(form.extra_body);
+  if (Object.keys(extra).length) config.extra_body = extra;
+  config.route = form.route;
+  checkModelConfig(config);
+  return config;
+}
