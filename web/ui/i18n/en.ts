@@ -1,4 +1,6 @@
 // English strings. Keys are grouped by screen; `{name}` placeholders are filled by t().
+import { pluginsEn } from '../settings/plugins/strings';
+
 export const en = {
   'app.tagline': 'An AI coding agent that works in the folder you grant.',
   'app.loading': 'Opening your workspaces…',
@@ -134,6 +136,7 @@ export const en = {
   'update.offlineReady': 'i is ready to work offline.',
 
   'error.generic': 'Something went wrong: {message}',
+  ...pluginsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

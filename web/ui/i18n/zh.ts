@@ -1,4 +1,5 @@
 import type { Dictionary } from './en';
+import { pluginsZh } from '../settings/plugins/strings';
 
 // 简体中文。键与 en.ts 一一对应（类型检查保证不缺不多）。
 export const zh: Dictionary = {
@@ -136,4 +137,5 @@ export const zh: Dictionary = {
   'update.offlineReady': 'i 已可离线使用。',
 
   'error.generic': '出错了：{message}',
+  ...pluginsZh,
 };
