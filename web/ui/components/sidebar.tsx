@@ -46,17 +46,34 @@ export function Sidebar(props: { state: AppState; onNewWorkspace: () => void; on
       </section>
 
       <section class="sidebar-section" aria-labelledby="sidebar-sessions">
-        <h2 id="sidebar-sessions" class="section-title">
-          {t('sidebar.sessions')}
-        </h2>
+        <div class="section-title-row">
+          <h2 id="sidebar-sessions" class="section-title">
+            {t('sidebar.sessions')}
+          </h2>
+          <Show when={s.selected()}>
+            <button type="button" class="icon-button" aria-label={t('sidebar.newSession')} title={t('sidebar.newSession')} onClick={() => s.selectSession(null)}>
+              <PlusIcon />
+            </button>
+          </Show>
+        </div>
         <Show when={s.selected()} fallback={<p class="empty-hint">{t('sidebar.selectWorkspaceForSessions')}</p>}>
           <Show when={s.sessions().length > 0} fallback={<p class="empty-hint">{t('sidebar.noSessions')}</p>}>
             <ul class="nav-list" role="list">
               <For each={s.sessions()}>
                 {(session) => (
-                  <li class="nav-item static">
-                    <ChatIcon />
-                    <span class="nav-label">{session.title}</span>
+                  <li>
+                    <a
+                      href={`#w=${session.workspaceId}&s=${session.id}`}
+                      class="nav-item"
+                      aria-current={s.session() === session.id ? 'page' : undefined}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        s.selectSession(session.id);
+                      }}
+                    >
+                      <ChatIcon />
+                      <span class="nav-label">{session.title}</span>
+                    </a>
                   </li>
                 )}
               </For>

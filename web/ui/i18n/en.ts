@@ -14,6 +14,7 @@ export const en = {
   'sidebar.newWorkspace': 'New workspace',
   'sidebar.noWorkspaces': 'No workspaces yet. Create one to let the agent work in a folder.',
   'sidebar.sessions': 'Sessions',
+  'sidebar.newSession': 'New session',
   'sidebar.noSessions': 'No sessions in this workspace yet.',
   'sidebar.selectWorkspaceForSessions': 'Select a workspace to see its sessions.',
   'sidebar.settings': 'Settings',
@@ -94,6 +95,7 @@ export const en = {
 
   'settings.title': 'Settings',
   'settings.general': 'General',
+  'settings.model': 'Model',
   'settings.workspaces': 'Workspaces',
   'settings.transfer': 'Import / Export',
   'settings.language': 'Language',

@@ -15,6 +15,7 @@ export const zh: Dictionary = {
   'sidebar.newWorkspace': '新建工作区',
   'sidebar.noWorkspaces': '还没有工作区。创建一个，让助手在某个文件夹中工作。',
   'sidebar.sessions': '会话',
+  'sidebar.newSession': '新会话',
   'sidebar.noSessions': '此工作区还没有会话。',
   'sidebar.selectWorkspaceForSessions': '选择一个工作区以查看其会话。',
   'sidebar.settings': '设置',
@@ -95,6 +96,7 @@ export const zh: Dictionary = {
 
   'settings.title': '设置',
   'settings.general': '通用',
+  'settings.model': '模型',
   'settings.workspaces': '工作区',
   'settings.transfer': '导入 / 导出',
   'settings.language': '语言',

@@ -35,6 +35,10 @@ export interface AppState {
   selected: Accessor<WorkspaceRecord | undefined>;
   select(id: string | null): void;
   sessions: Accessor<SessionRecord[]>;
+  /** The open session of the selected workspace (null: a new, not yet saved one); kept in the hash as `s=`. */
+  session: Accessor<string | null>;
+  selectSession(id: string | null): void;
+  refreshSessions(): Promise<void>;
   settings: Accessor<GlobalSettings>;
   locale: Accessor<Locale>;
   t: Translate;
@@ -57,11 +61,13 @@ export interface AppState {
 }
 
 const idFromHash = () => new URLSearchParams(location.hash.slice(1)).get('w');
+const sessionFromHash = () => new URLSearchParams(location.hash.slice(1)).get('s');
 
 export function createAppState(db: HarnessDb): AppState {
   const [workspaces, setWorkspaces] = createSignal<WorkspaceRecord[]>([]);
   const [selectedId, setSelectedId] = createSignal<string | null>(idFromHash());
   const [sessions, setSessions] = createSignal<SessionRecord[]>([]);
+  const [session, setSession] = createSignal<string | null>(sessionFromHash());
   const [settings, setSettings] = createSignal<GlobalSettings>(DEFAULT_GLOBAL_SETTINGS);
   const [notices, setNotices] = createSignal<Notice[]>([]);
   const [settingsEpoch, setSettingsEpoch] = createSignal(0);
@@ -103,13 +109,18 @@ export function createAppState(db: HarnessDb): AppState {
   }
 
   function select(id: string | null) {
+    if (id !== (selected()?.id ?? null)) setSession(null);
     setSelectedId(id);
-    const hash = id ? `#w=${id}` : '';
+    const sid = session();
+    const hash = id ? `#w=${id}${sid ? `&s=${sid}` : ''}` : '';
     if (location.hash !== hash) history.replaceState(null, '', hash || location.pathname + location.search);
     void loadSessions();
   }
 
-  window.addEventListener('hashchange', () => select(idFromHash()));
+  window.addEventListener('hashchange', () => {
+    setSession(sessionFromHash());
+    select(idFromHash());
+  });
 
   const afterCreate = async (record: WorkspaceRecord) => {
     await refresh();
@@ -125,6 +136,13 @@ export function createAppState(db: HarnessDb): AppState {
     selected,
     select,
     sessions,
+    session,
+    selectSession(id) {
+      setSession(id);
+      const w = selected()?.id ?? null;
+      if (w) select(w);
+    },
+    refreshSessions: loadSessions,
     settings,
     locale,
     t,

@@ -1,0 +1,66 @@
+// What the chat shows, derived from a history: one item per user message, assistant message (text, thinking and
+// its tool calls with their results) and tool images. Pure, so it is unit-tested in Node.
+import { thinkingOf } from '../../core/app-agent';
+import type { AssistantMessage, ContentPart, Message } from '../../core';
+
+export interface ToolView {
+  id: string;
+  name: string;
+  /** The raw argument text as the model sent it. */
+  args: string;
+  result?: { output: string; error: boolean; code?: string };
+}
+
+export type ChatItem =
+  | { kind: 'user'; index: number; text: string; images: string[] }
+  | { kind: 'tool-images'; index: number; callId: string; images: string[] }
+  | { kind: 'assistant'; index: number; text: string; thinking: string; tools: ToolView[] };
+
+const textOf = (content: string | ContentPart[] | null) =>
+  content === null ? '' : typeof content === 'string' ? content : content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+const imagesOf = (content: string | ContentPart[]) => (typeof content === 'string' ? [] : content.flatMap((p) => (p.type === 'image_url' ? [p.image_url.url] : [])));
+
+const CODE_RE = /^Error (E_[A-Z0-9_]+): /;
+
+export function chatItems(messages: readonly Message[]): ChatItem[] {
+  const results = new Map<string, ToolView['result']>();
+  for (const m of messages) {
+    if (m.role !== 'tool') continue;
+    const code = m._error ? CODE_RE.exec(m.content)?.[1] : undefined;
+    results.set(m.tool_call_id, { output: m.content, error: m._error === true, ...(code ? { code } : {}) });
+  }
+  const items: ChatItem[] = [];
+  messages.forEach((m, index) => {
+    if (m.role === 'user') {
+      const meta = m._meta as { kind?: string; tool_call_id?: string } | undefined;
+      if (meta?.kind === 'tool_images') items.push({ kind: 'tool-images', index, callId: String(meta.tool_call_id), images: imagesOf(m.content) });
+      else if (meta?.kind === 'batch_error') return;
+      else items.push({ kind: 'user', index, text: textOf(m.content), images: imagesOf(m.content) });
+    } else if (m.role === 'assistant') {
+      items.push(assistantItem(m, index, results));
+    }
+  });
+  return items;
+}
+
+export function assistantItem(m: AssistantMessage, index: number, results: ReadonlyMap<string, ToolView['result']>): ChatItem & { kind: 'assistant' } {
+  return {
+    kind: 'assistant',
+    index,
+    text: textOf(m.content),
+    thinking: thinkingOf(m),
+    tools: (m.tool_calls ?? []).map((c) => {
+      const result = results.get(c.id);
+      return { id: c.id, name: c.function.name, args: c.function.arguments, ...(result ? { result } : {}) };
+    }),
+  };
+}
+
+/** Pretty JSON for the arguments view; the raw text when it is not JSON. */
+export function prettyArgs(raw: string): string {
+  try {
+    return JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    return raw;
+  }
+}

@@ -1,0 +1,254 @@
+// Loaded lazily (with marked and DOMPurify): the chat of one workspace — the open session's messages, the turn in
+// flight with streamed text/thinking, tool calls, inline approvals, errors with a retry, and session actions.
+import './chat.css';
+import { createEffect, createMemo, createResource, createSignal, createUniqueId, For, Match, on, Show, Switch, type JSX } from 'solid-js';
+import { forkSession, type WorkspaceFs, type WorkspaceRecord } from '../../core';
+import { saveApprovalMode, type ApprovalMode, type JournalCall, type TurnJournal } from '../../core/app-agent';
+import type { AppState } from '../state/app-state';
+import { ApprovalCard } from './approval-card';
+import { chatTranslator, type ChatKey, type ChatTranslate } from './chat-i18n';
+import { createChatController, type ChatController } from './chat-controller';
+import { assistantItem, chatItems, type ChatItem } from './chat-model';
+import { Composer } from './composer';
+import { Images, Markdown, Thinking, ToolCall } from './message-parts';
+import { SessionActions } from './session-actions';
+
+export default function ChatView(props: { state: AppState; workspace: WorkspaceRecord; fs: WorkspaceFs }) {
+  const s = props.state;
+  const ct = chatTranslator(s.locale);
+  const chat = createChatController({
+    db: s.db,
+    workspaceId: props.workspace.id,
+    fs: props.fs,
+    onSession: (id) => {
+      if (s.session() !== id) s.selectSession(id);
+      void s.refreshSessions();
+    },
+    stoppedText: () => ct('stopped'),
+  });
+  const [draft, setDraft] = createSignal('');
+  const [settings, { refetch }] = createResource(
+    () => s.settingsEpoch() + 1,
+    () => chat.agent.settings(),
+  );
+  createEffect(on(s.session, (id) => void s.attempt(() => chat.open(id))));
+
+  const title = createMemo(() => s.sessions().find((x) => x.id === chat.sessionId())?.title ?? ct('newSession'));
+  const items = createMemo(() => chatItems(chat.messages()));
+  const liveItems = createMemo(() => {
+    const l = chat.live();
+    if (!l) return [];
+    return l.assistants.map((m, i) => assistantItem(m, -1 - i, new Map(Object.entries(l.results))));
+  });
+
+  let log: HTMLDivElement | undefined;
+  createEffect(
+    on([items, chat.live, chat.approvals, chat.failure], () => {
+      if (!log) return;
+      const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 160;
+      if (nearBottom || chat.busy()) queueMicrotask(() => log && (log.scrollTop = log.scrollHeight));
+    }),
+  );
+
+  async function send() {
+    const prompt = draft().trim();
+    if (!prompt) return;
+    setDraft('');
+    await chat.send(prompt);
+  }
+  async function fork(index: number) {
+    const id = chat.sessionId();
+    if (!id) return;
+    await s.attempt(async () => {
+      const info = await forkSession(chat.agent.store, id, index);
+      await s.refreshSessions();
+      s.selectSession(info.id);
+      s.notify('info', ct('forked'));
+    });
+  }
+  async function setMode(mode: ApprovalMode) {
+    await s.attempt(() => saveApprovalMode(s.db, props.workspace.id, mode));
+    await refetch();
+  }
+
+  return (
+    <section class="chat-slot panel chat" aria-labelledby="chat-title" data-workspace-id={props.workspace.id}>
+      <header class="panel-header chat-header">
+        <h2 id="chat-title" class="chat-title">
+          {title()}
+        </h2>
+        <SessionActions state={s} store={chat.agent.store} sessionId={chat.sessionId()} title={title()} busy={chat.busy()} ct={ct} onOpen={(id) => s.selectSession(id)} onNotice={(text) => s.notify('info', text)} />
+      </header>
+      <ApprovalModeBar mode={settings()?.approval ?? 'ask'} onChange={(m) => void setMode(m)} ct={ct} />
+      <Show when={settings() && !settings()!.model}>
+        <p class="banner warning chat-banner" role="status">
+          {settings()!.modelError ? `${settings()!.modelError!.code}: ${settings()!.modelError!.message}` : ct('noModel')}
+        </p>
+      </Show>
+      <div class="chat-log" ref={(el) => (log = el)} role="log" aria-label={ct('title')} aria-busy={chat.busy()}>
+        <Show when={chat.interrupted()}>{(j) => <Interrupted journal={j()} ct={ct} onAgain={() => setDraft(j().prompt)} onDismiss={() => void chat.dismissInterrupted()} />}</Show>
+        <Show when={items().length === 0 && !chat.live()}>
+          <p class="chat-empty">{ct('empty')}</p>
+        </Show>
+        <For each={items()}>{(item) => <Item item={item} chat={chat} ct={ct} onFork={fork} />}</For>
+        <Show when={chat.live()}>
+          {(l) => (
+            <>
+              <Show when={!l().saved}>
+                <UserBubble text={l().prompt} images={[]} ct={ct} />
+              </Show>
+              <For each={liveItems()}>{(item) => <Item item={item} chat={chat} ct={ct} />}</For>
+              <Show when={l().thinking || l().text || (chat.approvals().length === 0 && Object.keys(l().running).length === 0)}>
+                <article class="msg msg-assistant live" aria-live="polite">
+                  <Show when={l().thinking}>
+                    <Thinking text={l().thinking} live ct={ct} />
+                  </Show>
+                  <Show when={l().text} fallback={<span class="typing" aria-label="…" />}>
+                    <Markdown text={l().text} />
+                  </Show>
+                </article>
+              </Show>
+            </>
+          )}
+        </Show>
+        <For each={chat.approvals()}>{(p) => <ApprovalCard pending={p} ct={ct} />}</For>
+        <For each={chat.warnings()}>
+          {(w) => (
+            <p class="chat-warning" role="status">
+              {ct('warning', { code: w.code, message: w.message })}
+            </p>
+          )}
+        </For>
+        <Show when={chat.notice()}>
+          <p class="chat-notice" role="status">
+            {chat.notice()}
+          </p>
+        </Show>
+        <Show when={chat.failure()}>
+          {(f) => (
+            <div class="chat-error" role="alert">
+              <strong>{ct('errorTitle', { code: f().error.code.startsWith('STOP_') ? f().stopReason : f().error.code })}</strong>
+              <p>{f().error.message || ct('stopReason', { reason: f().stopReason })}</p>
+              <button type="button" class="button small" onClick={() => void chat.retry()}>
+                {ct('retry')}
+              </button>
+            </div>
+          )}
+        </Show>
+      </div>
+      <Composer busy={chat.busy()} disabled={!settings()?.model} value={draft()} onInput={setDraft} onSend={() => void send()} onStop={() => chat.stop()} ct={ct} />
+    </section>
+  );
+}
+
+function Item(props: { item: ChatItem; chat: ChatController; ct: ChatTranslate; onFork?: (index: number) => void }) {
+  const ct = props.ct;
+  const forkButton = (index: number) => (
+    <Show when={props.onFork && !props.chat.busy()}>
+      <button type="button" class="msg-action" onClick={() => props.onFork?.(index)}>
+        {ct('fork')}
+      </button>
+    </Show>
+  );
+  return (
+    <Switch>
+      <Match when={props.item.kind === 'user' && props.item}>
+        {(u) => (
+          <UserBubble text={u().text} images={u().images} ct={ct}>
+            {forkButton(u().index)}
+          </UserBubble>
+        )}
+      </Match>
+      <Match when={props.item.kind === 'tool-images' && props.item}>{(t) => <Images urls={t().images} label={ct('toolImages', { id: t().callId })} />}</Match>
+      <Match when={props.item.kind === 'assistant' && props.item}>
+        {(a) => (
+          <article class="msg msg-assistant">
+            <Show when={a().thinking}>
+              <Thinking text={a().thinking} ct={ct} />
+            </Show>
+            <Show when={a().text}>
+              <Markdown text={a().text} />
+            </Show>
+            <For each={a().tools}>{(tool) => <ToolCall tool={tool} running={props.chat.live()?.running[tool.id] === true} ct={ct} />}</For>
+            <Show when={a().index >= 0}>{forkButton(a().index)}</Show>
+          </article>
+        )}
+      </Match>
+    </Switch>
+  );
+}
+
+function UserBubble(props: { text: string; images: string[]; ct: ChatTranslate; children?: JSX.Element }) {
+  return (
+    <article class="msg msg-user">
+      <div class="msg-user-text">{props.text}</div>
+      <Show when={props.images.length > 0}>
+        <Images urls={props.images} label={props.ct('image')} />
+      </Show>
+      {props.children}
+    </article>
+  );
+}
+
+function ApprovalModeBar(props: { mode: ApprovalMode; onChange: (mode: ApprovalMode) => void; ct: ChatTranslate }) {
+  const id = createUniqueId();
+  const ct = props.ct;
+  return (
+    <div class="approval-mode" classList={{ yolo: props.mode === 'yolo' }}>
+      <label for={id}>{ct('approvalMode')}</label>
+      <select id={id} value={props.mode} onChange={(e) => props.onChange(e.currentTarget.value as ApprovalMode)}>
+        <option value="ask">{ct('modeAsk')}</option>
+        <option value="auto">{ct('modeAuto')}</option>
+        <option value="yolo">{ct('modeYolo')}</option>
+      </select>
+      <Show when={props.mode !== 'ask'}>
+        <p class="approval-warning" role="note">
+          {props.mode === 'yolo' ? ct('yoloWarning') : ct('autoWarning')}
+        </p>
+      </Show>
+    </div>
+  );
+}
+
+const CALL_STATE: Record<JournalCall['state'], ChatKey> = {
+  pending: 'callPending',
+  'waiting-approval': 'callWaiting',
+  running: 'callRan',
+  done: 'callDone',
+  failed: 'callFailed',
+  refused: 'callRefused',
+};
+
+function Interrupted(props: { journal: TurnJournal; ct: ChatTranslate; onAgain: () => void; onDismiss: () => void }) {
+  const ct = props.ct;
+  return (
+    <div class="banner warning interrupted" role="alert" data-testid="interrupted-turn">
+      <div>
+        <strong>{ct('interruptedTitle')}</strong>
+        <p>{ct('interruptedPrompt', { prompt: props.journal.prompt.length > 200 ? `${props.journal.prompt.slice(0, 199)}…` : props.journal.prompt })}</p>
+        <Show when={props.journal.calls.length > 0} fallback={<p>{ct('interruptedNone')}</p>}>
+          <p>{ct('interruptedCalls')}</p>
+          <ul class="interrupted-calls">
+            <For each={props.journal.calls}>
+              {(c) => (
+                <li data-state={c.state}>
+                  <code>{c.name}</code>
+                  {c.summary ? ` — ${c.summary}` : ''}: {ct(CALL_STATE[c.state])}
+                </li>
+              )}
+            </For>
+          </ul>
+        </Show>
+        <p class="field-hint">{ct('interruptedNote')}</p>
+      </div>
+      <div class="banner-actions">
+        <button type="button" class="button small" onClick={() => props.onAgain()}>
+          {ct('sendAgain')}
+        </button>
+        <button type="button" class="button small ghost" onClick={() => props.onDismiss()}>
+          {ct('dismiss')}
+        </button>
+      </div>
+    </div>
+  );
+}
