@@ -4,7 +4,7 @@
 import './model-tab.css';
 import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
 import { findPreset, getSecret, PROVIDER_PRESETS, setSecret, testConnection, type ConnectionReport, type Route } from '../../../core';
-import { checkModelConfig, readStoredModel, saveModel } from '../../../core/app-agent';
+import { checkModelConfig, readStoredModel, saveModel } from '../../../core/app-agent/agent-settings';
 import { chatTranslator } from '../../chat/chat-i18n';
 import type { AppState } from '../../state/app-state';
 import { codeOf, messageOf } from '../../state/errors';

@@ -2,7 +2,7 @@
 // typed as text in the form and checked here with errors that name the field; the whole config is then validated
 // by web/core/config, the same parser headless `i` uses.
 import { findPreset, HarnessError, PROVIDER_PRESETS, type ProviderPreset, type Route } from '../../../core';
-import { checkModelConfig } from '../../../core/app-agent';
+import { checkModelConfig } from '../../../core/app-agent/agent-settings';
 
 export interface ProviderForm {
   preset: string;
