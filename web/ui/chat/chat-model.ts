@@ -17,27 +17,28 @@ export type ChatItem =
   | { kind: 'assistant'; index: number; text: string; thinking: string; tools: ToolView[] };
 
 const textOf = (content: string | ContentPart[] | null) =>
-  content === null ? '' : typeof content === 'string' ? content : content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+  content === null ? '' : typeof content === 'string' ? content : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
 const imagesOf = (content: string | ContentPart[]) => (typeof content === 'string' ? [] : content.flatMap((p) => (p.type === 'image_url' ? [p.image_url.url] : [])));
 
 const CODE_RE = /^Error (E_[A-Z0-9_]+): /;
 
 export function chatItems(messages: readonly Message[]): ChatItem[] {
-  const results = new Map<string, ToolView['result']>();
-  for (const m of messages) {
-    if (m.role !== 'tool') continue;
-    const code = m._error ? CODE_RE.exec(m.content)?.[1] : undefined;
-    results.set(m.tool_call_id, { output: m.content, error: m._error === true, ...(code ? { code } : {}) });
-  }
   const items: ChatItem[] = [];
+  // Tool results belong to the latest assistant message that made a call with their id (ids may repeat across
+  // turns with some servers, so a global id map would attach a result to the wrong call).
+  let lastAssistant: (ChatItem & { kind: 'assistant' }) | undefined;
   messages.forEach((m, index) => {
     if (m.role === 'user') {
       const meta = m._meta as { kind?: string; tool_call_id?: string } | undefined;
       if (meta?.kind === 'tool_images') items.push({ kind: 'tool-images', index, callId: String(meta.tool_call_id), images: imagesOf(m.content) });
-      else if (meta?.kind === 'batch_error') return;
-      else items.push({ kind: 'user', index, text: textOf(m.content), images: imagesOf(m.content) });
+      else if (meta?.kind !== 'batch_error') items.push({ kind: 'user', index, text: textOf(m.content), images: imagesOf(m.content) });
     } else if (m.role === 'assistant') {
-      items.push(assistantItem(m, index, results));
+      lastAssistant = assistantItem(m, index, new Map());
+      items.push(lastAssistant);
+    } else if (m.role === 'tool' && lastAssistant) {
+      const tool = lastAssistant.tools.find((t) => t.id === m.tool_call_id && !t.result);
+      const code = m._error ? CODE_RE.exec(m.content)?.[1] : undefined;
+      if (tool) tool.result = { output: m.content, error: m._error === true, ...(code ? { code } : {}) };
     }
   });
   return items;

@@ -1,0 +1,47 @@
+// Page actions for the agent specs, in the person's terms: configure the model in Settings → Model, talk in the
+// chat, answer an approval card.
+import type { Page } from 'playwright-core';
+
+export interface ModelForm {
+  protocol: 'openai' | 'deepseek' | 'anthropic' | 'responses';
+  baseUrl: string;
+  model?: string;
+  keyName?: string;
+  key?: string;
+}
+
+export async function openModelSettings(page: Page) {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByRole('tab', { name: 'Model' }).click();
+  return dialog;
+}
+
+export async function fillModelForm(page: Page, form: ModelForm) {
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByLabel('Preset').selectOption('custom');
+  await dialog.getByLabel('Protocol').selectOption(form.protocol);
+  await dialog.getByLabel('Base URL').fill(form.baseUrl);
+  await dialog.getByRole('textbox', { name: 'Model', exact: true }).fill(form.model ?? 'scripted-model');
+  await dialog.getByLabel('API key name').fill(form.keyName ?? 'TEST_KEY');
+  if (form.key) await dialog.getByLabel('API key', { exact: true }).fill(form.key);
+  await dialog.getByLabel('Route').selectOption('direct');
+  return dialog;
+}
+
+export async function configureModel(page: Page, form: ModelForm) {
+  const dialog = await openModelSettings(page);
+  await fillModelForm(page, form);
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await dialog.getByTestId('model-status').getByText('Saved.').waitFor();
+  await dialog.getByRole('button', { name: 'Close' }).first().click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+export async function sendMessage(page: Page, text: string) {
+  const box = page.getByLabel('Message', { exact: true });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+export const chatLog = (page: Page) => page.getByRole('log', { name: 'Chat' });

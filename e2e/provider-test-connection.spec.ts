@@ -1,0 +1,61 @@
+// Settings → Model → Test connection: the seed 000 §10 smoke request (no tools, 32-token cap) reports latency and
+// usage on success and the exact error on failure; the key is stored by name and never shown again.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startModelServer, type ModelServer } from './model-server';
+import { fillModelForm, openModelSettings } from './agent-steps';
+import { launchBrowser, openApp, serveBuild, type AppBrowser, type ServedBuild } from './harness';
+
+let app: ServedBuild;
+let browser: AppBrowser;
+let model: ModelServer;
+
+beforeAll(async () => {
+  app = await serveBuild();
+  browser = await launchBrowser();
+  model = await startModelServer({
+    script: [
+      {
+        expect: (r) => {
+          if (r.body?.tools !== undefined && (r.body.tools as unknown[]).length > 0) throw new Error('tools were offered');
+          if (r.body?.max_tokens !== 32) throw new Error(`max_tokens ${String(r.body?.max_tokens)}`);
+        },
+        text: 'ok',
+        usage: { input: 14, output: 1 },
+      },
+      { error: { status: 401, message: 'Incorrect API key provided: sk-wrong.' } },
+    ],
+  });
+});
+afterAll(async () => {
+  await model?.close();
+  await browser?.dispose();
+  await app?.close();
+});
+
+it('reports latency and usage for a working provider, then the exact error for a refused key', async () => {
+  const { page } = browser;
+  await openApp(page, app.url);
+  const dialog = await openModelSettings(page);
+  await fillModelForm(page, { protocol: 'anthropic', baseUrl: model.baseUrl('anthropic'), keyName: 'SMOKE_KEY', key: 'sk-right' });
+  await dialog.getByRole('button', { name: 'Test connection' }).click();
+  const report = dialog.getByTestId('connection-report');
+  await report.getByText(/^Connected in \d+ ms\. The model said: “ok”\.$/).waitFor();
+  expect(await report.textContent()).toContain('Usage: 14 input, 1 output tokens.');
+  expect(model.requests[0]!.headers['x-api-key']).toBe('sk-right');
+  expect(model.requests[0]!.headers['anthropic-dangerous-direct-browser-access']).toBe('true');
+  // The key went to the secrets store under its name; the field is empty and the value is never shown again.
+  expect(await dialog.getByLabel('API key', { exact: true }).inputValue()).toBe('');
+  await dialog.getByText('A key named SMOKE_KEY is stored.').waitFor();
+
+  await dialog.getByLabel('API key', { exact: true }).fill('sk-wrong');
+  await dialog.getByRole('button', { name: 'Test connection' }).click();
+  await report.getByText(/^E_PROVIDER_AUTH: The provider refused the key \(401: .*Incorrect API key provided: sk-wrong\./).waitFor();
+  expect(await report.getAttribute('role')).toBe('alert');
+
+  // A broken extra_body is refused before any request, naming the field.
+  const before = model.requests.length;
+  await dialog.getByLabel('extra_body (JSON)').fill('{"temperature": }');
+  await dialog.getByRole('button', { name: 'Test connection' }).click();
+  await dialog.getByTestId('model-status').getByText(/^E_EXTRA_BODY_JSON: At extra_body: not valid JSON/).waitFor();
+  expect(model.requests.length).toBe(before);
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../../core';
+import { chatItems, prettyArgs } from './chat-model';
+
+const call = (id: string, name: string, args: object) => ({ id, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } });
+
+describe('chat items from a history', () => {
+  it('attaches each tool result to the call of the latest assistant message, even when ids repeat across turns', () => {
+    const messages: Message[] = [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'change it' },
+      { role: 'assistant', content: 'Reading.', tool_calls: [call('call_1', 'read', { path: 'a.txt' })], reasoning_content: 'read first' },
+      { role: 'tool', tool_call_id: 'call_1', content: 'a' },
+      { role: 'assistant', content: null, tool_calls: [call('call_1', 'edit', { path: 'a.txt' })] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'Error E_TOOL_REJECTED: the person refused.', _error: true },
+      { role: 'user', content: 'No tool ran', _meta: { kind: 'batch_error' } },
+      { role: 'assistant', content: 'Fine.' },
+    ];
+    const items = chatItems(messages);
+    expect(items.map((i) => i.kind)).toEqual(['user', 'assistant', 'assistant', 'assistant']);
+    const [, first, second] = items as Extract<(typeof items)[number], { kind: 'assistant' }>[];
+    expect(first!.thinking).toBe('read first');
+    expect(first!.tools[0]).toMatchObject({ name: 'read', result: { output: 'a', error: false } });
+    expect(second!.tools[0]).toMatchObject({ name: 'edit', result: { error: true, code: 'E_TOOL_REJECTED' } });
+  });
+
+  it('shows tool images as their own item and user images with the text', () => {
+    const png = 'data:image/png;base64,iVBORw0KGgo=';
+    const items = chatItems([
+      { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: png } }] },
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: png } }], _meta: { kind: 'tool_images', tool_call_id: 'c9' } },
+    ]);
+    expect(items).toEqual([
+      { kind: 'user', index: 0, text: 'look', images: [png] },
+      { kind: 'tool-images', index: 1, callId: 'c9', images: [png] },
+    ]);
+  });
+
+  it('pretty-prints JSON arguments and keeps text that is not JSON', () => {
+    expect(prettyArgs('{"a":1}')).toBe('{\n  "a": 1\n}');
+    expect(prettyArgs('{"a":')).toBe('{"a":');
+  });
+});
