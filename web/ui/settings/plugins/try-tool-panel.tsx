@@ -30,6 +30,8 @@ export function TryToolPanel(props: { state: AppState; plugin: InstalledPlugin; 
   const [writes, setWrites] = createSignal<'ask' | 'auto'>('ask');
   const [running, setRunning] = createSignal(false);
   const [outcome, setOutcome] = createSignal<Outcome | null>(null);
+  // Counts runs so a reader (a person or a test) can tell a new outcome from the previous one.
+  const [runs, setRuns] = createSignal(0);
   const [asking, setAsking] = createSignal<{ request: WriteApprovalRequest; answer: (allow: boolean) => void } | null>(null);
   const workspace = () => props.enabledIn.find((w) => w.id === workspaceId()) ?? props.enabledIn[0];
 
@@ -38,6 +40,7 @@ export function TryToolPanel(props: { state: AppState; plugin: InstalledPlugin; 
     const w = workspace();
     const chosen = tool();
     if (!w || !chosen) return;
+    setRuns((n) => n + 1);
     let parsed: unknown;
     try {
       parsed = JSON.parse(args());
@@ -120,14 +123,14 @@ export function TryToolPanel(props: { state: AppState; plugin: InstalledPlugin; 
             </button>
           </div>
         </form>
-        <Show when={outcome()}>{(o) => <OutcomeView state={s} outcome={o()} />}</Show>
+        <Show when={outcome()}>{(o) => <OutcomeView state={s} outcome={o()} run={runs()} />}</Show>
       </Show>
       <Show when={asking()}>{(a) => <WriteApprovalDialog t={t} request={a().request} onAnswer={a().answer} />}</Show>
     </section>
   );
 }
 
-function OutcomeView(props: { state: AppState; outcome: Outcome }) {
+function OutcomeView(props: { state: AppState; outcome: Outcome; run: number }) {
   const t = props.state.t;
   const failed = () => props.outcome.kind === 'invalid' || (props.outcome.kind === 'result' && props.outcome.result.status !== 'done');
   const text = () => {
@@ -140,7 +143,7 @@ function OutcomeView(props: { state: AppState; outcome: Outcome }) {
   };
   const result = () => (props.outcome.kind === 'result' ? props.outcome.result : undefined);
   return (
-    <div class="try-outcome" classList={{ failed: failed() }} role={failed() ? 'alert' : 'status'} data-testid="try-outcome">
+    <div class="try-outcome" classList={{ failed: failed() }} role={failed() ? 'alert' : 'status'} data-testid="try-outcome" data-run={props.run}>
       <div class="try-outcome-head">
         <strong>{failed() ? t('plugins.tryFailed') : t('plugins.tryOutput')}</strong>
         <Show when={result()}>{(r) => <span class="meta-text">{t('plugins.tryInfo', { calls: r().hostCalls, ms: Math.round(r().durationMs) })}</span>}</Show>

@@ -119,7 +119,7 @@ export default function ModelTab(props: { state: AppState }) {
   }
 
   return (
-    <form class="form model-form" onSubmit={save} aria-label={ct('modelTab')}>
+    <form class="form model-form" onSubmit={save}>
       <div class="field">
         <label for={f('scope')}>{ct('scope')}</label>
         <select

@@ -1,0 +1,148 @@
+// Settings → Plugins end to end in the built app: import the real example packages, refuse a hostile one with its
+// code, enable per workspace, run tools through "Try a tool" (the agent's invocation path) with the write
+// approval showing the diff, see the change in the Files panel, and keep a plugin's KV across a reload.
+import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { packPackage, readPackageZip, writeZip } from '../plugin-host';
+import { createFileThroughUi, createPrivateWorkspace, launchBrowser, openApp, readFileThroughUi, serveBuild, type AppBrowser, type ServedBuild } from './harness';
+
+const PLUGINS = resolve(import.meta.dirname, '../dist/plugins');
+const ARTIFACTS = resolve(import.meta.dirname, '.artifacts');
+let server: ServedBuild;
+let browser: AppBrowser;
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  server = await serveBuild();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.dispose();
+  await server?.close();
+});
+
+async function openPlugins(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings.getByRole('tab', { name: 'Plugins' }).click();
+  return settings;
+}
+
+async function importPackage(settings: Locator, name: string, buffer: Buffer): Promise<string> {
+  const result = settings.getByTestId('plugin-import-result');
+  await settings.getByLabel('Import plugin (.hplugin.zip)').setInputFiles({ name, mimeType: 'application/zip', buffer });
+  await result.waitFor();
+  return (await result.textContent()) ?? '';
+}
+
+const card = (settings: Locator, id: string) => settings.locator(`li.plugin-card[data-plugin-id="${id}"]`);
+
+type Panel = { panel: Locator; run: number };
+
+async function tryTool(settings: Locator, id: string, tool: string, args: unknown): Promise<Panel> {
+  const c = card(settings, id);
+  const panel = c.getByRole('region', { name: 'Try a tool' });
+  if (!(await panel.isVisible())) await c.getByRole('button', { name: 'Try a tool' }).click();
+  await panel.getByLabel('Tool').selectOption(tool);
+  await panel.getByLabel('Arguments (JSON)').fill(JSON.stringify(args));
+  const previous = Number((await panel.getByTestId('try-outcome').getAttribute('data-run', { timeout: 100 }).catch(() => '0')) ?? 0);
+  await panel.getByRole('button', { name: 'Run' }).click();
+  return { panel, run: previous + 1 };
+}
+
+const outcomeOf = async ({ panel, run }: Panel) => {
+  const o = panel.locator(`[data-testid="try-outcome"][data-run="${run}"]`);
+  await o.waitFor();
+  return (await o.locator('pre').textContent()) ?? '';
+};
+
+it('imports, refuses a hostile package, enables per workspace, runs tools with approved and denied writes, and keeps KV across a reload', async () => {
+  const { page } = browser;
+  await openApp(page, server.url);
+  const workspace = 'Plugin playground';
+  await createPrivateWorkspace(page, workspace);
+  await createFileThroughUi(page, 'notes.txt', 'hello world\n');
+  await page.getByRole('dialog', { name: 'notes.txt' }).getByRole('button', { name: 'Close' }).click();
+
+  let settings = await openPlugins(page);
+  // A hostile package: the real one plus an extra entry. Refused with its code, nothing installed.
+  const replaceText = await readFile(resolve(PLUGINS, 'replace-text.hplugin.zip'));
+  const entries = await readPackageZip(new Uint8Array(replaceText));
+  const hostile = await writeZip([...Object.entries(entries).map(([name, data]) => ({ name, data })), { name: 'extra.txt', data: new TextEncoder().encode('surprise') }]);
+  const refused = await importPackage(settings, 'hostile.hplugin.zip', Buffer.from(hostile));
+  expect(refused).toMatch(/refused; nothing was installed.*E_PACKAGE_UNEXPECTED_ENTRY/s);
+  expect(await settings.locator('li.plugin-card').count()).toBe(0);
+
+  expect(await importPackage(settings, 'replace-text.hplugin.zip', replaceText)).toContain('Replace text');
+  const rt = card(settings, 'example.replace-text');
+  await rt.waitFor();
+  expect(await rt.getByTestId('plugin-sha256').textContent()).toMatch(/^[0-9a-f]{64}$/);
+  expect(await rt.textContent()).toContain('proves integrity');
+  // Installing does not enable.
+  const enable = rt.getByLabel(`Enabled in ${workspace}`);
+  expect(await enable.isChecked()).toBe(false);
+  await rt.getByRole('button', { name: 'Try a tool' }).click();
+  await rt.getByText('Enable this plugin for a workspace first.').waitFor();
+  await enable.check();
+
+  // Approve: the prompt shows the diff, the file changes.
+  let panel = await tryTool(settings, 'example.replace-text', 'replace_text', { path: 'notes.txt', find: 'world', replace: 'plugins' });
+  const approval = page.getByRole('dialog', { name: 'example.replace-text wants to write notes.txt' });
+  await approval.waitFor();
+  const diff = (await approval.getByTestId('write-diff').textContent()) ?? '';
+  expect(diff).toContain('-hello world');
+  expect(diff).toContain('+hello plugins');
+  await page.screenshot({ path: resolve(ARTIFACTS, 'plugin-write-approval.png') });
+  await approval.getByRole('button', { name: 'Allow this write' }).click();
+  expect(await outcomeOf(panel)).not.toMatch(/^E_/);
+  await page.screenshot({ path: resolve(ARTIFACTS, 'plugin-settings.png') });
+
+  // Deny: unchanged, and the refusal code is shown.
+  panel = await tryTool(settings, 'example.replace-text', 'replace_text', { path: 'notes.txt', find: 'plugins', replace: 'nobody' });
+  await approval.waitFor();
+  await approval.getByRole('button', { name: 'Deny' }).click();
+  expect(await outcomeOf(panel)).toContain('E_HOST_WRITE_DENIED');
+
+  // Arguments are checked against the tool's schema before anything runs.
+  panel = await tryTool(settings, 'example.replace-text', 'replace_text', { path: 'notes.txt' });
+  expect(await outcomeOf(panel)).toMatch(/^E_TOOL_ARGS_INVALID: At arguments/);
+
+  await settings.getByRole('button', { name: 'Close', exact: true }).first().click();
+  await settings.waitFor({ state: 'detached' });
+  expect(await readFileThroughUi(page, 'notes.txt')).toBe('hello plugins\n');
+
+  // word-count, list-tree and notes.
+  settings = await openPlugins(page);
+  for (const name of ['word-count', 'list-tree', 'notes']) {
+    await importPackage(settings, `${name}.hplugin.zip`, await readFile(resolve(PLUGINS, `${name}.hplugin.zip`)));
+    await card(settings, `example.${name}`).getByLabel(`Enabled in ${workspace}`).check();
+  }
+  panel = await tryTool(settings, 'example.word-count', 'count_words', { path: 'notes.txt' });
+  expect(await outcomeOf(panel)).toContain('2');
+  panel = await tryTool(settings, 'example.list-tree', 'list_tree', {});
+  expect(await outcomeOf(panel)).toContain('notes.txt');
+  panel = await tryTool(settings, 'example.notes', 'add_note', { text: 'remember the milk' });
+  expect(await outcomeOf(panel)).not.toMatch(/^E_/);
+
+  // Same id and version, other bytes: refused unless Replace is chosen.
+  const { bytes: other } = await packPackage({
+    manifest: entries['manifest.json'],
+    wasm: new Uint8Array([...entries['plugin.wasm'], 0x00, 0x03, 0x01, 0x78, 0x01]),
+    license: entries.LICENSE,
+  });
+  await settings.getByLabel('Import plugin (.hplugin.zip)').setInputFiles({ name: 'other.hplugin.zip', mimeType: 'application/zip', buffer: Buffer.from(other) });
+  const conflict = settings.getByTestId('plugin-conflict');
+  await conflict.waitFor();
+  expect(await conflict.textContent()).toContain('E_REGISTRY_CONFLICT');
+  await conflict.getByRole('button', { name: 'Keep the installed one' }).click();
+
+  await page.reload();
+  await page.getByRole('navigation').waitFor();
+  settings = await openPlugins(page);
+  panel = await tryTool(settings, 'example.notes', 'list_notes', {});
+  expect(await outcomeOf(panel)).toContain('remember the milk');
+  await page.screenshot({ path: resolve(ARTIFACTS, 'plugin-try-notes.png') });
+});
