@@ -1,14 +1,15 @@
 // What the endpoints do once a request has passed the guards: resolve a tool name to a manifest worker, an MCP
 // server or web_fetch; run hook chains; talk to the provider worker. The network names things; argv, cwd, roots
 // and paths come only from the bridge's own configuration.
-import { authorizeWorkspace, samePaths, validatePathContext } from './dirs';
+import { samePaths, validatePathContext } from './dirs';
 import { BridgeError } from './errors';
 import { publicManifest, type Manifest } from './manifest';
 import type { McpHub } from './mcp-hub';
 import type { PathContext, PublicManifest, ToolImage, ToolResult } from './protocol';
 import { webFetch, webFetchTool, type WebFetchOptions } from './web-fetch';
 import type { WorkerPool } from './worker-pool';
-import { UUID, workspaceIdFor } from './workspace-registry';
+import { WorkspaceAuthorizer, WorkspaceIds } from './workspace-cache';
+import { UUID } from './workspace-registry';
 
 export interface CoreOptions {
   manifest: Manifest;
@@ -48,7 +49,13 @@ export function toToolResult(data: Record<string, unknown>): ToolResult {
 }
 
 export class BridgeCore {
-  constructor(private readonly o: CoreOptions) {}
+  private readonly workspaces: WorkspaceAuthorizer;
+  private readonly ids: WorkspaceIds;
+
+  constructor(private readonly o: CoreOptions) {
+    this.workspaces = new WorkspaceAuthorizer(o.roots);
+    this.ids = new WorkspaceIds(o.dirs.data_dir);
+  }
 
   get roots(): string[] {
     return this.o.roots;
@@ -75,11 +82,12 @@ export class BridgeCore {
 
   /** Workspace, id and paths for a request; the network may name a root and a UUID, never other paths. */
   private context(body: Record<string, unknown>): { workspace: string; workspace_id: string; paths: PathContext } {
-    const workspace = authorizeWorkspace(body.workspace ?? this.o.roots[0], this.o.roots);
+    const workspace = this.workspaces.authorize(body.workspace ?? this.o.roots[0]);
     if (body.paths !== undefined) {
       if (!isObject(body.paths)) throw invalid('paths', 'expected {config_dir, data_dir, cache_dir, runtime_dir}.');
-      validatePathContext(body.paths as unknown as PathContext);
+      // The bridge's own dirs were validated at start: an identical copy needs no file-system checks.
       if (!samePaths(body.paths as unknown as PathContext, this.o.dirs)) {
+        validatePathContext(body.paths as unknown as PathContext);
         throw new BridgeError('E_PATHS_FIXED', 'A request cannot move the bridge directories. Omit "paths" or set I_*_DIR where i-bridge starts.');
       }
     }
@@ -88,7 +96,7 @@ export class BridgeCore {
       if (typeof body.workspace_id !== 'string' || !UUID.test(body.workspace_id)) throw invalid('workspace_id', 'expected a UUID.');
       workspaceId = body.workspace_id.toLowerCase();
     } else {
-      workspaceId = workspaceIdFor(this.o.dirs.data_dir, workspace);
+      workspaceId = this.ids.idFor(workspace);
     }
     return { workspace, workspace_id: workspaceId, paths: this.o.dirs };
   }

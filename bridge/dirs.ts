@@ -61,20 +61,3 @@ export function canonicalRoot(dir: string): string {
     throw new BridgeError('E_ROOT_MISSING', `The root ${dir} does not exist. Pass an existing folder to --root.`);
   }
 }
-
-/** A call's workspace must canonicalise to one of the configured roots; the network never widens them. */
-export function authorizeWorkspace(workspace: unknown, roots: string[]): string {
-  if (typeof workspace !== 'string' || !isAbsolute(workspace) || workspace.includes('\0')) {
-    throw new BridgeError('E_WORKSPACE_INVALID', 'The workspace must be an absolute path. Send one of the bridge roots (GET /v1/status lists them).');
-  }
-  let real: string;
-  try {
-    real = realpathSync(workspace);
-  } catch {
-    throw new BridgeError('E_WORKSPACE_DENIED', 'The workspace is not one of the bridge roots. Start i-bridge with --root for that folder.');
-  }
-  if (!roots.includes(real)) {
-    throw new BridgeError('E_WORKSPACE_DENIED', 'The workspace is not one of the bridge roots. Start i-bridge with --root for that folder.');
-  }
-  return real;
-}

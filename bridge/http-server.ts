@@ -30,16 +30,55 @@ const STATUS: Record<string, number> = {
 
 type Route = { method: 'GET' | 'POST'; auth: boolean; run: (body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) => Promise<unknown> };
 
+const NO_CORS: Record<string, string> = {};
+const BASE_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+const UPSTREAM = /^E_(WORKER|MCP|PROVIDER|TOOL_RESULT|PROXY|WEB)/;
+
+/** One JSON answer, written once with its Content-Length so the connection stays usable for the next request. */
+function send(res: ServerResponse, status: number, payload: unknown, cors: Record<string, string>, errorCode?: string, close?: boolean): void {
+  if (res.headersSent) return void res.destroy();
+  const body = Buffer.from(JSON.stringify(payload), 'utf8');
+  const headers: Record<string, string | number> = cors === NO_CORS ? { ...BASE_HEADERS } : { ...cors, ...BASE_HEADERS };
+  headers['Content-Length'] = body.byteLength;
+  if (errorCode) headers['X-I-Bridge-Error'] = errorCode;
+  if (close) headers.Connection = 'close';
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+/** A refusal: the body of the refused request is discarded unread and the connection closed after the answer. */
+function refuse(req: IncomingMessage, res: ServerResponse, code: string, message: string, cors: Record<string, string> = NO_CORS): void {
+  req.resume();
+  send(res, STATUS[code] ?? 400, { error: { code, message } }, cors, code, true);
+}
+
+function fail(res: ServerResponse, path: string, error: unknown, cors: Record<string, string>, log: HttpOptions['log']): void {
+  const data = toErrorData(error);
+  const status = STATUS[data.code] ?? (UPSTREAM.test(data.code) ? 502 : 500);
+  if (status === 500) log?.(`internal error on ${path}: ${data.message}`);
+  send(res, status, { error: BridgeError.isInstance(error) ? error.toJSON() : data }, cors, data.code, data.code === 'E_BODY_TOO_LARGE');
+}
+
+async function serve(o: HttpOptions, route: Route, path: string, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>): Promise<void> {
+  try {
+    const body = route.method === 'POST' ? await readJson(req, o.maxBodyBytes) : {};
+    const result = await route.run(body, req, res, cors);
+    if (result !== undefined) send(res, 200, result, cors);
+  } catch (error) {
+    fail(res, path, error, cors, o.log);
+  }
+}
+
 export function createHandler(o: HttpOptions): RequestListener {
-  const routes: Record<string, Route> = {
-    '/v1/pair': { method: 'POST', auth: false, run: async (body) => ({ token: o.pairing.pair(body.code) }) },
-    '/v1/status': { method: 'GET', auth: true, run: async () => o.core.status() },
-    '/v1/manifest': { method: 'GET', auth: true, run: async () => o.core.manifestView() },
-    '/v1/tools/call': { method: 'POST', auth: true, run: (body) => o.core.callTool(body) },
-    '/v1/hooks/run': { method: 'POST', auth: true, run: (body) => o.core.runHooks(body) },
-    '/v1/provider/prepare': { method: 'POST', auth: true, run: (body) => o.core.provider('prepare', body) },
-    '/v1/provider/parse': { method: 'POST', auth: true, run: (body) => o.core.provider('parse', body) },
-    '/v1/proxy': {
+  const routes = new Map<string, Route>([
+    ['/v1/pair', { method: 'POST', auth: false, run: async (body) => ({ token: o.pairing.pair(body.code) }) }],
+    ['/v1/status', { method: 'GET', auth: true, run: async () => o.core.status() }],
+    ['/v1/manifest', { method: 'GET', auth: true, run: async () => o.core.manifestView() }],
+    ['/v1/tools/call', { method: 'POST', auth: true, run: (body) => o.core.callTool(body) }],
+    ['/v1/hooks/run', { method: 'POST', auth: true, run: (body) => o.core.runHooks(body) }],
+    ['/v1/provider/prepare', { method: 'POST', auth: true, run: (body) => o.core.provider('prepare', body) }],
+    ['/v1/provider/parse', { method: 'POST', auth: true, run: (body) => o.core.provider('parse', body) }],
+    ['/v1/proxy', {
       method: 'POST',
       auth: true,
       run: async (body, req, res, cors) => {
@@ -47,64 +86,34 @@ export function createHandler(o: HttpOptions): RequestListener {
         await forwardProxy(request, res, cors, o.maxBodyBytes, (abort) => res.on('close', () => res.writableFinished || abort()));
         return undefined; // already answered
       },
-    },
-  };
+    }],
+  ]);
 
   return (req, res) => {
-    const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
-    const send = (status: number, payload: unknown, cors: Record<string, string>) => {
-      if (res.headersSent) return void res.destroy();
-      const body = JSON.stringify(payload);
-      const error = (payload as { error?: { code?: string } }).error?.code;
-      res.writeHead(status, {
-        ...cors,
-        'Content-Type': 'application/json; charset=utf-8',
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-        ...(error ? { 'X-I-Bridge-Error': error } : {}),
-      });
-      res.end(body);
-    };
-    const refuse = (code: string, message: string, cors: Record<string, string> = {}) => {
-      // The body of a refused request is discarded unread and the connection closed after the answer.
-      req.resume();
-      res.setHeader('Connection', 'close');
-      send(STATUS[code] ?? 400, { error: { code, message } }, cors);
-    };
-
+    const origin = req.headers.origin;
     if (!hostAllowed(req.headers.host, o.port())) {
-      return refuse('E_HOST_DENIED', 'The Host header is not this bridge on loopback. Use the URL i-bridge printed (a DNS name pointing here is refused).');
+      return refuse(req, res, 'E_HOST_DENIED', 'The Host header is not this bridge on loopback. Use the URL i-bridge printed (a DNS name pointing here is refused).');
     }
     if (!originAllowed(origin, o.allowOrigins)) {
-      return refuse('E_ORIGIN_DENIED', 'This web origin is not allowed to use the bridge. Start i-bridge with --allow-origin for it.');
+      return refuse(req, res, 'E_ORIGIN_DENIED', 'This web origin is not allowed to use the bridge. Start i-bridge with --allow-origin for it.');
     }
-    const cors = corsHeaders(origin);
+    const cors = origin === undefined ? NO_CORS : corsHeaders(origin);
     if (req.method === 'OPTIONS') {
-      if (origin === undefined) return refuse('E_METHOD', 'Preflight requests need an Origin.', cors);
+      if (origin === undefined) return refuse(req, res, 'E_METHOD', 'Preflight requests need an Origin.', cors);
       return answerPreflight(req, res, origin);
     }
-    const path = (req.url ?? '/').split('?')[0]!;
-    const route = routes[path];
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const route = routes.get(path);
     if (route?.auth !== false && !o.tokens.check(req.headers.authorization)) {
-      return refuse('E_UNAUTHORIZED', 'Missing or wrong bearer token. Pair with the code i-bridge printed (POST /v1/pair), or read the token from bridge.json.', cors);
+      return refuse(req, res, 'E_UNAUTHORIZED', 'Missing or wrong bearer token. Pair with the code i-bridge printed (POST /v1/pair), or read the token from bridge.json.', cors);
     }
-    if (!route) return refuse('E_NOT_FOUND', `No endpoint ${path}. See i-bridge --help.`, cors);
-    if (req.method !== route.method) return refuse('E_METHOD', `${path} takes ${route.method}.`, cors);
+    if (!route) return refuse(req, res, 'E_NOT_FOUND', `No endpoint ${path}. See i-bridge --help.`, cors);
+    if (req.method !== route.method) return refuse(req, res, 'E_METHOD', `${path} takes ${route.method}.`, cors);
     if (route.method === 'POST' && !isJsonContentType(req.headers['content-type'])) {
-      return refuse('E_CONTENT_TYPE', 'POST bodies must be sent as Content-Type: application/json.', cors);
+      return refuse(req, res, 'E_CONTENT_TYPE', 'POST bodies must be sent as Content-Type: application/json.', cors);
     }
-    void (async () => {
-      try {
-        const body = route.method === 'POST' ? await readJson(req, o.maxBodyBytes) : {};
-        const result = await route.run(body, req, res, cors);
-        if (result !== undefined) send(200, result, cors);
-      } catch (error) {
-        const data = toErrorData(error);
-        const status = STATUS[data.code] ?? (data.code.startsWith('E_WORKER') || data.code.startsWith('E_MCP') || data.code.startsWith('E_PROVIDER') || data.code.startsWith('E_TOOL_RESULT') || data.code.startsWith('E_PROXY') || data.code.startsWith('E_WEB') ? 502 : 500);
-        if (status === 500) o.log?.(`internal error on ${path}: ${data.message}`);
-        if (data.code === 'E_BODY_TOO_LARGE') res.setHeader('Connection', 'close');
-        send(status, { error: BridgeError.isInstance(error) ? error.toJSON() : data }, cors);
-      }
-    })();
+    void serve(o, route, path, req, res, cors);
   };
 }

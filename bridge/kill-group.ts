@@ -12,13 +12,18 @@ const signalGroup = (pid: number, signal: NodeJS.Signals): void => {
   }
 };
 
-export function killGroup(pid: number, graceMs: number): void {
+/** SIGTERM the group, SIGKILL it after `graceMs`; `done` runs once the SIGKILL has been sent. */
+export function killGroup(pid: number, graceMs: number, done?: () => void): void {
   if (process.platform === 'win32') {
     spawnSync('taskkill', ['/T', '/F', '/PID', String(pid)], { stdio: 'ignore', windowsHide: true });
+    done?.();
     return;
   }
   signalGroup(pid, 'SIGTERM');
-  setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+  setTimeout(() => {
+    signalGroup(pid, 'SIGKILL');
+    done?.();
+  }, graceMs);
 }
 
 /** For process exit, where no timer will ever run. */

@@ -1,21 +1,24 @@
 // Hosts the MCP stdio servers named in bridge.json and exposes their tools as `mcp__<server>__<tool>` through the
-// same endpoints as manifest tools. Servers start with the bridge (their tool lists feed GET /v1/manifest); the
-// environment is the scrubbed worker env (the SDK adds only HOME, LOGNAME, PATH, SHELL, TERM, USER); frames are
-// capped at 48 MiB by the SDK's read buffer; every call has the 15 s deadline. A server that dies is restarted
-// on the next explicit call, never to replay a failed one.
+// same endpoints as manifest tools. Servers start with the bridge (their tool lists feed GET /v1/manifest). Each
+// runs like an NDJSON worker (mcp-stdio-transport.ts): its own process group, killed as a whole, and exactly the
+// scrubbed worker environment (nothing of the SDK's default HOME/LOGNAME/SHELL/TERM/USER beyond what seed 000 §2
+// allows); frames are capped at 48 MiB; every call has the 15 s deadline. A server that dies is restarted on the
+// next explicit call, never to replay a failed one.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { McpServerConfig } from './bridge-config';
 import { BridgeError } from './errors';
+import { KILL_GRACE_MS } from './limits';
 import { TOOL_NAME } from './manifest';
+import { McpStdioTransport } from './mcp-stdio-transport';
 import type { PublicTool, ToolImage, ToolResult } from './protocol';
 import { resolveCwd, resolveExec } from './resolve-exec';
+import type { GroupSink } from './worker-pool';
 
 interface Server {
   name: string;
   config: McpServerConfig;
   client: Client | undefined;
-  transport: StdioClientTransport | undefined;
+  transport: McpStdioTransport | undefined;
 }
 
 interface McpTool {
@@ -28,6 +31,8 @@ export interface McpHubOptions {
   env: Record<string, string>;
   callTimeoutMs: number;
   maxFrameBytes: number;
+  killGraceMs?: number;
+  groups?: GroupSink;
   log?: (line: string) => void;
 }
 
@@ -74,8 +79,9 @@ export class McpHub {
     if (server.client) return server.client;
     const cwd = resolveCwd(server.config.cwd, server.config.cwd, `mcp_servers.${server.name}`);
     const { argv } = resolveExec(server.config.command, cwd, `mcp_servers.${server.name}.command`);
-    const transport = new StdioClientTransport({
-      command: argv[0]!, args: argv.slice(1), cwd, env: this.options.env, stderr: 'ignore', maxBufferSize: this.options.maxFrameBytes,
+    const transport = new McpStdioTransport({
+      argv, cwd, env: this.options.env, maxBufferSize: this.options.maxFrameBytes,
+      killGraceMs: this.options.killGraceMs ?? KILL_GRACE_MS, groups: this.options.groups,
     });
     const client = new Client({ name: 'i-bridge', version: VERSION });
     transport.onclose = () => {
@@ -132,12 +138,6 @@ export class McpHub {
   }
 
   killAllNow(): void {
-    for (const pid of this.pids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    }
+    for (const s of this.servers) s.transport?.killNow();
   }
 }

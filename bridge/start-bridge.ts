@@ -12,6 +12,7 @@ import { createHandler } from './http-server';
 import { CALL_TIMEOUT_MS, MAX_FRAME_BYTES } from './limits';
 import { emptyManifest, loadManifest } from './manifest';
 import { McpHub } from './mcp-hub';
+import { GroupRecord, reapLeftoverGroups } from './process-groups';
 import type { BridgeFile, PathContext } from './protocol';
 import { workerEnv } from './worker-env';
 import { WorkerPool } from './worker-pool';
@@ -72,12 +73,21 @@ const closeServer = (server: Server) => new Promise<void>((resolve) => {
 });
 
 const NO_IPV6 = new Set(['EADDRNOTAVAIL', 'EAFNOSUPPORT', 'EINVAL']);
+/** A paired app makes a call now and then: keep its loopback connection open between calls (Node's default is 5 s). */
+const KEEP_ALIVE_MS = 30_000;
+
+function createHttpServer(handler: Parameters<typeof createServer>[1]): Server {
+  const server = createServer({ noDelay: true, keepAlive: true }, handler);
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 5_000;
+  return server;
+}
 
 async function listenBoth(handler: Parameters<typeof createServer>[1], port: number): Promise<{ servers: Server[]; port: number }> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const v4 = createServer(handler);
+    const v4 = createHttpServer(handler);
     const actual = await listen(v4, port, '127.0.0.1');
-    const v6 = createServer(handler);
+    const v6 = createHttpServer(handler);
     try {
       await listen(v6, actual, '::1');
       return { servers: [v4, v6], port: actual };
@@ -117,6 +127,10 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const env = options.env ?? process.env;
   const dirs = resolveDirs(env, { ...options.dirs, ...(options.configDir ? { config_dir: options.configDir } : {}) });
   const settings = loadBridgeSettings(dirs.config_dir);
+  // Workers left behind by a bridge that was SIGKILLed die before this one starts its own.
+  const groupsDir = join(dirs.runtime_dir, 'groups');
+  reapLeftoverGroups(groupsDir, options.log);
+  const groups = new GroupRecord(groupsDir, options.log);
   const roots = [...new Set((options.roots.length ? options.roots : [process.cwd()]).map(canonicalRoot))];
   const allowOrigins = [...new Set([...settings.allowOrigins, ...(options.allowOrigins ?? []).map((o, i) => normaliseOrigin(o, `--allow-origin ${i + 1}`))])];
   const manifestPath = options.manifestPath ?? settings.manifest ?? (existsSync(join(dirs.config_dir, 'desktop.json')) ? join(dirs.config_dir, 'desktop.json') : undefined);
@@ -124,11 +138,15 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
   const maxFrameBytes = options.maxFrameBytes ?? MAX_FRAME_BYTES;
   const pool = new WorkerPool({
-    dirs, sourceEnv: env, callTimeoutMs, maxFrameBytes,
+    dirs, sourceEnv: env, callTimeoutMs, maxFrameBytes, groups,
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
     ...((options.ioLimitBytes ?? settings.ioLimitBytes) !== undefined ? { ioLimitBytes: options.ioLimitBytes ?? settings.ioLimitBytes } : {}),
   });
-  const mcp = new McpHub({ env: workerEnv(dirs, env), callTimeoutMs, maxFrameBytes, ...(options.log ? { log: options.log } : {}) });
+  const mcp = new McpHub({
+    env: workerEnv(dirs, env), callTimeoutMs, maxFrameBytes, groups,
+    ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
   try {
     await mcp.start({ ...settings.mcpServers, ...options.mcpServers });
   } catch (error) {
@@ -169,6 +187,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       closed = true;
       removeBridgeFile(bridgeFile);
       pool.close();
+      // Each group leaves the record once it has been sent SIGKILL; the record file goes with the last one.
       await Promise.all([...listening.servers.map(closeServer), mcp.close()]);
     },
     killNow: () => {
@@ -176,6 +195,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       removeBridgeFile(bridgeFile);
       pool.killAllNow();
       mcp.killAllNow();
+      groups.clear();
     },
   };
 }

@@ -1,17 +1,26 @@
 // The pool (seed 000 §2): one worker per argv + canonical cwd + workspace (a worker's workspace is fixed for its
 // life), started on first use, calls queued so only one is ever in flight per worker. A failed call evicts its
 // worker; calls still waiting in the queue were never sent, so they start a fresh worker (that is not a replay).
+// The 15 s budget covers the queue too: a call that waited that long without reaching its worker fails with
+// E_WORKER_QUEUE_TIMEOUT and is never sent.
 import { BridgeError } from './errors';
 import { CALL_TIMEOUT_MS, DEFAULT_IO_LIMIT_BYTES, KILL_GRACE_MS, MAX_FRAME_BYTES } from './limits';
 import type { PathContext, WorkerRequest } from './protocol';
 import { workerEnv } from './worker-env';
 import { WorkerProcess, type WorkerOptions } from './worker-process';
 
+/** Where the pool reports the process groups it starts and kills (see process-groups.ts). */
+export interface GroupSink {
+  add(pgid: number): void;
+  remove(pgid: number): void;
+}
+
 export interface PoolOptions extends Partial<WorkerOptions> {
   dirs: PathContext;
   callTimeoutMs?: number;
   /** The environment the scrubbed worker env is taken from (tests pass their own). */
   sourceEnv?: NodeJS.ProcessEnv;
+  groups?: GroupSink;
 }
 
 export interface WorkerTarget {
@@ -19,16 +28,32 @@ export interface WorkerTarget {
   cwd: string;
 }
 
-interface Slot {
-  worker: WorkerProcess | undefined;
-  queue: Promise<unknown>;
+type Request = Omit<WorkerRequest, 'id'>;
+
+interface Waiting {
+  request: Request;
+  resolve: (data: Record<string, unknown>) => void;
+  reject: (error: unknown) => void;
+  timer: NodeJS.Timeout;
 }
+
+interface Slot {
+  target: WorkerTarget;
+  worker: WorkerProcess | undefined;
+  busy: boolean;
+  queue: Waiting[];
+}
+
+const closedError = () => new BridgeError('E_BRIDGE_CLOSED', 'The bridge is shutting down. Start it again.');
 
 export class WorkerPool {
   private readonly slots = new Map<string, Slot>();
+  /** argv + cwd → key prefix, computed once per manifest entry rather than per call. */
+  private readonly targetKeys = new WeakMap<WorkerTarget, string>();
   private readonly live = new Set<WorkerProcess>();
   private readonly workerOptions: WorkerOptions;
   private readonly callTimeoutMs: number;
+  private readonly env: Record<string, string>;
   private closed = false;
   /** Counts spawns; tests use it to prove that refused requests started nothing. */
   spawned = 0;
@@ -40,6 +65,7 @@ export class WorkerPool {
       killGraceMs: options.killGraceMs ?? KILL_GRACE_MS,
     };
     this.callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
+    this.env = workerEnv(options.dirs, options.sourceEnv);
   }
 
   /** Live worker processes (for status and tests). */
@@ -47,38 +73,89 @@ export class WorkerPool {
     return [...this.live];
   }
 
-  call(target: WorkerTarget, request: Omit<WorkerRequest, 'id'>): Promise<Record<string, unknown>> {
-    if (this.closed) return Promise.reject(new BridgeError('E_BRIDGE_CLOSED', 'The bridge is shutting down. Start it again.'));
-    const key = JSON.stringify([target.argv, target.cwd, request.workspace]);
+  call(target: WorkerTarget, request: Request): Promise<Record<string, unknown>> {
+    if (this.closed) return Promise.reject(closedError());
+    let prefix = this.targetKeys.get(target);
+    if (prefix === undefined) {
+      prefix = JSON.stringify([target.argv, target.cwd]);
+      this.targetKeys.set(target, prefix);
+    }
+    const key = `${prefix}\0${request.workspace}`;
     let slot = this.slots.get(key);
     if (!slot) {
-      slot = { worker: undefined, queue: Promise.resolve() };
+      slot = { target, worker: undefined, busy: false, queue: [] };
       this.slots.set(key, slot);
     }
-    const current = slot;
-    const run = current.queue.then(() => this.runOne(current, target, request));
-    current.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  private runOne(slot: Slot, target: WorkerTarget, request: Omit<WorkerRequest, 'id'>): Promise<Record<string, unknown>> {
-    if (this.closed) return Promise.reject(new BridgeError('E_BRIDGE_CLOSED', 'The bridge is shutting down. Start it again.'));
-    if (!slot.worker || !slot.worker.alive) {
-      const worker = new WorkerProcess(target.argv, target.cwd, workerEnv(this.options.dirs, this.options.sourceEnv), this.workerOptions);
-      this.spawned++;
-      this.live.add(worker);
-      worker.onGone = () => {
-        this.live.delete(worker);
-        if (slot.worker === worker) slot.worker = undefined;
+    const s = slot;
+    return new Promise((resolve, reject) => {
+      if (!s.busy) return this.run(s, request, resolve, reject);
+      const waiting: Waiting = {
+        request, resolve, reject,
+        timer: setTimeout(() => {
+          const at = s.queue.indexOf(waiting);
+          if (at !== -1) s.queue.splice(at, 1);
+          reject(new BridgeError('E_WORKER_QUEUE_TIMEOUT', `The call waited ${this.callTimeoutMs} ms for earlier calls to the same worker and was not sent. Try again, or make the earlier calls faster.`));
+        }, this.callTimeoutMs),
       };
-      slot.worker = worker;
-    }
-    return slot.worker.call(request, this.callTimeoutMs);
+      s.queue.push(waiting);
+    });
   }
 
-  /** Evicts every worker (SIGTERM, then SIGKILL after the grace period). */
+  private run(slot: Slot, request: Request, resolve: Waiting['resolve'], reject: Waiting['reject']): void {
+    if (this.closed) return reject(closedError());
+    slot.busy = true;
+    let call: Promise<Record<string, unknown>>;
+    try {
+      call = (slot.worker?.alive ? slot.worker : this.spawn(slot)).call(request, this.callTimeoutMs);
+    } catch (error) {
+      call = Promise.reject(error instanceof Error ? new BridgeError('E_WORKER_SPAWN', `Could not start the worker ${slot.target.argv[0]} (${error.message}). Check the manifest's exec and cwd.`) : error);
+    }
+    call.then(
+      (data) => {
+        this.next(slot);
+        resolve(data);
+      },
+      (error: unknown) => {
+        this.next(slot);
+        reject(error);
+      },
+    );
+  }
+
+  private next(slot: Slot): void {
+    slot.busy = false;
+    const waiting = slot.queue.shift();
+    if (!waiting) return;
+    clearTimeout(waiting.timer);
+    this.run(slot, waiting.request, waiting.resolve, waiting.reject);
+  }
+
+  private spawn(slot: Slot): WorkerProcess {
+    const worker = new WorkerProcess(slot.target.argv, slot.target.cwd, this.env, this.workerOptions);
+    this.spawned++;
+    this.live.add(worker);
+    const pgid = worker.pid;
+    if (pgid !== undefined && process.platform !== 'win32') {
+      this.options.groups?.add(pgid);
+      worker.onKilled = () => this.options.groups?.remove(pgid);
+    }
+    worker.onGone = () => {
+      this.live.delete(worker);
+      if (slot.worker === worker) slot.worker = undefined;
+    };
+    slot.worker = worker;
+    return worker;
+  }
+
+  /** Evicts every worker (SIGTERM, then SIGKILL after the grace period); queued calls fail unsent. */
   close(): void {
     this.closed = true;
+    for (const slot of this.slots.values()) {
+      for (const waiting of slot.queue.splice(0)) {
+        clearTimeout(waiting.timer);
+        waiting.reject(closedError());
+      }
+    }
     for (const worker of [...this.live]) worker.evict();
     this.slots.clear();
   }

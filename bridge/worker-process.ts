@@ -35,6 +35,8 @@ export class WorkerProcess {
   private evicted = false;
   /** Called once when the worker can no longer take calls (evicted or exited). */
   onGone: (() => void) | undefined;
+  /** Called once its process group has been sent SIGKILL (after eviction's grace period). */
+  onKilled: (() => void) | undefined;
 
   constructor(
     readonly argv: string[],
@@ -96,18 +98,20 @@ export class WorkerProcess {
         this.violation('E_WORKER_TIMEOUT', `The worker did not answer within ${timeoutMs} ms. It was stopped; the call may have had side effects and is not retried.`);
       }, timeoutMs);
       this.pending = { id, resolve, reject, timer };
-      let frame: Buffer;
+      let line: string;
       try {
-        frame = Buffer.from(`${JSON.stringify({ id, ...request })}\n`, 'utf8');
+        line = `${JSON.stringify({ id, ...request })}\n`;
       } catch (error) {
         this.violation('E_WORKER_REQUEST_INVALID', `The request could not be serialised (${(error as Error).message}).`);
         return;
       }
-      if (frame.byteLength > this.options.maxFrameBytes) {
-        this.violation('E_WORKER_FRAME_TOO_LARGE', `The request frame is ${frame.byteLength} bytes, over the ${this.options.maxFrameBytes}-byte limit. Send smaller arguments.`);
+      // UTF-8 needs at most 3 bytes per UTF-16 unit: only a long line needs its exact byte count.
+      const bytes = line.length * 3 <= this.options.maxFrameBytes ? 0 : Buffer.byteLength(line, 'utf8');
+      if (bytes > this.options.maxFrameBytes) {
+        this.violation('E_WORKER_FRAME_TOO_LARGE', `The request frame is ${bytes} bytes, over the ${this.options.maxFrameBytes}-byte limit. Send smaller arguments.`);
         return;
       }
-      this.child.stdin.write(frame);
+      this.child.stdin.write(line, 'utf8');
     });
   }
 
@@ -119,7 +123,7 @@ export class WorkerProcess {
     this.child.stdout.destroy();
     this.child.stdin.destroy();
     // Even when the leader has exited, a grandchild may still hold the group: always signal it.
-    if (this.pid !== undefined) killGroup(this.pid, this.options.killGraceMs);
+    if (this.pid !== undefined) killGroup(this.pid, this.options.killGraceMs, () => this.onKilled?.());
     this.onGone?.();
   }
 
