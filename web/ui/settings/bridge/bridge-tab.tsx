@@ -123,7 +123,7 @@ export default function BridgeTab(props: { state: AppState }) {
       <form class="bridge-pair" onSubmit={pair}>
         <div class="field">
           <label for={ids.url}>{t('bridge.url')}</label>
-          <input id={ids.url} type="url" required autocomplete="off" spellcheck={false} value={url()} onInput={(e) => setUrl(e.currentTarget.value)} />
+          <input id={ids.url} type="text" inputmode="url" required autocomplete="off" spellcheck={false} value={url()} onInput={(e) => setUrl(e.currentTarget.value)} />
         </div>
         <div class="field">
           <label for={ids.code}>{t('bridge.code')}</label>
