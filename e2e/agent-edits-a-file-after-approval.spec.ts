@@ -49,6 +49,10 @@ describe.each<WireProtocol>(['openai', 'deepseek', 'anthropic', 'responses'])('o
     // The read ran before (free), its result is in the log, marked as untrusted output.
     await chatLog(page).locator('[data-tool="read"]').waitFor();
     expect(await readFileThroughUi(page, 'notes.txt')).toBe('colour: red\nsize: large\n');
+    if (protocol === 'openai') {
+      await mkdir(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: resolve(ARTIFACTS, 'chat-approval-light.png') });
+    }
     await card.getByRole('button', { name: 'Allow', exact: true }).click();
 
     await chatLog(page).getByText('Done: the colour is now').waitFor();
@@ -62,11 +66,11 @@ describe.each<WireProtocol>(['openai', 'deepseek', 'anthropic', 'responses'])('o
     await page.getByRole('navigation').getByRole('link', { name: 'Please make the colour blue.' }).waitFor();
 
     if (protocol === 'openai') {
-      await mkdir(ARTIFACTS, { recursive: true });
       await chatLog(page).locator('[data-tool="read"] summary').click();
       await chatLog(page).locator('.thinking summary').first().click();
       await page.screenshot({ path: resolve(ARTIFACTS, 'chat-light.png') });
       await page.emulateMedia({ colorScheme: 'dark' });
+      await page.waitForTimeout(400); // let the buttons' background transition finish
       await page.screenshot({ path: resolve(ARTIFACTS, 'chat-dark.png') });
       await page.emulateMedia({ colorScheme: 'light' });
     }

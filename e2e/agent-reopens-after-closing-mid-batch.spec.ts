@@ -1,6 +1,7 @@
 // Closing the page while a tool batch waits for approval: after reopening, the last complete checkpoint loads
 // (prompt, the read and its result), the file is untouched, the chat says which calls ran and which did not, and
 // the session goes on normally.
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from './model-server';
 import { chatLog, configureModel, sendMessage } from './agent-steps';
@@ -68,6 +69,7 @@ it('loads the last checkpoint after the page closed during an approval, says wha
   expect(await page.getByRole('group', { name: 'Allow edit?' }).count()).toBe(0);
   expect(await readFileThroughUi(page, 'plan.md')).toBe('Status: draft\n');
 
+  await page.screenshot({ path: resolve(import.meta.dirname, '.artifacts', 'chat-interrupted-light.png') });
   await banner.getByRole('button', { name: 'Dismiss' }).click();
   await banner.waitFor({ state: 'detached' });
   await sendMessage(page, 'Are you still there?');

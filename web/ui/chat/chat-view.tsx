@@ -1,7 +1,7 @@
 // Loaded lazily (with marked and DOMPurify): the chat of one workspace — the open session's messages, the turn in
 // flight with streamed text/thinking, tool calls, inline approvals, errors with a retry, and session actions.
 import './chat.css';
-import { createEffect, createMemo, createResource, createSignal, createUniqueId, For, Match, on, Show, Switch, type JSX } from 'solid-js';
+import { createEffect, createMemo, createResource, createSignal, createUniqueId, For, Match, on, onCleanup, Show, Switch, type JSX } from 'solid-js';
 import { forkSession, type WorkspaceFs, type WorkspaceRecord } from '../../core';
 import { saveApprovalMode, type ApprovalMode, type JournalCall, type TurnJournal } from '../../core/app-agent';
 import type { AppState } from '../state/app-state';
@@ -32,6 +32,8 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
     () => chat.agent.settings(),
   );
   createEffect(on(s.session, (id) => void s.attempt(() => chat.open(id))));
+  // Leaving the workspace ends its turn (an open approval counts as denied; finished calls keep their results).
+  onCleanup(() => chat.stop());
 
   const title = createMemo(() => s.sessions().find((x) => x.id === chat.sessionId())?.title ?? ct('newSession'));
   const items = createMemo(() => chatItems(chat.messages()));
