@@ -1,5 +1,7 @@
 // Settings → Model → Test connection: the seed 000 §10 smoke request (no tools, 32-token cap) reports latency and
 // usage on success and the exact error on failure; the key is stored by name and never shown again.
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from './model-server';
 import { fillModelForm, openModelSettings } from './agent-steps';
@@ -41,6 +43,8 @@ it('reports latency and usage for a working provider, then the exact error for a
   const report = dialog.getByTestId('connection-report');
   await report.getByText(/^Connected in \d+ ms\. The model said: “ok”\.$/).waitFor();
   expect(await report.textContent()).toContain('Usage: 14 input, 1 output tokens.');
+  await mkdir(resolve(import.meta.dirname, '.artifacts'), { recursive: true });
+  await page.screenshot({ path: resolve(import.meta.dirname, '.artifacts', 'settings-model-light.png') });
   expect(model.requests[0]!.headers['x-api-key']).toBe('sk-right');
   expect(model.requests[0]!.headers['anthropic-dangerous-direct-browser-access']).toBe('true');
   // The key went to the secrets store under its name; the field is empty and the value is never shown again.

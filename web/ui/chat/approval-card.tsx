@@ -18,6 +18,7 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
         {(detail) => (
           <pre class="code diff" aria-label={ct('diff')}>
             {detail()
+              .replace(/\n$/, '')
               .split('\n')
               .map((line) => (
                 <span class={line.startsWith('+') && !line.startsWith('+++') ? 'diff-add' : line.startsWith('-') && !line.startsWith('---') ? 'diff-del' : line.startsWith('@@') ? 'diff-hunk' : ''}>{`${line}\n`}</span>

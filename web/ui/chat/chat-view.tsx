@@ -171,7 +171,7 @@ function Item(props: { item: ChatItem; chat: ChatController; ct: ChatTranslate; 
             <Show when={a().text}>
               <Markdown text={a().text} />
             </Show>
-            <For each={a().tools}>{(tool) => <ToolCall tool={tool} running={props.chat.live()?.running[tool.id] === true} ct={ct} />}</For>
+            <For each={a().tools}>{(tool) => <ToolCall tool={tool} running={props.chat.live()?.running[tool.id] === true} waiting={props.chat.approvals().some((p) => p.request.callId === tool.id)} ct={ct} />}</For>
             <Show when={a().index >= 0}>{forkButton(a().index)}</Show>
           </article>
         )}

@@ -17,11 +17,11 @@ export function Thinking(props: { text: string; live?: boolean; ct: ChatTranslat
   );
 }
 
-export function ToolCall(props: { tool: ToolView; running: boolean; ct: ChatTranslate }) {
+export function ToolCall(props: { tool: ToolView; running: boolean; waiting: boolean; ct: ChatTranslate }) {
   const ct = props.ct;
   const status = () => {
     const r = props.tool.result;
-    if (!r) return props.running ? ct('toolRunning') : '…';
+    if (!r) return props.waiting ? ct('toolWaiting') : props.running ? ct('toolRunning') : '…';
     if (!r.error) return 'ok';
     return r.code === 'E_TOOL_REJECTED' || r.code === 'E_APPROVAL_REQUIRED' ? ct('toolRefused') : `${ct('toolFailed')}${r.code ? ` · ${r.code}` : ''}`;
   };

@@ -170,7 +170,7 @@ export default function ModelTab(props: { state: AppState }) {
         </div>
         <div class="field span-2">
           <label for={f('base')}>{ct('baseUrl')}</label>
-          <input id={f('base')} type="url" required spellcheck={false} value={form().base_url} onInput={(e) => patch({ base_url: e.currentTarget.value })} />
+          <input id={f('base')} type="text" inputMode="url" required spellcheck={false} value={form().base_url} onInput={(e) => patch({ base_url: e.currentTarget.value })} />
         </div>
         <div class="field span-2">
           <label for={f('model')}>{ct('model')}</label>
