@@ -33,8 +33,9 @@ export function chatItems(messages: readonly Message[]): ChatItem[] {
       if (meta?.kind === 'tool_images') items.push({ kind: 'tool-images', index, callId: String(meta.tool_call_id), images: imagesOf(m.content) });
       else if (meta?.kind !== 'batch_error') items.push({ kind: 'user', index, text: textOf(m.content), images: imagesOf(m.content) });
     } else if (m.role === 'assistant') {
-      lastAssistant = assistantItem(m, index, new Map());
-      items.push(lastAssistant);
+      const item = assistantItem(m, index, new Map());
+      lastAssistant = item;
+      items.push(item);
     } else if (m.role === 'tool' && lastAssistant) {
       const tool = lastAssistant.tools.find((t) => t.id === m.tool_call_id && !t.result);
       const code = m._error ? CODE_RE.exec(m.content)?.[1] : undefined;
