@@ -1,7 +1,9 @@
 // `npm run bench`: the bridge's overhead against talking NDJSON to the same worker directly from Node.
 // 1. Tool-call round trip HTTP → bridge → worker → back vs a direct NDJSON round trip (target ≤ 2x).
 //    HTTP/1.1 on loopback alone costs several direct pipe round trips on this machine, so the same run also
-//    compares the bridge against a bare node:http echo server: that ratio is the bridge's own overhead.
+//    compares the bridge against a bare node:http echo server (the HTTP floor, no worker at all), and against a
+//    minimal relay: bare node:http in front of a direct NDJSON client to the same worker program, with no checks.
+//    bridge / relay is the bridge's own overhead (guards, auth, validation, pool, frame reader); the ideal is 1.
 // 2. 1 MiB frames per second through the pool (byte-counted reader, validation) vs the same direct client.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import http from 'node:http';
@@ -61,6 +63,9 @@ function httpCall(b: { url: string; token: string }, body: string): Promise<stri
 let bridge: RunningBridge;
 let bare: http.Server;
 let bareUrl: string;
+let relay: http.Server;
+let relayUrl: string;
+let relayWorker: DirectClient;
 let direct: DirectClient;
 let pool: WorkerPool;
 let workspace: string;
@@ -80,11 +85,28 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
   bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}`;
+  relayWorker = new DirectClient();
+  relay = http.createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      const call = JSON.parse(Buffer.concat(parts).toString('utf8')) as { arguments: { text: string }; workspace: string };
+      void relayWorker.call(call.arguments.text, call.workspace).then((data) => {
+        const out = Buffer.from(JSON.stringify(data));
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': out.byteLength });
+        res.end(out);
+      });
+    });
+  });
+  await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+  relayUrl = `http://127.0.0.1:${(relay.address() as { port: number }).port}`;
 });
 afterAll(async () => {
   agent.destroy();
   direct.close();
+  relayWorker.close();
   pool.close();
+  await new Promise<void>((r) => relay.close(() => r()));
   await bridge.close();
   await new Promise<void>((r) => bare.close(() => r()));
 });
@@ -105,9 +127,16 @@ describe('bridge benchmarks', () => {
       'bridge overhead over bare node:http (100 sequential calls)',
       { label: 'bare node:http echo', run: async () => { for (let i = 0; i < calls; i++) await httpCall(floor, body); } },
       { label: 'HTTP → bridge → worker', run: async () => { for (let i = 0; i < calls; i++) await httpCall(bridge, body); } },
-      { runs: 11, warmup: 2, target: 2 },
+      { runs: 11, warmup: 2 },
+    );
+    await compare(
+      'bridge own overhead over a minimal HTTP → NDJSON relay without checks (100 sequential calls)',
+      { label: 'minimal relay', run: async () => { for (let i = 0; i < calls; i++) await httpCall({ url: relayUrl, token: floor.token }, body); } },
+      { label: 'HTTP → bridge → worker', run: async () => { for (let i = 0; i < calls; i++) await httpCall(bridge, body); } },
+      { runs: 11, warmup: 2, target: 1.25 },
     );
     expect(JSON.parse(await httpCall(bridge, body))).toEqual({ output: 'hello' });
+    expect(JSON.parse(await httpCall({ url: relayUrl, token: floor.token }, body))).toEqual({ output: 'hello' });
   });
 
   it('1 MiB frames per second through the pool vs direct NDJSON', async () => {

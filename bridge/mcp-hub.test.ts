@@ -1,7 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { json, send } from './fixtures/http';
-import { examplesDir, isAlive, tempDirs, waitFor } from './fixtures/support';
+import { examplesDir, fixturesDir, isAlive, tempDirs, waitFor } from './fixtures/support';
 import { startBridge, type RunningBridge } from './start-bridge';
 
 const running: RunningBridge[] = [];
@@ -31,5 +32,39 @@ describe('MCP stdio servers', () => {
     expect(pids).toHaveLength(1);
     await b.close();
     expect(await waitFor(() => pids.every((p) => !isAlive(p)))).toBe(true);
+  });
+});
+
+describe('MCP server processes', () => {
+  it('run in their own process group with exactly the scrubbed worker environment, and the whole group dies on close', async () => {
+    const { root, dirs } = tempDirs();
+    // Variables the SDK's default transport would add on its own (from the bridge's process.env).
+    const added = { LOGNAME: 'someone', SHELL: '/bin/sh', TERM: 'xterm', USER: 'someone' };
+    const saved = Object.fromEntries(Object.keys(added).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, added);
+    let b: RunningBridge;
+    try {
+      b = await startBridge({
+        port: 0, roots: [root], dirs, killGraceMs: 100,
+        env: { PATH: process.env.PATH, HOME: '/home/probe', OPENAI_API_KEY: 'sk-secret', NODE_OPTIONS: '--require /nope.js', ...added },
+        mcpServers: { probe: { command: [process.execPath, join(fixturesDir, 'mcp-probe-server.mjs')], cwd: fixturesDir } },
+      });
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    }
+    running.push(b);
+    const res = await send(b.url, '/v1/tools/call', { method: 'POST', headers: json(b.token), body: JSON.stringify({ name: 'mcp__probe__probe', arguments: {}, workspace: root }) });
+    const probe = JSON.parse(res.json().output as string) as { env: Record<string, string>; pid: number; pgid: number; grandchild: number };
+    expect(Object.keys(probe.env).sort()).toEqual(['HOME', 'I_CACHE_DIR', 'I_CONFIG_DIR', 'I_DATA_DIR', 'I_RUNTIME_DIR', 'PATH', 'PYTHONUTF8']);
+    expect(probe.env.HOME).toBe('/home/probe');
+    expect(probe.env.I_DATA_DIR).toBe(dirs.data_dir);
+    expect(probe.pgid).toBe(probe.pid); // its own group, not the bridge's
+    expect(isAlive(probe.grandchild)).toBe(true);
+    // Recorded for a later bridge start to reap should this one be SIGKILLed.
+    const record = JSON.parse(readFileSync(join(dirs.runtime_dir, 'groups', `${process.pid}.json`), 'utf8')) as { groups: { pgid: number }[] };
+    expect(record.groups.map((g) => g.pgid)).toContain(probe.pid);
+    await b.close();
+    expect(await waitFor(() => !isAlive(probe.pid) && !isAlive(probe.grandchild))).toBe(true);
+    expect(existsSync(join(dirs.runtime_dir, 'groups', `${process.pid}.json`))).toBe(false);
   });
 });

@@ -150,6 +150,27 @@ describe('worker pool deadlines and process groups', () => {
     for (let i = 1; i < spans.length; i++) expect(spans[i]!.start).toBeGreaterThanOrEqual(spans[i - 1]!.end);
   });
 
+  it('a call that waits in the queue longer than the per-call budget fails unsent, and the worker keeps serving', async () => {
+    const log = join(tempDirs().root, 'calls.log');
+    writeFileSync(log, '');
+    const pool = makePool({ callTimeoutMs: 500 });
+    const target = hostile('slow', log);
+    const pid = pidOf(await pool.call(target, request({ n: 0, ms: 1 }))); // started: spawning is not part of the test
+    // Each call takes 300 ms, within its own 500 ms; the third one would reach the worker only after 600 ms.
+    const calls = [1, 2, 3].map((n) => pool.call(target, request({ n, ms: 300 })));
+    const third = failure(calls[2]!);
+    const [first, second] = await Promise.all(calls.slice(0, 2));
+    const queued = await third;
+    expect(queued.code).toBe('E_WORKER_QUEUE_TIMEOUT');
+    expect(queued.message).toMatch(/was not sent/);
+    expect([pidOf(first!), pidOf(second!)]).toEqual([pid, pid]);
+    await new Promise((r) => setTimeout(r, 150)); // the second call has finished: the third would have been sent by now
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['1', '2', '3']); // request ids: warm-up, first, second
+    expect(pool.workers).toHaveLength(1); // a queue timeout evicts nothing
+    expect(pidOf(await pool.call(target, request({ n: 4, ms: 1 })))).toBe(pid);
+    expect(pool.spawned).toBe(1);
+  });
+
   it('close() leaves no worker or grandchild process behind', async () => {
     const pool = makePool({ killGraceMs: 50 });
     const a = JSON.parse((await pool.call(hostile('hang'), request())).output as string) as { pid: number; grandchild: number };
