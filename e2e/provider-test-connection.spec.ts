@@ -63,3 +63,22 @@ it('reports latency and usage for a working provider, then the exact error for a
   await dialog.getByTestId('model-status').getByText(/^E_EXTRA_BODY_JSON: At extra_body: not valid JSON/).waitFor();
   expect(model.requests.length).toBe(before);
 });
+
+it('imports a model config file (seed 000 §4) with the key named by api_key_env, and refuses a bad one by path', async () => {
+  const { page } = browser;
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  const input = dialog.getByLabel('Import a model config file');
+  const config = { protocol: 'deepseek', base_url: model.url, model: 'deepseek-chat', api_key_env: 'SMOKE_KEY', max_tokens: 2048, budget: { context_window: 64000 } };
+  await input.setInputFiles({ name: 'model.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(config)) });
+  await dialog.getByTestId('model-status').getByText('Imported. The key is read from the secrets entry SMOKE_KEY.').waitFor();
+  expect(await dialog.getByLabel('Protocol').inputValue()).toBe('deepseek');
+  expect(await dialog.getByRole('textbox', { name: 'Model', exact: true }).inputValue()).toBe('deepseek-chat');
+  expect(await dialog.getByLabel('Context window (tokens)').inputValue()).toBe('64000');
+
+  await input.setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ ...config, api_key: 'sk-inline' })) });
+  await dialog.getByTestId('model-status').getByText(/^bad\.json: E_CONFIG_UNKNOWN_KEY: At api_key: keys are never stored in the config file/).waitFor();
+  // The good config stays saved: reopening the tab shows it.
+  await dialog.getByRole('tab', { name: 'General' }).click();
+  await dialog.getByRole('tab', { name: 'Model' }).click();
+  expect(await dialog.getByRole('textbox', { name: 'Model', exact: true }).inputValue()).toBe('deepseek-chat');
+});

@@ -13,7 +13,7 @@ import { setSecret } from '../settings';
 import { openHarnessDb, type HarnessDb } from '../storage';
 import type { ToolDefinition } from '../tools/types';
 import { readAgentSettings, saveApprovalMode, saveModel } from './agent-settings';
-import { createAppAgent } from './create-app-agent';
+import { createAppAgent, registerToolSource } from './create-app-agent';
 
 let server: ModelServer | undefined;
 let dir: string | undefined;
@@ -143,7 +143,9 @@ describe('the app agent', () => {
     });
     await saveApprovalMode(db, 'ws-1', 'yolo');
     const agent = createAppAgent({ db, workspaceId: 'ws-1', fs });
+    let seenWorkspace = '';
     agent.registerToolSource({ name: 'plugin-x', tools: () => [plugin('shout'), plugin('read')] });
+    const removeGlobal = registerToolSource({ name: 'bridge', tools: (ctx) => ((seenWorkspace = ctx.workspaceId), []) });
     const turn = await agent.startTurn({ sessionId: null, content: 'shout', signal: new AbortController().signal });
     const events: AgentEvent[] = [];
     for await (const e of turn.events) events.push(e);
@@ -151,5 +153,23 @@ describe('the app agent', () => {
     expect(events.find((e) => e.type === 'warning')).toMatchObject({ error: { code: 'E_TOOL_DUPLICATE' } });
     expect(events.find((e) => e.type === 'tool-result')).toMatchObject({ name: 'shout', output: 'HI', error: false });
     expect(server!.failures).toEqual([]);
+    expect(seenWorkspace).toBe('ws-1');
+    removeGlobal();
+  });
+
+  it('keeps the turn going without a tool source that fails, saying which one', async () => {
+    const { db, fs } = await setup('openai', [{ text: 'fine' }]);
+    const remove = registerToolSource({ name: 'broken-bridge', tools: () => Promise.reject(new Error('bridge not paired')) });
+    try {
+      const agent = createAppAgent({ db, workspaceId: 'ws-1', fs });
+      const turn = await agent.startTurn({ sessionId: null, content: 'hi', signal: new AbortController().signal });
+      const events: AgentEvent[] = [];
+      for await (const e of turn.events) events.push(e);
+      expect((await turn.events.result()).text).toBe('fine');
+      expect(events[0]).toMatchObject({ type: 'warning', error: { code: 'E_TOOL_SOURCE_FAILED', data: { source: 'broken-bridge' } } });
+      expect((events[0] as { error: { message: string } }).error.message).toContain('bridge not paired');
+    } finally {
+      remove();
+    }
   });
 });

@@ -23,7 +23,19 @@ import { readAgentSettings, type AgentSettings } from './agent-settings';
 import { clearJournal, readJournal, writeJournal, type CallState, type TurnJournal } from './batch-journal';
 
 /** Extra tools (plugins, bridge workers, MCP): asked for their current list at the start of every turn. */
-export type ToolSource = { name: string; tools: () => Promise<ToolDefinition[]> | ToolDefinition[] };
+export interface ToolSource {
+  name: string;
+  tools(ctx: { workspaceId: string; fs: WorkspaceFs }): Promise<ToolDefinition[]> | ToolDefinition[];
+}
+
+/** Sources every app agent consults (registered once at app start, e.g. by the plugin or bridge client). */
+const globalSources = new Set<ToolSource>();
+
+/** Adds a tool source for every workspace's agent; returns its removal. */
+export function registerToolSource(source: ToolSource): () => void {
+  globalSources.add(source);
+  return () => void globalSources.delete(source);
+}
 
 export interface AppAgentOptions {
   db: HarnessDb;
@@ -57,7 +69,7 @@ export interface RunningTurn {
 export interface AppAgent {
   readonly store: SessionStore;
   readonly workspaceId: string;
-  /** Adds a tool source; returns its removal. Duplicate names are reported as warnings, never replace a tool. */
+  /** Adds a tool source to this agent only; returns its removal. Duplicate names are reported as warnings, never replace a tool. */
   registerToolSource(source: ToolSource): () => void;
   settings(): Promise<AgentSettings>;
   startTurn(turn: StartTurn): Promise<RunningTurn>;
@@ -117,9 +129,9 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   async function toolsForTurn(warnings: ErrorData[]): Promise<ToolRegistry> {
     const registry = new ToolRegistry();
     for (const tool of (options.baseTools ?? (() => builtinTools()))()) registry.register(tool);
-    for (const source of sources) {
+    for (const source of [...globalSources, ...sources]) {
       try {
-        for (const tool of await source.tools()) {
+        for (const tool of await source.tools({ workspaceId, fs: options.fs })) {
           try {
             registry.register(tool);
           } catch (error) {
