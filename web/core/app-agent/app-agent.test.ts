@@ -173,3 +173,28 @@ describe('the app agent', () => {
     }
   });
 });
+
+describe('the bridge route', () => {
+  it('sends a bridge-routed model request through the paired bridge proxy with the bridge token, the provider key inside', async () => {
+    const { db, fs } = await setup('openai', [
+      { raw: { status: 200, contentType: 'application/json', body: JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: 'via bridge' }, finish_reason: 'stop' }] }) } },
+    ]);
+    await saveModel(db, null, { preset: 'ollama', config: { protocol: 'openai', base_url: 'http://127.0.0.1:11434/v1', model: 'qwen3', api_key_env: 'TEST_KEY', route: 'bridge' } });
+    const agent = createAppAgent({ db, workspaceId: 'ws-1', fs });
+    const signal = new AbortController().signal;
+    const unpaired = await agent.startTurn({ sessionId: null, content: 'hi', signal });
+    for await (const _ of unpaired.events) void _;
+    expect((await unpaired.events.result()).error).toMatchObject({ code: 'E_BRIDGE_UNAVAILABLE' });
+
+    await db.put('settings', { scope: 'bridge', version: 1, values: { url: server!.url, root: '/work', pairedAt: 1 }, updatedAt: 1 });
+    await setSecret(db, 'I_BRIDGE_TOKEN', 'bridge-token-1');
+    const turn = await agent.startTurn({ sessionId: null, content: 'hi', signal });
+    for await (const _ of turn.events) void _;
+    const proxied = server!.requests.at(-1)!;
+    expect(proxied.path).toBe('/v1/proxy');
+    expect(proxied.headers.authorization).toBe('Bearer bridge-token-1');
+    const forwarded = JSON.parse(proxied.rawBody) as { url: string; headers: Record<string, string> };
+    expect(forwarded.url).toBe('http://127.0.0.1:11434/v1/chat/completions');
+    expect(forwarded.headers.authorization).toBe('Bearer sk-test-123');
+  });
+});

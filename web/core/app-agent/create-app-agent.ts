@@ -20,6 +20,7 @@ import type { ToolDefinition } from '../tools/types';
 import { testConnection, type ConnectionReport, type TransportPorts } from '../transport';
 import { EventStream } from '../util';
 import { readAgentSettings, type AgentSettings } from './agent-settings';
+import { pairedBridge } from './bridge-endpoint';
 import { clearJournal, readJournal, writeJournal, type CallState, type TurnJournal } from './batch-journal';
 
 /** Extra tools (plugins, bridge workers, MCP): asked for their current list at the start of every turn. */
@@ -44,6 +45,7 @@ export interface AppAgentOptions {
   /** The approval card. Absent: every call that needs approval is refused. */
   askPerson?: AskPerson;
   fetch?: typeof fetch;
+  /** Defaults to the paired i-bridge (web/core/bridge-client) for providers routed through it. */
   getBridge?: TransportPorts['getBridge'];
   /** Hook handlers (modules, bridge hooks); a fresh empty pipeline by default. */
   hooks?: HookPipeline;
@@ -123,7 +125,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const ports: TransportPorts = {
     getSecret: (name) => getSecret(db, name),
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.getBridge ? { getBridge: options.getBridge } : {}),
+    getBridge: options.getBridge ?? (() => pairedBridge(db)),
   };
 
   async function toolsForTurn(warnings: ErrorData[]): Promise<ToolRegistry> {

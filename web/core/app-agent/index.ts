@@ -16,3 +16,4 @@ export type { AgentSettings, ApprovalMode, EffectiveModel, StoredModel } from '.
 export { readJournal, clearJournal, ranCalls } from './batch-journal';
 export type { TurnJournal, JournalCall, CallState } from './batch-journal';
 export { thinkingOf } from './thinking';
+export { pairedBridge } from './bridge-endpoint';

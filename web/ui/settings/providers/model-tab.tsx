@@ -5,6 +5,7 @@ import './model-tab.css';
 import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
 import { findPreset, getSecret, PROVIDER_PRESETS, setSecret, testConnection, type ConnectionReport, type Route } from '../../../core';
 import { checkModelConfig, readStoredModel, saveModel } from '../../../core/app-agent/agent-settings';
+import { pairedBridge } from '../../../core/app-agent/bridge-endpoint';
 import { chatTranslator } from '../../chat/chat-i18n';
 import type { AppState } from '../../state/app-state';
 import { codeOf, messageOf } from '../../state/errors';
@@ -86,7 +87,7 @@ export default function ModelTab(props: { state: AppState }) {
       setReport(
         await testConnection(
           { protocol: config.protocol, base_url: config.base_url, model: config.model, api_key_env: config.api_key_env, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, route: config.route ?? 'direct' },
-          { getSecret: (name) => getSecret(s.db, name) },
+          { getSecret: (name) => getSecret(s.db, name), getBridge: () => pairedBridge(s.db) },
         ),
       );
     } catch (error) {
