@@ -28,7 +28,12 @@ Options:
 
 On start it prints its URL and a one-time pairing code (single use, 10 minutes, 5 attempts) and writes
 {url, token, pid} to <runtime_dir>/bridge.json (mode 0600; runtime dir from $I_RUNTIME_DIR or ~/.i/runtime),
-removed on exit. Other directories: $I_DATA_DIR (workspace registry), $I_CACHE_DIR.
+removed on exit. Tokens live in memory only: after a restart, pair the app again with the new code (local
+tools re-read bridge.json). Other directories: $I_DATA_DIR (workspace registry), $I_CACHE_DIR.
+
+Workers must exit when their stdin closes: if i-bridge is SIGKILLed that is the only signal they get. As a
+best-effort guard, worker process groups are recorded in <runtime_dir>/groups/ and the next start kills the
+groups of a bridge that is no longer running.
 
 HTTP API (JSON only; every endpoint but /v1/pair needs "Authorization: Bearer <token>"):
   POST /v1/pair {code}                          -> {token}

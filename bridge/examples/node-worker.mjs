@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Example NDJSON worker in Node (seed 000 §2). One request per line on stdin, one answer per line on stdout,
-// flushed; diagnostics go to stderr; exits when stdin closes (the bridge is gone).
+// flushed; diagnostics go to stderr. It exits when stdin closes, as every worker must: if the bridge itself is
+// SIGKILLed, stdin EOF is the only signal a worker gets (a later bridge start kills leftover process groups too,
+// but only as a best-effort guard).
 // Serves the `echo` and `workspace_info` tools, passes every hook event through unchanged, and implements a toy
 // provider (seed 003 v1) that speaks the OpenAI chat wire format.
 import { createInterface } from 'node:readline';
@@ -50,4 +52,4 @@ rl.on('line', (line) => {
     return fail(req.id, error.message);
   }
 });
-rl.on('close', () => process.exit(0));
+rl.on('close', () => process.exit(0)); // stdin EOF: the bridge is gone

@@ -2,7 +2,10 @@
 """Example NDJSON worker in Python (seed 000 §2): the `word_count` tool and a `before_turn` hook.
 
 One JSON request per line on stdin, one answer per line on stdout, flushed after every frame. Logs go to
-stderr. The bridge sets PYTHONUTF8=1, so stdin/stdout are UTF-8 everywhere. Exits when stdin closes.
+stderr. The bridge sets PYTHONUTF8=1, so stdin/stdout are UTF-8 everywhere.
+
+Exits when stdin closes. Every worker must: if the bridge itself is SIGKILLed, stdin EOF is the only signal a
+worker gets (a later bridge start kills leftover process groups too, but only as a best-effort guard).
 """
 import json
 import sys
