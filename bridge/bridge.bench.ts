@@ -115,6 +115,9 @@ describe('bridge benchmarks', () => {
   it('tool-call round trip through HTTP and the bridge vs direct NDJSON', async () => {
     const calls = 100;
     const body = JSON.stringify({ name: 'echo', arguments: { text: 'hello' }, workspace, workspace_id: '00000000-0000-4000-8000-000000000001' });
+    // Warm every path (JIT, the worker, the sockets) before the first comparison.
+    for (let i = 0; i < 300; i++) await httpCall(bridge, body);
+    for (let i = 0; i < 300; i++) await direct.call('hello', workspace);
     const result = await compare(
       'bridge tool-call round trip (100 sequential calls)',
       { label: 'direct NDJSON', run: async () => { for (let i = 0; i < calls; i++) await direct.call('hello', workspace); } },

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bearer, json, send } from './fixtures/http';
@@ -180,6 +181,36 @@ describe('endpoints', () => {
     const res = await send(b.url, '/v1/tools/call', { method: 'POST', headers: json(b.token), body: JSON.stringify({ name: 'echo', arguments: { text: 7 }, workspace, extra: 1 }) });
     expect(res.status).toBe(400);
     expect((res.json().error as { code: string }).code).toBe('E_BODY_INVALID');
+  });
+
+  it('answers with Content-Length over one kept-alive connection, and closes it only after a refusal', async () => {
+    const { b, workspace } = await bridge();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const call = (token: string) => new Promise<http.IncomingMessage>((resolve, reject) => {
+      const body = callBody(workspace);
+      const req = http.request(`${b.url}/v1/tools/call`, { method: 'POST', agent, headers: { ...json(token), 'content-length': Buffer.byteLength(body) } }, (res) => {
+        sockets.add(res.socket);
+        res.resume();
+        res.on('end', () => resolve(res));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    try {
+      const first = await call(b.token);
+      expect(first.headers['content-length']).toBe(String(Buffer.byteLength('{"output":"hi"}')));
+      expect(first.headers['transfer-encoding']).toBeUndefined();
+      expect(first.headers.connection).toBe('keep-alive');
+      expect(first.headers['keep-alive']).toBe('timeout=30');
+      await call(b.token);
+      expect(sockets.size).toBe(1);
+      const refused = await call('x'.repeat(43));
+      expect(refused.statusCode).toBe(401);
+      expect(refused.headers.connection).toBe('close');
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('close() leaves no worker process behind', async () => {
