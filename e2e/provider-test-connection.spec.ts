@@ -80,5 +80,5 @@ it('imports a model config file (seed 000 §4) with the key named by api_key_env
   // The good config stays saved: reopening the tab shows it.
   await dialog.getByRole('tab', { name: 'General' }).click();
   await dialog.getByRole('tab', { name: 'Model' }).click();
-  expect(await dialog.getByRole('textbox', { name: 'Model', exact: true }).inputValue()).toBe('deepseek-chat');
+  await expect.poll(() => dialog.getByRole('textbox', { name: 'Model', exact: true }).inputValue()).toBe('deepseek-chat');
 });

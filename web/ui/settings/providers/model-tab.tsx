@@ -25,6 +25,7 @@ export default function ModelTab(props: { state: AppState }) {
   const [status, setStatus] = createSignal<{ ok: boolean; text: string } | null>(null);
   const [report, setReport] = createSignal<ConnectionReport | null>(null);
   const [testing, setTesting] = createSignal(false);
+  const [loaded, setLoaded] = createSignal(false);
   const [keyStored, { refetch: recheckKey }] = createResource(
     () => form().api_key_env.trim(),
     async (name) => (name ? (await getSecret(s.db, name)) !== undefined : false),
@@ -42,6 +43,7 @@ export default function ModelTab(props: { state: AppState }) {
       setForm(emptyForm());
       setStatus({ ok: false, text: `${codeOf(error) ?? 'E_CONFIG_INVALID'}: ${messageOf(error)}` });
     }
+    setLoaded(true);
   }
   void load(null);
 
@@ -120,150 +122,152 @@ export default function ModelTab(props: { state: AppState }) {
   }
 
   return (
-    <form class="form model-form" onSubmit={save}>
-      <div class="field">
-        <label for={f('scope')}>{ct('scope')}</label>
-        <select
-          id={f('scope')}
-          value={scope() ?? ''}
-          onChange={(e) => {
-            const v = e.currentTarget.value || null;
-            setScope(v);
-            void load(v);
-          }}
-        >
-          <option value="">{ct('scopeGlobal')}</option>
-          <For each={s.workspaces()}>{(w) => <option value={w.id}>{ct('scopeWorkspace', { name: w.name })}</option>}</For>
-        </select>
-        <Show when={scope()}>
-          <p class="field-hint">
-            {inherits() ? (
-              ct('useGlobal')
-            ) : (
-              <button type="button" class="link-button" onClick={() => void removeOverride()}>
-                {ct('removeOverride')}
-              </button>
-            )}
-          </p>
-        </Show>
-      </div>
-      <div class="form-grid">
+    <Show when={loaded()}>
+      <form class="form model-form" onSubmit={save}>
         <div class="field">
-          <label for={f('preset')}>{ct('preset')}</label>
+          <label for={f('scope')}>{ct('scope')}</label>
           <select
-            id={f('preset')}
-            value={form().preset}
+            id={f('scope')}
+            value={scope() ?? ''}
             onChange={(e) => {
-              const p = findPreset(e.currentTarget.value);
-              if (p) setForm((cur) => formFromPreset(p, cur));
-              else patch({ preset: CUSTOM_PRESET });
+              const v = e.currentTarget.value || null;
+              setScope(v);
+              void load(v);
             }}
           >
-            <For each={PROVIDER_PRESETS}>{(p) => <option value={p.id}>{p.label}</option>}</For>
-            <option value={CUSTOM_PRESET}>{ct('presetCustom')}</option>
+            <option value="">{ct('scopeGlobal')}</option>
+            <For each={s.workspaces()}>{(w) => <option value={w.id}>{ct('scopeWorkspace', { name: w.name })}</option>}</For>
           </select>
+          <Show when={scope()}>
+            <p class="field-hint">
+              {inherits() ? (
+                ct('useGlobal')
+              ) : (
+                <button type="button" class="link-button" onClick={() => void removeOverride()}>
+                  {ct('removeOverride')}
+                </button>
+              )}
+            </p>
+          </Show>
         </div>
-        <div class="field">
-          <label for={f('protocol')}>{ct('protocol')}</label>
-          <select id={f('protocol')} value={form().protocol} onChange={(e) => patch({ protocol: e.currentTarget.value })}>
-            <For each={PROTOCOLS}>{(p) => <option value={p}>{p}</option>}</For>
-          </select>
-        </div>
-        <div class="field span-2">
-          <label for={f('base')}>{ct('baseUrl')}</label>
-          <input id={f('base')} type="text" inputMode="url" required spellcheck={false} value={form().base_url} onInput={(e) => patch({ base_url: e.currentTarget.value })} />
-        </div>
-        <div class="field span-2">
-          <label for={f('model')}>{ct('model')}</label>
-          <input id={f('model')} type="text" required spellcheck={false} placeholder="gpt-4.1" value={form().model} onInput={(e) => patch({ model: e.currentTarget.value } as Partial<ProviderForm>)} />
-        </div>
-        <div class="field">
-          <label for={f('keyname')}>{ct('keyName')}</label>
-          <input id={f('keyname')} type="text" spellcheck={false} autocomplete="off" placeholder={ct('keyNone')} value={form().api_key_env} onInput={(e) => patch({ api_key_env: e.currentTarget.value } as Partial<ProviderForm>)} />
-        </div>
-        <div class="field">
-          <label for={f('key')}>{ct('keyValue')}</label>
-          <input id={f('key')} type="password" autocomplete="off" disabled={!form().api_key_env.trim()} value={key()} onInput={(e) => setKey(e.currentTarget.value)} />
-        </div>
-        <p class="field-hint span-2">
-          {ct('keyNameHint')}{' '}
-          <Show when={form().api_key_env.trim()}>{keyStored() ? ct('keyStored', { name: form().api_key_env.trim() }) : ct('keyMissing', { name: form().api_key_env.trim() })}</Show>
-        </p>
-        <div class="field">
-          <label for={f('max')}>{ct('maxTokens')}</label>
-          <input id={f('max')} type="text" inputMode="numeric" value={form().max_tokens} onInput={(e) => patch({ max_tokens: e.currentTarget.value } as Partial<ProviderForm>)} />
-        </div>
-        <label class="checkbox field-check">
-          <input type="checkbox" checked={form().use_max_tokens} onChange={(e) => patch({ use_max_tokens: e.currentTarget.checked } as Partial<ProviderForm>)} />
-          <span>{ct('useMaxTokens')}</span>
-        </label>
-        <div class="field">
-          <label for={f('window')}>{ct('contextWindow')}</label>
-          <input id={f('window')} type="text" inputMode="numeric" placeholder="128000" value={form().context_window} onInput={(e) => patch({ context_window: e.currentTarget.value } as Partial<ProviderForm>)} />
-        </div>
-        <div class="field">
-          <label for={f('threshold')}>{ct('threshold')}</label>
-          <input id={f('threshold')} type="text" inputMode="decimal" placeholder="0.8" value={form().threshold} onInput={(e) => patch({ threshold: e.currentTarget.value } as Partial<ProviderForm>)} />
-        </div>
-        <div class="field">
-          <label for={f('reserve')}>{ct('outputReserve')}</label>
-          <input id={f('reserve')} type="text" inputMode="numeric" value={form().output_reserve} onInput={(e) => patch({ output_reserve: e.currentTarget.value } as Partial<ProviderForm>)} />
-        </div>
-        <p class="field-hint">{ct('contextWindowHint')}</p>
-        <div class="field span-2">
-          <label for={f('extra')}>{ct('extraBody')}</label>
-          <textarea id={f('extra')} class="mono" rows={3} spellcheck={false} value={form().extra_body} onInput={(e) => patch({ extra_body: e.currentTarget.value } as Partial<ProviderForm>)} />
-          <p class="field-hint">{ct('extraBodyHint')}</p>
-        </div>
-        <div class="field span-2">
-          <label for={f('route')}>{ct('route')}</label>
-          <select id={f('route')} value={form().route} onChange={(e) => patch({ route: e.currentTarget.value as Route } as Partial<ProviderForm>)}>
-            <option value="direct">{ct('routeDirect')}</option>
-            <option value="bridge">{ct('routeBridge')}</option>
-          </select>
-          <p class="field-hint" data-testid="route-note">
-            {routeNote()}
-          </p>
-        </div>
-      </div>
-      <div class="model-actions">
-        <button type="submit" class="button primary">
-          {ct('saveModel')}
-        </button>
-        <button type="button" class="button" disabled={testing()} onClick={() => void test()}>
-          {testing() ? ct('testing') : ct('testConnection')}
-        </button>
-      </div>
-      <Show when={report()}>
-        {(r) => (
-          <div class={r().ok ? 'field-success' : 'field-error'} role={r().ok ? 'status' : 'alert'} data-testid="connection-report">
-            <p>{r().ok ? ct('testOk', { ms: Math.round(r().latencyMs), text: r().text ?? '' }) : ct('testFailed', { code: r().error!.code, message: r().error!.message, ms: Math.round(r().latencyMs) })}</p>
-            <Show when={r().usage}>{(u) => <p>{ct('testUsage', { input: u().input_tokens ?? '?', output: u().output_tokens ?? '?' })}</p>}</Show>
+        <div class="form-grid">
+          <div class="field">
+            <label for={f('preset')}>{ct('preset')}</label>
+            <select
+              id={f('preset')}
+              value={form().preset}
+              onChange={(e) => {
+                const p = findPreset(e.currentTarget.value);
+                if (p) setForm((cur) => formFromPreset(p, cur));
+                else patch({ preset: CUSTOM_PRESET });
+              }}
+            >
+              <For each={PROVIDER_PRESETS}>{(p) => <option value={p.id}>{p.label}</option>}</For>
+              <option value={CUSTOM_PRESET}>{ct('presetCustom')}</option>
+            </select>
           </div>
-        )}
-      </Show>
-      <Show when={status()}>
-        {(st) => (
-          <p class={st().ok ? 'field-success' : 'field-error'} role={st().ok ? 'status' : 'alert'} data-testid="model-status">
-            {st().text}
+          <div class="field">
+            <label for={f('protocol')}>{ct('protocol')}</label>
+            <select id={f('protocol')} value={form().protocol} onChange={(e) => patch({ protocol: e.currentTarget.value })}>
+              <For each={PROTOCOLS}>{(p) => <option value={p}>{p}</option>}</For>
+            </select>
+          </div>
+          <div class="field span-2">
+            <label for={f('base')}>{ct('baseUrl')}</label>
+            <input id={f('base')} type="text" inputMode="url" required spellcheck={false} value={form().base_url} onInput={(e) => patch({ base_url: e.currentTarget.value })} />
+          </div>
+          <div class="field span-2">
+            <label for={f('model')}>{ct('model')}</label>
+            <input id={f('model')} type="text" required spellcheck={false} placeholder="gpt-4.1" value={form().model} onInput={(e) => patch({ model: e.currentTarget.value } as Partial<ProviderForm>)} />
+          </div>
+          <div class="field">
+            <label for={f('keyname')}>{ct('keyName')}</label>
+            <input id={f('keyname')} type="text" spellcheck={false} autocomplete="off" placeholder={ct('keyNone')} value={form().api_key_env} onInput={(e) => patch({ api_key_env: e.currentTarget.value } as Partial<ProviderForm>)} />
+          </div>
+          <div class="field">
+            <label for={f('key')}>{ct('keyValue')}</label>
+            <input id={f('key')} type="password" autocomplete="off" disabled={!form().api_key_env.trim()} value={key()} onInput={(e) => setKey(e.currentTarget.value)} />
+          </div>
+          <p class="field-hint span-2">
+            {ct('keyNameHint')}{' '}
+            <Show when={form().api_key_env.trim()}>{keyStored() ? ct('keyStored', { name: form().api_key_env.trim() }) : ct('keyMissing', { name: form().api_key_env.trim() })}</Show>
           </p>
-        )}
-      </Show>
-      <section class="transfer-card">
-        <h3>
-          <label for={f('import')}>{ct('importConfig')}</label>
-        </h3>
-        <p class="field-hint">{ct('importConfigHint')}</p>
-        <input
-          id={f('import')}
-          type="file"
-          accept="application/json,.json"
-          onChange={(e) => {
-            void importFile(e.currentTarget.files?.[0]);
-            e.currentTarget.value = '';
-          }}
-        />
-      </section>
-    </form>
+          <div class="field">
+            <label for={f('max')}>{ct('maxTokens')}</label>
+            <input id={f('max')} type="text" inputMode="numeric" value={form().max_tokens} onInput={(e) => patch({ max_tokens: e.currentTarget.value } as Partial<ProviderForm>)} />
+          </div>
+          <label class="checkbox field-check">
+            <input type="checkbox" checked={form().use_max_tokens} onChange={(e) => patch({ use_max_tokens: e.currentTarget.checked } as Partial<ProviderForm>)} />
+            <span>{ct('useMaxTokens')}</span>
+          </label>
+          <div class="field">
+            <label for={f('window')}>{ct('contextWindow')}</label>
+            <input id={f('window')} type="text" inputMode="numeric" placeholder="128000" value={form().context_window} onInput={(e) => patch({ context_window: e.currentTarget.value } as Partial<ProviderForm>)} />
+          </div>
+          <div class="field">
+            <label for={f('threshold')}>{ct('threshold')}</label>
+            <input id={f('threshold')} type="text" inputMode="decimal" placeholder="0.8" value={form().threshold} onInput={(e) => patch({ threshold: e.currentTarget.value } as Partial<ProviderForm>)} />
+          </div>
+          <div class="field">
+            <label for={f('reserve')}>{ct('outputReserve')}</label>
+            <input id={f('reserve')} type="text" inputMode="numeric" value={form().output_reserve} onInput={(e) => patch({ output_reserve: e.currentTarget.value } as Partial<ProviderForm>)} />
+          </div>
+          <p class="field-hint">{ct('contextWindowHint')}</p>
+          <div class="field span-2">
+            <label for={f('extra')}>{ct('extraBody')}</label>
+            <textarea id={f('extra')} class="mono" rows={3} spellcheck={false} value={form().extra_body} onInput={(e) => patch({ extra_body: e.currentTarget.value } as Partial<ProviderForm>)} />
+            <p class="field-hint">{ct('extraBodyHint')}</p>
+          </div>
+          <div class="field span-2">
+            <label for={f('route')}>{ct('route')}</label>
+            <select id={f('route')} value={form().route} onChange={(e) => patch({ route: e.currentTarget.value as Route } as Partial<ProviderForm>)}>
+              <option value="direct">{ct('routeDirect')}</option>
+              <option value="bridge">{ct('routeBridge')}</option>
+            </select>
+            <p class="field-hint" data-testid="route-note">
+              {routeNote()}
+            </p>
+          </div>
+        </div>
+        <div class="model-actions">
+          <button type="submit" class="button primary">
+            {ct('saveModel')}
+          </button>
+          <button type="button" class="button" disabled={testing()} onClick={() => void test()}>
+            {testing() ? ct('testing') : ct('testConnection')}
+          </button>
+        </div>
+        <Show when={report()}>
+          {(r) => (
+            <div class={r().ok ? 'field-success' : 'field-error'} role={r().ok ? 'status' : 'alert'} data-testid="connection-report">
+              <p>{r().ok ? ct('testOk', { ms: Math.round(r().latencyMs), text: r().text ?? '' }) : ct('testFailed', { code: r().error!.code, message: r().error!.message, ms: Math.round(r().latencyMs) })}</p>
+              <Show when={r().usage}>{(u) => <p>{ct('testUsage', { input: u().input_tokens ?? '?', output: u().output_tokens ?? '?' })}</p>}</Show>
+            </div>
+          )}
+        </Show>
+        <Show when={status()}>
+          {(st) => (
+            <p class={st().ok ? 'field-success' : 'field-error'} role={st().ok ? 'status' : 'alert'} data-testid="model-status">
+              {st().text}
+            </p>
+          )}
+        </Show>
+        <section class="transfer-card">
+          <h3>
+            <label for={f('import')}>{ct('importConfig')}</label>
+          </h3>
+          <p class="field-hint">{ct('importConfigHint')}</p>
+          <input
+            id={f('import')}
+            type="file"
+            accept="application/json,.json"
+            onChange={(e) => {
+              void importFile(e.currentTarget.files?.[0]);
+              e.currentTarget.value = '';
+            }}
+          />
+        </section>
+      </form>
+    </Show>
   );
 }
