@@ -27,7 +27,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
     req.on('end', () => {
       if (done) return;
       done = true;
-      resolve(Buffer.concat(parts, size));
+      resolve(parts.length === 1 ? parts[0]! : Buffer.concat(parts, size));
     });
     req.on('error', (error) => {
       if (done) return;

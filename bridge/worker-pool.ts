@@ -86,9 +86,9 @@ export class WorkerPool {
       slot = { target, worker: undefined, busy: false, queue: [] };
       this.slots.set(key, slot);
     }
+    if (!slot.busy) return this.run(slot, request); // the common case: straight to the worker, no extra promise
     const s = slot;
     return new Promise((resolve, reject) => {
-      if (!s.busy) return this.run(s, request, resolve, reject);
       const waiting: Waiting = {
         request, resolve, reject,
         timer: setTimeout(() => {
@@ -101,8 +101,8 @@ export class WorkerPool {
     });
   }
 
-  private run(slot: Slot, request: Request, resolve: Waiting['resolve'], reject: Waiting['reject']): void {
-    if (this.closed) return reject(closedError());
+  private run(slot: Slot, request: Request): Promise<Record<string, unknown>> {
+    if (this.closed) return Promise.reject(closedError());
     slot.busy = true;
     let call: Promise<Record<string, unknown>>;
     try {
@@ -110,16 +110,9 @@ export class WorkerPool {
     } catch (error) {
       call = Promise.reject(error instanceof Error ? new BridgeError('E_WORKER_SPAWN', `Could not start the worker ${slot.target.argv[0]} (${error.message}). Check the manifest's exec and cwd.`) : error);
     }
-    call.then(
-      (data) => {
-        this.next(slot);
-        resolve(data);
-      },
-      (error: unknown) => {
-        this.next(slot);
-        reject(error);
-      },
-    );
+    const next = () => this.next(slot);
+    call.then(next, next);
+    return call;
   }
 
   private next(slot: Slot): void {
@@ -127,7 +120,7 @@ export class WorkerPool {
     const waiting = slot.queue.shift();
     if (!waiting) return;
     clearTimeout(waiting.timer);
-    this.run(slot, waiting.request, waiting.resolve, waiting.reject);
+    this.run(slot, waiting.request).then(waiting.resolve, waiting.reject);
   }
 
   private spawn(slot: Slot): WorkerProcess {
