@@ -9,7 +9,7 @@ export { searchTool, type SearchLimits } from './search';
 export { viewImageTool, toBase64 } from './view-image';
 export { unifiedDiff, type DiffOptions } from './diff';
 export { compileGlob, expandBraces, type GlobMatcher } from './glob-match';
-export { unsafeRegexReason } from './regex-safety';
+export { compileLinearRegex, REGEX_MAX_PROGRAM, REGEX_MAX_REPEAT, type LinearRegex } from './linear-regex';
 export { walk, type WalkOptions, type WalkResult } from './walk';
 export * from './limits';
 export { toolError } from './tool-kit';

@@ -36,7 +36,7 @@ export const GLOB_MAX_PATTERN_CHARS = 1000;
 export const SEARCH_MAX_FILE_BYTES = 1024 * 1024;
 /** `search`: pattern length (regex or literal). */
 export const SEARCH_MAX_PATTERN_CHARS = 256;
-/** `search`: only this many characters of a line are tested, so a regex cannot spin on a minified file. */
+/** `search`: only this many characters of a line are tested (bounds the linear-time regex on minified files). */
 export const SEARCH_MAX_LINE_CHARS = 4000;
 /** `search`: the snippet shown per match. */
 export const SEARCH_SNIPPET_CHARS = 200;
@@ -50,7 +50,5 @@ export const IMAGE_MAX_BYTES = 8 * 1024 * 1024;
 
 /** Bytes inspected for NUL when deciding a file is binary. */
 export const BINARY_SNIFF_BYTES = 8192;
-/** `search`: unbounded quantifiers (`*`, `+`, `{n,}`) allowed in one regex; more can make a line polynomial-slow. */
-export const SEARCH_MAX_UNBOUNDED_QUANTIFIERS = 4;
 /** `search`: wall-clock budget checked between lines; the search stops and says so when it is spent. */
 export const SEARCH_TIME_LIMIT_MS = 10_000;

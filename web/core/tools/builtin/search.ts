@@ -17,7 +17,7 @@ import {
   SEARCH_SNIPPET_CHARS,
   SEARCH_TIME_LIMIT_MS,
 } from './limits';
-import { unsafeRegexReason } from './regex-safety';
+import { compileLinearRegex } from './linear-regex';
 import { boolArg, decodeText, guard, hasNul, stringArg } from './tool-kit';
 import { walk, walkNote, type WalkOptions } from './walk';
 
@@ -32,29 +32,25 @@ export interface SearchLimits {
   now?: () => number;
 }
 
-type LineTest = (line: string) => number;
+interface LineTest {
+  /** Where the first match in the line starts, or -1. */
+  line(line: string): number;
+  /** Cheap whole-file check: false when no line of `text` can match (most files, for a typical search). */
+  file(text: string): boolean;
+}
 
 function lineTest(tool: string, pattern: string, regex: boolean, caseSensitive: boolean): LineTest {
   if (pattern.length > SEARCH_MAX_PATTERN_CHARS) {
     throw new HarnessError('E_SEARCH_PATTERN_TOO_LONG', `The pattern is ${pattern.length} characters; ${tool} accepts at most ${SEARCH_MAX_PATTERN_CHARS}. Search for a shorter, distinctive part.`);
   }
   if (!regex) {
-    if (caseSensitive) return (line) => line.indexOf(pattern);
+    if (caseSensitive) return { line: (line) => line.indexOf(pattern), file: (text) => text.includes(pattern) };
     const lower = pattern.toLowerCase();
-    return (line) => line.toLowerCase().indexOf(lower);
+    return { line: (line) => line.toLowerCase().indexOf(lower), file: (text) => text.toLowerCase().includes(lower) };
   }
-  const unsafe = unsafeRegexReason(pattern);
-  if (unsafe) throw new HarnessError('E_SEARCH_REGEX_UNSAFE', `The regular expression is refused: ${unsafe}.`);
-  let re: RegExp;
-  try {
-    re = new RegExp(pattern, caseSensitive ? '' : 'i');
-  } catch (error) {
-    throw new HarnessError('E_SEARCH_REGEX_INVALID', `The regular expression is not valid JavaScript syntax (${(error as Error).message}). Fix it, or set regex to false for a literal search.`);
-  }
-  return (line) => {
-    const m = re.exec(line);
-    return m ? m.index : -1;
-  };
+  // Never a RegExp: user patterns run on the linear-time engine, so no pattern can hang the tab or the CLI.
+  const re = compileLinearRegex(pattern, { ignoreCase: !caseSensitive });
+  return { line: (line) => re.search(line), file: (text) => re.mayMatch(text) };
 }
 
 function snippet(line: string, at: number): string {
@@ -81,7 +77,7 @@ function scanText(path: string, text: string, test: LineTest, budget: { left: nu
     }
     let line = text.slice(start, Math.min(end, start + SEARCH_MAX_LINE_CHARS));
     if (line.endsWith('\r')) line = line.slice(0, -1);
-    const at = test(line);
+    const at = test.line(line);
     if (at >= 0) {
       hits.push(`${path}:${no}: ${snippet(line, at)}`);
       budget.left--;
@@ -103,6 +99,7 @@ async function searchFile(ctx: ToolContext, entry: DirEntry, test: LineTest, bud
   }
   const text = hasNul(bytes, BINARY_SNIFF_BYTES) ? null : decodeText(bytes);
   if (text === null) return { lines: [], skipped: 'binary' };
+  if (!test.file(text)) return { lines: [] };
   const lines = scanText(entry.path, text, test, budget);
   if (budget.timedOut) shared.timedOut = true;
   return { lines };
@@ -118,8 +115,8 @@ export function searchTool(limits: SearchLimits = {}): ToolDefinition {
     schema: {
       name: 'search',
       description:
-        'Search the text of workspace files. Returns "path:line: snippet" lines. Literal text by default; set regex to true for a JavaScript regular expression ' +
-        '(no backreferences, lookbehind or nested repeats). Case: smart by default (case-sensitive only if the pattern has an upper-case letter). ' +
+        'Search the text of workspace files. Returns "path:line: snippet" lines. Literal text by default; set regex to true for a JavaScript-style regular expression ' +
+        '(no backreferences or lookaround). Case: smart by default (case-sensitive only if the pattern has an upper-case letter). ' +
         'path limits the search to a folder or file; glob filters files ("*.ts" matches names, "src/**/*.ts" whole paths). ' +
         'Skips hidden files, build output, binary files and files over 1 MiB.',
       parameters: {
