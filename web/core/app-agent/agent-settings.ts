@@ -7,6 +7,7 @@ import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import type { HarnessDb } from '../storage';
 
 export const AGENT_GLOBAL_SCOPE = 'agent:global';
+// Deleting a workspace deletes this scope: it is listed in WORKSPACE_SETTINGS_SCOPES (web/core/workspaces).
 export const agentWorkspaceScope = (workspaceId: string) => `agent-workspace:${workspaceId}`;
 export const AGENT_SETTINGS_VERSION = 1;
 

@@ -58,6 +58,7 @@ describe('workspace registry', () => {
     const b = await createWorkspaceRecord(db, { name: 'B', kind: 'opfs' });
     for (const w of [a, b]) {
       await db.put('settings', { scope: `workspace:${w.id}`, version: 1, values: {}, updatedAt: 0 });
+      await db.put('settings', { scope: `agent-workspace:${w.id}`, version: 1, values: {}, updatedAt: 0 });
       await db.put('sessions', { id: `s-${w.id}`, workspaceId: w.id, title: 't', createdAt: 0, updatedAt: 0, checkpointSeq: -1 });
       await db.put('session_entries', { sessionId: `s-${w.id}`, seq: 0 });
       await db.put('plugin_kv', { workspaceId: w.id, pluginId: 'p', key: 'k', value: new Uint8Array() });
@@ -68,7 +69,8 @@ describe('workspace registry', () => {
     }
     await deleteWorkspaceRecord(db, a.id);
     expect(await getWorkspace(db, a.id)).toBeUndefined();
-    for (const store of ['settings', 'sessions', 'session_entries', 'plugin_kv', 'plugin_enablement', 'memory', 'metrics', 'content'] as const) {
+    expect(await db.count('settings')).toBe(2);
+    for (const store of ['sessions', 'session_entries', 'plugin_kv', 'plugin_enablement', 'memory', 'metrics', 'content'] as const) {
       expect(await db.count(store), store).toBe(1);
     }
     expect(await db.get('plugin_kv', [b.id, 'p', 'k'])).toBeTruthy();

@@ -100,6 +100,13 @@ export async function updateWorkspaceGrant(db: HarnessDb, id: string, handle: Fi
 const WORKSPACE_SCOPED: readonly StoreName[] = ['plugin_enablement', 'plugin_kv', 'memory', 'metrics'];
 
 /**
+ * Settings scopes that belong to one workspace, keyed `<scope>:<workspaceId>`: the general per-workspace settings
+ * and the agent's (model override, approval mode). Anything stored per workspace in `settings` must use one of
+ * these so that deleting the workspace deletes it.
+ */
+export const WORKSPACE_SETTINGS_SCOPES = ['workspace', 'agent-workspace'] as const;
+
+/**
  * Deletes the record and everything the app stored for the workspace (settings, sessions and their entries,
  * plugin enablement and KV, memory, metrics, content) in one transaction. The person's folder is never touched.
  */
@@ -109,7 +116,7 @@ export async function deleteWorkspaceRecord(db: HarnessDb, id: string): Promise<
     const record = await tx.objectStore('workspaces').get(id);
     if (!record) throw notFound(id);
     await tx.objectStore('workspaces').delete(id);
-    await tx.objectStore('settings').delete(`workspace:${id}`);
+    for (const scope of WORKSPACE_SETTINGS_SCOPES) await tx.objectStore('settings').delete(`${scope}:${id}`);
     const sessions = tx.objectStore('sessions');
     const sessionIds = await sessions.index('by_workspace').getAllKeys(IDBKeyRange.bound([id, -Infinity], [id, Infinity]));
     for (const sessionId of sessionIds) {
