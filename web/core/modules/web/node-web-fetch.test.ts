@@ -105,6 +105,13 @@ describe('Node web_fetch backend', () => {
     expect([missing.code, missing.output]).toEqual(['E_WEB_HTTP_STATUS', `URL: ${base}/missing\nStatus: 404\n\nnot here`]);
   });
 
+  it('reports a fetch stopped by the turn as aborted, not as a timeout', async () => {
+    const controller = new AbortController();
+    const pending = webFetchTool(createNodeWebFetch({ allowPrivate: true })).execute({ url: `${base}/slow` }, { signal: controller.signal } as ToolContext);
+    setTimeout(() => controller.abort(), 100);
+    expect((await pending).code).toBe('E_ABORTED');
+  });
+
   it('refuses non-http schemes and credentials in the URL before any request', async () => {
     const tool = webFetchTool(createNodeWebFetch({ allowPrivate: true }));
     for (const url of ['file:///etc/passwd', 'ftp://example.com/', `http://user:pw@127.0.0.1/`, 'not a url']) {

@@ -113,6 +113,7 @@ export function createNodeWebFetch(options: NodeWebFetchOptions = {}): WebFetchB
       const timer = setTimeout(() => controller.abort(), o.timeoutMs);
       const onAbort = () => controller.abort();
       outer.addEventListener('abort', onAbort, { once: true });
+      if (outer.aborted) controller.abort();
       try {
         for (let request = 1; ; request++) {
           checkTarget(url, o.allowPrivate);
@@ -136,6 +137,10 @@ export function createNodeWebFetch(options: NodeWebFetchOptions = {}): WebFetchB
           }
           return got.status >= 400 ? { output, error: true, code: 'E_WEB_HTTP_STATUS' } : { output };
         }
+      } catch (error) {
+        // Stopped by the person (the turn's signal), not by the deadline: say so.
+        if (outer.aborted) throw new HarnessError('E_ABORTED', 'The fetch was stopped.');
+        throw error;
       } finally {
         clearTimeout(timer);
         outer.removeEventListener('abort', onAbort);

@@ -122,6 +122,7 @@ export function webSearchTool(deps: WebSearchDeps): ToolDefinition {
           raw = await readCapped(res, maxBody);
         } catch (error) {
           if (HarnessError.isInstance(error)) throw error;
+          if (ctx.signal.aborted) throw new HarnessError('E_ABORTED', 'The search was stopped.');
           if (controller.signal.aborted) throw new HarnessError('E_WEB_TIMEOUT', `The search service did not answer within ${timeoutMs} ms. Try again later.`);
           throw new HarnessError('E_WEB_SEARCH_FAILED', `The search request to ${url.host} failed (${(error as Error).message}). Check web.json and the network.`);
         } finally {
