@@ -40,6 +40,21 @@ describe('approval gate', () => {
     expect(run.result.toolCalls[0]).toMatchObject({ ran: false, code: 'E_TOOL_REJECTED' });
   });
 
+  it('stops a turn waiting on an approval port that ignores the abort signal', async () => {
+    const log: string[] = [];
+    const controller = new AbortController();
+    const run = await runScripted(writeThenStop, {
+      tools: [writeTool(log)],
+      signal: controller.signal,
+      askPerson: () => {
+        setTimeout(() => controller.abort(), 10);
+        return new Promise(() => {});
+      },
+    });
+    expect(log).toEqual([]);
+    expect(run.result.stopReason).toBe('aborted');
+  });
+
   it('refuses tools that need approval when nobody can approve (headless without --yolo)', async () => {
     const log: string[] = [];
     const run = await runScripted(writeThenStop, { tools: [writeTool(log)] });

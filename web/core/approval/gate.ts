@@ -52,13 +52,32 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
   }
   let answer: unknown;
   try {
-    answer = await askPerson(request, signal);
+    // The port receives the signal, but a port that ignores it must not keep a cancelled turn waiting.
+    answer = await untilAborted(askPerson(request, signal), signal);
   } catch (error) {
     if (signal.aborted) throw error;
     answer = 'deny';
   }
   if (answer === 'allow') return { allowed: true, by: 'person' };
   return refuse('person', 'E_TOOL_REJECTED', `The person declined the tool call "${name}". Do not repeat it; ask what they want instead.`);
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 function refuse(by: string, code: string, reason: string): ApprovalOutcome {
