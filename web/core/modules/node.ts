@@ -3,3 +3,4 @@ export { createNodeMemoryStore, memoryFilePath } from './memory/node-memory-stor
 export { configuredSkillRoots } from './skills/node-skill-roots';
 export { createNodeWebFetch, type NodeWebFetchOptions } from './web/node-web-fetch';
 export { guardedLookup, isPublicAddress } from './web/node-public-address';
+export { loadNodeModules, PROMPT_FILE_MAX_BYTES, type NodeModules, type NodeModulesOptions } from './node-modules';
