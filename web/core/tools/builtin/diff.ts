@@ -1,8 +1,8 @@
 // A bounded, line-based unified diff (Myers' O(ND) algorithm) for the approval prompt of `write` and `edit`.
 // Bounds: common prefix and suffix are trimmed first; if the remaining edit distance exceeds `maxEdits`, the middle
 // becomes one delete-all/insert-all hunk (still a correct diff, only not minimal); the text is cut at `maxChars`
-// with a marker line. Memory is O(maxEdits²) integers for the trace.
-import { DIFF_MAX_CHARS, DIFF_MAX_EDITS } from './limits';
+// with a marker line. Memory is O(maxEdits²) integers for the trace; time O((lines) × edits), capped (limits.ts).
+import { DIFF_MAX_CHARS, DIFF_MAX_EDITS, DIFF_MAX_WORK } from './limits';
 
 export interface DiffOptions {
   /** Unchanged lines shown around each change (default 3). */
@@ -31,7 +31,7 @@ function splitLines(text: string): Lines {
 function myers(a: number[], b: number[], maxEdits: number): Array<' ' | '-' | '+'> | null {
   const n = a.length;
   const m = b.length;
-  const max = Math.min(n + m, maxEdits);
+  const max = Math.min(n + m, maxEdits, Math.floor(DIFF_MAX_WORK / Math.max(1, n + m)));
   const offset = n + m + 1;
   const v = new Int32Array(2 * offset + 2);
   const trace: Int32Array[] = [];

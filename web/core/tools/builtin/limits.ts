@@ -13,8 +13,10 @@ export const READ_MAX_OUTPUT_CHARS = 100_000;
 
 /** `write`/`edit`: the WorkspaceFs per-file cap (8 MiB, seed 004) applies; diffs shown for approval are bounded. */
 export const DIFF_MAX_CHARS = 200_000;
-/** Myers edit distance explored before the diff falls back to one replace hunk (still a correct diff). */
-export const DIFF_MAX_EDITS = 4000;
+/** Myers edit distance explored before the diff falls back to one replace hunk (still a correct diff). The trace
+ * costs about DIFF_MAX_EDITS² integers (4 MB at 1000) and the search (lines × edits) steps, capped by DIFF_MAX_WORK. */
+export const DIFF_MAX_EDITS = 1000;
+export const DIFF_MAX_WORK = 50_000_000;
 
 /** `glob`/`search`: seed 000 §9. */
 export const WALK_MAX_FILES = 10_000;
