@@ -115,9 +115,12 @@ describe('bridge benchmarks', () => {
   it('tool-call round trip through HTTP and the bridge vs direct NDJSON', async () => {
     const calls = 100;
     const body = JSON.stringify({ name: 'echo', arguments: { text: 'hello' }, workspace, workspace_id: '00000000-0000-4000-8000-000000000001' });
-    // Warm every path (JIT, the worker, the sockets) before the first comparison.
-    for (let i = 0; i < 300; i++) await httpCall(bridge, body);
-    for (let i = 0; i < 300; i++) await direct.call('hello', workspace);
+    // Warm every path (JIT tiers of the bridge and the workers, the sockets) before the first comparison: a
+    // bridge is a long-running process, and without this the first comparison measures V8 warming up (2–3x).
+    for (let i = 0; i < 2000; i++) await httpCall(bridge, body);
+    for (let i = 0; i < 1000; i++) await direct.call('hello', workspace);
+    for (let i = 0; i < 1000; i++) await httpCall({ url: bareUrl, token: 'x'.repeat(43) }, body);
+    for (let i = 0; i < 1000; i++) await httpCall({ url: relayUrl, token: 'x'.repeat(43) }, body);
     const result = await compare(
       'bridge tool-call round trip (100 sequential calls)',
       { label: 'direct NDJSON', run: async () => { for (let i = 0; i < calls; i++) await direct.call('hello', workspace); } },
@@ -140,17 +143,21 @@ describe('bridge benchmarks', () => {
     );
     // CPU time is steadier than wall time on a loaded machine: this process runs the client and the server side
     // of both (the workers are separate processes), so the difference is the bridge's own work per call.
-    const cpu = { relay: [] as number[], bridge: [] as number[] };
+    // Without workspace_id the bridge resolves the id from its registry (cached between calls).
+    const noId = JSON.stringify({ name: 'echo', arguments: { text: 'hello' }, workspace });
+    const cpu = { relay: [] as number[], bridge: [] as number[], registry: [] as number[] };
+    const sides = [['relay', relayUrl, floor.token, body], ['bridge', bridge.url, bridge.token, body], ['registry', bridge.url, bridge.token, noId]] as const;
     for (let round = 0; round < 7; round++) {
-      for (const [side, url, token] of [['relay', relayUrl, floor.token], ['bridge', bridge.url, bridge.token]] as const) {
+      for (const [side, url, token, payload] of sides) {
         const start = process.cpuUsage();
-        for (let i = 0; i < calls; i++) await httpCall({ url, token }, body);
+        for (let i = 0; i < calls; i++) await httpCall({ url, token }, payload);
         const used = process.cpuUsage(start);
         cpu[side].push((used.user + used.system) / calls);
       }
     }
     const mid = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
     report('bridge CPU per call (client + server in this process) vs minimal relay', `bridge ${mid(cpu.bridge).toFixed(0)} µs vs relay ${mid(cpu.relay).toFixed(0)} µs`, mid(cpu.bridge) / mid(cpu.relay));
+    report('bridge CPU per call without workspace_id (registry) vs minimal relay', `bridge ${mid(cpu.registry).toFixed(0)} µs vs relay ${mid(cpu.relay).toFixed(0)} µs`, mid(cpu.registry) / mid(cpu.relay));
     expect(JSON.parse(await httpCall(bridge, body))).toEqual({ output: 'hello' });
     expect(JSON.parse(await httpCall({ url: relayUrl, token: floor.token }, body))).toEqual({ output: 'hello' });
   });

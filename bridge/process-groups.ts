@@ -130,8 +130,9 @@ export function reapLeftoverGroups(dir: string, log?: (line: string) => void): n
     if (record?.version !== 1 || !isEntry(record.bridge) || !Array.isArray(record.groups) || !record.groups.every(isEntry)) continue;
     if (sameProcess(record.bridge)) continue; // that bridge is alive and owns its workers
     for (const group of record.groups) {
-      // A live leader that is not the recorded process means the pid was reused: not ours to kill.
-      if (running(group.pgid) && group.start !== null && !sameProcess(group)) continue;
+      // A live leader that is not the recorded process means the pid was reused: not ours to kill. On Linux a
+      // leader recorded without a start time cannot be verified, so it is left alone too.
+      if (running(group.pgid) && (group.start === null ? process.platform === 'linux' : !sameProcess(group))) continue;
       try {
         process.kill(-group.pgid, 'SIGKILL');
         killed.push(group.pgid);
