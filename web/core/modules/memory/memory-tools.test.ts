@@ -59,6 +59,12 @@ function defineMemorySuite(name: string, make: () => Promise<{ store: MemoryStor
       expect((await set.execute({ key: 'k1', value: 'changed' }, ctx)).output).toBe('Updated memory "k1".');
     });
 
+    it('refuses a value that would take the memory past 32000 characters in all', async () => {
+      for (let i = 0; i < 15; i++) expect((await set.execute({ key: `big${i}`, value: 'v'.repeat(2000) }, ctx)).error).toBeUndefined();
+      const over = await set.execute({ key: 'big15', value: 'v'.repeat(2000) }, ctx);
+      expect([over.code, over.output]).toEqual(['E_MEMORY_FULL', 'Error E_MEMORY_FULL: Memory would exceed 32000 characters. Shorten or remove entries first.']);
+    });
+
     it('asks for approval like an external tool and shows the change first', async () => {
       expect([get.approval, get.external, set.approval, set.external]).toEqual(['ask', true, 'ask', true]);
       await set.execute({ key: 'style', value: 'tabs' }, ctx);

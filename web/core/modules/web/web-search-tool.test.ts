@@ -78,6 +78,7 @@ describe('web_search', () => {
     expect((await make('/fail').execute({ query: 'x' }, ctx)).code).toBe('E_WEB_SEARCH_STATUS');
     expect((await make('/s', { results: { ...results, items: 'nope' } }).execute({ query: 'x' }, ctx)).code).toBe('E_WEB_SEARCH_RESPONSE');
     expect((await make('/s').execute({ query: 'x' }, ctx)).error).toBeUndefined();
+    expect((await make('/s').execute({ query: 'q'.repeat(501) }, ctx)).code).toBe('E_TOOL_ARGUMENTS');
     expect((await webSearchTool({ config: validateWebConfig({ search: { url: `http://localhost:${port}/s`, params: { q: '{query}' }, results } }).search!, getSecret: secrets, maxBodyBytes: 50 }).execute({ query: 'x' }, ctx)).code).toBe('E_WEB_SEARCH_TOO_LARGE');
   });
 
