@@ -10,7 +10,8 @@ import type { ModelConfig } from '../config';
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import type { WorkspaceFs } from '../fs';
 import { HookPipeline, type BudgetSettings } from '../hooks';
-import { builtinTools } from '../modules';
+import { builtinTools, type WebFetchBackend } from '../modules';
+import type { PluginService } from '../plugins';
 import type { ContentPart, Message } from '../providers/types';
 import { createIdbSessionStore, type SessionInfo, type SessionStore } from '../sessions';
 import { getSecret } from '../settings';
@@ -22,6 +23,7 @@ import { EventStream } from '../util';
 import { readAgentSettings, type AgentSettings } from './agent-settings';
 import { pairedBridge } from './bridge-endpoint';
 import { clearJournal, readJournal, writeJournal, type CallState, type TurnJournal } from './batch-journal';
+import type { AskWrite, ConnectedBridge, TurnExtensions } from './turn-extensions';
 
 /** Extra tools (plugins, bridge workers, MCP): asked for their current list at the start of every turn. */
 export interface ToolSource {
@@ -47,10 +49,19 @@ export interface AppAgentOptions {
   fetch?: typeof fetch;
   /** Defaults to the paired i-bridge (web/core/bridge-client) for providers routed through it. */
   getBridge?: TransportPorts['getBridge'];
-  /** Hook handlers (modules, bridge hooks); a fresh empty pipeline by default. */
+  /** Hook handlers of the profile modules; a fresh empty pipeline by default. The bridge's hooks are added per turn. */
   hooks?: HookPipeline;
-  /** Defaults to the built-in tools of the default profile. */
-  baseTools?: () => ToolDefinition[];
+  /** Defaults to the built-in tools of the default profile, with web_fetch when the turn has a backend (the bridge). */
+  baseTools?: (extras: { webFetch?: WebFetchBackend }) => ToolDefinition[];
+  /**
+   * The plugin runtime whose enabled plugins become tools (pinned per turn). Defaults to the app's shared service
+   * (web/core/plugins `sharedPluginService`); null offers no plugin tools.
+   */
+  plugins?: PluginService | null;
+  /** The paired bridge (tools, web_fetch, hooks). Defaults to the saved connection; null offers none. */
+  bridge?: (() => Promise<ConnectedBridge | undefined>) | null;
+  /** The card for each fs.write of a plugin tool in approval mode 'ask'. Absent: such writes are denied. */
+  askWrite?: AskWrite;
   systemPrompt?: string;
   store?: SessionStore;
 }
@@ -128,9 +139,25 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     getBridge: options.getBridge ?? (() => pairedBridge(db)),
   };
 
-  async function toolsForTurn(warnings: ErrorData[]): Promise<ToolRegistry> {
+  /** Plugins and bridge, from a lazily loaded chunk (the plugin runtime is not needed to show the chat). */
+  async function extensionsForTurn(settings: AgentSettings, signal: AbortSignal): Promise<TurnExtensions> {
+    const { turnExtensions } = await import('./turn-extensions');
+    const plugins = options.plugins !== undefined ? options.plugins : (await import('../plugins')).sharedPluginService(db);
+    const bridge = options.bridge !== undefined ? options.bridge : async () => (await import('../bridge-client')).connectedBridge(db, options.fetch ? { fetch: options.fetch } : {});
+    return turnExtensions({ workspaceId, approval: settings.approval, plugins, bridge, ...(options.askWrite ? { askWrite: options.askWrite } : {}), signal });
+  }
+
+  async function toolsForTurn(extensions: TurnExtensions, warnings: ErrorData[]): Promise<ToolRegistry> {
     const registry = new ToolRegistry();
-    for (const tool of (options.baseTools ?? (() => builtinTools()))()) registry.register(tool);
+    const extras = extensions.webFetch ? { webFetch: extensions.webFetch } : {};
+    for (const tool of (options.baseTools ?? ((x) => builtinTools(x)))(extras)) registry.register(tool);
+    for (const tool of extensions.tools) {
+      try {
+        registry.register(tool);
+      } catch (error) {
+        warnings.push(toErrorData(error));
+      }
+    }
     for (const source of [...globalSources, ...sources]) {
       try {
         for (const tool of await source.tools({ workspaceId, fs: options.fs })) {
@@ -165,9 +192,26 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     const settings = await readAgentSettings(db, workspaceId);
     const model = await modelOrThrow(settings);
     const hooks = options.hooks ?? new HookPipeline();
-    const opened = await openSessionForTurn(store, turn.sessionId ?? crypto.randomUUID(), hooks, turn.signal, { createTitle: titleOf(turn.content) });
-    const warnings: ErrorData[] = [];
-    const tools = await toolsForTurn(warnings);
+    const extensions = await extensionsForTurn(settings, turn.signal);
+    const warnings: ErrorData[] = [...extensions.warnings];
+    // The bridge's hooks run after the profile modules (the pipeline orders by source) for this turn only.
+    const unhook: (() => void)[] = [];
+    for (const handler of extensions.hooks) {
+      try {
+        unhook.push(hooks.register(handler));
+      } catch (error) {
+        warnings.push(toErrorData(error));
+      }
+    }
+    const release = () => unhook.splice(0).forEach((f) => f());
+    let opened: Awaited<ReturnType<typeof openSessionForTurn>>;
+    try {
+      opened = await openSessionForTurn(store, turn.sessionId ?? crypto.randomUUID(), hooks, turn.signal, { createTitle: titleOf(turn.content) });
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const tools = await toolsForTurn(extensions, warnings);
     const journal: TurnJournal = {
       sessionId: opened.info.id,
       prompt: typeof turn.content === 'string' ? turn.content : titleOf(turn.content),
@@ -175,7 +219,10 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       step: 0,
       calls: [],
     };
-    await writeJournal(db, workspaceId, journal);
+    await writeJournal(db, workspaceId, journal).catch((error: unknown) => {
+      release();
+      throw error;
+    });
     const inner = runTurn(
       { model: modelSettingsOf(model), history: opened.history, content: turn.content, ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}) },
       {
@@ -205,6 +252,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         // runTurn never throws; a journal write failing (storage gone) ends the stream the same way.
         result = { stopReason: 'error', messages: [], text: '', steps: journal.step, toolCalls: [], usage: {}, error: toErrorData(error, 'E_TURN_FAILED') };
       }
+      release();
       events.end(result);
     })();
     return { session: opened.info, events };

@@ -17,3 +17,4 @@ export { readJournal, clearJournal, ranCalls } from './batch-journal';
 export type { TurnJournal, JournalCall, CallState } from './batch-journal';
 export { thinkingOf } from './thinking';
 export { pairedBridge } from './bridge-endpoint';
+export type { AskWrite, ConnectedBridge, PluginWriteRequest } from './turn-extensions';

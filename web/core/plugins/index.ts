@@ -5,3 +5,4 @@ export { IdbKvStore } from './idb-kv-store';
 export { createPluginService, type PluginService, type PluginServiceOptions, type InvokeToolOptions } from './plugin-service';
 export { pluginToolSource, toToolResult, type PluginToolSourceOptions, type ToolSource } from './tool-source';
 export { writeApprovalDiff } from './write-diff';
+export { sharedPluginService } from './shared-service';

@@ -11,8 +11,11 @@ export type ToolSource = () => Promise<ToolDefinition[]>;
 
 export interface PluginToolSourceOptions {
   workspaceId: string;
-  /** Asked at each write; read at call time so a change of approval mode applies to the next write. */
-  approval: () => WriteApproval;
+  /**
+   * Read when a tool call starts, with that call's id and tool name (so the write prompt can point at the call); a
+   * change of approval mode applies to the next call.
+   */
+  approval: (call: { callId: string; publicName: string }) => WriteApproval;
 }
 
 /** Turns an invocation result into what the model sees; refusals carry their stable code. */
@@ -41,7 +44,7 @@ export function pluginToolSource(service: PluginService, { workspaceId, approval
           return { summary: `Run ${tool.name} of plugin ${tool.pluginId} ${tool.pluginVersion}` };
         },
         async execute(args, ctx) {
-          const result = await service.invoke(snapshot, tool.publicName, args, { fs: ctx.fs, approval: approval(), signal: ctx.signal });
+          const result = await service.invoke(snapshot, tool.publicName, args, { fs: ctx.fs, approval: approval({ callId: ctx.callId, publicName: tool.publicName }), signal: ctx.signal });
           return toToolResult(result);
         },
       }),

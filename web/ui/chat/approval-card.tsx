@@ -8,13 +8,17 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
   const ct = props.ct;
   const id = createUniqueId();
   const req = () => props.pending.request;
+  const write = () => props.pending.write;
   let allow: HTMLButtonElement | undefined;
   onMount(() => allow?.focus({ preventScroll: false }));
   return (
-    <section class="approval-card" role="group" aria-labelledby={id} data-call-id={req().callId}>
-      <h3 id={id}>{ct('approvalTitle', { name: req().name })}</h3>
-      <Show when={req().prepared?.summary}>{(summary) => <p class="approval-summary">{summary()}</p>}</Show>
-      <Show when={req().prepared?.detail} fallback={<pre class="code">{prettyArgs(JSON.stringify(req().arguments))}</pre>}>
+    <section class="approval-card" role="group" aria-labelledby={id} data-call-id={req().callId} data-kind={write() ? 'write' : 'call'}>
+      <h3 id={id}>{write() ? ct('writeTitle', { plugin: write()!.pluginId, path: write()!.path }) : ct('approvalTitle', { name: req().name })}</h3>
+      <Show when={!write() && req().prepared?.summary}>{(summary) => <p class="approval-summary">{summary()}</p>}</Show>
+      <Show when={write() && !write()!.exists}>
+        <p class="approval-summary">{ct('writeNew')}</p>
+      </Show>
+      <Show when={req().prepared?.detail} fallback={<pre class="code">{write() ? ct('writeNoChange') : prettyArgs(JSON.stringify(req().arguments))}</pre>}>
         {(detail) => (
           <pre class="code diff" aria-label={ct('diff')}>
             {detail()
@@ -33,9 +37,11 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
         <button type="button" class="button" onClick={() => props.pending.answer('deny')}>
           {ct('deny')}
         </button>
-        <button type="button" class="button ghost small" onClick={() => props.pending.answer('allow', true)}>
-          {ct('allowSession', { name: req().name })}
-        </button>
+        <Show when={!write()}>
+          <button type="button" class="button ghost small" onClick={() => props.pending.answer('allow', true)}>
+            {ct('allowSession', { name: req().name })}
+          </button>
+        </Show>
       </div>
     </section>
   );

@@ -3,12 +3,14 @@
 // Components read the signals; every change to storage goes through web/core (app-agent, sessions).
 import { batch, createSignal } from 'solid-js';
 import type { AgentEvent, ApprovalRequest, AssistantMessage, ErrorData, Message, TurnResult, WorkspaceFs } from '../../core';
-import { createAppAgent, type AppAgent, type TurnJournal } from '../../core/app-agent';
+import { createAppAgent, type AppAgent, type PluginWriteRequest, type TurnJournal } from '../../core/app-agent';
 import type { HarnessDb } from '../../core';
 import type { ToolView } from './chat-model';
 
 export interface PendingApproval {
   request: ApprovalRequest;
+  /** Set for one fs.write inside a running plugin tool (path and diff); such a card has no "always allow". */
+  write?: PluginWriteRequest;
   answer(decision: 'allow' | 'deny', always?: boolean): void;
 }
 
@@ -97,6 +99,22 @@ export function createChatController(options: {
           remove();
           reject(new Error('stopped'));
         });
+        setApprovals((all) => [...all, pending]);
+      }),
+    // Each fs.write of a plugin tool in mode 'ask': the same inline card, showing the path and the diff.
+    askWrite: (write, signal) =>
+      new Promise<boolean>((resolve) => {
+        if (signal.aborted) return resolve(false);
+        const remove = () => setApprovals((all) => all.filter((a) => a !== pending));
+        const pending: PendingApproval = {
+          request: { callId: write.callId, name: write.tool, arguments: { path: write.path }, external: true, prepared: { summary: write.path, detail: write.diff } },
+          write,
+          answer(decision) {
+            remove();
+            resolve(decision === 'allow');
+          },
+        };
+        signal.addEventListener('abort', () => pending.answer('deny'), { once: true });
         setApprovals((all) => [...all, pending]);
       }),
   });

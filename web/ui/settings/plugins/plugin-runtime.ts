@@ -2,14 +2,11 @@
 // Plugins and the agent, so "Try a tool" runs exactly what the agent runs. `openFsFor` opens a workspace's folder
 // the way the workspace view does.
 import { createFsaWorkspaceFs, openWorkspaceFs, type HarnessDb, type WorkspaceFs, type WorkspaceRecord } from '../../../core';
-import { createPluginService, type PluginService } from '../../../core/plugins';
+import { sharedPluginService, type PluginService } from '../../../core/plugins';
 
-const services = new WeakMap<HarnessDb, PluginService>();
-
+/** The same service the chat's agent uses (web/core/plugins `sharedPluginService`). */
 export function pluginServiceFor(db: HarnessDb): PluginService {
-  let service = services.get(db);
-  if (!service) services.set(db, (service = createPluginService(db)));
-  return service;
+  return sharedPluginService(db);
 }
 
 export function openFsFor(workspace: WorkspaceRecord): Promise<WorkspaceFs> {
