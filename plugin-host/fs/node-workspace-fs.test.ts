@@ -86,16 +86,27 @@ describe('Node WorkspaceFs and symbolic links', () => {
     expect((await readdir(outside)).sort()).toEqual(['secret.txt']);
   });
 
-  it('lists links that resolve inside as their targets and leaves out links that escape or dangle', async () => {
+  it('lists links that resolve inside as their targets, marked link: true, and leaves out links that escape or dangle', async () => {
     await writeFile(join(root, 'real.txt'), 'abc');
     await symlink('real.txt', join(root, 'alias.txt'));
     await symlink(join(outside, 'secret.txt'), join(root, 'leak.txt'));
     await symlink(outside, join(root, 'out'), 'dir');
     await symlink('nowhere', join(root, 'dangling'));
     expect(await fs.list('')).toEqual([
-      { path: 'alias.txt', name: 'alias.txt', directory: false, size: 3 },
+      { path: 'alias.txt', name: 'alias.txt', directory: false, size: 3, link: true },
       { path: 'real.txt', name: 'real.txt', directory: false, size: 3 },
     ]);
+  });
+
+  it('marks a directory link that stays inside as link: true, and only the link', async () => {
+    await mkdir(join(root, 'realdir'));
+    await writeFile(join(root, 'realdir', 'a.txt'), 'a');
+    await symlink('realdir', join(root, 'aliasdir'), 'dir');
+    expect(await fs.list('')).toEqual([
+      { path: 'aliasdir', name: 'aliasdir', directory: true, size: 0, link: true },
+      { path: 'realdir', name: 'realdir', directory: true, size: 0 },
+    ]);
+    expect(await fs.list('aliasdir')).toEqual([{ path: 'aliasdir/a.txt', name: 'a.txt', directory: false, size: 1 }]);
   });
 
   it('removes a link itself, never what it points to', async () => {

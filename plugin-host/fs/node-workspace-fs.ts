@@ -239,7 +239,8 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
         const full = join(r.real, name);
         try {
           let info = await lstat(full);
-          if (info.isSymbolicLink()) {
+          const link = info.isSymbolicLink();
+          if (link) {
             const target = await realpath(full).catch(() => null);
             if (target === null || !inside(target)) return null;
             info = await statFs(target);
@@ -247,6 +248,7 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
           const directory = info.isDirectory();
           const entry: DirEntry = { path: joinWorkspacePath(p.path, name), name, directory, size: directory ? 0 : info.size };
           if (twins.has(name)) entry.nfcTwin = true;
+          if (link) entry.link = true;
           return entry;
         } catch (error) {
           if (errnoOf(error) === 'ENOENT') return null; // removed while listing

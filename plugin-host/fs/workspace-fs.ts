@@ -17,6 +17,10 @@ export interface DirEntry {
   size: number;
   /** Present and true when another entry of the same folder has the same name after NFC normalisation. */
   nfcTwin?: boolean;
+  /** Present and true when the entry is a symbolic link (listed as its target, which stays inside the root). Only
+   * the Node backend sets it; the browser's File System Access backend never shows links. Walkers (glob, search)
+   * skip such entries (seed 000 §9). */
+  link?: boolean;
 }
 
 export interface FileStat {

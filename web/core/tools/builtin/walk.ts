@@ -1,7 +1,7 @@
 // The bounded folder walk `glob` and `search` share (seed 000 §9): at most 10000 files and 20000 entries, hidden
-// names and build output skipped, depth-first in name order so results are stable. Symbolic links: the browser's
-// File System Access backend never shows them; the Node backend follows links that stay inside the workspace
-// (the port does not say which entries are links), so WALK_MAX_DEPTH and the entry cap bound any loop.
+// names and build output skipped, depth-first in name order so results are stable. Symbolic links are skipped
+// (seed 000 §9): the browser's File System Access backend never shows them, and the Node backend marks the links
+// it lists (`link: true`); WALK_MAX_DEPTH and the entry cap still bound any walk.
 import { HarnessError } from '../../errors';
 import type { DirEntry, WorkspaceFs } from '../../fs';
 import { SKIPPED_DIRS, WALK_MAX_DEPTH, WALK_MAX_ENTRIES, WALK_MAX_FILES } from './limits';
@@ -27,7 +27,7 @@ export interface WalkResult {
   entriesSeen: number;
   /** Why the walk ended early, if it did. */
   stopped?: 'files' | 'entries';
-  /** Folders and files left out: hidden, build output, too deep. */
+  /** Folders and files left out: hidden, build output, symbolic links, too deep. */
   skipped: number;
 }
 
@@ -58,6 +58,10 @@ export async function walk(fs: WorkspaceFs, options: WalkOptions): Promise<WalkR
     result.entriesSeen += entries.length;
     const folders: string[] = [];
     for (const entry of entries) {
+      if (entry.link) {
+        result.skipped++;
+        continue;
+      }
       const hidden = entry.name.startsWith('.') && !options.includeHidden;
       if (entry.directory) {
         const build = SKIPPED_DIRS.has(entry.name) && !options.enter?.has(entry.name);
