@@ -45,3 +45,29 @@ export async function sendMessage(page: Page, text: string) {
 }
 
 export const chatLog = (page: Page) => page.getByRole('log', { name: 'Chat' });
+
+/** Settings → Plugins: imports a package and enables it for the open workspace (named `workspace`). */
+export async function importAndEnablePlugin(page: Page, file: { name: string; buffer: Buffer }, pluginId: string, workspace: string) {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings.getByRole('tab', { name: 'Plugins' }).click();
+  await settings.getByLabel('Import plugin (.hplugin.zip)').setInputFiles({ name: file.name, mimeType: 'application/zip', buffer: file.buffer });
+  await settings.getByTestId('plugin-import-result').waitFor();
+  const card = settings.locator(`li.plugin-card[data-plugin-id="${pluginId}"]`);
+  await card.getByLabel(`Enabled in ${workspace}`).check();
+  await settings.getByRole('button', { name: 'Close', exact: true }).first().click();
+  await settings.waitFor({ state: 'detached' });
+}
+
+/** Settings → Bridge: pairs with a running i-bridge by its address and printed code. */
+export async function pairBridgeInSettings(page: Page, bridge: { url: string; code: string }) {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings.getByRole('tab', { name: 'Bridge' }).click();
+  await settings.getByLabel('Bridge address').fill(bridge.url);
+  await settings.getByLabel('Pairing code').fill(bridge.code);
+  await settings.getByRole('button', { name: 'Pair' }).click();
+  await settings.getByTestId('bridge-paired').waitFor();
+  await settings.getByRole('button', { name: 'Close', exact: true }).first().click();
+  await settings.waitFor({ state: 'detached' });
+}
