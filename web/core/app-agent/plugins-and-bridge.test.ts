@@ -63,15 +63,18 @@ const toolNames = (r: RecordedRequest) => ((r.body?.tools ?? []) as { function: 
 const toolMessages = (r: RecordedRequest) => ((r.body?.messages ?? []) as { role: string; content: string }[]).filter((m) => m.role === 'tool').map((m) => m.content);
 
 describe('plugin tools in the app agent', () => {
-  it('offers an enabled plugin by its public name; the call and then its write are approved, and the file changes', async () => {
+  it('offers an enabled plugin by its public name; the call and then its write are approved, and the file changes even if the plugin is removed mid-turn', async () => {
     const { server, dir, db, fs } = await setup([
       { toolCalls: [{ name: PLUGIN_TOOL, arguments: { path: 'notes.txt', find: 'red', replace: 'blue' } }] },
       { text: 'Replaced.' },
     ]);
     const asked: ApprovalRequest[] = [];
     const writes: PluginWriteRequest[] = [];
+    const plugins = await pluginService(db, true);
+    // The turn pinned the plugin at its start: uninstalling it while the call waits does not take it away.
+    const askPerson = async (r: ApprovalRequest) => (asked.push(r), await plugins.registry.uninstall('example.replace-text'), 'allow' as const);
     const { result, events } = await run(
-      { db, workspaceId: 'ws-1', fs, plugins: await pluginService(db, true), bridge: null, askPerson: async (r) => (asked.push(r), 'allow'), askWrite: async (w) => (writes.push(w), true) },
+      { db, workspaceId: 'ws-1', fs, plugins, bridge: null, askPerson, askWrite: async (w) => (writes.push(w), true) },
       'Make it blue',
     );
 
@@ -122,7 +125,11 @@ describe('a paired i-bridge in the app agent', () => {
   }
 
   it('offers its tools (asking first), web_fetch through it, runs its before_turn hook, and returns the result to the model', async () => {
-    const { server, db, fs } = await setup([{ toolCalls: [{ name: 'echo', arguments: { text: 'ping from the model' } }] }, { text: 'The bridge said it back.' }]);
+    const { server, db, fs } = await setup([
+      { toolCalls: [{ name: 'echo', arguments: { text: 'ping from the model' } }] },
+      { toolCalls: [{ name: 'web_fetch', arguments: { url: 'http://127.0.0.1:9/' } }] },
+      { text: 'The bridge said it back.' },
+    ]);
     await paired(db);
     const asked: ApprovalRequest[] = [];
     const hooks = new HookPipeline();
@@ -136,8 +143,11 @@ describe('a paired i-bridge in the app agent', () => {
     expect(result.stopReason).toBe('stop');
     expect(events.filter((e) => e.type === 'warning')).toEqual([]);
     expect(toolNames(server.requests[0]!)).toEqual(expect.arrayContaining(['echo', 'workspace_info', 'word_count', 'web_fetch']));
-    expect(asked.map((r) => [r.name, r.external])).toEqual([['echo', true]]);
+    expect(asked.map((r) => [r.name, r.external])).toEqual([['echo', true], ['web_fetch', true]]);
+    expect(asked[1]!.prepared?.summary).toBe('Fetch http://127.0.0.1:9/ (via bridge)');
     expect(toolMessages(server.requests[1]!)).toEqual(['ping from the model']);
+    // web_fetch ran in the bridge: only the bridge's resolver refuses a loopback address with this code.
+    expect(toolMessages(server.requests[2]!)[1]).toContain('E_WEB_PRIVATE_ADDRESS');
     // During the turn the bridge's hooks (word_count.py subscribes to before_turn) come after the profile modules;
     // they ran (a failing before_turn hook would have failed the turn) and are removed when the turn ends.
     expect(order).toEqual(['profile:profile-module', 'manifest:i-bridge']);
