@@ -4,6 +4,8 @@
 // before_compact_commit → budget re-check; any failure commits nothing and keeps the original history.
 import { HarnessError } from '../errors';
 import type { BudgetEstimate, HookPipeline } from '../hooks';
+import { snapshotToRestore } from '../modules/context';
+import { isProjectInstructions } from '../modules/prompts';
 import type { Message, UserMessage } from '../providers/types';
 
 export interface CompactDeps {
@@ -21,13 +23,19 @@ export interface Compacted {
   removed: number;
 }
 
+/** How many leading messages are the session's fixed head (system prompt, then AGENTS.md): never compacted. */
+export function headLength(history: readonly Message[]): number {
+  if (history[0]?.role !== 'system') return 0;
+  return history[1] && isProjectInstructions(history[1]) ? 2 : 1;
+}
+
 /** Returns the compacted history, or null when no plugin chose to compact. Throws when a step fails. */
 export async function compactHistory(history: Message[], budget: BudgetEstimate, deps: CompactDeps): Promise<Compacted | null> {
   const { hooks, signal } = deps;
   if (!hooks.has('compact_plan')) return null;
   const plan = await hooks.run('compact_plan', { budget, history, cut: null }, { signal });
   if (plan.cut === null) return null;
-  const systemCount = history[0]?.role === 'system' ? 1 : 0;
+  const systemCount = headLength(history);
   if (plan.cut <= systemCount || plan.cut >= history.length) {
     throw new HarnessError('E_COMPACT_INVALID_CUT', `The compaction plan chose cut ${plan.cut}, outside ${systemCount + 1}..${history.length - 1}. Nothing was compacted.`);
   }
@@ -49,7 +57,11 @@ export async function compactHistory(history: Message[], budget: BudgetEstimate,
   const after = await hooks.run('after_compact', { summary, ...(before.state !== undefined ? { state: before.state } : {}) }, { signal });
   if (after.summary.trim() === '') throw new HarnessError('E_COMPACT_EMPTY', 'The compaction summary is empty. Nothing was compacted.');
   const summaryMessage: UserMessage = { role: 'user', content: `Summary of the earlier conversation:\n${after.summary}`, _meta: { kind: 'compaction_summary' } };
-  const candidate: Message[] = [...history.slice(0, systemCount), summaryMessage, ...history.slice(plan.cut)];
+  // The kept part lost the memory/skills snapshot? Put back the full snapshot of what the model had seen at the
+  // cut, so later deltas still apply (seed 000 §7); before_compact_commit sees it and may adjust.
+  const kept = history.slice(plan.cut);
+  const restored = snapshotToRestore(history.slice(0, plan.cut), kept);
+  const candidate: Message[] = [...history.slice(0, systemCount), summaryMessage, ...(restored ? [restored] : []), ...kept];
   const committed = hooks.has('before_compact_commit')
     ? (await hooks.run('before_compact_commit', { messages: candidate, summary: after.summary, ...(after.state !== undefined ? { state: after.state } : {}) }, { signal })).messages
     : candidate;

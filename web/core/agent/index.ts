@@ -1,5 +1,5 @@
 // Public face of web/core/agent: the turn loop over an injected model stream, its events and results.
-export { runTurn, DEFAULT_MAX_STEPS, DEFAULT_SYSTEM_PROMPT } from './loop';
+export { runTurn, DEFAULT_MAX_STEPS } from './loop';
 export { validateBatch, parseArguments, type ValidCall, type BatchProblem, type BatchVerdict } from './batch';
 export { checkImage, checkToolImages, sniffImage, MAX_IMAGE_BYTES, MAX_IMAGES_PER_BATCH } from './images';
 export { estimateBudget, estimateBytes, triggerOf, truncateToBytes, DEFAULT_BUDGET, UNBUDGETED } from './budget';

@@ -5,6 +5,7 @@ import type { WorkspaceFs } from '../fs';
 import type { BudgetSettings, HookPipeline } from '../hooks';
 import type { ApprovalRequest, ApprovalSettings, AskPerson } from '../approval';
 import type { AssistantMessage, ContentPart, FinishReason, Message, PrepareInput, RequestMeta, StreamEvent, TransportHooks, Usage } from '../providers/types';
+import type { ContextState } from '../modules/context';
 import type { ToolRegistry } from '../tools/registry';
 
 /** One model call as the loop hands it to the transport. */
@@ -49,6 +50,12 @@ export interface TurnDeps {
   workspaceId: string;
   session?: CheckpointSink;
   signal?: AbortSignal;
+  /**
+   * What the memory/skills context should show now (web/core/modules `contextState`; a member is undefined when
+   * its module is disabled or bound). Read at the turn start and before every later model request; changes are
+   * appended as an untrusted snapshot/delta message. Absent: nothing is injected.
+   */
+  context?: () => Promise<ContextState> | ContextState;
 }
 
 export interface TurnInput {
@@ -56,7 +63,10 @@ export interface TurnInput {
   /** The conversation so far (a loaded checkpoint), possibly empty. */
   history: Message[];
   content: string | ContentPart[];
-  /** Used when `history` has no system message yet; goes through `system_prompt`. */
+  /**
+   * Used when `history` has no system message yet; goes through `system_prompt`. Default: the embedded prompt
+   * (web/core/modules `resolveSystemPrompt`) with `{{workspace}}` = `deps.fs.rootName`.
+   */
   systemPrompt?: string;
   /** Model calls per turn before it stops with 'step_limit' (default 50). */
   maxSteps?: number;

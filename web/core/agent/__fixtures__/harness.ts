@@ -1,6 +1,7 @@
 // Builds loop deps around a scripted model for tests.
 import { DEFAULT_APPROVAL, type ApprovalSettings, type AskPerson } from '../../approval';
 import { HookPipeline } from '../../hooks';
+import type { ContextState } from '../../modules/context';
 import type { Message } from '../../providers/types';
 import { ToolRegistry } from '../../tools/registry';
 import type { ToolDefinition } from '../../tools/types';
@@ -34,6 +35,8 @@ export async function runScripted(
     signal?: AbortSignal;
     model?: Partial<ModelSettings>;
     onEvent?: (e: AgentEvent) => void;
+    systemPrompt?: string;
+    context?: () => Promise<ContextState> | ContextState;
   } = {},
 ): Promise<Run> {
   const tools = new ToolRegistry();
@@ -43,7 +46,7 @@ export async function runScripted(
   const saves: Message[][] = [];
   const session: CheckpointSink = { path: 'test-session', save: async (m) => void saves.push(structuredClone(m)) };
   const stream = runTurn(
-    { model: { ...MODEL, ...opts.model }, history: opts.history ?? [], content: opts.content ?? 'go', ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}) },
+    { model: { ...MODEL, ...opts.model }, history: opts.history ?? [], content: opts.content ?? 'go', ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}), ...(opts.systemPrompt ? { systemPrompt: opts.systemPrompt } : {}) },
     {
       stream: model.stream,
       tools,
@@ -54,6 +57,7 @@ export async function runScripted(
       workspaceId: 'ws',
       session,
       ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.context ? { context: opts.context } : {}),
     },
   );
   const events: AgentEvent[] = [];
