@@ -35,11 +35,11 @@ describe('system prompt, AGENTS.md and context injection', () => {
     ];
     expect(sentAt(run, 0)).toEqual(head);
     expect(String(head[0]!.content)).toContain('project folder "mem"');
-    expect(head[1]!._meta).toMatchObject({ kind: 'project_instructions', workspace_content: true, untrusted: true });
+    expect(projectInstructionsMessage(AGENTS)!._meta).toMatchObject({ kind: 'project_instructions', workspace_content: true, untrusted: true });
 
     const second = sentAt(run, 1);
     expect(second.slice(0, head.length)).toEqual(head);
-    expect(second.slice(head.length).map((m) => [m.role, m._meta?.kind])).toEqual([
+    expect(second.slice(head.length).map((m) => [m.role, m.role === 'user' ? m._meta?.kind : undefined])).toEqual([
       ['assistant', undefined],
       ['tool', undefined],
       ['user', 'context_delta'],
