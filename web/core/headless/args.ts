@@ -115,5 +115,15 @@ Model config (seed 000 §4; unknown keys are refused with their path):
 Approval: read and view_image run freely; every other tool asks. $I_CONFIG_DIR/approval.json may set
 {"mode": "ask"|"auto", "deny_tools": [...]}; "auto" runs tools without asking, deny_tools never run.
 
+Modules (optional files in $I_CONFIG_DIR, seed 000 §1/§4; a bad file is a configuration error):
+  plugins.json   {"profile": "standard"|"full", "disabled": ["memory", "skills", "web", ...]}  default: standard
+  prompts.json   {"system": "prompts/system.txt"}  replaces the built-in system prompt (1-32000 characters);
+                 {{workspace}} becomes the project folder's path
+  skills.json    {"roots": [...]}  skill folders besides DIR/.agents/skills and DIR/.i/skills
+  web.json       web_fetch / web_search settings; web_fetch checks every address (no private networks)
+  bindings.json  modules bound to bridge workers are off in headless i (no built-in fallback)
+DIR/AGENTS.md is sent after the system prompt as project instructions. Memory lives in
+$I_DATA_DIR/workspaces/<id>/memory.json (<id>: first 32 hex digits of the SHA-256 of the folder's real path).
+
 Directories: I_CONFIG_DIR, I_DATA_DIR, I_CACHE_DIR, I_RUNTIME_DIR override ~/.i/{config,data,cache,runtime}
 (absolute paths only).`;

@@ -1,11 +1,13 @@
 // The headless `i` as a real process: bundled with esbuild exactly as `npm run build:cli` does, then spawned.
 import { spawn } from 'node:child_process';
-import { existsSync, rmSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, rmSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer, type WireProtocol } from '../../../e2e/model-server';
+import { desiredItems, projectInstructionsMessage, resolveSystemPrompt, snapshotMessage } from '../modules';
 
 const repo = resolve(__dirname, '../../..');
 const bundle = join(repo, 'dist', 'cli-test', String(process.pid), 'i.js');
@@ -179,5 +181,74 @@ describe('i (headless)', () => {
     const log = readFileSync(join(p.dir, '.i', 'sessions', 'cut', 'log.ndjson'), 'utf8');
     expect(log).toContain('long question');
     expect(log).not.toContain('never finished');
+  });
+
+  describe('modules: prompts, AGENTS.md, memory and the profile', () => {
+    const chat = (request: { body: Record<string, unknown> | undefined }) => request.body!.messages as Array<Record<string, unknown>>;
+    const toolNames = (request: { body: Record<string, unknown> | undefined }) =>
+      (request.body!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name).sort();
+    const workspaceIdOf = (dir: string) => createHash('sha256').update(realpathSync(dir)).digest('hex').slice(0, 32);
+
+    it('sends system prompt → AGENTS.md → prompt, then the memory snapshot after memory_set, and writes memory.json under I_DATA_DIR', async () => {
+      server = await startModelServer({ script: [{ toolCalls: [{ name: 'memory_set', arguments: { key: 'lang', value: 'TypeScript' } }] }, { text: 'Noted.' }] });
+      const p = project({ base_url: server.baseUrl('openai'), model: 'scripted' });
+      const agents = '# Rules\nUse tabs.\n';
+      writeFileSync(join(p.dir, 'AGENTS.md'), agents);
+      mkdirSync(join(p.configDir, 'prompts'));
+      writeFileSync(join(p.configDir, 'prompts', 'system.txt'), 'You work in {{workspace}}.');
+      writeFileSync(join(p.configDir, 'prompts.json'), JSON.stringify({ system: 'prompts/system.txt' }));
+      const dataDir = join(p.root, 'data');
+      const r = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '--yolo', '-p', 'remember the language'], {
+        cwd: p.root,
+        env: { I_CONFIG_DIR: p.configDir, I_DATA_DIR: dataDir },
+      });
+      expect(r.stderr).toBe('[memory_set] ok\n');
+      expect(r.code).toBe(0);
+      const workspace = realpathSync(p.dir);
+      const first = chat(server.requests[0]!);
+      expect(first).toEqual([
+        { role: 'system', content: resolveSystemPrompt({ workspace, replacement: 'You work in {{workspace}}.' }) },
+        { role: 'user', content: projectInstructionsMessage(agents)!.content },
+        { role: 'user', content: 'remember the language' },
+      ]);
+      expect(first[0]!.content).toBe(`You work in ${workspace}.`);
+      // Memory was empty: no snapshot yet. After memory_set the snapshot is appended; the prefix is unchanged.
+      const second = chat(server.requests[1]!);
+      expect(second.slice(0, 3)).toEqual(first);
+      expect(second.slice(3).map((m) => m.role)).toEqual(['assistant', 'tool', 'user']);
+      expect(second[5]).toEqual({ role: 'user', content: snapshotMessage(desiredItems({ memory: { lang: 'TypeScript' } })).content });
+      const file = join(dataDir, 'workspaces', workspaceIdOf(p.dir), 'memory.json');
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, entries: { lang: 'TypeScript' } });
+    });
+
+    it('offers memory and web tools and the memory snapshot by default; plugins.json "disabled" removes both', async () => {
+      server = await startModelServer({ script: [{ toolCalls: [{ name: 'web_fetch', arguments: { url: 'http://127.0.0.1:9/admin' } }] }, { text: 'one' }, { text: 'two' }] });
+      const p = project({ base_url: server.baseUrl('openai'), model: 'scripted' });
+      const dataDir = join(p.root, 'data');
+      mkdirSync(join(dataDir, 'workspaces', workspaceIdOf(p.dir)), { recursive: true });
+      writeFileSync(join(dataDir, 'workspaces', workspaceIdOf(p.dir), 'memory.json'), JSON.stringify({ version: 1, entries: { style: 'tabs' } }));
+      const env = { I_CONFIG_DIR: p.configDir, I_DATA_DIR: dataDir };
+      const args = ['-C', p.dir, '--config', join(p.configDir, 'model.json'), '-p', 'hi'];
+      const first = await runI([...args, '--yolo'], { cwd: p.root, env });
+      expect(first.code).toBe(0);
+      // web_fetch runs through the Node backend with the bridge's address checks: loopback is refused.
+      expect(first.stderr).toBe('[web_fetch] refused/failed: E_WEB_PRIVATE_ADDRESS\n');
+      expect(toolNames(server.requests[0]!)).toEqual(['edit', 'glob', 'memory_get', 'memory_set', 'read', 'search', 'skill_load', 'skill_read', 'view_image', 'web_fetch', 'write']);
+      expect(chat(server.requests[0]!).map((m) => m.content)).toContain(snapshotMessage(desiredItems({ memory: { style: 'tabs' } })).content);
+
+      writeFileSync(join(p.configDir, 'plugins.json'), JSON.stringify({ profile: 'standard', disabled: ['memory', 'web', 'skills'] }));
+      expect((await runI(args, { cwd: p.root, env })).code).toBe(0);
+      expect(toolNames(server.requests[2]!)).toEqual(['edit', 'glob', 'read', 'search', 'view_image', 'write']);
+      expect(chat(server.requests[2]!).map((m) => m.role)).toEqual(['system', 'user']);
+    });
+
+    it('refuses an invalid plugins.json as a configuration error (exit 2) naming the file', async () => {
+      const p = project({ base_url: 'http://127.0.0.1:9/v1', model: 'm' });
+      writeFileSync(join(p.configDir, 'plugins.json'), JSON.stringify({ profile: 'standard', disabled: ['telepathy'] }));
+      const r = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '-p', 'hi'], { cwd: p.root, env: { I_CONFIG_DIR: p.configDir } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('E_PROFILE_INVALID');
+      expect(r.stderr).toContain('plugins.json');
+    });
   });
 });

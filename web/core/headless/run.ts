@@ -8,6 +8,8 @@ import type { TurnResult } from '../agent/types';
 import { DEFAULT_APPROVAL, type ApprovalSettings } from '../approval';
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import { HookPipeline } from '../hooks';
+import { resolveSystemPrompt } from '../modules';
+import { loadNodeModules, type NodeModules } from '../modules/node';
 import type { Message } from '../providers/types';
 import { checkSessionName, createFileSessionStore } from '../sessions/node';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
@@ -143,10 +145,21 @@ export async function runCli(io: CliIo): Promise<number> {
   const hooks = new HookPipeline();
   const workspaceId = createHash('sha256').update(workspace).digest('hex').slice(0, 32);
   let fs;
+  let modules: NodeModules;
+  let systemPrompt: string;
   try {
     fs = await createNodeWorkspaceFs({ root: workspace, access: 'read-write' });
+    // The profile's modules from config_dir (plugins.json, bindings.json, web.json, skills.json, prompts.json);
+    // memory under data_dir/workspaces/<workspace id>/. A bad file is a configuration error (exit 2).
+    const paths = resolveAppPaths(io.env);
+    modules = await loadNodeModules({ configDir: paths.config_dir, dataDir: paths.data_dir, fs, env: io.env });
+    // `{{workspace}}` is the folder's real path here (the browser, without paths, uses the folder's name).
+    systemPrompt = resolveSystemPrompt({ workspace, ...(modules.systemPrompt !== undefined ? { replacement: modules.systemPrompt } : {}) });
   } catch (error) {
-    return fail(toErrorData(error), EXIT_USAGE);
+    return fail(toErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
+  }
+  for (const name of Object.keys(modules.bindings)) {
+    if (name !== 'provider') io.stderr(`warning: the module "${name}" is bound to a bridge worker (bindings.json); headless i does not run workers yet, so it is off (no built-in fallback).\n`);
   }
 
   let history: Message[] = [];
@@ -176,15 +189,17 @@ export async function runCli(io: CliIo): Promise<number> {
       },
       history,
       content: args.prompt!,
+      systemPrompt,
       ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}),
     },
     {
       stream: transportStream({ apiKeyName: config.api_key_env, getSecret: () => apiKey, ...(io.fetch ? { fetch: io.fetch } : {}) }),
-      tools: createHeadlessTools(),
+      tools: createHeadlessTools(modules.tools),
       hooks,
       approval,
       fs,
       workspaceId,
+      context: () => modules.contextState(workspaceId),
       ...(session ? { session } : {}),
       signal: io.signal,
     },

@@ -1,11 +1,11 @@
-// The tools a headless run offers: the core file tools (read, write, edit, glob, search, view_image) over the
-// run's WorkspaceFs, in their stable order. Module tools (skills, memory, web) join when profiles are loaded.
+// The registry a headless run offers: the tools `loadNodeModules` chose for the profile (web/core/modules/node.ts):
+// the core file tools (read, write, edit, glob, search, view_image) always, then the tools of the enabled, unbound
+// modules (memory, skills, web — web_fetch through the Node backend with the same address checks as the bridge).
 import { ToolRegistry } from '../tools/registry';
-import { coreFileTools } from '../tools/builtin';
 import type { ToolDefinition } from '../tools/types';
 
-export function createHeadlessTools(extra: readonly ToolDefinition[] = []): ToolRegistry {
+export function createHeadlessTools(tools: readonly ToolDefinition[]): ToolRegistry {
   const registry = new ToolRegistry();
-  for (const tool of [...coreFileTools(), ...extra]) registry.register(tool);
+  for (const tool of tools) registry.register(tool);
   return registry;
 }
