@@ -5,6 +5,7 @@
 // web_fetch appears only with a WebFetchBackend (paired bridge, or Node in headless `i`).
 import { coreFileTools } from '../tools/builtin';
 import type { ToolDefinition } from '../tools/types';
+import type { ContextState } from './context';
 import { memoryTools, type MemoryStore } from './memory';
 import { DEFAULT_SELECTION, planModules, type Bindings, type ModuleName, type ProfileSelection } from './profiles';
 import { skillTools, type CatalogSource } from './skills';
@@ -34,4 +35,19 @@ export function builtinTools(options: BuiltinToolsOptions = {}): ToolDefinition[
     if (options.webSearch) tools.push(webSearchTool(options.webSearch));
   }
   return tools;
+}
+
+/**
+ * The loop's `context` port (web/core/agent TurnDeps.context) for a selection: memory and skills listings of the
+ * enabled, unbound modules; a disabled or bound module, or one without its store, is undefined (shows nothing, and
+ * what it showed before is removed by a delta). Browser-safe: the app passes its memory store and skill catalog.
+ */
+export function moduleContext(options: Pick<BuiltinToolsOptions, 'selection' | 'bindings' | 'memory' | 'skills'>): (workspaceId: string) => Promise<ContextState> {
+  const active = builtinModules(options.selection, options.bindings);
+  return async (workspaceId) => {
+    const state: ContextState = {};
+    if (active.has('memory') && options.memory) state.memory = (await options.memory.read(workspaceId)).entries;
+    if (active.has('skills') && options.skills) state.skills = (await options.skills()).skills.map(({ name, description, source }) => ({ name, description, source }));
+    return state;
+  };
 }

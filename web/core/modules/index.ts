@@ -6,4 +6,4 @@ export * from './skills';
 export * from './web';
 export * from './context';
 export * from './prompts';
-export { builtinModules, builtinTools, type BuiltinToolsOptions } from './builtin-tools';
+export { builtinModules, builtinTools, moduleContext, type BuiltinToolsOptions } from './builtin-tools';

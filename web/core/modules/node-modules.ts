@@ -7,7 +7,7 @@ import { readJsonFile } from '../../../plugin-host/fs/node';
 import { HarnessError } from '../errors';
 import type { WorkspaceFs } from '../fs';
 import type { ToolDefinition } from '../tools/types';
-import { builtinModules, builtinTools } from './builtin-tools';
+import { builtinTools, moduleContext } from './builtin-tools';
 import type { ContextState } from './context';
 import type { MemoryStore } from './memory';
 import { createNodeMemoryStore } from './memory/node-memory-store';
@@ -92,7 +92,7 @@ export async function loadNodeModules(options: NodeModulesOptions): Promise<Node
     webFetch: createNodeWebFetch({ allowPrivate: web.fetch.allow_private }),
     ...(web.search ? { webSearch: { config: web.search, getSecret } } : {}),
   });
-  const active = builtinModules(selection, bindings);
+  const context = moduleContext({ selection, bindings, memory, skills });
   const out: NodeModules = {
     selection,
     bindings,
@@ -100,12 +100,7 @@ export async function loadNodeModules(options: NodeModulesOptions): Promise<Node
     tools,
     memory,
     skills,
-    async contextState(workspaceId) {
-      const state: ContextState = {};
-      if (active.has('memory')) state.memory = (await memory.read(workspaceId)).entries;
-      if (active.has('skills')) state.skills = (await skills()).skills.map(({ name, description, source }) => ({ name, description, source }));
-      return state;
-    },
+    contextState: context,
   };
   if (systemPrompt !== undefined) out.systemPrompt = systemPrompt;
   return out;
