@@ -54,7 +54,10 @@ export interface HookDataMap {
   before_compact: { messages: Message[]; cut: number; state?: unknown; model: string; policy: Record<string, unknown>; prompt?: string; summary?: string; images?: ImagePart[] };
   /** Contract: checks/adjusts `summary`; a failure commits nothing and keeps the original history. */
   after_compact: { summary: string; state?: unknown };
-  /** Contract: restores snapshots into `messages` before the final budget check; a failure commits nothing. */
+  /**
+   * Contract: restores snapshots into `messages` before the final budget check; a failure commits nothing. The core
+   * has already put back the memory/skills snapshot the kept part lost (`snapshotToRestore`, after the summary).
+   */
   before_compact_commit: { messages: Message[]; summary: string; state?: unknown };
   /** Contract: may change same-origin `url` and `body`, and `request_meta` (never sent); another origin is refused. */
   before_request: { url: string; body: Record<string, unknown>; protocol: string; model: string; request_meta: Record<string, unknown> };
