@@ -1,0 +1,28 @@
+// Reads compact.json from config_dir (seed 000 §4) and the replacement prompt it names, relative to the file.
+// Absent file: defaults. The prompt path may not be absolute or leave the config folder.
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { HarnessError } from '../../errors';
+import { readJsonFile } from '../../../../plugin-host/fs/node';
+import { checkCompactPrompt, parseCompactConfig, type CompactConfig } from './compact-config';
+
+export async function loadCompactConfig(configDir: string): Promise<{ config: CompactConfig; promptText?: string }> {
+  const file = join(configDir, 'compact.json');
+  const config = parseCompactConfig(await readJsonFile(file), file);
+  if (config.prompt === undefined) return { config };
+  const base = dirname(file);
+  const target = resolve(base, config.prompt);
+  const rel = relative(base, target);
+  if (isAbsolute(config.prompt) || rel.startsWith('..') || isAbsolute(rel)) {
+    throw new HarnessError('E_COMPACT_CONFIG', `At ${file}.prompt: "${config.prompt}" must be a path inside ${base}.`, { file });
+  }
+  let text: string;
+  try {
+    // 4 bytes per character at most: anything larger cannot be a valid prompt, so it is not read whole.
+    if ((await stat(target)).size > 4 * 32_000) throw new Error('too large');
+    text = await readFile(target, 'utf8');
+  } catch (error) {
+    throw new HarnessError('E_COMPACT_CONFIG', `At ${file}.prompt: cannot read ${target} (missing, unreadable or over 128000 bytes). Create the file or remove "prompt".`, { file }, { cause: error });
+  }
+  return { config, promptText: checkCompactPrompt(text, target) };
+}
