@@ -103,7 +103,7 @@ describe('compaction hooks', () => {
     const summary: Message = { role: 'user', content: 'Summary of the earlier conversation:\nshort', _meta: { kind: 'compaction_summary' } };
     const candidate = [sys, summary, ...h.slice(plan.cut!)];
     const out = await hooks.run('before_compact_commit', { messages: candidate, summary: 'short', state: plan.state }, ctx);
-    expect(out.messages[2]!._meta).toMatchObject({ kind: 'context_snapshot' });
+    expect(out.messages[2]).toMatchObject({ _meta: { kind: 'context_snapshot' } });
     expect(knownContext(out.messages)).toEqual(knownContext(h));
     expect((plan.state as CompactState).restore).not.toBeNull();
     // A kept snapshot needs no restoring.
