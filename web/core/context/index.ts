@@ -2,6 +2,7 @@
 // bounded tool-result views, and the read_result tool that pages through a stored result (seed 002).
 export { checkRef, checkStoreConfig, sameRef, type ContentPage, type ContentRef, type ContentScope, type ContentStore, type ContentStoreConfig } from './content-store';
 export { createMemoryContentStore, page } from './memory-content-store';
+export { createIdbContentStore } from './idb-content-store';
 export {
   BoundedResultPolicy,
   DEFAULT_KEEP_WHOLE_BYTES,
