@@ -29,6 +29,12 @@ describe('compaction cut', () => {
     expect(planCut([sys, u('1'), callMsg('c1'), tool('c1'), tool('c1'), a('x')], 3)).toBe(2);
   });
 
+  it('never cuts into the fixed head (system prompt, AGENTS.md instructions)', () => {
+    const agents: Message = { role: 'user', content: 'AGENTS.md', _meta: { kind: 'project_instructions' } };
+    expect(planCut([sys, agents, u('1'), a('2'), u('3'), a('4'), u('5')], 4)).toBe(3);
+    expect(planCut([sys, agents, u('1'), a('2'), u('3'), a('4')], 4)).toBeNull();
+  });
+
   it('returns null when no safe old prefix exists', () => {
     expect(planCut([sys, u('1'), a('2'), u('3'), a('4')], 4)).toBeNull();
     expect(planCut([sys, callMsg('c1'), tool('c1'), tool('c1'), tool('c1'), u('x')], 4)).toBeNull();
@@ -106,6 +112,9 @@ describe('compaction hooks', () => {
     expect(out.messages[2]).toMatchObject({ _meta: { kind: 'context_snapshot' } });
     expect(knownContext(out.messages)).toEqual(knownContext(h));
     expect((plan.state as CompactState).restore).not.toBeNull();
+    // A core that already restored the snapshot gets no second copy.
+    const again = await hooks.run('before_compact_commit', { messages: out.messages, summary: 'short', state: plan.state }, ctx);
+    expect(again.messages.filter((m) => m.role === 'user' && m._meta?.kind === 'context_snapshot')).toHaveLength(1);
     // A kept snapshot needs no restoring.
     const kept = await hooks.run('compact_plan', { budget: over, history: [sys, u('x'.repeat(2000)), a('ok'), snap, u('q'), a('r')], cut: null }, ctx);
     expect((kept.state as CompactState).restore).toBeNull();

@@ -12,7 +12,7 @@ import { estimateMessages, triggerOf } from '../budget';
 import { snapshotToRestore } from '../context';
 import type { CompactConfig } from './compact-config';
 import { DEFAULT_COMPACT_PROMPT } from './default-prompt';
-import { planCut } from './plan-cut';
+import { headLength, planCut } from './plan-cut';
 
 export interface CompactModuleOptions {
   config: CompactConfig;
@@ -56,7 +56,7 @@ export function createCompactModule(o: CompactModuleOptions): HookHandler {
     if (data.cut !== null || data.budget.fits) return data;
     const cut = planCut(data.history, config.keep_recent);
     if (cut === null) return data;
-    const first = data.history[0]?.role === 'system' ? 1 : 0;
+    const first = headLength(data.history);
     const state: CompactState = {
       module: 'compact',
       restore: snapshotToRestore(data.history, data.history.slice(cut)),
@@ -98,7 +98,8 @@ export function createCompactModule(o: CompactModuleOptions): HookHandler {
     if (!isState(data.state)) return data;
     let messages = data.messages;
     const restore = data.state.restore;
-    if (restore) {
+    // Cores that already put the snapshot back (agent/compact.ts does) get no second copy.
+    if (restore && !messages.some((m) => m.role === 'user' && m._meta?.kind === 'context_snapshot')) {
       const at = messages.findIndex((m) => m.role === 'user' && m._meta?.kind === 'compaction_summary');
       const index = at >= 0 ? at + 1 : messages[0]?.role === 'system' ? 1 : 0;
       messages = [...messages.slice(0, index), restore, ...messages.slice(index)];

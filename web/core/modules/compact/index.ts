@@ -2,5 +2,5 @@
 // hook handlers. Node helpers (reading compact.json and its prompt file) are in ./node.ts.
 export { DEFAULT_COMPACT_CONFIG, MAX_COMPACT_PROMPT_CHARS, checkCompactPrompt, parseCompactConfig, type CompactConfig } from './compact-config';
 export { DEFAULT_COMPACT_PROMPT } from './default-prompt';
-export { planCut } from './plan-cut';
+export { headLength, planCut } from './plan-cut';
 export { createCompactModule, summaryMessage, type CompactModuleOptions, type CompactState } from './compact-module';
