@@ -187,7 +187,8 @@ describe('the bridge route', () => {
     expect((await unpaired.events.result()).error).toMatchObject({ code: 'E_BRIDGE_UNAVAILABLE' });
 
     await db.put('settings', { scope: 'bridge', version: 1, values: { url: server!.url, root: '/work', pairedAt: 1 }, updatedAt: 1 });
-    await setSecret(db, 'I_BRIDGE_TOKEN', 'bridge-token-1');
+    // Saved by an older version as the ordinary secret I_BRIDGE_TOKEN: moved to the internal entry on first use.
+    await db.put('secrets', { name: 'I_BRIDGE_TOKEN', value: 'bridge-token-1', updatedAt: 1 });
     const turn = await agent.startTurn({ sessionId: null, content: 'hi', signal });
     for await (const _ of turn.events) void _;
     const proxied = server!.requests.at(-1)!;

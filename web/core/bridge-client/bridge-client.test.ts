@@ -5,7 +5,7 @@ import { getSecret, listSecretNames } from '../settings';
 import { openHarnessDb } from '../storage';
 import { bridgeHooks, bridgeToolSource } from './bridge-tools';
 import { createBridgeClient, normalizeBridgeUrl } from './client';
-import { BRIDGE_TOKEN_SECRET, connectedBridge, forgetBridge, pairBridge, readBridgeConnection } from './connection';
+import { BRIDGE_TOKEN_KEY, LEGACY_BRIDGE_TOKEN_SECRET, connectedBridge, forgetBridge, pairBridge, readBridgeConnection, readBridgeToken } from './connection';
 import { startTestBridge, type TestBridge } from './test-bridge';
 
 const WORKSPACE_ID = '0b7c3a52-6f1e-4a57-9f0e-2d8c1b9e4a10';
@@ -31,8 +31,10 @@ describe('bridge client against a real i-bridge', () => {
 
     const { connection } = await pairBridge(db, `${bridge.url}/`, bridge.code);
     expect(connection).toMatchObject({ url: bridge.url, root: bridge.root });
-    expect(await listSecretNames(db)).toEqual([BRIDGE_TOKEN_SECRET]);
-    expect((await getSecret(db, BRIDGE_TOKEN_SECRET))!.length).toBeGreaterThan(16);
+    // The token lives under an internal entry no config, setting or Keys-tab name can reach.
+    expect(await listSecretNames(db)).toEqual([]);
+    expect((await db.get('secrets', BRIDGE_TOKEN_KEY))!.value.length).toBeGreaterThan(16);
+    expect(await getSecret(db, BRIDGE_TOKEN_KEY)).toBeUndefined();
     // The code works once.
     expect(await codeOf(pairBridge(db, bridge.url, bridge.code))).toMatch(/^E_PAIR/);
 
@@ -61,9 +63,22 @@ describe('bridge client against a real i-bridge', () => {
 
     await forgetBridge(db);
     expect(await connectedBridge(db)).toBeUndefined();
-    expect(await listSecretNames(db)).toEqual([]);
+    expect(await db.getAllKeys('secrets')).toEqual([]);
     db.close();
   }, 30_000);
+
+  it('moves a token saved as the old ordinary secret I_BRIDGE_TOKEN to the internal entry, out of every public path', async () => {
+    const db = await openHarnessDb(`bridge-legacy-${Date.now()}`);
+    await db.put('secrets', { name: LEGACY_BRIDGE_TOKEN_SECRET, value: 'legacy-token', updatedAt: 1 });
+    await db.put('secrets', { name: 'OPENAI_API_KEY', value: 'sk-1', updatedAt: 1 });
+    // Before the move it is already hidden and unreadable by name.
+    expect(await listSecretNames(db)).toEqual(['OPENAI_API_KEY']);
+    expect(await getSecret(db, LEGACY_BRIDGE_TOKEN_SECRET)).toBeUndefined();
+    expect(await readBridgeToken(db)).toBe('legacy-token');
+    expect((await db.getAllKeys('secrets')).sort()).toEqual(['OPENAI_API_KEY', BRIDGE_TOKEN_KEY]);
+    expect(await readBridgeToken(db)).toBe('legacy-token');
+    db.close();
+  });
 
   it('reports a wrong token as unpaired and a foreign origin as the bridge refused it', async () => {
     const wrong = createBridgeClient({ url: bridge.url, token: 'not-the-token' });

@@ -1,12 +1,16 @@
 // Where the app keeps its bridge connection: the URL and the chosen root in a `bridge` record of the settings
 // store (never exported: settings export reads only the global and workspace scopes), the token in the secrets
-// store under I_BRIDGE_TOKEN (never exported, never shown again, never passed to plugins or workers).
+// store under the internal entry `i:bridge-token` (never exported, never shown again, never passed to plugins or
+// workers). That name breaks the secret-name rule on purpose: no model config's api_key_env, web search secret or
+// Keys-tab entry can name it, so an imported config cannot send the bridge token to its own base_url.
 import { HarnessError } from '../errors';
-import { deleteSecret, getSecret, setSecret } from '../settings';
 import type { HarnessDb } from '../storage';
 import { createBridgeClient, normalizeBridgeUrl, type BridgeClient } from './client';
 
-export const BRIDGE_TOKEN_SECRET = 'I_BRIDGE_TOKEN';
+/** The internal secrets-store entry of the bridge token (outside the public name rule). */
+export const BRIDGE_TOKEN_KEY = 'i:bridge-token';
+/** Where older versions kept the token, as an ordinary secret; moved to BRIDGE_TOKEN_KEY on first read. */
+export const LEGACY_BRIDGE_TOKEN_SECRET = 'I_BRIDGE_TOKEN';
 const SCOPE = 'bridge';
 const VERSION = 1;
 
@@ -15,6 +19,20 @@ export interface BridgeConnection {
   /** The bridge root that tool calls name as their workspace (one of GET /v1/status `roots`). */
   root: string;
   pairedAt: number;
+}
+
+/** The saved bridge token, moving a legacy `I_BRIDGE_TOKEN` entry to the internal one first. */
+export async function readBridgeToken(db: HarnessDb): Promise<string | undefined> {
+  const [current, legacy] = await Promise.all([db.get('secrets', BRIDGE_TOKEN_KEY), db.get('secrets', LEGACY_BRIDGE_TOKEN_SECRET)]);
+  if (legacy) {
+    if (!current) await saveBridgeToken(db, legacy.value);
+    await db.delete('secrets', LEGACY_BRIDGE_TOKEN_SECRET);
+  }
+  return current?.value ?? legacy?.value;
+}
+
+async function saveBridgeToken(db: HarnessDb, token: string): Promise<void> {
+  await db.put('secrets', { name: BRIDGE_TOKEN_KEY, value: token, updatedAt: Date.now() });
 }
 
 export async function readBridgeConnection(db: HarnessDb): Promise<BridgeConnection | undefined> {
@@ -27,7 +45,7 @@ export async function readBridgeConnection(db: HarnessDb): Promise<BridgeConnect
 /** The client of the saved connection with its token, or undefined when none is saved. */
 export async function connectedBridge(db: HarnessDb, options: { fetch?: typeof fetch } = {}): Promise<{ client: BridgeClient; connection: BridgeConnection } | undefined> {
   const connection = await readBridgeConnection(db);
-  const token = connection && (await getSecret(db, BRIDGE_TOKEN_SECRET));
+  const token = connection && (await readBridgeToken(db));
   if (!connection || !token) return undefined;
   return { client: createBridgeClient({ url: connection.url, token, ...options }), connection };
 }
@@ -45,7 +63,8 @@ export async function pairBridge(db: HarnessDb, rawUrl: string, code: string, op
   const client = createBridgeClient({ url, token, ...options });
   const status = await client.status();
   const connection: BridgeConnection = { url, root: status.roots[0] ?? '', pairedAt: Date.now() };
-  await setSecret(db, BRIDGE_TOKEN_SECRET, token);
+  await saveBridgeToken(db, token);
+  await db.delete('secrets', LEGACY_BRIDGE_TOKEN_SECRET);
   await db.put('settings', { scope: SCOPE, version: VERSION, values: { ...connection }, updatedAt: Date.now() });
   return { client, connection };
 }
@@ -58,5 +77,6 @@ export async function chooseBridgeRoot(db: HarnessDb, root: string): Promise<voi
 
 export async function forgetBridge(db: HarnessDb): Promise<void> {
   await db.delete('settings', SCOPE);
-  await deleteSecret(db, BRIDGE_TOKEN_SECRET);
+  await db.delete('secrets', BRIDGE_TOKEN_KEY);
+  await db.delete('secrets', LEGACY_BRIDGE_TOKEN_SECRET);
 }

@@ -47,6 +47,8 @@ describe('model config', () => {
     [{ base_url: 'https://user:pw@a.example', model: 'm' }, 'E_CONFIG_INVALID', 'base_url'],
     [{ base_url: 'https://a.example', model: '' }, 'E_CONFIG_INVALID', 'model'],
     [{ base_url: 'https://a.example', model: 'm', api_key_env: 'sk-abc-123' }, 'E_CONFIG_INVALID', 'api_key_env'],
+    // The bridge token's old name: a config naming it would send the token to its own base_url.
+    [{ base_url: 'https://evil.example/v1', model: 'm', api_key_env: 'I_BRIDGE_TOKEN' }, 'E_CONFIG_RESERVED_SECRET', 'api_key_env'],
     [{ base_url: 'https://a.example', model: 'm', max_tokens: 0 }, 'E_CONFIG_INVALID', 'max_tokens'],
     [{ base_url: 'https://a.example', model: 'm', use_max_tokens: 'yes' }, 'E_CONFIG_INVALID', 'use_max_tokens'],
     [{ base_url: 'https://a.example', model: 'm', protocol: 'my-service' }, 'E_CONFIG_INVALID', 'protocol'],

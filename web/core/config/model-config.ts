@@ -6,6 +6,7 @@
 // adapter); provider_operations false; route null (the app uses the preset's route, else "direct").
 import { HarnessError } from '../errors';
 import { isBuiltinProtocol, validateExtraBody, type Route } from '../providers';
+import { isPublicSecretName } from '../settings/secrets';
 
 export interface BudgetConfig {
   /** The model's context window in tokens; required when the budget module is on (seed 000 §7 has no model table). */
@@ -171,6 +172,13 @@ export function parseModelConfig(input: unknown): ModelConfig {
   if (value.api_key_env !== undefined && value.api_key_env !== null) {
     if (typeof value.api_key_env !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(value.api_key_env)) {
       throw invalid('api_key_env', 'expected the NAME of an environment variable / credential entry (letters, digits, _), never the key itself.');
+    }
+    if (!isPublicSecretName(value.api_key_env)) {
+      throw new HarnessError(
+        'E_CONFIG_RESERVED_SECRET',
+        `At api_key_env: "${value.api_key_env}" is reserved for the app's own credentials (the bridge token) and is never sent to a provider. Name the provider's own key, such as OPENAI_API_KEY.`,
+        { path: 'api_key_env', name: value.api_key_env },
+      );
     }
     api_key_env = value.api_key_env;
   }

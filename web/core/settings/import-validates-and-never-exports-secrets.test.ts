@@ -73,6 +73,12 @@ describe('settings', () => {
     expect(await getSecret(db, 'ANTHROPIC_API_KEY')).toBe('k1');
     expect(await listSecretNames(db)).toEqual(['ANTHROPIC_API_KEY']);
     await expect(setSecret(db, 'bad name', 'v')).rejects.toMatchObject({ code: 'E_SECRET_NAME_INVALID' });
+    // The bridge token's old name is reserved: a person cannot create it, and internal entries never show.
+    await expect(setSecret(db, 'I_BRIDGE_TOKEN', 'v')).rejects.toMatchObject({ code: 'E_SECRET_NAME_RESERVED' });
+    await db.put('secrets', { name: 'i:internal', value: 'x', updatedAt: 1 });
+    await db.put('secrets', { name: 'I_BRIDGE_TOKEN', value: 'y', updatedAt: 1 });
+    expect(await listSecretNames(db)).toEqual(['ANTHROPIC_API_KEY']);
+    expect([await getSecret(db, 'i:internal'), await getSecret(db, 'I_BRIDGE_TOKEN')]).toEqual([undefined, undefined]);
     await expect(setSecret(db, 'EMPTY', '')).rejects.toMatchObject({ code: 'E_SECRET_EMPTY' });
     await deleteSecret(db, 'ANTHROPIC_API_KEY');
     expect(await getSecret(db, 'ANTHROPIC_API_KEY')).toBeUndefined();

@@ -3,4 +3,4 @@
 export * from './schema';
 export { readGlobalSettings, readWorkspaceSettings, updateGlobalSettings, updateWorkspaceSettings, GLOBAL_SCOPE, workspaceScope } from './store';
 export { exportSettings, serializeSettings, parseSettingsFile, importSettings, SETTINGS_FILE_FORMAT, MAX_SETTINGS_FILE_BYTES, type SettingsFile, type ImportReport } from './transfer';
-export { setSecret, getSecret, listSecretNames, deleteSecret, validateSecretName, MAX_SECRET_BYTES } from './secrets';
+export { setSecret, getSecret, listSecretNames, deleteSecret, validateSecretName, isPublicSecretName, RESERVED_SECRET_NAMES, MAX_SECRET_BYTES } from './secrets';
