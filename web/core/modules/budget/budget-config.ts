@@ -51,6 +51,6 @@ export function parseBudgetConfig(value: unknown, maxTokens: number, at = 'budge
 }
 
 /** Where compaction triggers: min(window × threshold, window − max_tokens − safety × window). */
-export function triggerOf(b: BudgetSettings): number {
+export function budgetTrigger(b: BudgetSettings): number {
   return Math.floor(Math.min(b.context_window * b.threshold, b.context_window - b.max_tokens - b.safety * b.context_window));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HookPipeline, type BudgetSettings } from '../../hooks';
 import type { Message, ToolSchema } from '../../providers/types';
-import { parseBudgetConfig, REMOVED_TOKENIZERS, triggerOf } from './budget-config';
+import { parseBudgetConfig, REMOVED_TOKENIZERS, budgetTrigger } from './budget-config';
 import { createBudgetModule, type BudgetEndpoint } from './budget-module';
 import { estimateMessages } from './estimate';
 
@@ -56,8 +56,8 @@ describe('budget configuration', () => {
   });
 
   it('triggers at min(window × .8, window − max_tokens − safety × window)', () => {
-    expect(triggerOf(parseBudgetConfig({ context_window: 100_000 }, 4096))).toBe(80_000);
-    expect(triggerOf(parseBudgetConfig({ context_window: 10_000 }, 4096))).toBe(5704);
+    expect(budgetTrigger(parseBudgetConfig({ context_window: 100_000 }, 4096))).toBe(80_000);
+    expect(budgetTrigger(parseBudgetConfig({ context_window: 10_000 }, 4096))).toBe(5704);
   });
 });
 

@@ -13,7 +13,7 @@ import { HarnessError } from '../../errors';
 import type { BudgetEstimate, BudgetSettings, HookDataMap, HookEvent, HookHandler } from '../../hooks';
 import type { Message, ToolSchema } from '../../providers/types';
 import { readInputUsage } from '../cache';
-import { triggerOf } from './budget-config';
+import { budgetTrigger } from './budget-config';
 import { endpointHash, estimateMessages, estimateTools, historyChain } from './estimate';
 
 export interface BudgetEndpoint {
@@ -79,7 +79,7 @@ export function toolBudget(settings: BudgetSettings, remaining: number, pendingC
 
 export function createBudgetModule(o: BudgetModuleOptions): BudgetModule {
   const settings = o.settings;
-  const trigger = triggerOf(settings);
+  const trigger = budgetTrigger(settings);
   const configuredEndpoint = endpointHash(o.endpoint);
   let anchor: Anchor | null = null;
   let pending: Pending | null = null;

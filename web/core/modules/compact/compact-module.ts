@@ -8,7 +8,7 @@
 import { HarnessError } from '../../errors';
 import type { BudgetSettings, HookDataMap, HookEvent, HookHandler } from '../../hooks';
 import type { ContentPart, Message, UserMessage } from '../../providers/types';
-import { estimateMessages, triggerOf } from '../budget';
+import { estimateMessages, budgetTrigger } from '../budget';
 import { snapshotToRestore } from '../context';
 import type { CompactConfig } from './compact-config';
 import { DEFAULT_COMPACT_PROMPT } from './default-prompt';
@@ -50,7 +50,7 @@ export function createCompactModule(o: CompactModuleOptions): HookHandler {
   const prompt = o.promptText ?? DEFAULT_COMPACT_PROMPT;
   const imageTokens = o.budget?.image_tokens ?? 0;
   const est = (messages: readonly Message[]) => estimateMessages(messages, imageTokens);
-  const trigger = o.budget ? triggerOf(o.budget) : Number.MAX_SAFE_INTEGER;
+  const trigger = o.budget ? budgetTrigger(o.budget) : Number.MAX_SAFE_INTEGER;
 
   function plan(data: HookDataMap['compact_plan']): HookDataMap['compact_plan'] {
     if (data.cut !== null || data.budget.fits) return data;
