@@ -107,11 +107,13 @@ async function bridgeExtensions(connect: () => Promise<ConnectedBridge | undefin
   const hooks: HookHandler[] = [];
   const runner = bridgeHooks(once, where);
   const listed = await runner.events();
-  const known = listed.filter((e): e is HookEvent => (HOOK_EVENTS as readonly string[]).includes(e));
-  const unknown = listed.filter((e) => !known.includes(e as HookEvent));
+  // `*` subscribes to every event (seed 000 §1): the bridge then runs those hooks for whichever event is sent.
+  const known = listed.filter((e): e is HookEvent | '*' => e === '*' || (HOOK_EVENTS as readonly string[]).includes(e));
+  const unknown = listed.filter((e) => !known.includes(e as HookEvent | '*'));
   if (unknown.length) {
     warnings.push({ code: 'E_HOOK_UNKNOWN_EVENT', message: `i-bridge lists hooks for events this app does not have (${unknown.join(', ')}); they do not run. Check the bridge manifest.`, data: { source: 'i-bridge', events: unknown } });
   }
-  if (known.length) hooks.push(manifestHookHandler('i-bridge', known, (event, data, s) => runner.run(event, data, s)));
+  const events = known.includes('*') ? (['*'] as const) : known;
+  if (events.length) hooks.push(manifestHookHandler('i-bridge', events, (event, data, s) => runner.run(event, data, s)));
   return { tools, ...(webFetch ? { webFetch } : {}), hooks, warnings };
 }
