@@ -4,8 +4,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hostCall, hostileWasm, recorderWasm } from '../fixtures/wat/wat';
+import type { WorkspaceFs } from '../fs';
+import { createNodeWorkspaceFs } from '../fs/node';
 import { invokePlugin } from './invoke';
 import { MemoryKvStore } from './kv-store';
+import { nodeWorkerFactory } from './node-worker';
 import { pluginFrom, run, tempWorkspace } from './test-kit';
 import type { ToWorker, WorkerHandle } from './worker-protocol';
 
@@ -42,16 +45,26 @@ describe('cancel during a pending write', () => {
     const big = 'x'.repeat(2 * 1024 * 1024);
     await writeFile(join(ws.root, 'notes.txt'), 'original');
     const controller = new AbortController();
-    const result = await run(await pluginFrom(await recorderWasm([hostCall(1, 'fs.write', { path: 'notes.txt', text: big })])), {
-      root: ws.root,
-      signal: controller.signal,
-      approval: {
-        mode: 'ask',
-        approve: async () => {
-          setTimeout(() => controller.abort(), 0);
-          return true;
-        },
+    // Cancel at the moment the write starts (after the approval and the host's re-check of the file).
+    const nodeFs = await createNodeWorkspaceFs({ root: ws.root, access: 'read-write' });
+    const fs: WorkspaceFs = Object.assign(Object.create(nodeFs) as WorkspaceFs, {
+      writeText: (path: string, text: string) => {
+        const writing = nodeFs.writeText(path, text);
+        controller.abort();
+        return writing;
       },
+    });
+    const result = await invokePlugin({
+      plugin: await pluginFrom(await recorderWasm([hostCall(1, 'fs.write', { path: 'notes.txt', text: big })])),
+      tool: 'run',
+      arguments: {},
+      workspaceId: 'ws-1',
+      fs,
+      kv: new MemoryKvStore(),
+      createWorker: nodeWorkerFactory(),
+      timeoutMs: 10_000,
+      signal: controller.signal,
+      approval: { mode: 'ask', approve: async () => true },
     });
     expect(result).toMatchObject({ status: 'aborted', error: { code: 'E_RUN_CANCELLED' }, sideEffects: true });
     // The in-flight atomic write is never interrupted half-way; give it time to land, then check both states.

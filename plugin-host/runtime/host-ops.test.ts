@@ -1,6 +1,10 @@
 // Host operations without a worker: quota arithmetic and approval edge cases.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WorkspaceFs } from '../fs';
+import { createNodeWorkspaceFs } from '../fs/node';
 import { performHostCall, type HostContext } from './host-ops';
 import { MemoryKvStore } from './kv-store';
 import { KV_QUOTA } from './limits';
@@ -78,5 +82,55 @@ describe('fs.write approval', () => {
       context({ fs, approval: { mode: 'ask', approve: () => Promise.reject(new Error('dialog closed')) } }),
     );
     expect(r.ok === false && r.error.startsWith('E_HOST_WRITE_DENIED:')).toBe(true);
+  });
+
+  describe('a file that changes while the person approves', () => {
+    const write = (ctx: HostContext, path: string, text: string) => performHostCall({ id: 7, op: 'fs.write', args: { path, text } }, ctx);
+    async function workspace() {
+      const dir = await mkdtemp(join(tmpdir(), 'host-ops-conflict-'));
+      return { dir, fs: await createNodeWorkspaceFs({ root: dir, access: 'read-write' }), done: () => rm(dir, { recursive: true, force: true }) };
+    }
+
+    it('refuses with E_HOST_WRITE_CONFLICT and keeps the person’s edit', async () => {
+      const { dir, fs, done } = await workspace();
+      try {
+        await writeFile(join(dir, 'notes.txt'), 'v1\n');
+        const asked: (string | null)[] = [];
+        const ctx = context({
+          fs,
+          approval: {
+            mode: 'ask',
+            approve: async (request) => {
+              asked.push(request.oldText);
+              await writeFile(join(dir, 'notes.txt'), 'v1\nthe person kept typing\n'); // edited during the dialog
+              return true;
+            },
+          },
+        });
+        const r = await write(ctx, 'notes.txt', 'plugin text\n');
+        expect(asked).toEqual(['v1\n']);
+        expect(r).toMatchObject({ id: 7, ok: false });
+        expect(r.ok === false && r.error.startsWith('E_HOST_WRITE_CONFLICT:')).toBe(true);
+        expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('v1\nthe person kept typing\n');
+      } finally {
+        await done();
+      }
+    });
+
+    it('refuses a new file that appeared meanwhile, and writes when nothing changed', async () => {
+      const { dir, fs, done } = await workspace();
+      try {
+        const appear = context({ fs, approval: { mode: 'ask', approve: async () => (await writeFile(join(dir, 'new.txt'), 'mine'), true) } });
+        const r = await write(appear, 'new.txt', 'plugin');
+        expect(r.ok === false && r.error.startsWith('E_HOST_WRITE_CONFLICT:')).toBe(true);
+        expect(await readFile(join(dir, 'new.txt'), 'utf8')).toBe('mine');
+
+        const calm = context({ fs, approval: { mode: 'ask', approve: async () => true } });
+        expect(await write(calm, 'new.txt', 'plugin')).toMatchObject({ ok: true, result: { bytes: 6 } });
+        expect(await readFile(join(dir, 'new.txt'), 'utf8')).toBe('plugin');
+      } finally {
+        await done();
+      }
+    });
   });
 });

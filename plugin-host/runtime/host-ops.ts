@@ -3,7 +3,7 @@
 // the plugin as `{ok:false, error:"<CODE>: <message>"}` and the invocation goes on; this function never throws.
 
 import { HarnessError, toErrorData } from '../errors';
-import type { WorkspaceFs } from '../fs';
+import type { FileStat, WorkspaceFs } from '../fs';
 import { RefusalCode } from './codes';
 import type { HostCallRequest, HostResponse } from './frames';
 import type { KvStore } from './kv-store';
@@ -135,13 +135,11 @@ async function write(path: string, text: string, ctx: HostContext): Promise<numb
   }
   if (ctx.approval.mode === 'ask') {
     // stat goes through the path policy, so an escaping path is refused before the person is asked anything.
-    const stat = await fs.stat(path);
-    let oldText: string | null = null;
-    if (stat && !stat.directory) oldText = await fs.readText(path, { maxBytes: MAX_FILE_BYTES }).catch(() => null);
+    const before = await snapshot(fs, path);
     const resume = ctx.pauseBudget();
     let approved: boolean;
     try {
-      approved = await ctx.approval.approve({ pluginId: ctx.pluginId, path, oldText, exists: stat !== null, newText: text }, ctx.signal);
+      approved = await ctx.approval.approve({ pluginId: ctx.pluginId, path, oldText: before.text, exists: before.stat !== null, newText: text }, ctx.signal);
     } catch {
       approved = false;
     } finally {
@@ -150,11 +148,49 @@ async function write(path: string, text: string, ctx: HostContext): Promise<numb
     if (approved !== true || ctx.signal.aborted) {
       throw refuse(RefusalCode.WRITE_DENIED, `The write to ${path} was not approved. Nothing was written.`);
     }
+    // The person approved a diff against what the file held then: if it changed meanwhile (they kept editing), the
+    // approval no longer describes this write.
+    if (!sameFile(before, await snapshot(fs, path))) {
+      throw refuse(
+        RefusalCode.WRITE_CONFLICT,
+        `${path} changed while the write was waiting for approval; nothing was written, so those changes are kept. Read the file again and write from its current text.`,
+      );
+    }
   }
   if (ctx.signal.aborted) throw refuse(RefusalCode.WRITE_DENIED, 'The invocation was cancelled before the write started. Nothing was written.');
   ctx.onSideEffect();
   await fs.writeText(path, text);
   return bytes;
+}
+
+interface FileSnapshot {
+  stat: FileStat | null;
+  /** The file's bytes, or null when it does not exist, is a folder, or could not be read (then size and mtime stand in). */
+  bytes: Uint8Array | null;
+  /** The bytes as strict UTF-8, or null. */
+  text: string | null;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+async function snapshot(fs: WorkspaceFs, path: string): Promise<FileSnapshot> {
+  const stat = await fs.stat(path);
+  if (!stat || stat.directory) return { stat, bytes: null, text: null };
+  const bytes = await fs.readBytes(path, { maxBytes: MAX_FILE_BYTES }).catch(() => null);
+  let text: string | null;
+  try {
+    text = bytes && strictUtf8.decode(bytes);
+  } catch {
+    text = null;
+  }
+  return { stat, bytes, text };
+}
+
+function sameFile(a: FileSnapshot, b: FileSnapshot): boolean {
+  if (a.stat === null || b.stat === null) return a.stat === b.stat;
+  if (a.stat.directory !== b.stat.directory || a.stat.size !== b.stat.size) return false;
+  if (a.bytes && b.bytes) return a.bytes.length === b.bytes.length && a.bytes.every((x, i) => x === b.bytes![i]);
+  return a.bytes === b.bytes && a.stat.modifiedMs === b.stat.modifiedMs;
 }
 
 function kvKey(key: string, ctx: HostContext): string {
