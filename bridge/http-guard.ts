@@ -19,6 +19,38 @@ export function isJsonContentType(value: string | undefined): boolean {
   return value.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
+/**
+ * Response headers a page may read from a proxied provider answer. CORS needs them by name (`*` is not honoured with
+ * credentials and names no pattern), so the common rate-limit families are listed one by one: without them a 429
+ * through the bridge would ignore Retry-After.
+ */
+export const PROXY_EXPOSE_HEADERS: readonly string[] = [
+  'X-I-Bridge-Error',
+  'X-I-Bridge-Proxy',
+  'Retry-After',
+  'Retry-After-Ms',
+  'Request-Id',
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  ...['requests', 'tokens'].flatMap((what) => ['limit', 'remaining', 'reset'].map((k) => `X-RateLimit-${cap(k)}-${cap(what)}`)),
+  ...['requests', 'tokens', 'input-tokens', 'output-tokens'].flatMap((what) => ['limit', 'remaining', 'reset'].map((k) => `Anthropic-RateLimit-${what.split('-').map(cap).join('-')}-${cap(k)}`)),
+  'Anthropic-Organization-Id',
+  'OpenAI-Processing-Ms',
+  'OpenAI-Version',
+];
+
+function cap(word: string): string {
+  return word[0]!.toUpperCase() + word.slice(1);
+}
+
+/** CORS headers of a proxied provider response: those of every answer plus the provider headers a page reads. */
+export function proxyCorsHeaders(origin: string | undefined): Record<string, string> {
+  if (origin === undefined) return {};
+  return { ...corsHeaders(origin), 'Access-Control-Expose-Headers': PROXY_EXPOSE_HEADERS.join(', ') };
+}
+
 /** CORS headers for a request from an allowed origin (none for requests without Origin). */
 export function corsHeaders(origin: string | undefined): Record<string, string> {
   if (origin === undefined) return {};

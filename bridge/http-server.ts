@@ -4,7 +4,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Pairing, TokenStore } from './auth';
 import type { BridgeCore } from './bridge-core';
 import { BridgeError, toErrorData } from './errors';
-import { answerPreflight, corsHeaders, hostAllowed, isJsonContentType, originAllowed } from './http-guard';
+import { answerPreflight, corsHeaders, hostAllowed, isJsonContentType, originAllowed, proxyCorsHeaders } from './http-guard';
 import { forwardProxy, parseProxyRequest } from './proxy';
 import { readJson } from './read-body';
 
@@ -81,9 +81,9 @@ export function createHandler(o: HttpOptions): RequestListener {
     ['/v1/proxy', {
       method: 'POST',
       auth: true,
-      run: async (body, req, res, cors) => {
+      run: async (body, req, res) => {
         const request = parseProxyRequest(body, o.proxyOrigins);
-        await forwardProxy(request, res, cors, o.maxBodyBytes, (abort) => res.on('close', () => res.writableFinished || abort()));
+        await forwardProxy(request, res, proxyCorsHeaders(req.headers.origin), o.maxBodyBytes, (abort) => res.on('close', () => res.writableFinished || abort()));
         return undefined; // already answered
       },
     }],

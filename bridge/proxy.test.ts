@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { json, send } from './fixtures/http';
+import { bearer, json, send } from './fixtures/http';
 import { tempDirs } from './fixtures/support';
 import { startBridge, type RunningBridge } from './start-bridge';
 
@@ -25,7 +25,15 @@ beforeAll(async () => {
         res.write('data: one\n\n');
         return setTimeout(() => res.end('data: two\n\n'), 50);
       }
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' });
+      res.writeHead(429, {
+        'content-type': 'application/json',
+        'retry-after': '3',
+        'retry-after-ms': '2500',
+        'x-ratelimit-remaining-requests': '0',
+        'x-ratelimit-reset-tokens': '6m0s',
+        'anthropic-ratelimit-tokens-reset': '2026-01-01T00:00:00Z',
+        'request-id': 'req_1',
+      });
       res.end('{"error":"slow down"}');
     });
   });
@@ -38,9 +46,11 @@ afterEach(async () => {
   for (const b of running.splice(0)) await b.close();
 });
 
+const APP = 'http://app.test';
+
 async function bridge() {
   const { root, dirs } = tempDirs();
-  const b = await startBridge({ port: 0, roots: [root], dirs, proxyOrigins: [upstreamUrl], env: { PATH: process.env.PATH } });
+  const b = await startBridge({ port: 0, roots: [root], dirs, proxyOrigins: [upstreamUrl], allowOrigins: [APP], env: { PATH: process.env.PATH } });
   running.push(b);
   return b;
 }
@@ -59,6 +69,23 @@ describe('provider proxy', () => {
     const limited = await proxy(b, { url: `${upstreamUrl}/v1/other`, body: '{}' });
     expect(limited.status).toBe(429);
     expect(limited.headers['retry-after']).toBe('3');
+  });
+
+  it('lets the page read Retry-After and the rate-limit headers of a proxied answer (CORS expose list by name)', async () => {
+    const b = await bridge();
+    const res = await send(b.url, '/v1/proxy', { method: 'POST', headers: { ...json(b.token), origin: APP }, body: JSON.stringify({ url: `${upstreamUrl}/v1/chat`, body: '{}' }) });
+    expect(res.status).toBe(429);
+    expect(res.headers['access-control-allow-origin']).toBe(APP);
+    const exposed = String(res.headers['access-control-expose-headers']).split(',').map((h) => h.trim().toLowerCase());
+    const forwarded = ['retry-after', 'retry-after-ms', 'x-ratelimit-remaining-requests', 'x-ratelimit-reset-tokens', 'anthropic-ratelimit-tokens-reset', 'request-id', 'x-i-bridge-proxy'];
+    for (const name of forwarded) {
+      expect(res.headers[name], name).toBeDefined();
+      expect(exposed, name).toContain(name);
+    }
+    expect(exposed).toContain('x-i-bridge-error');
+    // Only proxied answers carry the long list; other endpoints keep the bridge's own header.
+    const status = await send(b.url, '/v1/status', { headers: { ...bearer(b.token), origin: APP } });
+    expect(status.headers['access-control-expose-headers']).toBe('X-I-Bridge-Error');
   });
 
   it('refuses origins off the allowlist, redirects, and transport headers', async () => {

@@ -15,7 +15,7 @@ export interface ProxyRequest {
 }
 
 const FORBIDDEN = /^(host|content-length|transfer-encoding|connection|keep-alive|upgrade|te|trailer|expect|proxy-.*|x-forwarded-.*|forwarded|origin|referer|cookie)$/i;
-const FORWARD_BACK = /^(content-type|retry-after|request-id|x-request-id|openai-.*|anthropic-.*|x-ratelimit-.*)$/i;
+const FORWARD_BACK = /^(content-type|retry-after|retry-after-ms|request-id|x-request-id|openai-.*|anthropic-.*|x-ratelimit-.*)$/i;
 
 export function parseProxyRequest(body: Record<string, unknown>, allowedOrigins: readonly string[]): ProxyRequest {
   for (const k of Object.keys(body)) {
