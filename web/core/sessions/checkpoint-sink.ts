@@ -1,8 +1,10 @@
 // Adapts a SessionStore to the loop's CheckpointSink: each save appends only the messages added since the last
 // save (or one `reset` entry when the history was rewritten) and moves the pointer, so its cost does not grow
-// with the session's length.
+// with the session's length. "Added since" compares by content, not identity: a before_save hook returns fresh but
+// equal message objects, and those must not turn every checkpoint into a full `reset` (quadratic growth).
 import type { CheckpointSink } from '../agent/types';
 import type { Message } from '../providers/types';
+import { cachedStableJson } from '../util/stable-json';
 import type { SessionEntry, SessionInfo, SessionStore } from './types';
 import { assertValidHistory } from './validate-history';
 
@@ -16,7 +18,7 @@ export function createCheckpointSink(store: SessionStore, info: SessionInfo, sav
     },
     async save(messages) {
       let prefix = last.length <= messages.length;
-      for (let i = 0; prefix && i < last.length; i++) prefix = messages[i] === last[i];
+      for (let i = 0; prefix && i < last.length; i++) prefix = sameMessage(messages[i]!, last[i]!);
       const entries: SessionEntry[] = prefix
         ? messages.slice(last.length).map((message) => ({ kind: 'message', message }))
         : [{ kind: 'reset', messages: [...messages] }];
@@ -28,4 +30,9 @@ export function createCheckpointSink(store: SessionStore, info: SessionInfo, sav
       last = [...messages];
     },
   };
+}
+
+/** Same object (the common path, no serialisation), else the same content in any key order. */
+function sameMessage(a: Message, b: Message): boolean {
+  return a === b || cachedStableJson(a) === cachedStableJson(b);
 }

@@ -1,1 +1,2 @@
 export { EventStream } from './event-stream';
+export { cachedStableJson, stableJson } from './stable-json';
