@@ -14,3 +14,4 @@ export * from './config';
 export * from './util';
 export * from './tools/builtin';
 export * from './modules';
+export * from './context';

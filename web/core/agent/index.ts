@@ -1,4 +1,6 @@
 // Public face of web/core/agent: the turn loop over an injected model stream, its events and results.
+// profile-hooks.ts is imported by path (headless, app-agent), not re-exported: it reaches into web/core/modules,
+// whose tool names import tools/builtin, which imports this index (an import cycle).
 export { runTurn, DEFAULT_MAX_STEPS } from './loop';
 export { validateBatch, parseArguments, type ValidCall, type BatchProblem, type BatchVerdict } from './batch';
 export { checkImage, checkToolImages, sniffImage, MAX_IMAGE_BYTES, MAX_IMAGES_PER_BATCH } from './images';
@@ -6,3 +8,4 @@ export { estimateBudget, estimateBytes, triggerOf, truncateToBytes, DEFAULT_BUDG
 export type * from './types';
 export { transportStream, type TransportStreamOptions } from './transport-stream';
 export { openSessionForTurn, type OpenedSession } from './open-session';
+export { boundedOutput, turnResultViews, RESULT_SCOPE_TTL_MS, RESULT_STORE_LIMITS, type ResultViews, type TurnResultViews } from './result-views';

@@ -166,7 +166,7 @@ async function turn(input: TurnInput, deps: TurnDeps, emit: (e: AgentEvent) => v
         extra_body: input.model.extra_body,
         stream: true,
       };
-      const outcome = await callModel(deps.stream, { input: prepare, hooks: transportHooksOf(hooks, signal), requestMeta: { step }, signal }, step, emit);
+      const outcome = await callModel(deps.stream, { input: prepare, hooks: transportHooksOf(hooks, signal), requestMeta: { step, ...(deps.session ? { session: deps.session.path } : {}) }, signal }, step, emit);
       abortIfNeeded();
       if (!outcome.ok) throw new Stop(outcome.error.code === 'E_ABORTED' ? 'aborted' : 'error', outcome.error);
       const choice = outcome.result.parsed.response.choices[0];
@@ -213,7 +213,11 @@ async function turn(input: TurnInput, deps: TurnDeps, emit: (e: AgentEvent) => v
       }
 
       history.push(message);
-      const budgetNow = budgetOf(history, allTools, batch.calls.length);
+      // The per-call tool budget: the budget module answers it with the number of pending calls (seed 000 §7).
+      let budgetNow = budgetOf(history, allTools, batch.calls.length);
+      if (hooks.has('context_budget')) {
+        budgetNow = (await hooks.run('context_budget', { model: input.model.model, budget: budgetSettings, history, tools: allTools, pending_calls: batch.calls.length, compact: false, result: budgetNow }, ctx)).result;
+      }
       const ran = await runBatch(batch.calls, step, deps, signal, budgetNow.tool_budget, emit);
       records.push(...ran.records);
       history.push(...ran.messages);
@@ -272,7 +276,7 @@ async function turn(input: TurnInput, deps: TurnDeps, emit: (e: AgentEvent) => v
       extra_body: input.model.extra_body,
       stream: true,
     };
-    const outcome = await callModel(deps.stream, { input: call, hooks: transportHooksOf(hooks, signal), requestMeta: { step, compact: true }, signal }, step, emit);
+    const outcome = await callModel(deps.stream, { input: call, hooks: transportHooksOf(hooks, signal), requestMeta: { step, compact: true, ...(deps.session ? { session: deps.session.path } : {}) }, signal }, step, emit);
     if (!outcome.ok) throw new HarnessError(outcome.error.code, outcome.error.message, outcome.error.data);
     const text = outcome.result.parsed.response.choices[0]?.message.content;
     if (typeof text !== 'string' || text.trim() === '') throw new HarnessError('E_COMPACT_EMPTY', 'The summary request returned no text. Nothing was compacted.');

@@ -1,5 +1,5 @@
 // Runs one validated tool-call batch, call by call: before_tool → argument schema → prepare (snapshot) →
-// approval gate → execute → after_tool → image checks. Every call ends as exactly one tool message, so the
+// approval gate → execute → after_tool → bounded result view → image checks. Every call ends as exactly one tool message, so the
 // history stays valid whatever happens. A failed call is never retried automatically.
 import { decideApproval, type ApprovalRequest } from '../approval';
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
@@ -9,6 +9,7 @@ import type { PreparedCall, ToolContext, ToolResult } from '../tools/types';
 import { parseArguments, type ValidCall } from './batch';
 import { truncateToBytes } from './budget';
 import { checkToolImages } from './images';
+import { boundedOutput } from './result-views';
 import type { AgentEvent, ToolCallRecord, TurnDeps } from './types';
 
 interface Outcome {
@@ -46,6 +47,11 @@ export async function runBatch(
     }
     let outcome = await runOne(call, step, deps, signal, emit);
     outcome = await afterTool(outcome, deps.hooks, signal);
+    // The bounded view (seed 002) first, then the budget's per-call cap on what is left.
+    if (deps.results) {
+      const { sessionId, taskId } = deps.results.scope;
+      outcome = { ...outcome, output: await boundedOutput(deps.results, `${sessionId}:${taskId}:${step}:${outcome.id}`, outcome.name, outcome) };
+    }
     const verdict = checkToolImages(outcome.images, imagesAccepted);
     imagesAccepted += verdict.accepted.length;
     const output = truncateToBytes([outcome.output, ...verdict.notes].join('\n'), toolBudget);

@@ -7,6 +7,7 @@ import type { ApprovalRequest, ApprovalSettings, AskPerson } from '../approval';
 import type { AssistantMessage, ContentPart, FinishReason, Message, PrepareInput, RequestMeta, StreamEvent, TransportHooks, Usage } from '../providers/types';
 import type { ContextState } from '../modules/context';
 import type { ToolRegistry } from '../tools/registry';
+import type { ResultViews } from './result-views';
 
 /** One model call as the loop hands it to the transport. */
 export interface ModelCall {
@@ -56,6 +57,11 @@ export interface TurnDeps {
    * appended as an untrusted snapshot/delta message. Absent: nothing is injected.
    */
   context?: () => Promise<ContextState> | ContextState;
+  /**
+   * Bounded tool-result views (seed 002): results over 4096 bytes reach the model as a 512-byte preview and a
+   * reference in this store, readable with `read_result` in this scope (`turnResultViews`). Absent: whole results.
+   */
+  results?: ResultViews;
 }
 
 export interface TurnInput {

@@ -2,7 +2,8 @@
 // plus any registered tool sources (plugins, bridge), the IndexedDB session store, the person's approval port and
 // the settings/secrets of web/core. Framework-free: the UI consumes `AgentEvent`s; Node tests drive it with
 // fake-indexeddb and the scripted model server.
-import { openSessionForTurn, runTurn, transportStream } from '../agent';
+import { openSessionForTurn, RESULT_STORE_LIMITS, runTurn, transportStream, turnResultViews } from '../agent';
+import { profileHooks, type ProfileHooks } from '../agent/profile-hooks';
 import type { AgentEvent, ModelSettings, TurnResult } from '../agent/types';
 import { DEFAULT_BUDGET } from '../agent/budget';
 import type { ApprovalSettings, AskPerson } from '../approval';
@@ -10,7 +11,25 @@ import type { ModelConfig } from '../config';
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import type { WorkspaceFs } from '../fs';
 import { HookPipeline, type BudgetSettings } from '../hooks';
-import { builtinTools, type WebFetchBackend } from '../modules';
+import { createIdbContentStore } from '../context';
+import {
+  builtinTools,
+  createIdbMemoryStore,
+  createIdbStatsStore,
+  DEFAULT_CACHE_CONFIG,
+  DEFAULT_SELECTION,
+  discoverSkills,
+  moduleContext,
+  resolveSystemPrompt,
+  workspaceSkillRoots,
+  type Bindings,
+  type CacheConfig,
+  type CompactConfig,
+  type MemoryStore,
+  type ProfileSelection,
+  type StatsStore,
+  type WebFetchBackend,
+} from '../modules';
 import type { PluginService } from '../plugins';
 import type { ContentPart, Message } from '../providers/types';
 import { createIdbSessionStore, type SessionInfo, type SessionStore } from '../sessions';
@@ -62,8 +81,20 @@ export interface AppAgentOptions {
   bridge?: (() => Promise<ConnectedBridge | undefined>) | null;
   /** The card for each fs.write of a plugin tool in approval mode 'ask'. Absent: such writes are denied. */
   askWrite?: AskWrite;
+  /** A stored replacement of the system prompt (1–32000 characters, `{{workspace}}` = the folder's name). */
   systemPrompt?: string;
   store?: SessionStore;
+  /** The profile (seed 000 §1): which modules run. Defaults to `standard` with nothing disabled until one is stored. */
+  selection?: ProfileSelection;
+  /** Modules bound to bridge workers (they contribute no built-in tools or hooks). Default none. */
+  bindings?: Bindings;
+  /** The workspace memory (memory tools and snapshot). Defaults to IndexedDB `memory`; null turns memory off. */
+  memory?: MemoryStore | null;
+  /** compact.json for the app; defaults to keep_recent 4 with the embedded prompt. */
+  compact?: { config: CompactConfig; promptText?: string };
+  /** cache.json for the app; defaults to `observe`. Statistics go to IndexedDB `metrics` unless `cacheStats` is given. */
+  cache?: CacheConfig;
+  cacheStats?: StatsStore;
 }
 
 export interface StartTurn {
@@ -133,6 +164,23 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const { db, workspaceId } = options;
   const store = options.store ?? createIdbSessionStore(db, workspaceId);
   const sources = new Set<ToolSource>();
+  const selection = options.selection ?? DEFAULT_SELECTION;
+  const bindings = options.bindings ?? {};
+  const memory = options.memory === null ? undefined : (options.memory ?? createIdbMemoryStore(db));
+  const skills = () => discoverSkills(workspaceSkillRoots(options.fs));
+  const contextState = moduleContext({ selection, bindings, ...(memory ? { memory } : {}), skills });
+  const cacheConfig = options.cache ?? DEFAULT_CACHE_CONFIG;
+  const cacheStats = options.cacheStats ?? createIdbStatsStore(db, { workspaceId, namespace: cacheConfig.namespace });
+  const results = createIdbContentStore(db, { workspaceId, ...RESULT_STORE_LIMITS });
+  /** The profile's budget/compact/cache hooks, kept while the model settings stay the same so usage anchors carry over turns. */
+  let profile: { key: string; hooks: ProfileHooks } | undefined;
+  const profileFor = (model: ModelSettings): ProfileHooks => {
+    const key = JSON.stringify(model);
+    if (profile?.key !== key) {
+      profile = { key, hooks: profileHooks({ selection, bindings, model, ...(options.compact ? { compact: options.compact } : {}), cache: { config: cacheConfig, store: cacheStats } }) };
+    }
+    return profile.hooks;
+  };
   const ports: TransportPorts = {
     getSecret: (name) => getSecret(db, name),
     ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -150,7 +198,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   async function toolsForTurn(extensions: TurnExtensions, warnings: ErrorData[]): Promise<ToolRegistry> {
     const registry = new ToolRegistry();
     const extras = extensions.webFetch ? { webFetch: extensions.webFetch } : {};
-    for (const tool of (options.baseTools ?? ((x) => builtinTools(x)))(extras)) registry.register(tool);
+    const base = options.baseTools ?? ((x) => builtinTools({ selection, bindings, ...(memory ? { memory } : {}), skills, ...x }));
+    for (const tool of base(extras)) registry.register(tool);
     for (const tool of extensions.tools) {
       try {
         registry.register(tool);
@@ -196,7 +245,11 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     const warnings: ErrorData[] = [...extensions.warnings];
     // The bridge's hooks run after the profile modules (the pipeline orders by source) for this turn only.
     const unhook: (() => void)[] = [];
-    for (const handler of extensions.hooks) {
+    const modelSettings = modelSettingsOf(model);
+    // A stored replacement prompt is checked (1–32000 characters) before anything is registered or opened.
+    const systemPrompt = options.systemPrompt !== undefined ? resolveSystemPrompt({ workspace: options.fs.rootName, replacement: options.systemPrompt }) : undefined;
+    // The profile's budget/compact/cache modules first (registered for this turn), then the bridge's hooks.
+    for (const handler of [...profileFor(modelSettings).handlers, ...extensions.hooks]) {
       try {
         unhook.push(hooks.register(handler));
       } catch (error) {
@@ -212,6 +265,13 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       throw error;
     }
     const tools = await toolsForTurn(extensions, warnings);
+    // Long results reach the model as a preview + reference into IndexedDB `content`, readable in this turn only.
+    const views = turnResultViews({ store: results, sessionId: opened.info.id });
+    try {
+      tools.register(views.tool);
+    } catch (error) {
+      warnings.push(toErrorData(error));
+    }
     const journal: TurnJournal = {
       sessionId: opened.info.id,
       prompt: typeof turn.content === 'string' ? turn.content : titleOf(turn.content),
@@ -224,7 +284,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       throw error;
     });
     const inner = runTurn(
-      { model: modelSettingsOf(model), history: opened.history, content: turn.content, ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}) },
+      { model: modelSettings, history: opened.history, content: turn.content, ...(systemPrompt !== undefined ? { systemPrompt } : {}) },
       {
         stream: transportStream({ ...ports, apiKeyName: model.api_key_env, route: model.route ?? 'direct' }),
         tools,
@@ -233,6 +293,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         ...(options.askPerson ? { askPerson: options.askPerson } : {}),
         fs: options.fs,
         workspaceId,
+        context: () => contextState(workspaceId),
+        results: { store: results, scope: views.scope },
         session: opened.sink,
         signal: turn.signal,
       },

@@ -233,12 +233,12 @@ describe('i (headless)', () => {
       expect(first.code).toBe(0);
       // web_fetch runs through the Node backend with the bridge's address checks: loopback is refused.
       expect(first.stderr).toBe('[web_fetch] refused/failed: E_WEB_PRIVATE_ADDRESS\n');
-      expect(toolNames(server.requests[0]!)).toEqual(['edit', 'glob', 'memory_get', 'memory_set', 'read', 'search', 'skill_load', 'skill_read', 'view_image', 'web_fetch', 'write']);
+      expect(toolNames(server.requests[0]!)).toEqual(['edit', 'glob', 'memory_get', 'memory_set', 'read', 'read_result', 'search', 'skill_load', 'skill_read', 'view_image', 'web_fetch', 'write']);
       expect(chat(server.requests[0]!).map((m) => m.content)).toContain(snapshotMessage(desiredItems({ memory: { style: 'tabs' } })).content);
 
       writeFileSync(join(p.configDir, 'plugins.json'), JSON.stringify({ profile: 'standard', disabled: ['memory', 'web', 'skills'] }));
       expect((await runI(args, { cwd: p.root, env })).code).toBe(0);
-      expect(toolNames(server.requests[2]!)).toEqual(['edit', 'glob', 'read', 'search', 'view_image', 'write']);
+      expect(toolNames(server.requests[2]!)).toEqual(['edit', 'glob', 'read', 'read_result', 'search', 'view_image', 'write']);
       expect(chat(server.requests[2]!).map((m) => m.role)).toEqual(['system', 'user']);
     });
 

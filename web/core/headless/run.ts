@@ -3,13 +3,16 @@
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { openSessionForTurn, runTurn, transportStream } from '../agent';
-import type { TurnResult } from '../agent/types';
+import { openSessionForTurn, RESULT_STORE_LIMITS, runTurn, transportStream, turnResultViews } from '../agent';
+import { profileHooks, type ProfileHooks } from '../agent/profile-hooks';
+import type { ModelSettings, TurnResult } from '../agent/types';
 import { DEFAULT_APPROVAL, type ApprovalSettings } from '../approval';
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import { HookPipeline } from '../hooks';
-import { resolveSystemPrompt } from '../modules';
-import { loadNodeModules, type NodeModules } from '../modules/node';
+import { createMemoryContentStore } from '../context';
+import { builtinModules, parseCacheConfig, resolveSystemPrompt } from '../modules';
+import { createNodeStatsStore, loadCompactConfig, loadNodeModules, type NodeModules } from '../modules/node';
+import { readJsonFile } from '../../../plugin-host/fs/node';
 import type { Message } from '../providers/types';
 import { checkSessionName, createFileSessionStore } from '../sessions/node';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
@@ -18,7 +21,8 @@ import { parseArgs, USAGE } from './args';
 import { toJsonEvent, type JsonEvent } from './json-events';
 import { parseModelConfig, type ModelConfig } from './model-config';
 import type { BudgetSettings } from '../hooks';
-import { resolveAppPaths } from './paths';
+import { resolveAppPaths, type AppPaths } from './paths';
+import type { CacheConfig, StatsStore } from '../modules';
 import { createHeadlessTools } from './tools';
 
 export interface CliIo {
@@ -108,6 +112,27 @@ async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<P
   return { config, budget, approval, workspace, apiKey };
 }
 
+function modelSettings(config: ModelConfig, budget: BudgetSettings | null): ModelSettings {
+  return { protocol: config.protocol, base_url: config.base_url, model: config.model, max_tokens: config.max_tokens, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, budget };
+}
+
+/**
+ * The profile's budget/compact/cache hooks: compact.json and cache.json from config_dir (read only when their
+ * module runs), cache statistics under data_dir/workspaces/<workspace id>/ (cache.json `stats`).
+ */
+async function loadProfileHooks(paths: AppPaths, workspaceId: string, modules: NodeModules, model: ModelSettings): Promise<ProfileHooks> {
+  const active = builtinModules(modules.selection, modules.bindings);
+  const compactOn = active.has('compact') || (model.protocol === 'responses' && active.has('responses-compact'));
+  const compact = compactOn ? await loadCompactConfig(paths.config_dir) : undefined;
+  let cache: { config: CacheConfig; store: StatsStore } | undefined;
+  if (active.has('cache')) {
+    const file = join(paths.config_dir, 'cache.json');
+    const config = parseCacheConfig(await readJsonFile(file), file);
+    cache = { config, store: createNodeStatsStore({ stateRoot: join(paths.data_dir, 'workspaces', workspaceId), stats: config.stats, namespace: config.namespace }) };
+  }
+  return profileHooks({ selection: modules.selection, bindings: modules.bindings, model, ...(compact ? { compact } : {}), ...(cache ? { cache } : {}) });
+}
+
 export async function runCli(io: CliIo): Promise<number> {
   let json = io.argv.includes('--json');
   const emit = (e: JsonEvent) => io.stdout(`${JSON.stringify(e)}\n`);
@@ -147,6 +172,7 @@ export async function runCli(io: CliIo): Promise<number> {
   let fs;
   let modules: NodeModules;
   let systemPrompt: string;
+  let profile: ProfileHooks;
   try {
     fs = await createNodeWorkspaceFs({ root: workspace, access: 'read-write' });
     // The profile's modules from config_dir (plugins.json, bindings.json, web.json, skills.json, prompts.json);
@@ -155,9 +181,12 @@ export async function runCli(io: CliIo): Promise<number> {
     modules = await loadNodeModules({ configDir: paths.config_dir, dataDir: paths.data_dir, fs, env: io.env });
     // `{{workspace}}` is the folder's real path here (the browser, without paths, uses the folder's name).
     systemPrompt = resolveSystemPrompt({ workspace, ...(modules.systemPrompt !== undefined ? { replacement: modules.systemPrompt } : {}) });
+    profile = await loadProfileHooks(paths, workspaceId, modules, modelSettings(config, budget));
   } catch (error) {
     return fail(toErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
   }
+  // Budget, compaction and cache run as profile hooks for the whole run; the session's own hooks come later.
+  for (const handler of profile.handlers) hooks.register(handler);
   for (const name of Object.keys(modules.bindings)) {
     if (name !== 'provider') io.stderr(`warning: the module "${name}" is bound to a bridge worker (bindings.json); headless i does not run workers yet, so it is off (no built-in fallback).\n`);
   }
@@ -175,18 +204,13 @@ export async function runCli(io: CliIo): Promise<number> {
     }
   }
 
+  // Bounded tool-result views (seed 002): the full text of a long result stays in memory for this run only.
+  const results = turnResultViews({ store: createMemoryContentStore(RESULT_STORE_LIMITS), sessionId: args.sessionName ?? `run-${process.pid}` });
+  const tools = createHeadlessTools([...modules.tools, results.tool]);
   if (json) emit({ type: 'start', version: 1, session: args.sessionName, protocol: config.protocol, model: config.model, workspace });
   const stream = runTurn(
     {
-      model: {
-        protocol: config.protocol,
-        base_url: config.base_url,
-        model: config.model,
-        max_tokens: config.max_tokens,
-        use_max_tokens: config.use_max_tokens,
-        extra_body: config.extra_body,
-        budget,
-      },
+      model: modelSettings(config, budget),
       history,
       content: args.prompt!,
       systemPrompt,
@@ -194,7 +218,8 @@ export async function runCli(io: CliIo): Promise<number> {
     },
     {
       stream: transportStream({ apiKeyName: config.api_key_env, getSecret: () => apiKey, ...(io.fetch ? { fetch: io.fetch } : {}) }),
-      tools: createHeadlessTools(modules.tools),
+      tools,
+      results: { store: results.store, scope: results.scope },
       hooks,
       approval,
       fs,
