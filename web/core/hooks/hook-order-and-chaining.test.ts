@@ -78,6 +78,8 @@ describe('hooks in a turn', () => {
     expect(events).toEqual([
       'system_prompt', 'user_input', 'before_turn',
       'context_budget', 'before_request', 'after_response',
+      // Again with the batch's pending calls: the per-call tool budget (seed 000 §6 "待执行数").
+      'context_budget',
       'before_tool', 'tool_approval', 'after_tool', 'before_save', 'after_save',
       'context_budget', 'before_request', 'after_response', 'before_save', 'after_save',
       'finish',
