@@ -46,6 +46,8 @@ export interface BridgeClient {
   manifest(signal?: AbortSignal): Promise<BridgeManifest>;
   callTool(name: string, args: Record<string, unknown>, where: BridgeWorkspace, signal?: AbortSignal): Promise<BridgeCallResult>;
   runHooks(event: string, data: Record<string, unknown>, where?: BridgeWorkspace, signal?: AbortSignal): Promise<Record<string, unknown>>;
+  /** Seed 003 v1 to the bridge's provider worker (`/v1/provider/prepare|parse`); the answer's `data`, unchecked. */
+  provider?(step: 'prepare' | 'parse', data: Record<string, unknown>, where?: BridgeWorkspace, signal?: AbortSignal): Promise<Record<string, unknown>>;
 }
 
 export interface BridgeClientOptions {
@@ -149,6 +151,12 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
       const body = { event, data, ...(where ? { workspace: where.workspace, ...(where.workspaceId ? { workspace_id: where.workspaceId } : {}) } : {}) };
       const r = await request<{ data?: unknown }>('POST', '/v1/hooks/run', body, true, CALL_MS, signal);
       if (typeof r.data !== 'object' || r.data === null || Array.isArray(r.data)) throw new HarnessError('E_BRIDGE_BAD_ANSWER', `The bridge answered the ${event} hooks without a "data" object.`);
+      return r.data as Record<string, unknown>;
+    },
+    async provider(step, data, where, signal) {
+      const body = { data, ...(where ? { workspace: where.workspace, ...(where.workspaceId ? { workspace_id: where.workspaceId } : {}) } : {}) };
+      const r = await request<{ data?: unknown }>('POST', `/v1/provider/${step}`, body, true, CALL_MS, signal);
+      if (typeof r.data !== 'object' || r.data === null || Array.isArray(r.data)) throw new HarnessError('E_BRIDGE_BAD_ANSWER', `The bridge answered provider ${step} without a "data" object.`);
       return r.data as Record<string, unknown>;
     },
   };

@@ -3,3 +3,4 @@
 export { createBridgeClient, normalizeBridgeUrl, type BridgeCallResult, type BridgeClient, type BridgeClientOptions, type BridgeManifest, type BridgeStatus, type BridgeTool, type BridgeWorkspace } from './client';
 export { BRIDGE_TOKEN_KEY, LEGACY_BRIDGE_TOKEN_SECRET, readBridgeToken, chooseBridgeRoot, connectedBridge, forgetBridge, pairBridge, readBridgeConnection, type BridgeConnection } from './connection';
 export { bridgeHooks, bridgeToolSource, bridgeWebFetchBackend, type BridgeWebFetchBackend, type ToolSource } from './bridge-tools';
+export { bridgeProviderAdapter, checkParsedAnswer, checkPreparedAnswer, type BridgeProviderOptions } from './provider-adapter';

@@ -1,5 +1,6 @@
 // Cross-setting checks of seed 000/003 that need to know which modules are on.
 import { HarnessError } from '../errors';
+import { isBuiltinProtocol } from '../providers';
 import type { ModelConfig, ProviderBinding } from './model-config';
 
 /** Modules of the old Responses conversion (profile `full`/`responses`): they encode Responses themselves. */
@@ -40,9 +41,11 @@ export function checkBudgetConfig(config: Pick<ModelConfig, 'budget' | 'max_toke
   }
 }
 
-export type ProviderResolution = { kind: 'builtin'; protocol: string } | { kind: 'custom'; protocol: string; binding: ProviderBinding };
+/** `binding: null`: a custom protocol served by the worker the environment provides (plugins manifest, paired bridge). */
+export type ProviderResolution = { kind: 'builtin'; protocol: string } | { kind: 'custom'; protocol: string; binding: ProviderBinding | null };
 
-/** An explicit binding wins; its failure never falls back to a built-in adapter (seed 003). */
+/** An explicit binding wins; a selector that is not built in needs a worker; neither ever falls back to a built-in adapter (seed 003). */
 export function resolveProvider(config: Pick<ModelConfig, 'protocol' | 'provider'>): ProviderResolution {
-  return config.provider ? { kind: 'custom', protocol: config.protocol, binding: config.provider } : { kind: 'builtin', protocol: config.protocol };
+  if (config.provider) return { kind: 'custom', protocol: config.protocol, binding: config.provider };
+  return isBuiltinProtocol(config.protocol) ? { kind: 'builtin', protocol: config.protocol } : { kind: 'custom', protocol: config.protocol, binding: null };
 }

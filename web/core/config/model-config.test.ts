@@ -51,7 +51,7 @@ describe('model config', () => {
     [{ base_url: 'https://evil.example/v1', model: 'm', api_key_env: 'I_BRIDGE_TOKEN' }, 'E_CONFIG_RESERVED_SECRET', 'api_key_env'],
     [{ base_url: 'https://a.example', model: 'm', max_tokens: 0 }, 'E_CONFIG_INVALID', 'max_tokens'],
     [{ base_url: 'https://a.example', model: 'm', use_max_tokens: 'yes' }, 'E_CONFIG_INVALID', 'use_max_tokens'],
-    [{ base_url: 'https://a.example', model: 'm', protocol: 'my-service' }, 'E_CONFIG_INVALID', 'protocol'],
+    [{ base_url: 'https://a.example', model: 'm', protocol: 'My Service!' }, 'E_CONFIG_INVALID', 'protocol'],
     [{ base_url: 'https://a.example', model: 'm', extra_body: { max_tokens: 5 } }, 'E_EXTRA_BODY_RESERVED', 'extra_body.max_tokens'],
     [{ base_url: 'https://a.example', model: 'm', protocol: 'responses', extra_body: { store: true } }, 'E_EXTRA_BODY_RESERVED', 'extra_body.store'],
     [{ base_url: 'https://a.example', model: 'm', extra_body: { headers: { Authorization: 'x' } } }, 'E_EXTRA_BODY_CREDENTIAL', 'extra_body.headers.Authorization'],
@@ -72,6 +72,11 @@ describe('model config', () => {
     // A custom provider enforces its own reserved fields; the core only keeps credentials out.
     expect(c.extra_body).toEqual({ max_tokens: 5 });
     expect(resolveProvider(parseModelConfig({ base_url: 'https://a.example', model: 'm' }))).toEqual({ kind: 'builtin', protocol: 'openai' });
+  });
+
+  it('accepts a custom protocol without a binding: a provider worker of the environment serves it, never a built-in', () => {
+    const c = parseModelConfig({ protocol: 'my-service', base_url: 'https://service.example', model: 'm' });
+    expect(resolveProvider(c)).toEqual({ kind: 'custom', protocol: 'my-service', binding: null });
   });
 
   it('allows provider fields that only look token-ish, such as Anthropic budget_tokens', () => {

@@ -163,9 +163,9 @@ export function parseModelConfig(input: unknown): ModelConfig {
   const protocol = value.protocol === undefined ? MODEL_CONFIG_DEFAULTS.protocol : value.protocol;
   if (typeof protocol !== 'string' || !/^[a-z0-9][a-z0-9_.-]{0,63}$/.test(protocol)) throw invalid('protocol', 'expected a selector such as "openai", "deepseek", "anthropic" or "responses".');
   const provider = checkProvider(value.provider);
-  if (!isBuiltinProtocol(protocol) && !provider) {
-    throw invalid('protocol', `"${protocol}" is not built in (openai, deepseek, anthropic, responses); a custom protocol needs an explicit provider binding.`);
-  }
+  // Any other selector is a custom protocol (seed 003): a provider worker interprets it — the `provider` binding or
+  // the `plugins` manifest's provider in headless i, the paired bridge's provider in the app. Where none is
+  // available the run says so; it never falls back to a built-in adapter.
   const base_url = checkBaseUrl(value.base_url);
   if (typeof value.model !== 'string' || value.model.trim() === '' || value.model.length > 256) throw invalid('model', 'expected the model name, e.g. "gpt-4.1".');
   let api_key_env: string | null = null;

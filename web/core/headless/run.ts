@@ -24,6 +24,7 @@ import type { BudgetSettings } from '../hooks';
 import { resolveAppPaths, type AppPaths } from './paths';
 import type { CacheConfig, StatsStore } from '../modules';
 import { createHeadlessTools } from './tools';
+import { startNativeWorkers, type NativeWorkers } from './native';
 
 export interface CliIo {
   argv: readonly string[];
@@ -82,6 +83,7 @@ interface Prepared {
   approval: ApprovalSettings;
   workspace: string;
   apiKey: string | undefined;
+  configFile: string;
 }
 
 async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<Prepared> {
@@ -98,8 +100,8 @@ async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<P
   // A relative --config is resolved from the current directory, not from -C (the person typed it here).
   const configFile = args.config !== null ? resolve(io.cwd, args.config) : join(paths.config_dir, 'config.json');
   const { config, budget } = parseModelConfig(await readJson(configFile, 'model config'), configFile);
-  if (config.provider || config.route === 'bridge') {
-    throw new HarnessError('E_CONFIG_UNSUPPORTED', `The model config ${configFile} binds a provider worker; headless i runs built-in protocols only for now. Remove "provider" or use i-bridge.`);
+  if (config.route === 'bridge') {
+    throw new HarnessError('E_CONFIG_UNSUPPORTED', `The model config ${configFile} routes the provider through a paired bridge (route "bridge"), which is the app's; headless i calls the provider directly. Remove "route".`);
   }
   let apiKey: string | undefined;
   if (config.api_key_env) {
@@ -109,7 +111,7 @@ async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<P
     }
   }
   const approval = await loadApproval(paths.config_dir, args.yolo);
-  return { config, budget, approval, workspace, apiKey };
+  return { config, budget, approval, workspace, apiKey, configFile };
 }
 
 function modelSettings(config: ModelConfig, budget: BudgetSettings | null): ModelSettings {
@@ -133,7 +135,17 @@ async function loadProfileHooks(paths: AppPaths, workspaceId: string, modules: N
   return profileHooks({ selection: modules.selection, bindings: modules.bindings, model, ...(compact ? { compact } : {}), ...(cache ? { cache } : {}) });
 }
 
+/** Runs the CLI; the private i-bridge of native workers (plugins, provider) is stopped however the run ends. */
 export async function runCli(io: CliIo): Promise<number> {
+  const slot: { native?: NativeWorkers } = {};
+  try {
+    return await runWith(io, slot);
+  } finally {
+    await slot.native?.stop();
+  }
+}
+
+async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<number> {
   let json = io.argv.includes('--json');
   const emit = (e: JsonEvent) => io.stdout(`${JSON.stringify(e)}\n`);
   const fail = (error: ErrorData, code: number, stopReason: string | null = null) => {
@@ -165,7 +177,13 @@ export async function runCli(io: CliIo): Promise<number> {
     return fail(toErrorData(error, 'E_USAGE'), EXIT_USAGE);
   }
   const { config, budget, approval, workspace, apiKey } = prep;
-  if (config.plugins) io.stderr(`warning: "plugins" (${config.plugins}) is not loaded by headless i yet; running with built-in tools only.\n`);
+  let native: NativeWorkers;
+  try {
+    native = slot.native = await startNativeWorkers({ config, configFile: prep.configFile, workspace, env: io.env });
+  } catch (error) {
+    return fail(toErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
+  }
+  for (const w of native.warnings) io.stderr(`warning: ${w}\n`);
 
   const hooks = new HookPipeline();
   const workspaceId = createHash('sha256').update(workspace).digest('hex').slice(0, 32);
@@ -187,6 +205,7 @@ export async function runCli(io: CliIo): Promise<number> {
   }
   // Budget, compaction and cache run as profile hooks for the whole run; the session's own hooks come later.
   for (const handler of profile.handlers) hooks.register(handler);
+  for (const handler of native.hooks) hooks.register(handler); // manifest hooks after the profile modules
   for (const name of Object.keys(modules.bindings)) {
     if (name !== 'provider') io.stderr(`warning: the module "${name}" is bound to a bridge worker (bindings.json); headless i does not run workers yet, so it is off (no built-in fallback).\n`);
   }
@@ -207,6 +226,13 @@ export async function runCli(io: CliIo): Promise<number> {
   // Bounded tool-result views (seed 002): the full text of a long result stays in memory for this run only.
   const results = turnResultViews({ store: createMemoryContentStore(RESULT_STORE_LIMITS), sessionId: args.sessionName ?? `run-${process.pid}` });
   const tools = createHeadlessTools([...modules.tools, results.tool]);
+  for (const tool of native.tools) {
+    try {
+      tools.register(tool);
+    } catch (error) {
+      io.stderr(`warning: ${toErrorData(error).message}\n`); // a plugin tool may not shadow a built-in
+    }
+  }
   if (json) emit({ type: 'start', version: 1, session: args.sessionName, protocol: config.protocol, model: config.model, workspace });
   const stream = runTurn(
     {
@@ -217,7 +243,7 @@ export async function runCli(io: CliIo): Promise<number> {
       ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}),
     },
     {
-      stream: transportStream({ apiKeyName: config.api_key_env, getSecret: () => apiKey, ...(io.fetch ? { fetch: io.fetch } : {}) }),
+      stream: transportStream({ apiKeyName: config.api_key_env, getSecret: () => apiKey, ...(io.fetch ? { fetch: io.fetch } : {}), ...(native.adapter ? { adapter: native.adapter } : {}) }),
       tools,
       results: { store: results.store, scope: results.scope },
       hooks,
