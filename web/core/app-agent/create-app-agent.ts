@@ -41,6 +41,7 @@ import { testConnection, type ConnectionReport, type TransportPorts } from '../t
 import { EventStream } from '../util';
 import { readAgentSettings, type AgentSettings } from './agent-settings';
 import { pairedBridge } from './bridge-endpoint';
+import { appProviderAdapter, connectedBridge } from '../bridge-client';
 import { clearJournal, readJournal, writeJournal, type CallState, type TurnJournal } from './batch-journal';
 import type { AskWrite, ConnectedBridge, TurnExtensions } from './turn-extensions';
 
@@ -187,6 +188,12 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     getBridge: options.getBridge ?? (() => pairedBridge(db)),
   };
 
+  /** A custom protocol (or a `{worker}` binding) runs on the paired bridge's provider worker; built-ins: `{}`. */
+  const adapterOf = (config: ModelConfig) => {
+    const adapter = appProviderAdapter(config, options.bridge !== undefined ? options.bridge : () => connectedBridge(db, options.fetch ? { fetch: options.fetch } : {}), workspaceId);
+    return adapter ? { adapter } : {};
+  };
+
   /** Plugins and bridge, from a lazily loaded chunk (the plugin runtime is not needed to show the chat). */
   async function extensionsForTurn(settings: AgentSettings, signal: AbortSignal): Promise<TurnExtensions> {
     const { turnExtensions } = await import('./turn-extensions');
@@ -230,7 +237,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     }
     const model = settings.model?.config;
     if (!model) throw new HarnessError('E_MODEL_NOT_CONFIGURED', 'No model is configured yet. Open Settings → Model, choose a provider and save.');
-    if (model.provider) throw new HarnessError('E_CONFIG_UNSUPPORTED', 'This model config binds a provider worker; the app runs the built-in protocols. Remove "provider" from the config.');
+    adapterOf(model); // an {"exec"} provider binding is refused here, before anything runs
     if (model.api_key_env && !(await getSecret(db, model.api_key_env))) {
       throw new HarnessError('E_API_KEY_MISSING', `The API key "${model.api_key_env}" is not in the secrets store. Enter the key in Settings → Model (or Settings → Keys) and try again.`, { name: model.api_key_env });
     }
@@ -286,7 +293,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     const inner = runTurn(
       { model: modelSettings, history: opened.history, content: turn.content, ...(systemPrompt !== undefined ? { systemPrompt } : {}) },
       {
-        stream: transportStream({ ...ports, apiKeyName: model.api_key_env, route: model.route ?? 'direct' }),
+        stream: transportStream({ ...ports, apiKeyName: model.api_key_env, route: model.route ?? 'direct', ...adapterOf(model) }),
         tools,
         hooks,
         approval: approvalSettingsOf(settings.approval),
@@ -373,7 +380,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     },
     testConnection: (config, signal) =>
       testConnection(
-        { protocol: config.protocol, base_url: config.base_url, model: config.model, api_key_env: config.api_key_env, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, route: config.route ?? 'direct' },
+        { protocol: config.protocol, base_url: config.base_url, model: config.model, api_key_env: config.api_key_env, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, route: config.route ?? 'direct', ...adapterOf(config) },
         { ...ports, ...(signal ? { signal } : {}) },
       ),
     interrupted: (sessionId) => readJournal(db, workspaceId, sessionId),

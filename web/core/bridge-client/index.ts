@@ -4,3 +4,4 @@ export { createBridgeClient, normalizeBridgeUrl, type BridgeCallResult, type Bri
 export { BRIDGE_TOKEN_KEY, LEGACY_BRIDGE_TOKEN_SECRET, readBridgeToken, chooseBridgeRoot, connectedBridge, forgetBridge, pairBridge, readBridgeConnection, type BridgeConnection } from './connection';
 export { bridgeHooks, bridgeToolSource, bridgeWebFetchBackend, type BridgeWebFetchBackend, type ToolSource } from './bridge-tools';
 export { bridgeProviderAdapter, checkParsedAnswer, checkPreparedAnswer, type BridgeProviderOptions } from './provider-adapter';
+export { appProviderAdapter, type ConnectBridge } from './app-provider';

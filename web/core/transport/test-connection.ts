@@ -1,7 +1,7 @@
 // "Test connection": the smoke request of seed 000 §10 — no tools, an output cap of 32 tokens, a returned tool
 // call counts as a failure — reporting latency, usage and the exact error.
 import { HarnessError, type ErrorData } from '../errors';
-import type { Route, Usage } from '../providers';
+import type { ProviderAdapter, Route, Usage } from '../providers';
 import { isModelFailure, streamModel, type TransportPorts } from './stream-model';
 
 export const SMOKE_OUTPUT_CAP = 32;
@@ -14,6 +14,8 @@ export interface ConnectionTarget {
   use_max_tokens?: boolean;
   extra_body?: Record<string, unknown>;
   route?: Route;
+  /** A custom provider's adapter (the bridge's provider worker); defaults to the built-in one of `protocol`. */
+  adapter?: ProviderAdapter;
 }
 
 export interface ConnectionReport {
@@ -49,6 +51,7 @@ export async function testConnection(target: ConnectionTarget, ports: TransportP
     },
     apiKeyName: target.api_key_env ?? null,
     route: target.route ?? 'direct',
+    ...(target.adapter ? { adapter: target.adapter } : {}),
     retry: { maxRetries: 0 },
     ...(ports.signal ? { signal: ports.signal } : {}),
   });
