@@ -6,12 +6,16 @@ import { createResource, createSignal, createUniqueId, For, Show } from 'solid-j
 import { findPreset, getSecret, PROVIDER_PRESETS, setSecret, testConnection, type ConnectionReport, type Route } from '../../../core';
 import { checkModelConfig, readStoredModel, saveModel } from '../../../core/app-agent/agent-settings';
 import { pairedBridge } from '../../../core/app-agent/bridge-endpoint';
+import { appProviderAdapter, connectedBridge } from '../../../core/bridge-client';
 import { chatTranslator } from '../../chat/chat-i18n';
 import type { AppState } from '../../state/app-state';
 import { codeOf, messageOf } from '../../state/errors';
 import { configFromForm, CUSTOM_PRESET, emptyForm, formFromConfig, formFromPreset, type ProviderForm } from './provider-form';
 
 const PROTOCOLS = ['openai', 'deepseek', 'anthropic', 'responses'] as const;
+/** The select's entry for any other selector: a custom protocol served by the paired bridge's provider worker. */
+const CUSTOM_PROTOCOL = '(custom)';
+const isBuiltin = (p: string) => (PROTOCOLS as readonly string[]).includes(p);
 
 export default function ModelTab(props: { state: AppState }) {
   const s = props.state;
@@ -86,9 +90,11 @@ export default function ModelTab(props: { state: AppState }) {
     try {
       const config = checkModelConfig(configFromForm(form()));
       await storeKey();
+      // A custom protocol is tested through the paired bridge's provider worker, like a turn.
+      const adapter = appProviderAdapter(config, () => connectedBridge(s.db));
       setReport(
         await testConnection(
-          { protocol: config.protocol, base_url: config.base_url, model: config.model, api_key_env: config.api_key_env, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, route: config.route ?? 'direct' },
+          { protocol: config.protocol, base_url: config.base_url, model: config.model, api_key_env: config.api_key_env, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, route: config.route ?? 'direct', ...(adapter ? { adapter } : {}) },
           { getSecret: (name) => getSecret(s.db, name), getBridge: () => pairedBridge(s.db) },
         ),
       );
@@ -168,10 +174,24 @@ export default function ModelTab(props: { state: AppState }) {
           </div>
           <div class="field">
             <label for={f('protocol')}>{ct('protocol')}</label>
-            <select id={f('protocol')} value={form().protocol} onChange={(e) => patch({ protocol: e.currentTarget.value })}>
+            <select
+              id={f('protocol')}
+              value={isBuiltin(form().protocol) ? form().protocol : CUSTOM_PROTOCOL}
+              onChange={(e) => patch({ protocol: e.currentTarget.value === CUSTOM_PROTOCOL ? '' : e.currentTarget.value })}
+            >
               <For each={PROTOCOLS}>{(p) => <option value={p}>{p}</option>}</For>
+              <option value={CUSTOM_PROTOCOL}>custom…</option>
             </select>
           </div>
+          <Show when={!isBuiltin(form().protocol)}>
+            <div class="field">
+              <label for={f('custom-protocol')}>Custom protocol</label>
+              <input id={f('custom-protocol')} type="text" required spellcheck={false} placeholder="my-service" value={form().protocol} onInput={(e) => patch({ protocol: e.currentTarget.value.trim() })} />
+            </div>
+            <p class="field-hint span-2">
+              A protocol that is not built in is served by the provider worker of the paired i-bridge (the "provider" of its desktop manifest), without streaming. Without a paired bridge, turns and Test connection fail with E_PROVIDER_BRIDGE_MISSING.
+            </p>
+          </Show>
           <div class="field span-2">
             <label for={f('base')}>{ct('baseUrl')}</label>
             <input id={f('base')} type="text" inputMode="url" required spellcheck={false} value={form().base_url} onInput={(e) => patch({ base_url: e.currentTarget.value })} />

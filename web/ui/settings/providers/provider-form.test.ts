@@ -36,4 +36,11 @@ describe('the Model tab form', () => {
     expect(config.route).toBe('bridge');
     expect(config.use_max_tokens).toBe(true);
   });
+
+  it('accepts a custom protocol string (served by the paired bridge provider) and keeps it through the form', () => {
+    const config = configFromForm({ ...emptyForm(), protocol: 'my-service', base_url: 'https://svc.example', model: 'm1' });
+    expect(config.protocol).toBe('my-service');
+    expect(formFromConfig(config, null)).toMatchObject({ preset: 'custom', protocol: 'my-service' });
+    expect(() => configFromForm({ ...emptyForm(), protocol: '', model: 'm1' })).toThrow(/At protocol/);
+  });
 });
