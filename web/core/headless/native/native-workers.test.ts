@@ -41,7 +41,7 @@ let server: Server | undefined;
 afterEach(() => server?.close());
 
 /** my-service: asks for `shout` when it is offered and no tool result came back yet; otherwise answers. */
-async function myService(iPid: () => number | undefined): Promise<{ url: string; seen: Seen[] }> {
+async function myService(iPid: () => number | undefined, onRequest?: () => void): Promise<{ url: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   server = createServer((req, res) => {
     let text = '';
@@ -49,6 +49,7 @@ async function myService(iPid: () => number | undefined): Promise<{ url: string;
     req.on('end', () => {
       const body = JSON.parse(text) as Seen['body'];
       seen.push({ url: req.url ?? '', headers: req.headers, body, tree: descendants(iPid()) });
+      if (onRequest) return onRequest(); // never answers: the test interrupts i meanwhile
       const toolResult = body.messages.find((m) => m.role === 'tool');
       const reply = toolResult
         ? { reply: { text: `final: ${String(toolResult.content)}` }, done: 'stop' }
@@ -127,7 +128,7 @@ describe('headless i with native workers (private i-bridge)', () => {
     expect(service.seen[0]!.body.messages.at(-1)).toMatchObject({ role: 'user', content: 'hello' });
   }, 30_000);
 
-  it('offers a plugins manifest tool; with --yolo its output reaches the model, and the bridge and workers are gone after exit', async () => {
+  it('offers a plugins manifest tool and runs its hook; with --yolo the tool output reaches the model, and the bridge and workers are gone after exit', async () => {
     let iPid: number | undefined;
     const service = await myService(() => iPid);
     const p = project({ protocol: 'my-service', base_url: service.url, model: 'm1', plugins: join(fixtures, 'plugins.json'), provider: { exec: ['node', worker] } });
@@ -136,6 +137,8 @@ describe('headless i with native workers (private i-bridge)', () => {
     expect(r.stdout).toBe('final: SHOUT:HI\n');
     expect(service.seen).toHaveLength(2);
     expect(service.seen[0]!.body.tools).toContain('shout');
+    // The manifest's before_request hook ran on both requests.
+    expect(service.seen.map((x) => (x.body as { hooked?: boolean }).hooked)).toEqual([true, true]);
     expect(service.seen[1]!.body.messages.find((m) => m.role === 'tool')).toMatchObject({ tool_call_id: 'call_1', content: 'SHOUT:HI' });
     const tree = service.seen[1]!.tree;
     const bridge = tree.find((t) => t.args.includes('i-bridge.js'));
@@ -165,6 +168,20 @@ describe('headless i with native workers (private i-bridge)', () => {
     expect(service.seen).toHaveLength(0);
     // The provider cwd "." is the config file's folder.
     expect(readFileSync(join(p.root, 'conf', 'crash.log'), 'utf8')).toBe('prepare\n');
+  }, 30_000);
+
+  it('stops the bridge and its workers when i is interrupted (Ctrl-C) mid-request', async () => {
+    let iPid: number | undefined;
+    const service = await myService(
+      () => iPid,
+      () => process.kill(iPid!, 'SIGINT'),
+    );
+    const p = project({ protocol: 'my-service', base_url: service.url, model: 'm1', provider: { exec: ['node', worker] } });
+    const r = await runI(['-C', 'project', '--config', 'conf/model.json', '-p', 'hello'], p.root, {}, (pid) => (iPid = pid));
+    expect(r.code).toBe(1);
+    const tree = service.seen[0]!.tree;
+    expect(tree.some((t) => t.args.includes('i-bridge.js'))).toBe(true);
+    for (const t of tree) expect(alive(t.pid), t.args).toBe(false);
   }, 30_000);
 
   it('refuses a custom protocol without any provider worker (exit 2, names what to add)', async () => {

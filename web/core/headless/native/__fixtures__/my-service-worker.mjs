@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Test fixture: an NDJSON worker (seed 000 §2) that is both a provider for the made-up "my-service" wire API
-// (seed 003 v1) and a tool ("shout"). `--crash-on-prepare LOG` appends a line to LOG and exits in the middle of
+// (seed 003 v1), a tool ("shout") and a before_request hook that adds `hooked: true` to the body. `--crash-on-prepare LOG` appends a line to LOG and exits in the middle of
 // provider_prepare.
 // my-service: POST {base_url}/generate {model, messages, tools} → {reply: {text, calls: [{id, name, args}]}, done}.
 import { appendFileSync } from 'node:fs';
@@ -38,6 +38,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     if (req.event === 'provider_prepare') return send({ id: req.id, data: prepare(req.data) });
     if (req.event === 'provider_parse') return send({ id: req.id, data: parse(req.data) });
     if (req.event === 'tool') return send({ id: req.id, data: { output: `SHOUT:${String(req.data.arguments.text).toUpperCase()}` } });
+    // Hooks return the complete data; before_request marks the body so the test sees the hook ran.
+    if (req.event === 'before_request') return send({ id: req.id, data: { ...req.data, body: { ...req.data.body, hooked: true } } });
     return send({ id: req.id, data: req.data });
   } catch (error) {
     return send({ id: req.id, error: String(error) });
