@@ -1,6 +1,10 @@
 // Argument parsing for `i-bridge`, kept apart from the entry so it is testable without starting anything.
 import { BridgeError } from './errors';
-import { DEFAULT_PORT } from './limits';
+import { MAX_FRAME_BYTES, DEFAULT_IO_LIMIT_BYTES, DEFAULT_PORT } from './limits';
+
+/** `--io-limit-bytes` bounds, the same as the model config's `io_limit_bytes` (seed 000 §2, §4). */
+export const MIN_IO_LIMIT_BYTES = 1024;
+export const MAX_IO_LIMIT_BYTES = MAX_FRAME_BYTES;
 
 export interface CliArgs {
   help: boolean;
@@ -9,9 +13,16 @@ export interface CliArgs {
   allowOrigins: string[];
   roots: string[];
   configDir: string | undefined;
+  /** Overrides io_limit_bytes of bridge.json. */
+  ioLimitBytes: number | undefined;
+  /** Read no settings file: neither <config_dir>/bridge.json nor the default desktop.json. */
+  noSettings: boolean;
+  /** Stop (killing every worker) when stdin reaches EOF. */
+  exitWithStdin: boolean;
 }
 
 export const USAGE = `Usage: i-bridge [--port N] [--manifest FILE] [--allow-origin ORIGIN]... [--root DIR]... [--config-dir DIR]
+                [--io-limit-bytes N] [--no-settings] [--exit-with-stdin]
 
 Runs native NDJSON workers, MCP stdio servers, a provider proxy and web_fetch for the i web app, on loopback only.
 
@@ -24,6 +35,14 @@ Options:
   --root DIR             A folder a call may name as its workspace (repeatable; default: the current folder).
   --config-dir DIR       Config folder (default: $I_CONFIG_DIR or ~/.i/config); bridge settings are read from
                          <config_dir>/bridge.json.
+  --io-limit-bytes N     Stderr bytes kept per worker for diagnostics; the rest is drained and dropped
+                         (${MIN_IO_LIMIT_BYTES}–${MAX_IO_LIMIT_BYTES}; default io_limit_bytes in bridge.json, else ${DEFAULT_IO_LIMIT_BYTES}).
+  --no-settings          Read no settings file: neither <config_dir>/bridge.json (its origins, proxy origins,
+                         web_fetch, MCP servers, io limit, manifest) nor the default <config_dir>/desktop.json.
+                         Only the command line counts (web_fetch keeps its defaults).
+  --exit-with-stdin      Stop cleanly, killing every worker group, when stdin reaches end of file. For a parent
+                         that spawns i-bridge with a pipe as stdin: if the parent dies, even by SIGKILL, the pipe
+                         closes and the bridge goes with it (headless i starts its private bridge this way).
   -h, --help             Show this help.
 
 On start it prints its URL and a one-time pairing code (single use, 10 minutes, 5 attempts) and writes
@@ -48,7 +67,10 @@ bridge.json keys: allow_origins, proxy_origins, web_fetch {enabled, allow_privat
 {name: {command, cwd}}, io_limit_bytes, manifest. See bridge/README.md.`;
 
 export function parseCliArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { help: false, port: DEFAULT_PORT, manifest: undefined, allowOrigins: [], roots: [], configDir: undefined };
+  const args: CliArgs = {
+    help: false, port: DEFAULT_PORT, manifest: undefined, allowOrigins: [], roots: [], configDir: undefined,
+    ioLimitBytes: undefined, noSettings: false, exitWithStdin: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     const [name, inline] = flag.startsWith('--') && flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined];
@@ -80,6 +102,21 @@ export function parseCliArgs(argv: string[]): CliArgs {
         break;
       case '--config-dir':
         args.configDir = value();
+        break;
+      case '--io-limit-bytes': {
+        const v = value();
+        const n = Number(v);
+        if (!/^\d+$/.test(v) || n < MIN_IO_LIMIT_BYTES || n > MAX_IO_LIMIT_BYTES) {
+          throw new BridgeError('E_USAGE', `--io-limit-bytes expects an integer from ${MIN_IO_LIMIT_BYTES} to ${MAX_IO_LIMIT_BYTES}, not "${v}".`);
+        }
+        args.ioLimitBytes = n;
+        break;
+      }
+      case '--no-settings':
+      case '--exit-with-stdin':
+        if (inline !== undefined) throw new BridgeError('E_USAGE', `${name} takes no value. See i-bridge --help.`);
+        if (name === '--no-settings') args.noSettings = true;
+        else args.exitWithStdin = true;
         break;
       default:
         throw new BridgeError('E_USAGE', `Unknown argument "${flag}". See i-bridge --help.`);

@@ -1,25 +1,38 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCliArgs, USAGE } from './cli-args';
 import { json, send } from './fixtures/http';
-import { fixturesDir, isAlive, tempDirs, waitFor } from './fixtures/support';
+import { examplesDir, fixturesDir, isAlive, tempDirs, waitFor } from './fixtures/support';
 import type { PathContext } from './protocol';
 
 describe('i-bridge arguments', () => {
   it('parses repeatable options and refuses unknown ones', () => {
     expect(parseCliArgs(['--port', '0', '--root', '/a', '--root=/b', '--allow-origin', 'https://x.example', '--manifest', 'm.json', '--config-dir', '/c'])).toEqual({
       help: false, port: 0, manifest: 'm.json', allowOrigins: ['https://x.example'], roots: ['/a', '/b'], configDir: '/c',
+      ioLimitBytes: undefined, noSettings: false, exitWithStdin: false,
     });
     expect(() => parseCliArgs(['--host', '0.0.0.0'])).toThrow(/Unknown argument/);
     expect(() => parseCliArgs(['--port', '70000'])).toThrow(/--port/);
     expect(() => parseCliArgs(['--root'])).toThrow(/needs a value/);
   });
 
+  it('takes --io-limit-bytes from 1024 to 48 MiB, and the two switches without a value', () => {
+    expect(parseCliArgs(['--io-limit-bytes', '1024', '--no-settings', '--exit-with-stdin'])).toMatchObject({ ioLimitBytes: 1024, noSettings: true, exitWithStdin: true });
+    expect(parseCliArgs(['--io-limit-bytes=50331648']).ioLimitBytes).toBe(50331648);
+    for (const bad of ['1023', '50331649', '1e6', '-5', '4096.5', 'lots']) {
+      expect(() => parseCliArgs(['--io-limit-bytes', bad]), bad).toThrow(/--io-limit-bytes expects an integer from 1024 to 50331648/);
+    }
+    expect(() => parseCliArgs(['--io-limit-bytes'])).toThrow(/needs a value/);
+    expect(() => parseCliArgs(['--no-settings=yes'])).toThrow(/takes no value/);
+    expect(parseCliArgs([])).toMatchObject({ ioLimitBytes: undefined, noSettings: false, exitWithStdin: false });
+  });
+
   it('documents every option and endpoint in --help', () => {
-    for (const word of ['--port', '--manifest', '--allow-origin', '--root', '--config-dir', '/v1/pair', '/v1/status', '/v1/manifest', '/v1/tools/call', '/v1/hooks/run', '/v1/provider/prepare', '/v1/proxy', 'bridge.json', 'I_RUNTIME_DIR', 'pair the app again', 'stdin closes']) {
+    for (const word of ['--io-limit-bytes', '--no-settings', '--exit-with-stdin', '--port', '--manifest', '--allow-origin', '--root', '--config-dir', '/v1/pair', '/v1/status', '/v1/manifest', '/v1/tools/call', '/v1/hooks/run', '/v1/provider/prepare', '/v1/proxy', 'bridge.json', 'I_RUNTIME_DIR', 'pair the app again', 'stdin closes']) {
       expect(USAGE).toContain(word);
     }
   });
@@ -32,10 +45,12 @@ beforeAll(async () => {
   await build({ entryPoints: [join(fixturesDir, '..', 'cli.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" }, logLevel: 'silent', absWorkingDir: join(fixturesDir, '..', '..') });
 }, 30_000);
 
+const cliEnv = (dirs: PathContext) => ({ PATH: process.env.PATH, I_CONFIG_DIR: dirs.config_dir, I_DATA_DIR: dirs.data_dir, I_CACHE_DIR: dirs.cache_dir, I_RUNTIME_DIR: dirs.runtime_dir });
+
 /** Starts the built i-bridge and waits for its banner. */
-async function startCli(root: string, dirs: PathContext, manifest: string): Promise<{ child: ChildProcess; url: string; token: string; out: () => string }> {
-  const env = { PATH: process.env.PATH, I_CONFIG_DIR: dirs.config_dir, I_DATA_DIR: dirs.data_dir, I_CACHE_DIR: dirs.cache_dir, I_RUNTIME_DIR: dirs.runtime_dir };
-  const child = spawn(process.execPath, [bundle, '--port', '0', '--manifest', manifest, '--root', root], { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startCli(root: string, dirs: PathContext, manifest: string, extra: string[] = []): Promise<{ child: ChildProcess; url: string; token: string; out: () => string }> {
+  const stdin = extra.includes('--exit-with-stdin') ? 'pipe' : 'ignore';
+  const child = spawn(process.execPath, [bundle, '--port', '0', '--manifest', manifest, '--root', root, ...extra], { env: cliEnv(dirs), cwd: root, stdio: [stdin, 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
@@ -99,6 +114,124 @@ describe('i-bridge process', () => {
           // gone
         }
       }
+    }
+  });
+});
+
+/** A manifest whose `hang` tool answers with its pid and a grandchild's, then hangs (both ignore nothing). */
+function hangManifest(root: string): string {
+  const manifest = join(root, 'desktop.json');
+  writeFileSync(manifest, JSON.stringify({ tools: [{ name: 'hang', parameters: { type: 'object' }, exec: [process.execPath, join(fixturesDir, 'hostile-worker.mjs'), 'hang'] }] }));
+  return manifest;
+}
+
+async function startHang(url: string, token: string, root: string): Promise<number[]> {
+  const res = await send(url, '/v1/tools/call', { method: 'POST', headers: json(token), body: JSON.stringify({ name: 'hang', arguments: {}, workspace: root }) });
+  const { pid, grandchild } = JSON.parse(res.json().output as string) as { pid: number; grandchild: number };
+  expect(isAlive(pid) && isAlive(grandchild)).toBe(true);
+  return [pid, grandchild];
+}
+
+function killAll(pids: number[]): void {
+  for (const p of pids) {
+    try {
+      process.kill(p, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+}
+
+describe('i-bridge flags for a parent that starts its own bridge', () => {
+  it('refuses a bad --io-limit-bytes with a usage error (exit 2) before listening', async () => {
+    const { root, dirs } = tempDirs();
+    for (const bad of ['512', '50331649', 'big']) {
+      const r = await new Promise<{ code: number | null; stderr: string }>((done) => {
+        const child = spawn(process.execPath, [bundle, '--port', '0', '--root', root, '--io-limit-bytes', bad], { env: cliEnv(dirs), cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stderr = '';
+        child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.on('close', (code) => done({ code, stderr }));
+      });
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toContain(`error E_USAGE: --io-limit-bytes expects an integer from 1024 to 50331648, not "${bad}".`);
+    }
+    expect(existsSync(join(dirs.runtime_dir, 'bridge.json'))).toBe(false);
+  });
+
+  it('with --no-settings ignores bridge.json: its MCP server never starts and its origin is not allowed', async () => {
+    const { root, dirs } = tempDirs();
+    mkdirSync(dirs.config_dir, { recursive: true });
+    const marker = join(root, 'mcp-started');
+    // An MCP server that leaves a mark when started, then serves the real example server.
+    const spy = `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'); import(${JSON.stringify(pathToFileURL(join(examplesDir, 'mcp-server.mjs')).href)})`;
+    writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ allow_origins: ['https://i.example'], mcp_servers: { demo: { command: [process.execPath, '-e', spy], cwd: '.' } } }));
+    const manifest = hangManifest(root);
+    const check = async (extra: string[]) => {
+      const { child, url, token } = await startCli(root, dirs, manifest, extra);
+      try {
+        const tools = ((await send(url, '/v1/manifest', { headers: json(token) })).json() as { tools: { name: string }[] }).tools.map((t) => t.name);
+        const fromApp = await send(url, '/v1/status', { headers: { ...json(token), origin: 'https://i.example' } });
+        return { tools, originStatus: fromApp.status };
+      } finally {
+        child.kill('SIGTERM');
+        await waitFor(() => child.exitCode !== null, 5000);
+      }
+    };
+    const ignored = await check(['--no-settings']);
+    expect(ignored.tools.sort()).toEqual(['hang', 'web_fetch']);
+    expect(ignored.originStatus).toBe(403);
+    expect(existsSync(marker)).toBe(false);
+    // The same folder without the flag: the settings apply (so the test above proves the flag, not a broken file).
+    const read = await check([]);
+    expect(read.tools).toContain('mcp__demo__add');
+    expect(read.originStatus).toBe(200);
+    expect(existsSync(marker)).toBe(true);
+  }, 20_000);
+
+  it('with --exit-with-stdin stops cleanly when stdin reaches EOF: exit 0, worker group and bridge.json gone', async () => {
+    const { root, dirs } = tempDirs();
+    const { child, url, token } = await startCli(root, dirs, hangManifest(root), ['--exit-with-stdin', '--io-limit-bytes', '4096']);
+    let pids: number[] = [];
+    try {
+      pids = await startHang(url, token, root);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(child.exitCode).toBe(null); // an open pipe keeps it running
+      child.stdin!.end();
+      expect(await waitFor(() => child.exitCode !== null, 5000)).toBe(true);
+      expect(child.exitCode).toBe(0);
+      expect(await waitFor(() => pids.every((p) => !isAlive(p)))).toBe(true);
+      expect(existsSync(join(dirs.runtime_dir, 'bridge.json'))).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+      killAll(pids);
+    }
+  });
+
+  it('with --exit-with-stdin exits with its workers when the parent holding the pipe is SIGKILLed', async () => {
+    const { root, dirs } = tempDirs();
+    const manifest = hangManifest(root);
+    // The parent spawns the bridge with a stdin pipe it never closes, shares its stdout, and prints the bridge pid.
+    const script = `const { spawn } = require('node:child_process');
+      const c = spawn(process.execPath, ${JSON.stringify([bundle, '--port', '0', '--manifest', manifest, '--root', root, '--exit-with-stdin'])}, { stdio: ['pipe', 'inherit', 'inherit'] });
+      console.log('bridge pid ' + c.pid);`;
+    const parent = spawn(process.execPath, ['-e', script], { env: cliEnv(dirs), cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    parent.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    parent.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    let pids: number[] = [];
+    try {
+      expect(await waitFor(() => /bridge pid \d+/.test(out) && out.includes('Roots:'), 10_000), out).toBe(true);
+      const bridgePid = Number(/bridge pid (\d+)/.exec(out)![1]);
+      pids = [bridgePid];
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
+      const { token } = JSON.parse(readFileSync(join(dirs.runtime_dir, 'bridge.json'), 'utf8')) as { token: string };
+      pids.push(...(await startHang(url, token, root)));
+      parent.kill('SIGKILL');
+      expect(await waitFor(() => pids.every((p) => !isAlive(p)), 5000)).toBe(true);
+      expect(existsSync(join(dirs.runtime_dir, 'bridge.json'))).toBe(false);
+    } finally {
+      parent.kill('SIGKILL');
+      killAll(pids);
     }
   });
 });

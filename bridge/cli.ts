@@ -15,6 +15,8 @@ async function main(): Promise<void> {
     allowOrigins: args.allowOrigins,
     ...(args.manifest ? { manifestPath: args.manifest } : {}),
     ...(args.configDir ? { configDir: args.configDir } : {}),
+    ...(args.ioLimitBytes !== undefined ? { ioLimitBytes: args.ioLimitBytes } : {}),
+    ...(args.noSettings ? { noSettings: true } : {}),
     log: (line) => console.error(`i-bridge: ${line}`),
   });
   // Bridge exit kills every worker group, however the process ends.
@@ -28,6 +30,13 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   process.on('SIGHUP', stop);
+  if (args.exitWithStdin) {
+    // The parent holds the other end of a pipe: its exit, however it happens, is end of file here.
+    process.stdin.on('end', stop);
+    process.stdin.on('close', stop);
+    process.stdin.on('error', stop);
+    process.stdin.resume(); // read and drop whatever arrives, so EOF is seen
+  }
   const m = bridge.core.manifestView();
   console.log(`i-bridge listening on ${bridge.url} (also http://[::1]:${bridge.port} when IPv6 is available)`);
   console.log(`Pairing code: ${bridge.pairingCode.slice(0, 4)}-${bridge.pairingCode.slice(4)} (single use, expires in 10 minutes)`);

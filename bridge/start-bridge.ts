@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, chmodSy
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { Pairing, TokenStore } from './auth';
-import { loadBridgeSettings, normaliseOrigin, type McpServerConfig } from './bridge-config';
+import { loadBridgeSettings, normaliseOrigin, parseBridgeSettings, type McpServerConfig } from './bridge-config';
 import { BridgeCore } from './bridge-core';
 import { canonicalRoot, resolveDirs } from './dirs';
 import { BridgeError } from './errors';
@@ -25,6 +25,8 @@ export interface BridgeOptions {
   manifestPath?: string;
   /** Overrides I_CONFIG_DIR. */
   configDir?: string;
+  /** Read neither <config_dir>/bridge.json nor the default <config_dir>/desktop.json: only these options count. */
+  noSettings?: boolean;
   /** The environment dirs are read from and the worker env is scrubbed from (defaults to process.env). */
   env?: NodeJS.ProcessEnv;
   dirs?: Partial<PathContext>;
@@ -126,14 +128,15 @@ function removeBridgeFile(file: string | undefined): void {
 export async function startBridge(options: BridgeOptions): Promise<RunningBridge> {
   const env = options.env ?? process.env;
   const dirs = resolveDirs(env, { ...options.dirs, ...(options.configDir ? { config_dir: options.configDir } : {}) });
-  const settings = loadBridgeSettings(dirs.config_dir);
+  const settings = options.noSettings ? parseBridgeSettings({}, dirs.config_dir) : loadBridgeSettings(dirs.config_dir);
   // Workers left behind by a bridge that was SIGKILLed die before this one starts its own.
   const groupsDir = join(dirs.runtime_dir, 'groups');
   reapLeftoverGroups(groupsDir, options.log);
   const groups = new GroupRecord(groupsDir, options.log);
   const roots = [...new Set((options.roots.length ? options.roots : [process.cwd()]).map(canonicalRoot))];
   const allowOrigins = [...new Set([...settings.allowOrigins, ...(options.allowOrigins ?? []).map((o, i) => normaliseOrigin(o, `--allow-origin ${i + 1}`))])];
-  const manifestPath = options.manifestPath ?? settings.manifest ?? (existsSync(join(dirs.config_dir, 'desktop.json')) ? join(dirs.config_dir, 'desktop.json') : undefined);
+  const defaultManifest = join(dirs.config_dir, 'desktop.json');
+  const manifestPath = options.manifestPath ?? settings.manifest ?? (!options.noSettings && existsSync(defaultManifest) ? defaultManifest : undefined);
   const manifest = manifestPath ? loadManifest(manifestPath) : emptyManifest();
   const callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
   const maxFrameBytes = options.maxFrameBytes ?? MAX_FRAME_BYTES;
