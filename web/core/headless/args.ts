@@ -110,7 +110,11 @@ Model config (seed 000 §4; unknown keys are refused with their path):
               "tokenizer": "utf8_bytes"},              without context_window: no budget checks
    "extra_body": {}, "plugins": "FILE", "io_limit_bytes": 1048576,
    "provider": {"exec": [...], "cwd": "..."}, "provider_operations": false, "route": "direct"}
-  Headless i runs the built-in protocols; a "provider" worker binding or "route": "bridge" is refused for now.
+  "plugins": a desktop manifest (tools, hooks, provider), relative to the config file; "provider": {"exec": [...],
+  "cwd": "..."} (relative to the config file, wins over the manifest's). Both run through a private i-bridge
+  started for the run (none of your bridge.json settings apply to it; it keeps io_limit_bytes of each worker's
+  stderr and stops with i). A protocol that is not built in needs one of them for its provider worker.
+  "route": "bridge" (the app's paired bridge) is refused here: headless i calls the provider directly.
 
 Approval: read and view_image run freely; every other tool asks. $I_CONFIG_DIR/approval.json may set
 {"mode": "ask"|"auto", "deny_tools": [...]}; "auto" runs tools without asking, deny_tools never run.

@@ -90,6 +90,26 @@ const alive = (pid: number) => {
   }
 };
 
+/** Dead or a zombie: an orphan is reaped by whoever adopts it, which may take a while or never happen. */
+const gone = (pid: number) => {
+  if (!alive(pid)) return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z';
+  } catch {
+    return process.platform === 'linux';
+  }
+};
+
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return true;
+}
+
 function project(config: Record<string, unknown>): { root: string; dir: string } {
   const root = mkdtempSync(join(tmpdir(), 'i-native-test-'));
   const dir = join(root, 'project');
@@ -182,6 +202,31 @@ describe('headless i with native workers (private i-bridge)', () => {
     const tree = service.seen[0]!.tree;
     expect(tree.some((t) => t.args.includes('i-bridge.js'))).toBe(true);
     for (const t of tree) expect(alive(t.pid), t.args).toBe(false);
+  }, 30_000);
+
+  it('starts the private bridge without the person\'s bridge.json, with the config\'s io limit, and a SIGKILLed i leaves no bridge or worker behind', async () => {
+    let iPid: number | undefined;
+    const service = await myService(
+      () => iPid,
+      () => process.kill(iPid!, 'SIGKILL'),
+    );
+    const p = project({ protocol: 'my-service', base_url: service.url, model: 'm1', io_limit_bytes: 4096, plugins: join(fixtures, 'plugins.json'), provider: { exec: ['node', worker] } });
+    // The person's bridge settings name an MCP server that leaves a mark when started: it must not join this run.
+    const configDir = join(p.root, 'config');
+    const marker = join(p.root, 'mcp-started');
+    mkdirSync(configDir);
+    writeFileSync(join(configDir, 'bridge.json'), JSON.stringify({ mcp_servers: { spy: { command: ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'); setInterval(() => {}, 1000)`] } } }));
+    const r = await runI(['-C', 'project', '--config', 'conf/model.json', '-p', 'hello'], p.root, { I_CONFIG_DIR: configDir }, (pid) => (iPid = pid));
+    expect(r.code).toBe(null); // killed
+    const tree = service.seen[0]!.tree;
+    const bridge = tree.find((t) => t.args.includes('i-bridge.js'));
+    expect(bridge?.args).toMatch(/ --no-settings --exit-with-stdin --io-limit-bytes 4096$/);
+    expect(service.seen[0]!.body.tools).toContain('shout');
+    expect(service.seen[0]!.body.tools.filter((t) => t.startsWith('mcp__'))).toEqual([]);
+    expect(existsSync(marker)).toBe(false);
+    expect(tree.filter((t) => t.args.includes('my-service-worker.mjs')).length).toBeGreaterThan(0);
+    // i had no chance to stop anything: the bridge sees its stdin pipe close and takes its workers with it.
+    expect(await waitFor(() => tree.every((t) => gone(t.pid)), 5000), JSON.stringify(tree)).toBe(true);
   }, 30_000);
 
   it('refuses a custom protocol without any provider worker (exit 2, names what to add)', async () => {

@@ -24,7 +24,7 @@ export interface NativeWorkers {
 }
 
 export interface NativeWorkerOptions {
-  config: Pick<ModelConfig, 'protocol' | 'plugins' | 'provider'>;
+  config: Pick<ModelConfig, 'protocol' | 'plugins' | 'provider'> & Partial<Pick<ModelConfig, 'io_limit_bytes'>>;
   configFile: string;
   workspace: string;
   env: Record<string, string | undefined>;
@@ -51,7 +51,11 @@ export async function startNativeWorkers(options: NativeWorkerOptions): Promise<
   if (custom && !native.hasProvider) {
     throw new HarnessError('E_PROVIDER_MISSING', `Protocol "${config.protocol}" is not built in, and neither "provider" in ${configFile} nor the plugins manifest ${native.pluginsFile ?? ''} names a provider worker. Add one.`, { protocol: config.protocol });
   }
-  const bridge = await startPrivateBridge({ workspace, manifest: native.manifest, env: options.env, ...(options.bridgeScript ? { script: options.bridgeScript } : {}) });
+  const bridge = await startPrivateBridge({
+    workspace, manifest: native.manifest, env: options.env,
+    ...(config.io_limit_bytes !== undefined ? { ioLimitBytes: config.io_limit_bytes } : {}),
+    ...(options.bridgeScript ? { script: options.bridgeScript } : {}),
+  });
   try {
     const client = createBridgeClient({ url: bridge.url, token: bridge.token });
     // The bridge keys workspaces by its own UUID registry; the headless workspace id is not a UUID, so calls name

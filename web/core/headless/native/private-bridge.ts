@@ -2,7 +2,10 @@
 // running one (dist/cli/i-bridge.js), on a free loopback port, rooted at the workspace, with a generated manifest
 // and its own temporary I_RUNTIME_DIR, whose bridge.json gives the URL and the local token. The other I_*_DIRs are
 // the person's, so workers see the same config/data/cache folders as everywhere else.
-// It is stopped when the run ends (SIGTERM: the bridge kills its worker groups), also on process exit.
+// It reads none of the person's bridge settings (--no-settings: no MCP servers or origins from bridge.json join a
+// run that never asked for them), keeps the config's io_limit_bytes of each worker's stderr, and holds a stdin pipe
+// that i never closes (--exit-with-stdin): if i dies, even by SIGKILL, the bridge sees end of file and stops with
+// its workers. It is stopped when the run ends (SIGTERM: the bridge kills its worker groups), also on process exit.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, promises as fsp, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +26,8 @@ export interface PrivateBridgeOptions {
   /** The generated desktop manifest (written to the bridge's temporary folder). */
   manifest: Record<string, unknown>;
   env: Record<string, string | undefined>;
+  /** Stderr bytes kept per worker (the model config's io_limit_bytes). */
+  ioLimitBytes?: number;
   /** The i-bridge script; defaults to the one next to the running CLI. */
   script?: string;
   /** How long to wait for bridge.json. */
@@ -41,6 +46,14 @@ export function findBridgeScript(): string | undefined {
     if (existsSync(file)) return file;
   }
   return undefined;
+}
+
+/** The private bridge's arguments: a free port, the workspace as its only root, the generated manifest. */
+export function privateBridgeArgs(workspace: string, manifestFile: string, ioLimitBytes: number | undefined): string[] {
+  return [
+    '--port', '0', '--root', workspace, '--manifest', manifestFile, '--no-settings', '--exit-with-stdin',
+    ...(ioLimitBytes !== undefined ? ['--io-limit-bytes', String(ioLimitBytes)] : []),
+  ];
 }
 
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
@@ -62,11 +75,13 @@ export async function startPrivateBridge(options: PrivateBridgeOptions): Promise
   for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
   env.I_RUNTIME_DIR = runtimeDir;
   delete env.NODE_OPTIONS;
-  const child = spawn(process.execPath, [script, '--port', '0', '--root', options.workspace, '--manifest', manifestFile], {
+  const child = spawn(process.execPath, [script, ...privateBridgeArgs(options.workspace, manifestFile, options.ioLimitBytes)], {
     cwd: options.workspace,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  // Never written to and never ended before stop(): its end of file is the bridge's signal that i is gone.
+  child.stdin!.on('error', () => undefined);
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-8192);
@@ -85,6 +100,7 @@ export async function startPrivateBridge(options: PrivateBridgeOptions): Promise
       process.off('exit', onExit);
       if (!exited(child) && child.pid !== undefined) {
         const gone = new Promise<void>((r) => child.once('exit', () => r()));
+        child.stdin?.end();
         child.kill('SIGTERM');
         const timer = new Promise<boolean>((r) => setTimeout(() => r(false), STOP_GRACE_MS).unref());
         if ((await Promise.race([gone.then(() => true), timer])) === false) {
