@@ -58,8 +58,7 @@ export function driverMain(endpoint: DriverEndpoint): void {
     send({ type: 'abort', invocationId, error });
   }
 
-  function checkRange(ptr: number, len: number, what: string): void {
-    const size = abi!.memory.buffer.byteLength;
+  function checkRange(size: number, ptr: number, len: number, what: string): void {
     if (!Number.isInteger(ptr) || ptr < 0 || len < 0 || ptr + len > size) {
       throw fail('E_RUN_OUT_OF_BOUNDS', `The plugin returned ${what} at ${ptr} with length ${len}, outside its ${size}-byte memory. Fix the plugin.`, { ptr, len, memoryBytes: size });
     }
@@ -92,10 +91,22 @@ export function driverMain(endpoint: DriverEndpoint): void {
     };
   }
 
-  /** Writes one frame into plugin memory, runs one step and returns the parsed output frame. */
+  // Input frames are encoded into this reusable scratch buffer (no allocation per step), then copied into the
+  // plugin's allocation once their exact length is known. It grows up to 1 MiB; larger frames are encoded afresh.
+  let scratch = new Uint8Array(4096);
+  function encodeFrame(text: string): Uint8Array {
+    const worst = text.length * 3;
+    if (worst > scratch.length) {
+      if (worst > 1024 * 1024) return encoder.encode(text);
+      scratch = new Uint8Array(Math.max(worst, scratch.length * 2));
+    }
+    return scratch.subarray(0, encoder.encodeInto(text, scratch).written);
+  }
+
+  /** Writes one frame into plugin memory, runs one step and returns the output frame as strict UTF-8 text. */
   function step(text: string): { text: string; bytes: number } {
     const a = abi!;
-    const input = encoder.encode(text);
+    const input = encodeFrame(text);
     if (input.length > maxFrame) {
       throw fail('E_RUN_FRAME_TOO_LARGE', `The host frame is ${input.length} bytes, over the ${maxFrame}-byte limit.`, { bytes: input.length });
     }
@@ -108,9 +119,10 @@ export function driverMain(endpoint: DriverEndpoint): void {
     if (ptr === 0) {
       throw fail('E_RUN_ALLOC', `The plugin could not allocate ${input.length} bytes for a frame (harness_alloc returned 0).`, { bytes: input.length });
     }
-    checkRange(ptr, input.length, 'an allocation');
-    // Views are re-created after every call into the plugin: memory.grow detaches the old buffer.
-    new Uint8Array(a.memory.buffer, ptr, input.length).set(input);
+    // The buffer is fetched again after every call into the plugin: memory.grow detaches the old one.
+    let buffer = a.memory.buffer;
+    checkRange(buffer.byteLength, ptr, input.length, 'an allocation');
+    new Uint8Array(buffer, ptr, input.length).set(input);
     let packed: unknown;
     try {
       packed = a.step(ptr, input.length);
@@ -120,24 +132,29 @@ export function driverMain(endpoint: DriverEndpoint): void {
     if (typeof packed !== 'bigint') {
       throw fail('E_RUN_ABI_EXPORTS', 'harness_step must return an i64 (pointer << 32 | length). Build the plugin with the harness SDK.');
     }
-    const outPtr = Number((packed >> 32n) & 0xffffffffn);
-    const outLen = Number(packed & 0xffffffffn);
+    const outPtr = Number(BigInt.asUintN(32, packed >> 32n));
+    const outLen = Number(BigInt.asUintN(32, packed));
     if (outLen > maxFrame) {
       throw fail('E_RUN_FRAME_TOO_LARGE', `The plugin returned a ${outLen}-byte frame, over the ${maxFrame}-byte limit.`, { bytes: outLen });
     }
-    checkRange(outPtr, outLen, 'a frame');
-    const out = new Uint8Array(a.memory.buffer, outPtr, outLen).slice();
+    buffer = a.memory.buffer;
+    checkRange(buffer.byteLength, outPtr, outLen, 'a frame');
+    // Decoded straight from plugin memory (decoding copies) before harness_free can touch those bytes; a shared
+    // memory is copied first, as TextDecoder refuses shared views.
+    const view = new Uint8Array(buffer, outPtr, outLen);
+    let out: string;
+    try {
+      // Posted as text: cloning a string is cheaper than cloning the parsed object graph; the page parses it.
+      out = decoder.decode(buffer instanceof ArrayBuffer ? view : view.slice());
+    } catch {
+      throw fail('E_RUN_BAD_UTF8', 'The plugin returned a frame that is not valid UTF-8. Frames are UTF-8 JSON.');
+    }
     try {
       a.free(outPtr, outLen);
     } catch (e) {
       throw fromThrown(e, 'harness_free');
     }
-    try {
-      // Posted as text: cloning a string is cheaper than cloning the parsed object graph; the page parses it.
-      return { text: decoder.decode(out), bytes: outLen };
-    } catch {
-      throw fail('E_RUN_BAD_UTF8', 'The plugin returned a frame that is not valid UTF-8. Frames are UTF-8 JSON.');
-    }
+    return { text: out, bytes: outLen };
   }
 
   function runStep(text: string): void {

@@ -27,6 +27,20 @@ function context(overrides: Partial<HostContext> = {}): HostContext {
 const put = (ctx: HostContext, key: string, value: unknown) => performHostCall({ id: 1, op: 'kv.put', args: { key, value } }, ctx);
 
 describe('kv quota', () => {
+  it('counts key length in UTF-8 bytes: 256 accepted, 257 refused, whatever the characters', async () => {
+    const codeOf = async (key: string) => {
+      const r = await performHostCall({ id: 1, op: 'kv.get', args: { key } }, context());
+      return r.ok ? 'ok' : r.error.split(':')[0];
+    };
+    expect(await codeOf('k'.repeat(256))).toBe('ok');
+    expect(await codeOf('k'.repeat(257))).toBe('E_HOST_KV_KEY');
+    expect(await codeOf('€'.repeat(85) + 'k')).toBe('ok'); // 85 × 3 + 1 = 256 bytes
+    expect(await codeOf('€'.repeat(85) + 'kk')).toBe('E_HOST_KV_KEY');
+    expect(await codeOf('😀'.repeat(64))).toBe('ok'); // 64 × 4 = 256 bytes in 128 UTF-16 units
+    expect(await codeOf('😀'.repeat(64) + 'k')).toBe('E_HOST_KV_KEY');
+    expect(await codeOf('')).toBe('E_HOST_KV_KEY');
+  });
+
   it('refuses a put that would pass the total bytes, counting a replaced value only once', async () => {
     const ctx = context();
     const chunk = 'x'.repeat(KV_QUOTA.maxValueBytes - 10);

@@ -197,6 +197,8 @@ function kvKey(key: string, ctx: HostContext): string {
   if (!ctx.permissions.storage) {
     throw refuse(RefusalCode.NO_STORAGE, 'This plugin has no private storage: its manifest sets permissions.storage to false.');
   }
+  // A UTF-16 unit is 1 to 3 UTF-8 bytes: short keys are within bounds without encoding them.
+  if (key.length >= 1 && key.length * 3 <= KV_QUOTA.maxKeyBytes) return key;
   const bytes = encoder.encode(key).length;
   if (bytes < 1 || bytes > KV_QUOTA.maxKeyBytes) {
     throw refuse(RefusalCode.KV_KEY, `KV keys are 1 to ${KV_QUOTA.maxKeyBytes} bytes; this one is ${bytes}.`);

@@ -43,6 +43,10 @@ describe('FrameMediator', () => {
     expect(codeOf(() => m().accept(call(1, 'fs.list', { path: '', recursive: true })))).toBe(AbortCode.BAD_ARGS);
     expect(codeOf(() => m().accept(call(1, 'fs.read', ['path'])))).toBe(AbortCode.BAD_ARGS);
     expect(codeOf(() => m().accept(call(1, 'toString', {})))).toBe(AbortCode.UNKNOWN_OP);
+    expect(codeOf(() => m().accept(call(1, 'kv.get', { kye: 'k' })))).toBe(AbortCode.BAD_ARGS);
+    expect(codeOf(() => m().accept(call(1, 'kv.get', JSON.parse('{"key":"k","__proto__":"x"}'))))).toBe(AbortCode.BAD_ARGS);
+    expect(codeOf(() => m().accept(JSON.parse('{"type":"done","output":"x","__proto__":{}}')))).toBe(AbortCode.BAD_FRAME);
+    expect(codeOf(() => m().accept({ type: 'host_call', request: { id: 1, op: 'kv.get', arg: { key: 'k' } } }))).toBe(AbortCode.BAD_FRAME);
     expect(codeOf(() => m().accept({ type: 'host_call', request: { id: 1, op: 'kv.get', args: { key: 'k' }, extra: 1 } }))).toBe(AbortCode.BAD_FRAME);
   });
 

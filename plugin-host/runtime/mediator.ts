@@ -11,7 +11,17 @@ import { MAX_HOST_CALLS, MAX_OUTPUT_BYTES } from './limits';
 const encoder = new TextEncoder();
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** True when `value`'s own keys are exactly `keys` (distinct): the allocation-free check of the common case. */
+function hasExactly(value: Record<string, unknown>, keys: readonly string[]): boolean {
+  let own = 0;
+  for (const k in value) if (Object.hasOwn(value, k)) own++;
+  if (own !== keys.length) return false;
+  for (const k of keys) if (!Object.hasOwn(value, k)) return false;
+  return true;
+}
+
 function exactKeys(value: Record<string, unknown>, keys: readonly string[], where: string): void {
+  if (hasExactly(value, keys)) return;
   const have = Object.keys(value);
   const extra = have.filter((k) => !keys.includes(k));
   const missing = keys.filter((k) => !(k in value));
@@ -23,6 +33,11 @@ function exactKeys(value: Record<string, unknown>, keys: readonly string[], wher
     );
   }
 }
+
+const CALL_FIELDS = ['type', 'request'] as const;
+const REQUEST_FIELDS = ['id', 'op', 'args'] as const;
+const DONE_FIELDS = ['type', 'output'] as const;
+const ERROR_FIELDS = ['type', 'error'] as const;
 
 export class FrameMediator {
   private nextId = 1;
@@ -49,7 +64,7 @@ export class FrameMediator {
       case 'done':
       case 'error': {
         const field = frame.type === 'done' ? 'output' : 'error';
-        exactKeys(frame, ['type', field], 'frame');
+        exactKeys(frame, frame.type === 'done' ? DONE_FIELDS : ERROR_FIELDS, 'frame');
         const text = frame[field];
         if (typeof text !== 'string') throw new HarnessError(AbortCode.BAD_FRAME, `At frame.${field}: expected a string.`);
         const bytes = encoder.encode(text).length;
@@ -65,10 +80,10 @@ export class FrameMediator {
   }
 
   private acceptCall(frame: Record<string, unknown>): HostCallRequest {
-    exactKeys(frame, ['type', 'request'], 'frame');
+    exactKeys(frame, CALL_FIELDS, 'frame');
     const request = frame.request;
     if (!isRecord(request)) throw new HarnessError(AbortCode.BAD_FRAME, 'At frame.request: expected an object.');
-    exactKeys(request, ['id', 'op', 'args'], 'frame.request');
+    exactKeys(request, REQUEST_FIELDS, 'frame.request');
     const { id, op, args } = request;
     if (this.nextId > this.limits.maxHostCalls) {
       throw new HarnessError(AbortCode.TOO_MANY_CALLS, `The plugin made more than ${this.limits.maxHostCalls} host calls in one invocation. Do less per call, or split the work.`, { limit: this.limits.maxHostCalls });
@@ -81,11 +96,7 @@ export class FrameMediator {
     }
     const fields = HOST_OP_ARGS[op as HostOp];
     if (!isRecord(args)) throw new HarnessError(AbortCode.BAD_ARGS, `At frame.request.args: ${op} takes an object with ${fields.join(', ')}.`);
-    const extra = Object.keys(args).filter((k) => !fields.includes(k));
-    const missing = fields.filter((k) => !(k in args));
-    if (extra.length || missing.length) {
-      throw new HarnessError(AbortCode.BAD_ARGS, `${op} takes exactly ${fields.join(', ')}${extra.length ? `; unexpected ${extra.join(', ')}` : ''}${missing.length ? `; missing ${missing.join(', ')}` : ''}.`, { op, extra, missing });
-    }
+    if (!hasExactly(args, fields)) this.refuseArgs(op, fields, args);
     for (const field of fields) {
       if (field !== 'value' && typeof args[field] !== 'string') {
         throw new HarnessError(AbortCode.BAD_ARGS, `At frame.request.args.${field}: ${op} needs a string.`, { op, field });
@@ -93,5 +104,13 @@ export class FrameMediator {
     }
     this.nextId++;
     return { id: id as number, op: op as HostOp, args };
+  }
+
+  private refuseArgs(op: string, fields: readonly string[], args: Record<string, unknown>): void {
+    const extra = Object.keys(args).filter((k) => !fields.includes(k));
+    const missing = fields.filter((k) => !(k in args));
+    if (extra.length || missing.length) {
+      throw new HarnessError(AbortCode.BAD_ARGS, `${op} takes exactly ${fields.join(', ')}${extra.length ? `; unexpected ${extra.join(', ')}` : ''}${missing.length ? `; missing ${missing.join(', ')}` : ''}.`, { op, extra, missing });
+    }
   }
 }
