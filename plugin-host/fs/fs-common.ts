@@ -1,6 +1,8 @@
 // E_FS_* refusals, limits and strict UTF-8 shared by every WorkspaceFs backend, so the same failure reads the same whichever backend
 // served it. Each message says what happened and what to do.
 import { HarnessError } from '../errors';
+import { normalizeWorkspacePath } from './path-policy';
+import type { WorkspaceFs } from './workspace-fs';
 
 /** Default largest file read or written, in bytes: 8 MiB (seed 004: "单文件最多 8 MiB"). */
 export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -74,4 +76,22 @@ export function encodeUtf8Strict(text: string, path: string): Uint8Array {
   if (typeof text !== 'string') throw fsError('E_FS_NOT_UTF8', path, { reason: 'text must be a string' });
   if (loneSurrogate.test(text)) throw fsError('E_FS_NOT_UTF8', path, { reason: 'the text contains an unpaired surrogate' });
   return new TextEncoder().encode(text);
+}
+
+/**
+ * Completes a backend's byte operations into a WorkspaceFs: the text methods are the byte methods plus strict
+ * UTF-8, identical in every backend (errors name the normalised path).
+ */
+export function withTextMethods(base: Omit<WorkspaceFs, 'readText' | 'writeText'>): WorkspaceFs {
+  return {
+    ...base,
+    readText: async (path, opts) => {
+      const p = normalizeWorkspacePath(path);
+      return decodeUtf8Strict(await base.readBytes(p.path, opts), p.path);
+    },
+    writeText: async (path, text) => {
+      const p = normalizeWorkspacePath(path);
+      await base.writeBytes(p.path, encodeUtf8Strict(text, p.path));
+    },
+  };
 }

@@ -19,10 +19,9 @@ import {
   DEFAULT_MAX_FILE_BYTES,
   DEFAULT_MAX_LIST_ENTRIES,
   assertLimit,
-  decodeUtf8Strict,
-  encodeUtf8Strict,
   errorName,
   fsError,
+  withTextMethods,
 } from './fs-common';
 
 export interface FsaWorkspaceFsOptions {
@@ -264,22 +263,14 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     await dirAt(p.segments, true);
   }
 
-  return {
+  return withTextMethods({
     access,
     rootName: options.rootName ?? root.name,
     readBytes,
-    readText: async (path, opts) => {
-      const p = normalizeWorkspacePath(path);
-      return decodeUtf8Strict(await readBytes(p.path, opts), p.path);
-    },
     writeBytes,
-    writeText: async (path, text) => {
-      const p = normalizeWorkspacePath(path);
-      await writeBytes(p.path, encodeUtf8Strict(text, p.path));
-    },
     list,
     stat,
     remove,
     mkdir,
-  };
+  });
 }

@@ -23,9 +23,8 @@ import {
   DEFAULT_MAX_FILE_BYTES,
   DEFAULT_MAX_LIST_ENTRIES,
   assertLimit,
-  decodeUtf8Strict,
-  encodeUtf8Strict,
   fsError,
+  withTextMethods,
 } from './fs-common';
 
 export interface NodeWorkspaceFsOptions {
@@ -308,22 +307,14 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
     await prepareCreate(p, r, true);
   }
 
-  return {
+  return withTextMethods({
     access,
     rootName: options.rootName ?? basename(rootReal),
     readBytes,
-    readText: async (path, opts) => {
-      const p = normalizeWorkspacePath(path);
-      return decodeUtf8Strict(await readBytes(p.path, opts), p.path);
-    },
     writeBytes,
-    writeText: async (path, text) => {
-      const p = normalizeWorkspacePath(path);
-      await writeBytes(p.path, encodeUtf8Strict(text, p.path));
-    },
     list,
     stat,
     remove,
     mkdir,
-  };
+  });
 }
