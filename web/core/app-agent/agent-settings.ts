@@ -4,6 +4,18 @@
 // settings' strict schema stays untouched. The API key is never here: `api_key_env` names a secrets-store entry.
 import { parseModelConfig, type ModelConfig } from '../config';
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
+import {
+  DEFAULT_CACHE_CONFIG,
+  DEFAULT_COMPACT_CONFIG,
+  DEFAULT_SELECTION,
+  parseCacheConfig,
+  parseCompactConfig,
+  validateProfileSelection,
+  validateSystemPrompt,
+  type CacheConfig,
+  type CompactConfig,
+  type ProfileSelection,
+} from '../modules';
 import type { HarnessDb } from '../storage';
 
 export const AGENT_GLOBAL_SCOPE = 'agent:global';
@@ -25,7 +37,33 @@ export interface StoredModel {
 interface AgentValues {
   model?: StoredModel;
   approval?: ApprovalMode;
+  /** Settings → Agent, stored as `StoredModules` (validated on save and again on every read). */
+  modules?: unknown;
 }
+
+/**
+ * Settings → Agent as stored: the profile selection (seed 000 §1), compact.json and cache.json fields (§4, §7, §8;
+ * compaction's `prompt` names a file, which the app has not, so it is refused) and the replacement system prompt.
+ * Absent parts are the defaults. A workspace's own `modules` replaces the global one as a whole.
+ */
+export interface StoredModules {
+  selection?: ProfileSelection;
+  compact?: Omit<CompactConfig, 'prompt'>;
+  cache?: CacheConfig;
+  /** 1–32000 characters, `{{workspace}}` = the folder's name; absent = the built-in prompt. */
+  system_prompt?: string;
+}
+
+/** What a turn runs with, after validation. */
+export interface AgentModules {
+  selection: ProfileSelection;
+  compact: CompactConfig;
+  cache: CacheConfig;
+  systemPrompt: string | null;
+}
+
+export const DEFAULT_AGENT_MODULES: AgentModules = { selection: DEFAULT_SELECTION, compact: DEFAULT_COMPACT_CONFIG, cache: DEFAULT_CACHE_CONFIG, systemPrompt: null };
+const MODULES_KEYS = ['selection', 'compact', 'cache', 'system_prompt'];
 
 export interface EffectiveModel {
   config: ModelConfig;
@@ -40,11 +78,54 @@ export interface AgentSettings {
   /** The stored model could not be read (edited by hand, older build): the reason; the turn refuses to start. */
   modelError: ErrorData | null;
   approval: ApprovalMode;
+  /** The profile, compaction, cache and system prompt settings (the defaults when none are stored). */
+  modules: AgentModules;
+  /** Where `modules` came from. */
+  modulesScope: 'workspace' | 'global' | 'default';
+  /** The stored Settings → Agent could not be read: the reason; the turn refuses to start (nothing is overwritten). */
+  modulesError: ErrorData | null;
 }
 
 /** Validates a model config object; throws the config parser's HarnessError (code + path). */
 export function checkModelConfig(config: unknown): ModelConfig {
   return parseModelConfig(config);
+}
+
+/**
+ * Strict validation of Settings → Agent with the modules' own parsers: unknown keys are refused with their path
+ * (`E_AGENT_MODULES_INVALID`), each part throws its parser's code (`E_PROFILE_INVALID`, `E_COMPACT_CONFIG`,
+ * `E_CACHE_CONFIG`, `E_PROMPT_EMPTY`, `E_PROMPT_TOO_LONG`, `E_PROMPT_INVALID`).
+ */
+export function checkAgentModules(value: unknown): AgentModules {
+  const at = 'agent';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HarnessError('E_AGENT_MODULES_INVALID', `At ${at}: expected an object with ${MODULES_KEYS.join(', ')}.`, { at });
+  }
+  const v = value as Record<string, unknown>;
+  for (const key of Object.keys(v)) {
+    if (!MODULES_KEYS.includes(key)) throw new HarnessError('E_AGENT_MODULES_INVALID', `At ${at}.${key}: unknown key; allowed: ${MODULES_KEYS.join(', ')}.`, { at: `${at}.${key}` });
+  }
+  const compactRaw = v.compact as Record<string, unknown> | undefined;
+  if (compactRaw && typeof compactRaw === 'object' && 'prompt' in compactRaw) {
+    throw new HarnessError('E_COMPACT_CONFIG', `At ${at}.compact.prompt: the app has no prompt files; remove "prompt" to use the built-in compaction prompt.`, { at: `${at}.compact.prompt` });
+  }
+  return {
+    selection: v.selection === undefined ? DEFAULT_SELECTION : validateProfileSelection(v.selection, `${at}.selection`),
+    compact: parseCompactConfig(v.compact, `${at}.compact`),
+    cache: parseCacheConfig(v.cache, `${at}.cache`),
+    systemPrompt: v.system_prompt === undefined ? null : validateSystemPrompt(v.system_prompt, 'The replacement system prompt'),
+  };
+}
+
+/** The canonical stored form of checked settings (defaults left out, so a later default change reaches them). */
+function storedFormOf(m: AgentModules): StoredModules {
+  const out: StoredModules = {};
+  if (m.selection.profile !== DEFAULT_SELECTION.profile || m.selection.disabled.length) out.selection = { profile: m.selection.profile, disabled: [...m.selection.disabled] };
+  const { prompt: _prompt, ...compact } = m.compact;
+  if (JSON.stringify(compact) !== JSON.stringify(DEFAULT_COMPACT_CONFIG)) out.compact = compact;
+  if (JSON.stringify(m.cache) !== JSON.stringify(DEFAULT_CACHE_CONFIG)) out.cache = { ...m.cache };
+  if (m.systemPrompt !== null) out.system_prompt = m.systemPrompt;
+  return out;
 }
 
 async function readValues(db: HarnessDb, scope: string): Promise<AgentValues> {
@@ -80,11 +161,41 @@ export async function saveApprovalMode(db: HarnessDb, workspaceId: string, mode:
 export async function readAgentSettings(db: HarnessDb, workspaceId: string): Promise<AgentSettings> {
   const [global, own] = await Promise.all([readValues(db, AGENT_GLOBAL_SCOPE), readValues(db, agentWorkspaceScope(workspaceId))]);
   const approval = own.approval && APPROVAL_MODES.includes(own.approval) ? own.approval : 'ask';
+  const modules = effectiveModules(global, own);
   const stored = own.model ? { model: own.model, scope: 'workspace' as const } : global.model ? { model: global.model, scope: 'global' as const } : null;
-  if (!stored) return { model: null, modelError: null, approval };
+  if (!stored) return { model: null, modelError: null, approval, ...modules };
   try {
-    return { model: { config: checkModelConfig(stored.model.config), preset: stored.model.preset ?? null, scope: stored.scope }, modelError: null, approval };
+    return { model: { config: checkModelConfig(stored.model.config), preset: stored.model.preset ?? null, scope: stored.scope }, modelError: null, approval, ...modules };
   } catch (error) {
-    return { model: null, modelError: toErrorData(error, 'E_CONFIG_INVALID'), approval };
+    return { model: null, modelError: toErrorData(error, 'E_CONFIG_INVALID'), approval, ...modules };
+  }
+}
+
+/** The Settings → Agent object stored in exactly this scope (unchecked: the form shows a bad one's error), or null. */
+export async function readStoredModules(db: HarnessDb, workspaceId: string | null): Promise<unknown> {
+  return (await readValues(db, workspaceId ? agentWorkspaceScope(workspaceId) : AGENT_GLOBAL_SCOPE)).modules ?? null;
+}
+
+/**
+ * Saves (validated; nothing is written when invalid) or removes (null) Settings → Agent of a scope. A workspace
+ * without its own uses the global one. Returns what a turn will run with.
+ */
+export async function saveAgentModules(db: HarnessDb, workspaceId: string | null, modules: StoredModules | null): Promise<AgentModules> {
+  const checked = modules ? checkAgentModules(modules) : DEFAULT_AGENT_MODULES;
+  const scope = workspaceId ? agentWorkspaceScope(workspaceId) : AGENT_GLOBAL_SCOPE;
+  const values = await readValues(db, scope);
+  if (modules) values.modules = storedFormOf(checked);
+  else delete values.modules;
+  await writeValues(db, scope, values);
+  return checked;
+}
+
+function effectiveModules(global: AgentValues, own: AgentValues): Pick<AgentSettings, 'modules' | 'modulesScope' | 'modulesError'> {
+  const modulesScope = own.modules !== undefined ? 'workspace' : global.modules !== undefined ? 'global' : 'default';
+  if (modulesScope === 'default') return { modules: DEFAULT_AGENT_MODULES, modulesScope, modulesError: null };
+  try {
+    return { modules: checkAgentModules(modulesScope === 'workspace' ? own.modules : global.modules), modulesScope, modulesError: null };
+  } catch (error) {
+    return { modules: DEFAULT_AGENT_MODULES, modulesScope, modulesError: toErrorData(error, 'E_AGENT_MODULES_INVALID') };
   }
 }

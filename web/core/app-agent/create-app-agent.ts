@@ -16,8 +16,6 @@ import {
   builtinTools,
   createIdbMemoryStore,
   createIdbStatsStore,
-  DEFAULT_CACHE_CONFIG,
-  DEFAULT_SELECTION,
   discoverSkills,
   moduleContext,
   resolveSystemPrompt,
@@ -39,7 +37,7 @@ import { ToolRegistry } from '../tools/registry';
 import type { ToolDefinition } from '../tools/types';
 import { testConnection, type ConnectionReport, type TransportPorts } from '../transport';
 import { EventStream } from '../util';
-import { readAgentSettings, type AgentSettings } from './agent-settings';
+import { readAgentSettings, type AgentModules, type AgentSettings } from './agent-settings';
 import { pairedBridge } from './bridge-endpoint';
 import { appProviderAdapter, connectedBridge } from '../bridge-client';
 import { clearJournal, readJournal, writeJournal, type CallState, type TurnJournal } from './batch-journal';
@@ -85,15 +83,15 @@ export interface AppAgentOptions {
   /** A stored replacement of the system prompt (1–32000 characters, `{{workspace}}` = the folder's name). */
   systemPrompt?: string;
   store?: SessionStore;
-  /** The profile (seed 000 §1): which modules run. Defaults to `standard` with nothing disabled until one is stored. */
+  /** The profile (seed 000 §1): which modules run. Defaults to the one stored in Settings → Agent (read per turn). */
   selection?: ProfileSelection;
   /** Modules bound to bridge workers (they contribute no built-in tools or hooks). Default none. */
   bindings?: Bindings;
   /** The workspace memory (memory tools and snapshot). Defaults to IndexedDB `memory`; null turns memory off. */
   memory?: MemoryStore | null;
-  /** compact.json for the app; defaults to keep_recent 4 with the embedded prompt. */
+  /** compact.json for the app; defaults to the stored Settings → Agent (keep_recent 4 with the embedded prompt). */
   compact?: { config: CompactConfig; promptText?: string };
-  /** cache.json for the app; defaults to `observe`. Statistics go to IndexedDB `metrics` unless `cacheStats` is given. */
+  /** cache.json for the app; defaults to the stored Settings → Agent (`observe`). Statistics go to IndexedDB `metrics` unless `cacheStats` is given. */
   cache?: CacheConfig;
   cacheStats?: StatsStore;
 }
@@ -165,20 +163,24 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const { db, workspaceId } = options;
   const store = options.store ?? createIdbSessionStore(db, workspaceId);
   const sources = new Set<ToolSource>();
-  const selection = options.selection ?? DEFAULT_SELECTION;
   const bindings = options.bindings ?? {};
   const memory = options.memory === null ? undefined : (options.memory ?? createIdbMemoryStore(db));
   const skills = () => discoverSkills(workspaceSkillRoots(options.fs));
-  const contextState = moduleContext({ selection, bindings, ...(memory ? { memory } : {}), skills });
-  const cacheConfig = options.cache ?? DEFAULT_CACHE_CONFIG;
-  const cacheStats = options.cacheStats ?? createIdbStatsStore(db, { workspaceId, namespace: cacheConfig.namespace });
+  /** Settings → Agent (read at each turn start); explicit options win. */
+  const modulesOf = (stored: AgentModules) => ({
+    selection: options.selection ?? stored.selection,
+    compact: options.compact ?? { config: stored.compact },
+    cache: options.cache ?? stored.cache,
+    systemPrompt: options.systemPrompt ?? stored.systemPrompt ?? undefined,
+  });
   const results = createIdbContentStore(db, { workspaceId, ...RESULT_STORE_LIMITS });
   /** The profile's budget/compact/cache hooks, kept while the model settings stay the same so usage anchors carry over turns. */
   let profile: { key: string; hooks: ProfileHooks } | undefined;
-  const profileFor = (model: ModelSettings): ProfileHooks => {
-    const key = JSON.stringify(model);
+  const profileFor = (model: ModelSettings, m: ReturnType<typeof modulesOf>): ProfileHooks => {
+    const key = JSON.stringify([model, m.selection, m.compact, m.cache]);
     if (profile?.key !== key) {
-      profile = { key, hooks: profileHooks({ selection, bindings, model, ...(options.compact ? { compact: options.compact } : {}), cache: { config: cacheConfig, store: cacheStats } }) };
+      const store = options.cacheStats ?? createIdbStatsStore(db, { workspaceId, namespace: m.cache.namespace });
+      profile = { key, hooks: profileHooks({ selection: m.selection, bindings, model, compact: m.compact, cache: { config: m.cache, store } }) };
     }
     return profile.hooks;
   };
@@ -202,7 +204,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     return turnExtensions({ workspaceId, approval: settings.approval, plugins, bridge, ...(options.askWrite ? { askWrite: options.askWrite } : {}), signal });
   }
 
-  async function toolsForTurn(extensions: TurnExtensions, warnings: ErrorData[]): Promise<ToolRegistry> {
+  async function toolsForTurn(extensions: TurnExtensions, selection: ProfileSelection, warnings: ErrorData[]): Promise<ToolRegistry> {
     const registry = new ToolRegistry();
     const extras = extensions.webFetch ? { webFetch: extensions.webFetch } : {};
     const base = options.baseTools ?? ((x) => builtinTools({ selection, bindings, ...(memory ? { memory } : {}), skills, ...x }));
@@ -232,6 +234,9 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   }
 
   async function modelOrThrow(settings: AgentSettings): Promise<ModelConfig> {
+    if (settings.modulesError) {
+      throw new HarnessError(settings.modulesError.code, `The saved agent settings are invalid: ${settings.modulesError.message} Fix them in Settings → Agent.`, { scope: settings.modulesScope });
+    }
     if (settings.modelError) {
       throw new HarnessError(settings.modelError.code, `The saved model settings are invalid: ${settings.modelError.message} Fix them in Settings → Model.`);
     }
@@ -253,10 +258,11 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     // The bridge's hooks run after the profile modules (the pipeline orders by source) for this turn only.
     const unhook: (() => void)[] = [];
     const modelSettings = modelSettingsOf(model);
+    const modules = modulesOf(settings.modules);
     // A stored replacement prompt is checked (1–32000 characters) before anything is registered or opened.
-    const systemPrompt = options.systemPrompt !== undefined ? resolveSystemPrompt({ workspace: options.fs.rootName, replacement: options.systemPrompt }) : undefined;
+    const systemPrompt = modules.systemPrompt !== undefined ? resolveSystemPrompt({ workspace: options.fs.rootName, replacement: modules.systemPrompt }) : undefined;
     // The profile's budget/compact/cache modules first (registered for this turn), then the bridge's hooks.
-    for (const handler of [...profileFor(modelSettings).handlers, ...extensions.hooks]) {
+    for (const handler of [...profileFor(modelSettings, modules).handlers, ...extensions.hooks]) {
       try {
         unhook.push(hooks.register(handler));
       } catch (error) {
@@ -271,7 +277,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       release();
       throw error;
     }
-    const tools = await toolsForTurn(extensions, warnings);
+    const tools = await toolsForTurn(extensions, modules.selection, warnings);
+    const contextState = moduleContext({ selection: modules.selection, bindings, ...(memory ? { memory } : {}), skills });
     // Long results reach the model as a preview + reference into IndexedDB `content`, readable in this turn only.
     const views = turnResultViews({ store: results, sessionId: opened.info.id });
     try {
