@@ -23,8 +23,9 @@ import ModelTab from '../settings/providers/model-tab';
 
 const PluginsTab = lazy(() => import('../settings/plugins/plugins-tab'));
 const BridgeTab = lazy(() => import('../settings/bridge/bridge-tab'));
+const AgentTab = lazy(() => import('../settings/agent/agent-tab'));
 
-type Tab = 'general' | 'model' | 'workspaces' | 'secrets' | 'transfer' | 'plugins' | 'bridge';
+type Tab = 'general' | 'model' | 'agent' | 'workspaces' | 'secrets' | 'transfer' | 'plugins' | 'bridge';
 
 export default function SettingsDialog(props: { state: AppState; onClose: () => void }) {
   const t = props.state.t;
@@ -32,6 +33,7 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
   const tabs: { id: Tab; label: () => string }[] = [
     { id: 'general', label: () => t('settings.general') },
     { id: 'model', label: () => t('settings.model') },
+    { id: 'agent', label: () => t('settings.agent') },
     { id: 'workspaces', label: () => t('settings.workspaces') },
     { id: 'secrets', label: () => t('settings.secrets') },
     { id: 'transfer', label: () => t('settings.transfer') },
@@ -74,6 +76,7 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
           <Match when={tab() === 'model'}>
             <ModelTab state={props.state} />
           </Match>
+          <Match when={tab() === 'agent'}><AgentTab state={props.state} /></Match>
           <Match when={tab() === 'workspaces'}>
             <WorkspacesTab state={props.state} />
           </Match>

@@ -1,5 +1,6 @@
 // English strings. Keys are grouped by screen; `{name}` placeholders are filled by t().
 import { pluginsEn } from '../settings/plugins/strings';
+import { agentEn } from '../settings/agent/strings';
 
 export const en = {
   'app.tagline': 'An AI coding agent that works in the folder you grant.',
@@ -139,6 +140,7 @@ export const en = {
 
   'error.generic': 'Something went wrong: {message}',
   ...pluginsEn,
+  ...agentEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,5 +1,6 @@
 import type { Dictionary } from './en';
 import { pluginsZh } from '../settings/plugins/strings';
+import { agentZh } from '../settings/agent/strings';
 
 // 简体中文。键与 en.ts 一一对应（类型检查保证不缺不多）。
 export const zh: Dictionary = {
@@ -140,4 +141,5 @@ export const zh: Dictionary = {
 
   'error.generic': '出错了：{message}',
   ...pluginsZh,
+  ...agentZh,
 };

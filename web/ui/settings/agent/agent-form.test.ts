@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { checkAgentModules, DEFAULT_AGENT_MODULES } from '../../../core/app-agent/agent-settings';
+import { formFromModules, modulesFromForm } from './agent-form';
+
+describe('the Settings → Agent form', () => {
+  it('round-trips the stored settings, with cache "off" as enabled false and an empty prompt as the built-in one', () => {
+    const form = formFromModules(DEFAULT_AGENT_MODULES);
+    expect(form).toMatchObject({ profile: 'standard', disabled: [], compactEnabled: true, keepRecent: '4', images: 'keep', cache: 'observe', prompt: '' });
+    const stored = modulesFromForm({ ...form, disabled: ['memory'], cache: 'off', keepRecent: '9', prompt: 'Hi {{workspace}}' });
+    const checked = checkAgentModules(stored);
+    expect(checked).toMatchObject({ selection: { disabled: ['memory'] }, compact: { keep_recent: 9 }, cache: { enabled: false }, systemPrompt: 'Hi {{workspace}}' });
+    expect(formFromModules(checked)).toMatchObject({ cache: 'off', disabled: ['memory'], keepRecent: '9', prompt: 'Hi {{workspace}}' });
+    expect('system_prompt' in modulesFromForm(form)).toBe(false);
+  });
+
+  it('leaves a bad number as typed so the parser refuses it, and drops a retention that no longer fits the mode', () => {
+    const form = formFromModules(checkAgentModules({ cache: { mode: 'openai', retention: '24h' } }));
+    expect(() => checkAgentModules(modulesFromForm({ ...form, keepRecent: 'four' }))).toThrow(/keep_recent/);
+    expect(checkAgentModules(modulesFromForm(form)).cache).toMatchObject({ mode: 'openai', retention: '24h' });
+    expect(checkAgentModules(modulesFromForm({ ...form, cache: 'anthropic' })).cache).not.toHaveProperty('retention');
+  });
+});
