@@ -1,5 +1,5 @@
 // Loaded lazily: the settings dialog is not needed to show the first screen.
-import { createResource, createSignal, createUniqueId, For, lazy, Match, Show, Switch } from 'solid-js';
+import { createResource, createSignal, createUniqueId, For, lazy, Match, Show, Suspense, Switch } from 'solid-js';
 import {
   MAX_WORKSPACES,
   deleteSecret,
@@ -76,7 +76,7 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
           <Match when={tab() === 'model'}>
             <ModelTab state={props.state} />
           </Match>
-          <Match when={tab() === 'agent'}><AgentTab state={props.state} /></Match>
+          <Match when={tab() === 'agent'}><Suspense><AgentTab state={props.state} /></Suspense></Match>
           <Match when={tab() === 'workspaces'}>
             <WorkspacesTab state={props.state} />
           </Match>

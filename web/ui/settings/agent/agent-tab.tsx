@@ -200,14 +200,14 @@ export default function AgentTab(props: { state: AppState }) {
           <button type="submit" class="button primary">
             {t('agent.save')}
           </button>
+          <Show when={status()}>
+            {(st) => (
+              <p class={st().ok ? 'field-success' : 'field-error'} role={st().ok ? 'status' : 'alert'} data-testid="agent-status">
+                {st().text}
+              </p>
+            )}
+          </Show>
         </div>
-        <Show when={status()}>
-          {(st) => (
-            <p class={st().ok ? 'field-success' : 'field-error'} role={st().ok ? 'status' : 'alert'} data-testid="agent-status">
-              {st().text}
-            </p>
-          )}
-        </Show>
       </form>
     </Show>
   );

@@ -1,0 +1,68 @@
+// Settings → Agent in the built app: the person unticks the memory module, saves, sends a message, and the
+// model's request carries no memory tool (the file tools stay). Screenshot of the tab into e2e/.artifacts/.
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startModelServer, type ModelServer, type RecordedRequest } from './model-server';
+import { chatLog, configureModel, sendMessage } from './agent-steps';
+import { createPrivateWorkspace, launchBrowser, openApp, serveBuild, type AppBrowser, type ServedBuild } from './harness';
+
+const ARTIFACTS = resolve(import.meta.dirname, '.artifacts');
+let app: ServedBuild;
+let browser: AppBrowser;
+let model: ModelServer;
+
+beforeAll(async () => {
+  app = await serveBuild();
+  browser = await launchBrowser();
+  await openApp(browser.page, app.url);
+});
+afterAll(async () => {
+  await browser?.dispose();
+  await app?.close();
+  await model?.close();
+});
+
+const toolNames = (r: RecordedRequest) => ((r.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((t) => t.function.name);
+
+describe('Settings → Agent', () => {
+  it('a module disabled there is gone from the next request to the model', async () => {
+    model = await startModelServer({ script: [{ text: 'First answer.' }, { text: 'Second answer.' }] });
+    const { page } = browser;
+    await createPrivateWorkspace(page, 'Agent modules');
+    await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e-modules' });
+
+    await sendMessage(page, 'Hello with memory.');
+    await chatLog(page).getByText('First answer.').waitFor();
+    expect(toolNames(model.requests[0]!)).toEqual(expect.arrayContaining(['read', 'memory_get', 'memory_set']));
+
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    await settings.getByRole('tab', { name: 'Agent' }).click();
+    const memory = settings.getByRole('checkbox', { name: /^memory / });
+    expect(await memory.isChecked()).toBe(true);
+    await memory.uncheck();
+    await settings.getByLabel('Cache mode', { exact: true }).selectOption('off');
+    await settings.getByRole('button', { name: 'Save', exact: true }).click();
+    await settings.getByTestId('agent-status').getByText('Saved.').waitFor();
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: resolve(ARTIFACTS, 'settings-agent-bottom.png'), animations: 'disabled' });
+    await settings.evaluate((dialog) => dialog.scrollTo(0, 0));
+    await page.screenshot({ path: resolve(ARTIFACTS, 'settings-agent.png'), animations: 'disabled' });
+    // A prompt outside 1–32000 characters is refused with the parser's code, and the saved settings stay.
+    await settings.getByLabel('System prompt').fill('   ');
+    await settings.getByRole('button', { name: 'Save', exact: true }).click();
+    await settings.getByTestId('agent-status').getByText(/E_PROMPT_EMPTY/).waitFor();
+    await settings.getByRole('button', { name: 'Use the default' }).click();
+    await settings.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await settings.waitFor({ state: 'detached' });
+
+    await sendMessage(page, 'Hello without memory.');
+    await chatLog(page).getByText('Second answer.').waitFor();
+    expect(model.failures).toEqual([]);
+    expect(model.requests).toHaveLength(2);
+    const names = toolNames(model.requests[1]!);
+    expect(names).toEqual(expect.arrayContaining(['read', 'write', 'edit']));
+    expect(names.filter((n) => n.startsWith('memory_'))).toEqual([]);
+  });
+});
