@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from './model-server';
-import { chatLog, configureModel, sendMessage } from './agent-steps';
+import { chatLog, waitForTurnEnd, configureModel, sendMessage } from './agent-steps';
 import { createFileThroughUi, createPrivateWorkspace, launchBrowser, openApp, readFileThroughUi, serveBuild, type AppBrowser, type ServedBuild } from './harness';
 
 let app: ServedBuild;
@@ -74,6 +74,7 @@ it('loads the last checkpoint after the page closed during an approval, says wha
   await banner.waitFor({ state: 'detached' });
   await sendMessage(page, 'Are you still there?');
   await chatLog(page).getByText('Yes, still here.').waitFor();
+  await waitForTurnEnd(page);
   expect(model.failures).toEqual([]);
 
   // The dismissed report stays dismissed after another reload.

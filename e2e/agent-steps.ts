@@ -46,6 +46,11 @@ export async function sendMessage(page: Page, text: string) {
 
 export const chatLog = (page: Page) => page.getByRole('log', { name: 'Chat' });
 
+/** Waits until the turn has fully ended (saved, its interrupted-turn record cleared): text can show earlier. */
+export async function waitForTurnEnd(page: Page) {
+  await page.locator('[role="log"][aria-busy="false"]').waitFor();
+}
+
 /** Settings → Plugins: imports a package and enables it for the open workspace (named `workspace`). */
 export async function importAndEnablePlugin(page: Page, file: { name: string; buffer: Buffer }, pluginId: string, workspace: string) {
   await page.getByRole('button', { name: 'Settings' }).click();

@@ -11,8 +11,12 @@ export {
   APPROVAL_MODES,
   AGENT_GLOBAL_SCOPE,
   agentWorkspaceScope,
+  checkAgentModules,
+  saveAgentModules,
+  readStoredModules,
+  DEFAULT_AGENT_MODULES,
 } from './agent-settings';
-export type { AgentSettings, ApprovalMode, EffectiveModel, StoredModel } from './agent-settings';
+export type { AgentSettings, ApprovalMode, EffectiveModel, StoredModel, AgentModules, StoredModules } from './agent-settings';
 export { readJournal, clearJournal, ranCalls } from './batch-journal';
 export type { TurnJournal, JournalCall, CallState } from './batch-journal';
 export { thinkingOf } from './thinking';

@@ -69,6 +69,8 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
         </For>
       </div>
       <div class="tab-panel" role="tabpanel" id={`${base}-panel`} aria-labelledby={`${base}-tab-${tab()}`}>
+        {/* Lazy tabs suspend here, not at the app root: suspending there would unmount the modal dialog. */}
+        <Suspense>
         <Switch>
           <Match when={tab() === 'general'}>
             <GeneralTab state={props.state} />
@@ -76,7 +78,9 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
           <Match when={tab() === 'model'}>
             <ModelTab state={props.state} />
           </Match>
-          <Match when={tab() === 'agent'}><Suspense><AgentTab state={props.state} /></Suspense></Match>
+          <Match when={tab() === 'agent'}>
+            <AgentTab state={props.state} />
+          </Match>
           <Match when={tab() === 'workspaces'}>
             <WorkspacesTab state={props.state} />
           </Match>
@@ -93,6 +97,7 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
             <BridgeTab state={props.state} />
           </Match>
         </Switch>
+        </Suspense>
       </div>
     </Dialog>
   );
