@@ -118,7 +118,7 @@ export function checkAgentModules(value: unknown): AgentModules {
 }
 
 /** The canonical stored form of checked settings (defaults left out, so a later default change reaches them). */
-function storedFormOf(m: AgentModules): StoredModules {
+export function storedModulesOf(m: AgentModules): StoredModules {
   const out: StoredModules = {};
   if (m.selection.profile !== DEFAULT_SELECTION.profile || m.selection.disabled.length) out.selection = { profile: m.selection.profile, disabled: [...m.selection.disabled] };
   const { prompt: _prompt, ...compact } = m.compact;
@@ -184,7 +184,7 @@ export async function saveAgentModules(db: HarnessDb, workspaceId: string | null
   const checked = modules ? checkAgentModules(modules) : DEFAULT_AGENT_MODULES;
   const scope = workspaceId ? agentWorkspaceScope(workspaceId) : AGENT_GLOBAL_SCOPE;
   const values = await readValues(db, scope);
-  if (modules) values.modules = storedFormOf(checked);
+  if (modules) values.modules = storedModulesOf(checked);
   else delete values.modules;
   await writeValues(db, scope, values);
   return checked;

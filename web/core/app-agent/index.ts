@@ -17,6 +17,8 @@ export {
   DEFAULT_AGENT_MODULES,
 } from './agent-settings';
 export type { AgentSettings, ApprovalMode, EffectiveModel, StoredModel, AgentModules, StoredModules } from './agent-settings';
+export { exportAllSettings, importAllSettings, exportAgentSettings, AGENT_SETTINGS_SECTION } from './settings-transfer';
+export type { AgentSettingsExport, AgentScopeExport } from './settings-transfer';
 export { readJournal, clearJournal, ranCalls } from './batch-journal';
 export type { TurnJournal, JournalCall, CallState } from './batch-journal';
 export { thinkingOf } from './thinking';

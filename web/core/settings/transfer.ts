@@ -1,12 +1,20 @@
 // Export and import of non-secret settings as one JSON document. Import validates the WHOLE file before writing
 // anything and then writes in one transaction, so a bad file changes nothing. The secrets store is never read here.
+//
+// File versions: 1 = general settings only; 2 adds the optional `agent` part (model config, approval modes,
+// Settings → Agent). This folder does not know the agent's settings (web/core/app-agent imports it, not the other
+// way round): the agent part is checked and written by a `SettingsFileSection` that app-agent's settings-transfer.ts
+// passes in. Without that section a file carrying `agent` is refused, never half-imported.
 import { HarnessError } from '../errors';
-import { nameKeyOf, type HarnessDb } from '../storage';
-import { checkSettingsValues, SETTINGS_VERSION, type GlobalSettings, type SettingsIssue, type WorkspaceSettings } from './schema';
+import { nameKeyOf, type HarnessDb, type SettingsRecord, type WorkspaceRecord } from '../storage';
+import { checkSettingsValues, type GlobalSettings, type SettingsIssue, type WorkspaceSettings } from './schema';
 import { GLOBAL_SCOPE, readGlobalSettings, readWorkspaceSettings, record, workspaceScope } from './store';
 
 export const SETTINGS_FILE_FORMAT = 'i-settings';
+/** Version of the file's shape (not of the stored records: that is SETTINGS_VERSION). Older versions still import. */
+export const SETTINGS_FILE_VERSION = 2;
 export const MAX_SETTINGS_FILE_BYTES = 1024 * 1024;
+const BASE_FIELDS = ['format', 'version', 'exportedAt', 'global', 'workspaces'];
 
 export interface SettingsFile {
   format: typeof SETTINGS_FILE_FORMAT;
@@ -14,6 +22,25 @@ export interface SettingsFile {
   exportedAt: string;
   global: Partial<GlobalSettings>;
   workspaces: { id: string; name: string; settings: WorkspaceSettings }[];
+  /** Version 2+: the agent's non-secret settings; its shape belongs to web/core/app-agent (opaque here). */
+  agent?: unknown;
+}
+
+/** The settings object store inside the import transaction (only IndexedDB requests may be awaited there). */
+export interface SettingsTxStore {
+  get(scope: string): Promise<SettingsRecord | undefined>;
+  put(record: SettingsRecord): Promise<unknown>;
+}
+
+/** A top-level part of the file owned by another layer, checked with the rest and written in the same transaction. */
+export interface SettingsFileSection {
+  field: 'agent';
+  /** The first file version that may carry it. */
+  since: number;
+  /** Every problem of the part, paths starting with `field` (e.g. `agent.global.model.config.base_url`). */
+  check(value: unknown): SettingsIssue[];
+  /** Writes a checked part. `findWorkspace` matches by id, then by name; applied/skipped names go into `report`. */
+  apply(value: unknown, store: SettingsTxStore, findWorkspace: (id: string, name: string) => Promise<WorkspaceRecord | undefined>, report: ImportReport): Promise<void>;
 }
 
 export interface ImportReport {
@@ -28,7 +55,7 @@ export async function exportSettings(db: HarnessDb, now: Date = new Date()): Pro
   const workspaces = await db.getAllFromIndex('workspaces', 'by_name_key');
   const out: SettingsFile = {
     format: SETTINGS_FILE_FORMAT,
-    version: SETTINGS_VERSION,
+    version: SETTINGS_FILE_VERSION,
     exportedAt: now.toISOString(),
     global: await readGlobalSettings(db),
     workspaces: [],
@@ -45,7 +72,7 @@ export function serializeSettings(file: SettingsFile): string {
 }
 
 /** Parses and validates a settings file; throws E_SETTINGS_IMPORT_INVALID listing every problem with its path. */
-export function parseSettingsFile(text: string): SettingsFile {
+export function parseSettingsFile(text: string, sections: readonly SettingsFileSection[] = []): SettingsFile {
   if (new TextEncoder().encode(text).length > MAX_SETTINGS_FILE_BYTES) {
     throw invalid([{ path: '(file)', problem: `larger than ${MAX_SETTINGS_FILE_BYTES / 1024} KiB; this is not a settings export` }]);
   }
@@ -58,12 +85,17 @@ export function parseSettingsFile(text: string): SettingsFile {
   const issues: SettingsIssue[] = [];
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw invalid([{ path: '(file)', problem: 'expected a JSON object' }]);
   const d = doc as Record<string, unknown>;
+  const versionOk = typeof d.version === 'number' && Number.isInteger(d.version) && d.version >= 1;
   for (const key of Object.keys(d)) {
-    if (!['format', 'version', 'exportedAt', 'global', 'workspaces'].includes(key)) issues.push({ path: key, problem: 'unknown field' });
+    if (BASE_FIELDS.includes(key)) continue;
+    const section = sections.find((s) => s.field === key);
+    if (!section) issues.push({ path: key, problem: 'unknown field' });
+    else if (versionOk && (d.version as number) < section.since) issues.push({ path: key, problem: `not part of version ${String(d.version)} files (it came in version ${section.since})` });
+    else issues.push(...section.check(d[key]));
   }
   if (d.format !== SETTINGS_FILE_FORMAT) issues.push({ path: 'format', problem: `expected "${SETTINGS_FILE_FORMAT}"` });
-  if (typeof d.version !== 'number' || !Number.isInteger(d.version) || d.version < 1) issues.push({ path: 'version', problem: 'expected a positive integer' });
-  else if (d.version > SETTINGS_VERSION) issues.push({ path: 'version', problem: `written by a newer version of i (${d.version} > ${SETTINGS_VERSION}); update the app first` });
+  if (!versionOk) issues.push({ path: 'version', problem: 'expected a positive integer' });
+  else if ((d.version as number) > SETTINGS_FILE_VERSION) issues.push({ path: 'version', problem: `written by a newer version of i (${String(d.version)} > ${SETTINGS_FILE_VERSION}); update the app first` });
   if (d.exportedAt !== undefined && typeof d.exportedAt !== 'string') issues.push({ path: 'exportedAt', problem: 'expected a string' });
   if (d.global !== undefined) issues.push(...checkSettingsValues(d.global, 'global', 'global'));
   const workspaces = d.workspaces ?? [];
@@ -80,18 +112,23 @@ export function parseSettingsFile(text: string): SettingsFile {
     });
   }
   if (issues.length) throw invalid(issues);
-  return {
+  const file: SettingsFile = {
     format: SETTINGS_FILE_FORMAT,
     version: d.version as number,
     exportedAt: (d.exportedAt as string | undefined) ?? '',
     global: (d.global ?? {}) as Partial<GlobalSettings>,
     workspaces: workspaces as SettingsFile['workspaces'],
   };
+  for (const section of sections) if (d[section.field] !== undefined) file[section.field] = d[section.field];
+  return file;
 }
 
-/** Applies a validated file in one transaction. Workspaces match by id first, then by name. */
-export async function importSettings(db: HarnessDb, text: string): Promise<ImportReport> {
-  const file = parseSettingsFile(text);
+/**
+ * Applies a validated file (with its `sections`) in one transaction. Workspaces match by id first, then by name;
+ * entries for workspaces that do not exist here are skipped and named in the report.
+ */
+export async function importSettings(db: HarnessDb, text: string, sections: readonly SettingsFileSection[] = []): Promise<ImportReport> {
+  const file = parseSettingsFile(text, sections);
   const report: ImportReport = { globalApplied: false, applied: [], skipped: [] };
   const tx = db.transaction(['settings', 'workspaces'], 'readwrite');
   const settings = tx.objectStore('settings');
@@ -101,14 +138,24 @@ export async function importSettings(db: HarnessDb, text: string): Promise<Impor
     report.globalApplied = true;
   }
   const registry = tx.objectStore('workspaces');
+  const findWorkspace = async (id: string, name: string) => (await registry.get(id)) ?? (await registry.index('by_name_key').get(nameKeyOf(name)));
   for (const entry of file.workspaces) {
-    const target = (await registry.get(entry.id)) ?? (await registry.index('by_name_key').get(nameKeyOf(entry.name)));
+    const target = await findWorkspace(entry.id, entry.name);
     if (!target) {
       report.skipped.push(entry.name);
       continue;
     }
     await settings.put(record(workspaceScope(target.id), entry.settings));
     report.applied.push(target.name);
+  }
+  try {
+    for (const section of sections) {
+      if (file[section.field] !== undefined) await section.apply(file[section.field], settings, findWorkspace, report);
+    }
+  } catch (error) {
+    tx.abort(); // a section that fails while writing leaves nothing behind either
+    await tx.done.catch(() => undefined);
+    throw error;
   }
   await tx.done;
   return report;

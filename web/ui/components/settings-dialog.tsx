@@ -5,8 +5,6 @@ import {
   deleteSecret,
   listSecretNames,
   setSecret,
-  exportSettings,
-  importSettings,
   readStorageUsage,
   readWorkspaceSettings,
   requestPersistentStorage,
@@ -15,6 +13,7 @@ import {
   type GlobalSettings,
   type WorkspaceRecord,
 } from '../../core';
+import { exportAllSettings, importAllSettings } from '../../core/app-agent';
 import { formatBytes } from '../i18n/i18n';
 import type { AppState } from '../state/app-state';
 import { messageOf } from '../state/errors';
@@ -213,7 +212,7 @@ function TransferTab(props: { state: AppState }) {
   const fileId = createUniqueId();
   const [result, setResult] = createSignal<{ ok: boolean; text: string } | null>(null);
   async function doExport() {
-    const text = serializeSettings(await exportSettings(s.db));
+    const text = serializeSettings(await exportAllSettings(s.db));
     const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
     const a = document.createElement('a');
     a.href = url;
@@ -224,7 +223,7 @@ function TransferTab(props: { state: AppState }) {
   async function doImport(file: File | undefined) {
     if (!file) return;
     try {
-      const report = await importSettings(s.db, await file.text());
+      const report = await importAllSettings(s.db, await file.text());
       const applied = [report.globalApplied ? t('settings.globalOnly') : '', ...report.applied].filter(Boolean).join(', ');
       const skipped = report.skipped.length ? ` ${t('settings.importedSkipped', { skipped: report.skipped.join(', ') })}` : '';
       setResult({ ok: true, text: t('settings.imported', { applied: applied || '—' }) + skipped });
