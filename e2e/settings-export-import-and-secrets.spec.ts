@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { configureModel, openModelSettings } from './agent-steps';
 import { createPrivateWorkspace, launchBrowser, openApp, serveBuild, type AppBrowser, type ServedBuild } from './harness';
 
 let server: ServedBuild;
@@ -34,7 +35,7 @@ it('stores a key by name, exports settings without it, refuses a bad file unchan
   await settings.getByRole('tab', { name: 'Import / Export' }).click();
   const [download] = await Promise.all([page.waitForEvent('download'), settings.getByRole('button', { name: 'Export settings' }).click()]);
   const exported = await readFile((await download.path())!, 'utf8');
-  expect(JSON.parse(exported)).toMatchObject({ format: 'i-settings', version: 1, global: { theme: 'dark' } });
+  expect(JSON.parse(exported)).toMatchObject({ format: 'i-settings', version: 2, global: { theme: 'dark' } });
   expect(exported).not.toContain('sk-e2e-never-exported');
   expect(exported).not.toContain('OPENAI_API_KEY');
 
@@ -52,4 +53,56 @@ it('stores a key by name, exports settings without it, refuses a bad file unchan
 
   await page.reload();
   await page.getByRole('button', { name: '新建工作区' }).waitFor();
+});
+
+it('carries the model configuration and the approval mode to a new browser profile, never the key', async () => {
+  // First profile: a model (key stored by name) and the workspace's approval mode, then Export.
+  const first = await launchBrowser();
+  let exported: string;
+  try {
+    const { page } = first;
+    await openApp(page, server.url);
+    await createPrivateWorkspace(page, 'Moving house');
+    await configureModel(page, { protocol: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'e2e-moved-model', keyName: 'E2E_MOVED_KEY', key: 'sk-e2e-moved-never-exported' });
+    await page.getByLabel('Approval', { exact: true }).selectOption('auto');
+    await page.getByRole('note').getByText(/^Auto mode:/).waitFor(); // shown once the mode is saved
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    await settings.getByRole('tab', { name: 'Import / Export' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), settings.getByRole('button', { name: 'Export settings' }).click()]);
+    exported = await readFile((await download.path())!, 'utf8');
+  } finally {
+    await first.dispose();
+  }
+  expect(exported).not.toContain('sk-e2e-moved-never-exported');
+  expect(JSON.parse(exported)).toMatchObject({
+    version: 2,
+    agent: {
+      global: { model: { config: { protocol: 'openai', base_url: 'http://127.0.0.1:9/v1', model: 'e2e-moved-model', api_key_env: 'E2E_MOVED_KEY' } } },
+      workspaces: [{ name: 'Moving house', approval: 'auto' }],
+    },
+  });
+
+  // A new profile with a workspace of the same name: Import, then the Model tab and the approval mode show them.
+  const second = await launchBrowser();
+  try {
+    const { page } = second;
+    await openApp(page, server.url);
+    await createPrivateWorkspace(page, 'Moving house');
+    expect(await page.getByLabel('Approval', { exact: true }).inputValue()).toBe('ask');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    await settings.getByRole('tab', { name: 'Import / Export' }).click();
+    await settings.getByLabel('Import settings').setInputFiles({ name: 'moved.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
+    await settings.getByTestId('import-result').filter({ hasText: 'Moving house' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Moving house' }).waitFor();
+    expect(await page.getByLabel('Approval', { exact: true }).inputValue()).toBe('auto');
+    const dialog = await openModelSettings(page);
+    await expect.poll(() => dialog.getByRole('textbox', { name: 'Model', exact: true }).inputValue()).toBe('e2e-moved-model');
+    expect(await dialog.getByLabel('API key name').inputValue()).toBe('E2E_MOVED_KEY');
+    expect(await dialog.getByLabel('Base URL').inputValue()).toBe('http://127.0.0.1:9/v1');
+  } finally {
+    await second.dispose();
+  }
 });
