@@ -8,6 +8,7 @@ import { MODULE_NAMES, PROFILE_MODULES, PROFILE_NAMES, type ModuleName } from '.
 import { DEFAULT_SYSTEM_PROMPT } from '../../../core/prompts';
 import type { MessageKey } from '../../i18n/en';
 import type { AppState } from '../../state/app-state';
+import { ScopeField } from '../scope-field';
 import { codeOf, messageOf } from '../../state/errors';
 import { CACHE_CHOICES, formFromModules, modulesFromForm, type AgentForm } from './agent-form';
 
@@ -72,32 +73,22 @@ export default function AgentTab(props: { state: AppState }) {
     <Show when={loaded()}>
       <form class="form agent-form" onSubmit={save} data-testid="agent-settings">
         <p class="field-hint">{t('agent.intro')}</p>
-        <div class="field">
-          <label for={f('scope')}>{t('agent.scope')}</label>
-          <select
-            id={f('scope')}
-            value={scope() ?? ''}
-            onChange={(e) => {
-              const v = e.currentTarget.value || null;
-              setScope(v);
-              void load(v);
-            }}
-          >
-            <option value="">{t('agent.scopeGlobal')}</option>
-            <For each={s.workspaces()}>{(w) => <option value={w.id}>{t('agent.scopeWorkspace', { name: w.name })}</option>}</For>
-          </select>
-          <Show when={scope()}>
-            <p class="field-hint">
-              {inherits() ? (
-                t('agent.useGlobal')
-              ) : (
-                <button type="button" class="link-button" onClick={() => void removeOverride()}>
-                  {t('agent.removeOverride')}
-                </button>
-              )}
-            </p>
-          </Show>
-        </div>
+        <ScopeField
+          id={f('scope')}
+          label={t('agent.scope')}
+          globalLabel={t('agent.scopeGlobal')}
+          workspaceLabel={(name) => t('agent.scopeWorkspace', { name })}
+          workspaces={s.workspaces()}
+          scope={scope()}
+          onChange={(v) => {
+            setScope(v);
+            void load(v);
+          }}
+          inherits={inherits()}
+          inheritsText={t('agent.useGlobal')}
+          removeText={t('agent.removeOverride')}
+          onRemove={() => void removeOverride()}
+        />
         <Show when={stored()}>
           {(bad) => (
             <div role="alert" data-testid="agent-stored-invalid">

@@ -9,6 +9,7 @@ import { pairedBridge } from '../../../core/app-agent/bridge-endpoint';
 import { appProviderAdapter, connectedBridge } from '../../../core/bridge-client';
 import { chatTranslator } from '../../chat/chat-i18n';
 import type { AppState } from '../../state/app-state';
+import { ScopeField } from '../scope-field';
 import { codeOf, messageOf } from '../../state/errors';
 import { configFromForm, CUSTOM_PRESET, emptyForm, formFromConfig, formFromPreset, type ProviderForm } from './provider-form';
 
@@ -130,32 +131,22 @@ export default function ModelTab(props: { state: AppState }) {
   return (
     <Show when={loaded()}>
       <form class="form model-form" onSubmit={save}>
-        <div class="field">
-          <label for={f('scope')}>{ct('scope')}</label>
-          <select
-            id={f('scope')}
-            value={scope() ?? ''}
-            onChange={(e) => {
-              const v = e.currentTarget.value || null;
-              setScope(v);
-              void load(v);
-            }}
-          >
-            <option value="">{ct('scopeGlobal')}</option>
-            <For each={s.workspaces()}>{(w) => <option value={w.id}>{ct('scopeWorkspace', { name: w.name })}</option>}</For>
-          </select>
-          <Show when={scope()}>
-            <p class="field-hint">
-              {inherits() ? (
-                ct('useGlobal')
-              ) : (
-                <button type="button" class="link-button" onClick={() => void removeOverride()}>
-                  {ct('removeOverride')}
-                </button>
-              )}
-            </p>
-          </Show>
-        </div>
+        <ScopeField
+          id={f('scope')}
+          label={ct('scope')}
+          globalLabel={ct('scopeGlobal')}
+          workspaceLabel={(name) => ct('scopeWorkspace', { name })}
+          workspaces={s.workspaces()}
+          scope={scope()}
+          onChange={(v) => {
+            setScope(v);
+            void load(v);
+          }}
+          inherits={inherits()}
+          inheritsText={ct('useGlobal')}
+          removeText={ct('removeOverride')}
+          onRemove={() => void removeOverride()}
+        />
         <div class="form-grid">
           <div class="field">
             <label for={f('preset')}>{ct('preset')}</label>
