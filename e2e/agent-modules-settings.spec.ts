@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer, type RecordedRequest } from './model-server';
-import { chatLog, configureModel, sendMessage } from './agent-steps';
+import { chatLog, configureModel, sendMessage, waitForTurnEnd } from './agent-steps';
 import { createPrivateWorkspace, launchBrowser, openApp, serveBuild, type AppBrowser, type ServedBuild } from './harness';
 
 const ARTIFACTS = resolve(import.meta.dirname, '.artifacts');
@@ -64,5 +64,43 @@ describe('Settings → Agent', () => {
     const names = toolNames(model.requests[1]!);
     expect(names).toEqual(expect.arrayContaining(['read', 'write', 'edit']));
     expect(names.filter((n) => n.startsWith('memory_'))).toEqual([]);
+  });
+
+  it('a workspace can have its own modules, and go back to the default ones', async () => {
+    await model.close();
+    model = await startModelServer({ script: [{ text: 'Own settings.' }, { text: 'Default again.' }] });
+    const { page } = browser;
+    await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e-modules' });
+    const openAgentTab = async () => {
+      await page.getByRole('button', { name: 'Settings' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Settings' });
+      await dialog.getByRole('tab', { name: 'Agent' }).click();
+      await dialog.getByLabel('Applies to').selectOption({ label: 'Only workspace “Agent modules”' });
+      return dialog;
+    };
+    let settings = await openAgentTab();
+    await settings.getByText('This workspace uses the default agent settings.', { exact: false }).waitFor();
+    // The workspace starts from the default (memory off); ticking it here gives the workspace its own settings.
+    const memory = settings.getByRole('checkbox', { name: /^memory / });
+    expect(await memory.isChecked()).toBe(false);
+    await memory.check();
+    await settings.getByRole('button', { name: 'Save', exact: true }).click();
+    await settings.getByTestId('agent-status').getByText('Saved.').waitFor();
+    await settings.getByRole('button', { name: 'Use the default agent settings again' }).waitFor();
+    await settings.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await sendMessage(page, 'With my own settings.');
+    await chatLog(page).getByText('Own settings.', { exact: true }).waitFor();
+    await waitForTurnEnd(page);
+    expect(toolNames(model.requests[0]!)).toEqual(expect.arrayContaining(['memory_get', 'memory_set']));
+
+    settings = await openAgentTab();
+    await settings.getByRole('button', { name: 'Use the default agent settings again' }).click();
+    await settings.getByText('This workspace uses the default agent settings.', { exact: false }).waitFor();
+    await settings.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await sendMessage(page, 'Back to the defaults.');
+    await chatLog(page).getByText('Default again.', { exact: true }).waitFor();
+    await waitForTurnEnd(page);
+    expect(toolNames(model.requests[1]!).filter((n) => n.startsWith('memory_'))).toEqual([]);
+    expect(model.failures).toEqual([]);
   });
 });
