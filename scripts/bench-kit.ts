@@ -5,7 +5,7 @@ export interface CompareOptions {
   /** Runs per side after warm-up; the median is compared. */
   runs?: number;
   warmup?: number;
-  /** Upper bound on candidate/baseline the benchmark promises, if any (printed, and checked when `enforce`). */
+  /** Upper bound on candidate/baseline the benchmark promises, if any: the line ends `ok` or `MISSED`. */
   target?: number;
 }
 
