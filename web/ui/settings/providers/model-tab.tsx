@@ -11,12 +11,11 @@ import { chatTranslator } from '../../chat/chat-i18n';
 import type { AppState } from '../../state/app-state';
 import { ScopeField } from '../scope-field';
 import { codeOf, messageOf } from '../../state/errors';
+import { BUILTIN_PROTOCOLS, isBuiltinProtocol } from '../../../core/providers';
 import { configFromForm, CUSTOM_PRESET, emptyForm, formFromConfig, formFromPreset, type ProviderForm } from './provider-form';
 
-const PROTOCOLS = ['openai', 'deepseek', 'anthropic', 'responses'] as const;
 /** The select's entry for any other selector: a custom protocol served by the paired bridge's provider worker. */
 const CUSTOM_PROTOCOL = '(custom)';
-const isBuiltin = (p: string) => (PROTOCOLS as readonly string[]).includes(p);
 
 export default function ModelTab(props: { state: AppState }) {
   const s = props.state;
@@ -167,14 +166,14 @@ export default function ModelTab(props: { state: AppState }) {
             <label for={f('protocol')}>{ct('protocol')}</label>
             <select
               id={f('protocol')}
-              value={isBuiltin(form().protocol) ? form().protocol : CUSTOM_PROTOCOL}
+              value={isBuiltinProtocol(form().protocol) ? form().protocol : CUSTOM_PROTOCOL}
               onChange={(e) => patch({ protocol: e.currentTarget.value === CUSTOM_PROTOCOL ? '' : e.currentTarget.value })}
             >
-              <For each={PROTOCOLS}>{(p) => <option value={p}>{p}</option>}</For>
+              <For each={BUILTIN_PROTOCOLS}>{(p) => <option value={p}>{p}</option>}</For>
               <option value={CUSTOM_PROTOCOL}>custom…</option>
             </select>
           </div>
-          <Show when={!isBuiltin(form().protocol)}>
+          <Show when={!isBuiltinProtocol(form().protocol)}>
             <div class="field">
               <label for={f('custom-protocol')}>Custom protocol</label>
               <input id={f('custom-protocol')} type="text" required spellcheck={false} placeholder="my-service" value={form().protocol} onInput={(e) => patch({ protocol: e.currentTarget.value.trim() })} />
