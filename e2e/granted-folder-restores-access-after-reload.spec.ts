@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { folderPickerSubstitute, launchBrowser, openApp, PICKED_FOLDER, readFileThroughUi, serveBuild, workspaceId, type AppBrowser, type ServedBuild } from './harness';
+import { expect, it } from 'vitest';
+import { folderPickerSubstitute, openApp, PICKED_FOLDER, readFileThroughUi, workspaceId, useServedApp } from './harness';
 
-let server: ServedBuild;
-let browser: AppBrowser;
-
-beforeAll(async () => {
-  server = await serveBuild();
-  browser = await launchBrowser({ initScripts: [folderPickerSubstitute] });
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await server?.close();
-});
+const app = useServedApp({ initScripts: [folderPickerSubstitute] });
 
 it('grants a folder through the picker, keeps the handle, and restores access with one click after a reload', async () => {
-  const { page } = browser;
-  await openApp(page, server.url);
+  const { page } = app.browser;
+  await openApp(page, app.server.url);
   // The "person's folder" already has a project file in it.
   await page.evaluate(async (name) => {
     const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(name, { create: true });
@@ -47,7 +37,7 @@ it('grants a folder through the picker, keeps the handle, and restores access wi
 });
 
 it('refuses a second workspace with the same name and says why', async () => {
-  const { page } = browser;
+  const { page } = app.browser;
   await page.getByRole('button', { name: 'New workspace' }).click();
   const dialog = page.getByRole('dialog', { name: 'New workspace' });
   await dialog.getByLabel('Private, inside this browser').check();

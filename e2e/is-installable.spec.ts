@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchBrowser, openApp, serveBuild, waitForServiceWorkerControl, type AppBrowser, type ServedBuild } from './harness';
+import { expect, it } from 'vitest';
+import { openApp, waitForServiceWorkerControl, useServedApp } from './harness';
 
-let server: ServedBuild;
-let browser: AppBrowser;
-
-beforeAll(async () => {
-  server = await serveBuild();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await server?.close();
-});
+const app = useServedApp();
 
 it('is installable: CDP Page.getInstallabilityErrors returns no errors for the served build', async () => {
-  const { page, context } = browser;
-  await openApp(page, server.url);
+  const { page, context } = app.browser;
+  await openApp(page, app.server.url);
   await waitForServiceWorkerControl(page);
   const cdp = await context.newCDPSession(page);
   const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: unknown[] };

@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPrivateWorkspace, launchBrowser, openApp, serveBuild, waitForServiceWorkerControl, workspaceId, type AppBrowser, type ServedBuild } from './harness';
+import { expect, it } from 'vitest';
+import { createPrivateWorkspace, openApp, waitForServiceWorkerControl, workspaceId, useServedApp } from './harness';
 
-let server: ServedBuild;
-let browser: AppBrowser;
-
-beforeAll(async () => {
-  server = await serveBuild();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await server?.close();
-});
+const app = useServedApp();
 
 it('still shows the app and its workspaces after the server stops, served by the service worker', async () => {
-  const { page } = browser;
-  await openApp(page, server.url);
+  const { page } = app.browser;
+  await openApp(page, app.server.url);
   const id = await createPrivateWorkspace(page, 'Offline work');
   await waitForServiceWorkerControl(page);
 
-  await server.close();
-  const offline = await fetch(server.url).then(
+  await app.server.close();
+  const offline = await fetch(app.server.url).then(
     () => 'reachable',
     () => 'unreachable',
   );

@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createFileThroughUi, createPrivateWorkspace, launchBrowser, openApp, readFileThroughUi, serveBuild, workspaceId, type AppBrowser, type ServedBuild } from './harness';
+import { expect, it } from 'vitest';
+import { createFileThroughUi, createPrivateWorkspace, openApp, readFileThroughUi, workspaceId, useServedApp } from './harness';
 
-let server: ServedBuild;
-let browser: AppBrowser;
-
-beforeAll(async () => {
-  server = await serveBuild();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await server?.close();
-});
+const app = useServedApp();
 
 it('keeps a private (OPFS) workspace with the same UUID and its file across a reload', async () => {
-  const { page } = browser;
-  await openApp(page, server.url);
+  const { page } = app.browser;
+  await openApp(page, app.server.url);
   await expect(page.getByText('No workspaces yet.', { exact: false }).count()).resolves.toBe(1);
 
   const id = await createPrivateWorkspace(page, 'Notes');
@@ -39,7 +29,7 @@ it('keeps a private (OPFS) workspace with the same UUID and its file across a re
 });
 
 it('lists a file written into the OPFS directory from outside the app, and reads it back', async () => {
-  const { page } = browser;
+  const { page } = app.browser;
   const id = await createPrivateWorkspace(page, 'Imported');
   await page.evaluate(async (wid) => {
     const root = await navigator.storage.getDirectory();
@@ -54,7 +44,7 @@ it('lists a file written into the OPFS directory from outside the app, and reads
 });
 
 it('renames a workspace keeping its UUID, then deletes it together with its files', async () => {
-  const { page } = browser;
+  const { page } = app.browser;
   const id = await workspaceId(page);
   await page.getByRole('button', { name: 'Rename' }).click();
   const rename = page.getByRole('dialog', { name: 'Rename workspace' });

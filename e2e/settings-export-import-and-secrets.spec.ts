@@ -1,23 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { configureModel, openModelSettings } from './agent-steps';
-import { createPrivateWorkspace, launchBrowser, openApp, serveBuild, type AppBrowser, type ServedBuild } from './harness';
+import { createPrivateWorkspace, launchBrowser, openApp, useServedApp } from './harness';
 
-let server: ServedBuild;
-let browser: AppBrowser;
-
-beforeAll(async () => {
-  server = await serveBuild();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await server?.close();
-});
+const app = useServedApp();
 
 it('stores a key by name, exports settings without it, refuses a bad file unchanged, and imports a good one', async () => {
-  const { page } = browser;
-  await openApp(page, server.url);
+  const { page } = app.browser;
+  await openApp(page, app.server.url);
   await createPrivateWorkspace(page, 'Settings check');
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings' });
@@ -61,7 +51,7 @@ it('carries the model configuration and the approval mode to a new browser profi
   let exported: string;
   try {
     const { page } = first;
-    await openApp(page, server.url);
+    await openApp(page, app.server.url);
     await createPrivateWorkspace(page, 'Moving house');
     await configureModel(page, { protocol: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'e2e-moved-model', keyName: 'E2E_MOVED_KEY', key: 'sk-e2e-moved-never-exported' });
     await page.getByLabel('Approval', { exact: true }).selectOption('auto');
@@ -87,7 +77,7 @@ it('carries the model configuration and the approval mode to a new browser profi
   const second = await launchBrowser();
   try {
     const { page } = second;
-    await openApp(page, server.url);
+    await openApp(page, app.server.url);
     await createPrivateWorkspace(page, 'Moving house');
     expect(await page.getByLabel('Approval', { exact: true }).inputValue()).toBe('ask');
     await page.getByRole('button', { name: 'Settings' }).click();
