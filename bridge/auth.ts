@@ -1,27 +1,37 @@
 // Tokens and pairing. The local token (written to bridge.json for local tools) and every token handed out by
-// pairing are kept only as SHA-256 digests, so lookups do not compare secrets byte by byte. The pairing code is
-// printed once at start: single use, expiring, and a handful of wrong guesses disables it until restart.
+// pairing are compared in constant time (timingSafeEqual against every issued token), so a wrong guess takes
+// the same time whatever its prefix. All tokens have the same length, so the length check leaks nothing. The
+// pairing code is printed once at start: single use, expiring, and a handful of wrong guesses disables it until
+// restart.
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { BridgeError } from './errors';
 import { PAIRING_MAX_ATTEMPTS, PAIRING_TTL_MS } from './limits';
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 export const newToken = () => randomBytes(32).toString('base64url');
+/** 32 random bytes in base64url, without padding. */
+const TOKEN_LENGTH = 43;
+const BEARER = 'Bearer ';
+const TOKEN_CHARS = /^[A-Za-z0-9_-]+$/;
 
 export class TokenStore {
-  private readonly digests = new Set<string>();
+  private readonly tokens: Buffer[] = [];
 
   issue(): string {
     const token = newToken();
-    this.digests.add(digest(token));
+    this.tokens.push(Buffer.from(token, 'latin1'));
     return token;
   }
 
   /** Checks an `Authorization: Bearer <token>` header value. */
   check(header: string | undefined): boolean {
-    if (!header) return false;
-    const match = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(header);
-    return match !== null && this.digests.has(digest(match[1]!));
+    if (header?.length !== BEARER.length + TOKEN_LENGTH || !header.startsWith(BEARER)) return false;
+    const token = header.slice(BEARER.length);
+    if (!TOKEN_CHARS.test(token)) return false;
+    const given = Buffer.from(token, 'latin1');
+    let match = false;
+    for (const issued of this.tokens) match = timingSafeEqual(issued, given) || match;
+    return match;
   }
 }
 

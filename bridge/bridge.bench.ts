@@ -1,15 +1,19 @@
 // `npm run bench`: the bridge's overhead against talking NDJSON to the same worker directly from Node.
-// 1. Tool-call round trip HTTP → bridge → worker → back vs a direct NDJSON round trip (target ≤ 2x).
-//    HTTP/1.1 on loopback alone costs several direct pipe round trips on this machine, so the same run also
-//    compares the bridge against a bare node:http echo server (the HTTP floor, no worker at all), and against a
-//    minimal relay: bare node:http in front of a direct NDJSON client to the same worker program, with no checks.
-//    bridge / relay is the bridge's own overhead (guards, auth, validation, pool, frame reader); the ideal is 1.
+// 1. Tool-call round trip HTTP → bridge → worker → back vs a direct NDJSON round trip (target ≤ 2x), 100 calls
+//    back to back over one keep-alive connection. The client is a minimal keep-alive HTTP/1.1 client
+//    (fixtures/keep-alive-client.ts): node:http's own client spends more CPU per request than the whole bridge,
+//    so through it the ratio measures the client (printed too, without a target). The bridge runs in this
+//    process, like the direct client, so both sides cross the same number of process boundaries.
+//    The same run prints, for context: the HTTP floor (a bare node:http echo, no worker), a minimal relay (bare
+//    node:http in front of a direct NDJSON client, no checks: bridge / relay is the bridge's own overhead, ideal 1),
+//    single calls made 2 ms apart (a tool call after idle time rather than in a tight loop), and CPU per call.
 // 2. 1 MiB frames per second through the pool (byte-counted reader, validation) vs the same direct client.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compare, fmt, report } from '../scripts/bench-kit';
+import { KeepAliveClient } from './fixtures/keep-alive-client';
 import { examplesDir, tempDirs } from './fixtures/support';
 import { startBridge, type RunningBridge } from './start-bridge';
 import { WorkerPool } from './worker-pool';
@@ -47,8 +51,9 @@ class DirectClient {
   }
 }
 
+/** For comparison only: the same call through node:http's client. */
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-function httpCall(b: { url: string; token: string }, body: string): Promise<string> {
+function nodeHttpCall(b: { url: string; token: string }, body: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${b.url}/v1/tools/call`, { method: 'POST', agent, headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
       const parts: Buffer[] = [];
@@ -58,6 +63,20 @@ function httpCall(b: { url: string; token: string }, body: string): Promise<stri
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** One keep-alive connection to a server, posting tool calls. */
+function toolCaller(port: number, token: string): { call: (body: string) => Promise<string>; close: () => void } {
+  const client = new KeepAliveClient(port);
+  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+  return {
+    call: async (body) => {
+      const r = await client.request('POST', '/v1/tools/call', headers, body);
+      if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${r.body}`);
+      return r.body;
+    },
+    close: () => client.close(),
+  };
 }
 
 let bridge: RunningBridge;
@@ -79,7 +98,7 @@ beforeAll(async () => {
   bare = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 18 });
       res.end('{"output":"hello"}');
     });
   });
@@ -115,51 +134,82 @@ describe('bridge benchmarks', () => {
   it('tool-call round trip through HTTP and the bridge vs direct NDJSON', async () => {
     const calls = 100;
     const body = JSON.stringify({ name: 'echo', arguments: { text: 'hello' }, workspace, workspace_id: '00000000-0000-4000-8000-000000000001' });
+    const toBridge = toolCaller(bridge.port, bridge.token);
+    const toRelay = toolCaller(Number(new URL(relayUrl).port), 'x'.repeat(43));
+    const toBare = toolCaller(Number(new URL(bareUrl).port), 'x'.repeat(43));
+    const loop = (f: () => Promise<unknown>) => async () => { for (let i = 0; i < calls; i++) await f(); };
+    const sides = {
+      direct: loop(() => direct.call('hello', workspace)),
+      bridge: loop(() => toBridge.call(body)),
+      bridgeNodeHttp: loop(() => nodeHttpCall(bridge, body)),
+      relay: loop(() => toRelay.call(body)),
+      bare: loop(() => toBare.call(body)),
+    };
     // Warm every path (JIT tiers of the bridge and the workers, the sockets) before the first comparison: a
     // bridge is a long-running process, and without this the first comparison measures V8 warming up (2–3x).
-    for (let i = 0; i < 2000; i++) await httpCall(bridge, body);
-    for (let i = 0; i < 1000; i++) await direct.call('hello', workspace);
-    for (let i = 0; i < 1000; i++) await httpCall({ url: bareUrl, token: 'x'.repeat(43) }, body);
-    for (let i = 0; i < 1000; i++) await httpCall({ url: relayUrl, token: 'x'.repeat(43) }, body);
+    for (let round = 0; round < 20; round++) for (const run of Object.values(sides)) await run();
+
     const result = await compare(
       'bridge tool-call round trip (100 sequential calls)',
-      { label: 'direct NDJSON', run: async () => { for (let i = 0; i < calls; i++) await direct.call('hello', workspace); } },
-      { label: 'HTTP → bridge → worker', run: async () => { for (let i = 0; i < calls; i++) await httpCall(bridge, body); } },
-      { runs: 11, warmup: 2, target: 2 },
+      { label: 'direct NDJSON', run: sides.direct },
+      { label: 'HTTP → bridge → worker', run: sides.bridge },
+      { runs: 21, warmup: 2, target: 2 },
     );
     console.log(`  per call: bridge ${fmt(result.candidateMs / calls)}, direct ${fmt(result.baselineMs / calls)}`);
-    const floor = { url: bareUrl, token: 'x'.repeat(43) };
     await compare(
-      'bridge overhead over bare node:http (100 sequential calls)',
-      { label: 'bare node:http echo', run: async () => { for (let i = 0; i < calls; i++) await httpCall(floor, body); } },
-      { label: 'HTTP → bridge → worker', run: async () => { for (let i = 0; i < calls; i++) await httpCall(bridge, body); } },
-      { runs: 11, warmup: 2 },
+      'bridge tool-call round trip through the node:http client (100 sequential calls)',
+      { label: 'direct NDJSON', run: sides.direct },
+      { label: 'node:http client → bridge → worker', run: sides.bridgeNodeHttp },
+      { runs: 11, warmup: 1 },
+    );
+    await compare(
+      'HTTP floor: bare node:http echo without a worker vs direct NDJSON (100 sequential calls)',
+      { label: 'direct NDJSON', run: sides.direct },
+      { label: 'bare node:http echo', run: sides.bare },
+      { runs: 11, warmup: 1 },
     );
     await compare(
       'bridge own overhead over a minimal HTTP → NDJSON relay without checks (100 sequential calls)',
-      { label: 'minimal relay', run: async () => { for (let i = 0; i < calls; i++) await httpCall({ url: relayUrl, token: floor.token }, body); } },
-      { label: 'HTTP → bridge → worker', run: async () => { for (let i = 0; i < calls; i++) await httpCall(bridge, body); } },
-      { runs: 11, warmup: 2, target: 1.25 },
+      { label: 'minimal relay', run: sides.relay },
+      { label: 'HTTP → bridge → worker', run: sides.bridge },
+      { runs: 21, warmup: 2, target: 1.25 },
     );
+
+    // Single calls after 2 ms of idle time: what one tool call in an agent's turn costs. On a virtual machine
+    // an idle core wakes slowly and caches go cold, so this differs from the tight loop above in both directions.
+    const single = { direct: [] as number[], bridge: [] as number[] };
+    for (let i = 0; i < 300; i++) {
+      for (const side of ['direct', 'bridge'] as const) {
+        await new Promise((r) => setTimeout(r, 2));
+        const t = performance.now();
+        await (side === 'direct' ? direct.call('hello', workspace) : toBridge.call(body));
+        single[side].push(performance.now() - t);
+      }
+    }
+    const mid = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
+    report('bridge single tool call after 2 ms idle (median of 300)', `bridge ${fmt(mid(single.bridge))} vs direct ${fmt(mid(single.direct))}`, mid(single.bridge) / mid(single.direct));
+
     // CPU time is steadier than wall time on a loaded machine: this process runs the client and the server side
     // of both (the workers are separate processes), so the difference is the bridge's own work per call.
     // Without workspace_id the bridge resolves the id from its registry (cached between calls).
     const noId = JSON.stringify({ name: 'echo', arguments: { text: 'hello' }, workspace });
     const cpu = { relay: [] as number[], bridge: [] as number[], registry: [] as number[] };
-    const sides = [['relay', relayUrl, floor.token, body], ['bridge', bridge.url, bridge.token, body], ['registry', bridge.url, bridge.token, noId]] as const;
+    const cpuSides = [['relay', toRelay, body], ['bridge', toBridge, body], ['registry', toBridge, noId]] as const;
     for (let round = 0; round < 7; round++) {
-      for (const [side, url, token, payload] of sides) {
+      for (const [side, caller, payload] of cpuSides) {
         const start = process.cpuUsage();
-        for (let i = 0; i < calls; i++) await httpCall({ url, token }, payload);
+        for (let i = 0; i < calls; i++) await caller.call(payload);
         const used = process.cpuUsage(start);
         cpu[side].push((used.user + used.system) / calls);
       }
     }
-    const mid = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
     report('bridge CPU per call (client + server in this process) vs minimal relay', `bridge ${mid(cpu.bridge).toFixed(0)} µs vs relay ${mid(cpu.relay).toFixed(0)} µs`, mid(cpu.bridge) / mid(cpu.relay));
     report('bridge CPU per call without workspace_id (registry) vs minimal relay', `bridge ${mid(cpu.registry).toFixed(0)} µs vs relay ${mid(cpu.relay).toFixed(0)} µs`, mid(cpu.registry) / mid(cpu.relay));
-    expect(JSON.parse(await httpCall(bridge, body))).toEqual({ output: 'hello' });
-    expect(JSON.parse(await httpCall({ url: relayUrl, token: floor.token }, body))).toEqual({ output: 'hello' });
+    expect(JSON.parse(await toBridge.call(body))).toEqual({ output: 'hello' });
+    expect(JSON.parse(await toBridge.call(noId))).toEqual({ output: 'hello' });
+    expect(JSON.parse(await nodeHttpCall(bridge, body))).toEqual({ output: 'hello' });
+    expect(JSON.parse(await toRelay.call(body))).toEqual({ output: 'hello' });
+    for (const c of [toBridge, toRelay, toBare]) c.close();
   });
 
   it('1 MiB frames per second through the pool vs direct NDJSON', async () => {

@@ -16,6 +16,7 @@ export function originAllowed(origin: string | undefined, allow: readonly string
 /** `application/json`, parameters such as `charset=utf-8` allowed. */
 export function isJsonContentType(value: string | undefined): boolean {
   if (!value) return false;
+  if (value === 'application/json') return true; // what fetch() and most clients send
   return value.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 

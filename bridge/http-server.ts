@@ -34,16 +34,19 @@ const NO_CORS: Record<string, string> = {};
 const BASE_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
 const UPSTREAM = /^E_(WORKER|MCP|PROVIDER|TOOL_RESULT|PROXY|WEB)/;
 
-/** One JSON answer, written once with its Content-Length so the connection stays usable for the next request. */
+/**
+ * One JSON answer, written once with its Content-Length so the connection stays usable for the next request. The
+ * body goes to `end` as a string, which node:http joins to the head: one buffer for the socket, not two.
+ */
 function send(res: ServerResponse, status: number, payload: unknown, cors: Record<string, string>, errorCode?: string, close?: boolean): void {
   if (res.headersSent) return void res.destroy();
-  const body = Buffer.from(JSON.stringify(payload), 'utf8');
+  const body = JSON.stringify(payload);
   const headers: Record<string, string | number> = cors === NO_CORS ? { ...BASE_HEADERS } : { ...cors, ...BASE_HEADERS };
-  headers['Content-Length'] = body.byteLength;
+  headers['Content-Length'] = Buffer.byteLength(body, 'utf8');
   if (errorCode) headers['X-I-Bridge-Error'] = errorCode;
   if (close) headers.Connection = 'close';
   res.writeHead(status, headers);
-  res.end(body);
+  res.end(body, 'utf8');
 }
 
 /** A refusal: the body of the refused request is discarded unread and the connection closed after the answer. */
