@@ -21,6 +21,9 @@ it('stores a key by name, exports settings without it, refuses a bad file unchan
   await settings.getByRole('tab', { name: 'General' }).click();
   await settings.getByLabel('Appearance').selectOption('dark');
   await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  // The picked theme wins over the system's light scheme.
+  await page.emulateMedia({ colorScheme: 'light' });
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(15, 17, 21)');
 
   await settings.getByRole('tab', { name: 'Import / Export' }).click();
   const [download] = await Promise.all([page.waitForEvent('download'), settings.getByRole('button', { name: 'Export settings' }).click()]);
@@ -39,6 +42,8 @@ it('stores a key by name, exports settings without it, refuses a bad file unchan
   const good = { ...JSON.parse(exported), global: { ...JSON.parse(exported).global, theme: 'light', language: 'zh' } };
   await input.setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
   await page.waitForFunction(() => document.documentElement.dataset.theme === 'light' && document.documentElement.lang === 'zh-CN');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(246, 247, 249)');
   await page.getByRole('dialog', { name: '设置' }).waitFor();
 
   await page.reload();
