@@ -114,7 +114,8 @@ Model config (seed 000 §4; unknown keys are refused with their path):
   "cwd": "..."} (relative to the config file, wins over the manifest's). Both run through a private i-bridge
   started for the run (none of your bridge.json settings apply to it; it keeps io_limit_bytes of each worker's
   stderr and stops with i). A protocol that is not built in needs one of them for its provider worker.
-  "route": "bridge" (the app's paired bridge) is refused here: headless i calls the provider directly.
+  "route" is the app's ("bridge": through the paired bridge's proxy, for providers without CORS); headless i
+  always calls base_url directly, as Node has no CORS.
 
 Approval: read and view_image run freely; every other tool asks. $I_CONFIG_DIR/approval.json may set
 {"mode": "ask"|"auto", "deny_tools": [...]}; "auto" runs tools without asking, deny_tools never run.

@@ -127,7 +127,8 @@ describe('i (headless)', () => {
     server = await startModelServer({
       script: [{ toolCalls: [{ name: 'write', arguments: { path: 'out.txt', content: 'copied' } }] }, { text: 'Wrote it.' }],
     });
-    const p = project({ base_url: server.baseUrl('deepseek'), protocol: 'deepseek', model: 'scripted' });
+    // route "bridge" (an app setting, here as exported from the app) changes nothing headless: Node has no CORS.
+    const p = project({ base_url: server.baseUrl('deepseek'), protocol: 'deepseek', model: 'scripted', route: 'bridge' });
     const r = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '--yolo', '--json', '-p', 'copy'], { cwd: p.root });
     expect(r.code).toBe(0);
     expect(readFileSync(join(p.dir, 'out.txt'), 'utf8')).toBe('copied');

@@ -100,9 +100,9 @@ async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<P
   // A relative --config is resolved from the current directory, not from -C (the person typed it here).
   const configFile = args.config !== null ? resolve(io.cwd, args.config) : join(paths.config_dir, 'config.json');
   const { config, budget } = parseModelConfig(await readJson(configFile, 'model config'), configFile);
-  if (config.route === 'bridge') {
-    throw new HarnessError('E_CONFIG_UNSUPPORTED', `The model config ${configFile} routes the provider through a paired bridge (route "bridge"), which is the app's; headless i calls the provider directly. Remove "route".`);
-  }
+  // "route" is the app's choice: "bridge" sends model calls through the paired bridge's proxy because a page meets
+  // CORS. Node meets no CORS, so headless i calls the same base_url directly whatever the route says; a config
+  // exported from the app runs here unchanged.
   let apiKey: string | undefined;
   if (config.api_key_env) {
     apiKey = io.env[config.api_key_env];
