@@ -62,6 +62,15 @@ describe('model config', () => {
     expect(codeOf(() => parseModelConfig(config))).toMatchObject({ code, path });
   });
 
+  it.each([
+    ['localhost:11434', 'has no http:// or https:// in front. Write "http://localhost:11434"'],
+    ['127.0.0.1:8080/v1', 'Write "http://127.0.0.1:8080/v1"'],
+    ['ftp://a.example', 'only http and https addresses are allowed, not "ftp:"'],
+  ])('says what is wrong with base_url %s', (base_url, message) => {
+    expect(() => parseModelConfig({ base_url, model: 'm' })).toThrow(message);
+    expect(codeOf(() => parseModelConfig({ base_url, model: 'm' }))).toMatchObject({ code: 'E_CONFIG_INVALID', path: 'base_url' });
+  });
+
   it('refuses text that is not JSON', () => {
     expect(codeOf(() => parseModelConfig('{"protocol": '))).toMatchObject({ code: 'E_CONFIG_JSON' });
   });

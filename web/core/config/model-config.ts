@@ -90,15 +90,19 @@ function ratio(v: unknown, path: string, min: number, max: number): number {
   return v;
 }
 
+// "localhost:11434" parses as a URL with the scheme "localhost:"; say what is missing instead of "not http".
+const HOST_PORT_WITHOUT_SCHEME = /^[A-Za-z0-9.-]+:[0-9]+(?:\/|$)/;
+
 function checkBaseUrl(v: unknown): string {
   if (typeof v !== 'string' || v.trim() === '') throw invalid('base_url', 'expected the API address, e.g. "https://api.openai.com/v1".');
+  if (HOST_PORT_WITHOUT_SCHEME.test(v.trim())) throw invalid('base_url', `"${v}" has no http:// or https:// in front. Write "http://${v.trim()}" (or https://).`);
   let u: URL;
   try {
     u = new URL(v);
   } catch {
     throw invalid('base_url', `"${v}" is not an absolute URL. Use a full http:// or https:// address.`);
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw invalid('base_url', 'only http and https addresses are allowed.');
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw invalid('base_url', `only http and https addresses are allowed, not "${u.protocol}".`);
   if (u.username || u.password) throw invalid('base_url', 'remove the user name/password; keys belong in the credentials store.');
   if (u.search || u.hash) throw invalid('base_url', 'remove the query string and fragment; the adapter appends the endpoint path.');
   return v.replace(/\/+$/, '');
