@@ -63,7 +63,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         out.prompt = take();
         break;
       case '--max-steps': {
-        const n = Number(take());
+        // Digits only: Number() would also take "0x10", "1e2" and " 3 ".
+        const text = take();
+        const n = /^[0-9]{1,4}$/.test(text) ? Number(text) : NaN;
         if (!Number.isInteger(n) || n < 1 || n > 1000) throw usageError('--max-steps must be an integer from 1 to 1000.');
         out.maxSteps = n;
         break;
@@ -83,15 +85,18 @@ export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME] [-
 
 Runs one agent turn in the project folder DIR against the model in the config file, prints the final answer,
 and exits: 0 when the model finished its answer, 1 when the turn failed (model error, budget, step limit,
-interrupted), 2 on usage or configuration errors.
+cut-off answer, interrupted), 2 on usage or configuration errors. Ctrl-C stops the turn and keeps the session
+up to the last complete step (exit 1); a second Ctrl-C quits at once (exit 130). Long options also take
+--option=VALUE. Errors print \`error E_CODE: what to do\` on stderr; with --json the last line is always
+{"type": "done"} (stop_reason "stop": exit 0; "length"/"incomplete": cut off, exit 1) or {"type": "error"}.
 
 Options:
-  -p, --prompt PROMPT        What to ask (required).
-  -C DIR                     The project folder (workspace). Default: the current directory.
+  -p, --prompt PROMPT        What to ask (required). \`-p -\` reads it from standard input (at most 4 MiB).
+  -C, --cwd DIR              The project folder (workspace). Default: the current directory.
   --config FILE              The model config (JSON). A relative path is resolved from the current directory,
                              not from -C. Default: $I_CONFIG_DIR/config.json (~/.i/config/config.json).
   --session-name NAME        Store the conversation in DIR/.i/sessions/NAME and resume it on the next run.
-                             NAME: 1-64 letters, digits, ".", "_", "-"; no path characters.
+                             NAME: 1-64 letters, digits, ".", "_", "-", starting with a letter or digit.
   --yolo                     Run tools that normally ask for approval (alias --dangerously-skip-permissions).
                              Without it, such tools are refused and the model is told so; the run goes on.
   --json                     Print NDJSON events on stdout instead of the answer (schema: web/core/agent/CONTEXT.md).

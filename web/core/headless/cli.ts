@@ -1,6 +1,26 @@
 // Entry of the headless `i` command (bundled to dist/cli/i.js by `npm run build:cli`, launched by bin/i.js).
 import { readFileSync } from 'node:fs';
+import { HarnessError } from '../errors';
 import { runCli } from './run';
+
+/** `-p -` reads at most this much; a bigger input is almost surely the wrong file. */
+const MAX_STDIN_PROMPT_BYTES = 4 * 1024 * 1024;
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) {
+    throw new HarnessError('E_USAGE', '-p - reads the prompt from standard input, but it is a terminal. Pipe the prompt in (`echo "..." | i -p -`) or pass the text after -p.');
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_STDIN_PROMPT_BYTES) {
+      throw new HarnessError('E_PROMPT_TOO_LARGE', `The prompt on standard input is larger than ${MAX_STDIN_PROMPT_BYTES} bytes. Put the material in a file in the project folder and ask the model to read it.`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 function packageVersion(): string {
   try {
@@ -28,5 +48,6 @@ const code = await runCli({
   stderr: (t) => process.stderr.write(t),
   signal: controller.signal,
   version: packageVersion(),
+  readStdin,
 });
 process.exitCode = code;

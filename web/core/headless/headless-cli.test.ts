@@ -29,7 +29,7 @@ interface Ran {
   stderr: string;
 }
 
-function runI(args: string[], opts: { cwd: string; env?: Record<string, string>; onSpawn?: (pid: number) => void }): Promise<Ran> {
+function runI(args: string[], opts: { cwd: string; env?: Record<string, string>; onSpawn?: (pid: number) => void; input?: string }): Promise<Ran> {
   return new Promise((done) => {
     const home = mkdtempSync(join(tmpdir(), 'i-home-'));
     const child = spawn(process.execPath, [bundle, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH ?? '', HOME: home, ...opts.env } });
@@ -38,6 +38,7 @@ function runI(args: string[], opts: { cwd: string; env?: Record<string, string>;
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => done({ code, stdout, stderr }));
+    if (opts.input !== undefined) child.stdin.end(opts.input);
     if (child.pid) opts.onSpawn?.(child.pid);
   });
 }
@@ -59,13 +60,17 @@ describe('i (headless)', () => {
   it('prints complete help and exits 0', async () => {
     const r = await runI(['--help'], { cwd: tmpdir() });
     expect(r.code).toBe(0);
-    for (const flag of ['-C DIR', '--config FILE', '--session-name NAME', '--yolo', '--dangerously-skip-permissions', '--json', '-p', 'I_CONFIG_DIR', 'api_key_env']) expect(r.stdout).toContain(flag);
+    for (const flag of ['-C DIR', '--config FILE', '--session-name NAME', '--yolo', '--dangerously-skip-permissions', '--json', '-p', 'I_CONFIG_DIR', 'api_key_env', '--cwd', '`-p -`', '--max-steps', 'exit 130']) expect(r.stdout).toContain(flag);
   });
 
   it.each([
     [['--json'], 'E_USAGE'],
     [['-p', 'hi', '--frobnicate'], 'E_USAGE'],
     [['-p', 'hi', '--session-name', '../escape', '--config', 'conf/model.json'], 'E_SESSION_NAME_INVALID'],
+    // Number() would read these as 16, 100 and 3.
+    [['-p', 'hi', '--max-steps', '0x10'], 'E_USAGE'],
+    [['-p', 'hi', '--max-steps', '1e2'], 'E_USAGE'],
+    [['-p', 'hi', '--max-steps', ' 3 '], 'E_USAGE'],
   ])('exits 2 on usage error %j', async (args, code) => {
     const p = project({ base_url: 'http://127.0.0.1:9/v1', model: 'm' });
     const r = await runI([...args, '--json'], { cwd: p.root });
@@ -251,5 +256,155 @@ describe('i (headless)', () => {
       expect(r.stderr).toContain('E_PROFILE_INVALID');
       expect(r.stderr).toContain('plugins.json');
     });
+  });
+});
+
+describe('i (headless) under bad input', () => {
+  /** Every stdout line is one JSON object, and the last one is the error with this code. */
+  const lastJsonError = (stdout: string) => {
+    const lines = stdout.split('\n').filter((l) => l !== '');
+    const parsed = lines.map((l) => JSON.parse(l) as { type: string; error?: { code: string; message: string } });
+    expect(parsed.at(-1)!.type).toBe('error');
+    return parsed.at(-1)!.error!;
+  };
+
+  it.each([
+    ['an empty file', '', 'E_CONFIG_INVALID', /is empty\. Write a JSON object/],
+    ['a JSON string holding a config (never parsed twice)', JSON.stringify(JSON.stringify({ base_url: 'http://127.0.0.1:9/v1', model: 'm' })), 'E_CONFIG_INVALID', /At \(root\): expected a JSON object/],
+    ['broken JSON', '{"base_url": ', 'E_CONFIG_INVALID', /not valid JSON: .*Fix the syntax/],
+    ['a file over 1 MiB', `{"model": "m", "base_url": "http://127.0.0.1:9/v1"${' '.repeat(1024 * 1024)}}`, 'E_CONFIG_TOO_LARGE', /larger than 1048576 bytes/],
+  ])('refuses a model config that is %s: exit 2, one NDJSON error line', async (_what, text, code, message) => {
+    const p = project();
+    writeFileSync(join(p.configDir, 'model.json'), text);
+    const r = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '--json', '-p', 'hi'], { cwd: p.root });
+    expect(r.code).toBe(2);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    const error = lastJsonError(r.stdout);
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(message);
+  });
+
+  it('reads a device that never ends as a config only up to the limit', async () => {
+    const p = project();
+    const r = await runI(['-C', p.dir, '--config', '/dev/zero', '-p', 'hi'], { cwd: p.root });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error E_CONFIG_TOO_LARGE:');
+  });
+
+  it('says how to create the default config when there is none', async () => {
+    const p = project();
+    const r = await runI(['-C', p.dir, '-p', 'hi'], { cwd: p.root, env: { I_CONFIG_DIR: p.configDir } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error E_CONFIG_MISSING: No model config at ${join(p.configDir, 'config.json')}. Create it with at least {"base_url": "http://127.0.0.1:11434/v1", "model": "..."} (all fields: \`i --help\`), or pass --config FILE.\n`);
+  });
+
+  it('accepts a config saved with a UTF-8 byte order mark (Windows editors)', async () => {
+    server = await startModelServer({ script: [{ text: 'ok' }] });
+    const p = project();
+    writeFileSync(join(p.configDir, 'model.json'), `\uFEFF${JSON.stringify({ base_url: server.baseUrl('openai'), model: 'scripted' })}`);
+    const r = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '-p', 'hi'], { cwd: p.root });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('ends approval.json errors with what to write, without a doubled full stop', async () => {
+    const p = project({ base_url: 'http://127.0.0.1:9/v1', model: 'm' });
+    writeFileSync(join(p.configDir, 'approval.json'), '[1]');
+    const r = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '-p', 'hi'], { cwd: p.root, env: { I_CONFIG_DIR: p.configDir } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error E_CONFIG_INVALID: The approval settings .* are invalid: .*[^.]\. Write \{"mode": "ask"\|"auto", "deny_tools": \[\.\.\.\]\} or remove the file \(default: ask\)\.\n$/);
+  });
+
+  it.each([
+    ['a session folder without log.ndjson', true],
+    ['a file where the .i folder should be', false],
+  ])('reports %s as E_SESSION_FAILED with a fix, changing nothing', async (_what, withSession) => {
+    server = await startModelServer({ script: [{ text: 'first' }] });
+    const p = project({ base_url: server.baseUrl('openai'), model: 'scripted' });
+    const args = ['-C', p.dir, '--config', join(p.configDir, 'model.json'), '--session-name', 's', '--json', '-p', 'hi'];
+    const checkpoint = join(p.dir, '.i', 'sessions', 's', 'checkpoint.json');
+    if (withSession) {
+      expect((await runI(args, { cwd: p.root })).code).toBe(0);
+      rmSync(join(p.dir, '.i', 'sessions', 's', 'log.ndjson'));
+    } else {
+      writeFileSync(join(p.dir, '.i'), 'not a folder');
+    }
+    const kept = withSession ? readFileSync(checkpoint, 'utf8') : null;
+    const before = readdirSync(p.dir, { recursive: true }).sort();
+    const r = await runI(args, { cwd: p.root });
+    expect(r.code).toBe(2);
+    const error = lastJsonError(r.stdout);
+    // Before: the Node error's own code (ENOENT / ENOTDIR) and no advice.
+    expect(error.code).toBe('E_SESSION_FAILED');
+    expect(error.message).toContain('or choose another --session-name');
+    expect(readdirSync(p.dir, { recursive: true }).sort()).toEqual(before);
+    if (kept !== null) expect(readFileSync(checkpoint, 'utf8')).toBe(kept);
+  });
+
+  it('names api_key_env, not the browser credentials store, when the provider refuses the key', async () => {
+    server = await startModelServer({ script: [{ error: { status: 401, message: 'invalid key' } }, { error: { status: 401, message: 'invalid key' } }] });
+    const p = project({ base_url: server.baseUrl('openai'), model: 'scripted' });
+    const r = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '-p', 'hi'], { cwd: p.root });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`error E_PROVIDER_AUTH: The provider refused the request (401: invalid key). No key was sent: ${join(p.configDir, 'model.json')} has no api_key_env. Set "api_key_env" to the name of the environment variable that holds the key.\n`);
+    writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'I_TEST_KEY' }));
+    const withKey = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '--json', '-p', 'hi'], { cwd: p.root, env: { I_TEST_KEY: 'sk-wrong' } });
+    expect(lastJsonError(withKey.stdout).message).toContain('Check the key in the environment variable I_TEST_KEY');
+  });
+
+  it('explains a connection cut mid-stream without browser advice; the session stays usable', async () => {
+    const { createServer } = await import('node:http');
+    const cutter = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: { content: 'half' }, finish_reason: null }] })}\n\n`);
+        setTimeout(() => res.socket?.destroy(), 50);
+      });
+    });
+    await new Promise<void>((ok) => cutter.listen(0, '127.0.0.1', ok));
+    try {
+      const port = (cutter.address() as { port: number }).port;
+      const p = project({ base_url: `http://127.0.0.1:${port}/v1`, model: 'm' });
+      const r = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '--session-name', 'cut', '--json', '-p', 'keep this question'], { cwd: p.root });
+      expect(r.code).toBe(1);
+      const error = lastJsonError(r.stdout);
+      expect(error.code).toBe('E_NETWORK');
+      expect(error.message).toMatch(/^The connection to http:\/\/127\.0\.0\.1:\d+ failed \(.+\)\. Check that the model server runs and that base_url in .*model\.json is right, then try again\.$/);
+      expect(error.message).not.toMatch(/browser|CORS|Chrome/);
+      // The failed turn leaves the session usable: the next run resumes it.
+      server = await startModelServer({ script: [{ text: 'whole answer' }] });
+      writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'm' }));
+      const again = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '--session-name', 'cut', '-p', 'again'], { cwd: p.root });
+      expect(again.stdout).toBe('whole answer\n');
+      expect(again.code).toBe(0);
+    } finally {
+      await new Promise((ok) => cutter.close(ok));
+    }
+  });
+
+  it('says what to do when the stream ends without a finish reason, and keeps the partial answer', async () => {
+    const chunk = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: { content: 'half an answer' }, finish_reason: null }] })}\n\n`;
+    server = await startModelServer({ script: [{ raw: { contentType: 'text/event-stream', body: chunk } }] });
+    const p = project({ base_url: server.baseUrl('openai'), model: 'scripted' });
+    const r = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '--session-name', 'part', '-p', 'hi'], { cwd: p.root });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('half an answer\n');
+    expect(r.stderr).toBe('error E_TURN_INCOMPLETE: The model server ended the stream before the answer was finished (no finish reason). Try again; with --session-name the conversation so far is kept.\n');
+    expect(readFileSync(join(p.dir, '.i', 'sessions', 'part', 'log.ndjson'), 'utf8')).toContain('half an answer');
+  });
+
+  it('reads the prompt from standard input with -p -, and refuses an empty one', async () => {
+    server = await startModelServer({ script: [{ text: 'read it' }] });
+    const p = project({ base_url: server.baseUrl('openai'), model: 'scripted' });
+    const args = ['-C', p.dir, '--config', join(p.configDir, 'model.json'), '-p', '-'];
+    const r = await runI(args, { cwd: p.root, input: 'a question\nover two lines\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('read it\n');
+    expect((server.requests[0]!.body!.messages as Array<{ content: string }>).at(-1)!.content).toBe('a question\nover two lines\n');
+    const empty = await runI([...args, '--json'], { cwd: p.root, input: '  \n' });
+    expect(empty.code).toBe(2);
+    expect(lastJsonError(empty.stdout).code).toBe('E_USAGE');
+    expect(server.requests).toHaveLength(1);
   });
 });

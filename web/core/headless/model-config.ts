@@ -23,6 +23,11 @@ export interface HeadlessModelConfig {
 /** Validates the parsed JSON of a model config file; errors keep the shared parser's code and path. */
 export function parseModelConfig(value: unknown, file: string): HeadlessModelConfig {
   let config: ModelConfig;
+  // The shared parser reads a string as JSON text (the app hands it a pasted config); the file was parsed already,
+  // so a JSON string at the root is a wrong file, never a config to parse a second time.
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HarnessError('E_CONFIG_INVALID', `The model config ${file} is invalid. At (root): expected a JSON object such as {"base_url": "http://127.0.0.1:11434/v1", "model": "..."}.`, { file, path: '(root)' });
+  }
   try {
     config = parseShared(value);
   } catch (error) {

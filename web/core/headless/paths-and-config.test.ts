@@ -33,3 +33,11 @@ describe('model config (through web/core/config)', () => {
     expect(() => parseModelConfig({ base_url: 'http://h/v1', model: 'm', budget: { context_window: 1000, output_reserve: 1000 } }, 'c.json')).toThrow(/output reserve/);
   });
 });
+
+describe('model config file root', () => {
+  it('refuses a JSON string at the root instead of parsing it a second time', () => {
+    const inner = JSON.stringify({ base_url: 'http://h/v1', model: 'm' });
+    expect(() => parseModelConfig(inner, 'c.json')).toThrow(/c\.json is invalid\. At \(root\): expected a JSON object/);
+    expect(() => parseModelConfig([inner], 'c.json')).toThrow(/At \(root\)/);
+  });
+});

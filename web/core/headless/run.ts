@@ -35,6 +35,8 @@ export interface CliIo {
   signal: AbortSignal;
   version: string;
   fetch?: typeof fetch;
+  /** Standard input as text, for `-p -`; rejects with E_USAGE when it is a terminal. */
+  readStdin?: () => Promise<string>;
 }
 
 /** Exit codes: 0 the model finished; 1 the turn failed; 2 usage or configuration error. */
@@ -51,18 +53,87 @@ const approvalCheck = compileSchema(
   'approval',
 );
 
+/** Config files are small; a bigger one is a wrong path (a log, a device, a binary), not a config to parse. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
 async function readJson(file: string, what: string): Promise<unknown> {
   let text: string;
   try {
-    text = await fsp.readFile(file, 'utf8');
+    // Read at most MAX_CONFIG_BYTES + 1 bytes: /dev/zero or a pipe that never ends must not hang or exhaust memory.
+    const handle = await fsp.open(file, 'r');
+    try {
+      const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+      let length = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+        if (bytesRead === 0) break;
+        length += bytesRead;
+        if (length > MAX_CONFIG_BYTES) {
+          throw new HarnessError('E_CONFIG_TOO_LARGE', `The ${what} ${file} is larger than ${MAX_CONFIG_BYTES} bytes, so it is not a config file. Check the path.`, { file, limit: MAX_CONFIG_BYTES });
+        }
+      }
+      text = buffer.subarray(0, length).toString('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
+    if (HarnessError.isInstance(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new HarnessError('E_CONFIG_UNREADABLE', `Cannot read the ${what} ${file} (${code ?? String(error)}). Check the path.`, { file });
+  }
+  // Editors on Windows often save UTF-8 with a byte order mark; JSON.parse refuses it.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.trim() === '') {
+    throw new HarnessError('E_CONFIG_INVALID', `The ${what} ${file} is empty. Write a JSON object in it (see \`i --help\`).`, { file });
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new HarnessError('E_CONFIG_INVALID', `The ${what} ${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`, { file });
+    throw new HarnessError('E_CONFIG_INVALID', `The ${what} ${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}. Fix the syntax (see \`i --help\` for the fields).`, { file });
+  }
+}
+
+/**
+ * The error a person sees: a HarnessError (or plain `{code, message}` with an E_ code) as it is; anything else — a
+ * Node error whose `code` is "ENOENT" or "ENOTDIR" — gets the stable fallback code and keeps its text.
+ */
+export function cliErrorData(error: unknown, fallbackCode: string): ErrorData {
+  const data = toErrorData(error, fallbackCode);
+  return data.code.startsWith('E_') ? data : { code: fallbackCode, message: data.message, data: { cause: data.code } };
+}
+
+/**
+ * Transport messages are written for the browser (CORS, Chrome's prompts, "the credentials store"). Headless i
+ * meets none of that, so the same codes get a sentence about what the person here can check: the server and
+ * base_url, or the environment variable named by api_key_env.
+ */
+export function headlessErrorData(error: ErrorData, config: Pick<ModelConfig, 'base_url' | 'api_key_env'>, configFile: string): ErrorData {
+  const d = (error.data ?? {}) as Record<string, unknown>;
+  if (error.code === 'E_NETWORK' && d.route !== 'bridge') {
+    const detail = typeof d.detail === 'string' && d.detail ? ` (${d.detail})` : '';
+    return { ...error, message: `The connection to ${String(d.origin ?? config.base_url)} failed${detail}. Check that the model server runs and that base_url in ${configFile} is right, then try again.` };
+  }
+  if (error.code === 'E_PROVIDER_AUTH') {
+    const said = typeof d.provider_message === 'string' ? `: ${d.provider_message}` : '';
+    const fix = config.api_key_env
+      ? `Check the key in the environment variable ${config.api_key_env} and that it may use this model.`
+      : `No key was sent: ${configFile} has no api_key_env. Set "api_key_env" to the name of the environment variable that holds the key.`;
+    return { ...error, message: `The provider refused the request (${String(d.status ?? 'auth')}${said}). ${fix}` };
+  }
+  return error;
+}
+
+/** What to do when the model stopped without an error but also without finishing its answer. */
+function incompleteMessage(stopReason: string, config: ModelConfig, configFile: string): string {
+  switch (stopReason) {
+    case 'length':
+      return `The answer was cut off at the output limit (max_tokens ${config.max_tokens}). Raise max_tokens in ${configFile}, or ask for a shorter answer.`;
+    case 'incomplete':
+      return 'The model server ended the stream before the answer was finished (no finish reason). Try again; with --session-name the conversation so far is kept.';
+    case 'content_filter':
+      return "The provider's content filter stopped the answer. Rephrase the request.";
+    default:
+      return `The answer ended with "${stopReason}". Try again.`;
   }
 }
 
@@ -72,7 +143,7 @@ async function loadApproval(configDir: string, yolo: boolean): Promise<ApprovalS
   if (!exists) return { ...DEFAULT_APPROVAL, yolo };
   const value = await readJson(file, 'approval settings');
   const problems = approvalCheck(value);
-  if (problems.length > 0) throw new HarnessError('E_CONFIG_INVALID', `The approval settings ${file} are invalid: ${problems.join('; ')}.`, { file });
+  if (problems.length > 0) throw new HarnessError('E_CONFIG_INVALID', `The approval settings ${file} are invalid: ${problems.join('; ').replace(/\.+$/, '')}. Write {"mode": "ask"|"auto", "deny_tools": [...]} or remove the file (default: ask).`, { file });
   const v = value as Partial<ApprovalSettings>;
   return { mode: v.mode ?? 'ask', deny_tools: v.deny_tools ?? [], yolo };
 }
@@ -99,6 +170,14 @@ async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<P
   if (args.sessionName !== null) checkSessionName(args.sessionName);
   // A relative --config is resolved from the current directory, not from -C (the person typed it here).
   const configFile = args.config !== null ? resolve(io.cwd, args.config) : join(paths.config_dir, 'config.json');
+  if (args.config === null && !(await fsp.stat(configFile).then(() => true, () => false))) {
+    // A newcomer's first run: say what the file is and how to make one, not just ENOENT.
+    throw new HarnessError(
+      'E_CONFIG_MISSING',
+      `No model config at ${configFile}. Create it with at least {"base_url": "http://127.0.0.1:11434/v1", "model": "..."} (all fields: \`i --help\`), or pass --config FILE.`,
+      { file: configFile },
+    );
+  }
   const { config, budget } = parseModelConfig(await readJson(configFile, 'model config'), configFile);
   // "route" is the app's choice: "bridge" sends model calls through the paired bridge's proxy because a page meets
   // CORS. Node meets no CORS, so headless i calls the same base_url directly whatever the route says; a config
@@ -158,7 +237,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   try {
     args = parseArgs(io.argv);
   } catch (error) {
-    return fail(toErrorData(error, 'E_USAGE'), EXIT_USAGE);
+    return fail(cliErrorData(error, 'E_USAGE'), EXIT_USAGE);
   }
   json = args.json;
   if (args.help) {
@@ -170,18 +249,29 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     return EXIT_OK;
   }
 
+  if (args.prompt === '-') {
+    // `-p -`: the prompt comes from standard input (a file, a heredoc, another command's output).
+    try {
+      if (!io.readStdin) throw new HarnessError('E_USAGE', '-p - reads the prompt from standard input, which this caller does not provide. Pass the prompt text after -p.');
+      args.prompt = await io.readStdin();
+    } catch (error) {
+      return fail(cliErrorData(error, 'E_USAGE'), EXIT_USAGE);
+    }
+    if (args.prompt.trim() === '') return fail({ code: 'E_USAGE', message: 'The prompt from standard input (-p -) is empty. Pipe the question in, e.g. `echo "..." | i -p -`.' }, EXIT_USAGE);
+  }
+
   let prep: Prepared;
   try {
     prep = await prepare(io, args);
   } catch (error) {
-    return fail(toErrorData(error, 'E_USAGE'), EXIT_USAGE);
+    return fail(cliErrorData(error, 'E_USAGE'), EXIT_USAGE);
   }
   const { config, budget, approval, workspace, apiKey } = prep;
   let native: NativeWorkers;
   try {
     native = slot.native = await startNativeWorkers({ config, configFile: prep.configFile, workspace, env: io.env });
   } catch (error) {
-    return fail(toErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
+    return fail(cliErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
   }
   for (const w of native.warnings) io.stderr(`warning: ${w}\n`);
 
@@ -201,7 +291,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     systemPrompt = resolveSystemPrompt({ workspace, ...(modules.systemPrompt !== undefined ? { replacement: modules.systemPrompt } : {}) });
     profile = await loadProfileHooks(paths, workspaceId, modules, modelSettings(config, budget));
   } catch (error) {
-    return fail(toErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
+    return fail(cliErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
   }
   // Budget, compaction and cache run as profile hooks for the whole run; the session's own hooks come later.
   for (const handler of profile.handlers) hooks.register(handler);
@@ -219,7 +309,10 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
       history = opened.history;
       session = opened.sink;
     } catch (error) {
-      return fail(toErrorData(error, 'E_SESSION_FAILED'), EXIT_USAGE);
+      const e = cliErrorData(error, 'E_SESSION_FAILED');
+      const folder = join(workspace, '.i', 'sessions', args.sessionName);
+      // A store error from Node (a missing log.ndjson, a file where the folder should be) names no fix; add one.
+      return fail(e.code === 'E_SESSION_FAILED' ? { ...e, message: `Cannot open the session "${args.sessionName}" at ${folder} (${e.message}). Move away what blocks it — a file where a folder of that path should be, or a session folder without log.ndjson (nothing was changed) — or choose another --session-name.` } : e, EXIT_USAGE);
     }
   }
 
@@ -255,10 +348,13 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
       signal: io.signal,
     },
   );
+  const present = (error: ErrorData) => headlessErrorData(error, config, prep.configFile);
   for await (const event of stream) {
     if (json) {
       const out = toJsonEvent(event);
-      if (out) emit(out);
+      if (out?.type === 'error') emit({ ...out, error: present(out.error) });
+      else if (out?.type === 'retry' && out.reason.startsWith('E_NETWORK:')) emit({ ...out, reason: `E_NETWORK: no answer from ${config.base_url}; trying again.` });
+      else if (out) emit(out);
     } else if (event.type === 'tool-result') {
       io.stderr(`[${event.name}] ${event.error ? `refused/failed: ${event.code ?? 'error'}` : 'ok'}\n`);
     } else if (event.type === 'warning') {
@@ -268,8 +364,10 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   const result: TurnResult = await stream.result();
   if (!json) {
     if (result.text) io.stdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
-    if (result.error) io.stderr(`error ${result.error.code}: ${result.error.message}\n`);
-    else if (result.stopReason !== 'stop') io.stderr(`error E_TURN_INCOMPLETE: the answer ended with "${result.stopReason}" (cut off or filtered).\n`);
+    if (result.error) {
+      const e = present(result.error);
+      io.stderr(`error ${e.code}: ${e.message}\n`);
+    } else if (result.stopReason !== 'stop') io.stderr(`error E_TURN_INCOMPLETE: ${incompleteMessage(result.stopReason, config, prep.configFile)}\n`);
   }
   return result.stopReason === 'stop' && !result.error ? EXIT_OK : EXIT_TURN_FAILED;
 }
