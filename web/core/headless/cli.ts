@@ -40,11 +40,26 @@ process.on('SIGINT', () => {
 });
 process.on('SIGTERM', () => controller.abort());
 
+// The reader of stdout went away (`i --json ... | head -1`, a closed pipe): Node would crash on the unhandled
+// EPIPE with the turn half done and nothing saved. Stop the turn like Ctrl-C instead, so the session keeps its
+// last checkpoint, and say so on stderr.
+let stdoutClosed = false;
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (stdoutClosed) return;
+  stdoutClosed = true;
+  process.stderr.write(
+    `error E_STDOUT_CLOSED: standard output was closed (${error.code ?? error.message}), so i stopped the turn; a named session keeps its last checkpoint. Let the reader consume the whole output.\n`,
+  );
+  controller.abort();
+});
+
 const code = await runCli({
   argv: process.argv.slice(2),
   env: process.env,
   cwd: process.cwd(),
-  stdout: (t) => process.stdout.write(t),
+  stdout: (t) => {
+    if (!stdoutClosed) process.stdout.write(t);
+  },
   stderr: (t) => process.stderr.write(t),
   signal: controller.signal,
   version: packageVersion(),

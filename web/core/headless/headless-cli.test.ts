@@ -408,3 +408,25 @@ describe('i (headless) under bad input', () => {
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe('i (headless) when its reader goes away', () => {
+  it('stops the turn on a closed stdout (EPIPE) instead of crashing, and keeps the prompt in the session', async () => {
+    server = await startModelServer({ script: [{ text: 'word ... '.repeat(400), chunkDelayMs: 10 }] });
+    const p = project({ base_url: server.baseUrl('openai'), model: 'scripted' });
+    const child = spawn(process.execPath, [bundle, '-C', p.dir, '--config', join(p.configDir, 'model.json'), '--session-name', 'piped', '--json', '-p', 'the question'], {
+      cwd: p.root,
+      env: { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'i-home-')) },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    // Like `| head -1`: read the first text event, then close the pipe.
+    child.stdout.on('data', (d: Buffer) => {
+      if (d.toString().includes('"type":"text"')) child.stdout.destroy();
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(stderr).not.toContain('Unhandled');
+    expect(stderr).toContain('error E_STDOUT_CLOSED:');
+    expect(code).toBe(1);
+    expect(readFileSync(join(p.dir, '.i', 'sessions', 'piped', 'log.ndjson'), 'utf8')).toContain('the question');
+  });
+});
