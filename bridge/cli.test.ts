@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -231,6 +232,163 @@ describe('i-bridge flags for a parent that starts its own bridge', () => {
       expect(existsSync(join(dirs.runtime_dir, 'bridge.json'))).toBe(false);
     } finally {
       parent.kill('SIGKILL');
+      killAll(pids);
+    }
+  });
+});
+
+/** Runs the built i-bridge to its exit (it is expected to refuse to start). */
+function runToExit(args: string[], env: Record<string, string | undefined>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [bundle, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('i-bridge refuses a start it cannot serve (exit 2, a code and what to do, nothing left running)', () => {
+  it('a --root that is a file', async () => {
+    const { root, dirs } = tempDirs();
+    writeFileSync(join(root, 'notes.txt'), 'x');
+    const r = await runToExit(['--port', '0', '--root', join(root, 'notes.txt')], cliEnv(dirs), root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error E_ROOT_NOT_FOLDER: The root ${join(root, 'notes.txt')} is a file, not a folder. Pass the project folder to --root.`);
+    expect(r.stdout).not.toContain('listening');
+  });
+
+  it('a --port another program holds on 127.0.0.1', async () => {
+    const { root, dirs } = tempDirs();
+    const holder = createNetServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const r = await runToExit(['--port', String(port), '--root', root], cliEnv(dirs), root);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`error E_PORT_IN_USE: Port ${port} is already in use on 127.0.0.1`);
+      expect(r.stderr).toContain('pick another port with --port');
+      expect(existsSync(join(dirs.runtime_dir, 'bridge.json'))).toBe(false);
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('a runtime folder that cannot be created, before any MCP server starts', async () => {
+    const { root, dirs } = tempDirs();
+    writeFileSync(join(root, 'a-file'), 'x');
+    mkdirSync(dirs.config_dir, { recursive: true });
+    const marker = join(root, 'mcp-started');
+    writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ mcp_servers: { demo: { command: [process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] } } }));
+    const runtime = join(root, 'a-file', 'runtime');
+    const r = await runToExit(['--port', '0', '--root', root], cliEnv({ ...dirs, runtime_dir: runtime }), root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error E_RUNTIME_DIR_UNUSABLE: The runtime folder ${runtime} cannot be created or written (ENOTDIR). Set I_RUNTIME_DIR to a folder you can write.`);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('an MCP server command that is not on PATH, as a bridge.json error with its path there', async () => {
+    const { root, dirs } = tempDirs();
+    mkdirSync(dirs.config_dir, { recursive: true });
+    writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ mcp_servers: { demo: { command: ['no-such-mcp-server-xyz'] } } }));
+    const r = await runToExit(['--port', '0', '--root', root], cliEnv(dirs), root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error E_CONFIG_INVALID: At mcp_servers.demo.command.0: "no-such-mcp-server-xyz" is not an executable on PATH.');
+  });
+
+  it('an MCP server that exits at once: the message carries its exit code and the end of its stderr, on one line', async () => {
+    const { root, dirs } = tempDirs();
+    mkdirSync(dirs.config_dir, { recursive: true });
+    const script = "console.error('config file missing:\\n  /etc/demo.toml'); process.exit(3)";
+    writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ mcp_servers: { demo: { command: [process.execPath, '-e', script] } } }));
+    const r = await runToExit(['--port', '0', '--root', root], cliEnv(dirs), root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error E_MCP_UNAVAILABLE: The MCP server "demo" did not start \(.*; exited with code 3; stderr: config file missing: \/etc\/demo\.toml\)\. Check mcp_servers\.demo in bridge\.json\.\n$/);
+    expect(readdirSync(join(dirs.runtime_dir, 'groups'))).toEqual([]); // its group was killed, not left to reap
+  });
+});
+
+describe('i-bridge and its runtime folder', () => {
+  it('refuses a second bridge on the same runtime folder, so the first stays reachable through bridge.json', async () => {
+    const { root, dirs } = tempDirs();
+    const manifest = hangManifest(root);
+    const first = await startCli(root, dirs, manifest);
+    try {
+      const file = join(dirs.runtime_dir, 'bridge.json');
+      const before = readFileSync(file, 'utf8');
+      const r = await runToExit(['--port', '0', '--manifest', manifest, '--root', root], cliEnv(dirs), root);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`error E_BRIDGE_RUNNING: Another i-bridge (pid ${first.child.pid}) is running at ${first.url} with the runtime folder ${dirs.runtime_dir}.`);
+      expect(readFileSync(file, 'utf8')).toBe(before);
+      expect((await send(first.url, '/v1/status', { headers: json(first.token) })).status).toBe(200);
+    } finally {
+      first.child.kill('SIGKILL');
+    }
+  });
+
+  it('replaces a bridge.json whose pid is alive but is not a bridge (a reused pid)', async () => {
+    const { root, dirs } = tempDirs();
+    mkdirSync(dirs.runtime_dir, { recursive: true });
+    // This test process is alive; nothing listens on port 9 of loopback.
+    writeFileSync(join(dirs.runtime_dir, 'bridge.json'), JSON.stringify({ url: 'http://127.0.0.1:9', token: 'stale', pid: process.pid }));
+    const { child } = await startCli(root, dirs, hangManifest(root));
+    try {
+      expect((JSON.parse(readFileSync(join(dirs.runtime_dir, 'bridge.json'), 'utf8')) as { pid: number }).pid).toBe(child.pid);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('i-bridge stopped at a bad moment', () => {
+  it('SIGINT while an MCP server is starting stops that server (even one that ignores stdin EOF) and exits', async () => {
+    const { root, dirs } = tempDirs();
+    mkdirSync(dirs.config_dir, { recursive: true });
+    const pidFile = join(root, 'mcp.pid');
+    // Never answers initialize and outlives stdin EOF: only the bridge's group kill stops it.
+    const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {}, 1000)`;
+    writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ mcp_servers: { slow: { command: [process.execPath, '-e', script] } } }));
+    const child = spawn(process.execPath, [bundle, '--port', '0', '--root', root], { env: cliEnv(dirs), cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    let serverPid = 0;
+    try {
+      expect(await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 10_000)).toBe(true);
+      serverPid = Number(readFileSync(pidFile, 'utf8'));
+      child.kill('SIGINT');
+      expect(await waitFor(() => child.exitCode !== null, 5000)).toBe(true);
+      expect(child.exitCode).toBe(2);
+      expect(stderr).toContain('error E_INTERRUPTED: i-bridge was stopped while it was starting; everything it had started was stopped too. Start it again.');
+      expect(await waitFor(() => !isAlive(serverPid), 3000)).toBe(true);
+      expect(existsSync(join(dirs.runtime_dir, 'groups', `${child.pid}.json`))).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+      if (serverPid) killAll([serverPid]);
+    }
+  });
+
+  it('SIGTERM during a call answers that call with 503 E_BRIDGE_CLOSED instead of dropping the connection', async () => {
+    const { root, dirs } = tempDirs();
+    const { child, url, token } = await startCli(root, dirs, hangManifest(root));
+    let pids: number[] = [];
+    try {
+      pids = await startHang(url, token, root);
+      const inFlight = send(url, '/v1/tools/call', { method: 'POST', headers: json(token), body: JSON.stringify({ name: 'hang', arguments: { hang: true }, workspace: root }) });
+      await new Promise((r) => setTimeout(r, 200));
+      child.kill('SIGTERM');
+      const res = await inFlight;
+      expect(res.status).toBe(503);
+      expect(res.json().error).toMatchObject({ code: 'E_BRIDGE_CLOSED' });
+      expect(await waitFor(() => child.exitCode !== null, 5000)).toBe(true);
+      expect(await waitFor(() => pids.every((p) => !isAlive(p)))).toBe(true);
+      expect(existsSync(join(dirs.runtime_dir, 'bridge.json'))).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
       killAll(pids);
     }
   });

@@ -1,7 +1,7 @@
 // i-bridge: the optional localhost process that runs native NDJSON workers for the browser.
 import { parseCliArgs, USAGE } from './cli-args';
 import { toErrorData } from './errors';
-import { startBridge } from './start-bridge';
+import { startBridge, type RunningBridge } from './start-bridge';
 
 async function main(): Promise<void> {
   const args = parseCliArgs(process.argv.slice(2));
@@ -9,6 +9,20 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  // Signals are ours from the start: a stop while MCP servers start must stop them too, not leave them running.
+  const starting = new AbortController();
+  const started: { bridge?: RunningBridge } = {};
+  let stopping = false;
+  const stop = () => {
+    const running = started.bridge;
+    if (!running) return starting.abort();
+    if (stopping) return;
+    stopping = true;
+    void running.close().finally(() => setTimeout(() => process.exit(0), 600));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
   const bridge = await startBridge({
     port: args.port,
     roots: args.roots,
@@ -17,19 +31,12 @@ async function main(): Promise<void> {
     ...(args.configDir ? { configDir: args.configDir } : {}),
     ...(args.ioLimitBytes !== undefined ? { ioLimitBytes: args.ioLimitBytes } : {}),
     ...(args.noSettings ? { noSettings: true } : {}),
+    signal: starting.signal,
     log: (line) => console.error(`i-bridge: ${line}`),
   });
+  started.bridge = bridge;
   // Bridge exit kills every worker group, however the process ends.
   process.on('exit', () => bridge.killNow());
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    void bridge.close().finally(() => setTimeout(() => process.exit(0), 600));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  process.on('SIGHUP', stop);
   if (args.exitWithStdin) {
     // The parent holds the other end of a pipe: its exit, however it happens, is end of file here.
     process.stdin.on('end', stop);

@@ -1,7 +1,7 @@
 // Seed 000 §3: the four directories come from I_CONFIG_DIR / I_DATA_DIR / I_CACHE_DIR / I_RUNTIME_DIR, else
 // ~/.i/{config,data,cache,runtime} (USERPROFILE is HOME's source on Windows). The bridge derives them itself; a
 // request can never move them or the workspace.
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BridgeError } from './errors';
@@ -53,11 +53,17 @@ export function validatePathContext(paths: PathContext): void {
 export const samePaths = (a: PathContext, b: PathContext): boolean =>
   a.config_dir === b.config_dir && a.data_dir === b.data_dir && a.cache_dir === b.cache_dir && a.runtime_dir === b.runtime_dir;
 
-/** Canonical form of a root given on the command line; it must exist. */
+/** Canonical form of a root given on the command line; it must exist and be a folder (a symlink to one is resolved). */
 export function canonicalRoot(dir: string): string {
+  let real: string;
   try {
-    return realpathSync(resolve(dir));
+    real = realpathSync(resolve(dir));
   } catch {
     throw new BridgeError('E_ROOT_MISSING', `The root ${dir} does not exist. Pass an existing folder to --root.`);
   }
+  // A file as a root would authorise calls whose workspace no worker can use as a folder.
+  if (!statSync(real).isDirectory()) {
+    throw new BridgeError('E_ROOT_NOT_FOLDER', `The root ${dir} is a file, not a folder. Pass the project folder to --root.`);
+  }
+  return real;
 }

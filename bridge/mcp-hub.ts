@@ -11,12 +11,14 @@ import { KILL_GRACE_MS } from './limits';
 import { TOOL_NAME } from './manifest';
 import { McpStdioTransport } from './mcp-stdio-transport';
 import type { PublicTool, ToolImage, ToolResult } from './protocol';
-import { resolveCwd, resolveExec } from './resolve-exec';
+import { resolveCwd, resolveExec, type ExecSource } from './resolve-exec';
 import type { GroupSink } from './worker-pool';
 
 interface Server {
   name: string;
-  config: McpServerConfig;
+  /** argv and cwd resolved once at start, like manifest entries. */
+  argv: string[];
+  cwd: string;
   client: Client | undefined;
   transport: McpStdioTransport | undefined;
 }
@@ -37,6 +39,8 @@ export interface McpHubOptions {
 }
 
 const VERSION = '0.1.0';
+/** Errors in a server's command or cwd are bridge.json errors (exit 2 at start), named by their path there. */
+const SETTINGS_COMMAND: ExecSource = { code: 'E_CONFIG_INVALID', field: 'command' };
 
 export class McpHub {
   private readonly servers: Server[] = [];
@@ -59,7 +63,10 @@ export class McpHub {
   /** Starts every configured server and lists its tools. A server that cannot start stops the bridge start. */
   async start(configs: Record<string, McpServerConfig>): Promise<void> {
     for (const [name, config] of Object.entries(configs)) {
-      const server: Server = { name, config, client: undefined, transport: undefined };
+      const at = `mcp_servers.${name}`;
+      const cwd = resolveCwd(config.cwd, config.cwd, at, SETTINGS_COMMAND);
+      const { argv } = resolveExec(config.command, cwd, at, SETTINGS_COMMAND);
+      const server: Server = { name, argv, cwd, client: undefined, transport: undefined };
       this.servers.push(server);
       const client = await this.connect(server);
       const listed = await client.listTools(undefined, { timeout: this.options.callTimeoutMs });
@@ -77,10 +84,8 @@ export class McpHub {
 
   private async connect(server: Server): Promise<Client> {
     if (server.client) return server.client;
-    const cwd = resolveCwd(server.config.cwd, server.config.cwd, `mcp_servers.${server.name}`);
-    const { argv } = resolveExec(server.config.command, cwd, `mcp_servers.${server.name}.command`);
     const transport = new McpStdioTransport({
-      argv, cwd, env: this.options.env, maxBufferSize: this.options.maxFrameBytes,
+      argv: server.argv, cwd: server.cwd, env: this.options.env, maxBufferSize: this.options.maxFrameBytes,
       killGraceMs: this.options.killGraceMs ?? KILL_GRACE_MS, groups: this.options.groups,
     });
     const client = new Client({ name: 'i-bridge', version: VERSION });
@@ -90,14 +95,22 @@ export class McpHub {
         server.transport = undefined;
       }
     };
+    // Known to close() while it connects: a bridge stopped during a slow server start stops that server too.
+    server.transport = transport;
     try {
       await client.connect(transport, { timeout: this.options.callTimeoutMs });
     } catch (error) {
       await transport.close().catch(() => undefined);
-      throw new BridgeError('E_MCP_UNAVAILABLE', `The MCP server "${server.name}" did not start (${(error as Error).message}). Check mcp_servers.${server.name} in bridge.json.`);
+      if (server.transport === transport) server.transport = undefined;
+      // "Connection closed" alone does not say why: the server's exit status and last stderr lines usually do.
+      const why = transport.diagnostics();
+      throw new BridgeError(
+        'E_MCP_UNAVAILABLE',
+        `The MCP server "${server.name}" did not start (${(error as Error).message}${why ? `; ${why}` : ''}). Check mcp_servers.${server.name} in bridge.json.`,
+        { server: server.name },
+      );
     }
     server.client = client;
-    server.transport = transport;
     return client;
   }
 

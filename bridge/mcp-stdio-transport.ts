@@ -19,6 +19,10 @@ export interface McpStdioOptions {
   groups?: GroupSink | undefined;
 }
 
+/** Stderr kept for diagnostics (the rest is read and dropped, so a chatty server never blocks on a full pipe). */
+const STDERR_TAIL_CHARS = 2000;
+const STDERR_SHOWN_CHARS = 600;
+
 export class McpStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -27,6 +31,9 @@ export class McpStdioTransport implements Transport {
   private readonly buffer: ReadBuffer;
   private killed = false;
   private closedOnce = false;
+  /** The last stderr bytes and how the server ended on its own, for a start failure's message. */
+  private stderrTail = '';
+  private ownExit: string | undefined;
 
   constructor(private readonly o: McpStdioOptions) {
     this.buffer = new ReadBuffer({ maxBufferSize: o.maxBufferSize });
@@ -42,7 +49,7 @@ export class McpStdioTransport implements Transport {
       const child = spawn(this.o.argv[0]!, this.o.argv.slice(1), {
         cwd: this.o.cwd,
         env: this.o.env,
-        stdio: ['pipe', 'pipe', 'ignore'],
+        stdio: ['pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
         windowsHide: true,
         shell: false,
@@ -56,6 +63,13 @@ export class McpStdioTransport implements Transport {
         this.kill();
       });
       child.on('spawn', () => resolve());
+      child.on('exit', (code, signal) => {
+        if (!this.killed) this.ownExit = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+      });
+      child.stderr.on('error', () => undefined);
       child.on('close', () => this.closed());
       child.stdin.on('error', (error) => this.onerror?.(error));
       child.stdout.on('error', (error) => this.onerror?.(error));
@@ -69,6 +83,13 @@ export class McpStdioTransport implements Transport {
         }
       });
     });
+  }
+
+  /** "exited with code 1; stderr: ..." when the server ended by itself or wrote to stderr; empty otherwise. */
+  diagnostics(): string {
+    // One line (a start error is printed as "error CODE: message"), ending where the cause usually is.
+    const stderr = this.stderrTail.replace(/\s+/g, ' ').trim().slice(-STDERR_SHOWN_CHARS);
+    return [this.ownExit, stderr ? `stderr: ${stderr}` : undefined].filter(Boolean).join('; ');
   }
 
   send(message: JSONRPCMessage): Promise<void> {

@@ -12,16 +12,23 @@ export interface ResolvedExec {
   cwd: string;
 }
 
-export function resolveCwd(cwd: string | undefined, baseDir: string, at: string): string {
+/** Where an exec comes from: the desktop manifest (`exec`) by default, or bridge.json's `mcp_servers` (`command`). */
+export interface ExecSource {
+  code: string;
+  field: string;
+}
+const MANIFEST_EXEC: ExecSource = { code: 'E_MANIFEST_INVALID', field: 'exec' };
+
+export function resolveCwd(cwd: string | undefined, baseDir: string, at: string, source: ExecSource = MANIFEST_EXEC): string {
   const wanted = cwd === undefined ? baseDir : resolve(baseDir, cwd);
   let real: string;
   try {
     real = realpathSync(wanted);
   } catch {
-    throw new BridgeError('E_MANIFEST_INVALID', `At ${at}.cwd: the folder ${wanted} does not exist. Create it or fix the path.`);
+    throw new BridgeError(source.code, `At ${at}.cwd: the folder ${wanted} does not exist. Create it or fix the path.`);
   }
   if (!statSync(real).isDirectory()) {
-    throw new BridgeError('E_MANIFEST_INVALID', `At ${at}.cwd: ${real} is not a folder. Point cwd at a folder.`);
+    throw new BridgeError(source.code, `At ${at}.cwd: ${real} is not a folder. Point cwd at a folder.`);
   }
   return real;
 }
@@ -49,16 +56,16 @@ export function lookupOnPath(name: string, pathValue = process.env.PATH ?? ''): 
   return undefined;
 }
 
-export function resolveExec(exec: string[], cwd: string, at: string): ResolvedExec {
+export function resolveExec(exec: string[], cwd: string, at: string, source: ExecSource = MANIFEST_EXEC): ResolvedExec {
   const program = exec[0]!;
   const bare = !program.includes('/') && !(process.platform === 'win32' && program.includes('\\'));
   const found = bare ? lookupOnPath(program) : resolve(cwd, program);
   if (found === undefined || !isExecutable(found)) {
     throw new BridgeError(
-      'E_MANIFEST_INVALID',
+      source.code,
       bare
-        ? `At ${at}.exec.0: "${program}" is not an executable on PATH. Install it or give its absolute path.`
-        : `At ${at}.exec.0: ${found} is not an executable file. Fix the path (relative paths resolve against cwd) or chmod +x it.`,
+        ? `At ${at}.${source.field}.0: "${program}" is not an executable on PATH. Install it or give its absolute path.`
+        : `At ${at}.${source.field}.0: ${found} is not an executable file. Fix the path (relative paths resolve against cwd) or chmod +x it.`,
     );
   }
   return { argv: [found, ...exec.slice(1)], cwd };

@@ -1,7 +1,7 @@
 // Assembles and starts a bridge: settings, manifest, pool, MCP servers, the HTTP server on 127.0.0.1 and ::1
 // (same port; a host without IPv6 is tolerated), and `<runtime_dir>/bridge.json` (0600) for local tools.
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { accessSync, constants, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
 import { Pairing, TokenStore } from './auth';
 import { loadBridgeSettings, normaliseOrigin, parseBridgeSettings, type McpServerConfig } from './bridge-config';
@@ -9,7 +9,7 @@ import { BridgeCore } from './bridge-core';
 import { canonicalRoot, resolveDirs } from './dirs';
 import { BridgeError } from './errors';
 import { createHandler } from './http-server';
-import { CALL_TIMEOUT_MS, MAX_FRAME_BYTES } from './limits';
+import { CALL_TIMEOUT_MS, KILL_GRACE_MS, MAX_FRAME_BYTES } from './limits';
 import { emptyManifest, loadManifest } from './manifest';
 import { McpHub } from './mcp-hub';
 import { GroupRecord, reapLeftoverGroups } from './process-groups';
@@ -41,6 +41,8 @@ export interface BridgeOptions {
   ioLimitBytes?: number;
   webTimeoutMs?: number;
   writeBridgeFile?: boolean;
+  /** Aborting it while the bridge starts (SIGINT during a slow MCP server start) stops what was started. */
+  signal?: AbortSignal;
   log?: (line: string) => void;
 }
 
@@ -73,6 +75,32 @@ const closeServer = (server: Server) => new Promise<void>((resolve) => {
   server.close(() => resolve());
   server.closeAllConnections();
 });
+/**
+ * Shutdown: stop accepting, let answers already decided (E_BRIDGE_CLOSED for calls in flight) reach their clients,
+ * then drop what is left after `graceMs` (a long proxy stream, say).
+ */
+const drainServer = (server: Server, graceMs: number) => new Promise<void>((resolve) => {
+  const idle = setInterval(() => server.closeIdleConnections(), 25);
+  const last = setTimeout(() => server.closeAllConnections(), graceMs);
+  server.close(() => {
+    clearInterval(idle);
+    clearTimeout(last);
+    resolve();
+  });
+});
+const SHUTDOWN_DRAIN_MS = 500;
+
+/** The listen errors a person can meet, as codes that say what to do; anything else is passed on. */
+function listenError(error: unknown, port: number, host: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    return new BridgeError('E_PORT_IN_USE', `Port ${port} is already in use on ${host} (another i-bridge?). Stop that program, or pick another port with --port (0 picks a free one).`, { port, host });
+  }
+  if (code === 'EACCES') {
+    return new BridgeError('E_PORT_DENIED', `Port ${port} on ${host} needs privileges this user lacks. Pick a port above 1023 with --port.`, { port, host });
+  }
+  return error;
+}
 
 const NO_IPV6 = new Set(['EADDRNOTAVAIL', 'EAFNOSUPPORT', 'EINVAL']);
 /** A paired app makes a call now and then: keep its loopback connection open between calls (Node's default is 5 s). */
@@ -88,7 +116,12 @@ function createHttpServer(handler: Parameters<typeof createServer>[1]): Server {
 async function listenBoth(handler: Parameters<typeof createServer>[1], port: number): Promise<{ servers: Server[]; port: number }> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const v4 = createHttpServer(handler);
-    const actual = await listen(v4, port, '127.0.0.1');
+    let actual: number;
+    try {
+      actual = await listen(v4, port, '127.0.0.1');
+    } catch (error) {
+      throw listenError(error, port, '127.0.0.1');
+    }
     const v6 = createHttpServer(handler);
     try {
       await listen(v6, actual, '::1');
@@ -105,13 +138,82 @@ async function listenBoth(handler: Parameters<typeof createServer>[1], port: num
   throw new BridgeError('E_PORT_IN_USE', 'Could not find a port free on both 127.0.0.1 and ::1. Pass --port.');
 }
 
+/** Creates the runtime folder (bridge.json, groups/) before anything starts, so a bad one is a clear start error. */
+function prepareRuntimeDir(runtimeDir: string): void {
+  try {
+    mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
+    accessSync(runtimeDir, constants.W_OK);
+  } catch (error) {
+    throw new BridgeError(
+      'E_RUNTIME_DIR_UNUSABLE',
+      `The runtime folder ${runtimeDir} cannot be created or written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Set I_RUNTIME_DIR to a folder you can write.`,
+      { runtime_dir: runtimeDir },
+    );
+  }
+}
+
+const pidRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Whether `url` is a bridge that accepts `token` and reports `pid` (a recycled pid or a dead port answers no). */
+const answersAsBridge = (url: string, token: string, pid: number) => new Promise<boolean>((resolve) => {
+  const req = httpRequest(`${url}/v1/status`, { headers: { authorization: `Bearer ${token}` }, timeout: 1000, agent: false }, (res) => {
+    let body = '';
+    res.setEncoding('utf8');
+    res.on('data', (c: string) => (body = (body + c).slice(0, 65536)));
+    res.on('end', () => {
+      try {
+        resolve(res.statusCode === 200 && (JSON.parse(body) as { pid?: unknown }).pid === pid);
+      } catch {
+        resolve(false);
+      }
+    });
+  });
+  req.on('timeout', () => req.destroy());
+  req.on('error', () => resolve(false));
+  req.end();
+});
+
+/**
+ * Refuses to start when `<runtime_dir>/bridge.json` names a bridge that is still running: this start would
+ * overwrite its file, and removing the file on exit would leave the other bridge undiscoverable by local tools.
+ * A file left by a SIGKILLed bridge (its pid gone, reused, or not answering) is simply replaced.
+ */
+async function refuseIfRunning(runtimeDir: string): Promise<void> {
+  const file = join(runtimeDir, 'bridge.json');
+  let content: Partial<BridgeFile>;
+  try {
+    content = JSON.parse(readFileSync(file, 'utf8')) as Partial<BridgeFile>;
+  } catch {
+    return; // none, or unreadable: written over
+  }
+  const { url, token, pid } = content;
+  if (typeof url !== 'string' || typeof token !== 'string' || typeof pid !== 'number' || pid === process.pid || !/^http:\/\/127\.0\.0\.1:\d+$/.test(url)) return;
+  if (!pidRunning(pid) || !(await answersAsBridge(url, token, pid))) return;
+  throw new BridgeError(
+    'E_BRIDGE_RUNNING',
+    `Another i-bridge (pid ${pid}) is running at ${url} with the runtime folder ${runtimeDir}. Use that one, stop it first, or give this one its own I_RUNTIME_DIR.`,
+    { pid, url, runtime_dir: runtimeDir },
+  );
+}
+
 function writeBridgeFile(runtimeDir: string, content: BridgeFile): string {
-  mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
   const file = join(runtimeDir, 'bridge.json');
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(content)}\n`, { mode: 0o600 });
-  chmodSync(tmp, 0o600); // whatever the umask
-  renameSync(tmp, file);
+  try {
+    mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
+    writeFileSync(tmp, `${JSON.stringify(content)}\n`, { mode: 0o600 });
+    chmodSync(tmp, 0o600); // whatever the umask
+    renameSync(tmp, file);
+  } catch (error) {
+    throw new BridgeError('E_RUNTIME_DIR_UNUSABLE', `Could not write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Set I_RUNTIME_DIR to a folder you can write.`, { runtime_dir: runtimeDir });
+  }
   return file;
 }
 
@@ -129,6 +231,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const env = options.env ?? process.env;
   const dirs = resolveDirs(env, { ...options.dirs, ...(options.configDir ? { config_dir: options.configDir } : {}) });
   const settings = options.noSettings ? parseBridgeSettings({}, dirs.config_dir) : loadBridgeSettings(dirs.config_dir);
+  prepareRuntimeDir(dirs.runtime_dir);
+  if (options.writeBridgeFile !== false) await refuseIfRunning(dirs.runtime_dir);
   // Workers left behind by a bridge that was SIGKILLed die before this one starts its own.
   const groupsDir = join(dirs.runtime_dir, 'groups');
   reapLeftoverGroups(groupsDir, options.log);
@@ -150,12 +254,6 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
-  try {
-    await mcp.start({ ...settings.mcpServers, ...options.mcpServers });
-  } catch (error) {
-    await mcp.close();
-    throw error;
-  }
   const webFetch = options.webFetch ?? settings.webFetch;
   const core = new BridgeCore({
     manifest, pool, mcp, dirs, roots,
@@ -172,16 +270,35 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     port: () => port,
     ...(options.log ? { log: options.log } : {}),
   });
-  let listening: { servers: Server[]; port: number };
+  // From here on processes and sockets exist: any failure, or a stop request, takes them all down again.
+  const signal = options.signal;
+  const stopStarting = () => void mcp.close();
+  signal?.addEventListener('abort', stopStarting, { once: true });
+  const checkStop = () => {
+    if (signal?.aborted) throw new BridgeError('E_INTERRUPTED', 'i-bridge was stopped while it was starting; everything it had started was stopped too. Start it again.');
+  };
+  let listening: { servers: Server[]; port: number } | undefined;
+  let bridgeFile: string | undefined;
   try {
+    checkStop();
+    await mcp.start({ ...settings.mcpServers, ...options.mcpServers });
+    checkStop();
     listening = await listenBoth(handler, options.port);
+    checkStop();
+    port = listening.port;
+    if (options.writeBridgeFile !== false) bridgeFile = writeBridgeFile(dirs.runtime_dir, { url: `http://127.0.0.1:${port}`, token, pid: process.pid });
   } catch (error) {
-    await mcp.close();
+    pool.close();
+    await Promise.all([...(listening?.servers ?? []).map(closeServer), mcp.close()]);
+    // The caller may exit right away: wait until each server group got its SIGKILL (and left the record).
+    if (mcp.serverNames.length) await new Promise((r) => setTimeout(r, (options.killGraceMs ?? KILL_GRACE_MS) + 50));
+    checkStop(); // a stop request, not the failure it caused (a server start cut short), is the news
     throw error;
+  } finally {
+    signal?.removeEventListener('abort', stopStarting);
   }
-  port = listening.port;
+  const servers = listening.servers;
   const url = `http://127.0.0.1:${port}`;
-  const bridgeFile = options.writeBridgeFile === false ? undefined : writeBridgeFile(dirs.runtime_dir, { url, token, pid: process.pid });
   let closed = false;
   return {
     url, port, token, pairingCode: pairing.code, bridgeFile, pool, mcp, core,
@@ -189,9 +306,10 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       if (closed) return;
       closed = true;
       removeBridgeFile(bridgeFile);
+      // Calls in flight fail now with E_BRIDGE_CLOSED; the drain lets those answers reach their callers.
       pool.close();
       // Each group leaves the record once it has been sent SIGKILL; the record file goes with the last one.
-      await Promise.all([...listening.servers.map(closeServer), mcp.close()]);
+      await Promise.all([...servers.map((server) => drainServer(server, SHUTDOWN_DRAIN_MS)), mcp.close()]);
     },
     killNow: () => {
       closed = true;

@@ -45,6 +45,8 @@ interface Slot {
 }
 
 const closedError = () => new BridgeError('E_BRIDGE_CLOSED', 'The bridge is shutting down. Start it again.');
+const closedInFlight = () =>
+  new BridgeError('E_BRIDGE_CLOSED', 'The bridge shut down during the call and stopped the worker. The call may have had side effects and is not retried; start i-bridge again.');
 
 export class WorkerPool {
   private readonly slots = new Map<string, Slot>();
@@ -140,7 +142,7 @@ export class WorkerPool {
     return worker;
   }
 
-  /** Evicts every worker (SIGTERM, then SIGKILL after the grace period); queued calls fail unsent. */
+  /** Evicts every worker (SIGTERM, then SIGKILL after the grace period); queued calls fail unsent, calls in flight fail now. */
   close(): void {
     this.closed = true;
     for (const slot of this.slots.values()) {
@@ -149,7 +151,7 @@ export class WorkerPool {
         waiting.reject(closedError());
       }
     }
-    for (const worker of [...this.live]) worker.evict();
+    for (const worker of [...this.live]) worker.evict(closedInFlight());
     this.slots.clear();
   }
 

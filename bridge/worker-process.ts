@@ -115,9 +115,10 @@ export class WorkerProcess {
     });
   }
 
-  /** Stops the worker and its whole process group. Safe to call more than once. */
-  evict(): void {
+  /** Stops the worker and its whole process group, failing a call in flight with `reason`. Safe to call more than once. */
+  evict(reason?: BridgeError): void {
     if (this.evicted) return;
+    if (reason) this.fail(reason);
     this.evicted = true;
     this.reader.stop();
     this.child.stdout.destroy();
