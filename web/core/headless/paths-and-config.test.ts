@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseModelConfig } from './model-config';
 import { resolveAppPaths } from './paths';
+import { headlessErrorData } from './run';
 
 describe('app directories', () => {
   it('defaults to ~/.i/{config,data,cache,runtime} and takes absolute I_*_DIR overrides', () => {
@@ -39,5 +40,16 @@ describe('model config file root', () => {
     const inner = JSON.stringify({ base_url: 'http://h/v1', model: 'm' });
     expect(() => parseModelConfig(inner, 'c.json')).toThrow(/c\.json is invalid\. At \(root\): expected a JSON object/);
     expect(() => parseModelConfig([inner], 'c.json')).toThrow(/At \(root\)/);
+  });
+});
+
+describe('headless error sentences', () => {
+  const config = { base_url: 'http://h/v1', api_key_env: null, budget: { context_window: 500 } };
+  it('names the headless setting for the step limit and the context budget', () => {
+    expect(headlessErrorData({ code: 'E_STEP_LIMIT', message: 'The turn stopped after 2 model calls without finishing.' }, config, 'c.json').message).toBe(
+      'The turn stopped after 2 model calls without finishing. Here the limit is --max-steps N (1-1000, default 50).',
+    );
+    expect(headlessErrorData({ code: 'E_CONTEXT_BUDGET', message: 'Too long.' }, config, 'c.json').message).toBe('Too long. If the model\'s window is larger, raise budget.context_window (now 500) in c.json.');
+    expect(headlessErrorData({ code: 'E_PROVIDER_HTTP', message: 'same' }, config, 'c.json')).toEqual({ code: 'E_PROVIDER_HTTP', message: 'same' });
   });
 });

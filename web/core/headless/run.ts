@@ -107,7 +107,7 @@ export function cliErrorData(error: unknown, fallbackCode: string): ErrorData {
  * meets none of that, so the same codes get a sentence about what the person here can check: the server and
  * base_url, or the environment variable named by api_key_env.
  */
-export function headlessErrorData(error: ErrorData, config: Pick<ModelConfig, 'base_url' | 'api_key_env'>, configFile: string): ErrorData {
+export function headlessErrorData(error: ErrorData, config: Pick<ModelConfig, 'base_url' | 'api_key_env' | 'budget'>, configFile: string): ErrorData {
   const d = (error.data ?? {}) as Record<string, unknown>;
   if (error.code === 'E_NETWORK' && d.route !== 'bridge') {
     const detail = typeof d.detail === 'string' && d.detail ? ` (${d.detail})` : '';
@@ -119,6 +119,11 @@ export function headlessErrorData(error: ErrorData, config: Pick<ModelConfig, 'b
       ? `Check the key in the environment variable ${config.api_key_env} and that it may use this model.`
       : `No key was sent: ${configFile} has no api_key_env. Set "api_key_env" to the name of the environment variable that holds the key.`;
     return { ...error, message: `The provider refused the request (${String(d.status ?? 'auth')}${said}). ${fix}` };
+  }
+  // The loop's own sentences name the app's settings; add where the same setting lives for headless i.
+  if (error.code === 'E_STEP_LIMIT') return { ...error, message: `${error.message} Here the limit is --max-steps N (1-1000, default 50).` };
+  if (error.code === 'E_CONTEXT_BUDGET' && config.budget?.context_window !== undefined) {
+    return { ...error, message: `${error.message} If the model's window is larger, raise budget.context_window (now ${config.budget.context_window}) in ${configFile}.` };
   }
   return error;
 }
