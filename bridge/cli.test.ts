@@ -292,6 +292,22 @@ describe('i-bridge refuses a start it cannot serve (exit 2, a code and what to d
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('a --config-dir that does not exist (a typo would silently drop every setting)', async () => {
+    const { root, dirs } = tempDirs();
+    const r = await runToExit(['--port', '0', '--root', root, '--config-dir', join(root, 'confg')], cliEnv(dirs), root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error E_CONFIG_DIR_MISSING: The config folder ${join(root, 'confg')} (--config-dir) does not exist.`);
+  });
+
+  it('a manifest named in bridge.json that cannot be read, pointing at bridge.json rather than --manifest', async () => {
+    const { root, dirs } = tempDirs();
+    mkdirSync(dirs.config_dir, { recursive: true });
+    writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ manifest: 'tools.json' }));
+    const r = await runToExit(['--port', '0', '--root', root], cliEnv(dirs), root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error E_MANIFEST_UNREADABLE: Cannot read the manifest ${join(dirs.config_dir, 'tools.json')} (ENOENT). Check "manifest" in ${join(dirs.config_dir, 'bridge.json')}.`);
+  });
+
   it('an MCP server command that is not on PATH, as a bridge.json error with its path there', async () => {
     const { root, dirs } = tempDirs();
     mkdirSync(dirs.config_dir, { recursive: true });

@@ -35,6 +35,9 @@ describe('desktop manifest', () => {
     ['a duplicate name', { tools: [tool(), tool()] }, 'tools.1.name'],
     ['a reserved name', { tools: [tool({ name: 'web_fetch' })] }, 'tools.0.name'],
     ['a non-object schema', { tools: [tool({ parameters: { type: 'array' } })] }, 'tools.0.parameters'],
+    ['properties as an array', { tools: [tool({ parameters: { type: 'object', properties: [] } })] }, 'tools.0.parameters.properties'],
+    ['a property that is not a schema', { tools: [tool({ parameters: { type: 'object', properties: { text: 'string' } } })] }, 'tools.0.parameters.properties.text'],
+    ['required as a string', { tools: [tool({ parameters: { type: 'object', required: 'text' } })] }, 'tools.0.parameters.required'],
     ['a shell line instead of argv', { tools: [tool({ exec: 'node x.mjs' })] }, 'tools.0.exec'],
     ['a missing cwd', { tools: [tool({ cwd: 'nope' })] }, 'tools.0.cwd'],
     ['a program not on PATH', { tools: [tool({ exec: ['no-such-program-xyz'] })] }, 'tools.0.exec.0'],
@@ -44,6 +47,12 @@ describe('desktop manifest', () => {
   ])('refuses %s with the path in the message', (_why, raw, at) => {
     const { root } = tempDirs();
     expect(codeAndMessage(() => parseManifest(raw, root))).toContain(`E_MANIFEST_INVALID At ${at}:`);
+  });
+
+  it('accepts an object schema with properties, boolean sub-schemas and required names', () => {
+    const { root } = tempDirs();
+    const parameters = { type: 'object', properties: { text: { type: 'string' }, any: true }, required: ['text'] };
+    expect(parseManifest({ tools: [tool({ parameters })] }, root).tools[0]!.tool.parameters).toEqual(parameters);
   });
 
   it('keeps exec and cwd out of the public view', () => {

@@ -49,6 +49,22 @@ function readExec(entry: Record<string, unknown>, baseDir: string, at: string): 
   return resolveExec(exec as string[], cwd, at);
 }
 
+/**
+ * The shape a model API needs of an object schema's own keywords: `properties` an object of schemas, `required`
+ * a list of names. Providers reject a malformed tool schema for the whole request, so it is refused here, at start.
+ */
+function checkObjectSchema(schema: Record<string, unknown>, at: string): void {
+  if (schema.properties !== undefined) {
+    if (!isObject(schema.properties)) fail(`${at}.properties`, 'expected an object of property name → schema.');
+    for (const [key, value] of Object.entries(schema.properties as Record<string, unknown>)) {
+      if (!isObject(value) && typeof value !== 'boolean') fail(`${at}.properties.${key}`, 'expected a JSON schema object.');
+    }
+  }
+  if (schema.required !== undefined && (!Array.isArray(schema.required) || !schema.required.every((r) => typeof r === 'string'))) {
+    fail(`${at}.required`, 'expected an array of property names.');
+  }
+}
+
 /** Validates a parsed manifest; `baseDir` is the manifest's folder (the default cwd). */
 export function parseManifest(raw: unknown, baseDir: string): Manifest {
   if (!isObject(raw)) fail('manifest', 'expected a JSON object with tools, hooks and provider.');
@@ -71,6 +87,7 @@ export function parseManifest(raw: unknown, baseDir: string): Manifest {
     if (entry.description !== undefined && typeof entry.description !== 'string') fail(`${at}.description`, 'expected a string.');
     const parameters = entry.parameters ?? { type: 'object', properties: {} };
     if (!isObject(parameters) || parameters.type !== 'object') fail(`${at}.parameters`, 'expected a JSON schema with "type": "object".');
+    checkObjectSchema(parameters as Record<string, unknown>, `${at}.parameters`);
     if (entry.module !== undefined && typeof entry.module !== 'string') fail(`${at}.module`, 'expected a string.');
     const exec = readExec(entry, baseDir, at);
     tools.push({ ...exec, tool: { name: name as string, description: (entry.description as string | undefined) ?? '', parameters: parameters as Record<string, unknown> } });
@@ -99,7 +116,8 @@ export function parseManifest(raw: unknown, baseDir: string): Manifest {
   return { tools, hooks, provider };
 }
 
-export function loadManifest(file: string): Manifest {
+/** `source` says where the path came from, for the unreadable-file message (default: the --manifest option). */
+export function loadManifest(file: string, source = 'the --manifest path'): Manifest {
   const path = resolve(file);
   let text: string;
   try {
@@ -108,7 +126,7 @@ export function loadManifest(file: string): Manifest {
     text = buf.toString('utf8');
   } catch (error) {
     if (BridgeError.isInstance(error)) throw error;
-    throw new BridgeError('E_MANIFEST_UNREADABLE', `Cannot read the manifest ${path}. Check the --manifest path.`, { path });
+    throw new BridgeError('E_MANIFEST_UNREADABLE', `Cannot read the manifest ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}). Check ${source}.`, { path });
   }
   let raw: unknown;
   try {

@@ -1,6 +1,6 @@
 // Assembles and starts a bridge: settings, manifest, pool, MCP servers, the HTTP server on 127.0.0.1 and ::1
 // (same port; a host without IPv6 is tolerated), and `<runtime_dir>/bridge.json` (0600) for local tools.
-import { accessSync, constants, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
 import { Pairing, TokenStore } from './auth';
@@ -152,6 +152,14 @@ function prepareRuntimeDir(runtimeDir: string): void {
   }
 }
 
+const isFolder = (dir: string): boolean => {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
 const pidRunning = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
@@ -230,6 +238,10 @@ function removeBridgeFile(file: string | undefined): void {
 export async function startBridge(options: BridgeOptions): Promise<RunningBridge> {
   const env = options.env ?? process.env;
   const dirs = resolveDirs(env, { ...options.dirs, ...(options.configDir ? { config_dir: options.configDir } : {}) });
+  if (options.configDir !== undefined && !isFolder(dirs.config_dir)) {
+    // A folder named on purpose that is not there is a typo, not a first run: its settings would be silently missing.
+    throw new BridgeError('E_CONFIG_DIR_MISSING', `The config folder ${dirs.config_dir} (--config-dir) does not exist. Fix the path, or create the folder first.`);
+  }
   const settings = options.noSettings ? parseBridgeSettings({}, dirs.config_dir) : loadBridgeSettings(dirs.config_dir);
   prepareRuntimeDir(dirs.runtime_dir);
   if (options.writeBridgeFile !== false) await refuseIfRunning(dirs.runtime_dir);
@@ -241,7 +253,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const allowOrigins = [...new Set([...settings.allowOrigins, ...(options.allowOrigins ?? []).map((o, i) => normaliseOrigin(o, `--allow-origin ${i + 1}`))])];
   const defaultManifest = join(dirs.config_dir, 'desktop.json');
   const manifestPath = options.manifestPath ?? settings.manifest ?? (!options.noSettings && existsSync(defaultManifest) ? defaultManifest : undefined);
-  const manifest = manifestPath ? loadManifest(manifestPath) : emptyManifest();
+  const manifestSource = options.manifestPath ? 'the --manifest path' : settings.manifest ? `"manifest" in ${join(dirs.config_dir, 'bridge.json')}` : 'the default manifest path';
+  const manifest = manifestPath ? loadManifest(manifestPath, manifestSource) : emptyManifest();
   const callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
   const maxFrameBytes = options.maxFrameBytes ?? MAX_FRAME_BYTES;
   const pool = new WorkerPool({
