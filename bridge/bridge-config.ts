@@ -111,5 +111,13 @@ export function loadBridgeSettings(configDir: string): BridgeSettings {
   } catch (error) {
     throw new BridgeError('E_CONFIG_INVALID', `${file} is not valid JSON (${(error as Error).message}). Fix the file.`);
   }
-  return parseBridgeSettings(raw, dirname(file));
+  try {
+    return parseBridgeSettings(raw, dirname(file));
+  } catch (error) {
+    // "At mcp_servers.x.command: ..." alone does not say which file: --config-dir or I_CONFIG_DIR may point anywhere.
+    if (BridgeError.isInstance(error) && error.code === 'E_CONFIG_INVALID') {
+      throw new BridgeError(error.code, `${error.message} Fix it in ${file}.`, { path: file });
+    }
+    throw error;
+  }
 }

@@ -409,3 +409,39 @@ describe('i-bridge stopped at a bad moment', () => {
     }
   });
 });
+
+describe('i-bridge with a bad bridge.json', () => {
+  it.each([
+    ['not JSON', '{"allow_origins": [', 'is not valid JSON'],
+    ['not an object', '[]', 'At bridge.json: expected a JSON object.'],
+    ['an unknown key', '{"allow_origin": []}', 'At bridge.json.allow_origin: unknown field.'],
+    ['a wrong type', '{"web_fetch": {"enabled": "yes"}}', 'At web_fetch.enabled: expected true or false.'],
+    ['an origin with a path', '{"allow_origins": ["https://i.example/app"]}', 'At allow_origins.0: "https://i.example/app" must be a bare http(s) origin'],
+    ['a proxy origin that is a host name', '{"proxy_origins": ["api.openai.com"]}', 'At proxy_origins.0: "api.openai.com" is not a URL origin'],
+    ['an MCP server without a command', '{"mcp_servers": {"demo": {"cwd": "."}}}', 'At mcp_servers.demo.command: expected a non-empty argv array of strings.'],
+  ])('refuses %s: exit 2, E_CONFIG_INVALID naming the field and the file', async (_why, content, expected) => {
+    const { root, dirs } = tempDirs();
+    mkdirSync(dirs.config_dir, { recursive: true });
+    const file = join(dirs.config_dir, 'bridge.json');
+    writeFileSync(file, content);
+    const r = await runToExit(['--port', '0', '--root', root], cliEnv(dirs), root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error E_CONFIG_INVALID: /);
+    expect(r.stderr).toContain(expected);
+    expect(r.stderr).toContain(file);
+    expect(r.stdout).not.toContain('listening');
+  });
+
+  it('takes an allowed origin written with a trailing slash as the origin a browser sends', async () => {
+    const { root, dirs } = tempDirs();
+    mkdirSync(dirs.config_dir, { recursive: true });
+    writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ allow_origins: ['https://i.example/'] }));
+    const { child, url, token } = await startCli(root, dirs, hangManifest(root));
+    try {
+      expect((await send(url, '/v1/status', { headers: { ...json(token), origin: 'https://i.example' } })).status).toBe(200);
+      expect((await send(url, '/v1/status', { headers: { ...json(token), origin: 'https://i.example/' } })).status).toBe(403);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
