@@ -62,6 +62,15 @@ describe('desktop manifest', () => {
     expect(m.provider?.argv[1]).toBe('node-worker.mjs');
   });
 
+  it('names the file of an invalid entry when the bridge picked the manifest itself (not --manifest)', () => {
+    const { root } = tempDirs();
+    const file = join(root, 'desktop.json');
+    writeFileSync(file, JSON.stringify({ tools: [tool({ name: 'web_fetch' })] }));
+    const entry = 'E_MANIFEST_INVALID At tools.0.name: "web_fetch" is reserved by the bridge. Rename the tool.';
+    expect(codeAndMessage(() => loadManifest(file, 'the default manifest path'))).toBe(`${entry} Fix it in ${file}.`);
+    expect(codeAndMessage(() => loadManifest(file))).toBe(entry);
+  });
+
   it('names the file when it is not JSON', () => {
     const { root } = tempDirs();
     const file = join(root, 'm.json');

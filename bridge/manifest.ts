@@ -116,8 +116,13 @@ export function parseManifest(raw: unknown, baseDir: string): Manifest {
   return { tools, hooks, provider };
 }
 
-/** `source` says where the path came from, for the unreadable-file message (default: the --manifest option). */
-export function loadManifest(file: string, source = 'the --manifest path'): Manifest {
+export const MANIFEST_OPTION = 'the --manifest path';
+
+/**
+ * `source` says where the path came from (default: the --manifest option, which the person typed). A manifest the
+ * bridge found by itself (bridge.json's "manifest", <config_dir>/desktop.json) is named in entry errors too.
+ */
+export function loadManifest(file: string, source = MANIFEST_OPTION): Manifest {
   const path = resolve(file);
   let text: string;
   try {
@@ -134,7 +139,13 @@ export function loadManifest(file: string, source = 'the --manifest path'): Mani
   } catch (error) {
     throw new BridgeError('E_MANIFEST_INVALID', `The manifest ${path} is not valid JSON (${(error as Error).message}). Fix the file.`, { path });
   }
-  return parseManifest(raw, dirname(path));
+  try {
+    return parseManifest(raw, dirname(path));
+  } catch (error) {
+    // "At tools.2.exec.0: ..." alone does not say which file the bridge picked.
+    if (source !== MANIFEST_OPTION && BridgeError.isInstance(error) && error.code === 'E_MANIFEST_INVALID') throw new BridgeError(error.code, `${error.message} Fix it in ${path}.`, { path });
+    throw error;
+  }
 }
 
 export const emptyManifest = (): Manifest => ({ tools: [], hooks: [], provider: undefined });
