@@ -105,9 +105,15 @@ export function loadBridgeSettings(configDir: string): BridgeSettings {
     if (BridgeError.isInstance(error)) throw error;
     return parseBridgeSettings({}, configDir);
   }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new BridgeError('E_CONFIG_UNREADABLE', `Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Make it a readable JSON file, or remove it to use the defaults.`, { path: file });
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (error) {
     throw new BridgeError('E_CONFIG_INVALID', `${file} is not valid JSON (${(error as Error).message}). Fix the file.`);
   }

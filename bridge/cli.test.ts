@@ -432,6 +432,22 @@ describe('i-bridge with a bad bridge.json', () => {
     expect(r.stdout).not.toContain('listening');
   });
 
+  it('refuses a bridge.json that is not a readable file (a folder) as unreadable, not as bad JSON', async () => {
+    const { root, dirs } = tempDirs();
+    mkdirSync(join(dirs.config_dir, 'bridge.json'), { recursive: true });
+    const r = await runToExit(['--port', '0', '--root', root], cliEnv(dirs), root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error E_CONFIG_UNREADABLE: Cannot read ${join(dirs.config_dir, 'bridge.json')} (EISDIR). Make it a readable JSON file, or remove it to use the defaults.`);
+  });
+
+  it('names the default desktop.json when it cannot be read', async () => {
+    const { root, dirs } = tempDirs();
+    mkdirSync(join(dirs.config_dir, 'desktop.json'), { recursive: true });
+    const r = await runToExit(['--port', '0', '--root', root], cliEnv(dirs), root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error E_MANIFEST_UNREADABLE: Cannot read the manifest ${join(dirs.config_dir, 'desktop.json')} (EISDIR). Check that file (read by default when it exists), or pass --manifest.`);
+  });
+
   it('takes an allowed origin written with a trailing slash as the origin a browser sends', async () => {
     const { root, dirs } = tempDirs();
     mkdirSync(dirs.config_dir, { recursive: true });

@@ -67,7 +67,7 @@ describe('desktop manifest', () => {
     const file = join(root, 'desktop.json');
     writeFileSync(file, JSON.stringify({ tools: [tool({ name: 'web_fetch' })] }));
     const entry = 'E_MANIFEST_INVALID At tools.0.name: "web_fetch" is reserved by the bridge. Rename the tool.';
-    expect(codeAndMessage(() => loadManifest(file, 'the default manifest path'))).toBe(`${entry} Fix it in ${file}.`);
+    expect(codeAndMessage(() => loadManifest(file, 'that file'))).toBe(`${entry} Fix it in ${file}.`);
     expect(codeAndMessage(() => loadManifest(file))).toBe(entry);
   });
 

@@ -253,7 +253,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const allowOrigins = [...new Set([...settings.allowOrigins, ...(options.allowOrigins ?? []).map((o, i) => normaliseOrigin(o, `--allow-origin ${i + 1}`))])];
   const defaultManifest = join(dirs.config_dir, 'desktop.json');
   const manifestPath = options.manifestPath ?? settings.manifest ?? (!options.noSettings && existsSync(defaultManifest) ? defaultManifest : undefined);
-  const manifestSource = options.manifestPath ? MANIFEST_OPTION : settings.manifest ? `"manifest" in ${join(dirs.config_dir, 'bridge.json')}` : 'the default manifest path';
+  const manifestSource = options.manifestPath ? MANIFEST_OPTION : settings.manifest ? `"manifest" in ${join(dirs.config_dir, 'bridge.json')}` : 'that file (read by default when it exists), or pass --manifest';
   const manifest = manifestPath ? loadManifest(manifestPath, manifestSource) : emptyManifest();
   const callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
   const maxFrameBytes = options.maxFrameBytes ?? MAX_FRAME_BYTES;
