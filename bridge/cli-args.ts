@@ -50,6 +50,10 @@ On start it prints its URL and a one-time pairing code (single use, 10 minutes, 
 removed on exit. Tokens live in memory only: after a restart, pair the app again with the new code (local
 tools re-read bridge.json). Other directories: $I_DATA_DIR (workspace registry), $I_CACHE_DIR.
 
+If it cannot start (bad option, settings or manifest, port taken, another bridge on the same runtime dir) it
+prints "error E_CODE: what to do" and exits with status 2, leaving nothing running. SIGINT/SIGTERM/SIGHUP stop
+it cleanly: calls in flight get 503 E_BRIDGE_CLOSED and every worker group is killed.
+
 Workers must exit when their stdin closes: if i-bridge is SIGKILLed that is the only signal they get. As a
 best-effort guard, worker process groups are recorded in <runtime_dir>/groups/ and the next start kills the
 groups of a bridge that is no longer running.

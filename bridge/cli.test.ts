@@ -33,7 +33,7 @@ describe('i-bridge arguments', () => {
   });
 
   it('documents every option and endpoint in --help', () => {
-    for (const word of ['--io-limit-bytes', '--no-settings', '--exit-with-stdin', '--port', '--manifest', '--allow-origin', '--root', '--config-dir', '/v1/pair', '/v1/status', '/v1/manifest', '/v1/tools/call', '/v1/hooks/run', '/v1/provider/prepare', '/v1/proxy', 'bridge.json', 'I_RUNTIME_DIR', 'pair the app again', 'stdin closes']) {
+    for (const word of ['--io-limit-bytes', '--no-settings', '--exit-with-stdin', '--port', '--manifest', '--allow-origin', '--root', '--config-dir', '/v1/pair', '/v1/status', '/v1/manifest', '/v1/tools/call', '/v1/hooks/run', '/v1/provider/prepare', '/v1/proxy', 'bridge.json', 'I_RUNTIME_DIR', 'pair the app again', 'stdin closes', 'exits with status 2', 'E_BRIDGE_CLOSED']) {
       expect(USAGE).toContain(word);
     }
   });
