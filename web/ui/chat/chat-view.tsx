@@ -44,11 +44,16 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
   });
 
   let log: HTMLDivElement | undefined;
+  // Whether the person was at the end of the log before this update (measured on scroll, not after the update: a
+  // tall error or card appearing at the end must not count as the person having scrolled away from it).
+  let atEnd = true;
+  const onLogScroll = () => {
+    if (log) atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 160;
+  };
   createEffect(
     on([items, chat.live, chat.approvals, chat.failure], () => {
       if (!log) return;
-      const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 160;
-      if (nearBottom || chat.busy()) queueMicrotask(() => log && (log.scrollTop = log.scrollHeight));
+      if (atEnd || chat.busy()) queueMicrotask(() => log && (log.scrollTop = log.scrollHeight));
     }),
   );
 
@@ -87,7 +92,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
           {settings()!.modelError ? `${settings()!.modelError!.code}: ${settings()!.modelError!.message}` : ct('noModel')}
         </p>
       </Show>
-      <div class="chat-log" ref={(el) => (log = el)} role="log" aria-label={ct('title')} aria-busy={chat.busy()}>
+      <div class="chat-log" ref={(el) => (log = el)} onScroll={onLogScroll} role="log" aria-label={ct('title')} aria-busy={chat.busy()}>
         <Show when={chat.interrupted()}>{(j) => <Interrupted journal={j()} ct={ct} onAgain={() => setDraft(j().prompt)} onDismiss={() => void chat.dismissInterrupted()} />}</Show>
         <Show when={items().length === 0 && !chat.live()}>
           <p class="chat-empty">{ct('empty')}</p>
