@@ -53,6 +53,7 @@ export const pluginsEn = {
   'plugins.approveAllow': 'Allow this write',
   'plugins.approveDeny': 'Deny',
   'plugins.approveNoChange': 'The text is the same as now.',
+  'plugins.approveDiff': 'Changes',
 
   'settings.bridge': 'Bridge',
   'bridge.intro': 'i-bridge is an optional program on this computer that brings desktop tools to the app. Start it with --allow-origin {origin}, then enter the address and the pairing code it printed.',
@@ -131,6 +132,7 @@ export const pluginsZh: Record<keyof typeof pluginsEn, string> = {
   'plugins.approveAllow': '允许此次写入',
   'plugins.approveDeny': '拒绝',
   'plugins.approveNoChange': '内容与当前相同。',
+  'plugins.approveDiff': '改动',
 
   'settings.bridge': '桥接',
   'bridge.intro': 'i-bridge 是本机上的可选程序，可为应用提供桌面工具。请以 --allow-origin {origin} 启动它，然后输入它打印的地址和配对码。',

@@ -34,7 +34,7 @@ export function WriteApprovalDialog(props: { t: Translate; request: WriteApprova
       <Show when={!props.request.exists}>
         <p class="field-hint">{t('plugins.approveNew')}</p>
       </Show>
-      <pre class="plugin-diff" aria-label="Diff" data-testid="write-diff">
+      <pre class="plugin-diff" aria-label={t('plugins.approveDiff')} data-testid="write-diff">
         {diff() || t('plugins.approveNoChange')}
       </pre>
     </Dialog>

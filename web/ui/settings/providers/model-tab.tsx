@@ -170,17 +170,15 @@ export default function ModelTab(props: { state: AppState }) {
               onChange={(e) => patch({ protocol: e.currentTarget.value === CUSTOM_PROTOCOL ? '' : e.currentTarget.value })}
             >
               <For each={BUILTIN_PROTOCOLS}>{(p) => <option value={p}>{p}</option>}</For>
-              <option value={CUSTOM_PROTOCOL}>custom…</option>
+              <option value={CUSTOM_PROTOCOL}>{ct('protocolCustom')}</option>
             </select>
           </div>
           <Show when={!isBuiltinProtocol(form().protocol)}>
             <div class="field">
-              <label for={f('custom-protocol')}>Custom protocol</label>
+              <label for={f('custom-protocol')}>{ct('customProtocol')}</label>
               <input id={f('custom-protocol')} type="text" required spellcheck={false} placeholder="my-service" value={form().protocol} onInput={(e) => patch({ protocol: e.currentTarget.value.trim() })} />
             </div>
-            <p class="field-hint span-2">
-              A protocol that is not built in is served by the provider worker of the paired i-bridge (the "provider" of its desktop manifest), without streaming. Without a paired bridge, turns and Test connection fail with E_PROVIDER_BRIDGE_MISSING.
-            </p>
+            <p class="field-hint span-2">{ct('customProtocolHint')}</p>
           </Show>
           <div class="field span-2">
             <label for={f('base')}>{ct('baseUrl')}</label>
