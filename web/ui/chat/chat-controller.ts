@@ -30,6 +30,8 @@ export interface TurnFailure {
   error: ErrorData;
   stopReason: TurnResult['stopReason'];
   prompt: string;
+  /** Whether the prompt reached a checkpoint (it is then in the session); if not, only this failure holds it. */
+  saved: boolean;
   before: Message[];
   sessionId: string;
 }
@@ -175,6 +177,7 @@ export function createChatController(options: {
       setLive(emptyLive(prompt));
     });
     let sid = sessionId();
+    let saved = false;
     try {
       const turn = await start(controller.signal);
       sid = turn.session.id;
@@ -185,6 +188,7 @@ export function createChatController(options: {
       for await (const event of turn.events) {
         onEvent(event);
         if (event.type === 'checkpoint') {
+          saved = true;
           const loaded = await agent.store.load(sid);
           batch(() => {
             setMessages(loaded.messages);
@@ -198,15 +202,15 @@ export function createChatController(options: {
         setMessages(loaded.messages);
         setLive(null);
         if (result.stopReason === 'aborted') setNotice(options.stoppedText());
-        else if (result.error) setFailure({ error: result.error, stopReason: result.stopReason, prompt, before, sessionId: sid! });
-        else if (result.stopReason !== 'stop') setFailure({ error: { code: `STOP_${result.stopReason.toUpperCase()}`, message: '' }, stopReason: result.stopReason, prompt, before, sessionId: sid! });
+        else if (result.error) setFailure({ error: result.error, stopReason: result.stopReason, prompt, saved, before, sessionId: sid! });
+        else if (result.stopReason !== 'stop') setFailure({ error: { code: `STOP_${result.stopReason.toUpperCase()}`, message: '' }, stopReason: result.stopReason, prompt, saved, before, sessionId: sid! });
       });
       options.onSession(sid);
     } catch (error) {
       const data = error as ErrorData;
       batch(() => {
         setLive(null);
-        setFailure({ error: { code: data.code ?? 'E_TURN_FAILED', message: data.message ?? String(error) }, stopReason: 'error', prompt, before, sessionId: sid ?? '' });
+        setFailure({ error: { code: data.code ?? 'E_TURN_FAILED', message: data.message ?? String(error) }, stopReason: 'error', prompt, saved, before, sessionId: sid ?? '' });
       });
     } finally {
       controller = null;

@@ -133,13 +133,26 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
         </Show>
         <Show when={chat.failure()}>
           {(f) => (
-            <div class="chat-error" role="alert">
-              <strong>{ct('errorTitle', { code: f().error.code.startsWith('STOP_') ? f().stopReason : f().error.code })}</strong>
-              <p>{f().error.message || ct('stopReason', { reason: f().stopReason })}</p>
-              <button type="button" class="button small" onClick={() => void chat.retry()}>
-                {ct('retry')}
-              </button>
-            </div>
+            <>
+              {/* A turn that failed before its first checkpoint never saved the prompt: keep it on screen. */}
+              <Show when={!f().saved}>
+                <UserBubble text={f().prompt} images={[]} ct={ct} />
+              </Show>
+              <div class="chat-error" role="alert">
+                <strong>{ct('errorTitle', { code: f().error.code.startsWith('STOP_') ? f().stopReason : f().error.code })}</strong>
+                <p>{f().error.message || ct('stopReason', { reason: f().stopReason })}</p>
+                <div class="chat-error-actions">
+                  <button type="button" class="button small" onClick={() => void chat.retry()}>
+                    {ct('retry')}
+                  </button>
+                  <Show when={!f().saved}>
+                    <button type="button" class="button small" onClick={() => setDraft(f().prompt)}>
+                      {ct('editPrompt')}
+                    </button>
+                  </Show>
+                </div>
+              </div>
+            </>
           )}
         </Show>
       </div>
