@@ -160,6 +160,9 @@ it('names the plugin write diff and translates the custom protocol fields in Chi
   expect(await dialog.getByLabel('自定义协议').count()).toBe(1);
   expect(await dialog.getByText('未内置的协议由已配对的 i-bridge').count()).toBe(1);
   expect(await dialog.textContent()).not.toMatch(/Custom protocol|custom…|A protocol that is not built in/);
+  // The route note comes from the app in English; in Chinese mode it is said in Chinese.
+  expect(await dialog.getByText('浏览器直接请求服务器').count()).toBe(1);
+  expect(await dialog.textContent()).not.toContain('The browser calls the server directly');
 
   await dialog.getByRole('tab', { name: zh['settings.plugins'], exact: true }).click();
   const card = dialog.locator('li.plugin-card[data-plugin-id="example.replace-text"]');
@@ -172,4 +175,9 @@ it('names the plugin write diff and translates the custom protocol fields in Chi
   expect(await diff.textContent()).toContain('+colour: blue');
   await approval.getByRole('button', { name: zh['plugins.approveDeny'] }).click();
   await closeSettings(page);
+  // The earlier 401 is now said in Chinese, with the provider's own words kept.
+  const error = await page.getByRole('log').getByRole('alert').textContent();
+  expect(error).toContain('服务商拒绝了这个密钥');
+  expect(error).toContain("You didn't provide an API key.");
+  expect(error).not.toContain('The provider refused the key');
 });

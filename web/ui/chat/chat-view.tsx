@@ -7,6 +7,7 @@ import { saveApprovalMode, type ApprovalMode, type JournalCall, type TurnJournal
 import type { AppState } from '../state/app-state';
 import { ApprovalCard } from './approval-card';
 import { chatTranslator, type ChatKey, type ChatTranslate } from './chat-i18n';
+import { errorText } from './core-text';
 import { createChatController, type ChatController } from './chat-controller';
 import { assistantItem, chatItems, type ChatItem } from './chat-model';
 import { Composer } from './composer';
@@ -140,7 +141,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
               </Show>
               <div class="chat-error" role="alert">
                 <strong>{ct('errorTitle', { code: f().error.code.startsWith('STOP_') ? f().stopReason : f().error.code })}</strong>
-                <p>{f().error.message || ct('stopReason', { reason: f().stopReason })}</p>
+                <p>{errorText(f().error, s.locale()) || ct('stopReason', { reason: f().stopReason })}</p>
                 <div class="chat-error-actions">
                   <button type="button" class="button small" onClick={() => void chat.retry()}>
                     {ct('retry')}

@@ -8,6 +8,7 @@ import { checkModelConfig, readStoredModel, saveModel } from '../../../core/app-
 import { pairedBridge } from '../../../core/app-agent/bridge-endpoint';
 import { appProviderAdapter, connectedBridge } from '../../../core/bridge-client';
 import { chatTranslator } from '../../chat/chat-i18n';
+import { errorText, routeNoteText } from '../../chat/core-text';
 import type { AppState } from '../../state/app-state';
 import { ScopeField } from '../scope-field';
 import { codeOf, messageOf } from '../../state/errors';
@@ -55,10 +56,8 @@ export default function ModelTab(props: { state: AppState }) {
   const preset = () => findPreset(form().preset);
   const routeNote = () => {
     const p = preset();
-    if (p && p.route === form().route) return p.routeNote;
-    return form().route === 'bridge'
-      ? 'Requests go through the paired i-bridge (POST /v1/proxy), which works for servers that do not allow browser requests (CORS).'
-      : 'The browser calls the server directly; it must allow this app’s origin (CORS). If Test connection reports a network error, try the bridge.';
+    if (p && p.route === form().route) return routeNoteText(p, s.locale());
+    return form().route === 'bridge' ? ct('routeNoteBridge') : ct('routeNoteDirect');
   };
 
   async function storeKey() {
@@ -248,7 +247,7 @@ export default function ModelTab(props: { state: AppState }) {
         <Show when={report()}>
           {(r) => (
             <div class={r().ok ? 'field-success' : 'field-error'} role={r().ok ? 'status' : 'alert'} data-testid="connection-report">
-              <p>{r().ok ? ct('testOk', { ms: Math.round(r().latencyMs), text: r().text ?? '' }) : ct('testFailed', { code: r().error!.code, message: r().error!.message, ms: Math.round(r().latencyMs) })}</p>
+              <p>{r().ok ? ct('testOk', { ms: Math.round(r().latencyMs), text: r().text ?? '' }) : ct('testFailed', { code: r().error!.code, message: errorText(r().error!, s.locale()), ms: Math.round(r().latencyMs) })}</p>
               <Show when={r().usage}>{(u) => <p>{ct('testUsage', { input: u().input_tokens ?? '?', output: u().output_tokens ?? '?' })}</p>}</Show>
             </div>
           )}
