@@ -12,6 +12,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { BridgeError } from './errors';
+import { MAX_IO_LIMIT_BYTES, MIN_IO_LIMIT_BYTES } from './limits';
 
 export interface McpServerConfig {
   command: string[];
@@ -84,8 +85,8 @@ export function parseBridgeSettings(raw: unknown, baseDir: string): BridgeSettin
     }
   }
   if (raw.io_limit_bytes !== undefined) {
-    if (typeof raw.io_limit_bytes !== 'number' || !Number.isInteger(raw.io_limit_bytes) || raw.io_limit_bytes < 0 || raw.io_limit_bytes > 64 * 1024 * 1024) {
-      fail('io_limit_bytes', 'expected an integer between 0 and 67108864.');
+    if (typeof raw.io_limit_bytes !== 'number' || !Number.isInteger(raw.io_limit_bytes) || raw.io_limit_bytes < MIN_IO_LIMIT_BYTES || raw.io_limit_bytes > MAX_IO_LIMIT_BYTES) {
+      fail('io_limit_bytes', `expected an integer from ${MIN_IO_LIMIT_BYTES} to ${MAX_IO_LIMIT_BYTES} (the same bounds as --io-limit-bytes).`);
     }
     settings.ioLimitBytes = raw.io_limit_bytes as number;
   }

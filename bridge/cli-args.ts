@@ -1,10 +1,6 @@
 // Argument parsing for `i-bridge`, kept apart from the entry so it is testable without starting anything.
 import { BridgeError } from './errors';
-import { MAX_FRAME_BYTES, DEFAULT_IO_LIMIT_BYTES, DEFAULT_PORT } from './limits';
-
-/** `--io-limit-bytes` bounds, the same as the model config's `io_limit_bytes` (seed 000 §2, §4). */
-export const MIN_IO_LIMIT_BYTES = 1024;
-export const MAX_IO_LIMIT_BYTES = MAX_FRAME_BYTES;
+import { DEFAULT_IO_LIMIT_BYTES, DEFAULT_PORT, MAX_IO_LIMIT_BYTES, MIN_IO_LIMIT_BYTES } from './limits';
 
 export interface CliArgs {
   help: boolean;

@@ -419,6 +419,7 @@ describe('i-bridge with a bad bridge.json', () => {
     ['an origin with a path', '{"allow_origins": ["https://i.example/app"]}', 'At allow_origins.0: "https://i.example/app" must be a bare http(s) origin'],
     ['a proxy origin that is a host name', '{"proxy_origins": ["api.openai.com"]}', 'At proxy_origins.0: "api.openai.com" is not a URL origin'],
     ['an MCP server without a command', '{"mcp_servers": {"demo": {"cwd": "."}}}', 'At mcp_servers.demo.command: expected a non-empty argv array of strings.'],
+    ['an io_limit_bytes --io-limit-bytes would refuse', '{"io_limit_bytes": 100}', 'At io_limit_bytes: expected an integer from 1024 to 50331648 (the same bounds as --io-limit-bytes).'],
   ])('refuses %s: exit 2, E_CONFIG_INVALID naming the field and the file', async (_why, content, expected) => {
     const { root, dirs } = tempDirs();
     mkdirSync(dirs.config_dir, { recursive: true });

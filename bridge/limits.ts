@@ -9,6 +9,9 @@ export const CALL_TIMEOUT_MS = 15_000;
 export const KILL_GRACE_MS = 500;
 /** Default cap on the stderr bytes kept per worker (`io_limit_bytes`); the rest is drained and dropped. */
 export const DEFAULT_IO_LIMIT_BYTES = 1024 * 1024;
+/** `io_limit_bytes` bounds, in bridge.json and --io-limit-bytes alike (the model config's, seed 000 §2, §4). */
+export const MIN_IO_LIMIT_BYTES = 1024;
+export const MAX_IO_LIMIT_BYTES = MAX_FRAME_BYTES;
 /** Workspace registry (seed 000 §3). */
 export const REGISTRY_MAX_ENTRIES = 10_000;
 export const REGISTRY_MAX_READ_BYTES = 2 * 1024 * 1024;
