@@ -109,6 +109,8 @@ it('gives small muted text at least 4.5:1 contrast in light and dark', async () 
     await page.waitForTimeout(300); // colour transitions
     expect(await contrastOf(page.locator('.file-meta').first()), `file size, ${scheme}`).toBeGreaterThanOrEqual(4.5);
     expect(await contrastOf(page.locator('.section-title').first()), `sidebar heading, ${scheme}`).toBeGreaterThanOrEqual(4.5);
+    expect(await contrastOf(page.locator('.id-row .link-button')), `workspace id Copy, ${scheme}`).toBeGreaterThanOrEqual(4.5);
+    expect(await contrastOf(page.locator('.workspace-header .badge.accent')), `read-and-write badge, ${scheme}`).toBeGreaterThanOrEqual(4.5);
   }
   await page.emulateMedia({ colorScheme: 'light' });
 });
