@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -84,5 +84,122 @@ describe('file session store locking', () => {
     writeFileSync(join(root, 'locked', 'lock'), dead);
     await store.commit('locked', [{ kind: 'message', message: user('x') }], -1);
     expect((await store.load('locked')).messages).toEqual([user('x')]);
+  });
+});
+
+describe('file session store with damaged or moved files', () => {
+  const setup = async (id: string, count = 3) => {
+    const root = mkdtempSync(join(tmpdir(), 'i-damage-'));
+    const store = createFileSessionStore({ root, workspace: '/p' });
+    await store.create({ title: 't', id });
+    await store.commit(id, Array.from({ length: count }, (_, i) => ({ kind: 'message' as const, message: user(`m${i}`) })), -1);
+    const dir = join(root, id);
+    return { root, store, dir, log: join(dir, 'log.ndjson'), checkpoint: join(dir, 'checkpoint.json') };
+  };
+  const editLine = (file: string, index: number, edit: (line: string) => string) => {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[index] = edit(lines[index]!);
+    writeFileSync(file, lines.join('\n'));
+  };
+
+  it('names the damaged middle line and what to do, and changes nothing on load or on a later commit', async () => {
+    const { store, log } = await setup('mid');
+    editLine(log, 1, (line) => line.slice(0, 12)); // the log is now shorter than its checkpoint, too
+    const before = readFileSync(log);
+    const error = await store.load('mid').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'E_SESSION_CORRUPT', data: { line: 2, intactEntries: 1 } });
+    expect((error as Error).message).toMatch(/line 2 of .*log\.ndjson \(entry 1, at byte \d+\) is not valid JSON/);
+    expect((error as Error).message).toContain('Entries 0–0 are intact; nothing was changed');
+    expect((error as Error).message).toContain('--session-name');
+    // A commit must not truncate (pad) the damaged log to the checkpoint's length and append after it.
+    await expect(store.commit('mid', [{ kind: 'message', message: user('more') }], 2)).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT' });
+    expect(readFileSync(log)).toEqual(before);
+  });
+
+  it('refuses a line that is JSON but not an entry, naming it', async () => {
+    const { store, log } = await setup('shape');
+    editLine(log, 2, () => JSON.stringify({ seq: 2, entry: { kind: 'message', message: { role: 'wizard', content: 'x' } } }).padEnd(readFileSync(log, 'utf8').split('\n')[2]!.length));
+    await expect(store.load('shape')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT', data: { line: 3, intactEntries: 2 } });
+    editLine(log, 2, () => 'null');
+    await expect(store.load('shape')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT', message: expect.stringContaining('line 3') });
+  });
+
+  it('refuses a checkpoint that points past the end of the log without writing to it', async () => {
+    const { store, log, checkpoint } = await setup('past');
+    const cp = JSON.parse(readFileSync(checkpoint, 'utf8'));
+    writeFileSync(checkpoint, JSON.stringify({ ...cp, checkpointSeq: 5, logBytes: cp.logBytes + 200 }));
+    const before = readFileSync(log);
+    await expect(store.load('past')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT', message: expect.stringContaining('the end of the log is missing') });
+    await expect(store.commit('past', [{ kind: 'message', message: user('x') }], 5)).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT' });
+    expect(readFileSync(log)).toEqual(before);
+  });
+
+  it('reports a cut-short, non-object or newer checkpoint.json with a code, and can still delete it', async () => {
+    const { store, checkpoint, dir } = await setup('cp');
+    const text = readFileSync(checkpoint, 'utf8');
+    writeFileSync(checkpoint, text.slice(0, 40));
+    await expect(store.get('cp')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT', message: expect.stringContaining('is not valid JSON') });
+    for (const bad of ['null', '{"version":1}', '[]']) {
+      writeFileSync(checkpoint, bad);
+      await expect(store.load('cp')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT' });
+    }
+    writeFileSync(checkpoint, JSON.stringify({ ...JSON.parse(text), version: 2 }));
+    await expect(store.load('cp')).rejects.toMatchObject({ code: 'E_SESSION_VERSION', message: expect.stringContaining('newer i') });
+    await store.delete('cp');
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('does not wipe a log.ndjson whose checkpoint.json is missing', async () => {
+    const { store, log, checkpoint } = await setup('orphan');
+    const before = readFileSync(log);
+    rmSync(checkpoint);
+    await expect(store.create({ title: 't', id: 'orphan' })).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT' });
+    expect(readFileSync(log)).toEqual(before);
+  });
+
+  it('reports a session folder removed while a commit runs as E_SESSION_GONE, not E_SESSION_BUSY', async () => {
+    const { root, store } = await setup('gone', 1);
+    const racing = createFileSessionStore({ root, workspace: '/p', failpoint: () => rmSync(join(root, 'gone'), { recursive: true }) });
+    await expect(racing.commit('gone', [{ kind: 'message', message: user('x') }], 0)).rejects.toMatchObject({ code: 'E_SESSION_GONE' });
+    // Removed between opening the session (the start of a run) and its next checkpoint.
+    const info = await store.create({ title: 't', id: 'gone2' });
+    rmSync(join(root, 'gone2'), { recursive: true });
+    const error = await store.commit('gone2', [{ kind: 'message', message: user('x') }], info.checkpointSeq).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'E_SESSION_GONE', message: expect.stringContaining('was removed while this run was saving') });
+  });
+
+  it('writes a copied session folder into the copy, never into the original', async () => {
+    const { root, store, dir } = await setup('orig', 1);
+    cpSync(dir, join(root, 'copy'), { recursive: true });
+    const copy = await store.load('copy');
+    expect(copy.info.id).toBe('copy');
+    await store.commit('copy', [{ kind: 'message', message: user('only in copy') }], 0);
+    expect((await store.load('orig')).messages).toEqual([user('m0')]);
+    expect((await store.load('copy')).messages).toEqual([user('m0'), user('only in copy')]);
+  });
+
+  it('lets only one of two writers in one process commit on the same checkpoint', async () => {
+    const { store } = await setup('two', 1);
+    const results = await Promise.allSettled([0, 1].map((i) => store.commit('two', [{ kind: 'message', message: user(`writer ${i}`) }], 0)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const codes = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code: string }).code] : []));
+    expect(['E_SESSION_BUSY', 'E_SESSION_CONFLICT']).toContain(codes[0]);
+    expect((await store.load('two')).messages).toHaveLength(2);
+  });
+
+  it('never loses a rename or a commit that run at the same time', async () => {
+    const { store } = await setup('race', 1);
+    const [commit, rename] = await Promise.allSettled([store.commit('race', [{ kind: 'message', message: user('x') }], 0), store.rename('race', 'renamed')]);
+    const loaded = await store.load('race');
+    if (commit.status === 'fulfilled') expect(loaded.messages).toEqual([user('m0'), user('x')]);
+    if (rename.status === 'fulfilled') expect(loaded.info.title).toBe('renamed');
+    else expect(rename.reason).toMatchObject({ code: 'E_SESSION_BUSY' });
+  });
+
+  it('reads back a long line (a large tool result) exactly', async () => {
+    const { store } = await setup('big', 0);
+    const big = `${'长'.repeat(3_000_000)}🙂`;
+    await store.commit('big', [{ kind: 'message', message: user(big) }], -1);
+    expect((await store.load('big')).messages[0]).toEqual(user(big));
   });
 });

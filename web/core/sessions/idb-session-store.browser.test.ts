@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { openHarnessDb, type HarnessDb } from '../storage';
 import { createIdbSessionStore } from './idb-store';
+import { idbDamageCases } from './idb-damage-cases';
 import { sessionStoreSuite } from './session-store-suite';
 
 const dbs = new Map<string, HarnessDb>();
@@ -62,3 +63,5 @@ describe('IndexedDB session store when the page goes away', () => {
     db.close();
   });
 });
+
+idbDamageCases('IndexedDB (Chromium)', () => openHarnessDb(`sessions-damage-${crypto.randomUUID()}`));

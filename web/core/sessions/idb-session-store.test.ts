@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../providers/types';
 import { openHarnessDb, type HarnessDb } from '../storage';
 import { createIdbSessionStore } from './idb-store';
+import { idbDamageCases } from './idb-damage-cases';
 import { sessionStoreSuite } from './session-store-suite';
 
 const dbs = new Map<string, HarnessDb>();
@@ -35,3 +36,5 @@ describe('IndexedDB session store atomicity', () => {
     expect(await db.count('session_entries', IDBKeyRange.bound([info.id, 0], [info.id, Infinity]))).toBe(1);
   });
 });
+
+idbDamageCases('IndexedDB', () => openHarnessDb(`sessions-damage-${Math.random()}`));

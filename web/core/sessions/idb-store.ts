@@ -5,7 +5,8 @@
 // only entries <= checkpointSeq.
 import { HarnessError } from '../errors';
 import type { HarnessDb, SessionRecord } from '../storage';
-import { replayEntries } from './replay';
+import { entryProblem, replayEntries } from './replay';
+import { checkSessionTitle } from './title';
 import { SESSION_FORMAT_VERSION, type CreateSession, type SessionEntry, type SessionInfo, type SessionStore } from './types';
 
 interface StoredSession extends SessionRecord {
@@ -19,17 +20,25 @@ const toInfo = (r: StoredSession): SessionInfo => {
   return out;
 };
 
+/** A refusal to load damaged stored data; nothing is changed, and the way out is named. */
+const damaged = (r: StoredSession, problem: string, intact: number) =>
+  new HarnessError(
+    'E_SESSION_CORRUPT',
+    `The session "${r.title}" cannot be loaded: ${problem} (its checkpoint covers entries 0–${r.checkpointSeq}). ${intact > 0 ? `Entries 0–${intact - 1} are intact` : 'No entry is intact'}; nothing was changed or removed. Delete this session (other sessions are not affected), or keep it and start a new one.`,
+    { id: r.id, intactEntries: intact, checkpointSeq: r.checkpointSeq },
+  );
+
 const entryRange = (id: string, from: number, to = Infinity) => IDBKeyRange.bound([id, from], [id, to]);
 
 export function createIdbSessionStore(db: HarnessDb, workspaceId: string): SessionStore {
-  function own(record: SessionRecord | undefined, id: string): StoredSession {
+  function own(record: SessionRecord | undefined, id: string, options: { anyVersion?: boolean } = {}): StoredSession {
     if (!record) throw new HarnessError('E_SESSION_NOT_FOUND', `There is no session "${id}" in this workspace.`, { id });
     if (record.workspaceId !== workspaceId) {
       throw new HarnessError('E_SESSION_WORKSPACE_MISMATCH', `The session "${id}" belongs to another workspace. Open it from that workspace.`, { id });
     }
     const stored = record as StoredSession;
-    if (stored.formatVersion !== SESSION_FORMAT_VERSION) {
-      throw new HarnessError('E_SESSION_VERSION', `The session "${id}" was written in format ${String(stored.formatVersion)}, which this version of i does not read. Reload to update the app.`, { id });
+    if (stored.formatVersion !== SESSION_FORMAT_VERSION && !options.anyVersion) {
+      throw new HarnessError('E_SESSION_VERSION', `The session "${id}" was written in format ${String(stored.formatVersion)}, which this version of i does not read. Reload to update the app, or delete the session.`, { id });
     }
     return stored;
   }
@@ -37,8 +46,9 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
   return {
     workspaceId,
     async create(init: CreateSession) {
+      checkSessionTitle(init.title);
       const now = Date.now();
-      const record: StoredSession = { id: init.id ?? crypto.randomUUID(), workspaceId, title: init.title, createdAt: now, updatedAt: now, checkpointSeq: -1, formatVersion: SESSION_FORMAT_VERSION };
+      const record: StoredSession = { id: init.id ?? crypto.randomUUID(), workspaceId, title: init.title, createdAt: init.createdAt ?? now, updatedAt: now, checkpointSeq: -1, formatVersion: SESSION_FORMAT_VERSION };
       if (init.forkedFrom) record.forkedFrom = init.forkedFrom;
       await db.add('sessions', record).catch((error: unknown) => {
         throw new HarnessError('E_SESSION_EXISTS', `A session "${record.id}" already exists.`, { id: record.id, reason: String(error) });
@@ -60,17 +70,26 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
       const record = own(await tx.objectStore('sessions').get(id), id);
       const rows = record.checkpointSeq < 0 ? [] : await tx.objectStore('session_entries').getAll(entryRange(id, 0, record.checkpointSeq));
       await tx.done;
-      if (rows.length !== record.checkpointSeq + 1) {
-        throw new HarnessError('E_SESSION_CORRUPT', `The session "${id}" is missing entries before its checkpoint. Export what loads and start a new session.`, { id });
+      const entries: SessionEntry[] = [];
+      for (const row of rows) {
+        if (row.seq !== entries.length) throw damaged(record, `entry ${entries.length} is missing`, entries.length);
+        const problem = entryProblem(row.entry);
+        if (problem) throw damaged(record, `entry ${entries.length} is not a session entry (${problem})`, entries.length);
+        entries.push(row.entry as SessionEntry);
       }
-      return { info: toInfo(record), messages: replayEntries(rows.map((r) => r.entry as SessionEntry)) };
+      if (entries.length !== record.checkpointSeq + 1) throw damaged(record, `entries ${entries.length}–${record.checkpointSeq} are missing`, entries.length);
+      return { info: toInfo(record), messages: replayEntries(entries) };
     },
     async commit(id, entries, expectedSeq) {
       const tx = db.transaction(['sessions', 'session_entries'], 'readwrite');
       const sessions = tx.objectStore('sessions');
       const rows = tx.objectStore('session_entries');
       try {
-        const record = own(await sessions.get(id), id);
+        const found = await sessions.get(id);
+        if (!found) {
+          throw new HarnessError('E_SESSION_GONE', `The session "${id}" was deleted (in another tab?) while this turn was saving to it, so this step was not saved. Start a new session to keep going.`, { id });
+        }
+        const record = own(found, id);
         if (record.checkpointSeq !== expectedSeq) {
           throw new HarnessError('E_SESSION_CONFLICT', `The session "${id}" was changed elsewhere (another tab?). Reload it and try again.`, { id });
         }
@@ -103,6 +122,7 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
       }
     },
     async rename(id, title) {
+      checkSessionTitle(title);
       const tx = db.transaction('sessions', 'readwrite');
       const record = own(await tx.store.get(id), id);
       const next = { ...record, title, updatedAt: Date.now() };
@@ -112,7 +132,8 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
     },
     async delete(id) {
       const tx = db.transaction(['sessions', 'session_entries'], 'readwrite');
-      own(await tx.objectStore('sessions').get(id), id);
+      // A session of another format can still be deleted on purpose; another workspace's cannot.
+      own(await tx.objectStore('sessions').get(id), id, { anyVersion: true });
       await Promise.all([tx.objectStore('sessions').delete(id), tx.objectStore('session_entries').delete(entryRange(id, -Infinity))]);
       await tx.done;
     },

@@ -91,9 +91,54 @@ export function sessionStoreSuite(name: string, env: SuiteEnv): void {
       const exported = JSON.parse(JSON.stringify(await exportSession(store, 'exp')));
       const imported = await importSession(store, exported);
       expect((await store.load(imported.id)).messages).toEqual([sys, user('q'), ...batch]);
-      await expect(importSession(store, { ...exported, version: 99 })).rejects.toMatchObject({ code: 'E_SESSION_IMPORT_INVALID' });
+      await expect(importSession(store, { ...exported, version: 99 })).rejects.toMatchObject({ code: 'E_SESSION_IMPORT_VERSION', message: expect.stringContaining('newer i') });
       await expect(importSession(store, { ...exported, messages: [batch[1]] })).rejects.toMatchObject({ code: 'E_SESSION_IMPORT_INVALID' });
       await expect(importSession(store, { ...exported, extra: 1 })).rejects.toMatchObject({ code: 'E_SESSION_IMPORT_INVALID' });
+    });
+
+    it('round-trips an export with unicode, provider fields, images and the creation time', async () => {
+      const store = await fresh();
+      const title = 'Résumé 会话 🙂 — שלום';
+      const info = await store.create({ title, id: 'uni' });
+      const history = [
+        sys,
+        { role: 'user', content: [{ type: 'text', text: '看图 🖼️' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] },
+        { role: 'assistant', content: null, reasoning_content: '思考…', _provider: { protocol: 'openai', model: 'm' }, tool_calls: batch[0]!.role === 'assistant' ? batch[0]!.tool_calls : [] },
+        { ...batch[1]!, _error: true },
+        { role: 'user', content: 'x', _meta: { kind: 'tool_images' } },
+      ] as Message[];
+      await store.commit('uni', [{ kind: 'reset', messages: history }], info.checkpointSeq);
+      const exported = JSON.parse(JSON.stringify(await exportSession(store, 'uni')));
+      const imported = await importSession(store, exported);
+      expect(imported.title).toBe(title);
+      expect(imported.createdAt).toBe(info.createdAt);
+      expect((await store.load(imported.id)).messages).toEqual(history);
+    });
+
+    it('refuses an import from another app or a newer i with a code and what to do, adding nothing', async () => {
+      const store = await fresh();
+      for (const foreign of [[{ role: 'user', content: 'hi' }], { title: 'chat', mapping: {} }, null, 'text']) {
+        await expect(importSession(store, foreign)).rejects.toMatchObject({ code: 'E_SESSION_IMPORT_INVALID', message: expect.stringContaining('another app') });
+      }
+      await expect(importSession(store, { format: 'i-session', version: 2, title: 't', messages: [], tags: [] })).rejects.toMatchObject({ code: 'E_SESSION_IMPORT_VERSION' });
+      expect(await store.list()).toEqual([]);
+    });
+
+    it('refuses a title longer than an export can carry, keeping the old one', async () => {
+      const store = await fresh();
+      await store.create({ title: 'short', id: 'long' });
+      await expect(store.rename('long', 'x'.repeat(501))).rejects.toMatchObject({ code: 'E_SESSION_TITLE_INVALID' });
+      await expect(store.create({ title: 'x'.repeat(501) })).rejects.toMatchObject({ code: 'E_SESSION_TITLE_INVALID' });
+      expect((await store.get('long'))?.title).toBe('short');
+      await store.rename('long', 'y'.repeat(500));
+      await importSession(store, await exportSession(store, 'long'));
+    });
+
+    it('reports a commit to a session deleted meanwhile as E_SESSION_GONE', async () => {
+      const store = await fresh();
+      const info = await store.create({ title: 'g', id: 'g' });
+      await store.delete('g');
+      await expect(store.commit('g', [{ kind: 'message', message: user('x') }], info.checkpointSeq)).rejects.toMatchObject({ code: 'E_SESSION_GONE' });
     });
 
     it('forks from a message, extending a cut inside a tool batch to its results', async () => {

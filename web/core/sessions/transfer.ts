@@ -5,6 +5,7 @@ import type { Message } from '../providers/types';
 import { compileSchema } from '../tools/validate';
 import { messageSchema } from '../hooks';
 import { SESSION_FORMAT_VERSION, type SessionInfo, type SessionStore } from './types';
+import { MAX_SESSION_TITLE } from './title';
 import { historyProblems } from './validate-history';
 
 export const SESSION_EXPORT_FORMAT = 'i-session';
@@ -26,7 +27,7 @@ const checkExport = compileSchema(
     properties: {
       format: { const: SESSION_EXPORT_FORMAT },
       version: { const: SESSION_FORMAT_VERSION },
-      title: { type: 'string', maxLength: 500 },
+      title: { type: 'string', maxLength: MAX_SESSION_TITLE },
       createdAt: { type: 'number' },
       updatedAt: { type: 'number' },
       messages: { type: 'array', items: messageSchema },
@@ -42,16 +43,31 @@ export async function exportSession(store: SessionStore, id: string): Promise<Se
 
 /** Validates an export (shape, version, tool-call pairing) and stores it as a new session of this workspace. */
 export async function importSession(store: SessionStore, data: unknown, title?: string): Promise<SessionInfo> {
+  const head = (typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {}) as Record<string, unknown>;
+  if (head.format !== SESSION_EXPORT_FORMAT) {
+    throw new HarnessError(
+      'E_SESSION_IMPORT_INVALID',
+      `This file is not an i session export (it has no "format": "${SESSION_EXPORT_FORMAT}"; it may come from another app). Import a JSON file made with Export JSON in i.`,
+      { problems: ['format'] },
+    );
+  }
+  if (typeof head.version === 'number' && head.version > SESSION_FORMAT_VERSION) {
+    throw new HarnessError(
+      'E_SESSION_IMPORT_VERSION',
+      `This session export was made by a newer i (format version ${head.version}; this i reads version ${SESSION_FORMAT_VERSION}). Update i, then import it again.`,
+      { version: head.version },
+    );
+  }
   const problems = checkExport(data);
   if (problems.length > 0) {
-    throw new HarnessError('E_SESSION_IMPORT_INVALID', `This file is not an i session export (format ${SESSION_EXPORT_FORMAT}, version ${SESSION_FORMAT_VERSION}): ${problems.slice(0, 3).join('; ')}.`, { problems });
+    throw new HarnessError('E_SESSION_IMPORT_INVALID', `This file is not an i session export (format ${SESSION_EXPORT_FORMAT}, version ${SESSION_FORMAT_VERSION}): ${problems.slice(0, 3).join('; ')}. Import a JSON file made with Export JSON in i, unchanged.`, { problems });
   }
   const exported = data as SessionExport;
   const pairing = historyProblems(exported.messages, exported.messages.length);
   if (pairing.length > 0) {
     throw new HarnessError('E_SESSION_IMPORT_INVALID', `The imported conversation is inconsistent: ${pairing.join('; ')}.`, { problems: pairing });
   }
-  const info = await store.create({ title: title ?? exported.title });
+  const info = await store.create({ title: title ?? exported.title, ...(exported.createdAt !== undefined ? { createdAt: exported.createdAt } : {}) });
   if (exported.messages.length === 0) return info;
   return store.commit(info.id, [{ kind: 'reset', messages: exported.messages }], info.checkpointSeq);
 }

@@ -33,6 +33,8 @@ export interface CreateSession {
   /** Store-specific id: a UUID in IndexedDB, the validated --session-name on disk. Generated when absent. */
   id?: string;
   forkedFrom?: { sessionId: string; messageIndex: number };
+  /** Keeps the original creation time (an import); now when absent. */
+  createdAt?: number;
 }
 
 /** One workspace's sessions. Every method refuses a session that belongs to another workspace. */
