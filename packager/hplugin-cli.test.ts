@@ -1,6 +1,7 @@
 // `hplugin pack` / `hplugin verify` called in-process through `main(argv, io)`: output, exit codes, files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from './main';
@@ -26,6 +27,24 @@ beforeAll(async () => {
   await writeFile(p('LICENSE'), LICENSE_TEXT);
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** `wasm` with a custom section of `bytes` zeros appended: valid, compresses to almost nothing, as large as asked. */
+function withCustomSection(module: Uint8Array, bytes: number): Uint8Array {
+  const name = [4, ...new TextEncoder().encode('pad1')];
+  const leb = (n: number) => {
+    const out: number[] = [];
+    do {
+      out.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+      n >>>= 7;
+    } while (n > 0);
+    return out;
+  };
+  const header = [0, ...leb(name.length + bytes), ...name];
+  const result = new Uint8Array(module.length + header.length + bytes);
+  result.set(module);
+  result.set(header, module.length);
+  return result;
+}
 
 const packArgs = (out: string, wasmFile = 'plugin.wasm') => ['pack', '--manifest', p('manifest.json'), '--wasm', p(wasmFile), '--license', p('LICENSE'), '-o', p(out)];
 
@@ -79,7 +98,59 @@ describe('hplugin pack', () => {
   it('reports an unreadable input file with exit 1', async () => {
     const r = await run('pack', '--manifest', p('nope.json'), '--wasm', p('plugin.wasm'), '--license', p('LICENSE'), '-o', p('z.zip'));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error E_FILE_READ: Cannot read .*nope\.json \(ENOENT\)/);
+    expect(r.stderr).toMatch(/^error E_FILE_READ: .*nope\.json does not exist \(ENOENT\)\. Write manifest\.json as step 3 of sdk-rust\/README\.md shows/);
+  });
+
+  it('says how to build a missing wasm: the release command, the "_" file name and crate-type cdylib', async () => {
+    const r = await run('pack', '--manifest', p('manifest.json'), '--wasm', p('target/wasm32-unknown-unknown/release/my_plugin.wasm'), '--license', p('LICENSE'), '-o', p('z.zip'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error E_FILE_READ: .*my_plugin\.wasm does not exist \(ENOENT\)\. Build it first with "cargo build --release --target wasm32-unknown-unknown"/);
+    expect(r.stderr).toContain('crate-type = ["cdylib"]');
+  });
+
+  it('tells a newcomer without a LICENSE file to create one', async () => {
+    const r = await run('pack', '--manifest', p('manifest.json'), '--wasm', p('plugin.wasm'), '--license', p('NO-LICENSE'), '-o', p('z.zip'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error E_FILE_READ: .*NO-LICENSE does not exist \(ENOENT\)\. Every package carries its license text: create the file/);
+  });
+
+  it('names a folder given as an input file', async () => {
+    const r = await run('pack', '--manifest', p('manifest.json'), '--wasm', dir, '--license', p('LICENSE'), '-o', p('z.zip'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error E_FILE_READ: .* is a folder, not a file \(EISDIR\)\. Pass the path of the file itself with --wasm\.\n$/);
+  });
+
+  it('says to create the output folder when -o points into one that does not exist, and writes nothing', async () => {
+    const r = await run(...packArgs('missing/deeper/out.hplugin.zip'));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error E_FILE_WRITE: Cannot write .*out\.hplugin\.zip: the folder .*missing\/deeper does not exist \(ENOENT\)\. Create it first \(mkdir -p .*missing\/deeper\)/);
+    expect(existsSync(p('missing'))).toBe(false);
+  });
+
+  it('refuses a folder as -o and suggests a file name inside it', async () => {
+    const r = await run('pack', '--manifest', p('manifest.json'), '--wasm', p('plugin.wasm'), '--license', p('LICENSE'), '-o', dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`error E_FILE_WRITE: -o ${dir} is a folder. Give a file name, for example -o ${dir}/NAME.hplugin.zip.\n`);
+  });
+
+  it('explains an over-limit debug build: same code, plus its size and the release build to run', async () => {
+    await mkdir(p('target/wasm32-unknown-unknown/debug'), { recursive: true });
+    const debugWasm = p('target/wasm32-unknown-unknown/debug/my_plugin.wasm');
+    await writeFile(debugWasm, withCustomSection(wasm, 9 * 1024 * 1024));
+    const r = await run('pack', '--manifest', p('manifest.json'), '--wasm', debugWasm, '--license', p('LICENSE'), '-o', p('debug.zip'));
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')).toEqual([expect.stringMatching(/^error E_PACKAGE_ENTRY_TOO_LARGE: plugin\.wasm is more than .* It is a debug build .*\[profile\.release\].*"cargo build --release --target wasm32-unknown-unknown"\.$/), '']);
+    expect(existsSync(p('debug.zip'))).toBe(false);
+  });
+
+  it('packs a module over 1 MiB but adds a note that the size profile is missing', async () => {
+    await writeFile(p('big.wasm'), withCustomSection(wasm, 2 * 1024 * 1024));
+    const r = await run(...packArgs('big.zip', 'big.wasm'));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^note: .*big\.wasm is \d+ bytes\. A release build with the \[profile\.release\] of sdk-rust\/README\.md/);
+    const small = await run(...packArgs('small.zip'));
+    expect(small.stderr).toBe('');
   });
 
   it('prints help with --help and exits 0', async () => {
@@ -113,6 +184,14 @@ describe('hplugin verify', () => {
     const j = await run('verify', '--json', p('hash.zip'));
     expect(j.code).toBe(1);
     expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, error: { code: 'E_HASH_MISMATCH', data: { declared: 'ab'.repeat(32) } } });
+  });
+
+  it('says what to do when the file is missing or is a folder', async () => {
+    const missing = await run('verify', p('never-packed.hplugin.zip'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^error E_FILE_READ: .*never-packed\.hplugin\.zip does not exist \(ENOENT\)\. Check the path, or build the package first with "hplugin pack"\.\n$/);
+    const folder = await run('verify', dir);
+    expect(folder.stderr).toMatch(/^error E_FILE_READ: .* is a folder, not a file \(EISDIR\)\. Pass the path of the file itself\.\n$/);
   });
 
   it('exits 2 without a file or with two', async () => {

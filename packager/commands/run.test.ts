@@ -132,6 +132,47 @@ describe('hplugin run: failures and exit codes', () => {
     expect((await hplugin(pkg, '--tool', 'run', '--args', '{}', '--workspace', ws, '--bogus')).stderr).toMatch(/^error E_USAGE: /);
   });
 
+  it('bad --args JSON shows the parser\'s reason and a correctly quoted example', async () => {
+    const pkg = await packed(await recorderWasm([]));
+    const r = await hplugin(pkg, '--tool', 'run', '--args', '{path:"notes.txt"}', '--workspace', ws);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error E_USAGE: --args is not valid JSON \(.+\)\. Pass one JSON object with double-quoted keys, in single quotes for the shell: --args '\{"path":"notes\.txt"\}'/);
+    const notObject = await hplugin(pkg, '--tool', 'run', '--args', '"notes.txt"', '--workspace', ws);
+    expect(notObject.stderr).toMatch(/^error E_USAGE: --args must be a JSON object, not "notes\.txt"\. Pass one JSON object/);
+  });
+
+  it('an unknown tool lists the real ones and says to pass one with --tool', async () => {
+    const pkg = await packed(await recorderWasm([]), { tools: ['run', 'other'] });
+    const r = await hplugin(pkg, '--tool', 'count', '--args', '{}', '--workspace', ws);
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toBe('error E_USAGE: test.recorder has no tool "count"; its tools: run, other. Pass one of these local names (the "name" of a tool in manifest.json) with --tool.\n');
+  });
+
+  it('arguments that break the schema are answered with the fields the tool takes', async () => {
+    const pkg = await packed(await recorderWasm([]));
+    const r = await hplugin(pkg, '--tool', 'run', '--args', '{"path":"x"}', '--workspace', ws);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error E_USAGE: --args does not match run's parameters: at .*[^.]\. Give --args the fields of the tool's "parameters" in manifest\.json \(it takes none: --args '\{\}'\)\.\n$/);
+  });
+
+  it('a workspace that does not exist, or is a file, says which and what to pass', async () => {
+    const pkg = await packed(await recorderWasm([]));
+    const missing = await hplugin(pkg, '--tool', 'run', '--args', '{}', '--workspace', join(dir, 'missing'));
+    expect(missing.stderr).toMatch(/^error E_USAGE: --workspace .*missing does not exist; pass the folder the plugin may read/);
+    const file = await hplugin(pkg, '--tool', 'run', '--args', '{}', '--workspace', pkg);
+    expect(file.stderr).toMatch(/^error E_USAGE: --workspace .* is a file, not a folder; pass the folder/);
+  });
+
+  it('an unreachable trap says it is usually a Rust panic and how to find it', async () => {
+    const r = await hplugin(await packed(await hostileWasm('trap')), '--tool', 'run', '--args', '{}', '--workspace', ws);
+    expect(r.stderr.split('\n')).toEqual([expect.stringMatching(/^error E_RUN_TRAP: .*unreachable.* usually a panic .*testing::Driver.*StepOutput::error/), '']);
+  });
+
+  it('a missing package file says to build it with hplugin pack', async () => {
+    const r = await hplugin(join(dir, 'nope.hplugin.zip'), '--tool', 'run', '--args', '{}', '--workspace', ws);
+    expect(r).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error E_FILE_READ: .*nope\.hplugin\.zip does not exist \(ENOENT\)\. .*"hplugin pack"/) });
+  });
+
   it('derives the default workspace id from the canonical folder path', async () => {
     const link = join(dir, 'link');
     await symlink(ws, link);

@@ -16,7 +16,9 @@ import {
 } from '../../plugin-host';
 import { createNodeWorkspaceFs, FileKvStore, nodeWorkerFactory } from '../../plugin-host/node';
 import { parseArgs, UsageError } from '../args';
+import { readProblem } from '../file-errors';
 import { errorLine, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, processIo, type CliIo } from '../io';
+import { PACKAGE_MISSING } from './verify';
 
 export const runHelp = `Usage: hplugin run PACKAGE --tool NAME --args JSON --workspace DIR [options]
 
@@ -58,6 +60,9 @@ interface RunRequest {
   storage: string | undefined;
 }
 
+/** Shells eat double quotes unless the whole object is in single quotes; JSON keys need double quotes. */
+const ARGS_EXAMPLE = `Pass one JSON object with double-quoted keys, in single quotes for the shell: --args '{"path":"notes.txt"}' (or --args '{}' for no arguments)`;
+
 function parse(argv: string[]): RunRequest | 'help' {
   const { flags, positionals } = parseArgs(argv, spec);
   if (flags.has('help')) return 'help';
@@ -68,13 +73,13 @@ function parse(argv: string[]): RunRequest | 'help' {
     return v;
   };
   let args: unknown;
+  const text = need('args');
   try {
-    args = JSON.parse(need('args'));
+    args = JSON.parse(text);
   } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError('--args is not valid JSON');
+    throw new UsageError(`--args is not valid JSON (${e instanceof Error ? e.message : String(e)}). ${ARGS_EXAMPLE}`);
   }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new UsageError('--args must be a JSON object');
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new UsageError(`--args must be a JSON object, not ${Array.isArray(args) ? 'an array' : JSON.stringify(args)}. ${ARGS_EXAMPLE}`);
   const timeout = flags.get('timeout-ms');
   const timeoutMs = typeof timeout === 'string' ? Number(timeout) : DEFAULT_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 3_600_000) throw new UsageError('--timeout-ms must be a whole number of milliseconds from 1 to 3600000');
@@ -92,6 +97,21 @@ function parse(argv: string[]): RunRequest | 'help' {
   };
 }
 
+/** What the tool accepts, from its schema: the property names, which are required, and where the schema lives. */
+function parametersHint(parameters: unknown): string {
+  const schema = parameters as { properties?: Record<string, unknown>; required?: string[] };
+  const names = Object.keys(schema.properties ?? {});
+  const required = new Set(schema.required ?? []);
+  const list = names.map((n) => (required.has(n) ? `${n} (required)` : n)).join(', ');
+  return `Give --args the fields of the tool's "parameters" in manifest.json${list ? `: ${list}` : ' (it takes none: --args \'{}\')'}.`;
+}
+
+/** A Rust panic under panic = "abort" reaches the host as an `unreachable` trap; say so, and how to find it. */
+function trapHint(code: string, message: string): string {
+  if (code !== 'E_RUN_TRAP' || !/unreachable/.test(message)) return '';
+  return ' In a Rust plugin this is usually a panic (panic = "abort" turns it into this trap, and its message is lost): reproduce the call with cargo test and harness_wasm_sdk::testing::Driver to see it, and return StepOutput::error instead of panicking.';
+}
+
 /** Stable default workspace id: the same folder (through any symlink or relative path) gets the same KV scope. */
 export async function defaultWorkspaceId(dir: string): Promise<string> {
   return `dir-${createHash('sha256').update(await realpath(dir)).digest('hex').slice(0, 32)}`;
@@ -107,7 +127,7 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
     }
     request = parsed;
     const info = await stat(request.workspace).catch(() => null);
-    if (!info?.isDirectory()) throw new UsageError(`--workspace ${request.workspace} is not a folder`);
+    if (!info?.isDirectory()) throw new UsageError(`--workspace ${request.workspace} ${info ? 'is a file, not a folder' : 'does not exist'}; pass the folder the plugin may read (create one with mkdir if you need an empty workspace)`);
     if (request.storage !== undefined) {
       const s = await stat(request.storage).catch(() => null);
       if (s && !s.isDirectory()) throw new UsageError(`--storage ${request.storage} is not a folder`);
@@ -121,7 +141,7 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
   let pkg: ValidatedPackage;
   try {
     const bytes = new Uint8Array(await readFile(request.file).catch((e: NodeJS.ErrnoException) => {
-      throw { code: 'E_FILE_READ', message: `Cannot read ${request.file} (${e.code ?? String(e)}). Check the path.` };
+      throw { code: 'E_FILE_READ', message: readProblem(request.file, e, undefined, PACKAGE_MISSING) };
     }));
     pkg = await validatePackage(bytes);
   } catch (error) {
@@ -133,14 +153,14 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
   const m = pkg.manifest;
   const tool = m.tools.find((t) => t.name === request.tool);
   if (!tool) {
-    errorLine(io, 'E_USAGE', `${m.id} has no tool "${request.tool}"; its tools: ${m.tools.map((t) => t.name).join(', ')}.`);
+    errorLine(io, 'E_USAGE', `${m.id} has no tool "${request.tool}"; its tools: ${m.tools.map((t) => t.name).join(', ')}. Pass one of these local names (the "name" of a tool in manifest.json) with --tool.`);
     return EXIT_USAGE;
   }
   // The app checks arguments against the tool's schema before a call reaches the plugin; so does this command.
   const check = new Validator(tool.parameters as never, '2020-12', false).validate(request.args);
   if (!check.valid) {
     const first = check.errors[check.errors.length - 1]!;
-    errorLine(io, 'E_USAGE', `--args does not match ${tool.name}'s parameters: at ${first.instanceLocation}: ${first.error}`);
+    errorLine(io, 'E_USAGE', `--args does not match ${tool.name}'s parameters: at ${first.instanceLocation}: ${first.error.replace(/\.$/, '')}. ${parametersHint(tool.parameters)}`);
     return EXIT_USAGE;
   }
   let fs;
@@ -180,7 +200,7 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
         errorLine(io, PLUGIN_ERROR_CODE, result.error);
         return EXIT_REFUSED;
       case 'aborted':
-        errorLine(io, result.error.code, result.error.message);
+        errorLine(io, result.error.code, `${result.error.message}${trapHint(result.error.code, result.error.message)}`);
         if (result.sideEffects) io.stderr('note: the plugin may have written files or KV before it stopped; check before running it again.\n');
         return EXIT_REFUSED;
     }

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { toErrorData, validatePackage, type ValidatedPackage } from '../../plugin-host';
 import { parseArgs, UsageError } from '../args';
+import { readProblem } from '../file-errors';
 import { errorLine, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, type CliIo } from '../io';
 
 export const verifyHelp = `Usage: hplugin verify FILE [--json]
@@ -19,6 +20,9 @@ const spec = {
   '--help': { name: 'help', value: false },
   '-h': { name: 'help', value: false },
 };
+
+/** Shared with `hplugin run`: what a missing package file usually means. */
+export const PACKAGE_MISSING = 'Check the path, or build the package first with "hplugin pack".';
 
 export function summary(pkg: ValidatedPackage) {
   const m = pkg.manifest;
@@ -68,8 +72,7 @@ export async function verifyCommand(argv: string[], io: CliIo): Promise<number> 
   try {
     bytes = new Uint8Array(await readFile(file));
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    const fail = { code: 'E_FILE_READ', message: `Cannot read ${file} (${reason}). Check the path.` };
+    const fail = { code: 'E_FILE_READ', message: readProblem(file, error, undefined, PACKAGE_MISSING) };
     if (json) io.stdout(`${JSON.stringify({ ok: false, error: fail })}\n`);
     errorLine(io, fail.code, fail.message);
     return EXIT_REFUSED;
