@@ -128,6 +128,14 @@ describe('hplugin pack', () => {
     expect(existsSync(p('missing'))).toBe(false);
   });
 
+  it('refuses to overwrite one of its inputs with the package', async () => {
+    const before = await readFile(p('manifest.json'), 'utf8');
+    const r = await run('pack', '--manifest', p('manifest.json'), '--wasm', p('plugin.wasm'), '--license', p('LICENSE'), '-o', join(dir, '.', 'manifest.json'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error E_USAGE: -o .*manifest\.json is also the --manifest input, and packing would overwrite it; write the package elsewhere/);
+    expect(await readFile(p('manifest.json'), 'utf8')).toBe(before);
+  });
+
   it('refuses a folder as -o and suggests a file name inside it', async () => {
     const r = await run('pack', '--manifest', p('manifest.json'), '--wasm', p('plugin.wasm'), '--license', p('LICENSE'), '-o', dir);
     expect(r.code).toBe(1);

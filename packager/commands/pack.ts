@@ -1,5 +1,6 @@
 // `hplugin pack`: the one reliable way to produce a package (seed 004: "采用仓库打包器，不手工改 ZIP 或散列").
 import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { PACKAGE_LIMITS, packPackage, toErrorData } from '../../plugin-host';
 import { parseArgs, UsageError } from '../args';
 import { readProblem, writeProblem } from '../file-errors';
@@ -72,6 +73,8 @@ export async function packCommand(argv: string[], io: CliIo): Promise<number> {
       return v;
     };
     files = { manifest: need('manifest', '--manifest FILE'), wasm: need('wasm', '--wasm FILE'), license: need('license', '--license FILE'), out: need('out', '-o OUT') };
+    const input = (['manifest', 'wasm', 'license'] as const).find((key) => resolve(files[key]) === resolve(files.out));
+    if (input) throw new UsageError(`-o ${files.out} is also the --${input} input, and packing would overwrite it; write the package elsewhere, e.g. -o NAME.hplugin.zip`);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     errorLine(io, 'E_USAGE', `${error.message}. Run "hplugin pack --help".`);
