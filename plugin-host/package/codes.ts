@@ -22,7 +22,7 @@ export const PACKAGE_FIXES = {
   E_PACKAGE_MISSING_ENTRY: 'The package root must hold manifest.json, plugin.wasm and LICENSE; repack with hplugin pack --manifest --wasm --license.',
   E_PACKAGE_ENTRY_TOO_LARGE: 'Limits are manifest.json 64 KiB, plugin.wasm 8 MiB, LICENSE 256 KiB (inflated); shrink the file and repack with hplugin pack.',
   E_PACKAGE_CRC: 'An entry does not match its CRC-32, so the package is corrupt; download it again or repack with hplugin pack.',
-  E_PACKAGE_EMPTY_LICENSE: 'LICENSE is empty; put the plugin\'s license text in it and repack with hplugin pack.',
+  E_PACKAGE_EMPTY_LICENSE: 'Put the plugin\'s license text in it and repack with hplugin pack.',
 
   // manifest.json.
   E_MANIFEST_UTF8: 'manifest.json must be strict UTF-8 (no byte-order mark); save it as UTF-8 and repack.',
@@ -30,8 +30,8 @@ export const PACKAGE_FIXES = {
   E_MANIFEST_DUPLICATE_KEY: 'A JSON object may name each key once; remove the duplicate and repack.',
   E_MANIFEST_FORBIDDEN_KEY: 'The keys "__proto__", "constructor" and "prototype" are refused anywhere in manifest.json; rename it and repack.',
   E_MANIFEST_UNKNOWN_KEY: 'The manifest accepts only the documented fields; remove the key and repack.',
-  E_MANIFEST_MISSING_FIELD: 'Add the required field (see the manifest reference) and repack.',
-  E_MANIFEST_TYPE: 'The field has the wrong JSON type; fix it as the manifest reference shows and repack.',
+  E_MANIFEST_MISSING_FIELD: 'Add the required field (every field is described under "manifest.json" in sdk-rust/README.md) and repack.',
+  E_MANIFEST_TYPE: 'The field has the wrong JSON type; fix it as "manifest.json" in sdk-rust/README.md shows and repack.',
   E_MANIFEST_FORMAT_VERSION: 'Set "format_version" to 1.',
   E_MANIFEST_ID: 'The id is 1-64 bytes: a lowercase letter, then lowercase letters, digits, "." or "-" (for example "example.word-count").',
   E_MANIFEST_NAME: 'The name is 1-128 bytes of text without control characters.',
