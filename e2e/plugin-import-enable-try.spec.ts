@@ -42,16 +42,45 @@ const card = (settings: Locator, id: string) => settings.locator(`li.plugin-card
 
 type Panel = { panel: Locator; run: number };
 
-async function tryTool(settings: Locator, id: string, tool: string, args: unknown): Promise<Panel> {
+/** Opens a card's Try panel unless it is open: reads the button's state (which waits for the card) rather than
+ *  the panel's visibility at one instant, so a card that is briefly not in the page is not toggled closed. */
+async function openTry(settings: Locator, id: string): Promise<Locator> {
   const c = card(settings, id);
-  const panel = c.getByRole('region', { name: 'Try a tool' });
-  if (!(await panel.isVisible())) await c.getByRole('button', { name: 'Try a tool' }).click();
+  const button = c.getByRole('button', { name: 'Try a tool' });
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  return c.getByRole('region', { name: 'Try a tool' });
+}
+
+async function tryTool(settings: Locator, id: string, tool: string, args: unknown): Promise<Panel> {
+  const panel = await openTry(settings, id);
   await panel.getByLabel('Tool').selectOption(tool);
   await panel.getByLabel('Arguments (JSON)').fill(JSON.stringify(args));
   const previous = Number((await panel.getByTestId('try-outcome').getAttribute('data-run', { timeout: 100 }).catch(() => '0')) ?? 0);
   await panel.getByRole('button', { name: 'Run' }).click();
   return { panel, run: previous + 1 };
 }
+
+/** Records, from now on, whether the element matched by `selector` (or anything holding it) leaves the page,
+ *  even for a moment: a card that blinks out while its state reloads loses what a person was doing in it. */
+async function watchRemoval(page: Page, selector: string): Promise<() => Promise<boolean>> {
+  const key = `removal-${Math.random().toString(36).slice(2)}`;
+  await page.evaluate(
+    ({ selector, key }) => {
+      const el = document.querySelector(selector);
+      if (!el) throw new Error(`nothing matches ${selector}`);
+      const seen = { removed: false };
+      (window as unknown as Record<string, unknown>)[key] = seen;
+      new MutationObserver((records) => {
+        for (const r of records) for (const n of r.removedNodes) if (n === el || n.contains(el)) seen.removed = true;
+      }).observe(document.body, { childList: true, subtree: true });
+    },
+    { selector, key },
+  );
+  return () => page.evaluate((key) => ((window as unknown as Record<string, { removed: boolean }>)[key]!).removed, key);
+}
+
+/** Waits until the card has no enable/disable in flight. */
+const settled = (settings: Locator, id: string) => settings.locator(`li.plugin-card[data-plugin-id="${id}"]:not([aria-busy="true"])`).waitFor();
 
 const outcomeOf = async ({ panel, run }: Panel) => {
   const o = panel.locator(`[data-testid="try-outcome"][data-run="${run}"]`);
@@ -86,7 +115,14 @@ it('imports, refuses a hostile package, enables per workspace, runs tools with a
   expect(await enable.isChecked()).toBe(false);
   await rt.getByRole('button', { name: 'Try a tool' }).click();
   await rt.getByText('Enable this plugin for a workspace first.').waitFor();
+  // Enabling keeps the open Try panel in place and turns it into the form (the card used to leave the page while
+  // its state reloaded, and a click made then closed the panel).
+  const rtPanelRemoved = await watchRemoval(page, 'li.plugin-card[data-plugin-id="example.replace-text"] section.try-tool');
   await enable.check();
+  await rt.getByRole('region', { name: 'Try a tool' }).getByLabel('Tool').waitFor();
+  await settled(settings, 'example.replace-text');
+  expect(await enable.isChecked()).toBe(true);
+  expect(await rtPanelRemoved()).toBe(false);
 
   // Approve: the prompt shows the diff, the file changes.
   let panel = await tryTool(settings, 'example.replace-text', 'replace_text', { path: 'notes.txt', find: 'world', replace: 'plugins' });
@@ -116,10 +152,19 @@ it('imports, refuses a hostile package, enables per workspace, runs tools with a
 
   // word-count, list-tree and notes.
   settings = await openPlugins(page);
+  // Importing more plugins keeps the cards already shown, with their open Try panels.
+  const rtPanel = await openTry(settings, 'example.replace-text');
+  await rtPanel.getByLabel('Tool').waitFor();
+  const rtRemoved = await watchRemoval(page, 'li.plugin-card[data-plugin-id="example.replace-text"] section.try-tool');
   for (const name of ['word-count', 'list-tree', 'notes']) {
     await importPackage(settings, `${name}.hplugin.zip`, await readFile(resolve(PLUGINS, `${name}.hplugin.zip`)));
-    await card(settings, `example.${name}`).getByLabel(`Enabled in ${workspace}`).check();
+    const enableIt = card(settings, `example.${name}`).getByLabel(`Enabled in ${workspace}`);
+    await enableIt.check();
+    await settled(settings, `example.${name}`);
+    expect(await enableIt.isChecked()).toBe(true);
   }
+  expect(await rtRemoved()).toBe(false);
+  expect(await rtPanel.getByLabel('Tool').isVisible()).toBe(true);
   panel = await tryTool(settings, 'example.word-count', 'count_words', { path: 'notes.txt' });
   expect(await outcomeOf(panel)).toContain('2');
   panel = await tryTool(settings, 'example.list-tree', 'list_tree', {});

@@ -1,7 +1,7 @@
 // Settings → Plugins: import a .hplugin.zip (validated by the shared validator; a refusal shows its code and
 // nothing is stored), see identity, version, permissions, tools and sha256, enable per workspace (installing
 // never enables), disable, uninstall (its KV data only after an explicit choice), and try a tool.
-import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
+import { createMemo, createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
 import { HarnessError, type InstalledPlugin } from '../../../../plugin-host';
 import type { AppState } from '../../state/app-state';
 import { messageOf } from '../../state/errors';
@@ -19,6 +19,10 @@ export default function PluginsTab(props: { state: AppState }) {
   const fileId = createUniqueId();
   const [epoch, setEpoch] = createSignal(0);
   const [plugins] = createResource(epoch, () => service.registry.list());
+  // Rendering reads `.latest`, never `plugins()`: reading a reloading resource suspends the settings dialog's
+  // <Suspense>, which takes the whole tab out of the page until it loads (a click made then lands elsewhere).
+  // A plugin whose bytes did not change keeps its object, so <For> keeps its card and what is open in it.
+  const shown = createMemo<InstalledPlugin[]>((prev) => (plugins.latest ?? []).map((p) => prev.find((q) => q.id === p.id && q.sha256 === p.sha256) ?? p), []);
   const [notice, setNotice] = createSignal<Notice | null>(null);
   const [conflict, setConflict] = createSignal<{ bytes: Uint8Array; text: string } | null>(null);
   const changed = () => setEpoch((n) => n + 1);
@@ -95,9 +99,9 @@ export default function PluginsTab(props: { state: AppState }) {
           )}
         </Show>
       </section>
-      <Show when={(plugins() ?? []).length > 0} fallback={<p class="empty-hint">{plugins.loading ? '…' : t('plugins.empty')}</p>}>
+      <Show when={shown().length > 0} fallback={<p class="empty-hint">{plugins.loading ? '…' : t('plugins.empty')}</p>}>
         <ul class="plugin-list" role="list" aria-label={t('settings.plugins')}>
-          <For each={plugins()}>{(p) => <PluginCard state={s} plugin={p} onChanged={changed} epoch={epoch()} />}</For>
+          <For each={shown()}>{(p) => <PluginCard state={s} plugin={p} onChanged={changed} epoch={epoch()} />}</For>
         </ul>
       </Show>
     </div>
@@ -108,25 +112,41 @@ function PluginCard(props: { state: AppState; plugin: InstalledPlugin; onChanged
   const s = props.state;
   const t = s.t;
   const service = pluginServiceFor(s.db);
-  const [enabled, { refetch }] = createResource(
+  // Starts resolved (undefined: not known yet) and is read through `.latest` only, so neither the first load nor a
+  // reload suspends the dialog (see `shown` above). A load started later wins over an earlier one still running.
+  const [state, { refetch, mutate }] = createResource<Set<string> | undefined, { id: string; epoch: number }>(
     () => ({ id: props.plugin.id, epoch: props.epoch }),
     async ({ id }) => {
       const on = new Set<string>();
       for (const w of s.workspaces()) if ((await service.registry.enabledIn(w.id)).some((p) => p.id === id)) on.add(w.id);
       return on;
     },
+    { initialValue: undefined },
   );
+  const enabled = () => state.latest;
+  const [busy, setBusy] = createSignal(false);
   const [trying, setTrying] = createSignal(false);
   const [uninstalling, setUninstalling] = createSignal(false);
   const access = () =>
     props.plugin.permissions.workspace === 'none' ? t('plugins.accessNone') : props.plugin.permissions.workspace === 'read' ? t('plugins.accessRead') : t('plugins.accessReadWrite');
-  async function toggle(workspaceId: string, on: boolean) {
-    await s.attempt(() => (on ? service.registry.enable(workspaceId, props.plugin.id) : service.registry.disable(workspaceId, props.plugin.id)));
-    await refetch();
+  // The box shows the choice at once (so the Try panel opens its form without waiting) and is locked until the
+  // write is done; then the stored state is read back.
+  async function toggle(workspace: { id: string; name: string }, on: boolean) {
+    setBusy(true);
+    const next = new Set(enabled());
+    if (on) next.add(workspace.id);
+    else next.delete(workspace.id);
+    mutate(next);
+    await s.attempt(() => (on ? service.registry.enable(workspace.id, props.plugin.id) : service.registry.disable(workspace.id, props.plugin.id)));
+    try {
+      await refetch();
+    } finally {
+      setBusy(false);
+    }
   }
   const headingId = createUniqueId();
   return (
-    <li class="plugin-card" aria-labelledby={headingId} data-plugin-id={props.plugin.id}>
+    <li class="plugin-card" aria-labelledby={headingId} aria-busy={busy()} data-plugin-id={props.plugin.id}>
       <header class="plugin-card-head">
         <div>
           <h3 id={headingId}>{props.plugin.name}</h3>
@@ -164,7 +184,13 @@ function PluginCard(props: { state: AppState; plugin: InstalledPlugin; onChanged
             <For each={s.workspaces()}>
               {(w) => (
                 <label class="checkbox">
-                  <input type="checkbox" checked={enabled()?.has(w.id) ?? false} onChange={(e) => void toggle(w.id, e.currentTarget.checked)} aria-label={t('plugins.enableFor', { workspace: w.name })} />
+                  <input
+                    type="checkbox"
+                    checked={enabled()?.has(w.id) ?? false}
+                    disabled={busy() || enabled() === undefined}
+                    onChange={(e) => void toggle(w, e.currentTarget.checked)}
+                    aria-label={t('plugins.enableFor', { workspace: w.name })}
+                  />
                   <span>{w.name}</span>
                 </label>
               )}
