@@ -191,3 +191,47 @@ it('imports, refuses a hostile package, enables per workspace, runs tools with a
   expect(await outcomeOf(panel)).toContain('remember the milk');
   await page.screenshot({ path: resolve(ARTIFACTS, 'plugin-try-notes.png') });
 });
+
+it('says on the card why enabling failed and leaves the box unticked when the browser refuses the write', async () => {
+  const own = await launchBrowser();
+  try {
+    const { page } = own;
+    await openApp(page, server.url);
+    const workspace = 'Full disk';
+    await createPrivateWorkspace(page, workspace);
+    const settings = await openPlugins(page);
+    await importPackage(settings, 'word-count.hplugin.zip', await readFile(resolve(PLUGINS, 'word-count.hplugin.zip')));
+    const wc = card(settings, 'example.word-count');
+    const enable = wc.getByLabel(`Enabled in ${workspace}`);
+    const panel = await openTry(settings, 'example.word-count');
+    await panel.getByText('Enable this plugin for a workspace first.').waitFor();
+    // IndexedDB refuses writes to the enablement store, as it does when the origin is out of quota.
+    await page.evaluate(() => {
+      const put = IDBObjectStore.prototype.put;
+      const w = window as unknown as { refuseEnablement: boolean };
+      w.refuseEnablement = true;
+      IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+        if (w.refuseEnablement && this.name === 'plugin_enablement') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        return put.apply(this, args);
+      };
+    });
+    await enable.click();
+    const error = wc.getByTestId('plugin-enable-error');
+    await error.waitFor();
+    await settled(settings, 'example.word-count');
+    expect(await error.textContent()).toMatch(/^E_PLUGIN_ENABLE_FAILED: Could not save that Word count is enabled in Full disk \(.*quota.*\); it stays off\. Try again/);
+    expect(await error.getAttribute('role')).toBe('alert');
+    expect(await enable.isChecked()).toBe(false);
+    expect(await panel.getByText('Enable this plugin for a workspace first.').isVisible()).toBe(true);
+
+    // Once the browser accepts the write again, the same box works and the message goes away.
+    await page.evaluate(() => ((window as unknown as { refuseEnablement: boolean }).refuseEnablement = false));
+    await enable.check();
+    await settled(settings, 'example.word-count');
+    expect(await enable.isChecked()).toBe(true);
+    expect(await error.count()).toBe(0);
+    await panel.getByLabel('Tool').waitFor();
+  } finally {
+    await own.dispose();
+  }
+});

@@ -125,19 +125,29 @@ function PluginCard(props: { state: AppState; plugin: InstalledPlugin; onChanged
   );
   const enabled = () => state.latest;
   const [busy, setBusy] = createSignal(false);
+  const [failure, setFailure] = createSignal<string | null>(null);
   const [trying, setTrying] = createSignal(false);
   const [uninstalling, setUninstalling] = createSignal(false);
   const access = () =>
     props.plugin.permissions.workspace === 'none' ? t('plugins.accessNone') : props.plugin.permissions.workspace === 'read' ? t('plugins.accessRead') : t('plugins.accessReadWrite');
   // The box shows the choice at once (so the Try panel opens its form without waiting) and is locked until the
-  // write is done; then the stored state is read back.
+  // write is done; then the stored state is read back, so a failed write unticks the box and says why on the card.
   async function toggle(workspace: { id: string; name: string }, on: boolean) {
+    setFailure(null);
     setBusy(true);
     const next = new Set(enabled());
     if (on) next.add(workspace.id);
     else next.delete(workspace.id);
     mutate(next);
-    await s.attempt(() => (on ? service.registry.enable(workspace.id, props.plugin.id) : service.registry.disable(workspace.id, props.plugin.id)));
+    try {
+      await (on ? service.registry.enable(workspace.id, props.plugin.id) : service.registry.disable(workspace.id, props.plugin.id));
+    } catch (error) {
+      const code = HarnessError.isInstance(error) ? error.code : 'E_PLUGIN_ENABLE_FAILED';
+      const text = HarnessError.isInstance(error)
+        ? messageOf(error)
+        : t(on ? 'plugins.enableFailed' : 'plugins.disableFailed', { name: props.plugin.name, workspace: workspace.name, reason: messageOf(error) });
+      setFailure(`${code}: ${text}`);
+    }
     try {
       await refetch();
     } finally {
@@ -195,6 +205,13 @@ function PluginCard(props: { state: AppState; plugin: InstalledPlugin; onChanged
                 </label>
               )}
             </For>
+          </Show>
+          <Show when={failure()}>
+            {(f) => (
+              <p class="field-error" role="alert" data-testid="plugin-enable-error">
+                {f()}
+              </p>
+            )}
           </Show>
         </dd>
       </dl>
