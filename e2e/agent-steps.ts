@@ -1,6 +1,7 @@
 // Page actions for the agent specs, in the person's terms: configure the model in Settings → Model, talk in the
 // chat, answer an approval card.
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export interface ModelForm {
   protocol: 'openai' | 'deepseek' | 'anthropic' | 'responses';
@@ -60,6 +61,9 @@ export async function importAndEnablePlugin(page: Page, file: { name: string; bu
   await settings.getByTestId('plugin-import-result').waitFor();
   const card = settings.locator(`li.plugin-card[data-plugin-id="${pluginId}"]`);
   await card.getByLabel(`Enabled in ${workspace}`).check();
+  // The card is busy until the choice is stored and read back; closing earlier could race the write.
+  await settings.locator(`li.plugin-card[data-plugin-id="${pluginId}"]:not([aria-busy="true"])`).waitFor();
+  expect(await card.getByLabel(`Enabled in ${workspace}`).isChecked()).toBe(true);
   await settings.getByRole('button', { name: 'Close', exact: true }).first().click();
   await settings.waitFor({ state: 'detached' });
 }

@@ -6,6 +6,7 @@ export default defineConfig({
     environment: 'node',
     root: '.',
     include: ['e2e/**/*.spec.ts'],
+    setupFiles: ['e2e/harness/failure-screenshots.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     fileParallelism: false,

@@ -23,6 +23,9 @@ export interface LaunchOptions {
   userDataDir?: string;
 }
 
+/** Every browser context still open, for the failure screenshots (failure-screenshots.ts). */
+export const openContexts = new Set<BrowserContext>();
+
 export async function launchBrowser(options: LaunchOptions = {}): Promise<AppBrowser> {
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'i-e2e-profile-')));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -34,6 +37,8 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<AppBro
     viewport: { width: 1280, height: 800 },
     serviceWorkers: 'allow',
   });
+  openContexts.add(context);
+  context.on('close', () => openContexts.delete(context));
   for (const script of options.initScripts ?? []) await context.addInitScript({ content: script });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
