@@ -125,6 +125,7 @@ const zipCases: Case[] = [
   },
   { name: 'an archive that claims several disks', code: 'E_PACKAGE_MALFORMED', build: () => buildPackage({ zip: { eocd: { disk: 1 } } }) },
   { name: 'a truncated archive', code: 'E_PACKAGE_MALFORMED', build: async () => (await buildPackage()).slice(100) },
+  { name: 'an archive cut short at its end (an interrupted download)', code: 'E_PACKAGE_MALFORMED', build: async () => { const p = await buildPackage(); return p.slice(0, p.length - 200); } },
   { name: 'an empty LICENSE', code: 'E_PACKAGE_EMPTY_LICENSE', build: () => buildPackage({ license: '' }) },
 ];
 

@@ -86,7 +86,13 @@ function findEndOfCentralDirectory(bytes: Uint8Array, view: DataView): Eocd {
       break;
     }
   }
-  if (at < 0) throw refuse('E_PACKAGE_NOT_ZIP', 'No end-of-central-directory record was found.');
+  if (at < 0) {
+    // A file that starts like a ZIP but has no end record was cut short (an interrupted download or copy).
+    if (view.getUint32(0, true) === SIG_LOCAL) {
+      throw refuse('E_PACKAGE_MALFORMED', `The file starts as a ZIP archive but its end is missing (${bytes.length} bytes): it was probably cut short by an interrupted download or copy, so get the whole file again.`);
+    }
+    throw refuse('E_PACKAGE_NOT_ZIP', 'No end-of-central-directory record was found.');
+  }
   const disk = view.getUint16(at + 4, true);
   const cdDisk = view.getUint16(at + 6, true);
   const countOnDisk = view.getUint16(at + 8, true);
