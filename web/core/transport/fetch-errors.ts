@@ -11,6 +11,18 @@ export function abortedError(): HarnessError {
   return new HarnessError('E_ABORTED', 'The model request was cancelled.');
 }
 
+/**
+ * Failures that a retry a few seconds later will not fix, told apart only where the runtime says why (Node's fetch
+ * gives a `cause`; Chrome's opaque TypeError never does, so the browser keeps retrying): no such host, nothing
+ * listening on the port, a port fetch refuses to use, a certificate that does not verify.
+ */
+const PERMANENT_CODES = new Set(['ENOTFOUND', 'ECONNREFUSED', 'EAI_FAIL', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+export function isPermanentNetworkFailure(e: unknown): boolean {
+  const c = (e as { cause?: unknown })?.cause;
+  if (!(c instanceof Error)) return false;
+  return PERMANENT_CODES.has((c as { code?: string }).code ?? '') || /^bad port$/i.test(c.message);
+}
+
 /** True when a fetch failure is a refused redirect (Node's fetch says so in `cause`; Chrome cannot be told apart). */
 export function isRedirectFailure(e: unknown): boolean {
   return /redirect/i.test(causeText(e)) || /redirect/i.test(e instanceof Error ? e.message : '');

@@ -20,7 +20,7 @@ import type {
 } from '../providers';
 import { EventStream } from '../util';
 import { boundedChunks, readBoundedText, tooLarge } from './body-reader';
-import { abortedError, httpError, isRedirectFailure, networkError, redirectError } from './fetch-errors';
+import { abortedError, httpError, isPermanentNetworkFailure, isRedirectFailure, networkError, redirectError } from './fetch-errors';
 import { checkAuthSpec, checkHeaders, checkSecretValue } from './headers';
 import { MAX_BODY_BYTES } from './limits';
 import { checkSameOrigin } from './origin';
@@ -216,7 +216,7 @@ async function run(o: ModelCallOptions, out: EventStream<StreamEvent, ModelOutco
     } catch (e) {
       if (signal?.aborted) throw abortedError();
       if (isRedirectFailure(e)) throw new AttemptFailure(redirectError(origin), false);
-      throw new AttemptFailure(networkError(e, origin, via), true);
+      throw new AttemptFailure(networkError(e, origin, via), !isPermanentNetworkFailure(e));
     }
     if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
       res.body?.cancel().catch(() => undefined);

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startModelServer, type ModelServer } from '../../../e2e/model-server';
 import { openaiChatAdapter, type ProviderAdapter } from '../providers';
@@ -202,6 +203,35 @@ describe('transport: retries', () => {
     expect(f.error.message).toMatch(/local network access/);
     expect(f.error.message).toMatch(/mixed content/);
     expect(f.attempts).toBe(2);
+  });
+
+  it('does not retry what Node says a retry cannot fix: nothing listening, no such host, a port fetch refuses', async () => {
+    const closed = await new Promise<number>((done) => {
+      const probe = createServer();
+      probe.listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => done(port));
+      });
+    });
+    for (const base of [`http://127.0.0.1:${closed}/v1`, 'http://no-such-host.invalid/v1', 'http://127.0.0.1:9/v1']) {
+      const sleeps: number[] = [];
+      const { outcome } = await collect(streamModel({ input: prepareInput('openai', base, hello), sleep: async (ms) => void sleeps.push(ms) }));
+      const f = failure(outcome);
+      expect(f.error.code, base).toBe('E_NETWORK');
+      expect(f.attempts, base).toBe(1);
+      expect(sleeps, base).toEqual([]);
+    }
+  });
+
+  it('still retries a connection that breaks without a reason it can read', async () => {
+    let calls = 0;
+    const fetchStub: typeof fetch = async () => {
+      calls++;
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+    };
+    const { outcome } = await collect(streamModel({ input: prepareInput('openai', 'https://api.example/v1', hello), fetch: fetchStub, sleep: noSleep, retry: { maxRetries: 2 } }));
+    expect(failure(outcome).attempts).toBe(3);
+    expect(calls).toBe(3);
   });
 });
 
