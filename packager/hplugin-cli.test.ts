@@ -114,6 +114,13 @@ describe('hplugin pack', () => {
     expect(r.stderr).toMatch(/^error E_FILE_READ: .*NO-LICENSE does not exist \(ENOENT\)\. Every package carries its license text: create the file/);
   });
 
+  it('names the author’s manifest file, whatever it is called, when its JSON is broken', async () => {
+    await writeFile(p('my-plugin.json'), '{\n  "name": "x",\n  "version" "1"\n}');
+    const r = await run('pack', '--manifest', p('my-plugin.json'), '--wasm', p('plugin.wasm'), '--license', p('LICENSE'), '-o', p('z.zip'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^error E_MANIFEST_JSON: ${p('my-plugin.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} line 3 column`));
+  });
+
   it('names a folder given as an input file', async () => {
     const r = await run('pack', '--manifest', p('manifest.json'), '--wasm', dir, '--license', p('LICENSE'), '-o', p('z.zip'));
     expect(r.code).toBe(1);

@@ -102,7 +102,9 @@ export async function packCommand(argv: string[], io: CliIo): Promise<number> {
     result = await packPackage({ manifest: inputs.manifest!, wasm: inputs.wasm!, license: inputs.license! });
   } catch (error) {
     const data = toErrorData(error);
-    errorLine(io, data.code, `${data.message}${buildHint(data.code, files.wasm, inputs.wasm!.length)}`);
+    // The validator names the file as it is inside a package; the author's may be called something else.
+    const message = data.code === 'E_MANIFEST_JSON' ? data.message.replace(/^manifest\.json /, `${files.manifest} `) : data.message;
+    errorLine(io, data.code, `${message}${buildHint(data.code, files.wasm, inputs.wasm!.length)}`);
     return EXIT_REFUSED;
   }
 
