@@ -13,6 +13,13 @@ sessionStoreSuite('file', {
     if (!roots.has(key)) roots.set(key, mkdtempSync(join(tmpdir(), 'i-sessions-')));
     return createFileSessionStore({ root: roots.get(key)!, workspace: `/projects/${workspace}` });
   },
+  async damageEntry(key, id, seq) {
+    // Not JSON any more, same length: the rest of the log stays where the checkpoint says.
+    const file = join(roots.get(key)!, id, 'log.ndjson');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[seq] = `{${' '.repeat(Buffer.byteLength(lines[seq]!) - 1)}`;
+    writeFileSync(file, lines.join('\n'));
+  },
 });
 
 const user = (text: string): Message => ({ role: 'user', content: text });
@@ -111,6 +118,7 @@ describe('file session store with damaged or moved files', () => {
     expect((error as Error).message).toMatch(/line 2 of .*log\.ndjson \(entry 1, at byte \d+\) is not valid JSON/);
     expect((error as Error).message).toContain('Entries 0–0 are intact; nothing was changed');
     expect((error as Error).message).toContain('--session-name');
+    expect((error as Error).message).toContain('`i --session-name mid --recover NEW_NAME` (this one stays as it is)');
     // A commit must not truncate (pad) the damaged log to the checkpoint's length and append after it.
     await expect(store.commit('mid', [{ kind: 'message', message: user('more') }], 2)).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT' });
     expect(readFileSync(log)).toEqual(before);

@@ -25,7 +25,7 @@ export function idbDamageCases(name: string, open: () => Promise<HarnessDb>): vo
       const error = await store.load(id).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'E_SESSION_CORRUPT', data: { intactEntries: 1, checkpointSeq: 2 } });
       expect((error as Error).message).toContain('entry 1 is missing');
-      expect((error as Error).message).toContain('Delete this session');
+      expect((error as Error).message).toContain('Recover what is intact into a new session (this one stays as it is), or delete this session');
       expect(await count()).toBe(2);
       await store.delete(id);
       expect(await count()).toBe(0);

@@ -13,6 +13,9 @@ sessionStoreSuite('IndexedDB (Chromium)', {
     if (!dbs.has(key)) dbs.set(key, await openHarnessDb(`sessions-browser-${key}-${crypto.randomUUID()}`));
     return createIdbSessionStore(dbs.get(key)!, workspace);
   },
+  async damageEntry(key, id, seq) {
+    await dbs.get(key)!.put('session_entries', { sessionId: id, seq, entry: { kind: 'bogus' } });
+  },
 });
 
 describe('IndexedDB session store when the page goes away', () => {

@@ -16,6 +16,9 @@ sessionStoreSuite('IndexedDB', {
   async store(workspace, key) {
     return createIdbSessionStore(await dbFor(key), workspace);
   },
+  async damageEntry(key, id, seq) {
+    await (await dbFor(key)).put('session_entries', { sessionId: id, seq, entry: { kind: 'bogus' } });
+  },
 });
 
 describe('IndexedDB session store atomicity', () => {

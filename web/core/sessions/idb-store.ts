@@ -3,7 +3,7 @@
 // A commit puts the new entries and moves the pointer in ONE readwrite transaction over both stores: IndexedDB
 // commits it whole or not at all, so a closed tab mid-batch leaves the previous checkpoint. Readers still read
 // only entries <= checkpointSeq.
-import { HarnessError } from '../errors';
+import { HarnessError, toErrorData } from '../errors';
 import type { HarnessDb, SessionRecord } from '../storage';
 import { entryProblem, replayEntries } from './replay';
 import { checkSessionTitle } from './title';
@@ -24,7 +24,7 @@ const toInfo = (r: StoredSession): SessionInfo => {
 const damaged = (r: StoredSession, problem: string, intact: number) =>
   new HarnessError(
     'E_SESSION_CORRUPT',
-    `The session "${r.title}" cannot be loaded: ${problem} (its checkpoint covers entries 0–${r.checkpointSeq}). ${intact > 0 ? `Entries 0–${intact - 1} are intact` : 'No entry is intact'}; nothing was changed or removed. Delete this session (other sessions are not affected), or keep it and start a new one.`,
+    `The session "${r.title}" cannot be loaded: ${problem} (its checkpoint covers entries 0–${r.checkpointSeq}). ${intact > 0 ? `Entries 0–${intact - 1} are intact` : 'No entry is intact'}; nothing was changed or removed. ${intact > 0 ? 'Recover what is intact into a new session (this one stays as it is), or delete' : 'Delete'} this session (other sessions are not affected), or keep it and start a new one.`,
     { id: r.id, intactEntries: intact, checkpointSeq: r.checkpointSeq },
   );
 
@@ -41,6 +41,24 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
       throw new HarnessError('E_SESSION_VERSION', `The session "${id}" was written in format ${String(stored.formatVersion)}, which this version of i does not read. Reload to update the app, or delete the session.`, { id });
     }
     return stored;
+  }
+
+  /** The committed entries up to the first missing or invalid one, and the refusal naming it (null: all intact). */
+  async function scan(id: string): Promise<{ record: StoredSession; entries: SessionEntry[]; damage: HarnessError | null }> {
+    const tx = db.transaction(['sessions', 'session_entries']);
+    const record = own(await tx.objectStore('sessions').get(id), id);
+    const rows = record.checkpointSeq < 0 ? [] : await tx.objectStore('session_entries').getAll(entryRange(id, 0, record.checkpointSeq));
+    await tx.done;
+    const entries: SessionEntry[] = [];
+    const stop = (problem: string) => ({ record, entries, damage: damaged(record, problem, entries.length) });
+    for (const row of rows) {
+      if (row.seq !== entries.length) return stop(`entry ${entries.length} is missing`);
+      const problem = entryProblem(row.entry);
+      if (problem) return stop(`entry ${entries.length} is not a session entry (${problem})`);
+      entries.push(row.entry as SessionEntry);
+    }
+    if (entries.length !== record.checkpointSeq + 1) return stop(`entries ${entries.length}–${record.checkpointSeq} are missing`);
+    return { record, entries, damage: null };
   }
 
   return {
@@ -66,19 +84,13 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
       return records.reverse().map((r) => toInfo(r as StoredSession));
     },
     async load(id) {
-      const tx = db.transaction(['sessions', 'session_entries']);
-      const record = own(await tx.objectStore('sessions').get(id), id);
-      const rows = record.checkpointSeq < 0 ? [] : await tx.objectStore('session_entries').getAll(entryRange(id, 0, record.checkpointSeq));
-      await tx.done;
-      const entries: SessionEntry[] = [];
-      for (const row of rows) {
-        if (row.seq !== entries.length) throw damaged(record, `entry ${entries.length} is missing`, entries.length);
-        const problem = entryProblem(row.entry);
-        if (problem) throw damaged(record, `entry ${entries.length} is not a session entry (${problem})`, entries.length);
-        entries.push(row.entry as SessionEntry);
-      }
-      if (entries.length !== record.checkpointSeq + 1) throw damaged(record, `entries ${entries.length}–${record.checkpointSeq} are missing`, entries.length);
+      const { record, entries, damage } = await scan(id);
+      if (damage) throw damage;
       return { info: toInfo(record), messages: replayEntries(entries) };
+    },
+    async loadIntact(id) {
+      const { record, entries, damage } = await scan(id);
+      return { info: toInfo(record), entries, damage: damage ? toErrorData(damage) : null };
     },
     async commit(id, entries, expectedSeq) {
       const tx = db.transaction(['sessions', 'session_entries'], 'readwrite');

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { HarnessError } from '../errors';
+import { HarnessError, toErrorData } from '../errors';
 import { entryProblem, replayEntries } from './replay';
 import { checkSessionTitle } from './title';
 import { SESSION_FORMAT_VERSION, type CreateSession, type LoadedSession, type SessionEntry, type SessionInfo, type SessionStore } from './types';
@@ -196,12 +196,19 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
 
   /** The committed part of the log, line by line, or a refusal naming the first damaged line. Never writes. */
   async function readLog(id: string, cp: CheckpointFile): Promise<SessionEntry[]> {
+    const { entries, damage } = await scanLog(id, cp);
+    if (damage) throw damage;
+    return entries;
+  }
+
+  /** The committed entries up to the first damaged line, and the refusal naming that line (null: all intact). */
+  async function scanLog(id: string, cp: CheckpointFile): Promise<{ entries: SessionEntry[]; damage: HarnessError | null }> {
     const dir = dirOf(id);
     const file = join(dir, 'log.ndjson');
     const damaged = (detail: string, intact: number, data: Record<string, unknown> = {}) =>
       new HarnessError(
         'E_SESSION_CORRUPT',
-        `The session "${id}" cannot be loaded: ${detail}. ${intact > 0 ? `Entries 0–${intact - 1} are intact` : 'No entry is intact'}; nothing was changed or removed. Restore ${file} from a backup, or move the folder ${dir} away (keep it to copy text out of it) and use another --session-name.`,
+        `The session "${id}" cannot be loaded: ${detail}. ${intact > 0 ? `Entries 0–${intact - 1} are intact` : 'No entry is intact'}; nothing was changed or removed. ${intact > 0 ? `Copy the intact part into a new session with \`i --session-name ${id} --recover NEW_NAME\` (this one stays as it is), restore` : 'Restore'} ${file} from a backup, or move the folder ${dir} away (keep it to copy text out of it) and use another --session-name.`,
         { id, file, intactEntries: intact, checkpointSeq: cp.checkpointSeq, ...data },
       );
     let buf: Buffer;
@@ -218,7 +225,7 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
     } catch (error) {
       // A missing log with nothing committed loses nothing; else the Node error goes to the caller, which names
       // the folder and the fix (headless/run.ts, E_SESSION_FAILED).
-      if (isErrno(error, 'ENOENT') && cp.checkpointSeq === -1) return [];
+      if (isErrno(error, 'ENOENT') && cp.checkpointSeq === -1) return { entries: [], damage: null };
       throw error;
     }
     const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -229,31 +236,31 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
       const end = nl === -1 ? buf.length : nl;
       const where = `line ${line} of ${file} (entry ${entries.length}, at byte ${start})`;
       // A last line without its newline inside the committed bytes: the file was changed after the commit.
-      if (nl === -1 && buf.length === cp.logBytes) throw damaged(`${where} is cut short`, entries.length, { line });
+      if (nl === -1 && buf.length === cp.logBytes) return { entries, damage: damaged(`${where} is cut short`, entries.length, { line }) };
       if (nl === -1) break;
       let row: unknown;
       try {
         row = JSON.parse(decoder.decode(buf.subarray(start, end)));
       } catch (error) {
         const why = error instanceof SyntaxError ? 'is not valid JSON' : error instanceof TypeError ? 'is not valid UTF-8' : `cannot be read (${String(error)})`;
-        throw damaged(`${where} ${why}`, entries.length, { line });
+        return { entries, damage: damaged(`${where} ${why}`, entries.length, { line }) };
       }
       const seq = (row as { seq?: unknown } | null)?.seq;
       if (seq !== entries.length) {
-        throw damaged(`${where} ${typeof seq === 'number' ? `is numbered ${seq}` : 'has no entry number ("seq")'} where entry ${entries.length} belongs`, entries.length, { line });
+        return { entries, damage: damaged(`${where} ${typeof seq === 'number' ? `is numbered ${seq}` : 'has no entry number ("seq")'} where entry ${entries.length} belongs`, entries.length, { line }) };
       }
       const problem = entryProblem((row as { entry?: unknown }).entry);
-      if (problem) throw damaged(`${where} is not a session entry (${problem})`, entries.length, { line });
+      if (problem) return { entries, damage: damaged(`${where} is not a session entry (${problem})`, entries.length, { line }) };
       entries.push((row as { entry: SessionEntry }).entry);
       start = end + 1;
     }
     if (size < cp.logBytes) {
-      throw damaged(`its log.ndjson ends after entry ${entries.length - 1} (${size} bytes) but the checkpoint covers entries 0–${cp.checkpointSeq} (${cp.logBytes} bytes): the end of the log is missing`, entries.length);
+      return { entries, damage: damaged(`its log.ndjson ends after entry ${entries.length - 1} (${size} bytes) but the checkpoint covers entries 0–${cp.checkpointSeq} (${cp.logBytes} bytes): the end of the log is missing`, entries.length) };
     }
     if (entries.length - 1 !== cp.checkpointSeq) {
-      throw damaged(`its log.ndjson holds entries 0–${entries.length - 1} where the checkpoint says 0–${cp.checkpointSeq}`, entries.length);
+      return { entries, damage: damaged(`its log.ndjson holds entries 0–${entries.length - 1} where the checkpoint says 0–${cp.checkpointSeq}`, entries.length) };
     }
-    return entries;
+    return { entries, damage: null };
   }
 
   return {
@@ -312,6 +319,12 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
       const cp = await mustRead(id);
       const loaded: LoadedSession = { info: info(cp), messages: replayEntries(await readLog(id, cp)) };
       return loaded;
+    },
+    async loadIntact(id) {
+      const cp = await mustRead(id);
+      const { entries, damage } = await scanLog(id, cp);
+      // Never past the pointer: lines beyond it belong to a commit that did not finish.
+      return { info: info(cp), entries: entries.slice(0, cp.checkpointSeq + 1), damage: damage ? toErrorData(damage) : null };
     },
     async commit(id, entries, expectedSeq) {
       const dir = dirOf(id);

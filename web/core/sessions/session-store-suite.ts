@@ -2,12 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../providers/types';
 import { createCheckpointSink } from './checkpoint-sink';
+import { recoverSession } from './recover';
 import { exportSession, forkSession, importSession, sessionToMarkdown } from './transfer';
 import type { SessionStore } from './types';
 
 export interface SuiteEnv {
   /** A fresh store for a workspace; the same `key` gives a store over the same underlying data. */
   store(workspace: string, key: string): Promise<SessionStore>;
+  /** Damages committed entry `seq` of session `id` in the data behind `key`, the way that store's data breaks. */
+  damageEntry(key: string, id: string, seq: number): Promise<void>;
 }
 
 const user = (text: string): Message => ({ role: 'user', content: text });
@@ -21,6 +24,10 @@ let n = 0;
 export function sessionStoreSuite(name: string, env: SuiteEnv): void {
   describe(`${name} session store`, () => {
     const fresh = () => env.store('ws-a', `k${n++}`);
+    const freshWithKey = async () => {
+      const key = `k${n++}`;
+      return { key, store: await env.store('ws-a', key) };
+    };
 
     it('checkpoints append only new entries and load back the full history', async () => {
       const store = await fresh();
@@ -153,6 +160,57 @@ export function sessionStoreSuite(name: string, env: SuiteEnv): void {
       expect((await store.load(early.id)).messages).toEqual(history.slice(0, 2));
       expect((await store.load('src')).messages).toEqual(history);
       expect(sessionToMarkdown('src', history)).toContain('**Tool call** `read` (c1)');
+    });
+
+    it('recovers the intact part of a damaged session into a new session, never a half batch, leaving the damaged one as it was', async () => {
+      const { key, store } = await freshWithKey();
+      const info = await store.create({ title: 'Broken 会话', id: 'broken' });
+      const half: Message[] = [
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c2', type: 'function', function: { name: 'read', arguments: '{}' } }, { id: 'c3', type: 'function', function: { name: 'read', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'c2', content: 'BBB' },
+        { role: 'tool', tool_call_id: 'c3', content: 'CCC' },
+      ];
+      const intactPart = [sys, user('q'), ...batch, { role: 'assistant', content: 'a' } as Message, user('more')];
+      // Entry 0 is a reset (a compaction), then one entry per message; entry 7 (the result c3) gets damaged.
+      await store.commit('broken', [{ kind: 'reset', messages: [sys, user('q')] }, ...[...intactPart.slice(2), ...half, { role: 'assistant', content: 'end' } as Message].map((message) => ({ kind: 'message' as const, message }))], info.checkpointSeq);
+      await env.damageEntry(key, 'broken', 7);
+      const refusal = await store.load('broken').catch((e: unknown) => e);
+      expect(refusal).toMatchObject({ code: 'E_SESSION_CORRUPT', data: { intactEntries: 7 } });
+      const before = await store.loadIntact('broken');
+      expect(before.entries).toHaveLength(7);
+      expect(before.damage).toMatchObject({ code: 'E_SESSION_CORRUPT', message: (refusal as Error).message });
+
+      const recovered = await recoverSession(store, 'broken');
+      expect(recovered).toMatchObject({ kept: 6, cut: 2, intactEntries: 7, committedEntries: 9 });
+      expect(recovered.info.title).toBe('Broken 会话 (recovered)');
+      expect(recovered.info.id).not.toBe('broken');
+      expect((await store.load(recovered.info.id)).messages).toEqual(intactPart);
+      // The damaged session is only read: it is refused the same way, and can still be deleted.
+      await expect(store.load('broken')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT', message: (refusal as Error).message });
+      expect(await store.loadIntact('broken')).toEqual(before);
+      expect((await store.list()).map((s) => s.id).sort()).toEqual(['broken', recovered.info.id].sort());
+      // A second recovery under a chosen name (the file store's session name) is another new session.
+      const named = await recoverSession(store, 'broken', { newId: 'rescued', title: 'mine' });
+      expect(named.info).toMatchObject({ id: 'rescued', title: 'mine' });
+      await expect(recoverSession(store, 'broken', { newId: 'rescued' })).rejects.toMatchObject({ code: 'E_SESSION_EXISTS' });
+      await store.delete('broken');
+      expect((await store.load('rescued')).messages).toEqual(intactPart);
+    });
+
+    it('refuses to recover a session that is not damaged, or one with nothing intact, creating nothing', async () => {
+      const { key, store } = await freshWithKey();
+      const info = await store.create({ title: 'fine', id: 'fine' });
+      await store.commit('fine', [sys, user('q')].map((message) => ({ kind: 'message' as const, message })), info.checkpointSeq);
+      await expect(recoverSession(store, 'fine')).rejects.toMatchObject({ code: 'E_SESSION_NOT_DAMAGED', message: expect.stringContaining('Open it as it is') });
+      expect((await store.loadIntact('fine')).damage).toBeNull();
+      const gone = await store.create({ title: 'gone', id: 'gone' });
+      await store.commit('gone', [batch[0]!, batch[1]!, user('x')].map((message) => ({ kind: 'message' as const, message })), gone.checkpointSeq);
+      await env.damageEntry(key, 'gone', 1);
+      // Entry 0 is intact but is a tool call without its result: nothing consistent is left.
+      await expect(recoverSession(store, 'gone')).rejects.toMatchObject({ code: 'E_SESSION_NOTHING_INTACT', data: { intactEntries: 1 } });
+      await env.damageEntry(key, 'gone', 0);
+      await expect(recoverSession(store, 'gone')).rejects.toMatchObject({ code: 'E_SESSION_NOTHING_INTACT', message: expect.stringContaining('first entry is already damaged') });
+      expect((await store.list()).map((s) => s.id).sort()).toEqual(['fine', 'gone']);
     });
   });
 }

@@ -1,6 +1,7 @@
 // The session store port (ARCHITECTURE.md "Storage"): append-only entries plus a committed-checkpoint pointer
 // written in the same transaction. A reader replays entries up to the pointer and ignores anything after it,
 // so a crash between appending and moving the pointer keeps the last complete checkpoint.
+import type { ErrorData } from '../errors';
 import type { Message } from '../providers/types';
 
 /** Version of the stored entry and export shapes; bump with a migration when they change. */
@@ -28,6 +29,15 @@ export interface LoadedSession {
   messages: Message[];
 }
 
+/** What of a session reads back whole: `load` refuses a damaged session, this never does for damage. */
+export interface IntactSession {
+  info: SessionInfo;
+  /** Committed entries 0..n-1 that passed every check, stopping before the first damaged or missing one. */
+  entries: SessionEntry[];
+  /** The E_SESSION_CORRUPT refusal `load` gives for this session, or null when every committed entry is intact. */
+  damage: ErrorData | null;
+}
+
 export interface CreateSession {
   title: string;
   /** Store-specific id: a UUID in IndexedDB, the validated --session-name on disk. Generated when absent. */
@@ -45,6 +55,12 @@ export interface SessionStore {
   list(): Promise<SessionInfo[]>;
   /** Replays the entries up to the committed pointer. */
   load(id: string): Promise<LoadedSession>;
+  /**
+   * Reads the entries that are intact, up to the first damaged one, without changing anything (salvage of a
+   * session that `load` refuses with E_SESSION_CORRUPT). Other refusals (not found, another workspace, a newer
+   * format, a damaged checkpoint record) are thrown as by `load`.
+   */
+  loadIntact(id: string): Promise<IntactSession>;
   /**
    * Appends `entries` after `expectedSeq` and moves the pointer to the last one, atomically. Fails with
    * E_SESSION_CONFLICT when the pointer is not at `expectedSeq` (another writer committed meanwhile).
