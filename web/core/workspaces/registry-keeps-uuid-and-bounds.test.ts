@@ -44,6 +44,16 @@ describe('workspace registry', () => {
     }
   });
 
+  it('refuses names made only of invisible characters, keeps names with emoji or CJK', async () => {
+    await open();
+    for (const name of ['\u200b', '\u200b\u2060\ufeff', '\u3164', '\u3000\u200d\u3000', '\ufe0f']) {
+      await expect(createWorkspaceRecord(db, { name, kind: 'opfs' })).rejects.toMatchObject({ code: 'E_WORKSPACE_NAME_INVALID' });
+    }
+    const kept = await createWorkspaceRecord(db, { name: '🚀 项目', kind: 'opfs' });
+    await expect(renameWorkspace(db, kept.id, '\u200b')).rejects.toMatchObject({ code: 'E_WORKSPACE_NAME_INVALID' });
+    expect((await listWorkspaces(db)).map((w) => w.name)).toEqual(['🚀 项目']);
+  });
+
   it('is bounded: creating past the limit fails with E_WORKSPACE_LIMIT and stores nothing', async () => {
     expect(MAX_WORKSPACES).toBe(10_000);
     await open();
