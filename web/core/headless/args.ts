@@ -11,12 +11,14 @@ export interface CliArgs {
   help: boolean;
   version: boolean;
   maxSteps: number | null;
+  /** --recover NEW_NAME: copy the intact part of the damaged --session-name into NEW_NAME; no turn runs. */
+  recover: string | null;
 }
 
 const usageError = (message: string) => new HarnessError('E_USAGE', `${message} Run \`i --help\` for usage.`);
 
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const out: CliArgs = { dir: null, config: null, sessionName: null, yolo: false, json: false, prompt: null, help: false, version: false, maxSteps: null };
+  const out: CliArgs = { dir: null, config: null, sessionName: null, yolo: false, json: false, prompt: null, help: false, version: false, maxSteps: null, recover: null };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined) throw usageError(`${flag} needs a value.`);
@@ -62,6 +64,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         if (out.prompt !== null) throw usageError('Give the prompt once.');
         out.prompt = take();
         break;
+      case '--recover':
+        out.recover = take();
+        break;
       case '--max-steps': {
         // Digits only: Number() would also take "0x10", "1e2" and " 3 ".
         const text = take();
@@ -74,6 +79,13 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         throw usageError(arg.startsWith('-') ? `Unknown option ${arg}.` : `Unexpected argument "${arg}" (the prompt goes after -p).`);
     }
   }
+  if (!out.help && !out.version && out.recover !== null) {
+    if (out.sessionName === null) throw usageError('--recover NEW_NAME needs --session-name NAME: the damaged session to recover from.');
+    if (out.prompt !== null || out.json || out.yolo || out.maxSteps !== null) {
+      throw usageError('--recover only copies a session and runs no turn: leave out -p, --json, --yolo and --max-steps, then continue with --session-name NEW_NAME -p PROMPT.');
+    }
+    return out;
+  }
   if (!out.help && !out.version) {
     if (out.prompt === null) throw usageError('Missing -p PROMPT.');
     if (out.prompt.trim() === '') throw usageError('The prompt is empty.');
@@ -82,6 +94,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 }
 
 export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME] [--yolo] [--json] -p PROMPT
+       i [-C DIR] --session-name NAME --recover NEW_NAME
 
 Runs one agent turn in the project folder DIR against the model in the config file, prints the final answer,
 and exits: 0 when the model finished its answer, 1 when the turn failed (model error, budget, step limit,
@@ -101,6 +114,11 @@ Options:
                              Without it, such tools are refused and the model is told so; the run goes on.
   --json                     Print NDJSON events on stdout instead of the answer (schema: web/core/agent/CONTEXT.md).
   --max-steps N              Model calls per turn before stopping (default 50).
+  --recover NEW_NAME         With --session-name NAME, for a session refused as E_SESSION_CORRUPT: copy its intact
+                             part (every entry before the first damaged one, cut back to the last complete step,
+                             never a tool call without its results) into the new session NEW_NAME, say where and
+                             how many messages were kept, and exit 0. NAME is not changed (restore it from a
+                             backup or delete its folder); no model is called and no config is read.
   -h, --help                 This help.  --version  The version.
 
 Model config (seed 000 §4; unknown keys are refused with their path):

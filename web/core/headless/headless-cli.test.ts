@@ -60,7 +60,7 @@ describe('i (headless)', () => {
   it('prints complete help and exits 0', async () => {
     const r = await runI(['--help'], { cwd: tmpdir() });
     expect(r.code).toBe(0);
-    for (const flag of ['-C DIR', '--config FILE', '--session-name NAME', '--yolo', '--dangerously-skip-permissions', '--json', '-p', 'I_CONFIG_DIR', 'api_key_env', '--cwd', '`-p -`', '--max-steps', 'exit 130']) expect(r.stdout).toContain(flag);
+    for (const flag of ['-C DIR', '--config FILE', '--session-name NAME', '--yolo', '--dangerously-skip-permissions', '--json', '-p', 'I_CONFIG_DIR', 'api_key_env', '--cwd', '`-p -`', '--max-steps', 'exit 130', '--recover NEW_NAME']) expect(r.stdout).toContain(flag);
   });
 
   it.each([
@@ -71,6 +71,8 @@ describe('i (headless)', () => {
     [['-p', 'hi', '--max-steps', '0x10'], 'E_USAGE'],
     [['-p', 'hi', '--max-steps', '1e2'], 'E_USAGE'],
     [['-p', 'hi', '--max-steps', ' 3 '], 'E_USAGE'],
+    [['--recover', 'copy'], 'E_USAGE'],
+    [['--session-name', 's', '--recover', 'copy', '-p', 'hi'], 'E_USAGE'],
   ])('exits 2 on usage error %j', async (args, code) => {
     const p = project({ base_url: 'http://127.0.0.1:9/v1', model: 'm' });
     const r = await runI([...args, '--json'], { cwd: p.root });
@@ -381,6 +383,48 @@ describe('i (headless) under bad input', () => {
     } finally {
       await new Promise((ok) => cutter.close(ok));
     }
+  });
+
+  it('copies the intact part of a damaged session into a new one with --recover, leaving the damaged one as it was', async () => {
+    server = await startModelServer({ script: [{ text: 'Let me check.', toolCalls: [{ name: 'read', arguments: { path: 'notes.txt' } }] }, { text: 'The notes say hello.' }, { text: 'Recovered answer.' }] });
+    const p = project({ base_url: server.baseUrl('openai'), model: 'scripted' });
+    const cfg = ['--config', join(p.configDir, 'model.json')];
+    expect((await runI(['-C', p.dir, ...cfg, '--session-name', 'broken', '-p', 'What do the notes say?'], { cwd: p.root })).code).toBe(0);
+    const sessions = join(realpathSync(p.dir), '.i', 'sessions');
+    const log = join(sessions, 'broken', 'log.ndjson');
+    // The tool result's line is damaged (same length): the session is refused, pointing at --recover.
+    const lines = readFileSync(log, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes('"role":"tool"'));
+    lines[at] = `{${' '.repeat(Buffer.byteLength(lines[at]!) - 1)}`;
+    writeFileSync(log, lines.join('\n'));
+    const damaged = [readFileSync(log), readFileSync(join(sessions, 'broken', 'checkpoint.json'))];
+    const refused = await runI(['-C', p.dir, ...cfg, '--session-name', 'broken', '-p', 'again'], { cwd: p.root });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('error E_SESSION_CORRUPT');
+    expect(refused.stderr).toContain('i --session-name broken --recover NEW_NAME');
+
+    const r = await runI(['-C', p.dir, '--session-name', 'broken', '--recover', 'rescued'], { cwd: p.root });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Recovered the session "broken" into the new session "rescued" (${join(sessions, 'rescued')})`);
+    expect(r.stdout).toContain(`(entries 0–${at - 1} of 0–${lines.filter(Boolean).length - 1} were intact)`);
+    // The assistant's tool call lost its result, so it is left out: never a half batch.
+    expect(r.stdout).toContain('The 1 intact message(s) after it were left out');
+    expect(r.stdout).toContain(`The damaged session "broken" was not changed: restore ${join(sessions, 'broken')} from a backup`);
+    expect(r.stdout).toContain(`Continue with: i -C ${realpathSync(p.dir)} --session-name rescued -p PROMPT`);
+    expect([readFileSync(log), readFileSync(join(sessions, 'broken', 'checkpoint.json'))]).toEqual(damaged);
+    expect(JSON.parse(readFileSync(join(sessions, 'rescued', 'checkpoint.json'), 'utf8')).title).toBe('What do the notes say? (recovered)');
+
+    // The recovered session resumes like any other: the model sees the question, not the lost batch.
+    const next = await runI(['-C', p.dir, ...cfg, '--session-name', 'rescued', '-p', 'And now?'], { cwd: p.root });
+    expect(next).toMatchObject({ code: 0, stdout: 'Recovered answer.\n' });
+    const body = server.requests.at(-1)!.rawBody;
+    expect(body).toContain('What do the notes say?');
+    expect(body).not.toContain('Let me check.');
+    const again = await runI(['-C', p.dir, '--session-name', 'rescued', '--recover', 'twice'], { cwd: p.root });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/^error E_SESSION_NOT_DAMAGED: /);
+    expect(existsSync(join(sessions, 'twice'))).toBe(false);
   });
 
   it('says what to do when the stream ends without a finish reason, and keeps the partial answer', async () => {

@@ -14,6 +14,7 @@ import { builtinModules, parseCacheConfig, resolveSystemPrompt } from '../module
 import { createNodeStatsStore, loadCompactConfig, loadNodeModules, type NodeModules } from '../modules/node';
 import { readJsonFile } from '../../../plugin-host/fs/node';
 import type { Message } from '../providers/types';
+import { recoverSession } from '../sessions';
 import { checkSessionName, createFileSessionStore } from '../sessions/node';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
 import { compileSchema } from '../tools/validate';
@@ -162,16 +163,45 @@ interface Prepared {
   configFile: string;
 }
 
-async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<Prepared> {
-  const paths = resolveAppPaths(io.env);
+/** The canonical project folder of -C (default: the current directory). */
+async function resolveWorkspace(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<string> {
   const dir = resolve(io.cwd, args.dir ?? '.');
-  let workspace: string;
   try {
-    workspace = await fsp.realpath(dir);
+    const workspace = await fsp.realpath(dir);
     if (!(await fsp.stat(workspace)).isDirectory()) throw new Error('not a directory');
+    return workspace;
   } catch {
     throw new HarnessError('E_WORKSPACE_INVALID', `The project folder ${dir} does not exist or is not a folder. Check -C.`, { dir });
   }
+}
+
+const workspaceIdOf = (workspace: string) => createHash('sha256').update(workspace).digest('hex').slice(0, 32);
+
+/** A path as one shell word (quoted when it holds anything but plain path characters). */
+const shellWord = (text: string) => (/^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+
+/** `--session-name NAME --recover NEW`: the intact part of NAME into the new session NEW; NAME is only read. */
+async function recoverNamed(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<string> {
+  const name = args.sessionName!;
+  const target = args.recover!;
+  const workspace = await resolveWorkspace(io, args);
+  checkSessionName(name);
+  checkSessionName(target);
+  const root = join(workspace, '.i', 'sessions');
+  const store = createFileSessionStore({ root, workspace, workspaceId: workspaceIdOf(workspace) });
+  const r = await recoverSession(store, name, { newId: target });
+  const cut = r.cut > 0 ? ` The ${r.cut} intact message(s) after it were left out: they end on a tool call whose results were lost.` : '';
+  return (
+    `Recovered the session "${name}" into the new session "${target}" (${join(root, target)}): ${r.kept} message(s) kept, ` +
+    `up to the last complete step before the damage (entries 0–${r.intactEntries - 1} of 0–${r.committedEntries - 1} were intact).${cut}\n` +
+    `The damaged session "${name}" was not changed: restore ${join(root, name)} from a backup, or delete that folder.\n` +
+    `Continue with: i -C ${shellWord(workspace)} --session-name ${target} -p PROMPT\n`
+  );
+}
+
+async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<Prepared> {
+  const paths = resolveAppPaths(io.env);
+  const workspace = await resolveWorkspace(io, args);
   if (args.sessionName !== null) checkSessionName(args.sessionName);
   // A relative --config is resolved from the current directory, not from -C (the person typed it here).
   const configFile = args.config !== null ? resolve(io.cwd, args.config) : join(paths.config_dir, 'config.json');
@@ -254,6 +284,15 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     return EXIT_OK;
   }
 
+  if (args.recover !== null) {
+    try {
+      io.stdout(await recoverNamed(io, args));
+      return EXIT_OK;
+    } catch (error) {
+      return fail(cliErrorData(error, 'E_SESSION_FAILED'), EXIT_USAGE);
+    }
+  }
+
   if (args.prompt === '-') {
     // `-p -`: the prompt comes from standard input (a file, a heredoc, another command's output).
     try {
@@ -281,7 +320,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   for (const w of native.warnings) io.stderr(`warning: ${w}\n`);
 
   const hooks = new HookPipeline();
-  const workspaceId = createHash('sha256').update(workspace).digest('hex').slice(0, 32);
+  const workspaceId = workspaceIdOf(workspace);
   let fs;
   let modules: NodeModules;
   let systemPrompt: string;

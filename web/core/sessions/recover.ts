@@ -76,6 +76,13 @@ export async function recoverSession(store: SessionStore, id: string, options: {
     ...(options.newId !== undefined ? { id: options.newId } : {}),
     forkedFrom: { sessionId: id, messageIndex: kept - 1 },
   });
-  const info = await store.commit(created.id, [{ kind: 'reset', messages: intact.slice(0, kept) }], created.checkpointSeq);
+  let info: SessionInfo;
+  try {
+    info = await store.commit(created.id, [{ kind: 'reset', messages: intact.slice(0, kept) }], created.checkpointSeq);
+  } catch (error) {
+    // Leave no empty "(recovered)" session behind a failed copy.
+    await store.delete(created.id).catch(() => undefined);
+    throw error;
+  }
   return { info, from, kept, cut: intact.length - kept, intactEntries: entries.length, committedEntries: from.checkpointSeq + 1 };
 }
