@@ -4,7 +4,7 @@
 import { batch, createSignal } from 'solid-js';
 import type { AgentEvent, ApprovalRequest, AssistantMessage, ErrorData, Message, TurnResult, WorkspaceFs } from '../../core';
 import { createAppAgent, type AppAgent, type PluginWriteRequest, type TurnJournal } from '../../core/app-agent';
-import type { HarnessDb } from '../../core';
+import { HarnessError, recoverSession, type HarnessDb, type RecoveredSession } from '../../core';
 import type { ToolView } from './chat-model';
 
 export interface PendingApproval {
@@ -46,6 +46,10 @@ export interface ChatController {
   notice: () => string | null;
   warnings: () => ErrorData[];
   interrupted: () => TurnJournal | null;
+  /** The open session was refused as damaged (E_SESSION_CORRUPT): its error, for the recover action. */
+  damaged: () => { sessionId: string; error: ErrorData } | null;
+  /** The last recovery, shown while its new session is open. */
+  recovered: () => RecoveredSession | null;
   busy: () => boolean;
   open(sessionId: string | null): Promise<void>;
   send(prompt: string): Promise<void>;
@@ -53,6 +57,8 @@ export interface ChatController {
   stop(): void;
   dismissInterrupted(): Promise<void>;
   clearNotice(): void;
+  /** Copies the intact part of the damaged open session into a new session (the damaged one is not changed). */
+  recover(): Promise<RecoveredSession>;
 }
 
 const emptyLive = (prompt: string): LiveTurn => ({ prompt, saved: false, thinking: '', text: '', assistants: [], results: {}, running: {} });
@@ -73,6 +79,8 @@ export function createChatController(options: {
   const [notice, setNotice] = createSignal<string | null>(null);
   const [warnings, setWarnings] = createSignal<ErrorData[]>([]);
   const [interrupted, setInterrupted] = createSignal<TurnJournal | null>(null);
+  const [damaged, setDamaged] = createSignal<{ sessionId: string; error: ErrorData } | null>(null);
+  const [recovered, setRecovered] = createSignal<RecoveredSession | null>(null);
   let controller: AbortController | null = null;
   /** "Always allow X in this session": tool names, per session, in memory only. */
   const alwaysAllowed = new Map<string, Set<string>>();
@@ -129,7 +137,20 @@ export function createChatController(options: {
       });
       return;
     }
-    const [loaded, journal] = await Promise.all([agent.store.load(id), controller ? Promise.resolve(null) : agent.interrupted(id)]);
+    let loaded, journal;
+    try {
+      [loaded, journal] = await Promise.all([agent.store.load(id), controller ? Promise.resolve(null) : agent.interrupted(id)]);
+    } catch (error) {
+      // A damaged session is shown with its error and the way to recover its intact part, not only a toast.
+      const data = error as ErrorData;
+      if (data?.code !== 'E_SESSION_CORRUPT' || sessionId() !== id) throw error;
+      batch(() => {
+        setMessages([]);
+        setInterrupted(null);
+        setDamaged({ sessionId: id, error: { code: data.code, message: data.message, ...(data.data !== undefined ? { data: data.data } : {}) } });
+      });
+      return;
+    }
     batch(() => {
       setMessages(loaded.messages);
       setInterrupted(journal);
@@ -228,6 +249,8 @@ export function createChatController(options: {
     notice,
     warnings,
     interrupted,
+    damaged,
+    recovered,
     busy: () => live() !== null,
     async open(id) {
       if (controller) return;
@@ -236,6 +259,8 @@ export function createChatController(options: {
         setFailure(null);
         setNotice(null);
         setWarnings([]);
+        setDamaged(null);
+        if (recovered()?.info.id !== id) setRecovered(null);
       });
       await reload(id);
     },
@@ -253,5 +278,12 @@ export function createChatController(options: {
       setInterrupted(null);
     },
     clearNotice: () => setNotice(null),
+    async recover() {
+      const d = damaged();
+      if (!d) throw new HarnessError('E_SESSION_NOT_DAMAGED', 'The open session is not damaged, so there is nothing to recover. Open it as it is.');
+      const result = await recoverSession(agent.store, d.sessionId);
+      setRecovered(result);
+      return result;
+    },
   };
 }

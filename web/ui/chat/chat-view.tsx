@@ -74,6 +74,13 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
       s.notify('info', ct('forked'));
     });
   }
+  async function recover() {
+    await s.attempt(async () => {
+      const r = await chat.recover();
+      await s.refreshSessions();
+      s.selectSession(r.info.id);
+    });
+  }
   async function setMode(mode: ApprovalMode) {
     await s.attempt(() => saveApprovalMode(s.db, props.workspace.id, mode));
     await refetch();
@@ -95,7 +102,29 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
       </Show>
       <div class="chat-log" ref={(el) => (log = el)} onScroll={onLogScroll} role="log" aria-label={ct('title')} aria-busy={chat.busy()}>
         <Show when={chat.interrupted()}>{(j) => <Interrupted journal={j()} ct={ct} onAgain={() => setDraft(j().prompt)} onDismiss={() => void chat.dismissInterrupted()} />}</Show>
-        <Show when={items().length === 0 && !chat.live()}>
+        <Show when={chat.damaged()}>
+          {(d) => (
+            <div class="chat-error" role="alert" data-testid="damaged-session">
+              <strong>{ct('damagedTitle', { code: d().error.code })}</strong>
+              <p>{errorText(d().error, s.locale())}</p>
+              <p class="field-hint">{ct('damagedHint')}</p>
+              <div class="chat-error-actions">
+                <button type="button" class="button small" onClick={() => void recover()}>
+                  {ct('recover')}
+                </button>
+              </div>
+            </div>
+          )}
+        </Show>
+        <Show when={chat.recovered()}>
+          {(r) => (
+            <p class="chat-notice" role="status" data-testid="recovered-session">
+              {ct('recovered', { title: r().from.title, kept: r().kept })}
+              <Show when={r().cut > 0}> {ct('recoveredCut', { cut: r().cut })}</Show>
+            </p>
+          )}
+        </Show>
+        <Show when={items().length === 0 && !chat.live() && !chat.damaged()}>
           <p class="chat-empty">{ct('empty')}</p>
         </Show>
         <For each={items()}>{(item) => <Item item={item} chat={chat} ct={ct} onFork={fork} />}</For>
@@ -157,7 +186,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
           )}
         </Show>
       </div>
-      <Composer busy={chat.busy()} disabled={!settings()?.model} value={draft()} onInput={setDraft} onSend={() => void send()} onStop={() => chat.stop()} ct={ct} />
+      <Composer busy={chat.busy()} disabled={!settings()?.model || chat.damaged() !== null} value={draft()} onInput={setDraft} onSend={() => void send()} onStop={() => chat.stop()} ct={ct} />
     </section>
   );
 }

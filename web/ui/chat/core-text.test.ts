@@ -30,6 +30,14 @@ describe('errorText', () => {
     expect(direct).not.toBe(bridge);
   });
 
+  it('says a damaged session in Chinese with what is intact and the way to recover it', () => {
+    const text = errorText({ code: 'E_SESSION_CORRUPT', message: 'The session "x" cannot be loaded: …', data: { id: 'x', intactEntries: 3, checkpointSeq: 5 } }, 'zh');
+    expect(text).toContain('条目 0–2 完好');
+    expect(text).toContain('0–5');
+    expect(text).toContain('恢复为新会话');
+    expect(errorText({ code: 'E_SESSION_CORRUPT', message: 'x', data: { intactEntries: 0 } }, 'zh')).not.toContain('恢复');
+  });
+
   it('keeps the core’s English text in English and for codes it does not know', () => {
     expect(errorText(cases[0]!, 'en')).toBe(cases[0]!.message);
     expect(errorText({ code: 'E_SOMETHING_NEW', message: 'Do this.' }, 'zh')).toBe('Do this.');

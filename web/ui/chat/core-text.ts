@@ -23,6 +23,14 @@ const ZH_ERRORS: Record<string, (d: Data) => string | undefined> = {
         `服务器未运行或 base_url 有误——检查地址并确认服务器在运行；Chrome 的本地网络访问提示被拒绝——在网站设置中允许；` +
         `从 https:// 页面访问 http:// 地址（混合内容）——改用 https 或桥接。`,
   E_ABORTED: () => '模型请求已取消。',
+  E_SESSION_CORRUPT: (d) => {
+    const intact = typeof d.intactEntries === 'number' ? d.intactEntries : 0;
+    const covered = typeof d.checkpointSeq === 'number' ? `（检查点覆盖条目 0–${d.checkpointSeq}）` : '';
+    return (
+      `会话无法加载：有已保存的条目缺失或已损坏${covered}。${intact > 0 ? `条目 0–${intact - 1} 完好` : '没有完好的条目'}；没有任何内容被修改或删除。` +
+      `${intact > 0 ? '可以把完好的部分恢复为新会话（此会话保持不变），或删除此会话' : '可以删除此会话'}（不影响其他会话），也可以保留它并新建会话。`
+    );
+  },
 };
 
 /** The error's sentence in the person's language (the core's own text in English or for an unknown code). */
