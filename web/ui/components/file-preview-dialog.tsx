@@ -1,15 +1,17 @@
-import { createResource, Match, Switch } from 'solid-js';
+import { createEffect, createResource, Match, Switch } from 'solid-js';
 import type { WorkspaceFs } from '../../core';
 import { formatBytes } from '../i18n/i18n';
 import type { AppState } from '../state/app-state';
-import { codeOf, messageOf } from '../state/errors';
+import { codeOf } from '../state/errors';
 import { Dialog } from './dialog';
+import { errorText } from './error-text';
 
 const PREVIEW_MAX_BYTES = 1024 * 1024;
 
 type Preview = { kind: 'text'; text: string } | { kind: 'binary'; size: number };
 
-export function FilePreviewDialog(props: { state: AppState; fs: WorkspaceFs; path: string; onClose: () => void }) {
+/** `onMissing`: the file was gone when opened (removed outside the app), so the list that offered it is stale. */
+export function FilePreviewDialog(props: { state: AppState; fs: WorkspaceFs; path: string; onClose: () => void; onMissing?: () => void }) {
   const t = props.state.t;
   const [preview] = createResource(
     () => props.path,
@@ -22,12 +24,22 @@ export function FilePreviewDialog(props: { state: AppState; fs: WorkspaceFs; pat
       }
     },
   );
+  createEffect(() => {
+    if (codeOf(preview.error) === 'E_FS_NOT_FOUND') props.onMissing?.();
+  });
+  const failure = (error: unknown): string => {
+    if (codeOf(error) !== 'E_FS_TOO_LARGE') return errorText(error, 'E_FS_IO');
+    // The port's message offers to raise the limit, which a person cannot do here: say what the preview can show.
+    const size = (error as { data?: { size?: unknown } }).data?.size;
+    const shown = typeof size === 'number' ? formatBytes(size, props.state.locale()) : '';
+    return `E_FS_TOO_LARGE: “${props.path}”${shown ? ` is ${shown},` : ' is'} larger than the ${formatBytes(PREVIEW_MAX_BYTES, props.state.locale())} this preview shows. The file itself is fine: open it with another program, or ask the agent to read the part you need.`;
+  };
   return (
     <Dialog title={props.path} onClose={props.onClose} closeLabel={t('common.close')} wide>
       <Switch>
         <Match when={preview.error}>
           <p class="panel-error" role="alert">
-            {messageOf(preview.error)}
+            {failure(preview.error)}
           </p>
         </Match>
         <Match when={preview()}>

@@ -1,15 +1,30 @@
-import { createResource, createSignal, For, Match, Show, Switch } from 'solid-js';
+import { createEffect, createResource, createSignal, For, Match, onCleanup, Show, Switch } from 'solid-js';
 import type { DirEntry, WorkspaceFs } from '../../core';
 import { formatBytes } from '../i18n/i18n';
 import type { AppState } from '../state/app-state';
-import { messageOf } from '../state/errors';
+import { codeOf } from '../state/errors';
+import { errorText } from './error-text';
 import { FilePreviewDialog } from './file-preview-dialog';
 import { FileIcon, FolderIcon, PlusIcon, UpIcon } from './icons';
 import { NewFileDialog } from './new-file-dialog';
 
 const MAX_LISTED = 5000;
 
-export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden: boolean }) {
+/** Codes after which the listing cannot work until access is back: the workspace view checks access again. */
+const ACCESS_LOST = new Set(['E_FS_PERMISSION']);
+
+function listingErrorText(error: unknown, dir: string): string {
+  if (codeOf(error) === 'E_FS_TOO_MANY_ENTRIES') {
+    return `E_FS_TOO_MANY_ENTRIES: ${dir ? `The folder “${dir}”` : 'This folder'} has more than ${MAX_LISTED} entries, more than the file panel shows. Go up and open a smaller folder, or open this one with your computer’s file manager; the agent can still find files in it by name.`;
+  }
+  return errorText(error, 'E_FS_IO');
+}
+
+/**
+ * `onAccessLost` runs when a listing fails in a way only access can explain (permission withdrawn, the workspace's
+ * folder itself gone), so the workspace view can check again and offer “Restore access” or “Choose folder again”.
+ */
+export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden: boolean; onAccessLost?: () => void }) {
   const t = props.state.t;
   const [dir, setDir] = createSignal('');
   const [epoch, setEpoch] = createSignal(0);
@@ -19,6 +34,24 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
     () => ({ fs: props.fs, dir: dir(), epoch: epoch() }),
     ({ fs, dir }) => fs.list(dir, { maxEntries: MAX_LISTED }),
   );
+  const reload = () => setEpoch((n) => n + 1);
+  // Files change outside the app (another program, another tab, the agent): read the folder again when the person
+  // comes back to this window instead of showing a stale list whose entries fail to open.
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') reload();
+  };
+  window.addEventListener('focus', reload);
+  document.addEventListener('visibilitychange', onVisible);
+  onCleanup(() => {
+    window.removeEventListener('focus', reload);
+    document.removeEventListener('visibilitychange', onVisible);
+  });
+  createEffect(() => {
+    const error = listing.error as unknown;
+    if (!error) return;
+    const code = codeOf(error);
+    if ((code && ACCESS_LOST.has(code)) || (code === 'E_FS_NOT_FOUND' && dir() === '')) props.onAccessLost?.();
+  });
   const visible = (entries: DirEntry[]) => {
     const shown = props.showHidden ? entries : entries.filter((e) => !e.name.startsWith('.'));
     return [...shown].sort((a, b) => Number(b.directory) - Number(a.directory));
@@ -49,7 +82,7 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
       <Switch>
         <Match when={listing.error}>
           <p class="panel-error" role="alert">
-            {messageOf(listing.error)}
+            {listingErrorText(listing.error, dir())}
           </p>
         </Match>
         <Match when={listing.loading && !listing.latest}>
@@ -75,7 +108,7 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
           )}
         </Match>
       </Switch>
-      <Show when={openFile()}>{(path) => <FilePreviewDialog state={props.state} fs={props.fs} path={path()} onClose={() => setOpenFile(null)} />}</Show>
+      <Show when={openFile()}>{(path) => <FilePreviewDialog state={props.state} fs={props.fs} path={path()} onClose={() => setOpenFile(null)} onMissing={reload} />}</Show>
       <Show when={creating()}>
         <NewFileDialog
           state={props.state}
@@ -83,7 +116,7 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
           dir={dir()}
           onClose={() => setCreating(false)}
           onCreated={(path) => {
-            setEpoch((n) => n + 1);
+            reload();
             setOpenFile(path);
           }}
         />

@@ -1,8 +1,8 @@
 import { createSignal, createUniqueId } from 'solid-js';
 import { normalizeWorkspacePath, type WorkspaceFs } from '../../core';
 import type { AppState } from '../state/app-state';
-import { messageOf } from '../state/errors';
 import { Dialog } from './dialog';
+import { errorText } from './error-text';
 
 // Creates a text file through WorkspaceFs (the same port the agent's tools use), so the path policy applies.
 export function NewFileDialog(props: { state: AppState; fs: WorkspaceFs; dir: string; onClose: () => void; onCreated: (path: string) => void }) {
@@ -16,16 +16,22 @@ export function NewFileDialog(props: { state: AppState; fs: WorkspaceFs; dir: st
     event.preventDefault();
     setError('');
     try {
-      const target = normalizeWorkspacePath(path().trim()).path;
+      const typed = path().trim();
+      // The path policy tolerates one trailing '/', so "notes/" would silently become a file named "notes".
+      if (typed.endsWith('/')) {
+        setError(`E_PATH_INVALID: The path “${typed}” ends with “/”, so it names no file. Type the file’s name after it, such as ${typed}notes.md.`);
+        return;
+      }
+      const target = normalizeWorkspacePath(typed).path;
       if (await props.fs.stat(target)) {
-        setError(t('files.exists', { path: target }));
+        setError(`E_FS_EXISTS: ${t('files.exists', { path: target })}`);
         return;
       }
       await props.fs.writeText(target, content());
       props.onClose();
       props.onCreated(target);
     } catch (e) {
-      setError(messageOf(e));
+      setError(errorText(e, 'E_FS_IO'));
     }
   }
 

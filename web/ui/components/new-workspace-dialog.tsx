@@ -1,8 +1,8 @@
 import { createSignal, createUniqueId, Show } from 'solid-js';
 import { canPickFolders, pickFolder, type WorkspaceAccess, type WorkspaceKind } from '../../core';
 import type { AppState } from '../state/app-state';
-import { messageOf } from '../state/errors';
 import { Dialog } from './dialog';
+import { errorText } from './error-text';
 
 export function NewWorkspaceDialog(props: { state: AppState; initialKind: WorkspaceKind; onClose: () => void }) {
   const t = props.state.t;
@@ -29,7 +29,7 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
       }
       props.onClose();
     } catch (e) {
-      setError(messageOf(e));
+      setError(errorText(e, 'E_WORKSPACE_CREATE_FAILED'));
     } finally {
       setBusy(false);
     }

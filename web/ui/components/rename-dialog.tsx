@@ -1,8 +1,8 @@
 import { createSignal, createUniqueId } from 'solid-js';
 import type { WorkspaceRecord } from '../../core';
 import type { AppState } from '../state/app-state';
-import { messageOf } from '../state/errors';
 import { Dialog } from './dialog';
+import { errorText } from './error-text';
 
 export function RenameDialog(props: { state: AppState; workspace: WorkspaceRecord; onClose: () => void }) {
   const t = props.state.t;
@@ -15,7 +15,7 @@ export function RenameDialog(props: { state: AppState; workspace: WorkspaceRecor
       await props.state.rename(props.workspace.id, name());
       props.onClose();
     } catch (e) {
-      setError(messageOf(e));
+      setError(errorText(e, 'E_WORKSPACE_RENAME_FAILED'));
     }
   }
   return (

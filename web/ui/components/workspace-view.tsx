@@ -10,9 +10,9 @@ import {
   type WorkspaceRecord,
 } from '../../core';
 import type { AppState } from '../state/app-state';
-import { messageOf } from '../state/errors';
 import { ChatSlot } from './chat-slot';
 import { ConfirmDialog } from './dialog';
+import { errorText } from './error-text';
 import { FilesPanel } from './files-panel';
 import { FolderIcon } from './icons';
 import { RenameDialog } from './rename-dialog';
@@ -51,7 +51,7 @@ export function WorkspaceView(props: { state: AppState; workspace: WorkspaceReco
       <Switch>
         <Match when={access.error}>
           <p class="banner error" role="alert">
-            {messageOf(access.error)}
+            {errorText(access.error, 'E_WORKSPACE_ACCESS_FAILED')}
           </p>
         </Match>
         <Match when={access() === 'prompt'}>
@@ -106,12 +106,12 @@ export function WorkspaceView(props: { state: AppState; workspace: WorkspaceReco
               </header>
               <div class="empty-state">
                 <FolderIcon />
-                <p>{fs.error ? messageOf(fs.error) : access.loading || fs.loading ? t('files.loading') : t('files.locked')}</p>
+                <p>{fs.error ? errorText(fs.error, 'E_WORKSPACE_OPEN_FAILED') : access.loading || fs.loading ? t('files.loading') : t('files.locked')}</p>
               </div>
             </section>
           }
         >
-          {(workspaceFs) => <FilesPanel state={s} fs={workspaceFs()} showHidden={showHidden()} />}
+          {(workspaceFs) => <FilesPanel state={s} fs={workspaceFs()} showHidden={showHidden()} onAccessLost={() => void recheckAccess()} />}
         </Show>
       </div>
       <Show when={renaming()}>
