@@ -27,3 +27,19 @@ export function validateWorkspaceName(raw: string): string {
   }
   return name;
 }
+
+/**
+ * The name a granted folder's workspace gets when the person leaves the name empty: the folder's own name, cut to
+ * the longest allowed name (whole code points, so no emoji is split). File systems allow 255-byte folder names,
+ * workspace names are shorter, and the person never typed the name that would be refused.
+ */
+export function workspaceNameFromFolder(folderName: string): string {
+  const trimmed = folderName.trim();
+  if (trimmed.length <= MAX_WORKSPACE_NAME_LENGTH) return trimmed;
+  let cut = '';
+  for (const ch of trimmed) {
+    if (cut.length + ch.length > MAX_WORKSPACE_NAME_LENGTH - 1) break;
+    cut += ch;
+  }
+  return `${cut.trimEnd()}…`;
+}

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openHarnessDb, type HarnessDb } from '../storage';
 import { MAX_WORKSPACES } from './limits';
-import { isWorkspaceId } from './names';
+import { isWorkspaceId, validateWorkspaceName, workspaceNameFromFolder } from './names';
 import { createWorkspaceRecord, deleteWorkspaceRecord, getWorkspace, listWorkspaces, renameWorkspace } from './registry';
 
 let n = 0;
@@ -52,6 +52,18 @@ describe('workspace registry', () => {
     const kept = await createWorkspaceRecord(db, { name: '🚀 项目', kind: 'opfs' });
     await expect(renameWorkspace(db, kept.id, '\u200b')).rejects.toMatchObject({ code: 'E_WORKSPACE_NAME_INVALID' });
     expect((await listWorkspaces(db)).map((w) => w.name)).toEqual(['🚀 项目']);
+  });
+
+  it('names a folder workspace after a folder name too long for a workspace name, cut on a code point', async () => {
+    await open();
+    const folder = `${'a'.repeat(118)}🚀🚀tail`;
+    const name = workspaceNameFromFolder(folder);
+    expect(name).toBe(`${'a'.repeat(118)}…`);
+    expect(validateWorkspaceName(name)).toBe(name);
+    expect(workspaceNameFromFolder(`${'b'.repeat(118)}🚀x`)).toBe(`${'b'.repeat(118)}…`);
+    expect(workspaceNameFromFolder(`${'c'.repeat(117)}🚀xy`)).toBe(`${'c'.repeat(117)}🚀…`);
+    expect(workspaceNameFromFolder('  project  ')).toBe('project');
+    expect((await createWorkspaceRecord(db, { name: workspaceNameFromFolder('z'.repeat(255)), kind: 'opfs' })).name).toHaveLength(120);
   });
 
   it('is bounded: creating past the limit fails with E_WORKSPACE_LIMIT and stores nothing', async () => {

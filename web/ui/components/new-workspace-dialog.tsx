@@ -1,5 +1,5 @@
 import { createSignal, createUniqueId, Show } from 'solid-js';
-import { canPickFolders, pickFolder, type WorkspaceAccess, type WorkspaceKind } from '../../core';
+import { canPickFolders, pickFolder, workspaceNameFromFolder, type WorkspaceAccess, type WorkspaceKind } from '../../core';
 import type { AppState } from '../state/app-state';
 import { Dialog } from './dialog';
 import { errorText } from './error-text';
@@ -23,7 +23,7 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
         // The picker must open inside this click: nothing async may run before it.
         const handle = await pickFolder(access());
         if (!handle) return;
-        await props.state.createFromFolder(name().trim() || handle.name, handle, access());
+        await props.state.createFromFolder(name().trim() || workspaceNameFromFolder(handle.name), handle, access());
       } else {
         await props.state.createPrivate(name());
       }
