@@ -137,6 +137,22 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     }
   }
 
+  /**
+   * Removes the empty file a failed write created. Chrome may still hold the file's write lock for a moment after
+   * abort() (its swap file is dropped asynchronously), and removeEntry then fails: try again briefly.
+   */
+  async function removeCreated(parent: FileSystemDirectoryHandle, name: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await parent.removeEntry(name);
+        return;
+      } catch (error) {
+        if (errorName(error) === 'NotFoundError' || attempt === 5) return;
+        await new Promise((r) => setTimeout(r, 5 * 2 ** attempt));
+      }
+    }
+  }
+
   async function writeBytes(path: string, data: Uint8Array): Promise<void> {
     const p = normalizeWorkspacePath(path);
     requireWrite(p.path);
@@ -163,7 +179,7 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     try {
       writable = await handle.createWritable({ keepExistingData: false });
     } catch (error) {
-      if (created) await parent.removeEntry(name).catch(() => undefined);
+      if (created) await removeCreated(parent, name);
       throw fromDomError(error, p.path, 'file');
     }
     try {
@@ -172,7 +188,7 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     } catch (error) {
       // abort() drops the swap file: the old content stays. A file this call created is removed again.
       await writable.abort().catch(() => undefined);
-      if (created) await parent.removeEntry(name).catch(() => undefined);
+      if (created) await removeCreated(parent, name);
       throw fromDomError(error, p.path, 'file');
     }
   }
