@@ -32,7 +32,8 @@ export function FilePreviewDialog(props: { state: AppState; fs: WorkspaceFs; pat
     // The port's message offers to raise the limit, which a person cannot do here: say what the preview can show.
     const size = (error as { data?: { size?: unknown } }).data?.size;
     const shown = typeof size === 'number' ? formatBytes(size, props.state.locale()) : '';
-    return `E_FS_TOO_LARGE: “${props.path}”${shown ? ` is ${shown},` : ' is'} larger than the ${formatBytes(PREVIEW_MAX_BYTES, props.state.locale())} this preview shows. The file itself is fine: open it with another program, or ask the agent to read the part you need.`;
+    const max = formatBytes(PREVIEW_MAX_BYTES, props.state.locale());
+    return `E_FS_TOO_LARGE: ${shown ? t('files.tooLargeSized', { path: props.path, size: shown, max }) : t('files.tooLarge', { path: props.path, max })}`;
   };
   return (
     <Dialog title={props.path} onClose={props.onClose} closeLabel={t('common.close')} wide>

@@ -1,6 +1,6 @@
 import { createEffect, createResource, createSignal, For, Match, onCleanup, Show, Switch } from 'solid-js';
 import type { DirEntry, WorkspaceFs } from '../../core';
-import { formatBytes } from '../i18n/i18n';
+import { formatBytes, type Translate } from '../i18n/i18n';
 import type { AppState } from '../state/app-state';
 import { codeOf } from '../state/errors';
 import { errorText } from './error-text';
@@ -13,9 +13,9 @@ const MAX_LISTED = 5000;
 /** Codes after which the listing cannot work until access is back: the workspace view checks access again. */
 const ACCESS_LOST = new Set(['E_FS_PERMISSION']);
 
-function listingErrorText(error: unknown, dir: string): string {
+function listingErrorText(error: unknown, dir: string, t: Translate): string {
   if (codeOf(error) === 'E_FS_TOO_MANY_ENTRIES') {
-    return `E_FS_TOO_MANY_ENTRIES: ${dir ? `The folder “${dir}”` : 'This folder'} has more than ${MAX_LISTED} entries, more than the file panel shows. Go up and open a smaller folder, or open this one with your computer’s file manager; the agent can still find files in it by name.`;
+    return `E_FS_TOO_MANY_ENTRIES: ${dir ? t('files.tooManyIn', { dir, max: MAX_LISTED }) : t('files.tooManyHere', { max: MAX_LISTED })}`;
   }
   return errorText(error, 'E_FS_IO');
 }
@@ -82,7 +82,7 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
       <Switch>
         <Match when={listing.error}>
           <p class="panel-error" role="alert">
-            {listingErrorText(listing.error, dir())}
+            {listingErrorText(listing.error, dir(), t)}
           </p>
         </Match>
         <Match when={listing.loading && !listing.latest}>
