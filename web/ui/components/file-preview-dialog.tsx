@@ -1,5 +1,5 @@
-import { createEffect, createResource, Match, Switch } from 'solid-js';
-import type { WorkspaceFs } from '../../core';
+import { createEffect, createResource, Match, onCleanup, Switch } from 'solid-js';
+import { MAX_IMAGE_BYTES, sniffImage, type WorkspaceFs } from '../../core';
 import { formatBytes } from '../i18n/i18n';
 import type { AppState } from '../state/app-state';
 import { codeOf } from '../state/errors';
@@ -7,23 +7,35 @@ import { Dialog } from './dialog';
 import { errorText } from './error-text';
 
 const PREVIEW_MAX_BYTES = 1024 * 1024;
+/** Names that may be a picture; the bytes decide (PNG, JPEG, GIF, WebP signatures, as view_image checks them). */
+const IMAGE_NAME = /\.(png|jpe?g|gif|webp)$/i;
 
-type Preview = { kind: 'text'; text: string } | { kind: 'binary'; size: number };
+type Preview = { kind: 'text'; text: string } | { kind: 'binary'; size: number } | { kind: 'image'; url: string; size: number };
+
+async function readPreview(fs: WorkspaceFs, path: string): Promise<Preview> {
+  if (IMAGE_NAME.test(path)) {
+    const bytes = await fs.readBytes(path, { maxBytes: MAX_IMAGE_BYTES });
+    const type = sniffImage(bytes);
+    // A blob: URL, shown in an <img> (no script runs there); revoked when the dialog closes.
+    if (type) return { kind: 'image', url: URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type })), size: bytes.byteLength };
+    if (bytes.byteLength > PREVIEW_MAX_BYTES) return { kind: 'binary', size: bytes.byteLength };
+  }
+  try {
+    return { kind: 'text', text: await fs.readText(path, { maxBytes: PREVIEW_MAX_BYTES }) };
+  } catch (error) {
+    if (codeOf(error) === 'E_FS_NOT_UTF8') return { kind: 'binary', size: (await fs.stat(path))?.size ?? 0 };
+    throw error;
+  }
+}
 
 /** `onMissing`: the file was gone when opened (removed outside the app), so the list that offered it is stale. */
 export function FilePreviewDialog(props: { state: AppState; fs: WorkspaceFs; path: string; onClose: () => void; onMissing?: () => void }) {
   const t = props.state.t;
-  const [preview] = createResource(
-    () => props.path,
-    async (path): Promise<Preview> => {
-      try {
-        return { kind: 'text', text: await props.fs.readText(path, { maxBytes: PREVIEW_MAX_BYTES }) };
-      } catch (error) {
-        if (codeOf(error) === 'E_FS_NOT_UTF8') return { kind: 'binary', size: (await props.fs.stat(path))?.size ?? 0 };
-        throw error;
-      }
-    },
-  );
+  const [preview] = createResource(() => props.path, (path) => readPreview(props.fs, path));
+  createEffect(() => {
+    const p = preview.state === 'ready' ? preview() : undefined;
+    if (p?.kind === 'image') onCleanup(() => URL.revokeObjectURL(p.url));
+  });
   createEffect(() => {
     if (codeOf(preview.error) === 'E_FS_NOT_FOUND') props.onMissing?.();
   });
@@ -32,7 +44,7 @@ export function FilePreviewDialog(props: { state: AppState; fs: WorkspaceFs; pat
     // The port's message offers to raise the limit, which a person cannot do here: say what the preview can show.
     const size = (error as { data?: { size?: unknown } }).data?.size;
     const shown = typeof size === 'number' ? formatBytes(size, props.state.locale()) : '';
-    const max = formatBytes(PREVIEW_MAX_BYTES, props.state.locale());
+    const max = formatBytes(IMAGE_NAME.test(props.path) ? MAX_IMAGE_BYTES : PREVIEW_MAX_BYTES, props.state.locale());
     return `E_FS_TOO_LARGE: ${shown ? t('files.tooLargeSized', { path: props.path, size: shown, max }) : t('files.tooLarge', { path: props.path, max })}`;
   };
   return (
@@ -46,6 +58,14 @@ export function FilePreviewDialog(props: { state: AppState; fs: WorkspaceFs; pat
         <Match when={preview()}>
           {(p) => {
             const value = p();
+            if (value.kind === 'image') {
+              return (
+                <figure class="image-preview">
+                  <img src={value.url} alt={t('files.imageAlt', { path: props.path })} />
+                  <figcaption class="meta-text">{formatBytes(value.size, props.state.locale())}</figcaption>
+                </figure>
+              );
+            }
             return value.kind === 'text' ? (
               <pre class="file-preview" aria-label={t('files.preview')} tabIndex={0}>
                 {value.text}

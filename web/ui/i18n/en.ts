@@ -90,6 +90,7 @@ export const en = {
   'files.content': 'Content',
   'files.create': 'Create file',
   'files.readOnly': 'Read only',
+  'files.imageAlt': 'The picture {path}',
   'files.preview': 'File preview',
   'files.exists': 'Something named “{path}” already exists. Choose another path.',
   'files.locked': 'The files of this workspace appear here once access is restored.',

@@ -91,6 +91,7 @@ export const zh: Dictionary = {
   'files.content': '内容',
   'files.create': '创建文件',
   'files.readOnly': '只读',
+  'files.imageAlt': '图片 {path}',
   'files.preview': '文件预览',
   'files.exists': '“{path}”已存在。请换一个路径。',
   'files.locked': '恢复访问后，此工作区的文件将显示在这里。',
