@@ -21,7 +21,7 @@ import {
   type WorkspaceRecord,
 } from '../../core';
 import { resolveLocale, translate, type Locale, type Translate } from '../i18n/i18n';
-import { messageOf } from './errors';
+import { codeOf, messageOf } from './errors';
 
 export interface Notice {
   id: number;
@@ -91,7 +91,9 @@ export function createAppState(db: HarnessDb): AppState {
     try {
       return await action();
     } catch (error) {
-      notify('error', messageOf(error));
+      // The stable code first, as every other error the app shows: it is what a person searches for or reports.
+      const code = codeOf(error);
+      notify('error', code ? `${code}: ${messageOf(error)}` : messageOf(error));
       return undefined;
     }
   }
