@@ -193,14 +193,17 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     }
   }
 
-  async function list(path: string, opts?: { maxEntries?: number }): Promise<DirEntry[]> {
+  async function list(path: string, opts?: { maxEntries?: number; truncate?: boolean }): Promise<DirEntry[]> {
     const p = normalizeWorkspacePath(path, { allowRoot: true });
     const maxEntries = assertLimit(opts?.maxEntries, defaultMaxEntries, 'maxEntries');
     const dir = await dirAt(p.segments, false);
     const found: [string, FileSystemHandle][] = [];
     try {
       for await (const entry of (dir as IterableDirectoryHandle).entries()) {
-        if (found.length >= maxEntries) throw fsError('E_FS_TOO_MANY_ENTRIES', p.path, { maxEntries });
+        if (found.length >= maxEntries) {
+          if (opts?.truncate) break;
+          throw fsError('E_FS_TOO_MANY_ENTRIES', p.path, { maxEntries });
+        }
         found.push(entry);
       }
     } catch (error) {

@@ -217,7 +217,7 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
     }
   }
 
-  async function list(path: string, opts?: { maxEntries?: number }): Promise<DirEntry[]> {
+  async function list(path: string, opts?: { maxEntries?: number; truncate?: boolean }): Promise<DirEntry[]> {
     const p = normalizeWorkspacePath(path, { allowRoot: true });
     const maxEntries = assertLimit(opts?.maxEntries, defaultMaxEntries, 'maxEntries');
     const r = await resolve(p);
@@ -226,7 +226,10 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
     try {
       const dir = await opendir(r.real);
       for await (const entry of dir) {
-        if (names.length >= maxEntries) throw fsError('E_FS_TOO_MANY_ENTRIES', p.path, { maxEntries });
+        if (names.length >= maxEntries) {
+          if (opts?.truncate) break;
+          throw fsError('E_FS_TOO_MANY_ENTRIES', p.path, { maxEntries });
+        }
         names.push(entry.name);
       }
     } catch (error) {

@@ -162,6 +162,13 @@ export function defineWorkspaceFsSuite(backend: string, makeHarness: () => Promi
       expect((await fs.list('many', { maxEntries: 4 })).length).toBe(4);
       const narrow = await harness.open('read', { maxEntries: 2 });
       expect(await codeOf(narrow.list('many'))).toBe('E_FS_TOO_MANY_ENTRIES');
+      // truncate: part of the folder instead of the error, still sorted, each entry real.
+      const part = await fs.list('many', { maxEntries: 3, truncate: true });
+      expect(part).toHaveLength(3);
+      expect(part.map((e) => e.name)).toEqual([...part.map((e) => e.name)].sort());
+      const all = (await fs.list('many')).map((e) => e.name);
+      for (const e of part) expect(all).toContain(e.name);
+      expect(await fs.list('many', { maxEntries: 10, truncate: true })).toHaveLength(all.length);
     });
 
     it('overwrites atomically: concurrent readers see the old or the new content, never a mix, and no temp file stays', async () => {

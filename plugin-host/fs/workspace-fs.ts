@@ -42,8 +42,11 @@ export interface WorkspaceFs {
   /** Atomic replace: readers see the old content or the new one, never a partial file. Creates parent folders. */
   writeBytes(path: string, data: Uint8Array): Promise<void>;
   writeText(path: string, text: string): Promise<void>;
-  /** Entries of one directory, sorted by name, at most `maxEntries` (E_FS_TOO_MANY_ENTRIES beyond). */
-  list(path: string, options?: { maxEntries?: number }): Promise<DirEntry[]>;
+  /**
+   * Entries of one directory, sorted by name, at most `maxEntries` (E_FS_TOO_MANY_ENTRIES beyond). With `truncate`,
+   * a larger folder gives `maxEntries` of its entries instead of the error (which ones is up to the file system).
+   */
+  list(path: string, options?: { maxEntries?: number; truncate?: boolean }): Promise<DirEntry[]>;
   /** Null when nothing exists at the path. */
   stat(path: string): Promise<FileStat | null>;
   remove(path: string, options?: { recursive?: boolean }): Promise<void>;

@@ -1,6 +1,6 @@
 import { createEffect, createResource, createSignal, For, Match, onCleanup, Show, Switch } from 'solid-js';
 import type { DirEntry, WorkspaceFs } from '../../core';
-import { formatBytes, type Translate } from '../i18n/i18n';
+import { formatBytes } from '../i18n/i18n';
 import type { AppState } from '../state/app-state';
 import { codeOf } from '../state/errors';
 import { errorText } from './error-text';
@@ -12,13 +12,6 @@ const MAX_LISTED = 5000;
 
 /** Codes after which the listing cannot work until access is back: the workspace view checks access again. */
 const ACCESS_LOST = new Set(['E_FS_PERMISSION']);
-
-function listingErrorText(error: unknown, dir: string, t: Translate): string {
-  if (codeOf(error) === 'E_FS_TOO_MANY_ENTRIES') {
-    return `E_FS_TOO_MANY_ENTRIES: ${dir ? t('files.tooManyIn', { dir, max: MAX_LISTED }) : t('files.tooManyHere', { max: MAX_LISTED })}`;
-  }
-  return errorText(error, 'E_FS_IO');
-}
 
 /**
  * `onAccessLost` runs when a listing fails in a way only access can explain (permission withdrawn, the workspace's
@@ -32,7 +25,11 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
   const [creating, setCreating] = createSignal(false);
   const [listing] = createResource(
     () => ({ fs: props.fs, dir: dir(), epoch: epoch() }),
-    ({ fs, dir }) => fs.list(dir, { maxEntries: MAX_LISTED }),
+    // One more than shown: a folder that has more is listed in part, with a note, rather than not at all.
+    async ({ fs, dir }) => {
+      const entries = await fs.list(dir, { maxEntries: MAX_LISTED + 1, truncate: true });
+      return { entries: entries.slice(0, MAX_LISTED), partial: entries.length > MAX_LISTED };
+    },
   );
   const reload = () => setEpoch((n) => n + 1);
   // Files change outside the app (another program, another tab, the agent): read the folder again when the person
@@ -82,17 +79,23 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
       <Switch>
         <Match when={listing.error}>
           <p class="panel-error" role="alert">
-            {listingErrorText(listing.error, dir(), t)}
+            {errorText(listing.error, 'E_FS_IO')}
           </p>
         </Match>
         <Match when={listing.loading && !listing.latest}>
           <p class="empty-hint">{t('files.loading')}</p>
         </Match>
         <Match when={listing()}>
-          {(entries) => (
-            <Show when={visible(entries()).length > 0} fallback={<p class="empty-hint pad">{writable() ? t('files.emptyWritable') : t('files.empty')}</p>}>
+          {(l) => (
+            <>
+            <Show when={l().partial}>
+              <p class="field-hint pad" role="status" data-testid="files-partial">
+                {t('files.truncated', { count: MAX_LISTED })}
+              </p>
+            </Show>
+            <Show when={visible(l().entries).length > 0} fallback={<p class="empty-hint pad">{writable() ? t('files.emptyWritable') : t('files.empty')}</p>}>
               <ul class="file-list" role="list" aria-label={t('files.title')}>
-                <For each={visible(entries())}>
+                <For each={visible(l().entries)}>
                   {(entry) => (
                     <li>
                       <button type="button" class="file-row" onClick={() => (entry.directory ? setDir(entry.path) : setOpenFile(entry.path))}>
@@ -105,6 +108,7 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
                 </For>
               </ul>
             </Show>
+            </>
           )}
         </Match>
       </Switch>
