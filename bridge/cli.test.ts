@@ -361,6 +361,28 @@ describe('i-bridge and its runtime folder', () => {
   });
 });
 
+describe('i-bridge and a stalled answer at its recorded address', () => {
+  it('starts anyway when the recorded address sends its head and then stalls (no hang at start)', async () => {
+    const { root, dirs } = tempDirs();
+    mkdirSync(dirs.runtime_dir, { recursive: true });
+    // Answers with a status line and headers, then never sends the body or closes.
+    const stall = createNetServer((socket) => socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{')));
+    await new Promise<void>((r) => stall.listen(0, '127.0.0.1', r));
+    const port = (stall.address() as { port: number }).port;
+    // This test process is alive, so only the address decides.
+    writeFileSync(join(dirs.runtime_dir, 'bridge.json'), JSON.stringify({ url: `http://127.0.0.1:${port}`, token: 'x'.repeat(43), pid: process.pid }));
+    const started = Date.now();
+    const { child } = await startCli(root, dirs, hangManifest(root));
+    try {
+      expect(Date.now() - started).toBeLessThan(8000);
+      expect((JSON.parse(readFileSync(join(dirs.runtime_dir, 'bridge.json'), 'utf8')) as { pid: number }).pid).toBe(child.pid);
+    } finally {
+      child.kill('SIGKILL');
+      stall.close();
+    }
+  });
+});
+
 describe('i-bridge stopped at a bad moment', () => {
   it('SIGINT while an MCP server is starting stops that server (even one that ignores stdin EOF) and exits', async () => {
     const { root, dirs } = tempDirs();

@@ -15,7 +15,10 @@ async function main(): Promise<void> {
   let stopping = false;
   const stop = () => {
     const running = started.bridge;
-    if (!running) return starting.abort();
+    if (!running) {
+      if (starting.signal.aborted) process.exit(130); // a second stop during start: do not wait any longer
+      return starting.abort();
+    }
     if (stopping) return;
     stopping = true;
     void running.close().finally(() => setTimeout(() => process.exit(0), 600));

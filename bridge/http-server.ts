@@ -16,6 +16,8 @@ export interface HttpOptions {
   proxyOrigins: string[];
   maxBodyBytes: number;
   port: () => number;
+  /** True once the bridge is stopping: requests that arrive during the drain get 503 E_BRIDGE_CLOSED. */
+  closing?: () => boolean;
   log?: (line: string) => void;
 }
 
@@ -94,6 +96,10 @@ export function createHandler(o: HttpOptions): RequestListener {
 
   return (req, res) => {
     const origin = req.headers.origin;
+    if (o.closing?.()) {
+      const cors = origin !== undefined && originAllowed(origin, o.allowOrigins) ? corsHeaders(origin) : NO_CORS;
+      return refuse(req, res, 'E_BRIDGE_CLOSED', 'The bridge is shutting down. Start it again.', cors);
+    }
     if (!hostAllowed(req.headers.host, o.port())) {
       return refuse(req, res, 'E_HOST_DENIED', 'The Host header is not this bridge on loopback. Use the URL i-bridge printed (a DNS name pointing here is refused).');
     }

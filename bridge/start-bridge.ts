@@ -169,22 +169,36 @@ const pidRunning = (pid: number): boolean => {
   }
 };
 
-/** Whether `url` is a bridge that accepts `token` and reports `pid` (a recycled pid or a dead port answers no). */
+/**
+ * Whether `url` is a bridge that accepts `token` and reports `pid` (a recycled pid or a dead port answers no). One
+ * overall deadline: a server that sends its head and then stalls must not hang this start.
+ */
 const answersAsBridge = (url: string, token: string, pid: number) => new Promise<boolean>((resolve) => {
+  let settled = false;
+  const done = (answer: boolean) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(deadline);
+    req.destroy();
+    resolve(answer);
+  };
+  const deadline = setTimeout(() => done(false), 1500);
   const req = httpRequest(`${url}/v1/status`, { headers: { authorization: `Bearer ${token}` }, timeout: 1000, agent: false }, (res) => {
     let body = '';
     res.setEncoding('utf8');
     res.on('data', (c: string) => (body = (body + c).slice(0, 65536)));
     res.on('end', () => {
       try {
-        resolve(res.statusCode === 200 && (JSON.parse(body) as { pid?: unknown }).pid === pid);
+        done(res.statusCode === 200 && (JSON.parse(body) as { pid?: unknown }).pid === pid);
       } catch {
-        resolve(false);
+        done(false);
       }
     });
+    res.on('error', () => done(false));
+    res.on('close', () => done(false)); // after 'end' this changes nothing
   });
-  req.on('timeout', () => req.destroy());
-  req.on('error', () => resolve(false));
+  req.on('timeout', () => done(false));
+  req.on('error', () => done(false));
   req.end();
 });
 
@@ -276,11 +290,13 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const token = tokens.issue();
   const pairing = new Pairing(tokens);
   let port = 0;
+  let closed = false;
   const handler = createHandler({
     core, tokens, pairing, allowOrigins,
     proxyOrigins: [...new Set([...settings.proxyOrigins, ...(options.proxyOrigins ?? [])])],
     maxBodyBytes: options.maxBodyBytes ?? MAX_FRAME_BYTES,
     port: () => port,
+    closing: () => closed,
     ...(options.log ? { log: options.log } : {}),
   });
   // From here on processes and sockets exist: any failure, or a stop request, takes them all down again.
@@ -312,7 +328,6 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   }
   const servers = listening.servers;
   const url = `http://127.0.0.1:${port}`;
-  let closed = false;
   return {
     url, port, token, pairingCode: pairing.code, bridgeFile, pool, mcp, core,
     close: async () => {
