@@ -144,6 +144,8 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
   async function removeCreated(parent: FileSystemDirectoryHandle, name: string): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
+        // Only the empty file this call created: another write that finished meanwhile has content, and stays.
+        if (attempt > 0 && (await (await parent.getFileHandle(name)).getFile()).size > 0) return;
         await parent.removeEntry(name);
         return;
       } catch (error) {
