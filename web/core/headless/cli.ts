@@ -43,11 +43,20 @@ process.on('SIGTERM', () => controller.abort());
 // The reader of stdout went away (`i --json ... | head -1`, a closed pipe): Node would crash on the unhandled
 // EPIPE with the turn half done and nothing saved. Stop the turn like Ctrl-C instead, so the session keeps its
 // last checkpoint, and say so on stderr.
+// stderr may be the same closed pipe (`2>&1 | head -1`): then nothing more is written there either.
 let stdoutClosed = false;
+let stderrClosed = false;
+const writeStderr = (text: string) => {
+  if (!stderrClosed) process.stderr.write(text);
+};
+process.stderr.on('error', () => {
+  stderrClosed = true;
+  controller.abort();
+});
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (stdoutClosed) return;
   stdoutClosed = true;
-  process.stderr.write(
+  writeStderr(
     `error E_STDOUT_CLOSED: standard output was closed (${error.code ?? error.message}), so i stopped the turn; a named session keeps its last checkpoint. Let the reader consume the whole output.\n`,
   );
   controller.abort();
@@ -60,7 +69,7 @@ const code = await runCli({
   stdout: (t) => {
     if (!stdoutClosed) process.stdout.write(t);
   },
-  stderr: (t) => process.stderr.write(t),
+  stderr: writeStderr,
   signal: controller.signal,
   version: packageVersion(),
   readStdin,

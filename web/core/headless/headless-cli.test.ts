@@ -473,4 +473,17 @@ describe('i (headless) when its reader goes away', () => {
     expect(code).toBe(1);
     expect(readFileSync(join(p.dir, '.i', 'sessions', 'piped', 'log.ndjson'), 'utf8')).toContain('the question');
   });
+
+  it('stops cleanly when stdout and stderr are the same closed pipe (2>&1 | head -1)', async () => {
+    server = await startModelServer({ script: [{ text: 'word ... '.repeat(400), chunkDelayMs: 10 }] });
+    const p = project({ base_url: server.baseUrl('openai'), model: 'scripted' });
+    const run = spawn('/bin/sh', ['-c', `"${process.execPath}" "${bundle}" -C "${p.dir}" --config "${join(p.configDir, 'model.json')}" --session-name both --json -p 'the question' 2>&1 | head -c 1 >/dev/null`], {
+      cwd: p.root,
+      env: { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'i-home-')) },
+    });
+    await new Promise<void>((done) => run.on('close', () => done()));
+    // The turn was stopped and its session kept: no crash left a half-written log without the prompt.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(readFileSync(join(p.dir, '.i', 'sessions', 'both', 'log.ndjson'), 'utf8')).toContain('the question');
+  });
 });
