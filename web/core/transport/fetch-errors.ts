@@ -13,10 +13,14 @@ export function abortedError(): HarnessError {
 
 /**
  * Failures that a retry a few seconds later will not fix, told apart only where the runtime says why (Node's fetch
- * gives a `cause`; Chrome's opaque TypeError never does, so the browser keeps retrying): no such host, nothing
- * listening on the port, a port fetch refuses to use, a certificate that does not verify.
+ * gives a `cause`; Chrome's opaque TypeError never does, so the browser keeps retrying): no such host, a port fetch
+ * refuses to use, a certificate that does not verify. A refused connection is retried: a local server restarting
+ * or a tunnel reconnecting comes back within the backoff.
  */
-const PERMANENT_CODES = new Set(['ENOTFOUND', 'ECONNREFUSED', 'EAI_FAIL', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+const PERMANENT_CODES = new Set([
+  'ENOTFOUND', 'EAI_FAIL', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 export function isPermanentNetworkFailure(e: unknown): boolean {
   const c = (e as { cause?: unknown })?.cause;
   if (!(c instanceof Error)) return false;

@@ -205,7 +205,29 @@ describe('transport: retries', () => {
     expect(f.attempts).toBe(2);
   });
 
-  it('does not retry what Node says a retry cannot fix: nothing listening, no such host, a port fetch refuses', async () => {
+  it('does not retry what Node says a retry cannot fix: no such host, a port fetch refuses, a bad certificate', async () => {
+    const failWith = (cause: Error): typeof fetch => async () => {
+      throw new TypeError('fetch failed', { cause });
+    };
+    const causes = [
+      Object.assign(new Error('getaddrinfo ENOTFOUND llm.invalid'), { code: 'ENOTFOUND' }),
+      new Error('bad port'),
+      Object.assign(new Error('unable to get local issuer certificate'), { code: 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY' }),
+    ];
+    for (const cause of causes) {
+      const sleeps: number[] = [];
+      const { outcome } = await collect(streamModel({ input: prepareInput('openai', 'https://llm.example/v1', hello), fetch: failWith(cause), sleep: async (ms) => void sleeps.push(ms) }));
+      const f = failure(outcome);
+      expect(f.error.code, cause.message).toBe('E_NETWORK');
+      expect(f.attempts, cause.message).toBe(1);
+      expect(sleeps, cause.message).toEqual([]);
+    }
+    // Node's own fetch really says "bad port" for port 9: no request, no retry.
+    const { outcome } = await collect(streamModel({ input: prepareInput('openai', 'http://127.0.0.1:9/v1', hello), sleep: noSleep }));
+    expect(failure(outcome).attempts).toBe(1);
+  });
+
+  it('retries a refused connection (a local server restarting comes back)', async () => {
     const closed = await new Promise<number>((done) => {
       const probe = createServer();
       probe.listen(0, '127.0.0.1', () => {
@@ -213,14 +235,9 @@ describe('transport: retries', () => {
         probe.close(() => done(port));
       });
     });
-    for (const base of [`http://127.0.0.1:${closed}/v1`, 'http://no-such-host.invalid/v1', 'http://127.0.0.1:9/v1']) {
-      const sleeps: number[] = [];
-      const { outcome } = await collect(streamModel({ input: prepareInput('openai', base, hello), sleep: async (ms) => void sleeps.push(ms) }));
-      const f = failure(outcome);
-      expect(f.error.code, base).toBe('E_NETWORK');
-      expect(f.attempts, base).toBe(1);
-      expect(sleeps, base).toEqual([]);
-    }
+    const { outcome } = await collect(streamModel({ input: prepareInput('openai', `http://127.0.0.1:${closed}/v1`, hello), sleep: noSleep, retry: { maxRetries: 2 } }));
+    expect(failure(outcome).error.code).toBe('E_NETWORK');
+    expect(failure(outcome).attempts).toBe(3);
   });
 
   it('still retries a connection that breaks without a reason it can read', async () => {
