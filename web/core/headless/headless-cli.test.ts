@@ -401,7 +401,8 @@ describe('i (headless) under bad input', () => {
     const refused = await runI(['-C', p.dir, ...cfg, '--session-name', 'broken', '-p', 'again'], { cwd: p.root });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('error E_SESSION_CORRUPT');
-    expect(refused.stderr).toContain('i --session-name broken --recover NEW_NAME');
+    // The suggested command names the project folder, so it works from any current directory.
+    expect(refused.stderr).toContain(`i -C ${JSON.stringify(realpathSync(p.dir))} --session-name broken --recover NEW_NAME`);
 
     const r = await runI(['-C', p.dir, '--session-name', 'broken', '--recover', 'rescued'], { cwd: p.root });
     expect(r.stderr).toBe('');

@@ -118,7 +118,7 @@ describe('file session store with damaged or moved files', () => {
     expect((error as Error).message).toMatch(/line 2 of .*log\.ndjson \(entry 1, at byte \d+\) is not valid JSON/);
     expect((error as Error).message).toContain('Entries 0–0 are intact; nothing was changed');
     expect((error as Error).message).toContain('--session-name');
-    expect((error as Error).message).toContain('`i --session-name mid --recover NEW_NAME` (this one stays as it is)');
+    expect((error as Error).message).toMatch(/`i -C "[^"]+" --session-name mid --recover NEW_NAME` \(this one stays as it is\)/);
     // A commit must not truncate (pad) the damaged log to the checkpoint's length and append after it.
     await expect(store.commit('mid', [{ kind: 'message', message: user('more') }], 2)).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT' });
     expect(readFileSync(log)).toEqual(before);

@@ -46,7 +46,7 @@ export interface FileSessionStoreOptions {
   failpoint?: (stage: 'appended') => void;
 }
 
-/** Lock files this process holds right now: a second writer in the same process must wait too. */
+/** Lock files this process holds right now: a second writer in the same process is refused too (E_SESSION_BUSY). */
 const held = new Set<string>();
 
 /**
@@ -208,7 +208,7 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
     const damaged = (detail: string, intact: number, data: Record<string, unknown> = {}) =>
       new HarnessError(
         'E_SESSION_CORRUPT',
-        `The session "${id}" cannot be loaded: ${detail}. ${intact > 0 ? `Entries 0–${intact - 1} are intact` : 'No entry is intact'}; nothing was changed or removed. ${intact > 0 ? `Copy the intact part into a new session with \`i --session-name ${id} --recover NEW_NAME\` (this one stays as it is), restore` : 'Restore'} ${file} from a backup, or move the folder ${dir} away (keep it to copy text out of it) and use another --session-name.`,
+        `The session "${id}" cannot be loaded: ${detail}. ${intact > 0 ? `Entries 0–${intact - 1} are intact` : 'No entry is intact'}; nothing was changed or removed. ${intact > 0 ? `Copy the intact part into a new session with \`i -C ${JSON.stringify(workspace)} --session-name ${id} --recover NEW_NAME\` (this one stays as it is), restore` : 'Restore'} ${file} from a backup, or move the folder ${dir} away (keep it to copy text out of it) and use another --session-name.`,
         { id, file, intactEntries: intact, checkpointSeq: cp.checkpointSeq, ...data },
       );
     let buf: Buffer;

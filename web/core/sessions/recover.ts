@@ -4,7 +4,7 @@
 import { HarnessError } from '../errors';
 import type { Message } from '../providers/types';
 import { replayEntries } from './replay';
-import { MAX_SESSION_TITLE } from './title';
+import { titleWithSuffix } from './title';
 import type { SessionInfo, SessionStore } from './types';
 import { isConsistent } from './validate-history';
 
@@ -26,7 +26,7 @@ export interface RecoveredSession {
 
 /** "<title> (recovered)", shortened so it stays a valid title. */
 export function recoveredTitle(title: string): string {
-  return `${title.slice(0, MAX_SESSION_TITLE - RECOVERED_TITLE_SUFFIX.length)}${RECOVERED_TITLE_SUFFIX}`;
+  return titleWithSuffix(title, RECOVERED_TITLE_SUFFIX);
 }
 
 /**

@@ -162,6 +162,17 @@ export function sessionStoreSuite(name: string, env: SuiteEnv): void {
       expect(sessionToMarkdown('src', history)).toContain('**Tool call** `read` (c1)');
     });
 
+    it('forks a session whose title is as long as a title may be, shortening the copy’s title', async () => {
+      const store = await fresh();
+      const long = `${'t'.repeat(492)}😀${'t'.repeat(6)}`; // 500 UTF-16 units; the cut falls inside the emoji
+      const info = await store.create({ title: long, id: 'long' });
+      await store.commit('long', [{ kind: 'reset', messages: [sys, user('q')] }], info.checkpointSeq);
+      const fork = await forkSession(store, 'long', 1);
+      expect(fork.title.length).toBeLessThanOrEqual(500);
+      expect(fork.title).toBe(`${'t'.repeat(492)} (fork)`);
+      expect((await store.load(fork.id)).messages).toEqual([sys, user('q')]);
+    });
+
     it('recovers the intact part of a damaged session into a new session, never a half batch, leaving the damaged one as it was', async () => {
       const { key, store } = await freshWithKey();
       const info = await store.create({ title: 'Broken 会话', id: 'broken' });

@@ -11,3 +11,11 @@ export function checkSessionTitle(title: unknown): asserts title is string {
     });
   }
 }
+
+/** "<title><suffix>" cut so it stays a valid title, never between the two halves of a surrogate pair. */
+export function titleWithSuffix(title: string, suffix: string): string {
+  let head = title.slice(0, Math.max(0, MAX_SESSION_TITLE - suffix.length));
+  const last = head.charCodeAt(head.length - 1);
+  if (head.length < title.length && last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1);
+  return `${head}${suffix}`;
+}
