@@ -6,15 +6,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startModelServer, type ModelServer } from './model-server';
 import { chatLog, configureModel, sendMessage, waitForTurnEnd } from './agent-steps';
-import { createPrivateWorkspace, launchBrowser, openApp, serveBuild, type AppBrowser, type ServedBuild } from './harness';
+import { createPrivateWorkspace, openApp, useServedApp } from './harness';
 
-let app: ServedBuild;
-let browser: AppBrowser;
+const served = useServedApp();
 let model: ModelServer;
 
 beforeAll(async () => {
-  app = await serveBuild();
-  browser = await launchBrowser();
   model = await startModelServer({
     script: [
       { text: 'First answer.' },
@@ -34,8 +31,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await model?.close();
-  await browser?.dispose();
-  await app?.close();
 });
 
 /** The session's stored entries, read (and optionally damaged) with the raw IndexedDB API inside the page. */
@@ -58,8 +53,8 @@ function entriesOf(page: Page, sessionId: string, damageToolResult = false) {
 }
 
 it('recovers the intact part of a damaged session into a new session and leaves the damaged one unchanged', async () => {
-  const { page } = browser;
-  await openApp(page, app.url);
+  const { page } = served.browser;
+  await openApp(page, served.server.url);
   await createPrivateWorkspace(page, 'Recover');
   await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e' });
   await sendMessage(page, 'Hello one');
