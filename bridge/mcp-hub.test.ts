@@ -32,6 +32,9 @@ describe('MCP stdio servers', () => {
     expect(pids).toHaveLength(1);
     await b.close();
     expect(await waitFor(() => pids.every((p) => !isAlive(p)))).toBe(true);
+    // A call that races the shutdown starts nothing again.
+    await expect(b.mcp.call('mcp__demo__add', { a: 1, b: 1 })).rejects.toMatchObject({ code: 'E_BRIDGE_CLOSED' });
+    expect(b.mcp.pids).toEqual([]);
   });
 });
 

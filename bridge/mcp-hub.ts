@@ -45,6 +45,7 @@ const SETTINGS_COMMAND: ExecSource = { code: 'E_CONFIG_INVALID', field: 'command
 export class McpHub {
   private readonly servers: Server[] = [];
   private readonly tools = new Map<string, McpTool>();
+  private closed = false;
 
   constructor(private readonly options: McpHubOptions) {}
 
@@ -84,6 +85,8 @@ export class McpHub {
 
   private async connect(server: Server): Promise<Client> {
     if (server.client) return server.client;
+    // After close() nothing starts again: a call that raced the shutdown must not leave a fresh server running.
+    if (this.closed) throw new BridgeError('E_BRIDGE_CLOSED', 'The bridge is shutting down. Start it again.');
     const transport = new McpStdioTransport({
       argv: server.argv, cwd: server.cwd, env: this.options.env, maxBufferSize: this.options.maxFrameBytes,
       killGraceMs: this.options.killGraceMs ?? KILL_GRACE_MS, groups: this.options.groups,
@@ -147,6 +150,7 @@ export class McpHub {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all(this.servers.map((s) => s.transport?.close().catch(() => undefined)));
   }
 
