@@ -71,6 +71,10 @@ describe('model config', () => {
     expect(codeOf(() => parseModelConfig({ base_url, model: 'm' }))).toMatchObject({ code: 'E_CONFIG_INVALID', path: 'base_url' });
   });
 
+  it('says "plugins" is a desktop manifest, as i --help does', () => {
+    expect(() => parseModelConfig({ base_url: 'https://a.example', model: 'm', plugins: 5 })).toThrow('expected the path of a desktop manifest (tools, hooks, provider)');
+  });
+
   it('refuses text that is not JSON', () => {
     expect(codeOf(() => parseModelConfig('{"protocol": '))).toMatchObject({ code: 'E_CONFIG_JSON' });
   });

@@ -198,7 +198,7 @@ export function parseModelConfig(input: unknown): ModelConfig {
   const extra_body = validateExtraBody(isBuiltinProtocol(protocol) && !provider ? protocol : `custom:${protocol}`, value.extra_body ?? {}, 'extra_body');
   let plugins: string | null = null;
   if (value.plugins !== undefined && value.plugins !== null) {
-    if (typeof value.plugins !== 'string' || value.plugins === '') throw invalid('plugins', 'expected the path of a plugin selection file, e.g. "builtin.json".');
+    if (typeof value.plugins !== 'string' || value.plugins === '') throw invalid('plugins', 'expected the path of a desktop manifest (tools, hooks, provider), relative to this file, e.g. "desktop.json".');
     plugins = value.plugins;
   }
   let route: Route | null = null;
