@@ -2,6 +2,7 @@
 // config's `budget`. Trigger = min(window × threshold, window − max_tokens − safety × window). Estimates use the
 // previous response's usage as an anchor when it covers a prefix of the current history, plus a conservative
 // UTF-8 byte count (one token per byte) for everything added since; without a valid anchor, bytes for all.
+import type { ModelConfig } from '../config';
 import type { BudgetEstimate, BudgetSettings } from '../hooks';
 import type { Message, ToolSchema, Usage } from '../providers/types';
 
@@ -34,6 +35,20 @@ function bytesOf(value: unknown, seen: { images: number } = { images: 0 }): numb
       return v;
     }),
   ).length;
+}
+
+/** The budget a model config asks for (seed 000 §4 `budget`), or null without context_window (no budget checks). */
+export function budgetOf(config: ModelConfig): BudgetSettings | null {
+  const b = config.budget;
+  if (!b || b.context_window === undefined) return null;
+  return {
+    context_window: b.context_window,
+    max_tokens: b.output_reserve ?? config.max_tokens,
+    threshold: b.threshold ?? DEFAULT_BUDGET.threshold,
+    safety: b.safety_ratio ?? DEFAULT_BUDGET.safety,
+    tool_ratio: b.tool_output_ratio ?? DEFAULT_BUDGET.tool_ratio,
+    image_tokens: b.image_tokens ?? DEFAULT_BUDGET.image_tokens,
+  };
 }
 
 export function estimateBytes(messages: readonly Message[], settings: BudgetSettings): number {

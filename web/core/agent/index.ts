@@ -4,7 +4,7 @@
 export { runTurn, DEFAULT_MAX_STEPS } from './loop';
 export { validateBatch, parseArguments, type ValidCall, type BatchProblem, type BatchVerdict } from './batch';
 export { checkImage, checkToolImages, sniffImage, MAX_IMAGE_BYTES, MAX_IMAGES_PER_BATCH } from './images';
-export { estimateBudget, estimateBytes, triggerOf, truncateToBytes, DEFAULT_BUDGET, UNBUDGETED } from './budget';
+export { budgetOf, estimateBudget, estimateBytes, triggerOf, truncateToBytes, DEFAULT_BUDGET, UNBUDGETED } from './budget';
 export type * from './types';
 export { transportStream, type TransportStreamOptions } from './transport-stream';
 export { openSessionForTurn, type OpenedSession } from './open-session';

@@ -5,12 +5,12 @@
 import { openSessionForTurn, RESULT_STORE_LIMITS, runTurn, transportStream, turnResultViews } from '../agent';
 import { profileHooks, type ProfileHooks } from '../agent/profile-hooks';
 import type { AgentEvent, ModelSettings, TurnResult } from '../agent/types';
-import { DEFAULT_BUDGET } from '../agent/budget';
+import { budgetOf } from '../agent/budget';
 import type { ApprovalSettings, AskPerson } from '../approval';
 import type { ModelConfig } from '../config';
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import type { WorkspaceFs } from '../fs';
-import { HookPipeline, type BudgetSettings } from '../hooks';
+import { HookPipeline } from '../hooks';
 import { createIdbContentStore } from '../context';
 import {
   builtinTools,
@@ -122,19 +122,6 @@ export interface AppAgent {
   /** What was in flight when the page last closed mid-turn, or null. */
   interrupted(sessionId: string): Promise<TurnJournal | null>;
   dismissInterrupted(sessionId: string): Promise<void>;
-}
-
-export function budgetOf(config: ModelConfig): BudgetSettings | null {
-  const b = config.budget;
-  if (!b || b.context_window === undefined) return null;
-  return {
-    context_window: b.context_window,
-    max_tokens: b.output_reserve ?? config.max_tokens,
-    threshold: b.threshold ?? DEFAULT_BUDGET.threshold,
-    safety: b.safety_ratio ?? DEFAULT_BUDGET.safety,
-    tool_ratio: b.tool_output_ratio ?? DEFAULT_BUDGET.tool_ratio,
-    image_tokens: b.image_tokens ?? DEFAULT_BUDGET.image_tokens,
-  };
 }
 
 export function modelSettingsOf(config: ModelConfig): ModelSettings {

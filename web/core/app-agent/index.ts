@@ -1,6 +1,7 @@
 // Public face of web/core/app-agent: the browser composition of loop, transport, tools, sessions and approval,
 // the agent's settings (model config, approval mode) and the interrupted-turn journal.
-export { createAppAgent, registerToolSource, modelSettingsOf, approvalSettingsOf, budgetOf } from './create-app-agent';
+export { createAppAgent, registerToolSource, modelSettingsOf, approvalSettingsOf } from './create-app-agent';
+export { budgetOf } from '../agent/budget';
 export type { AppAgent, AppAgentOptions, RunningTurn, StartTurn, ToolSource } from './create-app-agent';
 export {
   readAgentSettings,

@@ -6,7 +6,7 @@
 // extra_body {}, io_limit_bytes 1 MiB, provider_operations false, no budget. Budget defaults (seed 000 §7):
 // threshold .8, safety_ratio .02, tool_output_ratio .02, output_reserve = max_tokens, image_tokens 1600. Without
 // budget.context_window requests are not budget-checked (the core has no model capacity table).
-import { DEFAULT_BUDGET } from '../agent/budget';
+import { budgetOf } from '../agent/budget';
 import { parseModelConfig as parseShared, MODEL_CONFIG_DEFAULTS, type ModelConfig } from '../config';
 import { HarnessError, toErrorData } from '../errors';
 import type { BudgetSettings } from '../hooks';
@@ -38,16 +38,8 @@ export function parseModelConfig(value: unknown, file: string): HeadlessModelCon
 }
 
 export function budgetSettings(config: ModelConfig, file: string): BudgetSettings | null {
-  const b = config.budget;
-  if (!b || b.context_window === undefined) return null;
-  const settings: BudgetSettings = {
-    context_window: b.context_window,
-    max_tokens: b.output_reserve ?? config.max_tokens,
-    threshold: b.threshold ?? DEFAULT_BUDGET.threshold,
-    safety: b.safety_ratio ?? DEFAULT_BUDGET.safety,
-    tool_ratio: b.tool_output_ratio ?? DEFAULT_BUDGET.tool_ratio,
-    image_tokens: b.image_tokens ?? DEFAULT_BUDGET.image_tokens,
-  };
+  const settings = budgetOf(config);
+  if (!settings) return null;
   if (settings.max_tokens >= settings.context_window) {
     throw new HarnessError('E_CONFIG_INVALID', `The model config ${file} is invalid. At budget: the output reserve (${settings.max_tokens}) must be smaller than context_window (${settings.context_window}).`, { file });
   }
