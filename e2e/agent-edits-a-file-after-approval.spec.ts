@@ -6,20 +6,13 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer, type WireProtocol } from './model-server';
 import { chatLog, configureModel, sendMessage } from './agent-steps';
-import { createFileThroughUi, createPrivateWorkspace, launchBrowser, openApp, readFileThroughUi, serveBuild, type AppBrowser, type ServedBuild } from './harness';
+import { createFileThroughUi, createPrivateWorkspace, openApp, readFileThroughUi, useServedApp } from './harness';
 
 const ARTIFACTS = resolve(import.meta.dirname, '.artifacts');
-let app: ServedBuild;
-let browser: AppBrowser;
+const served = useServedApp();
 
 beforeAll(async () => {
-  app = await serveBuild();
-  browser = await launchBrowser();
-  await openApp(browser.page, app.url);
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await app?.close();
+  await openApp(served.browser.page, served.server.url);
 });
 
 describe.each<WireProtocol>(['openai', 'deepseek', 'anthropic', 'responses'])('over %s', (protocol) => {
@@ -34,7 +27,7 @@ describe.each<WireProtocol>(['openai', 'deepseek', 'anthropic', 'responses'])('o
         { text: 'Done: the colour is now **blue**.\n\n```txt\ncolour: blue\n```' },
       ],
     });
-    const { page } = browser;
+    const { page } = served.browser;
     await createPrivateWorkspace(page, `Agent ${protocol}`);
     await createFileThroughUi(page, 'notes.txt', 'colour: red\nsize: large\n');
     await page.keyboard.press('Escape');

@@ -5,21 +5,16 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer, type RecordedRequest } from './model-server';
 import { chatLog, configureModel, sendMessage, waitForTurnEnd } from './agent-steps';
-import { createPrivateWorkspace, launchBrowser, openApp, serveBuild, type AppBrowser, type ServedBuild } from './harness';
+import { createPrivateWorkspace, openApp, useServedApp } from './harness';
 
 const ARTIFACTS = resolve(import.meta.dirname, '.artifacts');
-let app: ServedBuild;
-let browser: AppBrowser;
+const served = useServedApp();
 let model: ModelServer;
 
 beforeAll(async () => {
-  app = await serveBuild();
-  browser = await launchBrowser();
-  await openApp(browser.page, app.url);
+  await openApp(served.browser.page, served.server.url);
 });
 afterAll(async () => {
-  await browser?.dispose();
-  await app?.close();
   await model?.close();
 });
 
@@ -28,7 +23,7 @@ const toolNames = (r: RecordedRequest) => ((r.body as { tools?: Array<{ function
 describe('Settings → Agent', () => {
   it('a module disabled there is gone from the next request to the model', async () => {
     model = await startModelServer({ script: [{ text: 'First answer.' }, { text: 'Second answer.' }] });
-    const { page } = browser;
+    const { page } = served.browser;
     await createPrivateWorkspace(page, 'Agent modules');
     await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e-modules' });
 
@@ -69,7 +64,7 @@ describe('Settings → Agent', () => {
   it('a workspace can have its own modules, and go back to the default ones', async () => {
     await model.close();
     model = await startModelServer({ script: [{ text: 'Own settings.' }, { text: 'Default again.' }] });
-    const { page } = browser;
+    const { page } = served.browser;
     await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e-modules' });
     const openAgentTab = async () => {
       await page.getByRole('button', { name: 'Settings' }).click();

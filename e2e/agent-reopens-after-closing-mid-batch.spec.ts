@@ -5,15 +5,12 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from './model-server';
 import { chatLog, waitForTurnEnd, configureModel, sendMessage } from './agent-steps';
-import { createFileThroughUi, createPrivateWorkspace, launchBrowser, openApp, readFileThroughUi, serveBuild, type AppBrowser, type ServedBuild } from './harness';
+import { createFileThroughUi, createPrivateWorkspace, openApp, readFileThroughUi, useServedApp } from './harness';
 
-let app: ServedBuild;
-let browser: AppBrowser;
+const served = useServedApp();
 let model: ModelServer;
 
 beforeAll(async () => {
-  app = await serveBuild();
-  browser = await launchBrowser();
   model = await startModelServer({
     script: [
       { text: 'Reading first.', toolCalls: [{ name: 'read', arguments: { path: 'plan.md' } }] },
@@ -36,13 +33,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await model?.close();
-  await browser?.dispose();
-  await app?.close();
 });
 
 it('loads the last checkpoint after the page closed during an approval, says what ran, and continues', async () => {
-  let page = browser.page;
-  await openApp(page, app.url);
+  let page = served.browser.page;
+  await openApp(page, served.server.url);
   await createPrivateWorkspace(page, 'Interrupted');
   await createFileThroughUi(page, 'plan.md', 'Status: draft\n');
   await page.keyboard.press('Escape');
@@ -54,7 +49,7 @@ it('loads the last checkpoint after the page closed during an approval, says wha
   expect(url).toContain('&s=');
   await page.close();
 
-  page = await browser.context.newPage();
+  page = await served.browser.context.newPage();
   await page.goto(url);
   const banner = page.getByTestId('interrupted-turn');
   await banner.waitFor();

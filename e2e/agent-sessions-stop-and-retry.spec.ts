@@ -5,15 +5,12 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from './model-server';
 import { chatLog, configureModel, sendMessage } from './agent-steps';
-import { createPrivateWorkspace, launchBrowser, openApp, serveBuild, type AppBrowser, type ServedBuild } from './harness';
+import { createPrivateWorkspace, openApp, useServedApp, type AppBrowser } from './harness';
 
-let app: ServedBuild;
-let browser: AppBrowser;
+const served = useServedApp();
 let model: ModelServer;
 
 beforeAll(async () => {
-  app = await serveBuild();
-  browser = await launchBrowser();
   model = await startModelServer({
     script: [
       { text: 'First answer.' },
@@ -25,15 +22,13 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await model?.close();
-  await browser?.dispose();
-  await app?.close();
 });
 
 const sidebar = (page: AppBrowser['page']) => page.getByRole('navigation');
 
 it('stops a streaming answer, shows a provider error with its code and retries the turn', async () => {
-  const { page } = browser;
-  await openApp(page, app.url);
+  const { page } = served.browser;
+  await openApp(page, served.server.url);
   await createPrivateWorkspace(page, 'Sessions');
   await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e' });
 
@@ -62,7 +57,7 @@ it('stops a streaming answer, shows a provider error with its code and retries t
 });
 
 it('renames, forks, exports, imports, switches, starts a new session and deletes', async () => {
-  const { page } = browser;
+  const { page } = served.browser;
   // Rename.
   await page.getByRole('toolbar', { name: 'Session actions' }).getByRole('button', { name: 'Rename' }).click();
   const rename = page.getByRole('dialog', { name: 'Rename' });

@@ -5,15 +5,12 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from './model-server';
 import { fillModelForm, openModelSettings } from './agent-steps';
-import { launchBrowser, openApp, serveBuild, type AppBrowser, type ServedBuild } from './harness';
+import { openApp, useServedApp } from './harness';
 
-let app: ServedBuild;
-let browser: AppBrowser;
+const served = useServedApp();
 let model: ModelServer;
 
 beforeAll(async () => {
-  app = await serveBuild();
-  browser = await launchBrowser();
   model = await startModelServer({
     script: [
       {
@@ -30,13 +27,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await model?.close();
-  await browser?.dispose();
-  await app?.close();
 });
 
 it('reports latency and usage for a working provider, then the exact error for a refused key', async () => {
-  const { page } = browser;
-  await openApp(page, app.url);
+  const { page } = served.browser;
+  await openApp(page, served.server.url);
   const dialog = await openModelSettings(page);
   await fillModelForm(page, { protocol: 'anthropic', baseUrl: model.baseUrl('anthropic'), keyName: 'SMOKE_KEY', key: 'sk-right' });
   await dialog.getByRole('button', { name: 'Test connection' }).click();
@@ -65,7 +60,7 @@ it('reports latency and usage for a working provider, then the exact error for a
 });
 
 it('imports a model config file (seed 000 §4) with the key named by api_key_env, and refuses a bad one by path', async () => {
-  const { page } = browser;
+  const { page } = served.browser;
   const dialog = page.getByRole('dialog', { name: 'Settings' });
   const input = dialog.getByLabel('Import a model config file');
   const config = { protocol: 'deepseek', base_url: model.url, model: 'deepseek-chat', api_key_env: 'SMOKE_KEY', max_tokens: 2048, budget: { context_window: 64000 } };
