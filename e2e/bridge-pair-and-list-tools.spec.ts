@@ -1,64 +1,33 @@
 // Settings → Bridge end to end: a real i-bridge (node bin/i-bridge.js) started with --allow-origin set to the
 // served app's origin, a temporary --root and the example manifest; pair in Settings with the printed code and
 // see its status and tools. A bridge started without this origin gets the unreachable explanation.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPrivateWorkspace, launchBrowser, openApp, serveBuild, type AppBrowser, type ServedBuild } from './harness';
+import { startBridgeProcess, type BridgeProcess } from './bridge-process';
+import { createPrivateWorkspace, openApp, useServedApp } from './harness';
 
-const REPO = resolve(import.meta.dirname, '..');
 const ARTIFACTS = resolve(import.meta.dirname, '.artifacts');
-let server: ServedBuild;
-let browser: AppBrowser;
-const children: ChildProcess[] = [];
-const temps: string[] = [];
+const served = useServedApp();
+const bridges: BridgeProcess[] = [];
+const startBridge = async (allowOrigins: string[]) => {
+  const bridge = await startBridgeProcess(allowOrigins);
+  bridges.push(bridge);
+  return bridge;
+};
 
-beforeAll(async () => {
+beforeAll(() => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  server = await serveBuild();
-  browser = await launchBrowser();
 });
 afterAll(async () => {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
-  }
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-  await browser?.dispose();
-  await server?.close();
+  for (const bridge of bridges) await bridge.stop();
 });
 
-async function startBridge(allowOrigin: string[]): Promise<{ url: string; code: string; root: string }> {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'e2e-bridge-')));
-  temps.push(base);
-  const root = join(base, 'project');
-  mkdirSync(root);
-  const env = { PATH: process.env.PATH, I_CONFIG_DIR: join(base, 'config'), I_DATA_DIR: join(base, 'data'), I_CACHE_DIR: join(base, 'cache'), I_RUNTIME_DIR: join(base, 'runtime') };
-  const args = [join(REPO, 'bin/i-bridge.js'), '--port', '0', '--root', root, '--manifest', join(REPO, 'bridge/examples/desktop.json'), ...allowOrigin.flatMap((o) => ['--allow-origin', o])];
-  const child = spawn(process.execPath, args, { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const deadline = Date.now() + 15_000;
-  while (!/Pairing code: \S+/.test(out)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`i-bridge did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { url: /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!, code: /Pairing code: (\S+)/.exec(out)![1]!, root };
-}
-
 it('pairs with a real i-bridge using the printed code and lists its status and tools; explains a bridge that does not allow this origin', async () => {
-  const { page } = browser;
-  await openApp(page, server.url);
+  const { page } = served.browser;
+  await openApp(page, served.server.url);
   await createPrivateWorkspace(page, 'Bridge check');
-  const origin = new URL(server.url).origin;
+  const origin = new URL(served.server.url).origin;
 
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings' });
