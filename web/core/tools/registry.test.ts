@@ -15,6 +15,17 @@ describe('tool registry', () => {
     r.register(tool('read'));
     expect(() => r.register(tool('read', undefined, true))).toThrow(expect.objectContaining({ code: 'E_TOOL_DUPLICATE' }));
     for (const bad of ['', 'has space', 'x'.repeat(65), 'ünï', 'a/b']) expect(() => r.register(tool(bad))).toThrow(expect.objectContaining({ code: 'E_TOOL_NAME_INVALID' }));
+    // A hostile name (a 3 MiB string with terminal controls) is quoted short and with its controls visible.
+    const hostile = `\x1b]0;x\x07${'n'.repeat(3 * 1024 * 1024)}`;
+    let message = '';
+    try {
+      r.register(tool(hostile));
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message.length).toBeLessThan(300);
+    expect(message).toContain('\\x1b');
+    expect(message).not.toContain('\x1b');
     expect(() => r.register(tool('arr', { type: 'array' }))).toThrow(expect.objectContaining({ code: 'E_TOOL_SCHEMA_INVALID' }));
   });
 

@@ -1,7 +1,7 @@
 // The set of tools one agent run can call. Built-in, plugin and bridge tools register here; every registration
 // returns its unregister function (STYLE.md: no registries without unregister). Argument schemas are compiled
 // once per registration.
-import { HarnessError } from '../errors';
+import { HarnessError, quoteUntrusted } from '../errors';
 import type { ToolSchema } from '../providers/types';
 import type { ToolDefinition } from './types';
 import { compileSchema, isObjectSchema, type SchemaCheck } from './validate';
@@ -21,7 +21,7 @@ export class ToolRegistry {
   register(def: ToolDefinition): () => void {
     const name = def.schema.name;
     if (!TOOL_NAME_PATTERN.test(name)) {
-      throw new HarnessError('E_TOOL_NAME_INVALID', `The tool name "${name}" is not allowed. Use 1–64 ASCII letters, digits, "-" or "_".`, { name });
+      throw new HarnessError('E_TOOL_NAME_INVALID', `The tool name ${quoteUntrusted(name, 80)} is not allowed. Use 1–64 ASCII letters, digits, "-" or "_".`, { name: typeof name === 'string' ? name.slice(0, 80) : String(typeof name) });
     }
     if (this.tools.has(name)) {
       throw new HarnessError('E_TOOL_DUPLICATE', `A tool named "${name}" is already registered. Rename one of them; a tool never replaces another.`, { name });

@@ -3,6 +3,7 @@
 // two usual causes: --allow-origin missing this app's origin, and Chrome's Local Network Access prompt.
 import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
 import { chooseBridgeRoot, connectedBridge, forgetBridge, pairBridge, type BridgeManifest, type BridgeStatus } from '../../../core/bridge-client';
+import { escapeControls } from '../../../core/errors';
 import type { AppState } from '../../state/app-state';
 import { messageOf } from '../../state/errors';
 import '../plugins/plugins.css';
@@ -97,7 +98,7 @@ export default function BridgeTab(props: { state: AppState }) {
                       <For each={m().tools}>
                         {(tool) => (
                           <li>
-                            <code>{tool.name}</code> <span class="meta-text">— {tool.description}</span>
+                            <code>{escapeControls(tool.name)}</code> <span class="meta-text">— {escapeControls(tool.description)}</span>
                           </li>
                         )}
                       </For>
