@@ -8,7 +8,7 @@
 // every check of that schema is refused with E_SCHEMA_PATTERN_UNSUPPORTED.
 // Known difference: the linear engine works on UTF-16 code units, so `.` counts an astral character as two.
 import { HarnessError } from '../errors';
-import { compileLinearRegex, type LinearRegex } from './builtin/linear-regex';
+import { compileLinearRegex, type LinearRegex } from './linear-regex';
 
 type Schema = Record<string, unknown> | boolean;
 

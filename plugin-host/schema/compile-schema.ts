@@ -1,0 +1,61 @@
+// Argument checks against a tool's JSON schema (and the hook data shapes) with @cfworker/json-schema: it
+// interprets schemas without `eval`/`new Function`, so it runs under the PWA's strict CSP (STYLE.md §7).
+// This is a shape check, not a sandbox and not a claim of complete JSON Schema coverage (seed 000 §5).
+// Regexes of a schema (`pattern`, `patternProperties`) never reach RegExp as written: validate-patterns.ts runs them
+// with the linear-time engine first.
+import { Validator, type OutputUnit } from '@cfworker/json-schema';
+import { planPatterns } from './validate-patterns';
+
+/** Wrapper keywords that only repeat a deeper, more precise error. */
+const WRAPPERS = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', 'false', 'dependentSchemas', 'unevaluatedProperties']);
+
+export type SchemaCheck = (value: unknown) => string[];
+
+/**
+ * Compiles a JSON schema (draft 2020-12) once. The returned check lists errors as `At <root>.<path>: <reason>`,
+ * most precise first; an empty list means valid.
+ */
+export function compileSchema(schema: Record<string, unknown> | boolean, root = 'value'): SchemaCheck {
+  const plan = planPatterns(schema, root);
+  if (!plan) {
+    const validator = new Validator(schema as never, '2020-12', false);
+    return (value) => report(validator.validate(value).errors, root);
+  }
+  // Compiles the pattern-free form once, so a malformed schema still fails at registration.
+  new Validator(plan.forValue(undefined).schema as never, '2020-12', false);
+  return (value) => {
+    if (plan.refusal.length > 0) return plan.refusal;
+    const { schema: replaced, original } = plan.forValue(value);
+    const errors = new Validator(replaced as never, '2020-12', false).validate(value).errors;
+    return report(errors, root, original);
+  };
+}
+
+function report(errors: OutputUnit[], root: string, original?: Map<string, string>): string[] {
+  if (errors.length === 0) return [];
+  const precise = errors.filter((e) => !WRAPPERS.has(e.keyword));
+  return dedupe((precise.length > 0 ? precise : errors).map((e) => formatError(e, root, original)));
+}
+
+function formatError(e: OutputUnit, root: string, original?: Map<string, string>): string {
+  const path = e.instanceLocation
+    .replace(/^#/, '')
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`))
+    .join('');
+  let reason = e.error;
+  // patternProperties errors quote the regex: show the schema's own pattern, not its stand-in.
+  if (original) for (const [source, pattern] of original) reason = reason.split(`"${source}"`).join(`"${pattern}"`);
+  return `At ${root}${path}: ${reason}`;
+}
+
+function dedupe(xs: string[]): string[] {
+  return [...new Set(xs)];
+}
+
+/** A schema a tool may declare: an object schema (seed 000 §1: "参数 schema 必须为 object"). */
+export function isObjectSchema(schema: unknown): schema is Record<string, unknown> {
+  return typeof schema === 'object' && schema !== null && !Array.isArray(schema) && (schema as Record<string, unknown>).type === 'object';
+}
