@@ -17,3 +17,15 @@ export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LIST_ENTRIES, decodeUtf8Strict, enc
 export type { FsErrorCode } from './fs-common';
 export { createFsaWorkspaceFs, fromDomError } from './fsa-workspace-fs';
 export type { FsaWorkspaceFsOptions } from './fsa-workspace-fs';
+export {
+  ASK_REASON_TEXT,
+  DEFAULT_WRITE_POLICY,
+  checkWriteTarget,
+  classifyWritePath,
+  foldName,
+  protectWrites,
+  protectedPathError,
+  shownWritePath,
+  writePolicyOf,
+} from './write-policy';
+export type { AskReason, WriteClass, WritePolicy, WriteTarget } from './write-policy';

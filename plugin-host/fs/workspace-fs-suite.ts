@@ -2,6 +2,7 @@
 // Node, fsa-workspace-fs.browser.test.ts over OPFS folders in Chromium. Test-only: not exported from index.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WorkspaceAccess, WorkspaceFs } from './workspace-fs';
+import { protectWrites, writePolicyOf } from './write-policy';
 
 export interface WorkspaceFsHarness {
   /** A WorkspaceFs over this harness's one (initially empty) folder. */
@@ -35,6 +36,28 @@ export const BAD_PATHS: ReadonlyArray<readonly [string, string]> = [
   ['a/con.txt', 'E_PATH_INVALID'],
   ['notes.txt:stream', 'E_PATH_INVALID'],
   [`${'n'.repeat(256)}.txt`, 'E_PATH_TOO_LONG'],
+];
+
+/**
+ * Paths into .git that every writer must refuse (issue 13): dot-padded, mixed './' and '..' detours, case variants
+ * (case-insensitive file systems), the Windows 8.3 alias, a nested repository and `.git` itself as a gitfile.
+ */
+export const GIT_DETOURS: readonly string[] = [
+  '.git/config',
+  'notes.md/./././../.git/config',
+  `notes.md/${'./'.repeat(60)}../.git/config`,
+  '.git/./config',
+  './.git/config',
+  'a/../.git/hooks/pre-commit',
+  'src/../.git/../.git/info/exclude',
+  '.git/objects/../hooks/pre-push',
+  '.GIT/config',
+  '.Git/HEAD',
+  'GIT~1/config',
+  'git~1/hooks/post-checkout',
+  'vendor/lib/.git/config',
+  '.git',
+  '.git/hooks/',
 ];
 
 export function defineWorkspaceFsSuite(backend: string, makeHarness: () => Promise<WorkspaceFsHarness>): void {
@@ -241,6 +264,31 @@ export function defineWorkspaceFsSuite(backend: string, makeHarness: () => Promi
       await fs.writeText(nfc, 'again');
       expect(await fs.readText(nfc)).toBe('again');
       expect((await fs.list('')).map((e) => e.name)).toEqual([nfc]);
+    });
+
+    it('refuses writes, folders and removals inside .git through protectWrites, and allows them when the workspace does', async () => {
+      await fs.writeText('.git/config', '[core]\n');
+      const guarded = protectWrites(fs, { allowGitWrites: false });
+      for (const raw of GIT_DETOURS) {
+        expect([raw, await codeOf(guarded.writeText(raw, '[core]\n\tfsmonitor = touch /tmp/pwned\n'))]).toEqual([raw, 'E_PATH_PROTECTED']);
+        expect([raw, await codeOf(guarded.writeBytes(raw, bytes(1)))]).toEqual([raw, 'E_PATH_PROTECTED']);
+        expect([raw, await codeOf(guarded.mkdir(raw))]).toEqual([raw, 'E_PATH_PROTECTED']);
+        expect([raw, await codeOf(guarded.remove(raw, { recursive: true }))]).toEqual([raw, 'E_PATH_PROTECTED']);
+      }
+      expect(await fs.readText('.git/config')).toBe('[core]\n');
+      expect(await guarded.readText('notes.md/../.git/config')).toBe('[core]\n');
+      expect(await codeOf(guarded.writeText('a\u202egnp.exe', 'x'))).toBe('E_PATH_INVISIBLE_CHAR');
+      await guarded.writeText('src/ok.txt', 'fine');
+      expect(await fs.readText('src/ok.txt')).toBe('fine');
+      expect(writePolicyOf(guarded)).toEqual({ allowGitWrites: false });
+      expect(writePolicyOf(fs)).toEqual({ allowGitWrites: false });
+
+      const allowed = protectWrites(guarded, { allowGitWrites: true });
+      expect(writePolicyOf(allowed)).toEqual({ allowGitWrites: true });
+      await allowed.writeText('notes.md/./././../.git/config', '[core]\n\tbare = false\n');
+      expect(await fs.readText('.git/config')).toBe('[core]\n\tbare = false\n');
+      await allowed.remove('.git', { recursive: true });
+      expect(await fs.stat('.git')).toBeNull();
     });
   });
 }
