@@ -11,11 +11,16 @@
 // low 32 bits: length). The host allocates each input frame with harness_alloc and hands it to harness_step, which
 // owns it from then on; the host frees each output frame with harness_free after copying it out. The driver checks
 // pointers, sizes and UTF-8; the page parses the JSON and judges the frame (mediator.ts).
+//
+// Text that comes from the module or the engine (trap and compile messages, import names) is untrusted and may be
+// megabytes long: it never goes into `message`. It travels as `detail`, and the page quotes a bounded prefix of it
+// with the shared quoteUntrusted (which this self-contained function cannot import). Messages that take a detail
+// end with a label such as "Engine message:"; the page appends the quote.
 
 import type { DriverEndpoint, FromWorker } from './worker-protocol';
 
 export function driverMain(endpoint: DriverEndpoint): void {
-  type Fail = { code: string; message: string; data?: Record<string, unknown> };
+  type Fail = { code: string; message: string; data?: Record<string, unknown>; detail?: string };
   interface Abi {
     memory: WebAssembly.Memory;
     alloc: (len: number) => number;
@@ -31,8 +36,11 @@ export function driverMain(endpoint: DriverEndpoint): void {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-  const fail = (code: string, message: string, data?: Record<string, unknown>): Fail =>
-    data ? { code, message, data } : { code, message };
+  const fail = (code: string, message: string, data?: Record<string, unknown>, detail?: string): Fail => {
+    const f: Fail = data ? { code, message, data } : { code, message };
+    if (detail !== undefined) f.detail = detail;
+    return f;
+  };
   const isFail = (e: unknown): e is Fail =>
     typeof e === 'object' && e !== null && typeof (e as Fail).code === 'string' && typeof (e as Fail).message === 'string' && !(e instanceof Error);
 
@@ -43,9 +51,9 @@ export function driverMain(endpoint: DriverEndpoint): void {
       return fail('E_RUN_STACK_OVERFLOW', `The plugin overflowed its call stack during ${during} (unbounded recursion?). Fix the plugin.`);
     }
     if (e instanceof WebAssembly.RuntimeError || e instanceof RangeError) {
-      return fail('E_RUN_TRAP', `The plugin trapped during ${during}: ${text}. Fix the plugin; nothing was retried.`);
+      return fail('E_RUN_TRAP', `The plugin trapped during ${during}. Fix the plugin; nothing was retried. Engine message:`, undefined, text);
     }
-    return fail('E_RUN_TRAP', `The plugin failed during ${during}: ${text}.`);
+    return fail('E_RUN_TRAP', `The plugin failed during ${during}. Fix the plugin; nothing was retried. Engine message:`, undefined, text);
   }
 
   function send(message: FromWorker): void {
@@ -55,7 +63,9 @@ export function driverMain(endpoint: DriverEndpoint): void {
   function abort(error: Fail): void {
     if (finished || invocationId === null) return;
     finished = true;
-    send({ type: 'abort', invocationId, error });
+    // No object rest here: this source runs as written in a Node worker and must not need a bundler helper.
+    const plain = error.data ? { code: error.code, message: error.message, data: error.data } : { code: error.code, message: error.message };
+    send(error.detail === undefined ? { type: 'abort', invocationId, error: plain } : { type: 'abort', invocationId, error: plain, detail: error.detail });
   }
 
   function checkRange(size: number, ptr: number, len: number, what: string): void {
@@ -179,12 +189,21 @@ export function driverMain(endpoint: DriverEndpoint): void {
       else if (message.bytes instanceof Uint8Array) module = await WebAssembly.compile(message.bytes as Uint8Array<ArrayBuffer>);
       else throw new Error('neither a module nor bytes were sent');
     } catch (e) {
-      abort(fail('E_RUN_COMPILE', `The plugin's WebAssembly did not compile: ${e instanceof Error ? e.message : String(e)}. Re-pack it with hplugin.`));
+      abort(fail('E_RUN_COMPILE', "The plugin's WebAssembly did not compile. Re-pack it with hplugin. Engine message:", undefined, e instanceof Error ? e.message : String(e)));
       return;
     }
     const imports = WebAssembly.Module.imports(module);
     if (imports.length > 0) {
-      abort(fail('E_RUN_IMPORTS', `The plugin imports ${imports.map((i) => `${i.module}.${i.name}`).join(', ')}; plugins may import nothing. Build for wasm32-unknown-unknown without WASI.`));
+      // Only the first import is named: a module may import thousands of names, each as long as the module.
+      const first = imports[0]!;
+      abort(
+        fail(
+          'E_RUN_IMPORTS',
+          `The plugin imports ${imports.length} item${imports.length === 1 ? '' : 's'}; plugins may import nothing. Build for wasm32-unknown-unknown without WASI. First import:`,
+          { imports: imports.length },
+          `${first.module}.${first.name}`,
+        ),
+      );
       return;
     }
     try {

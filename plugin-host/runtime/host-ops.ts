@@ -4,6 +4,7 @@
 
 import { HarnessError, toErrorData } from '../errors';
 import type { FileStat, WorkspaceFs } from '../fs';
+import { boundedError } from './bounded-error';
 import { RefusalCode } from './codes';
 import type { HostCallRequest, HostResponse } from './frames';
 import type { KvStore } from './kv-store';
@@ -61,7 +62,10 @@ export async function performHostCall(request: HostCallRequest, ctx: HostContext
     const result = await dispatch(request, ctx);
     return { id: request.id, ok: true, result };
   } catch (e) {
-    const { code, message } = toErrorData(e, RefusalCode.FAILED);
+    // Refusals echo the path or key the plugin sent only as a bounded quote (the path policy and the messages here
+    // quote through quoteUntrusted); boundedError keeps that true for any message from below (a store, a backend).
+    const data = toErrorData(e, RefusalCode.FAILED);
+    const { code, message } = boundedError(/^E_[A-Z0-9_]{1,40}$/.test(data.code) ? data.code : RefusalCode.FAILED, data.message);
     return { id: request.id, ok: false, error: `${code}: ${message}` };
   }
 }
@@ -171,7 +175,8 @@ interface FileSnapshot {
   text: string | null;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a file's leading U+FEFF stays in the text the person is shown, so removing it is a visible change.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 async function snapshot(fs: WorkspaceFs, path: string): Promise<FileSnapshot> {
   const stat = await fs.stat(path);

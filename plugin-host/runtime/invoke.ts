@@ -3,8 +3,9 @@
 // ignored; nothing is replayed. `sideEffects` says whether a write or KV change may have happened, so a caller
 // knows whether to inspect the files before retrying by hand.
 
-import { HarnessError, toErrorData, type ErrorData } from '../errors';
+import { HarnessError, quoteUntrusted, toErrorData, type ErrorData } from '../errors';
 import type { WorkspaceFs } from '../fs';
+import { boundedError } from './bounded-error';
 import { Budget } from './budget';
 import { AbortCode, RefusalCode } from './codes';
 import { resumeFrame, startFrame, type HostResponse } from './frames';
@@ -104,8 +105,9 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
     if (w) void w.terminate().then(() => resolveResult(r), () => resolveResult(r));
     else resolveResult(r);
   }
-  const abort = (code: string, message: string, data?: Record<string, unknown>) =>
-    finish({ status: 'aborted', error: data ? { code, message, data } : { code, message } });
+  // Every abort leaves through here: boundedError is the net that keeps it small even if a message or data built
+  // somewhere above ever embeds untrusted text whole (each site already quotes through quoteUntrusted).
+  const abort = (code: string, message: string, data?: Record<string, unknown>) => finish({ status: 'aborted', error: boundedError(code, message, data) });
 
   const budget = new Budget(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, () =>
     abort(AbortCode.TIMEOUT, `The plugin ran past its ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms budget and was stopped. Nothing was retried; check the workspace before running it again.`),
@@ -133,7 +135,11 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
     try {
       frame = JSON.parse(text);
     } catch {
-      return abort(AbortCode.BAD_JSON, 'The plugin returned a frame that is not valid JSON. Frames are one JSON object.', { head: text.slice(0, 80) });
+      // JSON.parse refuses a leading U+FEFF, and the driver's decoder keeps it (ignoreBOM): a BOM-prefixed frame ends here.
+      return abort(AbortCode.BAD_JSON, `The plugin returned a frame that is not valid JSON (it starts ${quoteUntrusted(text, 40)}). Frames are one JSON object, without a byte order mark.`, {
+        head: quoteUntrusted(text, 80),
+        bytes: text.length,
+      });
     }
     let judged;
     try {
@@ -155,7 +161,7 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
   async function start(): Promise<void> {
     if (!plugin.tools.some((t) => t.name === options.tool)) {
       const known = plugin.tools.map((t) => t.name).join(', ');
-      return abort(AbortCode.UNKNOWN_TOOL, `Plugin ${plugin.id} has no tool "${options.tool}". Its tools: ${known}.`);
+      return abort(AbortCode.UNKNOWN_TOOL, `Plugin ${plugin.id} has no tool ${quoteUntrusted(options.tool, 80)}. Its tools: ${known}.`);
     }
     let start: string;
     try {
@@ -171,7 +177,7 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
       try {
         module = await options.moduleCache.get(plugin.sha256, plugin.wasm);
       } catch (e) {
-        return abort(AbortCode.COMPILE, `The plugin's WebAssembly did not compile: ${e instanceof Error ? e.message : String(e)}. Re-pack it with hplugin.`);
+        return abort(AbortCode.COMPILE, `The plugin's WebAssembly did not compile. Re-pack it with hplugin. Engine message: ${quoteUntrusted(e instanceof Error ? e.message : String(e))}.`);
       }
       if (settled) return;
     }
@@ -186,17 +192,18 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
       if (settled || worker !== w || !isFromWorker(message, invocationId)) return;
       if (message.type === 'abort') {
         // Only the driver's own E_RUN_* codes may come from the worker; anything else is reported as a worker fault.
-        const code = /^E_RUN_[A-Z0-9_]+$/.test(message.error.code) ? message.error.code : AbortCode.WORKER;
-        return abort(code, message.error.message, message.error.data);
+        const code = /^E_RUN_[A-Z0-9_]{1,40}$/.test(message.error.code) ? message.error.code : AbortCode.WORKER;
+        const detail = message.detail === undefined ? '' : ` ${quoteUntrusted(message.detail)}.`;
+        return abort(code, `${message.error.message}${detail}`, message.error.data);
       }
       void onFrame(message.text).catch((e: unknown) => {
         const data = toErrorData(e, AbortCode.HOST);
-        abort(AbortCode.HOST, `The host failed while answering the plugin: ${data.message}`);
+        abort(AbortCode.HOST, `The host failed while answering the plugin: ${quoteUntrusted(data.message)}.`);
       });
     });
     w.onError((error) => {
       if (settled || worker !== w) return;
-      abort(AbortCode.WORKER, `The plugin worker stopped unexpectedly: ${error.message}`, { cause: error.code });
+      abort(AbortCode.WORKER, `The plugin worker stopped unexpectedly: ${quoteUntrusted(error.message)}.`, { cause: quoteUntrusted(error.code, 40) });
     });
     w.post(
       module
@@ -205,6 +212,6 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
     );
   }
 
-  void start().catch((e: unknown) => abort(AbortCode.HOST, HarnessError.isInstance(e) ? e.message : String(e)));
+  void start().catch((e: unknown) => abort(AbortCode.HOST, `The host failed starting the plugin: ${quoteUntrusted(HarnessError.isInstance(e) ? e.message : String(e))}.`));
   return result;
 }

@@ -2,8 +2,12 @@
 // decrease), the 128-call limit, known operations with exactly their argument fields, final text size, nothing after
 // a terminal frame. Pure and synchronous so every rule is unit-testable without a worker. A violation is an abort
 // (HarnessError with an E_RUN_* code); refusing a host call is host-ops.ts's job, not this one's.
+//
+// Everything a frame carries is untrusted and may be megabytes long (a frame is up to 16 MiB): messages and data
+// quote it only through quoteUntrusted (a short prefix plus its length) and never serialise a value, so no frame
+// can make an abort larger than a few kilobytes or make building it costly.
 
-import { HarnessError } from '../errors';
+import { HarnessError, quoteUntrusted } from '../errors';
 import { AbortCode } from './codes';
 import { HOST_OP_ARGS, type HostCallRequest, type HostOp, type PluginFrame } from './frames';
 import { MAX_HOST_CALLS, MAX_OUTPUT_BYTES } from './limits';
@@ -20,16 +24,33 @@ function hasExactly(value: Record<string, unknown>, keys: readonly string[]): bo
   return true;
 }
 
+/** At most this many unexpected keys are named in a message, each quoted briefly; the rest are counted. */
+const KEYS_SHOWN = 3;
+const KEY_QUOTE_CHARS = 60;
+
+/** Unexpected and missing fields, with the unexpected ones (untrusted names) quoted and capped. */
+function fieldReport(value: Record<string, unknown>, keys: readonly string[]): { text: string; data: Record<string, unknown> } | undefined {
+  const extra: string[] = [];
+  let extraCount = 0;
+  for (const k in value) {
+    if (!Object.hasOwn(value, k) || keys.includes(k)) continue;
+    if (extraCount++ < KEYS_SHOWN) extra.push(quoteUntrusted(k, KEY_QUOTE_CHARS));
+  }
+  const missing = keys.filter((k) => !Object.hasOwn(value, k));
+  if (extraCount === 0 && missing.length === 0) return undefined;
+  const more = extraCount > extra.length ? ` and ${extraCount - extra.length} more` : '';
+  const text = `${extraCount ? `; unexpected ${extra.join(', ')}${more}` : ''}${missing.length ? `; missing ${missing.join(', ')}` : ''}`;
+  return { text, data: { extra, extraCount, missing } };
+}
+
 function exactKeys(value: Record<string, unknown>, keys: readonly string[], where: string): void {
   if (hasExactly(value, keys)) return;
-  const have = Object.keys(value);
-  const extra = have.filter((k) => !keys.includes(k));
-  const missing = keys.filter((k) => !(k in value));
-  if (extra.length || missing.length) {
+  const report = fieldReport(value, keys);
+  if (report) {
     throw new HarnessError(
       AbortCode.BAD_FRAME,
-      `At ${where}: expected exactly the fields ${keys.join(', ')}${extra.length ? `; unexpected ${extra.join(', ')}` : ''}${missing.length ? `; missing ${missing.join(', ')}` : ''}. Build the plugin with the harness SDK.`,
-      { where, extra, missing },
+      `At ${where}: expected exactly the fields ${keys.join(', ')}${report.text}. Build the plugin with the harness SDK.`,
+      { where, ...report.data },
     );
   }
 }
@@ -75,7 +96,7 @@ export class FrameMediator {
         return frame.type === 'done' ? { type: 'done', output: text } : { type: 'error', error: text };
       }
       default:
-        throw new HarnessError(AbortCode.BAD_FRAME, `At frame.type: expected host_call, done or error, got ${JSON.stringify(frame.type).slice(0, 40)}.`);
+        throw new HarnessError(AbortCode.BAD_FRAME, `At frame.type: expected host_call, done or error, got ${quoteUntrusted(frame.type, 40)}.`);
     }
   }
 
@@ -89,10 +110,10 @@ export class FrameMediator {
       throw new HarnessError(AbortCode.TOO_MANY_CALLS, `The plugin made more than ${this.limits.maxHostCalls} host calls in one invocation. Do less per call, or split the work.`, { limit: this.limits.maxHostCalls });
     }
     if (id !== this.nextId) {
-      throw new HarnessError(AbortCode.HOST_ID, `Host call id ${JSON.stringify(id)} is out of sequence: expected ${this.nextId}. Ids run 1, 2, 3, … with no gap or repeat.`, { expected: this.nextId, got: typeof id === 'number' ? id : String(id) });
+      throw new HarnessError(AbortCode.HOST_ID, `Host call id ${quoteUntrusted(id, 40)} is out of sequence: expected ${this.nextId}. Ids run 1, 2, 3, … with no gap or repeat.`, { expected: this.nextId, got: typeof id === 'number' ? id : quoteUntrusted(id, 40) });
     }
     if (typeof op !== 'string' || !Object.hasOwn(HOST_OP_ARGS, op)) {
-      throw new HarnessError(AbortCode.UNKNOWN_OP, `Unknown host operation ${JSON.stringify(op).slice(0, 60)}. Known: ${Object.keys(HOST_OP_ARGS).join(', ')}.`);
+      throw new HarnessError(AbortCode.UNKNOWN_OP, `Unknown host operation ${quoteUntrusted(op, 60)}. Known: ${Object.keys(HOST_OP_ARGS).join(', ')}.`);
     }
     const fields = HOST_OP_ARGS[op as HostOp];
     if (!isRecord(args)) throw new HarnessError(AbortCode.BAD_ARGS, `At frame.request.args: ${op} takes an object with ${fields.join(', ')}.`);
@@ -107,10 +128,7 @@ export class FrameMediator {
   }
 
   private refuseArgs(op: string, fields: readonly string[], args: Record<string, unknown>): void {
-    const extra = Object.keys(args).filter((k) => !fields.includes(k));
-    const missing = fields.filter((k) => !(k in args));
-    if (extra.length || missing.length) {
-      throw new HarnessError(AbortCode.BAD_ARGS, `${op} takes exactly ${fields.join(', ')}${extra.length ? `; unexpected ${extra.join(', ')}` : ''}${missing.length ? `; missing ${missing.join(', ')}` : ''}.`, { op, extra, missing });
-    }
+    const report = fieldReport(args, fields);
+    if (report) throw new HarnessError(AbortCode.BAD_ARGS, `${op} takes exactly ${fields.join(', ')}${report.text}.`, { op, ...report.data });
   }
 }

@@ -29,7 +29,16 @@ export type FromWorker =
   /** One frame the plugin returned from `harness_step`: bounds-checked, size-checked, strict UTF-8; not yet parsed. */
   | { type: 'frame'; invocationId: string; text: string; bytes: number }
   /** The worker gave up: trap, bad pointer, bad UTF-8/JSON, missing exports, wrong ABI version. */
-  | { type: 'abort'; invocationId: string; error: ErrorData };
+  | {
+      type: 'abort';
+      invocationId: string;
+      error: ErrorData;
+      /**
+       * Untrusted text that completes `error.message` (an engine message, a name from the module), possibly
+       * megabytes long: the page appends only a bounded quote of it (quoteUntrusted), never the text itself.
+       */
+      detail?: string;
+    };
 
 /** What the driver inside the worker needs from its environment (browser `self` or Node `parentPort`). */
 export interface DriverEndpoint {
@@ -53,5 +62,5 @@ export function isFromWorker(value: unknown, invocationId: string): value is Fro
   if (typeof value !== 'object' || value === null) return false;
   const m = value as Record<string, unknown>;
   if (m.invocationId !== invocationId) return false;
-  return (m.type === 'frame' && typeof m.text === 'string') || (m.type === 'abort' && isErrorData(m.error));
+  return (m.type === 'frame' && typeof m.text === 'string') || (m.type === 'abort' && isErrorData(m.error) && (m.detail === undefined || typeof m.detail === 'string'));
 }
