@@ -1,6 +1,6 @@
 // E_FS_* refusals, limits and strict UTF-8 shared by every WorkspaceFs backend, so the same failure reads the same whichever backend
 // served it. Each message says what happened and what to do.
-import { HarnessError } from '../errors';
+import { HarnessError, quoteUntrusted } from '../errors';
 import { normalizeWorkspacePath } from './path-policy';
 import type { WorkspaceFs } from './workspace-fs';
 
@@ -26,7 +26,7 @@ export type FsErrorCode =
   | 'E_FS_IO';
 
 export function fsError(code: FsErrorCode, path: string, extra: Record<string, unknown> = {}, cause?: unknown): HarnessError {
-  const p = JSON.stringify(path === '' ? '.' : path);
+  const p = quoteUntrusted(path === '' ? '.' : path);
   const messages: Record<FsErrorCode, string> = {
     E_FS_NOT_FOUND: `Nothing exists at ${p} in the workspace. Check the path with a directory listing.`,
     E_FS_NOT_FILE: `${p} is a folder, not a file. Name a file inside it.`,

@@ -12,7 +12,7 @@
 //   (duplicates, escapes).
 // - Names that Windows or Chrome's File System Access API refuse for a real folder are refused everywhere, so a
 //   workspace behaves the same in the browser and in Node.
-import { HarnessError } from '../errors';
+import { HarnessError, quoteUntrusted } from '../errors';
 
 /** Longest accepted path, in UTF-8 bytes (Linux PATH_MAX). */
 export const MAX_PATH_BYTES = 4096;
@@ -58,7 +58,7 @@ const loneSurrogate = /[\uD800-\uDFFF]/u;
 
 /** Thrown for a path the policy refuses. The message says what to do. */
 export function pathError(code: PathErrorCode, path: string, detail?: string): HarnessError {
-  const shown = JSON.stringify(path.length > 200 ? `${path.slice(0, 200)}…` : path);
+  const shown = quoteUntrusted(path);
   const messages: Record<PathErrorCode, string> = {
     E_PATH_ABSOLUTE: `The path ${shown} is absolute. Use a path relative to the workspace folder, such as "src/main.ts".`,
     E_PATH_ESCAPE: `The path ${shown} leads outside the workspace folder. Use a path that stays inside it.`,
@@ -117,12 +117,12 @@ export function nameProblem(name: string): string | null {
   if (name.includes('\u0000')) return 'it contains a NUL character';
   if (encoder.encode(name).length > MAX_NAME_BYTES) return `a name is longer than ${MAX_NAME_BYTES} bytes`;
   const bad = forbiddenChar(name);
-  if (bad !== undefined) return `the name ${JSON.stringify(name)} contains ${JSON.stringify(bad)}, which Windows and Chrome refuse`;
+  if (bad !== undefined) return `the name ${quoteUntrusted(name)} contains ${JSON.stringify(bad)}, which Windows and Chrome refuse`;
   // Windows silently strips trailing dots and spaces, so 'a.' would alias 'a'.
-  if (/[. ]$/.test(name)) return `the name ${JSON.stringify(name)} ends with a dot or a space, which Windows strips`;
+  if (/[. ]$/.test(name)) return `the name ${quoteUntrusted(name)} ends with a dot or a space, which Windows strips`;
   const stem = name.split('.')[0]?.trimEnd() ?? '';
-  if (reservedDevice.test(stem)) return `the name ${JSON.stringify(name)} is a reserved Windows device name`;
-  if (refusedExtension.test(name)) return `Chrome refuses files named ${JSON.stringify(name)} (.lnk, .scf, .url and {CLSID} extensions)`;
+  if (reservedDevice.test(stem)) return `the name ${quoteUntrusted(name)} is a reserved Windows device name`;
+  if (refusedExtension.test(name)) return `Chrome refuses files named ${quoteUntrusted(name)} (.lnk, .scf, .url and {CLSID} extensions)`;
   return null;
 }
 
