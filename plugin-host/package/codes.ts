@@ -22,6 +22,9 @@ export const PACKAGE_FIXES = {
   E_PACKAGE_MISSING_ENTRY: 'The package root must hold manifest.json, plugin.wasm and LICENSE; repack with hplugin pack --manifest --wasm --license.',
   E_PACKAGE_ENTRY_TOO_LARGE: 'Limits are manifest.json 64 KiB, plugin.wasm 8 MiB, LICENSE 256 KiB (inflated); shrink the file and repack with hplugin pack.',
   E_PACKAGE_CRC: 'An entry does not match its CRC-32, so the package is corrupt; download it again or repack with hplugin pack.',
+  E_PACKAGE_DEFLATE_BOMB: 'An entry\'s deflate data holds far more blocks than its inflated bytes need (at most 64 plus one per 256 bytes), which only a file crafted to slow down inflaters does; repack with hplugin pack.',
+  E_PACKAGE_ZIP_FEATURE: 'An entry uses a ZIP feature packages never need (general-purpose flag bits other than 1, 2, 3 and 11, or a version needed above 63); repack with hplugin pack.',
+  E_PACKAGE_EXTRA_FIELD: 'Extra fields that give an entry another name or a comment for other tools (Info-ZIP Unicode Path 0x7075, Unicode Comment 0x6375) are refused; repack with hplugin pack.',
   E_PACKAGE_EMPTY_LICENSE: 'Put the plugin\'s license text in it and repack with hplugin pack.',
 
   // manifest.json.
@@ -44,6 +47,7 @@ export const PACKAGE_FIXES = {
   E_MANIFEST_TOOL_NAME: 'A tool name is 1-32 bytes: a lowercase letter, then lowercase letters, digits or "_" (for example "count_words").',
   E_MANIFEST_DUPLICATE_TOOL: 'Each tool name may appear once in a plugin; rename one of them.',
   E_MANIFEST_DESCRIPTION: 'A tool description is 1-4096 bytes of text telling the model what the tool does.',
+  E_MANIFEST_INVISIBLE_CHAR: 'Text a person reads (the name, tool names and descriptions, schema titles and descriptions) may not contain bidirectional controls, zero-width characters or C1 controls, which hide or reorder what is shown; remove the character and repack.',
   E_MANIFEST_SCHEMA: 'tool.parameters must follow the supported JSON Schema subset (plugin-host/package/CONTEXT.md); fix the schema and repack.',
   E_MANIFEST_SCHEMA_KEYWORD: 'Only the supported JSON Schema keywords are accepted (no $ref, no "x-" vendor keywords); remove it and repack.',
 
@@ -65,6 +69,7 @@ export const PACKAGE_FIXES = {
   E_WASM_ATOMICS: 'Threads and atomics are refused; build without the atomics target feature.',
   E_WASM_GC: 'WebAssembly GC types and typed function references are refused; build for wasm32-unknown-unknown with Rust and the SDK.',
   E_WASM_EXCEPTIONS: 'WebAssembly exception handling is refused; build with panic="abort" and without -C target-feature=+exception-handling.',
+  E_WASM_LIMIT: 'The module declares more of something than WebAssembly engines accept (V8\'s limits, for example 1,000,000 types or functions, 100,000 exports, 1024 custom sections here); rebuild it with the SDK\'s official config.',
   E_WASM_UNSUPPORTED: 'The module uses a WebAssembly feature outside the supported set (MVP, bulk memory, sign extension, multi-value, reference types, non-trapping float-to-int, SIMD); build with the SDK\'s official config.',
 } as const;
 

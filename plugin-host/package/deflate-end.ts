@@ -1,60 +1,102 @@
-// Finds where a raw deflate stream ends. Node 20's DecompressionStream silently ignores bytes after the final
-// block while Chromium's rejects them, so a package hiding bytes inside an entry's compressed data would get two
-// verdicts; we decode the block structure ourselves (Huffman symbols only, no output) and refuse such bytes in
-// both. Runs after the native inflate succeeded within its cap, so the work is bounded by that cap.
-// Decoding is table-driven (codes up to FAST_BITS in one lookup), as in zlib's inflate_fast.
+// Walks the block structure of a raw deflate stream (Huffman symbols only, no output) for two verdicts the native
+// inflaters cannot give us:
+// - where the stream ends: Node 20's DecompressionStream silently ignores bytes after the final block while
+//   Chromium's rejects them, so a package hiding bytes inside an entry's compressed data would get two verdicts;
+// - whether it is a block bomb: deflate has no minimum block size, so 10 MiB can hold ~900,000 empty dynamic blocks
+//   that inflate to nothing, and every inflater (zlib included) rebuilds its Huffman tables for each one. Real
+//   encoders emit one block per several KiB of output (zlib: ~16K symbols), so more than FREE_BLOCKS plus one block
+//   per BYTES_PER_BLOCK inflated bytes is refused as soon as it is seen, before the native inflater runs.
+// Cost: the walk runs first, so its own work must be bounded by what it reads. Per block it does a constant amount
+// of work beyond the bits it consumes (counts and sorted symbols, at most 320 of them, in tables allocated once per
+// walk); the 1024-entry lookup table is built only for a block that has already decoded FAST_AFTER symbols, so
+// its cost is paid by at least that many bits of input. It stops counting once the output passes `maxOutput`
+// (the entry's cap), leaving that verdict to the native inflater, which stops at the same cap.
 
+const LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
 const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
 const DIST_EXTRA = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
 const CODE_LENGTH_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 const FAST_BITS = 10;
 const FAST_MASK = (1 << FAST_BITS) - 1;
+/** Symbols a block decodes bit by bit before its lookup tables are built. */
+const FAST_AFTER = 128;
+
+/** Blocks any stream may have whatever its output (a few flushes, an empty final block). */
+export const FREE_BLOCKS = 64;
+/** Beyond FREE_BLOCKS, one block per this many inflated bytes (a flush after every 256-byte write still passes). */
+export const BYTES_PER_BLOCK = 256;
 
 export class DeflateFormatError extends Error {}
 
-interface Huffman {
-  counts: Uint16Array;
-  symbols: Uint16Array;
+/** More blocks than the output justifies: a stream built to make inflaters slow. */
+export class DeflateBlockBomb extends Error {
+  constructor(
+    readonly blocks: number,
+    readonly produced: number,
+  ) {
+    super(`${blocks} deflate blocks for ${produced} inflated bytes`);
+  }
+}
+
+class Huffman {
+  readonly counts = new Uint16Array(16);
+  readonly symbols: Uint16Array;
   /** Indexed by the next FAST_BITS input bits: (symbol << 4) | code length, or 0 for longer codes. */
-  fast: Int32Array;
+  readonly fast = new Int32Array(1 << FAST_BITS);
+  fastReady = false;
+
+  constructor(size: number) {
+    this.symbols = new Uint16Array(size);
+  }
+
+  /** Counts and canonically sorted symbols of `n` code lengths: O(n), no lookup table yet. */
+  set(lengths: Uint8Array, from: number, n: number): void {
+    const counts = this.counts;
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[lengths[from + i]!]!++;
+    counts[0] = 0;
+    // An over-subscribed code is corrupt (zlib refuses it too); refusing it here also bounds buildFast to 1024 entries.
+    let left = 1;
+    for (let len = 1; len < 16; len++) {
+      left = (left << 1) - counts[len]!;
+      if (left < 0) throw new DeflateFormatError('over-subscribed Huffman code');
+    }
+    const offsets = new Uint16Array(16);
+    for (let i = 1; i < 16; i++) offsets[i] = offsets[i - 1]! + counts[i - 1]!;
+    for (let i = 0; i < n; i++) {
+      const len = lengths[from + i]!;
+      if (len) this.symbols[offsets[len]!++] = i;
+    }
+    this.fastReady = false;
+  }
+
+  /** The lookup table for codes up to FAST_BITS long (canonical codes, RFC 1951 §3.2.2, stored bit-reversed). */
+  buildFast(): void {
+    const fast = this.fast;
+    fast.fill(0);
+    let code = 0;
+    let index = 0;
+    for (let len = 1; len <= FAST_BITS; len++) {
+      for (let k = 0; k < this.counts[len]!; k++, code++) {
+        const sym = this.symbols[index++]!;
+        let rev = 0;
+        for (let i = 0; i < len; i++) rev |= ((code >>> i) & 1) << (len - 1 - i);
+        for (let i = rev; i < 1 << FAST_BITS; i += 1 << len) fast[i] = (sym << 4) | len;
+      }
+      code <<= 1;
+    }
+    this.fastReady = true;
+  }
 }
 
-function build(lengths: ArrayLike<number>, n: number): Huffman {
-  const counts = new Uint16Array(16);
-  for (let i = 0; i < n; i++) counts[lengths[i]!]!++;
-  counts[0] = 0;
-  const offsets = new Uint16Array(16);
-  for (let i = 1; i < 16; i++) offsets[i] = offsets[i - 1]! + counts[i - 1]!;
-  const symbols = new Uint16Array(n);
-  for (let i = 0; i < n; i++) if (lengths[i]) symbols[offsets[lengths[i]!]!++] = i;
-
-  // Canonical codes (RFC 1951 §3.2.2), stored bit-reversed because deflate sends Huffman codes MSB first.
-  const fast = new Int32Array(1 << FAST_BITS);
-  const next = new Uint16Array(16);
-  for (let len = 1, code = 0; len < 16; len++) {
-    next[len] = code;
-    code = (code + counts[len]!) << 1;
-  }
-  for (let sym = 0; sym < n; sym++) {
-    const len = lengths[sym]!;
-    if (len === 0 || len > FAST_BITS) continue;
-    const code = next[len]!++;
-    let rev = 0;
-    for (let i = 0; i < len; i++) rev |= ((code >>> i) & 1) << (len - 1 - i);
-    for (let i = rev; i < 1 << FAST_BITS; i += 1 << len) fast[i] = (sym << 4) | len;
-  }
-  return { counts, symbols, fast };
+function fixed(lengths: Uint8Array): Huffman {
+  const h = new Huffman(lengths.length);
+  h.set(lengths, 0, lengths.length);
+  h.buildFast();
+  return h;
 }
-
-const fixedLit = (() => {
-  const l = new Uint8Array(288);
-  l.fill(8, 0, 144);
-  l.fill(9, 144, 256);
-  l.fill(7, 256, 280);
-  l.fill(8, 280, 288);
-  return build(l, 288);
-})();
-const fixedDist = build(new Uint8Array(30).fill(5), 30);
+const fixedLit = fixed(new Uint8Array(288).fill(8, 0, 144).fill(9, 144, 256).fill(7, 256, 280).fill(8, 280, 288));
+const fixedDist = fixed(new Uint8Array(30).fill(5));
 
 class Bits {
   pos = 0;
@@ -88,15 +130,18 @@ class Bits {
   }
 
   decode(h: Huffman): number {
-    this.fill(FAST_BITS);
-    const e = h.fast[this.buf & FAST_MASK]!;
-    const len = e & 15;
-    if (e !== 0 && len <= this.count) {
-      this.buf >>>= len;
-      this.count -= len;
-      return e >>> 4;
+    if (h.fastReady) {
+      this.fill(FAST_BITS);
+      const e = h.fast[this.buf & FAST_MASK]!;
+      const len = e & 15;
+      if (e !== 0 && len <= this.count) {
+        this.buf >>>= len;
+        this.count -= len;
+        return e >>> 4;
+      }
     }
-    // Codes longer than FAST_BITS (or the last bits of the input): walk the canonical code bit by bit.
+    // Codes longer than FAST_BITS, a block still without its table, or the last bits of the input: walk the
+    // canonical code bit by bit (at most 15 steps).
     let code = 0;
     let first = 0;
     let index = 0;
@@ -117,10 +162,33 @@ class Bits {
   }
 }
 
-/** The byte offset just after the final deflate block of `data`. */
-export function deflateEnd(data: Uint8Array): number {
+export interface DeflateWalk {
+  /** Byte offset just after the final block, or undefined when the output passed `maxOutput` first. */
+  end: number | undefined;
+  blocks: number;
+  /** Inflated bytes the blocks walked so far describe. */
+  produced: number;
+}
+
+/** Per-walk scratch: three tables and the code lengths of one dynamic header, reused by every block. */
+class Scratch {
+  readonly lengths = new Uint8Array(288 + 32);
+  readonly cl = new Huffman(19);
+  readonly lit = new Huffman(288);
+  readonly dist = new Huffman(32);
+}
+
+/**
+ * Walks `data` to the end of its final block. Throws DeflateFormatError on malformed structure and DeflateBlockBomb
+ * as soon as the block count exceeds FREE_BLOCKS + produced / BYTES_PER_BLOCK.
+ */
+export function walkDeflate(data: Uint8Array, maxOutput = Number.POSITIVE_INFINITY): DeflateWalk {
   const r = new Bits(data);
+  const scratch = new Scratch();
+  const walk: DeflateWalk = { end: undefined, blocks: 0, produced: 0 };
   for (;;) {
+    walk.blocks++;
+    if (walk.blocks > FREE_BLOCKS + walk.produced / BYTES_PER_BLOCK) throw new DeflateBlockBomb(walk.blocks, walk.produced);
     const final = r.bits(1);
     const type = r.bits(2);
     if (type === 0) {
@@ -131,28 +199,39 @@ export function deflateEnd(data: Uint8Array): number {
       if ((len ^ 0xffff) !== nlen) throw new DeflateFormatError('stored block length check fails');
       r.pos += 4 + len;
       if (r.pos > data.length) throw new DeflateFormatError('stored block ends early');
+      walk.produced += len;
     } else if (type === 1) {
-      symbols(r, fixedLit, fixedDist);
+      symbols(r, fixedLit, fixedDist, walk, maxOutput);
     } else if (type === 2) {
-      const [lit, dist] = dynamicTables(r);
-      symbols(r, lit, dist);
+      dynamicTables(r, scratch);
+      symbols(r, scratch.lit, scratch.dist, walk, maxOutput);
     } else {
       throw new DeflateFormatError('reserved block type');
     }
-    if (final) return r.end;
+    if (walk.produced > maxOutput) return walk;
+    if (final) {
+      walk.end = r.end;
+      return walk;
+    }
   }
 }
 
-function dynamicTables(r: Bits): [Huffman, Huffman] {
+/** The byte offset just after the final deflate block of `data` (no output cap). */
+export function deflateEnd(data: Uint8Array): number {
+  return walkDeflate(data).end!;
+}
+
+function dynamicTables(r: Bits, s: Scratch): void {
   const hlit = r.bits(5) + 257;
   const hdist = r.bits(5) + 1;
   const hclen = r.bits(4) + 4;
-  const clLengths = new Uint8Array(19);
-  for (let i = 0; i < hclen; i++) clLengths[CODE_LENGTH_ORDER[i]!] = r.bits(3);
-  const cl = build(clLengths, 19);
-  const lengths = new Uint8Array(hlit + hdist);
-  for (let i = 0; i < hlit + hdist; ) {
-    const sym = r.decode(cl);
+  const lengths = s.lengths;
+  lengths.fill(0, 0, 19);
+  for (let i = 0; i < hclen; i++) lengths[CODE_LENGTH_ORDER[i]!] = r.bits(3);
+  s.cl.set(lengths, 0, 19);
+  const total = hlit + hdist;
+  for (let i = 0; i < total; ) {
+    const sym = r.decode(s.cl);
     if (sym < 16) {
       lengths[i++] = sym;
       continue;
@@ -168,23 +247,35 @@ function dynamicTables(r: Bits): [Huffman, Huffman] {
     } else {
       repeat = 11 + r.bits(7);
     }
-    if (i + repeat > hlit + hdist) throw new DeflateFormatError('code lengths overrun');
+    if (i + repeat > total) throw new DeflateFormatError('code lengths overrun');
     lengths.fill(value, i, i + repeat);
     i += repeat;
   }
-  return [build(lengths.subarray(0, hlit), hlit), build(lengths.subarray(hlit), hdist)];
+  s.lit.set(lengths, 0, hlit);
+  s.dist.set(lengths, hlit, hdist);
 }
 
-function symbols(r: Bits, lit: Huffman, dist: Huffman): void {
-  for (;;) {
+function symbols(r: Bits, lit: Huffman, dist: Huffman, walk: DeflateWalk, maxOutput: number): void {
+  for (let n = 0; ; n++) {
+    if (n === FAST_AFTER) {
+      if (!lit.fastReady) lit.buildFast();
+      if (!dist.fastReady) dist.buildFast();
+    }
     const sym = r.decode(lit);
-    if (sym < 256) continue;
-    if (sym === 256) return;
-    const l = sym - 257;
-    if (l >= 29) throw new DeflateFormatError('invalid length symbol');
-    r.bits(LENGTH_EXTRA[l]!);
-    const d = r.decode(dist);
-    if (d >= 30) throw new DeflateFormatError('invalid distance symbol');
-    r.bits(DIST_EXTRA[d]!);
+    if (sym < 256) {
+      walk.produced++;
+    } else if (sym === 256) {
+      return;
+    } else {
+      const l = sym - 257;
+      if (l >= 29) throw new DeflateFormatError('invalid length symbol');
+      walk.produced += LENGTH_BASE[l]! + r.bits(LENGTH_EXTRA[l]!);
+      const d = r.decode(dist);
+      if (d >= 30) throw new DeflateFormatError('invalid distance symbol');
+      r.bits(DIST_EXTRA[d]!);
+    }
+    // Past the cap the native inflater gives the verdict (it stops there too); walking on would cost reading
+    // the rest of a highly compressed stream for nothing.
+    if (walk.produced > maxOutput) return;
   }
 }

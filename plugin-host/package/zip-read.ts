@@ -2,9 +2,10 @@
 // headers), so that every rule of seed 004 "包格式" is enforced on the actual bytes: no ZIP64, no comments, no
 // encryption, stored/deflate only, nothing before/between/after the entries, local headers that agree with the
 // central directory, no directories or links, exactly the three root entries, sizes capped on inflated bytes.
+import { QUOTE_MAX_CHARS, quoteUntrusted } from '../errors';
 import { refuse } from './codes';
 import { crc32 } from './crc32';
-import { deflateEnd } from './deflate-end';
+import { DeflateBlockBomb, walkDeflate, type DeflateWalk } from './deflate-end';
 import { InflateCapExceeded, inflateRawCapped } from './inflate';
 import { ENTRY_LIMITS, ENTRY_NAMES, PACKAGE_LIMITS, type EntryName } from './limits';
 
@@ -21,6 +22,16 @@ const FLAG_ENCRYPTED = 0x0001;
 const FLAG_DESCRIPTOR = 0x0008;
 const FLAG_STRONG_ENCRYPTION = 0x0040;
 const FLAG_MASKED_HEADERS = 0x2000;
+// Bits a package may set: 1-2 (deflate level hints, Info-ZIP sets them for -9/-1), 3 (data descriptor, streaming
+// writers) and 11 (UTF-8 names, hplugin pack). Everything else names a feature no package needs: 4 enhanced
+// deflating, 5 patched data, 12 enhanced compression, 7-10 and 14-15 unused (encryption bits have their own code).
+const FLAGS_ALLOWED = 0x0002 | 0x0004 | FLAG_DESCRIPTOR | 0x0800;
+// APPNOTE's highest "version needed to extract" is 6.3 (63, LZMA/PPMd/Blowfish); hplugin pack writes 20.
+const MAX_VERSION_NEEDED = 63;
+// Info-ZIP Unicode Path and Unicode Comment: another name (or comment) that other unzip tools show or extract
+// under, so the entry we checked would not be the file a person or tool sees.
+const EXTRA_UNICODE_PATH = 0x7075;
+const EXTRA_UNICODE_COMMENT = 0x6375;
 
 const METHOD_STORED = 0;
 const METHOD_DEFLATE = 8;
@@ -61,7 +72,7 @@ export async function readPackageZip(bytes: Uint8Array): Promise<PackageEntries>
   const out: Partial<PackageEntries> = {};
   for (const name of ENTRY_NAMES) {
     const entry = placed.find((e) => e.name === name);
-    if (!entry) throw refuse('E_PACKAGE_MISSING_ENTRY', `The package has no ${name}.`, { entry: name });
+    if (!entry) throw refuse('E_PACKAGE_MISSING_ENTRY', `The package has no ${name}.`, { entry });
     out[name] = await extract(bytes, entry);
   }
   return out as PackageEntries;
@@ -120,7 +131,10 @@ function findEndOfCentralDirectory(bytes: Uint8Array, view: DataView): Eocd {
   return { at, count, cdSize, cdOffset };
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a name starting with U+FEFF is another name ("\uFEFFmanifest.json" is not manifest.json).
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** An entry name as error data: bounded like the message quotes it (a name can be 64 KiB). */
+const clip = (name: string) => (name.length > QUOTE_MAX_CHARS ? name.slice(0, QUOTE_MAX_CHARS) : name);
 
 function readCentralDirectory(bytes: Uint8Array, view: DataView, eocd: Eocd): CentralEntry[] {
   const entries: CentralEntry[] = [];
@@ -155,42 +169,51 @@ function readCentralDirectory(bytes: Uint8Array, view: DataView, eocd: Eocd): Ce
     } catch {
       throw refuse('E_PACKAGE_ENTRY_NAME', `Entry ${i} has a name that is not UTF-8.`, { index: i });
     }
-    const shown = JSON.stringify(name);
+    const shown = quoteUntrusted(name);
+    const entry = clip(name);
 
     if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION | FLAG_MASKED_HEADERS) || method === METHOD_AES) {
-      throw refuse('E_PACKAGE_ENCRYPTED', `Entry ${shown} is encrypted.`, { entry: name });
+      throw refuse('E_PACKAGE_ENCRYPTED', `Entry ${shown} is encrypted.`, { entry });
     }
     checkExtraField(view, p + CENTRAL_SIZE + nameLength, extraLength, shown);
     if (compressedSize === 0xffffffff || size === 0xffffffff || localOffset === 0xffffffff || diskStart === 0xffff) {
-      throw refuse('E_PACKAGE_ZIP64', `Entry ${shown} defers to ZIP64 fields.`, { entry: name });
+      throw refuse('E_PACKAGE_ZIP64', `Entry ${shown} defers to ZIP64 fields.`, { entry });
+    }
+    if (diskStart !== 0) throw refuse('E_PACKAGE_MALFORMED', `Entry ${shown} claims to start on disk ${diskStart}.`, { entry });
+    if (flags & ~FLAGS_ALLOWED) {
+      const bits = [...Array(16).keys()].filter((b) => flags & ~FLAGS_ALLOWED & (1 << b));
+      throw refuse('E_PACKAGE_ZIP_FEATURE', `Entry ${shown} sets general-purpose flag bit${bits.length > 1 ? 's' : ''} ${bits.join(', ')}.`, { entry, flags });
+    }
+    if (versionNeeded > MAX_VERSION_NEEDED) {
+      throw refuse('E_PACKAGE_ZIP_FEATURE', `Entry ${shown} needs ZIP version ${versionNeeded}.`, { entry, versionNeeded });
     }
     const unixMode = madeBy >> 8 === HOST_UNIX ? externalAttributes >>> 16 : 0;
     const type = unixMode & S_IFMT;
-    if (type === S_IFLNK) throw refuse('E_PACKAGE_SYMLINK', `Entry ${shown} is a symbolic link.`, { entry: name });
+    if (type === S_IFLNK) throw refuse('E_PACKAGE_SYMLINK', `Entry ${shown} is a symbolic link.`, { entry });
     if (name.endsWith('/') || name.endsWith('\\') || type === S_IFDIR || externalAttributes & DOS_DIRECTORY) {
-      throw refuse('E_PACKAGE_DIRECTORY', `Entry ${shown} is a directory.`, { entry: name });
+      throw refuse('E_PACKAGE_DIRECTORY', `Entry ${shown} is a directory.`, { entry });
     }
     if (type !== 0 && type !== S_IFREG) {
-      throw refuse('E_PACKAGE_SYMLINK', `Entry ${shown} is a special file (mode ${type.toString(8)}), not a regular file.`, { entry: name });
+      throw refuse('E_PACKAGE_SYMLINK', `Entry ${shown} is a special file (mode ${type.toString(8)}), not a regular file.`, { entry });
     }
     if (name === '' || /[/\\\0]/.test(name) || name === '.' || name === '..' || /^[a-zA-Z]:/.test(name)) {
-      throw refuse('E_PACKAGE_ENTRY_NAME', `Entry ${shown} is not a plain root file name.`, { entry: name });
+      throw refuse('E_PACKAGE_ENTRY_NAME', `Entry ${shown} is not a plain root file name.`, { entry });
     }
     const folded = name.toLowerCase();
     const earlier = seen.get(folded);
     if (earlier !== undefined) {
-      throw refuse('E_PACKAGE_DUPLICATE_ENTRY', `Entry ${shown} duplicates ${JSON.stringify(earlier)}.`, { entry: name });
+      throw refuse('E_PACKAGE_DUPLICATE_ENTRY', `Entry ${shown} duplicates ${quoteUntrusted(earlier)}.`, { entry });
     }
     seen.set(folded, name);
     if (!(ENTRY_NAMES as readonly string[]).includes(name)) {
-      throw refuse('E_PACKAGE_UNEXPECTED_ENTRY', `The package holds ${shown}.`, { entry: name });
+      throw refuse('E_PACKAGE_UNEXPECTED_ENTRY', `The package holds ${shown}.`, { entry });
     }
-    if (commentLength > 0) throw refuse('E_PACKAGE_COMMENT', `Entry ${shown} has a comment.`, { entry: name });
+    if (commentLength > 0) throw refuse('E_PACKAGE_COMMENT', `Entry ${shown} has a comment.`, { entry });
     if (method !== METHOD_STORED && method !== METHOD_DEFLATE) {
-      throw refuse('E_PACKAGE_METHOD', `Entry ${shown} uses compression method ${method}.`, { entry: name, method });
+      throw refuse('E_PACKAGE_METHOD', `Entry ${shown} uses compression method ${method}.`, { entry, method });
     }
     if (method === METHOD_STORED && compressedSize !== size) {
-      throw refuse('E_PACKAGE_MALFORMED', `Stored entry ${shown} declares different stored and original sizes.`, { entry: name });
+      throw refuse('E_PACKAGE_MALFORMED', `Stored entry ${shown} declares different stored and original sizes.`, { entry });
     }
     entries.push({ name, nameBytes, versionNeeded, flags, method, time, date, crc, compressedSize, size, localOffset });
     p = recordEnd;
@@ -199,7 +222,10 @@ function readCentralDirectory(bytes: Uint8Array, view: DataView, eocd: Eocd): Ce
   return entries;
 }
 
-/** Extra fields are tolerated (other tools add timestamps) but must be well-formed, and ZIP64 (0x0001) is refused. */
+/**
+ * Extra fields are tolerated (other tools add timestamps) but must be well-formed; ZIP64 (0x0001) and the fields
+ * that rename an entry for other tools (0x7075, 0x6375) are refused.
+ */
 function checkExtraField(view: DataView, start: number, length: number, shown: string): void {
   let p = start;
   const end = start + length;
@@ -208,6 +234,10 @@ function checkExtraField(view: DataView, start: number, length: number, shown: s
     const id = view.getUint16(p, true);
     const size = view.getUint16(p + 2, true);
     if (id === 0x0001) throw refuse('E_PACKAGE_ZIP64', `Entry ${shown} has a ZIP64 extra field.`);
+    if (id === EXTRA_UNICODE_PATH || id === EXTRA_UNICODE_COMMENT) {
+      const what = id === EXTRA_UNICODE_PATH ? 'Unicode Path (0x7075)' : 'Unicode Comment (0x6375)';
+      throw refuse('E_PACKAGE_EXTRA_FIELD', `Entry ${shown} has an Info-ZIP ${what} extra field.`, { field: id });
+    }
     p += 4 + size;
   }
   if (p !== end) throw refuse('E_PACKAGE_MALFORMED', `Entry ${shown} has a truncated extra field.`);
@@ -223,7 +253,7 @@ function checkLayout(bytes: Uint8Array, view: DataView, entries: CentralEntry[],
   const placed: Located[] = [];
   let expected = 0;
   for (const entry of [...entries].sort((a, b) => a.localOffset - b.localOffset)) {
-    const shown = JSON.stringify(entry.name);
+    const shown = quoteUntrusted(entry.name);
     const p = entry.localOffset;
     if (p > expected) {
       throw refuse('E_PACKAGE_EXTRA_DATA', `${p - expected} unexpected bytes precede the header of ${shown}.`, { entry: entry.name });
@@ -289,32 +319,46 @@ async function extract(bytes: Uint8Array, entry: Located): Promise<Uint8Array> {
     if (raw.length > cap) throw tooLarge(String(raw.length));
     data = raw.slice();
   } else {
+    // Our walk first: it refuses a block bomb after reading a few hundred bytes, before the native inflater
+    // spends seconds on it. Its other findings wait, so the verdicts keep their order: over the cap first, then
+    // corrupt data or hidden bytes.
+    let walk: DeflateWalk | undefined;
+    let walkFailed = false;
+    try {
+      walk = walkDeflate(raw, cap);
+    } catch (error) {
+      if (error instanceof DeflateBlockBomb) {
+        throw refuse('E_PACKAGE_DEFLATE_BOMB', `${name} has ${error.blocks} deflate blocks for its first ${error.produced} inflated bytes.`, {
+          entry: name,
+          blocks: error.blocks,
+          produced: error.produced,
+        });
+      }
+      walkFailed = true;
+    }
     try {
       data = await inflateRawCapped(raw, cap);
     } catch (error) {
       if (error instanceof InflateCapExceeded) throw tooLarge(`more than ${cap} inflated`);
       // Chromium's inflater fails on bytes after the final block; name that case the way Node's path does.
-      checkDeflateEnd(raw, name);
+      checkDeflateEnd(raw, name, walk, walkFailed);
       throw refuse('E_PACKAGE_MALFORMED', `${name} does not inflate: its deflate data is corrupt.`, { entry: name });
     }
     // Node 20's inflater ignores bytes after the final block and Chromium's refuses them: decide it ourselves.
-    checkDeflateEnd(raw, name);
+    checkDeflateEnd(raw, name, walk, walkFailed);
   }
   if (data.length !== entry.size) {
-    throw refuse('E_PACKAGE_MALFORMED', `${name} inflates to ${data.length} bytes but declares ${entry.size}.`, { entry: name });
+    throw refuse('E_PACKAGE_MALFORMED', `${name} inflates to ${data.length} bytes but declares ${entry.size}.`, { entry });
   }
-  if (crc32(data) !== entry.crc) throw refuse('E_PACKAGE_CRC', `${name} fails its CRC-32 check.`, { entry: name });
+  if (crc32(data) !== entry.crc) throw refuse('E_PACKAGE_CRC', `${name} fails its CRC-32 check.`, { entry });
   return data;
 }
 
-function checkDeflateEnd(raw: Uint8Array, name: EntryName): void {
-  let end: number;
-  try {
-    end = deflateEnd(raw);
-  } catch {
-    throw refuse('E_PACKAGE_MALFORMED', `${name} has corrupt deflate data.`, { entry: name });
-  }
-  if (end !== raw.length) {
+function checkDeflateEnd(raw: Uint8Array, name: EntryName, walk: DeflateWalk | undefined, walkFailed: boolean): void {
+  if (walkFailed) throw refuse('E_PACKAGE_MALFORMED', `${name} has corrupt deflate data.`, { entry: name });
+  // No end: the walk stopped at the cap, and the native inflater (which stops there too) has given the verdict.
+  const end = walk?.end;
+  if (end !== undefined && end !== raw.length) {
     throw refuse('E_PACKAGE_EXTRA_DATA', `${raw.length - end} bytes are hidden after the deflate stream of ${name}.`, { entry: name });
   }
 }
