@@ -195,7 +195,7 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
       });
 
       it('caps results and says when the walk limit cut the listing', async () => {
-        expect((await run(globTool({ maxResults: 1 }), { pattern: '**/*.ts' })).output).toBe('src/a.ts\n[1 more paths not shown; use a narrower pattern]');
+        expect((await run(globTool({ maxResults: 1 }), { pattern: '**/*.ts' })).output).toBe('src/a.ts\n[more paths not shown (listed the first 1); use a narrower pattern]');
         const walked = await run(globTool({ maxFiles: 2 }), { pattern: '**' });
         expect(walked.output).toContain('[stopped after 2 files: results are incomplete; narrow the path or pattern]');
         const entries = await run(globTool({ maxEntries: 3 }), { pattern: '**' });
@@ -252,6 +252,50 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
         expect(await s({ pattern: 'hello' }, searchTool({ maxOutputChars: 30 }))).toContain('[more matches not shown (output limited to 1)');
         let t = 0;
         expect(await s({ pattern: 'hello' }, searchTool({ timeLimitMs: 5, now: () => (t += 10) }))).toContain('[stopped after 5 ms: results are incomplete');
+      });
+    });
+
+    describe('glob and search honour .gitignore and .ignore', () => {
+      beforeEach(async () => {
+        await fs.writeText('.gitignore', '# build logs\n*.log\n!keep.log\n/only-root.txt\nbuild-out/\nsecret\n');
+        await fs.writeText('.ignore', 'notes.md\n');
+        await fs.writeText('sub/.gitignore', '!*.log\nlocal.txt\n');
+        const files = ['a.log', 'keep.log', 'local.txt', 'notes.md', 'only-root.txt', 'build-out/x.txt', 'sub/b.log', 'sub/build-out', 'sub/local.txt', 'sub/only-root.txt', 'sub/secret', '.git/config'];
+        for (const p of files) await fs.writeText(p, 'needle\n');
+      });
+      const paths = (output: string) => output.split('\n').map((line) => line.replace(/:1: needle$/, ''));
+
+      it('leaves out what the rules exclude: negation, anchored, dir-only, nested files for their subtree, .ignore', async () => {
+        const kept = ['keep.log', 'local.txt', 'sub/b.log', 'sub/build-out', 'sub/only-root.txt'];
+        expect(paths((await run(searchTool(), { pattern: 'needle' })).output)).toEqual(kept);
+        expect((await run(globTool(), { pattern: '**' })).output).toBe(kept.join('\n'));
+      });
+
+      it('includes ignored files when asked, but never walks .git', async () => {
+        const all = ['a.log', 'keep.log', 'local.txt', 'notes.md', 'only-root.txt', 'build-out/x.txt', 'sub/b.log', 'sub/build-out', 'sub/local.txt', 'sub/only-root.txt', 'sub/secret'];
+        expect(paths((await run(searchTool(), { pattern: 'needle', include_ignored: true })).output)).toEqual(all);
+        expect((await run(globTool(), { pattern: '**', include_ignored: true })).output).toBe(all.join('\n'));
+        expect((await run(globTool(), { pattern: '.git/**', include_ignored: true })).output).toBe('No files match .git/**.');
+        expect((await run(searchTool(), { pattern: 'needle', path: '.git' })).output).toBe('No matches for "needle" in .git.');
+      });
+
+      it('applies the rules of folders above a searched path, and searches a path that is itself ignored', async () => {
+        expect(paths((await run(searchTool(), { pattern: 'needle', path: 'sub' })).output)).toEqual(['sub/b.log', 'sub/build-out', 'sub/only-root.txt']);
+        expect(paths((await run(searchTool(), { pattern: 'needle', path: 'build-out' })).output)).toEqual(['build-out/x.txt']);
+      });
+
+      it('says how many paths were excluded when nothing matched', async () => {
+        const note = '[6 files or folders excluded by .gitignore/.ignore were not walked; set include_ignored to true to include them]';
+        expect((await run(searchTool(), { pattern: 'absent' })).output).toBe(`No matches for "absent".\n${note}`);
+        expect((await run(globTool(), { pattern: '**/*.log' })).output).toBe('keep.log\nsub/b.log');
+        expect((await run(globTool(), { pattern: '**/secret' })).output).toBe(`No files match **/secret.\n${note}`);
+      });
+
+      it('does not apply an ignore file over 256 KiB or 1000 rules, and names it', async () => {
+        await fs.writeText('.gitignore', Array.from({ length: 1001 }, (_, i) => `rule${i}`).join('\n') + '\n*.log\n');
+        await fs.writeText('sub/.ignore', `local.txt\n#${'x'.repeat(300 * 1024)}\n`);
+        const out = (await run(searchTool(), { pattern: 'needle', glob: '*.log' })).output;
+        expect(out).toBe('a.log:1: needle\nkeep.log:1: needle\nsub/b.log:1: needle\n[ignore files not applied (over 262144 bytes or 1000 rules): .gitignore, sub/.ignore; the files they name were walked]');
       });
     });
 

@@ -13,10 +13,12 @@ export const READ_MAX_OUTPUT_CHARS = 100_000;
 
 /** `write`/`edit`: the WorkspaceFs per-file cap (8 MiB, seed 004) applies; diffs shown for approval are bounded. */
 export const DIFF_MAX_CHARS = 200_000;
-/** Myers edit distance explored before the diff falls back to one replace hunk (still a correct diff). The trace
- * costs about DIFF_MAX_EDITS² integers (4 MB at 1000) and the search (lines × edits) steps, capped by DIFF_MAX_WORK. */
+/** Edit distance jsdiff explores (`maxEditLength`) before the diff falls back to one replace hunk (still a correct
+ * diff). Its search costs (lines × edits) steps, so the distance also shrinks to DIFF_MAX_WORK / lines for long
+ * files (deterministic), and DIFF_TIMEOUT_MS is the wall-clock backstop (jsdiff's `timeout`). */
 export const DIFF_MAX_EDITS = 1000;
 export const DIFF_MAX_WORK = 50_000_000;
+export const DIFF_TIMEOUT_MS = 2000;
 
 /** `glob`/`search`: seed 000 §9. */
 export const WALK_MAX_FILES = 10_000;
@@ -44,8 +46,18 @@ export const SEARCH_MAX_LINE_CHARS = 4000;
 export const SEARCH_SNIPPET_CHARS = 200;
 export const SEARCH_MAX_MATCHES = 200;
 export const SEARCH_MAX_OUTPUT_CHARS = 20_000;
-/** `search`: files read at the same time. */
-export const SEARCH_CONCURRENCY = 8;
+/** `search`: files read at the same time (a pool over WorkspaceFs; results still come out in walk order). */
+export const SEARCH_CONCURRENCY = 32;
+/** `glob`/`search`: folders listed ahead of the walk (their order of use stays the walk order). */
+export const WALK_LIST_AHEAD = 8;
+
+/** `.gitignore` / `.ignore` files met on the walk: larger ones, or ones with more rules, are not applied (with a
+ * note): the `ignore` package tests every rule against every path (measured ~0.2 µs per rule and path), so an
+ * outsized file would cost more than the search it filters. */
+export const IGNORE_FILE_MAX_BYTES = 256 * 1024;
+export const IGNORE_FILE_MAX_RULES = 1000;
+/** Ignore files names, in rising precedence within one folder (ripgrep's order: `.ignore` wins). */
+export const IGNORE_FILE_NAMES = ['.gitignore', '.ignore'] as const;
 
 /** `view_image`: seed 000 §5. */
 export const IMAGE_MAX_BYTES = 8 * 1024 * 1024;

@@ -1,7 +1,8 @@
-// `search {pattern, path?, glob?, regex?, case_sensitive?}` (seed 000 §9): lines of workspace text files that
-// contain a literal string (default) or match a regular expression, as `path:line: snippet`. Approval 'ask'.
-// The walk is bounded (10000 files, 20000 entries) and skips hidden names, build output, binary files (a NUL byte
-// or invalid UTF-8) and files over SEARCH_MAX_FILE_BYTES. Output is bounded and says when it was cut.
+// `search {pattern, path?, glob?, regex?, case_sensitive?, include_ignored?}` (seed 000 §9): lines of workspace
+// text files that contain a literal string (default) or match a regular expression, as `path:line: snippet`.
+// Approval 'ask'. The walk is bounded (10000 files, 20000 entries) and skips hidden names, build output, what
+// .gitignore/.ignore files exclude, binary files (a NUL byte or invalid UTF-8) and files over SEARCH_MAX_FILE_BYTES.
+// Output is bounded and says when it was cut.
 import { HarnessError } from '../../errors';
 import { normalizeWorkspacePath, type DirEntry } from '../../fs';
 import type { ToolContext, ToolDefinition, ToolResult } from '../types';
@@ -19,7 +20,7 @@ import {
 } from './limits';
 import { compileLinearRegex } from './linear-regex';
 import { boolArg, decodeText, guard, hasNul, stringArg } from './tool-kit';
-import { walk, walkNote, type WalkOptions } from './walk';
+import { ignoredNote, newWalkStats, walkFiles, walkNote, type WalkOptions, type WalkStats } from './walk';
 
 export interface SearchLimits {
   maxFiles?: number;
@@ -28,6 +29,8 @@ export interface SearchLimits {
   maxMatches?: number;
   maxOutputChars?: number;
   timeLimitMs?: number;
+  /** Files read at the same time (default SEARCH_CONCURRENCY). */
+  concurrency?: number;
   /** Clock for the time budget (tests). */
   now?: () => number;
 }
@@ -90,7 +93,7 @@ function scanText(path: string, text: string, test: LineTest, budget: { left: nu
 
 type Budget = Parameters<typeof scanText>[3];
 
-async function searchFile(ctx: ToolContext, entry: DirEntry, test: LineTest, budget: Budget, maxFileBytes: number, shared: Budget): Promise<FileHits> {
+async function searchFile(ctx: ToolContext, entry: DirEntry, test: LineTest, budget: Budget, maxFileBytes: number): Promise<FileHits> {
   let bytes: Uint8Array;
   try {
     bytes = await ctx.fs.readBytes(entry.path, { maxBytes: maxFileBytes });
@@ -100,9 +103,7 @@ async function searchFile(ctx: ToolContext, entry: DirEntry, test: LineTest, bud
   const text = hasNul(bytes, BINARY_SNIFF_BYTES) ? null : decodeText(bytes);
   if (text === null) return { lines: [], skipped: 'binary' };
   if (!test.file(text)) return { lines: [] };
-  const lines = scanText(entry.path, text, test, budget);
-  if (budget.timedOut) shared.timedOut = true;
-  return { lines };
+  return { lines: scanText(entry.path, text, test, budget) };
 }
 
 export function searchTool(limits: SearchLimits = {}): ToolDefinition {
@@ -111,6 +112,7 @@ export function searchTool(limits: SearchLimits = {}): ToolDefinition {
   const maxOutputChars = limits.maxOutputChars ?? SEARCH_MAX_OUTPUT_CHARS;
   const timeLimitMs = limits.timeLimitMs ?? SEARCH_TIME_LIMIT_MS;
   const now = limits.now ?? (() => Date.now());
+  const concurrency = Math.max(1, limits.concurrency ?? SEARCH_CONCURRENCY);
   return {
     schema: {
       name: 'search',
@@ -118,7 +120,7 @@ export function searchTool(limits: SearchLimits = {}): ToolDefinition {
         'Search the text of workspace files. Returns "path:line: snippet" lines. Literal text by default; set regex to true for a JavaScript-style regular expression ' +
         '(no backreferences or lookaround). Case: smart by default (case-sensitive only if the pattern has an upper-case letter). ' +
         'path limits the search to a folder or file; glob filters files ("*.ts" matches names, "src/**/*.ts" whole paths). ' +
-        'Skips hidden files, build output, binary files and files over 1 MiB.',
+        'Skips hidden files, build output, what .gitignore/.ignore files exclude (unless include_ignored), binary files and files over 1 MiB.',
       parameters: {
         type: 'object',
         properties: {
@@ -127,6 +129,7 @@ export function searchTool(limits: SearchLimits = {}): ToolDefinition {
           glob: { type: 'string', description: 'Only files matching this glob.' },
           regex: { type: 'boolean', description: 'Treat pattern as a regular expression. Default false.' },
           case_sensitive: { type: 'boolean', description: 'Default: smart case.' },
+          include_ignored: { type: 'boolean', description: 'Also search files that .gitignore/.ignore files exclude. Default false.' },
         },
         required: ['pattern'],
         additionalProperties: false,
@@ -141,59 +144,76 @@ export function searchTool(limits: SearchLimits = {}): ToolDefinition {
         const globArg = stringArg('search', args, 'glob', { optional: true, nonEmpty: true });
         const regex = boolArg('search', args, 'regex') ?? false;
         const caseSensitive = boolArg('search', args, 'case_sensitive') ?? /\p{Lu}/u.test(pattern);
+        const includeIgnored = boolArg('search', args, 'include_ignored') ?? false;
         const test = lineTest('search', pattern, regex, caseSensitive);
         const glob = globArg === undefined ? undefined : compileGlob(globArg);
         const globOnName = globArg !== undefined && !globArg.includes('/');
-        // Each file of a batch gets the whole remaining allowance, so which matches are kept does not depend on
-        // which read finished first; the surplus is cut below in walk order.
         const budget = { left: maxMatches + 1, deadline: now() + timeLimitMs, now, timedOut: false };
 
         const start = await ctx.fs.stat(path);
         if (!start) throw new HarnessError('E_FS_NOT_FOUND', `Nothing exists at ${path} in the workspace. Check the path with glob.`, { path });
-        let huge = 0;
-        let files: DirEntry[];
-        let note = '';
+        let walked: WalkStats | undefined;
+        let entries: AsyncIterable<DirEntry>;
         if (!start.directory) {
-          files = [{ path, name: path.split('/').pop()!, directory: false, size: start.size }];
           if (start.size > maxFileBytes) throw new HarnessError('E_SEARCH_FILE_TOO_LARGE', `${path} is ${start.size} bytes, over the ${maxFileBytes}-byte search limit. Read it in parts with read instead.`, { path });
+          entries = (async function* () {
+            yield { path, name: path.split('/').pop()!, directory: false, size: start.size };
+          })();
         } else {
-          const options: WalkOptions = {
-            start: path,
-            signal: ctx.signal,
-            accept: (entry) => {
-              if (glob && !glob.matches(globOnName ? entry.name : entry.path)) return false;
-              if (entry.size > maxFileBytes) {
-                huge++;
-                return false;
-              }
-              return true;
-            },
-          };
+          const options: WalkOptions = { start: path, signal: ctx.signal, includeIgnored };
           if (glob) options.enter = glob.mentioned;
           if (limits.maxFiles !== undefined) options.maxFiles = limits.maxFiles;
           if (limits.maxEntries !== undefined) options.maxEntries = limits.maxEntries;
-          const walked = await walk(ctx.fs, options);
-          files = walked.files;
-          note = walkNote(walked, limits);
+          walked = newWalkStats();
+          entries = walkFiles(ctx.fs, options, walked);
         }
 
+        // Files are read SEARCH_CONCURRENCY at a time while the walk goes on. Results are merged in walk order
+        // (slot by slot, as soon as every earlier slot is done), and each file may keep as many matches as were
+        // still missing when it started, which is never fewer than it needs: the kept matches are exactly the
+        // first ones in walk order, whichever read finishes first. Once they are enough, the walk is left.
+        const slots: Array<FileHits | 'huge' | undefined> = [];
+        let merged = 0;
         const hits: string[] = [];
         let binary = 0;
-        for (let i = 0; i < files.length && budget.left > 0 && !budget.timedOut; i += SEARCH_CONCURRENCY) {
+        let huge = 0;
+        const full = () => hits.length > maxMatches;
+        const merge = () => {
+          for (let r = slots[merged]; r !== undefined && !full(); r = slots[merged]) {
+            slots[merged++] = undefined;
+            if (r === 'huge') huge++;
+            else if (r.skipped === 'binary') binary++;
+            else hits.push(...r.lines);
+          }
+        };
+        const inFlight = new Set<Promise<void>>();
+        for await (const entry of entries) {
           if (ctx.signal.aborted) throw new HarnessError('E_ABORTED', 'The search was stopped.');
+          if (full() || budget.timedOut) break;
           if (now() > budget.deadline) {
             budget.timedOut = true;
             break;
           }
-          const batch = await Promise.all(
-            files.slice(i, i + SEARCH_CONCURRENCY).map((f) => searchFile(ctx, f, test, { ...budget, left: budget.left }, maxFileBytes, budget)),
-          );
-          for (const r of batch) {
-            if (r.skipped === 'binary') binary++;
-            hits.push(...r.lines);
+          if (walked && glob && !glob.matches(globOnName ? entry.name : entry.path)) continue;
+          const slot = slots.push(undefined) - 1;
+          if (entry.size > maxFileBytes) {
+            slots[slot] = 'huge';
+            merge();
+            continue;
           }
-          budget.left = maxMatches + 1 - hits.length;
+          const own = { ...budget, left: maxMatches + 1 - hits.length };
+          const task = searchFile(ctx, entry, test, own, maxFileBytes).then((r) => {
+            if (own.timedOut) budget.timedOut = true;
+            slots[slot] = r;
+            merge();
+            inFlight.delete(task);
+          });
+          inFlight.add(task);
+          if (inFlight.size >= concurrency) await Promise.race(inFlight);
         }
+        await Promise.all(inFlight);
+        // A search cut by its match cap may have let the walk run ahead into its own caps: not worth a note then.
+        const note = walked ? walkNote(full() ? { ...walked, stopped: undefined } : walked, limits) : '';
 
         const out: string[] = [];
         let size = 0;
@@ -208,6 +228,8 @@ export function searchTool(limits: SearchLimits = {}): ToolDefinition {
         if (hits.length > shown) out.push(`[more matches not shown (output limited to ${shown}); narrow the pattern, path or glob]`);
         if (budget.timedOut) out.push(`[stopped after ${timeLimitMs} ms: results are incomplete; narrow the path or pattern]`);
         if (note) out.push(note);
+        const ignored = walked && hits.length === 0 ? ignoredNote(walked) : '';
+        if (ignored) out.push(ignored);
         const skipped = [huge ? `${huge} over ${maxFileBytes} bytes` : '', binary ? `${binary} binary` : ''].filter(Boolean);
         if (skipped.length) out.push(`[skipped files: ${skipped.join(', ')}]`);
         return { output: out.join('\n') };
