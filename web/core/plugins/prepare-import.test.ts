@@ -92,7 +92,7 @@ describe('preparing a plugin import before anything changes', () => {
   it('keeps refusing what the validator refuses, with its code, and installs nothing', async () => {
     const { db, service } = await setUp();
     const bytes = await notesVersion('1.0.0', 1);
-    bytes[bytes.length - 30] ^= 0xff;
+    bytes[bytes.length - 30]! ^= 0xff;
     const refused = await service.prepareImport(bytes).catch((e: unknown) => e);
     expect(HarnessError.isInstance(refused) && refused.code).toMatch(/^E_PACKAGE_/);
     expect(await service.registry.list()).toEqual([]);
