@@ -3,6 +3,10 @@
 //   2. default decision: 'allow' for free tools (read, view_image), for mode 'auto' and for yolo; else 'ask';
 //   3. `tool_approval` hooks (the policy) may answer allow | ask | deny; an invalid answer or a failure denies;
 //   4. 'ask' under yolo → allow; otherwise the injected askPerson port decides; without one → deny.
+// A write the workspace write policy marks always-ask (`prepared.alwaysAsk`: .vscode/, .envrc, CI workflows…) starts
+// at 'ask' even in mode auto, and a policy answering 'allow' does not skip the question (a hook cannot vouch for a
+// file that runs code when the folder is opened); a policy may still deny. Explicit yolo still allows it: a yolo
+// run has nobody to ask, and the person chose to run everything. `.git` never reaches the gate: prepare refuses it.
 import { HarnessError } from '../errors';
 import type { HookPipeline } from '../hooks';
 import type { ToolDefinition } from '../tools/types';
@@ -17,8 +21,9 @@ export interface GateInput {
   signal: AbortSignal;
 }
 
-export function defaultDecision(tool: ToolDefinition, settings: ApprovalSettings): ApprovalDecision {
+export function defaultDecision(tool: ToolDefinition, settings: ApprovalSettings, alwaysAsk = false): ApprovalDecision {
   if (settings.deny_tools.includes(tool.schema.name)) return 'deny';
+  if (alwaysAsk) return settings.yolo ? 'allow' : 'ask';
   if (tool.approval === 'free' && !tool.external) return 'allow';
   if (settings.yolo || settings.mode === 'auto') return 'allow';
   return 'ask';
@@ -30,9 +35,10 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
   if (settings.deny_tools.includes(name)) {
     return refuse('deny_tools', 'E_TOOL_DENIED', `The tool "${name}" is in deny_tools of the approval settings, so it never runs. Do the task without it.`);
   }
-  const initial = defaultDecision(tool, settings);
+  const alwaysAsk = request.prepared?.alwaysAsk;
+  const initial = defaultDecision(tool, settings, alwaysAsk !== undefined);
   let decision: ApprovalDecision = initial;
-  let by = initial === 'allow' ? (tool.approval === 'free' && !tool.external ? 'free' : settings.yolo ? 'yolo' : 'auto') : 'default';
+  let by = initial === 'allow' ? (alwaysAsk ? 'yolo' : tool.approval === 'free' && !tool.external ? 'free' : settings.yolo ? 'yolo' : 'auto') : 'default';
   if (hooks.has('tool_approval')) {
     try {
       const out = await hooks.run('tool_approval', { name, arguments: structuredClone(request.arguments), external: tool.external, decision }, { signal });
@@ -45,10 +51,11 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
     }
   }
   if (decision === 'deny') return refuse(by, 'E_TOOL_DENIED', `The approval policy denied the tool "${name}". Do the task another way or ask the person.`);
-  if (decision === 'allow') return { allowed: true, by };
+  if (decision === 'allow' && !(alwaysAsk && !settings.yolo)) return { allowed: true, by };
   if (settings.yolo) return { allowed: true, by: 'yolo' };
   if (!askPerson) {
-    return refuse('no-person', 'E_APPROVAL_REQUIRED', `The tool "${name}" needs the person's approval and nobody can approve it in this run (run with --yolo to allow tools). It was not run.`);
+    const why = alwaysAsk ? ` Writing ${request.prepared?.target?.path ?? 'this file'} always needs a person's approval because ${alwaysAsk.text}.` : '';
+    return refuse('no-person', 'E_APPROVAL_REQUIRED', `The tool "${name}" needs the person's approval and nobody can approve it in this run (run with --yolo to allow tools).${why} It was not run.`);
   }
   let answer: unknown;
   try {

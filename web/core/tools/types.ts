@@ -1,7 +1,7 @@
 // What a tool is to the agent loop. Built-in tools, WASM plugin tools and bridge tools all take this shape; the
 // loop validates arguments against `schema.parameters`, runs the approval gate, then `execute`s.
 
-import type { WorkspaceFs } from '../fs';
+import type { AskReason, WorkspaceFs } from '../fs';
 import type { ImagePart, ToolSchema } from '../providers/types';
 
 export interface ToolContext {
@@ -32,6 +32,17 @@ export interface PreparedCall {
   detail?: string;
   /** Opaque pre-approval snapshot, e.g. the file content an edit was computed from (conflict check). */
   state?: unknown;
+  /**
+   * Set by tools that write a file: the normalised workspace-relative path that will be written, and `raw`, the
+   * argument as the model sent it, when that differs (the card shows `raw → path`).
+   */
+  target?: { path: string; raw?: string };
+  /**
+   * Set when the workspace write policy says this write always asks (plugin-host/fs/write-policy.ts): mode auto and
+   * a policy answering 'allow' still ask the person; only explicit yolo runs it unasked. `text` is the reason in
+   * English (for the model and the CLI); the app shows its translation of `reason`.
+   */
+  alwaysAsk?: { reason: AskReason; text: string };
 }
 
 export interface ToolDefinition {

@@ -1,8 +1,9 @@
 import { createFsaWorkspaceFs } from '../../fs';
-import { defineBuiltinToolsSuite } from './builtin-tools-suite';
+import { defineBuiltinToolsSuite, type ToolsHarness } from './builtin-tools-suite';
+import { defineProtectedPathsSuite } from './protected-paths-suite';
 
 // Each test gets its own OPFS folder, as the app's private workspaces do.
-defineBuiltinToolsSuite('File System Access over OPFS', async () => {
+const opfsHarness = async (): Promise<ToolsHarness> => {
   const opfs = await navigator.storage.getDirectory();
   const name = `tools-${crypto.randomUUID()}`;
   const dir = await opfs.getDirectoryHandle(name, { create: true });
@@ -10,4 +11,6 @@ defineBuiltinToolsSuite('File System Access over OPFS', async () => {
     open: async (access) => createFsaWorkspaceFs(dir, { access }),
     cleanup: () => opfs.removeEntry(name, { recursive: true }),
   };
-});
+};
+defineBuiltinToolsSuite('File System Access over OPFS', opfsHarness);
+defineProtectedPathsSuite('File System Access over OPFS', opfsHarness);

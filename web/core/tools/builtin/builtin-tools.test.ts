@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeWorkspaceFs } from '../../../../plugin-host/fs/node';
 import type { ToolContext } from '../types';
-import { defineBuiltinToolsSuite } from './builtin-tools-suite';
+import { defineBuiltinToolsSuite, type ToolsHarness } from './builtin-tools-suite';
 import { globTool, searchTool } from './index';
+import { defineProtectedPathsSuite } from './protected-paths-suite';
 
-defineBuiltinToolsSuite('Node fs over a temp folder', async () => {
+const nodeHarness = async (): Promise<ToolsHarness> => {
   const base = await mkdtemp(join(tmpdir(), 'i-tools-'));
   const root = join(base, 'root');
   await mkdir(root);
@@ -15,7 +16,9 @@ defineBuiltinToolsSuite('Node fs over a temp folder', async () => {
     open: (access) => createNodeWorkspaceFs({ root, access }),
     cleanup: () => rm(base, { recursive: true, force: true }),
   };
-});
+};
+defineBuiltinToolsSuite('Node fs over a temp folder', nodeHarness);
+defineProtectedPathsSuite('Node fs over a temp folder', nodeHarness);
 
 // Node only: the browser backend never shows links, so only here can a walk meet one (seed 000 §9: search skips
 // symbolic links, also those that stay inside the workspace).

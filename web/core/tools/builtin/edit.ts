@@ -7,10 +7,13 @@ import { HarnessError } from '../../errors';
 import type { PreparedCall, ToolContext, ToolDefinition, ToolResult } from '../types';
 import { unifiedDiff } from './diff';
 import { isSnapshot, readFileState, type FileState } from './file-state';
-import { badArgs, boolArg, guard, stringArg } from './tool-kit';
+import { badArgs, boolArg, guard, shownTarget, stringArg, targetFields, writeTarget } from './tool-kit';
 
 interface EditPlan {
+  /** The normalised path (what is read and written); `shown` is what the card says. */
   path: string;
+  shown: string;
+  fields: Pick<PreparedCall, 'target' | 'alwaysAsk'>;
   content: string;
   replacements: number;
   diff: string;
@@ -31,7 +34,8 @@ function replaceLiteral(text: string, search: string, replacement: string, all: 
 }
 
 async function planEdit(args: Record<string, unknown>, ctx: ToolContext, seen?: FileSnapshot): Promise<EditPlan> {
-  const path = stringArg('edit', args, 'path', { nonEmpty: true })!;
+  const target = writeTarget('edit', args, ctx.fs);
+  const path = target.path.path;
   let oldString = stringArg('edit', args, 'old_string', { nonEmpty: true })!;
   let newString = stringArg('edit', args, 'new_string')!;
   const all = boolArg('edit', args, 'replace_all') ?? false;
@@ -65,7 +69,7 @@ async function planEdit(args: Record<string, unknown>, ctx: ToolContext, seen?: 
     throw new HarnessError('E_EDIT_AMBIGUOUS', `old_string occurs ${count} times in ${path}. Include more surrounding lines so it is unique, or set replace_all to true to change every occurrence.`, { path, count });
   }
   const content = replaceLiteral(text, oldString, newString, all);
-  return { path, content, replacements: all ? count : 1, diff: unifiedDiff(text, content, path, path), snapshot: state.snapshot };
+  return { path, shown: shownTarget(target), fields: targetFields(target), content, replacements: all ? count : 1, diff: unifiedDiff(text, content, path, path), snapshot: state.snapshot };
 }
 
 export function editTool(): ToolDefinition {
@@ -92,7 +96,7 @@ export function editTool(): ToolDefinition {
     async prepare(args, ctx): Promise<PreparedCall> {
       const plan = await planEdit(args, ctx);
       const what = plan.replacements === 1 ? '1 replacement' : `${plan.replacements} replacements`;
-      return { summary: `Edit ${plan.path} (${what})`, detail: plan.diff, state: plan.snapshot };
+      return { summary: `Edit ${plan.shown} (${what})`, detail: plan.diff, state: plan.snapshot, ...plan.fields };
     },
     async execute(args, ctx, prepared): Promise<ToolResult> {
       return guard(async () => {

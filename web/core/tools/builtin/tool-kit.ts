@@ -4,7 +4,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { HarnessError, toErrorData } from '../../errors';
 import type { FileSnapshot } from '../../approval';
-import type { ToolResult } from '../types';
+import { ASK_REASON_TEXT, checkWriteTarget, shownWritePath, writePolicyOf, type WorkspaceFs, type WriteTarget } from '../../fs';
+import type { PreparedCall, ToolResult } from '../types';
 
 export function toolError(code: string, message: string): ToolResult {
   return { output: `Error ${code}: ${message}`, error: true, code };
@@ -30,6 +31,28 @@ export function stringArg(tool: string, args: Record<string, unknown>, key: stri
   if (typeof value !== 'string') throw badArgs(tool, `At arguments.${key}: expected a string.`);
   if (opts.nonEmpty && value.length === 0) throw badArgs(tool, `At arguments.${key}: must not be empty.`);
   return value;
+}
+
+/**
+ * The file a writing tool is about to change, judged by the workspace write policy on its normalised path (E_PATH_*,
+ * E_PATH_INVISIBLE_CHAR, E_PATH_PROTECTED for .git unless the workspace allows it). Called in prepare and again in
+ * execute, so a write that skipped prepare or a setting changed meanwhile is judged anew.
+ */
+export function writeTarget(tool: string, args: Record<string, unknown>, fs: WorkspaceFs): WriteTarget {
+  return checkWriteTarget(stringArg(tool, args, 'path', { nonEmpty: true }), writePolicyOf(fs));
+}
+
+/** What a card shows of a write target: the normalised path, or `"raw" → normalised`. */
+export function shownTarget(target: WriteTarget): string {
+  return shownWritePath(target.raw, target.path.path);
+}
+
+/** The PreparedCall fields every writing tool sets: the normalised target and, for protected files, why it asks. */
+export function targetFields(target: WriteTarget): Pick<PreparedCall, 'target' | 'alwaysAsk'> {
+  return {
+    target: target.raw === target.path.path ? { path: target.path.path } : { path: target.path.path, raw: target.raw },
+    ...(target.ask ? { alwaysAsk: { reason: target.ask, text: ASK_REASON_TEXT[target.ask] } } : {}),
+  };
 }
 
 export function intArg(tool: string, args: Record<string, unknown>, key: string, min: number, max: number): number | undefined {

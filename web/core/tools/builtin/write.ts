@@ -6,21 +6,26 @@ import type { PreparedCall, ToolDefinition, ToolResult } from '../types';
 import type { ToolContext } from '../types';
 import { unifiedDiff } from './diff';
 import { isSnapshot, readFileState } from './file-state';
-import { guard, stringArg } from './tool-kit';
+import { guard, shownTarget, stringArg, targetFields, writeTarget } from './tool-kit';
 
+// Summary, diff header and snapshot name the normalised path (what will be written), never the raw argument; the
+// summary shows `"raw" → path` when the model sent another form of it.
 async function prepareWrite(args: Record<string, unknown>, ctx: ToolContext): Promise<PreparedCall> {
-  const path = stringArg('write', args, 'path', { nonEmpty: true })!;
+  const target = writeTarget('write', args, ctx.fs);
+  const path = target.path.path;
+  const shown = shownTarget(target);
   const content = stringArg('write', args, 'content')!;
   const state = await readFileState(ctx.fs, path);
   const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
+  const fields = targetFields(target);
   if (!state.exists) {
-    return { summary: `Create ${path} (${lines} lines)`, detail: unifiedDiff('', content, null, path), state: state.snapshot };
+    return { summary: `Create ${shown} (${lines} lines)`, detail: unifiedDiff('', content, null, path), state: state.snapshot, ...fields };
   }
   if (state.text === null) {
-    return { summary: `Overwrite binary file ${path} with text (${lines} lines)`, detail: `(${path} is binary; no diff)`, state: state.snapshot };
+    return { summary: `Overwrite binary file ${shown} with text (${lines} lines)`, detail: `(${path} is binary; no diff)`, state: state.snapshot, ...fields };
   }
   const detail = unifiedDiff(state.text, content, path, path);
-  return { summary: detail ? `Overwrite ${path} (${lines} lines)` : `Write ${path} (unchanged)`, detail: detail || '(no changes)', state: state.snapshot };
+  return { summary: detail ? `Overwrite ${shown} (${lines} lines)` : `Write ${shown} (unchanged)`, detail: detail || '(no changes)', state: state.snapshot, ...fields };
 }
 
 export function writeTool(): ToolDefinition {
@@ -43,7 +48,7 @@ export function writeTool(): ToolDefinition {
     prepare: prepareWrite,
     async execute(args, ctx, prepared): Promise<ToolResult> {
       return guard(async () => {
-        const path = stringArg('write', args, 'path', { nonEmpty: true })!;
+        const path = writeTarget('write', args, ctx.fs).path.path;
         const content = stringArg('write', args, 'content')!;
         const ready = prepared ?? (await prepareWrite(args, ctx));
         const snapshot: FileSnapshot | undefined = isSnapshot(ready.state) ? ready.state : undefined;
