@@ -25,3 +25,33 @@ export const PAIRING_TTL_MS = 10 * 60_000;
 export const PAIRING_MAX_ATTEMPTS = 5;
 /** The port the browser app tries first. */
 export const DEFAULT_PORT = 7331;
+/**
+ * Deepest JSON nesting a request body may have. Worker frames wrap it in at most 3 more levels (frame → data →
+ * arguments), and 128 is serde_json's default recursion limit, the strictest parser a worker is likely to use (Python's
+ * json allows ~1000, V8's JSON.stringify a few thousand before a RangeError). Real tool arguments and hook data
+ * nest a few dozen levels at most.
+ */
+export const MAX_JSON_DEPTH = 120;
+
+// Pre-authentication limits of the HTTP server. Any local process (of any user) and any web page can open
+// connections to a loopback port; until a request shows a token it may cost the bridge only these bounds.
+/** `/v1/pair` is the one endpoint read before authentication; its body is `{"code": "XXXX-XXXX"}` (~20 bytes). */
+export const PAIR_MAX_BODY_BYTES = 4 * 1024;
+/**
+ * A connection must deliver a complete request head within this time from its first byte (or from connecting).
+ * Loopback clients send a head in one packet; 10 s tolerates a machine under heavy load. Slowloris ends here.
+ */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/**
+ * The whole request, body included, must arrive within this time. A 48 MiB body over loopback takes well under a
+ * second; a minute leaves room for a starved client, and bounds a slow-body sender holding a connection.
+ */
+export const REQUEST_TIMEOUT_MS = 60_000;
+/** Idle time between requests on a kept-alive connection (Node's default is 5 s; a paired app calls now and then). */
+export const KEEP_ALIVE_MS = 30_000;
+/**
+ * Open connections per listener (127.0.0.1 and ::1 each). Browsers use at most 6 per host, headless `i` a few;
+ * 128 keeps descriptors and per-socket buffers small. At the limit a new connection closes the oldest one that has
+ * not yet shown a token (see connection-limit.ts), so idle sockets cannot lock the paired app out.
+ */
+export const MAX_CONNECTIONS = 128;

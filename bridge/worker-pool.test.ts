@@ -70,14 +70,29 @@ describe('worker pool protocol violations', () => {
     expect(a).not.toBe(b);
   });
 
-  it('a 49 MiB request frame is refused, the worker evicted, and the next call works on a fresh worker', async () => {
+  it('a 49 MiB request frame is refused as a request error and the same worker serves the next call', async () => {
     const pool = makePool();
     const echo = hostile('echo');
     const first = pidOf(await pool.call(echo, request()));
     const error = await failure(pool.call(echo, request({ blob: 'x'.repeat(49 * 1024 * 1024) })));
-    expect(error.code).toBe('E_WORKER_FRAME_TOO_LARGE');
-    const next = pidOf(await pool.call(echo, request({ small: true })));
-    expect(next).not.toBe(first);
+    expect(error.code).toBe('E_REQUEST_FRAME_TOO_LARGE');
+    expect(pidOf(await pool.call(echo, request({ small: true })))).toBe(first);
+    expect(pool.spawned).toBe(1);
+  });
+
+  it.each([
+    ['a cycle', () => { const a: Record<string, unknown> = {}; a.self = a; return a; }],
+    ['a BigInt', () => ({ n: 10n })],
+    ['nesting past the stack', () => { let v: unknown = 0; for (let i = 0; i < 200_000; i++) v = [v]; return { v }; }],
+  ])('a request with %s that cannot be serialised is refused; the healthy worker keeps its pid', async (_what, make) => {
+    const pool = makePool();
+    const echo = hostile('echo');
+    const first = pidOf(await pool.call(echo, request()));
+    const error = await failure(pool.call(echo, request(make())));
+    expect(error.code).toBe('E_REQUEST_UNSERIALISABLE');
+    expect(error.message.length).toBeLessThan(600);
+    expect(pidOf(await pool.call(echo, request()))).toBe(first);
+    expect(pool.spawned).toBe(1);
   });
 
   it('output written between calls evicts the worker before anyone trusts it again', async () => {

@@ -5,6 +5,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { BridgeError } from './errors';
 import { FrameReader } from './frame-reader';
 import { killGroup, killGroupNow } from './kill-group';
+import { MAX_JSON_DEPTH } from './limits';
 import type { WorkerRequest } from './protocol';
 
 export interface WorkerOptions {
@@ -93,25 +94,19 @@ export class WorkerProcess {
     if (!this.alive) return Promise.reject(new BridgeError('E_WORKER_GONE', 'The worker has already stopped. Call again to start a fresh one.'));
     if (this.pending) return Promise.reject(new BridgeError('E_WORKER_BUSY', 'The worker already has a call in flight; calls must be queued.'));
     const id = ++this.nextId;
+    let frame: Buffer;
+    try {
+      frame = encodeFrame({ id, ...request }, this.options.maxFrameBytes);
+    } catch (error) {
+      // The request is at fault, not the worker: it never saw a byte of it, so it stays up for the next call.
+      return Promise.reject(error);
+    }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.violation('E_WORKER_TIMEOUT', `The worker did not answer within ${timeoutMs} ms. It was stopped; the call may have had side effects and is not retried.`);
       }, timeoutMs);
       this.pending = { id, resolve, reject, timer };
-      let line: string;
-      try {
-        line = `${JSON.stringify({ id, ...request })}\n`;
-      } catch (error) {
-        this.violation('E_WORKER_REQUEST_INVALID', `The request could not be serialised (${(error as Error).message}).`);
-        return;
-      }
-      // UTF-8 needs at most 3 bytes per UTF-16 unit: only a long line needs its exact byte count.
-      const bytes = line.length * 3 <= this.options.maxFrameBytes ? 0 : Buffer.byteLength(line, 'utf8');
-      if (bytes > this.options.maxFrameBytes) {
-        this.violation('E_WORKER_FRAME_TOO_LARGE', `The request frame is ${bytes} bytes, over the ${this.options.maxFrameBytes}-byte limit. Send smaller arguments.`);
-        return;
-      }
-      this.child.stdin.write(line, 'utf8');
+      this.child.stdin.write(frame);
     });
   }
 
@@ -217,5 +212,30 @@ export class WorkerProcess {
   }
 }
 
+/**
+ * One request line as bytes, checked before anything reaches the worker. The string goes straight into one exactly
+ * sized buffer with the newline (no `line + "\n"` copy, no second encoding inside the stream), so a request costs
+ * its serialised text plus one buffer of the same size, and the text is garbage as soon as this returns.
+ */
+export function encodeFrame(frame: WorkerRequest, maxFrameBytes: number): Buffer {
+  let text: string;
+  try {
+    text = JSON.stringify(frame);
+  } catch (error) {
+    // A cycle, a BigInt, or nesting deeper than V8's stack (RangeError): only a request built inside the bridge
+    // (a hook chain passing on a worker's answer) can get here, HTTP bodies are depth-checked when read.
+    throw new BridgeError('E_REQUEST_UNSERIALISABLE', `The request could not be serialised for the worker (${clip((error as Error).message)}). Send plain JSON nested at most ${MAX_JSON_DEPTH} levels deep.`);
+  }
+  const bytes = Buffer.byteLength(text, 'utf8') + 1;
+  if (bytes > maxFrameBytes) {
+    throw new BridgeError('E_REQUEST_FRAME_TOO_LARGE', `The request frame would be ${bytes} bytes, over the ${maxFrameBytes}-byte limit of a worker frame. Send smaller arguments or a reference to the data.`, { bytes, limit: maxFrameBytes });
+  }
+  const out = Buffer.allocUnsafe(bytes);
+  out.write(text, 0, 'utf8');
+  out[bytes - 1] = 0x0a;
+  return out;
+}
+
+const clip = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}… (${text.length} characters)` : text);
 const preview = (line: Buffer): string => JSON.stringify(line.subarray(0, 80).toString('utf8'));
 const tail = (text: string): string => (text.length > 2000 ? text.slice(-2000) : text);
