@@ -1,11 +1,13 @@
 // The request pipeline: Host → Origin → preflight → token → method → content type → body cap → handler.
 // Every refusal happens before a handler runs, so a refused request can never start a process.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Pairing, TokenStore } from './auth';
 import type { BridgeCore } from './bridge-core';
 import { BridgeError, toErrorData } from './errors';
 import { answerPreflight, corsHeaders, hostAllowed, isJsonContentType, originAllowed, proxyCorsHeaders } from './http-guard';
 import { forwardProxy, parseProxyRequest } from './proxy';
+import { MAX_JSON_DEPTH, PAIR_MAX_BODY_BYTES } from './limits';
 import { readJson } from './read-body';
 
 export interface HttpOptions {
@@ -18,19 +20,21 @@ export interface HttpOptions {
   port: () => number;
   /** True once the bridge is stopping: requests that arrive during the drain get 503 E_BRIDGE_CLOSED. */
   closing?: () => boolean;
+  /** A request on this socket showed a valid token: its connection is no longer shed to make room for others. */
+  authenticated?: (socket: Socket) => void;
   log?: (line: string) => void;
 }
 
 const STATUS: Record<string, number> = {
   E_HOST_DENIED: 403, E_ORIGIN_DENIED: 403, E_UNAUTHORIZED: 401, E_NOT_FOUND: 404, E_METHOD: 405,
-  E_CONTENT_TYPE: 415, E_BODY_TOO_LARGE: 413, E_BODY_INVALID: 400, E_TOOL_ARGUMENTS: 400, E_PATHS_INVALID: 400,
+  E_CONTENT_TYPE: 415, E_BODY_TOO_LARGE: 413, E_BODY_INVALID: 400, E_BODY_TOO_DEEP: 400, E_REQUEST_UNSERIALISABLE: 400, E_REQUEST_FRAME_TOO_LARGE: 413, E_TOOL_ARGUMENTS: 400, E_PATHS_INVALID: 400,
   E_PATHS_FIXED: 400, E_WORKSPACE_INVALID: 400, E_WORKSPACE_DENIED: 403, E_TOOL_UNKNOWN: 404, E_PROVIDER_MISSING: 404,
   E_PAIRING_WRONG: 401, E_PAIRING_USED: 410, E_PAIRING_EXPIRED: 410, E_PAIRING_LOCKED: 429,
   E_WORKER_TIMEOUT: 504, E_WORKER_QUEUE_TIMEOUT: 504, E_MCP_TIMEOUT: 504, E_WEB_TIMEOUT: 504, E_PROXY_ORIGIN_DENIED: 403, E_PROXY_HEADER_DENIED: 400,
   E_PROXY_INVALID: 400, E_WEB_URL_INVALID: 400, E_WEB_PRIVATE_ADDRESS: 403, E_BRIDGE_CLOSED: 503, E_REQUEST_ABORTED: 400,
 };
 
-type Route = { method: 'GET' | 'POST'; auth: boolean; run: (body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) => Promise<unknown> };
+type Route = { method: 'GET' | 'POST'; auth: boolean; maxBodyBytes?: number; run: (body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) => Promise<unknown> };
 
 const NO_CORS: Record<string, string> = {};
 const BASE_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
@@ -42,7 +46,16 @@ const UPSTREAM = /^E_(WORKER|MCP|PROVIDER|TOOL_RESULT|PROXY|WEB)/;
  */
 function send(res: ServerResponse, status: number, payload: unknown, cors: Record<string, string>, errorCode?: string, close?: boolean): void {
   if (res.headersSent) return void res.destroy();
-  const body = JSON.stringify(payload);
+  let body: string;
+  try {
+    body = JSON.stringify(payload);
+  } catch (error) {
+    // A worker answer nested beyond V8's stack (or otherwise unencodable): the caller gets a coded error, not a 500.
+    const code = 'E_RESULT_UNSERIALISABLE';
+    body = JSON.stringify({ error: { code, message: `The answer could not be encoded as JSON (${(error as Error).message.slice(0, 200)}). The worker must return plain JSON nested at most ${MAX_JSON_DEPTH} levels deep.` } });
+    status = 502;
+    errorCode = code;
+  }
   const headers: Record<string, string | number> = cors === NO_CORS ? { ...BASE_HEADERS } : { ...cors, ...BASE_HEADERS };
   headers['Content-Length'] = Buffer.byteLength(body, 'utf8');
   if (errorCode) headers['X-I-Bridge-Error'] = errorCode;
@@ -66,7 +79,7 @@ function fail(res: ServerResponse, path: string, error: unknown, cors: Record<st
 
 async function serve(o: HttpOptions, route: Route, path: string, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>): Promise<void> {
   try {
-    const body = route.method === 'POST' ? await readJson(req, o.maxBodyBytes) : {};
+    const body = route.method === 'POST' ? await readJson(req, route.maxBodyBytes ?? o.maxBodyBytes) : {};
     const result = await route.run(body, req, res, cors);
     if (result !== undefined) send(res, 200, result, cors);
   } catch (error) {
@@ -76,7 +89,7 @@ async function serve(o: HttpOptions, route: Route, path: string, req: IncomingMe
 
 export function createHandler(o: HttpOptions): RequestListener {
   const routes = new Map<string, Route>([
-    ['/v1/pair', { method: 'POST', auth: false, run: async (body) => ({ token: o.pairing.pair(body.code) }) }],
+    ['/v1/pair', { method: 'POST', auth: false, maxBodyBytes: PAIR_MAX_BODY_BYTES, run: async (body) => ({ token: o.pairing.pair(body.code) }) }],
     ['/v1/status', { method: 'GET', auth: true, run: async () => o.core.status() }],
     ['/v1/manifest', { method: 'GET', auth: true, run: async () => o.core.manifestView() }],
     ['/v1/tools/call', { method: 'POST', auth: true, run: (body) => o.core.callTool(body) }],
@@ -115,8 +128,11 @@ export function createHandler(o: HttpOptions): RequestListener {
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     const route = routes.get(path);
-    if (route?.auth !== false && !o.tokens.check(req.headers.authorization)) {
-      return refuse(req, res, 'E_UNAUTHORIZED', 'Missing or wrong bearer token. Pair with the code i-bridge printed (POST /v1/pair), or read the token from bridge.json.', cors);
+    if (route?.auth !== false) {
+      if (!o.tokens.check(req.headers.authorization)) {
+        return refuse(req, res, 'E_UNAUTHORIZED', 'Missing or wrong bearer token. Pair with the code i-bridge printed (POST /v1/pair), or read the token from bridge.json.', cors);
+      }
+      o.authenticated?.(req.socket);
     }
     if (!route) return refuse(req, res, 'E_NOT_FOUND', `No endpoint ${path}. See i-bridge --help.`, cors);
     if (req.method !== route.method) return refuse(req, res, 'E_METHOD', `${path} takes ${route.method}.`, cors);

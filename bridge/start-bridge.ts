@@ -1,7 +1,7 @@
 // Assembles and starts a bridge: settings, manifest, pool, MCP servers, the HTTP server on 127.0.0.1 and ::1
 // (same port; a host without IPv6 is tolerated), and `<runtime_dir>/bridge.json` (0600) for local tools.
 import { accessSync, constants, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { Pairing, TokenStore } from './auth';
 import { loadBridgeSettings, normaliseOrigin, parseBridgeSettings, type McpServerConfig } from './bridge-config';
@@ -10,6 +10,7 @@ import { canonicalRoot, resolveDirs } from './dirs';
 import { BridgeError } from './errors';
 import { createHandler } from './http-server';
 import { CALL_TIMEOUT_MS, KILL_GRACE_MS, MAX_FRAME_BYTES } from './limits';
+import { closeServer, DEFAULT_SERVER_LIMITS, drainServer, listenBoth, SHUTDOWN_DRAIN_MS, type Listening, type ServerLimits } from './listen';
 import { emptyManifest, loadManifest, MANIFEST_OPTION } from './manifest';
 import { McpHub } from './mcp-hub';
 import { GroupRecord, reapLeftoverGroups } from './process-groups';
@@ -41,6 +42,8 @@ export interface BridgeOptions {
   ioLimitBytes?: number;
   webTimeoutMs?: number;
   writeBridgeFile?: boolean;
+  /** Pre-authentication bounds (limits.ts); tests pass short ones. */
+  serverLimits?: Partial<ServerLimits>;
   /** Aborting it while the bridge starts (SIGINT during a slow MCP server start) stops what was started. */
   signal?: AbortSignal;
   log?: (line: string) => void;
@@ -59,83 +62,6 @@ export interface RunningBridge {
   close: () => Promise<void>;
   /** Synchronous last resort for process exit: SIGKILL every worker group, remove bridge.json. */
   killNow: () => void;
-}
-
-const listen = (server: Server, port: number, host: string) =>
-  new Promise<number>((resolve, reject) => {
-    const onError = (error: Error) => reject(error);
-    server.once('error', onError);
-    server.listen({ port, host, exclusive: true }, () => {
-      server.off('error', onError);
-      const addr = server.address();
-      resolve(typeof addr === 'object' && addr ? addr.port : port);
-    });
-  });
-const closeServer = (server: Server) => new Promise<void>((resolve) => {
-  server.close(() => resolve());
-  server.closeAllConnections();
-});
-/**
- * Shutdown: stop accepting, let answers already decided (E_BRIDGE_CLOSED for calls in flight) reach their clients,
- * then drop what is left after `graceMs` (a long proxy stream, say).
- */
-const drainServer = (server: Server, graceMs: number) => new Promise<void>((resolve) => {
-  const idle = setInterval(() => server.closeIdleConnections(), 25);
-  const last = setTimeout(() => server.closeAllConnections(), graceMs);
-  server.close(() => {
-    clearInterval(idle);
-    clearTimeout(last);
-    resolve();
-  });
-});
-const SHUTDOWN_DRAIN_MS = 500;
-
-/** The listen errors a person can meet, as codes that say what to do; anything else is passed on. */
-function listenError(error: unknown, port: number, host: string): unknown {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') {
-    return new BridgeError('E_PORT_IN_USE', `Port ${port} is already in use on ${host} (another i-bridge?). Stop that program, or pick another port with --port (0 picks a free one).`, { port, host });
-  }
-  if (code === 'EACCES') {
-    return new BridgeError('E_PORT_DENIED', `Port ${port} on ${host} needs privileges this user lacks. Pick a port above 1023 with --port.`, { port, host });
-  }
-  return error;
-}
-
-const NO_IPV6 = new Set(['EADDRNOTAVAIL', 'EAFNOSUPPORT', 'EINVAL']);
-/** A paired app makes a call now and then: keep its loopback connection open between calls (Node's default is 5 s). */
-const KEEP_ALIVE_MS = 30_000;
-
-function createHttpServer(handler: Parameters<typeof createServer>[1]): Server {
-  const server = createServer({ noDelay: true, keepAlive: true }, handler);
-  server.keepAliveTimeout = KEEP_ALIVE_MS;
-  server.headersTimeout = KEEP_ALIVE_MS + 5_000;
-  return server;
-}
-
-async function listenBoth(handler: Parameters<typeof createServer>[1], port: number): Promise<{ servers: Server[]; port: number }> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const v4 = createHttpServer(handler);
-    let actual: number;
-    try {
-      actual = await listen(v4, port, '127.0.0.1');
-    } catch (error) {
-      throw listenError(error, port, '127.0.0.1');
-    }
-    const v6 = createHttpServer(handler);
-    try {
-      await listen(v6, actual, '::1');
-      return { servers: [v4, v6], port: actual };
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? '';
-      if (NO_IPV6.has(code)) return { servers: [v4], port: actual };
-      await closeServer(v4);
-      if (code !== 'EADDRINUSE' || port !== 0) {
-        throw new BridgeError('E_PORT_IN_USE', `Port ${actual} is taken on ::1 (${code}). Pick another with --port.`);
-      }
-    }
-  }
-  throw new BridgeError('E_PORT_IN_USE', 'Could not find a port free on both 127.0.0.1 and ::1. Pass --port.');
 }
 
 /** Creates the runtime folder (bridge.json, groups/) before anything starts, so a bad one is a clear start error. */
@@ -297,6 +223,9 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     maxBodyBytes: options.maxBodyBytes ?? MAX_FRAME_BYTES,
     port: () => port,
     closing: () => closed,
+    authenticated: (socket) => {
+      for (const limit of listening?.limits ?? []) limit.authenticated(socket);
+    },
     ...(options.log ? { log: options.log } : {}),
   });
   // From here on processes and sockets exist: any failure, or a stop request, takes them all down again.
@@ -306,13 +235,13 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const checkStop = () => {
     if (signal?.aborted) throw new BridgeError('E_INTERRUPTED', 'i-bridge was stopped while it was starting; everything it had started was stopped too. Start it again.');
   };
-  let listening: { servers: Server[]; port: number } | undefined;
+  let listening: Listening | undefined;
   let bridgeFile: string | undefined;
   try {
     checkStop();
     await mcp.start({ ...settings.mcpServers, ...options.mcpServers });
     checkStop();
-    listening = await listenBoth(handler, options.port);
+    listening = await listenBoth(handler, options.port, { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits }, options.log);
     checkStop();
     port = listening.port;
     if (options.writeBridgeFile !== false) bridgeFile = writeBridgeFile(dirs.runtime_dir, { url: `http://127.0.0.1:${port}`, token, pid: process.pid });
