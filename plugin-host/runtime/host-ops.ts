@@ -3,7 +3,7 @@
 // the plugin as `{ok:false, error:"<CODE>: <message>"}` and the invocation goes on; this function never throws.
 
 import { HarnessError, toErrorData } from '../errors';
-import type { FileStat, WorkspaceFs } from '../fs';
+import { ASK_REASON_TEXT, checkWriteTarget, shownWritePath, writePolicyOf, type AskReason, type FileStat, type WorkspaceFs } from '../fs';
 import { boundedError } from './bounded-error';
 import { RefusalCode } from './codes';
 import type { HostCallRequest, HostResponse } from './frames';
@@ -21,8 +21,12 @@ export interface PluginPermissions {
 /** What the person sees before a plugin writes a file. */
 export interface WriteApprovalRequest {
   pluginId: string;
-  /** Workspace-relative path as the plugin gave it. */
+  /** The normalised workspace-relative path that will be written (what every card and record shows). */
   path: string;
+  /** The path as the plugin sent it, present only when it differs from `path`: shown as `raw → path`. */
+  rawPath?: string;
+  /** Present when the workspace write policy says this write always asks (plugin-host/fs/write-policy.ts). */
+  alwaysAsk?: { reason: AskReason; text: string };
   /** Current text, or null when the file does not exist or is not readable text. */
   oldText: string | null;
   exists: boolean;
@@ -30,13 +34,18 @@ export interface WriteApprovalRequest {
 }
 
 /**
- * `auto` writes without asking. `ask` calls `approve` for every fs.write; the budget is paused while it waits.
  * Contract: resolve true to allow this one write, false to deny it (the plugin gets E_HOST_WRITE_DENIED and nothing
  * else is authorised); the signal aborts when the invocation is cancelled or ends, after which the answer is ignored.
  */
-export type WriteApproval =
-  | { mode: 'auto' }
-  | { mode: 'ask'; approve: (request: WriteApprovalRequest, signal: AbortSignal) => Promise<boolean> };
+export type ApproveWrite = (request: WriteApprovalRequest, signal: AbortSignal) => Promise<boolean>;
+
+/**
+ * `ask` calls `approve` for every fs.write; the budget is paused while it waits. `auto` writes without asking,
+ * except files the write policy marks always-ask (.vscode/, .envrc, CI workflows…): those go to `approve`, and
+ * without one they are refused. `yolo` (the person's explicit "run everything") writes those too. Writes inside
+ * .git are refused in every mode unless the fs was wrapped with a policy allowing them (`protectWrites`).
+ */
+export type WriteApproval = { mode: 'auto'; approve?: ApproveWrite } | { mode: 'ask'; approve: ApproveWrite } | { mode: 'yolo' };
 
 export interface HostContext {
   pluginId: string;
@@ -125,7 +134,7 @@ function readableFs(ctx: HostContext): WorkspaceFs {
   return ctx.fs;
 }
 
-async function write(path: string, text: string, ctx: HostContext): Promise<number> {
+async function write(rawPath: string, text: string, ctx: HostContext): Promise<number> {
   const fs = readableFs(ctx);
   if (ctx.permissions.workspace !== 'read-write') {
     throw refuse(RefusalCode.PERMISSION, 'This plugin may only read: its manifest asks for permissions.workspace "read". Writing needs "read-write".');
@@ -133,24 +142,44 @@ async function write(path: string, text: string, ctx: HostContext): Promise<numb
   if (fs.access !== 'read-write') {
     throw refuse(RefusalCode.READ_ONLY, 'The folder is granted read-only. Grant read-write access to let plugins write.');
   }
+  // The write policy judges the normalised path before anyone is asked: a detour into .git is E_PATH_PROTECTED for
+  // the plugin, and the person is never shown it. From here on only the normalised path is used and shown.
+  const target = checkWriteTarget(rawPath, writePolicyOf(fs));
+  const path = target.path.path;
+  const shown = shownWritePath(rawPath, path);
   const bytes = encoder.encode(text).length;
   if (bytes > MAX_FILE_BYTES) {
     throw refuse(RefusalCode.TOO_LARGE, `The text is ${bytes} bytes; a plugin may write at most ${MAX_FILE_BYTES} bytes per file.`);
   }
-  if (ctx.approval.mode === 'ask') {
+  const approval = ctx.approval;
+  const approve = approval.mode === 'yolo' ? undefined : approval.approve;
+  if (approval.mode === 'ask' || (approval.mode === 'auto' && target.ask)) {
+    const alwaysAsk = target.ask ? { reason: target.ask, text: ASK_REASON_TEXT[target.ask] } : undefined;
+    if (!approve) {
+      throw refuse(RefusalCode.WRITE_DENIED, `Writing ${shown} always needs the person's approval because ${alwaysAsk?.text ?? 'writes ask in this mode'}, and nobody can approve it in this run. Nothing was written.`);
+    }
     // stat goes through the path policy, so an escaping path is refused before the person is asked anything.
     const before = await snapshot(fs, path);
     const resume = ctx.pauseBudget();
     let approved: boolean;
     try {
-      approved = await ctx.approval.approve({ pluginId: ctx.pluginId, path, oldText: before.text, exists: before.stat !== null, newText: text }, ctx.signal);
+      const request: WriteApprovalRequest = {
+        pluginId: ctx.pluginId,
+        path,
+        ...(rawPath !== path ? { rawPath } : {}),
+        ...(alwaysAsk ? { alwaysAsk } : {}),
+        oldText: before.text,
+        exists: before.stat !== null,
+        newText: text,
+      };
+      approved = await approve(request, ctx.signal);
     } catch {
       approved = false;
     } finally {
       resume();
     }
     if (approved !== true || ctx.signal.aborted) {
-      throw refuse(RefusalCode.WRITE_DENIED, `The write to ${path} was not approved. Nothing was written.`);
+      throw refuse(RefusalCode.WRITE_DENIED, `The write to ${shown} was not approved. Nothing was written.`);
     }
     // The person approved a diff against what the file held then: if it changed meanwhile (they kept editing), the
     // approval no longer describes this write.
