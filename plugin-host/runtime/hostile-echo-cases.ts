@@ -1,11 +1,15 @@
 // The hostile corpus for bounded echoes, shared by the Node (worker_threads) and Chromium (module Worker) tests:
 // frames that put megabytes of text where an error would quote it, BOM-prefixed frames, and modules whose import
 // names are huge. Every case names the stable code it must end with; the tests assert that the error stays small.
+import { escapeControls } from '../errors';
 import type { FrameSegment } from '../fixtures/wat/wat';
 import { AbortCode } from './codes';
 
 const MiB = 1024 * 1024;
 const huge = (text: string, bytes = 3 * MiB): readonly [string, number] => [text, Math.ceil(bytes / text.length)];
+
+/** True when `text` holds a raw C0/C1 control, bidi or invisible character (a quote must show them escaped). */
+export const hasRawControls = (text: string): boolean => escapeControls(text) !== text;
 
 /** An abort (or a plugin error) must stay under this many characters of JSON, whatever the plugin sent. */
 export const ECHO_BOUND = 1024;
@@ -22,7 +26,7 @@ export const abortCases: AbortCase[] = [
   { name: 'a 3 MiB argument name', frame: ['{"type":"host_call","request":{"id":1,"op":"kv.get","args":{"key":"k","', huge('a'), '":1}}}'], code: AbortCode.BAD_ARGS },
   { name: 'a 3 MiB operation name', frame: ['{"type":"host_call","request":{"id":1,"op":"', huge('o'), '","args":{"key":"k"}}}'], code: AbortCode.UNKNOWN_OP },
   { name: 'a 3 MiB string as host-call id', frame: ['{"type":"host_call","request":{"id":"', huge('1'), '","op":"kv.get","args":{"key":"k"}}}'], code: AbortCode.HOST_ID },
-  { name: 'a host-call id nested a million arrays deep', frame: ['{"type":"host_call","request":{"id":', ['[', 1_000_000], ['1'], [']', 1_000_000], ',"op":"kv.get","args":{"key":"k"}}}'], code: AbortCode.HOST_ID },
+  { name: 'a host-call id nested a million arrays deep', frame: ['{"type":"host_call","request":{"id":', ['[', 1_000_000], '1', [']', 1_000_000], ',"op":"kv.get","args":{"key":"k"}}}'], code: AbortCode.HOST_ID },
   { name: 'a 3 MiB frame type', frame: ['{"type":"', huge('t'), '"}'], code: AbortCode.BAD_FRAME },
   { name: '3 MiB of terminal escapes as a JSON key', frame: ['{"type":"done","output":"x","', huge('\\u001b[2J\\u009b31m\\u202e'), '":1}'], code: AbortCode.BAD_FRAME },
   { name: 'a 3 MiB frame that is not JSON', frame: [huge('{"type":')], code: AbortCode.BAD_JSON },
