@@ -1,8 +1,10 @@
-// A bounded, line-based unified diff (Myers' O(ND) algorithm) for the approval prompt of `write` and `edit`.
-// Bounds: common prefix and suffix are trimmed first; if the remaining edit distance exceeds `maxEdits`, the middle
-// becomes one delete-all/insert-all hunk (still a correct diff, only not minimal); the text is cut at `maxChars`
-// with a marker line. Memory is O(maxEdits²) integers for the trace; time O((lines) × edits), capped (limits.ts).
-import { DIFF_MAX_CHARS, DIFF_MAX_EDITS, DIFF_MAX_WORK } from './limits';
+// A bounded, line-based unified diff for the approval prompt of `write` and `edit` (and plugin writes). The edit
+// script is jsdiff's (`diffArrays`, Myers' O(ND) algorithm with its `maxEditLength` and `timeout` bounds); the
+// hunks are printed here, in the exact form the approval view and tests expect. Bounds: common prefix and suffix
+// are trimmed first; if jsdiff gives up on the middle, it becomes one delete-all/insert-all hunk (still a correct
+// diff, only not minimal); the text is cut at `maxChars` with a marker line (limits.ts).
+import { diffArrays } from 'diff';
+import { DIFF_MAX_CHARS, DIFF_MAX_EDITS, DIFF_MAX_WORK, DIFF_TIMEOUT_MS } from './limits';
 
 export interface DiffOptions {
   /** Unchanged lines shown around each change (default 3). */
@@ -27,61 +29,22 @@ function splitLines(text: string): Lines {
   return { lines, finalNewline };
 }
 
-/** Edit script between a and b as ' ', '-', '+' per line, or null when more than maxEdits edits are needed. */
-function myers(a: number[], b: number[], maxEdits: number): Array<' ' | '-' | '+'> | null {
-  const n = a.length;
-  const m = b.length;
-  const max = Math.min(n + m, maxEdits, Math.floor(DIFF_MAX_WORK / Math.max(1, n + m)));
-  const offset = n + m + 1;
-  const v = new Int32Array(2 * offset + 2);
-  const trace: Int32Array[] = [];
-  let found = -1;
-  outer: for (let d = 0; d <= max; d++) {
-    trace.push(v.slice(offset - d, offset + d + 1));
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
-        x++;
-        y++;
-      }
-      v[offset + k] = x;
-      if (x >= n && y >= m) {
-        found = d;
-        break outer;
-      }
-    }
-  }
-  if (found < 0) return null;
+/**
+ * Edit script between a and b as ' ', '-', '+' per line (deletions before insertions in a changed block), or null
+ * when jsdiff gives up: more than `maxEdits` edits, or DIFF_TIMEOUT_MS spent. Its Myers search costs
+ * (lines × edits) steps, so the edit bound also shrinks to DIFF_MAX_WORK / lines: on large files the fallback
+ * comes after a bounded amount of work, the same on every machine, and the timeout is only a backstop.
+ */
+function editScript(a: string[], b: string[], maxEdits: number): Array<' ' | '-' | '+'> | null {
+  const maxEditLength = Math.min(a.length + b.length, maxEdits, Math.floor(DIFF_MAX_WORK / Math.max(1, a.length + b.length)));
+  const changes = diffArrays(a, b, { maxEditLength, timeout: DIFF_TIMEOUT_MS });
+  if (!changes) return null;
   const script: Array<' ' | '-' | '+'> = [];
-  let x = n;
-  let y = m;
-  for (let d = found; d > 0; d--) {
-    const vd = trace[d]!;
-    const at = (k: number) => vd[k + d]!;
-    const k = x - y;
-    const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
-    const prevX = at(prevK);
-    const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) {
-      script.push(' ');
-      x--;
-      y--;
-    }
-    if (x === prevX) {
-      script.push('+');
-      y--;
-    } else {
-      script.push('-');
-      x--;
-    }
+  for (const change of changes) {
+    const kind = change.added ? '+' : change.removed ? '-' : ' ';
+    for (let i = 0; i < change.count; i++) script.push(kind);
   }
-  while (x > 0 && y > 0) {
-    script.push(' ');
-    x--;
-    y--;
-  }
-  return script.reverse();
+  return script;
 }
 
 /** Line operations from old to new, with 1-based line numbers on both sides. */
@@ -94,15 +57,9 @@ function diffOps(oldLines: string[], newLines: string[], maxEdits: number): Op[]
     endOld--;
     endNew--;
   }
-  const ids = new Map<string, number>();
-  const idOf = (line: string) => {
-    let id = ids.get(line);
-    if (id === undefined) ids.set(line, (id = ids.size));
-    return id;
-  };
-  const a = oldLines.slice(start, endOld).map(idOf);
-  const b = newLines.slice(start, endNew).map(idOf);
-  const script = myers(a, b, maxEdits) ?? [...a.map(() => '-' as const), ...b.map(() => '+' as const)];
+  const a = oldLines.slice(start, endOld);
+  const b = newLines.slice(start, endNew);
+  const script = editScript(a, b, maxEdits) ?? [...a.map(() => '-' as const), ...b.map(() => '+' as const)];
   const ops: Op[] = [];
   let i = 0;
   let j = 0;
