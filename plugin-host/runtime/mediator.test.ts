@@ -50,6 +50,29 @@ describe('FrameMediator', () => {
     expect(codeOf(() => m().accept({ type: 'host_call', request: { id: 1, op: 'kv.get', args: { key: 'k' }, extra: 1 } }))).toBe(AbortCode.BAD_FRAME);
   });
 
+  it('names at most three unexpected fields, each quoted briefly, and counts the rest', () => {
+    const frame: Record<string, unknown> = { type: 'done', output: 'x' };
+    for (let i = 0; i < 200_000; i++) frame[`${'k'.repeat(100)}${i}`] = 1;
+    const args: Record<string, unknown> = { key: 'k', [`\u202e${'a'.repeat(3 * 1024 * 1024)}`]: 1 };
+    for (const [accept, code] of [
+      [() => new FrameMediator().accept(frame), AbortCode.BAD_FRAME],
+      [() => new FrameMediator().accept(call(1, 'kv.get', args)), AbortCode.BAD_ARGS],
+    ] as const) {
+      const e = (() => {
+        try {
+          accept();
+        } catch (error) {
+          return error as HarnessError;
+        }
+        throw new Error('accepted');
+      })();
+      expect(e.code).toBe(code);
+      expect(JSON.stringify({ message: e.message, data: e.data }).length).toBeLessThan(1024);
+      expect(e.message).not.toContain('\u202e');
+      expect(e.data).toMatchObject({ extraCount: code === AbortCode.BAD_FRAME ? 200_000 : 1 });
+    }
+  });
+
   it('limits the final text to 1 MiB of UTF-8', () => {
     const m = (text: string) => () => new FrameMediator().accept({ type: 'done', output: text });
     expect(codeOf(m('é'.repeat(512 * 1024)))).toBe('ok');
