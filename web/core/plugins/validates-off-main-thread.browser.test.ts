@@ -108,7 +108,7 @@ describe('validating an imported package', () => {
 
   it('passes the validator refusal through with its code, and a worker that never answers is stopped at the deadline', async () => {
     const bytes = await fresh();
-    bytes[40] ^= 0xff; // inside the manifest's local header/data: the CRC or the JSON no longer matches
+    bytes[40]! ^= 0xff; // inside the manifest's local header/data: the CRC or the JSON no longer matches
     const refused = await validateOffThread(bytes).catch((e: { code?: string; message?: string }) => e);
     expect((refused as { code: string }).code).toMatch(/^E_(PACKAGE|MANIFEST)_/);
 
