@@ -79,7 +79,7 @@ describe('hplugin pack', () => {
     await writeFile(p('wasi.wasm'), await watToWasm(readWat('imports-wasi.wat')));
     const r = await run(...packArgs('wasi.zip', 'wasi.wasm'));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error E_WASM_IMPORTS: plugin\.wasm imports wasi_snapshot_preview1\.fd_write\. .*WASI/);
+    expect(r.stderr).toMatch(/^error E_WASM_IMPORTS: plugin\.wasm imports "wasi_snapshot_preview1\.fd_write"\. .*WASI/);
   });
 
   it('exits 2 with a usage error when an option is missing, unknown or repeated', async () => {

@@ -1,7 +1,7 @@
 // Stable refusal codes of package validation. A code is never reworded once shipped; each carries the sentence
 // that tells the person how to fix it. The message of a refusal is "<what is wrong> <fix>"; manifest refusals
 // start with the JSON path ("At tools.0.name: ...").
-import { HarnessError } from '../errors';
+import { HarnessError, QUOTE_MAX_CHARS, codePointLabel, escapeControls, findInvisibleChar } from '../errors';
 
 export const PACKAGE_FIXES = {
   // ZIP container (seed 004 "包格式").
@@ -47,7 +47,7 @@ export const PACKAGE_FIXES = {
   E_MANIFEST_TOOL_NAME: 'A tool name is 1-32 bytes: a lowercase letter, then lowercase letters, digits or "_" (for example "count_words").',
   E_MANIFEST_DUPLICATE_TOOL: 'Each tool name may appear once in a plugin; rename one of them.',
   E_MANIFEST_DESCRIPTION: 'A tool description is 1-4096 bytes of text telling the model what the tool does.',
-  E_MANIFEST_INVISIBLE_CHAR: 'Text a person reads (the name, tool names and descriptions, schema titles and descriptions) may not contain bidirectional controls, zero-width characters or C1 controls, which hide or reorder what is shown; remove the character and repack.',
+  E_MANIFEST_INVISIBLE_CHAR: 'Text a person reads (the id and name, tool names and descriptions, schema property names, titles and descriptions) may not contain bidirectional controls, zero-width characters or C1 controls, which hide or reorder what is shown; remove the character and repack.',
   E_MANIFEST_SCHEMA: 'tool.parameters must follow the supported JSON Schema subset (plugin-host/package/CONTEXT.md); fix the schema and repack.',
   E_MANIFEST_SCHEMA_KEYWORD: 'Only the supported JSON Schema keywords are accepted (no $ref, no "x-" vendor keywords); remove it and repack.',
 
@@ -80,7 +80,37 @@ export function refuse(code: PackageErrorCode, detail: string, data?: Record<str
   return new HarnessError(code, `${detail} ${PACKAGE_FIXES[code]}`, data);
 }
 
+/**
+ * A JSON path as a message shows it: its keys come from the manifest, so it is bounded (a 3 MiB key must not make
+ * a 3 MiB error) and its control and bidi characters are escaped.
+ */
+export function shownPath(path: string): string {
+  const head = path.length > QUOTE_MAX_CHARS ? `${path.slice(0, QUOTE_MAX_CHARS)}… (${path.length} characters)` : path;
+  return escapeControls(head, { keepLayout: false });
+}
+
 /** A manifest refusal at a JSON path such as `tools.0.name` (the root is `manifest`). */
 export function refuseAt(code: PackageErrorCode, path: string, detail: string, data?: Record<string, unknown>): HarnessError {
-  return refuse(code, `At ${path || 'manifest'}: ${detail}`, { path, ...data });
+  const shown = shownPath(path);
+  return refuse(code, `At ${shown || 'manifest'}: ${detail}`, { ...data, path: shown });
+}
+
+const INVISIBLE_KINDS: [number, number, string][] = [
+  [0x80, 0x9f, 'a C1 control character'],
+  [0x200b, 0x200d, 'a zero-width character'],
+  [0x200e, 0x200f, 'a bidirectional mark'],
+  [0x202a, 0x202e, 'a bidirectional embedding or override'],
+  [0x2066, 0x2069, 'a bidirectional isolate'],
+];
+
+/** Refuses text a person reads (at `path`) that holds a bidi control, a zero-width character or a C1 control. */
+export function refuseInvisibleChar(text: string, path: string): void {
+  const found = findInvisibleChar(text);
+  if (!found) return;
+  const label = codePointLabel(found.codePoint);
+  const kind = INVISIBLE_KINDS.find(([from, to]) => found.codePoint >= from && found.codePoint <= to)?.[2] ?? 'an invisible character';
+  throw refuseAt('E_MANIFEST_INVISIBLE_CHAR', path, `the text holds ${label} (${kind}) at character ${found.index + 1}.`, {
+    codePoint: label,
+    index: found.index,
+  });
 }

@@ -31,6 +31,34 @@ export const WASM_LIMITS = {
   maxTableElements: 65_536,
 } as const;
 
+/**
+ * Counts the wasm walk caps as it reads them: V8's own limits (src/wasm/wasm-limits.h, "agreed upon with other
+ * engines for consistency"; wasmparser has the same numbers), so no module the engine would accept is refused, and
+ * a declared count past them is refused before anything is walked or allocated for it.
+ */
+export const WASM_ENGINE_LIMITS = {
+  types: 1_000_000, // kV8MaxWasmTypes
+  functions: 1_000_000, // kV8MaxWasmFunctions
+  imports: 100_000, // kV8MaxWasmImports
+  exports: 100_000, // kV8MaxWasmExports
+  globals: 1_000_000, // kV8MaxWasmGlobals
+  dataSegments: 100_000, // kV8MaxWasmDataSegments
+  elementSegments: 10_000_000, // kV8MaxWasmTableInitEntries (V8 bounds element segments by table entries)
+  elementEntries: 10_000_000, // kV8MaxWasmTableInitEntries
+  tables: 100_000, // kV8MaxWasmTables
+  memories: 100_000, // kV8MaxWasmMemories
+  locals: 50_000, // kV8MaxWasmFunctionLocals
+  functionParams: 1_000, // kV8MaxWasmFunctionParams
+  functionResults: 1_000, // kV8MaxWasmFunctionReturns (multi-value)
+  nameBytes: 100_000, // kV8MaxWasmStringSize
+  /**
+   * Ours: engines have no limit on custom sections. rustc + wasm-ld emit at most ~15 (name, producers,
+   * target_features and the .debug_* family), so 1024 leaves ample room while ~2.8 million empty ones (8 MiB of
+   * 3-byte sections) are refused after a few kilobytes.
+   */
+  customSections: 1024,
+} as const;
+
 export const MANIFEST_LIMITS = {
   idBytes: 64,
   nameBytes: 128,

@@ -1,6 +1,7 @@
 // manifest.json of harness-wasm-v1 (seed 004 "字段约束"): strict, unknown keys refused, the JSON path in every
 // message. Parsing goes through the strict parser (strict UTF-8, duplicate and prototype keys refused).
-import { refuse, refuseAt, type PackageErrorCode } from './codes';
+import { quoteUntrusted } from '../errors';
+import { refuse, refuseAt, refuseInvisibleChar, type PackageErrorCode } from './codes';
 import { MANIFEST_LIMITS, PACKAGE_LIMITS } from './limits';
 import { checkParameters } from './schema-subset';
 import { joinPath, parseStrictJson, type JsonValue } from './strict-json';
@@ -60,10 +61,13 @@ export function checkManifest(value: JsonValue): Manifest {
     throw refuseAt('E_MANIFEST_FORMAT_VERSION', 'format_version', `expected 1, got ${show(root.format_version)}.`);
   }
   const id = expectString(root, 'id', '', 'E_MANIFEST_ID');
+  refuseInvisibleChar(id, 'id');
   if (byteLength(id) < 1 || byteLength(id) > MANIFEST_LIMITS.idBytes || !ID.test(id)) {
     throw refuseAt('E_MANIFEST_ID', 'id', `${show(id)} is not a valid plugin id.`);
   }
   const name = expectString(root, 'name', '', 'E_MANIFEST_NAME');
+  // Before the control-character rule, so a C1 control gets the code that names it.
+  refuseInvisibleChar(name, 'name');
   if (name.trim() === '' || byteLength(name) > MANIFEST_LIMITS.nameBytes || CONTROL.test(name)) {
     throw refuseAt('E_MANIFEST_NAME', 'name', `${show(name)} is not a valid display name.`);
   }
@@ -94,12 +98,14 @@ export function checkManifest(value: JsonValue): Manifest {
     const path = joinPath('tools', i);
     const tool = expectObject(raw, path, TOOL_KEYS);
     const toolName = expectString(tool, 'name', path, 'E_MANIFEST_TOOL_NAME');
+    refuseInvisibleChar(toolName, joinPath(path, 'name'));
     if (byteLength(toolName) > MANIFEST_LIMITS.toolNameBytes || !TOOL_NAME.test(toolName)) {
       throw refuseAt('E_MANIFEST_TOOL_NAME', joinPath(path, 'name'), `${show(toolName)} is not a valid tool name.`);
     }
     if (names.has(toolName)) throw refuseAt('E_MANIFEST_DUPLICATE_TOOL', joinPath(path, 'name'), `the tool ${show(toolName)} is declared twice.`);
     names.add(toolName);
     const description = expectString(tool, 'description', path, 'E_MANIFEST_DESCRIPTION');
+    refuseInvisibleChar(description, joinPath(path, 'description'));
     if (description.trim() === '' || byteLength(description) > MANIFEST_LIMITS.descriptionBytes) {
       throw refuseAt('E_MANIFEST_DESCRIPTION', joinPath(path, 'description'), `the description is empty or longer than ${MANIFEST_LIMITS.descriptionBytes} bytes.`);
     }
@@ -124,7 +130,7 @@ export function checkManifest(value: JsonValue): Manifest {
 function expectObject(value: JsonValue | undefined, path: string, allowed: string[]): JsonObject {
   if (!isObject(value)) throw refuseAt('E_MANIFEST_TYPE', path, `expected a JSON object, got ${show(value)}.`);
   for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) throw refuseAt('E_MANIFEST_UNKNOWN_KEY', joinPath(path, key), `unknown key ${show(key)}.`, { key });
+    if (!allowed.includes(key)) throw refuseAt('E_MANIFEST_UNKNOWN_KEY', joinPath(path, key), `unknown key ${show(key)}.`, { key: clip(key) });
   }
   for (const key of allowed) {
     if (!Object.hasOwn(value, key)) throw refuseAt('E_MANIFEST_MISSING_FIELD', joinPath(path, key), `the field is missing.`, { key });
@@ -138,10 +144,12 @@ function expectString(obj: JsonObject, key: string, path: string, code: PackageE
   return v;
 }
 
+/** A manifest value inside a message: a bounded, escaped quote of a string, never a serialised object. */
 function show(v: JsonValue | undefined): string {
   if (v === undefined) return 'nothing';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'object' && v !== null) return 'an object';
-  const s = JSON.stringify(v);
-  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+  return quoteUntrusted(v);
 }
+
+const clip = (key: string) => (key.length > 200 ? key.slice(0, 200) : key);

@@ -1,7 +1,8 @@
 // The JSON Schema subset accepted for `tools[].parameters` (seed 004: "受支持的 JSON Schema object 子集，不是任意
 // JSON Schema 实现"). Generous enough for real tools, small enough that every host can enforce it the same way.
 // Anything else, including `$ref`, `$schema`, combinators and vendor `x-` keywords, is refused with its path.
-import { refuseAt } from './codes';
+import { quoteUntrusted } from '../errors';
+import { refuseAt, refuseInvisibleChar } from './codes';
 import { MANIFEST_LIMITS } from './limits';
 import { joinPath, type JsonValue } from './strict-json';
 
@@ -50,8 +51,8 @@ function checkSchema(schema: JsonValue, path: string, depth: number): void {
   }
   for (const key of Object.keys(schema)) {
     if (!keywords.has(key)) {
-      throw refuseAt('E_MANIFEST_SCHEMA_KEYWORD', joinPath(path, key), `the keyword ${JSON.stringify(key)} is not in the supported subset.`, {
-        keyword: key,
+      throw refuseAt('E_MANIFEST_SCHEMA_KEYWORD', joinPath(path, key), `the keyword ${quoteUntrusted(key)} is not in the supported subset.`, {
+        keyword: key.slice(0, 200),
       });
     }
   }
@@ -67,14 +68,17 @@ function checkSchema(schema: JsonValue, path: string, depth: number): void {
     const seen = new Set<string>();
     for (const item of list) {
       if (typeof item !== 'string' || !types.has(item)) bad('type', `type must be one of ${SCHEMA_TYPES.join(', ')} (or a list of them).`);
-      if (seen.has(item as string)) bad('type', `type lists ${JSON.stringify(item)} twice.`);
+      if (seen.has(item as string)) bad('type', `type lists ${quoteUntrusted(item)} twice.`);
       seen.add(item as string);
     }
   }
   if ('properties' in schema) {
     const props = schema.properties;
     if (!isObject(props)) bad('properties', 'properties must be an object of schemas.');
-    for (const [name, sub] of Object.entries(props as JsonObject)) checkSchema(sub, joinPath(at('properties'), name), depth + 1);
+    for (const [name, sub] of Object.entries(props as JsonObject)) {
+      refuseInvisibleChar(name, joinPath(at('properties'), name)); // a form shows property names as labels
+      checkSchema(sub, joinPath(at('properties'), name), depth + 1);
+    }
   }
   if ('required' in schema) {
     const req = schema.required;
@@ -84,7 +88,7 @@ function checkSchema(schema: JsonValue, path: string, depth: number): void {
     if (schema.additionalProperties === false) {
       const declared = isObject(schema.properties) ? schema.properties : {};
       const missing = names.find((n) => !Object.hasOwn(declared, n));
-      if (missing !== undefined) bad('required', `"${missing}" is required but not declared in properties, and additionalProperties is false.`);
+      if (missing !== undefined) bad('required', `${quoteUntrusted(missing)} is required but not declared in properties, and additionalProperties is false.`);
     }
   }
   if ('additionalProperties' in schema) {
@@ -103,6 +107,10 @@ function checkSchema(schema: JsonValue, path: string, depth: number): void {
   }
   for (const key of ['description', 'title', 'pattern'] as const) {
     if (key in schema && typeof schema[key] !== 'string') bad(key, `${key} must be a string.`);
+  }
+  // Titles and descriptions are shown to a person (the try-a-tool form, approval cards) and to the model.
+  for (const key of ['description', 'title'] as const) {
+    if (typeof schema[key] === 'string') refuseInvisibleChar(schema[key], at(key));
   }
   if (typeof schema.pattern === 'string') {
     try {

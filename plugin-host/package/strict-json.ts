@@ -2,6 +2,7 @@
 // `__proto__` special meaning to later spreads and merges; a manifest from a stranger gets neither: duplicate keys
 // and prototype-related keys are refused with their JSON path. Grammar is RFC 8259; strings must be valid Unicode
 // (no lone surrogate escapes); nesting is bounded.
+import { quoteUntrusted } from '../errors';
 import { refuse, refuseAt } from './codes';
 import { MANIFEST_LIMITS } from './limits';
 
@@ -73,7 +74,7 @@ class Parser {
     if (this.s.startsWith('true', this.i)) return (this.i += 4), true;
     if (this.s.startsWith('false', this.i)) return (this.i += 5), false;
     if (this.s.startsWith('null', this.i)) return (this.i += 4), null;
-    return this.fail(c === undefined ? 'unexpected end of input' : `unexpected character ${JSON.stringify(c)}`);
+    return this.fail(c === undefined ? 'unexpected end of input' : `unexpected character ${quoteUntrusted(c)}`);
   }
 
   private object(path: string, depth: number): JsonValue {
@@ -89,9 +90,9 @@ class Parser {
       const key = this.string();
       const keyPath = joinPath(path, key);
       if (FORBIDDEN_KEYS.has(key)) {
-        throw refuseAt('E_MANIFEST_FORBIDDEN_KEY', keyPath, `the key ${JSON.stringify(key)} is refused.`);
+        throw refuseAt('E_MANIFEST_FORBIDDEN_KEY', keyPath, `the key ${quoteUntrusted(key)} is refused.`);
       }
-      if (keys.has(key)) throw refuseAt('E_MANIFEST_DUPLICATE_KEY', keyPath, `the key ${JSON.stringify(key)} appears twice.`);
+      if (keys.has(key)) throw refuseAt('E_MANIFEST_DUPLICATE_KEY', keyPath, `the key ${quoteUntrusted(key)} appears twice.`);
       keys.add(key);
       this.ws();
       if (this.s[this.i] !== ':') this.fail('expected ":"');
@@ -183,12 +184,38 @@ class Parser {
     }
   }
 
+  /**
+   * RFC 8259 number grammar, scanned by index whatever its length (a regex over a 400-character window cut long
+   * numbers short and blamed the next character: 'expected "," or "}"').
+   */
   private number(): number {
-    const m = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/.exec(this.s.slice(this.i, this.i + 400));
-    if (!m) this.fail('invalid number');
-    const n = Number(m[0]);
-    if (!Number.isFinite(n)) this.fail('number out of range');
-    this.i += m[0].length;
+    const s = this.s;
+    const start = this.i;
+    const digits = () => {
+      const from = this.i;
+      while (this.i < s.length && s.charCodeAt(this.i) >= 0x30 && s.charCodeAt(this.i) <= 0x39) this.i++;
+      return this.i - from;
+    };
+    if (s[this.i] === '-') this.i++;
+    if (s[this.i] === '0') {
+      this.i++;
+      if (s.charCodeAt(this.i) >= 0x30 && s.charCodeAt(this.i) <= 0x39) this.fail('a number may not start with 0 followed by digits');
+    } else if (digits() === 0) this.fail('a number needs a digit here');
+    if (s[this.i] === '.') {
+      this.i++;
+      if (digits() === 0) this.fail('a number needs digits after "."');
+    }
+    if (s[this.i] === 'e' || s[this.i] === 'E') {
+      this.i++;
+      if (s[this.i] === '+' || s[this.i] === '-') this.i++;
+      if (digits() === 0) this.fail('a number needs digits in its exponent');
+    }
+    const n = Number(s.slice(start, this.i));
+    if (!Number.isFinite(n)) {
+      const length = this.i - start;
+      this.i = start;
+      this.fail(`a number (${length} characters long) is out of range: JSON numbers here must be within ±1.8e308`);
+    }
     return n;
   }
 }

@@ -1,6 +1,11 @@
 // A bounds-checked cursor over WebAssembly binary bytes (LEB128 integers, names, fixed-size immediates).
 // Every overrun or malformed integer is E_WASM_INVALID, so hostile bytes never read past their section.
 import { refuse } from './codes';
+import { WASM_ENGINE_LIMITS } from './limits';
+
+// One decoder for every name of every module (a module can hold a million names). ignoreBOM: an export named
+// "\uFEFFmemory" is not "memory", and the engine, which never strips it, would not find "memory" either.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export class WasmReader {
   constructor(
@@ -71,13 +76,37 @@ export class WasmReader {
     return result;
   }
 
-  name(): string {
+  /** A count about to be read item by item, refused at the engine's limit before anything is walked. */
+  count(limit: number, what: string): number {
+    const n = this.u32();
+    if (n > limit) {
+      throw refuse('E_WASM_LIMIT', `The module declares ${n} ${what} (at most ${limit}).`, { offset: this.pos, count: n, limit, what });
+    }
+    if (n > this.end - this.pos) this.invalid('vector longer than its section');
+    return n;
+  }
+
+  /** Skips a name after checking it is UTF-8; returns its byte offset (after the length) and byte length. */
+  nameSpan(): [start: number, length: number] {
     const len = this.u32();
+    if (len > WASM_ENGINE_LIMITS.nameBytes) {
+      throw refuse('E_WASM_LIMIT', `A name at byte ${this.pos} is ${len} bytes (at most ${WASM_ENGINE_LIMITS.nameBytes}).`, { offset: this.pos });
+    }
     if (this.pos + len > this.end) this.invalid('name runs past the section');
-    const raw = this.bytes.subarray(this.pos, this.pos + len);
+    const start = this.pos;
+    this.decodeName(start, len);
     this.pos += len;
+    return [start, len];
+  }
+
+  name(): string {
+    const [start, len] = this.nameSpan();
+    return this.decodeName(start, len);
+  }
+
+  private decodeName(start: number, len: number): string {
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(raw);
+      return utf8.decode(this.bytes.subarray(start, start + len));
     } catch {
       return this.invalid('name is not UTF-8');
     }

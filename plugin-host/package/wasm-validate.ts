@@ -1,9 +1,10 @@
 // plugin.wasm rules of harness-wasm-v1 (seed 004 "ABI 与执行限制"). Order matters for identical verdicts across
 // engines: our own walk and rule checks run first, and WebAssembly.validate (whose accepted feature set differs
 // between Node 20 and Chromium) runs last, only to catch type errors in a module that uses accepted features.
+import { quoteUntrusted } from '../errors';
 import { refuse } from './codes';
 import { PACKAGE_LIMITS, WASM_LIMITS } from './limits';
-import { walkModule, type FuncType, type WasmModuleInfo } from './wasm-module';
+import { exportAt, exportCount, findExport, funcType, walkModule, type FuncType, type WasmModuleInfo } from './wasm-module';
 
 const I32 = 0x7f;
 const I64 = 0x7e;
@@ -40,19 +41,21 @@ export function validateWasm(bytes: Uint8Array): WasmSummary {
   if (!WebAssembly.validate(bytes as Uint8Array<ArrayBuffer>)) {
     throw refuse('E_WASM_INVALID', 'WebAssembly.validate refuses plugin.wasm (a type or structure error).');
   }
-  return { memory, tables, exports: info.exports.map((e) => e.name) };
+  const exports: string[] = [];
+  for (let i = 0; i < exportCount(info); i++) exports.push(exportAt(info, i).name);
+  return { memory, tables, exports };
 }
 
 function checkImports(info: WasmModuleInfo): void {
-  if (info.imports.length === 0) return;
-  const names = info.imports.slice(0, 5).map((i) => `${i.module}.${i.name}`);
-  const more = info.imports.length > 5 ? ` and ${info.imports.length - 5} more` : '';
-  throw refuse('E_WASM_IMPORTS', `plugin.wasm imports ${names.join(', ')}${more}.`, { imports: info.imports.map((i) => `${i.module}.${i.name}`) });
+  if (info.importCount === 0) return;
+  const names = info.imports.map((i) => quoteUntrusted(`${i.module}.${i.name}`, 80));
+  const more = info.importCount > names.length ? ` and ${info.importCount - names.length} more` : '';
+  throw refuse('E_WASM_IMPORTS', `plugin.wasm imports ${names.join(', ')}${more}.`, { imports: names, count: info.importCount });
 }
 
 function checkMemory(info: WasmModuleInfo): { min: number; max: number } {
-  if (info.memories.length === 0) throw refuse('E_WASM_MEMORY_MISSING', 'plugin.wasm defines no memory.');
-  if (info.memories.length > 1) throw refuse('E_WASM_MULTI_MEMORY', `plugin.wasm defines ${info.memories.length} memories.`);
+  if (info.memoryCount === 0) throw refuse('E_WASM_MEMORY_MISSING', 'plugin.wasm defines no memory.');
+  if (info.memoryCount > 1) throw refuse('E_WASM_MULTI_MEMORY', `plugin.wasm defines ${info.memoryCount} memories.`);
   const m = info.memories[0]!;
   if (m.shared) throw refuse('E_WASM_MEMORY_SHARED', 'The memory is shared.');
   if (m.is64) throw refuse('E_WASM_MEMORY64', 'The memory is 64-bit (memory64).');
@@ -60,15 +63,16 @@ function checkMemory(info: WasmModuleInfo): { min: number; max: number } {
   if (m.max > WASM_LIMITS.maxMemoryPages) {
     throw refuse('E_WASM_MEMORY_TOO_LARGE', `The memory maximum is ${m.max} pages.`, { max: m.max, limit: WASM_LIMITS.maxMemoryPages });
   }
-  if (!info.exports.some((e) => e.kind === 'memory' && e.index === 0 && e.name === 'memory')) {
+  const exported = findExport(info, 'memory');
+  if (exported?.kind !== 'memory' || exported.index !== 0) {
     throw refuse('E_WASM_MEMORY_NOT_EXPORTED', 'The memory is not exported as "memory".');
   }
   return { min: m.min, max: m.max };
 }
 
 function checkTables(info: WasmModuleInfo): { min: number; max: number }[] {
-  if (info.tables.length > WASM_LIMITS.maxTables) {
-    throw refuse('E_WASM_TABLE_TOO_LARGE', `plugin.wasm defines ${info.tables.length} tables.`, { limit: WASM_LIMITS.maxTables });
+  if (info.tableCount > WASM_LIMITS.maxTables) {
+    throw refuse('E_WASM_TABLE_TOO_LARGE', `plugin.wasm defines ${info.tableCount} tables.`, { limit: WASM_LIMITS.maxTables });
   }
   return info.tables.map((t, i) => {
     if (t.shared || t.is64) throw refuse('E_WASM_UNSUPPORTED', `Table ${i} is shared or 64-bit.`);
@@ -82,13 +86,13 @@ function checkTables(info: WasmModuleInfo): { min: number; max: number }[] {
 
 function checkExports(info: WasmModuleInfo): void {
   for (const [name, want] of Object.entries(REQUIRED_EXPORTS)) {
-    const exp = info.exports.find((e) => e.name === name);
+    const exp = findExport(info, name);
     if (!exp) throw refuse('E_WASM_EXPORT_MISSING', `plugin.wasm does not export ${name}.`, { export: name });
     if (exp.kind !== 'func') {
       throw refuse('E_WASM_EXPORT_SIGNATURE', `${name} is exported as a ${exp.kind}, not a function.`, { export: name });
     }
-    const typeIndex = info.functions[exp.index];
-    const got = typeIndex === undefined ? undefined : info.types[typeIndex];
+    const typeIndex = info.functions.at(exp.index);
+    const got = typeIndex === undefined ? undefined : funcType(info, typeIndex);
     if (!got) throw refuse('E_WASM_INVALID', `The export ${name} names function ${exp.index}, which does not exist.`);
     if (!sameType(got, want)) {
       throw refuse('E_WASM_EXPORT_SIGNATURE', `${name} has the signature ${showType(got)}, expected ${showType(want)}.`, { export: name });
