@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HarnessError } from '../errors';
+import { HarnessError, quoteUntrusted } from '../errors';
 import { usageOf, type KvScope, type KvStore, type KvUsage } from './kv-store';
 
 const PLUGIN_ID = /^[a-z][a-z0-9.-]{0,63}$/;
@@ -24,7 +24,7 @@ export class FileKvStore implements KvStore {
   }
 
   private file({ workspaceId, pluginId }: KvScope): string {
-    if (!PLUGIN_ID.test(pluginId)) throw new HarnessError('E_HOST_KV_KEY', `"${pluginId}" is not a plugin id.`);
+    if (!PLUGIN_ID.test(pluginId)) throw new HarnessError('E_HOST_KV_KEY', `${quoteUntrusted(pluginId, 80)} is not a plugin id. Plugin ids are lower-case letters, digits, "." and "-".`);
     return join(this.workspaceDir(workspaceId), `${pluginId}.json`);
   }
 

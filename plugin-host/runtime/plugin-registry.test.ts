@@ -95,4 +95,11 @@ describe('plugin registry', () => {
     expect((await kv.usage(scope)).entries).toBe(0);
     expect(await codeOf(registry.uninstall('test.recorder'))).toBe('E_REGISTRY_NOT_FOUND');
   });
+
+  it('names an unknown id of 1 MiB in a short quote', async () => {
+    const { registry } = setup();
+    const error = await registry.uninstall('x'.repeat(1024 * 1024)).then(() => undefined, (e: { code: string; message: string; data: unknown }) => e);
+    expect(error?.code).toBe('E_REGISTRY_NOT_FOUND');
+    expect(JSON.stringify({ message: error?.message, data: error?.data }).length).toBeLessThan(512);
+  });
 });

@@ -2,7 +2,7 @@
 // pin a snapshot at task start → uninstall. One installed version per plugin id; a task's snapshot holds its own
 // copy of the code, so updating or removing a plugin never swaps code under a running task.
 
-import { HarnessError } from '../errors';
+import { HarnessError, quoteUntrusted } from '../errors';
 import { validatePackage, type ValidatedPackage } from '../package';
 import type { PluginPermissions } from './host-ops';
 import type { KvStore } from './kv-store';
@@ -78,7 +78,7 @@ export function toRuntimePlugin(p: StoredPlugin): RuntimePlugin {
 export function createPluginRegistry({ storage, kv, validate = validatePackage, now = Date.now }: RegistryOptions): PluginRegistry {
   async function mustGet(id: string): Promise<StoredPlugin> {
     const p = await storage.getPlugin(id);
-    if (!p) throw new HarnessError('E_REGISTRY_NOT_FOUND', `No plugin "${id}" is installed. Import its .hplugin.zip in Settings → Plugins.`, { id });
+    if (!p) throw new HarnessError('E_REGISTRY_NOT_FOUND', `No plugin ${quoteUntrusted(id, 80)} is installed. Import its .hplugin.zip in Settings → Plugins.`, { id: id.length <= 80 ? id : quoteUntrusted(id, 80) });
     return p;
   }
 
