@@ -121,10 +121,13 @@ export class McpHub {
     const entry = this.tools.get(name);
     if (!entry) throw new BridgeError('E_TOOL_UNKNOWN', `No tool named ${name}. GET /v1/manifest lists the tools.`);
     const client = await this.connect(entry.server);
+    const transport = entry.server.transport;
     let result: Awaited<ReturnType<Client['callTool']>>;
     try {
       result = await client.callTool({ name: entry.remoteName, arguments: args }, undefined, { timeout: this.options.callTimeoutMs });
     } catch (error) {
+      // The transport stopped the server over an oversized or malformed message: that is the news, not "Connection closed".
+      if (transport?.failure) throw transport.failure;
       const timedOut = /timed out|timeout/i.test((error as Error).message);
       if (timedOut) {
         // The server may still be working on it; drop the connection so the next call starts clean.

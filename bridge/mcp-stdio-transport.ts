@@ -2,11 +2,16 @@
 // own process group and adds HOME, LOGNAME, SHELL, TERM and USER to its environment; this one spawns it like an
 // NDJSON worker instead: detached into its own process group (killed as a whole: SIGTERM, SIGKILL after the
 // grace period; `taskkill /T /F` on Windows) with exactly the scrubbed worker environment of seed 000 §2.
-// Framing is the SDK's own (newline-delimited JSON-RPC, ReadBuffer with the 48 MiB cap).
+// Framing is the SDK's (newline-delimited JSON-RPC, messages checked by its JSONRPCMessageSchema), but lines are
+// cut by the bridge's own FrameReader: the SDK's ReadBuffer concatenates its whole buffer on every chunk, quadratic
+// in the message size (a 48 MiB message took ~15 s of copying before it was accepted or refused). The reader keeps
+// the chunks and joins them once, and refuses a line the moment it passes the cap.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { BridgeError } from './errors';
+import { FrameReader } from './frame-reader';
 import { killGroup, killGroupNow } from './kill-group';
 import type { GroupSink } from './worker-pool';
 
@@ -19,6 +24,54 @@ export interface McpStdioOptions {
   groups?: GroupSink | undefined;
 }
 
+/**
+ * Newline-delimited JSON-RPC messages from a byte stream, in time linear in the bytes. A line over `maxFrameBytes`
+ * (newline included) or one that is not a JSON-RPC message stops the decoder with a coded error.
+ */
+export class McpFrameDecoder {
+  private readonly reader: FrameReader;
+  private failed = false;
+
+  constructor(
+    maxFrameBytes: number,
+    private readonly onMessage: (message: JSONRPCMessage) => void,
+    private readonly onError: (error: BridgeError) => void,
+  ) {
+    this.reader = new FrameReader(maxFrameBytes, {
+      line: (line) => this.onLine(line),
+      overflow: (bytes) =>
+        this.fail(new BridgeError('E_MCP_FRAME_TOO_LARGE', `The MCP server sent a message of more than ${maxFrameBytes} bytes (at least ${bytes}). Messages are limited to 48 MiB; have the tool return less data.`, { bytes, limit: maxFrameBytes })),
+    });
+  }
+
+  push(chunk: Buffer): void {
+    if (!this.failed) this.reader.push(chunk);
+  }
+
+  clear(): void {
+    this.reader.stop();
+  }
+
+  private onLine(line: Buffer): void {
+    if (this.failed) return;
+    // The SDK accepts CRLF line ends; so does this.
+    const end = line.length > 0 && line[line.length - 1] === 0x0d ? line.length - 1 : line.length;
+    let message: JSONRPCMessage;
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(line.toString('utf8', 0, end)));
+    } catch {
+      return this.fail(new BridgeError('E_MCP_PROTOCOL', `The MCP server wrote a line on stdout that is not a JSON-RPC message (${line.length} bytes, starting ${JSON.stringify(line.toString('utf8', 0, Math.min(end, 80)))}). stdout is for protocol messages only.`));
+    }
+    this.onMessage(message);
+  }
+
+  private fail(error: BridgeError): void {
+    this.failed = true;
+    this.reader.stop();
+    this.onError(error);
+  }
+}
+
 /** Stderr kept for diagnostics (the rest is read and dropped, so a chatty server never blocks on a full pipe). */
 const STDERR_TAIL_CHARS = 2000;
 const STDERR_SHOWN_CHARS = 600;
@@ -28,7 +81,9 @@ export class McpStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcessWithoutNullStreams | undefined;
-  private readonly buffer: ReadBuffer;
+  private readonly decoder: McpFrameDecoder;
+  /** Why the transport stopped the server itself (an oversized or malformed message), for the failed call. */
+  failure: BridgeError | undefined;
   private killed = false;
   private closedOnce = false;
   /** The last stderr bytes and how the server ended on its own, for a start failure's message. */
@@ -36,7 +91,15 @@ export class McpStdioTransport implements Transport {
   private ownExit: string | undefined;
 
   constructor(private readonly o: McpStdioOptions) {
-    this.buffer = new ReadBuffer({ maxBufferSize: o.maxBufferSize });
+    this.decoder = new McpFrameDecoder(
+      o.maxBufferSize,
+      (message) => this.onmessage?.(message),
+      (error) => {
+        this.failure = error;
+        this.onerror?.(error);
+        this.kill();
+      },
+    );
   }
 
   get pid(): number | undefined {
@@ -73,15 +136,7 @@ export class McpStdioTransport implements Transport {
       child.on('close', () => this.closed());
       child.stdin.on('error', (error) => this.onerror?.(error));
       child.stdout.on('error', (error) => this.onerror?.(error));
-      child.stdout.on('data', (chunk: Buffer) => {
-        try {
-          this.buffer.append(chunk);
-          for (let message = this.buffer.readMessage(); message; message = this.buffer.readMessage()) this.onmessage?.(message);
-        } catch (error) {
-          this.onerror?.(error as Error);
-          this.kill();
-        }
-      });
+      child.stdout.on('data', (chunk: Buffer) => this.decoder.push(chunk));
     });
   }
 
@@ -129,7 +184,7 @@ export class McpStdioTransport implements Transport {
     if (!child || this.killed || child.pid === undefined) return;
     this.killed = true;
     const pid = child.pid;
-    this.buffer.clear();
+    this.decoder.clear();
     child.stdin.destroy();
     // Even when the leader has exited, a grandchild may still hold the group: always signal it.
     killGroup(pid, this.o.killGraceMs, () => {
