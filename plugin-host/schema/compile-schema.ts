@@ -4,10 +4,13 @@
 // Regexes of a schema (`pattern`, `patternProperties`) never reach RegExp as written: validate-patterns.ts runs them
 // with the linear-time engine first.
 import { Validator, type OutputUnit } from '@cfworker/json-schema';
-import { planPatterns } from './validate-patterns';
+import { PATTERN_HITS_MAX_CHARS, planPatterns } from './validate-patterns';
 
 /** Wrapper keywords that only repeat a deeper, more precise error. */
 const WRAPPERS = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', 'false', 'dependentSchemas', 'unevaluatedProperties']);
+
+const TOO_LARGE = (root: string) =>
+  `At ${root}: E_SCHEMA_ARGS_TOO_LARGE: the strings that the schema's patterns apply to are too many or too long to check (more than ${PATTERN_HITS_MAX_CHARS} characters match one pattern). Nothing was run; send fewer or shorter strings.`;
 
 export type SchemaCheck = (value: unknown) => string[];
 
@@ -25,8 +28,17 @@ export function compileSchema(schema: Record<string, unknown> | boolean, root = 
   new Validator(plan.forValue(undefined).schema as never, '2020-12', false);
   return (value) => {
     if (plan.refusal.length > 0) return plan.refusal;
-    const { schema: replaced, original } = plan.forValue(value);
-    const errors = new Validator(replaced as never, '2020-12', false).validate(value).errors;
+    const { schema: replaced, original, tooLarge } = plan.forValue(value);
+    if (tooLarge) return [TOO_LARGE(root)];
+    let errors: OutputUnit[];
+    try {
+      errors = new Validator(replaced as never, '2020-12', false).validate(value).errors;
+    } catch (error) {
+      // V8 refuses a stand-in regex it finds too large (hundreds of thousands of matching strings); its message
+      // quotes the whole source, so it is replaced by a bounded sentence.
+      if (!(error instanceof SyntaxError)) throw error;
+      return [TOO_LARGE(root)];
+    }
     return report(errors, root, original);
   };
 }

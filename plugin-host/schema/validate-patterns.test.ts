@@ -75,3 +75,22 @@ describe('schema patterns never reach a backtracking RegExp', () => {
     expect(check({ s: 'line\nbreak', t: 'b' })).toEqual(['At arguments.s: String does not match pattern.']);
   });
 });
+
+describe('schema patterns against long strings', () => {
+  it('checks a 100,000-character string that matches (one long literal stand-in made V8 refuse the regex as too large)', () => {
+    const check = compileSchema(obj({ x: { type: 'string', pattern: '^(a+)+$' }, y: { type: 'string', pattern: '^é+😀$' } }), 'arguments');
+    expect(check({ x: 'a'.repeat(100_000), y: `${'é'.repeat(60_000)}😀` })).toEqual([]);
+    expect(check({ x: `${'a'.repeat(100_000)}b`, y: 'é'.repeat(60_000) })).toEqual(['At arguments.x: String does not match pattern.', 'At arguments.y: String does not match pattern.']);
+  });
+
+  it('refuses at once, with a bounded sentence, a value whose matching strings are too long to spell out as a stand-in', () => {
+    const check = compileSchema(obj({ x: { type: 'string', pattern: '^a+$' } }), 'arguments');
+    // 4 MB of matching text made V8 spend ~5 s and then refuse the stand-in regex, quoting its whole source; 1 MB is enough here.
+    const errors = check({ x: 'a'.repeat(1_000_000) });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^At arguments: E_SCHEMA_ARGS_TOO_LARGE: .* Nothing was run; send fewer or shorter strings\.$/);
+    expect(errors[0]!.length).toBeLessThan(400);
+    // A long string the pattern does not match needs no stand-in and gets the plain verdict.
+    expect(check({ x: `${'a'.repeat(1_000_000)}!` })).toEqual(['At arguments.x: String does not match pattern.']);
+  });
+});

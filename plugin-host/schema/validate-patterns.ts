@@ -7,7 +7,7 @@
 // pattern applies. Patterns the linear engine does not support (backreferences, lookaround, `\p{…}`) fail closed:
 // every check of that schema is refused with E_SCHEMA_PATTERN_UNSUPPORTED.
 // Known difference: the linear engine works on UTF-16 code units, so `.` counts an astral character as two.
-import { HarnessError } from '../errors';
+import { HarnessError, quoteUntrusted } from '../errors';
 import { compileLinearRegex, type LinearRegex } from './linear-regex';
 
 type Schema = Record<string, unknown> | boolean;
@@ -57,21 +57,43 @@ export interface PatternPlan {
   /** Lines to answer every check with when a pattern cannot be evaluated safely; empty otherwise. */
   refusal: string[];
   /** The schema for one value: each pattern replaced by the strings of `value` it matches, plus the reverse map. */
-  forValue(value: unknown): { schema: Schema; original: Map<string, string> };
+  forValue(value: unknown): { schema: Schema; original: Map<string, string>; tooLarge: boolean };
 }
 
 const SYNTAX = new Set('^$\\.*+?()[]{}|/'.split(''));
 
+/**
+ * Code points per group of a literal. V8 refuses one long literal run ("Regular expression too large" from about
+ * 40 000 characters: a 50 000-character argument matched by its pattern failed the check), but compiles the same text
+ * as a sequence of short groups, in time linear in its length.
+ */
+const LITERAL_GROUP = 256;
+
+/**
+ * Most characters of matching strings one pattern's stand-in may spell out. V8 still compiles grouped literals in
+ * linear time, but slowly (~0.5 s per million characters) and refuses them somewhere past a few million: a value
+ * whose matching strings are longer is refused (E_SCHEMA_ARGS_TOO_LARGE) before any regex is built. Patterns
+ * constrain names, ids and short fields; 256 Ki characters of them is far beyond real use.
+ */
+export const PATTERN_HITS_MAX_CHARS = 256 * 1024;
+
 /** A `u`-mode regex source matching exactly `text`. */
 function literal(text: string): string {
   let out = '';
+  let group = '';
+  let count = 0;
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
-    if (SYNTAX.has(ch)) out += `\\${ch}`;
-    else if (cp < 0x20 || cp > 0x7e) out += `\\u{${cp.toString(16)}}`;
-    else out += ch;
+    if (SYNTAX.has(ch)) group += `\\${ch}`;
+    else if (cp < 0x20 || cp > 0x7e) group += `\\u{${cp.toString(16)}}`;
+    else group += ch;
+    if (++count === LITERAL_GROUP) {
+      out += `(?:${group})`;
+      group = '';
+      count = 0;
+    }
   }
-  return out;
+  return out === '' ? group : out + (group === '' ? '' : `(?:${group})`);
 }
 
 /** Every string value and every property name in `value`. */
@@ -103,7 +125,7 @@ export function planPatterns(schema: Schema, root: string): PatternPlan | undefi
     } catch (error) {
       const why = HarnessError.isInstance(error) ? error.message.replace(/^The regular expression /, '').replace(/\. (Fix it|Rewrite the pattern).*$/, '') : String(error);
       refusal.push(
-        `At ${root}: E_SCHEMA_PATTERN_UNSUPPORTED: the tool's schema has the pattern ${JSON.stringify(p)}, which i cannot check in linear time (it ${why}). ` +
+        `At ${root}: E_SCHEMA_PATTERN_UNSUPPORTED: the tool's schema has the pattern ${quoteUntrusted(p)}, which i cannot check in linear time (it ${why}). ` +
           'Nothing was run; the tool can be called once its author rewrites that pattern without backreferences, lookaround or other unsupported syntax.',
       );
     }
@@ -115,18 +137,20 @@ export function planPatterns(schema: Schema, root: string): PatternPlan | undefi
       const index = new Map(patterns.map((p, i) => [p, i]));
       const original = new Map<string, string>();
       const done = new Map<string, string>();
+      let tooLarge = false;
       const replaced = mapSchemaPatterns(schema, (p) => {
         const known = done.get(p);
         if (known !== undefined) return known;
         const re = compiled.get(p)!;
         const hits = strings.filter((s) => re.search(s) >= 0);
+        if (hits.reduce((n, s) => n + s.length, 0) > PATTERN_HITS_MAX_CHARS) tooLarge = true;
         // The leading empty groups keep two patterns with the same hits distinct (patternProperties keys must differ).
-        const source = '(?:)'.repeat(index.get(p)!) + (hits.length > 0 ? `^(?:${hits.map(literal).join('|')})$` : '[^\\s\\S]');
+        const source = '(?:)'.repeat(index.get(p)!) + (hits.length > 0 && !tooLarge ? `^(?:${hits.map(literal).join('|')})$` : '[^\\s\\S]');
         original.set(source, p);
         done.set(p, source);
         return source;
       });
-      return { schema: replaced, original };
+      return { schema: replaced, original, tooLarge };
     },
   };
 }
