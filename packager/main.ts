@@ -1,5 +1,6 @@
 // hplugin: pack, verify and run harness-wasm-v1 plugin packages. `main` is the whole CLI as a function so tests
 // run it in-process; cli.ts is the bin entry that calls it with the process streams.
+import { quoteUntrusted } from '../plugin-host';
 import { packCommand, packHelp } from './commands/pack';
 import { runCommand, runHelp } from './commands/run';
 import { verifyCommand, verifyHelp } from './commands/verify';
@@ -35,7 +36,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       io.stderr(usage);
       return EXIT_USAGE;
     default:
-      errorLine(io, 'E_USAGE', `unknown command ${JSON.stringify(command)}. Run "hplugin --help".`);
+      errorLine(io, 'E_USAGE', `unknown command ${quoteUntrusted(command)}. Run "hplugin --help".`);
       return EXIT_USAGE;
   }
 }

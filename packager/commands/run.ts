@@ -1,20 +1,24 @@
 // `hplugin run PACKAGE --tool NAME --args JSON --workspace DIR [--workspace-id ID] [--allow-write] [--timeout-ms N]
 // [--storage DIR]`: one plugin invocation in Node, with the app's package validation and the same worker driver,
 // host operations and limits (plugin-host/runtime). stdout is the `done` output verbatim.
-import { Validator } from '@cfworker/json-schema';
 import { createHash } from 'node:crypto';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import {
+  AbortCode,
   DEFAULT_TIMEOUT_MS,
+  escapeControls,
   invokePlugin,
   MemoryKvStore,
+  PACKAGE_LIMITS,
   PLUGIN_ERROR_CODE,
+  quoteUntrusted,
   toErrorData,
   validatePackage,
   type KvStore,
   type ValidatedPackage,
 } from '../../plugin-host';
 import { createNodeWorkspaceFs, FileKvStore, nodeWorkerFactory } from '../../plugin-host/node';
+import { compileSchema } from '../../plugin-host/schema';
 import { parseArgs, UsageError } from '../args';
 import { readProblem } from '../file-errors';
 import { errorLine, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, processIo, type CliIo } from '../io';
@@ -29,12 +33,14 @@ Runs one tool of a .hplugin.zip in Node, exactly as the app would: same validati
   --workspace DIR      the folder the plugin may read (and write, with --allow-write)
   --workspace-id ID    KV scope; default: derived from the folder's canonical path
   --allow-write        let the plugin write files in the folder (writes are refused otherwise)
-  --timeout-ms N       budget for compile + run, default ${DEFAULT_TIMEOUT_MS}
+  --timeout-ms N       budget for the whole run, from reading the package and checking --args to the plugin's
+                       answer, default ${DEFAULT_TIMEOUT_MS}
   --storage DIR        keep the plugin's KV in DIR across runs (default: in memory for this run)
   -h, --help           show this help
 
-Exit status: 0 done (stdout is the plugin's output verbatim); 1 refused package, plugin error or aborted
-invocation (one "error E_CODE: message" line on stderr); 2 usage error.
+Exit status: 0 done (stdout is the plugin's output: verbatim into a pipe or file; on a terminal its control
+characters are shown escaped, e.g. \\x1b); 1 refused package, plugin error or aborted invocation (one
+"error E_CODE: message" line on stderr); 2 usage error.
 `;
 
 const spec = {
@@ -79,7 +85,7 @@ function parse(argv: string[]): RunRequest | 'help' {
   } catch (e) {
     throw new UsageError(`--args is not valid JSON (${e instanceof Error ? e.message : String(e)}). ${ARGS_EXAMPLE}`);
   }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new UsageError(`--args must be a JSON object, not ${Array.isArray(args) ? 'an array' : JSON.stringify(args)}. ${ARGS_EXAMPLE}`);
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new UsageError(`--args must be a JSON object, not ${quoteUntrusted(args)}. ${ARGS_EXAMPLE}`);
   const timeout = flags.get('timeout-ms');
   const timeoutMs = typeof timeout === 'string' ? Number(timeout) : DEFAULT_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 3_600_000) throw new UsageError('--timeout-ms must be a whole number of milliseconds from 1 to 3600000');
@@ -117,7 +123,56 @@ export async function defaultWorkspaceId(dir: string): Promise<string> {
   return `dir-${createHash('sha256').update(await realpath(dir)).digest('hex').slice(0, 32)}`;
 }
 
+/**
+ * The run's one budget, started before the first byte is read: reading and validating the package and checking
+ * --args spend it too, and the plugin gets only what is left. Validation is synchronous work that cannot be
+ * interrupted, so it is checked between steps (each step is bounded: the package by its size cap, --args by the
+ * linear-time pattern engine).
+ */
+class Deadline {
+  private readonly end: number;
+  constructor(readonly budgetMs: number, startedAt: number) {
+    this.end = startedAt + budgetMs;
+  }
+  remaining(): number {
+    return this.end - performance.now();
+  }
+  check(step: string): void {
+    if (this.remaining() > 0) return;
+    throw {
+      code: AbortCode.TIMEOUT,
+      message: `The run's ${this.budgetMs} ms budget was spent before the plugin started (while ${step}). Nothing was run; raise --timeout-ms.`,
+    };
+  }
+}
+
+/**
+ * Reads at most `max` + 1 bytes of the package (a bigger file is refused by validation as too large; /dev/zero or a
+ * pipe that never ends must not exhaust memory), giving up when the run's budget is spent.
+ */
+async function readPackage(file: string, max: number, deadline: Deadline): Promise<Uint8Array> {
+  const handle = await open(file, 'r').catch((e: NodeJS.ErrnoException) => {
+    throw { code: 'E_FILE_READ', message: readProblem(file, e, undefined, PACKAGE_MISSING) };
+  });
+  try {
+    const buffer = new Uint8Array(max + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      deadline.check('reading the package');
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null).catch((e: NodeJS.ErrnoException) => {
+        throw { code: 'E_FILE_READ', message: readProblem(file, e, undefined, PACKAGE_MISSING) };
+      });
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function runCommand(argv: string[], io: CliIo = processIo): Promise<number> {
+  const startedAt = performance.now();
   let request: RunRequest;
   try {
     const parsed = parse(argv);
@@ -137,13 +192,12 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
     errorLine(io, 'E_USAGE', `${error.message}. Run "hplugin run --help".`);
     return EXIT_USAGE;
   }
+  const deadline = new Deadline(request.timeoutMs, startedAt);
 
   let pkg: ValidatedPackage;
   try {
-    const bytes = new Uint8Array(await readFile(request.file).catch((e: NodeJS.ErrnoException) => {
-      throw { code: 'E_FILE_READ', message: readProblem(request.file, e, undefined, PACKAGE_MISSING) };
-    }));
-    pkg = await validatePackage(bytes);
+    pkg = await validatePackage(await readPackage(request.file, PACKAGE_LIMITS.packageBytes, deadline));
+    deadline.check('validating the package');
   } catch (error) {
     const data = toErrorData(error);
     errorLine(io, data.code, data.message);
@@ -153,14 +207,30 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
   const m = pkg.manifest;
   const tool = m.tools.find((t) => t.name === request.tool);
   if (!tool) {
-    errorLine(io, 'E_USAGE', `${m.id} has no tool "${request.tool}"; its tools: ${m.tools.map((t) => t.name).join(', ')}. Pass one of these local names (the "name" of a tool in manifest.json) with --tool.`);
+    errorLine(io, 'E_USAGE', `${m.id} has no tool ${quoteUntrusted(request.tool)}; its tools: ${m.tools.map((t) => t.name).join(', ')}. Pass one of these local names (the "name" of a tool in manifest.json) with --tool.`);
     return EXIT_USAGE;
   }
-  // The app checks arguments against the tool's schema before a call reaches the plugin; so does this command.
-  const check = new Validator(tool.parameters as never, '2020-12', false).validate(request.args);
-  if (!check.valid) {
-    const first = check.errors[check.errors.length - 1]!;
-    errorLine(io, 'E_USAGE', `--args does not match ${tool.name}'s parameters: at ${first.instanceLocation}: ${first.error.replace(/\.$/, '')}. ${parametersHint(tool.parameters)}`);
+  // The app checks arguments against the tool's schema before a call reaches the plugin; so does this command, with
+  // the app's own check: a schema `pattern` runs in the linear-time engine, never in a backtracking RegExp.
+  let problems: string[];
+  try {
+    problems = compileSchema(tool.parameters as Record<string, unknown>, 'args')(request.args);
+    deadline.check('checking --args');
+  } catch (error) {
+    const data = toErrorData(error);
+    errorLine(io, data.code, data.message);
+    return EXIT_REFUSED;
+  }
+  // A check that could not be made says why with its own code: the tool's pattern is unsupported (the package's
+  // fault, exit 1) or the arguments are too large to check (exit 2).
+  const coded = problems.map((p) => /^At [^:]*: (E_SCHEMA_[A-Z_]+): (.*)$/s.exec(p)).find((m) => m !== null);
+  if (coded) {
+    errorLine(io, coded[1]!, coded[2]!);
+    return coded[1] === 'E_SCHEMA_PATTERN_UNSUPPORTED' ? EXIT_REFUSED : EXIT_USAGE;
+  }
+  if (problems.length > 0) {
+    const first = problems[0]!.replace(/^At /, 'at ').replace(/\.$/, '');
+    errorLine(io, 'E_USAGE', `--args does not match ${tool.name}'s parameters: ${first}. ${parametersHint(tool.parameters)}`);
     return EXIT_USAGE;
   }
   let fs;
@@ -168,6 +238,7 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
   try {
     fs = await createNodeWorkspaceFs({ root: request.workspace, access: request.allowWrite ? 'read-write' : 'read' });
     workspaceId = request.workspaceId ?? (await defaultWorkspaceId(request.workspace));
+    deadline.check('opening the workspace');
   } catch (error) {
     const data = toErrorData(error);
     errorLine(io, data.code, data.message);
@@ -189,12 +260,14 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
       // --allow-write is the person's approval for this run; without it the folder is read-only.
       approval: { mode: 'auto' },
       createWorker: nodeWorkerFactory(),
-      timeoutMs: request.timeoutMs,
+      // What is left of --timeout-ms after reading and checking (at least 1 ms: the check above saw time left).
+      timeoutMs: Math.max(1, Math.floor(deadline.remaining())),
       signal: controller.signal,
     });
     switch (result.status) {
       case 'done':
-        io.stdout(result.output);
+        // Into a pipe or file the output is data and stays exact; a terminal would act on its escape sequences.
+        io.stdout(io.stdoutIsTerminal ? escapeControls(result.output) : result.output);
         return EXIT_OK;
       case 'error':
         errorLine(io, PLUGIN_ERROR_CODE, result.error);

@@ -1,9 +1,9 @@
 // `hplugin verify FILE [--json]`: the installer's verdict on a package, for authors and CI.
 import { readFile } from 'node:fs/promises';
-import { toErrorData, validatePackage, type ValidatedPackage } from '../../plugin-host';
+import { escapeControls, toErrorData, validatePackage, type ValidatedPackage } from '../../plugin-host';
 import { parseArgs, UsageError } from '../args';
 import { readProblem } from '../file-errors';
-import { errorLine, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, type CliIo } from '../io';
+import { errorLine, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, jsonLine, type CliIo } from '../io';
 
 export const verifyHelp = `Usage: hplugin verify FILE [--json]
 
@@ -39,13 +39,15 @@ export function summary(pkg: ValidatedPackage) {
   };
 }
 
+/** The summary for a person: manifest text is the author's, so its control and bidi characters are shown escaped. */
 export function formatSummary(pkg: ValidatedPackage): string {
   const s = summary(pkg);
+  const show = (text: string) => escapeControls(text, { keepLayout: false });
   return [
-    `valid ${s.id} ${s.version} (${s.name})`,
+    `valid ${show(s.id)} ${show(s.version)} (${show(s.name)})`,
     `  sha256       ${s.sha256}`,
     `  permissions  workspace: ${s.permissions.workspace}, storage: ${s.permissions.storage}`,
-    `  tools        ${s.tools.map((t) => t.name).join(', ')}`,
+    `  tools        ${s.tools.map((t) => show(t.name)).join(', ')}`,
     `  size         ${s.size} bytes (plugin.wasm ${s.wasm.bytes} bytes, memory max ${s.wasm.memory_pages.max} pages)`,
     '',
   ].join('\n');
@@ -73,17 +75,18 @@ export async function verifyCommand(argv: string[], io: CliIo): Promise<number> 
     bytes = new Uint8Array(await readFile(file));
   } catch (error) {
     const fail = { code: 'E_FILE_READ', message: readProblem(file, error, undefined, PACKAGE_MISSING) };
-    if (json) io.stdout(`${JSON.stringify({ ok: false, error: fail })}\n`);
+    if (json) jsonLine(io, { ok: false, error: fail });
     errorLine(io, fail.code, fail.message);
     return EXIT_REFUSED;
   }
   try {
     const pkg = await validatePackage(bytes);
-    io.stdout(json ? `${JSON.stringify(summary(pkg), null, 2)}\n` : formatSummary(pkg));
+    if (json) jsonLine(io, summary(pkg), 2);
+    else io.stdout(formatSummary(pkg));
     return EXIT_OK;
   } catch (error) {
     const data = toErrorData(error);
-    if (json) io.stdout(`${JSON.stringify({ ok: false, error: data })}\n`);
+    if (json) jsonLine(io, { ok: false, error: data });
     errorLine(io, data.code, data.message);
     return EXIT_REFUSED;
   }
