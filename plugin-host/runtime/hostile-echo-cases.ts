@@ -59,6 +59,9 @@ export const refusalCases: RefusalCase[] = [
   { name: 'fs.list of a 3 MiB path', frame: call('fs.list', 'path')(huge('a/')), code: 'E_PATH_TOO_LONG' },
   { name: 'fs.write to a 3 MiB path', frame: call('fs.write', 'path', ',"text":"x"')(huge('a/')), code: 'E_PATH_TOO_LONG' },
   { name: 'fs.read of a 3 MiB path of escapes', frame: call('fs.read', 'path')(huge('\\u001b\\u202e/')), code: /^E_PATH_[A-Z_]+$/ },
+  // Within the path policy's 4096 bytes, so the backend itself refuses it and names it.
+  { name: 'fs.read of a missing 3,800-byte path', frame: call('fs.read', 'path')(['d'.repeat(199) + '/', 19]), code: 'E_FS_NOT_FOUND' },
+  { name: 'fs.list of a missing 3,800-byte path', frame: call('fs.list', 'path')(['d'.repeat(199) + '/', 19]), code: 'E_FS_NOT_FOUND' },
   { name: 'kv.get of a 3 MiB key', frame: call('kv.get', 'key')(huge('k')), code: 'E_HOST_KV_KEY' },
   { name: 'kv.put of a 3 MiB key', frame: call('kv.put', 'key', ',"value":1')(huge('k')), code: 'E_HOST_KV_KEY' },
   { name: 'kv.delete of a 3 MiB key', frame: call('kv.delete', 'key')(huge('k')), code: 'E_HOST_KV_KEY' },
