@@ -37,6 +37,23 @@ describe('valid packages', () => {
     await expect(validatePackage(pkg)).resolves.toMatchObject({ manifest: { id: 'example.word-count' } });
   });
 
+  it('accepts the flags and versions common zippers write (UTF-8 names, deflate level hints, descriptors, ZIP 2.0-6.3)', async () => {
+    // Info-ZIP sets bit 1 for -9 and bits 1+2 for -1; Java and .NET set bit 3; 7-Zip writes version 20, Python 20 or 45.
+    for (const [flags, versionNeeded] of [[0x0800, 20], [0x0802, 20], [0x0806, 10], [0x0808, 45], [0x080e, 63]] as const) {
+      const pkg = await buildPackage({
+        entries: (es) => es.map((e) => ({ ...e, flags: flags & ~0x08, descriptor: (flags & 0x08) !== 0, versionNeeded })),
+      });
+      await expect(validatePackage(pkg), `flags 0x${flags.toString(16)}, version ${versionNeeded}`).resolves.toBeDefined();
+    }
+  });
+
+  it('accepts manifest text with ordinary non-ASCII letters and emoji', async () => {
+    const m = exampleManifest();
+    m.name = 'Wörter zählen — 字数 😀';
+    ((m.tools as Record<string, unknown>[])[0]!).description = 'Zählt Wörter. 统计文件中的字数。';
+    await expect(validatePackage(await buildPackage({ manifest: m }))).resolves.toMatchObject({ manifest: { name: 'Wörter zählen — 字数 😀' } });
+  });
+
   it('accepts a whole parameters schema that uses every supported keyword', async () => {
     const m = exampleManifest();
     (m.tools as unknown[])[0] = {

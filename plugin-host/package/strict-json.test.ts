@@ -42,4 +42,26 @@ describe('strict JSON', () => {
   it('reports the line and column of a syntax error', () => {
     expect(() => parseStrictJson('{\n  "a": tru\n}')).toThrow(/line 2 column 8/);
   });
+
+  it('parses a long but valid number whatever its length', () => {
+    expect(parseStrictJson(`{"a": 1.${'0'.repeat(500)}1, "b": 2}`)).toEqual({ a: 1, b: 2 });
+    expect(parseStrictJson(`[0.${'0'.repeat(1000)}5]`)).toEqual([0]);
+    expect(parseStrictJson(`[${'9'.repeat(300)}]`)).toEqual([Number('9'.repeat(300))]);
+  });
+
+  it('names the real reason a number is refused, never "expected \",\""', () => {
+    const reason = (doc: string) => {
+      try {
+        parseStrictJson(doc);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(reason(`{"a": ${'9'.repeat(500)}}`)).toMatch(/a number \(500 characters long\) is out of range/);
+    expect(reason('[01]')).toMatch(/may not start with 0 followed by digits/);
+    expect(reason('[1.]')).toMatch(/digits after "\."/);
+    expect(reason('[1e+]')).toMatch(/digits in its exponent/);
+    expect(reason('[-]')).toMatch(/a number needs a digit/);
+  });
 });
