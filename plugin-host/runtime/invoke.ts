@@ -138,7 +138,7 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
       // JSON.parse refuses a leading U+FEFF, and the driver's decoder keeps it (ignoreBOM): a BOM-prefixed frame ends here.
       return abort(AbortCode.BAD_JSON, `The plugin returned a frame that is not valid JSON (it starts ${quoteUntrusted(text, 40)}). Frames are one JSON object, without a byte order mark.`, {
         head: quoteUntrusted(text, 80),
-        bytes: text.length,
+        characters: text.length,
       });
     }
     let judged;
@@ -203,7 +203,7 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
     });
     w.onError((error) => {
       if (settled || worker !== w) return;
-      abort(AbortCode.WORKER, `The plugin worker stopped unexpectedly: ${quoteUntrusted(error.message)}.`, { cause: quoteUntrusted(error.code, 40) });
+      abort(AbortCode.WORKER, `The plugin worker stopped unexpectedly: ${quoteUntrusted(error.message)}.`, { cause: error.code });
     });
     w.post(
       module
