@@ -291,11 +291,16 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
         expect((await run(globTool(), { pattern: '**/secret' })).output).toBe(`No files match **/secret.\n${note}`);
       });
 
-      it('does not apply an ignore file over 256 KiB or 1000 rules, and names it', async () => {
+      it('does not apply an ignore file over 256 KiB, over 1000 rules or with a costly rule, and names it', async () => {
         await fs.writeText('.gitignore', Array.from({ length: 1001 }, (_, i) => `rule${i}`).join('\n') + '\n*.log\n');
         await fs.writeText('sub/.ignore', `local.txt\n#${'x'.repeat(300 * 1024)}\n`);
+        await fs.writeText('sub/deeper/.gitignore', 'a/**/b/**/c/**/d\n*.log\n');
+        await fs.writeText('sub/deeper/c.log', 'needle\n');
         const out = (await run(searchTool(), { pattern: 'needle', glob: '*.log' })).output;
-        expect(out).toBe('a.log:1: needle\nkeep.log:1: needle\nsub/b.log:1: needle\n[ignore files not applied (over 262144 bytes or 1000 rules): .gitignore, sub/.ignore; the files they name were walked]');
+        expect(out).toBe(
+          'a.log:1: needle\nkeep.log:1: needle\nsub/b.log:1: needle\nsub/deeper/c.log:1: needle\n' +
+            '[ignore files not applied (over 262144 bytes, over 1000 rules, or a rule with over 2 "**"): .gitignore, sub/.ignore, sub/deeper/.gitignore; the files they name were walked]',
+        );
       });
     });
 

@@ -5,7 +5,7 @@
 // `.gitignore` (ripgrep's order). Outsized files are not applied and named in a note (limits.ts).
 import ignore, { type Ignore } from 'ignore';
 import type { DirEntry, WorkspaceFs } from '../../fs';
-import { IGNORE_FILE_MAX_BYTES, IGNORE_FILE_MAX_RULES, IGNORE_FILE_NAMES } from './limits';
+import { IGNORE_FILE_MAX_BYTES, IGNORE_FILE_MAX_RULES, IGNORE_FILE_NAMES, IGNORE_RULE_MAX_GLOBSTARS } from './limits';
 
 /** The rules of one folder's ignore files; `base` is that folder ('' for the root). */
 export interface IgnoreLevel {
@@ -38,7 +38,7 @@ export function isIgnored(levels: IgnoreLevels, path: string, directory: boolean
   return false;
 }
 
-/** Ignore files that were found but not applied (too large or too many rules), for the tools' notes. */
+/** Ignore files that were found but not applied (too large, too many rules, a rule too costly), for the notes. */
 export type SkippedIgnoreFiles = string[];
 
 async function readRules(fs: WorkspaceFs, path: string, size: number | undefined, skipped: SkippedIgnoreFiles): Promise<string[] | null> {
@@ -56,7 +56,8 @@ async function readRules(fs: WorkspaceFs, path: string, size: number | undefined
   }
   const lines = new TextDecoder().decode(bytes).split(/\r?\n/);
   const rules = lines.filter((line) => line.trim() !== '' && !line.startsWith('#'));
-  if (rules.length > IGNORE_FILE_MAX_RULES) {
+  const costly = (rule: string) => rule.split('**').length - 1 > IGNORE_RULE_MAX_GLOBSTARS;
+  if (rules.length > IGNORE_FILE_MAX_RULES || rules.some(costly)) {
     skipped.push(path);
     return null;
   }

@@ -8,7 +8,7 @@
 import { HarnessError } from '../../errors';
 import type { DirEntry, WorkspaceFs } from '../../fs';
 import { ancestorLevels, isIgnored, readIgnoreLevel, type IgnoreLevels, type SkippedIgnoreFiles } from './ignore-rules';
-import { IGNORE_FILE_MAX_BYTES, IGNORE_FILE_MAX_RULES, SKIPPED_DIRS, WALK_LIST_AHEAD, WALK_MAX_DEPTH, WALK_MAX_ENTRIES, WALK_MAX_FILES } from './limits';
+import { IGNORE_FILE_MAX_BYTES, IGNORE_FILE_MAX_RULES, IGNORE_RULE_MAX_GLOBSTARS, SKIPPED_DIRS, WALK_LIST_AHEAD, WALK_MAX_DEPTH, WALK_MAX_ENTRIES, WALK_MAX_FILES } from './limits';
 
 export interface WalkOptions {
   /** Workspace-relative folder to start from ('' is the root). Hidden/build folders named here are entered. */
@@ -36,7 +36,7 @@ export interface WalkStats {
   skipped: number;
   /** Folders and files left out by ignore files. */
   ignored: number;
-  /** Ignore files found but not applied (over IGNORE_FILE_MAX_BYTES or IGNORE_FILE_MAX_RULES). */
+  /** Ignore files found but not applied (over IGNORE_FILE_MAX_BYTES, IGNORE_FILE_MAX_RULES, IGNORE_RULE_MAX_GLOBSTARS). */
   ignoreFilesSkipped: SkippedIgnoreFiles;
 }
 
@@ -156,7 +156,8 @@ export function walkNote(result: WalkStats, options: { maxFiles?: number; maxEnt
   const big = result.ignoreFilesSkipped;
   if (big.length > 0) {
     const named = big.slice(0, 3).join(', ') + (big.length > 3 ? ` and ${big.length - 3} more` : '');
-    notes.push(`[ignore files not applied (over ${IGNORE_FILE_MAX_BYTES} bytes or ${IGNORE_FILE_MAX_RULES} rules): ${named}; the files they name were walked]`);
+    const limits = `over ${IGNORE_FILE_MAX_BYTES} bytes, over ${IGNORE_FILE_MAX_RULES} rules, or a rule with over ${IGNORE_RULE_MAX_GLOBSTARS} "**"`;
+    notes.push(`[ignore files not applied (${limits}): ${named}; the files they name were walked]`);
   }
   return notes.join('\n');
 }
