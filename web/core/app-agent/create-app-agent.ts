@@ -9,7 +9,7 @@ import { budgetOf } from '../agent/budget';
 import type { ApprovalSettings, AskPerson } from '../approval';
 import type { ModelConfig } from '../config';
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
-import type { WorkspaceFs } from '../fs';
+import { protectWrites, type WorkspaceFs } from '../fs';
 import { HookPipeline } from '../hooks';
 import { createIdbContentStore } from '../context';
 import {
@@ -31,7 +31,7 @@ import {
 import type { PluginService } from '../plugins';
 import type { ContentPart, Message } from '../providers/types';
 import { createIdbSessionStore, type SessionInfo, type SessionStore } from '../sessions';
-import { getSecret } from '../settings';
+import { getSecret, readWorkspaceSettings } from '../settings';
 import type { HarnessDb } from '../storage';
 import { ToolRegistry } from '../tools/registry';
 import type { ToolDefinition } from '../tools/types';
@@ -191,7 +191,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     return turnExtensions({ workspaceId, approval: settings.approval, plugins, bridge, ...(options.askWrite ? { askWrite: options.askWrite } : {}), signal });
   }
 
-  async function toolsForTurn(extensions: TurnExtensions, selection: ProfileSelection, warnings: ErrorData[]): Promise<ToolRegistry> {
+  async function toolsForTurn(extensions: TurnExtensions, selection: ProfileSelection, warnings: ErrorData[], fs: WorkspaceFs): Promise<ToolRegistry> {
     const registry = new ToolRegistry();
     const extras = extensions.webFetch ? { webFetch: extensions.webFetch } : {};
     const base = options.baseTools ?? ((x) => builtinTools({ selection, bindings, ...(memory ? { memory } : {}), skills, ...x }));
@@ -205,7 +205,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     }
     for (const source of [...globalSources, ...sources]) {
       try {
-        for (const tool of await source.tools({ workspaceId, fs: options.fs })) {
+        for (const tool of await source.tools({ workspaceId, fs })) {
           try {
             registry.register(tool);
           } catch (error) {
@@ -239,6 +239,9 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   async function startTurn(turn: StartTurn): Promise<RunningTurn> {
     const settings = await readAgentSettings(db, workspaceId);
     const model = await modelOrThrow(settings);
+    // Every writer of this turn (built-in tools, plugin fs.write, tool sources) gets the workspace write policy:
+    // .git refused unless this workspace allows it, read at turn start like the other settings.
+    const fs = protectWrites(options.fs, { allowGitWrites: (await readWorkspaceSettings(db, workspaceId)).allowGitWrites === true });
     const hooks = options.hooks ?? new HookPipeline();
     const extensions = await extensionsForTurn(settings, turn.signal);
     const warnings: ErrorData[] = [...extensions.warnings];
@@ -264,7 +267,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       release();
       throw error;
     }
-    const tools = await toolsForTurn(extensions, modules.selection, warnings);
+    const tools = await toolsForTurn(extensions, modules.selection, warnings, fs);
     const contextState = moduleContext({ selection: modules.selection, bindings, ...(memory ? { memory } : {}), skills });
     // Long results reach the model as a preview + reference into IndexedDB `content`, readable in this turn only.
     const views = turnResultViews({ store: results, sessionId: opened.info.id });
@@ -292,7 +295,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         hooks,
         approval: approvalSettingsOf(settings.approval),
         ...(options.askPerson ? { askPerson: options.askPerson } : {}),
-        fs: options.fs,
+        fs,
         workspaceId,
         context: () => contextState(workspaceId),
         results: { store: results, scope: views.scope },

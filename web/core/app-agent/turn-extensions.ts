@@ -8,6 +8,7 @@ import { bridgeHooks, bridgeToolSource, bridgeWebFetchBackend } from '../bridge-
 import { toErrorData, type ErrorData } from '../errors';
 import { HOOK_EVENTS, manifestHookHandler, type HookEvent, type HookHandler } from '../hooks';
 import type { WebFetchBackend } from '../modules';
+import type { WriteApproval, WriteApprovalRequest } from '../../../plugin-host';
 import { pluginToolSource, writeApprovalDiff, type PluginService } from '../plugins';
 import type { ToolDefinition } from '../tools/types';
 import type { AgentSettings } from './agent-settings';
@@ -19,7 +20,12 @@ export interface PluginWriteRequest {
   /** The tool's public name. */
   tool: string;
   pluginId: string;
+  /** The normalised workspace-relative path that will be written. */
   path: string;
+  /** The path as the plugin sent it, only when it differs from `path` (the card shows `raw → path`). */
+  rawPath?: string;
+  /** Present when the write policy says this file always asks, with the reason's class and English text. */
+  alwaysAsk?: WriteApprovalRequest['alwaysAsk'];
   /** False when the write creates the file. */
   exists: boolean;
   /** Unified diff of the write (bounded like the built-in tools'). */
@@ -77,18 +83,26 @@ async function pluginTools({ plugins, workspaceId, approval, askWrite }: Extensi
   if (!plugins) return [];
   const source = pluginToolSource(plugins, {
     workspaceId,
-    // auto and yolo write without asking; ask shows each write's path and diff on the chat's card.
-    approval: (call) =>
-      approval !== 'ask'
-        ? { mode: 'auto' }
-        : {
-            mode: 'ask',
-            approve: async (request, signal) => {
-              if (!askWrite) return false;
-              const ask = { callId: call.callId, tool: call.publicName, pluginId: request.pluginId, path: request.path, exists: request.exists, diff: writeApprovalDiff(request) };
-              return (await askWrite(ask, signal).catch(() => false)) === true && !signal.aborted;
-            },
-          },
+    // ask shows each write's path and diff on the chat's card; auto shows only the files that always ask (.vscode/,
+    // .envrc, CI workflows…); yolo writes without asking. .git is refused in all three by the write policy.
+    approval: (call): WriteApproval => {
+      if (approval === 'yolo') return { mode: 'yolo' };
+      const approve = async (request: WriteApprovalRequest, signal: AbortSignal) => {
+        if (!askWrite) return false;
+        const ask: PluginWriteRequest = {
+          callId: call.callId,
+          tool: call.publicName,
+          pluginId: request.pluginId,
+          path: request.path,
+          ...(request.rawPath !== undefined ? { rawPath: request.rawPath } : {}),
+          ...(request.alwaysAsk ? { alwaysAsk: request.alwaysAsk } : {}),
+          exists: request.exists,
+          diff: writeApprovalDiff(request),
+        };
+        return (await askWrite(ask, signal).catch(() => false)) === true && !signal.aborted;
+      };
+      return { mode: approval === 'auto' ? 'auto' : 'ask', approve };
+    },
   });
   return source();
 }

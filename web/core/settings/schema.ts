@@ -19,6 +19,11 @@ export interface GlobalSettings {
 /** Per-workspace overrides; absent means "use the global value". */
 export interface WorkspaceSettings {
   showHiddenFiles?: boolean;
+  /**
+   * "Allow the agent to write inside .git" (workspace only, off by default): lets write/edit and plugin fs.write
+   * change files under .git, which the workspace write policy refuses otherwise (plugin-host/fs/write-policy.ts).
+   */
+  allowGitWrites?: boolean;
 }
 
 export const DEFAULT_GLOBAL_SETTINGS: GlobalSettings = { language: 'system', theme: 'system', showHiddenFiles: false };
@@ -35,10 +40,12 @@ interface FieldSpec {
   scopes: readonly ('global' | 'workspace')[];
 }
 
-export const SETTING_FIELDS: Record<keyof GlobalSettings, FieldSpec> = {
+export const SETTING_FIELDS: Record<keyof GlobalSettings | keyof WorkspaceSettings, FieldSpec> = {
   language: { check: oneOf('system', 'en', 'zh'), scopes: ['global'] },
   theme: { check: oneOf('system', 'light', 'dark'), scopes: ['global'] },
   showHiddenFiles: { check: bool, scopes: ['global', 'workspace'] },
+  // Per workspace only: a global switch would open .git in every folder, including ones added later.
+  allowGitWrites: { check: bool, scopes: ['workspace'] },
 };
 
 export interface SettingsIssue {

@@ -92,7 +92,8 @@ export function createChatController(options: {
     askPerson: (request, signal) =>
       new Promise((resolve, reject) => {
         const sid = sessionId();
-        if (sid && alwaysAllowed.get(sid)?.has(request.name)) return resolve('allow');
+        // A file the write policy always asks about is never covered by "always allow" (it offers none).
+        if (sid && alwaysAllowed.get(sid)?.has(request.name) && !request.prepared?.alwaysAsk) return resolve('allow');
         const remove = () => setApprovals((all) => all.filter((a) => a !== pending));
         const pending: PendingApproval = {
           request,
@@ -117,7 +118,13 @@ export function createChatController(options: {
         if (signal.aborted) return resolve(false);
         const remove = () => setApprovals((all) => all.filter((a) => a !== pending));
         const pending: PendingApproval = {
-          request: { callId: write.callId, name: write.tool, arguments: { path: write.path }, external: true, prepared: { summary: write.path, detail: write.diff } },
+          request: {
+            callId: write.callId,
+            name: write.tool,
+            arguments: { path: write.path },
+            external: true,
+            prepared: { summary: write.path, detail: write.diff, target: { path: write.path, ...(write.rawPath !== undefined ? { raw: write.rawPath } : {}) }, ...(write.alwaysAsk ? { alwaysAsk: write.alwaysAsk } : {}) },
+          },
           write,
           answer(decision) {
             remove();

@@ -1,5 +1,6 @@
 // Strings of the chat view and the Model settings tab (en + zh, same keys; the compiler checks zh against en).
 import type { Locale } from '../i18n/i18n';
+import { askReasonEn, askReasonZh } from './ask-reason-strings';
 
 const en = {
   title: 'Chat',
@@ -32,6 +33,7 @@ const en = {
   diff: 'Changes',
   writeTitle: 'Allow plugin {plugin} to write {path}?',
   writeNew: 'This write creates a new file.',
+  ...askReasonEn,
   writeNoChange: 'The file would not change.',
   approvalMode: 'Approval',
   modeAsk: 'Ask before changes',
@@ -158,6 +160,7 @@ const zh: Record<ChatKey, string> = {
   diff: '改动',
   writeTitle: '允许插件 {plugin} 写入 {path}？',
   writeNew: '此次写入会创建新文件。',
+  ...askReasonZh,
   writeNoChange: '文件不会改变。',
   approvalMode: '审批',
   modeAsk: '修改前询问',

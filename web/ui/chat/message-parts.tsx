@@ -1,5 +1,7 @@
 // Pieces of one chat item: markdown text, collapsible thinking, a tool call with arguments and (untrusted) result.
 import { For, Show } from 'solid-js';
+import { quoteUntrusted } from '../../core/errors';
+import { normalizeWorkspacePath, shownWritePath } from '../../core/fs';
 import { prettyArgs, type ToolView } from './chat-model';
 import type { ChatTranslate } from './chat-i18n';
 import { renderMarkdown } from './markdown';
@@ -58,11 +60,21 @@ export function Images(props: { urls: string[]; label: string }) {
   );
 }
 
+/** A path argument as the workspace will read it: normalised, `"raw" → normalised` when the model sent another form. */
+function shownPath(raw: string): string {
+  try {
+    return shownWritePath(raw, normalizeWorkspacePath(raw, { allowRoot: true }).path || '.');
+  } catch {
+    return quoteUntrusted(raw, 60); // refused by the path policy: the result says why
+  }
+}
+
 /** One line for the summary: the path-like argument if any, else the start of the JSON. */
 function brief(raw: string): string {
   try {
     const args = JSON.parse(raw) as Record<string, unknown>;
-    for (const key of ['path', 'pattern', 'query', 'url', 'name']) if (typeof args[key] === 'string') return args[key] as string;
+    if (typeof args.path === 'string') return shownPath(args.path);
+    for (const key of ['pattern', 'query', 'url', 'name']) if (typeof args[key] === 'string') return args[key] as string;
   } catch {
     // not JSON: show the start of the text
   }

@@ -181,8 +181,17 @@ function WorkspaceSettingsRow(props: { state: AppState; workspace: WorkspaceReco
   const id = createUniqueId();
   const [overrides, { mutate }] = createResource(() => props.workspace.id, (wid) => readWorkspaceSettings(s.db, wid));
   const value = () => (overrides()?.showHiddenFiles === undefined ? 'inherit' : overrides()?.showHiddenFiles ? 'on' : 'off');
+  const gitId = createUniqueId();
   async function change(next: string) {
     const saved = await s.attempt(() => updateWorkspaceSettings(s.db, props.workspace.id, { showHiddenFiles: next === 'inherit' ? undefined : next === 'on' }));
+    if (saved) {
+      mutate(saved);
+      s.settingsChanged();
+    }
+  }
+  // Per workspace only, off by default (web/core/settings/schema.ts): absent and false both mean refused.
+  async function changeGitWrites(allow: boolean) {
+    const saved = await s.attempt(() => updateWorkspaceSettings(s.db, props.workspace.id, { allowGitWrites: allow ? true : undefined }));
     if (saved) {
       mutate(saved);
       s.settingsChanged();
@@ -202,6 +211,13 @@ function WorkspaceSettingsRow(props: { state: AppState; workspace: WorkspaceReco
           <option value="off">{t('settings.off')}</option>
         </select>
       </div>
+      <div class="field inline">
+        <input id={gitId} type="checkbox" checked={overrides()?.allowGitWrites === true} onChange={(e) => void changeGitWrites(e.currentTarget.checked)} aria-describedby={`${gitId}-hint`} />
+        <label for={gitId}>{t('settings.allowGitWrites')}</label>
+      </div>
+      <p id={`${gitId}-hint`} class="field-hint">
+        {t('settings.allowGitWritesHint')}
+      </p>
     </li>
   );
 }

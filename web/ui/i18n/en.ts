@@ -1,6 +1,7 @@
 // English strings. Keys are grouped by screen; `{name}` placeholders are filled by t().
 import { pluginsEn } from '../settings/plugins/strings';
 import { agentEn } from '../settings/agent/strings';
+import { askReasonEn } from '../chat/ask-reason-strings';
 
 export const en = {
   'app.tagline': 'An AI coding agent that works in the folder you grant.',
@@ -119,6 +120,8 @@ export const en = {
   'settings.workspaceCount': '{count} of {max} workspaces',
   'settings.workspaceOverride': 'Show hidden files in this workspace',
   'settings.followGlobal': 'Same as global',
+  'settings.allowGitWrites': 'Allow the agent to write inside .git',
+  'settings.allowGitWritesHint': 'Off by default. Git runs commands named in .git/config and .git/hooks, so a write there can run code on your next git command. Applies to write, edit and plugins from the next turn.',
   'settings.on': 'On',
   'settings.off': 'Off',
   'settings.secrets': 'Keys',
@@ -144,6 +147,7 @@ export const en = {
   'error.generic': 'Something went wrong: {message}',
   ...pluginsEn,
   ...agentEn,
+  ...askReasonEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

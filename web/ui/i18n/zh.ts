@@ -1,6 +1,7 @@
 import type { Dictionary } from './en';
 import { pluginsZh } from '../settings/plugins/strings';
 import { agentZh } from '../settings/agent/strings';
+import { askReasonZh } from '../chat/ask-reason-strings';
 
 // 简体中文。键与 en.ts 一一对应（类型检查保证不缺不多）。
 export const zh: Dictionary = {
@@ -120,6 +121,8 @@ export const zh: Dictionary = {
   'settings.workspaceCount': '{count} / {max} 个工作区',
   'settings.workspaceOverride': '在此工作区显示隐藏文件',
   'settings.followGlobal': '与全局相同',
+  'settings.allowGitWrites': '允许智能体写入 .git 内的文件',
+  'settings.allowGitWritesHint': '默认关闭。Git 会运行 .git/config 和 .git/hooks 中指定的命令，因此写入那里的内容可能在你下次执行 git 命令时运行代码。从下一轮起对 write、edit 和插件生效。',
   'settings.on': '开',
   'settings.off': '关',
   'settings.secrets': '密钥',
@@ -145,4 +148,5 @@ export const zh: Dictionary = {
   'error.generic': '出错了：{message}',
   ...pluginsZh,
   ...agentZh,
+  ...askReasonZh,
 };

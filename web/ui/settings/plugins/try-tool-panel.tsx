@@ -55,21 +55,19 @@ export function TryToolPanel(props: { state: AppState; plugin: InstalledPlugin; 
       const service = pluginServiceFor(s.db);
       const fs = await openFsFor(w).catch(() => null);
       if (!fs && props.plugin.permissions.workspace !== 'none') return setOutcome({ kind: 'invalid', text: t('plugins.tryNoAccess') });
-      const approval: WriteApproval =
-        writes() === 'auto'
-          ? { mode: 'auto' }
-          : {
-              mode: 'ask',
-              approve: (request, signal) =>
-                new Promise<boolean>((resolve) => {
-                  const answer = (allow: boolean) => {
-                    setAsking(null);
-                    resolve(allow);
-                  };
-                  signal.addEventListener('abort', () => answer(false), { once: true });
-                  setAsking({ request, answer });
-                }),
+      // auto still asks for the files the write policy always asks about (.vscode/, .envrc…).
+      const approval: WriteApproval = {
+        mode: writes() === 'auto' ? 'auto' : 'ask',
+        approve: (request, signal) =>
+          new Promise<boolean>((resolve) => {
+            const answer = (allow: boolean) => {
+              setAsking(null);
+              resolve(allow);
             };
+            signal.addEventListener('abort', () => answer(false), { once: true });
+            setAsking({ request, answer });
+          }),
+      };
       const snapshot = await service.registry.pin(w.id);
       const result = await service.invoke(snapshot, chosen.publicName, parsed, { fs, approval });
       setOutcome({ kind: 'result', result });
