@@ -1,13 +1,16 @@
-// Settings → Plugins: import a .hplugin.zip (validated by the shared validator; a refusal shows its code and
+// Settings → Plugins: import a .hplugin.zip (validated by the shared validator in a Worker; a refusal shows its code and
 // nothing is stored), see identity, version, permissions, tools and sha256, enable per workspace (installing
 // never enables), disable, uninstall (its KV data only after an explicit choice), and try a tool.
 import { createMemo, createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
 import { HarnessError, type InstalledPlugin } from '../../../../plugin-host';
+import type { PreparedImport } from '../../../core/plugins';
 import type { AppState } from '../../state/app-state';
 import { messageOf } from '../../state/errors';
-import { Dialog } from '../../components/dialog';
 import { pluginServiceFor } from './plugin-runtime';
+import { shownName, shownText } from './shown-text';
 import { TryToolPanel } from './try-tool-panel';
+import { UninstallDialog } from './uninstall-dialog';
+import { UpdatePluginDialog } from './update-dialog';
 import './plugins.css';
 
 type Notice = { ok: boolean; text: string; code?: string };
@@ -18,39 +21,63 @@ export default function PluginsTab(props: { state: AppState }) {
   const service = pluginServiceFor(s.db);
   const fileId = createUniqueId();
   const [epoch, setEpoch] = createSignal(0);
+  const [checking, setChecking] = createSignal(false);
   const [plugins] = createResource(epoch, () => service.registry.list());
   // Rendering reads `.latest`, never `plugins()`: reading a reloading resource suspends the settings dialog's
   // <Suspense>, which takes the whole tab out of the page until it loads (a click made then lands elsewhere).
   // A plugin whose bytes did not change keeps its object, so <For> keeps its card and what is open in it.
   const shown = createMemo<InstalledPlugin[]>((prev) => (plugins.latest ?? []).map((p) => prev.find((q) => q.id === p.id && q.sha256 === p.sha256) ?? p), []);
   const [notice, setNotice] = createSignal<Notice | null>(null);
-  const [conflict, setConflict] = createSignal<{ bytes: Uint8Array; text: string } | null>(null);
+  const [pending, setPending] = createSignal<PreparedImport | null>(null);
   const changed = () => setEpoch((n) => n + 1);
+  const refused = (error: unknown) => {
+    const code = HarnessError.isInstance(error) ? error.code : 'E_INTERNAL';
+    setNotice({ ok: false, code, text: `${code}: ${messageOf(error)}` });
+  };
 
-  async function importBytes(bytes: Uint8Array, replace: boolean) {
-    setNotice(null);
-    setConflict(null);
+  async function apply(prepared: PreparedImport) {
     try {
-      const r = await service.registry.import(bytes, { replace });
+      const r = await prepared.apply();
       const p = r.plugin;
+      const name = shownName(p.name);
       const text =
         r.status === 'installed'
-          ? t('plugins.imported', { name: p.name, version: p.version })
+          ? t('plugins.imported', { name, version: p.version })
           : r.status === 'updated'
-            ? t('plugins.updated', { name: p.name, previous: r.previousVersion ?? '', version: p.version })
+            ? t('plugins.updated', { name, previous: r.previousVersion ?? '', version: p.version })
             : r.status === 'replaced'
-              ? t('plugins.replaced', { name: p.name, version: p.version })
-              : t('plugins.unchanged', { name: p.name, version: p.version });
+              ? t('plugins.replaced', { name, version: p.version })
+              : t('plugins.unchanged', { name, version: p.version });
       setNotice({ ok: true, text: r.disabledIn.length ? `${text} ${t('plugins.disabledIn', { count: r.disabledIn.length })}` : text });
       changed();
     } catch (error) {
-      const code = HarnessError.isInstance(error) ? error.code : 'E_INTERNAL';
-      if (code === 'E_REGISTRY_CONFLICT' || code === 'E_REGISTRY_DOWNGRADE') {
-        setConflict({ bytes, text: `${code}: ${messageOf(error)}` });
-        return;
-      }
-      setNotice({ ok: false, code, text: `${code}: ${messageOf(error)}` });
+      refused(error);
     }
+  }
+
+  // Validation runs in a Worker (web/core/plugins validate-off-thread.ts); nothing is stored before the plan is
+  // applied, and an update of an installed id waits for the person's answer in UpdatePluginDialog.
+  async function importBytes(bytes: Uint8Array) {
+    setNotice(null);
+    setPending(null);
+    setChecking(true);
+    try {
+      const prepared = await service.prepareImport(bytes);
+      const { decision, incoming } = prepared.plan;
+      if (decision === 'unchanged') return setNotice({ ok: true, text: t('plugins.unchanged', { name: shownName(incoming.name), version: incoming.version }) });
+      if (decision === 'update') return setPending(prepared);
+      await apply(prepared);
+    } catch (error) {
+      refused(error);
+    } finally {
+      setChecking(false);
+    }
+  }
+
+  function cancelUpdate(prepared: PreparedImport) {
+    setPending(null);
+    const kept = prepared.plan.installed!;
+    setNotice({ ok: true, text: t('plugins.updateCancelled', { name: shownName(kept.name), version: kept.version }) });
   }
 
   return (
@@ -67,7 +94,7 @@ export default function PluginsTab(props: { state: AppState }) {
           onChange={(e) => {
             const file = e.currentTarget.files?.[0];
             e.currentTarget.value = '';
-            if (file) void file.arrayBuffer().then((b) => importBytes(new Uint8Array(b), false));
+            if (file) void file.arrayBuffer().then((b) => importBytes(new Uint8Array(b)), refused);
           }}
         />
         <Show when={notice()}>
@@ -80,23 +107,13 @@ export default function PluginsTab(props: { state: AppState }) {
             </div>
           )}
         </Show>
-        <Show when={conflict()}>
-          {(c) => (
-            <div class="plugin-conflict" role="alert" data-testid="plugin-conflict">
-              <p>
-                <strong>{t('plugins.conflict')}</strong>
-              </p>
-              <p class="meta-text">{c().text}</p>
-              <div class="form-actions">
-                <button type="button" class="button" onClick={() => setConflict(null)}>
-                  {t('plugins.cancel')}
-                </button>
-                <button type="button" class="button danger" onClick={() => void importBytes(c().bytes, true)}>
-                  {t('plugins.replace')}
-                </button>
-              </div>
-            </div>
-          )}
+        <Show when={checking()}>
+          <p class="field-hint" role="status">
+            {t('plugins.checking')}
+          </p>
+        </Show>
+        <Show when={pending()}>
+          {(p) => <UpdatePluginDialog t={t} prepared={p()} onConfirm={() => (setPending(null), void apply(p()))} onCancel={() => cancelUpdate(p())} />}
         </Show>
       </section>
       <Show when={shown().length > 0} fallback={<p class="empty-hint">{plugins.loading ? '…' : t('plugins.empty')}</p>}>
@@ -145,7 +162,7 @@ function PluginCard(props: { state: AppState; plugin: InstalledPlugin; onChanged
       const code = HarnessError.isInstance(error) ? error.code : 'E_PLUGIN_ENABLE_FAILED';
       const text = HarnessError.isInstance(error)
         ? messageOf(error)
-        : t(on ? 'plugins.enableFailed' : 'plugins.disableFailed', { name: props.plugin.name, workspace: workspace.name, reason: messageOf(error) });
+        : t(on ? 'plugins.enableFailed' : 'plugins.disableFailed', { name: shownName(props.plugin.name), workspace: workspace.name, reason: messageOf(error) });
       setFailure(`${code}: ${text}`);
     }
     try {
@@ -159,8 +176,8 @@ function PluginCard(props: { state: AppState; plugin: InstalledPlugin; onChanged
     <li class="plugin-card" aria-labelledby={headingId} aria-busy={busy()} data-plugin-id={props.plugin.id}>
       <header class="plugin-card-head">
         <div>
-          <h3 id={headingId}>{props.plugin.name}</h3>
-          <code class="meta-text">{props.plugin.id}</code>
+          <h3 id={headingId}>{shownName(props.plugin.name)}</h3>
+          <code class="meta-text">{shownName(props.plugin.id)}</code>
         </div>
         <span class="badge">{t('plugins.version', { version: props.plugin.version })}</span>
       </header>
@@ -175,7 +192,7 @@ function PluginCard(props: { state: AppState; plugin: InstalledPlugin; onChanged
             <For each={props.plugin.tools}>
               {(tool) => (
                 <li>
-                  <code>{tool.name}</code> <span class="meta-text">({tool.publicName})</span> — {tool.description}
+                  <code>{shownName(tool.name)}</code> <span class="meta-text">({shownName(tool.publicName)})</span> — <span class="plugin-tool-description">{shownText(tool.description)}</span>
                 </li>
               )}
             </For>
@@ -230,48 +247,5 @@ function PluginCard(props: { state: AppState; plugin: InstalledPlugin; onChanged
         <UninstallDialog state={s} plugin={props.plugin} onClose={() => setUninstalling(false)} onDone={props.onChanged} />
       </Show>
     </li>
-  );
-}
-
-function UninstallDialog(props: { state: AppState; plugin: InstalledPlugin; onClose: () => void; onDone: () => void }) {
-  const s = props.state;
-  const t = s.t;
-  const service = pluginServiceFor(s.db);
-  const [count] = createResource(() => service.kv.countOf(props.plugin.id));
-  const [deleteData, setDeleteData] = createSignal(false);
-  async function confirm() {
-    try {
-      await service.registry.uninstall(props.plugin.id, { deleteData: deleteData() });
-      s.notify('info', t('plugins.uninstalled', { name: props.plugin.name }));
-    } catch (error) {
-      s.notify('error', messageOf(error));
-    }
-    props.onClose();
-    props.onDone();
-  }
-  return (
-    <Dialog
-      title={t('plugins.uninstallTitle', { name: props.plugin.name })}
-      onClose={props.onClose}
-      closeLabel={t('common.cancel')}
-      footer={
-        <>
-          <button type="button" class="button" onClick={() => props.onClose()}>
-            {t('common.cancel')}
-          </button>
-          <button type="button" class="button danger" onClick={() => void confirm()}>
-            {t('plugins.uninstall')}
-          </button>
-        </>
-      }
-    >
-      <p>{t('plugins.uninstallBody')}</p>
-      <Show when={props.plugin.permissions.storage}>
-        <label class="checkbox">
-          <input type="checkbox" checked={deleteData()} onChange={(e) => setDeleteData(e.currentTarget.checked)} />
-          <span>{t('plugins.uninstallData', { count: count() ?? '…' })}</span>
-        </label>
-      </Show>
-    </Dialog>
   );
 }
