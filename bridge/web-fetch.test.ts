@@ -1,14 +1,23 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BridgeError } from './errors';
-import { htmlToText } from './html-to-text';
-import { isPublicAddress } from './public-address';
 import { webFetch } from './web-fetch';
 
 let server: Server;
 let base: string;
 let hits = 0;
+const open = new Set<Socket>();
+
+/** Writes to a response until the client goes away: a body that never ends. */
+function endless(res: ServerResponse): void {
+  const chunk = Buffer.alloc(64 * 1024, 'z');
+  const pump = () => {
+    while (!res.destroyed && res.write(chunk));
+    if (!res.destroyed) res.once('drain', pump);
+  };
+  pump();
+}
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -21,6 +30,14 @@ beforeAll(async () => {
     if (url.pathname === '/loop') {
       res.writeHead(302, { location: `/loop?n=${Number(url.searchParams.get('n') ?? 0) + 1}` });
       return res.end();
+    }
+    if (url.pathname === '/endless-302') {
+      res.writeHead(302, { location: '/page', 'content-type': 'text/plain' });
+      return endless(res);
+    }
+    if (url.pathname === '/endless-loop') {
+      res.writeHead(302, { location: '/endless-loop', 'content-type': 'text/plain' });
+      return endless(res);
     }
     if (url.pathname === '/to-page') {
       res.writeHead(301, { location: '/page' });
@@ -46,6 +63,10 @@ beforeAll(async () => {
     }
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('missing');
+  });
+  server.on('connection', (socket) => {
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -103,19 +124,37 @@ describe('web_fetch', () => {
   });
 });
 
-describe('public address check', () => {
-  it.each([
-    ['8.8.8.8', true], ['1.1.1.1', true], ['2606:4700:4700::1111', true],
-    ['127.0.0.1', false], ['10.1.2.3', false], ['172.16.0.1', false], ['192.168.1.1', false], ['169.254.169.254', false],
-    ['100.64.0.1', false], ['0.0.0.0', false], ['::1', false], ['fe80::1', false], ['fd00::1', false], ['::ffff:127.0.0.1', false],
-    ['::ffff:7f00:1', false], ['64:ff9b::10.0.0.1', false], ['not-an-ip', false],
-  ])('%s public: %s', (address, expected) => {
-    expect(isPublicAddress(address)).toBe(expected);
-  });
-});
+/** Resolves once the server has seen every connection closed, or gives up after `ms` (the test then fails). */
+async function allClosed(ms = 2000): Promise<number> {
+  const until = Date.now() + ms;
+  while (open.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  return open.size;
+}
 
-describe('html to text', () => {
-  it('decodes entities and drops comments and hidden elements', () => {
-    expect(htmlToText('<p>a &lt;b&gt; &#x41;&#66;</p><!-- secret --><noscript>x</noscript><template>t</template>')).toBe('a <b> AB');
+describe('web_fetch leaves no socket open', () => {
+  it('destroys a redirect body instead of draining it: a 302 with an endless body is closed when the call returns', async () => {
+    const { output } = await webFetch({ url: `${base}/endless-302` }, { allowPrivate: true });
+    expect(output).toContain(`URL: ${base}/page`);
+    expect(await allClosed()).toBe(0);
+  });
+
+  it('refuses a redirect flood of endless bodies at the cap with E_WEB_TOO_MANY_REDIRECTS, every socket closed', async () => {
+    const before = hits;
+    expect(await code(webFetch({ url: `${base}/endless-loop` }, { allowPrivate: true }))).toBe('E_WEB_TOO_MANY_REDIRECTS');
+    expect(hits - before).toBe(5);
+    expect(await allClosed()).toBe(0);
+  });
+
+  it('closes the connection of a page cut at the body cap and of a page that timed out', async () => {
+    expect((await webFetch({ url: `${base}/huge` }, { allowPrivate: true, maxBodyBytes: 1000 })).output).toContain('[truncated: the page is larger than 1000 bytes]');
+    expect(await code(webFetch({ url: `${base}/slow` }, { allowPrivate: true, timeoutMs: 200 }))).toBe('E_WEB_TIMEOUT');
+    expect(await allClosed()).toBe(0);
+  });
+
+  it('stops at the caller\'s signal with E_ABORTED, not as a timeout', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    expect(await code(webFetch({ url: `${base}/slow` }, { allowPrivate: true, signal: controller.signal }))).toBe('E_ABORTED');
+    expect(await allClosed()).toBe(0);
   });
 });

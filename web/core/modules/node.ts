@@ -2,7 +2,6 @@
 export { createNodeMemoryStore, memoryFilePath } from './memory/node-memory-store';
 export { configuredSkillRoots } from './skills/node-skill-roots';
 export { createNodeWebFetch, type NodeWebFetchOptions } from './web/node-web-fetch';
-export { guardedLookup, isPublicAddress } from './web/node-public-address';
 export { loadNodeModules, PROMPT_FILE_MAX_BYTES, type NodeModules, type NodeModulesOptions } from './node-modules';
 export { createNodeStatsStore } from './cache/node';
 export { loadCompactConfig } from './compact/node';
