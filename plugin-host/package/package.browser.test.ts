@@ -2,6 +2,7 @@
 // (multi-memory, memory64, tail calls, exnref, ...), so these cases prove the codes come from our own walk.
 import { describe, expect, it } from 'vitest';
 import { abiModule, section } from '../fixtures/packages/wasm-bytes';
+import { customSectionSpamModule, customSectionsToFill, deflateBlockBombPackage, manyTypesModule, packageAround, zipPrepared } from '../fixtures/packages/cost-bombs';
 import { packPackage } from './pack';
 import { sha256Hex } from './sha256';
 import { validatePackage } from './validate-package';
@@ -86,6 +87,55 @@ describe('package validation in Chromium', () => {
     ]);
     expect(bomb.length).toBeLessThan(1024 * 1024);
     expect(await codeOf(bomb)).toBe('E_PACKAGE_ENTRY_TOO_LARGE');
+  });
+});
+
+describe('cost bombs, BOMs and invisible characters in Chromium', () => {
+  it('refuses a 10 MiB package of ~900,000 empty dynamic deflate blocks with E_PACKAGE_DEFLATE_BOMB', async () => {
+    const pkg = await deflateBlockBombPackage();
+    expect(pkg.length).toBeGreaterThan(10 * 1024 * 1024 - 8192);
+    expect(await codeOf(pkg)).toBe('E_PACKAGE_DEFLATE_BOMB');
+  });
+
+  it('refuses an 8 MiB module of empty custom sections and 2.5 million types with E_WASM_LIMIT', async () => {
+    expect(await codeOf(await packageAround(customSectionSpamModule(customSectionsToFill(8 * 1024 * 1024))))).toBe('E_WASM_LIMIT');
+    expect(await codeOf(await packageAround(manyTypesModule(2_500_000)))).toBe('E_WASM_LIMIT');
+  });
+
+  it('does not take an entry named "\\uFEFFmanifest.json" for manifest.json', async () => {
+    const wasm = abiModule();
+    const text = new TextEncoder().encode(JSON.stringify(manifest(await sha256Hex(wasm))));
+    const license = new TextEncoder().encode('MIT');
+    const bytes = zipPrepared([
+      { name: '\uFEFFmanifest.json', data: text, body: text, method: 0 },
+      { name: 'plugin.wasm', data: wasm, body: wasm, method: 0 },
+      { name: 'LICENSE', data: license, body: license, method: 0 },
+    ]);
+    expect(await codeOf(bytes)).toBe('E_PACKAGE_UNEXPECTED_ENTRY');
+  });
+
+  it('refuses a module exporting "\\uFEFFmemory" at validation, not at run time', async () => {
+    const wasm = abiModule();
+    const i = wasm.findIndex((_, k) => wasm[k] === 6 && new TextDecoder().decode(wasm.subarray(k + 1, k + 7)) === 'memory');
+    const renamed = new Uint8Array([...wasm.subarray(0, i), 9, 0xef, 0xbb, 0xbf, ...wasm.subarray(i + 1)]);
+    renamed[renamed.lastIndexOf(7, i)! + 1]! += 3; // the export section grew by the three BOM bytes
+    expect(await codeOf(await rawPackage(renamed))).toBe('E_WASM_MEMORY_NOT_EXPORTED');
+  });
+
+  it('refuses a manifest name with a right-to-left override, naming the field and U+202E', async () => {
+    const wasm = abiModule();
+    const m = { ...manifest(await sha256Hex(wasm)), name: 'Safe \u202Eexe.txt' };
+    const bytes = await writeZip([
+      { name: 'manifest.json', data: new TextEncoder().encode(JSON.stringify(m)) },
+      { name: 'plugin.wasm', data: wasm },
+      { name: 'LICENSE', data: new TextEncoder().encode('MIT') },
+    ]);
+    const error = await validatePackage(bytes).then(
+      () => undefined,
+      (e: unknown) => e as { code: string; message: string },
+    );
+    expect(error?.code).toBe('E_MANIFEST_INVISIBLE_CHAR');
+    expect(error?.message).toMatch(/^At name: .*U\+202E/);
   });
 });
 
