@@ -6,6 +6,8 @@ export interface CliArgs {
   config: string | null;
   sessionName: string | null;
   yolo: boolean;
+  /** --allow-git-writes: the workspace write policy lets write/edit and plugins change files inside .git. */
+  allowGitWrites: boolean;
   json: boolean;
   prompt: string | null;
   help: boolean;
@@ -18,7 +20,7 @@ export interface CliArgs {
 const usageError = (message: string) => new HarnessError('E_USAGE', `${message} Run \`i --help\` for usage.`);
 
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const out: CliArgs = { dir: null, config: null, sessionName: null, yolo: false, json: false, prompt: null, help: false, version: false, maxSteps: null, recover: null };
+  const out: CliArgs = { dir: null, config: null, sessionName: null, yolo: false, allowGitWrites: false, json: false, prompt: null, help: false, version: false, maxSteps: null, recover: null };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined) throw usageError(`${flag} needs a value.`);
@@ -56,6 +58,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case '--dangerously-skip-permissions':
         out.yolo = true;
         break;
+      case '--allow-git-writes':
+        out.allowGitWrites = true;
+        break;
       case '--json':
         out.json = true;
         break;
@@ -81,8 +86,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   }
   if (!out.help && !out.version && out.recover !== null) {
     if (out.sessionName === null) throw usageError('--recover NEW_NAME needs --session-name NAME: the damaged session to recover from.');
-    if (out.prompt !== null || out.json || out.yolo || out.maxSteps !== null) {
-      throw usageError('--recover only copies a session and runs no turn: leave out -p, --json, --yolo and --max-steps, then continue with --session-name NEW_NAME -p PROMPT.');
+    if (out.prompt !== null || out.json || out.yolo || out.allowGitWrites || out.maxSteps !== null) {
+      throw usageError('--recover only copies a session and runs no turn: leave out -p, --json, --yolo, --allow-git-writes and --max-steps, then continue with --session-name NEW_NAME -p PROMPT.');
     }
     return out;
   }
@@ -93,7 +98,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   return out;
 }
 
-export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME] [--yolo] [--json] -p PROMPT
+export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME] [--yolo] [--allow-git-writes] [--json] -p PROMPT
        i [-C DIR] --session-name NAME --recover NEW_NAME
 
 Runs one agent turn in the project folder DIR against the model in the config file, prints the final answer,
@@ -112,6 +117,8 @@ Options:
                              NAME: 1-64 letters, digits, ".", "_", "-", starting with a letter or digit.
   --yolo                     Run tools that normally ask for approval (alias --dangerously-skip-permissions).
                              Without it, such tools are refused and the model is told so; the run goes on.
+  --allow-git-writes         Let write, edit and plugins change files inside .git (refused otherwise, even with
+                             --yolo: git runs commands named in .git/config and .git/hooks).
   --json                     Print NDJSON events on stdout instead of the answer (schema: web/core/agent/CONTEXT.md).
   --max-steps N              Model calls per turn before stopping (default 50).
   --recover NEW_NAME         With --session-name NAME, for a session refused as E_SESSION_CORRUPT: copy its intact
@@ -142,6 +149,9 @@ Model config (seed 000 §4; unknown keys are refused with their path):
 
 Approval: read and view_image run freely; every other tool asks. $I_CONFIG_DIR/approval.json may set
 {"mode": "ask"|"auto", "deny_tools": [...]}; "auto" runs tools without asking, deny_tools never run.
+Protected paths: writes inside .git are refused in every mode (E_PATH_PROTECTED) unless --allow-git-writes;
+writes to files that run code when a folder is opened (.vscode/, .idea/, .devcontainer/, .envrc, .husky/,
+.github/workflows/, .gitattributes, .gitmodules, .npmrc, …) always ask, so they run only with --yolo.
 
 Modules (optional files in $I_CONFIG_DIR, seed 000 §1/§4; a bad file is a configuration error):
   plugins.json   {"profile": "standard"|"full", "disabled": ["memory", "skills", "web", ...]}  default: standard

@@ -17,6 +17,7 @@ import type { Message } from '../providers/types';
 import { recoverSession } from '../sessions';
 import { checkSessionName, createFileSessionStore } from '../sessions/node';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
+import { protectWrites } from '../fs';
 import { compileSchema } from '../tools/validate';
 import { parseArgs, USAGE } from './args';
 import { toJsonEvent, type JsonEvent } from './json-events';
@@ -326,7 +327,8 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   let systemPrompt: string;
   let profile: ProfileHooks;
   try {
-    fs = await createNodeWorkspaceFs({ root: workspace, access: 'read-write' });
+    // The workspace write policy for every writer of the run: .git refused unless --allow-git-writes.
+    fs = protectWrites(await createNodeWorkspaceFs({ root: workspace, access: 'read-write' }), { allowGitWrites: args.allowGitWrites });
     // The profile's modules from config_dir (plugins.json, bindings.json, web.json, skills.json, prompts.json);
     // memory under data_dir/workspaces/<workspace id>/. A bad file is a configuration error (exit 2).
     const paths = resolveAppPaths(io.env);
