@@ -100,4 +100,29 @@ describe('provider proxy', () => {
     expect((host.json().error as { code: string }).code).toBe('E_PROXY_HEADER_DENIED');
     expect(seen.map((s) => s.body)).toEqual(['{}']); // only the redirect request went out
   });
+
+  it('forwards only http and https targets: other schemes get 400 E_PROXY_INVALID, even if their "null" origin were allowed', async () => {
+    const { root, dirs } = tempDirs();
+    const b = await startBridge({ port: 0, roots: [root], dirs, proxyOrigins: [upstreamUrl, 'null'], allowOrigins: [APP], env: { PATH: process.env.PATH } });
+    running.push(b);
+    for (const url of ['file:///etc/passwd', 'data:text/plain,hi', 'javascript:alert(1)', 'ftp://127.0.0.1/x', 'ws://127.0.0.1:1/']) {
+      const res = await proxy(b, { url, body: '{}' });
+      expect([url, res.status, (res.json().error as { code: string }).code]).toEqual([url, 400, 'E_PROXY_INVALID']);
+      expect((res.json().error as { message: string }).message).toMatch(/only http and https URLs/);
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses a header value outside Latin-1 or with control characters with a clear 400, and sends Latin-1 values', async () => {
+    const b = await bridge();
+    for (const [value, cp] of [['Bearer k€y', 'U+20AC'], ['a\u0001b', 'U+0001'], ['x\u2028y', 'U+2028'], ['emoji 😀', 'U+1F600'], ['line\nbreak', 'U+000A']] as const) {
+      const res = await proxy(b, { url: `${upstreamUrl}/v1/stream`, headers: { 'x-api-key': value }, body: '{}' });
+      expect([value, res.status, (res.json().error as { code: string }).code]).toEqual([value, 400, 'E_PROXY_INVALID']);
+      expect((res.json().error as { message: string }).message).toContain(`At headers.x-api-key: character ${cp}`);
+    }
+    expect(seen).toEqual([]);
+    const latin1 = await proxy(b, { url: `${upstreamUrl}/v1/stream`, headers: { 'x-note': 'café\tbar' }, body: '{}' });
+    expect(latin1.status).toBe(200);
+    expect(seen[0]?.headers['x-note']).toBe('café\tbar');
+  });
 });

@@ -17,6 +17,18 @@ export interface ProxyRequest {
 const FORBIDDEN = /^(host|content-length|transfer-encoding|connection|keep-alive|upgrade|te|trailer|expect|proxy-.*|x-forwarded-.*|forwarded|origin|referer|cookie)$/i;
 const FORWARD_BACK = /^(content-type|retry-after|retry-after-ms|request-id|x-request-id|openai-.*|anthropic-.*|x-ratelimit-.*)$/i;
 
+/**
+ * Index of the first character node:http would refuse in a header value (it throws ERR_INVALID_CHAR, a 500 if it
+ * reached the request): anything but tab, 0x20–0x7E and 0x80–0xFF. -1 when the value is sendable.
+ */
+function badHeaderChar(value: string): number {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (!(c === 9 || (c >= 0x20 && c <= 0x7e) || (c >= 0x80 && c <= 0xff))) return i;
+  }
+  return -1;
+}
+
 export function parseProxyRequest(body: Record<string, unknown>, allowedOrigins: readonly string[]): ProxyRequest {
   for (const k of Object.keys(body)) {
     if (!['url', 'method', 'headers', 'body'].includes(k)) throw new BridgeError('E_PROXY_INVALID', `At ${k}: unknown field. Send {url, method, headers, body}.`);
@@ -27,6 +39,10 @@ export function parseProxyRequest(body: Record<string, unknown>, allowedOrigins:
   } catch {
     throw new BridgeError('E_PROXY_INVALID', 'At url: expected an absolute https URL.');
   }
+  // Before the allowlist: every non-http(s) URL has the origin "null", which must never match anything.
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new BridgeError('E_PROXY_INVALID', `At url: the proxy forwards only http and https URLs, not ${url.protocol.slice(0, 40)}. Use the provider's https base URL.`);
+  }
   if (!allowedOrigins.includes(url.origin) || url.username || url.password) {
     throw new BridgeError('E_PROXY_ORIGIN_DENIED', `${url.origin} is not on the bridge's proxy allowlist. Add it to proxy_origins in bridge.json.`, { origin: url.origin });
   }
@@ -36,8 +52,13 @@ export function parseProxyRequest(body: Record<string, unknown>, allowedOrigins:
   if (body.headers !== undefined) {
     if (typeof body.headers !== 'object' || body.headers === null || Array.isArray(body.headers)) throw new BridgeError('E_PROXY_INVALID', 'At headers: expected an object of strings.');
     for (const [name, value] of Object.entries(body.headers)) {
-      if (typeof value !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n\0]/.test(value)) {
-        throw new BridgeError('E_PROXY_INVALID', `At headers.${name}: expected a valid header name with a string value.`);
+      if (typeof value !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/.test(name)) {
+        throw new BridgeError('E_PROXY_INVALID', `At headers.${name.slice(0, 100)}: expected a valid header name with a string value.`);
+      }
+      const bad = badHeaderChar(value);
+      if (bad >= 0) {
+        const cp = value.codePointAt(bad)!.toString(16).toUpperCase().padStart(4, '0');
+        throw new BridgeError('E_PROXY_INVALID', `At headers.${name}: character U+${cp} at position ${bad} cannot be sent in an HTTP header (only tab and bytes 0x20–0xFF, Latin-1). Remove it or percent-encode the value.`, { header: name, position: bad });
       }
       if (FORBIDDEN.test(name)) throw new BridgeError('E_PROXY_HEADER_DENIED', `At headers.${name}: routing and transport headers are set by the bridge, not the caller.`);
       headers[name.toLowerCase()] = value;
