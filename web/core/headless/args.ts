@@ -107,6 +107,8 @@ cut-off answer, interrupted), 2 on usage or configuration errors. Ctrl-C stops t
 up to the last complete step (exit 1); a second Ctrl-C quits at once (exit 130). Long options also take
 --option=VALUE. Errors print \`error E_CODE: what to do\` on stderr; with --json the last line is always
 {"type": "done"} (stop_reason "stop": exit 0; "length"/"incomplete": cut off, exit 1) or {"type": "error"}.
+The answer and every line on stderr show control characters from the model, tools or providers escaped
+(ESC as \\x1b, C1 and bidi characters as \\x9b, \\u202e; newlines and tabs kept); --json is the exact text.
 
 Options:
   -p, --prompt PROMPT        What to ask (required). \`-p -\` reads it from standard input (at most 4 MiB).

@@ -7,7 +7,7 @@ import { openSessionForTurn, RESULT_STORE_LIMITS, runTurn, transportStream, turn
 import { profileHooks, type ProfileHooks } from '../agent/profile-hooks';
 import type { ModelSettings, TurnResult } from '../agent/types';
 import { DEFAULT_APPROVAL, type ApprovalSettings } from '../approval';
-import { HarnessError, toErrorData, type ErrorData } from '../errors';
+import { escapeControls, HarnessError, stringifyForTerminal, toErrorData, type ErrorData } from '../errors';
 import { HookPipeline } from '../hooks';
 import { createMemoryContentStore } from '../context';
 import { builtinModules, parseCacheConfig, resolveSystemPrompt } from '../modules';
@@ -262,10 +262,15 @@ export async function runCli(io: CliIo): Promise<number> {
 
 async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<number> {
   let json = io.argv.includes('--json');
-  const emit = (e: JsonEvent) => io.stdout(`${JSON.stringify(e)}\n`);
+  // Model text, tool names and output, and errors quoting a provider, plugin or config file are untrusted: none of
+  // their control sequences may reach the terminal. NDJSON events stay exact JSON (without raw C1 or bidi
+  // characters, which JSON.stringify leaves as they are); human-readable lines show controls escaped.
+  const emit = (e: JsonEvent) => io.stdout(`${stringifyForTerminal(e)}\n`);
+  const line = (text: string) => escapeControls(text, { keepLayout: false });
+  const errorLine = (e: ErrorData) => io.stderr(`error ${line(e.code)}: ${line(e.message)}\n`);
   const fail = (error: ErrorData, code: number, stopReason: string | null = null) => {
     if (json) emit({ type: 'error', stop_reason: stopReason, error });
-    else io.stderr(`error ${error.code}: ${error.message}\n`);
+    else errorLine(error);
     return code;
   };
 
@@ -318,7 +323,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   } catch (error) {
     return fail(cliErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
   }
-  for (const w of native.warnings) io.stderr(`warning: ${w}\n`);
+  for (const w of native.warnings) io.stderr(`warning: ${line(w)}\n`);
 
   const hooks = new HookPipeline();
   const workspaceId = workspaceIdOf(workspace);
@@ -343,7 +348,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   for (const handler of profile.handlers) hooks.register(handler);
   for (const handler of native.hooks) hooks.register(handler); // manifest hooks after the profile modules
   for (const name of Object.keys(modules.bindings)) {
-    if (name !== 'provider') io.stderr(`warning: the module "${name}" is bound to a bridge worker (bindings.json); headless i does not run workers yet, so it is off (no built-in fallback).\n`);
+    if (name !== 'provider') io.stderr(`warning: the module "${line(name)}" is bound to a bridge worker (bindings.json); headless i does not run workers yet, so it is off (no built-in fallback).\n`);
   }
 
   let history: Message[] = [];
@@ -369,7 +374,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     try {
       tools.register(tool);
     } catch (error) {
-      io.stderr(`warning: ${toErrorData(error).message}\n`); // a plugin tool may not shadow a built-in
+      io.stderr(`warning: ${line(toErrorData(error).message)}\n`); // a plugin tool may not shadow a built-in
     }
   }
   if (json) emit({ type: 'start', version: 1, session: args.sessionName, protocol: config.protocol, model: config.model, workspace });
@@ -402,18 +407,18 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
       else if (out?.type === 'retry' && out.reason.startsWith('E_NETWORK:')) emit({ ...out, reason: `E_NETWORK: no answer from ${config.base_url}; trying again.` });
       else if (out) emit(out);
     } else if (event.type === 'tool-result') {
-      io.stderr(`[${event.name}] ${event.error ? `refused/failed: ${event.code ?? 'error'}` : 'ok'}\n`);
+      io.stderr(`[${line(event.name)}] ${event.error ? `refused/failed: ${line(event.code ?? 'error')}` : 'ok'}\n`);
     } else if (event.type === 'warning') {
-      io.stderr(`warning ${event.error.code}: ${event.error.message}\n`);
+      io.stderr(`warning ${line(event.error.code)}: ${line(event.error.message)}\n`);
     }
   }
   const result: TurnResult = await stream.result();
   if (!json) {
-    if (result.text) io.stdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
-    if (result.error) {
-      const e = present(result.error);
-      io.stderr(`error ${e.code}: ${e.message}\n`);
-    } else if (result.stopReason !== 'stop') io.stderr(`error E_TURN_INCOMPLETE: ${incompleteMessage(result.stopReason, config, prep.configFile)}\n`);
+    // The answer keeps its newlines and tabs; every other control is shown escaped (exact text: --json).
+    const text = escapeControls(result.text);
+    if (text) io.stdout(text.endsWith('\n') ? text : `${text}\n`);
+    if (result.error) errorLine(present(result.error));
+    else if (result.stopReason !== 'stop') errorLine({ code: 'E_TURN_INCOMPLETE', message: incompleteMessage(result.stopReason, config, prep.configFile) });
   }
   return result.stopReason === 'stop' && !result.error ? EXIT_OK : EXIT_TURN_FAILED;
 }
