@@ -172,17 +172,18 @@ it('imports, refuses a hostile package, enables per workspace, runs tools with a
   panel = await tryTool(settings, 'example.notes', 'add_note', { text: 'remember the milk' });
   expect(await outcomeOf(panel)).not.toMatch(/^E_/);
 
-  // Same id and version, other bytes: refused unless Replace is chosen.
+  // Same id and version, other bytes: nothing changes unless the update is confirmed.
   const { bytes: other } = await packPackage({
     manifest: entries['manifest.json'],
     wasm: new Uint8Array([...entries['plugin.wasm'], 0x00, 0x03, 0x01, 0x78, 0x01]),
     license: entries.LICENSE,
   });
   await settings.getByLabel('Import plugin (.hplugin.zip)').setInputFiles({ name: 'other.hplugin.zip', mimeType: 'application/zip', buffer: Buffer.from(other) });
-  const conflict = settings.getByTestId('plugin-conflict');
-  await conflict.waitFor();
-  expect(await conflict.textContent()).toContain('E_REGISTRY_CONFLICT');
-  await conflict.getByRole('button', { name: 'Keep the installed one' }).click();
+  const update = page.getByRole('dialog', { name: 'Update Replace text?' });
+  await update.waitFor();
+  expect(await update.textContent()).toContain('same version number but other code');
+  await update.getByRole('button', { name: 'Cancel', exact: true }).last().click();
+  await update.waitFor({ state: 'detached' });
 
   await page.reload();
   await page.getByRole('navigation').waitFor();

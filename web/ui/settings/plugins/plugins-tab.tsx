@@ -113,7 +113,15 @@ export default function PluginsTab(props: { state: AppState }) {
           </p>
         </Show>
         <Show when={pending()}>
-          {(p) => <UpdatePluginDialog t={t} prepared={p()} onConfirm={() => (setPending(null), void apply(p()))} onCancel={() => cancelUpdate(p())} />}
+          {(p) => {
+            // Read once: after setPending(null) the accessor is stale and throws.
+            const prepared = p();
+            const confirm = () => {
+              setPending(null);
+              void apply(prepared);
+            };
+            return <UpdatePluginDialog t={t} prepared={prepared} onConfirm={confirm} onCancel={() => cancelUpdate(prepared)} />;
+          }}
         </Show>
       </section>
       <Show when={shown().length > 0} fallback={<p class="empty-hint">{plugins.loading ? '…' : t('plugins.empty')}</p>}>
