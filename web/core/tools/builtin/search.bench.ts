@@ -1,8 +1,11 @@
-// npm run bench: the `search` tool over a generated 10,000-file tree (100 folders × 100 files of ~1.5 KB source
-// text, the seed's walk limit exactly) through the Node WorkspaceFs, against a plain recursive read of the same
-// files with node:fs (readdir + readFile, no path policy, no matching). The ratio is the price of the path policy,
-// the bounded walk, binary checks and line matching. A literal and a regex search are measured; neither matches,
-// so every line of every file is tested.
+// npm run bench: the `search` tool over a generated 10,000-file tree (100 folders × 100 files of 40 lines, ~3 KB,
+// the seed's walk limit exactly) through the Node WorkspaceFs, against
+// - a plain sequential recursive read of the same files with node:fs (readdir + readFile awaited one at a time, no
+//   path policy, no matching), target ≤ 0.5: the pooled reads must more than pay for the policy and the matching;
+// - ripgrep with one thread (`rg -j1`, when installed; skipped with a note otherwise), target ≤ 5.
+// A literal and a regex search are measured; neither matches, so every line of every file is tested.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +25,19 @@ function source(i: number): string {
   const lines: string[] = [];
   for (let l = 0; l < 40; l++) lines.push(`export function handler${i}_${l}(value: number): number { return value * ${l} + ${i}; }`);
   return `${lines.join('\n')}\n`;
+}
+
+const RG = ['/usr/bin/rg', '/usr/local/bin/rg'].find((p) => existsSync(p));
+
+/** ripgrep with one thread over the tree; exit code 1 means "no match", which is what the bench expects. */
+function ripgrep(pattern: string, fixed: boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(RG!, ['-j1', '--no-config', ...(fixed ? ['-F'] : []), '-e', pattern, base], (error, stdout) => {
+      if (error && error.code !== 1) reject(error);
+      else if (stdout) reject(new Error(`rg matched: ${stdout.slice(0, 200)}`));
+      else resolve();
+    });
+  });
 }
 
 async function plainRead(dir: string): Promise<number> {
@@ -49,11 +65,21 @@ afterAll(async () => {
 
 const ctx = (): ToolContext => ({ fs, workspaceId: 'bench', callId: 'b', signal: new AbortController().signal });
 
-it('search over 10,000 files vs a plain recursive read of them', async () => {
+it('search over 10,000 files vs a plain sequential read of them, and vs ripgrep -j1', async () => {
   const tool = searchTool();
-  const check = await tool.execute({ pattern: 'needle_not_present' }, ctx());
-  if (check.error || !check.output.startsWith('No matches') || check.output.includes('stopped')) throw new Error(`unexpected search output: ${check.output}`);
-  const baseline = { label: 'plain recursive read', run: () => plainRead(base) };
-  await compare('search literal, 10k files', baseline, { label: 'search (literal)', run: () => tool.execute({ pattern: 'needle_not_present' }, ctx()) }, { runs: 3, warmup: 1 });
-  await compare('search regex, 10k files', baseline, { label: 'search (regex)', run: () => tool.execute({ pattern: 'handler\\d+_99\\b', regex: true }, ctx()) }, { runs: 3, warmup: 1 });
+  const literal = { label: 'search (literal)', run: () => tool.execute({ pattern: 'needle_not_present' }, ctx()) };
+  const regex = { label: 'search (regex)', run: () => tool.execute({ pattern: 'handler\\d+_99\\b', regex: true }, ctx()) };
+  for (const side of [literal, regex]) {
+    const check = await side.run();
+    if (check.error || !check.output.startsWith('No matches') || check.output.includes('stopped')) throw new Error(`unexpected search output: ${check.output}`);
+  }
+  const sequential = { label: 'plain sequential read', run: () => plainRead(base) };
+  await compare('search literal vs sequential read, 10k files', sequential, literal, { runs: 5, warmup: 1, target: 0.5 });
+  await compare('search regex vs sequential read, 10k files', sequential, regex, { runs: 5, warmup: 1, target: 0.5 });
+  if (!RG) {
+    console.log('BENCH search vs rg -j1: skipped, ripgrep (rg) is not installed');
+    return;
+  }
+  await compare('search literal vs rg -j1, 10k files', { label: 'rg -j1 -F', run: () => ripgrep('needle_not_present', true) }, literal, { runs: 5, warmup: 1, target: 5 });
+  await compare('search regex vs rg -j1, 10k files', { label: 'rg -j1', run: () => ripgrep('handler\\d+_99\\b', false) }, regex, { runs: 5, warmup: 1, target: 5 });
 });
