@@ -349,7 +349,7 @@ describe('i-bridge and its runtime folder', () => {
 
   it('replaces a bridge.json whose pid is alive but is not a bridge (a reused pid)', async () => {
     const { root, dirs } = tempDirs();
-    mkdirSync(dirs.runtime_dir, { recursive: true });
+    mkdirSync(dirs.runtime_dir, { recursive: true, mode: 0o700 });
     // This test process is alive; nothing listens on port 9 of loopback.
     writeFileSync(join(dirs.runtime_dir, 'bridge.json'), JSON.stringify({ url: 'http://127.0.0.1:9', token: 'stale', pid: process.pid }));
     const { child } = await startCli(root, dirs, hangManifest(root));
@@ -364,7 +364,7 @@ describe('i-bridge and its runtime folder', () => {
 describe('i-bridge and a stalled answer at its recorded address', () => {
   it('starts anyway when the recorded address sends its head and then stalls (no hang at start)', async () => {
     const { root, dirs } = tempDirs();
-    mkdirSync(dirs.runtime_dir, { recursive: true });
+    mkdirSync(dirs.runtime_dir, { recursive: true, mode: 0o700 });
     // Answers with a status line and headers, then never sends the body or closes.
     const stall = createNetServer((socket) => socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{')));
     await new Promise<void>((r) => stall.listen(0, '127.0.0.1', r));

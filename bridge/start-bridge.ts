@@ -1,9 +1,9 @@
 // Assembles and starts a bridge: settings, manifest, pool, MCP servers, the HTTP server on 127.0.0.1 and ::1
 // (same port; a host without IPv6 is tolerated), and `<runtime_dir>/bridge.json` (0600) for local tools.
-import { accessSync, constants, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pairing, TokenStore } from './auth';
+import { refuseIfRunning, removeBridgeFile, writeBridgeFile } from './bridge-file';
 import { loadBridgeSettings, normaliseOrigin, parseBridgeSettings, type McpServerConfig } from './bridge-config';
 import { BridgeCore } from './bridge-core';
 import { canonicalRoot, resolveDirs } from './dirs';
@@ -14,7 +14,9 @@ import { closeServer, DEFAULT_SERVER_LIMITS, drainServer, listenBoth, SHUTDOWN_D
 import { emptyManifest, loadManifest, MANIFEST_OPTION } from './manifest';
 import { McpHub } from './mcp-hub';
 import { GroupRecord, reapLeftoverGroups } from './process-groups';
-import type { BridgeFile, PathContext } from './protocol';
+import { preparePrivateDir } from './runtime-dir';
+import { StartLock } from './start-lock';
+import type { PathContext } from './protocol';
 import { workerEnv } from './worker-env';
 import { WorkerPool } from './worker-pool';
 
@@ -64,20 +66,6 @@ export interface RunningBridge {
   killNow: () => void;
 }
 
-/** Creates the runtime folder (bridge.json, groups/) before anything starts, so a bad one is a clear start error. */
-function prepareRuntimeDir(runtimeDir: string): void {
-  try {
-    mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
-    accessSync(runtimeDir, constants.W_OK);
-  } catch (error) {
-    throw new BridgeError(
-      'E_RUNTIME_DIR_UNUSABLE',
-      `The runtime folder ${runtimeDir} cannot be created or written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Set I_RUNTIME_DIR to a folder you can write.`,
-      { runtime_dir: runtimeDir },
-    );
-  }
-}
-
 const isFolder = (dir: string): boolean => {
   try {
     return statSync(dir).isDirectory();
@@ -85,95 +73,6 @@ const isFolder = (dir: string): boolean => {
     return false;
   }
 };
-
-const pidRunning = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
-/**
- * Whether `url` is a bridge that accepts `token` and reports `pid` (a recycled pid or a dead port answers no). One
- * overall deadline: a server that sends its head and then stalls must not hang this start.
- */
-const answersAsBridge = (url: string, token: string, pid: number) => new Promise<boolean>((resolve) => {
-  let settled = false;
-  const done = (answer: boolean) => {
-    if (settled) return;
-    settled = true;
-    clearTimeout(deadline);
-    req.destroy();
-    resolve(answer);
-  };
-  const deadline = setTimeout(() => done(false), 1500);
-  const req = httpRequest(`${url}/v1/status`, { headers: { authorization: `Bearer ${token}` }, timeout: 1000, agent: false }, (res) => {
-    let body = '';
-    res.setEncoding('utf8');
-    res.on('data', (c: string) => (body = (body + c).slice(0, 65536)));
-    res.on('end', () => {
-      try {
-        done(res.statusCode === 200 && (JSON.parse(body) as { pid?: unknown }).pid === pid);
-      } catch {
-        done(false);
-      }
-    });
-    res.on('error', () => done(false));
-    res.on('close', () => done(false)); // after 'end' this changes nothing
-  });
-  req.on('timeout', () => done(false));
-  req.on('error', () => done(false));
-  req.end();
-});
-
-/**
- * Refuses to start when `<runtime_dir>/bridge.json` names a bridge that is still running: this start would
- * overwrite its file, and removing the file on exit would leave the other bridge undiscoverable by local tools.
- * A file left by a SIGKILLed bridge (its pid gone, reused, or not answering) is simply replaced.
- */
-async function refuseIfRunning(runtimeDir: string): Promise<void> {
-  const file = join(runtimeDir, 'bridge.json');
-  let content: Partial<BridgeFile>;
-  try {
-    content = JSON.parse(readFileSync(file, 'utf8')) as Partial<BridgeFile>;
-  } catch {
-    return; // none, or unreadable: written over
-  }
-  const { url, token, pid } = content;
-  if (typeof url !== 'string' || typeof token !== 'string' || typeof pid !== 'number' || pid === process.pid || !/^http:\/\/127\.0\.0\.1:\d+$/.test(url)) return;
-  if (!pidRunning(pid) || !(await answersAsBridge(url, token, pid))) return;
-  throw new BridgeError(
-    'E_BRIDGE_RUNNING',
-    `Another i-bridge (pid ${pid}) is running at ${url} with the runtime folder ${runtimeDir}. Use that one, stop it first, or give this one its own I_RUNTIME_DIR.`,
-    { pid, url, runtime_dir: runtimeDir },
-  );
-}
-
-function writeBridgeFile(runtimeDir: string, content: BridgeFile): string {
-  const file = join(runtimeDir, 'bridge.json');
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, `${JSON.stringify(content)}\n`, { mode: 0o600 });
-    chmodSync(tmp, 0o600); // whatever the umask
-    renameSync(tmp, file);
-  } catch (error) {
-    throw new BridgeError('E_RUNTIME_DIR_UNUSABLE', `Could not write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Set I_RUNTIME_DIR to a folder you can write.`, { runtime_dir: runtimeDir });
-  }
-  return file;
-}
-
-function removeBridgeFile(file: string | undefined): void {
-  if (!file || !existsSync(file)) return;
-  try {
-    const content = JSON.parse(readFileSync(file, 'utf8')) as BridgeFile;
-    if (content.pid === process.pid) unlinkSync(file); // another bridge may have replaced it since
-  } catch {
-    // unreadable: leave it
-  }
-}
 
 export async function startBridge(options: BridgeOptions): Promise<RunningBridge> {
   const env = options.env ?? process.env;
@@ -183,10 +82,26 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     throw new BridgeError('E_CONFIG_DIR_MISSING', `The config folder ${dirs.config_dir} (--config-dir) does not exist. Fix the path, or create the folder first.`);
   }
   const settings = options.noSettings ? parseBridgeSettings({}, dirs.config_dir) : loadBridgeSettings(dirs.config_dir);
-  prepareRuntimeDir(dirs.runtime_dir);
-  if (options.writeBridgeFile !== false) await refuseIfRunning(dirs.runtime_dir);
-  // Workers left behind by a bridge that was SIGKILLed die before this one starts its own.
+  // The folder whose files a later start acts on (bridge.json, the lock, group records) must be private, like
+  // XDG_RUNTIME_DIR: created 0700, refused when another user owns it or others may enter it.
+  preparePrivateDir(dirs.runtime_dir);
   const groupsDir = join(dirs.runtime_dir, 'groups');
+  preparePrivateDir(groupsDir);
+  if (options.writeBridgeFile !== false) await refuseIfRunning(dirs.runtime_dir);
+  const lock = options.writeBridgeFile !== false ? StartLock.acquire(dirs.runtime_dir) : undefined;
+  try {
+    return await startLocked(options, env, dirs, settings, groupsDir, lock);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+async function startLocked(
+  options: BridgeOptions, env: NodeJS.ProcessEnv, dirs: PathContext, settings: ReturnType<typeof parseBridgeSettings>,
+  groupsDir: string, lock: StartLock | undefined,
+): Promise<RunningBridge> {
+  // Workers left behind by a bridge that was SIGKILLed die before this one starts its own.
   reapLeftoverGroups(groupsDir, options.log);
   const groups = new GroupRecord(groupsDir, options.log);
   const roots = [...new Set((options.roots.length ? options.roots : [process.cwd()]).map(canonicalRoot))];
@@ -203,7 +118,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     ...((options.ioLimitBytes ?? settings.ioLimitBytes) !== undefined ? { ioLimitBytes: options.ioLimitBytes ?? settings.ioLimitBytes } : {}),
   });
   const mcp = new McpHub({
-    env: workerEnv(dirs, env), callTimeoutMs, maxFrameBytes, groups,
+    env: { ...workerEnv(dirs, env), ...groups.env }, callTimeoutMs, maxFrameBytes, groups,
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
@@ -244,6 +159,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     listening = await listenBoth(handler, options.port, { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits }, options.log);
     checkStop();
     port = listening.port;
+    // Two starts that raced for a stale lock: only the one that still holds it serves.
+    if (lock && !lock.held()) throw new BridgeError('E_BRIDGE_RUNNING', `Another i-bridge started with the runtime folder ${dirs.runtime_dir} at the same moment and holds it. Use that one, or give this one its own I_RUNTIME_DIR.`, { runtime_dir: dirs.runtime_dir });
     if (options.writeBridgeFile !== false) bridgeFile = writeBridgeFile(dirs.runtime_dir, { url: `http://127.0.0.1:${port}`, token, pid: process.pid });
   } catch (error) {
     pool.close();
@@ -263,6 +180,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       if (closed) return;
       closed = true;
       removeBridgeFile(bridgeFile);
+      lock?.release();
       // Calls in flight fail now with E_BRIDGE_CLOSED; the drain lets those answers reach their callers.
       pool.close();
       // Each group leaves the record once it has been sent SIGKILL; the record file goes with the last one.
@@ -271,6 +189,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     killNow: () => {
       closed = true;
       removeBridgeFile(bridgeFile);
+      lock?.release();
       pool.killAllNow();
       mcp.killAllNow();
       groups.clear();
