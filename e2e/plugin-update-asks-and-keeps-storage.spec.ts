@@ -17,11 +17,12 @@ const app = useServedApp();
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** The notes example as v1 (as built) and v2: version 2.0.0, other code (a custom section appended). */
+/** The notes example as v1 (as built) and v2: version 2.0.0, other code (a custom section appended), and read
+ *  access to the workspace, which v1 did not ask for. */
 async function notesPackages() {
   const v1 = new Uint8Array(await readFile(resolve(PLUGINS, 'notes.hplugin.zip')));
   const entries = await readPackageZip(v1);
-  const manifest = { ...JSON.parse(new TextDecoder().decode(entries['manifest.json'])), version: '2.0.0' };
+  const manifest = { ...JSON.parse(new TextDecoder().decode(entries['manifest.json'])), version: '2.0.0', permissions: { workspace: 'read', storage: true } };
   const wasm2 = new Uint8Array([...entries['plugin.wasm'], 0x00, 0x03, 0x01, 0x78, 0x02]);
   const v2 = (await packPackage({ manifest, wasm: wasm2, license: entries.LICENSE })).bytes;
   return { v1, v2, sha1: sha256(entries['plugin.wasm']), sha2: sha256(wasm2) };
@@ -103,8 +104,10 @@ it('asks before updating a plugin, keeps the old one on Cancel or Escape, and ke
   expect(await to.textContent()).toBe(`${sha2.slice(0, 12)}…${sha2.slice(-8)}`);
   expect(await from.getAttribute('title')).toBe(sha1);
   expect(await to.getAttribute('title')).toBe(sha2);
-  expect(await dialog.getByTestId('update-storage').textContent()).toMatch(/private storage stays in every workspace \(\d+ entries now\)/);
+  expect(await dialog.getByTestId('update-storage').textContent()).toMatch(/private storage stays in every workspace: .*\(stored entries now: \d+\)/);
   expect(await dialog.textContent()).toContain('Nothing has changed yet.');
+  expect(await dialog.textContent()).toContain('Workspace: none · Private storage: yes→ Workspace: read · Private storage: yes');
+  expect(await dialog.textContent()).toContain('asks for more access, so it will be switched off');
   // Focus starts on the safe choice.
   expect(await focusedText(page)).toBe('Cancel');
   // Copying the short hash copies the whole one.
@@ -133,9 +136,14 @@ it('asks before updating a plugin, keeps the old one on Cancel or Escape, and ke
   // Confirm: v2 is installed, still enabled, and reads what v1 saved.
   await askUpdate();
   await dialog.getByRole('button', { name: 'Update plugin' }).click();
-  expect(await resultText(settings, 'updated')).toContain('Notes updated from 1.0.0 to 2.0.0.');
+  expect(await resultText(settings, 'updated')).toContain('Notes updated from 1.0.0 to 2.0.0. It asks for more than before, so it was switched off in 1 workspace(s)');
   await card(settings).getByText('Version 2.0.0').waitFor();
   expect(await card(settings).getByTestId('plugin-sha256').textContent()).toBe(sha2);
+  const enableV2 = card(settings).getByLabel(`Enabled in ${workspace}`);
+  await settings.locator('li.plugin-card[data-plugin-id="example.notes"]:not([aria-busy="true"])').waitFor();
+  expect(await enableV2.isChecked()).toBe(false);
+  await enableV2.check();
+  await settings.locator('li.plugin-card[data-plugin-id="example.notes"]:not([aria-busy="true"])').waitFor();
   expect(await runNotes(settings, 'list_notes', {})).toContain('written by v1');
 
   // The same package again changes nothing and says so, without a dialog.

@@ -27,17 +27,20 @@ function Hash(props: { hex: string; testId: string }) {
   );
 }
 
-function Change(props: { label: string; from: JSX.Element; to: JSX.Element; same: boolean; sameText: string }) {
+/** `from → to` on one line, or with `stacked` (long values such as hashes) the new value under the old, aligned. */
+function Change(props: { label: string; from: JSX.Element; to: JSX.Element; same: boolean; sameText: string; stacked?: boolean }) {
   return (
     <>
       <dt>{props.label}</dt>
-      <dd class="plugin-change">
-        {props.from}
-        <span class="plugin-change-arrow">→</span>
-        {props.to}
-        <Show when={props.same}>
-          <span class="meta-text">({props.sameText})</span>
-        </Show>
+      <dd class="plugin-change" classList={{ stacked: props.stacked === true }}>
+        <span>{props.from}</span>
+        <span>
+          <span class="plugin-change-arrow">→</span> {props.to}
+          <Show when={props.same}>
+            {' '}
+            <span class="meta-text">({props.sameText})</span>
+          </Show>
+        </span>
       </dd>
     </>
   );
@@ -94,11 +97,12 @@ export function UpdatePluginDialog(props: { t: Translate; prepared: PreparedImpo
             label={t('plugins.sha256')}
             from={<Hash hex={from().sha256} testId="update-from-sha256" />}
             to={<Hash hex={to().sha256} testId="update-to-sha256" />}
+            stacked
             same={from().sha256 === to().sha256}
             sameText={t('plugins.updateSame')}
           />
           <Show when={perms(from().permissions) !== perms(to().permissions)}>
-            <Change label={t('plugins.permissions')} from={<span>{perms(from().permissions)}</span>} to={<strong>{perms(to().permissions)}</strong>} same={false} sameText="" />
+            <Change label={t('plugins.permissions')} from={<span>{perms(from().permissions)}</span>} to={<strong>{perms(to().permissions)}</strong>} stacked same={false} sameText="" />
           </Show>
         </dl>
         <Show when={plan().widensPermissions}>
