@@ -2,6 +2,14 @@
 import { parseCliArgs, USAGE } from './cli-args';
 import { toErrorData } from './errors';
 import { startBridge, type RunningBridge } from './start-bridge';
+import { escapeControls } from './terminal-text';
+
+// Every line i-bridge prints may quote text it does not control: worker and MCP server stderr, MCP tool names,
+// manifest names and paths. Each is written with control, C1 and bidi characters escaped (one line each), so no
+// escape sequence from them reaches the terminal. The helper is the bridge's own copy (terminal-text.ts): the bridge
+// stands alone and may not import plugin-host's escapeControls.
+const out = (line: string) => console.log(escapeControls(line));
+const err = (line: string) => console.error(escapeControls(line));
 
 async function main(): Promise<void> {
   const args = parseCliArgs(process.argv.slice(2));
@@ -35,7 +43,7 @@ async function main(): Promise<void> {
     ...(args.ioLimitBytes !== undefined ? { ioLimitBytes: args.ioLimitBytes } : {}),
     ...(args.noSettings ? { noSettings: true } : {}),
     signal: starting.signal,
-    log: (line) => console.error(`i-bridge: ${line}`),
+    log: (line) => err(`i-bridge: ${line}`),
   });
   started.bridge = bridge;
   // Bridge exit kills every worker group, however the process ends.
@@ -48,15 +56,15 @@ async function main(): Promise<void> {
     process.stdin.resume(); // read and drop whatever arrives, so EOF is seen
   }
   const m = bridge.core.manifestView();
-  console.log(`i-bridge listening on ${bridge.url} (also http://[::1]:${bridge.port} when IPv6 is available)`);
-  console.log(`Pairing code: ${bridge.pairingCode.slice(0, 4)}-${bridge.pairingCode.slice(4)} (single use, expires in 10 minutes)`);
-  console.log(`Roots: ${bridge.core.roots.join(', ')}`);
-  console.log(`Tools: ${m.tools.map((t) => t.name).join(', ') || '(none)'}; hooks: ${m.hooks.length}; provider: ${m.provider ? 'yes' : 'no'}`);
-  if (bridge.bridgeFile) console.log(`Token for local tools: ${bridge.bridgeFile}`);
+  out(`i-bridge listening on ${bridge.url} (also http://[::1]:${bridge.port} when IPv6 is available)`);
+  out(`Pairing code: ${bridge.pairingCode.slice(0, 4)}-${bridge.pairingCode.slice(4)} (single use, expires in 10 minutes)`);
+  out(`Roots: ${bridge.core.roots.join(', ')}`);
+  out(`Tools: ${m.tools.map((t) => t.name).join(', ') || '(none)'}; hooks: ${m.hooks.length}; provider: ${m.provider ? 'yes' : 'no'}`);
+  if (bridge.bridgeFile) out(`Token for local tools: ${bridge.bridgeFile}`);
 }
 
 main().catch((error: unknown) => {
   const e = toErrorData(error);
-  console.error(`error ${e.code}: ${e.message}`);
+  err(`error ${e.code}: ${e.message}`);
   process.exit(2);
 });

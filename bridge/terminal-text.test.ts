@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { escapeControls } from './terminal-text';
+
+describe('escapeControls (the bridge copy of plugin-host/errors)', () => {
+  it('shows ESC, BEL, C1, DEL, bidi and zero-width characters as escapes, and newlines too unless keepLayout', () => {
+    expect(escapeControls('\x1b]0;pwned\x07\x1b[2J\u009b31m\x7f\u202e\u2066\u200b\ufeff')).toBe('\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\x7f\\u202e\\u2066\\u200b\\ufeff');
+    expect(escapeControls('a\nb\tc\rd')).toBe('a\\x0ab\\x09c\\x0dd');
+    expect(escapeControls('a\nb\tc\rd', { keepLayout: true })).toBe('a\nb\tc\\x0dd');
+  });
+
+  it('leaves ordinary text, accents, CJK and emoji as they are', () => {
+    const text = 'i-bridge: mcp "démo" 日本 🎉 (/home/user/proj)';
+    expect(escapeControls(text)).toBe(text);
+  });
+});

@@ -1,0 +1,33 @@
+// Terminal-safe text for i-bridge's own output. The bridge stands alone (it imports nothing from web/ or
+// plugin-host/, see eslint.config.js), so this is a small copy of plugin-host/errors/untrusted-text.ts's
+// `escapeControls`; keep the two in step (bridge/terminal-text.test.ts pins the same escapes).
+// Worker stderr, MCP server names and messages, manifest names and paths reach the bridge's log lines: written raw,
+// ESC/CSI sequences in them could retitle the terminal, clear it or fake other lines.
+
+/** C1 controls, bidi embeddings/overrides/isolates and zero-width or invisible format characters. */
+function isInvisible(c: number): boolean {
+  if (c < 0x80) return false;
+  if (c <= 0x9f) return true;
+  if (c === 0x061c || c === 0x180e || c === 0xfeff) return true;
+  if (c >= 0x200b && c <= 0x200f) return true;
+  if (c >= 0x202a && c <= 0x202e) return true;
+  return c >= 0x2060 && c <= 0x206f && c !== 0x2065;
+}
+
+/**
+ * Rewrites C0 controls (newlines and tabs too, unless `keepLayout`), DEL, C1, bidi and invisible characters as
+ * visible escapes (`\x1b`, `\x9b`, `\u202e`). Text without them is returned as it is.
+ */
+export function escapeControls(text: string, options: { keepLayout?: boolean } = {}): string {
+  const keepLayout = options.keepLayout ?? false;
+  let out: string | undefined;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const escape = c < 0x20 ? !(keepLayout && (c === 0x0a || c === 0x09)) : c === 0x7f || isInvisible(c);
+    if (!escape) continue;
+    out = (out ?? '') + text.slice(from, i) + (c < 0x100 ? `\\x${c.toString(16).padStart(2, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`);
+    from = i + 1;
+  }
+  return out === undefined ? text : out + text.slice(from);
+}
