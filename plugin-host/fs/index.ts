@@ -25,6 +25,7 @@ export {
   foldName,
   protectWrites,
   protectedPathError,
+  shownPathArgument,
   shownWritePath,
   writePolicyOf,
 } from './write-policy';

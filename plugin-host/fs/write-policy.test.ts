@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeWorkspacePath } from './path-policy';
-import { checkWriteTarget, classifyWritePath, shownWritePath, type AskReason } from './write-policy';
+import { checkWriteTarget, classifyWritePath, shownPathArgument, shownWritePath, type AskReason } from './write-policy';
 import { GIT_DETOURS } from './workspace-fs-suite';
 
 const codeOf = (run: () => unknown): string => {
@@ -97,5 +97,15 @@ describe('workspace write policy', () => {
     expect(shown.startsWith('"notes.md/./')).toBe(true);
     expect(shown).toContain(`(${raw.length} characters)`);
     expect(shown.length).toBeLessThan(120);
+  });
+});
+
+describe('shownPathArgument', () => {
+  it('shows a path argument normalised, and a refused one quoted and bounded', () => {
+    expect(shownPathArgument('src/a.ts')).toBe('src/a.ts');
+    expect(shownPathArgument('notes.md/./././../.git/config')).toBe('"notes.md/./././../.git/config" → .git/config');
+    expect(shownPathArgument('./')).toBe('"./" → .');
+    const escape = `../${'x'.repeat(300)}`;
+    expect(shownPathArgument(escape)).toBe(`"../${'x'.repeat(57)}…" (${escape.length} characters)`);
   });
 });

@@ -151,6 +151,18 @@ export function shownWritePath(raw: string, normalised: string): string {
   return raw === normalised ? normalised : `${quoteUntrusted(raw, 60)} → ${normalised}`;
 }
 
+/**
+ * A path argument as a person should read it on a card before anything ran: normalised (`"raw" → path` when it
+ * differs), or the raw text quoted and bounded when the path policy refuses it (the call's result says why).
+ */
+export function shownPathArgument(raw: string): string {
+  try {
+    return shownWritePath(raw, normalizeWorkspacePath(raw, { allowRoot: true }).path || '.');
+  } catch {
+    return quoteUntrusted(raw, 60);
+  }
+}
+
 const POLICY = Symbol.for('i.workspace-write-policy');
 type Protected = WorkspaceFs & { readonly [POLICY]?: { policy: WritePolicy; inner: WorkspaceFs } };
 

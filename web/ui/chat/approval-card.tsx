@@ -2,7 +2,7 @@
 // A write names the normalised path that will be written (`"raw" → path` when the tool or plugin sent another form);
 // a file the write policy always asks about says why, and offers no "always allow".
 import { createUniqueId, onMount, Show } from 'solid-js';
-import { shownWritePath } from '../../core/fs';
+import { shownPathArgument, shownWritePath } from '../../core/fs';
 import { askReasonKey } from './ask-reason-strings';
 import type { ChatTranslate } from './chat-i18n';
 import type { PendingApproval } from './chat-controller';
@@ -15,12 +15,15 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
   const write = () => props.pending.write;
   const alwaysAsk = () => write()?.alwaysAsk ?? req().prepared?.alwaysAsk;
   const target = () => (write() ? { path: write()!.path, raw: write()!.rawPath } : req().prepared?.target);
+  // A call that names a path but prepared no target (a plugin or bridge tool): the path as the workspace reads it.
+  const pathArg = () => (!write() && !req().prepared?.target && typeof req().arguments.path === 'string' ? (req().arguments.path as string) : undefined);
   let allow: HTMLButtonElement | undefined;
   onMount(() => allow?.focus({ preventScroll: false }));
   return (
     <section class="approval-card" role="group" aria-labelledby={id} data-call-id={req().callId} data-kind={write() ? 'write' : 'call'} data-path={target()?.path} data-always-ask={alwaysAsk()?.reason}>
       <h3 id={id}>{write() ? ct('writeTitle', { plugin: write()!.pluginId, path: shownWritePath(write()!.rawPath ?? write()!.path, write()!.path) }) : ct('approvalTitle', { name: req().name })}</h3>
       <Show when={!write() && req().prepared?.summary}>{(summary) => <p class="approval-summary">{summary()}</p>}</Show>
+      <Show when={pathArg()}>{(raw) => <p class="approval-summary" data-testid="call-path">{ct('write.callPath', { path: shownPathArgument(raw()) })}</p>}</Show>
       <Show when={alwaysAsk()}>
         {(ask) => (
           <p class="approval-summary approval-why" data-testid="ask-reason">

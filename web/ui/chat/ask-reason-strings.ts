@@ -1,9 +1,11 @@
-// Why a write always asks (plugin-host/fs/write-policy.ts, one sentence per class), in both languages. Shared by the
-// chat's approval card (chat-i18n.ts) and the plugin write dialog (web/ui/i18n), so the two never say it differently.
+// Why a write always asks (plugin-host/fs/write-policy.ts, one sentence per class) and the path line of a call card,
+// in both languages. Shared by the chat's approval card (chat-i18n.ts) and the plugin write dialog (web/ui/i18n), so
+// the two never say it differently.
 import type { AskReason } from '../../core/fs';
 
 export const askReasonEn = {
   'write.askAlways': 'Always asked, even in auto mode: {reason}.',
+  'write.callPath': 'Path: {path}',
   'write.askReason.vscode': 'opening this folder in VS Code applies settings and tasks from this file, which can run programs',
   'write.askReason.idea': 'opening this folder in a JetBrains IDE applies run configurations and settings from this file, which can run programs',
   'write.askReason.devcontainer': 'opening this folder in a dev container runs the commands this file names',
@@ -12,10 +14,11 @@ export const askReasonEn = {
   'write.askReason.ci': 'CI runs the commands in this file, with the repository’s secrets, when it is pushed',
   'write.askReason.git-files': 'git reads this file on checkout and diff: it can name filters and submodule URLs that run or fetch code',
   'write.askReason.package-manager': 'npm and yarn read this file on every command: it can change the registry or the shell that runs scripts',
-} as const satisfies Record<'write.askAlways' | `write.askReason.${AskReason}`, string>;
+} as const satisfies Record<'write.askAlways' | 'write.callPath' | `write.askReason.${AskReason}`, string>;
 
 export const askReasonZh: Record<keyof typeof askReasonEn, string> = {
   'write.askAlways': '此操作总是需要确认，自动模式下也是如此：{reason}。',
+  'write.callPath': '路径：{path}',
   'write.askReason.vscode': '在 VS Code 中打开此文件夹会应用此文件中的设置和任务，它们可以运行程序',
   'write.askReason.idea': '在 JetBrains IDE 中打开此文件夹会应用此文件中的运行配置和设置，它们可以运行程序',
   'write.askReason.devcontainer': '在开发容器中打开此文件夹会运行此文件指定的命令',
