@@ -1,5 +1,6 @@
 // Turning fetch failures and HTTP error answers into errors a person can act on.
 import { HarnessError } from '../errors';
+import { htmlPageText, isHtmlPage } from './html-error-page';
 
 const causeText = (e: unknown): string => {
   const c = (e as { cause?: unknown })?.cause;
@@ -60,21 +61,6 @@ export function networkError(e: unknown, origin: string, route: 'direct' | 'brid
 const OVERFLOW =
   /context[_ ]length[_ ]exceeded|maximum context length|context window|prompt is too long|too many tokens|input is too long|exceeds? the (?:model'?s? )?(?:context|maximum)|reduce the length/i;
 
-const HTML_PAGE = /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html|head|body)[\s>]/i;
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
-
-/**
- * The words of an HTML error page (a proxy's or load balancer's 502, a login wall): its title, else its text
- * without tags, on one line. Printing the markup itself helps nobody.
- */
-function htmlPageText(html: string): string {
-  const plain = (s: string) => s.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, e: string) => ENTITIES[e]!).replace(/\s+/g, ' ').trim();
-  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
-  if (title && plain(title)) return `an HTML page titled "${plain(title).slice(0, 200)}"`;
-  const body = plain(html.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' '));
-  return body ? `an HTML page saying "${body.slice(0, 300)}"` : 'an empty HTML page';
-}
-
 function providerMessage(text: string): string {
   try {
     const j = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
@@ -84,7 +70,7 @@ function providerMessage(text: string): string {
   } catch {
     // not JSON: fall through to the raw text
   }
-  if (HTML_PAGE.test(text)) return htmlPageText(text.slice(0, 64 * 1024));
+  if (isHtmlPage(text)) return htmlPageText(text.slice(0, 64 * 1024));
   return text.trim().slice(0, 2000);
 }
 
