@@ -117,7 +117,7 @@ export function protectedPathError(raw: string, path: WorkspacePath): HarnessErr
   return new HarnessError(
     'E_PATH_PROTECTED',
     `Writing ${shownWritePath(raw, path.path)} is refused: it is inside .git, and git runs commands named in .git/config and .git/hooks, so a write there can run code on the next git command. ` +
-      'Change the file another way, or allow it for this workspace: turn on "Allow the agent to write inside .git" in the workspace settings (headless i: --allow-git-writes).',
+      'Leave .git to the person, or allow it for this workspace: turn on "Allow the agent to write inside .git" in Settings → Workspaces (headless i: --allow-git-writes).',
     { path: path.path },
   );
 }
