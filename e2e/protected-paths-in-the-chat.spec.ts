@@ -2,7 +2,8 @@
 // dot-padded path that normalises to .git/config, reads it but its write is refused with E_PATH_PROTECTED before
 // anyone is asked; the call card and the tool card show the normalised path, and .git/config is unchanged.
 // (b) In approval mode auto, a plain write runs unasked but an edit of .vscode/settings.json asks, and the card
-// says why; it is applied once allowed.
+// says why; it is applied once allowed. (c) With "Allow the agent to write inside .git" on for the workspace, the same
+// plugin write goes through after the person allows it on a card titled `"raw" → .git/config`.
 import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -113,5 +114,37 @@ it('asks before an edit of .vscode/settings.json in auto mode and says why', asy
   await chatLog(page).getByText('Both done.').waitFor();
   await waitForTurnEnd(page);
   expect(await opfsFile(page, id, '.vscode/settings.json')).toBe('{"editor.tabSize": 2}\n');
+  expect(model.failures).toEqual([]);
+});
+
+it('lets the plugin write inside .git once the workspace allows it, asking with "raw → normalised" on the card', async () => {
+  model = await startModelServer({
+    script: [{ toolCalls: [{ name: TOOL, arguments: { path: DETOUR, find: 'bare = false', replace: 'bare = true' } }] }, { text: 'Changed.' }],
+  });
+  const { page } = served.browser;
+  await openApp(page, served.server.url);
+  const workspace = 'Allowed git';
+  const id = await createPrivateWorkspace(page, workspace);
+  await opfsFile(page, id, '.git/config', '[core]\n\tbare = false\n');
+  await importAndEnablePlugin(page, { name: 'replace-text.hplugin.zip', buffer: await readFile(resolve(PLUGINS, 'replace-text.hplugin.zip')) }, 'example.replace-text', workspace);
+  await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e-protected' });
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings.getByRole('tab', { name: 'Workspaces' }).click();
+  const row = settings.locator('li.settings-row').filter({ hasText: workspace });
+  await row.getByLabel('Allow the agent to write inside .git').check();
+  await settings.getByRole('button', { name: 'Close', exact: true }).first().click();
+  await settings.waitFor({ state: 'detached' });
+
+  await sendMessage(page, 'Make it a bare repository');
+  await page.getByRole('group', { name: `Allow ${TOOL}?` }).getByRole('button', { name: 'Allow', exact: true }).click();
+  const write = page.getByRole('group', { name: `Allow plugin example.replace-text to write "${DETOUR}" → .git/config?` });
+  await write.waitFor();
+  expect(await write.getAttribute('data-path')).toBe('.git/config');
+  expect((await write.getByLabel('Changes').textContent()) ?? '').toContain('+++ b/.git/config');
+  await write.getByRole('button', { name: 'Allow', exact: true }).click();
+  await chatLog(page).getByText('Changed.').waitFor();
+  await waitForTurnEnd(page);
+  expect(await opfsFile(page, id, '.git/config')).toBe('[core]\n\tbare = true\n');
   expect(model.failures).toEqual([]);
 });
