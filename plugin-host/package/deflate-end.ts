@@ -6,20 +6,23 @@
 //   that inflate to nothing, and every inflater (zlib included) rebuilds its Huffman tables for each one. Real
 //   encoders emit one block per several KiB of output (zlib: ~16K symbols), so more than FREE_BLOCKS plus one block
 //   per BYTES_PER_BLOCK inflated bytes is refused as soon as it is seen, before the native inflater runs.
-// Cost: the walk runs first, so its own work must be bounded by what it reads. Per block it does a constant amount
-// of work beyond the bits it consumes (counts and sorted symbols, at most 320 of them, in tables allocated once per
-// walk); the 1024-entry lookup table is built only for a block that has already decoded FAST_AFTER symbols, so
-// its cost is paid by at least that many bits of input. It stops counting once the output passes `maxOutput`
-// (the entry's cap), leaving that verdict to the native inflater, which stops at the same cap.
+// Cost: the walk runs first, so its own work must be bounded by what it reads, not by the size cap (it is not: the
+// old walk rebuilt and cleared three lookup tables per block, ~20 s for the bomb). Per block it does a bounded amount
+// of work beyond the bits it consumes: counts and sorted symbols (at most 320) in tables allocated once per walk, a
+// 128-entry code-length table, and, only once a block has decoded FAST_AFTER symbols, its literal (1024) and
+// distance (256) lookup tables, invalidated by a generation number instead of being cleared. With at most one block
+// per BYTES_PER_BLOCK output bytes, that is a few operations per inflated byte (validate.bench.ts measures it).
+// It stops counting once the output passes `maxOutput` (the entry's cap), leaving that verdict to the native
+// inflater, which stops at the same cap.
 
 const LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
 const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
 const DIST_EXTRA = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
 const CODE_LENGTH_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
+/** Lookup bits of the literal/length tables; distance tables use 8 and the code-length table 7 (its longest code). */
 const FAST_BITS = 10;
-const FAST_MASK = (1 << FAST_BITS) - 1;
 /** Symbols a block decodes bit by bit before its lookup tables are built. */
-const FAST_AFTER = 128;
+const FAST_AFTER = 16;
 
 /** Blocks any stream may have whatever its output (a few flushes, an empty final block). */
 export const FREE_BLOCKS = 64;
@@ -38,15 +41,34 @@ export class DeflateBlockBomb extends Error {
   }
 }
 
+/** Bit reversal of a byte, for the bit-reversed lookup indices. */
+const REV8 = new Uint8Array(256).map((_, b) => {
+  let r = 0;
+  for (let i = 0; i < 8; i++) r |= ((b >>> i) & 1) << (7 - i);
+  return r;
+});
+const reverse = (code: number, len: number) => ((REV8[code & 0xff]! << 8) | REV8[code >>> 8]!) >>> (16 - len);
+
 class Huffman {
   readonly counts = new Uint16Array(16);
+  private readonly offsets = new Uint16Array(16);
   readonly symbols: Uint16Array;
-  /** Indexed by the next FAST_BITS input bits: (symbol << 4) | code length, or 0 for longer codes. */
-  readonly fast = new Int32Array(1 << FAST_BITS);
+  /**
+   * Indexed by the next FAST_BITS input bits: (generation << 13) | (symbol << 4) | code length. An entry of an
+   * older generation means "a longer code": bumping the generation replaces clearing the 1024 entries per block.
+   */
+  readonly fast: Int32Array;
+  readonly fastMask: number;
+  generation = 0;
   fastReady = false;
 
-  constructor(size: number) {
+  constructor(
+    size: number,
+    readonly fastBits = FAST_BITS,
+  ) {
     this.symbols = new Uint16Array(size);
+    this.fast = new Int32Array(1 << fastBits);
+    this.fastMask = (1 << fastBits) - 1;
   }
 
   /** Counts and canonically sorted symbols of `n` code lengths: O(n), no lookup table yet. */
@@ -61,7 +83,8 @@ class Huffman {
       left = (left << 1) - counts[len]!;
       if (left < 0) throw new DeflateFormatError('over-subscribed Huffman code');
     }
-    const offsets = new Uint16Array(16);
+    const offsets = this.offsets;
+    offsets[0] = 0;
     for (let i = 1; i < 16; i++) offsets[i] = offsets[i - 1]! + counts[i - 1]!;
     for (let i = 0; i < n; i++) {
       const len = lengths[from + i]!;
@@ -73,15 +96,20 @@ class Huffman {
   /** The lookup table for codes up to FAST_BITS long (canonical codes, RFC 1951 §3.2.2, stored bit-reversed). */
   buildFast(): void {
     const fast = this.fast;
-    fast.fill(0);
+    // 2^17 generations (bits 13-30) outlast the most blocks a walk accepts (64 + 10 MiB / 256 < 2^16).
+    this.generation = (this.generation + 1) & 0x1ffff;
+    if (this.generation === 0) {
+      fast.fill(0);
+      this.generation = 1;
+    }
+    const tag = this.generation << 13;
     let code = 0;
     let index = 0;
-    for (let len = 1; len <= FAST_BITS; len++) {
+    const size = 1 << this.fastBits;
+    for (let len = 1; len <= this.fastBits; len++) {
       for (let k = 0; k < this.counts[len]!; k++, code++) {
-        const sym = this.symbols[index++]!;
-        let rev = 0;
-        for (let i = 0; i < len; i++) rev |= ((code >>> i) & 1) << (len - 1 - i);
-        for (let i = rev; i < 1 << FAST_BITS; i += 1 << len) fast[i] = (sym << 4) | len;
+        const entry = tag | (this.symbols[index++]! << 4) | len;
+        for (let i = reverse(code, len); i < size; i += 1 << len) fast[i] = entry;
       }
       code <<= 1;
     }
@@ -89,14 +117,14 @@ class Huffman {
   }
 }
 
-function fixed(lengths: Uint8Array): Huffman {
-  const h = new Huffman(lengths.length);
+function fixed(lengths: Uint8Array, fastBits: number): Huffman {
+  const h = new Huffman(lengths.length, fastBits);
   h.set(lengths, 0, lengths.length);
   h.buildFast();
   return h;
 }
-const fixedLit = fixed(new Uint8Array(288).fill(8, 0, 144).fill(9, 144, 256).fill(7, 256, 280).fill(8, 280, 288));
-const fixedDist = fixed(new Uint8Array(30).fill(5));
+const fixedLit = fixed(new Uint8Array(288).fill(8, 0, 144).fill(9, 144, 256).fill(7, 256, 280).fill(8, 280, 288), FAST_BITS);
+const fixedDist = fixed(new Uint8Array(30).fill(5), 8);
 
 class Bits {
   pos = 0;
@@ -131,13 +159,13 @@ class Bits {
 
   decode(h: Huffman): number {
     if (h.fastReady) {
-      this.fill(FAST_BITS);
-      const e = h.fast[this.buf & FAST_MASK]!;
+      this.fill(h.fastBits);
+      const e = h.fast[this.buf & h.fastMask]!;
       const len = e & 15;
-      if (e !== 0 && len <= this.count) {
+      if (e >>> 13 === h.generation && len <= this.count) {
         this.buf >>>= len;
         this.count -= len;
-        return e >>> 4;
+        return (e >>> 4) & 0x1ff;
       }
     }
     // Codes longer than FAST_BITS, a block still without its table, or the last bits of the input: walk the
@@ -173,9 +201,9 @@ export interface DeflateWalk {
 /** Per-walk scratch: three tables and the code lengths of one dynamic header, reused by every block. */
 class Scratch {
   readonly lengths = new Uint8Array(288 + 32);
-  readonly cl = new Huffman(19);
+  readonly cl = new Huffman(19, 7);
   readonly lit = new Huffman(288);
-  readonly dist = new Huffman(32);
+  readonly dist = new Huffman(32, 8);
 }
 
 /**
@@ -185,7 +213,7 @@ class Scratch {
 export function walkDeflate(data: Uint8Array, maxOutput = Number.POSITIVE_INFINITY): DeflateWalk {
   const r = new Bits(data);
   const scratch = new Scratch();
-  const walk: DeflateWalk = { end: undefined, blocks: 0, produced: 0 };
+  const walk: DeflateWalk = { end: -1, blocks: 0, produced: 0 };
   for (;;) {
     walk.blocks++;
     if (walk.blocks > FREE_BLOCKS + walk.produced / BYTES_PER_BLOCK) throw new DeflateBlockBomb(walk.blocks, walk.produced);
@@ -201,14 +229,17 @@ export function walkDeflate(data: Uint8Array, maxOutput = Number.POSITIVE_INFINI
       if (r.pos > data.length) throw new DeflateFormatError('stored block ends early');
       walk.produced += len;
     } else if (type === 1) {
-      symbols(r, fixedLit, fixedDist, walk, maxOutput);
+      walk.produced += symbols(r, fixedLit, fixedDist, maxOutput - walk.produced);
     } else if (type === 2) {
       dynamicTables(r, scratch);
-      symbols(r, scratch.lit, scratch.dist, walk, maxOutput);
+      walk.produced += symbols(r, scratch.lit, scratch.dist, maxOutput - walk.produced);
     } else {
       throw new DeflateFormatError('reserved block type');
     }
-    if (walk.produced > maxOutput) return walk;
+    if (walk.produced > maxOutput) {
+      walk.end = undefined;
+      return walk;
+    }
     if (final) {
       walk.end = r.end;
       return walk;
@@ -229,6 +260,8 @@ function dynamicTables(r: Bits, s: Scratch): void {
   lengths.fill(0, 0, 19);
   for (let i = 0; i < hclen; i++) lengths[CODE_LENGTH_ORDER[i]!] = r.bits(3);
   s.cl.set(lengths, 0, 19);
+  // Up to 320 code lengths follow: a 128-entry table pays for itself at once (bit-by-bit decoding cost ~12 µs/block).
+  s.cl.buildFast();
   const total = hlit + hdist;
   for (let i = 0; i < total; ) {
     const sym = r.decode(s.cl);
@@ -255,7 +288,9 @@ function dynamicTables(r: Bits, s: Scratch): void {
   s.dist.set(lengths, hlit, hdist);
 }
 
-function symbols(r: Bits, lit: Huffman, dist: Huffman, walk: DeflateWalk, maxOutput: number): void {
+/** Walks one block's symbols; returns the bytes they inflate to (stopping once `room` is passed). */
+function symbols(r: Bits, lit: Huffman, dist: Huffman, room: number): number {
+  let produced = 0;
   for (let n = 0; ; n++) {
     if (n === FAST_AFTER) {
       if (!lit.fastReady) lit.buildFast();
@@ -263,19 +298,19 @@ function symbols(r: Bits, lit: Huffman, dist: Huffman, walk: DeflateWalk, maxOut
     }
     const sym = r.decode(lit);
     if (sym < 256) {
-      walk.produced++;
+      produced++;
     } else if (sym === 256) {
-      return;
+      return produced;
     } else {
       const l = sym - 257;
       if (l >= 29) throw new DeflateFormatError('invalid length symbol');
-      walk.produced += LENGTH_BASE[l]! + r.bits(LENGTH_EXTRA[l]!);
+      produced += LENGTH_BASE[l]! + r.bits(LENGTH_EXTRA[l]!);
       const d = r.decode(dist);
       if (d >= 30) throw new DeflateFormatError('invalid distance symbol');
       r.bits(DIST_EXTRA[d]!);
     }
     // Past the cap the native inflater gives the verdict (it stops there too); walking on would cost reading
     // the rest of a highly compressed stream for nothing.
-    if (walk.produced > maxOutput) return;
+    if (produced > room) return produced;
   }
 }

@@ -1,8 +1,18 @@
 // npm run bench: what full validation costs over the unavoidable work (unzip + hash) on an 8 MiB plugin.wasm,
-// what the wasm walk costs next to the engine's own WebAssembly.validate, and which SHA-256 to use for large
-// inputs (@noble/hashes vs WebCrypto, measured in the same run; sha256.ts uses the faster one past 64 KiB).
-import { it } from 'vitest';
+// what the wasm walk costs next to the engine's own WebAssembly.validate, which SHA-256 to use for large
+// inputs (@noble/hashes vs WebCrypto, measured in the same run; sha256.ts uses the faster one past 64 KiB), and
+// what the cost bombs of issue 13 cost next to unzip + hash of the largest normal package, with memory.
+import { constants, createDeflateRaw } from 'node:zlib';
+import { expect, it } from 'vitest';
 import { compare, report } from '../../scripts/bench-kit';
+import {
+  customSectionSpamModule,
+  customSectionsToFill,
+  deflateBlockBombPackage,
+  manyTypesModule,
+  packageAround,
+} from '../fixtures/packages/cost-bombs';
+import { BYTES_PER_BLOCK, FREE_BLOCKS, walkDeflate } from './deflate-end';
 import { packPackage } from './pack';
 import { sha256HexNoble, sha256HexWebCrypto, sha256Hex } from './sha256';
 import { validatePackage } from './validate-package';
@@ -146,5 +156,84 @@ it('uses the faster SHA-256 for large inputs', async () => {
     { label: '@noble/hashes', run: () => sha256HexNoble(atThreshold) },
     { label: 'WebCrypto', run: () => sha256HexWebCrypto(atThreshold) },
     { runs: 31, warmup: 5 },
+  );
+}, 300_000);
+
+const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
+
+/**
+ * Memory one run takes: growth of heap + ArrayBuffers right after it (what it holds plus garbage not yet
+ * collected, so an upper estimate of what it allocated) and growth of the process's peak RSS.
+ */
+async function memoryOf(run: () => unknown): Promise<string> {
+  const before = process.memoryUsage();
+  const rssBefore = process.resourceUsage().maxRSS;
+  await run();
+  const after = process.memoryUsage();
+  const heap = after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers;
+  return `heap + buffers +${mib(Math.max(0, heap))}, peak RSS +${mib((process.resourceUsage().maxRSS - rssBefore) * 1024)}`;
+}
+
+const settle = <T>(p: Promise<T>) => p.then(() => 'accepted', (e: { code?: string }) => e.code ?? 'error');
+
+/** `wasm` deflated by a streaming writer that flushes every `every` bytes: the most blocks the walk accepts. */
+async function flushedDeflate(wasm: Uint8Array, every: number): Promise<Uint8Array> {
+  const d = createDeflateRaw();
+  const chunks: Buffer[] = [];
+  d.on('data', (c: Buffer) => chunks.push(c));
+  const ended = new Promise<void>((resolve) => d.on('end', () => resolve()));
+  for (let i = 0; i < wasm.length; i += every) {
+    d.write(wasm.subarray(i, i + every));
+    await new Promise<void>((resolve) => d.flush(constants.Z_SYNC_FLUSH, () => resolve()));
+  }
+  d.end();
+  await ended;
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+it('refuses the cost bombs of issue 13 within a small multiple of unzip + hash of the largest normal package', async () => {
+  // The largest normal package: an 8 MiB module, stored (a package cannot be larger with real content: the
+  // other two entries are capped at 64 + 256 KiB). The bombs are 10 MiB and 8 MiB, so the comparison is fair.
+  const normal = await packageAround(bigModule());
+  const deflateBomb = await deflateBlockBombPackage();
+  const spam = await packageAround(customSectionSpamModule(customSectionsToFill(8 * MiB)));
+  expect(await settle(validatePackage(deflateBomb))).toBe('E_PACKAGE_DEFLATE_BOMB');
+  expect(await settle(validatePackage(spam))).toBe('E_WASM_LIMIT');
+  report('cost-bomb sizes', `normal ${mib(normal.length)}, deflate block bomb ${mib(deflateBomb.length)}, custom-section spam ${mib(spam.length)}`, deflateBomb.length / normal.length);
+
+  // Memory first, before the timed runs raise the process's peak.
+  report('memory: deflate block bomb', await memoryOf(() => settle(validatePackage(deflateBomb))), 1);
+  report('memory: custom-section spam', await memoryOf(() => settle(validatePackage(spam))), 1);
+  report('memory: unzip + sha256 of the normal package', await memoryOf(async () => sha256Hex((await readPackageZip(normal))['plugin.wasm'])), 1);
+
+  const baseline = { label: 'unzip + sha256 (normal 8 MiB)', run: async () => sha256Hex((await readPackageZip(normal))['plugin.wasm']) };
+  await compare('validate 10 MiB deflate block bomb', baseline, { label: 'validatePackage (refused)', run: () => settle(validatePackage(deflateBomb)) }, { runs: 9, warmup: 2, target: 3 });
+  await compare('validate 8 MiB custom-section spam', baseline, { label: 'validatePackage (refused)', run: () => settle(validatePackage(spam)) }, { runs: 9, warmup: 2, target: 3 });
+
+  // The most blocks the walk lets through: a streaming writer flushing every 512 bytes (two blocks each), about
+  // one block per BYTES_PER_BLOCK inflated bytes, on the 8 MiB module. Validated in full and accepted.
+  const wasm = bigModule();
+  const body = await flushedDeflate(wasm, 2 * BYTES_PER_BLOCK);
+  const flushed = await packageAround(wasm, body);
+  const walk = walkDeflate(body);
+  expect(walk.blocks).toBeLessThanOrEqual(FREE_BLOCKS + wasm.length / BYTES_PER_BLOCK);
+  expect(await settle(validatePackage(flushed))).toBe('accepted');
+  report('memory: validate the most-blocks package', await memoryOf(() => validatePackage(flushed)), 1);
+  await compare(
+    `validate ${walk.blocks} blocks (the most accepted)`,
+    baseline,
+    { label: 'validatePackage (accepted)', run: () => validatePackage(flushed) },
+    { runs: 5, warmup: 1, target: 3 },
+  );
+}, 600_000);
+
+it('walks a million function types (V8\'s limit) in a small multiple of the module\'s size', async () => {
+  const wasm = manyTypesModule(1_000_000);
+  report('memory: walk 1,000,000 types', `${await memoryOf(() => walkModule(wasm))} for a ${mib(wasm.length)} module`, 1);
+  await compare(
+    'walk 1,000,000 types',
+    { label: 'WebAssembly.validate', run: () => WebAssembly.validate(wasm as Uint8Array<ArrayBuffer>) },
+    { label: 'our walk', run: () => walkModule(wasm) },
+    { runs: 7, warmup: 1 },
   );
 }, 300_000);
