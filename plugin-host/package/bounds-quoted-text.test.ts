@@ -56,7 +56,7 @@ describe('bounded quotes of package text', () => {
   it('escapes bidi and control characters of a quoted name instead of passing them on', async () => {
     const e = await errorOf(async () => validatePackage(await buildPackage({ entries: (es) => [...es, { name: 'evil\u202Egnp.exe\u001b[2J', data: 'x' }] })));
     expect(e.message).toContain('"evil\\u202egnp.exe\\x1b[2J"');
-    expect(e.message).not.toMatch(/[\u202e\u001b]/);
+    expect(e.message.includes('\u202e') || e.message.includes('\u001b')).toBe(false);
   });
 
   it('a manifest value is quoted bounded and escaped', async () => {

@@ -49,7 +49,7 @@ describe('strict JSON', () => {
     expect(parseStrictJson(`[${'9'.repeat(300)}]`)).toEqual([Number('9'.repeat(300))]);
   });
 
-  it('names the real reason a number is refused, never "expected \",\""', () => {
+  it('names the real reason a number is refused, never a misleading "expected , or }"', () => {
     const reason = (doc: string) => {
       try {
         parseStrictJson(doc);
