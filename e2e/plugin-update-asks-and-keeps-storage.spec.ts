@@ -157,6 +157,7 @@ it('asks before updating a plugin, keeps the old one on Cancel or Escape, and ke
   await uninstall.waitFor();
   await uninstall.getByTestId('uninstall-storage').filter({ hasText: 'stays in this browser' }).waitFor();
   expect(await focusedText(page)).toBe('Cancel');
+  await shoot(page, 'plugin-uninstall-dialog');
   await uninstall.getByRole('button', { name: 'Uninstall' }).click();
   await card(settings).waitFor({ state: 'detached' });
   await chooseFile(settings, 'notes-2.hplugin.zip', v2);

@@ -44,16 +44,18 @@ export function UninstallDialog(props: { state: AppState; plugin: InstalledPlugi
         </>
       }
     >
-      <p>{t('plugins.uninstallBody')}</p>
-      <p data-testid="uninstall-storage">
-        {count() === undefined ? '…' : count() ? t(deleteData() ? 'plugins.uninstallDataGoes' : 'plugins.uninstallDataStays', { count: count() ?? 0 }) : t('plugins.uninstallNoData')}
-      </p>
-      <Show when={(count() ?? 0) > 0}>
-        <label class="checkbox">
-          <input type="checkbox" checked={deleteData()} onChange={(e) => setDeleteData(e.currentTarget.checked)} />
-          <span>{t('plugins.uninstallData', { count: count() ?? '…' })}</span>
-        </label>
-      </Show>
+      <div class="plugin-uninstall">
+        <p>{t('plugins.uninstallBody')}</p>
+        <p data-testid="uninstall-storage">
+          {count() === undefined ? '…' : count() ? t(deleteData() ? 'plugins.uninstallDataGoes' : 'plugins.uninstallDataStays', { count: count() ?? 0 }) : t('plugins.uninstallNoData')}
+        </p>
+        <Show when={(count() ?? 0) > 0}>
+          <label class="checkbox">
+            <input type="checkbox" checked={deleteData()} onChange={(e) => setDeleteData(e.currentTarget.checked)} />
+            <span>{t('plugins.uninstallData')}</span>
+          </label>
+        </Show>
+      </div>
     </Dialog>
   );
 }
