@@ -5,12 +5,15 @@ import { sha256Hex } from './sha256';
 import { validateWasm, type WasmSummary } from './wasm-validate';
 import { readPackageZip } from './zip-read';
 
+// Lenient (LICENSE is shown, not interpreted) but, like every decoder of package bytes, it never strips a BOM.
+const licenseDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
 export interface ValidatedPackage {
   manifest: Manifest;
   /** The exact plugin.wasm bytes whose SHA-256 was checked: compile these, not a copy read again. */
   wasm: Uint8Array;
   license: Uint8Array;
-  /** LICENSE decoded as UTF-8 (invalid sequences replaced) for display. */
+  /** LICENSE decoded as UTF-8 (invalid sequences replaced, a leading BOM kept) for display. */
   licenseText: string;
   /** SHA-256 of plugin.wasm, lowercase hex (equals manifest.sha256). */
   sha256: string;
@@ -34,5 +37,5 @@ export async function validatePackage(bytes: Uint8Array): Promise<ValidatedPacka
   const wasmInfo = validateWasm(wasm);
   const license = entries.LICENSE;
   if (license.length === 0) throw refuse('E_PACKAGE_EMPTY_LICENSE', 'LICENSE is empty.');
-  return { manifest, wasm, license, licenseText: new TextDecoder().decode(license), sha256, wasmInfo, size: bytes.length };
+  return { manifest, wasm, license, licenseText: licenseDecoder.decode(license), sha256, wasmInfo, size: bytes.length };
 }
