@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEntities, htmlToText } from './html-to-text';
+import { decodeEntities, htmlToText, htmlToTextYielding } from './html-to-text';
 
 const MB = 1024 * 1024;
 /** `unit` repeated to 1 MB, the body cap of web_fetch. */
@@ -36,6 +36,18 @@ describe('html to text', () => {
 
   it('treats a "<" that starts no tag as text, and skips doctype, processing instructions and CDATA', () => {
     expect(htmlToText('<!DOCTYPE html><?xml version="1.0"?>a < b and c > d <![CDATA[x]]> </ x>e')).toBe('a < b and c > d e');
+  });
+
+  it('decodes an entity that straddles the point where a long text is cut into slices', () => {
+    for (let k = 0; k <= 12; k++) {
+      const html = `${'a'.repeat(1024 - k)}&hellip;${'b'.repeat(3000 + k)}&#x41;`;
+      expect([k, htmlToText(html)]).toEqual([k, `${'a'.repeat(1024 - k)}…${'b'.repeat(3000 + k)}A`]);
+    }
+  });
+
+  it('gives the same text when converted with pauses for the event loop', async () => {
+    const page = `<title>T</title>${'<p>x &amp; <a href="/y">y</a></p>'.repeat(5000)}<script>${'z'.repeat(5000)}</script>end`;
+    expect(await htmlToTextYielding(page)).toBe(htmlToText(page));
   });
 
   it('decodes only well-formed entities and leaves the rest as written', () => {

@@ -17,7 +17,7 @@ const BLOCK = new Set([
   'ul', 'ol', 'table', 'tr', 'pre', 'blockquote', 'br', 'hr', 'dl', 'dt', 'dd', 'figure', 'figcaption', 'form',
 ]);
 
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…', copy: '©', reg: '®', laquo: '«', raquo: '»', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“' };
+const NAMED = new Map<string, string>(Object.entries({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…', copy: '©', reg: '®', laquo: '«', raquo: '»', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“' }));
 
 const isAlpha = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -25,19 +25,24 @@ const isHex = (c: number) => isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && 
 /** HTML's tag whitespace: tab, LF, FF, CR, space. */
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
 
-/** One entity body (between `&` and `;`): `#x41`, `#65` or `amp`, as the old converter accepted them. */
-function entity(body: string): string | undefined {
-  if (body.charCodeAt(0) === 35) {
-    const hex = body.charCodeAt(1) === 120 || body.charCodeAt(1) === 88;
-    const digits = body.slice(hex ? 2 : 1);
-    if (digits.length === 0 || digits.length > (hex ? 6 : 7)) return undefined;
-    for (let k = 0; k < digits.length; k++) if (!(hex ? isHex : isDigit)(digits.charCodeAt(k))) return undefined;
-    const code = parseInt(digits, hex ? 16 : 10);
+/** The entity between `&` at text[from - 1] and `;` at text[to]: `#x41`, `#65` or `amp`, as the old converter took them. */
+function entity(text: string, from: number, to: number): string | undefined {
+  if (text.charCodeAt(from) === 35) {
+    const hex = text.charCodeAt(from + 1) === 120 || text.charCodeAt(from + 1) === 88;
+    const start = from + (hex ? 2 : 1);
+    if (to === start || to - start > (hex ? 6 : 7)) return undefined;
+    let code = 0;
+    for (let k = start; k < to; k++) {
+      const c = text.charCodeAt(k);
+      if (isDigit(c)) code = code * (hex ? 16 : 10) + (c - 48);
+      else if (hex && isHex(c)) code = code * 16 + ((c | 32) - 87);
+      else return undefined;
+    }
     return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : undefined;
   }
-  if (body.length < 2) return undefined;
-  for (let k = 0; k < body.length; k++) if (!isAlpha(body.charCodeAt(k))) return undefined;
-  return NAMED[body.toLowerCase()];
+  if (to - from < 2) return undefined;
+  for (let k = from; k < to; k++) if (!isAlpha(text.charCodeAt(k))) return undefined;
+  return NAMED.get(lower(text.slice(from, to)));
 }
 
 /** Decodes `&name;`, `&#nn;` and `&#xhh;`; anything else stays as written. Looks at most 10 characters per `&`. */
@@ -50,7 +55,7 @@ export function decodeEntities(text: string): string {
     let j = amp + 1;
     const stop = Math.min(text.length, amp + 10);
     while (j < stop && text.charCodeAt(j) !== 59 && text.charCodeAt(j) !== 38) j++;
-    const decoded = text.charCodeAt(j) === 59 ? entity(text.slice(amp + 1, j)) : undefined;
+    const decoded = text.charCodeAt(j) === 59 ? entity(text, amp + 1, j) : undefined;
     if (decoded !== undefined) {
       out.push(text.slice(last, amp), decoded);
       last = j + 1;
@@ -61,61 +66,65 @@ export function decodeEntities(text: string): string {
   return out.join('');
 }
 
-interface Tag {
-  /** Lower-case name; '' for markup that is not an element (the scan just skips it). */
-  name: string;
-  closing: boolean;
-  selfClosing: boolean;
-  href: string | undefined;
-  /** Index just past the tag's `>`, or the input's length when the tag never ends. */
-  end: number;
+/** Lower case for a short ASCII name; most pages write names in lower case, which then costs no new string. */
+function lower(name: string): string {
+  for (let k = 0; k < name.length; k++) {
+    const c = name.charCodeAt(k);
+    if (c >= 65 && c <= 90) return name.toLowerCase();
+  }
+  return name;
 }
 
-/** Reads the tag starting at `at` (html[at] === '<', html[at+1] a letter or '/' + letter). */
-function readTag(html: string, at: number): Tag {
+// What readTag read, in module-level fields rather than a fresh object per tag: a page of 200,000 tags should not
+// also be 200,000 allocations. Read right after each call, before the scan can pause (htmlToTextYielding).
+/** Lower-case name; '' for a name too long to be an element treated specially. */
+let tagName = '';
+let tagClosing = false;
+let tagSelfClosing = false;
+let tagHref: string | undefined;
+
+/** Reads the tag starting at `at` (html[at] === '<', then a letter or '/' and a letter); returns the index after it. */
+function readTag(html: string, at: number): number {
   const n = html.length;
-  const closing = html.charCodeAt(at + 1) === 47;
-  let j = at + (closing ? 2 : 1);
+  tagClosing = html.charCodeAt(at + 1) === 47;
+  tagSelfClosing = false;
+  tagHref = undefined;
+  let j = at + (tagClosing ? 2 : 1);
   const nameStart = j;
   while (j < n && !isSpace(html.charCodeAt(j)) && html.charCodeAt(j) !== 47 && html.charCodeAt(j) !== 62) j++;
   // A name longer than any element is no element we treat specially: don't copy or lower-case it.
-  const name = j - nameStart <= 16 ? html.slice(nameStart, j).toLowerCase() : '';
-  const tag: Tag = { name, closing, selfClosing: false, href: undefined, end: n };
+  tagName = j - nameStart <= 16 ? lower(html.slice(nameStart, j)) : '';
   while (j < n) {
     let c = html.charCodeAt(j);
     if (isSpace(c) || c === 47) {
-      tag.selfClosing = c === 47;
+      tagSelfClosing = c === 47;
       j++;
       continue;
     }
-    if (c === 62) {
-      tag.end = j + 1;
-      return tag;
-    }
-    tag.selfClosing = false;
+    if (c === 62) return j + 1;
+    tagSelfClosing = false;
     const attrStart = j;
     j++; // an attribute name may start with '=' (HTML tokenizer), so the first character is always taken
     while (j < n && !isSpace((c = html.charCodeAt(j))) && c !== 47 && c !== 62 && c !== 61) j++;
-    const attrName = j - attrStart === 4 ? html.slice(attrStart, j).toLowerCase() : '';
+    const isHref = j - attrStart === 4 && lower(html.slice(attrStart, j)) === 'href';
     while (j < n && isSpace(html.charCodeAt(j))) j++;
     if (html.charCodeAt(j) !== 61) continue;
     j++;
     while (j < n && isSpace(html.charCodeAt(j))) j++;
     c = html.charCodeAt(j);
-    let value: string;
+    let valueStart = j;
     if (c === 34 || c === 39) {
       const close = html.indexOf(c === 34 ? '"' : "'", j + 1);
-      if (close < 0) return tag; // a quote left open swallows the rest of the page, as in a browser
-      value = html.slice(j + 1, close);
+      if (close < 0) return n; // a quote left open swallows the rest of the page, as in a browser
+      valueStart = j + 1;
       j = close + 1;
+      if (isHref) tagHref = html.slice(valueStart, close);
     } else {
-      const valueStart = j;
       while (j < n && !isSpace(html.charCodeAt(j)) && html.charCodeAt(j) !== 62) j++;
-      value = html.slice(valueStart, j);
+      if (isHref) tagHref = html.slice(valueStart, j);
     }
-    if (attrName === 'href') tag.href = value;
   }
-  return tag;
+  return n;
 }
 
 /**
@@ -141,17 +150,24 @@ function findEndTag(html: string, name: string, from: number, cache: Map<string,
   return i;
 }
 
+/**
+ * Input characters handled between two chances for the event loop to run (htmlToTextYielding): small enough that
+ * a request to the bridge waits well under a millisecond per slice, large enough that yielding costs nothing.
+ */
+const SLICE = 1024;
+
+const isBlank = (c: number) => c === 32 || c === 10 || c === 9 || c === 12 || c === 11 || c === 13 || c === 0xa0;
+
 /** Folds runs of spaces to one, drops spaces around line breaks, keeps at most one empty line, trims. */
-function squeeze(text: string): string {
+function* squeeze(text: string): Generator<void, string> {
   const out: string[] = [];
   let newlines = 0;
   let space = false;
   let runStart = -1;
+  let pause = SLICE;
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 10;
-    const nl = c === 10;
-    const blank = nl || c === 32 || c === 9 || c === 12 || c === 11 || c === 13 || c === 0xa0;
-    if (!blank) {
+    if (!isBlank(c)) {
       if (runStart < 0) {
         if (out.length) out.push(newlines >= 2 ? '\n\n' : newlines === 1 ? '\n' : space ? ' ' : '');
         newlines = 0;
@@ -160,43 +176,100 @@ function squeeze(text: string): string {
       }
       continue;
     }
+    // A single space between words stays inside the run: prose is copied in long slices, not word by word.
+    if (c === 32 && runStart >= 0 && i + 1 < text.length && !isBlank(text.charCodeAt(i + 1))) continue;
     if (runStart >= 0) {
       out.push(text.slice(runStart, i));
       runStart = -1;
     }
-    if (nl) newlines++;
+    if (c === 10) newlines++;
     else space = true;
+    if (i >= pause) {
+      pause = i + SLICE;
+      yield;
+    }
   }
   return out.join('');
 }
 
+/** Runs a conversion to the end without pausing. */
+function finish<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** The text of an HTML page, in one go (tests, small pages). */
 export function htmlToText(html: string): string {
+  return finish(convert(html));
+}
+
+/**
+ * The same text, letting the event loop run every SLICE characters: while a 1 MB page is converted, the bridge
+ * keeps answering its other requests and its workers' timers keep firing (the scan is linear, but 1 MB of tags
+ * still takes tens of milliseconds on a busy machine).
+ */
+export async function htmlToTextYielding(html: string): Promise<string> {
+  const steps = convert(html);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+function* convert(html: string): Generator<void, string> {
   const n = html.length;
   const cache = new Map<string, number>();
   const shown: string[] = [];
   // Text inside a hidden element waits here: dropped when the element closes, shown if it never does.
   let held: string[] = [];
+  /** Where text goes now: `held` inside a hidden element, else `shown`. */
+  let out = shown;
   let hidden: string | undefined;
   let depth = 0;
   let title: string | undefined;
   let href: string | undefined;
-  const sink = () => (hidden ? held : shown);
-  const text = (from: number, to: number) => {
-    if (to > from) sink().push(decodeEntities(html.slice(from, to)));
-  };
   const endLink = () => {
-    if (href !== undefined) sink().push(` (${decodeEntities(href)})`);
+    if (href !== undefined) out.push(' (', decodeEntities(href), ')');
     href = undefined;
   };
 
   let i = 0;
+  let lt = -1;
+  let amp = -1;
+  let pause = SLICE;
   while (i < n) {
-    const lt = html.indexOf('<', i);
-    if (lt < 0) {
-      text(i, n);
-      break;
+    if (i >= pause) {
+      pause = i + SLICE;
+      yield;
     }
-    text(i, lt);
+    // Remembered: a long text is taken a slice at a time, and each slice must not search to the end again.
+    if (lt < i) {
+      lt = html.indexOf('<', i);
+      if (lt < 0) lt = n;
+    }
+    if (lt > i) {
+      // Text, decoded a slice at a time; a cut never splits an entity (at most 10 characters long).
+      let to = lt;
+      if (to - i > SLICE) {
+        to = i + SLICE;
+        for (let k = to - 1; k > to - 10; k--) {
+          if (html.charCodeAt(k) === 38) {
+            to = k;
+            break;
+          }
+        }
+      }
+      if (amp < i) {
+        amp = html.indexOf('&', i);
+        if (amp < 0) amp = n;
+      }
+      out.push(amp < to ? decodeEntities(html.slice(i, to)) : html.slice(i, to));
+      i = to;
+      continue;
+    }
     const c = html.charCodeAt(lt + 1);
     if (c === 33 && html.startsWith('<!--', lt)) {
       // `<!-->` and `<!--->` are empty comments; an unclosed comment runs to the end.
@@ -212,48 +285,51 @@ export function htmlToText(html: string): string {
       continue;
     }
     if (!closingTag && !isAlpha(c)) {
-      sink().push('<'); // a '<' that starts no tag is text ("a < b")
+      out.push('<'); // a '<' that starts no tag is text ("a < b")
       i = lt + 1;
       continue;
     }
-    const tag = readTag(html, lt);
-    i = tag.end;
-    const { name } = tag;
-    if (tag.closing) {
+    i = readTag(html, lt);
+    const name = tagName;
+    if (tagClosing) {
       if (hidden && name === hidden && --depth === 0) {
         held = [];
+        out = shown;
         hidden = undefined;
         shown.push(' ');
       } else if (name === 'a') endLink();
-      else if (BLOCK.has(name)) sink().push('\n');
+      else if (BLOCK.has(name)) out.push('\n');
       continue;
     }
     if (RAW.has(name) || name === 'title') {
       const close = findEndTag(html, name, i, cache);
       if (name === 'title') {
         if (close < 0) continue; // an unclosed <title> is ignored and the text after it kept, as before
-        title ??= squeeze(decodeEntities(html.slice(i, close))).replaceAll('\n', ' ').replaceAll('  ', ' ');
-      } else sink().push(' ');
-      i = close < 0 ? n : readTag(html, close).end;
+        // A heading, not a page: the first 1000 characters of the first title.
+        title ??= finish(squeeze(decodeEntities(html.slice(i, Math.min(close, i + 1000))))).replaceAll('\n', ' ').replaceAll('  ', ' ');
+      } else out.push(' ');
+      i = close < 0 ? n : readTag(html, close);
       continue;
     }
-    if (hidden && name === hidden && !tag.selfClosing) depth++;
+    if (hidden && name === hidden && !tagSelfClosing) depth++;
     else if (hidden === 'head' && name === 'body') {
       // <body> ends a <head> whose end tag was left out (it is optional in HTML).
       held = [];
+      out = shown;
       hidden = undefined;
       depth = 0;
     }
-    if (!hidden && HIDDEN.has(name) && !tag.selfClosing) {
+    if (!hidden && HIDDEN.has(name) && !tagSelfClosing) {
       endLink();
       hidden = name;
+      out = held;
       depth = 1;
     } else if (name === 'a') {
       endLink(); // an <a> inside an open <a> closes the first one, as in a browser
-      if (tag.href && tag.href.charCodeAt(0) !== 35) href = tag.href;
-    } else if (name === 'li') sink().push('\n- ');
-    else if (BLOCK.has(name)) sink().push('\n');
+      if (tagHref && tagHref.charCodeAt(0) !== 35) href = tagHref;
+    } else if (name === 'li') out.push('\n- ');
+    else if (BLOCK.has(name)) out.push('\n');
   }
-  const body = squeeze(shown.join('') + (hidden ? held.join('') : ''));
+  const body = yield* squeeze(shown.join('') + (hidden ? held.join('') : ''));
   return title && !body.startsWith(title) ? `${title}\n\n${body}` : body;
 }

@@ -10,7 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { BridgeError } from './errors';
-import { htmlToText } from './html-to-text';
+import { htmlToTextYielding } from './html-to-text';
 import { WEB_MAX_BODY_BYTES, WEB_MAX_OUTPUT_CHARS, WEB_MAX_REQUESTS, WEB_TIMEOUT_MS } from './limits';
 import type { PublicTool, ToolResult } from './protocol';
 import { DEFAULT_PRIVATE_HINT, guardedLookup, isPublicAddress, refusedAddress } from './public-address';
@@ -158,7 +158,7 @@ export async function fetchPage(href: string, options: WebFetchOptions): Promise
       const textual = type === '' || type.startsWith('text/') || type.endsWith('/json') || type.endsWith('+json') || type.endsWith('/xml') || type.endsWith('+xml');
       if (!textual) throw new BridgeError('E_WEB_UNSUPPORTED_TYPE', `${url.href} is ${type.slice(0, 100)}, not text or HTML. web_fetch returns text only.`);
       const raw = decode(got.body, got.contentType);
-      const text = type.includes('html') || (type === '' && raw.trimStart().startsWith('<')) ? htmlToText(raw) : raw;
+      const text = type.includes('html') || (type === '' && raw.trimStart().startsWith('<')) ? await htmlToTextYielding(raw) : raw;
       const head = `URL: ${url.href}\nStatus: ${got.status}\n\n`;
       let note = got.truncated ? `\n\n[truncated: the page is larger than ${o.maxBodyBytes} bytes]` : '';
       let output = `${head}${text}${note}`;
