@@ -9,7 +9,7 @@ import { refuse } from './codes';
 import { WASM_ENGINE_LIMITS as MAX, WASM_LIMITS } from './limits';
 import { U32List } from './u32-list';
 import { decodeExpression, readValueType } from './wasm-code';
-import { WasmReader } from './wasm-reader';
+import { WasmReader, nameText } from './wasm-reader';
 
 export interface FuncType {
   params: number[];
@@ -54,9 +54,6 @@ export interface WasmModuleInfo {
 }
 
 export const EXPORT_KINDS = ['func', 'table', 'memory', 'global', 'tag'] as const;
-
-// Names already passed the reader's strict check; this decodes the few a rule or message needs, keeping a BOM.
-const nameDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 // Known non-custom sections in their required order (data count 12 sits between import-related and code).
 const SECTION_ORDER: Record<number, number> = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 13: 6, 6: 7, 7: 8, 8: 9, 9: 10, 12: 11, 10: 12, 11: 13 };
@@ -134,7 +131,7 @@ export function walkModule(bytes: Uint8Array): WasmModuleInfo {
           const kind = s.byte();
           const index = s.u32();
           if (kind === 4) {
-            const name = quoteUntrusted(nameDecoder.decode(bytes.subarray(start, start + length)));
+            const name = quoteUntrusted(nameText(bytes, start, length));
             throw refuse('E_WASM_EXCEPTIONS', `The module exports the exception tag ${name}.`, { feature: 'exceptions' });
           }
           if (EXPORT_KINDS[kind] === undefined) return s.invalid(`unknown export kind ${kind}`);
@@ -202,7 +199,7 @@ export function funcType(info: WasmModuleInfo, typeIndex: number): FuncType | un
 export function exportAt(info: WasmModuleInfo, i: number): WasmExport {
   const e = info.exports;
   const start = e.at(4 * i)!;
-  const name = nameDecoder.decode(info.bytes.subarray(start, start + e.at(4 * i + 1)!));
+  const name = nameText(info.bytes, start, e.at(4 * i + 1)!);
   return { name, kind: EXPORT_KINDS[e.at(4 * i + 2)!]!, index: e.at(4 * i + 3)! };
 }
 
@@ -242,7 +239,7 @@ function readImports(r: WasmReader, info: WasmModuleInfo): void {
     const [nameStart, nameLength] = r.nameSpan();
     const kind = r.byte();
     // Strings only for the imports a message shows: a module may list 100,000 of them.
-    const text = (start: number, length: number) => nameDecoder.decode(r.bytes.subarray(start, start + length));
+    const text = (start: number, length: number) => nameText(r.bytes, start, length);
     const module = () => text(moduleStart, moduleLength);
     const name = () => text(nameStart, nameLength);
     if (info.imports.length < KEPT_IMPORTS) info.imports.push({ module: module(), name: name(), kind });

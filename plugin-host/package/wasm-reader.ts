@@ -7,6 +7,9 @@ import { WASM_ENGINE_LIMITS } from './limits';
 // "\uFEFFmemory" is not "memory", and the engine, which never strips it, would not find "memory" either.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/** A name the reader already checked (`nameSpan`), as a string: through the same decoder. */
+export const nameText = (bytes: Uint8Array, start: number, length: number): string => utf8.decode(bytes.subarray(start, start + length));
+
 export class WasmReader {
   constructor(
     readonly bytes: Uint8Array,
