@@ -1,6 +1,6 @@
 // The registry a headless run offers: the tools `loadNodeModules` chose for the profile (web/core/modules/node.ts):
 // the core file tools (read, write, edit, glob, search, view_image) always, then the tools of the enabled, unbound
-// modules (memory, skills, web — web_fetch through the Node backend with the same address checks as the bridge).
+// modules (memory, skills, web — web_fetch through the Node backend, which runs the bridge's own fetch code).
 import { ToolRegistry } from '../tools/registry';
 import type { ToolDefinition } from '../tools/types';
 
