@@ -4,7 +4,9 @@
 // Regexes of a schema (`pattern`, `patternProperties`) never reach RegExp as written: validate-patterns.ts runs them
 // with the linear-time engine first.
 import { Validator, type OutputUnit } from '@cfworker/json-schema';
-import { PATTERN_HITS_MAX_CHARS, planPatterns } from './validate-patterns';
+import { mapSchemaPatterns, PATTERN_HITS_MAX_CHARS, planPatterns } from './validate-patterns';
+
+const ANNOTATION_ONLY: ReadonlySet<string> = new Set(['format']);
 
 /** Wrapper keywords that only repeat a deeper, more precise error. */
 const WRAPPERS = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', 'false', 'dependentSchemas', 'unevaluatedProperties']);
@@ -18,7 +20,11 @@ export type SchemaCheck = (value: unknown) => string[];
  * Compiles a JSON schema (draft 2020-12) once. The returned check lists errors as `At <root>.<path>: <reason>`,
  * most precise first; an empty list means valid.
  */
-export function compileSchema(schema: Record<string, unknown> | boolean, root = 'value'): SchemaCheck {
+export function compileSchema(given: Record<string, unknown> | boolean, root = 'value'): SchemaCheck {
+  // `format` is an annotation in draft 2020-12 unless a schema opts into format assertion; cfworker asserts it with
+  // its own regexes, and its "url" regex backtracks exponentially ("http://" and 28 letters and a "!" took 2 s, each
+  // letter more doubles it) on arguments the model writes. Tool schemas come from MCP servers and bridge workers.
+  const schema = mapSchemaPatterns(given, (p) => p, ANNOTATION_ONLY);
   const plan = planPatterns(schema, root);
   if (!plan) {
     const validator = new Validator(schema as never, '2020-12', false);

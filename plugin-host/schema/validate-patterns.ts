@@ -21,17 +21,20 @@ const DATA = new Set(['enum', 'const', 'default', 'examples', 'required', 'depen
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const NONE: ReadonlySet<string> = new Set();
+
 /**
- * A copy of `schema` with every `pattern` and every `patternProperties` key passed through `map`. Walks schema
- * positions only (a property called "pattern" or an enum value is data); unknown keywords are walked as schemas,
+ * A copy of `schema` with every `pattern` and every `patternProperties` key passed through `map`. Keywords in `omit` are left out of every schema
+ * object. Walks schema positions only (a property called "pattern" or an enum value is data); unknown keywords are walked as schemas,
  * so a `$ref` into them cannot reach an unmapped pattern.
  */
-export function mapSchemaPatterns(schema: Schema, map: (pattern: string) => string): Schema {
+export function mapSchemaPatterns(schema: Schema, map: (pattern: string) => string, omit: ReadonlySet<string> = NONE): Schema {
   const walk = (s: unknown): unknown => {
     if (Array.isArray(s)) return s.map(walk);
     if (!isRecord(s)) return s;
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(s)) {
+      if (omit.has(key)) continue;
       if (key === 'pattern' && typeof value === 'string') out[key] = map(value);
       else if (DATA.has(key) || typeof value !== 'object' || value === null) out[key] = value;
       else if (ONE.has(key) || MANY.has(key)) out[key] = walk(value);
