@@ -156,7 +156,10 @@ async function write(rawPath: string, text: string, ctx: HostContext): Promise<n
   if (approval.mode === 'ask' || (approval.mode === 'auto' && target.ask)) {
     const alwaysAsk = target.ask ? { reason: target.ask, text: ASK_REASON_TEXT[target.ask] } : undefined;
     if (!approve) {
-      throw refuse(RefusalCode.WRITE_DENIED, `Writing ${shown} always needs the person's approval because ${alwaysAsk?.text ?? 'writes ask in this mode'}, and nobody can approve it in this run. Nothing was written.`);
+      throw refuse(
+        RefusalCode.WRITE_DENIED,
+        `Writing ${shown} always needs the person's approval because ${alwaysAsk?.text ?? 'writes ask in this mode'}, and nobody can approve it in this run. Nothing was written; run the tool where a person can approve writes, or in YOLO mode.`,
+      );
     }
     // stat goes through the path policy, so an escaping path is refused before the person is asked anything.
     const before = await snapshot(fs, path);
