@@ -71,6 +71,22 @@ describe('unifiedDiff', () => {
     }
   });
 
+  it('gives up sooner on long files: the edit bound shrinks to DIFF_MAX_WORK / lines, the same on every machine', () => {
+    const edited = (lines: number, every: number) => {
+      const a = Array.from({ length: lines }, (_, i) => `line ${i}`);
+      const b = a.map((l, i) => (i % every === every - 1 ? `${l} changed` : l));
+      return [`${a.join('\n')}\n`, `${b.join('\n')}\n`] as const;
+    };
+    // 40 changes (80 edits) in 10,000 lines: minimal, one hunk per change.
+    const [shortOld, shortNew] = edited(10_000, 250);
+    expect(unifiedDiff(shortOld, shortNew, 'f', 'f').match(/^@@ /gm)).toHaveLength(40);
+    // 400 changes (800 edits, under DIFF_MAX_EDITS) in 100,000 lines: 5·10⁷ / 200,000 allows 250 edits, so one hunk.
+    const [longOld, longNew] = edited(100_000, 250);
+    const diff = unifiedDiff(longOld, longNew, 'f', 'f');
+    expect(diff.match(/^@@ /gm)).toEqual(['@@ ']);
+    expect(diff).toContain('@@ -247,99754 +247,99754 @@');
+  });
+
   it('stays bounded: a huge rewrite falls back to one replace hunk and the text is cut with a marker', () => {
     const a = Array.from({ length: 20_000 }, (_, i) => `old ${i}`).join('\n');
     const b = Array.from({ length: 20_000 }, (_, i) => `new ${i}`).join('\n');
