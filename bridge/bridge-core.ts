@@ -27,6 +27,13 @@ function onlyKeys(body: Record<string, unknown>, allowed: string[]): void {
   for (const k of Object.keys(body)) if (!allowed.includes(k)) throw invalid(k, `unknown field. Allowed: ${allowed.join(', ')}.`);
 }
 
+/**
+ * A copy of a string parsed out of a request body that shares nothing with it. V8's JSON.parse returns substrings
+ * as slices of the whole body text, so a remembered workspace spelling would keep a 48 MiB body alive for the
+ * bridge's life (the authorizer remembers up to 64 spellings).
+ */
+const detached = (s: string): string => (s.length > 4096 ? s : Buffer.from(s, 'utf8').toString('utf8'));
+
 const MAX_IMAGES = 8;
 const MAX_IMAGE_BASE64 = Math.ceil((8 * 1024 * 1024) / 3) * 4;
 
@@ -82,7 +89,7 @@ export class BridgeCore {
 
   /** Workspace, id and paths for a request; the network may name a root and a UUID, never other paths. */
   private context(body: Record<string, unknown>): { workspace: string; workspace_id: string; paths: PathContext } {
-    const workspace = this.workspaces.authorize(body.workspace ?? this.o.roots[0]);
+    const workspace = this.workspaces.authorize(typeof body.workspace === 'string' ? detached(body.workspace) : (body.workspace ?? this.o.roots[0]));
     if (body.paths !== undefined) {
       if (!isObject(body.paths)) throw invalid('paths', 'expected {config_dir, data_dir, cache_dir, runtime_dir}.');
       // The bridge's own dirs were validated at start: an identical copy needs no file-system checks.

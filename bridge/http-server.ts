@@ -9,6 +9,7 @@ import { answerPreflight, corsHeaders, hostAllowed, isJsonContentType, originAll
 import { forwardProxy, parseProxyRequest } from './proxy';
 import { MAX_JSON_DEPTH, PAIR_MAX_BODY_BYTES } from './limits';
 import { readJson } from './read-body';
+import { collectGarbage, noteGarbage } from './reclaim';
 
 export interface HttpOptions {
   core: BridgeCore;
@@ -57,12 +58,23 @@ function send(res: ServerResponse, status: number, payload: unknown, cors: Recor
     errorCode = code;
   }
   const headers: Record<string, string | number> = cors === NO_CORS ? { ...BASE_HEADERS } : { ...cors, ...BASE_HEADERS };
-  headers['Content-Length'] = Buffer.byteLength(body, 'utf8');
+  // A large body goes to the socket as one buffer of its own: given as a string, node:http would first join it to
+  // the head (another whole copy) before encoding it.
+  const bytes = body.length >= LARGE_BODY_CHARS ? Buffer.from(body, 'utf8') : undefined;
+  headers['Content-Length'] = bytes ? bytes.byteLength : Buffer.byteLength(body, 'utf8');
   if (errorCode) headers['X-I-Bridge-Error'] = errorCode;
   if (close) headers.Connection = 'close';
   res.writeHead(status, headers);
-  res.end(body, 'utf8');
+  if (bytes) {
+    noteGarbage(bytes.byteLength);
+    res.end(bytes);
+  } else {
+    res.end(body, 'utf8');
+  }
 }
+
+/** Small answers are joined to their head (one write); from this size on, the copy that join makes costs more. */
+const LARGE_BODY_CHARS = 64 * 1024;
 
 /** A refusal: the body of the refused request is discarded unread and the connection closed after the answer. */
 function refuse(req: IncomingMessage, res: ServerResponse, code: string, message: string, cors: Record<string, string> = NO_CORS): void {
@@ -80,7 +92,9 @@ function fail(res: ServerResponse, path: string, error: unknown, cors: Record<st
 async function serve(o: HttpOptions, route: Route, path: string, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>): Promise<void> {
   try {
     const body = route.method === 'POST' ? await readJson(req, route.maxBodyBytes ?? o.maxBodyBytes) : {};
+    collectGarbage(); // safe points (reclaim.ts): the reader's copies are dead here, the worker's after the await
     const result = await route.run(body, req, res, cors);
+    collectGarbage();
     if (result !== undefined) send(res, 200, result, cors);
   } catch (error) {
     fail(res, path, error, cors, o.log);

@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { BridgeError } from './errors';
 import { nestsDeeperThan } from './json-depth';
 import { MAX_JSON_DEPTH } from './limits';
+import { noteGarbage } from './reclaim';
 
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
@@ -16,41 +17,43 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
   }
   return new Promise((resolve, reject) => {
     // Known length: one exact buffer. Chunked: the chunks, joined once at the end.
-    const whole = Number.isInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
+    let whole = Number.isInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
     let parts: Buffer[] = [];
     let size = 0;
-    let done = false;
-    const finish = (error?: BridgeError) => {
-      done = true;
+    // Every listener goes once the body is handed over: `req` lives until the answer is sent, and a listener left
+    // on it would keep `resolve`, hence the settled promise, hence the whole body alive with it.
+    const settle = (error: BridgeError | undefined) => {
       req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.on('error', ignore);
       if (error) {
+        whole = undefined;
         parts = [];
         req.pause();
-        reject(error);
+        return reject(error);
       }
+      const body = whole ? (size === whole.byteLength ? whole : whole.subarray(0, size)) : parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
+      whole = undefined;
+      parts = [];
+      resolve(body);
     };
     const onData = (chunk: Buffer) => {
-      if (done) return;
-      if (size + chunk.byteLength > (whole ? whole.byteLength : maxBytes)) return finish(tooLarge(maxBytes));
+      if (size + chunk.byteLength > (whole ? whole.byteLength : maxBytes)) return settle(tooLarge(maxBytes));
       if (whole) chunk.copy(whole, size);
       else parts.push(chunk);
       size += chunk.byteLength;
     };
+    const onEnd = () => settle(undefined);
+    const onError = (error: Error) => settle(new BridgeError('E_REQUEST_ABORTED', `The request body could not be read (${error.message}).`));
     req.on('data', onData);
-    req.on('end', () => {
-      if (done) return;
-      finish();
-      if (whole) return resolve(size === whole.byteLength ? whole : whole.subarray(0, size));
-      const body = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
-      parts = [];
-      resolve(body);
-    });
-    req.on('error', (error) => {
-      if (done) return;
-      finish(new BridgeError('E_REQUEST_ABORTED', `The request body could not be read (${error.message}).`));
-    });
+    req.on('end', onEnd);
+    req.on('error', onError);
   });
 }
+
+/** Errors after the body was handed over (a client that goes away) are the response's business, not the reader's. */
+const ignore = () => undefined;
 
 const tooLarge = (maxBytes: number) =>
   new BridgeError('E_BODY_TOO_LARGE', `The request body is larger than ${maxBytes} bytes. Send less data.`, { limit: maxBytes });
@@ -65,11 +68,18 @@ function checkedText(body: Buffer): string {
 
 /** Parses a JSON object body; refuses nesting deeper than the worker frames allow before building any of it. */
 export async function readJson(req: IncomingMessage, maxBytes: number): Promise<Record<string, unknown>> {
-  const value = parseJson(checkedText(await readBody(req, maxBytes)));
+  const { value, bytes } = await parseBody(req, maxBytes);
+  // The socket chunks, the body bytes and its text are garbage once parseBody has returned.
+  noteGarbage(3 * bytes);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new BridgeError('E_BODY_INVALID', 'The request body must be a JSON object.');
   }
   return value as Record<string, unknown>;
+}
+
+async function parseBody(req: IncomingMessage, maxBytes: number): Promise<{ value: unknown; bytes: number }> {
+  const body = await readBody(req, maxBytes);
+  return { value: parseJson(checkedText(body)), bytes: body.byteLength };
 }
 
 function parseJson(text: string): unknown {

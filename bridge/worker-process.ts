@@ -6,6 +6,7 @@ import { BridgeError } from './errors';
 import { FrameReader } from './frame-reader';
 import { killGroup, killGroupNow } from './kill-group';
 import { MAX_JSON_DEPTH } from './limits';
+import { collectGarbage, noteGarbage } from './reclaim';
 import type { WorkerRequest } from './protocol';
 
 export interface WorkerOptions {
@@ -101,13 +102,17 @@ export class WorkerProcess {
       // The request is at fault, not the worker: it never saw a byte of it, so it stays up for the next call.
       return Promise.reject(error);
     }
-    return new Promise((resolve, reject) => {
+    const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.violation('E_WORKER_TIMEOUT', `The worker did not answer within ${timeoutMs} ms. It was stopped; the call may have had side effects and is not retried.`);
       }, timeoutMs);
       this.pending = { id, resolve, reject, timer };
-      this.child.stdin.write(frame);
     });
+    // Written outside the closures above, which live as long as the call: only the pipe holds the frame, until drained.
+    this.child.stdin.write(frame);
+    noteGarbage(frame.byteLength); // the serialised text, dead now that encodeFrame has returned
+    collectGarbage();
+    return answer;
   }
 
   /** Stops the worker and its whole process group, failing a call in flight with `reason`. Safe to call more than once. */
@@ -151,8 +156,13 @@ export class WorkerProcess {
   private onLine(line: Buffer): void {
     const pending = this.pending;
     let frame: unknown;
+    // A safe point: the reader has dropped the pipe chunks this line was joined from, and the request frame has
+    // drained (the worker answered), so both go before the text and the parsed answer are built.
+    noteGarbage(2 * line.byteLength);
+    collectGarbage();
     try {
       frame = JSON.parse(line.toString('utf8'));
+      noteGarbage(2 * line.byteLength); // the joined line and its text, once this event is over
     } catch {
       this.violation('E_WORKER_PROTOCOL', `The worker wrote a line on stdout that is not a JSON frame (${preview(line)}). stdout is for protocol frames only: log to stderr.`);
       return;
