@@ -118,6 +118,11 @@ function trapHint(code: string, message: string): string {
   return ' In a Rust plugin this is usually a panic (panic = "abort" turns it into this trap, and its message is lost): reproduce the call with cargo test and harness_wasm_sdk::testing::Driver to see it, and return StepOutput::error instead of panicking.';
 }
 
+/** The plugin's own budget is what reading and checking left of --timeout-ms: say so next to its figure. */
+function budgetHint(code: string, timeoutMs: number): string {
+  return code === AbortCode.TIMEOUT ? ` (That is what was left of --timeout-ms ${timeoutMs} after reading and checking the package and --args.)` : '';
+}
+
 /** Stable default workspace id: the same folder (through any symlink or relative path) gets the same KV scope. */
 export async function defaultWorkspaceId(dir: string): Promise<string> {
   return `dir-${createHash('sha256').update(await realpath(dir)).digest('hex').slice(0, 32)}`;
@@ -273,7 +278,7 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
         errorLine(io, PLUGIN_ERROR_CODE, result.error);
         return EXIT_REFUSED;
       case 'aborted':
-        errorLine(io, result.error.code, `${result.error.message}${trapHint(result.error.code, result.error.message)}`);
+        errorLine(io, result.error.code, `${result.error.message}${trapHint(result.error.code, result.error.message)}${budgetHint(result.error.code, request.timeoutMs)}`);
         if (result.sideEffects) io.stderr('note: the plugin may have written files or KV before it stopped; check before running it again.\n');
         return EXIT_REFUSED;
     }
