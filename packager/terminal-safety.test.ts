@@ -88,4 +88,15 @@ describe('hplugin verify shows manifest text safely', () => {
     expect(rawControls(json.stdout)).toEqual([]);
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: expect.stringMatching(/^E_/) } });
   });
+
+  it('keeps a hostile file name exact in the --json refusal (C1 and bidi as \\u escapes) and escaped on stderr', async () => {
+    const file = join(dir, `missing${HOSTILE}.hplugin.zip`);
+    const r = await hplugin(false, 'verify', file, '--json');
+    expect(r.code).toBe(1);
+    expect(rawControls(r.stdout + r.stderr)).toEqual([]);
+    expect(r.stdout).toContain('\\u009b31m\\u202e');
+    const refusal = JSON.parse(r.stdout) as { ok: boolean; error: { code: string; message: string } };
+    expect(refusal).toMatchObject({ ok: false, error: { code: 'E_FILE_READ' } });
+    expect(refusal.error.message).toContain(file);
+  });
 });
