@@ -3,7 +3,8 @@
 // anyone is asked; the call card and the tool card show the normalised path, and .git/config is unchanged.
 // (b) In approval mode auto, a plain write runs unasked but an edit of .vscode/settings.json asks, and the card
 // says why; it is applied once allowed. (c) With "Allow the agent to write inside .git" on for the workspace, the same
-// plugin write goes through after the person allows it on a card titled `"raw" → .git/config`.
+// plugin write goes through after the person allows it on a card titled `"raw" → .git/config`. (d) "Always allow edit
+// in this session" does not cover .vscode/settings.json: its card still appears.
 import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -146,5 +147,33 @@ it('lets the plugin write inside .git once the workspace allows it, asking with 
   await chatLog(page).getByText('Changed.').waitFor();
   await waitForTurnEnd(page);
   expect(await opfsFile(page, id, '.git/config')).toBe('[core]\n\tbare = true\n');
+  expect(model.failures).toEqual([]);
+});
+
+it('still asks about .vscode/settings.json after "Always allow edit in this session"', async () => {
+  model = await startModelServer({
+    script: [
+      { toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old_string: 'a', new_string: 'b' } }] },
+      { toolCalls: [{ name: 'edit', arguments: { path: '.vscode/settings.json', old_string: '{}', new_string: '{"x": 1}' } }] },
+      { text: 'Stopped at the settings.' },
+    ],
+  });
+  const { page } = served.browser;
+  await openApp(page, served.server.url);
+  const id = await createPrivateWorkspace(page, 'Protected always');
+  await opfsFile(page, id, 'notes.txt', 'a\n');
+  await opfsFile(page, id, '.vscode/settings.json', '{}\n');
+  await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e-protected' });
+
+  await sendMessage(page, 'Edit both');
+  await page.getByRole('group', { name: 'Allow edit?' }).getByRole('button', { name: 'Always allow edit in this session' }).click();
+  const card = page.locator('.approval-card[data-path=".vscode/settings.json"]');
+  await card.waitFor();
+  expect(await opfsFile(page, id, 'notes.txt')).toBe('b\n');
+  expect(await card.getByRole('button', { name: /Always allow/ }).count()).toBe(0);
+  await card.getByRole('button', { name: 'Deny', exact: true }).click();
+  await chatLog(page).getByText('Stopped at the settings.').waitFor();
+  await waitForTurnEnd(page);
+  expect(await opfsFile(page, id, '.vscode/settings.json')).toBe('{}\n');
   expect(model.failures).toEqual([]);
 });
