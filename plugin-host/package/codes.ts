@@ -22,7 +22,7 @@ export const PACKAGE_FIXES = {
   E_PACKAGE_MISSING_ENTRY: 'The package root must hold manifest.json, plugin.wasm and LICENSE; repack with hplugin pack --manifest --wasm --license.',
   E_PACKAGE_ENTRY_TOO_LARGE: 'Limits are manifest.json 64 KiB, plugin.wasm 8 MiB, LICENSE 256 KiB (inflated); shrink the file and repack with hplugin pack.',
   E_PACKAGE_CRC: 'An entry does not match its CRC-32, so the package is corrupt; download it again or repack with hplugin pack.',
-  E_PACKAGE_DEFLATE_BOMB: 'An entry\'s deflate data holds far more blocks than its inflated bytes need (at most 64 plus one per 256 bytes), which only a file crafted to slow down inflaters does; repack with hplugin pack.',
+  E_PACKAGE_DEFLATE_BOMB: 'An entry\'s deflate data holds far more blocks than its inflated bytes need (at most 64 plus one per 512 bytes), which only a file crafted to slow down inflaters does; repack with hplugin pack.',
   E_PACKAGE_ZIP_FEATURE: 'An entry uses a ZIP feature packages never need (general-purpose flag bits other than 1, 2, 3 and 11, or a version needed above 63); repack with hplugin pack.',
   E_PACKAGE_EXTRA_FIELD: 'Extra fields that give an entry another name or a comment for other tools (Info-ZIP Unicode Path 0x7075, Unicode Comment 0x6375) are refused; repack with hplugin pack.',
   E_PACKAGE_EMPTY_LICENSE: 'Put the plugin\'s license text in it and repack with hplugin pack.',

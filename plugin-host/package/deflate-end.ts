@@ -26,8 +26,8 @@ const FAST_AFTER = 16;
 
 /** Blocks any stream may have whatever its output (a few flushes, an empty final block). */
 export const FREE_BLOCKS = 64;
-/** Beyond FREE_BLOCKS, one block per this many inflated bytes (a flush after every 256-byte write still passes). */
-export const BYTES_PER_BLOCK = 256;
+/** Beyond FREE_BLOCKS, one block per this many inflated bytes (a sync flush after every 1 KiB write still passes). */
+export const BYTES_PER_BLOCK = 512;
 
 export class DeflateFormatError extends Error {}
 
@@ -96,7 +96,7 @@ class Huffman {
   /** The lookup table for codes up to FAST_BITS long (canonical codes, RFC 1951 §3.2.2, stored bit-reversed). */
   buildFast(): void {
     const fast = this.fast;
-    // 2^17 generations (bits 13-30) outlast the most blocks a walk accepts (64 + 10 MiB / 256 < 2^16).
+    // 2^17 generations (bits 13-30) outlast the most blocks a walk accepts (64 + 10 MiB / 512 < 2^15).
     this.generation = (this.generation + 1) & 0x1ffff;
     if (this.generation === 0) {
       fast.fill(0);
