@@ -23,6 +23,13 @@ export interface CoreOptions {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const invalid = (at: string, what: string) => new BridgeError('E_BODY_INVALID', `At ${at}: ${what}`);
 
+/** Moves a field out of a request body, so the body no longer keeps it alive during a worker call. */
+function take(body: Record<string, unknown>, key: string): unknown {
+  const value = body[key];
+  delete body[key];
+  return value;
+}
+
 function onlyKeys(body: Record<string, unknown>, allowed: string[]): void {
   for (const k of Object.keys(body)) if (!allowed.includes(k)) throw invalid(k, `unknown field. Allowed: ${allowed.join(', ')}.`);
 }
@@ -111,20 +118,22 @@ export class BridgeCore {
   async callTool(body: Record<string, unknown>): Promise<ToolResult> {
     onlyKeys(body, ['name', 'arguments', 'workspace', 'workspace_id', 'paths']);
     if (typeof body.name !== 'string') throw invalid('name', 'expected the tool name.');
-    const args = body.arguments ?? {};
-    if (!isObject(args)) throw invalid('arguments', 'expected a JSON object.');
+    if (!isObject(body.arguments ?? {})) throw invalid('arguments', 'expected a JSON object.');
     if (body.workspace === undefined) throw invalid('workspace', 'expected the workspace path (one of the bridge roots).');
     const name = body.name;
     const entry = this.o.manifest.tools.find((t) => t.tool.name === name);
     const known = entry || (name === 'web_fetch' && this.o.webFetch?.enabled) || this.o.mcp?.has(name);
     if (!known) throw new BridgeError('E_TOOL_UNKNOWN', `No tool named ${name}. GET /v1/manifest lists the tools.`);
     const ctx = this.context(body);
+    // The arguments move out of the body and are held by no local of this function: once the worker frame is
+    // written nothing keeps them, so a large call does not hold them while its answer is read (memory).
+    const args = () => (take(body, 'arguments') ?? {}) as Record<string, unknown>;
     if (entry) {
-      const data = await this.o.pool.call(entry, { event: 'tool', ...ctx, data: { name, arguments: args } });
+      const data = await this.o.pool.call(entry, { event: 'tool', ...ctx, data: { name, arguments: args() } });
       return toToolResult(data);
     }
-    if (name === 'web_fetch' && this.o.webFetch) return webFetch(args, this.o.webFetch);
-    return this.o.mcp!.call(name, args);
+    if (name === 'web_fetch' && this.o.webFetch) return webFetch(args(), this.o.webFetch);
+    return this.o.mcp!.call(name, args());
   }
 
   /** Seed 000 §1: hooks run in manifest order, each receiving the complete data the previous one returned. */
@@ -149,7 +158,7 @@ export class BridgeCore {
     if (!isObject(body.data) || body.data.version !== 1) throw invalid('data.version', 'expected 1 (provider contract v1).');
     if (kind === 'prepare' && typeof body.data.protocol !== 'string') throw invalid('data.protocol', 'expected the protocol selector string.');
     const ctx = this.context(body);
-    const data = await this.o.pool.call(provider, { event: `provider_${kind}`, ...ctx, data: body.data });
+    const data = await this.o.pool.call(provider, { event: `provider_${kind}`, ...ctx, data: take(body, 'data') as Record<string, unknown> });
     if (data.version !== 1) throw new BridgeError('E_PROVIDER_INVALID', 'The provider worker answered with a version other than 1. Update the worker.');
     if (kind === 'prepare') {
       if (typeof data.url !== 'string') throw new BridgeError('E_PROVIDER_INVALID', 'The provider worker returned no "url".');

@@ -89,12 +89,20 @@ function fail(res: ServerResponse, path: string, error: unknown, cors: Record<st
   send(res, status, { error: BridgeError.isInstance(error) ? error.toJSON() : data }, cors, data.code, data.code === 'E_BODY_TOO_LARGE');
 }
 
+/**
+ * Reads the body and hands it to the route. A function of its own so that no frame of `serve` holds the parsed
+ * body while the route awaits its worker: the route may let go of it once the worker frame is written.
+ */
+async function start(o: HttpOptions, route: Route, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>): Promise<unknown> {
+  const body = route.method === 'POST' ? await readJson(req, route.maxBodyBytes ?? o.maxBodyBytes) : {};
+  collectGarbage(); // a safe point (reclaim.ts): the reader's copies are dead here
+  return route.run(body, req, res, cors);
+}
+
 async function serve(o: HttpOptions, route: Route, path: string, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>): Promise<void> {
   try {
-    const body = route.method === 'POST' ? await readJson(req, route.maxBodyBytes ?? o.maxBodyBytes) : {};
-    collectGarbage(); // safe points (reclaim.ts): the reader's copies are dead here, the worker's after the await
-    const result = await route.run(body, req, res, cors);
-    collectGarbage();
+    const result = await start(o, route, req, res, cors);
+    collectGarbage(); // and the worker's answer line, its text and the request are dead here
     if (result !== undefined) send(res, 200, result, cors);
   } catch (error) {
     fail(res, path, error, cors, o.log);
