@@ -5,7 +5,9 @@ import type { KvScope, KvStore, KvUsage } from '../../../plugin-host';
 import type { HarnessDb } from '../storage';
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: what the plugin stored comes back byte for byte (a stored value never starts with one, JSON.stringify output
+// starts with a JSON token, but no decoder of plugin data strips bytes).
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 const scopeRange = ({ workspaceId, pluginId }: KvScope) => IDBKeyRange.bound([workspaceId, pluginId], [workspaceId, pluginId, []]);
 
