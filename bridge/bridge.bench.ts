@@ -8,12 +8,21 @@
 //    node:http in front of a direct NDJSON client, no checks: bridge / relay is the bridge's own overhead, ideal 1),
 //    single calls made 2 ms apart (a tool call after idle time rather than in a tight loop), and CPU per call.
 // 2. 1 MiB frames per second through the pool (byte-counted reader, validation) vs the same direct client.
+// 3. Memory per request: the peak resident memory of one 32 MiB echo call (32 MiB in, 32 MiB back) in a bridge
+//    process of its own, as a multiple of the body (target ≤ 4; no baseline run needed, the body is the unit).
+// 4. A 40 MiB MCP message decoded by the MCP transport vs the same bytes through the worker frame reader and
+//    JSON.parse (target ≤ 1.5); the SDK's ReadBuffer, which the transport used before, once for context.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compare, fmt, report } from '../scripts/bench-kit';
+import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { KeepAliveClient } from './fixtures/keep-alive-client';
+import { canMeasurePeak, requestPeakRatio } from './fixtures/memory';
+import { FrameReader } from './frame-reader';
+import { MAX_FRAME_BYTES } from './limits';
+import { McpFrameDecoder } from './mcp-stdio-transport';
 import { examplesDir, tempDirs } from './fixtures/support';
 import { startBridge, type RunningBridge } from './start-bridge';
 import { WorkerPool } from './worker-pool';
@@ -227,4 +236,42 @@ describe('bridge benchmarks', () => {
     report('bridge 1 MiB frames/s', `pool ${fps(result.candidateMs).toFixed(0)} frames/s vs direct ${fps(result.baselineMs).toFixed(0)} frames/s (each frame echoed back)`, result.ratio);
     expect(fps(result.candidateMs)).toBeGreaterThan(0);
   });
+
+  it.skipIf(!canMeasurePeak)('peak memory of one 32 MiB request as a multiple of its body', async () => {
+    const size = 32 * 1024 * 1024;
+    const ratios: number[] = [];
+    for (let i = 0; i < 3; i++) ratios.push(await requestPeakRatio(size));
+    const median = [...ratios].sort((a, b) => a - b)[1]!;
+    report('bridge peak RSS of a 32 MiB echo call ÷ body size (fresh process, median of 3)', `peaks ${ratios.map((r) => `${(r * 32).toFixed(0)} MiB`).join(', ')} for a 32 MiB body and its 32 MiB answer`, median, 4);
+    expect(median).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('a 40 MiB MCP message through the MCP decoder vs the worker frame reader', async () => {
+    const shell = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '' }] } });
+    const message = Buffer.from(`${shell.replace('"text":""', `"text":"${'m'.repeat(40 * 1024 * 1024 - shell.length - 1)}"`)}\n`);
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < message.length; at += 64 * 1024) chunks.push(message.subarray(at, at + 64 * 1024));
+    let decoded = 0;
+    const viaMcp = () => {
+      const d = new McpFrameDecoder(MAX_FRAME_BYTES, () => decoded++, (e) => { throw e; });
+      for (const c of chunks) d.push(c);
+    };
+    const viaWorkerReader = () => {
+      const r = new FrameReader(MAX_FRAME_BYTES, { line: (line) => { JSON.parse(line.toString('utf8')); decoded++; }, overflow: () => { throw new Error('overflow'); } });
+      for (const c of chunks) r.push(c);
+    };
+    await compare('MCP 40 MiB message: MCP transport decoder vs worker frame reader + JSON.parse', { label: 'worker frame reader', run: viaWorkerReader }, { label: 'MCP decoder', run: viaMcp }, { runs: 7, warmup: 1, target: 1.5 });
+    // Context: the SDK's ReadBuffer (a concat of everything buffered on every 64 KiB chunk), once.
+    const t = performance.now();
+    const old = new ReadBuffer({ maxBufferSize: MAX_FRAME_BYTES });
+    for (const c of chunks) {
+      old.append(c);
+      while (old.readMessage()) decoded++;
+    }
+    const oldMs = performance.now() - t;
+    const t2 = performance.now();
+    viaMcp();
+    report('MCP 40 MiB message: SDK ReadBuffer (before) vs the MCP decoder (now)', `ReadBuffer ${fmt(oldMs)} vs decoder ${fmt(performance.now() - t2)}`, oldMs / (performance.now() - t2));
+    expect(decoded).toBeGreaterThan(0);
+  }, 120_000);
 });
