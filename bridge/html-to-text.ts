@@ -17,7 +17,10 @@ const BLOCK = new Set([
   'ul', 'ol', 'table', 'tr', 'pre', 'blockquote', 'br', 'hr', 'dl', 'dt', 'dd', 'figure', 'figcaption', 'form',
 ]);
 
-const NAMED = new Map<string, string>(Object.entries({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…', copy: '©', reg: '®', laquo: '«', raquo: '»', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“' }));
+const NAMED = Object.entries({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…', copy: '©', reg: '®', laquo: '«', raquo: '»', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“' });
+/** The names by their first letter's code, for comparing in place. All are lower-case ASCII letters. */
+const NAMED_BY_FIRST: Record<number, Array<[string, string]>> = {};
+for (const entry of NAMED) (NAMED_BY_FIRST[entry[0].charCodeAt(0)] ??= []).push(entry);
 
 const isAlpha = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -38,11 +41,18 @@ function entity(text: string, from: number, to: number): string | undefined {
       else if (hex && isHex(c)) code = code * 16 + ((c | 32) - 87);
       else return undefined;
     }
-    return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : undefined;
+    if (code <= 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return undefined;
+    return code < 0x10000 ? String.fromCharCode(code) : String.fromCodePoint(code);
   }
   if (to - from < 2) return undefined;
-  for (let k = from; k < to; k++) if (!isAlpha(text.charCodeAt(k))) return undefined;
-  return NAMED.get(lower(text.slice(from, to)));
+  // Compared in place, without cutting the name out: a page of bogus entities should cost no allocations.
+  for (const [name, value] of NAMED_BY_FIRST[text.charCodeAt(from) | 32] ?? []) {
+    if (name.length !== to - from) continue;
+    let k = 1;
+    while (k < name.length && (text.charCodeAt(from + k) | 32) === name.charCodeAt(k)) k++;
+    if (k === name.length) return value;
+  }
+  return undefined;
 }
 
 /** Decodes `&name;`, `&#nn;` and `&#xhh;`; anything else stays as written. Looks at most 10 characters per `&`. */
@@ -154,43 +164,70 @@ function findEndTag(html: string, name: string, from: number, cache: Map<string,
  * Input characters handled between two chances for the event loop to run (htmlToTextYielding): small enough that
  * a request to the bridge waits well under a millisecond per slice, large enough that yielding costs nothing.
  */
-const SLICE = 1024;
+const SLICE = 512;
 
 const isBlank = (c: number) => c === 32 || c === 10 || c === 9 || c === 12 || c === 11 || c === 13 || c === 0xa0;
 
-/** Folds runs of spaces to one, drops spaces around line breaks, keeps at most one empty line, trims. */
-function* squeeze(text: string): Generator<void, string> {
-  const out: string[] = [];
-  let newlines = 0;
-  let space = false;
-  let runStart = -1;
-  let pause = SLICE;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 10;
-    if (!isBlank(c)) {
-      if (runStart < 0) {
-        if (out.length) out.push(newlines >= 2 ? '\n\n' : newlines === 1 ? '\n' : space ? ' ' : '');
-        newlines = 0;
-        space = false;
-        runStart = i;
-      }
-      continue;
-    }
-    // A single space between words stays inside the run: prose is copied in long slices, not word by word.
-    if (c === 32 && runStart >= 0 && i + 1 < text.length && !isBlank(text.charCodeAt(i + 1))) continue;
-    if (runStart >= 0) {
-      out.push(text.slice(runStart, i));
-      runStart = -1;
-    }
-    if (c === 10) newlines++;
-    else space = true;
-    if (i >= pause) {
-      pause = i + SLICE;
-      yield;
+/**
+ * Folds runs of spaces to one, drops spaces around line breaks, keeps at most one empty line, trims. Fed piece by
+ * piece as the scan produces them, so the page's text is never joined and walked a second time.
+ */
+class Squeezer {
+  /** Joined every few KB: small pieces then die young instead of filling the old generation until the end. */
+  private readonly done: string[] = [];
+  private out: string[] = [];
+  private size = 0;
+  private newlines = 0;
+  private space = false;
+
+  private push(text: string): void {
+    this.out.push(text);
+    this.size += text.length;
+    if (this.size >= 8192) {
+      this.done.push(this.out.join(''));
+      this.out = [];
+      this.size = 0;
     }
   }
-  return out.join('');
+
+  add(piece: string): void {
+    const n = piece.length;
+    let runStart = -1;
+    for (let i = 0; i <= n; i++) {
+      const c = i < n ? piece.charCodeAt(i) : -1;
+      if (c >= 0 && !isBlank(c)) {
+        if (runStart < 0) {
+          if ((this.size || this.done.length) && (this.newlines || this.space)) this.push(this.newlines >= 2 ? '\n\n' : this.newlines === 1 ? '\n' : ' ');
+          this.newlines = 0;
+          this.space = false;
+          runStart = i;
+        }
+        continue;
+      }
+      // A single space between words stays inside the run: prose is copied in long slices, not word by word.
+      if (c === 32 && runStart >= 0 && i + 1 < n && !isBlank(piece.charCodeAt(i + 1))) continue;
+      if (runStart >= 0) {
+        this.push(runStart === 0 && i === n ? piece : piece.slice(runStart, i));
+        runStart = -1;
+      }
+      if (c === 10) this.newlines++;
+      else if (c >= 0) this.space = true;
+    }
+  }
+
+  text(): string {
+    this.done.push(this.out.join(''));
+    this.out = [];
+    this.size = 0;
+    return this.done.join('');
+  }
 }
+
+const squeeze = (text: string) => {
+  const s = new Squeezer();
+  s.add(text);
+  return s.text();
+};
 
 /** Runs a conversion to the end without pausing. */
 function finish<T>(steps: Generator<void, T>): T {
@@ -222,17 +259,16 @@ export async function htmlToTextYielding(html: string): Promise<string> {
 function* convert(html: string): Generator<void, string> {
   const n = html.length;
   const cache = new Map<string, number>();
-  const shown: string[] = [];
+  const shown = new Squeezer();
   // Text inside a hidden element waits here: dropped when the element closes, shown if it never does.
   let held: string[] = [];
-  /** Where text goes now: `held` inside a hidden element, else `shown`. */
-  let out = shown;
+  const put = (piece: string) => (hidden ? held.push(piece) : shown.add(piece));
   let hidden: string | undefined;
   let depth = 0;
   let title: string | undefined;
   let href: string | undefined;
   const endLink = () => {
-    if (href !== undefined) out.push(' (', decodeEntities(href), ')');
+    if (href !== undefined) put(` (${decodeEntities(href)})`);
     href = undefined;
   };
 
@@ -266,7 +302,7 @@ function* convert(html: string): Generator<void, string> {
         amp = html.indexOf('&', i);
         if (amp < 0) amp = n;
       }
-      out.push(amp < to ? decodeEntities(html.slice(i, to)) : html.slice(i, to));
+      put(amp < to ? decodeEntities(html.slice(i, to)) : html.slice(i, to));
       i = to;
       continue;
     }
@@ -285,7 +321,7 @@ function* convert(html: string): Generator<void, string> {
       continue;
     }
     if (!closingTag && !isAlpha(c)) {
-      out.push('<'); // a '<' that starts no tag is text ("a < b")
+      put('<'); // a '<' that starts no tag is text ("a < b")
       i = lt + 1;
       continue;
     }
@@ -294,11 +330,10 @@ function* convert(html: string): Generator<void, string> {
     if (tagClosing) {
       if (hidden && name === hidden && --depth === 0) {
         held = [];
-        out = shown;
         hidden = undefined;
-        shown.push(' ');
+        shown.add(' ');
       } else if (name === 'a') endLink();
-      else if (BLOCK.has(name)) out.push('\n');
+      else if (BLOCK.has(name)) put('\n');
       continue;
     }
     if (RAW.has(name) || name === 'title') {
@@ -306,8 +341,8 @@ function* convert(html: string): Generator<void, string> {
       if (name === 'title') {
         if (close < 0) continue; // an unclosed <title> is ignored and the text after it kept, as before
         // A heading, not a page: the first 1000 characters of the first title.
-        title ??= finish(squeeze(decodeEntities(html.slice(i, Math.min(close, i + 1000))))).replaceAll('\n', ' ').replaceAll('  ', ' ');
-      } else out.push(' ');
+        title ??= squeeze(decodeEntities(html.slice(i, Math.min(close, i + 1000)))).replaceAll('\n', ' ').replaceAll('  ', ' ');
+      } else put(' ');
       i = close < 0 ? n : readTag(html, close);
       continue;
     }
@@ -315,21 +350,30 @@ function* convert(html: string): Generator<void, string> {
     else if (hidden === 'head' && name === 'body') {
       // <body> ends a <head> whose end tag was left out (it is optional in HTML).
       held = [];
-      out = shown;
       hidden = undefined;
       depth = 0;
     }
     if (!hidden && HIDDEN.has(name) && !tagSelfClosing) {
       endLink();
       hidden = name;
-      out = held;
       depth = 1;
     } else if (name === 'a') {
       endLink(); // an <a> inside an open <a> closes the first one, as in a browser
       if (tagHref && tagHref.charCodeAt(0) !== 35) href = tagHref;
-    } else if (name === 'li') out.push('\n- ');
-    else if (BLOCK.has(name)) out.push('\n');
+    } else if (name === 'li') put('\n- ');
+    else if (BLOCK.has(name)) put('\n');
   }
-  const body = yield* squeeze(shown.join('') + (hidden ? held.join('') : ''));
+  if (hidden) {
+    let size = 0;
+    for (const piece of held) {
+      shown.add(piece);
+      size += piece.length;
+      if (size >= SLICE) {
+        size = 0;
+        yield;
+      }
+    }
+  }
+  const body = shown.text();
   return title && !body.startsWith(title) ? `${title}\n\n${body}` : body;
 }
