@@ -23,6 +23,7 @@ export {
   checkWriteTarget,
   classifyWritePath,
   foldName,
+  judgeWrite,
   protectWrites,
   protectedPathError,
   shownPathArgument,

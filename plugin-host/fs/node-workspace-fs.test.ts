@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeWorkspaceFs } from './node-workspace-fs';
 import { codeOf, defineWorkspaceFsSuite } from './workspace-fs-suite';
+import { judgeWrite, protectWrites } from './write-policy';
 import type { WorkspaceFs } from './workspace-fs';
 
 defineWorkspaceFsSuite('Node fs over a temp folder', async () => {
@@ -167,5 +168,47 @@ describe('Node WorkspaceFs specifics', () => {
     expect(await codeOf(fs.writeBytes('doc.txt', failing))).not.toBe('resolved');
     expect(await readFile(join(base, 'doc.txt'), 'utf8')).toBe('old');
     expect(await readdir(base)).toEqual(['doc.txt']);
+  });
+});
+
+// Node follows links that stay inside the workspace, so the write policy judges the path a write really reaches.
+describe('Node WorkspaceFs, the write policy and symbolic links', () => {
+  let base: string;
+  let fs: WorkspaceFs;
+  beforeEach(async () => {
+    base = await mkdtemp(join(tmpdir(), 'i-wsfs-policy-'));
+    await mkdir(join(base, '.git', 'hooks'), { recursive: true });
+    await writeFile(join(base, '.git', 'config'), '[core]\n');
+    await mkdir(join(base, '.vscode'));
+    await symlink('.git', join(base, 'notes'));
+    await symlink('.git/config', join(base, 'cfg.txt'));
+    await symlink('.vscode', join(base, 'editor'));
+    await mkdir(join(base, 'docs'));
+    fs = await createNodeWorkspaceFs({ root: base, access: 'read-write' });
+  });
+  afterEach(() => rm(base, { recursive: true, force: true }));
+
+  it('names the real path behind links, for existing and missing paths', async () => {
+    expect(await fs.realPath!('notes/config')).toBe('.git/config');
+    expect(await fs.realPath!('notes/hooks/pre-commit')).toBe('.git/hooks/pre-commit');
+    expect(await fs.realPath!('cfg.txt')).toBe('.git/config');
+    expect(await fs.realPath!('docs/new/file.md')).toBe('docs/new/file.md');
+    expect(await fs.realPath!('')).toBe('');
+  });
+
+  it('refuses writes that reach .git through a link, and makes writes into .vscode through a link ask', async () => {
+    const guarded = protectWrites(fs, { allowGitWrites: false });
+    for (const path of ['notes/config', 'notes/hooks/pre-commit', 'cfg.txt', 'docs/../notes/config']) {
+      expect([path, await codeOf(guarded.writeText(path, 'x'))]).toEqual([path, 'E_PATH_PROTECTED']);
+    }
+    expect(await codeOf(guarded.mkdir('notes/hooks/more'))).toBe('E_PATH_PROTECTED');
+    expect(await codeOf(guarded.remove('notes/config'))).toBe('E_PATH_PROTECTED');
+    expect(await readFile(join(base, '.git', 'config'), 'utf8')).toBe('[core]\n');
+    await expect(judgeWrite(fs, 'notes/config')).rejects.toThrow(/symbolic link to \.git\/config/);
+    expect((await judgeWrite(fs, 'editor/settings.json')).ask).toBe('vscode');
+    // Removing the link itself does not touch .git; allowed writes go through the link.
+    await guarded.remove('cfg.txt');
+    await protectWrites(fs, { allowGitWrites: true }).writeText('notes/config', '[core]\n\tbare = true\n');
+    expect(await readFile(join(base, '.git', 'config'), 'utf8')).toBe('[core]\n\tbare = true\n');
   });
 });

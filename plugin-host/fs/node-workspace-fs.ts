@@ -15,7 +15,7 @@
 import { constants as fsc } from 'node:fs';
 import { lstat, mkdir as mkdirFs, open, opendir, readdir, realpath, rename, rm, rmdir, stat as statFs, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { basename, dirname, join, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import type { DirEntry, FileStat, WorkspaceAccess, WorkspaceFs } from './workspace-fs';
 import { HarnessError } from '../errors';
 import { compareNames, joinWorkspacePath, nfcCollisions, normalizeWorkspacePath, pathError, sameName, type WorkspacePath } from './path-policy';
@@ -310,6 +310,13 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
     await prepareCreate(p, r, true);
   }
 
+  async function realPath(path: string): Promise<string> {
+    const p = normalizeWorkspacePath(path, { allowRoot: true });
+    const r = await resolve(p);
+    const inRoot = relative(rootReal, r.exists ? r.real : r.existing);
+    return [...(inRoot === '' ? [] : inRoot.split(sep)), ...(r.exists ? [] : r.missing)].join('/');
+  }
+
   return withTextMethods({
     access,
     rootName: options.rootName ?? basename(rootReal),
@@ -319,5 +326,6 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
     stat,
     remove,
     mkdir,
+    realPath,
   });
 }

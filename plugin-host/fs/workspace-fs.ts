@@ -51,4 +51,10 @@ export interface WorkspaceFs {
   stat(path: string): Promise<FileStat | null>;
   remove(path: string, options?: { recursive?: boolean }): Promise<void>;
   mkdir(path: string): Promise<void>;
+  /**
+   * Only for backends that follow symbolic links (Node; File System Access never shows them): the normalised
+   * workspace-relative path `path` leads to, its existing part resolved through links and the missing rest appended.
+   * The write policy judges this path too, so a link `notes -> .git` cannot carry a write into .git.
+   */
+  realPath?(path: string): Promise<string>;
 }

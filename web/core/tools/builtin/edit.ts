@@ -34,7 +34,7 @@ function replaceLiteral(text: string, search: string, replacement: string, all: 
 }
 
 async function planEdit(args: Record<string, unknown>, ctx: ToolContext, seen?: FileSnapshot): Promise<EditPlan> {
-  const target = writeTarget('edit', args, ctx.fs);
+  const target = await writeTarget('edit', args, ctx.fs);
   const path = target.path.path;
   let oldString = stringArg('edit', args, 'old_string', { nonEmpty: true })!;
   let newString = stringArg('edit', args, 'new_string')!;

@@ -4,7 +4,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { HarnessError, toErrorData } from '../../errors';
 import type { FileSnapshot } from '../../approval';
-import { ASK_REASON_TEXT, checkWriteTarget, shownWritePath, writePolicyOf, type WorkspaceFs, type WriteTarget } from '../../fs';
+import { ASK_REASON_TEXT, judgeWrite, shownWritePath, type WorkspaceFs, type WriteTarget } from '../../fs';
 import type { PreparedCall, ToolResult } from '../types';
 
 export function toolError(code: string, message: string): ToolResult {
@@ -36,10 +36,11 @@ export function stringArg(tool: string, args: Record<string, unknown>, key: stri
 /**
  * The file a writing tool is about to change, judged by the workspace write policy on its normalised path (E_PATH_*,
  * E_PATH_INVISIBLE_CHAR, E_PATH_PROTECTED for .git unless the workspace allows it). Called in prepare and again in
- * execute, so a write that skipped prepare or a setting changed meanwhile is judged anew.
+ * execute, so a write that skipped prepare or a setting changed meanwhile is judged anew. On a backend that follows
+ * symbolic links the path the write really reaches is judged too.
  */
-export function writeTarget(tool: string, args: Record<string, unknown>, fs: WorkspaceFs): WriteTarget {
-  return checkWriteTarget(stringArg(tool, args, 'path', { nonEmpty: true }), writePolicyOf(fs));
+export function writeTarget(tool: string, args: Record<string, unknown>, fs: WorkspaceFs): Promise<WriteTarget> {
+  return judgeWrite(fs, stringArg(tool, args, 'path', { nonEmpty: true }));
 }
 
 /** What a card shows of a write target: the normalised path, or `"raw" → normalised`. */

@@ -11,7 +11,7 @@ import { guard, shownTarget, stringArg, targetFields, writeTarget } from './tool
 // Summary, diff header and snapshot name the normalised path (what will be written), never the raw argument; the
 // summary shows `"raw" → path` when the model sent another form of it.
 async function prepareWrite(args: Record<string, unknown>, ctx: ToolContext): Promise<PreparedCall> {
-  const target = writeTarget('write', args, ctx.fs);
+  const target = await writeTarget('write', args, ctx.fs);
   const path = target.path.path;
   const shown = shownTarget(target);
   const content = stringArg('write', args, 'content')!;
@@ -48,7 +48,7 @@ export function writeTool(): ToolDefinition {
     prepare: prepareWrite,
     async execute(args, ctx, prepared): Promise<ToolResult> {
       return guard(async () => {
-        const path = writeTarget('write', args, ctx.fs).path.path;
+        const path = (await writeTarget('write', args, ctx.fs)).path.path;
         const content = stringArg('write', args, 'content')!;
         const ready = prepared ?? (await prepareWrite(args, ctx));
         const snapshot: FileSnapshot | undefined = isSnapshot(ready.state) ? ready.state : undefined;
