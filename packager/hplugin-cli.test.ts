@@ -201,6 +201,14 @@ describe('hplugin verify', () => {
     expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, error: { code: 'E_HASH_MISMATCH', data: { declared: 'ab'.repeat(32) } } });
   });
 
+  it.skipIf(!existsSync('/dev/zero'))('refuses an endless file (/dev/zero) as too large, reading no more than the size cap', async () => {
+    const r = await run('verify', '/dev/zero');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error E_PACKAGE_TOO_LARGE: /);
+    const ran = await run('run', '/dev/zero', '--tool', 'x', '--args', '{}', '--workspace', dir);
+    expect(ran.stderr).toMatch(/^error E_PACKAGE_TOO_LARGE: /);
+  });
+
   it('says what to do when the file is missing or is a folder', async () => {
     const missing = await run('verify', p('never-packed.hplugin.zip'));
     expect(missing.code).toBe(1);

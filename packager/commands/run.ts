@@ -2,14 +2,13 @@
 // [--storage DIR]`: one plugin invocation in Node, with the app's package validation and the same worker driver,
 // host operations and limits (plugin-host/runtime). stdout is the `done` output verbatim.
 import { createHash } from 'node:crypto';
-import { open, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import {
   AbortCode,
   DEFAULT_TIMEOUT_MS,
   escapeControls,
   invokePlugin,
   MemoryKvStore,
-  PACKAGE_LIMITS,
   PLUGIN_ERROR_CODE,
   quoteUntrusted,
   toErrorData,
@@ -20,9 +19,8 @@ import {
 import { createNodeWorkspaceFs, FileKvStore, nodeWorkerFactory } from '../../plugin-host/node';
 import { compileSchema } from '../../plugin-host/schema';
 import { parseArgs, UsageError } from '../args';
-import { readProblem } from '../file-errors';
 import { errorLine, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, processIo, type CliIo } from '../io';
-import { PACKAGE_MISSING } from './verify';
+import { readPackage } from '../read-package';
 
 export const runHelp = `Usage: hplugin run PACKAGE --tool NAME --args JSON --workspace DIR [options]
 
@@ -151,31 +149,6 @@ class Deadline {
   }
 }
 
-/**
- * Reads at most `max` + 1 bytes of the package (a bigger file is refused by validation as too large; /dev/zero or a
- * pipe that never ends must not exhaust memory), giving up when the run's budget is spent.
- */
-async function readPackage(file: string, max: number, deadline: Deadline): Promise<Uint8Array> {
-  const handle = await open(file, 'r').catch((e: NodeJS.ErrnoException) => {
-    throw { code: 'E_FILE_READ', message: readProblem(file, e, undefined, PACKAGE_MISSING) };
-  });
-  try {
-    const buffer = new Uint8Array(max + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      deadline.check('reading the package');
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null).catch((e: NodeJS.ErrnoException) => {
-        throw { code: 'E_FILE_READ', message: readProblem(file, e, undefined, PACKAGE_MISSING) };
-      });
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    return buffer.subarray(0, length);
-  } finally {
-    await handle.close();
-  }
-}
-
 export async function runCommand(argv: string[], io: CliIo = processIo): Promise<number> {
   const startedAt = performance.now();
   let request: RunRequest;
@@ -201,7 +174,7 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
 
   let pkg: ValidatedPackage;
   try {
-    pkg = await validatePackage(await readPackage(request.file, PACKAGE_LIMITS.packageBytes, deadline));
+    pkg = await validatePackage(await readPackage(request.file, deadline));
     deadline.check('validating the package');
   } catch (error) {
     const data = toErrorData(error);

@@ -1,9 +1,8 @@
 // `hplugin verify FILE [--json]`: the installer's verdict on a package, for authors and CI.
-import { readFile } from 'node:fs/promises';
 import { escapeControls, toErrorData, validatePackage, type ValidatedPackage } from '../../plugin-host';
 import { parseArgs, UsageError } from '../args';
-import { readProblem } from '../file-errors';
 import { errorLine, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, jsonLine, type CliIo } from '../io';
+import { readPackage } from '../read-package';
 
 export const verifyHelp = `Usage: hplugin verify FILE [--json]
 
@@ -21,8 +20,6 @@ const spec = {
   '-h': { name: 'help', value: false },
 };
 
-/** Shared with `hplugin run`: what a missing package file usually means. */
-export const PACKAGE_MISSING = 'Check the path, or build the package first with "hplugin pack".';
 
 export function summary(pkg: ValidatedPackage) {
   const m = pkg.manifest;
@@ -72,9 +69,9 @@ export async function verifyCommand(argv: string[], io: CliIo): Promise<number> 
   }
   let bytes: Uint8Array;
   try {
-    bytes = new Uint8Array(await readFile(file));
+    bytes = await readPackage(file);
   } catch (error) {
-    const fail = { code: 'E_FILE_READ', message: readProblem(file, error, undefined, PACKAGE_MISSING) };
+    const fail = toErrorData(error);
     if (json) jsonLine(io, { ok: false, error: fail });
     errorLine(io, fail.code, fail.message);
     return EXIT_REFUSED;
