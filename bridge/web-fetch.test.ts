@@ -84,13 +84,15 @@ const code = async (p: Promise<unknown>) => {
 };
 
 describe('web_fetch', () => {
-  it('refuses loopback, private and link-local targets by default, before any request is made', async () => {
+  it('refuses loopback, private and link-local targets by default, and URLs over 4096 characters, before any request is made', async () => {
     const before = hits;
     expect(await code(webFetch({ url: `${base}/page` }, { allowPrivate: false }))).toBe('E_WEB_PRIVATE_ADDRESS');
     expect(await code(webFetch({ url: `http://localhost:${new URL(base).port}/page` }, { allowPrivate: false }))).toBe('E_WEB_PRIVATE_ADDRESS');
     expect(await code(webFetch({ url: 'http://169.254.169.254/latest/meta-data' }, { allowPrivate: false }))).toBe('E_WEB_PRIVATE_ADDRESS');
     expect(await code(webFetch({ url: 'http://[::ffff:10.0.0.1]/' }, { allowPrivate: false }))).toBe('E_WEB_PRIVATE_ADDRESS');
     expect(await code(webFetch({ url: 'file:///etc/passwd' }, { allowPrivate: false }))).toBe('E_WEB_URL_INVALID');
+    const long = await webFetch({ url: `${base}/page?${'q'.repeat(3_000_000)}` }, { allowPrivate: true }).catch((e: BridgeError) => e);
+    expect([(long as BridgeError).code, (long as BridgeError).message.length < 300]).toEqual(['E_WEB_URL_INVALID', true]);
     expect(hits).toBe(before);
   });
 

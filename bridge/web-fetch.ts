@@ -119,6 +119,8 @@ function decode(body: Buffer, contentType: string): string {
   }
 }
 
+const MAX_URL_CHARS = 4096;
+
 export interface FetchedPage {
   status: number;
   /** `URL: …`, `Status: …`, then the page as text, capped at maxOutputChars. */
@@ -132,6 +134,8 @@ export async function fetchPage(href: string, options: WebFetchOptions): Promise
     timeoutMs: WEB_TIMEOUT_MS, maxBodyBytes: WEB_MAX_BODY_BYTES, maxOutputChars: WEB_MAX_OUTPUT_CHARS, maxRequests: WEB_MAX_REQUESTS,
     userAgent: 'i-bridge web_fetch', privateHint: DEFAULT_PRIVATE_HINT, ...rest,
   };
+  // The URL is echoed in the answer and in errors: a 10 MB URL must not make a 10 MB error (the app's tool says 4096 too).
+  if (href.length > MAX_URL_CHARS) throw new BridgeError('E_WEB_URL_INVALID', `The URL is ${href.length} characters long; web_fetch takes at most ${MAX_URL_CHARS}. Give a shorter URL.`);
   let url: URL;
   try {
     url = new URL(href);
