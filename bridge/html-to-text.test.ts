@@ -45,6 +45,19 @@ describe('html to text', () => {
     }
   });
 
+  it('lets the event loop run while it converts a 1 MB page for web_fetch (other requests and timers are not frozen)', async () => {
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    await htmlToTextYielding(fill('<div><a href="/x">y</a>'));
+    spinning = false;
+    expect(turns).toBeGreaterThan(100);
+  });
+
   it('gives the same text when converted with pauses for the event loop', async () => {
     const page = `<title>T</title>${'<p>x &amp; <a href="/y">y</a></p>'.repeat(5000)}<script>${'z'.repeat(5000)}</script>end`;
     expect(await htmlToTextYielding(page)).toBe(htmlToText(page));
