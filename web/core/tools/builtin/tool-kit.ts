@@ -84,9 +84,11 @@ export function hasNul(bytes: Uint8Array, limit: number): boolean {
   return false;
 }
 
-const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a leading BOM stays in the text as U+FEFF, so write-backs of an edited file keep it (dropping it changed
+// bytes the person never asked to change) and snapshots compare what is really in the file.
+const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Strict UTF-8 decode, or null when the bytes are not valid UTF-8. A leading BOM is dropped. */
+/** Strict UTF-8 decode, or null when the bytes are not valid UTF-8. A leading BOM is kept as U+FEFF. */
 export function decodeText(bytes: Uint8Array): string | null {
   try {
     return strictDecoder.decode(bytes);
