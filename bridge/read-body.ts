@@ -70,7 +70,7 @@ function checkedText(body: Buffer): string {
 export async function readJson(req: IncomingMessage, maxBytes: number): Promise<Record<string, unknown>> {
   const { value, bytes } = await parseBody(req, maxBytes);
   // The socket chunks, the body bytes and its text are garbage once parseBody has returned.
-  noteGarbage(3 * bytes);
+  noteGarbage(bytes);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new BridgeError('E_BODY_INVALID', 'The request body must be a JSON object.');
   }

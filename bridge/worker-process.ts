@@ -158,11 +158,11 @@ export class WorkerProcess {
     let frame: unknown;
     // A safe point: the reader has dropped the pipe chunks this line was joined from, and the request frame has
     // drained (the worker answered), so both go before the text and the parsed answer are built.
-    noteGarbage(2 * line.byteLength);
+    noteGarbage(line.byteLength);
     collectGarbage();
     try {
       frame = JSON.parse(line.toString('utf8'));
-      noteGarbage(2 * line.byteLength); // the joined line and its text, once this event is over
+      noteGarbage(line.byteLength); // the joined line and its text, once this event is over
     } catch {
       this.violation('E_WORKER_PROTOCOL', `The worker wrote a line on stdout that is not a JSON frame (${preview(line)}). stdout is for protocol frames only: log to stderr.`);
       return;
