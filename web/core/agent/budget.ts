@@ -109,6 +109,6 @@ export function truncateToBytes(text: string, maxBytes: number): string {
   if (bytes.length <= maxBytes) return text;
   let cut = Math.max(0, maxBytes - 80);
   while (cut > 0 && (bytes[cut]! & 0xc0) === 0x80) cut--;
-  const kept = new TextDecoder().decode(bytes.subarray(0, cut));
+  const kept = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, cut));
   return `${kept}\n[output truncated: ${bytes.length - cut} of ${bytes.length} bytes left out by the context budget]`;
 }

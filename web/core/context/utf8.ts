@@ -1,7 +1,8 @@
 // UTF-8 byte helpers shared by the content store and the result policy: every cut lands on a character boundary,
 // so a page or preview never ends in half a character (seed 002: "字节游标必须位于字符边界；每页向下取完整字符").
 export const utf8Encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8');
+// ignoreBOM: a page cut from text that starts with U+FEFF keeps it (the text round-trips byte for byte).
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export const utf8Length = (text: string): number => utf8Encoder.encode(text).length;
 
