@@ -6,7 +6,7 @@ import { realpath, stat } from 'node:fs/promises';
 import {
   AbortCode,
   DEFAULT_TIMEOUT_MS,
-  escapeControls,
+  escapeProse,
   invokePlugin,
   MemoryKvStore,
   PLUGIN_ERROR_CODE,
@@ -245,7 +245,7 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
     switch (result.status) {
       case 'done':
         // Into a pipe or file the output is data and stays exact; a terminal would act on its escape sequences.
-        io.stdout(io.stdoutIsTerminal ? escapeControls(result.output) : result.output);
+        io.stdout(io.stdoutIsTerminal ? escapeProse(result.output) : result.output);
         return EXIT_OK;
       case 'error':
         errorLine(io, PLUGIN_ERROR_CODE, result.error);

@@ -7,7 +7,7 @@ import { openSessionForTurn, RESULT_STORE_LIMITS, runTurn, transportStream, turn
 import { profileHooks, type ProfileHooks } from '../agent/profile-hooks';
 import type { ModelSettings, TurnResult } from '../agent/types';
 import { DEFAULT_APPROVAL, type ApprovalSettings } from '../approval';
-import { escapeControls, HarnessError, stringifyForTerminal, toErrorData, type ErrorData } from '../errors';
+import { escapeControls, escapeProse, HarnessError, stringifyForTerminal, toErrorData, type ErrorData } from '../errors';
 import { HookPipeline } from '../hooks';
 import { createMemoryContentStore } from '../context';
 import { builtinModules, parseCacheConfig, resolveSystemPrompt } from '../modules';
@@ -414,8 +414,9 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   }
   const result: TurnResult = await stream.result();
   if (!json) {
-    // The answer keeps its newlines and tabs; every other control is shown escaped (exact text: --json).
-    const text = escapeControls(result.text);
+    // The answer keeps its newlines, tabs and the joiners scripts need; terminal controls and bidi overrides are
+    // shown escaped (exact text: --json).
+    const text = escapeProse(result.text);
     if (text) io.stdout(text.endsWith('\n') ? text : `${text}\n`);
     if (result.error) errorLine(present(result.error));
     else if (result.stopReason !== 'stop') errorLine({ code: 'E_TURN_INCOMPLETE', message: incompleteMessage(result.stopReason, config, prep.configFile) });

@@ -9,6 +9,8 @@ import { startModelServer, type ModelServer, type ScriptTurn } from '../../../e2
 import { runCli } from './run';
 
 const HOSTILE = '\x1b]0;pwned\x07\x1b[2J\u009b31m\u202e\x7f';
+/** Joiners that Persian and emoji sequences need: shown as they are. */
+const SCRIPTS = 'می\u200cخواهم 👨\u200d👩\u200d👧';
 
 /** Code units a terminal or a bidi algorithm acts on; newline and tab are layout. */
 const rawControls = (text: string) =>
@@ -48,15 +50,15 @@ async function runI(script: ScriptTurn[], json: boolean): Promise<{ code: number
 const hostileTurns = (): ScriptTurn[] => [
   { text: `thinking ${HOSTILE}`, toolCalls: [{ name: 'read', arguments: { path: `missing${HOSTILE}.txt` } }] },
   { toolCalls: [{ name: `evil${HOSTILE}`, arguments: {} }] },
-  { text: `answer ${HOSTILE}\nsecond line\tend` },
+  { text: `answer ${HOSTILE}\nsecond line\tend ${SCRIPTS}` },
 ];
 
 describe('i shows untrusted text safely', () => {
-  it('escapes model text and tool names on the terminal, keeping newlines and tabs', async () => {
+  it('escapes model text and tool names on the terminal, keeping newlines, tabs and script joiners', async () => {
     const r = await runI(hostileTurns(), false);
     expect(rawControls(r.stdout)).toEqual([]);
     expect(rawControls(r.stderr)).toEqual([]);
-    expect(r.stdout).toBe('answer \\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\u202e\\x7f\nsecond line\tend\n');
+    expect(r.stdout).toBe(`answer \\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\u202e\\x7f\nsecond line\tend ${SCRIPTS}\n`);
     // The read of the hostile path is listed; the call with the hostile tool name is refused as a batch (no line).
     expect(r.stderr).toMatch(/^\[read\] refused\/failed: E_[A-Z_]+\n/);
   });
@@ -65,7 +67,7 @@ describe('i shows untrusted text safely', () => {
     const r = await runI(hostileTurns(), true);
     expect(rawControls(r.stdout)).toEqual([]);
     const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(events.at(-1)).toMatchObject({ type: 'done', text: `answer ${HOSTILE}\nsecond line\tend` });
+    expect(events.at(-1)).toMatchObject({ type: 'done', text: `answer ${HOSTILE}\nsecond line\tend ${SCRIPTS}` });
     expect(events.filter((e) => e.type === 'text').map((e) => e.delta).join('')).toContain(`thinking ${HOSTILE}`);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stringifyForTerminal } from './terminal-json';
+import { escapeProse, stringifyForTerminal } from './terminal-output';
 
 const HOSTILE = '\x1b]0;pwned\x07\x1b[2J\u009b31m\u202eevil\u2066\u200b\x7f\u2028end';
 /** Code units a terminal or bidi algorithm acts on; newlines are layout of the pretty-printed form. */
@@ -21,5 +21,16 @@ describe('stringifyForTerminal', () => {
     const value = { a: 'plain ünïcode 日本 🎉', b: [1, 2], c: 'tab\tline\n' };
     expect(stringifyForTerminal(value)).toBe(JSON.stringify(value));
     expect(stringifyForTerminal(value, 2)).toBe(JSON.stringify(value, null, 2));
+  });
+});
+
+describe('escapeProse', () => {
+  it('escapes terminal controls and bidi overrides, keeping newlines and tabs', () => {
+    expect(escapeProse('a\x1b]0;pwned\x07\x1b[2J\u009b31m\x7f\r\u202e\u2066b\n\tc')).toBe('a\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\x7f\\x0d\\u202e\\u2066b\n\tc');
+  });
+
+  it('keeps the joiners and marks ordinary text needs', () => {
+    const text = 'می\u200cخواهم · क्\u200dष · 👨\u200d👩\u200d👧 · \u200fשלום\u200e · 日本';
+    expect(escapeProse(text)).toBe(text);
   });
 });
