@@ -143,7 +143,7 @@ export class BridgeCore {
     if (!isObject(body.data)) throw invalid('data', 'expected a JSON object.');
     const event = body.event;
     const hooks = this.o.manifest.hooks.filter((h) => h.events.includes(event) || h.events.includes('*'));
-    let data = body.data;
+    let data = take(body, 'data') as Record<string, unknown>; // the body lets go of it (memory, see callTool)
     if (hooks.length === 0) return { data };
     const ctx = this.context(body);
     for (const hook of hooks) data = await this.o.pool.call(hook, { event, ...ctx, data });
