@@ -9,12 +9,24 @@
 // close are shown after all, as the old converter did, so a page missing its </head> keeps its body.
 
 /** Content dropped with its element; the page's own text never shows what is inside. */
-const HIDDEN = new Set(['head', 'noscript', 'template', 'svg', 'iframe', 'object']);
+const HIDDEN = ['head', 'noscript', 'template', 'svg', 'iframe', 'object'];
 /** Raw text elements: their content is not markup, it runs to the matching end tag. */
-const RAW = new Set(['script', 'style']);
-const BLOCK = new Set([
+const RAW = ['script', 'style'];
+const BLOCK = [
   'p', 'div', 'section', 'article', 'header', 'footer', 'nav', 'aside', 'main', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
   'ul', 'ol', 'table', 'tr', 'pre', 'blockquote', 'br', 'hr', 'dl', 'dt', 'dd', 'figure', 'figcaption', 'form',
+];
+const K_BLOCK = 1;
+const K_RAW = 2;
+const K_TITLE = 3;
+const K_HIDDEN = 4;
+const K_A = 5;
+const K_LI = 6;
+const K_BODY = 7;
+/** What each element the scan acts on is, in one lookup per tag; any other element is skipped. */
+const KIND = new Map<string, number>([
+  ...BLOCK.map((n) => [n, K_BLOCK] as const), ...RAW.map((n) => [n, K_RAW] as const), ...HIDDEN.map((n) => [n, K_HIDDEN] as const),
+  ['title', K_TITLE], ['a', K_A], ['li', K_LI], ['body', K_BODY],
 ]);
 
 const NAMED = Object.entries({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…', copy: '©', reg: '®', laquo: '«', raquo: '»', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“' });
@@ -215,6 +227,11 @@ class Squeezer {
     }
   }
 
+  /** The same as add('\n'), without walking a string. */
+  lineBreak(): void {
+    this.newlines++;
+  }
+
   text(): string {
     this.done.push(this.out.join(''));
     this.out = [];
@@ -263,6 +280,7 @@ function* convert(html: string): Generator<void, string> {
   // Text inside a hidden element waits here: dropped when the element closes, shown if it never does.
   let held: string[] = [];
   const put = (piece: string) => (hidden ? held.push(piece) : shown.add(piece));
+  const lineBreak = () => (hidden ? held.push('\n') : shown.lineBreak());
   let hidden: string | undefined;
   let depth = 0;
   let title: string | undefined;
@@ -327,18 +345,20 @@ function* convert(html: string): Generator<void, string> {
     }
     i = readTag(html, lt);
     const name = tagName;
+    const kind = KIND.get(name);
+    if (kind === undefined) continue; // <span>, <b>, <img>, …: nothing to do but skip the tag
     if (tagClosing) {
       if (hidden && name === hidden && --depth === 0) {
         held = [];
         hidden = undefined;
         shown.add(' ');
-      } else if (name === 'a') endLink();
-      else if (BLOCK.has(name)) put('\n');
+      } else if (kind === K_A) endLink();
+      else if (kind === K_BLOCK) lineBreak();
       continue;
     }
-    if (RAW.has(name) || name === 'title') {
+    if (kind === K_RAW || kind === K_TITLE) {
       const close = findEndTag(html, name, i, cache);
-      if (name === 'title') {
+      if (kind === K_TITLE) {
         if (close < 0) continue; // an unclosed <title> is ignored and the text after it kept, as before
         // A heading, not a page: the first 1000 characters of the first title.
         title ??= squeeze(decodeEntities(html.slice(i, Math.min(close, i + 1000)))).replaceAll('\n', ' ').replaceAll('  ', ' ');
@@ -347,21 +367,21 @@ function* convert(html: string): Generator<void, string> {
       continue;
     }
     if (hidden && name === hidden && !tagSelfClosing) depth++;
-    else if (hidden === 'head' && name === 'body') {
+    else if (hidden === 'head' && kind === K_BODY) {
       // <body> ends a <head> whose end tag was left out (it is optional in HTML).
       held = [];
       hidden = undefined;
       depth = 0;
     }
-    if (!hidden && HIDDEN.has(name) && !tagSelfClosing) {
+    if (kind === K_HIDDEN && !hidden && !tagSelfClosing) {
       endLink();
       hidden = name;
       depth = 1;
-    } else if (name === 'a') {
+    } else if (kind === K_A) {
       endLink(); // an <a> inside an open <a> closes the first one, as in a browser
       if (tagHref && tagHref.charCodeAt(0) !== 35) href = tagHref;
-    } else if (name === 'li') put('\n- ');
-    else if (BLOCK.has(name)) put('\n');
+    } else if (kind === K_LI) put('\n- ');
+    else if (kind === K_BLOCK) lineBreak();
   }
   if (hidden) {
     let size = 0;
