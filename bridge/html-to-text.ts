@@ -7,6 +7,15 @@
 // Unclosed constructs end as a browser ends them: a comment, a quoted attribute, a tag, <script> or <style> left
 // open runs to the end of the page and is dropped. Hidden elements (<head>, <svg>, <noscript>, …) that never
 // close are shown after all, as the old converter did, so a page missing its </head> keeps its body.
+// Linear is not enough for a server: the bridge converts with htmlToTextYielding, which lets the event loop run
+// every SLICE characters, so a 1 MB page never holds up other requests or the workers' timers.
+
+import { decodeEntities, isAlpha } from './html-entities';
+
+export { decodeEntities };
+
+/** HTML's tag whitespace: tab, LF, FF, CR, space. */
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
 
 /** Content dropped with its element; the page's own text never shows what is inside. */
 const HIDDEN = ['head', 'noscript', 'template', 'svg', 'iframe', 'object'];
@@ -28,65 +37,6 @@ const KIND = new Map<string, number>([
   ...BLOCK.map((n) => [n, K_BLOCK] as const), ...RAW.map((n) => [n, K_RAW] as const), ...HIDDEN.map((n) => [n, K_HIDDEN] as const),
   ['title', K_TITLE], ['a', K_A], ['li', K_LI], ['body', K_BODY],
 ]);
-
-const NAMED = Object.entries({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…', copy: '©', reg: '®', laquo: '«', raquo: '»', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“' });
-/** The names by their first letter's code, for comparing in place. All are lower-case ASCII letters. */
-const NAMED_BY_FIRST: Record<number, Array<[string, string]>> = {};
-for (const entry of NAMED) (NAMED_BY_FIRST[entry[0].charCodeAt(0)] ??= []).push(entry);
-
-const isAlpha = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-const isDigit = (c: number) => c >= 48 && c <= 57;
-const isHex = (c: number) => isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
-/** HTML's tag whitespace: tab, LF, FF, CR, space. */
-const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
-
-/** The entity between `&` at text[from - 1] and `;` at text[to]: `#x41`, `#65` or `amp`, as the old converter took them. */
-function entity(text: string, from: number, to: number): string | undefined {
-  if (text.charCodeAt(from) === 35) {
-    const hex = text.charCodeAt(from + 1) === 120 || text.charCodeAt(from + 1) === 88;
-    const start = from + (hex ? 2 : 1);
-    if (to === start || to - start > (hex ? 6 : 7)) return undefined;
-    let code = 0;
-    for (let k = start; k < to; k++) {
-      const c = text.charCodeAt(k);
-      if (isDigit(c)) code = code * (hex ? 16 : 10) + (c - 48);
-      else if (hex && isHex(c)) code = code * 16 + ((c | 32) - 87);
-      else return undefined;
-    }
-    if (code <= 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return undefined;
-    return code < 0x10000 ? String.fromCharCode(code) : String.fromCodePoint(code);
-  }
-  if (to - from < 2) return undefined;
-  // Compared in place, without cutting the name out: a page of bogus entities should cost no allocations.
-  for (const [name, value] of NAMED_BY_FIRST[text.charCodeAt(from) | 32] ?? []) {
-    if (name.length !== to - from) continue;
-    let k = 1;
-    while (k < name.length && (text.charCodeAt(from + k) | 32) === name.charCodeAt(k)) k++;
-    if (k === name.length) return value;
-  }
-  return undefined;
-}
-
-/** Decodes `&name;`, `&#nn;` and `&#xhh;`; anything else stays as written. Looks at most 10 characters per `&`. */
-export function decodeEntities(text: string): string {
-  let amp = text.indexOf('&');
-  if (amp < 0) return text;
-  const out: string[] = [];
-  let last = 0;
-  while (amp >= 0) {
-    let j = amp + 1;
-    const stop = Math.min(text.length, amp + 10);
-    while (j < stop && text.charCodeAt(j) !== 59 && text.charCodeAt(j) !== 38) j++;
-    const decoded = text.charCodeAt(j) === 59 ? entity(text, amp + 1, j) : undefined;
-    if (decoded !== undefined) {
-      out.push(text.slice(last, amp), decoded);
-      last = j + 1;
-    }
-    amp = text.indexOf('&', decoded !== undefined ? j + 1 : amp + 1);
-  }
-  out.push(text.slice(last));
-  return out.join('');
-}
 
 /** Lower case for a short ASCII name; most pages write names in lower case, which then costs no new string. */
 function lower(name: string): string {
