@@ -2,6 +2,7 @@
 // open in a new tab without referrer or opener, inline styles are stripped (the CSP refuses them anyway).
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
+import { markdownHazard } from './markdown-hazard';
 
 let hooked = false;
 function hookLinks() {
@@ -15,8 +16,22 @@ function hookLinks() {
   });
 }
 
+const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** The text as one escaped paragraph that keeps its line breaks: for input marked cannot render in bounded time. */
+export function plainTextHtml(text: string): string {
+  return `<p class="md-plain">${text.replace(/[&<>"']/g, (ch) => escapes[ch]!)}</p>`;
+}
+
 export function renderMarkdown(text: string): string {
   hookLinks();
-  const html = marked.parse(text, { async: false, gfm: true, breaks: false });
+  if (markdownHazard(text) !== undefined) return plainTextHtml(text);
+  let html: string;
+  try {
+    html = marked.parse(text, { async: false, gfm: true, breaks: false });
+  } catch {
+    // marked recurses per nesting level; a shape the hazard scan did not foresee must not take the chat down.
+    return plainTextHtml(text);
+  }
   return DOMPurify.sanitize(html, { FORBID_ATTR: ['style'], FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe'] });
 }
