@@ -49,4 +49,16 @@ describe('requests that cannot be serialised for a worker', () => {
     expect((await call(nested(MAX_JSON_DEPTH - 1))).status).toBe(200);
     expect((await call(nested(MAX_JSON_DEPTH))).json().error).toMatchObject({ code: 'E_BODY_TOO_DEEP' });
   });
+
+  it('answers a worker result too deep to encode again with 502 E_RESULT_UNSERIALISABLE, not a 500', async () => {
+    const { root, dirs } = tempDirs();
+    const manifest = join(root, 'desktop.json');
+    writeFileSync(manifest, JSON.stringify({ hooks: [{ events: ['before_turn'], exec: [process.execPath, join(fixturesDir, 'hostile-worker.mjs'), 'deep'] }] }));
+    const b = await startBridge({ port: 0, roots: [root], manifestPath: manifest, dirs, env: { PATH: process.env.PATH }, writeBridgeFile: false });
+    running.push(b);
+    const res = await send(b.url, '/v1/hooks/run', { method: 'POST', headers: json(b.token), body: JSON.stringify({ event: 'before_turn', data: { x: 1 }, workspace: root }) });
+    expect(res.status).toBe(502);
+    expect(res.json().error).toMatchObject({ code: 'E_RESULT_UNSERIALISABLE' });
+    expect(res.body.length).toBeLessThan(1000);
+  });
 });
