@@ -253,6 +253,9 @@ const manifestCases: Case[] = [
   { name: 'oneOf (a combinator outside the subset)', code: 'E_MANIFEST_SCHEMA_KEYWORD', path: 'tools.0.parameters.properties.path.oneOf', build: withManifest((m) => (pathSchema(m).oneOf = [])) },
   { name: 'a negative minLength', code: 'E_MANIFEST_SCHEMA', path: 'tools.0.parameters.properties.path.minLength', build: withManifest((m) => (pathSchema(m).minLength = -1)) },
   { name: 'an invalid pattern', code: 'E_MANIFEST_SCHEMA', path: 'tools.0.parameters.properties.path.pattern', build: withManifest((m) => (pathSchema(m).pattern = '([a-z]')) },
+  // Valid for JS RegExp, but hosts check patterns in linear time: a backreference or lookahead would refuse every call.
+  { name: 'a pattern with a backreference', code: 'E_MANIFEST_SCHEMA', path: 'tools.0.parameters.properties.path.pattern', build: withManifest((m) => (pathSchema(m).pattern = '^(a)\\1$')) },
+  { name: 'a pattern with a lookahead', code: 'E_MANIFEST_SCHEMA', path: 'tools.0.parameters.properties.path.pattern', build: withManifest((m) => (pathSchema(m).pattern = '^(?=a)a$')) },
   { name: 'tuple items', code: 'E_MANIFEST_SCHEMA', path: 'tools.0.parameters.properties.path.items', build: withManifest((m) => (pathSchema(m).items = [{ type: 'string' }])) },
   { name: 'a duplicate enum value', code: 'E_MANIFEST_SCHEMA', path: 'tools.0.parameters.properties.path.enum', build: withManifest((m) => (pathSchema(m).enum = ['a', 'a'])) },
   { name: 'an unknown type name', code: 'E_MANIFEST_SCHEMA', path: 'tools.0.parameters.properties.path.type', build: withManifest((m) => (pathSchema(m).type = 'text')) },

@@ -1,7 +1,8 @@
 // The JSON Schema subset accepted for `tools[].parameters` (seed 004: "受支持的 JSON Schema object 子集，不是任意
 // JSON Schema 实现"). Generous enough for real tools, small enough that every host can enforce it the same way.
 // Anything else, including `$ref`, `$schema`, combinators and vendor `x-` keywords, is refused with its path.
-import { quoteUntrusted } from '../errors';
+import { HarnessError, quoteUntrusted } from '../errors';
+import { compileLinearRegex } from '../schema';
 import { refuseAt, refuseInvisibleChar } from './codes';
 import { MANIFEST_LIMITS } from './limits';
 import { joinPath, type JsonValue } from './strict-json';
@@ -117,6 +118,14 @@ function checkSchema(schema: JsonValue, path: string, depth: number): void {
       new RegExp(schema.pattern, 'u');
     } catch {
       bad('pattern', 'pattern is not a valid ECMAScript regular expression (with the "u" flag).');
+    }
+    // Hosts check arguments with a linear-time engine (plugin-host/schema), never with JS RegExp: a pattern it cannot
+    // run (backreferences, lookaround) would install and then refuse every call, so it is refused here instead.
+    try {
+      compileLinearRegex(schema.pattern);
+    } catch (error) {
+      const why = HarnessError.isInstance(error) ? error.message.replace(/^The regular expression /, '').replace(/(, which search does not support.*|\. (Fix it|Rewrite the pattern).*)$/, '') : 'is not supported';
+      bad('pattern', `pattern cannot be checked in linear time: it ${why}. Rewrite it without backreferences, lookahead or lookbehind.`);
     }
   }
   for (const key of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const) {
