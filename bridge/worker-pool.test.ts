@@ -49,6 +49,13 @@ describe('worker pool protocol violations', () => {
     expect(pool.spawned).toBe(2);
   });
 
+  it('an answer with a 4 MiB id fails with a short error that quotes only its start', async () => {
+    const error = await failure(makePool().call(hostile('huge-id'), request()));
+    expect(error.code).toBe('E_WORKER_PROTOCOL');
+    expect(error.message.length).toBeLessThan(400);
+    expect(error.message).toContain('(4194308 characters)');
+  });
+
   it('a healthy worker is reused, and after an eviction the next call gets a fresh process', async () => {
     const pool = makePool();
     const echo = hostile('echo');

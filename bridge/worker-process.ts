@@ -172,7 +172,7 @@ export class WorkerProcess {
       return;
     }
     if (!isObject(frame) || frame.id !== pending.id) {
-      this.violation('E_WORKER_PROTOCOL', `The worker answered with id ${isObject(frame) ? JSON.stringify(frame.id) : '(none)'} instead of ${pending.id}. Echo the request id.`);
+      this.violation('E_WORKER_PROTOCOL', `The worker answered with id ${isObject(frame) ? shownId(frame.id) : '(none)'} instead of ${pending.id}. Echo the request id.`);
       return;
     }
     if (typeof frame.error === 'string' && frame.data === undefined) {
@@ -246,6 +246,8 @@ export function encodeFrame(frame: WorkerRequest, maxFrameBytes: number): Buffer
   return out;
 }
 
+/** A worker's id shown in an error: bounded whatever the worker sent (a 48 MiB string id, a deep array). */
+const shownId = (id: unknown): string => (typeof id === 'string' ? JSON.stringify(clip(id)) : typeof id === 'number' ? String(id) : `(a ${Array.isArray(id) ? 'list' : id === null ? 'null' : typeof id})`);
 const clip = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}… (${text.length} characters)` : text);
 const preview = (line: Buffer): string => JSON.stringify(line.subarray(0, 80).toString('utf8'));
 const tail = (text: string): string => (text.length > 2000 ? text.slice(-2000) : text);
