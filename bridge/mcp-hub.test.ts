@@ -58,8 +58,8 @@ describe('MCP server processes', () => {
     running.push(b);
     const res = await send(b.url, '/v1/tools/call', { method: 'POST', headers: json(b.token), body: JSON.stringify({ name: 'mcp__probe__probe', arguments: {}, workspace: root }) });
     const probe = JSON.parse(res.json().output as string) as { env: Record<string, string>; pid: number; pgid: number; grandchild: number };
-    // I_BRIDGE_NONCE lets a later start verify a recorded group before killing it (process-groups.ts).
-    expect(Object.keys(probe.env).sort()).toEqual(['HOME', 'I_BRIDGE_NONCE', 'I_CACHE_DIR', 'I_CONFIG_DIR', 'I_DATA_DIR', 'I_RUNTIME_DIR', 'PATH', 'PYTHONUTF8']);
+    // Exactly seed 000 §2's list (HOME because it was present): nothing is added to mark the process as ours.
+    expect(Object.keys(probe.env).sort()).toEqual(['HOME', 'I_CACHE_DIR', 'I_CONFIG_DIR', 'I_DATA_DIR', 'I_RUNTIME_DIR', 'PATH', 'PYTHONUTF8']);
     expect(probe.env.HOME).toBe('/home/probe');
     expect(probe.env.I_DATA_DIR).toBe(dirs.data_dir);
     expect(probe.pgid).toBe(probe.pid); // its own group, not the bridge's

@@ -4,43 +4,73 @@
 // start kills the groups recorded by a bridge that is no longer alive, then deletes that record. Workers should
 // still exit on stdin EOF: this only catches the ones that do not.
 //
-// A record is a request to SIGKILL whole process groups, so it is never taken on trust (anyone who could write the
-// folder could name any process of this user). Each bridge start draws a random nonce, writes it into its record
-// and gives it to every worker and MCP server it spawns as I_BRIDGE_NONCE. A later start kills a recorded group only
-// after it has found, in /proc/<pid>/environ, a live member of that group carrying the record's nonce: a group id
-// is unique while the group exists, so that member proves the group is the one the dead bridge started, whatever
-// happened to its leader or to reused pids. Without /proc (macOS, BSD) nothing can be verified: the record is
-// logged and removed, never acted on. Windows has no process groups and records nothing.
+// Who can write a record: the runtime folder is private (0700, this user's, refused otherwise; files created
+// exclusively, never read through a link: runtime-dir.ts), so only this user can plant one, and this user can kill
+// those processes anyway. Nothing is added to a worker's environment to mark it (seed 000 §2 keeps only PATH,
+// PYTHONUTF8, the HOME-like variables and the four I_*_DIR). What the check must still stop is pid reuse: a record
+// must never make a start kill a group that is not the one the dead bridge started. On Linux a recorded group X
+// (with its leader's kernel start time, /proc/<pid>/stat field 22, and the boot it was recorded in) is killed only
+// when it has live members and
+//  (a) process X exists with exactly the recorded start time (alive, or a zombie not yet reaped: its pid is still
+//      taken, so the group cannot have been made anew), or
+//  (b) process X is gone and every live member of X started at or after the recorded start time.
+// (b) is sound because Linux never hands out a pid that is still in use as a process-group id: while the recorded
+// group had a live member, no new process could get pid X. So a group X whose leader is gone is the recorded one
+// unless that group died out completely, the pid space then wrapped round to X, a new process got X, made itself a
+// group leader, started members and exited. Those members would be younger than the recorded leader and pass (b):
+// that residual risk is accepted for a best-effort guard. A reused X that is alive, or a group whose members are
+// older than the recorded leader, fails (a)/(b) and is left alone and logged. Start times count from boot, so a
+// record from an earlier boot (/proc/sys/kernel/random/boot_id differs) names none of today's processes and is
+// never acted on. Without /proc (macOS, BSD) nothing can be verified: the record is logged and removed, never
+// acted on. Windows has no process groups and records nothing.
 //
-// A recorded bridge is alive when its pid runs with the recorded start time (/proc/<pid>/stat field 22 on Linux):
-// its record is left alone.
-import { randomBytes } from 'node:crypto';
+// A recorded bridge is alive when its pid runs with the recorded start time: its record is left alone.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { preparePrivateDir, readPrivateFile, unlinkQuietly, writePrivateFile } from './runtime-dir';
 
-/** The environment variable that carries a bridge start's nonce to the processes it spawns. */
-export const NONCE_ENV = 'I_BRIDGE_NONCE';
-const NONCE = /^[0-9a-f]{32}$/;
-
 interface GroupEntry {
   pgid: number;
+  /** Kernel start time in clock ticks since boot (decimal digits), or null where /proc does not say. */
   start: string | null;
 }
 
+/** Version 3: start times and boot id only (version 2 carried a nonce that workers no longer get; it is dropped). */
 interface GroupFile {
-  version: 2;
+  version: 3;
+  boot: string | null;
   bridge: GroupEntry;
-  nonce: string;
   groups: GroupEntry[];
+}
+
+interface Stat {
+  state: string;
+  pgrp: number;
+  start: string;
+}
+
+function readStat(pid: number | string): Stat | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may hold spaces and parentheses: the fields start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const start = fields[19];
+    return start && /^\d+$/.test(start) ? { state: fields[0] ?? '', pgrp: Number(fields[2]), start } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The kernel's start time of a process (clock ticks since boot), or null when unknown or not running. */
 export function processStartTime(pid: number): string | null {
+  const stat = readStat(pid);
+  return stat === null || stat.state === 'Z' ? null : stat.start;
+}
+
+/** This boot's id (Linux), so a record left by an earlier boot is never matched against today's pids. */
+export function bootId(): string | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[0] === 'Z' ? null : (fields[19] ?? null);
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
   } catch {
     return null;
   }
@@ -65,10 +95,9 @@ export function sameProcess(entry: GroupEntry): boolean {
 
 export class GroupRecord {
   readonly file: string;
-  /** Goes into the record and into the environment of every process this bridge spawns. */
-  readonly nonce = randomBytes(16).toString('hex');
   private readonly groups = new Map<number, string | null>();
   private readonly self: GroupEntry = { pgid: process.pid, start: processStartTime(process.pid) };
+  private readonly boot = bootId();
   private broken = false;
 
   constructor(
@@ -76,11 +105,6 @@ export class GroupRecord {
     private readonly log?: (line: string) => void,
   ) {
     this.file = join(dir, `${process.pid}.json`);
-  }
-
-  /** What a spawned worker or MCP server gets on top of its scrubbed environment, so a later start can verify it. */
-  get env(): Record<string, string> {
-    return { [NONCE_ENV]: this.nonce };
   }
 
   add(pgid: number): void {
@@ -101,7 +125,7 @@ export class GroupRecord {
   private write(): void {
     if (this.broken) return;
     if (this.groups.size === 0) return this.clear();
-    const content: GroupFile = { version: 2, bridge: this.self, nonce: this.nonce, groups: [...this.groups].map(([pgid, start]) => ({ pgid, start })) };
+    const content: GroupFile = { version: 3, boot: this.boot, bridge: this.self, groups: [...this.groups].map(([pgid, start]) => ({ pgid, start })) };
     try {
       preparePrivateDir(this.dir);
       writePrivateFile(this.file, `${JSON.stringify(content)}\n`);
@@ -115,46 +139,40 @@ export class GroupRecord {
 
 const isEntry = (v: unknown): v is GroupEntry =>
   typeof v === 'object' && v !== null && Number.isInteger((v as GroupEntry).pgid) && (v as GroupEntry).pgid > 1 &&
-  ((v as GroupEntry).start === null || typeof (v as GroupEntry).start === 'string');
+  ((v as GroupEntry).start === null || (typeof (v as GroupEntry).start === 'string' && /^\d{1,20}$/.test((v as GroupEntry).start!)));
 
 function parseRecord(text: string | undefined): GroupFile | undefined {
   if (text === undefined) return undefined;
   try {
     const r = JSON.parse(text) as GroupFile;
-    const ok = r?.version === 2 && isEntry(r.bridge) && typeof r.nonce === 'string' && NONCE.test(r.nonce) && Array.isArray(r.groups) && r.groups.every(isEntry);
+    const ok = r?.version === 3 && (r.boot === null || typeof r.boot === 'string') && isEntry(r.bridge) && Array.isArray(r.groups) && r.groups.every(isEntry);
     return ok ? r : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Live processes by process group, from /proc (Linux). */
-function membersByGroup(): Map<number, number[]> {
-  const groups = new Map<number, number[]>();
+/** Start times of the live (not zombie) processes of each process group, from /proc (Linux). */
+function membersByGroup(): Map<number, bigint[]> {
+  const groups = new Map<number, bigint[]>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] === 'Z') continue;
-      const pgrp = Number(fields[2]);
-      const list = groups.get(pgrp);
-      if (list) list.push(Number(name));
-      else groups.set(pgrp, [Number(name)]);
-    } catch {
-      // exited meanwhile
-    }
+    const stat = readStat(name); // null: exited meanwhile
+    if (stat === null || stat.state === 'Z') continue;
+    const list = groups.get(stat.pgrp);
+    if (list) list.push(BigInt(stat.start));
+    else groups.set(stat.pgrp, [BigInt(stat.start)]);
   }
   return groups;
 }
 
-/** Whether `pid` was started with `I_BRIDGE_NONCE=<nonce>` (another user's process cannot be read: false). */
-function carriesNonce(pid: number, nonce: string): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`${NONCE_ENV}=${nonce}`);
-  } catch {
-    return false;
-  }
+/** Whether live group `group.pgid` is the one recorded (see the header for (a) and (b)). */
+function isRecordedGroup(group: GroupEntry, members: bigint[]): boolean {
+  if (group.start === null) return false; // recorded without a start time: nothing to check against
+  const leader = readStat(group.pgid);
+  if (leader !== null) return leader.start === group.start; // (a)
+  const recorded = BigInt(group.start);
+  return members.every((start) => start >= recorded); // (b)
 }
 
 /**
@@ -171,7 +189,8 @@ export function reapLeftoverGroups(dir: string, log?: (line: string) => void): n
   }
   const killed: number[] = [];
   const refused: number[] = [];
-  let members: Map<number, number[]> | undefined;
+  let members: Map<number, bigint[]> | undefined;
+  const boot = bootId();
   for (const name of names) {
     if (!/^\d+\.json$/.test(name) || Number(name.slice(0, -5)) === process.pid) continue;
     const file = join(dir, name);
@@ -180,9 +199,11 @@ export function reapLeftoverGroups(dir: string, log?: (line: string) => void): n
     if (record && process.platform === 'linux') {
       members ??= membersByGroup();
       for (const group of record.groups) {
-        if (!(members.get(group.pgid) ?? []).some((pid) => carriesNonce(pid, record.nonce))) {
-          if (members.has(group.pgid)) refused.push(group.pgid);
-          continue; // gone, or not the group that bridge started: not ours to kill
+        const live = members.get(group.pgid);
+        if (!live) continue; // the group is gone
+        if (boot === null || record.boot !== boot || !isRecordedGroup(group, live)) {
+          refused.push(group.pgid); // a reused pid (or an earlier boot's record): not ours to kill
+          continue;
         }
         try {
           process.kill(-group.pgid, 'SIGKILL');
@@ -197,6 +218,6 @@ export function reapLeftoverGroups(dir: string, log?: (line: string) => void): n
     unlinkQuietly(file);
   }
   if (killed.length) log?.(`killed ${killed.length} leftover worker group(s) of a bridge that did not shut down: ${killed.join(', ')}`);
-  if (refused.length) log?.(`left ${refused.length} recorded process group(s) alone (${refused.join(', ')}): none of their processes carries the recording bridge's nonce, so they are not its workers.`);
+  if (refused.length) log?.(`left ${refused.length} recorded process group(s) alone (${refused.join(', ')}): their processes' start times do not match the recording bridge's (the pids were reused), so they are not its workers. Stop them yourself if they are.`);
   return killed;
 }

@@ -118,7 +118,7 @@ async function startLocked(
     ...((options.ioLimitBytes ?? settings.ioLimitBytes) !== undefined ? { ioLimitBytes: options.ioLimitBytes ?? settings.ioLimitBytes } : {}),
   });
   const mcp = new McpHub({
-    env: { ...workerEnv(dirs, env), ...groups.env }, callTimeoutMs, maxFrameBytes, groups,
+    env: workerEnv(dirs, env), callTimeoutMs, maxFrameBytes, groups,
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
     ...(options.log ? { log: options.log } : {}),
   });

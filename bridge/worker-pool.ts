@@ -13,8 +13,6 @@ import { WorkerProcess, type WorkerOptions } from './worker-process';
 export interface GroupSink {
   add(pgid: number): void;
   remove(pgid: number): void;
-  /** Added to every spawned process's environment: the nonce that lets a later start verify a recorded group. */
-  readonly env?: Record<string, string>;
 }
 
 export interface PoolOptions extends Partial<WorkerOptions> {
@@ -69,7 +67,7 @@ export class WorkerPool {
       killGraceMs: options.killGraceMs ?? KILL_GRACE_MS,
     };
     this.callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
-    this.env = { ...workerEnv(options.dirs, options.sourceEnv), ...options.groups?.env };
+    this.env = workerEnv(options.dirs, options.sourceEnv);
   }
 
   /** Live worker processes (for status and tests). */
