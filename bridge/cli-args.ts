@@ -52,7 +52,7 @@ it cleanly: calls in flight get 503 E_BRIDGE_CLOSED and every worker group is ki
 
 Workers must exit when their stdin closes: if i-bridge is SIGKILLed that is the only signal they get. As a
 best-effort guard, worker process groups are recorded in <runtime_dir>/groups/ and the next start kills the
-groups of a bridge that is no longer running.
+groups of a bridge that is no longer running (Linux only, and only groups whose start times match the record).
 
 HTTP API (JSON only; every endpoint but /v1/pair needs "Authorization: Bearer <token>"):
   POST /v1/pair {code}                          -> {token}
