@@ -14,6 +14,7 @@ import {
   manyTypesModule,
   packageAround,
 } from '../fixtures/packages/cost-bombs';
+import { leb } from '../fixtures/packages/wasm-bytes';
 import { BYTES_PER_BLOCK, FREE_BLOCKS, walkDeflate } from './deflate-end';
 import { packPackage } from './pack';
 import { sha256HexNoble, sha256HexWebCrypto, sha256Hex } from './sha256';
@@ -26,16 +27,6 @@ const MiB = 1024 * 1024;
 
 /** A valid ABI module just under 8 MiB whose code section is a realistic instruction mix with random constants. */
 function bigModule(target = 8 * MiB - 4096): Uint8Array {
-  const leb = (n: number): number[] => {
-    const out: number[] = [];
-    do {
-      let b = n & 0x7f;
-      n >>>= 7;
-      if (n !== 0) b |= 0x80;
-      out.push(b);
-    } while (n !== 0);
-    return out;
-  };
   const sleb = (n: number): number[] => {
     const out: number[] = [];
     for (;;) {
