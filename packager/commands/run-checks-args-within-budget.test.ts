@@ -1,30 +1,13 @@
 // `hplugin run` checks --args with the app's linear-time pattern engine, and its --timeout-ms budget starts before
 // the package is read: reading, validation and the argument check spend it too.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { packPackage } from '../../plugin-host';
 import { recorderWasm } from '../../plugin-host/fixtures/wat/wat';
-import type { CliIo } from '../io';
-import { runCommand } from './run';
+import { hplugin, useRunDirs } from './run-test-kit';
 
-let dir = '';
-let ws = '';
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hplugin-run-args-'));
-  ws = join(dir, 'ws');
-  await mkdir(ws);
-});
-afterEach(async () => rm(dir, { recursive: true, force: true }));
-
-async function hplugin(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) };
-  const code = await runCommand(argv, io);
-  return { code, stdout, stderr };
-}
+const dirs = useRunDirs('hplugin-run-args-');
 
 /** A package whose one tool `check` takes `{text}` constrained by `pattern`, and answers done with "ran". */
 async function patternPackage(pattern: string): Promise<string> {
@@ -39,7 +22,7 @@ async function patternPackage(pattern: string): Promise<string> {
     permissions: { workspace: 'none', storage: false },
     tools: [{ name: 'check', description: 'Checks text.', parameters: { type: 'object', properties: { text: { type: 'string', pattern } }, required: ['text'], additionalProperties: false } }],
   };
-  const file = join(dir, 'pattern.hplugin.zip');
+  const file = join(dirs.dir, 'pattern.hplugin.zip');
   await writeFile(file, (await packPackage({ manifest, wasm: await recorderWasm([{ type: 'done', output: 'ran' }]), license: 'MIT' })).bytes);
   return file;
 }
@@ -48,10 +31,10 @@ describe('hplugin run checks --args with the linear-time engine', () => {
   it('answers ^(a+)+$ against 50,000 "a" and a "b" with a mismatch, and runs the tool for 50,000 "a"', async () => {
     const pkg = await patternPackage('^(a+)+$');
     // A backtracking RegExp never finishes this input (2^50000 ways to split the a's); the test's own timeout is the bound.
-    const refused = await hplugin(pkg, '--tool', 'check', '--args', JSON.stringify({ text: `${'a'.repeat(50_000)}b` }), '--workspace', ws);
+    const refused = await hplugin(pkg, '--tool', 'check', '--args', JSON.stringify({ text: `${'a'.repeat(50_000)}b` }), '--workspace', dirs.ws);
     expect(refused).toMatchObject({ code: 2, stdout: '' });
     expect(refused.stderr).toMatch(/^error E_USAGE: --args does not match check's parameters: at args\.text: String does not match pattern\. Give --args the fields/);
-    const accepted = await hplugin(pkg, '--tool', 'check', '--args', JSON.stringify({ text: 'a'.repeat(50_000) }), '--workspace', ws);
+    const accepted = await hplugin(pkg, '--tool', 'check', '--args', JSON.stringify({ text: 'a'.repeat(50_000) }), '--workspace', dirs.ws);
     expect(accepted).toEqual({ code: 0, stdout: 'ran', stderr: '' });
   });
 
@@ -68,7 +51,7 @@ describe('hplugin run: --timeout-ms covers everything from the first byte read',
   it('stops before the plugin starts when reading and checking the package and --args spent the budget', async () => {
     const pkg = await patternPackage('^(a|b)*c?$');
     // A 4 MB argument takes far longer than 1 ms to parse and check; that time is part of the budget.
-    const r = await hplugin(pkg, '--tool', 'check', '--args', JSON.stringify({ text: 'ab'.repeat(2_000_000) }), '--workspace', ws, '--timeout-ms', '1');
+    const r = await hplugin(pkg, '--tool', 'check', '--args', JSON.stringify({ text: 'ab'.repeat(2_000_000) }), '--workspace', dirs.ws, '--timeout-ms', '1');
     expect(r).toMatchObject({ code: 1, stdout: '' });
     expect(r.stderr).toMatch(/^error E_RUN_TIMEOUT: The run's 1 ms budget was spent before the plugin started \(while [a-z -]+\)\. Nothing was run; raise --timeout-ms\.\n$/);
   });
