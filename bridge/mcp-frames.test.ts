@@ -82,3 +82,22 @@ describe('an MCP server answering over the limit', () => {
     expect(b.mcp.pids).not.toEqual(first);
   });
 });
+
+describe('an MCP server answering with a huge error', () => {
+  it('fails the call with a short error that quotes the start of the message, controls escaped', async () => {
+    const { root, dirs } = tempDirs();
+    const b = await startBridge({
+      port: 0, roots: [root], dirs, env: { PATH: process.env.PATH }, writeBridgeFile: false, killGraceMs: 50,
+      mcpServers: { boom: { command: [process.execPath, join(fixturesDir, 'mcp-error-server.mjs')], cwd: fixturesDir } },
+    });
+    running.push(b);
+    const r = await send(b.url, '/v1/tools/call', { method: 'POST', headers: json(b.token), body: JSON.stringify({ name: 'mcp__boom__boom', arguments: {}, workspace: root }) });
+    expect(r.status).toBe(502);
+    const error = r.json().error as { code: string; message: string };
+    expect(error.code).toBe('E_MCP_CALL_FAILED');
+    expect(error.message.length).toBeLessThan(2500);
+    expect(error.message).toContain('\\x1b[31m');
+    expect(error.message).not.toContain('\u001b');
+    expect(error.message).toMatch(/\(\d{7} characters\)/);
+  });
+});

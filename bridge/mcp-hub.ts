@@ -11,6 +11,7 @@ import { KILL_GRACE_MS } from './limits';
 import { TOOL_NAME } from './manifest';
 import { McpStdioTransport } from './mcp-stdio-transport';
 import type { PublicTool, ToolImage, ToolResult } from './protocol';
+import { quoteUntrusted } from './terminal-text';
 import { resolveCwd, resolveExec, type ExecSource } from './resolve-exec';
 import type { GroupSink } from './worker-pool';
 
@@ -109,7 +110,7 @@ export class McpHub {
       const why = transport.diagnostics();
       throw new BridgeError(
         'E_MCP_UNAVAILABLE',
-        `The MCP server "${server.name}" did not start (${(error as Error).message}${why ? `; ${why}` : ''}). Check mcp_servers.${server.name} in bridge.json.`,
+        `The MCP server "${server.name}" did not start (${quoteUntrusted(String((error as Error).message), 1000)}${why ? `; ${quoteUntrusted(why, 2000)}` : ''}). Check mcp_servers.${server.name} in bridge.json.`,
         { server: server.name },
       );
     }
@@ -133,7 +134,8 @@ export class McpHub {
         // The server may still be working on it; drop the connection so the next call starts clean.
         await entry.server.transport?.close().catch(() => undefined);
       }
-      throw new BridgeError(timedOut ? 'E_MCP_TIMEOUT' : 'E_MCP_CALL_FAILED', `The MCP tool ${name} failed (${(error as Error).message}). It is not retried.`);
+      // The message is the server's own words (a JSON-RPC error): quoted short, with its controls visible.
+      throw new BridgeError(timedOut ? 'E_MCP_TIMEOUT' : 'E_MCP_CALL_FAILED', `The MCP tool ${name} failed (${quoteUntrusted(String((error as Error).message), 2000)}). It is not retried.`);
     }
     const texts: string[] = [];
     const images: ToolImage[] = [];

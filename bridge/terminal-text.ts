@@ -31,3 +31,16 @@ export function escapeControls(text: string, options: { keepLayout?: boolean } =
   }
   return out === undefined ? text : out + text.slice(from);
 }
+
+/**
+ * A bounded, one-line quote of untrusted text for an error the bridge answers with (an MCP server's message, a
+ * worker's error, a redirect target): at most `max` characters, controls escaped, the full length when cut. The
+ * bridge's copy of plugin-host's `quoteUntrusted`: nothing a worker or server sends may make an error large.
+ */
+export function quoteUntrusted(text: string, max = 200): string {
+  let end = Math.min(text.length, max);
+  const last = text.charCodeAt(end - 1);
+  if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+  const head = escapeControls(text.slice(0, end).replace(/["\\]/g, (ch) => `\\${ch}`));
+  return end < text.length ? `"${head}…" (${text.length} characters)` : `"${head}"`;
+}

@@ -39,6 +39,10 @@ beforeAll(async () => {
       res.writeHead(302, { location: '/endless-loop', 'content-type': 'text/plain' });
       return endless(res);
     }
+    if (url.pathname === '/bad-location') {
+      res.writeHead(302, { location: 'http://[::1' });
+      return res.end();
+    }
     if (url.pathname === '/to-page') {
       res.writeHead(301, { location: '/page' });
       return res.end();
@@ -103,6 +107,13 @@ describe('web_fetch', () => {
     expect(output).toContain('First para with a link (/next).');
     expect(output).toContain('- one\n- two');
     expect(output).not.toMatch(/alert|p\{\}|<h1>/);
+  });
+
+  it('refuses a malformed redirect target with E_WEB_REDIRECT_INVALID naming it, not an internal error', async () => {
+    await expect(webFetch({ url: `${base}/bad-location` }, { allowPrivate: true })).rejects.toMatchObject({
+      code: 'E_WEB_REDIRECT_INVALID',
+      message: expect.stringContaining('redirected to "http://[::1", which is not a valid URL'),
+    });
   });
 
   it('stops after 5 requests including redirects', async () => {

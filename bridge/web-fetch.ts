@@ -14,6 +14,7 @@ import { htmlToTextYielding } from './html-to-text';
 import { WEB_MAX_BODY_BYTES, WEB_MAX_OUTPUT_CHARS, WEB_MAX_REQUESTS, WEB_TIMEOUT_MS } from './limits';
 import type { PublicTool, ToolResult } from './protocol';
 import { DEFAULT_PRIVATE_HINT, guardedLookup, isPublicAddress, refusedAddress } from './public-address';
+import { quoteUntrusted } from './terminal-text';
 
 export interface WebFetchOptions {
   allowPrivate: boolean;
@@ -127,6 +128,15 @@ export interface FetchedPage {
   output: string;
 }
 
+/** Where a redirect leads. The page chose the Location header: a malformed one is the page's fault, not ours. */
+function redirectTarget(location: string, from: URL): URL {
+  try {
+    return new URL(location, from);
+  } catch {
+    throw new BridgeError('E_WEB_REDIRECT_INVALID', `${from.origin} redirected to ${quoteUntrusted(location)}, which is not a valid URL. Try the address the page meant directly.`);
+  }
+}
+
 /** Fetches one URL under seed 000 §9's rules. Refusals and failures throw BridgeError (E_WEB_*, E_ABORTED). */
 export async function fetchPage(href: string, options: WebFetchOptions): Promise<FetchedPage> {
   const { signal: outer, ...rest } = options;
@@ -155,7 +165,7 @@ export async function fetchPage(href: string, options: WebFetchOptions): Promise
         if (request >= o.maxRequests) {
           throw new BridgeError('E_WEB_TOO_MANY_REDIRECTS', `Stopped after ${o.maxRequests} requests; the page keeps redirecting. Try the final address directly.`);
         }
-        url = new URL(got.location, url);
+        url = redirectTarget(got.location, url);
         continue;
       }
       const type = got.contentType.split(';')[0]!.trim().toLowerCase();

@@ -8,6 +8,7 @@ import { killGroup, killGroupNow } from './kill-group';
 import { MAX_JSON_DEPTH } from './limits';
 import { collectGarbage, noteGarbage } from './reclaim';
 import type { WorkerRequest } from './protocol';
+import { quoteUntrusted } from './terminal-text';
 
 export interface WorkerOptions {
   maxFrameBytes: number;
@@ -176,7 +177,7 @@ export class WorkerProcess {
       return;
     }
     if (typeof frame.error === 'string' && frame.data === undefined) {
-      this.violation('E_WORKER_ERROR', `The worker reported an error: ${frame.error.slice(0, 2000)}`);
+      this.violation('E_WORKER_ERROR', `The worker reported an error: ${quoteUntrusted(frame.error, 2000)}`);
       return;
     }
     if (!isObject(frame.data) || frame.error !== undefined) {
