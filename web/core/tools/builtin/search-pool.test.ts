@@ -100,8 +100,10 @@ describe('search reads through a bounded pool', () => {
       '[more matches not shown (output limited to 5); narrow the pattern, path or glob]',
     ]);
     expect(c.reads).toBeLessThan(30); // of 300
-    // The root, d00 and the folders listed ahead of the walk; 21 folders in all.
-    expect(c.lists).toBeLessThanOrEqual(2 + WALK_LIST_AHEAD);
+    // Of 21 folders: the root, d00, and each folder the walk popped while the pool filled (at most two more under a
+    // slow machine: CI saw d01 popped) lists the next WALK_LIST_AHEAD ahead of its turn. Without the early stop all
+    // 21 are listed.
+    expect(c.lists).toBeLessThanOrEqual(4 + WALK_LIST_AHEAD);
   });
 
   it('keeps the first matches in walk order whatever order the reads finish in', async () => {
