@@ -103,6 +103,9 @@ describe('workspace write policy', () => {
 describe('shownPathArgument', () => {
   it('shows a path argument normalised, and a refused one quoted and bounded', () => {
     expect(shownPathArgument('src/a.ts')).toBe('src/a.ts');
+    // A bidi override in a name a tool reads is shown escaped, never applied (it would show 'reportexe.pdf').
+    expect(shownPathArgument('docs/report\u202Efdp.exe')).toBe('docs/report\\u202efdp.exe');
+    expect(shownPathArgument('./docs/a\u200Bb')).toBe('"./docs/a\\u200bb" → docs/a\\u200bb');
     expect(shownPathArgument('notes.md/./././../.git/config')).toBe('"notes.md/./././../.git/config" → .git/config');
     expect(shownPathArgument('./')).toBe('"./" → .');
     const escape = `../${'x'.repeat(300)}`;

@@ -13,7 +13,7 @@
 // and Windows 8.3 short names ('GIT~1') read as the long name they may alias. A name with a bidi, zero-width or
 // C1 character is refused on write (E_PATH_INVISIBLE_CHAR): HFS+ ignores some of them ('.g\u200cit' opens
 // '.git'), and a person cannot see them on a card.
-import { HarnessError, codePointLabel, findInvisibleChar, quoteUntrusted } from '../errors';
+import { HarnessError, codePointLabel, escapeControls, findInvisibleChar, quoteUntrusted } from '../errors';
 import { normalizeWorkspacePath, type WorkspacePath } from './path-policy';
 import type { WorkspaceFs } from './workspace-fs';
 
@@ -164,7 +164,10 @@ export async function judgeWrite(fs: WorkspaceFs, raw: unknown, policy: WritePol
  * shown in full, as it is what will be written.
  */
 export function shownWritePath(raw: string, normalised: string): string {
-  return raw === normalised ? normalised : `${quoteUntrusted(raw, 60)} → ${normalised}`;
+  // Reads may name files whose names carry bidi or zero-width characters (writes refuse them): shown escaped, so
+  // 'report\u202Efdp.exe' can never display as 'reportexe.pdf'.
+  const visible = escapeControls(normalised, { keepLayout: false });
+  return raw === normalised ? visible : `${quoteUntrusted(raw, 60)} → ${visible}`;
 }
 
 /**
