@@ -11,7 +11,7 @@ import { KILL_GRACE_MS } from './limits';
 import { TOOL_NAME } from './manifest';
 import { McpStdioTransport } from './mcp-stdio-transport';
 import type { PublicTool, ToolImage, ToolResult } from './protocol';
-import { quoteUntrusted } from './terminal-text';
+import { boundedText } from './terminal-text';
 import { resolveCwd, resolveExec, type ExecSource } from './resolve-exec';
 import type { GroupSink } from './worker-pool';
 
@@ -110,7 +110,7 @@ export class McpHub {
       const why = transport.diagnostics();
       throw new BridgeError(
         'E_MCP_UNAVAILABLE',
-        `The MCP server "${server.name}" did not start (${quoteUntrusted(String((error as Error).message), 1000)}${why ? `; ${quoteUntrusted(why, 2000)}` : ''}). Check mcp_servers.${server.name} in bridge.json.`,
+        `The MCP server "${server.name}" did not start (${boundedText(String((error as Error).message), 1000)}${why ? `; ${boundedText(why, 2000)}` : ''}). Check mcp_servers.${server.name} in bridge.json.`,
         { server: server.name },
       );
     }
@@ -135,7 +135,7 @@ export class McpHub {
         await entry.server.transport?.close().catch(() => undefined);
       }
       // The message is the server's own words (a JSON-RPC error): quoted short, with its controls visible.
-      throw new BridgeError(timedOut ? 'E_MCP_TIMEOUT' : 'E_MCP_CALL_FAILED', `The MCP tool ${name} failed (${quoteUntrusted(String((error as Error).message), 2000)}). It is not retried.`);
+      throw new BridgeError(timedOut ? 'E_MCP_TIMEOUT' : 'E_MCP_CALL_FAILED', `The MCP tool ${name} failed (${boundedText(String((error as Error).message), 2000)}). It is not retried.`);
     }
     const texts: string[] = [];
     const images: ToolImage[] = [];

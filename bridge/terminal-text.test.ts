@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeControls } from './terminal-text';
+import { boundedText, escapeControls, quoteUntrusted } from './terminal-text';
 
 describe('escapeControls (the bridge copy of plugin-host/errors)', () => {
   it('shows ESC, BEL, C1, DEL, bidi and zero-width characters as escapes, and newlines too unless keepLayout', () => {
@@ -11,5 +11,14 @@ describe('escapeControls (the bridge copy of plugin-host/errors)', () => {
   it('leaves ordinary text, accents, CJK and emoji as they are', () => {
     const text = 'i-bridge: mcp "démo" 日本 🎉 (/home/user/proj)';
     expect(escapeControls(text)).toBe(text);
+  });
+});
+
+describe('quoteUntrusted and boundedText (errors that name what a worker or server sent)', () => {
+  it('keep a short prefix and the full length, with controls escaped and no half surrogate pair', () => {
+    const huge = `\u001b[2J${'x'.repeat(5 * 1024 * 1024)}`;
+    expect(boundedText(huge, 10)).toBe(`\\x1b[2J${'x'.repeat(6)}… (${huge.length} characters)`);
+    expect(quoteUntrusted('say "hi" \\ bye')).toBe('"say \\"hi\\" \\\\ bye"');
+    expect(boundedText(`${'a'.repeat(9)}😀b`, 10)).toBe(`${'a'.repeat(9)}… (12 characters)`);
   });
 });

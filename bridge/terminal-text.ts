@@ -38,9 +38,18 @@ export function escapeControls(text: string, options: { keepLayout?: boolean } =
  * bridge's copy of plugin-host's `quoteUntrusted`: nothing a worker or server sends may make an error large.
  */
 export function quoteUntrusted(text: string, max = 200): string {
+  return boundedText(text, max, '"');
+}
+
+/**
+ * The same bound without quotes, for text that reads as part of the sentence (a server's own error message inside
+ * parentheses): at most `max` characters, controls escaped, `… (N characters)` when cut.
+ */
+export function boundedText(text: string, max = 200, quote = ''): string {
   let end = Math.min(text.length, max);
   const last = text.charCodeAt(end - 1);
   if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-  const head = escapeControls(text.slice(0, end).replace(/["\\]/g, (ch) => `\\${ch}`));
-  return end < text.length ? `"${head}…" (${text.length} characters)` : `"${head}"`;
+  const cut = text.slice(0, end);
+  const head = escapeControls(quote ? cut.replace(/["\\]/g, (ch) => `\\${ch}`) : cut);
+  return end < text.length ? `${quote}${head}…${quote} (${text.length} characters)` : `${quote}${head}${quote}`;
 }
