@@ -212,3 +212,17 @@ describe('Node WorkspaceFs, the write policy and symbolic links', () => {
     expect(await readFile(join(base, '.git', 'config'), 'utf8')).toBe('[core]\n\tbare = true\n');
   });
 });
+
+describe('Node WorkspaceFs and special files', () => {
+  it('refuses to read a FIFO at once (E_FS_IO) instead of waiting for a writer that never comes', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const base = await mkdtemp(join(tmpdir(), 'i-wsfs-fifo-'));
+    try {
+      execFileSync('mkfifo', [join(base, 'pipe')]);
+      const fs = await createNodeWorkspaceFs({ root: base, access: 'read' });
+      await expect(fs.readBytes('pipe')).rejects.toMatchObject({ code: 'E_FS_IO' });
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+});

@@ -39,6 +39,7 @@ export interface NodeWorkspaceFsOptions {
 }
 
 const O_NOFOLLOW = fsc.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = fsc.O_NONBLOCK ?? 0;
 
 function errnoOf(error: unknown): string {
   return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string'
@@ -154,26 +155,28 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
     if (!r.exists) throw fsError('E_FS_NOT_FOUND', p.path);
     let handle;
     try {
-      // Only regular files: opening a FIFO or device for reading could block or never end.
-      const kind = await statFs(r.real);
-      if (kind.isDirectory()) throw fsError('E_FS_NOT_FILE', p.path);
-      if (!kind.isFile()) throw fsError('E_FS_IO', p.path, { reason: 'not a regular file' });
-      handle = await open(r.real, fsc.O_RDONLY | O_NOFOLLOW);
+      // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer; the fstat below then
+      // refuses anything that is not a regular file before a byte is read. One stat fewer than stat-then-open, which
+      // matters for search (one readBytes per file: 10,000 files is 10,000 fewer thread-pool round trips).
+      handle = await open(r.real, fsc.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
     } catch (error) {
       throw fromNodeError(error, p.path);
     }
     try {
       const info = await handle.stat();
       if (info.isDirectory()) throw fsError('E_FS_NOT_FILE', p.path);
+      if (!info.isFile()) throw fsError('E_FS_IO', p.path, { reason: 'not a regular file' });
       if (info.size > maxBytes) throw fsError('E_FS_TOO_LARGE', p.path, { size: info.size, maxBytes });
-      // Read one byte past the limit so a file that grew after fstat is still refused, never truncated.
+      // Read one byte past the limit so a file that grew past it after fstat is still refused, never truncated.
+      // Below the limit, the bytes fstat counted are the file as it was opened: once they are in, the usual file is
+      // done after one read instead of a second one that returns 0.
       const buffer = new Uint8Array(Math.min(info.size, maxBytes) + 1);
       let total = 0;
       for (;;) {
         const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null);
-        if (bytesRead === 0) break;
         total += bytesRead;
-        if (total === buffer.length) break;
+        if (bytesRead === 0 || total === buffer.length) break;
+        if (total >= info.size && info.size < maxBytes) break;
       }
       if (total > maxBytes) throw fsError('E_FS_TOO_LARGE', p.path, { size: total, maxBytes });
       return buffer.slice(0, total);
