@@ -8,21 +8,13 @@
 // (U+009B is CSI to many terminals), bidi and zero-width characters raw. Those can only occur inside JSON strings
 // (every structural character is printable ASCII), where `\uXXXX` means the same character: the output parses back
 // to the same value, so `--json` stays exact.
-import { isInvisibleCodePoint } from './untrusted-text';
+import { isInvisibleCodePoint, rewriteUnits } from './untrusted-text';
 
 /** JSON.stringify(value, null, space) with DEL, C1, bidi, zero-width characters and U+2028/U+2029 as `\uXXXX`. */
 export function stringifyForTerminal(value: unknown, space?: number): string {
   const text = JSON.stringify(value, null, space);
   if (text === undefined) return text as unknown as string;
-  let out: string | undefined;
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x7f || !(c === 0x7f || c === 0x2028 || c === 0x2029 || isInvisibleCodePoint(c))) continue;
-    out = (out ?? '') + text.slice(from, i) + `\\u${c.toString(16).padStart(4, '0')}`;
-    from = i + 1;
-  }
-  return out === undefined ? text : out + text.slice(from);
+  return rewriteUnits(text, (c) => c >= 0x7f && (c === 0x7f || c === 0x2028 || c === 0x2029 || isInvisibleCodePoint(c)), (c) => `\\u${c.toString(16).padStart(4, '0')}`);
 }
 
 /**
@@ -32,14 +24,5 @@ export function stringifyForTerminal(value: unknown, space?: number): string {
  * and U+FEFF: they change no terminal state, and escaping them would garble ordinary text.
  */
 export function escapeProse(text: string): string {
-  let out: string | undefined;
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const escape = c < 0x20 ? c !== 0x0a && c !== 0x09 : c === 0x7f || (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
-    if (!escape) continue;
-    out = (out ?? '') + text.slice(from, i) + (c < 0x100 ? `\\x${c.toString(16).padStart(2, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`);
-    from = i + 1;
-  }
-  return out === undefined ? text : out + text.slice(from);
+  return rewriteUnits(text, (c) => (c < 0x20 ? c !== 0x0a && c !== 0x09 : c === 0x7f || (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)));
 }

@@ -48,8 +48,25 @@ function needsEscape(c: number, keepLayout: boolean): boolean {
   return c >= 0x80 && isInvisibleCodePoint(c);
 }
 
-function escapeOne(c: number): string {
+/** `\x1b` for code units below 0x100, `\u202e` above: how escaped characters are shown. */
+export function escapeOne(c: number): string {
   return c < 0x100 ? `\\x${c.toString(16).padStart(2, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Rewrites every UTF-16 unit `shouldEscape` names with `escape`, copying the runs between them once. A string with
+ * nothing to rewrite is returned as is. The one loop behind escapeControls and the terminal forms.
+ */
+export function rewriteUnits(text: string, shouldEscape: (c: number) => boolean, escape: (c: number) => string = escapeOne): string {
+  let out: string | undefined;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!shouldEscape(c)) continue;
+    out = (out ?? '') + text.slice(from, i) + escape(c);
+    from = i + 1;
+  }
+  return out === undefined ? text : out + text.slice(from);
 }
 
 /**
@@ -59,15 +76,7 @@ function escapeOne(c: number): string {
  */
 export function escapeControls(text: string, options: { keepLayout?: boolean } = {}): string {
   const keepLayout = options.keepLayout ?? true;
-  let out: string | undefined;
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (!needsEscape(c, keepLayout)) continue;
-    out = (out ?? '') + text.slice(from, i) + escapeOne(c);
-    from = i + 1;
-  }
-  return out === undefined ? text : out + text.slice(from);
+  return rewriteUnits(text, (c) => needsEscape(c, keepLayout));
 }
 
 /** Default number of characters of untrusted text an error quotes. */
