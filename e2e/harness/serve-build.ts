@@ -25,7 +25,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export const BUILT_APP = resolve(ROOT, 'dist/app');
+/** `I_BUILT_APP` points the e2e specs at another build (parallel work in one tree builds into separate folders). */
+export const BUILT_APP = resolve(ROOT, process.env.I_BUILT_APP ?? 'dist/app');
 
 /** `outDir` serves a copy of the build instead (tests that change files, e.g. to publish a "new version"). */
 export async function serveBuild(options: { port?: number; outDir?: string } = {}): Promise<ServedBuild> {
