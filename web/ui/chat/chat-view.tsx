@@ -1,17 +1,19 @@
 // Loaded lazily (with marked and DOMPurify): the chat of one workspace — the open session's messages, the turn in
 // flight with streamed text/thinking, tool calls, inline approvals, errors with a retry, and session actions.
 import './chat.css';
-import { createEffect, createMemo, createResource, createSignal, createUniqueId, For, Match, on, onCleanup, Show, Switch, type JSX } from 'solid-js';
+import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, Show } from 'solid-js';
 import { forkSession, type WorkspaceFs, type WorkspaceRecord } from '../../core';
 import { saveApprovalMode, type ApprovalMode, type JournalCall, type TurnJournal } from '../../core/app-agent';
 import type { AppState } from '../state/app-state';
 import { ApprovalCard } from './approval-card';
 import { chatTranslator, type ChatKey, type ChatTranslate } from './chat-i18n';
 import { errorText } from './core-text';
-import { createChatController, type ChatController } from './chat-controller';
-import { assistantItem, chatItems, type ChatItem } from './chat-model';
+import { createChatController } from './chat-controller';
+import { assistantItem, chatItems } from './chat-model';
 import { Composer } from './composer';
-import { Images, Markdown, Thinking, ToolCall } from './message-parts';
+import { Item, UserBubble } from './message-item';
+import { Markdown, Thinking } from './message-parts';
+import { ApprovalModeBar } from './approval-mode';
 import { SessionActions } from './session-actions';
 
 export default function ChatView(props: { state: AppState; workspace: WorkspaceRecord; fs: WorkspaceFs }) {
@@ -188,75 +190,6 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
       </div>
       <Composer busy={chat.busy()} disabled={!settings()?.model || chat.damaged() !== null} value={draft()} onInput={setDraft} onSend={() => void send()} onStop={() => chat.stop()} ct={ct} />
     </section>
-  );
-}
-
-function Item(props: { item: ChatItem; chat: ChatController; ct: ChatTranslate; onFork?: (index: number) => void }) {
-  const ct = props.ct;
-  const forkButton = (index: number) => (
-    <Show when={props.onFork && !props.chat.busy()}>
-      <button type="button" class="msg-action" onClick={() => props.onFork?.(index)}>
-        {ct('fork')}
-      </button>
-    </Show>
-  );
-  return (
-    <Switch>
-      <Match when={props.item.kind === 'user' && props.item}>
-        {(u) => (
-          <UserBubble text={u().text} images={u().images} ct={ct}>
-            {forkButton(u().index)}
-          </UserBubble>
-        )}
-      </Match>
-      <Match when={props.item.kind === 'tool-images' && props.item}>{(t) => <Images urls={t().images} label={ct('toolImages', { id: t().callId })} />}</Match>
-      <Match when={props.item.kind === 'assistant' && props.item}>
-        {(a) => (
-          <article class="msg msg-assistant">
-            <Show when={a().thinking}>
-              <Thinking text={a().thinking} ct={ct} />
-            </Show>
-            <Show when={a().text}>
-              <Markdown text={a().text} />
-            </Show>
-            <For each={a().tools}>{(tool) => <ToolCall tool={tool} running={props.chat.live()?.running[tool.id] === true} waiting={props.chat.approvals().some((p) => p.request.callId === tool.id)} ct={ct} />}</For>
-            <Show when={a().index >= 0}>{forkButton(a().index)}</Show>
-          </article>
-        )}
-      </Match>
-    </Switch>
-  );
-}
-
-function UserBubble(props: { text: string; images: string[]; ct: ChatTranslate; children?: JSX.Element }) {
-  return (
-    <article class="msg msg-user">
-      <div class="msg-user-text">{props.text}</div>
-      <Show when={props.images.length > 0}>
-        <Images urls={props.images} label={props.ct('image')} />
-      </Show>
-      {props.children}
-    </article>
-  );
-}
-
-function ApprovalModeBar(props: { mode: ApprovalMode; onChange: (mode: ApprovalMode) => void; ct: ChatTranslate }) {
-  const id = createUniqueId();
-  const ct = props.ct;
-  return (
-    <div class="approval-mode" classList={{ yolo: props.mode === 'yolo' }}>
-      <label for={id}>{ct('approvalMode')}</label>
-      <select id={id} value={props.mode} onChange={(e) => props.onChange(e.currentTarget.value as ApprovalMode)}>
-        <option value="ask">{ct('modeAsk')}</option>
-        <option value="auto">{ct('modeAuto')}</option>
-        <option value="yolo">{ct('modeYolo')}</option>
-      </select>
-      <Show when={props.mode !== 'ask'}>
-        <p class="approval-warning" role="note">
-          {props.mode === 'yolo' ? ct('yoloWarning') : ct('autoWarning')}
-        </p>
-      </Show>
-    </div>
   );
 }
 
