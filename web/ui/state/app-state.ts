@@ -58,6 +58,9 @@ export interface AppState {
   /** Changes whenever any settings record changed (workspace overrides, imports); resources depend on it. */
   settingsEpoch: Accessor<number>;
   settingsChanged(): void;
+  /** Changes whenever the agent (a tool or a plugin) wrote or deleted files in the workspace `id`; the Files panel depends on it. */
+  filesEpoch: Accessor<{ workspaceId: string; n: number }>;
+  filesChanged(workspaceId: string): void;
 }
 
 const idFromHash = () => new URLSearchParams(location.hash.slice(1)).get('w');
@@ -71,6 +74,7 @@ export function createAppState(db: HarnessDb): AppState {
   const [settings, setSettings] = createSignal<GlobalSettings>(DEFAULT_GLOBAL_SETTINGS);
   const [notices, setNotices] = createSignal<Notice[]>([]);
   const [settingsEpoch, setSettingsEpoch] = createSignal(0);
+  const [filesEpoch, setFilesEpoch] = createSignal({ workspaceId: '', n: 0 });
   const locale = createMemo(() => resolveLocale(settings().language));
   const t: Translate = (key, params) => translate(locale(), key, params);
   let nextNotice = 1;
@@ -174,6 +178,8 @@ export function createAppState(db: HarnessDb): AppState {
       setSettingsEpoch((n) => n + 1);
     },
     settingsEpoch,
+    filesEpoch,
+    filesChanged: (workspaceId) => setFilesEpoch((e) => ({ workspaceId, n: e.n + 1 })),
     settingsChanged() {
       setSettingsEpoch((n) => n + 1);
       void refresh();
