@@ -18,7 +18,7 @@ const PATHS: Record<string, WireProtocol> = {
 function cors(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader('access-control-allow-origin', req.headers.origin ?? '*');
   res.setHeader('vary', 'origin');
-  res.setHeader('access-control-allow-methods', 'POST, OPTIONS');
+  res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
   res.setHeader('access-control-allow-headers', req.headers['access-control-request-headers'] ?? '*');
   res.setHeader('access-control-expose-headers', 'retry-after, retry-after-ms');
   // Chrome's Private/Local Network Access preflight for loopback targets.
@@ -39,6 +39,13 @@ function answerFor(turn: ScriptTurn, protocol: WireProtocol, body: Record<string
 
 function errorBody(protocol: WireProtocol | null, status: number, message: string): unknown {
   return protocol === 'anthropic' ? anthropicError(status, message) : chatError(status, message);
+}
+
+/** `GET /v1/models` (and `/models`): Anthropic's list shape when the request says anthropic-version, else OpenAI's. */
+function modelList(ids: string[], anthropic: boolean): unknown {
+  if (!anthropic) return { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })) };
+  const data = ids.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }));
+  return { data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
 }
 
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
@@ -80,6 +87,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       res.writeHead(status, { 'content-type': 'application/json', ...extra });
       res.end(JSON.stringify(value));
     };
+    if (req.method === 'GET' && options.models && (path === '/v1/models' || path === '/models')) return json(200, modelList(options.models, 'anthropic-version' in headers));
     if (req.method !== 'POST') return json(404, errorBody(protocol, 404, `No model endpoint at ${req.method} ${path}.`));
     if (!body) return json(400, errorBody(protocol, 400, 'The request body is not JSON.'));
 

@@ -46,6 +46,8 @@ export interface RecordedRequest {
 export interface ModelServerOptions {
   /** Turns in order, or a function choosing the turn for each request (0-based index). */
   script: ScriptTurn[] | ((request: RecordedRequest, index: number) => ScriptTurn);
+  /** Model ids answered on `GET /v1/models` and `GET /models` (OpenAI or Anthropic list shape); absent: 404. */
+  models?: string[];
   /** Defaults to 0 (a random free port). */
   port?: number;
 }
