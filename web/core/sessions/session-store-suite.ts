@@ -162,6 +162,16 @@ export function sessionStoreSuite(name: string, env: SuiteEnv): void {
       expect(sessionToMarkdown('src', history)).toContain('**Tool call** `read` (c1)');
     });
 
+    it('names forks of one conversation apart: (fork), (fork 2), (fork 3), counting forks of a fork with their siblings', async () => {
+      const store = await fresh();
+      const info = await store.create({ title: 'Story', id: 'story' });
+      await store.commit('story', [{ kind: 'reset', messages: [sys, user('q')] }], info.checkpointSeq);
+      const first = await forkSession(store, 'story', 1);
+      const second = await forkSession(store, 'story', 1);
+      const ofFork = await forkSession(store, first.id, 1);
+      expect([first.title, second.title, ofFork.title]).toEqual(['Story (fork)', 'Story (fork 2)', 'Story (fork 3)']);
+    });
+
     it('forks a session whose title is as long as a title may be, shortening the copy’s title', async () => {
       const store = await fresh();
       const long = `${'t'.repeat(492)}😀${'t'.repeat(6)}`; // 500 UTF-16 units; the cut falls inside the emoji

@@ -19,3 +19,20 @@ export function titleWithSuffix(title: string, suffix: string): string {
   if (head.length < title.length && last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1);
   return `${head}${suffix}`;
 }
+
+const FORK_SUFFIX = / \(fork(?: (\d+))?\)$/;
+
+/**
+ * The title of a new fork of a session titled `title`: "<title> (fork)", then "(fork 2)", "(fork 3)"… so forks of
+ * one conversation can be told apart in the list. A fork of a fork counts with its siblings ("A (fork)" forks into
+ * "A (fork 2)", not "A (fork) (fork)"). `existing` are the titles already in the workspace.
+ */
+export function forkTitle(title: string, existing: Iterable<string>): string {
+  const base = title.replace(FORK_SUFFIX, '');
+  let highest = 0;
+  for (const other of existing) {
+    const m = FORK_SUFFIX.exec(other);
+    if (m && other.slice(0, m.index) === base) highest = Math.max(highest, m[1] ? Number(m[1]) : 1);
+  }
+  return titleWithSuffix(base, highest === 0 ? ' (fork)' : ` (fork ${highest + 1})`);
+}

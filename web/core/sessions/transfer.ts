@@ -5,7 +5,7 @@ import type { Message } from '../providers/types';
 import { compileSchema } from '../tools/validate';
 import { messageSchema } from '../hooks';
 import { SESSION_FORMAT_VERSION, type SessionInfo, type SessionStore } from './types';
-import { MAX_SESSION_TITLE, titleWithSuffix } from './title';
+import { MAX_SESSION_TITLE, forkTitle } from './title';
 import { historyProblems } from './validate-history';
 
 export const SESSION_EXPORT_FORMAT = 'i-session';
@@ -83,7 +83,8 @@ export async function forkSession(store: SessionStore, id: string, messageIndex:
   }
   let end = messageIndex + 1;
   while (end < messages.length && historyProblems(messages.slice(0, end), end).length > 0) end++;
-  const forked = await store.create({ title: title ?? titleWithSuffix(info.title, ' (fork)'), forkedFrom: { sessionId: id, messageIndex } });
+  const name = title ?? forkTitle(info.title, (await store.list()).map((s) => s.title));
+  const forked = await store.create({ title: name, forkedFrom: { sessionId: id, messageIndex } });
   return store.commit(forked.id, [{ kind: 'reset', messages: messages.slice(0, end) }], forked.checkpointSeq);
 }
 
