@@ -2,12 +2,13 @@
 //   1. deny_tools → deny (final: no policy, person or yolo can allow it);
 //   2. default decision: 'allow' for free tools (read, view_image), for mode 'auto' and for yolo; else 'ask';
 //   3. `tool_approval` hooks (the policy) may answer allow | ask | deny; an invalid answer or a failure denies;
-//   4. 'ask' under yolo → allow; otherwise the injected askPerson port decides; without one → deny.
+//   4. 'ask' under yolo → allow; otherwise the injected askPerson port decides (a deny may carry the person's reason,
+//      which the model receives quoted and bounded as their words); without one → deny.
 // A write the workspace write policy marks always-ask (`prepared.alwaysAsk`: .vscode/, .envrc, CI workflows…) starts
 // at 'ask' even in mode auto, and a policy answering 'allow' does not skip the question (a hook cannot vouch for a
 // file that runs code when the folder is opened); a policy may still deny. Explicit yolo still allows it: a yolo
 // run has nobody to ask, and the person chose to run everything. `.git` never reaches the gate: prepare refuses it.
-import { HarnessError } from '../errors';
+import { HarnessError, quoteUntrusted } from '../errors';
 import type { HookPipeline } from '../hooks';
 import type { ToolDefinition } from '../tools/types';
 import type { ApprovalDecision, ApprovalOutcome, ApprovalRequest, ApprovalSettings, AskPerson } from './types';
@@ -65,8 +66,30 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
     if (signal.aborted) throw error;
     answer = 'deny';
   }
-  if (answer === 'allow') return { allowed: true, by: 'person' };
-  return refuse('person', 'E_TOOL_REJECTED', `The person declined the tool call "${name}". Do not repeat it; ask what they want instead.`);
+  const { decision: said, reason } = personAnswer(answer);
+  if (said === 'allow') return { allowed: true, by: 'person' };
+  if (reason === undefined) return refuse('person', 'E_TOOL_REJECTED', `The person declined the tool call "${name}". Do not repeat it; ask what they want instead.`);
+  // The reason is the person's own words: quoted and bounded, so it reads as their words and a pasted wall of text
+  // cannot crowd out the rest of the context.
+  return refuse(
+    'person',
+    'E_TOOL_REJECTED',
+    `The person declined the tool call "${name}" and said why, in their own words: ${quoteUntrusted(reason, PERSON_REASON_MAX_CHARS)}. Do not repeat the same call; take what they said into account.`,
+  );
+}
+
+/** Characters of a person's deny reason the model receives (the rest is cut, with the full length noted). */
+export const PERSON_REASON_MAX_CHARS = 2000;
+
+/** The decision and a non-empty reason of an answer; anything that is not a known answer denies. */
+function personAnswer(answer: unknown): { decision: 'allow' | 'deny'; reason?: string } {
+  if (answer === 'allow') return { decision: 'allow' };
+  if (typeof answer !== 'object' || answer === null) return { decision: 'deny' };
+  const { decision, reason } = answer as { decision?: unknown; reason?: unknown };
+  if (decision === 'allow') return { decision: 'allow' };
+  // One line: quoteUntrusted would show a line break as \x0a, which reads worse to the model than a space.
+  const said = typeof reason === 'string' ? reason.replace(/\s*\n\s*/g, ' ').trim() : '';
+  return said !== '' ? { decision: 'deny', reason: said } : { decision: 'deny' };
 }
 
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -1,5 +1,5 @@
 // Public face of web/core/approval: the gate every tool call passes, its settings and the edit snapshot contract.
-export { decideApproval, defaultDecision, type GateInput } from './gate';
+export { decideApproval, defaultDecision, PERSON_REASON_MAX_CHARS, type GateInput } from './gate';
 export { takeFileSnapshot, assertUnchanged, isFileSnapshot, type FileSnapshot } from './snapshot';
 export { DEFAULT_APPROVAL } from './types';
-export type { ApprovalDecision, ApprovalOutcome, ApprovalRequest, ApprovalSettings, AskPerson } from './types';
+export type { ApprovalAnswer, ApprovalDecision, ApprovalOutcome, ApprovalRequest, ApprovalSettings, AskPerson } from './types';

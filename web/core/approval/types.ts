@@ -27,10 +27,16 @@ export interface ApprovalRequest {
 }
 
 /**
- * The port the UI implements (a dialog; the headless runner has none). Contract: resolves 'allow' or 'deny';
+ * The person's answer: 'allow' / 'deny', or the object form, which can carry why they denied (the model receives
+ * the reason, bounded and quoted as the person's words, in the tool error).
+ */
+export type ApprovalAnswer = 'allow' | 'deny' | { decision: 'allow' | 'deny'; reason?: string };
+
+/**
+ * The port the UI implements (a dialog; the headless runner has none). Contract: resolves an ApprovalAnswer;
  * anything else, a rejection or an abort counts as deny.
  */
-export type AskPerson = (request: ApprovalRequest, signal: AbortSignal) => Promise<'allow' | 'deny'>;
+export type AskPerson = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
 
 export interface ApprovalOutcome {
   allowed: boolean;
