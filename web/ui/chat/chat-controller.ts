@@ -11,7 +11,7 @@ export interface PendingApproval {
   request: ApprovalRequest;
   /** Set for one fs.write inside a running plugin tool (path and diff); such a card has no "always allow". */
   write?: PluginWriteRequest;
-  answer(decision: 'allow' | 'deny', always?: boolean): void;
+  answer(decision: 'allow' | 'deny', always?: boolean, reason?: string): void;
 }
 
 export interface LiveTurn {
