@@ -16,6 +16,18 @@ describe('cancellation', () => {
     expect(run.saves.at(-1)!.map((m) => m.role)).toEqual(['system', 'user']);
   });
 
+  it('keeps the text and thinking streamed before a stop as an assistant message marked stopped', async () => {
+    const ac = new AbortController();
+    const run = await runScripted([{ hang: true, partial: { thinking: 'Let me see', text: 'The answer is 4' } }], {
+      signal: ac.signal,
+      onEvent: (e) => e.type === 'model' && e.event.type === 'text-delta' && setTimeout(() => ac.abort(), 5),
+    });
+    expect(run.result.stopReason).toBe('aborted');
+    const saved = run.saves.at(-1)!;
+    expect(saved.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
+    expect(saved.at(-1)).toMatchObject({ role: 'assistant', content: 'The answer is 4', _stopped: { thinking: 'Let me see' } });
+  });
+
   it('stops during a tool batch: calls after the abort do not run, and the result says which ran', async () => {
     const ac = new AbortController();
     const log: string[] = [];

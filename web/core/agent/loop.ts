@@ -36,7 +36,15 @@ class Stop extends Error {
   }
 }
 
-async function turn(input: TurnInput, deps: TurnDeps, emit: (e: AgentEvent) => void): Promise<TurnResult> {
+async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => void): Promise<TurnResult> {
+  /** What the model streamed in the current step, kept so a stop mid-answer saves it (nothing shown is lost). */
+  const streamed = { text: '', thinking: '' };
+  const emit = (e: AgentEvent) => {
+    if (e.type === 'step-start' || e.type === 'assistant') streamed.text = streamed.thinking = '';
+    else if (e.type === 'model' && e.event.type === 'text-delta') streamed.text += e.event.delta;
+    else if (e.type === 'model' && e.event.type === 'thinking-delta') streamed.thinking += e.event.delta;
+    send(e);
+  };
   const signal = deps.signal ?? new AbortController().signal;
   const ctx = { signal };
   const hooks = deps.hooks;
@@ -231,6 +239,10 @@ async function turn(input: TurnInput, deps: TurnDeps, emit: (e: AgentEvent) => v
         : signal.aborted
           ? new Stop('aborted', abortError().toJSON())
           : new Stop('error', toErrorData(error, 'E_TURN_FAILED'));
+    // A stop while the model was answering keeps the answer so far, marked as stopped (the next turn can continue it).
+    if (stop.reason === 'aborted' && (streamed.text || streamed.thinking) && isConsistent(history)) {
+      history.push({ role: 'assistant', content: streamed.text, _provider: { protocol: input.model.protocol, model: input.model.model }, _stopped: streamed.thinking ? { thinking: streamed.thinking } : {} });
+    }
     // Keep what is valid: a stop between steps leaves a consistent history; save it unless nothing changed.
     if (deps.session && stop.reason !== 'error' && isConsistent(history)) {
       try {

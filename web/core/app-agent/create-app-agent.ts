@@ -101,6 +101,8 @@ export interface StartTurn {
   sessionId: string | null;
   content: string | ContentPart[];
   signal: AbortSignal;
+  /** This turn's model name instead of the configured one (the model switcher); the assistant messages record it. */
+  model?: string;
 }
 
 export interface RunningTurn {
@@ -238,7 +240,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
 
   async function startTurn(turn: StartTurn): Promise<RunningTurn> {
     const settings = await readAgentSettings(db, workspaceId);
-    const model = await modelOrThrow(settings);
+    const configured = await modelOrThrow(settings);
+    const model = turn.model ? { ...configured, model: turn.model } : configured;
     // Every writer of this turn (built-in tools, plugin fs.write, tool sources) gets the workspace write policy:
     // .git refused unless this workspace allows it, read at turn start like the other settings.
     const fs = protectWrites(options.fs, { allowGitWrites: (await readWorkspaceSettings(db, workspaceId)).allowGitWrites === true });

@@ -7,6 +7,7 @@ const isBlock = (v: unknown): v is Block => typeof v === 'object' && v !== null;
 
 export function thinkingOf(message: AssistantMessage): string {
   if (typeof message.reasoning_content === 'string' && message.reasoning_content) return message.reasoning_content;
+  if (message._stopped?.thinking) return message._stopped.thinking;
   const parts: string[] = [];
   for (const block of message._anthropic_content ?? []) {
     if (isBlock(block) && block.type === 'thinking' && typeof block.thinking === 'string') parts.push(block.thinking);

@@ -51,6 +51,8 @@ export interface AssistantMessage {
   _responses_output?: unknown[];
   /** Which protocol/model produced this message; replay state is only reused by the same protocol. */
   _provider?: { protocol: string; model: string };
+  /** The person stopped the turn while this answer streamed: `content` is the text so far; `thinking` is kept for display only. */
+  _stopped?: { thinking?: string };
 }
 
 export interface ToolMessage {

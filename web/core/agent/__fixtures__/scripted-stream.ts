@@ -12,6 +12,8 @@ export interface Reply {
   error?: { code: string; message: string };
   /** Wait for the signal (abort tests) before answering. */
   hang?: boolean;
+  /** With `hang`: text and thinking streamed before hanging (a stop mid-answer). */
+  partial?: { text?: string; thinking?: string };
 }
 
 export interface ScriptedModel {
@@ -51,6 +53,8 @@ export function scriptedModel(replies: Reply[], options: { record?: boolean } = 
       }
       sent.push({ url, body });
       if (reply.hang) {
+        if (reply.partial?.thinking) yield { type: 'thinking-delta', index: 0, delta: reply.partial.thinking };
+        if (reply.partial?.text) yield { type: 'text-delta', index: 1, delta: reply.partial.text };
         await new Promise<void>((resolve) => c.signal.addEventListener('abort', () => resolve(), { once: true }));
       }
       if (c.signal.aborted) {

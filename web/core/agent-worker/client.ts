@@ -1,0 +1,134 @@
+// The page side of the agent Worker: one Worker per tab (started on first use), and per workspace a RemoteAgent
+// with the AppAgent shape the chat uses. Turns come back as the same EventStream; approvals arrive as calls of the
+// page's askPerson/askWrite with an AbortSignal that fires when the Worker stops waiting.
+import { proxy, wrap, type Remote } from 'comlink';
+import type { AgentEvent, TurnResult } from '../agent/types';
+import type { AskPerson } from '../approval';
+import type { AgentSettings, AskWrite, TurnJournal } from '../app-agent';
+import { HarnessError } from '../errors';
+import type { ContentPart, Message } from '../providers/types';
+import type { SessionInfo, SessionStore } from '../sessions';
+import { EventStream } from '../util';
+import { getWorkspace, workspaceDirectory } from '../workspaces';
+import type { HarnessDb } from '../storage';
+import { installErrorTransfer, type AgentHostApi, type SessionRole, type StoreMethod, type WorkspaceTicket } from './protocol';
+
+type Host = Remote<AgentHostApi>;
+const roleListeners = new Set<(sessionId: string, role: SessionRole) => void>();
+let shared: { dbName: string; host: Promise<Host> } | undefined;
+
+/** The tab's agent Worker, started once; a Worker that fails to load rejects with E_AGENT_WORKER_FAILED. */
+export function agentWorker(dbName: string): Promise<Host> {
+  if (shared && shared.dbName === dbName) return shared.host;
+  installErrorTransfer();
+  const host = new Promise<Host>((resolve, reject) => {
+    const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'agent' });
+    const failed = (event: Event) =>
+      reject(new HarnessError('E_AGENT_WORKER_FAILED', `The agent could not start in this tab (${(event as ErrorEvent).message || 'its script did not load'}). Reload the page.`));
+    worker.addEventListener('error', failed, { once: true });
+    const remote = wrap<AgentHostApi>(worker);
+    remote
+      .init({ dbName }, proxy((sessionId: string, role: SessionRole) => roleListeners.forEach((l) => l(sessionId, role))))
+      .then(() => {
+        worker.removeEventListener('error', failed);
+        resolve(remote);
+      }, reject);
+  });
+  shared = { dbName, host };
+  return host;
+}
+
+/** Called when another tab takes over a session this tab was writing. */
+export function onSessionRole(listener: (sessionId: string, role: SessionRole) => void): () => void {
+  roleListeners.add(listener);
+  return () => void roleListeners.delete(listener);
+}
+
+export interface RemoteTurn {
+  sessionId: string | null;
+  content: string | ContentPart[];
+  signal: AbortSignal;
+  before?: Message[];
+  model?: string;
+}
+
+export interface RemoteAgent {
+  readonly workspaceId: string;
+  /** The session store, in the Worker: reads answer from IndexedDB there, writes need this tab to be the session's writer. */
+  readonly store: SessionStore;
+  settings(): Promise<AgentSettings>;
+  startTurn(turn: RemoteTurn): Promise<{ session: Pick<SessionInfo, 'id' | 'title'>; events: EventStream<AgentEvent, TurnResult> }>;
+  interrupted(sessionId: string): Promise<TurnJournal | null>;
+  dismissInterrupted(sessionId: string): Promise<void>;
+  claim(sessionId: string, options?: { steal?: boolean }): Promise<SessionRole>;
+  release(sessionId: string): Promise<void>;
+}
+
+async function ticketOf(db: HarnessDb, workspaceId: string): Promise<WorkspaceTicket> {
+  const record = await getWorkspace(db, workspaceId);
+  if (!record) throw new HarnessError('E_WORKSPACE_NOT_FOUND', 'This workspace no longer exists. Choose another one in the sidebar.', { workspaceId });
+  const handle = await workspaceDirectory(record);
+  return { id: record.id, rootName: record.kind === 'opfs' ? record.name : handle.name, access: record.access, handle };
+}
+
+/** The agent of one workspace, running in the tab's Worker. `askPerson`/`askWrite` are the page's cards. */
+export function remoteAgent(options: { db: HarnessDb; workspaceId: string; askPerson: AskPerson; askWrite: AskWrite }): RemoteAgent {
+  const { workspaceId } = options;
+  const ready = (async () => {
+    const host = await agentWorker(options.db.name);
+    await host.attach(await ticketOf(options.db, workspaceId));
+    return host;
+  })();
+  // Unhandled until someone awaits it: a failed start surfaces on the first call, not as a stray rejection.
+  ready.catch(() => undefined);
+  const call = (method: StoreMethod, args: unknown[]): Promise<unknown> => ready.then((host) => (host.store as unknown as (w: string, m: StoreMethod, a: unknown[]) => Promise<unknown>)(workspaceId, method, args));
+  const store: SessionStore = {
+    workspaceId,
+    create: (...args) => call('create', args) as never,
+    get: (...args) => call('get', args) as never,
+    list: (...args) => call('list', args) as never,
+    load: (...args) => call('load', args) as never,
+    loadIntact: (...args) => call('loadIntact', args) as never,
+    commit: (...args) => call('commit', args) as never,
+    rename: (...args) => call('rename', args) as never,
+    delete: (...args) => call('delete', args) as never,
+  };
+
+  async function startTurn(turn: RemoteTurn) {
+    const host = await ready;
+    const events = new EventStream<AgentEvent, TurnResult>();
+    const asks = new Map<number, AbortController>();
+    const asked = <T>(id: number, run: (signal: AbortSignal) => Promise<T>) => {
+      const controller = new AbortController();
+      asks.set(id, controller);
+      return run(controller.signal).finally(() => asks.delete(id));
+    };
+    const ports = proxy({
+      events: (batch: AgentEvent[]) => batch.forEach((event) => events.push(event)),
+      end: (result: TurnResult) => events.end(result),
+      ask: (id: number, request: Parameters<AskPerson>[0]) => asked(id, (signal) => options.askPerson(request, signal)),
+      askWrite: (id: number, request: Parameters<AskWrite>[0]) => asked(id, (signal) => options.askWrite(request, signal)),
+      cancelAsk: (id: number) => asks.get(id)?.abort(),
+    });
+    const started = await host.startTurn(
+      { workspaceId, sessionId: turn.sessionId, content: turn.content, ...(turn.before ? { before: turn.before } : {}), ...(turn.model ? { model: turn.model } : {}) },
+      ports,
+    );
+    const stop = () => void host.stopTurn(started.turnId);
+    if (turn.signal.aborted) stop();
+    else turn.signal.addEventListener('abort', stop, { once: true });
+    void events.result().then(() => turn.signal.removeEventListener('abort', stop));
+    return { session: started.session, events };
+  }
+
+  return {
+    workspaceId,
+    store,
+    settings: () => ready.then((host) => host.settings(workspaceId)),
+    startTurn,
+    interrupted: (sessionId) => ready.then((host) => host.interrupted(workspaceId, sessionId)),
+    dismissInterrupted: (sessionId) => ready.then((host) => host.dismissInterrupted(workspaceId, sessionId)),
+    claim: (sessionId, claimOptions) => ready.then((host) => host.claim(sessionId, claimOptions)),
+    release: (sessionId) => ready.then((host) => host.release(sessionId)),
+  };
+}

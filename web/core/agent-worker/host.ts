@@ -1,0 +1,179 @@
+// The agent side of the page ↔ Worker boundary: one AppAgent per attached workspace, turns whose events and
+// approvals travel to the page through the TurnPorts callbacks, the session store behind a writer check, and the
+// session locks. Framework-free and Worker-agnostic: worker.ts exposes it with comlink; tests call it directly.
+import { createAppAgent, type AppAgent } from '../app-agent';
+import type { AgentEvent } from '../agent/types';
+import { HarnessError, toErrorData } from '../errors';
+import type { WorkspaceFs } from '../fs';
+import { openHarnessDb, type HarnessDb } from '../storage';
+import type { AgentHostApi, StoreMethod, TurnPorts, WorkspaceTicket } from './protocol';
+import { createSessionLocks, type SessionLocks } from './session-locks';
+
+export interface AgentHostOptions {
+  createFs(ticket: WorkspaceTicket): WorkspaceFs;
+  openDb?(name?: string): Promise<HarnessDb>;
+  /** Web Locks; defaults to navigator.locks where present. */
+  locks?: Parameters<typeof createSessionLocks>[1];
+  /** How long streamed events are gathered before one call to the page (ms). */
+  batchMs?: number;
+}
+
+const WRITES = new Set<StoreMethod>(['commit', 'rename', 'delete']);
+/** Events the page must see at once (a card to show, a checkpoint to load), flushing what was gathered before. */
+const URGENT = new Set<AgentEvent['type']>(['approval-needed', 'checkpoint', 'assistant', 'tool-start', 'tool-result', 'warning', 'error', 'done']);
+
+const readOnly = (sessionId: string) =>
+  new HarnessError('E_SESSION_READ_ONLY', 'This session is open for writing in another tab. Use “Take over” to write it here, or close it in the other tab.', { sessionId });
+
+export function createAgentHost(options: AgentHostOptions): AgentHostApi {
+  let db: Promise<HarnessDb> | undefined;
+  let locks: SessionLocks | undefined;
+  const agents = new Map<string, AppAgent>();
+  /** The approval ports of the turn running in each workspace (one turn per workspace at a time). */
+  const asking = new Map<string, ReturnType<typeof portsFor>>();
+  const turns = new Map<number, AbortController>();
+  let nextTurn = 1;
+  let nextAsk = 1;
+  const batchMs = options.batchMs ?? 16;
+
+  const agentOf = (workspaceId: string): AppAgent => {
+    const agent = agents.get(workspaceId);
+    if (!agent) throw new HarnessError('E_WORKSPACE_NOT_ATTACHED', 'This workspace is not open in the agent. Reopen the workspace.', { workspaceId });
+    return agent;
+  };
+  const lockOf = (): SessionLocks => {
+    if (!locks) throw new HarnessError('E_AGENT_NOT_READY', 'The agent is still starting. Try again in a moment.');
+    return locks;
+  };
+
+  /** Runs a write of `sessionId` as its writer: this tab holds it, or it is free and is held for the write only. */
+  async function asWriter<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+    const l = lockOf();
+    if (l.holds(sessionId)) return work();
+    if ((await l.claim(sessionId)) !== 'writer') throw readOnly(sessionId);
+    try {
+      return await work();
+    } finally {
+      l.release(sessionId);
+    }
+  }
+
+  function portsFor(ports: TurnPorts, signal: AbortSignal) {
+    const ask = <T>(call: (id: number) => Promise<T>, onAbort: (reject: (e: unknown) => void) => void): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
+        const id = nextAsk++;
+        const abort = () => {
+          ports.cancelAsk(id);
+          onAbort(reject);
+        };
+        if (signal.aborted) return abort();
+        signal.addEventListener('abort', abort, { once: true });
+        call(id).then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+      });
+    return {
+      askPerson: (request: Parameters<TurnPorts['ask']>[1]) => ask((id) => ports.ask(id, request), (reject) => reject(new HarnessError('E_TURN_STOPPED', 'The turn was stopped.'))),
+      askWrite: (request: Parameters<TurnPorts['askWrite']>[1]) => ask((id) => ports.askWrite(id, request), (reject) => reject(new HarnessError('E_TURN_STOPPED', 'The turn was stopped.'))).catch(() => false),
+    };
+  }
+
+  /** Sends events in order, gathering streamed deltas for up to `batchMs` so a fast stream is a few calls a frame. */
+  function batcher(ports: TurnPorts) {
+    let queue: AgentEvent[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      if (queue.length === 0) return;
+      const batch = queue;
+      queue = [];
+      ports.events(batch);
+    };
+    return {
+      push(event: AgentEvent) {
+        queue.push(event);
+        if (URGENT.has(event.type)) flush();
+        else timer ??= setTimeout(flush, batchMs);
+      },
+      flush,
+    };
+  }
+
+  return {
+    async init(init, onRoleChange) {
+      db ??= (options.openDb ?? openHarnessDb)(init.dbName);
+      await db;
+      locks ??= createSessionLocks((sessionId) => onRoleChange(sessionId, 'reader'), options.locks);
+    },
+    async attach(ticket) {
+      if (!db) throw new HarnessError('E_AGENT_NOT_READY', 'The agent is still starting. Try again in a moment.');
+      const fs = options.createFs(ticket);
+      // The agent asks through the ports of the turn running in this workspace; with none, it is refused.
+      const agent = createAppAgent({
+        db: await db,
+        workspaceId: ticket.id,
+        fs,
+        askPerson: (request) => asking.get(ticket.id)?.askPerson(request) ?? Promise.resolve('deny'),
+        askWrite: (request) => asking.get(ticket.id)?.askWrite(request) ?? Promise.resolve(false),
+      });
+      agents.set(ticket.id, agent);
+    },
+    async detach(workspaceId) {
+      agents.delete(workspaceId);
+    },
+    settings: (workspaceId) => agentOf(workspaceId).settings(),
+    async startTurn(request, ports) {
+      const agent = agentOf(request.workspaceId);
+      const sessionId = request.sessionId ?? crypto.randomUUID();
+      if (asking.has(request.workspaceId)) {
+        throw new HarnessError('E_TURN_BUSY', 'A turn is already running in this workspace. Wait for it to finish or stop it first.', { workspaceId: request.workspaceId });
+      }
+      const l = lockOf();
+      if (!l.holds(sessionId) && (await l.claim(sessionId)) !== 'writer') throw readOnly(sessionId);
+      const controller = new AbortController();
+      const turnId = nextTurn++;
+      turns.set(turnId, controller);
+      asking.set(request.workspaceId, portsFor(ports, controller.signal));
+      const done = () => {
+        turns.delete(turnId);
+        asking.delete(request.workspaceId);
+      };
+      try {
+        const turn = request.before
+          ? await agent.retryTurn({ sessionId, before: request.before, content: request.content, signal: controller.signal, ...(request.model ? { model: request.model } : {}) })
+          : await agent.startTurn({ sessionId, content: request.content, signal: controller.signal, ...(request.model ? { model: request.model } : {}) });
+        const out = batcher(ports);
+        void (async () => {
+          try {
+            for await (const event of turn.events) out.push(event);
+            out.flush();
+            ports.end(await turn.events.result());
+          } finally {
+            done();
+          }
+        })();
+        return { turnId, session: { id: turn.session.id, title: turn.session.title } };
+      } catch (error) {
+        done();
+        if (HarnessError.isInstance(error)) throw error;
+        const data = toErrorData(error, 'E_TURN_FAILED');
+        throw new HarnessError(data.code, data.message, data.data as Record<string, unknown> | undefined);
+      }
+    },
+    stopTurn(turnId) {
+      turns.get(turnId)?.abort();
+    },
+    interrupted: (workspaceId, sessionId) => agentOf(workspaceId).interrupted(sessionId),
+    dismissInterrupted: (workspaceId, sessionId) => agentOf(workspaceId).dismissInterrupted(sessionId),
+    store(workspaceId, method, args) {
+      const store = agentOf(workspaceId).store;
+      const call = () => (store[method] as (...a: unknown[]) => Promise<unknown>).apply(store, args as unknown[]);
+      if (WRITES.has(method)) return asWriter(args[0] as string, call) as never;
+      if (method === 'create') return asWriter((args[0] as { id?: string }).id ?? '', call) as never;
+      return call() as never;
+    },
+    claim: (sessionId, claimOptions) => lockOf().claim(sessionId, claimOptions),
+    async release(sessionId) {
+      lockOf().release(sessionId);
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// One writer per session across tabs (Web Locks, one lock per session id). A tab holds the lock of the session it
+// has open for as long as it has it open; another tab opening it becomes a reader until it takes over (`steal`),
+// which makes the first tab a reader. Where the Locks API is absent (Node tests, old browsers) every claim is a
+// writer, and the store's optimistic commit check (E_SESSION_CONFLICT) still keeps two writers from corrupting a log.
+import type { SessionRole } from './protocol';
+
+interface LockManagerLike {
+  request(name: string, options: { ifAvailable?: boolean; steal?: boolean }, callback: (lock: unknown) => Promise<unknown>): Promise<unknown>;
+}
+
+export interface SessionLocks {
+  claim(sessionId: string, options?: { steal?: boolean }): Promise<SessionRole>;
+  /** Whether this tab holds the session's lock now. */
+  holds(sessionId: string): boolean;
+  /** Gives the session's lock back (the tab closed the session). */
+  release(sessionId: string): void;
+}
+
+export const lockName = (sessionId: string) => `i:session:${sessionId}`;
+
+export function createSessionLocks(onLost: (sessionId: string) => void, locks: LockManagerLike | undefined = (globalThis.navigator as { locks?: LockManagerLike } | undefined)?.locks): SessionLocks {
+  /** Held locks: calling the function releases the lock. */
+  const held = new Map<string, () => void>();
+
+  function claim(sessionId: string, options: { steal?: boolean } = {}): Promise<SessionRole> {
+    if (held.has(sessionId)) return Promise.resolve('writer');
+    if (!locks) {
+      held.set(sessionId, () => undefined);
+      return Promise.resolve('writer');
+    }
+    return new Promise<SessionRole>((resolve, reject) => {
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      const request = locks.request(lockName(sessionId), options.steal ? { steal: true } : { ifAvailable: true }, async (lock) => {
+        if (!lock) return resolve('reader');
+        held.set(sessionId, release);
+        resolve('writer');
+        await released;
+      });
+      request.then(
+        () => undefined,
+        (error: unknown) => {
+          // Another tab took the session over (steal): this tab is its reader from now on.
+          if (held.get(sessionId) === release) {
+            held.delete(sessionId);
+            onLost(sessionId);
+          } else reject(error);
+        },
+      );
+    });
+  }
+
+  return {
+    claim,
+    holds: (sessionId) => held.has(sessionId),
+    release(sessionId) {
+      const release = held.get(sessionId);
+      held.delete(sessionId);
+      release?.();
+    },
+  };
+}
