@@ -1,0 +1,96 @@
+// Streaming Markdown as a list of top-level blocks (marked's lexer: paragraph, list, fenced code, table…), so a view
+// keeps the DOM of finished blocks and re-renders only the last, growing one: no flicker and no re-parse of the
+// whole answer per delta. Every block but the last is finished: once a later block has started, text appended to
+// the answer can no longer change it (the lexer cut it at a blank line or a fence). Their objects stay identical
+// from one update to the next, which is what lets a keyed-by-position view skip them.
+//
+// Limits: a reference link (`[x][ref]`) resolves only against a definition in its own block; text that
+// markdownHazard refuses is never lexed (the lexer recurses per nesting level), it stays one plain block.
+import { marked, type Token } from 'marked';
+import { markdownHazard } from './markdown-hazard';
+
+export type MdBlock =
+  /** Markdown source of one block (its trailing blank lines included), rendered by renderMarkdown. */
+  | { kind: 'md'; raw: string }
+  /** A fenced code block: its label as written (` ```ts ` → "ts"), the code, and whether the fence was closed. */
+  | { kind: 'code'; raw: string; label: string; code: string; closed: boolean };
+
+/** All blocks of a finished text. */
+export function splitMarkdownBlocks(text: string): MdBlock[] {
+  return createBlockSplitter().update(text);
+}
+
+export interface BlockSplitter {
+  /**
+   * The blocks of `text`. When `text` extends the previous text, the finished blocks are the same objects as
+   * before (and only the tail is lexed again); any other text starts over.
+   */
+  update(text: string): MdBlock[];
+}
+
+export function createBlockSplitter(): BlockSplitter {
+  let source = '';
+  /** Finished blocks and the length of source they cover. */
+  let finished: MdBlock[] = [];
+  let covered = 0;
+  return {
+    update(input) {
+      const text = input.includes('\r') ? input.replace(/\r\n?/g, '\n') : input;
+      if (!text.startsWith(source) || text.length < covered) {
+        finished = [];
+        covered = 0;
+      }
+      source = text;
+      const tail = text.slice(covered);
+      if (tail === '') return finished.slice();
+      const blocks = lexBlocks(tail);
+      // All but the last block are finished; keep them (new objects are made only for newly finished ones).
+      if (blocks.length > 1) {
+        const done = blocks.slice(0, -1);
+        finished = [...finished, ...done];
+        covered += done.reduce((n, b) => n + b.raw.length, 0);
+      }
+      return [...finished, blocks.at(-1)!];
+    },
+  };
+}
+
+function lexBlocks(text: string): MdBlock[] {
+  if (markdownHazard(text) !== undefined) return [{ kind: 'md', raw: text }];
+  let tokens: Token[];
+  try {
+    tokens = marked.lexer(text, { gfm: true });
+  } catch {
+    return [{ kind: 'md', raw: text }];
+  }
+  // The lexer's raw texts add up to its input (CRLF was normalised above); if a version ever differs, one block.
+  if (tokens.reduce((n, t) => n + t.raw.length, 0) !== text.length) return [{ kind: 'md', raw: text }];
+  const blocks: MdBlock[] = [];
+  let pending = '';
+  for (const token of tokens) {
+    if (token.type === 'space' && blocks.length > 0) {
+      // Blank lines belong to the block before them, so a block's raw ends where the next one starts.
+      const last = blocks.pop()!;
+      blocks.push(last.kind === 'code' ? { ...last, raw: last.raw + token.raw } : { kind: 'md', raw: last.raw + token.raw });
+      continue;
+    }
+    const raw = pending + token.raw;
+    pending = '';
+    if (token.type === 'space') {
+      pending = raw;
+      continue;
+    }
+    blocks.push(token.type === 'code' && token.codeBlockStyle !== 'indented' ? codeBlock(raw, token) : { kind: 'md', raw });
+  }
+  if (pending) blocks.push({ kind: 'md', raw: pending });
+  return blocks;
+}
+
+function codeBlock(raw: string, token: Token & { type: 'code' }): MdBlock {
+  const fence = /^ {0,3}(`{3,}|~{3,})/.exec(raw)?.[1] ?? '```';
+  const body = raw.trimEnd();
+  const lastLine = body.slice(body.lastIndexOf('\n') + 1).trim();
+  // Closed when a line after the opening one is a fence of the same character at least as long.
+  const closed = body.includes('\n') && lastLine.length >= fence.length && [...lastLine].every((c) => c === fence[0]);
+  return { kind: 'code', raw, label: (token.lang ?? '').trim(), code: token.text, closed };
+}
