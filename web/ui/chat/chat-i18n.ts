@@ -1,6 +1,7 @@
 // Strings of the chat view and the Model settings tab (en + zh, same keys; the compiler checks zh against en).
 import type { Locale } from '../i18n/i18n';
 import { askReasonEn, askReasonZh } from './ask-reason-strings';
+import { messagesEn, messagesZh } from './messages-strings';
 import { composerEn, composerZh } from './composer-strings';
 
 const en = {
@@ -35,6 +36,7 @@ const en = {
   writeTitle: 'Allow plugin {plugin} to write {path}?',
   writeNew: 'This write creates a new file.',
   ...askReasonEn,
+  ...messagesEn,
   ...composerEn,
   writeNoChange: 'The file would not change.',
   approvalMode: 'Approval',
@@ -163,6 +165,7 @@ const zh: Record<ChatKey, string> = {
   writeTitle: '允许插件 {plugin} 写入 {path}？',
   writeNew: '此次写入会创建新文件。',
   ...askReasonZh,
+  ...messagesZh,
   ...composerZh,
   writeNoChange: '文件不会改变。',
   approvalMode: '审批',
