@@ -15,3 +15,4 @@ export * from './util';
 export * from './tools/builtin';
 export * from './modules';
 export * from './context';
+export * from './archive';
