@@ -1,12 +1,17 @@
-import { createEffect, createResource, createSignal, For, Match, onCleanup, Show, Switch } from 'solid-js';
-import type { DirEntry, WorkspaceFs } from '../../core';
-import { formatBytes } from '../i18n/i18n';
+import { createEffect, createMemo, createSignal, on, onCleanup, Show } from 'solid-js';
+import type { WorkspaceFs } from '../../core';
 import type { AppState } from '../state/app-state';
 import { codeOf } from '../state/errors';
 import { errorText } from './error-text';
 import { FilePreviewDialog } from './file-preview-dialog';
-import { FileIcon, FolderIcon, PlusIcon, UpIcon } from './icons';
+import { FileTree } from './file-tree';
+import { reachableOpenFolders, visibleRows, type FolderState, type TreeRow } from './file-tree-model';
+import { DownloadIcon, RefreshIcon } from './files-icons';
+import { filesText } from './files-strings';
+import './files.css';
+import { PlusIcon } from './icons';
 import { NewFileDialog } from './new-file-dialog';
+import { ZipDownloadDialog } from './zip-download-dialog';
 
 const MAX_LISTED = 5000;
 
@@ -14,26 +19,91 @@ const MAX_LISTED = 5000;
 const ACCESS_LOST = new Set(['E_FS_PERMISSION']);
 
 /**
+ * The workspace's files as a tree. It re-reads the root and every open folder (keeping them open, and the scroll
+ * position) when the agent wrote files in this workspace (the app state's files epoch, bumped from the core's
+ * events), when Refresh is pressed, and when the person comes back to the window (other programs change files too).
+ *
  * `onAccessLost` runs when a listing fails in a way only access can explain (permission withdrawn, the workspace's
  * folder itself gone), so the workspace view can check again and offer “Restore access” or “Choose folder again”.
  */
 export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden: boolean; onAccessLost?: () => void }) {
   const t = props.state.t;
-  const [dir, setDir] = createSignal('');
-  const [epoch, setEpoch] = createSignal(0);
+  const ft = (key: Parameters<typeof filesText>[1], params?: Record<string, string | number>) => filesText(props.state.locale(), key, params);
+  const [folders, setFolders] = createSignal<ReadonlyMap<string, FolderState>>(new Map());
+  const [expanded, setExpanded] = createSignal<ReadonlySet<string>>(new Set());
   const [openFile, setOpenFile] = createSignal<string | null>(null);
   const [creating, setCreating] = createSignal(false);
-  const [listing] = createResource(
-    () => ({ fs: props.fs, dir: dir(), epoch: epoch() }),
+  const [zipFolder, setZipFolder] = createSignal<string | null>(null);
+  const [selectedFolder, setSelectedFolder] = createSignal('');
+  // Newest read per folder: an older answer that arrives late must not replace a newer one.
+  const generation = new Map<string, number>();
+
+  async function read(paths: string[]): Promise<void> {
+    const fs = props.fs;
+    const tickets = paths.map((p) => {
+      const n = (generation.get(p) ?? 0) + 1;
+      generation.set(p, n);
+      return n;
+    });
     // One more than shown: a folder that has more is listed in part, with a note, rather than not at all.
-    async ({ fs, dir }) => {
-      const entries = await fs.list(dir, { maxEntries: MAX_LISTED + 1, truncate: true });
-      return { entries: entries.slice(0, MAX_LISTED), partial: entries.length > MAX_LISTED };
-    },
+    const results = await Promise.all(
+      paths.map((dir) =>
+        fs.list(dir, { maxEntries: MAX_LISTED + 1, truncate: true }).then(
+          (entries): FolderState => ({ status: 'ready', entries: entries.slice(0, MAX_LISTED), partial: entries.length > MAX_LISTED }),
+          (error: unknown): FolderState => ({ status: 'error', error }),
+        ),
+      ),
+    );
+    if (fs !== props.fs) return;
+    const next = new Map(folders());
+    results.forEach((state, i) => {
+      const path = paths[i] as string;
+      if (generation.get(path) !== tickets[i]) return;
+      // A subfolder removed meanwhile just closes; its parent's new listing no longer shows it.
+      if (path !== '' && state.status === 'error' && codeOf(state.error) === 'E_FS_NOT_FOUND') next.delete(path);
+      else next.set(path, state);
+    });
+    setFolders(next);
+    setExpanded(reachableOpenFolders(next, expanded()));
+  }
+
+  const reload = () => void read(['', ...expanded()]);
+  const toggle = (path: string) => {
+    const open = new Set(expanded());
+    if (open.delete(path)) {
+      setExpanded(open);
+      return;
+    }
+    open.add(path);
+    setExpanded(open);
+    if (folders().get(path)?.status !== 'ready') setFolders(new Map(folders()).set(path, { status: 'loading' }));
+    void read([path]);
+  };
+
+  // Another workspace: start from its root, nothing open.
+  createEffect(
+    on(
+      () => props.fs,
+      () => {
+        generation.clear();
+        setFolders(new Map());
+        setExpanded(new Set<string>());
+        setSelectedFolder('');
+        void read(['']);
+      },
+    ),
   );
-  const reload = () => setEpoch((n) => n + 1);
-  // Files change outside the app (another program, another tab, the agent): read the folder again when the person
-  // comes back to this window instead of showing a stale list whose entries fail to open.
+  // The agent (a tool or a plugin) wrote files here: read what is shown again, no polling.
+  createEffect(
+    on(
+      () => props.state.filesEpoch(),
+      (epoch) => {
+        if (epoch.workspaceId && epoch.workspaceId === props.state.selected()?.id) reload();
+      },
+      { defer: true },
+    ),
+  );
+  // Files change outside the app (another program, another tab): read again when the person comes back.
   const onVisible = () => {
     if (document.visibilityState === 'visible') reload();
   };
@@ -43,81 +113,81 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
     window.removeEventListener('focus', reload);
     document.removeEventListener('visibilitychange', onVisible);
   });
+
+  const root = () => folders().get('');
+  const rootError = () => {
+    const r = root();
+    return r?.status === 'error' ? r.error : undefined;
+  };
   createEffect(() => {
-    const error = listing.error as unknown;
+    const error = rootError();
     if (!error) return;
     const code = codeOf(error);
-    if ((code && ACCESS_LOST.has(code)) || (code === 'E_FS_NOT_FOUND' && dir() === '')) props.onAccessLost?.();
+    if ((code && ACCESS_LOST.has(code)) || code === 'E_FS_NOT_FOUND') props.onAccessLost?.();
   });
-  const visible = (entries: DirEntry[]) => {
-    const shown = props.showHidden ? entries : entries.filter((e) => !e.name.startsWith('.'));
-    return [...shown].sort((a, b) => Number(b.directory) - Number(a.directory));
-  };
-  const up = () => setDir((d) => d.split('/').slice(0, -1).join('/'));
+  const rows = createMemo(() => visibleRows(folders(), expanded(), props.showHidden));
   const writable = () => props.fs.access === 'read-write';
+  const newFileDir = () => selectedFolder();
+  const onSelect = (row: TreeRow) => setSelectedFolder(row.directory ? row.path : row.parent);
 
   return (
     <section class="files-panel panel" aria-labelledby="files-title">
-      <header class="panel-header">
+      <header class="panel-header files-header">
         <h2 id="files-title">{t('files.title')}</h2>
-        <Show when={writable()} fallback={<span class="badge">{t('files.readOnly')}</span>}>
-          <button type="button" class="button small" onClick={() => setCreating(true)}>
-            <PlusIcon />
-            {t('files.newFile')}
+        <div class="files-actions">
+          <Show when={!writable()}>
+            <span class="badge">{t('files.readOnly')}</span>
+          </Show>
+          <button type="button" class="icon-button" aria-label={ft('tree.refresh')} title={ft('tree.refresh')} onClick={reload}>
+            <RefreshIcon />
           </button>
-        </Show>
+          <button type="button" class="icon-button" aria-label={ft('tree.download')} title={ft('tree.download')} onClick={() => setZipFolder(selectedFolder())}>
+            <DownloadIcon />
+          </button>
+          <Show when={writable()}>
+            <button type="button" class="icon-button" aria-label={t('files.newFile')} title={t('files.newFile')} onClick={() => setCreating(true)}>
+              <PlusIcon />
+            </button>
+          </Show>
+        </div>
       </header>
-      <div class="breadcrumb">
-        <button type="button" class="icon-button" aria-label={t('files.up')} disabled={dir() === ''} onClick={up}>
-          <UpIcon />
-        </button>
-        <span class="breadcrumb-path" title={dir() || '/'}>
-          {props.fs.rootName}
-          {dir() ? ` / ${dir().split('/').join(' / ')}` : ''}
-        </span>
-      </div>
-      <Switch>
-        <Match when={listing.error}>
+      <Show when={rootError()} fallback={
+        <Show when={root()?.status === 'ready'} fallback={<p class="empty-hint">{t('files.loading')}</p>}>
+          <Show when={root()?.status === 'ready' && (root() as { partial: boolean }).partial}>
+            <p class="field-hint pad" role="status" data-testid="files-partial">
+              {t('files.truncated', { count: MAX_LISTED })}
+            </p>
+          </Show>
+          <Show when={rows().length > 0} fallback={<p class="empty-hint pad">{writable() ? t('files.emptyWritable') : t('files.empty')}</p>}>
+            <FileTree
+              label={t('files.title')}
+              locale={props.state.locale()}
+              rows={rows()}
+              folders={folders()}
+              maxListed={MAX_LISTED}
+              onToggle={toggle}
+              onOpen={setOpenFile}
+              onFolderMenu={setZipFolder}
+              onSelect={onSelect}
+            />
+          </Show>
+        </Show>
+      }>
+        {(error) => (
           <p class="panel-error" role="alert">
-            {errorText(listing.error, 'E_FS_IO')}
+            {errorText(error(), 'E_FS_IO')}
           </p>
-        </Match>
-        <Match when={listing.loading && !listing.latest}>
-          <p class="empty-hint">{t('files.loading')}</p>
-        </Match>
-        <Match when={listing()}>
-          {(l) => (
-            <>
-            <Show when={l().partial}>
-              <p class="field-hint pad" role="status" data-testid="files-partial">
-                {t('files.truncated', { count: MAX_LISTED })}
-              </p>
-            </Show>
-            <Show when={visible(l().entries).length > 0} fallback={<p class="empty-hint pad">{writable() ? t('files.emptyWritable') : t('files.empty')}</p>}>
-              <ul class="file-list" role="list" aria-label={t('files.title')}>
-                <For each={visible(l().entries)}>
-                  {(entry) => (
-                    <li>
-                      <button type="button" class="file-row" onClick={() => (entry.directory ? setDir(entry.path) : setOpenFile(entry.path))}>
-                        {entry.directory ? <FolderIcon /> : <FileIcon />}
-                        <span class="file-name">{entry.name}</span>
-                        <span class="file-meta">{entry.directory ? t('files.folder') : formatBytes(entry.size, props.state.locale())}</span>
-                      </button>
-                    </li>
-                  )}
-                </For>
-              </ul>
-            </Show>
-            </>
-          )}
-        </Match>
-      </Switch>
+        )}
+      </Show>
       <Show when={openFile()}>{(path) => <FilePreviewDialog state={props.state} fs={props.fs} path={path()} onClose={() => setOpenFile(null)} onMissing={reload} />}</Show>
+      <Show when={zipFolder() !== null}>
+        <ZipDownloadDialog state={props.state} fs={props.fs} folder={zipFolder() as string} onClose={() => setZipFolder(null)} />
+      </Show>
       <Show when={creating()}>
         <NewFileDialog
           state={props.state}
           fs={props.fs}
-          dir={dir()}
+          dir={newFileDir()}
           onClose={() => setCreating(false)}
           onCreated={(path) => {
             reload();
@@ -128,4 +198,3 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
     </section>
   );
 }
-
