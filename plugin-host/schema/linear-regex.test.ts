@@ -55,6 +55,17 @@ describe('linear regex', () => {
     expect(at('x{', 'ax{')).toBe(1);
   });
 
+  it('names every literal a match must contain, and rules out text that lacks any of them', () => {
+    const re = compileLinearRegex('handler\\d+_99\\b');
+    expect(re.literals).toEqual(['handler', '_99']);
+    expect(re.mayMatch('handler1_98 handler2_9')).toBe(false);
+    expect(re.mayMatch('handler1_98 x_99')).toBe(true);
+    expect(re.search('handler1_98 x_99')).toBe(-1);
+    expect(compileLinearRegex('Foo(?:x|y)+BAR', { ignoreCase: true }).literals).toEqual(['foo', 'bar']);
+    expect(compileLinearRegex('a|b').literals).toEqual([]);
+    expect(compileLinearRegex('x?y*').literals).toEqual([]);
+  });
+
   it('refuses backreferences and lookaround as unsupported, and bad syntax as invalid', () => {
     const codeOf = (p: string) => {
       try {

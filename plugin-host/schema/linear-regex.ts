@@ -262,6 +262,11 @@ export interface LinearRegex {
   search(line: string): number;
   /** False when `text` (a whole file) cannot contain a match: it lacks a literal every match needs. */
   mayMatch(text: string): boolean;
+  /**
+   * The literals every match contains, longest first (lower-cased when ignoring case; then look for them in
+   * `text.toLowerCase()`). Empty when the pattern has none. A line without all of them never matches.
+   */
+  readonly literals: readonly string[];
 }
 
 /** The literal characters every match starts with (top-level sequence only): matches can only start where they occur. */
@@ -275,26 +280,31 @@ function literalPrefix(ast: Node): string {
   return out;
 }
 
-/** The longest run of literal characters every match must contain (top-level sequence only), for a fast pre-check. */
-function requiredLiteral(ast: Node): string {
+/**
+ * The runs of literal characters every match must contain (top-level sequence only), longest first: a line (or a
+ * file) lacking any of them cannot match, which decides most lines without running the VM. ripgrep does the same
+ * with its "required literals"; `handler\d+_99\b` needs both `handler` and `_99`.
+ */
+function requiredLiterals(ast: Node): string[] {
   const items = ast.t === 'seq' ? ast.items : [ast];
-  let best = '';
+  const runs = new Set<string>();
   let run = '';
   for (const item of items) {
     if (item.t === 'char' && item.lit !== undefined) run += String.fromCharCode(item.lit);
     else {
-      if (run.length > best.length) best = run;
+      if (run) runs.add(run);
       run = '';
-      if (item.t === 'assert') continue;
     }
   }
-  return run.length > best.length ? run : best;
+  if (run) runs.add(run);
+  return [...runs].sort((a, b) => b.length - a.length);
 }
 
 export function compileLinearRegex(pattern: string, options: { ignoreCase?: boolean } = {}): LinearRegex {
   const ast = new Parser(pattern).parse();
   const fold = options.ignoreCase === true;
-  const needle = fold ? requiredLiteral(ast).toLowerCase() : requiredLiteral(ast);
+  const literals = requiredLiterals(ast).map((l) => (fold ? l.toLowerCase() : l));
+  const hasAll = (hay: string) => literals.every((l) => hay.includes(l));
   const prefix = fold ? literalPrefix(ast).toLowerCase() : literalPrefix(ast);
   const prog: Ins[] = [];
   compile(ast, prog);
@@ -305,12 +315,13 @@ export function compileLinearRegex(pattern: string, options: { ignoreCase?: bool
   let generation = 0;
 
   return {
+    literals,
     mayMatch(text: string): boolean {
-      return !needle || (fold ? text.toLowerCase() : text).includes(needle);
+      return literals.length === 0 || hasAll(fold ? text.toLowerCase() : text);
     },
     search(line: string): number {
-      const hay = fold && (needle || prefix) ? line.toLowerCase() : line;
-      if (needle && hay.indexOf(needle) < 0) return -1;
+      const hay = fold && (literals.length > 0 || prefix) ? line.toLowerCase() : line;
+      if (!hasAll(hay)) return -1;
       const n = line.length;
       const at = (i: number) => line.charCodeAt(i);
       const wordAt = (i: number) => i >= 0 && i < n && isWord(at(i));

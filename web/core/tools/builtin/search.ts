@@ -11,14 +11,12 @@ import {
   BINARY_SNIFF_BYTES,
   SEARCH_CONCURRENCY,
   SEARCH_MAX_FILE_BYTES,
-  SEARCH_MAX_LINE_CHARS,
   SEARCH_MAX_MATCHES,
   SEARCH_MAX_OUTPUT_CHARS,
   SEARCH_MAX_PATTERN_CHARS,
-  SEARCH_SNIPPET_CHARS,
   SEARCH_TIME_LIMIT_MS,
 } from './limits';
-import { compileLinearRegex } from './linear-regex';
+import { lineTest, scanText, type LineTest, type ScanBudget } from './search-scan';
 import { boolArg, decodeText, guard, hasNul, stringArg } from './tool-kit';
 import { ignoredNote, newWalkStats, walkFiles, walkNote, type WalkOptions, type WalkStats } from './walk';
 
@@ -35,65 +33,12 @@ export interface SearchLimits {
   now?: () => number;
 }
 
-interface LineTest {
-  /** Where the first match in the line starts, or -1. */
-  line(line: string): number;
-  /** Cheap whole-file check: false when no line of `text` can match (most files, for a typical search). */
-  file(text: string): boolean;
-}
-
-function lineTest(tool: string, pattern: string, regex: boolean, caseSensitive: boolean): LineTest {
-  if (pattern.length > SEARCH_MAX_PATTERN_CHARS) {
-    throw new HarnessError('E_SEARCH_PATTERN_TOO_LONG', `The pattern is ${pattern.length} characters; ${tool} accepts at most ${SEARCH_MAX_PATTERN_CHARS}. Search for a shorter, distinctive part.`);
-  }
-  if (!regex) {
-    if (caseSensitive) return { line: (line) => line.indexOf(pattern), file: (text) => text.includes(pattern) };
-    const lower = pattern.toLowerCase();
-    return { line: (line) => line.toLowerCase().indexOf(lower), file: (text) => text.toLowerCase().includes(lower) };
-  }
-  // Never a RegExp: user patterns run on the linear-time engine, so no pattern can hang the tab or the CLI.
-  const re = compileLinearRegex(pattern, { ignoreCase: !caseSensitive });
-  return { line: (line) => re.search(line), file: (text) => re.mayMatch(text) };
-}
-
-function snippet(line: string, at: number): string {
-  const clean = line.replace(/\t/g, ' ');
-  if (clean.length <= SEARCH_SNIPPET_CHARS) return clean.trim();
-  const from = Math.max(0, Math.min(at - 40, clean.length - SEARCH_SNIPPET_CHARS));
-  return `${from > 0 ? '…' : ''}${clean.slice(from, from + SEARCH_SNIPPET_CHARS).trim()}…`;
-}
-
 interface FileHits {
   lines: string[];
   skipped?: 'binary';
 }
 
-function scanText(path: string, text: string, test: LineTest, budget: { left: number; deadline: number; now: () => number; timedOut: boolean }): string[] {
-  const hits: string[] = [];
-  let start = 0;
-  for (let no = 1; start <= text.length && budget.left > 0; no++) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    if ((no & 1023) === 0 && budget.now() > budget.deadline) {
-      budget.timedOut = true;
-      break;
-    }
-    let line = text.slice(start, Math.min(end, start + SEARCH_MAX_LINE_CHARS));
-    if (line.endsWith('\r')) line = line.slice(0, -1);
-    const at = test.line(line);
-    if (at >= 0) {
-      hits.push(`${path}:${no}: ${snippet(line, at)}`);
-      budget.left--;
-    }
-    if (end === text.length) break;
-    start = end + 1;
-  }
-  return hits;
-}
-
-type Budget = Parameters<typeof scanText>[3];
-
-async function searchFile(ctx: ToolContext, entry: DirEntry, test: LineTest, budget: Budget, maxFileBytes: number): Promise<FileHits> {
+async function searchFile(ctx: ToolContext, entry: DirEntry, test: LineTest, budget: ScanBudget, maxFileBytes: number): Promise<FileHits> {
   let bytes: Uint8Array;
   try {
     bytes = await ctx.fs.readBytes(entry.path, { maxBytes: maxFileBytes });
@@ -102,7 +47,6 @@ async function searchFile(ctx: ToolContext, entry: DirEntry, test: LineTest, bud
   }
   const text = hasNul(bytes, BINARY_SNIFF_BYTES) ? null : decodeText(bytes);
   if (text === null) return { lines: [], skipped: 'binary' };
-  if (!test.file(text)) return { lines: [] };
   return { lines: scanText(entry.path, text, test, budget) };
 }
 
