@@ -9,6 +9,7 @@ import { missingWasmFeatures } from './platform/wasm-features';
 import { createAppState } from './state/app-state';
 import { messageOf } from './state/errors';
 import './styles/app.css';
+import './styles/layout.css';
 
 export function App() {
   // Before settings exist, speak the browser's language.

@@ -1,26 +1,57 @@
-import { createEffect, createSignal, lazy, Show, Suspense } from 'solid-js';
+import { createEffect, createSignal, lazy, onCleanup, Show, Suspense } from 'solid-js';
 import { requestPersistentStorage, type WorkspaceKind } from '../core';
 import { NewWorkspaceDialog } from './components/new-workspace-dialog';
 import { Notices } from './components/notices';
-import { Sidebar } from './components/sidebar';
+import { Sidebar, SidebarToggle } from './components/sidebar';
 import { Welcome } from './components/welcome';
 import { WorkspaceView } from './components/workspace-view';
 import { registerServiceWorker } from './pwa/register-service-worker';
+import { bindAppActions, installAppShortcuts } from './state/app-actions';
 import type { AppState } from './state/app-state';
+import { layoutState } from './state/layout-state';
 
 const SettingsDialog = lazy(() => import('./components/settings-dialog'));
 
+/** Chromium's install offer (not in TypeScript's DOM types). */
+interface BeforeInstallPromptEvent extends Event {
+  prompt(): Promise<void>;
+}
+
 export function Shell(props: { state: AppState }) {
   const s = props.state;
+  const layout = layoutState();
   const [newWorkspace, setNewWorkspace] = createSignal<WorkspaceKind | null>(null);
   const [settingsOpen, setSettingsOpen] = createSignal(false);
   const [updateReady, setUpdateReady] = createSignal(false);
+  const [installOffer, setInstallOffer] = createSignal<BeforeInstallPromptEvent | null>(null);
 
   const applyUpdate = registerServiceWorker({
     onNeedRefresh: () => setUpdateReady(true),
     onOfflineReady: () => s.notify('info', s.t('update.offlineReady')),
     onError: () => undefined, // offline use is a bonus; the app works without a service worker
   });
+
+  onCleanup(bindAppActions({ state: s, openSettings: () => setSettingsOpen(true), newWorkspace: () => setNewWorkspace('folder') }));
+  onCleanup(installAppShortcuts());
+
+  // The browser offers installation only when it judges the app installable; the button exists only then.
+  const onInstallOffer = (e: Event) => {
+    e.preventDefault(); // keep the offer for our button instead of the browser's mini-infobar
+    setInstallOffer(e as BeforeInstallPromptEvent);
+  };
+  const onInstalled = () => setInstallOffer(null);
+  window.addEventListener('beforeinstallprompt', onInstallOffer);
+  window.addEventListener('appinstalled', onInstalled);
+  onCleanup(() => {
+    window.removeEventListener('beforeinstallprompt', onInstallOffer);
+    window.removeEventListener('appinstalled', onInstalled);
+  });
+  const install = () => {
+    const offer = installOffer();
+    if (!offer) return;
+    setInstallOffer(null); // an offer can be prompted once
+    void offer.prompt().catch(() => undefined);
+  };
 
   createEffect(() => {
     const root = document.documentElement;
@@ -32,11 +63,26 @@ export function Shell(props: { state: AppState }) {
   if (s.workspaces().length > 0) void requestPersistentStorage();
 
   return (
-    <div class="shell">
-      <Sidebar state={s} onNewWorkspace={() => setNewWorkspace('folder')} onOpenSettings={() => setSettingsOpen(true)} />
+    <div class="shell" classList={{ 'sidebar-closed': !layout.sidebarOpen(), narrow: layout.narrow() }}>
+      <Sidebar state={s} install={installOffer() ? install : null} />
+      <Show when={layout.narrow() && layout.sidebarOpen()}>
+        {/* A click beside the drawer closes it, as with any sheet over the content. */}
+        <div class="drawer-backdrop" aria-hidden="true" onClick={() => layout.setSidebarOpen(false)} />
+      </Show>
       <main class="main" id="main">
         {/* Keyed by id: switching workspaces resets the view; renaming one keeps its state. */}
-        <Show when={s.selected()?.id} keyed fallback={<Welcome t={s.t} onCreate={(kind) => setNewWorkspace(kind)} />}>
+        <Show
+          when={s.selected()?.id}
+          keyed
+          fallback={
+            <div class="welcome-screen">
+              <header class="topbar">
+                <SidebarToggle t={s.t} />
+              </header>
+              <Welcome t={s.t} onCreate={(kind) => setNewWorkspace(kind)} />
+            </div>
+          }
+        >
           {(_id) => <WorkspaceView state={s} workspace={s.selected()!} />}
         </Show>
       </main>

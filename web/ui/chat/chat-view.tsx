@@ -1,7 +1,8 @@
 // Loaded lazily (with marked and DOMPurify): the chat of one workspace — the open session's messages, the turn in
 // flight with streamed text/thinking, tool calls, inline approvals, errors with a retry, and session actions.
 import './chat.css';
-import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, Show } from 'solid-js';
+import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, Show, type Accessor } from 'solid-js';
+import { Portal } from 'solid-js/web';
 import { forkSession, type WorkspaceFs, type WorkspaceRecord } from '../../core';
 import { saveApprovalMode, type ApprovalMode, type JournalCall, type TurnJournal } from '../../core/app-agent';
 import type { AppState } from '../state/app-state';
@@ -15,8 +16,9 @@ import { Item, UserBubble } from './message-item';
 import { Markdown, Thinking } from './message-parts';
 import { ApprovalModeBar } from './approval-mode';
 import { SessionActions } from './session-actions';
+import { OfflineNote } from './offline-note';
 
-export default function ChatView(props: { state: AppState; workspace: WorkspaceRecord; fs: WorkspaceFs }) {
+export default function ChatView(props: { state: AppState; workspace: WorkspaceRecord; fs: WorkspaceFs; headerSlot: Accessor<HTMLElement | undefined> }) {
   const s = props.state;
   const ct = chatTranslator(s.locale);
   const chat = createChatController({
@@ -89,13 +91,15 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
   }
 
   return (
-    <section class="chat-slot panel chat" aria-labelledby="chat-title" data-workspace-id={props.workspace.id}>
-      <header class="panel-header chat-header">
-        <h2 id="chat-title" class="chat-title">
-          {title()}
-        </h2>
-        <SessionActions state={s} store={chat.agent.store} sessionId={chat.sessionId()} title={title()} busy={chat.busy()} ct={ct} onOpen={(id) => s.selectSession(id)} onNotice={(text) => s.notify('info', text)} />
-      </header>
+    <section class="chat-slot chat" aria-labelledby="chat-title" data-workspace-id={props.workspace.id}>
+      {/* The session's title and menu sit in the workspace's top bar: one row of chrome above the conversation. */}
+      <Show when={props.headerSlot()}>
+        {(slot) => (
+          <Portal mount={slot()}>
+            <SessionActions state={s} store={chat.agent.store} sessionId={chat.sessionId()} title={title()} busy={chat.busy()} messageCount={chat.messages().length} onOpen={(id) => s.selectSession(id)} />
+          </Portal>
+        )}
+      </Show>
       <ApprovalModeBar mode={settings()?.approval ?? 'ask'} onChange={(m) => void setMode(m)} ct={ct} />
       <Show when={settings() && !settings()!.model}>
         <p class="banner warning chat-banner" role="status">
@@ -188,6 +192,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
           )}
         </Show>
       </div>
+      <OfflineNote t={s.t} />
       <Composer busy={chat.busy()} disabled={!settings()?.model || chat.damaged() !== null} value={draft()} onInput={setDraft} onSend={() => void send()} onStop={() => chat.stop()} ct={ct} />
     </section>
   );

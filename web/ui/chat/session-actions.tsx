@@ -1,10 +1,14 @@
-// The open session's actions: rename, export (JSON / Markdown), import JSON, delete.
+// The open session in the top bar: its title (renamed in place) and the session menu — rename, fork, export JSON /
+// Markdown, import JSON, delete. The import's file input stays in the page (labelled "Import JSON") so the menu
+// item can open it and a file can also be given to it directly.
 import { createSignal, createUniqueId, Show } from 'solid-js';
-import { exportSession, importSession, sessionToMarkdown, type SessionStore } from '../../core';
-import { ConfirmDialog, Dialog } from '../components/dialog';
+import { exportSession, forkSession, importSession, sessionToMarkdown, type SessionStore } from '../../core';
+import { ConfirmDialog } from '../components/dialog';
+import { InlineRename } from '../components/inline-rename';
+import { MoreIcon } from '../components/layout-icons';
+import { MenuButton, type MenuItem } from '../components/menu';
 import type { AppState } from '../state/app-state';
 import { messageOf } from '../state/errors';
-import type { ChatTranslate } from './chat-i18n';
 
 function download(name: string, text: string, type: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -17,15 +21,13 @@ function download(name: string, text: string, type: string) {
 
 const fileName = (title: string, ext: string) => `${title.replace(/[^\p{L}\p{N}._-]+/gu, '-').slice(0, 60) || 'session'}.${ext}`;
 
-export function SessionActions(props: { state: AppState; store: SessionStore; sessionId: string | null; title: string; busy: boolean; ct: ChatTranslate; onOpen: (id: string | null) => void; onNotice: (text: string) => void }) {
-  const ct = props.ct;
+export function SessionActions(props: { state: AppState; store: SessionStore; sessionId: string | null; title: string; busy: boolean; messageCount: number; onOpen: (id: string | null) => void }) {
   const s = props.state;
+  const t = s.t;
   const importId = createUniqueId();
-  const titleId = createUniqueId();
   const [renaming, setRenaming] = createSignal(false);
   const [deleting, setDeleting] = createSignal(false);
-  const [title, setTitle] = createSignal('');
-  const [error, setError] = createSignal('');
+  let importInput!: HTMLInputElement;
 
   async function exportAs(kind: 'json' | 'md') {
     const id = props.sessionId;
@@ -46,39 +48,62 @@ export function SessionActions(props: { state: AppState; store: SessionStore; se
       const info = await importSession(props.store, data);
       await s.refreshSessions();
       props.onOpen(info.id);
-      props.onNotice(ct('imported', { title: info.title }));
+      s.notify('info', t('sessions.imported', { title: info.title }));
     });
   }
-  async function rename(e: SubmitEvent) {
-    e.preventDefault();
-    try {
-      await props.store.rename(props.sessionId!, title().trim());
+  async function fork() {
+    const id = props.sessionId;
+    if (!id || props.messageCount === 0) return;
+    await s.attempt(async () => {
+      const info = await forkSession(props.store, id, props.messageCount - 1);
       await s.refreshSessions();
-      setRenaming(false);
-    } catch (err) {
-      setError(messageOf(err));
-    }
+      props.onOpen(info.id);
+      s.notify('info', t('sessions.forked', { title: info.title }));
+    });
   }
+  async function rename(title: string) {
+    await props.store.rename(props.sessionId!, title);
+    await s.refreshSessions();
+  }
+
+  const items = (): MenuItem[] => {
+    const open = props.sessionId !== null;
+    return [
+      ...(open
+        ? [
+            { label: t('sessions.rename'), disabled: props.busy, onSelect: () => setRenaming(true) },
+            { label: t('sessions.fork'), disabled: props.busy || props.messageCount === 0, onSelect: () => void fork() },
+            { label: t('sessions.exportJson'), onSelect: () => void s.attempt(() => exportAs('json')) },
+            { label: t('sessions.exportMd'), onSelect: () => void s.attempt(() => exportAs('md')) },
+          ]
+        : []),
+      { label: t('sessions.importJson'), disabled: props.busy, onSelect: () => importInput.click() },
+      ...(open ? [{ label: t('sessions.delete'), danger: true, disabled: props.busy, onSelect: () => setDeleting(true) }] : []),
+    ];
+  };
+
   return (
-    <div class="session-actions" role="toolbar" aria-label={ct('actions')}>
-      <Show when={props.sessionId}>
-        <button type="button" class="button small ghost" disabled={props.busy} onClick={() => (setTitle(props.title), setError(''), setRenaming(true))}>
-          {ct('rename')}
-        </button>
-        <button type="button" class="button small ghost" onClick={() => void s.attempt(() => exportAs('json'))}>
-          {ct('exportJson')}
-        </button>
-        <button type="button" class="button small ghost" onClick={() => void s.attempt(() => exportAs('md'))}>
-          {ct('exportMd')}
-        </button>
+    <div class="session-header">
+      <Show
+        when={renaming() && props.sessionId}
+        fallback={
+          <h2 id="chat-title" class="chat-title" title={props.title} onDblClick={() => props.sessionId && !props.busy && setRenaming(true)}>
+            {props.title}
+          </h2>
+        }
+      >
+        <InlineRename value={props.title} label={t('sessions.title')} hint={t('sessions.renameHint')} maxLength={500} onSave={rename} onDone={() => setRenaming(false)} />
       </Show>
-      <label class="button small ghost file-button" for={importId}>
-        {ct('importJson')}
-      </label>
+      <MenuButton label={t('layout.sessionMenu')} items={items()}>
+        <MoreIcon />
+      </MenuButton>
       <input
+        ref={(el) => (importInput = el)}
         id={importId}
         class="visually-hidden"
         type="file"
+        tabIndex={-1}
+        aria-label={t('sessions.importJson')}
         accept="application/json,.json"
         disabled={props.busy}
         onChange={(e) => {
@@ -86,39 +111,12 @@ export function SessionActions(props: { state: AppState; store: SessionStore; se
           e.currentTarget.value = '';
         }}
       />
-      <Show when={props.sessionId}>
-        <button type="button" class="button small danger-outline" disabled={props.busy} onClick={() => setDeleting(true)}>
-          {ct('delete')}
-        </button>
-      </Show>
-      <Show when={renaming()}>
-        <Dialog
-          title={ct('rename')}
-          onClose={() => setRenaming(false)}
-          closeLabel={ct('cancel')}
-          footer={
-            <button type="submit" form={`${titleId}-form`} class="button primary">
-              {ct('save')}
-            </button>
-          }
-        >
-          <form id={`${titleId}-form`} class="form" onSubmit={rename}>
-            <div class="field">
-              <label for={titleId}>{ct('sessionTitle')}</label>
-              <input id={titleId} type="text" required maxLength={200} value={title()} onInput={(e) => setTitle(e.currentTarget.value)} />
-            </div>
-            <p class="field-error" role="alert">
-              {error()}
-            </p>
-          </form>
-        </Dialog>
-      </Show>
       <Show when={deleting()}>
         <ConfirmDialog
-          title={ct('delete')}
-          body={ct('deleteConfirm', { title: props.title })}
-          confirmLabel={ct('delete')}
-          cancelLabel={ct('cancel')}
+          title={t('sessions.delete')}
+          body={t('sessions.deleteConfirm', { title: props.title })}
+          confirmLabel={t('sessions.delete')}
+          cancelLabel={t('common.cancel')}
           danger
           onConfirm={() =>
             void s.attempt(async () => {

@@ -1,4 +1,4 @@
-import { lazy, Show, Suspense } from 'solid-js';
+import { lazy, Show, Suspense, type Accessor } from 'solid-js';
 import type { WorkspaceFs, WorkspaceRecord } from '../../core';
 import type { AppState } from '../state/app-state';
 import { ChatIcon } from './icons';
@@ -8,21 +8,20 @@ const ChatView = lazy(() => import('../chat/chat-view'));
 
 /**
  * The main conversation area of a workspace. The chat view (sessions, the agent loop, tool approvals) mounts
- * here once folder access is granted. `fs` is undefined until then.
+ * here once folder access is granted. `fs` is undefined until then. `headerSlot` is the top bar's place for the
+ * open session's title and menu.
  */
 export interface ChatSlotProps {
   state: AppState;
   workspace: WorkspaceRecord;
   fs: WorkspaceFs | undefined;
+  headerSlot: Accessor<HTMLElement | undefined>;
 }
 
 export function ChatSlot(props: ChatSlotProps) {
   const t = props.state.t;
   const placeholder = (text: string) => (
-    <section class="chat-slot panel" aria-labelledby="chat-title" data-workspace-id={props.workspace.id}>
-      <header class="panel-header">
-        <h2 id="chat-title">{t('chat.title')}</h2>
-      </header>
+    <section class="chat-slot" aria-label={t('chat.title')} data-workspace-id={props.workspace.id}>
       <div class="empty-state">
         <ChatIcon />
         <p>{text}</p>
@@ -33,7 +32,7 @@ export function ChatSlot(props: ChatSlotProps) {
     <Show when={props.fs} keyed fallback={placeholder(t('chat.empty'))}>
       {(fs) => (
         <Suspense fallback={placeholder(t('chat.empty'))}>
-          <ChatView state={props.state} workspace={props.workspace} fs={fs} />
+          <ChatView state={props.state} workspace={props.workspace} fs={fs} headerSlot={props.headerSlot} />
         </Suspense>
       )}
     </Show>

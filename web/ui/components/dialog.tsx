@@ -1,10 +1,33 @@
 import { createUniqueId, onMount, type JSX } from 'solid-js';
 
+const FIELD = 'input:not([type=hidden]):not([type=file]):not(:disabled), select:not(:disabled), textarea:not(:disabled)';
+
+/**
+ * Where focus goes when a dialog opens: an element marked `data-autofocus`, else the first field of the body (what
+ * the person came to fill in), else the footer's last button (the dialog's action, so Enter confirms) — never ×.
+ */
+function initialFocus(dialog: HTMLDialogElement): HTMLElement | null {
+  const body = dialog.querySelector('.dialog-body');
+  return (
+    dialog.querySelector<HTMLElement>('[data-autofocus]') ??
+    body?.querySelector<HTMLElement>(FIELD) ??
+    [...dialog.querySelectorAll<HTMLElement>('.dialog-footer button:not(:disabled), .form-actions button:not(:disabled)')].at(-1) ??
+    null
+  );
+}
+
 // A modal on the native <dialog>: the browser traps focus, restores it on close and closes on Escape.
 export function Dialog(props: { title: string; onClose: () => void; children: JSX.Element; footer?: JSX.Element; wide?: boolean; closeLabel: string }) {
   let dialog: HTMLDialogElement | undefined;
   const titleId = createUniqueId();
-  onMount(() => dialog?.showModal());
+  onMount(() => {
+    if (!dialog) return;
+    dialog.showModal();
+    const first = initialFocus(dialog);
+    first?.focus();
+    // A prefilled name is usually replaced or edited at its end: select it so typing replaces it.
+    if (first instanceof HTMLInputElement && first.type === 'text') first.select();
+  });
   return (
     <dialog ref={(el) => (dialog = el)} class="dialog" classList={{ 'dialog-wide': props.wide === true }} aria-labelledby={titleId} onClose={() => props.onClose()}>
       <header class="dialog-header">

@@ -59,6 +59,8 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
               aria-selected={tab() === x.id}
               aria-controls={`${base}-panel`}
               tabIndex={tab() === x.id ? 0 : -1}
+              // The open tab takes focus (the tab strip is how the dialog is read), not ×.
+              data-autofocus={tab() === x.id ? '' : undefined}
               class="tab"
               onClick={() => setTab(x.id)}
             >

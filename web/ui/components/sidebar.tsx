@@ -1,17 +1,49 @@
+// The sidebar: workspaces, the selected workspace's sessions (search, grouped by day), settings. A column that
+// collapses (Toggle sidebar, Ctrl/Cmd+B) on wide screens; below 768 px a drawer over the content, closed by
+// default, closed again by choosing something, Escape or a click outside (the shell's backdrop).
 import { For, Show } from 'solid-js';
+import type { Translate } from '../i18n/i18n';
+import { newSession, newWorkspace, openSettings, selectWorkspace, toggleSidebar } from '../state/app-actions';
 import type { AppState } from '../state/app-state';
-import { ChatIcon, FolderIcon, GearIcon, LockIcon, PlusIcon } from './icons';
+import { layoutState } from '../state/layout-state';
+import { FolderIcon, GearIcon, LockIcon, PlusIcon } from './icons';
+import { CloseIcon, DownloadIcon, NewChatIcon, SidebarIcon } from './layout-icons';
+import { SessionList } from './session-list';
 
-export function Sidebar(props: { state: AppState; onNewWorkspace: () => void; onOpenSettings: () => void }) {
+/** The one "Toggle sidebar" button, at the start of the top bar. */
+export function SidebarToggle(props: { t: Translate }) {
+  const layout = layoutState();
+  return (
+    <button
+      type="button"
+      class="icon-button sidebar-toggle"
+      aria-label={props.t('layout.toggleSidebar')}
+      title={`${props.t('layout.toggleSidebar')} (Ctrl+B)`}
+      aria-expanded={layout.sidebarOpen()}
+      aria-controls="sidebar"
+      onClick={() => toggleSidebar()}
+    >
+      <SidebarIcon />
+    </button>
+  );
+}
+
+export function Sidebar(props: { state: AppState; install?: (() => void) | null }) {
   const s = props.state;
   const t = s.t;
+  const layout = layoutState();
   return (
-    <nav class="sidebar" aria-label={t('sidebar.navigation')}>
+    <nav id="sidebar" class="sidebar" classList={{ open: layout.sidebarOpen() }} aria-label={t('sidebar.navigation')} inert={!layout.sidebarOpen()}>
       <div class="brand">
         <img src="/logo.svg" alt="" width="28" height="28" />
         <span class="brand-name">i</span>
+        <Show when={layout.narrow()}>
+          <button type="button" class="icon-button brand-close" aria-label={t('layout.closeSidebar')} onClick={() => layout.setSidebarOpen(false)}>
+            <CloseIcon />
+          </button>
+        </Show>
       </div>
-      <button type="button" class="button primary block" onClick={() => props.onNewWorkspace()}>
+      <button type="button" class="button primary block" onClick={() => newWorkspace()}>
         <PlusIcon />
         {t('sidebar.newWorkspace')}
       </button>
@@ -31,7 +63,7 @@ export function Sidebar(props: { state: AppState; onNewWorkspace: () => void; on
                     aria-current={s.selected()?.id === w.id ? 'page' : undefined}
                     onClick={(e) => {
                       e.preventDefault();
-                      s.select(w.id);
+                      selectWorkspace(w.id);
                     }}
                   >
                     {w.kind === 'opfs' ? <LockIcon /> : <FolderIcon />}
@@ -45,45 +77,33 @@ export function Sidebar(props: { state: AppState; onNewWorkspace: () => void; on
         </Show>
       </section>
 
-      <section class="sidebar-section" aria-labelledby="sidebar-sessions">
+      <section class="sidebar-section sessions-section" aria-labelledby="sidebar-sessions">
         <div class="section-title-row">
           <h2 id="sidebar-sessions" class="section-title">
             {t('sidebar.sessions')}
           </h2>
           <Show when={s.selected()}>
-            <button type="button" class="icon-button" aria-label={t('sidebar.newSession')} title={t('sidebar.newSession')} onClick={() => s.selectSession(null)}>
-              <PlusIcon />
+            <button type="button" class="icon-button" aria-label={t('sidebar.newSession')} title={`${t('sidebar.newSession')} (Ctrl+Shift+O)`} onClick={() => newSession()}>
+              <NewChatIcon />
             </button>
           </Show>
         </div>
-        <Show when={s.selected()} fallback={<p class="empty-hint">{t('sidebar.selectWorkspaceForSessions')}</p>}>
-          <Show when={s.sessions().length > 0} fallback={<p class="empty-hint">{t('sidebar.noSessions')}</p>}>
-            <ul class="nav-list" role="list">
-              <For each={s.sessions()}>
-                {(session) => (
-                  <li>
-                    <a
-                      href={`#w=${session.workspaceId}&s=${session.id}`}
-                      class="nav-item"
-                      aria-current={s.session() === session.id ? 'page' : undefined}
-                      onClick={(e) => {
-                        e.preventDefault();
-                        s.selectSession(session.id);
-                      }}
-                    >
-                      <ChatIcon />
-                      <span class="nav-label">{session.title}</span>
-                    </a>
-                  </li>
-                )}
-              </For>
-            </ul>
-          </Show>
+        <Show when={s.selected()?.id} keyed fallback={<p class="empty-hint">{t('sidebar.selectWorkspaceForSessions')}</p>}>
+          {/* Keyed by workspace: a search typed in one workspace does not carry over to the next. */}
+          {(_w) => <SessionList state={s} />}
         </Show>
       </section>
 
       <div class="sidebar-footer">
-        <button type="button" class="button ghost block" onClick={() => props.onOpenSettings()}>
+        <Show when={props.install}>
+          {(install) => (
+            <button type="button" class="button ghost block" title={t('layout.installHint')} onClick={() => install()()}>
+              <DownloadIcon />
+              {t('layout.install')}
+            </button>
+          )}
+        </Show>
+        <button type="button" class="button ghost block" onClick={() => openSettings()}>
           <GearIcon />
           {t('sidebar.settings')}
         </button>

@@ -10,18 +10,23 @@ import {
   type WorkspaceRecord,
 } from '../../core';
 import type { AppState } from '../state/app-state';
+import { layoutState } from '../state/layout-state';
 import { ChatSlot } from './chat-slot';
 import { ConfirmDialog } from './dialog';
 import { errorText } from './error-text';
 import { FilesPanel } from './files-panel';
 import { FolderIcon } from './icons';
 import { RenameDialog } from './rename-dialog';
+import { SidePanel } from './side-panel';
 import { WorkspaceHeader } from './workspace-header';
 
 export function WorkspaceView(props: { state: AppState; workspace: WorkspaceRecord }) {
   const s = props.state;
   const t = s.t;
+  const layout = layoutState();
   const [confirmDelete, setConfirmDelete] = createSignal(false);
+  // Where the chat view puts the open session's title and menu: the top bar's middle.
+  const [sessionSlot, setSessionSlot] = createSignal<HTMLElement>();
   const [renaming, setRenaming] = createSignal(false);
   const [access, { refetch: recheckAccess }] = createResource(() => props.workspace, (w) => queryWorkspaceAccess(w));
   const [fs] = createResource(
@@ -47,7 +52,7 @@ export function WorkspaceView(props: { state: AppState; workspace: WorkspaceReco
 
   return (
     <div class="workspace">
-      <WorkspaceHeader state={s} workspace={props.workspace} onRename={() => setRenaming(true)} onDelete={() => setConfirmDelete(true)} />
+      <WorkspaceHeader state={s} workspace={props.workspace} onRename={() => setRenaming(true)} onDelete={() => setConfirmDelete(true)} sessionSlot={setSessionSlot} />
       <Switch>
         <Match when={access.error}>
           <p class="banner error" role="alert">
@@ -95,24 +100,37 @@ export function WorkspaceView(props: { state: AppState; workspace: WorkspaceReco
           </div>
         </Match>
       </Switch>
-      <div class="workspace-body">
-        <ChatSlot state={s} workspace={props.workspace} fs={fs()} />
-        <Show
-          when={fs()}
-          fallback={
-            <section class="files-panel panel" aria-labelledby="files-title">
-              <header class="panel-header">
-                <h2 id="files-title">{t('files.title')}</h2>
-              </header>
-              <div class="empty-state">
-                <FolderIcon />
-                <p>{fs.error ? errorText(fs.error, 'E_WORKSPACE_OPEN_FAILED') : access.loading || fs.loading ? t('files.loading') : t('files.locked')}</p>
-              </div>
-            </section>
-          }
-        >
-          {(workspaceFs) => <FilesPanel state={s} fs={workspaceFs()} showHidden={showHidden()} onAccessLost={() => void recheckAccess()} />}
-        </Show>
+      <div class="workspace-body" classList={{ 'files-open': layout.filesOpen() }}>
+        <ChatSlot state={s} workspace={props.workspace} fs={fs()} headerSlot={sessionSlot} />
+        {/* Hidden, not unmounted, when collapsed: the tree keeps its open folders and scroll position. */}
+        <SidePanel
+            t={t}
+            hidden={!layout.filesOpen()}
+            tabs={[
+              {
+                id: 'files',
+                label: t('layout.filesTab'),
+                content: () => (
+                  <Show
+                    when={fs()}
+                    fallback={
+                      <section class="files-panel panel" aria-labelledby="files-title">
+                        <header class="panel-header">
+                          <h2 id="files-title">{t('files.title')}</h2>
+                        </header>
+                        <div class="empty-state">
+                          <FolderIcon />
+                          <p>{fs.error ? errorText(fs.error, 'E_WORKSPACE_OPEN_FAILED') : access.loading || fs.loading ? t('files.loading') : t('files.locked')}</p>
+                        </div>
+                      </section>
+                    }
+                  >
+                    {(workspaceFs) => <FilesPanel state={s} fs={workspaceFs()} showHidden={showHidden()} onAccessLost={() => void recheckAccess()} />}
+                  </Show>
+                ),
+              },
+            ]}
+          />
       </div>
       <Show when={renaming()}>
         <RenameDialog state={s} workspace={props.workspace} onClose={() => setRenaming(false)} />

@@ -2,6 +2,7 @@
 import { pluginsEn } from '../settings/plugins/strings';
 import { agentEn } from '../settings/agent/strings';
 import { askReasonEn } from '../chat/ask-reason-strings';
+import { layoutEn } from '../components/layout-strings';
 
 export const en = {
   'app.tagline': 'An AI coding agent that works in the folder you grant.',
@@ -148,6 +149,7 @@ export const en = {
   ...pluginsEn,
   ...agentEn,
   ...askReasonEn,
+  ...layoutEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

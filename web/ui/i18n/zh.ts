@@ -2,6 +2,7 @@ import type { Dictionary } from './en';
 import { pluginsZh } from '../settings/plugins/strings';
 import { agentZh } from '../settings/agent/strings';
 import { askReasonZh } from '../chat/ask-reason-strings';
+import { layoutZh } from '../components/layout-strings';
 
 // 简体中文。键与 en.ts 一一对应（类型检查保证不缺不多）。
 export const zh: Dictionary = {
@@ -149,4 +150,5 @@ export const zh: Dictionary = {
   ...pluginsZh,
   ...agentZh,
   ...askReasonZh,
+  ...layoutZh,
 };
