@@ -57,6 +57,7 @@ export interface RemoteAgent {
   /** The session store, in the Worker: reads answer from IndexedDB there, writes need this tab to be the session's writer. */
   readonly store: SessionStore;
   settings(): Promise<AgentSettings>;
+  listModels(): Promise<string[]>;
   startTurn(turn: RemoteTurn): Promise<{ session: Pick<SessionInfo, 'id' | 'title'>; events: EventStream<AgentEvent, TurnResult> }>;
   interrupted(sessionId: string): Promise<TurnJournal | null>;
   dismissInterrupted(sessionId: string): Promise<void>;
@@ -125,6 +126,7 @@ export function remoteAgent(options: { db: HarnessDb; workspaceId: string; askPe
     workspaceId,
     store,
     settings: () => ready.then((host) => host.settings(workspaceId)),
+    listModels: () => ready.then((host) => host.listModels(workspaceId)),
     startTurn,
     interrupted: (sessionId) => ready.then((host) => host.interrupted(workspaceId, sessionId)),
     dismissInterrupted: (sessionId) => ready.then((host) => host.dismissInterrupted(workspaceId, sessionId)),

@@ -1,7 +1,9 @@
 // The agent side of the page ↔ Worker boundary: one AppAgent per attached workspace, turns whose events and
 // approvals travel to the page through the TurnPorts callbacks, the session store behind a writer check, and the
 // session locks. Framework-free and Worker-agnostic: worker.ts exposes it with comlink; tests call it directly.
-import { createAppAgent, type AppAgent } from '../app-agent';
+import { createAppAgent, pairedBridge, type AppAgent } from '../app-agent';
+import { getSecret } from '../settings';
+import { listProviderModels } from '../transport';
 import type { AgentEvent } from '../agent/types';
 import { HarnessError, toErrorData } from '../errors';
 import type { WorkspaceFs } from '../fs';
@@ -10,7 +12,7 @@ import type { AgentHostApi, StoreMethod, TurnPorts, WorkspaceTicket } from './pr
 import { createSessionLocks, type SessionLocks } from './session-locks';
 
 export interface AgentHostOptions {
-  createFs(ticket: WorkspaceTicket): WorkspaceFs;
+  createFs(ticket: WorkspaceTicket): WorkspaceFs | Promise<WorkspaceFs>;
   openDb?(name?: string): Promise<HarnessDb>;
   /** Web Locks; defaults to navigator.locks where present. */
   locks?: Parameters<typeof createSessionLocks>[1];
@@ -54,7 +56,7 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
     try {
       return await work();
     } finally {
-      l.release(sessionId);
+      await l.release(sessionId);
     }
   }
 
@@ -106,7 +108,7 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
     },
     async attach(ticket) {
       if (!db) throw new HarnessError('E_AGENT_NOT_READY', 'The agent is still starting. Try again in a moment.');
-      const fs = options.createFs(ticket);
+      const fs = await options.createFs(ticket);
       // The agent asks through the ports of the turn running in this workspace; with none, it is refused.
       const agent = createAppAgent({
         db: await db,
@@ -120,7 +122,13 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
     async detach(workspaceId) {
       agents.delete(workspaceId);
     },
-    settings: (workspaceId) => agentOf(workspaceId).settings(),
+    settings: async (workspaceId) => agentOf(workspaceId).settings(),
+    async listModels(workspaceId) {
+      const config = (await agentOf(workspaceId).settings()).model?.config;
+      if (!config) throw new HarnessError('E_MODEL_NOT_CONFIGURED', 'No model is configured yet. Open Settings → Model, choose a provider and save.');
+      const opened = await db!;
+      return listProviderModels({ config, getKey: (name) => getSecret(opened, name), getBridge: () => pairedBridge(opened) });
+    },
     async startTurn(request, ports) {
       const agent = agentOf(request.workspaceId);
       const sessionId = request.sessionId ?? crypto.randomUUID();
@@ -162,18 +170,17 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
     stopTurn(turnId) {
       turns.get(turnId)?.abort();
     },
-    interrupted: (workspaceId, sessionId) => agentOf(workspaceId).interrupted(sessionId),
-    dismissInterrupted: (workspaceId, sessionId) => agentOf(workspaceId).dismissInterrupted(sessionId),
-    store(workspaceId, method, args) {
+    interrupted: async (workspaceId, sessionId) => agentOf(workspaceId).interrupted(sessionId),
+    dismissInterrupted: async (workspaceId, sessionId) => agentOf(workspaceId).dismissInterrupted(sessionId),
+    async store(workspaceId, method, args) {
       const store = agentOf(workspaceId).store;
       const call = () => (store[method] as (...a: unknown[]) => Promise<unknown>).apply(store, args as unknown[]);
       if (WRITES.has(method)) return asWriter(args[0] as string, call) as never;
-      if (method === 'create') return asWriter((args[0] as { id?: string }).id ?? '', call) as never;
+      const created = method === 'create' ? (args[0] as { id?: string }).id : undefined;
+      if (created) return asWriter(created, call) as never;
       return call() as never;
     },
-    claim: (sessionId, claimOptions) => lockOf().claim(sessionId, claimOptions),
-    async release(sessionId) {
-      lockOf().release(sessionId);
-    },
+    claim: async (sessionId, claimOptions) => lockOf().claim(sessionId, claimOptions),
+    release: async (sessionId) => lockOf().release(sessionId),
   };
 }

@@ -61,12 +61,14 @@ export interface AgentHostApi {
   attach(ticket: WorkspaceTicket): Promise<void>;
   detach(workspaceId: string): Promise<void>;
   settings(workspaceId: string): Promise<AgentSettings>;
+  /** The models the configured provider lists (GET …/models), for the model switcher. */
+  listModels(workspaceId: string): Promise<string[]>;
   startTurn(request: TurnRequest, ports: TurnPorts): Promise<StartedTurn>;
   stopTurn(turnId: number): void;
   interrupted(workspaceId: string, sessionId: string): Promise<TurnJournal | null>;
   dismissInterrupted(workspaceId: string, sessionId: string): Promise<void>;
   /** The session store of a workspace; writes need this tab to be (or become) the session's writer. */
-  store<M extends StoreMethod>(workspaceId: string, method: M, args: Parameters<StoreMethods[M]>): ReturnType<StoreMethods[M]>;
+  store<M extends StoreMethod>(workspaceId: string, method: M, args: Parameters<StoreMethods[M]>): Promise<Awaited<ReturnType<StoreMethods[M]>>>;
   /** Claims the session for writing: 'reader' when another tab holds it (unless `steal`, which takes it over). */
   claim(sessionId: string, options?: { steal?: boolean }): Promise<SessionRole>;
   release(sessionId: string): Promise<void>;

@@ -12,15 +12,16 @@ export interface SessionLocks {
   claim(sessionId: string, options?: { steal?: boolean }): Promise<SessionRole>;
   /** Whether this tab holds the session's lock now. */
   holds(sessionId: string): boolean;
-  /** Gives the session's lock back (the tab closed the session). */
-  release(sessionId: string): void;
+  /** Gives the session's lock back (the tab closed the session); resolves once the lock is free. */
+  release(sessionId: string): Promise<void>;
 }
 
 export const lockName = (sessionId: string) => `i:session:${sessionId}`;
 
 export function createSessionLocks(onLost: (sessionId: string) => void, locks: LockManagerLike | undefined = (globalThis.navigator as { locks?: LockManagerLike } | undefined)?.locks): SessionLocks {
-  /** Held locks: calling the function releases the lock. */
+  /** Held locks: calling the function releases the lock; the promise settles when it is free. */
   const held = new Map<string, () => void>();
+  const settled = new Map<string, Promise<unknown>>();
 
   function claim(sessionId: string, options: { steal?: boolean } = {}): Promise<SessionRole> {
     if (held.has(sessionId)) return Promise.resolve('writer');
@@ -37,6 +38,7 @@ export function createSessionLocks(onLost: (sessionId: string) => void, locks: L
         resolve('writer');
         await released;
       });
+      settled.set(sessionId, request.catch(() => undefined));
       request.then(
         () => undefined,
         (error: unknown) => {
@@ -53,10 +55,12 @@ export function createSessionLocks(onLost: (sessionId: string) => void, locks: L
   return {
     claim,
     holds: (sessionId) => held.has(sessionId),
-    release(sessionId) {
+    async release(sessionId) {
       const release = held.get(sessionId);
       held.delete(sessionId);
       release?.();
+      if (release) await settled.get(sessionId);
+      settled.delete(sessionId);
     },
   };
 }

@@ -1,11 +1,15 @@
 // The live state of one workspace's chat: the open session's checkpointed messages, the turn in flight (streamed
 // text/thinking, this step's tool calls and results, pending approvals), errors and the interrupted-turn report.
-// Components read the signals; every change to storage goes through web/core (app-agent, sessions).
-import { batch, createSignal } from 'solid-js';
-import type { AgentEvent, ApprovalRequest, AssistantMessage, ErrorData, Message, TurnResult, WorkspaceFs } from '../../core';
-import { createAppAgent, type AppAgent, type PluginWriteRequest, type TurnJournal } from '../../core/app-agent';
-import { HarnessError, recoverSession, type HarnessDb, type RecoveredSession } from '../../core';
+// The agent runs in the tab's Worker (web/core/agent-worker); components read the signals here. Only the tab that
+// holds a session's lock writes it; another tab follows it read-only and live (session-follow.ts).
+import { batch, createSignal, onCleanup } from 'solid-js';
+import type { AgentEvent, ApprovalRequest, AssistantMessage, ContentPart, ErrorData, Message, TurnResult } from '../../core';
+import type { PluginWriteRequest, TurnJournal } from '../../core/app-agent';
+import { onSessionRole, remoteAgent, type RemoteAgent, type RemoteTurn, type SessionRole } from '../../core/agent-worker';
+import { forkSession, HarnessError, recoverSession, type HarnessDb, type RecoveredSession } from '../../core';
+import { approvalPorts } from './approval-ports';
 import type { ToolView } from './chat-model';
+import { broadcastSession, followSession, type SessionChannel } from './session-follow';
 
 export interface PendingApproval {
   request: ApprovalRequest;
@@ -16,6 +20,8 @@ export interface PendingApproval {
 
 export interface LiveTurn {
   prompt: string;
+  /** Images sent with the prompt (data URLs), shown in its bubble until the checkpoint holds them. */
+  images?: string[];
   /** True once a checkpoint of this turn holds the prompt. */
   saved: boolean;
   thinking: string;
@@ -37,7 +43,7 @@ export interface TurnFailure {
 }
 
 export interface ChatController {
-  agent: AppAgent;
+  agent: RemoteAgent;
   sessionId: () => string | null;
   messages: () => Message[];
   live: () => LiveTurn | null;
@@ -51,8 +57,22 @@ export interface ChatController {
   /** The last recovery, shown while its new session is open. */
   recovered: () => RecoveredSession | null;
   busy: () => boolean;
+  /** 'reader' when another tab writes the open session: shown live, read-only, until takeOver(). */
+  role: () => SessionRole;
+  takeOver(): Promise<void>;
+  /** The model the next turn uses: null = the configured one. */
+  model: () => string | null;
+  setModel(name: string | null): void;
+  /** The provider's model list (GET …/models), for the switcher. */
+  listModels(): Promise<string[]>;
   open(sessionId: string | null): Promise<void>;
-  send(prompt: string): Promise<void>;
+  send(content: string | ContentPart[]): Promise<void>;
+  /** Runs the turn of the user message before assistant message `index` again, replacing what followed it. */
+  regenerate(index: number): Promise<void>;
+  /** Replaces user message `index` with `text` and answers it again; the conversation as it was is kept as a fork. */
+  editResend(index: number, text?: string): Promise<void>;
+  /** Asks the agent to go on after a stop (the stopped answer is in the session). */
+  continueTurn(): Promise<void>;
   retry(): Promise<void>;
   stop(): void;
   dismissInterrupted(): Promise<void>;
@@ -61,15 +81,29 @@ export interface ChatController {
   recover(): Promise<RecoveredSession>;
 }
 
-const emptyLive = (prompt: string): LiveTurn => ({ prompt, saved: false, thinking: '', text: '', assistants: [], results: {}, running: {} });
+const emptyLive = (prompt: string, images: string[] = []): LiveTurn => ({ prompt, ...(images.length ? { images } : {}), saved: false, thinking: '', text: '', assistants: [], results: {}, running: {} });
+
+/** Tools that only read: a result of any other tool may have changed files (the Files panel refreshes). */
+const READ_ONLY_TOOLS = new Set(['read', 'list', 'glob', 'search', 'view_image', 'web_fetch', 'read_result', 'memory_read', 'skill']);
+const CONTINUE_PROMPT = 'Continue from where you stopped.';
+
+const textOf = (content: string | ContentPart[]) => (typeof content === 'string' ? content : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n'));
+const imagesOf = (content: string | ContentPart[]) => (typeof content === 'string' ? [] : content.flatMap((p) => (p.type === 'image_url' ? [p.image_url.url] : [])));
+/** A prompt the person typed (not a context injection, tool images or a batch error the loop added). */
+const isPrompt = (m: Message | undefined): m is Message & { role: 'user' } => m?.role === 'user' && m._meta === undefined;
 
 export function createChatController(options: {
   db: HarnessDb;
   workspaceId: string;
-  fs: WorkspaceFs;
   /** Called when a turn created or changed a session (the sidebar list refreshes). */
   onSession: (id: string) => void;
   stoppedText: () => string;
+  /** The agent changed files (the Files panel refreshes). */
+  onFilesChanged?: () => void;
+  /** The notice after an edit: the conversation as it was is kept as the fork `title`. */
+  keptText?: (title: string) => string;
+  /** For tests: another agent than the tab's Worker. */
+  agent?: RemoteAgent;
 }): ChatController {
   const [sessionId, setSessionId] = createSignal<string | null>(null);
   const [messages, setMessages] = createSignal<Message[]>([]);
@@ -81,60 +115,20 @@ export function createChatController(options: {
   const [interrupted, setInterrupted] = createSignal<TurnJournal | null>(null);
   const [damaged, setDamaged] = createSignal<{ sessionId: string; error: ErrorData } | null>(null);
   const [recovered, setRecovered] = createSignal<RecoveredSession | null>(null);
+  const [role, setRole] = createSignal<SessionRole>('writer');
+  const [model, setModel] = createSignal<string | null>(null);
   let controller: AbortController | null = null;
-  /** "Always allow X in this session": tool names, per session, in memory only. */
-  const alwaysAllowed = new Map<string, Set<string>>();
+  /** The writer's broadcast of the open session, or the reader's subscription to it. */
+  let channel: (SessionChannel & { live?(turn: LiveTurn | null): void }) | null = null;
 
-  const agent = createAppAgent({
-    db: options.db,
-    workspaceId: options.workspaceId,
-    fs: options.fs,
-    askPerson: (request, signal) =>
-      new Promise((resolve, reject) => {
-        const sid = sessionId();
-        // A file the write policy always asks about is never covered by "always allow" (it offers none).
-        if (sid && alwaysAllowed.get(sid)?.has(request.name) && !request.prepared?.alwaysAsk) return resolve('allow');
-        const remove = () => setApprovals((all) => all.filter((a) => a !== pending));
-        const pending: PendingApproval = {
-          request,
-          answer(decision, always) {
-            remove();
-            if (always && decision === 'allow' && sid) {
-              if (!alwaysAllowed.has(sid)) alwaysAllowed.set(sid, new Set());
-              alwaysAllowed.get(sid)!.add(request.name);
-            }
-            resolve(decision);
-          },
-        };
-        signal.addEventListener('abort', () => {
-          remove();
-          reject(new Error('stopped'));
-        });
-        setApprovals((all) => [...all, pending]);
-      }),
-    // Each fs.write of a plugin tool in mode 'ask': the same inline card, showing the path and the diff.
-    askWrite: (write, signal) =>
-      new Promise<boolean>((resolve) => {
-        if (signal.aborted) return resolve(false);
-        const remove = () => setApprovals((all) => all.filter((a) => a !== pending));
-        const pending: PendingApproval = {
-          request: {
-            callId: write.callId,
-            name: write.tool,
-            arguments: { path: write.path },
-            external: true,
-            prepared: { summary: write.path, detail: write.diff, target: { path: write.path, ...(write.rawPath !== undefined ? { raw: write.rawPath } : {}) }, ...(write.alwaysAsk ? { alwaysAsk: write.alwaysAsk } : {}) },
-          },
-          write,
-          answer(decision) {
-            remove();
-            resolve(decision === 'allow');
-          },
-        };
-        signal.addEventListener('abort', () => pending.answer('deny'), { once: true });
-        setApprovals((all) => [...all, pending]);
-      }),
-  });
+  const ports = approvalPorts({ sessionId, setApprovals });
+  const agent = options.agent ?? remoteAgent({ db: options.db, workspaceId: options.workspaceId, ...ports });
+
+  const setLiveShared = (next: LiveTurn | null | ((l: LiveTurn | null) => LiveTurn | null)) => {
+    const value = setLive(next as LiveTurn | null);
+    channel?.live?.(value);
+    return value;
+  };
 
   async function reload(id: string | null) {
     if (!id) {
@@ -146,7 +140,7 @@ export function createChatController(options: {
     }
     let loaded, journal;
     try {
-      [loaded, journal] = await Promise.all([agent.store.load(id), controller ? Promise.resolve(null) : agent.interrupted(id)]);
+      [loaded, journal] = await Promise.all([agent.store.load(id), controller || role() === 'reader' ? Promise.resolve(null) : agent.interrupted(id)]);
     } catch (error) {
       // A damaged session is shown with its error and the way to recover its intact part, not only a toast.
       const data = error as ErrorData;
@@ -158,14 +152,44 @@ export function createChatController(options: {
       });
       return;
     }
+    if (sessionId() !== id) return;
     batch(() => {
       setMessages(loaded.messages);
       setInterrupted(journal);
     });
   }
 
+  /** Becomes the open session's writer (broadcasting) or reader (following the other tab). */
+  function attachChannel(id: string | null, as: SessionRole) {
+    channel?.close();
+    channel = null;
+    if (!id) return;
+    if (as === 'writer') channel = broadcastSession(id);
+    else
+      channel = followSession(id, (message) => {
+        if (sessionId() !== id || role() !== 'reader') return;
+        if (message.type === 'live') setLive(message.live);
+        else void reload(id);
+      });
+  }
+
+  onCleanup(
+    onSessionRole((id, next) => {
+      if (id !== sessionId()) return;
+      // Another tab took this session over: stop writing it here and follow that tab.
+      controller?.abort();
+      setRole(next);
+      attachChannel(id, next);
+    }),
+  );
+  onCleanup(() => {
+    channel?.close();
+    const id = sessionId();
+    if (id) void agent.release(id).catch(() => undefined);
+  });
+
   function onEvent(event: AgentEvent) {
-    const update = (f: (l: LiveTurn) => LiveTurn) => setLive((l) => (l ? f(l) : l));
+    const update = (f: (l: LiveTurn) => LiveTurn) => setLiveShared((l) => (l ? f(l) : l));
     switch (event.type) {
       case 'model': {
         const e = event.event;
@@ -184,6 +208,7 @@ export function createChatController(options: {
         break;
       case 'tool-result':
         update((l) => ({ ...l, results: { ...l.results, [event.id]: { output: event.output, error: event.error, ...(event.code ? { code: event.code } : {}) } } }));
+        if (!event.error && !READ_ONLY_TOOLS.has(event.name)) options.onFilesChanged?.();
         break;
       case 'warning':
         setWarnings((w) => [...w, event.error]);
@@ -193,51 +218,56 @@ export function createChatController(options: {
     }
   }
 
-  async function run(prompt: string, start: (signal: AbortSignal) => ReturnType<AppAgent['startTurn']>) {
-    if (controller) return;
+  async function run(content: string | ContentPart[], turn: Omit<RemoteTurn, 'signal' | 'content'>) {
+    if (controller || role() === 'reader') return;
     controller = new AbortController();
     const before = messages();
+    const prompt = textOf(content);
     batch(() => {
       setFailure(null);
       setNotice(null);
       setWarnings([]);
       setInterrupted(null);
-      setLive(emptyLive(prompt));
+      setLiveShared(emptyLive(prompt, imagesOf(content)));
     });
-    let sid = sessionId();
+    let sid = turn.sessionId;
     let saved = false;
+    const chosen = model();
     try {
-      const turn = await start(controller.signal);
-      sid = turn.session.id;
+      const started = await agent.startTurn({ ...turn, content, signal: controller.signal, ...(chosen ? { model: chosen } : {}) });
+      sid = started.session.id;
       if (sessionId() !== sid) {
         setSessionId(sid);
+        attachChannel(sid, 'writer');
         options.onSession(sid);
       }
-      for await (const event of turn.events) {
+      for await (const event of started.events) {
         onEvent(event);
         if (event.type === 'checkpoint') {
           saved = true;
           const loaded = await agent.store.load(sid);
           batch(() => {
             setMessages(loaded.messages);
-            setLive((l) => (l ? { ...l, saved: true, assistants: [], results: {}, running: {} } : l));
+            setLiveShared((l) => (l ? { ...l, saved: true, assistants: [], results: {}, running: {} } : l));
           });
+          channel?.post({ type: 'saved' });
         }
       }
-      const result = await turn.events.result();
+      const result = await started.events.result();
       const loaded = await agent.store.load(sid);
       batch(() => {
         setMessages(loaded.messages);
-        setLive(null);
+        setLiveShared(null);
         if (result.stopReason === 'aborted') setNotice(options.stoppedText());
         else if (result.error) setFailure({ error: result.error, stopReason: result.stopReason, prompt, saved, before, sessionId: sid! });
         else if (result.stopReason !== 'stop') setFailure({ error: { code: `STOP_${result.stopReason.toUpperCase()}`, message: '' }, stopReason: result.stopReason, prompt, saved, before, sessionId: sid! });
       });
+      channel?.post({ type: 'saved' });
       options.onSession(sid);
     } catch (error) {
       const data = error as ErrorData;
       batch(() => {
-        setLive(null);
+        setLiveShared(null);
         setFailure({ error: { code: data.code ?? 'E_TURN_FAILED', message: data.message ?? String(error) }, stopReason: 'error', prompt, saved, before, sessionId: sid ?? '' });
       });
     } finally {
@@ -259,24 +289,67 @@ export function createChatController(options: {
     damaged,
     recovered,
     busy: () => live() !== null,
+    role,
+    model,
+    setModel,
+    listModels: () => agent.listModels(),
+    async takeOver() {
+      const id = sessionId();
+      if (!id) return;
+      const next = await agent.claim(id, { steal: true });
+      setRole(next);
+      attachChannel(id, next);
+      setLive(null);
+      await reload(id);
+    },
     async open(id) {
       if (controller) return;
+      const previous = sessionId();
       batch(() => {
         setSessionId(id);
+        setLive(null);
         setFailure(null);
         setNotice(null);
         setWarnings([]);
         setDamaged(null);
         if (recovered()?.info.id !== id) setRecovered(null);
       });
+      if (previous && previous !== id) await agent.release(previous).catch(() => undefined);
+      const next: SessionRole = id ? await agent.claim(id) : 'writer';
+      if (sessionId() !== id) return;
+      setRole(next);
+      attachChannel(id, next);
       await reload(id);
     },
-    send: (prompt) => run(prompt, (signal) => agent.startTurn({ sessionId: sessionId(), content: prompt, signal })),
+    send: (content) => run(content, { sessionId: sessionId() }),
+    async regenerate(index) {
+      const all = messages();
+      let at = Math.min(index, all.length) - 1;
+      while (at >= 0 && !isPrompt(all[at])) at--;
+      const id = sessionId();
+      const prompt = all[at];
+      if (!id || !isPrompt(prompt)) return;
+      await run(prompt.content, { sessionId: id, before: all.slice(0, at) });
+    },
+    async editResend(index, text) {
+      const all = messages();
+      const id = sessionId();
+      const original = all[index];
+      if (!id || !isPrompt(original)) return;
+      const images = imagesOf(original.content).map((url): ContentPart => ({ type: 'image_url', image_url: { url } }));
+      const edited = text ?? textOf(original.content);
+      // The conversation as it was stays reachable: a fork of it, named "<title> (fork)".
+      const kept = await forkSession(agent.store, id, all.length - 1);
+      options.onSession(kept.id);
+      await run(images.length ? [{ type: 'text', text: edited }, ...images] : edited, { sessionId: id, before: all.slice(0, index) });
+      if (!failure()) setNotice(options.keptText?.(kept.title) ?? `The conversation before the edit is kept as “${kept.title}”.`);
+    },
+    continueTurn: () => run(CONTINUE_PROMPT, { sessionId: sessionId() }),
     async retry() {
       const f = failure();
       if (!f) return;
-      if (!f.sessionId) return run(f.prompt, (signal) => agent.startTurn({ sessionId: null, content: f.prompt, signal }));
-      return run(f.prompt, (signal) => agent.retryTurn({ sessionId: f.sessionId, before: f.before, content: f.prompt, signal }));
+      if (!f.sessionId) return run(f.prompt, { sessionId: null });
+      return run(f.prompt, { sessionId: f.sessionId, before: f.before });
     },
     stop: () => controller?.abort(),
     async dismissInterrupted() {

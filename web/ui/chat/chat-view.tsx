@@ -14,7 +14,6 @@ import { assistantItem, chatItems } from './chat-model';
 import { Composer } from './composer';
 import { Item, UserBubble } from './message-item';
 import { Markdown, Thinking } from './message-parts';
-import { ApprovalModeBar } from './approval-mode';
 import { SessionActions } from './session-actions';
 import { OfflineNote } from './offline-note';
 
@@ -24,7 +23,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
   const chat = createChatController({
     db: s.db,
     workspaceId: props.workspace.id,
-    fs: props.fs,
+    onFilesChanged: () => s.filesChanged(props.workspace.id),
     onSession: (id) => {
       if (s.session() !== id) s.selectSession(id);
       void s.refreshSessions();
@@ -62,11 +61,9 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
     }),
   );
 
-  async function send() {
-    const prompt = draft().trim();
-    if (!prompt) return;
-    setDraft('');
-    await chat.send(prompt);
+  // The composer builds the message (typed text, attached @files, images) and clears the draft when it sends.
+  async function send(content: Parameters<typeof chat.send>[0]) {
+    await chat.send(content);
   }
   async function fork(index: number) {
     const id = chat.sessionId();
@@ -100,7 +97,6 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
           </Portal>
         )}
       </Show>
-      <ApprovalModeBar mode={settings()?.approval ?? 'ask'} onChange={(m) => void setMode(m)} ct={ct} />
       <Show when={settings() && !settings()!.model}>
         <p class="banner warning chat-banner" role="status">
           {settings()!.modelError ? `${settings()!.modelError!.code}: ${settings()!.modelError!.message}` : ct('noModel')}
@@ -193,7 +189,19 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
         </Show>
       </div>
       <OfflineNote t={s.t} />
-      <Composer busy={chat.busy()} disabled={!settings()?.model || chat.damaged() !== null} value={draft()} onInput={setDraft} onSend={() => void send()} onStop={() => chat.stop()} ct={ct} />
+      <Composer
+        state={s}
+        chat={chat}
+        fs={props.fs}
+        settings={settings()}
+        disabled={!settings()?.model || chat.damaged() !== null}
+        value={draft()}
+        onInput={setDraft}
+        onSend={send}
+        onFork={() => fork(chat.messages().length - 1)}
+        onSetMode={(m) => void setMode(m)}
+        ct={ct}
+      />
     </section>
   );
 }

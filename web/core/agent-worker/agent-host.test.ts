@@ -1,0 +1,156 @@
+// The agent side of the Worker boundary, driven directly (as worker.ts exposes it) in Node: fake-indexeddb, a real
+// folder, the scripted model server, and an in-memory Web Locks manager with the browser's steal semantics, so two
+// hosts over one database play two tabs.
+import 'fake-indexeddb/auto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startModelServer, type ModelServer } from '../../../e2e/model-server';
+import { createNodeWorkspaceFs } from '../../../plugin-host/node';
+import type { AgentEvent, TurnResult } from '../agent/types';
+import { saveApprovalMode, saveModel } from '../app-agent/agent-settings';
+import { setSecret } from '../settings';
+import { openHarnessDb } from '../storage';
+import { createAgentHost } from './host';
+import type { AgentHostApi, SessionRole, TurnPorts } from './protocol';
+
+let server: ModelServer | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await server?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+  server = dir = undefined;
+});
+
+/** Web Locks as Chromium implements them: ifAvailable answers null when held; steal rejects the holder's request with AbortError. */
+function lockManager() {
+  const held = new Map<string, (e: unknown) => void>();
+  return {
+    request(name: string, options: { ifAvailable?: boolean; steal?: boolean }, callback: (lock: unknown) => Promise<unknown>) {
+      if (held.has(name) && !options.steal) return Promise.resolve(callback(null));
+      return new Promise((resolve, reject) => {
+        held.get(name)?.(new DOMException('The lock was stolen.', 'AbortError'));
+        held.set(name, reject);
+        void callback({ name }).then((value) => {
+          if (held.get(name) === reject) held.delete(name);
+          resolve(value);
+        });
+      });
+    },
+  };
+}
+
+async function setup(script: Parameters<typeof startModelServer>[0]['script']) {
+  server = await startModelServer({ script });
+  dir = await mkdtemp(join(tmpdir(), 'agent-host-'));
+  await writeFile(join(dir, 'notes.txt'), 'colour: red\n');
+  const dbName = `agent-host-${Math.random()}`;
+  const db = await openHarnessDb(dbName);
+  await setSecret(db, 'TEST_KEY', 'sk-test');
+  await saveModel(db, null, { preset: null, config: { protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 512 } });
+  const locks = lockManager();
+  const root = dir;
+  const tab = async () => {
+    const roles: Array<[string, SessionRole]> = [];
+    const host = createAgentHost({ createFs: () => createNodeWorkspaceFs({ root, access: 'read-write' }), locks, batchMs: 5 });
+    await host.init({ dbName }, (id, role) => roles.push([id, role]));
+    await host.attach({ id: 'ws-1', rootName: 'project', access: 'read-write', handle: {} as FileSystemDirectoryHandle });
+    return { host, roles };
+  };
+  return { db, tab };
+}
+
+/** Ports that record what the page would receive and answer approvals with `answer`. */
+function recorder(answer: Awaited<ReturnType<TurnPorts['ask']>> = 'allow') {
+  const batches: AgentEvent[][] = [];
+  const asked: string[] = [];
+  let end!: (r: TurnResult) => void;
+  const result = new Promise<TurnResult>((r) => (end = r));
+  const ports: TurnPorts = {
+    events: (batch) => void batches.push(batch),
+    end: (r) => end(r),
+    ask: async (_id, request) => (asked.push(request.name), answer),
+    askWrite: async () => false,
+    cancelAsk: () => undefined,
+  };
+  return { ports, batches, asked, result };
+}
+
+const run = async (host: AgentHostApi, sessionId: string | null, content: string, answer?: 'allow' | 'deny') => {
+  const r = recorder(answer);
+  const started = await host.startTurn({ workspaceId: 'ws-1', sessionId, content }, r.ports);
+  return { ...r, started, final: await r.result };
+};
+
+describe('the agent host (the Worker side of the boundary)', () => {
+  it('runs a turn: events in order in a few batches, the approval asked through the page, the edit made and saved', async () => {
+    const { tab } = await setup([
+      { text: 'Reading.', toolCalls: [{ name: 'read', arguments: { path: 'notes.txt' } }] },
+      { toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old_string: 'red', new_string: 'blue' } }] },
+      { text: 'Done: **blue**.', chunkDelayMs: 1 },
+    ]);
+    const { host } = await tab();
+    const turn = await run(host, null, 'Make it blue');
+    expect(turn.final.stopReason).toBe('stop');
+    expect(turn.asked).toEqual(['edit']);
+    expect(await readFile(join(dir!, 'notes.txt'), 'utf8')).toBe('colour: blue\n');
+    const events = turn.batches.flat();
+    expect(events[0]!.type).toBe('turn-start');
+    expect(events.at(-1)!.type).toBe('done');
+    // Streamed deltas are gathered: fewer calls than events.
+    expect(turn.batches.length).toBeLessThan(events.length);
+    const saved = (await host.store('ws-1', 'load', [turn.started.session.id])) as { messages: Array<{ content: unknown }> };
+    expect(saved.messages.at(-1)!.content).toBe('Done: **blue**.');
+  });
+
+  it('runs one turn per workspace at a time', async () => {
+    const { tab } = await setup([{ text: 'slow', hang: true }]);
+    const { host } = await tab();
+    const first = recorder();
+    const started = await host.startTurn({ workspaceId: 'ws-1', sessionId: null, content: 'one' }, first.ports);
+    await expect(host.startTurn({ workspaceId: 'ws-1', sessionId: null, content: 'two' }, recorder().ports)).rejects.toMatchObject({ code: 'E_TURN_BUSY' });
+    host.stopTurn(started.turnId);
+    expect((await first.result).stopReason).toBe('aborted');
+  });
+
+  it('lets one tab write a session: the other reads, is refused writes, and becomes the writer only by taking over', async () => {
+    const { tab } = await setup([{ text: 'first answer' }, { text: 'second answer' }]);
+    const a = await tab();
+    const b = await tab();
+    const first = await run(a.host, null, 'hello');
+    const id = first.started.session.id;
+    expect(await a.host.claim(id)).toBe('writer');
+    expect(await b.host.claim(id)).toBe('reader');
+    await expect(run(b.host, id, 'from b')).rejects.toMatchObject({ code: 'E_SESSION_READ_ONLY' });
+    await expect(b.host.store('ws-1', 'rename', [id, 'renamed by b'])).rejects.toMatchObject({ code: 'E_SESSION_READ_ONLY' });
+    expect(await b.host.claim(id, { steal: true })).toBe('writer');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(a.roles).toEqual([[id, 'reader']]);
+    await expect(a.host.store('ws-1', 'rename', [id, 'renamed by a'])).rejects.toMatchObject({ code: 'E_SESSION_READ_ONLY' });
+    const second = await run(b.host, id, 'from b');
+    expect(second.final.text).toBe('second answer');
+    await b.host.release(id);
+    // Free again: a write from either tab takes the lock for its duration only.
+    await a.host.store('ws-1', 'rename', [id, 'renamed by a']);
+    expect(await b.host.claim(id)).toBe('writer');
+  });
+
+  it('refuses to run before the workspace is attached, with a code the page can act on', async () => {
+    await setup([]);
+    const host = createAgentHost({ createFs: () => { throw new Error('unused'); }, locks: lockManager() });
+    await host.init({ dbName: `agent-host-empty-${Math.random()}` }, () => undefined);
+    await expect(host.settings('nope')).rejects.toMatchObject({ code: 'E_WORKSPACE_NOT_ATTACHED' });
+  });
+});
+
+describe('approval mode through the host', () => {
+  it('reads the workspace approval mode at each turn: auto runs the edit without asking the page', async () => {
+    const { db, tab } = await setup([{ toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old_string: 'red', new_string: 'green' } }] }, { text: 'ok' }]);
+    await saveApprovalMode(db, 'ws-1', 'auto');
+    const { host } = await tab();
+    const turn = await run(host, null, 'green please');
+    expect(turn.asked).toEqual([]);
+    expect(await readFile(join(dir!, 'notes.txt'), 'utf8')).toBe('colour: green\n');
+  });
+});

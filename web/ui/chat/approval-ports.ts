@@ -1,0 +1,61 @@
+// The page's side of approvals: each request from the agent becomes a PendingApproval card (the chat shows them
+// inline), answered by the person or withdrawn when the agent stops waiting (its signal fires).
+import type { Accessor, Setter } from 'solid-js';
+import type { ApprovalAnswer, ApprovalRequest } from '../../core';
+import type { PluginWriteRequest } from '../../core/app-agent';
+import type { PendingApproval } from './chat-controller';
+
+export function approvalPorts(options: { sessionId: Accessor<string | null>; setApprovals: Setter<PendingApproval[]> }) {
+  const { setApprovals } = options;
+  /** "Always allow X in this session": tool names, per session, in memory only. */
+  const alwaysAllowed = new Map<string, Set<string>>();
+
+  const askPerson = (request: ApprovalRequest, signal: AbortSignal) =>
+    new Promise<ApprovalAnswer>((resolve, reject) => {
+      const sid = options.sessionId();
+      // A file the write policy always asks about is never covered by "always allow" (it offers none).
+      if (sid && alwaysAllowed.get(sid)?.has(request.name) && !request.prepared?.alwaysAsk) return resolve('allow');
+      const remove = () => setApprovals((all) => all.filter((a) => a !== pending));
+      const pending: PendingApproval = {
+        request,
+        answer(decision, always, reason) {
+          remove();
+          if (always && decision === 'allow' && sid) {
+            if (!alwaysAllowed.has(sid)) alwaysAllowed.set(sid, new Set());
+            alwaysAllowed.get(sid)!.add(request.name);
+          }
+          resolve(decision === 'deny' && reason?.trim() ? { decision, reason: reason.trim() } : decision);
+        },
+      };
+      signal.addEventListener('abort', () => {
+        remove();
+        reject(new Error('stopped'));
+      });
+      setApprovals((all) => [...all, pending]);
+    });
+
+  // Each fs.write of a plugin tool in mode 'ask': the same inline card, showing the path and the diff.
+  const askWrite = (write: PluginWriteRequest, signal: AbortSignal) =>
+    new Promise<boolean>((resolve) => {
+      if (signal.aborted) return resolve(false);
+      const remove = () => setApprovals((all) => all.filter((a) => a !== pending));
+      const pending: PendingApproval = {
+        request: {
+          callId: write.callId,
+          name: write.tool,
+          arguments: { path: write.path },
+          external: true,
+          prepared: { summary: write.path, detail: write.diff, target: { path: write.path, ...(write.rawPath !== undefined ? { raw: write.rawPath } : {}) }, ...(write.alwaysAsk ? { alwaysAsk: write.alwaysAsk } : {}) },
+        },
+        write,
+        answer(decision) {
+          remove();
+          resolve(decision === 'allow');
+        },
+      };
+      signal.addEventListener('abort', () => pending.answer('deny'), { once: true });
+      setApprovals((all) => [...all, pending]);
+    });
+
+  return { askPerson, askWrite };
+}
