@@ -31,6 +31,7 @@ export const filesEn = {
   'import.progress': 'Unpacking {done} of {total} files · {bytesDone}',
   'import.progressLabel': 'Import progress',
   'import.noFile': 'Choose a .zip file to import.',
+  'import.nameHint': 'Leave empty to use the archive’s name.',
 };
 
 export type FilesKey = keyof typeof filesEn;
@@ -63,6 +64,7 @@ export const filesZh: Record<FilesKey, string> = {
   'import.progress': '正在解压 {done} / {total} 个文件 · {bytesDone}',
   'import.progressLabel': '导入进度',
   'import.noFile': '请选择要导入的 .zip 文件。',
+  'import.nameHint': '留空则使用压缩包的名称。',
 };
 
 const dictionaries: Record<Locale, Record<FilesKey, string>> = { en: filesEn, zh: filesZh };

@@ -1,18 +1,59 @@
-import { createSignal, createUniqueId, Show } from 'solid-js';
-import { canPickFolders, pickFolder, workspaceNameFromFolder, type WorkspaceAccess, type WorkspaceKind } from '../../core';
+import { createSignal, createUniqueId, onCleanup, Show } from 'solid-js';
+import {
+  canPickFolders,
+  createFsaWorkspaceFs,
+  importZipAsWorkspace,
+  openWorkspaceFs,
+  pickFolder,
+  workspaceNameFromFolder,
+  type WorkspaceAccess,
+  type WorkspaceKind,
+  type ZipProgress,
+} from '../../core';
 import type { AppState } from '../state/app-state';
 import { Dialog } from './dialog';
 import { errorText } from './error-text';
+import { filesText, type FilesKey } from './files-strings';
+import { progressText, ZipProgressBar } from './zip-progress';
+
+/** What the dialog creates: a granted folder, an empty private workspace, or a private one from a .zip. */
+type Source = WorkspaceKind | 'zip';
 
 export function NewWorkspaceDialog(props: { state: AppState; initialKind: WorkspaceKind; onClose: () => void }) {
   const t = props.state.t;
   const pickerAvailable = canPickFolders();
-  const [kind, setKind] = createSignal<WorkspaceKind>(pickerAvailable ? props.initialKind : 'opfs');
+  const ft = (key: FilesKey, params?: Record<string, string | number>) => filesText(props.state.locale(), key, params);
+  const [kind, setKind] = createSignal<Source>(pickerAvailable ? props.initialKind : 'opfs');
+  const [archive, setArchive] = createSignal<File | null>(null);
+  const [progress, setProgress] = createSignal<ZipProgress | null>(null);
+  let importing: AbortController | undefined;
+  onCleanup(() => importing?.abort());
   const [access, setAccess] = createSignal<WorkspaceAccess>('read-write');
   const [name, setName] = createSignal('');
   const [error, setError] = createSignal('');
   const [busy, setBusy] = createSignal(false);
-  const ids = { name: createUniqueId(), hint: createUniqueId(), error: createUniqueId() };
+  const ids = { name: createUniqueId(), hint: createUniqueId(), error: createUniqueId(), file: createUniqueId(), fileHint: createUniqueId() };
+
+  /** Unpacks into a new private workspace; a refusal leaves none behind (web/core/archive). */
+  async function importArchive() {
+    const file = archive();
+    if (!file) throw Object.assign(new Error(ft('import.noFile')), { code: 'E_ARCHIVE_MISSING' });
+    importing = new AbortController();
+    setProgress(null);
+    try {
+      const record = await importZipAsWorkspace(props.state.db, {
+        name: name().trim() || file.name.replace(/\.zip$/i, ''),
+        archive: file,
+        openFs: (w) => openWorkspaceFs(w, (handle, mode) => createFsaWorkspaceFs(handle, { access: mode, rootName: w.name })),
+        signal: importing.signal,
+        onProgress: setProgress,
+      });
+      await props.state.refresh();
+      props.state.select(record.id);
+    } finally {
+      importing = undefined;
+    }
+  }
 
   async function submit(event: SubmitEvent) {
     event.preventDefault();
@@ -24,11 +65,14 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
         const handle = await pickFolder(access());
         if (!handle) return;
         await props.state.createFromFolder(name().trim() || workspaceNameFromFolder(handle.name), handle, access());
+      } else if (kind() === 'zip') {
+        await importArchive();
       } else {
         await props.state.createPrivate(name());
       }
       props.onClose();
     } catch (e) {
+      setProgress(null);
       setError(errorText(e, 'E_WORKSPACE_CREATE_FAILED'));
     } finally {
       setBusy(false);
@@ -47,6 +91,10 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
           <label class="choice">
             <input type="radio" name="kind" value="opfs" checked={kind() === 'opfs'} onChange={() => setKind('opfs')} />
             <span>{t('newWorkspace.kindPrivate')}</span>
+          </label>
+          <label class="choice">
+            <input type="radio" name="kind" value="zip" checked={kind() === 'zip'} onChange={() => setKind('zip')} />
+            <span>{ft('import.kind')}</span>
           </label>
           <Show when={!pickerAvailable}>
             <p class="field-hint">{t('welcome.noPicker')}</p>
@@ -67,6 +115,23 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
           </fieldset>
         </Show>
 
+        <Show when={kind() === 'zip'}>
+          <div class="field">
+            <label for={ids.file}>{ft('import.file')}</label>
+            <input
+              id={ids.file}
+              type="file"
+              accept=".zip,application/zip"
+              disabled={busy()}
+              aria-describedby={ids.fileHint}
+              onChange={(e) => setArchive(e.currentTarget.files?.[0] ?? null)}
+            />
+            <p id={ids.fileHint} class="field-hint">
+              {ft('import.hint')}
+            </p>
+          </div>
+        </Show>
+
         <div class="field">
           <label for={ids.name}>{t('newWorkspace.name')}</label>
           <input
@@ -76,25 +141,34 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
             maxLength={120}
             placeholder={t('newWorkspace.namePlaceholder')}
             required={kind() === 'opfs'}
+            disabled={busy()}
             value={name()}
             onInput={(e) => setName(e.currentTarget.value)}
             aria-describedby={`${ids.hint} ${ids.error}`}
             aria-invalid={error() ? true : undefined}
           />
           <p id={ids.hint} class="field-hint">
-            {kind() === 'folder' ? t('newWorkspace.nameFromFolder') : ''}
+            {kind() === 'folder' ? t('newWorkspace.nameFromFolder') : kind() === 'zip' ? ft('import.nameHint') : ''}
           </p>
           <p id={ids.error} class="field-error" role="alert">
             {error()}
           </p>
         </div>
 
+        <Show when={kind() === 'zip' && busy()}>
+          <ZipProgressBar
+            label={ft('import.progressLabel')}
+            progress={progress()}
+            text={progress() ? progressText((p) => ft('import.progress', p), progress() as ZipProgress, props.state.locale()) : ''}
+          />
+        </Show>
+
         <div class="form-actions">
-          <button type="button" class="button" onClick={() => props.onClose()}>
+          <button type="button" class="button" onClick={() => (importing ? importing.abort() : props.onClose())}>
             {t('common.cancel')}
           </button>
           <button type="submit" class="button primary" disabled={busy()}>
-            {kind() === 'folder' ? t('newWorkspace.chooseFolder') : t('newWorkspace.create')}
+            {kind() === 'folder' ? t('newWorkspace.chooseFolder') : kind() === 'zip' ? ft('import.start') : t('newWorkspace.create')}
           </button>
         </div>
       </form>
