@@ -1,25 +1,30 @@
-// The workspace's approval mode (ask / auto / yolo), with the warning that auto and yolo deserve.
-import { createUniqueId, Show } from 'solid-js';
+// The workspace's approval mode (ask / auto / yolo) as a compact control of the composer bar. Auto and yolo are
+// tinted and carry their warning as the title; yolo also gets a one-line note under the bar (composer.tsx), since
+// it runs edits and plugin tools without asking.
 import type { ApprovalMode } from '../../core/app-agent';
 import type { ChatTranslate } from './chat-i18n';
 
-export function ApprovalModeBar(props: { mode: ApprovalMode; onChange: (mode: ApprovalMode) => void; ct: ChatTranslate }) {
-  const id = createUniqueId();
+export function ApprovalModeControl(props: { mode: ApprovalMode; onChange: (mode: ApprovalMode) => void; ct: ChatTranslate }) {
   const ct = props.ct;
+  const title = () => (props.mode === 'yolo' ? ct('yoloWarning') : props.mode === 'auto' ? ct('autoWarning') : ct('modeAsk'));
   return (
-    <div class="approval-mode" classList={{ yolo: props.mode === 'yolo' }}>
-      <label for={id}>{ct('approvalMode')}</label>
-      <select id={id} value={props.mode} onChange={(e) => props.onChange(e.currentTarget.value as ApprovalMode)}>
-        <option value="ask">{ct('modeAsk')}</option>
-        <option value="auto">{ct('modeAuto')}</option>
-        <option value="yolo">{ct('modeYolo')}</option>
-      </select>
-      <Show when={props.mode !== 'ask'}>
-        <p class="approval-warning" role="note">
-          {props.mode === 'yolo' ? ct('yoloWarning') : ct('autoWarning')}
-        </p>
-      </Show>
-    </div>
+    <select
+      class="composer-chip approval-chip"
+      data-mode={props.mode}
+      aria-label={ct('c.approvalLabel')}
+      title={title()}
+      value={props.mode}
+      onChange={(e) => props.onChange(e.currentTarget.value as ApprovalMode)}
+    >
+      <option value="ask" title={ct('modeAsk')}>
+        {ct('c.modeAsk')}
+      </option>
+      <option value="auto" title={ct('modeAuto')}>
+        {ct('c.modeAuto')}
+      </option>
+      <option value="yolo" title={ct('modeYolo')}>
+        {ct('c.modeYolo')}
+      </option>
+    </select>
   );
 }
-

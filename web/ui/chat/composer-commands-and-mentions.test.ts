@@ -22,7 +22,7 @@ async function workspace(files: Record<string, string | Uint8Array>) {
   return createNodeWorkspaceFs({ root: base, access: 'read' });
 }
 
-const actions = (): CommandActions & Record<string, ReturnType<typeof vi.fn>> => ({
+const actions = () => ({
   newSession: vi.fn(),
   fork: vi.fn(),
   setModel: vi.fn(),
@@ -30,7 +30,7 @@ const actions = (): CommandActions & Record<string, ReturnType<typeof vi.fn>> =>
   exportSession: vi.fn(),
   openHelp: vi.fn(),
   useSkill: vi.fn(),
-});
+}) satisfies CommandActions;
 
 describe('slash commands', () => {
   const commands = commandList([{ name: 'review', description: 'Review a diff' }, { name: 'new', description: 'shadowed' }]);

@@ -5,7 +5,14 @@
 import Fuse from 'fuse.js';
 import { walk, type TextPart, type WorkspaceFs } from '../../core';
 
-export const MENTION_LIMITS = {
+export interface MentionLimits {
+  perFileBytes: number;
+  totalBytes: number;
+  maxFiles: number;
+  maxReadBytes: number;
+}
+
+export const MENTION_LIMITS: Readonly<MentionLimits> = {
   /** Text attached per file; the rest is left to the agent's read tool. */
   perFileBytes: 64 * 1024,
   /** Text attached per message, all files together. */
@@ -14,7 +21,7 @@ export const MENTION_LIMITS = {
   maxFiles: 10,
   /** Larger files are not read at all (the per-file cut would show too little of them to be worth the read). */
   maxReadBytes: 4 * 1024 * 1024,
-} as const;
+};
 
 /** Files the picker searches: the walk of glob/search (hidden, build output, .git and ignored files skipped). */
 export const PICKER_MAX_FILES = 5000;
@@ -86,7 +93,7 @@ const header = (path: string, shown: number, size: number, cut: string | null) =
  * Reads the files `text` mentions and returns one text part per attached file (header + content) and the notes of
  * what was cut or left out. Paths that are not files are left out (an `@name` in prose is not an error).
  */
-export async function attachMentions(fs: WorkspaceFs, text: string, limits = MENTION_LIMITS): Promise<{ parts: TextPart[]; notes: AttachNote[] }> {
+export async function attachMentions(fs: WorkspaceFs, text: string, limits: Readonly<MentionLimits> = MENTION_LIMITS): Promise<{ parts: TextPart[]; notes: AttachNote[] }> {
   const parts: TextPart[] = [];
   const notes: AttachNote[] = [];
   let total = 0;
