@@ -1,12 +1,16 @@
-// The inline approval card: the tool, its one-line summary, the diff or detail, Allow / Deny / always allow.
+// The inline approval card: the tool, its one-line summary, the diff or detail, Allow / Deny / always allow, and an
+// optional "Tell the agent why" that goes with Deny to the model (in the tool error, as the person's words).
 // A write names the normalised path that will be written (`"raw" → path` when the tool or plugin sent another form);
 // a file the write policy always asks about says why, and offers no "always allow".
-import { createUniqueId, onMount, Show } from 'solid-js';
+import './approval-card.css';
+import { createSignal, createUniqueId, onMount, Show } from 'solid-js';
 import { shownPathArgument, shownWritePath } from '../../core/fs';
 import { askReasonKey } from './ask-reason-strings';
 import type { ChatTranslate } from './chat-i18n';
 import type { PendingApproval } from './chat-controller';
 import { prettyArgs } from './chat-model';
+import { DiffView } from './diff-view';
+import { rememberApproval } from './tool-memory';
 
 export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslate }) {
   const ct = props.ct;
@@ -17,6 +21,11 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
   const target = () => (write() ? { path: write()!.path, raw: write()!.rawPath } : req().prepared?.target);
   // A call that names a path but prepared no target (a plugin or bridge tool): the path as the workspace reads it.
   const pathArg = () => (!write() && !req().prepared?.target && typeof req().arguments.path === 'string' ? (req().arguments.path as string) : undefined);
+  const [reason, setReason] = createSignal('');
+  const reasonId = createUniqueId();
+  // The tool card keeps the diff the person saw once this card is gone.
+  rememberApproval(props.pending.request, props.pending.write !== undefined);
+  const deny = () => props.pending.answer('deny', false, reason().trim() || undefined);
   let allow: HTMLButtonElement | undefined;
   onMount(() => allow?.focus({ preventScroll: false }));
   return (
@@ -35,22 +44,13 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
         <p class="approval-summary">{ct('writeNew')}</p>
       </Show>
       <Show when={req().prepared?.detail} fallback={<pre class="code">{write() ? ct('writeNoChange') : prettyArgs(JSON.stringify(req().arguments))}</pre>}>
-        {(detail) => (
-          <pre class="code diff" aria-label={ct('diff')}>
-            {detail()
-              .replace(/\n$/, '')
-              .split('\n')
-              .map((line) => (
-                <span class={line.startsWith('+') && !line.startsWith('+++') ? 'diff-add' : line.startsWith('-') && !line.startsWith('---') ? 'diff-del' : line.startsWith('@@') ? 'diff-hunk' : ''}>{`${line}\n`}</span>
-              ))}
-          </pre>
-        )}
+        {(detail) => <DiffView diff={detail()} label={ct('diff')} />}
       </Show>
       <div class="approval-actions">
         <button ref={(el) => (allow = el)} type="button" class="button primary" onClick={() => props.pending.answer('allow')}>
           {ct('allow')}
         </button>
-        <button type="button" class="button" onClick={() => props.pending.answer('deny')}>
+        <button type="button" class="button" onClick={deny}>
           {ct('deny')}
         </button>
         <Show when={!write() && !alwaysAsk()}>
@@ -59,6 +59,28 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
           </button>
         </Show>
       </div>
+      {/* A plugin's single write is answered yes/no inside the running tool: no reason reaches the model there. */}
+      <Show when={!write()}>
+        <div class="approval-why-field">
+          <label for={reasonId}>{ct('deny.why')}</label>
+          <input
+            id={reasonId}
+            type="text"
+            maxLength={4000}
+            autocomplete="off"
+            placeholder={ct('deny.whyPlaceholder')}
+            value={reason()}
+            onInput={(e) => setReason(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              // Enter in the reason field denies with it: typing a reason only makes sense for a deny.
+              if (e.key === 'Enter' && !e.isComposing && reason().trim() !== '') {
+                e.preventDefault();
+                deny();
+              }
+            }}
+          />
+        </div>
+      </Show>
     </section>
   );
 }

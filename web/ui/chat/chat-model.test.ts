@@ -36,6 +36,23 @@ describe('chat items from a history', () => {
     ]);
   });
 
+  it('names the model of each answer, marks a stopped one, and marks the last assistant message of each turn', () => {
+    const items = chatItems([
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: null, tool_calls: [call('c1', 'read', { path: 'a' })], _provider: { protocol: 'openai', model: 'gpt-x' } },
+      { role: 'tool', tool_call_id: 'c1', content: 'a' },
+      { role: 'assistant', content: 'First.', _provider: { protocol: 'openai', model: 'gpt-x' } },
+      { role: 'user', content: 'two' },
+      { role: 'assistant', content: 'Half an ans', _provider: { protocol: 'anthropic', model: 'claude-y' }, _stopped: {} },
+    ]);
+    const answers = items.filter((i) => i.kind === 'assistant');
+    expect(answers.map((a) => [a.model, a.endsTurn === true, a.stopped === true])).toEqual([
+      ['gpt-x', false, false],
+      ['gpt-x', true, false],
+      ['claude-y', true, true],
+    ]);
+  });
+
   it('pretty-prints JSON arguments and keeps text that is not JSON', () => {
     expect(prettyArgs('{"a":1}')).toBe('{\n  "a": 1\n}');
     expect(prettyArgs('{"a":')).toBe('{"a":');

@@ -14,7 +14,19 @@ export interface ToolView {
 export type ChatItem =
   | { kind: 'user'; index: number; text: string; images: string[] }
   | { kind: 'tool-images'; index: number; callId: string; images: string[] }
-  | { kind: 'assistant'; index: number; text: string; thinking: string; tools: ToolView[] };
+  | {
+      kind: 'assistant';
+      index: number;
+      text: string;
+      thinking: string;
+      tools: ToolView[];
+      /** The model that wrote it (`_provider.model`), shown quietly under the message. */
+      model?: string;
+      /** The person stopped the turn while this message streamed (it holds what had arrived). */
+      stopped?: boolean;
+      /** The turn's last assistant message (its answer): the one that carries the message actions and model name. */
+      endsTurn?: boolean;
+    };
 
 const textOf = (content: string | ContentPart[] | null) =>
   content === null ? '' : typeof content === 'string' ? content : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
@@ -42,6 +54,14 @@ export function chatItems(messages: readonly Message[]): ChatItem[] {
       if (tool) tool.result = { output: m.content, error: m._error === true, ...(code ? { code } : {}) };
     }
   });
+  // An assistant message ends its turn when no other assistant message follows before the next prompt.
+  let next: ChatItem['kind'] | undefined;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (item.kind === 'tool-images') continue;
+    if (item.kind === 'assistant' && next !== 'assistant') item.endsTurn = true;
+    next = item.kind;
+  }
   return items;
 }
 
@@ -51,6 +71,8 @@ export function assistantItem(m: AssistantMessage, index: number, results: Reado
     index,
     text: textOf(m.content),
     thinking: thinkingOf(m),
+    ...(m._provider?.model ? { model: m._provider.model } : {}),
+    ...(m._stopped ? { stopped: true } : {}),
     tools: (m.tool_calls ?? []).map((c) => {
       const result = results.get(c.id);
       return { id: c.id, name: c.function.name, args: c.function.arguments, ...(result ? { result } : {}) };

@@ -1,0 +1,14 @@
+// A unified diff (the `prepared.detail` of an edit or write, or a plugin write's diff) with added, removed and hunk
+// lines coloured. Shared by the approval card and the tool card, so a diff looks the same before and after approval.
+import { For } from 'solid-js';
+
+const lineClass = (line: string) =>
+  line.startsWith('+') && !line.startsWith('+++') ? 'diff-add' : line.startsWith('-') && !line.startsWith('---') ? 'diff-del' : line.startsWith('@@') ? 'diff-hunk' : undefined;
+
+export function DiffView(props: { diff: string; label: string }) {
+  return (
+    <pre class="code diff" aria-label={props.label}>
+      <For each={props.diff.replace(/\n$/, '').split('\n')}>{(line) => <span class={lineClass(line)}>{`${line}\n`}</span>}</For>
+    </pre>
+  );
+}
