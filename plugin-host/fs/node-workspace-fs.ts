@@ -26,6 +26,7 @@ import {
   fsError,
   withTextMethods,
 } from './fs-common';
+import { readRegularFile, realpathOf } from './node-read-file';
 
 export interface NodeWorkspaceFsOptions {
   /** The workspace folder. Resolved once with realpath; everything must stay inside that real path. */
@@ -39,7 +40,6 @@ export interface NodeWorkspaceFsOptions {
 }
 
 const O_NOFOLLOW = fsc.O_NOFOLLOW ?? 0;
-const O_NONBLOCK = fsc.O_NONBLOCK ?? 0;
 
 function errnoOf(error: unknown): string {
   return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string'
@@ -107,7 +107,7 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
     for (let i = segs.length; i >= 0; i -= 1) {
       let real: string;
       try {
-        real = await realpath(join(rootReal, ...segs.slice(0, i)));
+        real = await realpathOf(join(rootReal, ...segs.slice(0, i)));
       } catch (error) {
         const code = errnoOf(error);
         if (code === 'ENOENT' || code === 'ENOTDIR') continue;
@@ -153,37 +153,10 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
     const maxBytes = assertLimit(opts?.maxBytes, defaultMaxBytes, 'maxBytes');
     const r = await resolve(p);
     if (!r.exists) throw fsError('E_FS_NOT_FOUND', p.path);
-    let handle;
     try {
-      // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer; the fstat below then
-      // refuses anything that is not a regular file before a byte is read. One stat fewer than stat-then-open, which
-      // matters for search (one readBytes per file: 10,000 files is 10,000 fewer thread-pool round trips).
-      handle = await open(r.real, fsc.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+      return await readRegularFile(r.real, maxBytes, p.path);
     } catch (error) {
       throw fromNodeError(error, p.path);
-    }
-    try {
-      const info = await handle.stat();
-      if (info.isDirectory()) throw fsError('E_FS_NOT_FILE', p.path);
-      if (!info.isFile()) throw fsError('E_FS_IO', p.path, { reason: 'not a regular file' });
-      if (info.size > maxBytes) throw fsError('E_FS_TOO_LARGE', p.path, { size: info.size, maxBytes });
-      // Read one byte past the limit so a file that grew past it after fstat is still refused, never truncated.
-      // Below the limit, the bytes fstat counted are the file as it was opened: once they are in, the usual file is
-      // done after one read instead of a second one that returns 0.
-      const buffer = new Uint8Array(Math.min(info.size, maxBytes) + 1);
-      let total = 0;
-      for (;;) {
-        const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null);
-        total += bytesRead;
-        if (bytesRead === 0 || total === buffer.length) break;
-        if (total >= info.size && info.size < maxBytes) break;
-      }
-      if (total > maxBytes) throw fsError('E_FS_TOO_LARGE', p.path, { size: total, maxBytes });
-      return buffer.slice(0, total);
-    } catch (error) {
-      throw fromNodeError(error, p.path);
-    } finally {
-      await handle.close();
     }
   }
 
