@@ -106,7 +106,10 @@ export function Composer(props: ComposerProps) {
         ...(c.kind === 'skill' ? { tag: 'skill' } : {}),
       }));
     }
-    return (files()?.search(p.query, 30) ?? []).map((path) => ({ key: path, label: path.slice(path.lastIndexOf('/') + 1), detail: path }));
+    return (files()?.search(p.query, 30) ?? []).map((path) => {
+      const slash = path.lastIndexOf('/');
+      return { key: path, label: path.slice(slash + 1), ...(slash > 0 ? { detail: path.slice(0, slash) } : {}) };
+    });
   });
   createEffect(() => {
     const kind = popup()?.kind;

@@ -116,10 +116,10 @@ export function ModelSwitcher(props: {
             ref={(el) => (input = el)}
             type="text"
             class="model-filter"
-            aria-label={ct('c.modelLabel')}
+            aria-label={ct('c.modelFilter')}
             aria-controls={`${id}-list`}
             aria-activedescendant={names().length ? `${id}-opt-${active()}` : undefined}
-            placeholder={props.current ?? props.configured ?? ''}
+            placeholder={ct('c.modelFilter')}
             value={filter()}
             onInput={(e) => {
               setFilter(e.currentTarget.value);
