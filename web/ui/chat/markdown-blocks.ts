@@ -6,7 +6,7 @@
 //
 // Limits: a reference link (`[x][ref]`) resolves only against a definition in its own block; text that
 // markdownHazard refuses is never lexed (the lexer recurses per nesting level), it stays one plain block.
-import { marked, type Token } from 'marked';
+import { marked, type Token, type Tokens } from 'marked';
 import { markdownHazard } from './markdown-hazard';
 
 export type MdBlock =
@@ -80,13 +80,13 @@ function lexBlocks(text: string): MdBlock[] {
       pending = raw;
       continue;
     }
-    blocks.push(token.type === 'code' && token.codeBlockStyle !== 'indented' ? codeBlock(raw, token) : { kind: 'md', raw });
+    blocks.push(token.type === 'code' && token.codeBlockStyle !== 'indented' ? codeBlock(raw, token as Tokens.Code) : { kind: 'md', raw });
   }
   if (pending) blocks.push({ kind: 'md', raw: pending });
   return blocks;
 }
 
-function codeBlock(raw: string, token: Token & { type: 'code' }): MdBlock {
+function codeBlock(raw: string, token: Tokens.Code): MdBlock {
   const fence = /^ {0,3}(`{3,}|~{3,})/.exec(raw)?.[1] ?? '```';
   const body = raw.trimEnd();
   const lastLine = body.slice(body.lastIndexOf('\n') + 1).trim();
