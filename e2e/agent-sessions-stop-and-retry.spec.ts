@@ -25,6 +25,11 @@ afterAll(async () => {
 });
 
 const sidebar = (page: AppBrowser['page']) => page.getByRole('navigation');
+/** The open session's menu in the top bar (rename, fork, export, import, delete). */
+async function sessionMenu(page: AppBrowser['page'], item: string) {
+  await page.getByRole('button', { name: 'Session menu' }).click();
+  await page.getByRole('menu', { name: 'Session menu' }).getByRole('menuitem', { name: item }).click();
+}
 
 it('stops a streaming answer, shows a provider error with its code and retries the turn', async () => {
   const { page } = served.browser;
@@ -59,19 +64,20 @@ it('stops a streaming answer, shows a provider error with its code and retries t
 it('renames, forks, exports, imports, switches, starts a new session and deletes', async () => {
   const { page } = served.browser;
   // Rename.
-  await page.getByRole('toolbar', { name: 'Session actions' }).getByRole('button', { name: 'Rename' }).click();
-  const rename = page.getByRole('dialog', { name: 'Rename' });
-  await rename.getByLabel('Session title').fill('Story time');
-  await rename.getByRole('button', { name: 'Save' }).click();
+  // Rename in place: the title in the top bar becomes a field; Enter saves.
+  await sessionMenu(page, 'Rename');
+  const rename = page.getByRole('main').getByRole('textbox', { name: 'Session title' });
+  await rename.fill('Story time');
+  await rename.press('Enter');
   await sidebar(page).getByRole('link', { name: 'Story time' }).waitFor();
 
   // Export JSON and Markdown.
-  const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+  const [json] = await Promise.all([page.waitForEvent('download'), sessionMenu(page, 'Export JSON')]);
   const exported = JSON.parse(await readFile((await json.path())!, 'utf8')) as { format: string; title: string; messages: { role: string }[] };
   expect(exported.format).toBe('i-session');
   expect(exported.title).toBe('Story time');
   expect(exported.messages.filter((m) => m.role === 'user')).toHaveLength(3);
-  const [md] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Markdown' }).click()]);
+  const [md] = await Promise.all([page.waitForEvent('download'), sessionMenu(page, 'Export Markdown')]);
   expect(md.suggestedFilename()).toBe('Story-time.md');
   expect(await readFile((await md.path())!, 'utf8')).toContain('Recovered answer.');
 
@@ -99,7 +105,7 @@ it('renames, forks, exports, imports, switches, starts a new session and deletes
   await sidebar(page).getByRole('button', { name: 'New session' }).click();
   await chatLog(page).getByText('Ask the agent to read, explain or change files in this workspace.').waitFor();
   await sidebar(page).getByRole('link', { name: 'Story time (fork)' }).click();
-  await page.getByRole('toolbar', { name: 'Session actions' }).getByRole('button', { name: 'Delete' }).click();
+  await sessionMenu(page, 'Delete');
   await page.getByRole('dialog', { name: 'Delete' }).getByRole('button', { name: 'Delete' }).click();
   await sidebar(page).getByRole('link', { name: 'Story time (fork)' }).waitFor({ state: 'detached' });
   expect(await sidebar(page).getByRole('link', { name: /Story time/ }).count()).toBe(2);

@@ -46,14 +46,17 @@ it('lists a file written into the OPFS directory from outside the app, and reads
 it('renames a workspace keeping its UUID, then deletes it together with its files', async () => {
   const { page } = app.browser;
   const id = await workspaceId(page);
-  await page.getByRole('button', { name: 'Rename' }).click();
+  // Rename and Delete wait in the workspace's details, behind the button next to its name.
+  await page.getByRole('button', { name: 'Workspace details' }).click();
+  await page.getByRole('dialog', { name: 'Workspace details' }).getByRole('button', { name: 'Rename' }).click();
   const rename = page.getByRole('dialog', { name: 'Rename workspace' });
   await rename.getByLabel('Name').fill('Imported (renamed)');
   await rename.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('heading', { level: 1, name: 'Imported (renamed)' }).waitFor();
   expect(await workspaceId(page)).toBe(id);
 
-  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('button', { name: 'Workspace details' }).click();
+  await page.getByRole('dialog', { name: 'Workspace details' }).getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('dialog', { name: 'Delete' }).getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('link', { name: /Imported/ }).waitFor({ state: 'detached' });
   const exists = await page.evaluate(async (wid) => {

@@ -34,6 +34,9 @@ const settingsDialog = (page: Page) => page.locator('dialog[open]');
 const rectOf = (l: Locator) => l.evaluate((e) => e.getBoundingClientRect().toJSON() as DOMRect);
 
 async function openSettingsTab(page: Page, settings: string, tab: string): Promise<Locator> {
+  // On a phone Settings is in the sidebar's drawer, closed until opened.
+  const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   await page.getByRole('button', { name: settings }).click();
   const dialog = settingsDialog(page);
   await dialog.getByRole('tab', { name: tab, exact: true }).click();
@@ -69,11 +72,14 @@ it('keeps a long workspace name and the ID with its Copy button on screen at 390
   await page.setViewportSize({ width: 390, height: 844 });
   const width = await page.evaluate(() => innerWidth);
   expect((await rectOf(page.getByRole('heading', { level: 1, name: LONG_NAME }))).right).toBeLessThanOrEqual(width);
+  // The ID and its Copy button are in the workspace's details, opened from the button next to its name.
+  await page.getByRole('button', { name: 'Workspace details' }).click();
   const copy = page.getByRole('button', { name: 'Copy', exact: true });
   expect((await rectOf(copy)).right).toBeLessThanOrEqual(width);
   expect((await rectOf(page.getByTestId('workspace-id'))).right).toBeLessThanOrEqual(width);
   expect(await page.locator('.main').evaluate((m) => m.scrollWidth - m.clientWidth)).toBeLessThanOrEqual(0);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  await page.keyboard.press('Escape');
 });
 
 it('shows every Settings tab inside the dialog at 390px, without sideways scrolling', async () => {
@@ -104,20 +110,25 @@ it('wraps the i-bridge start command instead of clipping it (Settings → Bridge
 it('gives small muted text at least 4.5:1 contrast in light and dark', async () => {
   const { page } = app.browser;
   await page.mouse.move(0, 0); // not hovering a row (its hover background is a passing state)
+  await page.getByRole('button', { name: 'Workspace details' }).click(); // the ID's Copy and the access badge
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForTimeout(300); // colour transitions
     expect(await contrastOf(page.locator('.file-meta').first()), `file size, ${scheme}`).toBeGreaterThanOrEqual(4.5);
     expect(await contrastOf(page.locator('.section-title').first()), `sidebar heading, ${scheme}`).toBeGreaterThanOrEqual(4.5);
     expect(await contrastOf(page.locator('.id-row .link-button')), `workspace id Copy, ${scheme}`).toBeGreaterThanOrEqual(4.5);
-    expect(await contrastOf(page.locator('.workspace-header .badge.accent')), `read-and-write badge, ${scheme}`).toBeGreaterThanOrEqual(4.5);
+    expect(await contrastOf(page.locator('.workspace-details .badge.accent')), `read-and-write badge, ${scheme}`).toBeGreaterThanOrEqual(4.5);
   }
+  await page.keyboard.press('Escape');
   await page.emulateMedia({ colorScheme: 'light' });
 });
 
 it('leaves the chat most of the width on a 1024x700 laptop', async () => {
   const { page } = app.browser;
   await page.setViewportSize({ width: 1024, height: 700 });
+  // The panel folded when the window was made phone-wide; open it again.
+  const toggle = page.getByRole('button', { name: 'Toggle files panel' });
+  if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
   const chat = await rectOf(page.locator('.chat-slot'));
   const files = await rectOf(page.getByRole('region', { name: 'Files' }));
   expect(chat.width).toBeGreaterThan(files.width);

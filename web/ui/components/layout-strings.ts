@@ -30,7 +30,7 @@ export const layoutEn = {
   'sessions.importJson': 'Import JSON',
   'sessions.delete': 'Delete',
   'sessions.deleteConfirm': 'Delete the session “{title}”? Its messages are removed from this browser.',
-  'sessions.imported': 'Imported “{title}”.',
+  'sessions.imported': 'Imported "{title}".',
   'sessions.forked': 'Forked into “{title}”.',
   'sessions.untitled': 'New session',
   'sessions.matchInContent': 'Matches in the conversation',

@@ -145,7 +145,10 @@ export function SessionList(props: { state: AppState }) {
                               )}
                             </Show>
                           </span>
-                          <span class="session-time">{relativeTime(row().session.updatedAt, now(), locale())}</span>
+                          {/* Out of the link's name: a session is named by its title alone (hover shows the date). */}
+                          <span class="session-time" aria-hidden="true" title={new Date(row().session.updatedAt).toLocaleString(locale())}>
+                            {relativeTime(row().session.updatedAt, now(), locale())}
+                          </span>
                         </a>
                       }
                     >
