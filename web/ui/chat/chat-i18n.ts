@@ -3,6 +3,7 @@ import type { Locale } from '../i18n/i18n';
 import { askReasonEn, askReasonZh } from './ask-reason-strings';
 import { messagesEn, messagesZh } from './messages-strings';
 import { composerEn, composerZh } from './composer-strings';
+import { turnEn, turnZh } from './turn-strings';
 
 const en = {
   title: 'Chat',
@@ -38,6 +39,7 @@ const en = {
   ...askReasonEn,
   ...messagesEn,
   ...composerEn,
+  ...turnEn,
   writeNoChange: 'The file would not change.',
   approvalMode: 'Approval',
   modeAsk: 'Ask before changes',
@@ -167,6 +169,7 @@ const zh: Record<ChatKey, string> = {
   ...askReasonZh,
   ...messagesZh,
   ...composerZh,
+  ...turnZh,
   writeNoChange: '文件不会改变。',
   approvalMode: '审批',
   modeAsk: '修改前询问',

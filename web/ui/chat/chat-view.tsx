@@ -12,6 +12,7 @@ import { errorText } from './core-text';
 import { createChatController } from './chat-controller';
 import { assistantItem, chatItems } from './chat-model';
 import { Composer } from './composer';
+import { ContinueAction, ReadOnlyBanner } from './turn-notices';
 import { Item, UserBubble } from './message-item';
 import { Markdown, Thinking } from './message-parts';
 import { SessionActions } from './session-actions';
@@ -29,6 +30,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
       void s.refreshSessions();
     },
     stoppedText: () => ct('stopped'),
+    keptText: (title) => ct('editKept', { title }),
   });
   const [draft, setDraft] = createSignal('');
   const [settings, { refetch }] = createResource(
@@ -102,6 +104,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
           {settings()!.modelError ? `${settings()!.modelError!.code}: ${settings()!.modelError!.message}` : ct('noModel')}
         </p>
       </Show>
+      <ReadOnlyBanner chat={chat} ct={ct} />
       <div class="chat-log" ref={(el) => (log = el)} onScroll={onLogScroll} role="log" aria-label={ct('title')} aria-busy={chat.busy()}>
         <Show when={chat.interrupted()}>{(j) => <Interrupted journal={j()} ct={ct} onAgain={() => setDraft(j().prompt)} onDismiss={() => void chat.dismissInterrupted()} />}</Show>
         <Show when={chat.damaged()}>
@@ -163,6 +166,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
             {chat.notice()}
           </p>
         </Show>
+        <ContinueAction chat={chat} ct={ct} />
         <Show when={chat.failure()}>
           {(f) => (
             <>
@@ -194,7 +198,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
         chat={chat}
         fs={props.fs}
         settings={settings()}
-        disabled={!settings()?.model || chat.damaged() !== null}
+        disabled={!settings()?.model || chat.damaged() !== null || chat.role() === 'reader'}
         value={draft()}
         onInput={setDraft}
         onSend={send}
