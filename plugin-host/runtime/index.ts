@@ -18,4 +18,4 @@ export type { DriverEndpoint, FromWorker, ToWorker, WorkerFactory, WorkerHandle 
 export { createPluginRegistry, toRuntimePlugin, type ImportResult, type PinnedTool, type PluginRegistry, type PluginSnapshot, type RegistryOptions } from './plugin-registry';
 export { MemoryRegistryStorage, type InstalledPlugin, type InstalledTool, type RegistryStorage, type StoredPlugin } from './registry-storage';
 export { publicToolName, PUBLIC_TOOL_NAME } from './tool-names';
-export { spareWorkers, type SpareWorkers } from './spare-workers';
+export { SPARE_IDLE_MS, spareWorkers, type SpareWorkerOptions, type SpareWorkers } from './spare-workers';
