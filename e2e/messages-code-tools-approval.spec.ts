@@ -89,7 +89,7 @@ describe('messages', () => {
     const denyCard = page.getByRole('group', { name: 'Allow write?' });
     await denyCard.getByRole('textbox', { name: 'Tell the agent why' }).fill('Keep everything in notes.txt, no new files.');
     await denyCard.getByRole('button', { name: 'Deny', exact: true }).click();
-    await chatLog(page).getByText('Understood, no extra file.').waitFor();
+    await chatLog(page).getByText('Understood, no extra file.').first().waitFor();
     await waitForTurnEnd(page);
 
     // The model got the person's reason in the write's tool error.
