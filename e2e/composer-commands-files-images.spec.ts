@@ -1,7 +1,7 @@
 // The composer in the built app against the scripted model server: the / menu and /new, an unknown command, the @
 // picker attaching a file's content to the request, a pasted PNG reaching the request as an image part, the model
-// switcher changing the next request's model, ↑ bringing back the last message, Esc stopping a turn, /help, and the
-// Ctrl+K palette opening a session.
+// switcher changing the next request's model, ↑ bringing back the last message, offline keeping the draft, Esc
+// stopping a turn, /help, and the Ctrl+K palette opening a session.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chatLog, configureModel, sendMessage, waitForTurnEnd } from './agent-steps';
 import { createPrivateWorkspace, openApp, useServedApp } from './harness';
@@ -135,9 +135,18 @@ it('runs / commands, attaches an @ file, sends a pasted image and switches the m
   expect(model.failures).toEqual([]);
 });
 
-it('stops a running turn with Esc, shows the shortcuts from /help and opens a session from the Ctrl+K palette', async () => {
+it('keeps the draft when offline, stops a running turn with Esc, shows the shortcuts from /help and opens a session from the Ctrl+K palette', async () => {
   const { page } = served.browser;
   const second = await sessionInHash(page);
+  const posts = model.requests.filter((r) => r.method === 'POST').length;
+  await page.context().setOffline(true);
+  await sendMessage(page, 'Are you there?');
+  await page.getByText('You are offline. Your message is kept here; send it when the connection is back.').waitFor();
+  expect(await box(page).inputValue()).toBe('Are you there?');
+  expect(model.requests.filter((r) => r.method === 'POST')).toHaveLength(posts);
+  await page.context().setOffline(false);
+  await box(page).fill('');
+
   await sendMessage(page, 'Tell me a long story');
   await chatLog(page).getByText('A story that never ends', { exact: false }).waitFor();
   await box(page).press('Escape');
