@@ -60,7 +60,8 @@ it('carries the model configuration and the approval mode to a new browser profi
     await createPrivateWorkspace(page, 'Moving house');
     await configureModel(page, { protocol: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'e2e-moved-model', keyName: 'E2E_MOVED_KEY', key: 'sk-e2e-moved-never-exported' });
     await page.getByLabel('Approval', { exact: true }).selectOption('auto');
-    await page.getByRole('note').getByText(/^Auto mode:/).waitFor(); // shown once the mode is saved
+    // The control's warning title follows the saved mode, so it reads 'Auto mode: …' once the mode is saved.
+    await expect.poll(() => page.getByLabel('Approval', { exact: true }).getAttribute('title')).toMatch(/^Auto mode:/);
     await page.getByRole('button', { name: 'Settings' }).click();
     const settings = page.getByRole('dialog', { name: 'Settings' });
     await settings.getByRole('tab', { name: 'Import / Export' }).click();
