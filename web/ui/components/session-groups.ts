@@ -90,7 +90,10 @@ export function matchSession(query: string, title: string, content: string): Ses
   if (want.every((w) => t.includes(w))) return { inTitle: true };
   const word = want.find((w) => !t.includes(w))!;
   const at = c.indexOf(word);
-  const start = Math.max(0, at - 30);
+  // A few words before the match, starting at a word, so the match itself is in the visible part of a short line.
+  let start = Math.max(0, at - 24);
+  const space = content.slice(start, at).search(/\s/);
+  if (start > 0 && space >= 0) start += space + 1;
   const end = Math.min(content.length, at + word.length + 50);
   const snippet = `${start > 0 ? '…' : ''}${content.slice(start, end).replace(/\s+/g, ' ').trim()}${end < content.length ? '…' : ''}`;
   return { inTitle: false, snippet };
