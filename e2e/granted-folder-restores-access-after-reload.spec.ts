@@ -30,7 +30,7 @@ it('grants a folder through the picker, keeps the handle, and restores access wi
   expect(await workspaceId(page)).toBe(id);
   const restore = page.getByRole('button', { name: 'Restore access' });
   await restore.waitFor();
-  expect(await page.getByRole('list', { name: 'Files' }).count()).toBe(0);
+  expect(await page.getByRole('tree', { name: 'Files' }).count()).toBe(0);
   await restore.click();
   await restore.waitFor({ state: 'detached' });
   expect(await readFileThroughUi(page, 'README.md')).toBe('project readme');

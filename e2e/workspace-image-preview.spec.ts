@@ -27,7 +27,7 @@ it('previews a PNG as a picture and a text file named .png as text', async () =>
   );
   await page.reload();
 
-  await page.getByRole('list', { name: 'Files' }).getByRole('button', { name: /^dot\.png/ }).click();
+  await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: 'dot.png', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'dot.png' });
   const img = dialog.getByRole('img', { name: 'The picture dot.png' });
   await img.waitFor();

@@ -31,10 +31,15 @@ export async function createFileThroughUi(page: Page, path: string, content: str
   await page.getByRole('dialog', { name: path }).waitFor();
 }
 
-/** Opens a file of the current folder from the file list; the preview dialog is titled with its path. */
+/** Opens a file from the Files tree, opening its folders on the way; the preview dialog is titled with its path. */
 export async function readFileThroughUi(page: Page, path: string): Promise<string> {
-  const name = path.split('/').pop() ?? path;
-  await page.getByRole('list', { name: 'Files' }).getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}`) }).click();
+  const tree = page.getByRole('tree', { name: 'Files' });
+  const segments = path.split('/');
+  for (let i = 1; i < segments.length; i++) {
+    const folder = tree.locator(`[role="treeitem"][data-path="${segments.slice(0, i).join('/')}"]`);
+    if ((await folder.getAttribute('aria-expanded')) !== 'true') await folder.click();
+  }
+  await tree.locator(`[role="treeitem"][data-path="${path}"]`).click();
   const dialog = page.getByRole('dialog', { name: path });
   const text = (await dialog.getByLabel('File preview').textContent()) ?? '';
   await dialog.getByRole('button', { name: 'Close' }).click();
@@ -42,4 +47,3 @@ export async function readFileThroughUi(page: Page, path: string): Promise<strin
   return text;
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -15,6 +15,9 @@ import { ZipDownloadDialog } from './zip-download-dialog';
 
 const MAX_LISTED = 5000;
 
+/** Open folders per workspace id for this page's life, so switching workspaces or re-mounting keeps them. */
+const openFolders = new Map<string, ReadonlySet<string>>();
+
 /** Codes after which the listing cannot work until access is back: the workspace view checks access again. */
 const ACCESS_LOST = new Set(['E_FS_PERMISSION']);
 
@@ -80,19 +83,28 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
     void read([path]);
   };
 
-  // Another workspace: start from its root, nothing open.
+  // The same workspace opened again (a new WorkspaceFs after access came back, or the panel shown again): its
+  // folders stay open. Another workspace: the folders that were open there, or just its root.
+  let shownWorkspace: string | undefined;
   createEffect(
     on(
       () => props.fs,
       () => {
+        const id = props.state.selected()?.id ?? props.fs.rootName;
         generation.clear();
-        setFolders(new Map());
-        setExpanded(new Set<string>());
-        setSelectedFolder('');
-        void read(['']);
+        if (id !== shownWorkspace) {
+          shownWorkspace = id;
+          setExpanded(new Set(openFolders.get(id) ?? []));
+          setFolders(new Map());
+          setSelectedFolder('');
+        }
+        void read(['', ...expanded()]);
       },
     ),
   );
+  createEffect(() => {
+    if (shownWorkspace !== undefined) openFolders.set(shownWorkspace, expanded());
+  });
   // The agent (a tool or a plugin) wrote files here: read what is shown again, no polling.
   createEffect(
     on(

@@ -1,5 +1,6 @@
 // A progress bar in files and bytes, shared by the zip download and the zip import. A native <progress> (role
 // progressbar) measured in bytes, since one large file can take longer than a thousand small ones.
+import { Show } from 'solid-js';
 import type { ZipProgress } from '../../core';
 import { formatBytes, type Locale } from '../i18n/i18n';
 
@@ -13,7 +14,10 @@ export function ZipProgressBar(props: { label: string; text: string; progress: Z
   };
   return (
     <div class="zip-progress">
-      <progress aria-label={props.label} max={props.progress && props.progress.bytesTotal === 0 ? 1 : max()} value={value()} />
+      {/* Without a value the bar is indeterminate (still listing); `value` cannot be set to undefined. */}
+      <Show when={value() !== undefined} fallback={<progress aria-label={props.label} />}>
+        <progress aria-label={props.label} max={props.progress && props.progress.bytesTotal === 0 ? 1 : max()} value={value() as number} />
+      </Show>
       <p class="meta-text" role="status">
         {props.text}
       </p>
