@@ -131,6 +131,10 @@ export function searchTool(limits: SearchLimits = {}): ToolDefinition {
           }
         };
         const inFlight = new Set<Promise<void>>();
+        // Woken by the first read to finish while the pool is full. Promise.race over the pool instead costs a
+        // reaction per read in flight for every file (32 × 10,000 on the bench tree).
+        let slotFree: (() => void) | undefined;
+        let failed: { error: unknown } | undefined;
         for await (const entry of entries) {
           if (ctx.signal.aborted) throw new HarnessError('E_ABORTED', 'The search was stopped.');
           if (full() || budget.timedOut) break;
@@ -146,16 +150,26 @@ export function searchTool(limits: SearchLimits = {}): ToolDefinition {
             continue;
           }
           const own = { ...budget, left: maxMatches + 1 - hits.length };
-          const task = searchFile(ctx, entry, test, own, maxFileBytes).then((r) => {
-            if (own.timedOut) budget.timedOut = true;
-            slots[slot] = r;
-            merge();
-            inFlight.delete(task);
-          });
+          const task = searchFile(ctx, entry, test, own, maxFileBytes)
+            .then(
+              (r) => {
+                if (own.timedOut) budget.timedOut = true;
+                slots[slot] = r;
+                merge();
+              },
+              (error: unknown) => void (failed ??= { error }),
+            )
+            .finally(() => {
+              inFlight.delete(task);
+              slotFree?.();
+            });
           inFlight.add(task);
-          if (inFlight.size >= concurrency) await Promise.race(inFlight);
+          if (inFlight.size >= concurrency) await new Promise<void>((resolve) => (slotFree = resolve));
+          slotFree = undefined;
+          if (failed) throw failed.error;
         }
         await Promise.all(inFlight);
+        if (failed) throw failed.error;
         // A search cut by its match cap may have let the walk run ahead into its own caps: not worth a note then.
         const note = walked ? walkNote(full() ? { ...walked, stopped: undefined } : walked, limits) : '';
 
