@@ -21,7 +21,8 @@ it('grants a folder through the picker, keeps the handle, and restores access wi
   // An empty name takes the folder's name.
   await page.getByRole('heading', { level: 1, name: PICKED_FOLDER }).waitFor();
   const id = await workspaceId(page);
-  expect(await page.getByText('Read only').first().isVisible()).toBe(true);
+  // Said where it matters, on the Files panel (the workspace details, behind their button, say it too).
+  expect(await page.getByRole('region', { name: 'Files' }).getByText('Read only').isVisible()).toBe(true);
   expect(await page.getByRole('button', { name: 'New file' }).count()).toBe(0);
   expect(await readFileThroughUi(page, 'README.md')).toBe('project readme');
 
