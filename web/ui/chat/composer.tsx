@@ -224,15 +224,18 @@ export function Composer(props: ComposerProps) {
 
   function onKeyDown(e: KeyboardEvent) {
     if (e.isComposing) return;
-    const open = popup() !== null && (options().length > 0 || popup()!.kind === 'file');
-    if (open) {
-      const n = options().length;
-      if (e.key === 'ArrowDown') setActive((activeIndex() + 1) % Math.max(1, n));
-      else if (e.key === 'ArrowUp') setActive((activeIndex() - 1 + n) % Math.max(1, n));
-      else if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
-        if (n === 0) return;
-        pick(activeIndex());
-      } else if (e.key === 'Escape') setDismissed(props.value);
+    // A menu with nothing in it (no match, files still listing) leaves Enter to send and ↑ to edit.
+    const n = popup() ? options().length : 0;
+    if (popup() && e.key === 'Escape') {
+      setDismissed(props.value);
+      e.preventDefault();
+      e.stopPropagation();
+      return;
+    }
+    if (n > 0) {
+      if (e.key === 'ArrowDown') setActive((activeIndex() + 1) % n);
+      else if (e.key === 'ArrowUp') setActive((activeIndex() - 1 + n) % n);
+      else if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') pick(activeIndex());
       else return;
       e.preventDefault();
       e.stopPropagation();
