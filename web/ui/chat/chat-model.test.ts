@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../core';
-import { chatItems, prettyArgs } from './chat-model';
+import { chatItems, lastPromptIndex, prettyArgs } from './chat-model';
 
 const call = (id: string, name: string, args: object) => ({ id, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } });
 
@@ -56,5 +56,21 @@ describe('chat items from a history', () => {
   it('pretty-prints JSON arguments and keeps text that is not JSON', () => {
     expect(prettyArgs('{"a":1}')).toBe('{\n  "a": 1\n}');
     expect(prettyArgs('{"a":')).toBe('{"a":');
+  });
+});
+
+describe('the prompt a running turn answers', () => {
+  it('is the last message the person wrote, skipping tool images and batch notes', () => {
+    const messages: Message[] = [
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: 'a' },
+      { role: 'user', content: 'two' },
+      { role: 'assistant', content: null, tool_calls: [call('c', 'view_image', { path: 'x.png' })] },
+      { role: 'tool', tool_call_id: 'c', content: 'ok' },
+      { role: 'user', content: [], _meta: { kind: 'tool_images', tool_call_id: 'c' } },
+      { role: 'user', content: 'No tool ran', _meta: { kind: 'batch_error' } },
+    ];
+    expect(lastPromptIndex(messages)).toBe(2);
+    expect(lastPromptIndex([])).toBe(-1);
   });
 });

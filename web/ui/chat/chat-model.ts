@@ -80,6 +80,19 @@ export function assistantItem(m: AssistantMessage, index: number, results: Reado
   };
 }
 
+/**
+ * Index of the last prompt the person wrote (not tool images, not a batch note), or -1. While a turn runs, the
+ * saved assistant messages after it belong to that turn, so none of them is its answer yet.
+ */
+export function lastPromptIndex(messages: readonly Message[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    const kind = m.role === 'user' ? (m._meta as { kind?: string } | undefined)?.kind : undefined;
+    if (m.role === 'user' && kind !== 'tool_images' && kind !== 'batch_error') return i;
+  }
+  return -1;
+}
+
 /** Pretty JSON for the arguments view; the raw text when it is not JSON. */
 export function prettyArgs(raw: string): string {
   try {

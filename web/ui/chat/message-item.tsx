@@ -3,7 +3,7 @@
 import { createSignal, For, Match, onMount, Show, Switch, type JSX } from 'solid-js';
 import type { ChatTranslate } from './chat-i18n';
 import type { ChatController } from './chat-controller';
-import type { ChatItem } from './chat-model';
+import { lastPromptIndex, type ChatItem } from './chat-model';
 import { MessageActions } from './message-actions';
 import { Images, Markdown, Thinking } from './message-parts';
 import { ToolCall } from './tool-card';
@@ -16,49 +16,53 @@ export function Item(props: { item: ChatItem; chat: ChatController; ct: ChatTran
         {(u) => {
           const [editing, setEditing] = createSignal(false);
           return (
-            <Show
-              when={editing()}
-              fallback={
-                <UserBubble text={u().text} images={u().images} ct={ct}>
-                  <MessageActions chat={props.chat} ct={ct} index={u().index} role="user" source={u().text} onEdit={() => setEditing(true)} onFork={props.onFork} />
-                </UserBubble>
-              }
-            >
-              <EditMessage
-                text={u().text}
-                ct={ct}
-                busy={props.chat.busy()}
-                onCancel={() => setEditing(false)}
-                onSend={async (text) => {
-                  setEditing(false);
-                  await props.chat.editResend(u().index, text);
-                }}
-              />
-            </Show>
+              <Show
+                when={editing()}
+                fallback={
+                  <UserBubble text={u().text} images={u().images} ct={ct}>
+                    <MessageActions chat={props.chat} ct={ct} index={u().index} role="user" source={u().text} onEdit={() => setEditing(true)} onFork={props.onFork} />
+                  </UserBubble>
+                }
+              >
+                <EditMessage
+                  text={u().text}
+                  ct={ct}
+                  busy={props.chat.busy()}
+                  onCancel={() => setEditing(false)}
+                  onSend={async (text) => {
+                    setEditing(false);
+                    await props.chat.editResend(u().index, text);
+                  }}
+                />
+              </Show>
           );
         }}
       </Match>
       <Match when={props.item.kind === 'tool-images' && props.item}>{(t) => <Images urls={t().images} label={ct('toolImages', { id: t().callId })} />}</Match>
       <Match when={props.item.kind === 'assistant' && props.item}>
-        {(a) => (
-          <article class="msg msg-assistant" classList={{ 'msg-stopped': a().stopped === true }}>
-            <Show when={a().thinking}>
-              <Thinking text={a().thinking} ct={ct} />
-            </Show>
-            <Show when={a().text}>
-              <Markdown text={a().text} ct={ct} />
-            </Show>
-            <For each={a().tools}>
-              {(tool) => <ToolCall tool={tool} live={a().index < 0} running={props.chat.live()?.running[tool.id] === true} waiting={props.chat.approvals().some((p) => p.request.callId === tool.id)} ct={ct} />}
-            </For>
-            <Show when={a().stopped}>
-              <p class="msg-stopped-note">{ct('msg.stopped')}</p>
-            </Show>
-            <Show when={a().index >= 0}>
-              <MessageActions chat={props.chat} ct={ct} index={a().index} role="assistant" source={a().text} model={a().endsTurn ? a().model : undefined} floating={!a().endsTurn} onFork={props.onFork} />
-            </Show>
-          </article>
-        )}
+        {(a) => {
+          // A step of the turn still running is not its answer, even if it is the last one saved so far.
+          const answer = () => a().endsTurn === true && !(props.chat.busy() && a().index > lastPromptIndex(props.chat.messages()));
+          return (
+            <article class="msg msg-assistant" classList={{ 'msg-stopped': a().stopped === true }}>
+              <Show when={a().thinking}>
+                <Thinking text={a().thinking} ct={ct} />
+              </Show>
+              <Show when={a().text}>
+                <Markdown text={a().text} ct={ct} />
+              </Show>
+              <For each={a().tools}>
+                {(tool) => <ToolCall tool={tool} live={a().index < 0} running={props.chat.live()?.running[tool.id] === true} waiting={props.chat.approvals().some((p) => p.request.callId === tool.id)} ct={ct} />}
+              </For>
+              <Show when={a().stopped}>
+                <p class="msg-stopped-note">{ct('msg.stopped')}</p>
+              </Show>
+              <Show when={a().index >= 0}>
+                <MessageActions chat={props.chat} ct={ct} index={a().index} role="assistant" source={a().text} model={answer() ? a().model : undefined} floating={!answer()} onFork={props.onFork} />
+              </Show>
+            </article>
+          );
+        }}
       </Match>
     </Switch>
   );
