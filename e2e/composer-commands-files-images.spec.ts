@@ -1,5 +1,5 @@
 // The composer in the built app against the scripted model server: the / menu and /new, an unknown command, the @
-// picker attaching a file's content to the request, a pasted PNG reaching the request as an image part, the model
+// picker attaching a file's content to the request, a dropped PDF refused, a pasted PNG reaching the request as an image part, the model
 // switcher changing the next request's model, ↑ bringing back the last message, offline keeping the draft, Esc
 // stopping a turn, /help, and the Ctrl+K palette opening a session.
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -105,6 +105,15 @@ it('runs / commands, attaches an @ file, sends a pasted image and switches the m
   await box(page).press('Enter');
   await chatLog(page).getByText('It says pelican.').waitFor();
   await waitForTurnEnd(page);
+
+  // A dropped file that is not an image is refused by its bytes, with its name.
+  await page.locator('form.composer').evaluate((el) => {
+    const data = new DataTransfer();
+    data.items.add(new File(['%PDF-1.7'], 'report.pdf', { type: 'application/pdf' }));
+    el.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  });
+  await page.getByRole('alert').getByText('report.pdf is not a PNG, JPEG, GIF or WebP image, so it was not attached.').waitFor();
+  expect(await page.getByRole('list', { name: 'Attached images' }).count()).toBe(0);
 
   // A pasted PNG shows as a thumbnail with a remove button and goes to the model as an image part.
   const paste = () =>

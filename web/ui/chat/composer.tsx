@@ -255,7 +255,8 @@ export function Composer(props: ComposerProps) {
   onMount(() => {
     const onKey = (e: KeyboardEvent) => {
       // By key code, so Ctrl/Cmd+K works on any keyboard layout (a Chinese IME, AZERTY).
-      if (e.code === 'KeyK' && (isMac ? e.metaKey : e.ctrlKey) && !e.shiftKey && !e.altKey) {
+      // Not over another dialog (settings, a confirmation): one modal at a time.
+      if (e.code === 'KeyK' && (isMac ? e.metaKey : e.ctrlKey) && !e.shiftKey && !e.altKey && !document.querySelector('dialog[open]')) {
         e.preventDefault();
         setPaletteOpen(true);
         return;
