@@ -311,8 +311,95 @@ export function compileLinearRegex(pattern: string, options: { ignoreCase?: bool
   prog.push({ op: 'match' });
   if (prog.length > REGEX_MAX_PROGRAM) throw invalid(`it is too large once repeats are expanded (more than ${REGEX_MAX_PROGRAM} steps)`);
   const size = prog.length;
+  // The program as flat arrays, and every character step's answer for the 128 ASCII code units computed once (with
+  // case folding applied): the per-character loop then reads typed arrays instead of calling a predicate per thread.
+  const OP_CHAR = 0, OP_SPLIT = 1, OP_JMP = 2, OP_ASSERT = 3, OP_MATCH = 4;
+  const ops = new Uint8Array(size);
+  const xs = new Int32Array(size);
+  const ys = new Int32Array(size);
+  const tests: Array<Test | undefined> = new Array(size);
+  const ascii = new Uint8Array(size * 128);
+  prog.forEach((ins, pc) => {
+    switch (ins.op) {
+      case 'char': {
+        ops[pc] = OP_CHAR;
+        tests[pc] = ins.test;
+        for (let c = 0; c < 128; c++) {
+          const ch = String.fromCharCode(c);
+          const ok = ins.test(c) || (fold && (ins.test(ch.toLowerCase().charCodeAt(0)) || ins.test(ch.toUpperCase().charCodeAt(0))));
+          ascii[pc * 128 + c] = ok ? 1 : 0;
+        }
+        break;
+      }
+      case 'split':
+        ops[pc] = OP_SPLIT;
+        xs[pc] = ins.x;
+        ys[pc] = ins.y;
+        break;
+      case 'jmp':
+        ops[pc] = OP_JMP;
+        xs[pc] = ins.to;
+        break;
+      case 'assert':
+        ops[pc] = OP_ASSERT;
+        xs[pc] = ['^', '$', 'b', 'B'].indexOf(ins.kind);
+        break;
+      case 'match':
+        ops[pc] = OP_MATCH;
+    }
+  });
   const mark = new Uint32Array(size);
   let generation = 0;
+  // Thread lists as (pc, start) pairs: each pc is added at most once per step, so `size` pairs suffice; the
+  // closure stack gets at most two pushes per pc marked, plus the first.
+  let clist = new Int32Array(size * 2);
+  let nlist = new Int32Array(size * 2);
+  let clen = 0;
+  let nlen = 0;
+  const stack = new Int32Array(size * 2 + 2);
+  // The line being searched, for assertions.
+  let subject = '';
+  let best = -1;
+  const wordAt = (i: number) => i >= 0 && i < subject.length && isWord(subject.charCodeAt(i));
+
+  /** Follows jumps, splits and assertions from pc0 at `pos`, appending the character steps reached to nlist. */
+  const add = (pc0: number, start: number, pos: number) => {
+    let top = 0;
+    stack[top++] = pc0;
+    while (top > 0) {
+      const pc = stack[--top]!;
+      if (mark[pc] === generation) continue;
+      mark[pc] = generation;
+      switch (ops[pc]) {
+        case OP_JMP:
+          stack[top++] = xs[pc]!;
+          break;
+        case OP_SPLIT:
+          stack[top++] = ys[pc]!; // x on top: keeps priority order
+          stack[top++] = xs[pc]!;
+          break;
+        case OP_ASSERT: {
+          const kind = xs[pc];
+          const ok = kind === 0 ? pos === 0 : kind === 1 ? pos === subject.length : kind === 2 ? wordAt(pos - 1) !== wordAt(pos) : wordAt(pos - 1) === wordAt(pos);
+          if (ok) stack[top++] = pc + 1;
+          break;
+        }
+        case OP_MATCH:
+          if (best < 0 || start < best) best = start;
+          break;
+        default:
+          nlist[nlen++] = pc;
+          nlist[nlen++] = start;
+      }
+    }
+  };
+  const swap = () => {
+    const t = clist;
+    clist = nlist;
+    nlist = t;
+    clen = nlen;
+    nlen = 0;
+  };
 
   return {
     literals,
@@ -323,86 +410,55 @@ export function compileLinearRegex(pattern: string, options: { ignoreCase?: bool
       const hay = fold && (literals.length > 0 || prefix) ? line.toLowerCase() : line;
       if (!hasAll(hay)) return -1;
       const n = line.length;
-      const at = (i: number) => line.charCodeAt(i);
-      const wordAt = (i: number) => i >= 0 && i < n && isWord(at(i));
-      let best = -1;
-      let clist: number[] = []; // pairs: pc, start
-      let nlist: number[] = [];
-      const stack: number[] = [];
-      const add = (list: number[], pc0: number, start: number, pos: number) => {
-        stack.length = 0;
-        stack.push(pc0);
-        while (stack.length > 0) {
-          const pc = stack.pop()!;
-          if (mark[pc] === generation) continue;
-          mark[pc] = generation;
-          const ins = prog[pc]!;
-          switch (ins.op) {
-            case 'jmp':
-              stack.push(ins.to);
-              break;
-            case 'split':
-              stack.push(ins.y, ins.x); // x first: keeps priority order
-              break;
-            case 'assert': {
-              const ok =
-                ins.kind === '^' ? pos === 0 : ins.kind === '$' ? pos === n : ins.kind === 'b' ? wordAt(pos - 1) !== wordAt(pos) : wordAt(pos - 1) === wordAt(pos);
-              if (ok) stack.push(pc + 1);
-              break;
-            }
-            case 'match':
-              if (best < 0 || start < best) best = start;
-              break;
-            default:
-              list.push(pc, start);
-          }
-        }
-      };
+      subject = line;
+      best = -1;
+      clen = 0;
+      nlen = 0;
       // With a literal prefix, a match can start only where the prefix occurs: start threads only there, and jump
       // straight to the next occurrence whenever no thread is alive.
-      const canStart = (i: number) => !prefix || hay.startsWith(prefix, i);
       let i = 0;
       if (prefix) {
         i = hay.indexOf(prefix);
         if (i < 0) return -1;
       }
       generation++;
-      add(clist, 0, i, i);
+      add(0, i, i);
+      swap();
       for (; i < n; i++) {
         if (best >= 0) {
           // Only threads that started before the best match can still improve it.
           let alive = false;
-          for (let k = 1; k < clist.length; k += 2) if (clist[k]! < best) alive = true;
+          for (let k = 1; k < clen; k += 2) if (clist[k]! < best) alive = true;
           if (!alive) return best;
         }
         generation++;
-        nlist.length = 0;
-        const c = at(i);
+        const c = line.charCodeAt(i);
         let lower = c;
         let upper = c;
-        if (fold) {
+        if (fold && c >= 128) {
           const ch = line[i]!;
           lower = ch.toLowerCase().charCodeAt(0);
           upper = ch.toUpperCase().charCodeAt(0);
         }
-        for (let k = 0; k < clist.length; k += 2) {
-          const { test } = prog[clist[k]!] as { op: 'char'; test: Test };
-          if (test(c) || (fold && (test(lower) || test(upper)))) add(nlist, clist[k]! + 1, clist[k + 1]!, i + 1);
+        for (let k = 0; k < clen; k += 2) {
+          const pc = clist[k]!;
+          const ok = c < 128 ? ascii[pc * 128 + c] === 1 : tests[pc]!(c) || (fold && (tests[pc]!(lower) || tests[pc]!(upper)));
+          if (ok) add(pc + 1, clist[k + 1]!, i + 1);
         }
         if (best < 0) {
-          if (prefix && nlist.length === 0) {
+          if (prefix && nlen === 0) {
             const j = hay.indexOf(prefix, i + 1);
             if (j < 0) return -1;
             generation++;
-            add(nlist, 0, j, j);
-            [clist, nlist] = [nlist, clist];
+            add(0, j, j);
+            swap();
             i = j - 1;
             continue;
           }
-          if (canStart(i + 1)) add(nlist, 0, i + 1, i + 1);
+          if (!prefix || hay.startsWith(prefix, i + 1)) add(0, i + 1, i + 1);
         }
-        [clist, nlist] = [nlist, clist];
-        if (clist.length === 0 && best >= 0) return best;
+        swap();
+        if (clen === 0 && best >= 0) return best;
       }
       return best;
     },
