@@ -52,7 +52,7 @@ it('linear-regex vs re2js on search lines, hostile lines and schema patterns', a
 
   const hostile: Array<[string, string]> = [
     ['\\w+\\s*\\w+\\s*=', `${'ab '.repeat(1333)}=`],
-    ['.*a.*b.*c.*d', `${'a'.repeat(1000)}${'b'.repeat(1000)}${'c'.repeat(1000)}x`.padEnd(4000, 'd').replace(/d/g, 'e')],
+    ['.*a.*b.*c.*d', `${'d'.repeat(1000)}${'a'.repeat(1000)}${'b'.repeat(1000)}${'c'.repeat(1000)}`],
     ['(x+x+)+y', `${'x'.repeat(3998)}zy`],
     ['(a|aa)*c', `${'a'.repeat(3998)}bc`],
     ['(\\w+\\s?)+$', `${'word '.repeat(799)}!`],
