@@ -63,7 +63,7 @@ export function CommandPalette(props: { items: PaletteItem[]; ct: ChatTranslate;
           role="combobox"
           class="palette-input"
           aria-label={ct('c.paletteSearch')}
-          placeholder={ct('c.paletteSearch')}
+          placeholder={ct('c.palettePlaceholder')}
           aria-expanded="true"
           aria-controls={`${id}-list`}
           aria-activedescendant={shown().length ? `${id}-${active()}` : undefined}
