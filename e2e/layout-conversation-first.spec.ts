@@ -100,14 +100,14 @@ it('renames a session in place: Enter saves, Escape cancels, from the sidebar an
   await page.keyboard.press('Enter');
   const menu = page.getByRole('menu', { name: 'Session menu' });
   await menu.waitFor();
-  expect(await focusedLabel(page)).toBe('Rename');
+  await expect.poll(() => focusedLabel(page)).toBe('Rename'); // focus moves in when the menu's toggle event comes
   await page.keyboard.press('ArrowDown');
   expect(await focusedLabel(page)).toBe('Fork session');
   await page.keyboard.press('End');
   expect(await focusedLabel(page)).toBe('Delete');
   await page.keyboard.press('Escape');
   await menu.waitFor({ state: 'hidden' });
-  expect(await focusedLabel(page)).toBe('Session menu');
+  await expect.poll(() => focusedLabel(page)).toBe('Session menu');
   await page.keyboard.press('ArrowDown');
   await menu.getByRole('menuitem', { name: 'Rename' }).press('Enter');
   const inBar = page.getByRole('main').getByRole('textbox', { name: 'Session title' });

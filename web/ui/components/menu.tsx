@@ -60,7 +60,8 @@ export function MenuButton(props: { label: string; items: MenuItem[]; children: 
         aria-controls={id}
         popovertarget={id}
         onKeyDown={(e) => {
-          if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && !open()) {
+          // The popover's own state, not the signal: the toggle event that updates the signal comes a task later.
+          if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && !menu.matches(':popover-open')) {
             e.preventDefault();
             menu.showPopover();
             if (e.key === 'ArrowUp') move('last');

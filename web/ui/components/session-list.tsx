@@ -76,28 +76,31 @@ export function SessionList(props: { state: AppState }) {
 
   return (
     <>
-      <div class="session-search">
-        <SearchIcon />
-        <input
-          type="search"
-          data-session-search
-          aria-label={t('sessions.search')}
-          placeholder={t('sessions.searchPlaceholder')}
-          value={query()}
-          onInput={(e) => {
-            setQuery(e.currentTarget.value);
-            clearTimeout(timer);
-            timer = setTimeout(() => setDebounced(query()), 150);
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape' && query()) {
-              e.stopPropagation();
-              setQuery('');
-              setDebounced('');
-            }
-          }}
-        />
-      </div>
+      {/* Nothing to search in an empty workspace. */}
+      <Show when={s.sessions().length > 0 || query()}>
+        <div class="session-search">
+          <SearchIcon />
+          <input
+            type="search"
+            data-session-search
+            aria-label={t('sessions.search')}
+            placeholder={t('sessions.searchPlaceholder')}
+            value={query()}
+            onInput={(e) => {
+              setQuery(e.currentTarget.value);
+              clearTimeout(timer);
+              timer = setTimeout(() => setDebounced(query()), 150);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && query()) {
+                e.stopPropagation();
+                setQuery('');
+                setDebounced('');
+              }
+            }}
+          />
+        </div>
+      </Show>
       <Show when={debounced().trim() && found.loading && !found.latest}>
         <p class="empty-hint">{t('sessions.searching')}</p>
       </Show>

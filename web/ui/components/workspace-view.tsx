@@ -40,6 +40,22 @@ export function WorkspaceView(props: { state: AppState; workspace: WorkspaceReco
   const showHidden = () => effectiveSettings(s.settings(), overrides.latest).showHiddenFiles;
   const folderName = () => props.workspace.handle?.name ?? props.workspace.name;
 
+  const filesTab = () => (
+    <Show
+      when={fs()}
+      fallback={
+        <section class="files-panel panel" aria-label={t('files.title')}>
+          <div class="empty-state">
+            <FolderIcon />
+            <p>{fs.error ? errorText(fs.error, 'E_WORKSPACE_OPEN_FAILED') : access.loading || fs.loading ? t('files.loading') : t('files.locked')}</p>
+          </div>
+        </section>
+      }
+    >
+      {(workspaceFs) => <FilesPanel state={s} fs={workspaceFs()} showHidden={showHidden()} onAccessLost={() => void recheckAccess()} />}
+    </Show>
+  );
+
   async function restore() {
     // Runs inside the click: requestPermission needs the user gesture.
     await s.attempt(() => requestWorkspaceAccess(props.workspace));
@@ -100,37 +116,10 @@ export function WorkspaceView(props: { state: AppState; workspace: WorkspaceReco
           </div>
         </Match>
       </Switch>
-      <div class="workspace-body" classList={{ 'files-open': layout.filesOpen() }}>
+      <div class="workspace-body">
         <ChatSlot state={s} workspace={props.workspace} fs={fs()} headerSlot={sessionSlot} />
         {/* Hidden, not unmounted, when collapsed: the tree keeps its open folders and scroll position. */}
-        <SidePanel
-            t={t}
-            hidden={!layout.filesOpen()}
-            tabs={[
-              {
-                id: 'files',
-                label: t('layout.filesTab'),
-                content: () => (
-                  <Show
-                    when={fs()}
-                    fallback={
-                      <section class="files-panel panel" aria-labelledby="files-title">
-                        <header class="panel-header">
-                          <h2 id="files-title">{t('files.title')}</h2>
-                        </header>
-                        <div class="empty-state">
-                          <FolderIcon />
-                          <p>{fs.error ? errorText(fs.error, 'E_WORKSPACE_OPEN_FAILED') : access.loading || fs.loading ? t('files.loading') : t('files.locked')}</p>
-                        </div>
-                      </section>
-                    }
-                  >
-                    {(workspaceFs) => <FilesPanel state={s} fs={workspaceFs()} showHidden={showHidden()} onAccessLost={() => void recheckAccess()} />}
-                  </Show>
-                ),
-              },
-            ]}
-          />
+        <SidePanel t={t} hidden={!layout.filesOpen()} tabs={[{ id: 'files', label: t('layout.filesTab'), content: filesTab }]} />
       </div>
       <Show when={renaming()}>
         <RenameDialog state={s} workspace={props.workspace} onClose={() => setRenaming(false)} />
