@@ -198,4 +198,19 @@ describe('the bridge route', () => {
     expect(forwarded.url).toBe('http://127.0.0.1:11434/v1/chat/completions');
     expect(forwarded.headers.authorization).toBe('Bearer sk-test-123');
   });
+
+  it('titles a new session after what the person typed, not the files attached after it, and runs the model the turn names', async () => {
+    const { db, fs } = await setup('openai', [{ text: 'It sets the colour.' }]);
+    const agent = createAppAgent({ db, workspaceId: 'ws-1', fs });
+    const content = [
+      { type: 'text' as const, text: 'Explain notes.txt' },
+      { type: 'text' as const, text: '[Workspace file notes.txt]\ncolour: red' },
+    ];
+    const turn = await agent.startTurn({ sessionId: null, content, signal: new AbortController().signal, model: 'other-model' });
+    for await (const _ of turn.events) void _;
+    expect(turn.session.title).toBe('Explain notes.txt');
+    expect(server!.requests[0]!.body?.model).toBe('other-model');
+    const stored = await agent.store.load(turn.session.id);
+    expect(stored.messages.at(-1)).toMatchObject({ role: 'assistant', _provider: { model: 'other-model' } });
+  });
 });

@@ -143,7 +143,8 @@ export function approvalSettingsOf(mode: AgentSettings['approval']): ApprovalSet
 }
 
 const titleOf = (content: string | ContentPart[]) => {
-  const text = typeof content === 'string' ? content : content.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
+  // The first text part is what the person typed; later ones are attachments (mentioned files).
+  const text = typeof content === 'string' ? content : (content.find((p) => p.type === 'text')?.text ?? '');
   const line = text.trim().split('\n')[0] ?? '';
   return line.length > 60 ? `${line.slice(0, 59)}…` : line || 'New session';
 };
