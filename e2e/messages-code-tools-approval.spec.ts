@@ -115,4 +115,34 @@ describe('messages', () => {
     expect(await chatLog(page).locator('[data-tool="write"]').getAttribute('data-state')).toBe('refused');
     expect(model.failures).toEqual([]);
   });
+
+  it('streams an answer without re-rendering its finished blocks', async () => {
+    await model?.close();
+    const text = `First paragraph of the answer.\n\n\`\`\`js\nconst a = 1;\nconst b = 2;\n\`\`\`\n\nThird paragraph ${'grows '.repeat(150)}\n\nEnd.`;
+    model = await startModelServer({ script: [{ text, chunkDelayMs: 15 }] });
+    const { page } = served.browser;
+    await createPrivateWorkspace(page, 'Messages streaming');
+    await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e' });
+    await sendMessage(page, 'Stream something.');
+
+    const live = chatLog(page).locator('article.live');
+    // Once the code block has started, the first paragraph is finished: watch its element for any change.
+    await live.locator('.code-block').waitFor();
+    await live.evaluate((article) => {
+      const first = article.querySelector('.md-block')!;
+      const w = window as unknown as { firstBlock: Element; changes: number };
+      w.firstBlock = first;
+      w.changes = 0;
+      new MutationObserver((records) => (w.changes += records.length)).observe(first, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    const codeBefore = await live.locator('.code-block').elementHandle();
+    await live.getByText('Third paragraph', { exact: false }).waitFor();
+    const seen = await live.evaluate((article, code) => {
+      const w = window as unknown as { firstBlock: Element; changes: number };
+      return { same: article.querySelector('.md-block') === w.firstBlock, changes: w.changes, codeSame: article.querySelector('.code-block') === code };
+    }, codeBefore);
+    expect(seen).toEqual({ same: true, changes: 0, codeSame: true });
+    await waitForTurnEnd(page);
+    expect((await chatLog(page).locator('.msg-assistant').last().locator('.md-block').first().textContent())?.trim()).toBe('First paragraph of the answer.');
+  });
 });
