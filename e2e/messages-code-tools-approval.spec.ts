@@ -145,4 +145,35 @@ describe('messages', () => {
     await waitForTurnEnd(page);
     expect((await chatLog(page).locator('.msg-assistant').last().locator('.md-block').first().textContent())?.trim()).toBe('First paragraph of the answer.');
   });
+
+  it('regenerates an answer and edits a message, each starting the turn again from that point', async () => {
+    await model?.close();
+    model = await startModelServer({ script: [{ text: 'First answer.' }, { text: 'Second answer.' }, { text: 'Answer to the edit.' }] });
+    const { page } = served.browser;
+    await createPrivateWorkspace(page, 'Messages rerun');
+    await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e' });
+    await sendMessage(page, 'Original question.');
+    await waitForTurnEnd(page);
+
+    const answer = chatLog(page).locator('.msg-assistant').last();
+    await answer.hover();
+    await answer.getByRole('button', { name: 'Regenerate' }).click();
+    await chatLog(page).getByText('Second answer.').first().waitFor();
+    await waitForTurnEnd(page);
+    const lastUser = (i: number) => (model!.requests[i]!.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === 'user').at(-1)!.content;
+    expect(lastUser(1)).toBe('Original question.');
+    expect(await chatLog(page).getByText('First answer.').count()).toBe(0);
+
+    const question = chatLog(page).locator('.msg-user').last();
+    await question.hover();
+    await question.getByRole('button', { name: 'Edit' }).click();
+    const editor = chatLog(page).getByRole('textbox', { name: 'Edit your message' });
+    await editor.fill('Edited question.');
+    await chatLog(page).getByRole('button', { name: 'Save & send' }).click();
+    await chatLog(page).getByText('Answer to the edit.').first().waitFor();
+    await waitForTurnEnd(page);
+    expect(lastUser(2)).toBe('Edited question.');
+    expect(model.failures).toEqual([]);
+  });
 });
+
