@@ -26,7 +26,7 @@ import {
   fsError,
   withTextMethods,
 } from './fs-common';
-import { readRegularFile, realpathOf } from './node-read-file';
+import { lstatOf, readRegularFile, realpathOf } from './node-read-file';
 
 export interface NodeWorkspaceFsOptions {
   /** The workspace folder. Resolved once with realpath; everything must stay inside that real path. */
@@ -216,7 +216,7 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
       names.map(async (name): Promise<DirEntry | null> => {
         const full = join(r.real, name);
         try {
-          let info = await lstat(full);
+          let info = await lstatOf(full);
           const link = info.isSymbolicLink();
           if (link) {
             const target = await realpath(full).catch(() => null);
