@@ -104,6 +104,17 @@ describe('the agent host (the Worker side of the boundary)', () => {
     expect(saved.messages.at(-1)!.content).toBe('Done: **blue**.');
   });
 
+  it('merges the deltas of a fast stream, so the page updates per frame, not per token, and loses no text', async () => {
+    const text = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');
+    const { tab } = await setup([{ text }]);
+    const { host } = await tab();
+    const turn = await run(host, null, 'talk');
+    const deltas = turn.batches.flat().flatMap((e) => (e.type === 'model' && e.event.type === 'text-delta' ? [e.event.delta] : []));
+    expect(deltas.join('')).toBe(text);
+    // The server sends the text in 8-character pieces: far more pieces than merged deltas.
+    expect(deltas.length).toBeLessThan(Math.ceil(text.length / 8) / 4);
+  });
+
   it('runs one turn per workspace at a time', async () => {
     const { tab } = await setup([{ text: 'slow', hang: true }]);
     const { host } = await tab();

@@ -92,6 +92,15 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
     };
     return {
       push(event: AgentEvent) {
+        // Consecutive deltas of one stream part become one event: the page does one update per frame, not one per token.
+        const last = queue.at(-1);
+        if (event.type === 'model' && last?.type === 'model' && (event.event.type === 'text-delta' || event.event.type === 'thinking-delta')) {
+          const prev = last.event;
+          if (prev.type === event.event.type && prev.index === event.event.index && last.step === event.step) {
+            queue[queue.length - 1] = { ...last, event: { ...prev, delta: prev.delta + event.event.delta } };
+            return;
+          }
+        }
         queue.push(event);
         if (URGENT.has(event.type)) flush();
         else timer ??= setTimeout(flush, batchMs);
