@@ -1,6 +1,7 @@
-// The Files panel as a tree in the built app: folders open in place (mouse and keys), a file the agent just wrote
-// shows up without Refresh, "Download as .zip" streams into the chosen file with a progress bar, and "Import .zip"
-// makes a new private workspace — or, for a hostile archive, refuses with its code and makes none.
+// The Files panel as a tree in the built app: folders open in place (mouse and keys), a file opens highlighted, a
+// file the agent just wrote shows up without Refresh, "Download as .zip" streams into the chosen file with a
+// progress bar, and "Import .zip" makes a new private workspace — or, for a hostile archive, refuses with its code
+// and makes none.
 import { Uint8ArrayReader, Uint8ArrayWriter, ZipReader, ZipWriter } from '@zip.js/zip.js';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
@@ -50,7 +51,7 @@ it('opens and closes folders in place with the mouse and the arrow keys', async 
   const { page } = app.browser;
   await openApp(page, app.server.url);
   const id = await createPrivateWorkspace(page, 'Tree');
-  await plant(page, id, { 'README.md': '# hi', 'src/main.ts': 'x', 'src/lib/util.ts': 'y' });
+  await plant(page, id, { 'README.md': '# hi', 'src/main.ts': 'export const answer = 42;\n', 'src/lib/util.ts': 'y' });
   await showFiles(page);
   await page.getByRole('button', { name: 'Refresh' }).click();
   await item(page, 'src').click();
@@ -70,7 +71,10 @@ it('opens and closes folders in place with the mouse and the arrow keys', async 
   expect(await item(page, 'src/lib/util.ts').count()).toBe(0);
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
-  await page.getByRole('dialog', { name: 'src/main.ts' }).waitFor();
+  // The file opens with syntax highlighting (Shiki, loaded on first use), its text unchanged.
+  const preview = page.getByRole('dialog', { name: 'src/main.ts' }).getByLabel('File preview');
+  await preview.locator('code.hl span[class^="hl-"]').first().waitFor();
+  expect(await preview.textContent()).toBe('export const answer = 42;\n');
   await page.keyboard.press('Escape');
 
   await item(page, 'src').click();

@@ -1,4 +1,4 @@
-import { createEffect, createResource, Match, onCleanup, Switch } from 'solid-js';
+import { createEffect, createResource, createSignal, Match, onCleanup, Show, Switch } from 'solid-js';
 import { MAX_IMAGE_BYTES, sniffImage, type WorkspaceFs } from '../../core';
 import { formatBytes } from '../i18n/i18n';
 import type { AppState } from '../state/app-state';
@@ -26,6 +26,33 @@ async function readPreview(fs: WorkspaceFs, path: string): Promise<Preview> {
     if (codeOf(error) === 'E_FS_NOT_UTF8') return { kind: 'binary', size: (await fs.stat(path))?.size ?? 0 };
     throw error;
   }
+}
+
+/**
+ * Text with syntax highlighting when its name says a language: the highlighter (Shiki, its grammars loaded per
+ * language) is imported only when a file is opened, and the plain text shows until the colours are ready. The
+ * highlighter escapes the text and bounds what it tokenises (web/ui/highlight), so a workspace file is safe here.
+ */
+function CodePreview(props: { path: string; text: string; label: string }) {
+  const [html, setHtml] = createSignal<string | null>(null);
+  createEffect(() => {
+    const { path, text } = props;
+    setHtml(null);
+    let current = true;
+    onCleanup(() => (current = false));
+    void import('../highlight/highlighter').then(async ({ highlight, languageOf }) => {
+      const lang = languageOf(path);
+      const result = lang ? await highlight(text, lang) : null;
+      if (current && result) setHtml(result.html);
+    });
+  });
+  return (
+    <pre class="file-preview" aria-label={props.label} tabIndex={0} data-highlighted={html() ? 'true' : undefined}>
+      <Show when={html()} fallback={props.text}>
+        {(h) => <code class="hl" innerHTML={h()} />}
+      </Show>
+    </pre>
+  );
 }
 
 /** `onMissing`: the file was gone when opened (removed outside the app), so the list that offered it is stale. */
@@ -67,9 +94,7 @@ export function FilePreviewDialog(props: { state: AppState; fs: WorkspaceFs; pat
               );
             }
             return value.kind === 'text' ? (
-              <pre class="file-preview" aria-label={t('files.preview')} tabIndex={0}>
-                {value.text}
-              </pre>
+              <CodePreview path={props.path} text={value.text} label={t('files.preview')} />
             ) : (
               <p class="empty-hint">{t('files.binary', { size: formatBytes(value.size, props.state.locale()) })}</p>
             );
