@@ -34,7 +34,9 @@ const settingsDialog = (page: Page) => page.locator('dialog[open]');
 const rectOf = (l: Locator) => l.evaluate((e) => e.getBoundingClientRect().toJSON() as DOMRect);
 
 async function openSettingsTab(page: Page, settings: string, tab: string): Promise<Locator> {
-  // On a phone Settings is in the sidebar's drawer, closed until opened.
+  // On a phone Settings is in the sidebar's drawer, closed until opened. Two frames first: after a resize the
+  // layout learns the new width from a media query change, dispatched with the next rendering update.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   await page.getByRole('button', { name: settings }).click();
