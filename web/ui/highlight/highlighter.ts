@@ -1,27 +1,21 @@
 // Syntax highlighting for code in messages and file previews: Shiki on its JavaScript regex engine (no WebAssembly,
 // no eval: grammars compile to plain RegExp objects), created on first use, languages loaded one chunk each.
 //
-// The production CSP has no 'unsafe-inline' for styles, so Shiki's HTML (inline `style="color:…"`) cannot be used.
-// Tokens are rendered as spans with one class per (light, dark) colour pair instead, and each class's rule is added
-// once to a constructed stylesheet (CSSOM, which the CSP does not govern): `color: light-dark(light, dark)`, so the
-// colours follow the app's theme (html[data-theme] / prefers-color-scheme) without re-highlighting.
+// Tokenising runs in a Worker (highlight-worker.ts): the JavaScript engine takes seconds for 100 KB of TypeScript,
+// which must not freeze the chat. A request that outlives its deadline (a grammar backtracking on odd input: model
+// output and workspace files are untrusted) ends that Worker; the code stays plain and the next request starts a
+// new one. Without Worker (Node tests) the same code runs inline.
 //
-// Model output and workspace files are untrusted: code past the bounds below is left plain (null), a line longer
-// than MAX_LINE stays untokenised, and Shiki's per-line time limit stops a grammar that backtracks on odd input.
-import type { HighlighterCore, ThemedTokenWithVariants } from 'shiki/core';
-import { loadGrammar, resolveLanguage } from './languages';
+// The production CSP has no 'unsafe-inline' for styles, so Shiki's HTML (inline `style="color:…"`) cannot be used.
+// Tokens are spans with one class per (light, dark) colour pair instead, and each class's rule is added once to a
+// constructed stylesheet (CSSOM, which the CSP does not govern): `color: light-dark(light, dark)`, so the colours
+// follow the app's theme (html[data-theme] / prefers-color-scheme) without highlighting again.
+import { HIGHLIGHT_LIMITS, type Tokenised } from './highlight-core';
+import type { HighlightReply, HighlightRequest } from './highlight-worker';
+import { resolveLanguage } from './languages';
 
+export { HIGHLIGHT_LIMITS } from './highlight-core';
 export { languageOf, resolveLanguage } from './languages';
-
-export const HIGHLIGHT_LIMITS = {
-  /** Longer code is shown plain: tokenising runs on the main thread (~1 ms per 1–2 KB of TypeScript). */
-  maxChars: 100_000,
-  maxLines: 4_000,
-  /** Characters of one line that are tokenised; the rest of a longer line stays plain. */
-  maxLine: 2_000,
-  /** Shiki stops tokenising a line after this many milliseconds. */
-  lineTimeMs: 100,
-} as const;
 
 /** Highlighted code: `html` is escaped text in `<span class="hl-…">` tokens, lines joined by "\n", for a `<code>`. */
 export interface HighlightedHtml {
@@ -30,40 +24,12 @@ export interface HighlightedHtml {
   readonly lang: string;
 }
 
-const THEMES = { light: 'github-light', dark: 'github-dark' } as const;
-
-let core: Promise<HighlighterCore> | undefined;
-const grammars = new Map<string, Promise<boolean>>();
-
-function highlighter(): Promise<HighlighterCore> {
-  core ??= (async () => {
-    const [{ createHighlighterCore }, { createJavaScriptRegexEngine }, light, dark] = await Promise.all([
-      import('shiki/core'),
-      import('shiki/engine/javascript'),
-      import('shiki/themes/github-light.mjs'),
-      import('shiki/themes/github-dark.mjs'),
-    ]);
-    return createHighlighterCore({ themes: [light.default, dark.default], langs: [], engine: createJavaScriptRegexEngine(), warnings: false });
-  })();
-  return core;
-}
-
-/** Loads a language once; false when its grammar cannot be loaded or compiled (the code then stays plain). */
-function ensureLanguage(hl: HighlighterCore, name: string): Promise<boolean> {
-  let loaded = grammars.get(name);
-  if (!loaded) {
-    loaded = loadGrammar(name).then(
-      (grammar) => hl.loadLanguage(grammar).then(() => true),
-      () => false,
-    );
-    grammars.set(name, loaded);
-  }
-  return loaded;
-}
+/** A request's deadline: generous for the first (the Worker loads Shiki and the grammar), then by size. */
+const deadlineMs = (code: string) => 10_000 + code.length / 10;
 
 /**
  * `code` highlighted as `lang` (a fence label, alias or Shiki name), or null for an unknown language, code past
- * HIGHLIGHT_LIMITS or a grammar that fails. Never rejects.
+ * HIGHLIGHT_LIMITS, a grammar that fails or a deadline missed. Never rejects.
  */
 export async function highlight(code: string, lang: string | null | undefined): Promise<HighlightedHtml | null> {
   const name = resolveLanguage(lang);
@@ -71,16 +37,12 @@ export async function highlight(code: string, lang: string | null | undefined): 
   const key = cacheKey(name, code);
   const cached = cache.get(key);
   if (cached) return cached;
-  try {
-    const hl = await highlighter();
-    if (!(await ensureLanguage(hl, name))) return null;
-    const lines = hl.codeToTokensWithThemes(code, { lang: name, themes: THEMES, tokenizeMaxLineLength: HIGHLIGHT_LIMITS.maxLine, tokenizeTimeLimit: HIGHLIGHT_LIMITS.lineTimeMs });
-    const result: HighlightedHtml = { html: lines.map(lineHtml).join('\n'), lang: name };
-    remember(key, result);
-    return result;
-  } catch {
-    return null;
-  }
+  const tokenised = typeof Worker === 'undefined' ? await (await import('./highlight-core')).tokenise(code, name) : await inWorker(code, name);
+  if (!tokenised) return null;
+  for (const [cls, light, dark] of tokenised.colours) defineColour(cls, light, dark);
+  const result: HighlightedHtml = { html: tokenised.html, lang: name };
+  remember(key, result);
+  return result;
 }
 
 /**
@@ -90,6 +52,43 @@ export async function highlight(code: string, lang: string | null | undefined): 
 export function highlightedBefore(code: string, lang: string | null | undefined): HighlightedHtml | null {
   const name = resolveLanguage(lang);
   return name ? (cache.get(cacheKey(name, code)) ?? null) : null;
+}
+
+let worker: Worker | undefined;
+let nextId = 1;
+const waiting = new Map<number, (result: Tokenised | null) => void>();
+
+function startWorker(): Worker {
+  const w = new Worker(new URL('./highlight-worker.ts', import.meta.url), { type: 'module', name: 'highlight' });
+  w.onmessage = (event: MessageEvent<HighlightReply>) => {
+    const done = waiting.get(event.data.id);
+    waiting.delete(event.data.id);
+    done?.(event.data.result);
+  };
+  // A Worker that fails to start or crashes answers every request it holds with "plain".
+  w.onerror = () => stopWorker(w);
+  return w;
+}
+
+function stopWorker(w: Worker) {
+  w.terminate();
+  if (worker === w) worker = undefined;
+  for (const done of waiting.values()) done(null);
+  waiting.clear();
+}
+
+function inWorker(code: string, lang: string): Promise<Tokenised | null> {
+  worker ??= startWorker();
+  const w = worker;
+  const id = nextId++;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => stopWorker(w), deadlineMs(code));
+    waiting.set(id, (result) => {
+      clearTimeout(timer);
+      resolve(result);
+    });
+    w.postMessage({ id, code, lang } satisfies HighlightRequest);
+  });
 }
 
 // A small LRU of recent results: short blocks only, so it stays a few megabytes at most.
@@ -110,46 +109,15 @@ function countLines(code: string): number {
   return n;
 }
 
-const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => escapes[ch]!);
-
-function lineHtml(tokens: ThemedTokenWithVariants[]): string {
-  let out = '';
-  for (const token of tokens) {
-    const cls = tokenClass(token);
-    out += cls ? `<span class="${cls}">${escapeHtml(token.content)}</span>` : escapeHtml(token.content);
-  }
-  return out;
-}
-
-// Shiki's FontStyle bit flags.
-const ITALIC = 1;
-const BOLD = 2;
-const HEX = /^#([0-9a-f]{3,8})$/i;
-
-function tokenClass(token: ThemedTokenWithVariants): string {
-  const light = token.variants.light;
-  const dark = token.variants.dark;
-  const l = HEX.exec(light?.color ?? '')?.[1]?.toLowerCase();
-  const d = HEX.exec(dark?.color ?? '')?.[1]?.toLowerCase();
-  const classes: string[] = [];
-  if (l && d) {
-    const name = `hl-${l}-${d}`;
-    defineColour(name, l, d);
-    classes.push(name);
-  }
-  const style = light?.fontStyle ?? 0;
-  if (style > 0 && style & ITALIC) classes.push('hl-i');
-  if (style > 0 && style & BOLD) classes.push('hl-b');
-  return classes.join(' ');
-}
-
+const CLASS = /^hl-[0-9a-f]{3,8}-[0-9a-f]{3,8}$/;
+const HEX = /^[0-9a-f]{3,8}$/;
 const defined = new Set<string>();
 let sheet: CSSStyleSheet | undefined;
 
 /** Adds `.name { color: light-dark(#l, #d) }` to the page's highlight sheet once (nothing outside a document). */
 function defineColour(name: string, light: string, dark: string) {
-  if (defined.has(name)) return;
+  // The Worker is ours, but a rule is CSS text: only the shapes the tokeniser makes get in.
+  if (defined.has(name) || !CLASS.test(name) || !HEX.test(light) || !HEX.test(dark)) return;
   defined.add(name);
   if (typeof document === 'undefined' || typeof CSSStyleSheet === 'undefined') return;
   if (!sheet) {
