@@ -19,6 +19,16 @@ function anchor(button: HTMLElement, popover: HTMLElement, id: string) {
   popover.style.setProperty('position-anchor', anchorName(id));
 }
 
+/**
+ * Escape closes the popover and is marked handled, so page-level Escape handlers (stop the running turn, close the
+ * drawer) leave it alone; focus goes back to the button.
+ */
+function closeOnEscape(e: KeyboardEvent, popover: HTMLElement, button: HTMLElement) {
+  e.preventDefault();
+  popover.hidePopover();
+  button.focus();
+}
+
 function focusables(menu: HTMLElement) {
   return [...menu.querySelectorAll<HTMLElement>('[role="menuitem"]:not([aria-disabled="true"])')];
 }
@@ -46,6 +56,7 @@ export function MenuButton(props: { label: string; items: MenuItem[]; children: 
       e.preventDefault();
       keys[e.key]!();
     } else if (e.key === 'Tab') menu.hidePopover();
+    else if (e.key === 'Escape') closeOnEscape(e, menu, button);
   };
   return (
     <>
@@ -142,6 +153,7 @@ export function PopoverButton(props: { label: string; children: JSX.Element; pan
         popover="auto"
         role="dialog"
         aria-label={props.label}
+        onKeyDown={(e) => e.key === 'Escape' && closeOnEscape(e, panel, button)}
         on:toggle={(e: ToggleEvent) => {
           setOpen(e.newState === 'open');
           // Into the panel, so a keyboard user lands on its first control (Escape closes and returns here).

@@ -93,6 +93,7 @@ export function SessionList(props: { state: AppState }) {
             }}
             onKeyDown={(e) => {
               if (e.key === 'Escape' && query()) {
+                e.preventDefault();
                 e.stopPropagation();
                 setQuery('');
                 setDebounced('');

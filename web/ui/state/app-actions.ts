@@ -103,6 +103,7 @@ export function installAppShortcuts(target: Window | HTMLElement = window): () =
     if (e.key !== 'Escape' || e.defaultPrevented) return;
     const l = layoutState();
     if (!l.narrow() || !l.sidebarOpen() || document.querySelector('dialog[open], :popover-open')) return;
+    e.preventDefault(); // handled: a running turn is not stopped by the same key
     l.setSidebarOpen(false);
   };
   target.addEventListener('keydown', onEscape);
