@@ -130,7 +130,7 @@ Options:
                              backup or delete its folder); no model is called and no config is read.
   -h, --help                 This help.  --version  The version.
 
-Model config (seed 000 §4; unknown keys are refused with their path):
+Model config (unknown keys are refused with their path):
   {"protocol": "openai|deepseek|anthropic|responses",   default "openai"
    "base_url": "http://127.0.0.1:11434/v1",             required; the adapter appends the API path
    "model": "...",                                        required
@@ -155,7 +155,7 @@ Protected paths: writes inside .git are refused in every mode (E_PATH_PROTECTED)
 writes to files that run code when a folder is opened (.vscode/, .idea/, .devcontainer/, .envrc, .husky/,
 .github/workflows/, .gitattributes, .gitmodules, .npmrc, …) always ask, so they run only with --yolo.
 
-Modules (optional files in $I_CONFIG_DIR, seed 000 §1/§4; a bad file is a configuration error):
+Agent features (optional files in $I_CONFIG_DIR; a bad file is a configuration error):
   plugins.json   {"profile": "standard"|"full", "disabled": ["memory", "skills", "web", ...]}  default: standard
   prompts.json   {"system": "prompts/system.txt"}  replaces the built-in system prompt (1-32000 characters);
                  {{workspace}} becomes the project folder's path

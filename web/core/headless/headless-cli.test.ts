@@ -169,7 +169,7 @@ describe('i (headless)', () => {
     expect(JSON.parse(readFileSync(join(other, '.i', 'sessions', 's', 'checkpoint.json'), 'utf8')).workspace).toBe(p.dir);
   });
 
-  it('stops on Ctrl-C while the model is answering: exit 1, stop reason aborted, the prompt checkpointed', async () => {
+  it('stops on Ctrl-C while the model is answering: exit 1, stop reason aborted, the prompt checkpointed, streamed text marked stopped', async () => {
     server = await startModelServer({ script: [{ text: 'never finished', hang: true }] });
     const p = project({ base_url: server.baseUrl('openai'), model: 'scripted' });
     const srv = server;
@@ -188,7 +188,9 @@ describe('i (headless)', () => {
     expect(events(r.stdout).at(-1)).toMatchObject({ type: 'error', stop_reason: 'aborted', error: { code: 'E_ABORTED' } });
     const log = readFileSync(join(p.dir, '.i', 'sessions', 'cut', 'log.ndjson'), 'utf8');
     expect(log).toContain('long question');
-    expect(log).not.toContain('never finished');
+    // Text that streamed before the stop is kept, marked as stopped (it was shown); it is never saved as a finished answer.
+    const answers = log.split('\n').filter((line) => line.includes('"role":"assistant"'));
+    for (const line of answers) expect(line).toContain('"_stopped"');
   });
 
   describe('modules: prompts, AGENTS.md, memory and the profile', () => {
