@@ -133,6 +133,14 @@ it('focuses a dialog’s first field, submits it with Enter and closes it with E
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { level: 1, name: 'Layout lab' }).waitFor();
 
+  // A confirmation without a field starts on its least committal button: a stray Enter does not delete.
+  await page.getByRole('button', { name: 'Session menu' }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete' });
+  await expect.poll(() => focusedLabel(page)).toBe('Cancel');
+  await page.keyboard.press('Escape');
+  await confirm.waitFor({ state: 'detached' });
+
   // Settings opens on its tab strip, not on ×.
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings' });

@@ -3,15 +3,15 @@ import { createUniqueId, onMount, type JSX } from 'solid-js';
 const FIELD = 'input:not([type=hidden]):not([type=file]):not(:disabled), select:not(:disabled), textarea:not(:disabled)';
 
 /**
- * Where focus goes when a dialog opens: an element marked `data-autofocus`, else the first field of the body (what
- * the person came to fill in), else the footer's last button (the dialog's action, so Enter confirms) — never ×.
+ * Where focus goes when a dialog opens: an element marked `autofocus` / `data-autofocus`, else the first field of
+ * the body (what the person came to fill in; Enter then submits its form), else the footer's first button — by
+ * convention the least committal one (Cancel, Deny), so a stray Enter never deletes or allows — never ×.
  */
 function initialFocus(dialog: HTMLDialogElement): HTMLElement | null {
-  const body = dialog.querySelector('.dialog-body');
   return (
-    dialog.querySelector<HTMLElement>('[data-autofocus]') ??
-    body?.querySelector<HTMLElement>(FIELD) ??
-    [...dialog.querySelectorAll<HTMLElement>('.dialog-footer button:not(:disabled), .form-actions button:not(:disabled)')].at(-1) ??
+    dialog.querySelector<HTMLElement>('[autofocus], [data-autofocus]') ??
+    dialog.querySelector('.dialog-body')?.querySelector<HTMLElement>(FIELD) ??
+    dialog.querySelector<HTMLElement>('.dialog-footer button:not(:disabled)') ??
     null
   );
 }
