@@ -2,8 +2,9 @@
 // numbers and snippets, on text that trips offset arithmetic: multi-byte and astral characters, characters whose
 // lower case changes length, CRLF, lines past the 4000-character cut, empty lines, no final newline.
 import { describe, expect, it } from 'vitest';
-import { SEARCH_MAX_LINE_CHARS } from './limits';
+import { BINARY_SNIFF_BYTES, SEARCH_MAX_LINE_CHARS } from './limits';
 import { lineTest, scanLines, scanText, type ScanBudget } from './search-scan';
+import { decodeText, hasNul, textUnlessBinary } from './tool-kit';
 
 function lcg(seed: number): () => number {
   let s = seed;
@@ -79,5 +80,26 @@ describe('search scan', () => {
     const hits = scanText('f', 'x\n'.repeat(5000), test, b);
     expect(b.timedOut).toBe(true);
     expect(hits.length).toBeLessThan(5000);
+  });
+
+  it('skips the same files as binary as a NUL check on the bytes followed by a strict decode', () => {
+    const enc = new TextEncoder();
+    const at = (prefix: string, rest: number[] = []) => new Uint8Array([...enc.encode(prefix), ...rest]);
+    const cases = [
+      at('plain text\n'),
+      at('', [0, 65]),
+      at('a'.repeat(BINARY_SNIFF_BYTES - 1), [0]), // NUL at the last sniffed byte
+      at('a'.repeat(BINARY_SNIFF_BYTES), [0]), // just past it: text
+      at('é'.repeat(BINARY_SNIFF_BYTES / 2 - 1), [0x61, 0]), // character index < 8192, byte offset 8191: binary
+      at('é'.repeat(BINARY_SNIFF_BYTES / 2), [0]), // character index 4096, byte offset 8192: text
+      at('中'.repeat(3000), [0]), // byte offset 9000: text
+      at('ok', [0xc3, 0x28]), // invalid UTF-8
+      at('\ufeffwith a BOM'),
+    ];
+    for (const bytes of cases) {
+      const reference = hasNul(bytes, BINARY_SNIFF_BYTES) ? null : decodeText(bytes);
+      expect(textUnlessBinary(bytes, BINARY_SNIFF_BYTES), `${bytes.length} bytes`).toBe(reference);
+    }
+    expect(cases.map((b) => textUnlessBinary(b, BINARY_SNIFF_BYTES) === null)).toEqual([false, true, true, false, true, false, false, true, false]);
   });
 });

@@ -17,7 +17,7 @@ import {
   SEARCH_TIME_LIMIT_MS,
 } from './limits';
 import { lineTest, scanText, type LineTest, type ScanBudget } from './search-scan';
-import { boolArg, decodeText, guard, hasNul, stringArg } from './tool-kit';
+import { boolArg, guard, stringArg, textUnlessBinary } from './tool-kit';
 import { ignoredNote, newWalkStats, walkFiles, walkNote, type WalkOptions, type WalkStats } from './walk';
 
 export interface SearchLimits {
@@ -45,7 +45,7 @@ async function searchFile(ctx: ToolContext, entry: DirEntry, test: LineTest, bud
   } catch {
     return { lines: [] }; // vanished or grew past the cap since the listing: not an error for a search
   }
-  const text = hasNul(bytes, BINARY_SNIFF_BYTES) ? null : decodeText(bytes);
+  const text = textUnlessBinary(bytes, BINARY_SNIFF_BYTES);
   if (text === null) return { lines: [], skipped: 'binary' };
   return { lines: scanText(entry.path, text, test, budget) };
 }
