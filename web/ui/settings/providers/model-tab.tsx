@@ -3,17 +3,15 @@
 // import of a model config file. Saved globally or for one workspace.
 import './model-tab.css';
 import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
-import { findPreset, getSecret, PROVIDER_PRESETS, setSecret, testConnection, type ConnectionReport, type Route } from '../../../core';
+import { findPreset, getSecret, PROVIDER_PRESETS, type ConnectionReport, type Route } from '../../../core';
 import { checkModelConfig, readStoredModel, saveModel } from '../../../core/app-agent/agent-settings';
-import { pairedBridge } from '../../../core/app-agent/bridge-endpoint';
-import { appProviderAdapter, connectedBridge } from '../../../core/bridge-client';
 import { chatTranslator } from '../../chat/chat-i18n';
 import { errorText, routeNoteText } from '../../chat/core-text';
 import type { AppState } from '../../state/app-state';
 import { ScopeField } from '../scope-field';
 import { codeOf, messageOf } from '../../state/errors';
 import { BUILTIN_PROTOCOLS, isBuiltinProtocol } from '../../../core/providers';
-import { configFromForm, CUSTOM_PRESET, emptyForm, formFromConfig, formFromPreset, type ProviderForm } from './provider-form';
+import { CUSTOM_PRESET, emptyForm, formFromConfig, formFromPreset, saveModelForm, testModelForm, type ProviderForm } from './provider-form';
 
 /** The select's entry for any other selector: a custom protocol served by the paired bridge's provider worker. */
 const CUSTOM_PROTOCOL = '(custom)';
@@ -60,21 +58,18 @@ export default function ModelTab(props: { state: AppState }) {
     return form().route === 'bridge' ? ct('routeNoteBridge') : ct('routeNoteDirect');
   };
 
-  async function storeKey() {
-    const name = form().api_key_env.trim();
-    if (name && key()) {
-      await setSecret(s.db, name, key());
-      setKey('');
-      await recheckKey();
-    }
+  // The key field empties once the key is stored: it is never shown again.
+  async function keyStoredNow(stored: boolean) {
+    if (!stored) return;
+    setKey('');
+    await recheckKey();
   }
   async function save(event: SubmitEvent) {
     event.preventDefault();
     setStatus(null);
     try {
-      const config = configFromForm(form());
-      await storeKey();
-      await saveModel(s.db, scope(), { config, preset: form().preset === CUSTOM_PRESET ? null : form().preset });
+      await saveModelForm(s.db, scope(), form(), key());
+      await keyStoredNow(Boolean(form().api_key_env.trim() && key()));
       setInherits(false);
       setStatus({ ok: true, text: ct('saved') });
       s.settingsChanged();
@@ -87,16 +82,10 @@ export default function ModelTab(props: { state: AppState }) {
     setReport(null);
     setTesting(true);
     try {
-      const config = checkModelConfig(configFromForm(form()));
-      await storeKey();
-      // A custom protocol is tested through the paired bridge's provider worker, like a turn.
-      const adapter = appProviderAdapter(config, () => connectedBridge(s.db));
-      setReport(
-        await testConnection(
-          { protocol: config.protocol, base_url: config.base_url, model: config.model, api_key_env: config.api_key_env, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, route: config.route ?? 'direct', ...(adapter ? { adapter } : {}) },
-          { getSecret: (name) => getSecret(s.db, name), getBridge: () => pairedBridge(s.db) },
-        ),
-      );
+      const typed = Boolean(form().api_key_env.trim() && key());
+      const result = await testModelForm(s.db, form(), key());
+      await keyStoredNow(typed);
+      setReport(result);
     } catch (error) {
       setStatus({ ok: false, text: `${codeOf(error) ?? 'E_CONFIG_INVALID'}: ${messageOf(error)}` });
     } finally {

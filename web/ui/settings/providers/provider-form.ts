@@ -1,8 +1,11 @@
 // The Model tab's form ⇄ the seed 000 §4 model config object. Pure (tested in Node): numbers and extra_body are
 // typed as text in the form and checked here with errors that name the field; the whole config is then validated
-// by web/core/config, the same parser headless `i` uses.
-import { findPreset, HarnessError, PROVIDER_PRESETS, type ProviderPreset, type Route } from '../../../core';
-import { checkModelConfig } from '../../../core/app-agent/agent-settings';
+// by web/core/config, the same parser headless `i` uses. At the end, the form's save and Test connection, shared by
+// Settings → Model and the first-run setup (web/ui/onboarding) so the two can never store or test differently.
+import { findPreset, getSecret, HarnessError, PROVIDER_PRESETS, setSecret, testConnection, type ConnectionReport, type HarnessDb, type ProviderPreset, type Route } from '../../../core';
+import { checkModelConfig, saveModel } from '../../../core/app-agent/agent-settings';
+import { pairedBridge } from '../../../core/app-agent/bridge-endpoint';
+import { appProviderAdapter, connectedBridge } from '../../../core/bridge-client';
 
 export interface ProviderForm {
   preset: string;
@@ -107,4 +110,34 @@ export function configFromForm(form: ProviderForm): Record<string, unknown> {
   config.route = form.route;
   checkModelConfig(config);
   return config;
+}
+
+/** Stores a typed key in the secrets store under the form's key name; false when there is no name or no key. */
+export async function storeFormKey(db: HarnessDb, form: ProviderForm, key: string): Promise<boolean> {
+  const name = form.api_key_env.trim();
+  if (!name || !key) return false;
+  await setSecret(db, name, key);
+  return true;
+}
+
+/** Validates the form, stores the key, then saves the config for a workspace or (null) globally. */
+export async function saveModelForm(db: HarnessDb, scope: string | null, form: ProviderForm, key: string): Promise<void> {
+  const config = configFromForm(form);
+  await storeFormKey(db, form, key);
+  await saveModel(db, scope, { config, preset: form.preset === CUSTOM_PRESET ? null : form.preset });
+}
+
+/**
+ * Test connection: the seed 000 §10 smoke request with the form's config and the stored (or just typed) key. A bad
+ * form throws before any request; a provider failure comes back as the report's error.
+ */
+export async function testModelForm(db: HarnessDb, form: ProviderForm, key: string): Promise<ConnectionReport> {
+  const config = checkModelConfig(configFromForm(form));
+  await storeFormKey(db, form, key);
+  // A custom protocol is tested through the paired bridge's provider worker, like a turn.
+  const adapter = appProviderAdapter(config, () => connectedBridge(db));
+  return testConnection(
+    { protocol: config.protocol, base_url: config.base_url, model: config.model, api_key_env: config.api_key_env, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, route: config.route ?? 'direct', ...(adapter ? { adapter } : {}) },
+    { getSecret: (name) => getSecret(db, name), getBridge: () => pairedBridge(db) },
+  );
 }
