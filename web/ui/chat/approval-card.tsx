@@ -11,6 +11,7 @@ import type { PendingApproval } from './chat-controller';
 import { prettyArgs } from './chat-model';
 import { DiffView } from './diff-view';
 import { rememberApproval } from './tool-memory';
+import { summaryText } from './tool-summary';
 
 export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslate }) {
   const ct = props.ct;
@@ -31,7 +32,7 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
   return (
     <section class="approval-card" role="group" aria-labelledby={id} data-call-id={req().callId} data-kind={write() ? 'write' : 'call'} data-path={target()?.path} data-always-ask={alwaysAsk()?.reason}>
       <h3 id={id}>{write() ? ct('writeTitle', { plugin: write()!.pluginId, path: shownWritePath(write()!.rawPath ?? write()!.path, write()!.path) }) : ct('approvalTitle', { name: req().name })}</h3>
-      <Show when={!write() && req().prepared?.summary}>{(summary) => <p class="approval-summary">{summary()}</p>}</Show>
+      <Show when={!write() && req().prepared?.summary}>{(summary) => <p class="approval-summary">{summaryText(summary(), ct)}</p>}</Show>
       <Show when={pathArg()}>{(raw) => <p class="approval-summary" data-testid="call-path">{ct('write.callPath', { path: shownPathArgument(raw()) })}</p>}</Show>
       <Show when={alwaysAsk()}>
         {(ask) => (
