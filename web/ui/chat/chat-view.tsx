@@ -17,6 +17,7 @@ import { Item, UserBubble } from './message-item';
 import { Markdown, Thinking } from './message-parts';
 import { SessionActions } from './session-actions';
 import { OfflineNote } from './offline-note';
+import { FirstRun } from '../onboarding/first-run';
 
 export default function ChatView(props: { state: AppState; workspace: WorkspaceRecord; fs: WorkspaceFs; headerSlot: Accessor<HTMLElement | undefined> }) {
   const s = props.state;
@@ -99,11 +100,8 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
           </Portal>
         )}
       </Show>
-      <Show when={settings() && !settings()!.model}>
-        <p class="banner warning chat-banner" role="status">
-          {settings()!.modelError ? `${settings()!.modelError!.code}: ${settings()!.modelError!.message}` : ct('noModel')}
-        </p>
-      </Show>
+      {/* No usable model: the first-run invitation and guided setup; after it, starter prompts for the message box. */}
+      <FirstRun state={s} settings={settings()} fs={props.fs} onPrompt={setDraft} empty={items().length === 0 && !chat.live() && !chat.damaged() && !chat.failure() && !chat.interrupted()} />
       <ReadOnlyBanner chat={chat} ct={ct} />
       <div class="chat-log" ref={(el) => (log = el)} onScroll={onLogScroll} role="log" aria-label={ct('title')} aria-busy={chat.busy()}>
         <Show when={chat.interrupted()}>{(j) => <Interrupted journal={j()} ct={ct} onAgain={() => setDraft(j().prompt)} onDismiss={() => void chat.dismissInterrupted()} />}</Show>
