@@ -230,3 +230,22 @@ it('says calmly near the composer when the browser is offline, and offers Instal
   expect(await page.evaluate(() => (window as unknown as { prompted?: boolean }).prompted)).toBe(true);
   await page.getByRole('button', { name: 'Install app' }).waitFor({ state: 'detached' });
 });
+
+it('renames and deletes a session from its row in the list (the open session is deleted from its own menu)', async () => {
+  const { page } = app.browser;
+  const open = sidebar(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Where do the birds go?' }) });
+  await open.hover();
+  await open.getByRole('button', { name: 'More for “Where do the birds go?”' }).click();
+  const rowMenu = page.getByRole('menu', { name: 'More for “Where do the birds go?”' });
+  expect(await rowMenu.getByRole('menuitem').allTextContents()).toEqual(['Rename']);
+  await rowMenu.getByRole('menuitem', { name: 'Rename' }).click();
+  await sidebar(page).getByRole('textbox', { name: 'Session title' }).press('Escape');
+
+  const other = sidebar(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Hello again' }) });
+  await other.hover();
+  await other.getByRole('button', { name: 'More for “Hello again”' }).click();
+  await page.getByRole('menu', { name: 'More for “Hello again”' }).getByRole('menuitem', { name: 'Delete' }).click();
+  await page.getByRole('dialog', { name: 'Delete' }).getByRole('button', { name: 'Delete' }).click();
+  await sidebar(page).getByRole('link', { name: 'Hello again' }).waitFor({ state: 'detached' });
+  expect(await sidebar(page).getByRole('link', { name: 'Where do the birds go?' }).count()).toBe(1);
+});

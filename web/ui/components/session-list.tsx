@@ -6,8 +6,10 @@ import { createMemo, createResource, createSignal, Index, onCleanup, Show } from
 import type { SessionRecord } from '../../core';
 import { selectSession } from '../state/app-actions';
 import type { AppState } from '../state/app-state';
+import { ConfirmDialog } from './dialog';
 import { InlineRename } from './inline-rename';
-import { SearchIcon } from './layout-icons';
+import { MoreIcon, SearchIcon } from './layout-icons';
+import { MenuButton } from './menu';
 import { conversationText, groupSessions, matchSession, relativeTime, type SessionGroup, type SessionMatch } from './session-groups';
 
 const store = async (s: AppState, workspaceId: string) => (await import('../../core/sessions')).createIdbSessionStore(s.db, workspaceId);
@@ -43,6 +45,7 @@ export function SessionList(props: { state: AppState }) {
   const [query, setQuery] = createSignal('');
   const [debounced, setDebounced] = createSignal('');
   const [renaming, setRenaming] = createSignal<string | null>(null);
+  const [deleting, setDeleting] = createSignal<SessionRecord | null>(null);
   const [now, setNow] = createSignal(Date.now());
   const tick = setInterval(() => setNow(Date.now()), 60_000);
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -71,6 +74,10 @@ export function SessionList(props: { state: AppState }) {
 
   async function rename(id: string, title: string) {
     await (await store(s, s.selected()!.id)).rename(id, title);
+    await s.refreshSessions();
+  }
+  async function remove(session: SessionRecord) {
+    await (await store(s, session.workspaceId)).delete(session.id);
     await s.refreshSessions();
   }
 
@@ -122,7 +129,7 @@ export function SessionList(props: { state: AppState }) {
             <ul class="nav-list" role="list">
               <Index each={group().items}>
                 {(row) => (
-                  <li>
+                  <li class="session-row">
                     <Show
                       when={renaming() === row().session.id}
                       fallback={
@@ -166,6 +173,20 @@ export function SessionList(props: { state: AppState }) {
                         onDone={() => setRenaming(null)}
                       />
                     </Show>
+                    <Show when={renaming() !== row().session.id}>
+                      {/* The open session's delete is in its own menu in the top bar, where a running turn disables it. */}
+                      <MenuButton
+                        label={t('sessions.rowMenu', { title: row().session.title })}
+                        class="icon-button small session-row-menu"
+                        align="start"
+                        items={[
+                          { label: t('sessions.rename'), onSelect: () => setRenaming(row().session.id) },
+                          ...(s.session() === row().session.id ? [] : [{ label: t('sessions.delete'), danger: true, onSelect: () => setDeleting(row().session) }]),
+                        ]}
+                      >
+                        <MoreIcon />
+                      </MenuButton>
+                    </Show>
                   </li>
                 )}
               </Index>
@@ -173,6 +194,19 @@ export function SessionList(props: { state: AppState }) {
           </div>
         )}
       </Index>
+      <Show when={deleting()}>
+        {(session) => (
+          <ConfirmDialog
+            title={t('sessions.delete')}
+            body={t('sessions.deleteConfirm', { title: session().title })}
+            confirmLabel={t('sessions.delete')}
+            cancelLabel={t('common.cancel')}
+            danger
+            onConfirm={() => void s.attempt(() => remove(session()))}
+            onClose={() => setDeleting(null)}
+          />
+        )}
+      </Show>
     </>
   );
 }
