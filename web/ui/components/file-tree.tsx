@@ -26,6 +26,8 @@ export function FileTree(props: {
   let tree: HTMLUListElement | undefined;
   const byPath = createMemo(() => new Map(props.rows.map((r) => [r.path, r])));
   const paths = createMemo(() => props.rows.map((r) => r.path));
+  // Folders with a visible row under them: an open folder without one says it is empty (its hidden files aside).
+  const parents = createMemo(() => new Set(props.rows.map((r) => r.parent)));
   // The row in the tab order: the focused one while it is shown, else the first.
   const current = () => (focused() !== undefined && byPath().has(focused() as string) ? focused() : props.rows[0]?.path);
   const focusRow = (path: string) => {
@@ -89,7 +91,7 @@ export function FileTree(props: {
                     {row().directory ? (folder()?.status === 'loading' && row().expanded ? filesText(props.locale, 'tree.folderLoading') : '') : formatBytes(row().size, props.locale)}
                   </span>
                 </span>
-                <Show when={row().expanded && folderNote(folder(), props.locale, row().name, props.maxListed)}>
+                <Show when={row().expanded && folderNote(folder(), props.locale, row().name, props.maxListed, parents().has(path))}>
                   {(note) => (
                     <p class="tree-note" classList={{ error: folder()?.status === 'error' }} role={folder()?.status === 'error' ? 'alert' : 'status'} data-testid={isPartial(folder()) ? 'files-partial' : undefined}>
                       {note()}
@@ -106,11 +108,11 @@ export function FileTree(props: {
 }
 
 /** What an open folder says under its name: empty, in part, or why it could not be read. */
-function folderNote(state: FolderState | undefined, locale: Locale, name: string, max: number): string | undefined {
+function folderNote(state: FolderState | undefined, locale: Locale, name: string, max: number, showsChildren: boolean): string | undefined {
   if (state?.status === 'error') return errorText(state.error, 'E_FS_IO');
   if (state?.status !== 'ready') return undefined;
   if (state.partial) return filesText(locale, 'tree.truncated', { folder: name, count: max });
-  return state.entries.length === 0 ? filesText(locale, 'tree.folderEmpty') : undefined;
+  return showsChildren ? undefined : filesText(locale, 'tree.folderEmpty');
 }
 
 const isPartial = (state: FolderState | undefined) => state?.status === 'ready' && state.partial;

@@ -32,6 +32,8 @@ export const filesEn = {
   'import.progressLabel': 'Import progress',
   'import.noFile': 'Choose a .zip file to import.',
   'import.nameHint': 'Leave empty to use the archive’s name.',
+  'import.choose': 'Choose .zip file…',
+  'import.noneChosen': 'No file chosen',
 };
 
 export type FilesKey = keyof typeof filesEn;
@@ -65,6 +67,8 @@ export const filesZh: Record<FilesKey, string> = {
   'import.progressLabel': '导入进度',
   'import.noFile': '请选择要导入的 .zip 文件。',
   'import.nameHint': '留空则使用压缩包的名称。',
+  'import.choose': '选择 .zip 文件…',
+  'import.noneChosen': '未选择文件',
 };
 
 const dictionaries: Record<Locale, Record<FilesKey, string>> = { en: filesEn, zh: filesZh };

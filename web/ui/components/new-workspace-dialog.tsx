@@ -117,15 +117,25 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
 
         <Show when={kind() === 'zip'}>
           <div class="field">
-            <label for={ids.file}>{ft('import.file')}</label>
-            <input
-              id={ids.file}
-              type="file"
-              accept=".zip,application/zip"
-              disabled={busy()}
-              aria-describedby={ids.fileHint}
-              onChange={(e) => setArchive(e.currentTarget.files?.[0] ?? null)}
-            />
+            <span id={ids.file} class="field-label">
+              {ft('import.file')}
+            </span>
+            {/* The native control's "Choose File" follows the browser's language, not the app's: a labelled button. */}
+            <div class="file-pick">
+              <label class="button small">
+                {ft('import.choose')}
+                <input
+                  type="file"
+                  class="visually-hidden"
+                  accept=".zip,application/zip"
+                  disabled={busy()}
+                  aria-labelledby={ids.file}
+                  aria-describedby={ids.fileHint}
+                  onChange={(e) => setArchive(e.currentTarget.files?.[0] ?? null)}
+                />
+              </label>
+              <span class="meta-text">{archive()?.name ?? ft('import.noneChosen')}</span>
+            </div>
             <p id={ids.fileHint} class="field-hint">
               {ft('import.hint')}
             </p>

@@ -102,7 +102,7 @@ export function ZipDownloadDialog(props: { state: AppState; fs: WorkspaceFs; fol
             </label>
           </fieldset>
         </Show>
-        <div class="field">
+        <div class="zip-option">
           <label class="choice">
             <input id={ids.git} type="checkbox" checked={includeGit()} disabled={phase() === 'running'} aria-describedby={ids.hint} onChange={(e) => setIncludeGit(e.currentTarget.checked)} />
             <span>{ft('zip.includeGit')}</span>
