@@ -10,6 +10,8 @@ import { createAppState } from './state/app-state';
 import { messageOf } from './state/errors';
 import './styles/app.css';
 import './styles/layout.css';
+import './styles/menus.css';
+import './styles/session-list.css';
 
 export function App() {
   // Before settings exist, speak the browser's language.
