@@ -2,7 +2,7 @@
 // file the agent just wrote shows up without Refresh, "Download as .zip" streams into the chosen file with a
 // progress bar, and "Import .zip" makes a new private workspace — or, for a hostile archive, refuses with its code
 // and makes none.
-import { Uint8ArrayReader, Uint8ArrayWriter, ZipReader, ZipWriter } from '@zip.js/zip.js';
+import { Uint8ArrayReader, Uint8ArrayWriter, ZipReader, ZipWriter, type FileEntry } from '@zip.js/zip.js';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { configureModel, sendMessage, waitForTurnEnd } from './agent-steps';
@@ -133,8 +133,8 @@ it('downloads the workspace as a .zip into the chosen file, with progress in fil
   const names = entries.map((e) => e.filename);
   expect(names).toHaveLength(300);
   expect(names).not.toContain('.git/HEAD');
-  const first = entries.find((e) => e.filename === 'src/part-000.txt');
-  expect(new TextDecoder().decode(await first!.getData!(new Uint8ArrayWriter()))).toBe('line 0\n'.repeat(50));
+  const first = entries.find((e) => e.filename === 'src/part-000.txt') as FileEntry;
+  expect(new TextDecoder().decode(await first.getData(new Uint8ArrayWriter()))).toBe('line 0\n'.repeat(50));
 });
 
 async function zipOf(entries: Record<string, string>): Promise<Buffer> {

@@ -6,7 +6,6 @@ import type { Locale } from '../i18n/i18n';
 export const filesEn = {
   'tree.refresh': 'Refresh',
   'tree.download': 'Download as .zip',
-  'tree.downloadFolder': 'Download folder as .zip',
   'tree.folderEmpty': 'Empty folder',
   'tree.folderLoading': 'Reading…',
   'tree.truncated': '“{folder}” has more than {count} entries; {count} of them are shown. Ask the agent to find a file by name.',
@@ -41,7 +40,6 @@ export type FilesKey = keyof typeof filesEn;
 export const filesZh: Record<FilesKey, string> = {
   'tree.refresh': '刷新',
   'tree.download': '下载为 .zip',
-  'tree.downloadFolder': '将文件夹下载为 .zip',
   'tree.folderEmpty': '空文件夹',
   'tree.folderLoading': '正在读取…',
   'tree.truncated': '“{folder}”中的条目超过 {count} 个，只显示其中 {count} 个。可以让助手按名称查找文件。',
