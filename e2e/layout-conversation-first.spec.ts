@@ -141,6 +141,13 @@ it('focuses a dialog’s first field, submits it with Enter and closes it with E
   await page.keyboard.press('Escape');
   await confirm.waitFor({ state: 'detached' });
 
+  // A choice above a name: the name, what is typed, takes focus.
+  await page.getByRole('button', { name: 'New workspace' }).click();
+  const create = page.getByRole('dialog', { name: 'New workspace' });
+  expect(await create.getByLabel('Name').evaluate((e) => e === document.activeElement)).toBe(true);
+  await page.keyboard.press('Escape');
+  await create.waitFor({ state: 'detached' });
+
   // Settings opens on its tab strip, not on ×.
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings' });

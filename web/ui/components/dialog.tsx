@@ -1,15 +1,19 @@
 import { createUniqueId, onMount, type JSX } from 'solid-js';
 
-const FIELD = 'input:not([type=hidden]):not([type=file]):not(:disabled), select:not(:disabled), textarea:not(:disabled)';
+// Fields typed into come first: a dialog opening with a choice (radios) above its Name field focuses the name.
+const TYPED = 'input:is([type=text], [type=search], [type=url], [type=email], [type=password], [type=number], :not([type])):not(:disabled), textarea:not(:disabled)';
+const FIELD = 'input:not([type=hidden]):not([type=file]):not([type=radio]):not(:disabled), input[type=radio]:checked:not(:disabled), select:not(:disabled), textarea:not(:disabled)';
 
 /**
- * Where focus goes when a dialog opens: an element marked `autofocus` / `data-autofocus`, else the first field of
- * the body (what the person came to fill in; Enter then submits its form), else the footer's first button — by
- * convention the least committal one (Cancel, Deny), so a stray Enter never deletes or allows — never ×.
+ * Where focus goes when a dialog opens: an element marked `autofocus` / `data-autofocus`, else the body's first
+ * field that is typed into, else its first other field (what the person came to fill in; Enter then submits its
+ * form), else the footer's first button — by convention the least committal one (Cancel, Deny), so a stray Enter
+ * never deletes or allows — never ×.
  */
 function initialFocus(dialog: HTMLDialogElement): HTMLElement | null {
   return (
     dialog.querySelector<HTMLElement>('[autofocus], [data-autofocus]') ??
+    dialog.querySelector('.dialog-body')?.querySelector<HTMLElement>(TYPED) ??
     dialog.querySelector('.dialog-body')?.querySelector<HTMLElement>(FIELD) ??
     dialog.querySelector<HTMLElement>('.dialog-footer button:not(:disabled)') ??
     null
