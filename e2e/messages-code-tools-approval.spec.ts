@@ -113,6 +113,9 @@ describe('messages', () => {
     expect(await card.locator('.diff-add').first().evaluate((el) => getComputedStyle(el).color)).not.toBe(await card.locator('.diff-hunk').first().evaluate((el) => getComputedStyle(el).color));
     // The refused write reads as declined, not as a failure in red.
     expect(await chatLog(page).locator('[data-tool="write"]').getAttribute('data-state')).toBe('refused');
+    // A declined call made no changes: its card shows none.
+    await chatLog(page).locator('[data-tool="write"] summary').click();
+    expect(await chatLog(page).locator('[data-tool="write"]').getByLabel('Changes').count()).toBe(0);
     expect(model.failures).toEqual([]);
   });
 

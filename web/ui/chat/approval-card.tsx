@@ -24,8 +24,11 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
   const pathArg = () => (!write() && !req().prepared?.target && typeof req().arguments.path === 'string' ? (req().arguments.path as string) : undefined);
   const [reason, setReason] = createSignal('');
   const reasonId = createUniqueId();
-  // The tool card keeps the diff the person saw once this card is gone.
-  rememberApproval(props.pending.request, props.pending.write !== undefined);
+  // Once allowed, the tool card keeps the diff the person saw (a declined call shows no changes: none were made).
+  const allowWith = (always: boolean) => {
+    rememberApproval(props.pending.request, props.pending.write !== undefined);
+    props.pending.answer('allow', always);
+  };
   const deny = () => props.pending.answer('deny', false, reason().trim() || undefined);
   let allow: HTMLButtonElement | undefined;
   onMount(() => allow?.focus({ preventScroll: false }));
@@ -48,14 +51,14 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
         {(detail) => <DiffView diff={detail()} label={ct('diff')} />}
       </Show>
       <div class="approval-actions">
-        <button ref={(el) => (allow = el)} type="button" class="button primary" onClick={() => props.pending.answer('allow')}>
+        <button ref={(el) => (allow = el)} type="button" class="button primary" onClick={() => allowWith(false)}>
           {ct('allow')}
         </button>
         <button type="button" class="button" onClick={deny}>
           {ct('deny')}
         </button>
         <Show when={!write() && !alwaysAsk()}>
-          <button type="button" class="button ghost small" onClick={() => props.pending.answer('allow', true)}>
+          <button type="button" class="button ghost small" onClick={() => allowWith(true)}>
             {ct('allowSession', { name: req().name })}
           </button>
         </Show>

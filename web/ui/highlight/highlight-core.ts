@@ -10,8 +10,12 @@ export const HIGHLIGHT_LIMITS = {
   maxLines: 4_000,
   /** Characters of one line that are tokenised; the rest of a longer line stays plain. */
   maxLine: 2_000,
-  /** Shiki stops tokenising a line after this many milliseconds. */
-  lineTimeMs: 100,
+  /**
+   * Shiki stops tokenising a line after this many milliseconds (the rest of the line stays plain). Generous: it runs
+   * in the Worker, and the first line also pays for compiling the grammar's regexes (100 ms left a busy machine's
+   * first line uncoloured); a runaway is ended by the request's deadline instead.
+   */
+  lineTimeMs: 2_000,
 } as const;
 
 /** What the tokeniser returns: HTML of the lines and the `[class, light, dark]` colours its spans use. */
