@@ -37,6 +37,10 @@ const isWord: Test = (c) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >
 const isSpace: Test = (c) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 const not = (t: Test): Test => (c) => !t(c);
 
+/** toLowerCase / toUpperCase of each ASCII code unit (always ASCII again), for folding without building strings. */
+const ASCII_LOWER = Uint8Array.from({ length: 128 }, (_, c) => String.fromCharCode(c).toLowerCase().charCodeAt(0));
+const ASCII_UPPER = Uint8Array.from({ length: 128 }, (_, c) => String.fromCharCode(c).toUpperCase().charCodeAt(0));
+
 const literal = (code: number): Node => ({ t: 'char', test: (x) => x === code, lit: code });
 
 class Parser {
@@ -311,8 +315,9 @@ export function compileLinearRegex(pattern: string, options: { ignoreCase?: bool
   prog.push({ op: 'match' });
   if (prog.length > REGEX_MAX_PROGRAM) throw invalid(`it is too large once repeats are expanded (more than ${REGEX_MAX_PROGRAM} steps)`);
   const size = prog.length;
-  // The program as flat arrays, and every character step's answer for the 128 ASCII code units computed once (with
-  // case folding applied): the per-character loop then reads typed arrays instead of calling a predicate per thread.
+  // The program as flat arrays, and each character step's answer for an ASCII code unit remembered the first time it
+  // is asked (0 unknown, 1 no, 2 yes; case folding applied): the per-character loop then reads typed arrays instead
+  // of calling a predicate per thread, and compiling costs nothing per step (a schema pattern is compiled per call).
   const OP_CHAR = 0, OP_SPLIT = 1, OP_JMP = 2, OP_ASSERT = 3, OP_MATCH = 4;
   const ops = new Uint8Array(size);
   const xs = new Int32Array(size);
@@ -321,16 +326,10 @@ export function compileLinearRegex(pattern: string, options: { ignoreCase?: bool
   const ascii = new Uint8Array(size * 128);
   prog.forEach((ins, pc) => {
     switch (ins.op) {
-      case 'char': {
+      case 'char':
         ops[pc] = OP_CHAR;
         tests[pc] = ins.test;
-        for (let c = 0; c < 128; c++) {
-          const ch = String.fromCharCode(c);
-          const ok = ins.test(c) || (fold && (ins.test(ch.toLowerCase().charCodeAt(0)) || ins.test(ch.toUpperCase().charCodeAt(0))));
-          ascii[pc * 128 + c] = ok ? 1 : 0;
-        }
         break;
-      }
       case 'split':
         ops[pc] = OP_SPLIT;
         xs[pc] = ins.x;
@@ -442,7 +441,15 @@ export function compileLinearRegex(pattern: string, options: { ignoreCase?: bool
         }
         for (let k = 0; k < clen; k += 2) {
           const pc = clist[k]!;
-          const ok = c < 128 ? ascii[pc * 128 + c] === 1 : tests[pc]!(c) || (fold && (tests[pc]!(lower) || tests[pc]!(upper)));
+          let ok: boolean;
+          if (c < 128) {
+            const known = ascii[pc * 128 + c];
+            if (known === 0) {
+              const test = tests[pc]!;
+              ok = test(c) || (fold && (test(ASCII_LOWER[c]!) || test(ASCII_UPPER[c]!)));
+              ascii[pc * 128 + c] = ok ? 2 : 1;
+            } else ok = known === 2;
+          } else ok = tests[pc]!(c) || (fold && (tests[pc]!(lower) || tests[pc]!(upper)));
           if (ok) add(pc + 1, clist[k + 1]!, i + 1);
         }
         if (best < 0) {
