@@ -1,8 +1,8 @@
 // The chat's empty state before a model works: a calm invitation with "Set up a model" (or, when the saved config
 // cannot be read, its code and sentence with "Fix the model settings"), the setup dialog, and after it the starter
 // prompts about this workspace as chips that fill the message box.
-import { createResource, createSignal, For, Show } from 'solid-js';
-import type { ErrorData, WorkspaceFs } from '../../core';
+import { createEffect, createSignal, For, on, Show } from 'solid-js';
+import type { DirEntry, ErrorData, WorkspaceFs } from '../../core';
 import type { AppState } from '../state/app-state';
 import { errorText } from '../chat/core-text';
 import { onboardingTranslator } from './onboarding-strings';
@@ -16,15 +16,24 @@ export interface ModelState {
   modelError: ErrorData | null;
 }
 
+// Outside the component: saving settings re-reads the workspaces, which mounts a new chat view; the starter prompts
+// promised by Done must survive that. For this page's life, an empty chat then offers them.
+const [setUpHere, setSetUpHere] = createSignal(false);
+
 export function FirstRun(props: { state: AppState; settings: ModelState | undefined; empty: boolean; fs: WorkspaceFs; onPrompt: (text: string) => void }) {
   const s = props.state;
   const t = onboardingTranslator(s.locale);
   const [open, setOpen] = createSignal(false);
-  const [ready, setReady] = createSignal(false);
   const needsSetup = () => props.settings !== undefined && !props.settings.model;
-  const showStarters = () => ready() && props.empty && !needsSetup();
-  // Read once the chips are due: only the top level, bounded, and a failure just leaves out the file prompt.
-  const [entries] = createResource(showStarters, () => props.fs.list('', { maxEntries: 200, truncate: true }).catch(() => []));
+  const showStarters = () => setUpHere() && props.empty && !needsSetup();
+  // Read once the chips are due: only the top level, bounded; a failure just leaves out the file prompt. A signal, not
+  // a resource: a loading resource would suspend the whole lazy chat view.
+  const [entries, setEntries] = createSignal<readonly DirEntry[]>([]);
+  createEffect(
+    on(showStarters, (due) => {
+      if (due) void props.fs.list('', { maxEntries: 200, truncate: true }).then(setEntries, () => setEntries([]));
+    }),
+  );
   let panel: HTMLDivElement | undefined;
 
   function choose(text: string) {
@@ -75,7 +84,7 @@ export function FirstRun(props: { state: AppState; settings: ModelState | undefi
               {t('ob.readyTitle')}
             </h2>
             <ul class="starter-chips" aria-label={t('ob.startersLabel')}>
-              <For each={starterPrompts(entries.latest ?? [])}>
+              <For each={starterPrompts(entries())}>
                 {(p) => (
                   <li>
                     <button type="button" class="starter-chip" onClick={() => choose(t(p.key, p.params))}>
@@ -93,7 +102,7 @@ export function FirstRun(props: { state: AppState; settings: ModelState | undefi
           state={s}
           onClose={() => setOpen(false)}
           onDone={() => {
-            setReady(true);
+            setSetUpHere(true);
             setOpen(false);
           }}
         />

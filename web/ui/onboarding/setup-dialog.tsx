@@ -1,7 +1,7 @@
 // The guided first-run setup: 1 provider (the presets as cards), 2 connect (address, model, key, connection with
 // the notes the server needs, Test connection), 3 done (saves globally, like Settings → Model). Saving and testing
 // are Settings → Model's own (provider-form.ts), so the two never store or test differently.
-import { createEffect, createResource, createSignal, createUniqueId, For, on, Show } from 'solid-js';
+import { createEffect, createSignal, createUniqueId, For, on, Show } from 'solid-js';
 import { findPreset, getSecret, PROVIDER_PRESETS, type ConnectionReport, type Route } from '../../core';
 import { chatTranslator } from '../chat/chat-i18n';
 import { errorText } from '../chat/core-text';
@@ -30,10 +30,14 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
   const [problem, setProblem] = createSignal('');
   const [busy, setBusy] = createSignal<'test' | 'save' | null>(null);
   const [copied, setCopied] = createSignal(false);
-  const [keyStored, { refetch: recheckKey }] = createResource(
-    () => (step() === 2 ? form().api_key_env.trim() : ''),
-    async (name) => (name ? (await getSecret(s.db, name)) !== undefined : false),
-  );
+  // A plain signal, not a resource: reading a loading resource would suspend the lazy chat view around this dialog.
+  const [keyStored, setKeyStored] = createSignal(false);
+  const recheckKey = async () => {
+    const name = form().api_key_env.trim();
+    const stored = name ? (await getSecret(s.db, name)) !== undefined : false;
+    if (name === form().api_key_env.trim()) setKeyStored(stored);
+  };
+  createEffect(on(() => form().api_key_env, () => void recheckKey()));
   let formEl: HTMLFormElement | undefined;
 
   const preset = () => findPreset(form().preset);
@@ -197,15 +201,7 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
 
         <Show when={step() === 2}>
           <div class="ob-fields">
-            <Show when={!preset()}>
-              <div class="field">
-                <label for={f('protocol')}>{t('ob.protocol')}</label>
-                <select id={f('protocol')} value={form().protocol} onChange={(e) => edit({ protocol: e.currentTarget.value })}>
-                  <For each={PROTOCOLS}>{(p) => <option value={p}>{t(`ob.protocol.${p}`)}</option>}</For>
-                </select>
-              </div>
-            </Show>
-            <div class="field">
+            <div class="field ob-wide">
               <label for={f('base')}>{t('ob.baseUrl')}</label>
               <input id={f('base')} type="text" inputMode="url" required spellcheck={false} placeholder="http://127.0.0.1:8080/v1" value={form().base_url} onInput={(e) => edit({ base_url: e.currentTarget.value })} />
             </div>
@@ -216,7 +212,15 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
                 {t('ob.modelHint')}
               </p>
             </div>
-            <Show when={takesKey(form())} fallback={<p class="field-hint">{t('ob.noKey')}</p>}>
+            <Show when={!preset()}>
+              <div class="field">
+                <label for={f('protocol')}>{t('ob.protocol')}</label>
+                <select id={f('protocol')} value={form().protocol} onChange={(e) => edit({ protocol: e.currentTarget.value })}>
+                  <For each={PROTOCOLS}>{(p) => <option value={p}>{t(`ob.protocol.${p}`)}</option>}</For>
+                </select>
+              </div>
+            </Show>
+            <Show when={takesKey(form())} fallback={<p class="field-hint ob-wide">{t('ob.noKey')}</p>}>
               <Show when={!preset()}>
                 <div class="field">
                   <label for={f('keyname')}>{t('ob.keyName')}</label>
@@ -227,9 +231,7 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
                 <label for={f('key')}>{t('ob.key')}</label>
                 <input id={f('key')} type="password" autocomplete="off" aria-describedby={f('key-hint')} disabled={!form().api_key_env.trim()} value={key()} onInput={(e) => setKey(e.currentTarget.value)} />
                 <p class="field-hint" id={f('key-hint')}>
-                  <Show when={form().api_key_env.trim()}>
-                    {(name) => (keyStored() && !key() ? t('ob.keyKeep', { name: name() }) : t('ob.keyHint', { name: name() }))}
-                  </Show>
+                  {form().api_key_env.trim() ? t(keyStored() && !key() ? 'ob.keyKeep' : 'ob.keyHint', { name: form().api_key_env.trim() }) : ''}
                 </p>
               </div>
             </Show>
@@ -240,7 +242,7 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
                 <option value="bridge">{t('ob.routeBridge')}</option>
               </select>
             </div>
-            <div class="ob-notes">
+            <div class="ob-notes ob-wide">
               <For each={connectionNotes(form(), origin)}>
                 {(note) => (
                   <div class="ob-note">
@@ -259,7 +261,7 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
                 )}
               </For>
             </div>
-            <div class="ob-test">
+            <div class="ob-test ob-wide">
               <button type="button" class="button" disabled={busy() !== null} onClick={() => void test()}>
                 {busy() === 'test' ? t('ob.testing') : t('ob.test')}
               </button>
