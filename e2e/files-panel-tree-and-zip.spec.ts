@@ -40,11 +40,12 @@ async function plant(page: Page, id: string, files: Record<string, string>) {
   );
 }
 
-/** The panel may start collapsed (narrow windows, or the person closed it). */
+/** The panel may start collapsed (narrow windows, or the person closed it). Its toggle says whether it is open;
+ * the Refresh button alone does not (a workspace still opening shows the panel without it). */
 async function showFiles(page: Page) {
-  const refresh = page.getByRole('button', { name: 'Refresh' });
-  if (!(await refresh.isVisible())) await page.getByRole('button', { name: 'Toggle files panel' }).click();
-  await refresh.waitFor();
+  const toggle = page.getByRole('button', { name: 'Toggle files panel' });
+  if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
+  await page.getByRole('button', { name: 'Refresh' }).waitFor();
 }
 
 it('opens and closes folders in place with the mouse and the arrow keys', async () => {
@@ -79,6 +80,27 @@ it('opens and closes folders in place with the mouse and the arrow keys', async 
 
   await item(page, 'src').click();
   expect(await item(page, 'src/main.ts').count()).toBe(0);
+});
+
+it('keeps the open folders and the scroll position when it reads the files again', async () => {
+  const { page } = app.browser;
+  const id = await createPrivateWorkspace(page, 'Scrolled');
+  const many: Record<string, string> = {};
+  for (let i = 0; i < 80; i++) many[`lib/file-${String(i).padStart(2, '0')}.ts`] = 'x';
+  await plant(page, id, many);
+  await showFiles(page);
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await item(page, 'lib').click();
+  await item(page, 'lib/file-79.ts').waitFor();
+  const scroller = tree(page);
+  await scroller.evaluate((el) => (el.scrollTop = 600));
+  const before = await scroller.evaluate((el) => el.scrollTop);
+  expect(before).toBeGreaterThan(0);
+  await plant(page, id, { 'lib/file-80.ts': 'new' });
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await item(page, 'lib/file-80.ts').waitFor();
+  expect(await scroller.evaluate((el) => el.scrollTop)).toBe(before);
+  expect(await item(page, 'lib').getAttribute('aria-expanded')).toBe('true');
 });
 
 it('shows a file the agent just wrote, keeping open folders, without Refresh', async () => {

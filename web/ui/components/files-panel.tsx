@@ -59,15 +59,21 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
     );
     if (fs !== props.fs) return;
     const next = new Map(folders());
+    const vanished: string[] = [];
     results.forEach((state, i) => {
       const path = paths[i] as string;
       if (generation.get(path) !== tickets[i]) return;
       // A subfolder removed meanwhile just closes; its parent's new listing no longer shows it.
-      if (path !== '' && state.status === 'error' && codeOf(state.error) === 'E_FS_NOT_FOUND') next.delete(path);
-      else next.set(path, state);
+      if (path !== '' && state.status === 'error' && codeOf(state.error) === 'E_FS_NOT_FOUND') {
+        next.delete(path);
+        vanished.push(path);
+      } else next.set(path, state);
     });
     setFolders(next);
     setExpanded(reachableOpenFolders(next, expanded()));
+    // Its parent was not read with it (the folder was just opened): read the parent so the row goes too.
+    const parents = [...new Set(vanished.map((p) => p.slice(0, Math.max(0, p.lastIndexOf('/')))))].filter((p) => !paths.includes(p));
+    if (parents.length > 0) void read(parents);
   }
 
   const reload = () => void read(['', ...expanded()]);
