@@ -35,9 +35,11 @@ describe('groupSessions', () => {
 
 describe('relativeTime', () => {
   it('says minutes and hours today, days this week, then a date with the year only when it differs', () => {
+    // The wording of short units changes between ICU versions; the unit chosen is what is tested here.
+    const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto', style: 'short' });
     expect(relativeTime(NOW - 10_000, NOW, 'en')).toBe('now');
-    expect(relativeTime(NOW - 5 * 60_000, NOW, 'en')).toBe('5 min. ago');
-    expect(relativeTime(NOW - 3 * 3600_000, NOW, 'en')).toBe('3 hr. ago');
+    expect(relativeTime(NOW - 5 * 60_000, NOW, 'en')).toBe(rtf.format(-5, 'minute'));
+    expect(relativeTime(NOW - 3 * 3600_000, NOW, 'en')).toBe(rtf.format(-3, 'hour'));
     expect(relativeTime(at(2026, 11, 1, 23), NOW, 'en')).toBe('yesterday');
     expect(relativeTime(at(2026, 10, 28), NOW, 'en')).toBe('4 days ago');
     expect(relativeTime(at(2026, 9, 12), NOW, 'en')).toBe('Oct 12');
