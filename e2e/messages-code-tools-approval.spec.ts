@@ -36,7 +36,8 @@ describe('messages', () => {
 
     const answer = chatLog(page).locator('.msg-assistant').last();
     const block = answer.locator('.code-block').first();
-    await answer.locator('.code-block[data-highlighted="true"]').first().waitFor();
+    // Highlighted once its coloured code replaces the plain text (blocks may finish in any order).
+    await block.locator('code.hl').waitFor();
     expect(await block.locator('.code-lang').textContent()).toBe('ts');
     // Coloured by the highlighter under the strict CSP: the keyword is not in the text colour of the block.
     const colours = await block.locator('code').evaluate((code) => {

@@ -10,8 +10,11 @@ import { marked, type Token, type Tokens } from 'marked';
 import { markdownHazard } from './markdown-hazard';
 
 export type MdBlock =
-  /** Markdown source of one block (its trailing blank lines included), rendered by renderMarkdown. */
-  | { kind: 'md'; raw: string }
+  /**
+   * Markdown source of one block (its trailing blank lines included) and, when it was lexed, its tokens: rendering
+   * them (renderMarkdownTokens) skips lexing the text again. Without tokens, renderMarkdown(raw).
+   */
+  | { kind: 'md'; raw: string; tokens?: readonly Token[] }
   /** A fenced code block: its label as written (` ```ts ` → "ts"), the code, and whether the fence was closed. */
   | { kind: 'code'; raw: string; label: string; code: string; closed: boolean };
 
@@ -71,18 +74,19 @@ function lexBlocks(text: string): MdBlock[] {
     if (token.type === 'space' && blocks.length > 0) {
       // Blank lines belong to the block before them, so a block's raw ends where the next one starts.
       const last = blocks.pop()!;
-      blocks.push(last.kind === 'code' ? { ...last, raw: last.raw + token.raw } : { kind: 'md', raw: last.raw + token.raw });
+      blocks.push(last.kind === 'code' ? { ...last, raw: last.raw + token.raw } : { kind: 'md', raw: last.raw + token.raw, tokens: [...(last.tokens ?? []), token] });
       continue;
     }
     const raw = pending + token.raw;
     pending = '';
     if (token.type === 'space') {
+      // Only a leading blank line (no block before it to hold it): it joins the next block's source.
       pending = raw;
       continue;
     }
-    blocks.push(token.type === 'code' && token.codeBlockStyle !== 'indented' ? codeBlock(raw, token as Tokens.Code) : { kind: 'md', raw });
+    blocks.push(token.type === 'code' && token.codeBlockStyle !== 'indented' ? codeBlock(raw, token as Tokens.Code) : { kind: 'md', raw, tokens: [token] });
   }
-  if (pending) blocks.push({ kind: 'md', raw: pending });
+  if (pending) blocks.push({ kind: 'md', raw: pending, tokens: [] });
   return blocks;
 }
 

@@ -1,7 +1,7 @@
 // Model text → safe HTML: `marked` (no eval, CSP-safe) then DOMPurify. Raw HTML in model output is sanitised, links
 // open in a new tab without referrer or opener, inline styles are stripped (the CSP refuses them anyway).
 import DOMPurify from 'dompurify';
-import { marked } from 'marked';
+import { marked, type Token } from 'marked';
 import { markdownHazard } from './markdown-hazard';
 
 let hooked = false;
@@ -33,5 +33,22 @@ export function renderMarkdown(text: string): string {
     // marked recurses per nesting level; a shape the hazard scan did not foresee must not take the chat down.
     return plainTextHtml(text);
   }
-  return DOMPurify.sanitize(html, { FORBID_ATTR: ['style'], FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe'] });
+  return sanitize(html);
 }
+
+/**
+ * Tokens of one block that marked's lexer already produced (markdown-blocks.ts, after the hazard scan) as safe HTML;
+ * `raw` is their source, shown as plain text if rendering fails.
+ */
+export function renderMarkdownTokens(tokens: readonly Token[], raw: string): string {
+  hookLinks();
+  let html: string;
+  try {
+    html = marked.parser([...tokens], { gfm: true, breaks: false });
+  } catch {
+    return plainTextHtml(raw);
+  }
+  return sanitize(html);
+}
+
+const sanitize = (html: string) => DOMPurify.sanitize(html, { FORBID_ATTR: ['style'], FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe'] });

@@ -4,7 +4,7 @@ import './messages.css';
 import { createMemo, For, Index, Match, Switch } from 'solid-js';
 import { chatTranslator, type ChatTranslate } from './chat-i18n';
 import { CodeBlock } from './code-block';
-import { renderMarkdown } from './markdown';
+import { renderMarkdown, renderMarkdownTokens } from './markdown';
 import { createBlockSplitter, type MdBlock } from './markdown-blocks';
 
 export { ToolCall } from './tool-card';
@@ -32,13 +32,14 @@ function Block(props: { block: MdBlock; ct: ChatTranslate }) {
     <Switch>
       <Match when={codeOf(props.block)}>{(code) => <CodeBlock block={code()} ct={props.ct} />}</Match>
       <Match when={props.block.kind === 'md'}>
-        <div class="md-block" innerHTML={renderMarkdown(props.block.raw)} />
+        <div class="md-block" innerHTML={mdHtml(props.block)} />
       </Match>
     </Switch>
   );
 }
 
 const codeOf = (block: MdBlock) => (block.kind === 'code' ? block : undefined);
+const mdHtml = (block: MdBlock) => (block.kind === 'md' && block.tokens ? renderMarkdownTokens(block.tokens, block.raw) : renderMarkdown(block.raw));
 
 export function Thinking(props: { text: string; live?: boolean; ct: ChatTranslate }) {
   return (
