@@ -4,7 +4,8 @@
 // the answer can no longer change it (the lexer cut it at a blank line or a fence). Their objects stay identical
 // from one update to the next, which is what lets a keyed-by-position view skip them.
 //
-// Limits: a reference link (`[x][ref]`) resolves only against a definition in its own block; text that
+// Limits: a reference link (`[x][ref]`) resolves only against a definition lexed in the same pass (all of a saved
+// answer; while streaming, a block finished before its definition arrived keeps the link as text); text that
 // markdownHazard refuses is never lexed (the lexer recurses per nesting level), it stays one plain block.
 import { marked, type Token, type Tokens } from 'marked';
 import { markdownHazard } from './markdown-hazard';
