@@ -256,3 +256,15 @@ it('renames and deletes a session from its row in the list (the open session is 
   await sidebar(page).getByRole('link', { name: 'Hello again' }).waitFor({ state: 'detached' });
   expect(await sidebar(page).getByRole('link', { name: 'Where do the birds go?' }).count()).toBe(1);
 });
+
+it('forks the open session from its menu, numbering forks so they can be told apart', async () => {
+  const { page } = app.browser;
+  for (const title of ['Where do the birds go? (fork)', 'Where do the birds go? (fork 2)']) {
+    await sidebar(page).getByRole('link', { name: 'Where do the birds go?', exact: true }).click();
+    await page.getByRole('button', { name: 'Session menu' }).click();
+    await page.getByRole('menuitem', { name: 'Fork session' }).click();
+    await page.getByRole('heading', { name: title, exact: true }).waitFor();
+    await sidebar(page).getByRole('link', { name: title, exact: true }).waitFor();
+  }
+  await chatLog(page).getByText('Pelicans fly south for the winter.').waitFor();
+});
