@@ -24,7 +24,7 @@ it('keeps a private (OPFS) workspace with the same UUID and its file across a re
   await page.reload();
   await page.getByRole('link', { name: /Notes/ }).click();
   expect(await workspaceId(page)).toBe(id);
-  await page.getByRole('list', { name: 'Files' }).getByRole('button', { name: /^docs/ }).click();
+  await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: 'docs', exact: true }).click();
   expect(await readFileThroughUi(page, 'docs/hello.md')).toBe('# Hello\nwritten through WorkspaceFs\n');
 });
 
