@@ -16,7 +16,7 @@ const focused = (page: Page) => page.evaluate(() => document.activeElement?.getA
 
 it('guides a first-time person from "Set up a model" to a tested model and a starter prompt the model receives', async () => {
   const { page } = app.browser;
-  model = await startModelServer({ script: [{ text: 'ok', usage: { input: 9, output: 1 } }, { text: 'It lists the scripts and dependencies.' }] });
+  model = await startModelServer({ models: ['scripted-model', 'scripted-large'], script: [{ text: 'ok', usage: { input: 9, output: 1 } }, { text: 'It lists the scripts and dependencies.' }] });
   await openApp(page, app.server.url);
   await createPrivateWorkspace(page, 'Onboarding');
   await createFileThroughUi(page, 'package.json', '{"name": "demo"}');
@@ -41,13 +41,17 @@ it('guides a first-time person from "Set up a model" to a tested model and a sta
   expect(await dialog.getByText(/must allow this site \(CORS\)/).textContent()).toContain(new URL(app.server.url).origin);
   expect(await dialog.getByLabel('Protocol').inputValue()).toBe('openai');
   await dialog.getByLabel('Server address').fill(model.baseUrl('openai'));
-  await dialog.getByRole('textbox', { name: 'Model', exact: true }).fill('scripted-model');
+  await dialog.getByRole('combobox', { name: 'Model', exact: true }).fill('scripted-model');
   await dialog.getByLabel('API key', { exact: true }).fill('sk-onboard');
   await dialog.getByRole('button', { name: 'Test connection' }).click();
   await dialog.getByTestId('setup-connection-report').getByText(/^Connected in \d+ ms\. The model said: “ok”\.$/).waitFor();
-  expect(model.requests[0]!.headers.authorization).toBe('Bearer sk-onboard');
+  const turns = () => model!.requests.filter((r) => r.method === 'POST');
+  expect(turns()[0]!.headers.authorization).toBe('Bearer sk-onboard');
   expect(await dialog.getByLabel('API key', { exact: true }).inputValue()).toBe('');
   await dialog.getByText('A key named CUSTOM_API_KEY is already stored; leave this empty to keep it.').waitFor();
+  // A working server's own model list becomes the Model field's suggestions.
+  const listId = await dialog.getByRole('combobox', { name: 'Model', exact: true }).getAttribute('list');
+  await expect.poll(() => page.locator(`datalist[id="${listId}"] option`).evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['scripted-large', 'scripted-model']);
 
   // Step 3: the summary says the test passed; Done saves (globally, like Settings → Model) and closes.
   await dialog.getByRole('button', { name: 'Next' }).click();
@@ -64,7 +68,7 @@ it('guides a first-time person from "Set up a model" to a tested model and a sta
   await box.press('Enter');
   await chatLog(page).getByText('It lists the scripts and dependencies.').waitFor();
   await waitForTurnEnd(page);
-  const turn = model.requests[1]!;
+  const turn = turns()[1]!;
   expect(turn.body?.model).toBe('scripted-model');
   expect(turn.headers.authorization).toBe('Bearer sk-onboard');
   expect(JSON.stringify(turn.body?.messages)).toContain('What does package.json do?');

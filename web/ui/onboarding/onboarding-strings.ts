@@ -73,10 +73,10 @@ export type OnboardingKey = keyof typeof onboardingEn;
 export const onboardingZh: Record<OnboardingKey, string> = {
   'ob.heroTitle': '连接一个模型即可开始',
   'ob.heroBody': '智能体需要一个语言模型，才能阅读、解释和修改这个工作区里的文件。设置只需一分钟：选择服务商，粘贴密钥，测试连接。',
-  'ob.setUp': '设置模型',
+  'ob.setUp': '配置模型',
   'ob.fixTitle': '已保存的模型设置无法使用',
-  'ob.fix': '修正模型设置',
-  'ob.dialogTitle': '设置模型',
+  'ob.fix': '修正模型配置',
+  'ob.dialogTitle': '配置模型',
   'ob.close': '关闭',
   'ob.stepOf': '第 {n} 步，共 3 步',
   'ob.step1': '服务商',

@@ -2,7 +2,9 @@
 // the notes the server needs, Test connection), 3 done (saves globally, like Settings → Model). Saving and testing
 // are Settings → Model's own (provider-form.ts), so the two never store or test differently.
 import { createEffect, createSignal, createUniqueId, For, on, Show } from 'solid-js';
-import { findPreset, getSecret, PROVIDER_PRESETS, type ConnectionReport, type Route } from '../../core';
+import { findPreset, getSecret, listProviderModels, PROVIDER_PRESETS, type ConnectionReport, type Route } from '../../core';
+import { pairedBridge } from '../../core/app-agent/bridge-endpoint';
+import { checkModelConfig } from '../../core/app-agent/agent-settings';
 import { chatTranslator } from '../chat/chat-i18n';
 import { errorText } from '../chat/core-text';
 import { Dialog } from '../components/dialog';
@@ -40,6 +42,26 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
   createEffect(on(() => form().api_key_env, () => void recheckKey()));
   let formEl: HTMLFormElement | undefined;
 
+  // The server's own model names (GET {base}/models), offered as suggestions for the Model field: asked for when a
+  // local server's step opens (no key needed) and after a test succeeds. Silent on failure: Test connection is the
+  // place that explains errors.
+  const [models, setModels] = createSignal<readonly string[]>([]);
+  let listing = 0;
+  async function findModels() {
+    const ticket = ++listing;
+    const current = form();
+    try {
+      // A placeholder model only to pass the config check: the list request does not name one.
+      const config = checkModelConfig(configFromForm({ ...current, model: current.model.trim() || 'x' }));
+      const names = await listProviderModels({ config, getKey: (name) => getSecret(s.db, name), getBridge: () => pairedBridge(s.db) });
+      if (ticket !== listing) return;
+      setModels(names);
+      if (!form().model.trim() && names[0]) setForm((cur) => ({ ...cur, model: names[0]! }));
+    } catch {
+      if (ticket === listing) setModels([]);
+    }
+  }
+
   const preset = () => findPreset(form().preset);
   const providerName = (choice: string) => findPreset(choice)?.label ?? t('ob.custom');
   const edit = (patch: Partial<ProviderForm>) => {
@@ -67,7 +89,9 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
     setBusy('test');
     try {
       const typed = Boolean(form().api_key_env.trim() && key());
-      setReport(await testModelForm(s.db, form(), key()));
+      const result = await testModelForm(s.db, form(), key());
+      setReport(result);
+      if (result.ok) void findModels();
       // Stored under its name by the test: the field empties and the key is never shown again.
       if (typed) {
         setKey('');
@@ -98,7 +122,11 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
     event?.preventDefault();
     if (busy()) return;
     setProblem('');
-    if (step() === 1) return setStep(2);
+    if (step() === 1) {
+      setModels([]);
+      if (!takesKey(form())) void findModels();
+      return setStep(2);
+    }
     if (step() === 2) {
       try {
         configFromForm(form());
@@ -207,7 +235,10 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
             </div>
             <div class="field">
               <label for={f('model')}>{t('ob.model')}</label>
-              <input id={f('model')} type="text" required spellcheck={false} autocomplete="off" aria-describedby={f('model-hint')} value={form().model} onInput={(e) => edit({ model: e.currentTarget.value })} />
+              <input id={f('model')} type="text" required spellcheck={false} autocomplete="off" aria-describedby={f('model-hint')} list={f('models')} value={form().model} onInput={(e) => edit({ model: e.currentTarget.value })} />
+              <datalist id={f('models')}>
+                <For each={models()}>{(name) => <option value={name} />}</For>
+              </datalist>
               <p class="field-hint" id={f('model-hint')}>
                 {t('ob.modelHint')}
               </p>
