@@ -45,8 +45,10 @@ export interface WorkspaceFs {
   /**
    * Entries of one directory, sorted by name, at most `maxEntries` (E_FS_TOO_MANY_ENTRIES beyond). With `truncate`,
    * a larger folder gives `maxEntries` of its entries instead of the error (which ones is up to the file system).
+   * `sizes: false` lets a backend that pays for each size (the browser's: one call per file) report files as size 0;
+   * for callers that read with a byte cap anyway (search's walk).
    */
-  list(path: string, options?: { maxEntries?: number; truncate?: boolean }): Promise<DirEntry[]>;
+  list(path: string, options?: { maxEntries?: number; truncate?: boolean; sizes?: boolean }): Promise<DirEntry[]>;
   /** Null when nothing exists at the path. */
   stat(path: string): Promise<FileStat | null>;
   remove(path: string, options?: { recursive?: boolean }): Promise<void>;

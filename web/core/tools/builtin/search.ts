@@ -35,15 +35,17 @@ export interface SearchLimits {
 
 interface FileHits {
   lines: string[];
-  skipped?: 'binary';
+  skipped?: 'binary' | 'huge';
 }
 
 async function searchFile(ctx: ToolContext, entry: DirEntry, test: LineTest, budget: ScanBudget, maxFileBytes: number): Promise<FileHits> {
   let bytes: Uint8Array;
   try {
     bytes = await ctx.fs.readBytes(entry.path, { maxBytes: maxFileBytes });
-  } catch {
-    return { lines: [] }; // vanished or grew past the cap since the listing: not an error for a search
+  } catch (error) {
+    // Over the cap (a walk without sizes learns it here) is counted; vanished since the listing is not an error.
+    if (HarnessError.isInstance(error) && error.code === 'E_FS_TOO_LARGE') return { lines: [], skipped: 'huge' };
+    return { lines: [] };
   }
   const text = textUnlessBinary(bytes, BINARY_SNIFF_BYTES);
   if (text === null) return { lines: [], skipped: 'binary' };
@@ -125,7 +127,7 @@ export function searchTool(limits: SearchLimits = {}): ToolDefinition {
         const merge = () => {
           for (let r = slots[merged]; r !== undefined && !full(); r = slots[merged]) {
             slots[merged++] = undefined;
-            if (r === 'huge') huge++;
+            if (r === 'huge' || r.skipped === 'huge') huge++;
             else if (r.skipped === 'binary') binary++;
             else hits.push(...r.lines);
           }

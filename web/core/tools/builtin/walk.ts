@@ -65,7 +65,8 @@ export async function* walkFiles(fs: WorkspaceFs, options: WalkOptions, stats: W
   const listingOf = (path: string): Promise<Listing> => {
     let listing = listings.get(path);
     if (!listing) {
-      listing = fs.list(path, { maxEntries }).then((entries) => ({ entries }), (error: unknown) => ({ error }));
+      // Sizes are not needed here (readers cap their reads), and the browser pays a call per file for each.
+      listing = fs.list(path, { maxEntries, sizes: false }).then((entries) => ({ entries }), (error: unknown) => ({ error }));
       listings.set(path, listing);
     }
     return listing;
