@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../core';
-import { chatItems, lastPromptIndex, prettyArgs } from './chat-model';
+import { chatItems, keepUnchanged, lastPromptIndex, prettyArgs } from './chat-model';
 
 const call = (id: string, name: string, args: object) => ({ id, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } });
 
@@ -72,5 +72,24 @@ describe('the prompt a running turn answers', () => {
     ];
     expect(lastPromptIndex(messages)).toBe(2);
     expect(lastPromptIndex([])).toBe(-1);
+  });
+});
+
+describe('stable items across reloads', () => {
+  it('keeps the objects of unchanged items when the session is loaded again, and replaces what changed', () => {
+    const history: Message[] = [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'read it' },
+      { role: 'assistant', content: null, tool_calls: [call('c1', 'read', { path: 'a' })] },
+    ];
+    const first = chatItems(history);
+    // The next checkpoint: the same messages as new objects (a reload), the tool result, and the answer.
+    const reloaded = structuredClone(history).concat([{ role: 'tool', tool_call_id: 'c1', content: 'A' }, { role: 'assistant', content: 'It says A.' }]);
+    const second = keepUnchanged(first, chatItems(reloaded));
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).not.toBe(first[1]); // its call now has a result
+    expect(second[2]).toMatchObject({ kind: 'assistant', text: 'It says A.' });
+    const third = keepUnchanged(second, chatItems(structuredClone(reloaded)));
+    third.forEach((item, i) => expect(item).toBe(second[i]));
   });
 });

@@ -101,3 +101,16 @@ export function prettyArgs(raw: string): string {
     return raw;
   }
 }
+
+/**
+ * `next` with every item that did not change replaced by the object it had in `previous`, so the view (keyed by
+ * object) keeps its DOM: a checkpoint reloads the whole session from storage as new objects, and without this every
+ * message of a long conversation was rendered again at each step.
+ */
+export function keepUnchanged(previous: readonly ChatItem[], next: ChatItem[]): ChatItem[] {
+  const byIndex = new Map(previous.map((item) => [`${item.kind}:${item.index}`, item]));
+  return next.map((item) => {
+    const old = byIndex.get(`${item.kind}:${item.index}`);
+    return old && JSON.stringify(old) === JSON.stringify(item) ? old : item;
+  });
+}

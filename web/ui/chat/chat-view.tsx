@@ -10,7 +10,7 @@ import { ApprovalCard } from './approval-card';
 import { chatTranslator, type ChatKey, type ChatTranslate } from './chat-i18n';
 import { errorText } from './core-text';
 import { createChatController } from './chat-controller';
-import { assistantItem, chatItems } from './chat-model';
+import { assistantItem, chatItems, keepUnchanged, type ChatItem } from './chat-model';
 import { Composer } from './composer';
 import { ContinueAction, ReadOnlyBanner } from './turn-notices';
 import { Item, UserBubble } from './message-item';
@@ -18,6 +18,20 @@ import { Markdown, Thinking } from './message-parts';
 import { SessionActions } from './session-actions';
 import { OfflineNote } from './offline-note';
 import { FirstRun } from '../onboarding/first-run';
+
+/** Items a long session shows when it opens; scrolling to the top shows as many again. */
+const SHOWN_AT_FIRST = 80;
+
+/**
+ * Shows earlier messages when the button scrolls into view because the person scrolled up (`scrolledUp`), without a
+ * click; not when it is simply visible (a short log, or the moment a session opens, before it scrolls to its end).
+ */
+function observeEarlier(button: HTMLElement, show: () => void, scrolledUp: () => boolean) {
+  if (typeof IntersectionObserver === 'undefined') return;
+  const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && scrolledUp() && show(), { rootMargin: '200px 0px 0px 0px' });
+  observer.observe(button);
+  onCleanup(() => observer.disconnect());
+}
 
 export default function ChatView(props: { state: AppState; workspace: WorkspaceRecord; fs: WorkspaceFs; headerSlot: Accessor<HTMLElement | undefined> }) {
   const s = props.state;
@@ -43,7 +57,20 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
   onCleanup(() => chat.stop());
 
   const title = createMemo(() => s.sessions().find((x) => x.id === chat.sessionId())?.title ?? ct('newSession'));
-  const items = createMemo(() => chatItems(chat.messages()));
+  // Items keep their objects across reloads (the log keeps their DOM), and a long session shows its last
+  // SHOWN_AT_FIRST items until the person scrolls up to the rest (opening a 1,000-message session renders ~80).
+  const items = createMemo<ChatItem[]>((previous) => keepUnchanged(previous, chatItems(chat.messages())), []);
+  const [shown, setShown] = createSignal(SHOWN_AT_FIRST);
+  createEffect(on(chat.sessionId, () => setShown(SHOWN_AT_FIRST)));
+  const hidden = () => Math.max(0, items().length - shown());
+  const visibleItems = createMemo(() => (hidden() > 0 ? items().slice(hidden()) : items()));
+  function showEarlier() {
+    if (!log) return setShown((n) => n + SHOWN_AT_FIRST);
+    // Keep what the person is looking at where it is while earlier messages appear above it.
+    const fromEnd = log.scrollHeight - log.scrollTop;
+    setShown((n) => n + SHOWN_AT_FIRST);
+    requestAnimationFrame(() => log && (log.scrollTop = log.scrollHeight - fromEnd));
+  }
   const liveItems = createMemo(() => {
     const l = chat.live();
     if (!l) return [];
@@ -57,10 +84,17 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
   const onLogScroll = () => {
     if (log) atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 160;
   };
+  // One scroll per frame at most: reading scrollHeight forces a layout of the whole log, and a stream updates it
+  // many times a frame (measured: 1.6 s of a 200 KB answer's main-thread time went to per-update scrolling).
+  let scrollQueued = false;
   createEffect(
     on([items, chat.live, chat.approvals, chat.failure], () => {
-      if (!log) return;
-      if (atEnd || chat.busy()) queueMicrotask(() => log && (log.scrollTop = log.scrollHeight));
+      if (!log || scrollQueued || !(atEnd || chat.busy())) return;
+      scrollQueued = true;
+      requestAnimationFrame(() => {
+        scrollQueued = false;
+        if (log) log.scrollTop = log.scrollHeight;
+      });
     }),
   );
 
@@ -130,7 +164,12 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
         <Show when={items().length === 0 && !chat.live() && !chat.damaged()}>
           <p class="chat-empty">{ct('empty')}</p>
         </Show>
-        <For each={items()}>{(item) => <Item item={item} chat={chat} ct={ct} onFork={fork} />}</For>
+        <Show when={hidden() > 0}>
+          <button type="button" class="button small ghost show-earlier" ref={(el) => observeEarlier(el, showEarlier, () => !atEnd)} onClick={showEarlier}>
+            {ct('showEarlier', { count: hidden() })}
+          </button>
+        </Show>
+        <For each={visibleItems()}>{(item) => <Item item={item} chat={chat} ct={ct} onFork={fork} />}</For>
         <Show when={chat.live()}>
           {(l) => (
             <>
@@ -144,7 +183,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
                     <Thinking text={l().thinking} live ct={ct} />
                   </Show>
                   <Show when={l().text} fallback={<span class="typing" aria-label="…" />}>
-                    <Markdown text={l().text} />
+                    <Markdown text={l().text} ct={ct} />
                   </Show>
                 </article>
               </Show>
