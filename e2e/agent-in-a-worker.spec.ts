@@ -18,6 +18,7 @@ beforeAll(async () => {
       if (messages.at(-1)?.role === 'tool') return { text: 'Found the needles.' };
       if (last.includes('Find the needle')) return { toolCalls: [{ name: 'search', arguments: { pattern: 'needle-[0-9]+', regex: true } }] };
       if (last.includes('Tell a long story')) return { text: 'Once upon a time there was a folder', hang: true };
+      if (last.includes('Write a note')) return { toolCalls: [{ name: 'write', arguments: { path: 'note.txt', content: 'x' } }], delayMs: 400 };
       if (last.includes('Stream slowly')) return { text: 'Slow words arrive one after another until the end.', chunkDelayMs: 120 };
       return { text: `Answer ${index}.` };
     },
@@ -137,3 +138,21 @@ it('lets one tab write a session while another follows it live and read-only, un
     await other.close();
   }
 });
+
+it('does not take the focus from the message box when an approval card appears while the person types', async () => {
+  const { page } = served.browser;
+  const box = page.getByLabel('Message', { exact: true });
+  await sendMessage(page, 'Write a note');
+  await box.focus();
+  // The card arrives about 400 ms in, in the middle of the typing: a space typed then must not press Allow.
+  await page.keyboard.type('still typing here, with spaces', { delay: 40 });
+  const card = chatLog(page).getByRole('group', { name: 'Allow write?' });
+  await card.waitFor();
+  expect(await box.inputValue()).toBe('still typing here, with spaces');
+  expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
+  // Still waiting for the person: a space that pressed Allow would have run the write and removed the card.
+  expect(await card.getByRole('button', { name: 'Allow', exact: true }).isVisible()).toBe(true);
+  await card.getByRole('button', { name: 'Deny', exact: true }).click();
+  await waitForTurnEnd(page);
+});
+

@@ -31,7 +31,11 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
   };
   const deny = () => props.pending.answer('deny', false, reason().trim() || undefined);
   let allow: HTMLButtonElement | undefined;
-  onMount(() => allow?.focus({ preventScroll: false }));
+  // Allow gets the focus only when the person is not typing: a card that took the focus from the message box would
+  // turn the next space or Enter typed there into an approval.
+  onMount(() => {
+    if (!isTyping(document.activeElement)) allow?.focus({ preventScroll: false });
+  });
   return (
     <section class="approval-card" role="group" aria-labelledby={id} data-call-id={req().callId} data-kind={write() ? 'write' : 'call'} data-path={target()?.path} data-always-ask={alwaysAsk()?.reason}>
       <h3 id={id}>{write() ? ct('writeTitle', { plugin: write()!.pluginId, path: shownWritePath(write()!.rawPath ?? write()!.path, write()!.path) }) : ct('approvalTitle', { name: req().name })}</h3>
@@ -87,4 +91,10 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
       </Show>
     </section>
   );
+}
+
+function isTyping(element: Element | null): boolean {
+  if (!element) return false;
+  if (element instanceof HTMLTextAreaElement || (element as HTMLElement).isContentEditable) return true;
+  return element instanceof HTMLInputElement && !['button', 'checkbox', 'radio', 'submit', 'reset', 'range', 'color', 'file'].includes(element.type);
 }

@@ -336,13 +336,16 @@ export function createChatController(options: {
       const id = sessionId();
       const original = all[index];
       if (!id || !isPrompt(original)) return;
-      const images = imagesOf(original.content).map((url): ContentPart => ({ type: 'image_url', image_url: { url } }));
-      const edited = text ?? textOf(original.content);
+      // The typed text is replaced; attached files and images go again as they were.
+      const parts = typeof original.content === 'string' ? [] : original.content;
+      const typed = parts.findIndex((p) => p.type === 'text');
+      const kept = parts.filter((_, i) => i !== typed);
+      const edited = text ?? (typeof original.content === 'string' ? original.content : textOf(typed >= 0 ? [parts[typed]!] : []));
       // The conversation as it was stays reachable: a fork of it, named "<title> (fork)".
-      const kept = await forkSession(agent.store, id, all.length - 1);
-      options.onSession(kept.id);
-      await run(images.length ? [{ type: 'text', text: edited }, ...images] : edited, { sessionId: id, before: all.slice(0, index) });
-      if (!failure()) setNotice(options.keptText?.(kept.title) ?? `The conversation before the edit is kept as “${kept.title}”.`);
+      const fork = await forkSession(agent.store, id, all.length - 1);
+      options.onSession(fork.id);
+      await run(kept.length ? [{ type: 'text', text: edited }, ...kept] : edited, { sessionId: id, before: all.slice(0, index) });
+      if (!failure()) setNotice(options.keptText?.(fork.title) ?? `The conversation before the edit is kept as “${fork.title}”.`);
     },
     continueTurn: () => run(CONTINUE_PROMPT, { sessionId: sessionId() }),
     async retry() {

@@ -93,3 +93,19 @@ describe('stable items across reloads', () => {
     third.forEach((item, i) => expect(item).toBe(second[i]));
   });
 });
+
+describe('what the person sent', () => {
+  it('shows the typed text in the bubble and attached files as names, not their content', () => {
+    const items = chatItems([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Explain this' },
+          { type: 'text', text: '[Workspace file src/a.ts, attached by the person with an @ mention: 12 bytes]\nexport const a = 1;' },
+        ],
+      },
+    ]);
+    expect(items[0]).toMatchObject({ kind: 'user', text: 'Explain this', files: ['src/a.ts'] });
+  });
+});
+

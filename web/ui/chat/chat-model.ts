@@ -12,7 +12,7 @@ export interface ToolView {
 }
 
 export type ChatItem =
-  | { kind: 'user'; index: number; text: string; images: string[] }
+  | { kind: 'user'; index: number; text: string; images: string[]; files?: string[] }
   | { kind: 'tool-images'; index: number; callId: string; images: string[] }
   | {
       kind: 'assistant';
@@ -34,6 +34,14 @@ const imagesOf = (content: string | ContentPart[]) => (typeof content === 'strin
 
 const CODE_RE = /^Error (E_[A-Z0-9_]+): /;
 
+/** The composer attaches each @-mentioned file as a text part starting with this header (composer-mentions.ts). */
+const ATTACHMENT_RE = /^\[Workspace file (.+?), attached by the person/;
+const isAttachment = (p: ContentPart) => p.type === 'text' && ATTACHMENT_RE.test(p.text);
+/** What the person typed: the text parts that are not attached files (those show as file chips). */
+const typedText = (content: string | ContentPart[]) => (typeof content === 'string' ? content : textOf(content.filter((p) => !isAttachment(p))));
+const attachedFiles = (content: string | ContentPart[]) =>
+  typeof content === 'string' ? [] : content.flatMap((p) => (p.type === 'text' ? (ATTACHMENT_RE.exec(p.text)?.slice(1, 2) ?? []) : []));
+
 export function chatItems(messages: readonly Message[]): ChatItem[] {
   const items: ChatItem[] = [];
   // Tool results belong to the latest assistant message that made a call with their id (ids may repeat across
@@ -43,7 +51,10 @@ export function chatItems(messages: readonly Message[]): ChatItem[] {
     if (m.role === 'user') {
       const meta = m._meta as { kind?: string; tool_call_id?: string } | undefined;
       if (meta?.kind === 'tool_images') items.push({ kind: 'tool-images', index, callId: String(meta.tool_call_id), images: imagesOf(m.content) });
-      else if (meta?.kind !== 'batch_error') items.push({ kind: 'user', index, text: textOf(m.content), images: imagesOf(m.content) });
+      else if (meta?.kind !== 'batch_error') {
+        const files = attachedFiles(m.content);
+        items.push({ kind: 'user', index, text: typedText(m.content), images: imagesOf(m.content), ...(files.length ? { files } : {}) });
+      }
     } else if (m.role === 'assistant') {
       const item = assistantItem(m, index, new Map());
       lastAssistant = item;

@@ -19,7 +19,7 @@ export function Item(props: { item: ChatItem; chat: ChatController; ct: ChatTran
               <Show
                 when={editing()}
                 fallback={
-                  <UserBubble text={u().text} images={u().images} ct={ct}>
+                  <UserBubble text={u().text} images={u().images} files={u().files} ct={ct}>
                     <MessageActions chat={props.chat} ct={ct} index={u().index} role="user" source={u().text} onEdit={() => setEditing(true)} onFork={props.onFork} />
                   </UserBubble>
                 }
@@ -68,11 +68,16 @@ export function Item(props: { item: ChatItem; chat: ChatController; ct: ChatTran
   );
 }
 
-export function UserBubble(props: { text: string; images: string[]; ct: ChatTranslate; children?: JSX.Element }) {
+export function UserBubble(props: { text: string; images: string[]; files?: string[]; ct: ChatTranslate; children?: JSX.Element }) {
   return (
     <article class="msg msg-user">
       <div class="msg-user-bubble">
         <div class="msg-user-text">{props.text}</div>
+        <Show when={props.files?.length}>
+          <ul class="msg-files" aria-label={props.ct('attachedFiles')}>
+            <For each={props.files}>{(path) => <li class="msg-file" title={path}>@{path}</li>}</For>
+          </ul>
+        </Show>
         <Show when={props.images.length > 0}>
           <Images urls={props.images} label={props.ct('image')} />
         </Show>

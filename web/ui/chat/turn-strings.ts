@@ -7,6 +7,7 @@ export const turnEn = {
   continueHint: 'The answer was stopped. Continue asks the agent to go on from there.',
   editKept: 'The conversation before the edit is kept as “{title}”.',
   showEarlier: 'Show {count} earlier messages',
+  attachedFiles: 'Attached files',
 };
 
 export const turnZh: typeof turnEn = {
@@ -17,4 +18,5 @@ export const turnZh: typeof turnEn = {
   continueHint: '回答已停止。点击“继续”让智能体从停下的地方接着做。',
   editKept: '编辑前的对话已保留为“{title}”。',
   showEarlier: '显示更早的 {count} 条消息',
+  attachedFiles: '附加的文件',
 };
