@@ -28,11 +28,12 @@ function lockManager() {
   const held = new Map<string, (e: unknown) => void>();
   return {
     request(name: string, options: { ifAvailable?: boolean; steal?: boolean }, callback: (lock: unknown) => Promise<unknown>) {
-      if (held.has(name) && !options.steal) return Promise.resolve(callback(null));
+      // Granted a task later, as in the browser (the lock manager answers asynchronously).
+      if (held.has(name) && !options.steal) return new Promise((r) => setTimeout(r, 0)).then(() => callback(null));
       return new Promise((resolve, reject) => {
         held.get(name)?.(new DOMException('The lock was stolen.', 'AbortError'));
         held.set(name, reject);
-        void callback({ name }).then((value) => {
+        void new Promise((r) => setTimeout(r, 0)).then(() => callback({ name })).then((value) => {
           if (held.get(name) === reject) held.delete(name);
           resolve(value);
         });
@@ -51,11 +52,11 @@ async function setup(script: Parameters<typeof startModelServer>[0]['script']) {
   await saveModel(db, null, { preset: null, config: { protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 512 } });
   const locks = lockManager();
   const root = dir;
-  const tab = async () => {
+  const tab = async (options: { attach?: boolean } = {}) => {
     const roles: Array<[string, SessionRole]> = [];
     const host = createAgentHost({ createFs: () => createNodeWorkspaceFs({ root, access: 'read-write' }), locks, batchMs: 5 });
     await host.init({ dbName }, (id, role) => roles.push([id, role]));
-    await host.attach({ id: 'ws-1', rootName: 'project', access: 'read-write', handle: {} as FileSystemDirectoryHandle });
+    if (options.attach !== false) await host.attach({ id: 'ws-1', rootName: 'project', access: 'read-write', handle: {} as FileSystemDirectoryHandle });
     return { host, roles };
   };
   return { db, tab };
@@ -145,6 +146,36 @@ describe('the agent host (the Worker side of the boundary)', () => {
     // Free again: a write from either tab takes the lock for its duration only.
     await a.host.store('ws-1', 'rename', [id, 'renamed by a']);
     expect(await b.host.claim(id)).toBe('writer');
+  });
+
+  it('stops a turn whose session another tab takes over, and refuses its last save (the other tab writes now)', async () => {
+    const { tab } = await setup([{ text: 'first' }, { text: 'a long answer that never ends', hang: true }]);
+    const a = await tab();
+    const b = await tab();
+    const id = (await run(a.host, null, 'hello')).started.session.id;
+    const hanging = recorder();
+    await a.host.startTurn({ workspaceId: 'ws-1', sessionId: id, content: 'go on' }, hanging.ports);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await b.host.claim(id, { steal: true })).toBe('writer');
+    const result = await hanging.result;
+    expect(result.stopReason).toBe('aborted');
+    const saved = (await b.host.store('ws-1', 'load', [id])) as { messages: Array<{ role: string; content: unknown }> };
+    expect(saved.messages.map((m) => m.content)).not.toContain('go on');
+    expect(hanging.batches.flat().some((e) => e.type === 'warning' && e.error.code === 'E_SESSION_READ_ONLY')).toBe(true);
+  });
+
+  it('renames sessions of a workspace whose chat is not open, behind the same writer check; claims in flight are shared', async () => {
+    const { tab } = await setup([{ text: 'hi' }]);
+    const a = await tab();
+    const sidebar = await tab({ attach: false });
+    const id = (await run(a.host, null, 'hello')).started.session.id;
+    await expect(sidebar.host.store('ws-1', 'rename', [id, 'from the sidebar'])).rejects.toMatchObject({ code: 'E_SESSION_READ_ONLY' });
+    await a.host.release(id);
+    await sidebar.host.store('ws-1', 'rename', [id, 'from the sidebar']);
+    expect(((await a.host.store('ws-1', 'get', [id])) as { title: string }).title).toBe('from the sidebar');
+    // Two claims of one session at once from one tab: one lock request, both answered writer.
+    expect(await Promise.all([sidebar.host.claim('s-2'), sidebar.host.claim('s-2')])).toEqual(['writer', 'writer']);
+    expect(await a.host.claim('s-2')).toBe('reader');
   });
 
   it('refuses to run before the workspace is attached, with a code the page can act on', async () => {

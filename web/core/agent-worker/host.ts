@@ -8,7 +8,8 @@ import type { AgentEvent } from '../agent/types';
 import { HarnessError, toErrorData } from '../errors';
 import type { WorkspaceFs } from '../fs';
 import { openHarnessDb, type HarnessDb } from '../storage';
-import type { AgentHostApi, StoreMethod, TurnPorts, WorkspaceTicket } from './protocol';
+import { createIdbSessionStore, type SessionStore } from '../sessions';
+import type { AgentHostApi, TurnPorts, WorkspaceTicket } from './protocol';
 import { createSessionLocks, type SessionLocks } from './session-locks';
 
 export interface AgentHostOptions {
@@ -20,7 +21,6 @@ export interface AgentHostOptions {
   batchMs?: number;
 }
 
-const WRITES = new Set<StoreMethod>(['commit', 'rename', 'delete']);
 /** Events the page must see at once (a card to show, a checkpoint to load), flushing what was gathered before. */
 const URGENT = new Set<AgentEvent['type']>(['approval-needed', 'checkpoint', 'assistant', 'tool-start', 'tool-result', 'warning', 'error', 'done']);
 
@@ -33,7 +33,10 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
   const agents = new Map<string, AppAgent>();
   /** The approval ports of the turn running in each workspace (one turn per workspace at a time). */
   const asking = new Map<string, ReturnType<typeof portsFor>>();
-  const turns = new Map<number, AbortController>();
+  /** Running turns: their stop and the session they write (a lost lock stops them at once, here). */
+  const turns = new Map<number, { controller: AbortController; sessionId: string }>();
+  /** Each workspace's session store behind the writer check: the agent's own commits and the page's writes alike. */
+  const stores = new Map<string, SessionStore>();
   let nextTurn = 1;
   let nextAsk = 1;
   const batchMs = options.batchMs ?? 16;
@@ -47,6 +50,32 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
     if (!locks) throw new HarnessError('E_AGENT_NOT_READY', 'The agent is still starting. Try again in a moment.');
     return locks;
   };
+
+  const storeOf = async (workspaceId: string): Promise<SessionStore> => {
+    let store = stores.get(workspaceId);
+    if (!store) stores.set(workspaceId, (store = guarded(createIdbSessionStore(await dbOf(), workspaceId))));
+    return store;
+  };
+  const dbOf = (): Promise<HarnessDb> => {
+    if (!db) throw new HarnessError('E_AGENT_NOT_READY', 'The agent is still starting. Try again in a moment.');
+    return db;
+  };
+
+  /** Every write of a session goes through asWriter; reads pass. */
+  function guarded(store: SessionStore): SessionStore {
+    return {
+      ...store,
+      workspaceId: store.workspaceId,
+      get: (id) => store.get(id),
+      list: () => store.list(),
+      load: (id) => store.load(id),
+      loadIntact: (id) => store.loadIntact(id),
+      create: (init) => (init.id ? asWriter(init.id, () => store.create(init)) : store.create(init)),
+      commit: (id, entries, expectedSeq) => asWriter(id, () => store.commit(id, entries, expectedSeq)),
+      rename: (id, title) => asWriter(id, () => store.rename(id, title)),
+      delete: (id) => asWriter(id, () => store.delete(id)),
+    };
+  }
 
   /** Runs a write of `sessionId` as its writer: this tab holds it, or it is free and is held for the write only. */
   async function asWriter<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
@@ -113,7 +142,12 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
     async init(init, onRoleChange) {
       db ??= (options.openDb ?? openHarnessDb)(init.dbName);
       await db;
-      locks ??= createSessionLocks((sessionId) => onRoleChange(sessionId, 'reader'), options.locks);
+      locks ??= createSessionLocks((sessionId) => {
+        // Another tab took the session over: a turn writing it here stops now (its last save is refused, the other
+        // tab writes), and the page is told.
+        for (const turn of turns.values()) if (turn.sessionId === sessionId) turn.controller.abort();
+        onRoleChange(sessionId, 'reader');
+      }, options.locks);
     },
     async attach(ticket) {
       if (!db) throw new HarnessError('E_AGENT_NOT_READY', 'The agent is still starting. Try again in a moment.');
@@ -123,6 +157,7 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
         db: await db,
         workspaceId: ticket.id,
         fs,
+        store: await storeOf(ticket.id),
         askPerson: (request) => asking.get(ticket.id)?.askPerson(request) ?? Promise.resolve('deny'),
         askWrite: (request) => asking.get(ticket.id)?.askWrite(request) ?? Promise.resolve(false),
       });
@@ -148,7 +183,7 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
       if (!l.holds(sessionId) && (await l.claim(sessionId)) !== 'writer') throw readOnly(sessionId);
       const controller = new AbortController();
       const turnId = nextTurn++;
-      turns.set(turnId, controller);
+      turns.set(turnId, { controller, sessionId });
       asking.set(request.workspaceId, portsFor(ports, controller.signal));
       const done = () => {
         turns.delete(turnId);
@@ -177,17 +212,14 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
       }
     },
     stopTurn(turnId) {
-      turns.get(turnId)?.abort();
+      turns.get(turnId)?.controller.abort();
     },
     interrupted: async (workspaceId, sessionId) => agentOf(workspaceId).interrupted(sessionId),
     dismissInterrupted: async (workspaceId, sessionId) => agentOf(workspaceId).dismissInterrupted(sessionId),
     async store(workspaceId, method, args) {
-      const store = agentOf(workspaceId).store;
-      const call = () => (store[method] as (...a: unknown[]) => Promise<unknown>).apply(store, args as unknown[]);
-      if (WRITES.has(method)) return asWriter(args[0] as string, call) as never;
-      const created = method === 'create' ? (args[0] as { id?: string }).id : undefined;
-      if (created) return asWriter(created, call) as never;
-      return call() as never;
+      // No agent needed: the sidebar renames and deletes sessions of workspaces whose chat is not open.
+      const store = await storeOf(workspaceId);
+      return (store[method] as (...a: unknown[]) => Promise<unknown>).apply(store, args as unknown[]) as never;
     },
     claim: async (sessionId, claimOptions) => lockOf().claim(sessionId, claimOptions),
     release: async (sessionId) => lockOf().release(sessionId),

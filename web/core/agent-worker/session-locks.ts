@@ -23,8 +23,21 @@ export function createSessionLocks(onLost: (sessionId: string) => void, locks: L
   const held = new Map<string, () => void>();
   const settled = new Map<string, Promise<unknown>>();
 
+  /** Claims in flight: a second claim of the same session shares the first (two requests would make one a reader). */
+  const pending = new Map<string, Promise<SessionRole>>();
+
   function claim(sessionId: string, options: { steal?: boolean } = {}): Promise<SessionRole> {
     if (held.has(sessionId)) return Promise.resolve('writer');
+    const inFlight = pending.get(sessionId);
+    if (inFlight && !options.steal) return inFlight;
+    const result = request(sessionId, options).finally(() => {
+      if (pending.get(sessionId) === result) pending.delete(sessionId);
+    });
+    pending.set(sessionId, result);
+    return result;
+  }
+
+  function request(sessionId: string, options: { steal?: boolean }): Promise<SessionRole> {
     if (!locks) {
       held.set(sessionId, () => undefined);
       return Promise.resolve('writer');

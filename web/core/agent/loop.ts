@@ -40,7 +40,8 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
   /** What the model streamed in the current step, kept so a stop mid-answer saves it (nothing shown is lost). */
   const streamed = { text: '', thinking: '' };
   const emit = (e: AgentEvent) => {
-    if (e.type === 'step-start' || e.type === 'assistant') streamed.text = streamed.thinking = '';
+    // Each model call starts afresh (a compaction summary streams through here too, before the answer).
+    if (e.type === 'step-start' || e.type === 'assistant' || (e.type === 'model' && e.event.type === 'start')) streamed.text = streamed.thinking = '';
     else if (e.type === 'model' && e.event.type === 'text-delta') streamed.text += e.event.delta;
     else if (e.type === 'model' && e.event.type === 'thinking-delta') streamed.thinking += e.event.delta;
     send(e);
@@ -288,7 +289,8 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
       extra_body: input.model.extra_body,
       stream: true,
     };
-    const outcome = await callModel(deps.stream, { input: call, hooks: transportHooksOf(hooks, signal), requestMeta: { step, compact: true, ...(deps.session ? { session: deps.session.path } : {}) }, signal }, step, emit);
+    // The summary's text is not the answer: a stop meanwhile must not save it as one (the events still go out).
+    const outcome = await callModel(deps.stream, { input: call, hooks: transportHooksOf(hooks, signal), requestMeta: { step, compact: true, ...(deps.session ? { session: deps.session.path } : {}) }, signal }, step, send);
     if (!outcome.ok) throw new HarnessError(outcome.error.code, outcome.error.message, outcome.error.data);
     const text = outcome.result.parsed.response.choices[0]?.message.content;
     if (typeof text !== 'string' || text.trim() === '') throw new HarnessError('E_COMPACT_EMPTY', 'The summary request returned no text. Nothing was compacted.');

@@ -44,6 +44,23 @@ describe('openai chat adapter', () => {
     });
   });
 
+  it('replays an answer the person stopped with its text, and leaves out one stopped before any text', async () => {
+    const history: Message[] = [
+      { role: 'user', content: 'Tell me' },
+      { role: 'assistant', content: 'Part of it', _stopped: {} },
+      { role: 'user', content: 'Continue from where you stopped.' },
+      { role: 'assistant', content: '', _stopped: { thinking: 'hmm' } },
+      { role: 'user', content: 'Again' },
+    ];
+    const sent = await requestBodyFor('openai', history);
+    expect((sent.body as { messages: unknown[] }).messages).toEqual([
+      { role: 'user', content: 'Tell me' },
+      { role: 'assistant', content: 'Part of it' },
+      { role: 'user', content: 'Continue from where you stopped.' },
+      { role: 'user', content: 'Again' },
+    ]);
+  });
+
   it('uses max_tokens when use_max_tokens is set, and merges extra_body last', async () => {
     const sent = await requestBodyFor('openai', [{ role: 'user', content: 'x' }], { use_max_tokens: true, extra_body: { temperature: 0.2 } });
     expect(sent.body.max_tokens).toBe(256);

@@ -49,7 +49,11 @@ export function prepareChat(input: PrepareInput, flags: ChatFlags): PreparedRequ
   const tools = input.compact ? [] : [...input.tools, ...input.plugin_tools];
   const body: Record<string, unknown> = {
     model: input.model,
-    messages: answerDanglingToolCalls(input.history).map((m) => wireMessage(m, flags)),
+    // An answer stopped before any text (thinking only) is kept for the person, not sent: some servers refuse an
+    // assistant message with empty content.
+    messages: answerDanglingToolCalls(input.history)
+      .filter((m) => !(m.role === 'assistant' && m._stopped && !m.content && !m.tool_calls?.length))
+      .map((m) => wireMessage(m, flags)),
   };
   if (tools.length) {
     body.tools = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
