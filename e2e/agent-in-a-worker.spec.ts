@@ -109,7 +109,7 @@ it('keeps the streamed text when the person stops, and continues from there', as
   expect(sent).toContain('Continue from where you stopped.');
 });
 
-it('lets one tab write a session while another follows it live and read-only, until it takes over', async () => {
+it('lets one tab write a session while another follows it live and read-only, until it takes over or the writer closes', async () => {
   const { page, context } = served.browser;
   const title = await page.getByRole('navigation').locator('.session-item[aria-current="page"] .nav-label').textContent();
   const other = await context.newPage();
@@ -134,8 +134,12 @@ it('lets one tab write a session while another follows it live and read-only, un
     await sendMessage(other, 'Now from the second tab');
     await chatLog(other).getByText(/^Answer \d+\.$/).last().waitFor();
     await chatLog(page).getByText('Now from the second tab').waitFor();
-  } finally {
+    // Closing the writing tab hands the session back: the first tab writes again without a click.
     await other.close();
+    await page.getByRole('region', { name: 'Open in another tab' }).waitFor({ state: 'detached' });
+    expect(await page.getByLabel('Message', { exact: true }).isDisabled()).toBe(false);
+  } finally {
+    if (!other.isClosed()) await other.close();
   }
 });
 

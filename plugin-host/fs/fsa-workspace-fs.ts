@@ -43,7 +43,8 @@ interface IterableDirectoryHandle extends FileSystemDirectoryHandle {
 type Expect = 'file' | 'directory';
 
 const READ_ATTEMPTS = 4;
-/** Most folder handles remembered from listings. */
+/** How long a folder handle from a listing is used, and at most how many are kept. */
+const KNOWN_MS = 10_000;
 const KNOWN_MAX = 20_000;
 const staleSnapshot = (error: unknown): boolean => ['NotFoundError', 'NotReadableError'].includes(errorName(error));
 
@@ -118,9 +119,11 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
    * step is a call into the browser process). Folders, not files: measured in Chromium over OPFS, a cached FILE
    * handle whose path became a folder still reads (an empty file), while getFileHandle() on a folder handle checks
    * the name every time. Any failure through a cached folder drops it and the path is looked up afresh; removals
-   * drop what they touch. Bounded: cleared when it grows past KNOWN_MAX.
+   * drop what they touch. A handle is used for KNOWN_MS only (a listing is followed by its reads at once), so a
+   * folder replaced later (say by a symlink, which a fresh lookup hides) is looked up again. Bounded: cleared when
+   * it grows past KNOWN_MAX.
    */
-  const known = new Map<string, FileSystemDirectoryHandle>();
+  const known = new Map<string, { handle: FileSystemDirectoryHandle; at: number }>();
   const forget = (path: string) => {
     known.delete(path);
     for (const key of known.keys()) if (key.startsWith(`${path}/`)) known.delete(key);
@@ -140,15 +143,16 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     const maxBytes = assertLimit(opts?.maxBytes, defaultMaxBytes, 'maxBytes');
     const folder = p.segments.slice(0, -1).join('/');
     const cached = known.get(folder);
-    if (cached) {
+    if (cached && Date.now() - cached.at < KNOWN_MS) {
       try {
-        const file = await (await cached.getFileHandle(p.segments[p.segments.length - 1] as string)).getFile();
+        const file = await (await cached.handle.getFileHandle(p.segments[p.segments.length - 1] as string)).getFile();
         if (file.size <= maxBytes) return new Uint8Array(await file.arrayBuffer());
       } catch {
         // Gone, not a file, a folder that moved, or a snapshot race: the path is looked up afresh below, which
         // gives the right refusal (or reads what replaced the file).
+        known.delete(folder);
       }
-    }
+    } else if (cached) known.delete(folder);
     for (let attempt = 1; ; attempt += 1) {
       const handle = await fileAt(p);
       try {
@@ -246,7 +250,7 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
         let size = 0;
         if (directory) {
           if (known.size >= KNOWN_MAX) known.clear();
-          known.set(entryPath, handle as FileSystemDirectoryHandle);
+          known.set(entryPath, { handle: handle as FileSystemDirectoryHandle, at: Date.now() });
         }
         if (!directory && opts?.sizes !== false) {
           try {

@@ -23,20 +23,49 @@ afterEach(async () => {
   server = dir = undefined;
 });
 
-/** Web Locks as Chromium implements them: ifAvailable answers null when held; steal rejects the holder's request with AbortError. */
+/**
+ * Web Locks as Chromium implements them, for one lock name at a time: requests are granted a task later; ifAvailable
+ * answers null when held; a plain request waits in a queue (its signal takes it out); steal rejects the holder's
+ * request with AbortError and takes the lock at once.
+ */
 function lockManager() {
+  type Grant = () => void;
   const held = new Map<string, (e: unknown) => void>();
+  const queues = new Map<string, Grant[]>();
+  const later = () => new Promise((r) => setTimeout(r, 0));
+  const next = (name: string) => {
+    const queue = queues.get(name) ?? [];
+    const grant = queue.shift();
+    if (grant) grant();
+  };
   return {
-    request(name: string, options: { ifAvailable?: boolean; steal?: boolean }, callback: (lock: unknown) => Promise<unknown>) {
-      // Granted a task later, as in the browser (the lock manager answers asynchronously).
-      if (held.has(name) && !options.steal) return new Promise((r) => setTimeout(r, 0)).then(() => callback(null));
+    request(name: string, options: { ifAvailable?: boolean; steal?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<unknown>) {
+      if (held.has(name) && options.ifAvailable) return later().then(() => callback(null));
       return new Promise((resolve, reject) => {
-        held.get(name)?.(new DOMException('The lock was stolen.', 'AbortError'));
-        held.set(name, reject);
-        void new Promise((r) => setTimeout(r, 0)).then(() => callback({ name })).then((value) => {
-          if (held.get(name) === reject) held.delete(name);
-          resolve(value);
-        });
+        const grant = () => {
+          held.set(name, reject);
+          void later()
+            .then(() => callback({ name }))
+            .then((value) => {
+              if (held.get(name) === reject) {
+                held.delete(name);
+                next(name);
+              }
+              resolve(value);
+            });
+        };
+        if (options.steal) {
+          held.get(name)?.(new DOMException('The lock was stolen.', 'AbortError'));
+          grant();
+        } else if (!held.has(name)) grant();
+        else {
+          const queue = queues.get(name) ?? [];
+          queues.set(name, [...queue, grant]);
+          options.signal?.addEventListener('abort', () => {
+            queues.set(name, (queues.get(name) ?? []).filter((g) => g !== grant));
+            reject(new DOMException('The request was aborted.', 'AbortError'));
+          });
+        }
       });
     },
   };
@@ -143,9 +172,25 @@ describe('the agent host (the Worker side of the boundary)', () => {
     const second = await run(b.host, id, 'from b');
     expect(second.final.text).toBe('second answer');
     await b.host.release(id);
-    // Free again: a write from either tab takes the lock for its duration only.
+    // a had the session open (a follower): it becomes the writer when b lets go.
+    await expect.poll(() => a.roles).toEqual([[id, 'reader'], [id, 'writer']]);
     await a.host.store('ws-1', 'rename', [id, 'renamed by a']);
-    expect(await b.host.claim(id)).toBe('writer');
+    expect(await b.host.claim(id)).toBe('reader');
+  });
+
+  it('makes the reader of an open session its writer when the writing tab lets go of it', async () => {
+    const { tab } = await setup([{ text: 'first' }, { text: 'second' }]);
+    const a = await tab();
+    const b = await tab();
+    const id = (await run(a.host, null, 'hello')).started.session.id;
+    expect(await a.host.claim(id)).toBe('writer');
+    expect(await b.host.claim(id)).toBe('reader');
+    await a.host.release(id);
+    await expect.poll(() => b.roles).toEqual([[id, 'writer']]);
+    expect((await run(b.host, id, 'from b')).final.text).toBe('second');
+    // And back: a steal makes b a reader that waits again.
+    expect(await a.host.claim(id, { steal: true })).toBe('writer');
+    await expect.poll(() => b.roles).toEqual([[id, 'writer'], [id, 'reader']]);
   });
 
   it('stops a turn whose session another tab takes over, and refuses its last save (the other tab writes now)', async () => {

@@ -5,7 +5,7 @@ import { proxy, wrap, type Remote } from 'comlink';
 import type { AgentEvent, TurnResult } from '../agent/types';
 import type { AskPerson } from '../approval';
 import type { AgentSettings, AskWrite, TurnJournal } from '../app-agent';
-import { HarnessError } from '../errors';
+import { HarnessError, type ErrorData } from '../errors';
 import type { ContentPart, Message } from '../providers/types';
 import type { SessionInfo, SessionStore } from '../sessions';
 import { EventStream } from '../util';
@@ -16,23 +16,37 @@ import { installErrorTransfer, type AgentHostApi, type SessionRole, type StoreMe
 type Host = Remote<AgentHostApi>;
 const roleListeners = new Set<(sessionId: string, role: SessionRole) => void>();
 let shared: { dbName: string; host: Promise<Host> } | undefined;
+/** Turns in flight on this page: ended with E_AGENT_WORKER_FAILED if the Worker dies under them. */
+const inFlight = new Set<(error: ErrorData) => void>();
 
-/** The tab's agent Worker, started once; a Worker that fails to load rejects with E_AGENT_WORKER_FAILED. */
+/**
+ * The tab's agent Worker, started once. One that fails to load rejects with E_AGENT_WORKER_FAILED; one that dies
+ * later ends the turns in flight with that code, and the next call starts a new Worker.
+ */
 export function agentWorker(dbName: string): Promise<Host> {
   if (shared && shared.dbName === dbName) return shared.host;
   installErrorTransfer();
   const host = new Promise<Host>((resolve, reject) => {
     const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'agent' });
-    const failed = (event: Event) =>
-      reject(new HarnessError('E_AGENT_WORKER_FAILED', `The agent could not start in this tab (${(event as ErrorEvent).message || 'its script did not load'}). Reload the page.`));
-    worker.addEventListener('error', failed, { once: true });
+    let started = false;
+    const failed = (event: Event) => {
+      const detail = (event as ErrorEvent).message || (event.type === 'messageerror' ? 'a message could not be read' : 'its script did not load');
+      const error = new HarnessError(
+        'E_AGENT_WORKER_FAILED',
+        started ? `The agent stopped working in this tab (${detail}). Send the message again; if it keeps happening, reload the page.` : `The agent could not start in this tab (${detail}). Reload the page.`,
+      );
+      if (shared?.host === host) shared = undefined;
+      worker.terminate();
+      for (const end of [...inFlight]) end(error.toJSON());
+      reject(error);
+    };
+    worker.addEventListener('error', failed);
+    worker.addEventListener('messageerror', failed);
     const remote = wrap<AgentHostApi>(worker);
-    remote
-      .init({ dbName }, proxy((sessionId: string, role: SessionRole) => roleListeners.forEach((l) => l(sessionId, role))))
-      .then(() => {
-        worker.removeEventListener('error', failed);
-        resolve(remote);
-      }, reject);
+    remote.init({ dbName }, proxy((sessionId: string, role: SessionRole) => roleListeners.forEach((l) => l(sessionId, role)))).then(() => {
+      started = true;
+      resolve(remote);
+    }, reject);
   });
   shared = { dbName, host };
   return host;
@@ -65,6 +79,8 @@ export interface RemoteAgent {
   release(sessionId: string): Promise<void>;
 }
 
+const failedResult = (error: ErrorData): TurnResult => ({ stopReason: 'error', messages: [], text: '', steps: 0, toolCalls: [], usage: {}, error });
+
 async function ticketOf(db: HarnessDb, workspaceId: string): Promise<WorkspaceTicket> {
   const record = await getWorkspace(db, workspaceId);
   if (!record) throw new HarnessError('E_WORKSPACE_NOT_FOUND', 'This workspace no longer exists. Choose another one in the sidebar.', { workspaceId });
@@ -72,18 +88,10 @@ async function ticketOf(db: HarnessDb, workspaceId: string): Promise<WorkspaceTi
   return { id: record.id, rootName: record.kind === 'opfs' ? record.name : handle.name, access: record.access, handle };
 }
 
-/** The agent of one workspace, running in the tab's Worker. `askPerson`/`askWrite` are the page's cards. */
-export function remoteAgent(options: { db: HarnessDb; workspaceId: string; askPerson: AskPerson; askWrite: AskWrite }): RemoteAgent {
-  const { workspaceId } = options;
-  const ready = (async () => {
-    const host = await agentWorker(options.db.name);
-    await host.attach(await ticketOf(options.db, workspaceId));
-    return host;
-  })();
-  // Unhandled until someone awaits it: a failed start surfaces on the first call, not as a stray rejection.
-  ready.catch(() => undefined);
-  const call = (method: StoreMethod, args: unknown[]): Promise<unknown> => ready.then((host) => (host.store as unknown as (w: string, m: StoreMethod, a: unknown[]) => Promise<unknown>)(workspaceId, method, args));
-  const store: SessionStore = {
+/** A SessionStore whose every call runs in the Worker (writes behind its one-writer check). */
+function storeThrough(host: () => Promise<Host>, workspaceId: string): SessionStore {
+  const call = (method: StoreMethod, args: unknown[]): Promise<unknown> => host().then((h) => (h.store as unknown as (w: string, m: StoreMethod, a: unknown[]) => Promise<unknown>)(workspaceId, method, args));
+  return {
     workspaceId,
     create: (...args) => call('create', args) as never,
     get: (...args) => call('get', args) as never,
@@ -94,11 +102,39 @@ export function remoteAgent(options: { db: HarnessDb; workspaceId: string; askPe
     rename: (...args) => call('rename', args) as never,
     delete: (...args) => call('delete', args) as never,
   };
+}
+
+/** The sessions of a workspace through the tab's Worker, for views that have no chat open (the sidebar). */
+export const remoteSessionStore = (db: HarnessDb, workspaceId: string): SessionStore => storeThrough(() => agentWorker(db.name), workspaceId);
+
+/** The agent of one workspace, running in the tab's Worker. `askPerson`/`askWrite` are the page's cards. */
+export function remoteAgent(options: { db: HarnessDb; workspaceId: string; askPerson: AskPerson; askWrite: AskWrite }): RemoteAgent {
+  const { workspaceId } = options;
+  // The Worker this agent is attached to; a Worker that died is replaced on the next call, and attached again.
+  let attached: { host: Promise<Host>; ready: Promise<Host> } | undefined;
+  const ready = (): Promise<Host> => {
+    const host = agentWorker(options.db.name);
+    if (attached?.host !== host) {
+      const next = host.then(async (h) => (await h.attach(await ticketOf(options.db, workspaceId)), h));
+      // Unhandled until someone awaits it: a failed start surfaces on the first call, not as a stray rejection.
+      next.catch(() => undefined);
+      attached = { host, ready: next };
+    }
+    return attached.ready;
+  };
+  const store = storeThrough(ready, workspaceId);
 
   async function startTurn(turn: RemoteTurn) {
-    const host = await ready;
+    const host = await ready();
     const events = new EventStream<AgentEvent, TurnResult>();
     const asks = new Map<number, AbortController>();
+    const fail = (error: ErrorData) => {
+      asks.forEach((a) => a.abort());
+      events.push({ type: 'error', error, result: failedResult(error) });
+      events.end(failedResult(error));
+    };
+    inFlight.add(fail);
+    void events.result().then(() => inFlight.delete(fail));
     const asked = <T>(id: number, run: (signal: AbortSignal) => Promise<T>) => {
       const controller = new AbortController();
       asks.set(id, controller);
@@ -111,10 +147,15 @@ export function remoteAgent(options: { db: HarnessDb; workspaceId: string; askPe
       askWrite: (id: number, request: Parameters<AskWrite>[0]) => asked(id, (signal) => options.askWrite(request, signal)),
       cancelAsk: (id: number) => asks.get(id)?.abort(),
     });
-    const started = await host.startTurn(
-      { workspaceId, sessionId: turn.sessionId, content: turn.content, ...(turn.before ? { before: turn.before } : {}), ...(turn.model ? { model: turn.model } : {}) },
-      ports,
-    );
+    let started;
+    try {
+      started = await host.startTurn(
+        { workspaceId, sessionId: turn.sessionId, content: turn.content, ...(turn.before ? { before: turn.before } : {}), ...(turn.model ? { model: turn.model } : {}) },
+        ports,
+      );
+    } finally {
+      if (!started) inFlight.delete(fail);
+    }
     const stop = () => void host.stopTurn(started.turnId);
     if (turn.signal.aborted) stop();
     else turn.signal.addEventListener('abort', stop, { once: true });
@@ -125,12 +166,12 @@ export function remoteAgent(options: { db: HarnessDb; workspaceId: string; askPe
   return {
     workspaceId,
     store,
-    settings: () => ready.then((host) => host.settings(workspaceId)),
-    listModels: () => ready.then((host) => host.listModels(workspaceId)),
+    settings: () => ready().then((host) => host.settings(workspaceId)),
+    listModels: () => ready().then((host) => host.listModels(workspaceId)),
     startTurn,
-    interrupted: (sessionId) => ready.then((host) => host.interrupted(workspaceId, sessionId)),
-    dismissInterrupted: (sessionId) => ready.then((host) => host.dismissInterrupted(workspaceId, sessionId)),
-    claim: (sessionId, claimOptions) => ready.then((host) => host.claim(sessionId, claimOptions)),
-    release: (sessionId) => ready.then((host) => host.release(sessionId)),
+    interrupted: (sessionId) => ready().then((host) => host.interrupted(workspaceId, sessionId)),
+    dismissInterrupted: (sessionId) => ready().then((host) => host.dismissInterrupted(workspaceId, sessionId)),
+    claim: (sessionId, claimOptions) => ready().then((host) => host.claim(sessionId, claimOptions)),
+    release: (sessionId) => ready().then((host) => host.release(sessionId)),
   };
 }

@@ -142,11 +142,11 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
     async init(init, onRoleChange) {
       db ??= (options.openDb ?? openHarnessDb)(init.dbName);
       await db;
-      locks ??= createSessionLocks((sessionId) => {
+      locks ??= createSessionLocks((sessionId, role) => {
         // Another tab took the session over: a turn writing it here stops now (its last save is refused, the other
-        // tab writes), and the page is told.
-        for (const turn of turns.values()) if (turn.sessionId === sessionId) turn.controller.abort();
-        onRoleChange(sessionId, 'reader');
+        // tab writes). Either way the page is told.
+        if (role === 'reader') for (const turn of turns.values()) if (turn.sessionId === sessionId) turn.controller.abort();
+        onRoleChange(sessionId, role);
       }, options.locks);
     },
     async attach(ticket) {
@@ -221,7 +221,8 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
       const store = await storeOf(workspaceId);
       return (store[method] as (...a: unknown[]) => Promise<unknown>).apply(store, args as unknown[]) as never;
     },
-    claim: async (sessionId, claimOptions) => lockOf().claim(sessionId, claimOptions),
+    // The page claims the session it opens: followed, so a reader becomes the writer when the other tab lets go.
+    claim: async (sessionId, claimOptions) => lockOf().claim(sessionId, { ...claimOptions, follow: true }),
     release: async (sessionId) => lockOf().release(sessionId),
   };
 }

@@ -175,11 +175,16 @@ export function createChatController(options: {
 
   onCleanup(
     onSessionRole((id, next) => {
-      if (id !== sessionId()) return;
-      // Another tab took this session over: stop writing it here and follow that tab.
-      controller?.abort();
+      if (id !== sessionId() || next === role()) return;
+      // Another tab took this session over: stop writing it here and follow that tab. Or the tab that wrote it let
+      // go (closed it, or closed): this tab writes it now, from what is saved.
+      if (next === 'reader') controller?.abort();
       setRole(next);
       attachChannel(id, next);
+      if (next === 'writer') {
+        setLive(null);
+        void reload(id);
+      }
     }),
   );
   onCleanup(() => {
@@ -236,6 +241,9 @@ export function createChatController(options: {
     try {
       const started = await agent.startTurn({ ...turn, content, signal: controller.signal, ...(chosen ? { model: chosen } : {}) });
       sid = started.session.id;
+      // The turn holds the session's lock; claiming it as the open session also makes this tab follow it after a
+      // take-over (and write it again when the other tab lets go).
+      void agent.claim(sid).catch(() => undefined);
       if (sessionId() !== sid) {
         setSessionId(sid);
         attachChannel(sid, 'writer');
@@ -323,6 +331,7 @@ export function createChatController(options: {
     },
     send: (content) => run(content, { sessionId: sessionId() }),
     async regenerate(index) {
+      if (controller || role() === 'reader') return;
       const all = messages();
       let at = Math.min(index, all.length) - 1;
       while (at >= 0 && !isPrompt(all[at])) at--;
@@ -332,6 +341,8 @@ export function createChatController(options: {
       await run(prompt.content, { sessionId: id, before: all.slice(0, at) });
     },
     async editResend(index, text) {
+      // Checked before the fork: a refused edit must not leave a stray copy of the conversation behind.
+      if (controller || role() === 'reader') return;
       const all = messages();
       const id = sessionId();
       const original = all[index];

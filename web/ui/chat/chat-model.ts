@@ -122,6 +122,16 @@ export function keepUnchanged(previous: readonly ChatItem[], next: ChatItem[]): 
   const byIndex = new Map(previous.map((item) => [`${item.kind}:${item.index}`, item]));
   return next.map((item) => {
     const old = byIndex.get(`${item.kind}:${item.index}`);
-    return old && JSON.stringify(old) === JSON.stringify(item) ? old : item;
+    return old && same(old, item) ? old : item;
   });
+}
+
+/** Deep equality of plain data (strings compare by value, no copies: image data URLs can be megabytes). */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }

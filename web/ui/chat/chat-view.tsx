@@ -3,7 +3,7 @@
 import './chat.css';
 import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, Show, type Accessor } from 'solid-js';
 import { Portal } from 'solid-js/web';
-import { forkSession, type WorkspaceFs, type WorkspaceRecord } from '../../core';
+import { forkSession, toErrorData, type ErrorData, type WorkspaceFs, type WorkspaceRecord } from '../../core';
 import { saveApprovalMode, type ApprovalMode, type JournalCall, type TurnJournal } from '../../core/app-agent';
 import type { AppState } from '../state/app-state';
 import { ApprovalCard } from './approval-card';
@@ -14,7 +14,7 @@ import { assistantItem, chatItems, keepUnchanged, type ChatItem } from './chat-m
 import { Composer } from './composer';
 import { ContinueAction, ReadOnlyBanner } from './turn-notices';
 import { Item, UserBubble } from './message-item';
-import { Markdown, Thinking } from './message-parts';
+import { Markdown, MarkdownGrowth, Thinking } from './message-parts';
 import { SessionActions } from './session-actions';
 import { OfflineNote } from './offline-note';
 import { FirstRun } from '../onboarding/first-run';
@@ -48,9 +48,15 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
     keptText: (title) => ct('editKept', { title }),
   });
   const [draft, setDraft] = createSignal('');
+  // The agent Worker answers this first; if it cannot start, the chat says so (with its code) instead of breaking.
+  const [agentError, setAgentError] = createSignal<ErrorData | null>(null);
   const [settings, { refetch }] = createResource(
     () => s.settingsEpoch() + 1,
-    () => chat.agent.settings(),
+    () =>
+      chat.agent.settings().then(
+        (value) => (setAgentError(null), value),
+        (error: unknown) => (setAgentError(toErrorData(error, 'E_AGENT_WORKER_FAILED')), undefined),
+      ),
   );
   createEffect(on(s.session, (id) => void s.attempt(() => chat.open(id))));
   // Leaving the workspace ends its turn (an open approval counts as denied; finished calls keep their results).
@@ -87,16 +93,18 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
   // One scroll per frame at most: reading scrollHeight forces a layout of the whole log, and a stream updates it
   // many times a frame (measured: 1.6 s of a 200 KB answer's main-thread time went to per-update scrolling).
   let scrollQueued = false;
-  createEffect(
-    on([items, chat.live, chat.approvals, chat.failure], () => {
-      if (!log || scrollQueued || !(atEnd || chat.busy())) return;
-      scrollQueued = true;
-      requestAnimationFrame(() => {
-        scrollQueued = false;
-        if (log) log.scrollTop = log.scrollHeight;
-      });
-    }),
-  );
+  const followEnd = () => {
+    if (!log || scrollQueued || !(atEnd || chat.busy())) return;
+    scrollQueued = true;
+    requestAnimationFrame(() => {
+      scrollQueued = false;
+      if (!log) return;
+      log.scrollTop = log.scrollHeight;
+      // Blocks that came into view replace their estimated size with the real one on this frame: look again.
+      requestAnimationFrame(() => log && log.scrollHeight - log.scrollTop - log.clientHeight > 2 && (log.scrollTop = log.scrollHeight));
+    });
+  };
+  createEffect(on([items, chat.live, chat.approvals, chat.failure], followEnd));
 
   // The composer builds the message (typed text, attached @files, images) and clears the draft when it sends.
   async function send(content: Parameters<typeof chat.send>[0]) {
@@ -135,100 +143,109 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
         )}
       </Show>
       {/* No usable model: the first-run invitation and guided setup; after it, starter prompts for the message box. */}
+      <Show when={agentError()}>
+        {(e) => (
+          <p class="banner error chat-banner" role="alert">
+            {e().code}: {errorText(e(), s.locale())}
+          </p>
+        )}
+      </Show>
       <FirstRun state={s} settings={settings()} fs={props.fs} onPrompt={setDraft} empty={items().length === 0 && !chat.live() && !chat.damaged() && !chat.failure() && !chat.interrupted()} />
       <ReadOnlyBanner chat={chat} ct={ct} />
-      <div class="chat-log" ref={(el) => (log = el)} onScroll={onLogScroll} role="log" aria-label={ct('title')} aria-busy={chat.busy()}>
-        <Show when={chat.interrupted()}>{(j) => <Interrupted journal={j()} ct={ct} onAgain={() => setDraft(j().prompt)} onDismiss={() => void chat.dismissInterrupted()} />}</Show>
-        <Show when={chat.damaged()}>
-          {(d) => (
-            <div class="chat-error" role="alert" data-testid="damaged-session">
-              <strong>{ct('damagedTitle', { code: d().error.code })}</strong>
-              <p>{errorText(d().error, s.locale())}</p>
-              <p class="field-hint">{ct('damagedHint')}</p>
-              <div class="chat-error-actions">
-                <button type="button" class="button small" onClick={() => void recover()}>
-                  {ct('recover')}
-                </button>
-              </div>
-            </div>
-          )}
-        </Show>
-        <Show when={chat.recovered()}>
-          {(r) => (
-            <p class="chat-notice" role="status" data-testid="recovered-session">
-              {ct('recovered', { title: r().from.title, kept: r().kept })}
-              <Show when={r().cut > 0}> {ct('recoveredCut', { cut: r().cut })}</Show>
-            </p>
-          )}
-        </Show>
-        <Show when={items().length === 0 && !chat.live() && !chat.damaged()}>
-          <p class="chat-empty">{ct('empty')}</p>
-        </Show>
-        <Show when={hidden() > 0}>
-          <button type="button" class="button small ghost show-earlier" ref={(el) => observeEarlier(el, showEarlier, () => !atEnd)} onClick={showEarlier}>
-            {ct('showEarlier', { count: hidden() })}
-          </button>
-        </Show>
-        <For each={visibleItems()}>{(item) => <Item item={item} chat={chat} ct={ct} onFork={fork} />}</For>
-        <Show when={chat.live()}>
-          {(l) => (
-            <>
-              <Show when={!l().saved}>
-                <UserBubble text={l().prompt} images={[]} ct={ct} />
-              </Show>
-              <For each={liveItems()}>{(item) => <Item item={item} chat={chat} ct={ct} />}</For>
-              <Show when={l().thinking || l().text || (chat.approvals().length === 0 && Object.keys(l().running).length === 0)}>
-                <article class="msg msg-assistant live" aria-live="polite">
-                  <Show when={l().thinking}>
-                    <Thinking text={l().thinking} live ct={ct} />
-                  </Show>
-                  <Show when={l().text} fallback={<span class="typing" aria-label="…" />}>
-                    <Markdown text={l().text} ct={ct} />
-                  </Show>
-                </article>
-              </Show>
-            </>
-          )}
-        </Show>
-        <For each={chat.approvals()}>{(p) => <ApprovalCard pending={p} ct={ct} />}</For>
-        <For each={chat.warnings()}>
-          {(w) => (
-            <p class="chat-warning" role="status">
-              {ct('warning', { code: w.code, message: w.message })}
-            </p>
-          )}
-        </For>
-        <Show when={chat.notice()}>
-          <p class="chat-notice" role="status">
-            {chat.notice()}
-          </p>
-        </Show>
-        <ContinueAction chat={chat} ct={ct} />
-        <Show when={chat.failure()}>
-          {(f) => (
-            <>
-              {/* A turn that failed before its first checkpoint never saved the prompt: keep it on screen. */}
-              <Show when={!f().saved}>
-                <UserBubble text={f().prompt} images={[]} ct={ct} />
-              </Show>
-              <div class="chat-error" role="alert">
-                <strong>{ct('errorTitle', { code: f().error.code.startsWith('STOP_') ? f().stopReason : f().error.code })}</strong>
-                <p>{errorText(f().error, s.locale()) || ct('stopReason', { reason: f().stopReason })}</p>
+      <MarkdownGrowth.Provider value={followEnd}>
+        <div class="chat-log" ref={(el) => (log = el)} onScroll={onLogScroll} role="log" aria-label={ct('title')} aria-busy={chat.busy()}>
+          <Show when={chat.interrupted()}>{(j) => <Interrupted journal={j()} ct={ct} onAgain={() => setDraft(j().prompt)} onDismiss={() => void chat.dismissInterrupted()} />}</Show>
+          <Show when={chat.damaged()}>
+            {(d) => (
+              <div class="chat-error" role="alert" data-testid="damaged-session">
+                <strong>{ct('damagedTitle', { code: d().error.code })}</strong>
+                <p>{errorText(d().error, s.locale())}</p>
+                <p class="field-hint">{ct('damagedHint')}</p>
                 <div class="chat-error-actions">
-                  <button type="button" class="button small" onClick={() => void chat.retry()}>
-                    {ct('retry')}
+                  <button type="button" class="button small" onClick={() => void recover()}>
+                    {ct('recover')}
                   </button>
-                  <Show when={!f().saved}>
-                    <button type="button" class="button small" onClick={() => setDraft(f().prompt)}>
-                      {ct('editPrompt')}
-                    </button>
-                  </Show>
                 </div>
               </div>
-            </>
-          )}
-        </Show>
-      </div>
+            )}
+          </Show>
+          <Show when={chat.recovered()}>
+            {(r) => (
+              <p class="chat-notice" role="status" data-testid="recovered-session">
+                {ct('recovered', { title: r().from.title, kept: r().kept })}
+                <Show when={r().cut > 0}> {ct('recoveredCut', { cut: r().cut })}</Show>
+              </p>
+            )}
+          </Show>
+          <Show when={items().length === 0 && !chat.live() && !chat.damaged()}>
+            <p class="chat-empty">{ct('empty')}</p>
+          </Show>
+          <Show when={hidden() > 0}>
+            <button type="button" class="button small ghost show-earlier" ref={(el) => observeEarlier(el, showEarlier, () => !atEnd)} onClick={showEarlier}>
+              {ct('showEarlier', { count: hidden() })}
+            </button>
+          </Show>
+          <For each={visibleItems()}>{(item) => <Item item={item} chat={chat} ct={ct} onFork={fork} />}</For>
+          <Show when={chat.live()}>
+            {(l) => (
+              <>
+                <Show when={!l().saved}>
+                  <UserBubble text={l().prompt} images={[]} ct={ct} />
+                </Show>
+                <For each={liveItems()}>{(item) => <Item item={item} chat={chat} ct={ct} />}</For>
+                <Show when={l().thinking || l().text || (chat.approvals().length === 0 && Object.keys(l().running).length === 0)}>
+                  <article class="msg msg-assistant live" aria-live="polite">
+                    <Show when={l().thinking}>
+                      <Thinking text={l().thinking} live ct={ct} />
+                    </Show>
+                    <Show when={l().text} fallback={<span class="typing" aria-label="…" />}>
+                      <Markdown text={l().text} ct={ct} />
+                    </Show>
+                  </article>
+                </Show>
+              </>
+            )}
+          </Show>
+          <For each={chat.approvals()}>{(p) => <ApprovalCard pending={p} ct={ct} />}</For>
+          <For each={chat.warnings()}>
+            {(w) => (
+              <p class="chat-warning" role="status">
+                {ct('warning', { code: w.code, message: w.message })}
+              </p>
+            )}
+          </For>
+          <Show when={chat.notice()}>
+            <p class="chat-notice" role="status">
+              {chat.notice()}
+            </p>
+          </Show>
+          <ContinueAction chat={chat} ct={ct} />
+          <Show when={chat.failure()}>
+            {(f) => (
+              <>
+                {/* A turn that failed before its first checkpoint never saved the prompt: keep it on screen. */}
+                <Show when={!f().saved}>
+                  <UserBubble text={f().prompt} images={[]} ct={ct} />
+                </Show>
+                <div class="chat-error" role="alert">
+                  <strong>{ct('errorTitle', { code: f().error.code.startsWith('STOP_') ? f().stopReason : f().error.code })}</strong>
+                  <p>{errorText(f().error, s.locale()) || ct('stopReason', { reason: f().stopReason })}</p>
+                  <div class="chat-error-actions">
+                    <button type="button" class="button small" onClick={() => void chat.retry()}>
+                      {ct('retry')}
+                    </button>
+                    <Show when={!f().saved}>
+                      <button type="button" class="button small" onClick={() => setDraft(f().prompt)}>
+                        {ct('editPrompt')}
+                      </button>
+                    </Show>
+                  </div>
+                </div>
+              </>
+            )}
+          </Show>
+        </div>
+      </MarkdownGrowth.Provider>
       <OfflineNote t={s.t} />
       <Composer
         state={s}

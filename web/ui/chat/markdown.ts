@@ -32,7 +32,11 @@ const rendered = new Map<string, string>();
 let renderedChars = 0;
 const RENDERED_MAX_CHARS = 8_000_000;
 
-function cached(key: string, render: () => string): string {
+/** Brackets not followed by `(`: a reference or shortcut link, whose target depends on definitions elsewhere. */
+const REFERENCE_LIKE = /\][^(]|\]$/;
+
+function cached(key: string, render: () => string, use = true): string {
+  if (!use || REFERENCE_LIKE.test(key)) return render();
   const hit = rendered.get(key);
   if (hit !== undefined) {
     rendered.delete(key);
@@ -50,8 +54,8 @@ function cached(key: string, render: () => string): string {
   return html;
 }
 
-export function renderMarkdown(text: string): string {
-  return cached(text, () => renderUncached(text));
+export function renderMarkdown(text: string, cache = true): string {
+  return cached(text, () => renderUncached(text), cache);
 }
 
 function renderUncached(text: string): string {
@@ -71,8 +75,8 @@ function renderUncached(text: string): string {
  * Tokens of one block that marked's lexer already produced (markdown-blocks.ts, after the hazard scan) as safe HTML;
  * `raw` is their source, shown as plain text if rendering fails.
  */
-export function renderMarkdownTokens(tokens: readonly Token[], raw: string): string {
-  return cached(raw, () => renderTokensUncached(tokens, raw));
+export function renderMarkdownTokens(tokens: readonly Token[], raw: string, cache = true): string {
+  return cached(raw, () => renderTokensUncached(tokens, raw), cache);
 }
 
 function renderTokensUncached(tokens: readonly Token[], raw: string): string {

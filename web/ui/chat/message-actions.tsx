@@ -21,7 +21,8 @@ export function MessageActions(props: {
   floating?: boolean;
 }) {
   const ct = props.ct;
-  const idle = () => props.index >= 0 && !props.chat.busy();
+  // Actions that write the session: not while a turn runs, nor in a tab that only follows another tab's writing.
+  const idle = () => props.index >= 0 && !props.chat.busy() && props.chat.role() === 'writer';
   return (
     <div class="msg-actions" classList={{ floating: props.floating === true }} role="group" aria-label={ct('msg.actions')}>
       <Show when={props.model}>

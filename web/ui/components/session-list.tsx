@@ -12,7 +12,9 @@ import { MoreIcon, SearchIcon } from './layout-icons';
 import { MenuButton } from './menu';
 import { conversationText, groupSessions, matchSession, relativeTime, type SessionGroup, type SessionMatch } from './session-groups';
 
-const store = async (s: AppState, workspaceId: string) => (await import('../../core/sessions')).createIdbSessionStore(s.db, workspaceId);
+// Through the agent Worker, where every session write passes the one-writer check (a session another tab is
+// writing cannot be renamed or deleted from here); loaded on demand, off the first screen.
+const store = async (s: AppState, workspaceId: string) => (await import('../../core/agent-worker')).remoteSessionStore(s.db, workspaceId);
 
 interface Row {
   session: SessionRecord;
