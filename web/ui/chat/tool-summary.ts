@@ -6,9 +6,9 @@ import type { ChatKey, ChatTranslate } from './chat-i18n';
 const SHAPES: [RegExp, ChatKey, string[]][] = [
   [/^Edit (.+) \(1 replacement\)$/s, 'sum.edit1', ['path']],
   [/^Edit (.+) \((\d+) replacements\)$/s, 'sum.edit', ['path', 'n']],
-  [/^Create (.+) \((\d+) lines\)$/s, 'sum.create', ['path', 'n']],
-  [/^Overwrite binary file (.+) with text \((\d+) lines\)$/s, 'sum.overwriteBinary', ['path', 'n']],
-  [/^Overwrite (.+) \((\d+) lines\)$/s, 'sum.overwrite', ['path', 'n']],
+  [/^Create (.+) \((\d+) lines?\)$/s, 'sum.create', ['path', 'n']],
+  [/^Overwrite binary file (.+) with text \((\d+) lines?\)$/s, 'sum.overwriteBinary', ['path', 'n']],
+  [/^Overwrite (.+) \((\d+) lines?\)$/s, 'sum.overwrite', ['path', 'n']],
   [/^Write (.+) \(unchanged\)$/s, 'sum.unchanged', ['path']],
   [/^Fetch (.+) \(via (.+)\)$/s, 'sum.fetch', ['url', 'via']],
   [/^Search the web for (.+) \((.+)\)$/s, 'sum.search', ['query', 'host']],

@@ -69,7 +69,7 @@ export function defineProtectedPathsSuite(backend: string, makeHarness: () => Pr
       const raw = `notes.md/${'./'.repeat(60)}../docs/readme.md`;
       const prepared = (await prepare(writeTool(), { path: raw, content: 'new\n' })) as PreparedCall;
       expect(prepared.target).toEqual({ path: 'docs/readme.md', raw });
-      expect(prepared.summary).toMatch(/^Overwrite "notes\.md\/\.\/\.\/.*…" \(\d+ characters\) → docs\/readme\.md \(1 lines\)$/);
+      expect(prepared.summary).toMatch(/^Overwrite "notes\.md\/\.\/\.\/.*…" \(\d+ characters\) → docs\/readme\.md \(1 line\)$/);
       expect(prepared.summary.length).toBeLessThan(140);
       expect(prepared.detail!.split('\n').slice(0, 2)).toEqual(['--- a/docs/readme.md', '+++ b/docs/readme.md']);
       expect((await execute(writeTool(), { path: raw, content: 'new\n' }, fs, prepared)).output).toBe('Wrote docs/readme.md (4 bytes).');

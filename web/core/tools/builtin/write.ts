@@ -19,13 +19,13 @@ async function prepareWrite(args: Record<string, unknown>, ctx: ToolContext): Pr
   const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
   const fields = targetFields(target);
   if (!state.exists) {
-    return { summary: `Create ${shown} (${lines} lines)`, detail: unifiedDiff('', content, null, path), state: state.snapshot, ...fields };
+    return { summary: `Create ${shown} (${linesText(lines)})`, detail: unifiedDiff('', content, null, path), state: state.snapshot, ...fields };
   }
   if (state.text === null) {
-    return { summary: `Overwrite binary file ${shown} with text (${lines} lines)`, detail: `(${path} is binary; no diff)`, state: state.snapshot, ...fields };
+    return { summary: `Overwrite binary file ${shown} with text (${linesText(lines)})`, detail: `(${path} is binary; no diff)`, state: state.snapshot, ...fields };
   }
   const detail = unifiedDiff(state.text, content, path, path);
-  return { summary: detail ? `Overwrite ${shown} (${lines} lines)` : `Write ${shown} (unchanged)`, detail: detail || '(no changes)', state: state.snapshot, ...fields };
+  return { summary: detail ? `Overwrite ${shown} (${linesText(lines)})` : `Write ${shown} (unchanged)`, detail: detail || '(no changes)', state: state.snapshot, ...fields };
 }
 
 export function writeTool(): ToolDefinition {
@@ -60,3 +60,5 @@ export function writeTool(): ToolDefinition {
     },
   };
 }
+
+const linesText = (n: number) => `${n} ${n === 1 ? 'line' : 'lines'}`;
