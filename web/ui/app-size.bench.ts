@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { report } from '../../scripts/bench-kit';
 
-const DIST = resolve(import.meta.dirname, '../../dist/app');
+const DIST = resolve(import.meta.dirname, '../..', process.env.I_BUILT_APP ?? 'dist/app');
 const BUDGET_BYTES = 150 * 1024;
 
 /** Static imports of a built ES module (`import ... from "x"`, `import "x"`, `export ... from "x"`), not `import()`. */
