@@ -19,6 +19,9 @@ import { SessionActions } from './session-actions';
 import { OfflineNote } from './offline-note';
 import { FirstRun } from '../onboarding/first-run';
 
+/** What identifies an answer between the live and the saved list: its text and the ids of its calls. */
+const answerKey = (m: { role: 'assistant'; content: string | null; tool_calls?: Array<{ id: string }> }) => `${m.tool_calls?.map((c) => c.id).join(',') ?? ''}\u0000${m.content ?? ''}`;
+
 /** Items a long session shows when it opens; scrolling to the top shows as many again. */
 const SHOWN_AT_FIRST = 80;
 
@@ -77,11 +80,19 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
     setShown((n) => n + SHOWN_AT_FIRST);
     requestAnimationFrame(() => log && (log.scrollTop = log.scrollHeight - fromEnd));
   }
+  // The answers of this turn already in the saved list are not shown again as live ones: the two lists change in
+  // one batch at a checkpoint, but a copy of an answer on screen twice (live and saved) was seen in CI runs.
+  const savedAnswers = createMemo(() => new Set(chat.messages().slice(-16).flatMap((m) => (m.role === 'assistant' ? [answerKey(m)] : []))));
   const liveItems = createMemo(() => {
     const l = chat.live();
     if (!l) return [];
-    return l.assistants.map((m, i) => assistantItem(m, -1 - i, new Map(Object.entries(l.results))));
+    const saved = savedAnswers();
+    return l.assistants.flatMap((m, i) => (saved.has(answerKey(m)) ? [] : [assistantItem(m, -1 - i, new Map(Object.entries(l.results)))]));
   });
+  const liveText = () => {
+    const text = chat.live()?.text ?? '';
+    return text && !savedAnswers().has(answerKey({ role: 'assistant', content: text })) ? text : '';
+  };
 
   let log: HTMLDivElement | undefined;
   // Whether the person was at the end of the log before this update (measured on scroll, not after the update: a
@@ -193,13 +204,13 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
                   <UserBubble text={l().prompt} images={[]} ct={ct} />
                 </Show>
                 <For each={liveItems()}>{(item) => <Item item={item} chat={chat} ct={ct} />}</For>
-                <Show when={l().thinking || l().text || (chat.approvals().length === 0 && Object.keys(l().running).length === 0)}>
+                <Show when={l().thinking || liveText() || (chat.approvals().length === 0 && Object.keys(l().running).length === 0)}>
                   <article class="msg msg-assistant live" aria-live="polite">
                     <Show when={l().thinking}>
                       <Thinking text={l().thinking} live ct={ct} />
                     </Show>
-                    <Show when={l().text} fallback={<span class="typing" aria-label="…" />}>
-                      <Markdown text={l().text} ct={ct} />
+                    <Show when={liveText()} fallback={<span class="typing" aria-label="…" />}>
+                      <Markdown text={liveText()} ct={ct} />
                     </Show>
                   </article>
                 </Show>
