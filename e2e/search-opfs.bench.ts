@@ -3,47 +3,15 @@
 // API (list every folder, getFile().text() with the same number of reads in flight). Target ≤ 1.5: the path
 // policy, walk rules and matching may cost half again the bare reads. The page code is bundled with esbuild and
 // served from 127.0.0.1 (a secure context, so OPFS is there); Chromium is Debian's, as for the e2e specs.
-import { createServer, type Server } from 'node:http';
-import { resolve } from 'node:path';
-import { build } from 'esbuild';
-import { afterAll, beforeAll, it } from 'vitest';
+import { it } from 'vitest';
 import { report, fmt } from '../scripts/bench-kit';
-import { freePort, launchBrowser, type AppBrowser } from './harness';
+import { useBenchPage } from './harness/bench-page';
 
-let server: Server;
-let browser: AppBrowser;
-let url = '';
-
-beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [resolve(import.meta.dirname, 'bench-pages/search-opfs-page.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'error',
-  });
-  const script = bundle.outputFiles[0]!.text;
-  const html = '<!doctype html><meta charset="utf-8"><title>search bench</title><script type="module" src="/page.js"></script>';
-  server = createServer((request, response) => {
-    const js = request.url === '/page.js';
-    response.writeHead(200, { 'content-type': js ? 'text/javascript' : 'text/html' });
-    response.end(js ? script : html);
-  });
-  const port = await freePort();
-  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
-  url = `http://127.0.0.1:${port}/`;
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await new Promise((done) => server?.close(done));
-});
+const bench = useBenchPage('search bench', 'bench-pages/search-opfs-page.ts');
 
 it('search over 10,000 OPFS files in Chromium vs a plain concurrent OPFS read of them', async () => {
-  const { page } = browser;
-  await page.goto(url);
+  const { page } = bench.browser;
+  await page.goto(bench.url);
   await page.waitForFunction(() => 'searchBench' in globalThis);
   type Bench = {
     setup(): Promise<number>;

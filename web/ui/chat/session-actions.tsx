@@ -2,24 +2,14 @@
 // Markdown, import JSON, delete. The import's file input stays in the page (labelled "Import JSON") so the menu
 // item can open it and a file can also be given to it directly.
 import { createSignal, createUniqueId, Show } from 'solid-js';
-import { exportSession, forkSession, importSession, sessionToMarkdown, type SessionStore } from '../../core';
+import { forkSession, importSession, type SessionStore } from '../../core';
 import { ConfirmDialog } from '../components/dialog';
 import { InlineRename } from '../components/inline-rename';
 import { MoreIcon } from '../components/layout-icons';
 import { MenuButton, type MenuItem } from '../components/menu';
 import type { AppState } from '../state/app-state';
 import { messageOf } from '../state/errors';
-
-function download(name: string, text: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-const fileName = (title: string, ext: string) => `${title.replace(/[^\p{L}\p{N}._-]+/gu, '-').slice(0, 60) || 'session'}.${ext}`;
+import { downloadSession } from './composer-actions';
 
 export function SessionActions(props: { state: AppState; store: SessionStore; sessionId: string | null; title: string; busy: boolean; messageCount: number; onOpen: (id: string | null) => void }) {
   const s = props.state;
@@ -30,11 +20,7 @@ export function SessionActions(props: { state: AppState; store: SessionStore; se
   let importInput!: HTMLInputElement;
 
   async function exportAs(kind: 'json' | 'md') {
-    const id = props.sessionId;
-    if (!id) return;
-    const data = await exportSession(props.store, id);
-    if (kind === 'json') download(fileName(data.title, 'json'), `${JSON.stringify(data, null, 2)}\n`, 'application/json');
-    else download(fileName(data.title, 'md'), sessionToMarkdown(data.title, data.messages), 'text/markdown');
+    if (props.sessionId) await downloadSession(props.store, props.sessionId, kind);
   }
   async function doImport(file: File | undefined) {
     if (!file) return;
