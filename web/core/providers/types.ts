@@ -4,6 +4,7 @@
 // across providers.
 
 import type { ErrorData } from '../errors';
+import type { StepUsage } from '../usage/types';
 
 // ---------------------------------------------------------------------------------------------- conversation
 
@@ -53,6 +54,8 @@ export interface AssistantMessage {
   _provider?: { protocol: string; model: string };
   /** The person stopped the turn while this answer streamed: `content` is the text so far; `thinking` is kept for display only. */
   _stopped?: { thinking?: string };
+  /** What this model call used and how long it took (issue 15); host data, never sent to a provider. */
+  _usage?: StepUsage;
 }
 
 export interface ToolMessage {
@@ -61,6 +64,11 @@ export interface ToolMessage {
   content: string;
   /** True when the tool failed or was refused: the content is the error text. */
   _error?: boolean;
+  /**
+   * The tool's whole output when `content` (what the model saw) is a bounded view: a preview plus a reference
+   * (seed 002). The session log keeps it so the person can always read the full result; never sent to a provider.
+   */
+  _full_output?: string;
 }
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
