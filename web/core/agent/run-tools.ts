@@ -102,7 +102,7 @@ async function runOne(call: ValidCall, step: number, deps: TurnDeps, signal: Abo
     return failed(call.id, name, { code: 'E_TOOL_ARGUMENTS', message: `The arguments of ${name} do not match its schema. ${problems.slice(0, 5).join('; ')}. Fix the arguments and call again.` });
   }
   emit({ type: 'tool-start', step, id: call.id, name, arguments: args });
-  const ctx: ToolContext = { fs: deps.fs, workspaceId: deps.workspaceId, callId: call.id, signal };
+  const ctx: ToolContext = { fs: deps.checkpoints ? deps.checkpoints.fsFor({ id: call.id, name, step }, deps.fs) : deps.fs, workspaceId: deps.workspaceId, callId: call.id, signal };
   let prepared: PreparedCall | undefined;
   if (tool.prepare) {
     try {
