@@ -8,4 +8,4 @@ export { budgetOf, estimateBudget, estimateBytes, triggerOf, truncateToBytes, DE
 export type * from './types';
 export { transportStream, type TransportStreamOptions } from './transport-stream';
 export { openSessionForTurn, type OpenedSession } from './open-session';
-export { boundedOutput, turnResultViews, RESULT_SCOPE_TTL_MS, RESULT_STORE_LIMITS, type ResultViews, type TurnResultViews } from './result-views';
+export { boundedOutput, resultSourceId, sessionResultViews, turnResultViews, RESULT_SCOPE_TTL_MS, RESULT_STORE_LIMITS, SESSION_RESULT_STORE_LIMITS, SESSION_RESULT_TTL_MS, SESSION_TASK_ID, type ResultViews, type TurnResultViews } from './result-views';

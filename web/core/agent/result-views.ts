@@ -1,6 +1,9 @@
 // Bounded tool-result views in the loop (seed 002): a result over 4096 bytes reaches the model as a 512-byte
-// preview plus a reference into a content store, and `read_result` pages the rest back. The scope is one task
-// (this turn) of one session, fixed by the host when the turn starts; the model supplies only the ref string.
+// preview plus a reference into a content store, and `read_result` pages the rest back. The scope is fixed by the
+// host when the turn starts; the model supplies only the ref string. `sessionResultViews` (the app and headless
+// `i`) scopes references to the whole session: the task of the scope is the session itself, so a reference made
+// in one turn still reads in a later one (web/core/context/CONTEXT.md, "Scope"). `turnResultViews` keeps the
+// older one-turn scope for hosts without a persistent store.
 import {
   BoundedResultPolicy,
   createReadResultTool,
@@ -20,6 +23,8 @@ import type { ToolDefinition } from '../tools/types';
 export interface ResultViews {
   store: ContentStore;
   scope: ContentScope;
+  /** Distinguishes this turn's results from another turn's with the same tool call ids (a session-wide scope). */
+  turnId?: string;
 }
 
 export interface TurnResultViews extends ResultViews {
@@ -35,6 +40,28 @@ export function turnResultViews(o: { store: ContentStore; sessionId: string; now
   const now = o.now ?? Date.now;
   const scope: ContentScope = { sessionId: o.sessionId, taskId: globalThis.crypto.randomUUID(), expiresAtMs: now() + (o.ttlMs ?? RESULT_SCOPE_TTL_MS) };
   return { store: o.store, scope, tool: createReadResultTool({ store: o.store, scope: () => scope, now }) };
+}
+
+/** The task id of a session-wide scope: every turn of the session shares it, so references outlive the turn. */
+export const SESSION_TASK_ID = 'session';
+
+/** How long a session-scoped reference lives at most (seed 002: every entry has an absolute expiry). */
+export const SESSION_RESULT_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * One turn's views over a store whose references stay readable for the whole session (later turns, and after a
+ * reload or in a new process when the store persists). Call it at each turn start and pass the result whole as
+ * `TurnDeps.results` (its `turnId` keeps sources of different turns apart); register `tool`.
+ */
+export function sessionResultViews(o: { store: ContentStore; sessionId: string; now?: () => number; ttlMs?: number }): TurnResultViews {
+  const now = o.now ?? Date.now;
+  const scope: ContentScope = { sessionId: o.sessionId, taskId: SESSION_TASK_ID, expiresAtMs: now() + (o.ttlMs ?? SESSION_RESULT_TTL_MS) };
+  return { store: o.store, scope, turnId: globalThis.crypto.randomUUID(), tool: createReadResultTool({ store: o.store, scope: () => scope, now }) };
+}
+
+/** The content store source id of one tool result: unique per session, turn, step and call. */
+export function resultSourceId(views: ResultViews, step: number, callId: string): string {
+  return `${views.scope.sessionId}:${views.turnId ?? views.scope.taskId}:${step}:${callId}`;
 }
 
 /**
@@ -62,7 +89,21 @@ export async function boundedOutput(views: ResultViews, sourceId: string, name: 
   }
 }
 
-/** Limits of the store behind the views, for headless `i` (memory) and the app (IndexedDB `content`). */
+/**
+ * Limits of one session's store (the file store in the session folder headless, the app's IndexedDB `content`
+ * records of that session): a full store refuses new results (the model then gets the preview and the reason,
+ * the log still keeps the whole text); it never evicts a live reference.
+ */
+export const SESSION_RESULT_STORE_LIMITS = {
+  storeId: 'session-results',
+  maxEntries: 1024,
+  maxBytes: 64 * 1024 * 1024,
+  maxContentBytes: 8 * 1024 * 1024,
+  maxPageBytes: 64 * 1024,
+  maxTtlMs: SESSION_RESULT_TTL_MS,
+} as const;
+
+/** Limits of a one-turn store (turnResultViews; headless `i` without --session-name keeps it in memory). */
 export const RESULT_STORE_LIMITS = {
   storeId: 'tool-results',
   maxEntries: 256,

@@ -9,7 +9,7 @@ import type { PreparedCall, ToolContext, ToolResult } from '../tools/types';
 import { parseArguments, type ValidCall } from './batch';
 import { truncateToBytes } from './budget';
 import { checkToolImages } from './images';
-import { boundedOutput } from './result-views';
+import { boundedOutput, resultSourceId } from './result-views';
 import type { AgentEvent, ToolCallRecord, TurnDeps } from './types';
 
 interface Outcome {
@@ -20,6 +20,8 @@ interface Outcome {
   code?: string;
   images: ImagePart[];
   ran: boolean;
+  /** The whole output when the model sees less of it (a bounded view or the budget's cut): kept for the log. */
+  full?: string;
 }
 
 export interface BatchRun {
@@ -48,18 +50,21 @@ export async function runBatch(
     let outcome = await runOne(call, step, deps, signal, emit);
     outcome = await afterTool(outcome, deps.hooks, signal);
     // The bounded view (seed 002) first, then the budget's per-call cap on what is left.
+    // Whatever the model is shown, the log keeps what the tool returned (after after_tool) whole (seed 002).
+    const whole = outcome.output;
     if (deps.results) {
-      const { sessionId, taskId } = deps.results.scope;
-      outcome = { ...outcome, output: await boundedOutput(deps.results, `${sessionId}:${taskId}:${step}:${outcome.id}`, outcome.name, outcome) };
+      outcome = { ...outcome, output: await boundedOutput(deps.results, resultSourceId(deps.results, step, outcome.id), outcome.name, outcome) };
     }
     const verdict = checkToolImages(outcome.images, imagesAccepted);
     imagesAccepted += verdict.accepted.length;
-    const output = truncateToBytes([outcome.output, ...verdict.notes].join('\n'), toolBudget);
-    outcome = { ...outcome, output, images: verdict.accepted };
+    const shown = outcome.output;
+    const output = truncateToBytes([shown, ...verdict.notes].join('\n'), toolBudget);
+    const cut = shown !== whole || !output.startsWith(whole);
+    outcome = { ...outcome, output, images: verdict.accepted, ...(cut ? { full: whole } : {}) };
     outcomes.push(outcome);
     emit({ type: 'tool-result', step, id: outcome.id, name: outcome.name, output: outcome.output, error: outcome.error, ...(outcome.code ? { code: outcome.code } : {}), images: outcome.images.length });
   }
-  const tools: ToolMessage[] = outcomes.map((o) => ({ role: 'tool', tool_call_id: o.id, content: o.output, ...(o.error ? { _error: true } : {}) }));
+  const tools: ToolMessage[] = outcomes.map((o) => ({ role: 'tool', tool_call_id: o.id, content: o.output, ...(o.error ? { _error: true } : {}), ...(o.full !== undefined ? { _full_output: o.full } : {}) }));
   const images: UserMessage[] = outcomes
     .filter((o) => o.images.length > 0)
     .map((o) => ({
