@@ -4,6 +4,7 @@ import { askReasonEn, askReasonZh } from './ask-reason-strings';
 import { messagesEn, messagesZh } from './messages-strings';
 import { composerEn, composerZh } from './composer-strings';
 import { turnEn, turnZh } from './turn-strings';
+import { meterEn, meterZh } from './meter-strings';
 
 const en = {
   title: 'Chat',
@@ -33,6 +34,7 @@ const en = {
   ...messagesEn,
   ...composerEn,
   ...turnEn,
+  ...meterEn,
   writeNoChange: 'The file would not change.',
   approvalMode: 'Approval',
   modeAsk: 'Ask before changes',
@@ -156,6 +158,7 @@ const zh: Record<ChatKey, string> = {
   ...messagesZh,
   ...composerZh,
   ...turnZh,
+  ...meterZh,
   writeNoChange: '文件不会改变。',
   approvalMode: '审批',
   modeAsk: '修改前询问',

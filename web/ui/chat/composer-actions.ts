@@ -29,6 +29,10 @@ export interface ViewHooks {
   setModel: (name: string | null) => void;
   openModelMenu: () => void;
   openHelp: () => void;
+  /** Opens the context breakdown (/context, the meter). */
+  openContext: () => void;
+  /** Compacts the open session now (ChatController.compact): a compaction-only turn. */
+  compact: (focus?: string) => Promise<void>;
   /** Sends a message (the skill request), with the composer's attachments. */
   sendText: (text: string) => Promise<void>;
   /** A sentence for the person under the composer. */
@@ -55,6 +59,11 @@ export function commandActions(v: ViewHooks): CommandActions {
     openModelMenu: v.openModelMenu,
     exportSession: (kind) => downloadSession(v.store, needSession(), kind),
     openHelp: v.openHelp,
+    openContext: v.openContext,
+    compact: async (focus) => {
+      needSession();
+      await v.compact(focus || undefined);
+    },
     useSkill: (name, args) => v.sendText(`${v.ct('c.skillPrompt', { name })}${args ? `\n\n${args}` : ''}`),
   };
 }
@@ -69,10 +78,12 @@ export function paletteItems(v: ViewHooks): PaletteItem[] {
     { id: 'settings', group: 'c.groupCommand', label: ct('c.openSettings'), run: openSettings },
     { id: 'model', group: 'c.groupCommand', label: ct('c.cmd.model').replace(/[:：].*$/, ''), run: v.openModelMenu },
     { id: 'help', group: 'c.groupCommand', label: ct('c.shortcuts'), run: v.openHelp },
+    { id: 'context', group: 'c.groupCommand', label: ct('meter.cmd.context'), run: v.openContext },
   ];
   if (hasSession) {
     commands.push(
       { id: 'fork', group: 'c.groupCommand', label: ct('c.cmd.fork'), run: () => void s.attempt(v.fork) },
+      { id: 'compact', group: 'c.groupCommand', label: ct('meter.compactNow'), run: () => void s.attempt(() => v.compact()) },
       { id: 'export-md', group: 'c.groupCommand', label: ct('exportMd'), run: () => void s.attempt(() => downloadSession(v.store, v.sessionId()!, 'md')) },
       { id: 'export-json', group: 'c.groupCommand', label: ct('exportJson'), run: () => void s.attempt(() => downloadSession(v.store, v.sessionId()!, 'json')) },
     );

@@ -29,6 +29,8 @@ const actions = () => ({
   openModelMenu: vi.fn(),
   exportSession: vi.fn(),
   openHelp: vi.fn(),
+  openContext: vi.fn(),
+  compact: vi.fn(),
   useSkill: vi.fn(),
 }) satisfies CommandActions;
 
@@ -44,8 +46,9 @@ describe('slash commands', () => {
   });
 
   it('lists built-ins, then skills, without a skill that shadows a built-in', () => {
-    expect(commands.map((c) => c.name)).toEqual(['new', 'clear', 'fork', 'model', 'export', 'help', 'review']);
-    expect(matchCommands(commands, 'e').map((c) => c.name)).toEqual(['export', 'new', 'clear', 'model', 'help', 'review']);
+    expect(commands.map((c) => c.name)).toEqual(['new', 'clear', 'fork', 'context', 'compact', 'model', 'export', 'help', 'review']);
+    expect(matchCommands(commands, 'e').map((c) => c.name)).toEqual(['export', 'new', 'clear', 'context', 'model', 'help', 'review']);
+    expect(matchCommands(commands, 'co').map((c) => c.name)).toEqual(['context', 'compact']);
     expect(matchCommands(commands, 'rev').map((c) => c.name)).toEqual(['review']);
   });
 
@@ -64,9 +67,23 @@ describe('slash commands', () => {
     expect(a.useSkill).toHaveBeenCalledWith('review', 'the last commit\nplease');
   });
 
+  it('opens the context breakdown on /context and compacts on /compact with the rest of the line as the focus', async () => {
+    const a = actions();
+    await runCommand(commands, parseSlash('/context')!, a);
+    await runCommand(commands, parseSlash('/compact')!, a);
+    await runCommand(commands, parseSlash('/compact  keep the file list\nand the open questions ')!, a);
+    expect(a.openContext).toHaveBeenCalledTimes(1);
+    expect(a.compact.mock.calls).toEqual([[''], ['keep the file list\nand the open questions']]);
+    expect(a.newSession).not.toHaveBeenCalled();
+    expect(a.useSkill).not.toHaveBeenCalled();
+    // Picking /compact from the menu leaves room for a focus instead of compacting at once.
+    expect(commands.find((c) => c.name === 'compact')?.takesArgs).toBe(true);
+    expect(commands.find((c) => c.name === 'context')?.takesArgs).toBe(false);
+  });
+
   it('says an unknown command is unknown instead of sending it', async () => {
     const a = actions();
-    expect(await runCommand(commands, parseSlash('/compact')!, a)).toEqual({ ok: false, error: 'c.unknownCommand', params: { name: '/compact' } });
+    expect(await runCommand(commands, parseSlash('/compress')!, a)).toEqual({ ok: false, error: 'c.unknownCommand', params: { name: '/compress' } });
     expect(Object.values(a).every((f) => f.mock.calls.length === 0)).toBe(true);
   });
 });

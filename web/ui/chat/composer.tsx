@@ -13,6 +13,7 @@ import { CommandPalette } from './command-palette';
 import { commandActions, paletteItems, type ViewHooks } from './composer-actions';
 import { droppedFiles, isRefusal, readImage, takesImages, type Attached } from './composer-images';
 import { ComposerListbox, optionId, type ListOption } from './composer-listbox';
+import { ContextMeter, type ContextMeterControl } from './context-meter';
 import { attachMentions, buildFileIndex, mentionAt, mentionToken, MENTION_LIMITS, type AttachNote, type FileIndex } from './composer-mentions';
 import type { ComposerKey } from './composer-strings';
 import { ModelSwitcher, type ModelSwitcherControl } from './model-switcher';
@@ -65,6 +66,7 @@ export function Composer(props: ComposerProps) {
   const [sending, setSending] = createSignal(false);
   let box: HTMLTextAreaElement | undefined;
   let model: ModelSwitcherControl | undefined;
+  let meter: ContextMeterControl | undefined;
 
   const config = () => props.settings?.model?.config ?? null;
   const say = (text: string, kind: 'info' | 'error'): void => void setNote({ text, kind });
@@ -155,6 +157,8 @@ export function Composer(props: ComposerProps) {
       setWantSkills(true);
       setHelpOpen(true);
     },
+    openContext: () => meter?.openBreakdown(),
+    compact: (focus) => props.chat.compact(focus),
     sendText: (text) => sendMessage(text),
     say,
     ct,
@@ -362,6 +366,7 @@ export function Composer(props: ComposerProps) {
             ref={(c) => (model = c)}
           />
           <ApprovalModeControl mode={mode()} onChange={props.onSetMode} ct={ct} />
+          <ContextMeter chat={props.chat} ct={ct} locale={s.locale()} ref={(c) => (meter = c)} />
           <span class="composer-hint">{ct('c.slashHint')}</span>
           <Show
             when={props.chat.busy()}

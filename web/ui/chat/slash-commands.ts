@@ -2,24 +2,27 @@
 // for a typed prefix, and running a parsed command against the view's actions. Pure (no Solid, no DOM), so the
 // parsing and dispatch are unit-tested in Node; the composer owns the menu and the actions.
 import type { ComposerKey } from './composer-strings';
+import type { MeterKey } from './meter-strings';
 
-export type BuiltinCommand = 'new' | 'clear' | 'fork' | 'model' | 'export' | 'help';
+export type BuiltinCommand = 'new' | 'clear' | 'fork' | 'context' | 'compact' | 'model' | 'export' | 'help';
 
 export interface SlashCommand {
   name: string;
   kind: 'builtin' | 'skill';
   /** The string key of its one-line description (skills carry their own description). */
-  hint: ComposerKey;
+  hint: ComposerKey | MeterKey;
   description?: string;
   /** Picking it from the menu completes `/name ` for an argument instead of running it. */
   takesArgs: boolean;
 }
 
-// /compact is left out until compaction can be asked for from the app (it would otherwise be a dead entry).
 export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   { name: 'new', kind: 'builtin', hint: 'c.cmd.new', takesArgs: false },
   { name: 'clear', kind: 'builtin', hint: 'c.cmd.clear', takesArgs: false },
   { name: 'fork', kind: 'builtin', hint: 'c.cmd.fork', takesArgs: false },
+  { name: 'context', kind: 'builtin', hint: 'meter.cmd.context', takesArgs: false },
+  // Picked from the menu it completes `/compact ` so a focus can be typed; Enter on its own compacts without one.
+  { name: 'compact', kind: 'builtin', hint: 'meter.cmd.compact', takesArgs: true },
   { name: 'model', kind: 'builtin', hint: 'c.cmd.model', takesArgs: true },
   { name: 'export', kind: 'builtin', hint: 'c.cmd.export', takesArgs: false },
   { name: 'help', kind: 'builtin', hint: 'c.cmd.help', takesArgs: false },
@@ -61,6 +64,10 @@ export interface CommandActions {
   openModelMenu(): void;
   exportSession(kind: 'md' | 'json'): Promise<void> | void;
   openHelp(): void;
+  /** Opens the breakdown of the next request (the /context view). */
+  openContext(): void;
+  /** Compacts the open session now; `focus` (may be empty) tells the summary what to keep. */
+  compact(focus: string): Promise<void> | void;
   /** A skill: send a message asking the agent to use it, with the rest of the line. */
   useSkill(name: string, args: string): Promise<void> | void;
 }
@@ -81,6 +88,12 @@ export async function runCommand(commands: readonly SlashCommand[], parsed: { na
       break;
     case 'fork':
       await actions.fork();
+      break;
+    case 'context':
+      actions.openContext();
+      break;
+    case 'compact':
+      await actions.compact(parsed.args);
       break;
     case 'model':
       if (parsed.args) actions.setModel(parsed.args === 'default' ? null : parsed.args);
