@@ -14,12 +14,16 @@
 //   memory            [workspaceId, id]
 //   metrics           [workspaceId, name]               e.g. 'cache-stats'; not a deletable cache
 //   content           [ref]                             content reference (sha256 hex); index by_workspace
+//   checkpoint_blobs  [workspaceId, sha]                file contents before/after agent writes (sha256 hex);
+//                                                       index by_size [workspaceId, size] (sizes without the bytes)
+//   checkpoint_records [workspaceId, seq]               what each write/revert did to a file (web/core/checkpoints);
+//                                                       index by_session [workspaceId, session, seq]
 // Deleting a workspace deletes every record whose key or index starts with its id (workspaces/registry.ts).
 import type { DBSchema } from 'idb';
 import type { WorkspaceAccess } from '../fs';
 
 export const DB_NAME = 'i-harness';
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export type WorkspaceKind = 'folder' | 'opfs';
 export type WorkspaceAccessMode = WorkspaceAccess;
@@ -107,6 +111,21 @@ export interface ContentRecord {
   [extra: string]: unknown;
 }
 
+export interface CheckpointBlobRecord {
+  workspaceId: string;
+  sha: string;
+  size: number;
+  bytes: Uint8Array;
+}
+
+/** A web/core/checkpoints CheckpointRecord with its workspace; the fields are checked when read back. */
+export interface CheckpointRecordRow {
+  workspaceId: string;
+  seq: number;
+  session: string;
+  [extra: string]: unknown;
+}
+
 export interface HarnessDbSchema extends DBSchema {
   workspaces: { key: string; value: WorkspaceRecord; indexes: { by_name_key: string } };
   settings: { key: string; value: SettingsRecord };
@@ -119,6 +138,8 @@ export interface HarnessDbSchema extends DBSchema {
   memory: { key: [string, string]; value: MemoryRecord };
   metrics: { key: [string, string]; value: MetricsRecord };
   content: { key: string; value: ContentRecord; indexes: { by_workspace: string } };
+  checkpoint_blobs: { key: [string, string]; value: CheckpointBlobRecord; indexes: { by_size: [string, number] } };
+  checkpoint_records: { key: [string, number]; value: CheckpointRecordRow; indexes: { by_session: [string, string, number] } };
 }
 
 export type StoreName =
@@ -132,7 +153,9 @@ export type StoreName =
   | 'plugin_kv'
   | 'memory'
   | 'metrics'
-  | 'content';
+  | 'content'
+  | 'checkpoint_blobs'
+  | 'checkpoint_records';
 
 export const STORE_NAMES: readonly StoreName[] = [
   'workspaces',
@@ -146,6 +169,8 @@ export const STORE_NAMES: readonly StoreName[] = [
   'memory',
   'metrics',
   'content',
+  'checkpoint_blobs',
+  'checkpoint_records',
 ];
 
 /** The key used for names compared as a person reads them: NFC and case-insensitive. */

@@ -97,7 +97,7 @@ export async function updateWorkspaceGrant(db: HarnessDb, id: string, handle: Fi
   return updated;
 }
 
-const WORKSPACE_SCOPED: readonly StoreName[] = ['plugin_enablement', 'plugin_kv', 'memory', 'metrics'];
+const WORKSPACE_SCOPED: readonly StoreName[] = ['plugin_enablement', 'plugin_kv', 'memory', 'metrics', 'checkpoint_blobs', 'checkpoint_records'];
 
 /**
  * Settings scopes that belong to one workspace, keyed `<scope>:<workspaceId>`: the general per-workspace settings
