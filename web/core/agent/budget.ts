@@ -58,6 +58,9 @@ export function estimateBytes(messages: readonly Message[], settings: BudgetSett
   return total + seen.images * settings.image_tokens;
 }
 
+/** UTF-8 bytes of the tool schemas as sent (the same count the estimate adds). */
+export const toolSchemaBytes = (tools: readonly ToolSchema[]): number => bytesOf(tools);
+
 export function triggerOf(b: BudgetSettings): number {
   return Math.floor(Math.min(b.context_window * b.threshold, b.context_window - b.max_tokens - b.safety * b.context_window));
 }

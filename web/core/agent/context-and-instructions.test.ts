@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { HookPipeline } from '../hooks';
 import { createInMemoryMemoryStore, desiredItems, memoryTools, projectInstructionsMessage, resolveSystemPrompt, snapshotMessage, type ContextState } from '../modules';
 import type { Message } from '../providers/types';
+import type { CompactionInfo } from '../usage/types';
 import { runScripted } from './__fixtures__/harness';
 import { call } from './__fixtures__/scripted-stream';
 
@@ -120,11 +121,16 @@ describe('system prompt, AGENTS.md and context injection', () => {
     const run = await runScripted([{ content: 'fine' }], { history, content: 'next', model: { budget }, hooks, context: () => state });
     expect(run.result.stopReason).toBe('stop');
     const sent = sentAt(run, 0);
-    expect(sent).toEqual(committed);
+    // The summary's figures are final only after the commit hook (tokens_after counts what it committed).
+    const info = sent[2]!.role === 'user' ? (sent[2]!._meta?.compaction as CompactionInfo) : undefined;
+    expect(info).toMatchObject({ folded_messages: 3, folded_tool_results: 0, manual: false, tokens_after: expect.any(Number) as number });
+    expect(info!.tokens_after).toBeGreaterThan(0);
+    expect(info!.tokens_after).toBeLessThan(info!.tokens_before);
+    expect(sent).toEqual(committed.map((m, i) => (i === 2 ? { ...m, _meta: { kind: 'compaction_summary', compaction: info } } : m)));
     expect(sent).toEqual([
       { role: 'system', content: 's' },
       instructions,
-      expect.objectContaining({ role: 'user', content: expect.stringContaining('Earlier: a long log.') as string, _meta: { kind: 'compaction_summary' } }),
+      expect.objectContaining({ role: 'user', content: expect.stringContaining('Earlier: a long log.') as string, _meta: expect.objectContaining({ kind: 'compaction_summary' }) as object }),
       snapshot,
       { role: 'user', content: 'and then' },
       { role: 'assistant', content: 'ok' },

@@ -1,7 +1,7 @@
 // The agent loop: one turn of seed 000 §6 / ARCHITECTURE.md "one turn". A plain function over injected ports;
 // it never throws: every failure ends the turn as data (`stopReason` 'error' | 'aborted' | ...), and the
 // returned stream always ends with exactly one `done` or `error` event.
-import { HarnessError, toErrorData, type ErrorData } from '../errors';
+import { toErrorData, type ErrorData } from '../errors';
 import { abortError, transportHooksOf, type BudgetEstimate } from '../hooks';
 import type { AssistantMessage, Message, PrepareInput, ToolSchema, Usage, UserMessage } from '../providers/types';
 import { contextMessagesToAppend } from '../modules/context';
@@ -10,9 +10,10 @@ import { isConsistent } from '../sessions/validate-history';
 import { EventStream } from '../util';
 import { validateBatch } from './batch';
 import { anchorFrom, DEFAULT_BUDGET, estimateBudget, UNBUDGETED, type UsageAnchor } from './budget';
-import { compactHistory, headLength } from './compact';
+import { checkFocus, compactionStep } from './compaction-step';
 import { callModel } from './model-call';
 import { runBatch } from './run-tools';
+import { anchorUsage, contextSizeOf, stepUsageOf } from './step-usage';
 import type { AgentEvent, StopReason, ToolCallRecord, TurnDeps, TurnInput, TurnResult } from './types';
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -58,6 +59,8 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
   /** The latest assistant message of THIS turn (a resumed history's old answers never count as this turn's). */
   let lastAssistant: AssistantMessage | undefined;
   const budgetSettings = input.model.budget ? { ...DEFAULT_BUDGET, ...input.model.budget } : null;
+  /** The answer request in flight (what was sent, when): a stopped answer's usage is estimated from it. */
+  let inFlight: { started: number; messages: Message[]; tools: ToolSchema[] } | null = null;
 
   const abortIfNeeded = () => {
     if (signal.aborted) throw new Stop('aborted', abortError().toJSON());
@@ -99,6 +102,7 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
   emit({ type: 'turn-start', session: deps.session?.path ?? null });
   try {
     abortIfNeeded();
+    if (input.compact) return await compactOnly(input.compact);
     if (!history.some((m) => m.role === 'system')) {
       // A new session: the system prompt (the embedded default with the workspace's name, unless the caller
       // resolved another), then AGENTS.md as workspace content. Both stay fixed for the whole session.
@@ -142,13 +146,7 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
         verdict = data.result;
       }
       if (!verdict.fits) {
-        const compacted = await compactHistory(history, verdict, {
-          hooks,
-          signal,
-          model: input.model.model,
-          check: (messages) => budgetOf(messages, allTools, 0),
-          summarise: (messages, prompt) => summarise(messages, prompt),
-        });
+        const compacted = await compact(verdict, allTools);
         if (!compacted) {
           throw new Stop('budget', {
             code: 'E_CONTEXT_BUDGET',
@@ -156,9 +154,8 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
             data: { estimate: verdict.estimate, trigger: verdict.trigger },
           });
         }
-        history = compacted.messages;
+        history = compacted;
         anchor = null;
-        emit({ type: 'compacted', step, removed: compacted.removed });
       }
 
       const prepare: PrepareInput = {
@@ -175,16 +172,24 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
         extra_body: input.model.extra_body,
         stream: true,
       };
+      inFlight = { started: performance.now(), messages: history, tools: allTools };
       const outcome = await callModel(deps.stream, { input: prepare, hooks: transportHooksOf(hooks, signal), requestMeta: { step, ...(deps.session ? { session: deps.session.path } : {}) }, signal }, step, emit);
       abortIfNeeded();
       if (!outcome.ok) throw new Stop(outcome.error.code === 'E_ABORTED' ? 'aborted' : 'error', outcome.error);
-      const choice = outcome.result.parsed.response.choices[0];
+      const response = outcome.result.parsed.response;
+      const choice = response.choices[0];
       if (!choice) throw new Stop('error', { code: 'E_MODEL_EMPTY', message: 'The model returned no choice. Try again; if it repeats, check the provider.' });
-      addUsage(usage, outcome.result.parsed.response.usage);
-      const message: AssistantMessage = { ...choice.message, role: 'assistant', _provider: { protocol: input.model.protocol, model: input.model.model } };
+      addUsage(usage, response.usage);
+      const answer: AssistantMessage = { ...choice.message, role: 'assistant', _provider: { protocol: input.model.protocol, model: input.model.model } };
+      const stepUsage = usageOf(answer, response.usage, response.raw_usage);
+      inFlight = null;
+      // Stamped before anything saves it, so the session log keeps what every answer cost.
+      const message: AssistantMessage = { ...answer, _usage: stepUsage };
       const finishReason = choice.finish_reason;
       emit({ type: 'assistant', step, message, finishReason });
       lastAssistant = message;
+      anchor = anchorFrom(anchorUsage(stepUsage), [...history, message]);
+      emit({ type: 'usage', step, usage: stepUsage, context: contextSizeOf(budgetSettings, [...history, message], allTools, anchor) });
 
       const hasCalls = (message.tool_calls?.length ?? 0) > 0;
       if (!hasCalls) {
@@ -199,7 +204,6 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
         const reason = (known.includes(finishReason) ? finishReason : 'stop') as StopReason;
         return await finishWith(reason);
       }
-      anchor = anchorFrom(outcome.result.parsed.response.usage, [...history, message]);
 
       const batch = validateBatch(message, finishReason, deps.tools);
       if (!batch.ok) {
@@ -242,7 +246,9 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
           : new Stop('error', toErrorData(error, 'E_TURN_FAILED'));
     // A stop while the model was answering keeps the answer so far, marked as stopped (the next turn can continue it).
     if (stop.reason === 'aborted' && (streamed.text || streamed.thinking) && isConsistent(history)) {
-      history.push({ role: 'assistant', content: streamed.text, _provider: { protocol: input.model.protocol, model: input.model.model }, _stopped: streamed.thinking ? { thinking: streamed.thinking } : {} });
+      const stopped: AssistantMessage = { role: 'assistant', content: streamed.text, _provider: { protocol: input.model.protocol, model: input.model.model }, _stopped: streamed.thinking ? { thinking: streamed.thinking } : {} };
+      // What is known of a stopped call: no provider figures, so estimates of what was sent and streamed.
+      history.push(inFlight ? { ...stopped, _usage: usageOf(stopped, undefined, undefined) } : stopped);
     }
     // Keep what is valid: a stop between steps leaves a consistent history; save it unless nothing changed.
     if (deps.session && stop.reason !== 'error' && isConsistent(history)) {
@@ -273,28 +279,71 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
     if (added.length > 0) history = [...history, ...added];
   }
 
-  async function summarise(messages: Message[], prompt: UserMessage): Promise<string> {
-    const call: PrepareInput = {
-      version: 1,
+  function usageOf(answer: AssistantMessage, reported: Usage | undefined, raw: unknown) {
+    const sent = inFlight ?? { started: performance.now(), messages: history, tools: [] };
+    return stepUsageOf({
       protocol: input.model.protocol,
-      base_url: input.model.base_url,
       model: input.model.model,
-      // The fixed head (system prompt, AGENTS.md) first, so the summary request reuses the cached prefix.
-      history: [...history.slice(0, headLength(history)), ...messages, prompt],
-      max_tokens: input.model.max_tokens,
-      compact: true,
-      tools: [],
-      plugin_tools: [],
-      use_max_tokens: input.model.use_max_tokens,
-      extra_body: input.model.extra_body,
-      stream: true,
-    };
-    // The summary's text is not the answer: a stop meanwhile must not save it as one (the events still go out).
-    const outcome = await callModel(deps.stream, { input: call, hooks: transportHooksOf(hooks, signal), requestMeta: { step, compact: true, ...(deps.session ? { session: deps.session.path } : {}) }, signal }, step, send);
-    if (!outcome.ok) throw new HarnessError(outcome.error.code, outcome.error.message, outcome.error.data);
-    const text = outcome.result.parsed.response.choices[0]?.message.content;
-    if (typeof text !== 'string' || text.trim() === '') throw new HarnessError('E_COMPACT_EMPTY', 'The summary request returned no text. Nothing was compacted.');
-    return text;
+      usage: reported,
+      rawUsage: raw,
+      request: { messages: sent.messages, tools: sent.tools, imageTokens: budgetSettings?.image_tokens ?? DEFAULT_BUDGET.image_tokens },
+      answer,
+      durationMs: performance.now() - sent.started,
+    });
+  }
+
+  /** Compacts the history now (events included); the new history, or null when no compactor chose a cut. */
+  async function compact(verdict: BudgetEstimate, tools: ToolSchema[], manual?: { focus?: string }): Promise<Message[] | null> {
+    try {
+      const done = await compactionStep({
+        input,
+        deps,
+        signal,
+        step,
+        history,
+        tools,
+        verdict,
+        check: (messages) => budgetOf(messages, tools, 0),
+        emit,
+        send,
+        addUsage: (u) => addUsage(usage, u),
+        ...(manual ? { manual } : {}),
+      });
+      return done ? done.messages : null;
+    } catch (error) {
+      if (signal.aborted) throw new Stop('aborted', abortError().toJSON());
+      throw new Stop('error', toErrorData(error, 'E_COMPACT_FAILED'));
+    }
+  }
+
+  /** A compaction-only turn: no user message, no answer request; compacts now and checkpoints. */
+  async function compactOnly(request: { focus?: string }): Promise<TurnResult> {
+    let focus: string | undefined;
+    try {
+      focus = checkFocus(request.focus);
+    } catch (error) {
+      throw new Stop('error', toErrorData(error));
+    }
+    const allTools = [...deps.tools.schemas((d) => !d.external), ...deps.tools.schemas((d) => d.external)];
+    step = 1;
+    emit({ type: 'step-start', step });
+    let verdict = budgetOf(history, allTools, 0);
+    if (hooks.has('context_budget')) {
+      verdict = (await hooks.run('context_budget', { model: input.model.model, budget: budgetSettings, history, tools: allTools, pending_calls: 0, compact: false, result: verdict }, ctx)).result;
+    }
+    const compacted = await compact(verdict, allTools, focus ? { focus } : {});
+    if (!compacted) {
+      const error: ErrorData = {
+        code: 'E_COMPACT_NOTHING_TO_FOLD',
+        message: 'Nothing to compact: the conversation is no longer than the messages compaction always keeps (the system prompt, project instructions and the most recent messages). Nothing was changed.',
+        data: { messages: history.length },
+      };
+      emit({ type: 'compaction-failed', step, error });
+      throw new Stop('error', error);
+    }
+    history = compacted;
+    await checkpoint();
+    return finishWith('stop');
   }
 }
 

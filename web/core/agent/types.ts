@@ -8,6 +8,7 @@ import type { AssistantMessage, ContentPart, FinishReason, Message, PrepareInput
 import type { ContextState } from '../modules/context';
 import type { ToolRegistry } from '../tools/registry';
 import type { ResultViews } from './result-views';
+import type { CompactionInfo, ContextSize, StepUsage } from '../usage/types';
 
 /** One model call as the loop hands it to the transport. */
 export interface ModelCall {
@@ -81,6 +82,12 @@ export interface TurnInput {
   systemPrompt?: string;
   /** Model calls per turn before it stops with 'step_limit' (default 50). */
   maxSteps?: number;
+  /**
+   * A compaction-only turn (`/compact`, `i --compact`): no user message, no answer; the current history is
+   * compacted now (budget or not) with the optional focus text, and checkpointed. `content` is ignored. Nothing to
+   * fold → `E_COMPACT_NOTHING_TO_FOLD`, nothing changed.
+   */
+  compact?: { focus?: string };
 }
 
 export type StopReason = 'stop' | 'length' | 'content_filter' | 'incomplete' | 'step_limit' | 'budget' | 'aborted' | 'error';
@@ -117,7 +124,15 @@ export type AgentEvent =
   | { type: 'approval-needed'; step: number; request: ApprovalRequest }
   | { type: 'approval'; step: number; id: string; name: string; allowed: boolean; by: string }
   | { type: 'tool-result'; step: number; id: string; name: string; output: string; error: boolean; code?: string; images: number }
-  | { type: 'compacted'; step: number; removed: number }
+  /**
+   * After every model call (answers and compaction summaries): what it used, and the size of the NEXT request
+   * (the history including this answer, and the tool schemas). `compact`: the call was a compaction summary.
+   */
+  | { type: 'usage'; step: number; usage: StepUsage; context: ContextSize; compact?: true }
+  /** A compaction was committed: `removed` messages folded into `summary` (also on the summary message's `_meta`). */
+  | { type: 'compacted'; step: number; removed: number; compaction: CompactionInfo; summary: string }
+  /** A compaction failed (any part of the chain): nothing was committed, the history is unchanged. */
+  | { type: 'compaction-failed'; step: number; error: ErrorData }
   | { type: 'checkpoint'; step: number; messages: number; path: string }
   | { type: 'warning'; step: number; error: ErrorData }
   | { type: 'done'; result: TurnResult }

@@ -2,6 +2,7 @@
 // `done` or `error`. Documented in web/core/agent/CONTEXT.md; fields are only ever added, never renamed.
 import type { ErrorData } from '../errors';
 import type { AgentEvent, TurnResult } from '../agent/types';
+import type { CompactionInfo, ContextSize, StepUsage } from '../usage/types';
 
 export const JSON_EVENTS_VERSION = 1;
 
@@ -16,7 +17,9 @@ export type JsonEvent =
   | { type: 'tool_call'; step: number; id: string; name: string; arguments: Record<string, unknown> }
   | { type: 'approval'; step: number; id: string; name: string; allowed: boolean; by: string }
   | { type: 'tool_result'; step: number; id: string; name: string; error: boolean; code?: string; output: string; images: number }
-  | { type: 'compacted'; step: number; removed: number }
+  | { type: 'usage'; step: number; usage: StepUsage; context: ContextSize; compact?: true }
+  | { type: 'compacted'; step: number; removed: number; compaction: CompactionInfo; summary: string }
+  | { type: 'compaction_failed'; step: number; error: ErrorData }
   | { type: 'checkpoint'; step: number; messages: number; session: string }
   | { type: 'warning'; step: number; error: ErrorData }
   | { type: 'done'; stop_reason: string; text: string; steps: number; usage: TurnResult['usage']; tool_calls: TurnResult['toolCalls'] }
@@ -50,8 +53,12 @@ export function toJsonEvent(e: AgentEvent): JsonEvent | null {
       return { type: 'approval', step: e.step, id: e.id, name: e.name, allowed: e.allowed, by: e.by };
     case 'tool-result':
       return { type: 'tool_result', step: e.step, id: e.id, name: e.name, error: e.error, ...(e.code ? { code: e.code } : {}), output: e.output, images: e.images };
+    case 'usage':
+      return { type: 'usage', step: e.step, usage: e.usage, context: e.context, ...(e.compact ? { compact: true as const } : {}) };
     case 'compacted':
-      return { type: 'compacted', step: e.step, removed: e.removed };
+      return { type: 'compacted', step: e.step, removed: e.removed, compaction: e.compaction, summary: e.summary };
+    case 'compaction-failed':
+      return { type: 'compaction_failed', step: e.step, error: e.error };
     case 'checkpoint':
       return { type: 'checkpoint', step: e.step, messages: e.messages, session: e.path };
     case 'warning':

@@ -48,8 +48,11 @@ export interface HookDataMap {
     compact: boolean;
     result: BudgetEstimate;
   };
-  /** Contract: chooses `cut` (index into `history`, null = no compaction) and optional `state`; a failure commits nothing. */
-  compact_plan: { budget: BudgetEstimate; history: Message[]; cut: number | null; state?: unknown };
+  /**
+   * Contract: chooses `cut` (index into `history`, null = no compaction) and optional `state`; a failure commits
+   * nothing. `manual`: the person asked to compact now (`/compact`), whether or not the budget fits.
+   */
+  compact_plan: { budget: BudgetEstimate; history: Message[]; cut: number | null; state?: unknown; manual?: boolean };
   /** Contract: returns a summary `prompt` (with text/images) or a local `summary`; a failure commits nothing. */
   before_compact: { messages: Message[]; cut: number; state?: unknown; model: string; policy: Record<string, unknown>; prompt?: string; summary?: string; images?: ImagePart[] };
   /** Contract: checks/adjusts `summary`; a failure commits nothing and keeps the original history. */

@@ -1,5 +1,5 @@
 // The default compactor (seed 000 §7) as hook handlers. compact_plan picks the cut (planCut) when the budget says
-// the history does not fit; before_compact returns the summary prompt (the loop sends the summary request with
+// the history does not fit, or always for a manual compaction (`manual: true`); before_compact returns the summary prompt (the loop sends the summary request with
 // no tools) after checking that request fits; after_compact requires a non-empty summary smaller than what it
 // replaces by the same estimate; before_compact_commit restores the latest memory/skills full snapshot when the
 // removed prefix held it, then checks the candidate is smaller and fits. Any failure throws: nothing is committed
@@ -11,7 +11,7 @@ import type { ContentPart, Message, UserMessage } from '../../providers/types';
 import { estimateMessages, budgetTrigger } from '../budget';
 import { snapshotToRestore } from '../context';
 import type { CompactConfig } from './compact-config';
-import { DEFAULT_COMPACT_PROMPT } from './default-prompt';
+import { DEFAULT_COMPACT_PROMPT, focusInstruction } from './default-prompt';
 import { headLength, planCut } from './plan-cut';
 
 export interface CompactModuleOptions {
@@ -53,7 +53,8 @@ export function createCompactModule(o: CompactModuleOptions): HookHandler {
   const trigger = o.budget ? budgetTrigger(o.budget) : Number.MAX_SAFE_INTEGER;
 
   function plan(data: HookDataMap['compact_plan']): HookDataMap['compact_plan'] {
-    if (data.cut !== null || data.budget.fits) return data;
+    // A manual compaction (`/compact`, `i --compact`) folds now, whatever the budget says.
+    if (data.cut !== null || (data.budget.fits && data.manual !== true)) return data;
     const cut = planCut(data.history, config.keep_recent);
     if (cut === null) return data;
     const first = headLength(data.history);
@@ -70,7 +71,9 @@ export function createCompactModule(o: CompactModuleOptions): HookHandler {
   function before(data: HookDataMap['before_compact']): HookDataMap['before_compact'] {
     if (data.summary !== undefined || !isState(data.state)) return data;
     const messages = config.images === 'drop' ? dropImages(data.messages) : data.messages;
-    const request = data.state.system_estimate + est(messages) + est([{ role: 'user', content: prompt }]);
+    // The core appends a manual compaction's focus line to the prompt: count it too.
+    const focus = typeof data.policy.focus === 'string' && data.policy.focus !== '' ? focusInstruction(data.policy.focus) : '';
+    const request = data.state.system_estimate + est(messages) + est([{ role: 'user', content: prompt + focus }]);
     if (request > trigger) {
       throw new HarnessError(
         'E_COMPACT_REQUEST_OVER_BUDGET',
