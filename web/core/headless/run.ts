@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { openSessionForTurn, RESULT_STORE_LIMITS, runTurn, transportStream, turnResultViews } from '../agent';
+import { openSessionForTurn, RESULT_STORE_LIMITS, runTurn, SESSION_RESULT_STORE_LIMITS, sessionResultViews, transportStream, turnResultViews } from '../agent';
 import { profileHooks, type ProfileHooks } from '../agent/profile-hooks';
 import type { ModelSettings, TurnResult } from '../agent/types';
 import { DEFAULT_APPROVAL, type ApprovalSettings } from '../approval';
@@ -15,7 +15,7 @@ import { createNodeStatsStore, loadCompactConfig, loadNodeModules, type NodeModu
 import { readJsonFile } from '../../../plugin-host/fs/node';
 import type { Message } from '../providers/types';
 import { recoverSession } from '../sessions';
-import { checkSessionName, createFileSessionStore } from '../sessions/node';
+import { checkSessionName, createFileContentStore, createFileSessionStore } from '../sessions/node';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
 import { protectWrites } from '../fs';
 import { compileSchema } from '../tools/validate';
@@ -367,8 +367,12 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     }
   }
 
-  // Bounded tool-result views (seed 002): the full text of a long result stays in memory for this run only.
-  const results = turnResultViews({ store: createMemoryContentStore(RESULT_STORE_LIMITS), sessionId: args.sessionName ?? `run-${process.pid}` });
+  // Bounded tool-result views (seed 002): with a session, references last the session (its content/ folder, read
+  // by later runs too); without one, the full text stays in memory for this run only.
+  const results =
+    args.sessionName !== null
+      ? sessionResultViews({ store: createFileContentStore({ ...SESSION_RESULT_STORE_LIMITS, dir: join(workspace, '.i', 'sessions', args.sessionName, 'content') }), sessionId: args.sessionName })
+      : turnResultViews({ store: createMemoryContentStore(RESULT_STORE_LIMITS), sessionId: `run-${process.pid}` });
   const tools = createHeadlessTools([...modules.tools, results.tool]);
   for (const tool of native.tools) {
     try {
@@ -389,7 +393,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     {
       stream: transportStream({ apiKeyName: config.api_key_env, getSecret: () => apiKey, ...(io.fetch ? { fetch: io.fetch } : {}), ...(native.adapter ? { adapter: native.adapter } : {}) }),
       tools,
-      results: { store: results.store, scope: results.scope },
+      results,
       hooks,
       approval,
       fs,
