@@ -4,6 +4,7 @@ import { askReasonEn, askReasonZh } from './ask-reason-strings';
 import { messagesEn, messagesZh } from './messages-strings';
 import { composerEn, composerZh } from './composer-strings';
 import { turnEn, turnZh } from './turn-strings';
+import { itemsEn, itemsZh } from './items-strings';
 import { meterEn, meterZh } from './meter-strings';
 
 const en = {
@@ -34,6 +35,7 @@ const en = {
   ...messagesEn,
   ...composerEn,
   ...turnEn,
+  ...itemsEn,
   ...meterEn,
   writeNoChange: 'The file would not change.',
   approvalMode: 'Approval',
@@ -158,6 +160,7 @@ const zh: Record<ChatKey, string> = {
   ...messagesZh,
   ...composerZh,
   ...turnZh,
+  ...itemsZh,
   ...meterZh,
   writeNoChange: '文件不会改变。',
   approvalMode: '审批',

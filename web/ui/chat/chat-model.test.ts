@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../core';
-import { chatItems, keepUnchanged, lastPromptIndex, prettyArgs } from './chat-model';
+import { chatItems, dollars, keepUnchanged, lastPromptIndex, prettyArgs, turnFigures } from './chat-model';
 
 const call = (id: string, name: string, args: object) => ({ id, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } });
 
@@ -109,3 +109,131 @@ describe('what the person sent', () => {
   });
 });
 
+
+const compaction = { id: 'c0ffee', folded_messages: 30, folded_tool_results: 9, tokens_before: 15_200, tokens_after: 2_100, manual: false, at: 1 };
+
+describe('what the harness put in the history', () => {
+  it('shows a compaction summary as a divider with its figures, never as a user bubble or a prompt', () => {
+    const messages: Message[] = [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'Summary of the earlier conversation:\n## Goal\nShip it.', _meta: { kind: 'compaction_summary', compaction } },
+      { role: 'assistant', content: 'Working on it.' },
+    ];
+    const items = chatItems(messages);
+    expect(items[0]).toEqual({ kind: 'compaction', index: 1, summary: '## Goal\nShip it.', info: compaction });
+    expect(items.some((i) => i.kind === 'user')).toBe(false);
+    expect(lastPromptIndex(messages)).toBe(-1);
+  });
+
+  it('shows a summary saved before compactions had figures as a divider without them', () => {
+    const items = chatItems([{ role: 'user', content: 'Summary of the earlier conversation:\nold', _meta: { kind: 'compaction_summary' } }]);
+    expect(items).toEqual([{ kind: 'compaction', index: 0, summary: 'old' }]);
+  });
+
+  it('shows AGENTS.md as a project-instructions item holding the file text', () => {
+    const items = chatItems([
+      { role: 'system', content: 'sys' },
+      {
+        role: 'user',
+        content: 'Project instructions from AGENTS.md in the workspace root (…):\n<workspace_file path="AGENTS.md">\nUse tabs.\nRun npm test.\n</workspace_file>',
+        _meta: { kind: 'project_instructions', source: 'AGENTS.md', workspace_content: true, untrusted: true, truncated: false },
+      },
+      { role: 'user', content: 'hello' },
+    ]);
+    expect(items[0]).toEqual({ kind: 'context', index: 1, context: 'instructions', text: 'Use tabs.\nRun npm test.', source: 'AGENTS.md' });
+    expect(items[1]).toMatchObject({ kind: 'user', text: 'hello' });
+  });
+
+  it('labels memory/skills snapshots and deltas by what they hold, and counts their entries', () => {
+    const items = chatItems([
+      { role: 'user', content: 'Context snapshot: untrusted data.\nMemory of this workspace:\n- lang: ts', _meta: { kind: 'context_snapshot', untrusted: true, items: { 'memory/lang': 'ts', 'memory/os': 'linux' } } },
+      { role: 'user', content: 'Context snapshot: untrusted data.\n(no memory and no skills)', _meta: { kind: 'context_snapshot', untrusted: true, items: {} } },
+      { role: 'user', content: 'Context update: x.\nSkills added or changed:\n- pdf: read PDFs', _meta: { kind: 'context_delta', untrusted: true, upsert: { 'skill/pdf': 'read PDFs' }, remove: [] } },
+      { role: 'user', content: 'Context update: x.\nMemory removed: os', _meta: { kind: 'context_delta', untrusted: true, upsert: { 'skill/pdf': 'v2' }, remove: ['memory/os'] } },
+    ]);
+    expect(items.map((i) => (i.kind === 'context' ? [i.context, i.count, i.text] : i.kind))).toEqual([
+      ['snapshot.memory', 2, 'Memory of this workspace:\n- lang: ts'],
+      ['snapshot.empty', 0, '(no memory and no skills)'],
+      ['delta.skills', 1, 'Skills added or changed:\n- pdf: read PDFs'],
+      ['delta.both', 2, 'Memory removed: os'],
+    ]);
+  });
+
+  it('keeps context items out of a turn: the answer after a mid-turn delta still ends the turn, and the prompt is the typed one', () => {
+    const messages: Message[] = [
+      { role: 'user', content: 'remember my language' },
+      { role: 'assistant', content: null, tool_calls: [call('m1', 'memory_write', { key: 'lang' })] },
+      { role: 'tool', tool_call_id: 'm1', content: 'ok' },
+      { role: 'user', content: 'Context update: x.\nMemory set:\n- lang: ts', _meta: { kind: 'context_delta', untrusted: true, upsert: { 'memory/lang': 'ts' }, remove: [] } },
+      { role: 'assistant', content: 'Remembered.' },
+    ];
+    const items = chatItems(messages);
+    expect(items.filter((i) => i.kind === 'assistant').map((a) => a.endsTurn === true)).toEqual([false, true]);
+    expect(lastPromptIndex(messages)).toBe(0);
+  });
+});
+
+describe('what the log keeps beyond the model view', () => {
+  const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output, cache_read_tokens: 0, cache_write_tokens: 0, reported: { input: true, output: true, cache: true }, duration_ms: 10, protocol: 'openai', model: 'm' });
+
+  it('gives a tool result its full text when the model saw only a preview', () => {
+    const full = 'x'.repeat(10_000);
+    const items = chatItems([
+      { role: 'assistant', content: null, tool_calls: [call('r1', 'read', { path: 'big.txt' })] },
+      { role: 'tool', tool_call_id: 'r1', content: 'xxx\n[result truncated: 512 of 10000 bytes shown. Read the rest with read_result {}]', _full_output: full },
+    ]);
+    const tool = (items[0] as Extract<(typeof items)[number], { kind: 'assistant' }>).tools[0]!;
+    expect(tool.result?.full).toBe(full);
+    expect(tool.result?.output).toContain('[result truncated');
+  });
+
+  it('puts the usage of every call of a turn on its answer', () => {
+    const items = chatItems([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: null, tool_calls: [call('c1', 'read', { path: 'a' })], _usage: usage(100, 5) },
+      { role: 'tool', tool_call_id: 'c1', content: 'a' },
+      { role: 'assistant', content: 'Done.', _usage: usage(120, 7) },
+      { role: 'user', content: 'again' },
+      { role: 'assistant', content: 'Again.' },
+    ]);
+    const answers = items.filter((i) => i.kind === 'assistant');
+    expect(answers.map((a) => a.turnUsage?.map((u) => u.input_tokens))).toEqual([undefined, [100, 120], undefined]);
+    expect(answers[0]!.usage?.output_tokens).toBe(5);
+  });
+});
+
+describe('what a turn cost', () => {
+  const step = (model: string, input: number, output: number, read = 0, reported = true) => ({
+    input_tokens: input,
+    output_tokens: output,
+    cache_read_tokens: read,
+    cache_write_tokens: 0,
+    reported: { input: reported, output: true, cache: reported },
+    duration_ms: 1000,
+    protocol: 'openai',
+    model,
+  });
+  const prices = { as_of: '2026-01-01', prices: [{ model: 'priced', input: 2, output: 8, cache_read: 0.5 }] };
+
+  it('sums the calls and prices each by its model, cache reads at the cache price', () => {
+    const f = turnFigures([step('priced', 1_000_000, 100_000, 500_000), step('priced', 0, 0)], prices);
+    expect(f).toMatchObject({ input: 1_000_000, output: 100_000, cacheRead: 500_000, ms: 2000, partial: false, models: ['priced'] });
+    // 500k plain input at $2/M + 500k cached at $0.5/M + 100k output at $8/M
+    expect(f.cost).toBeCloseTo(1 + 0.25 + 0.8, 10);
+  });
+
+  it('has no cost without a price (never a guess) and marks a cost that leaves unpriced calls out', () => {
+    expect(turnFigures([step('other', 10, 10)], prices).cost).toBeNull();
+    expect(turnFigures([step('priced', 10, 10)], null).cost).toBeNull();
+    expect(turnFigures([step('priced', 1_000_000, 0), step('other', 10, 10)], prices)).toMatchObject({ cost: 2, partial: true });
+  });
+
+  it('marks figures the provider did not report as estimates', () => {
+    expect(turnFigures([step('m', 1, 1), step('m', 1, 1, 0, false)], null).estimated).toEqual({ input: true, output: false, cache: true });
+    expect(turnFigures([step('m', 1, 1)], null).estimated).toEqual({ input: false, output: false, cache: false });
+  });
+
+  it('says dollars in cents, and fractions of a cent with four decimals', () => {
+    expect([dollars(0), dollars(0.0042), dollars(1.2345)]).toEqual(['$0.00', '$0.0042', '$1.23']);
+  });
+});

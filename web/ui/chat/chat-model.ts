@@ -1,19 +1,40 @@
 // What the chat shows, derived from a history: one item per user message, assistant message (text, thinking and
-// its tool calls with their results) and tool images. Pure, so it is unit-tested in Node.
+// its tool calls with their results) and tool images; a compaction summary as a divider and workspace content the
+// harness put in the history (AGENTS.md, memory/skills snapshots and deltas) as context items, never as the
+// person's words. Pure, so it is unit-tested in Node.
 import { thinkingOf } from '../../core/app-agent';
 import type { AssistantMessage, ContentPart, Message } from '../../core';
+import { costOf, priceFor } from '../../core/usage';
+import type { CompactionInfo, PriceTable, StepUsage } from '../../core/usage/types';
 
 export interface ToolView {
   id: string;
   name: string;
   /** The raw argument text as the model sent it. */
   args: string;
-  result?: { output: string; error: boolean; code?: string };
+  /** `output` is what the model saw; `full` the whole result the log keeps when the model saw a preview + reference. */
+  result?: { output: string; error: boolean; code?: string; full?: string };
 }
+
+/** What a context item holds, which names its label. */
+export type ContextKind =
+  | 'instructions'
+  | 'snapshot.memory'
+  | 'snapshot.skills'
+  | 'snapshot.both'
+  | 'snapshot.empty'
+  | 'delta.memory'
+  | 'delta.skills'
+  | 'delta.both'
+  | 'replay';
 
 export type ChatItem =
   | { kind: 'user'; index: number; text: string; images: string[]; files?: string[] }
   | { kind: 'tool-images'; index: number; callId: string; images: string[] }
+  /** A compaction summary; `info` is missing in sessions saved before compactions recorded their figures. */
+  | { kind: 'compaction'; index: number; summary: string; info?: CompactionInfo }
+  /** Workspace content in the model's view: `text` is its body, `count` its entries (memory keys, skills). */
+  | { kind: 'context'; index: number; context: ContextKind; text: string; source?: string; count?: number; truncated?: boolean }
   | {
       kind: 'assistant';
       index: number;
@@ -26,6 +47,10 @@ export type ChatItem =
       stopped?: boolean;
       /** The turn's last assistant message (its answer): the one that carries the message actions and model name. */
       endsTurn?: boolean;
+      /** This model call's usage, as the loop stamped it (`_usage`). */
+      usage?: StepUsage;
+      /** On the answer: the usage of every call of its turn, in order (shown under the answer). */
+      turnUsage?: StepUsage[];
     };
 
 const textOf = (content: string | ContentPart[] | null) =>
@@ -50,7 +75,9 @@ export function chatItems(messages: readonly Message[]): ChatItem[] {
   messages.forEach((m, index) => {
     if (m.role === 'user') {
       const meta = m._meta as { kind?: string; tool_call_id?: string } | undefined;
-      if (meta?.kind === 'tool_images') items.push({ kind: 'tool-images', index, callId: String(meta.tool_call_id), images: imagesOf(m.content) });
+      const special = meta?.kind ? harnessItem(m.content, m._meta!, index) : null;
+      if (special) items.push(special);
+      else if (meta?.kind === 'tool_images') items.push({ kind: 'tool-images', index, callId: String(meta.tool_call_id), images: imagesOf(m.content) });
       else if (meta?.kind !== 'batch_error') {
         const files = attachedFiles(m.content);
         items.push({ kind: 'user', index, text: typedText(m.content), images: imagesOf(m.content), ...(files.length ? { files } : {}) });
@@ -62,19 +89,77 @@ export function chatItems(messages: readonly Message[]): ChatItem[] {
     } else if (m.role === 'tool' && lastAssistant) {
       const tool = lastAssistant.tools.find((t) => t.id === m.tool_call_id && !t.result);
       const code = m._error ? CODE_RE.exec(m.content)?.[1] : undefined;
-      if (tool) tool.result = { output: m.content, error: m._error === true, ...(code ? { code } : {}) };
+      if (tool) tool.result = { output: m.content, error: m._error === true, ...(code ? { code } : {}), ...(typeof m._full_output === 'string' ? { full: m._full_output } : {}) };
     }
   });
-  // An assistant message ends its turn when no other assistant message follows before the next prompt.
-  let next: ChatItem['kind'] | undefined;
-  for (let i = items.length - 1; i >= 0; i--) {
-    const item = items[i]!;
-    if (item.kind === 'tool-images') continue;
-    if (item.kind === 'assistant' && next !== 'assistant') item.endsTurn = true;
-    next = item.kind;
+  // An assistant message ends its turn when no other assistant message follows before the next prompt (or summary);
+  // tool images and context items the loop adds between steps do not break a turn. The answer carries the usage
+  // of all the turn's calls.
+  let turn: Array<ChatItem & { kind: 'assistant' }> = [];
+  const endTurn = () => {
+    const answer = turn.at(-1);
+    if (answer) {
+      answer.endsTurn = true;
+      const usage = turn.flatMap((a) => (a.usage ? [a.usage] : []));
+      if (usage.length) answer.turnUsage = usage;
+    }
+    turn = [];
+  };
+  for (const item of items) {
+    if (item.kind === 'assistant') turn.push(item);
+    else if (item.kind !== 'tool-images' && item.kind !== 'context') endTurn();
   }
+  endTurn();
   return items;
 }
+
+const SUMMARY_PREFIX = 'Summary of the earlier conversation:\n';
+/** AGENTS.md's text inside the project-instructions message (modules/prompts/agents-md.ts). */
+const INSTRUCTIONS_RE = /<workspace_file path="[^"]*">\n([\s\S]*)\n<\/workspace_file>\s*$/;
+
+/** A user message the harness wrote (a summary, workspace content), as its item; null for any other kind. */
+function harnessItem(content: string | ContentPart[], meta: Record<string, unknown>, index: number): ChatItem | null {
+  const text = textOf(content);
+  switch (meta.kind) {
+    case 'compaction_summary': {
+      const info = meta.compaction as CompactionInfo | undefined;
+      const summary = text.startsWith(SUMMARY_PREFIX) ? text.slice(SUMMARY_PREFIX.length) : text;
+      return { kind: 'compaction', index, summary, ...(info && typeof info === 'object' && typeof info.id === 'string' ? { info } : {}) };
+    }
+    case 'project_instructions':
+      return {
+        kind: 'context',
+        index,
+        context: 'instructions',
+        text: INSTRUCTIONS_RE.exec(text)?.[1] ?? text,
+        source: typeof meta.source === 'string' ? meta.source : 'AGENTS.md',
+        ...(meta.truncated === true ? { truncated: true } : {}),
+      };
+    case 'context_snapshot': {
+      const ids = Object.keys((meta.items as Record<string, string> | undefined) ?? {});
+      return { kind: 'context', index, context: `snapshot.${which(ids) ?? 'empty'}`, text: bodyOf(text), count: ids.length };
+    }
+    case 'context_delta': {
+      const ids = [...Object.keys((meta.upsert as Record<string, string> | undefined) ?? {}), ...((meta.remove as string[] | undefined) ?? [])];
+      return { kind: 'context', index, context: `delta.${which(ids) ?? 'both'}`, text: bodyOf(text), count: ids.length };
+    }
+    default:
+      return null;
+  }
+}
+
+/** Whether context item ids (`memory/<key>`, `skill/<name>`) are memory, skills or both; undefined for none. */
+function which(ids: string[]): 'memory' | 'skills' | 'both' | undefined {
+  const memory = ids.some((id) => id.startsWith('memory/'));
+  const skills = ids.some((id) => id.startsWith('skill/'));
+  return memory && skills ? 'both' : memory ? 'memory' : skills ? 'skills' : undefined;
+}
+
+/** A snapshot or delta without its first line (which tells the model how to read it; the label says it here). */
+const bodyOf = (text: string) => {
+  const cut = text.indexOf('\n');
+  return cut < 0 ? text : text.slice(cut + 1);
+};
 
 export function assistantItem(m: AssistantMessage, index: number, results: ReadonlyMap<string, ToolView['result']>): ChatItem & { kind: 'assistant' } {
   return {
@@ -84,6 +169,7 @@ export function assistantItem(m: AssistantMessage, index: number, results: Reado
     thinking: thinkingOf(m),
     ...(m._provider?.model ? { model: m._provider.model } : {}),
     ...(m._stopped ? { stopped: true } : {}),
+    ...(m._usage ? { usage: m._usage } : {}),
     tools: (m.tool_calls ?? []).map((c) => {
       const result = results.get(c.id);
       return { id: c.id, name: c.function.name, args: c.function.arguments, ...(result ? { result } : {}) };
@@ -91,15 +177,41 @@ export function assistantItem(m: AssistantMessage, index: number, results: Reado
   };
 }
 
+/** The sums of a turn's calls; `cost` is null when no call had a price, `partial` when only some had one. */
+export function turnFigures(steps: readonly StepUsage[], prices: PriceTable | null) {
+  let cost: number | null = null;
+  let unpriced = 0;
+  for (const s of steps) {
+    const c = prices ? costOf(s, priceFor(prices, s.model)) : null;
+    if (c === null) unpriced++;
+    else cost = (cost ?? 0) + c;
+  }
+  const sum = (f: (s: StepUsage) => number) => steps.reduce((n, s) => n + f(s), 0);
+  return {
+    input: sum((s) => s.input_tokens),
+    output: sum((s) => s.output_tokens),
+    cacheRead: sum((s) => s.cache_read_tokens),
+    cacheWrite: sum((s) => s.cache_write_tokens),
+    ms: sum((s) => s.duration_ms),
+    cost,
+    partial: cost !== null && unpriced > 0,
+    estimated: { input: steps.some((s) => !s.reported.input), output: steps.some((s) => !s.reported.output), cache: steps.some((s) => !s.reported.cache) },
+    models: [...new Set(steps.map((s) => s.model))],
+  };
+}
+
+/** Dollars: cents for a cent or more, else four decimals (a short answer costs fractions of a cent). */
+export const dollars = (n: number) => (n >= 0.01 || n === 0 ? `$${n.toFixed(2)}` : `$${n.toFixed(4)}`);
+
 /**
- * Index of the last prompt the person wrote (not tool images, not a batch note), or -1. While a turn runs, the
- * saved assistant messages after it belong to that turn, so none of them is its answer yet.
+ * Index of the last prompt the person wrote, or -1: a user message the harness did not mark (`_meta.kind`: tool
+ * images, batch notes, summaries, workspace content). While a turn runs, the saved assistant messages after it
+ * belong to that turn, so none of them is its answer yet.
  */
 export function lastPromptIndex(messages: readonly Message[]): number {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    const kind = m.role === 'user' ? (m._meta as { kind?: string } | undefined)?.kind : undefined;
-    if (m.role === 'user' && kind !== 'tool_images' && kind !== 'batch_error') return i;
+    if (m.role === 'user' && (m._meta as { kind?: string } | undefined)?.kind === undefined) return i;
   }
   return -1;
 }

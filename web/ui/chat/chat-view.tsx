@@ -13,6 +13,7 @@ import { createChatController } from './chat-controller';
 import { assistantItem, chatItems, keepUnchanged, type ChatItem } from './chat-model';
 import { Composer } from './composer';
 import { ContinueAction, ReadOnlyBanner } from './turn-notices';
+import { ContextItem } from './context-item';
 import { Item, UserBubble } from './message-item';
 import { Markdown, MarkdownGrowth, Thinking } from './message-parts';
 import { SessionActions } from './session-actions';
@@ -149,7 +150,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
       <Show when={props.headerSlot()}>
         {(slot) => (
           <Portal mount={slot()}>
-            <SessionActions state={s} store={chat.agent.store} sessionId={chat.sessionId()} title={title()} busy={chat.busy()} messageCount={chat.messages().length} onOpen={(id) => s.selectSession(id)} />
+            <SessionActions state={s} store={chat.agent.store} sessionId={chat.sessionId()} title={title()} busy={chat.busy()} messageCount={chat.messages().length} onOpen={(id) => s.selectSession(id)} usage={() => chat.sessionUsage()} />
           </Portal>
         )}
       </Show>
@@ -220,9 +221,17 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
           <For each={chat.approvals()}>{(p) => <ApprovalCard pending={p} ct={ct} />}</For>
           <For each={chat.warnings()}>
             {(w) => (
-              <p class="chat-warning" role="status">
-                {ct('warning', { code: w.code, message: w.message })}
-              </p>
+              <Show
+                when={w.code.startsWith('N_REPLAY')}
+                fallback={
+                  <p class="chat-warning" role="status">
+                    {w.code.startsWith('E_COMPACT') ? ct('compact.failed', { code: w.code, message: w.message }) : ct('warning', { code: w.code, message: w.message })}
+                  </p>
+                }
+              >
+                {/* A replay notice concerns what the model is given, like workspace content: a context item. */}
+                <ContextItem context="replay" text={`${w.code}: ${w.message}`} ct={ct} />
+              </Show>
             )}
           </For>
           <Show when={chat.notice()}>
@@ -240,7 +249,12 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
                 </Show>
                 <div class="chat-error" role="alert">
                   <strong>{ct('errorTitle', { code: f().error.code.startsWith('STOP_') ? f().stopReason : f().error.code })}</strong>
-                  <p>{errorText(f().error, s.locale()) || ct('stopReason', { reason: f().stopReason })}</p>
+                  {/* A compaction that was refused or failed left the history as it was: say so, with its code. */}
+                  <p>
+                    {f().error.code.startsWith('E_COMPACT')
+                      ? ct('compact.failed', { code: f().error.code, message: errorText(f().error, s.locale()) })
+                      : errorText(f().error, s.locale()) || ct('stopReason', { reason: f().stopReason })}
+                  </p>
                   <div class="chat-error-actions">
                     <button type="button" class="button small" onClick={() => void chat.retry()}>
                       {ct('retry')}

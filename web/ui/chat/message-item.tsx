@@ -1,17 +1,23 @@
 // One saved or live item of the conversation: a user bubble (editable in place), an assistant message (thinking,
-// text, tool calls, the model that answered), or the images a tool returned; message actions hang off each.
+// text, tool calls, the model that answered, its usage), the images a tool returned, a compaction divider or a
+// context item; message actions hang off the person's and the agent's messages. `readOnly` items (the originals a
+// compaction folded) have no actions: they are not in the session's history any more.
 import { createSignal, For, Match, onMount, Show, Switch, type JSX } from 'solid-js';
 import type { ChatTranslate } from './chat-i18n';
 import type { ChatController } from './chat-controller';
 import { lastPromptIndex, type ChatItem } from './chat-model';
+import { CompactionDivider } from './compaction-divider';
+import { ContextItem } from './context-item';
 import { MessageActions } from './message-actions';
+import { MessageUsage } from './message-usage';
 import { Images, Markdown, Thinking } from './message-parts';
 import { ToolCall } from './tool-card';
 
-export function Item(props: { item: ChatItem; chat: ChatController; ct: ChatTranslate; onFork?: (index: number) => void }) {
+export function Item(props: { item: ChatItem; chat: ChatController; ct: ChatTranslate; onFork?: (index: number) => void; readOnly?: boolean }) {
   const ct = props.ct;
   return (
     <Switch>
+      <Match when={props.item.kind === 'user' && props.readOnly && props.item}>{(u) => <UserBubble text={u().text} images={u().images} files={u().files} ct={ct} />}</Match>
       <Match when={props.item.kind === 'user' && props.item}>
         {(u) => {
           const [editing, setEditing] = createSignal(false);
@@ -39,6 +45,20 @@ export function Item(props: { item: ChatItem; chat: ChatController; ct: ChatTran
         }}
       </Match>
       <Match when={props.item.kind === 'tool-images' && props.item}>{(t) => <Images urls={t().images} label={ct('toolImages', { id: t().callId })} />}</Match>
+      <Match when={props.item.kind === 'compaction' && props.item}>
+        {(c) => (
+          <CompactionDivider
+            summary={c().summary}
+            info={c().info}
+            ct={ct}
+            folded={(id) => props.chat.foldedMessages(id)}
+            renderItem={(item) => <Item item={item} chat={props.chat} ct={ct} readOnly />}
+          />
+        )}
+      </Match>
+      <Match when={props.item.kind === 'context' && props.item}>
+        {(c) => <ContextItem context={c().context} text={c().text} source={c().source} count={c().count} truncated={c().truncated} ct={ct} />}
+      </Match>
       <Match when={props.item.kind === 'assistant' && props.item}>
         {(a) => {
           // A step of the turn still running is not its answer, even if it is the last one saved so far.
@@ -52,13 +72,31 @@ export function Item(props: { item: ChatItem; chat: ChatController; ct: ChatTran
                 <Markdown text={a().text} ct={ct} />
               </Show>
               <For each={a().tools}>
-                {(tool) => <ToolCall tool={tool} live={a().index < 0} running={props.chat.live()?.running[tool.id] === true} waiting={props.chat.approvals().some((p) => p.request.callId === tool.id)} ct={ct} />}
+                {(tool) => (
+                  <ToolCall
+                    tool={tool}
+                    live={a().index < 0}
+                    running={!props.readOnly && props.chat.live()?.running[tool.id] === true}
+                    waiting={!props.readOnly && props.chat.approvals().some((p) => p.request.callId === tool.id)}
+                    ct={ct}
+                  />
+                )}
               </For>
               <Show when={a().stopped}>
                 <p class="msg-stopped-note">{ct('msg.stopped')}</p>
               </Show>
-              <Show when={a().index >= 0}>
-                <MessageActions chat={props.chat} ct={ct} index={a().index} role="assistant" source={a().text} model={answer() ? a().model : undefined} floating={!answer()} onFork={props.onFork} />
+              <Show when={a().index >= 0 && !props.readOnly}>
+                <Show
+                  when={answer() && a().turnUsage}
+                  fallback={<MessageActions chat={props.chat} ct={ct} index={a().index} role="assistant" source={a().text} model={answer() ? a().model : undefined} floating={!answer()} onFork={props.onFork} />}
+                >
+                  {(usage) => (
+                    <div class="msg-foot">
+                      <MessageUsage steps={usage()} prices={props.chat.prices()} ct={ct} />
+                      <MessageActions chat={props.chat} ct={ct} index={a().index} role="assistant" source={a().text} model={a().model} onFork={props.onFork} />
+                    </div>
+                  )}
+                </Show>
               </Show>
             </article>
           );

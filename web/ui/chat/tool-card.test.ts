@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, toolState } from './tool-state';
+import { formatDuration, pageEnd, previewFigures, RESULT_PAGE_CHARS, toolState } from './tool-state';
 import { approvedDiffs, noteToolTime, rememberApproval, toolDuration } from './tool-memory';
 
 const tool = (result?: { output: string; error: boolean; code?: string }) => ({ id: 'c1', name: 'edit', args: '{"path":"a.txt"}', ...(result ? { result } : {}) });
@@ -44,5 +44,27 @@ describe('tool memory', () => {
     noteToolTime('t1', '{}', 'end', 400);
     noteToolTime('t1', '{}', 'end', 900);
     expect(toolDuration('t1', '{}')).toBe(300);
+  });
+});
+
+describe('a long tool result in pages', () => {
+  it('cuts pages of 64 Ki characters that cover the text exactly once and never split a surrogate pair', () => {
+    const text = 'a'.repeat(RESULT_PAGE_CHARS - 1) + '😀' + 'b'.repeat(RESULT_PAGE_CHARS * 2);
+    const pages: string[] = [];
+    for (let from = 0; from < text.length; ) {
+      const end = pageEnd(text, from);
+      pages.push(text.slice(from, end));
+      from = end;
+    }
+    expect(pages.join('')).toBe(text);
+    expect(pages.length).toBe(4);
+    expect(pages[0]!.length).toBe(RESULT_PAGE_CHARS - 1); // the emoji moved whole to the next page
+    expect(pages[1]!.startsWith('😀')).toBe(true);
+    expect(pages.every((p) => p.length <= RESULT_PAGE_CHARS)).toBe(true);
+  });
+
+  it('reads the preview figures from the view the model saw', () => {
+    expect(previewFigures('abc\n[result truncated: 512 of 200000 bytes shown. Read the rest with read_result {"ref":"r","offset":512}]')).toEqual({ shown: 512, total: 200_000 });
+    expect(previewFigures('plain result')).toBeNull();
   });
 });

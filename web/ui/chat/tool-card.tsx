@@ -2,12 +2,13 @@
 // run), expandable to the path, the approved diff (kept after the approval card is gone), the arguments and the
 // result. Results are untrusted: a quiet "tool output" label says so; only errors are red.
 import './tool-card.css';
-import { createEffect, For, Show } from 'solid-js';
+import { createEffect, createSignal, For, Show } from 'solid-js';
 import { escapeControls, quoteUntrusted } from '../../core/errors';
 import { normalizeWorkspacePath, shownPathArgument } from '../../core/fs';
 import { prettyArgs, type ToolView } from './chat-model';
 import type { ChatTranslate } from './chat-i18n';
 import { DiffView } from './diff-view';
+import { FullResult } from './full-result';
 import { formatDuration, STATE_KEY, toolState } from './tool-state';
 import { approvedDiffs, noteToolTime, toolDuration } from './tool-memory';
 
@@ -19,6 +20,7 @@ export function ToolCall(props: { tool: ToolView; running: boolean; waiting: boo
     if (props.tool.result) noteToolTime(props.tool.id, props.tool.args, 'end');
   });
   const duration = () => toolDuration(props.tool.id, props.tool.args);
+  const [opened, setOpened] = createSignal(false);
   const diffs = () => approvedDiffs(props.tool.id, props.tool.args);
   const statusText = () => {
     const s = state();
@@ -26,7 +28,7 @@ export function ToolCall(props: { tool: ToolView; running: boolean; waiting: boo
     return s === 'failed' && code ? `${ct('tool.failed')} · ${code}` : ct(STATE_KEY[s]);
   };
   return (
-    <details class="tool-call" classList={{ 'tool-error': state() === 'failed' }} data-tool={props.tool.name} data-call-id={props.tool.id} data-state={state()}>
+    <details class="tool-call" onToggle={(e) => e.currentTarget.open && setOpened(true)} classList={{ 'tool-error': state() === 'failed' }} data-tool={props.tool.name} data-call-id={props.tool.id} data-state={state()}>
       <summary>
         <span class="tool-dot" aria-hidden="true" />
         <span class="tool-name">{props.tool.name}</span>
@@ -56,15 +58,14 @@ export function ToolCall(props: { tool: ToolView; running: boolean; waiting: boo
         </For>
         <p class="tool-label">{ct('tool.args')}</p>
         <pre class="code tool-args">{prettyArgs(props.tool.args)}</pre>
-        <Show when={props.tool.result}>
+        {/* The result (up to a page of it) is rendered once the card is opened: a long session's closed cards stay light. */}
+        <Show when={opened() && props.tool.result}>
           {(r) => (
             <>
               <p class="tool-label" classList={{ 'tool-label-error': r().error }}>
                 {r().error ? ct('tool.error') : ct('tool.output')}
               </p>
-              <pre class="code tool-output" classList={{ 'tool-output-error': r().error }} aria-label={r().error ? ct('tool.error') : ct('tool.output')}>
-                {r().output}
-              </pre>
+              <FullResult output={r().output} full={r().full} error={r().error} label={r().error ? ct('tool.error') : ct('tool.output')} ct={ct} />
             </>
           )}
         </Show>

@@ -30,3 +30,27 @@ export function formatDuration(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
+
+/** A page of a long tool result shown at a time: the DOM never holds megabytes of one result at once. */
+export const RESULT_PAGE_CHARS = 64 * 1024;
+
+/** Where the page that starts at `from` ends: `size` characters on, moved back so it never splits a surrogate pair. */
+export function pageEnd(text: string, from: number, size = RESULT_PAGE_CHARS): number {
+  const end = from + size;
+  if (end >= text.length) return text.length;
+  const code = text.charCodeAt(end - 1);
+  return code >= 0xd800 && code <= 0xdbff ? end - 1 : end;
+}
+
+/** The figures of a bounded view's note (`[result truncated: 512 of 10000 bytes shown. …]`), or null. */
+export function previewFigures(modelView: string): { shown: number; total: number } | null {
+  const m = /\[result truncated: (\d+) of (\d+) bytes shown/.exec(modelView);
+  return m ? { shown: Number(m[1]), total: Number(m[2]) } : null;
+}
+
+/** A byte or character count said short: 812, 12.4 K, 3.1 M. */
+export function formatSize(n: number): string {
+  if (n < 1024) return String(n);
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} K`;
+  return `${(n / 1024 / 1024).toFixed(1)} M`;
+}
