@@ -1,0 +1,61 @@
+import { mkdtempSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createNodeCheckpointStore } from './node-store';
+import { checkpointStoreSuite } from './store-suite';
+import { ABSENT } from './types';
+
+checkpointStoreSuite('session folder (Node)', {
+  async make(capBytes) {
+    const root = mkdtempSync(join(tmpdir(), 'i-cp-'));
+    return createNodeCheckpointStore({ sessionsRoot: root, ...(capBytes !== undefined ? { capBytes } : {}) });
+  },
+});
+
+describe('session-folder checkpoint store', () => {
+  it('writes records.json and blobs/<sha> inside the session folder, readable by a new store', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'i-cp-'));
+    const store = createNodeCheckpointStore({ sessionsRoot: root });
+    const sha = await store.putBlob('work', new TextEncoder().encode('hello'));
+    await store.append({ kind: 'write', session: 'work', turn: 1, step: 1, callId: 'c1', tool: 'write', path: 'a.txt', before: ABSENT, after: sha, beforeBytes: null, afterBytes: 5, at: 1 });
+    expect(await readFile(join(root, 'work', 'checkpoints', 'blobs', sha), 'utf8')).toBe('hello');
+    const again = createNodeCheckpointStore({ sessionsRoot: root });
+    expect((await again.list('work')).map((r) => r.path)).toEqual(['a.txt']);
+    expect(await again.usedBytes()).toBe(5);
+  });
+
+  it('counts every session of the workspace towards the cap and prunes the oldest of any session', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'i-cp-'));
+    const store = createNodeCheckpointStore({ sessionsRoot: root, capBytes: 150 });
+    const a = await store.putBlob('one', new Uint8Array(100));
+    await store.append({ kind: 'write', session: 'one', turn: 1, step: 1, callId: 'c', tool: 'write', path: 'a', before: ABSENT, after: a, beforeBytes: null, afterBytes: 100, at: 1 });
+    const later = createNodeCheckpointStore({ sessionsRoot: root, capBytes: 150 });
+    const b = await later.putBlob('two', new Uint8Array(100).fill(1));
+    const r = await later.append({ kind: 'write', session: 'two', turn: 1, step: 1, callId: 'c', tool: 'write', path: 'b', before: ABSENT, after: b, beforeBytes: null, afterBytes: 100, at: 2 });
+    expect(r.pruned).toMatchObject({ sessions: ['one'], throughTurn: { one: 1 }, bytes: 100 });
+    expect(await later.list('one')).toEqual([]);
+    await expect(readFile(join(root, 'one', 'checkpoints', 'blobs', a))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('reads a blob whose bytes no longer match its hash as missing', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'i-cp-'));
+    const store = createNodeCheckpointStore({ sessionsRoot: root });
+    const sha = await store.putBlob('work', new TextEncoder().encode('original'));
+    await writeFile(join(root, 'work', 'checkpoints', 'blobs', sha), 'torn');
+    expect(await store.getBlob('work', sha)).toBeNull();
+  });
+
+  it('refuses a damaged records.json with E_CHECKPOINT_CORRUPT and changes nothing', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'i-cp-'));
+    const store = createNodeCheckpointStore({ sessionsRoot: root });
+    const sha = await store.putBlob('work', new TextEncoder().encode('x'));
+    await store.append({ kind: 'write', session: 'work', turn: 1, step: 1, callId: 'c', tool: 'write', path: 'a', before: ABSENT, after: sha, beforeBytes: null, afterBytes: 1, at: 1 });
+    const file = join(root, 'work', 'checkpoints', 'records.json');
+    const damaged = (await readFile(file, 'utf8')).replace('"before":"absent"', '"before":"../../etc"');
+    await writeFile(file, damaged);
+    await expect(createNodeCheckpointStore({ sessionsRoot: root }).list('work')).rejects.toMatchObject({ code: 'E_CHECKPOINT_CORRUPT' });
+    expect(await readFile(file, 'utf8')).toBe(damaged);
+  });
+});
