@@ -1,23 +1,49 @@
 // The open session in the top bar: its title (renamed in place) and the session menu — rename, fork, export JSON /
-// Markdown, import JSON, delete. The import's file input stays in the page (labelled "Import JSON") so the menu
+// Markdown, import JSON, the session's usage totals (tokens, cache, cost; details in a dialog), delete. The import's file input stays in the page (labelled "Import JSON") so the menu
 // item can open it and a file can also be given to it directly.
-import { createSignal, createUniqueId, Show } from 'solid-js';
+import { createEffect, createSignal, createUniqueId, on, Show } from 'solid-js';
 import { forkSession, importSession, type SessionStore } from '../../core';
-import { ConfirmDialog } from '../components/dialog';
+import type { UsageTotals } from '../../core/usage/types';
+import { ConfirmDialog, Dialog } from '../components/dialog';
 import { InlineRename } from '../components/inline-rename';
 import { MoreIcon } from '../components/layout-icons';
 import { MenuButton, type MenuItem } from '../components/menu';
 import type { AppState } from '../state/app-state';
 import { messageOf } from '../state/errors';
+import { TotalsList } from '../settings/usage/totals-list';
 import { downloadSession } from './composer-actions';
+import { formatCost, formatTokens } from './meter-format';
 
-export function SessionActions(props: { state: AppState; store: SessionStore; sessionId: string | null; title: string; busy: boolean; messageCount: number; onOpen: (id: string | null) => void }) {
+export function SessionActions(props: {
+  state: AppState;
+  store: SessionStore;
+  sessionId: string | null;
+  title: string;
+  busy: boolean;
+  messageCount: number;
+  onOpen: (id: string | null) => void;
+  /** The open session's totals (ChatController.sessionUsage). */
+  usage?: () => Promise<UsageTotals>;
+}) {
   const s = props.state;
   const t = s.t;
   const importId = createUniqueId();
   const [renaming, setRenaming] = createSignal(false);
   const [deleting, setDeleting] = createSignal(false);
   let importInput!: HTMLInputElement;
+  const [totals, setTotals] = createSignal<UsageTotals | null>(null);
+  const [showUsage, setShowUsage] = createSignal(false);
+  // Re-read when another session opens and after each turn (not during one: the log is still being written).
+  createEffect(
+    on([() => props.sessionId, () => props.messageCount, () => props.busy], ([id, , busy], before) => {
+      if (before && before[0] !== id) setTotals(null);
+      if (!id || busy || !props.usage) return;
+      void props.usage().then(
+        (u) => props.sessionId === id && setTotals(u),
+        () => undefined,
+      );
+    }),
+  );
 
   async function exportAs(kind: 'json' | 'md') {
     if (props.sessionId) await downloadSession(props.store, props.sessionId, kind);
@@ -63,6 +89,14 @@ export function SessionActions(props: { state: AppState; store: SessionStore; se
             { label: t('sessions.exportMd'), onSelect: () => void s.attempt(() => exportAs('md')) },
           ]
         : []),
+      ...(open && props.usage
+        ? [
+            {
+              label: totals() ? t('usage.session.menu', { input: formatTokens(totals()!.input_tokens), output: formatTokens(totals()!.output_tokens), cost: formatCost(totals()!.cost) }) : t('usage.session.menuLoading'),
+              onSelect: () => setShowUsage(true),
+            },
+          ]
+        : []),
       { label: t('sessions.importJson'), disabled: props.busy, onSelect: () => importInput.click() },
       ...(open ? [{ label: t('sessions.delete'), danger: true, disabled: props.busy, onSelect: () => setDeleting(true) }] : []),
     ];
@@ -97,6 +131,20 @@ export function SessionActions(props: { state: AppState; store: SessionStore; se
           e.currentTarget.value = '';
         }}
       />
+      <Show when={showUsage()}>
+        <Dialog title={t('usage.session.title')} onClose={() => setShowUsage(false)} closeLabel={t('common.close')}>
+          <div class="usage-session" data-testid="session-usage">
+            <Show when={totals()} fallback={<p class="field-hint">{t('usage.loading')}</p>}>
+              {(u) => (
+                <Show when={u().steps > 0} fallback={<p class="empty-hint">{t('usage.session.none')}</p>}>
+                  <TotalsList totals={u()} t={t} locale={s.locale()} />
+                </Show>
+              )}
+            </Show>
+            <p class="field-hint">{t('usage.session.pricesLink')}</p>
+          </div>
+        </Dialog>
+      </Show>
       <Show when={deleting()}>
         <ConfirmDialog
           title={t('sessions.delete')}

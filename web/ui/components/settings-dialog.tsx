@@ -23,8 +23,9 @@ import ModelTab from '../settings/providers/model-tab';
 const PluginsTab = lazy(() => import('../settings/plugins/plugins-tab'));
 const BridgeTab = lazy(() => import('../settings/bridge/bridge-tab'));
 const AgentTab = lazy(() => import('../settings/agent/agent-tab'));
+const UsageTab = lazy(() => import('../settings/usage/usage-tab'));
 
-type Tab = 'general' | 'model' | 'agent' | 'workspaces' | 'secrets' | 'transfer' | 'plugins' | 'bridge';
+type Tab = 'general' | 'model' | 'agent' | 'usage' | 'workspaces' | 'secrets' | 'transfer' | 'plugins' | 'bridge';
 
 export default function SettingsDialog(props: { state: AppState; onClose: () => void }) {
   const t = props.state.t;
@@ -33,6 +34,7 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
     { id: 'general', label: () => t('settings.general') },
     { id: 'model', label: () => t('settings.model') },
     { id: 'agent', label: () => t('settings.agent') },
+    { id: 'usage', label: () => t('settings.usage') },
     { id: 'workspaces', label: () => t('settings.workspaces') },
     { id: 'secrets', label: () => t('settings.secrets') },
     { id: 'transfer', label: () => t('settings.transfer') },
@@ -81,6 +83,9 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
           </Match>
           <Match when={tab() === 'agent'}>
             <AgentTab state={props.state} />
+          </Match>
+          <Match when={tab() === 'usage'}>
+            <UsageTab state={props.state} />
           </Match>
           <Match when={tab() === 'workspaces'}>
             <WorkspacesTab state={props.state} />
