@@ -96,6 +96,7 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
         const all = checked((await records.getAll(ws(-Infinity, Infinity))) as unknown as Array<Record<string, unknown>>);
         const plan = planPrune(all, (_r, sha) => sha, (sha) => blobSizes!.get(sha) ?? 0, total, capBytes, record);
         for (const r of plan.drop) await records.delete([workspaceId, r.seq]);
+        for (const m of plan.markers) await records.put({ ...m, workspaceId } as never);
         for (const sha of plan.freeBlobs) await blobs.delete([workspaceId, sha]);
         pruned = plan.pruned;
         if (pruned) used = total - pruned.bytes;

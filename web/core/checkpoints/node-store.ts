@@ -190,7 +190,8 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
           delete files.get(session)!.blobs[blob.slice(slash + 1)];
           freed.set(session, [...(freed.get(session) ?? []), blob.slice(slash + 1)]);
         }
-        for (const r of plan.drop) if (!freed.has(r.session)) freed.set(r.session, []);
+        // Markers are the stored objects themselves (planPrune marked them): their sessions are saved too.
+        for (const r of [...plan.drop, ...plan.markers]) if (!freed.has(r.session)) freed.set(r.session, []);
       }
       for (const session of freed.keys()) await save(session, files.get(session)!);
       // Blob files go after the lists that no longer name them: a crash in between leaves an orphan file, never a

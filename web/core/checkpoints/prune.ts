@@ -6,6 +6,8 @@ import { ABSENT, type CheckpointRecord, type Pruned } from './types';
 export interface PrunePlan {
   /** Records to drop (their keys are up to the store). */
   drop: CheckpointRecord[];
+  /** Turn markers of the turns that lost records, marked `pruned` (the store saves them). */
+  markers: CheckpointRecord[];
   /** Blobs (keys as `blobOf` gave them) no kept record refers to any more. */
   freeBlobs: string[];
   pruned: Pruned | null;
@@ -24,7 +26,7 @@ export function planPrune(
   cap: number,
   keep: CheckpointRecord,
 ): PrunePlan {
-  if (used <= cap) return { drop: [], freeBlobs: [], pruned: null };
+  if (used <= cap) return { drop: [], markers: [], freeBlobs: [], pruned: null };
   const refs = new Map<string, number>();
   const blobsOf = (r: CheckpointRecord) => [...new Set([r.before, r.after])].filter((sha) => sha !== ABSENT).map((sha) => blobOf(r, sha));
   for (const r of records) for (const blob of blobsOf(r)) refs.set(blob, (refs.get(blob) ?? 0) + 1);
@@ -44,8 +46,11 @@ export function planPrune(
       }
     }
   }
-  if (drop.length === 0) return { drop, freeBlobs, pruned: null };
+  if (drop.length === 0) return { drop, markers: [], freeBlobs, pruned: null };
   const throughTurn: Record<string, number> = {};
   for (const r of drop) throughTurn[r.session] = Math.max(throughTurn[r.session] ?? 0, r.turn);
-  return { drop, freeBlobs, pruned: { records: drop.length, sessions: Object.keys(throughTurn), throughTurn, bytes: freed } };
+  const lost = new Set(drop.map((r) => `${r.session}\n${r.turn}`));
+  const markers = records.filter((r) => r.kind === 'turn' && !r.pruned && lost.has(`${r.session}\n${r.turn}`));
+  for (const m of markers) m.pruned = true;
+  return { drop, markers, freeBlobs, pruned: { records: drop.length, sessions: Object.keys(throughTurn), throughTurn, bytes: freed } };
 }

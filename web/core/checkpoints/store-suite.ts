@@ -75,7 +75,7 @@ export function checkpointStoreSuite(name: string, h: StoreHarness): void {
       const r = await store.append(write('s1', 3, 'c.txt', ABSENT, other, 3));
       // Both older records must go (the shared contents are freed only with the second), the marker stays.
       expect(r.pruned).toMatchObject({ records: 2, bytes: 100 });
-      expect((await store.list('s1')).map((x) => x.kind)).toEqual(['turn', 'write']);
+      expect((await store.list('s1')).map((x) => [x.kind, x.pruned ?? false])).toEqual([['turn', true], ['write', false]]);
       expect(await store.getBlob('s1', shared)).toBeNull();
     });
   });

@@ -43,6 +43,8 @@ export interface CheckpointRecord {
   covers?: number[];
   /** Redo records: the group of the revert this one undid. */
   undoes?: string;
+  /** Turn markers: some of the turn's records were pruned, so reverting to before it is refused. */
+  pruned?: true;
 }
 
 /** A record as the recorder hands it in; the store assigns `seq`. */

@@ -26,6 +26,7 @@ export function recordProblem(r: unknown, session?: string): string | null {
   if (x.covers !== undefined && (!Array.isArray(x.covers) || !x.covers.every((n) => int(n, 0)))) bad.push('covers');
   if (x.group !== undefined && typeof x.group !== 'string') bad.push('group');
   if (x.undoes !== undefined && typeof x.undoes !== 'string') bad.push('undoes');
+  if (x.pruned !== undefined && x.pruned !== true) bad.push('pruned');
   return bad.length ? `invalid ${bad.join(', ')}` : null;
 }
 

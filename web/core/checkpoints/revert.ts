@@ -1,0 +1,213 @@
+// Reverts: one file to its state before a turn, every file a turn changed, everything since a turn; and the undo
+// of a revert (redo). Each checks first that every file still holds what the session left in it (the hash of its
+// bytes now against the last recorded state) and that every state to restore is still stored; only then is
+// anything written. A revert is recorded like a write (kind 'revert', one group id per operation), so it can be
+// undone in turn.
+import { HarnessError } from '../errors';
+import type { WorkspaceFs } from '../fs';
+import { sha256Hex } from './hash';
+import { activeGroups, revertedSeqs } from './changes';
+import { ABSENT, type CheckpointRecord, type CheckpointStore, type FileState } from './types';
+
+export interface RevertContext {
+  store: CheckpointStore;
+  /** The workspace as the person's side writes it (the write policy applies to reverts too). */
+  fs: WorkspaceFs;
+  session: string;
+  /** Overwrite files changed outside the session instead of refusing with E_REVERT_CONFLICT. */
+  force?: boolean;
+  now?: () => number;
+}
+
+export interface RevertedFile {
+  path: string;
+  /** The state the file was put back to, and the state it was in. */
+  restored: FileState;
+  replaced: FileState;
+  bytes: number | null;
+}
+
+export interface RevertResult {
+  /** The operation id: `undoRevert(ctx, group)` undoes it. */
+  group: string;
+  files: RevertedFile[];
+  /** Files that held something else than the session left, overwritten because of `force`. */
+  forced: string[];
+}
+
+interface Step {
+  path: string;
+  target: FileState;
+  expected: FileState;
+  covers: number[];
+}
+
+/** The hash of what a path holds now; 'absent' when nothing is there, 'directory' for a folder. */
+export async function currentState(fs: WorkspaceFs, path: string): Promise<FileState> {
+  const stat = await fs.stat(path);
+  if (!stat) return ABSENT;
+  if (stat.directory) return 'directory';
+  return sha256Hex(await fs.readBytes(path));
+}
+
+/** The state the session last left each path in: the `after` of its newest write or revert record. */
+function lastStates(records: readonly CheckpointRecord[]): Map<string, FileState> {
+  const out = new Map<string, FileState>();
+  for (const r of records) if (r.kind !== 'turn') out.set(r.path, r.after);
+  return out;
+}
+
+let groups = 0;
+const newGroup = (now: number) => `r${now.toString(36)}-${(groups++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
+/** Plans restoring each path among `writes` to the state before its earliest write. */
+function plan(records: readonly CheckpointRecord[], writes: readonly CheckpointRecord[]): Step[] {
+  const last = lastStates(records);
+  const byPath = new Map<string, Step>();
+  for (const w of writes) {
+    const step = byPath.get(w.path);
+    if (step) step.covers.push(w.seq);
+    else byPath.set(w.path, { path: w.path, target: w.before, expected: last.get(w.path)!, covers: [w.seq] });
+  }
+  return [...byPath.values()];
+}
+
+async function apply(ctx: RevertContext, steps: Step[], meta: { turn: number; tool: 'revert' | 'redo'; undoes?: string }): Promise<RevertResult> {
+  const now = ctx.now ?? Date.now;
+  const { store, fs, session } = ctx;
+  // Check everything before writing anything.
+  const conflicts: Array<{ path: string; expected: FileState; actual: FileState }> = [];
+  const contents = new Map<string, Uint8Array | null>();
+  for (const s of steps) {
+    const actual = await currentState(fs, s.path);
+    if (actual !== s.expected) conflicts.push({ path: s.path, expected: s.expected, actual });
+    if (s.target === ABSENT) contents.set(s.path, null);
+    else {
+      const bytes = await store.getBlob(session, s.target);
+      if (!bytes) {
+        throw new HarnessError(
+          'E_CHECKPOINT_MISSING',
+          `${s.path} cannot be put back: the contents it had (${s.target.slice(0, 12)}…) are no longer stored (pruned to keep checkpoints under the size cap, or lost). Nothing was changed. Restore it from version control or a backup.`,
+          { path: s.path, sha: s.target },
+        );
+      }
+      contents.set(s.path, bytes);
+    }
+  }
+  if (conflicts.length > 0 && !ctx.force) {
+    const first = conflicts[0]!;
+    const list = conflicts.map((c) => c.path).join(', ');
+    throw new HarnessError(
+      'E_REVERT_CONFLICT',
+      `${conflicts.length === 1 ? `${first.path} was` : `${conflicts.length} files were`} changed since the agent left ${conflicts.length === 1 ? 'it' : 'them'} (${list}). Nothing was reverted. Look at ${conflicts.length === 1 ? 'the file' : 'them'} and keep your edits, or revert anyway with force (headless: --force), which overwrites them.`,
+      { ...first, conflicts },
+    );
+  }
+  const group = newGroup(now());
+  const files: RevertedFile[] = [];
+  for (const s of steps) {
+    const actual = conflicts.find((c) => c.path === s.path)?.actual ?? s.expected;
+    // What the file held is stored first, so this revert can be undone; a folder in the way is left to the write
+    // to refuse.
+    let replaced: FileState = actual;
+    let replacedBytes: number | null = null;
+    if (actual !== ABSENT && actual !== 'directory') {
+      const bytes = await fs.readBytes(s.path);
+      replaced = await store.putBlob(session, bytes);
+      replacedBytes = bytes.byteLength;
+    }
+    const target = contents.get(s.path)!;
+    if (target === null) {
+      if (actual !== ABSENT) await fs.remove(s.path);
+    } else await fs.writeBytes(s.path, target);
+    await store.append({
+      kind: 'revert', session, turn: meta.turn, step: 0, callId: group, tool: meta.tool, path: s.path,
+      before: replaced === 'directory' ? ABSENT : replaced, after: s.target, beforeBytes: replacedBytes, afterBytes: target?.byteLength ?? null,
+      at: now(), group, covers: s.covers, ...(meta.undoes ? { undoes: meta.undoes } : {}),
+    });
+    files.push({ path: s.path, restored: s.target, replaced, bytes: target?.byteLength ?? null });
+  }
+  return { group, files, forced: ctx.force ? conflicts.map((c) => c.path) : [] };
+}
+
+const nothing = (what: string) => new HarnessError('E_REVERT_NOTHING', `${what} Nothing was changed. List the session's changes to see what can be reverted.`);
+
+/**
+ * Refuses a revert reaching back to turn `turn` when a turn from there on lost records to pruning: the state
+ * "before" it is no longer known, and restoring a later one instead would be a silent lie.
+ */
+function checkNotPruned(records: readonly CheckpointRecord[], turn: number, upTo = Infinity): void {
+  const lost = records.filter((r) => r.kind === 'turn' && r.pruned && r.turn >= turn && r.turn <= upTo).map((r) => r.turn);
+  if (lost.length === 0) return;
+  const last = Math.max(...lost);
+  throw new HarnessError(
+    'E_CHECKPOINT_PRUNED',
+    `The checkpoints of turn ${lost.length === 1 ? last : `${Math.min(...lost)}–${last}`} were pruned to keep them under the size cap, so files cannot be put back to their state before turn ${turn}. Nothing was changed. Revert from turn ${last + 1} on, or restore from version control.`,
+    { turn, prunedThrough: last },
+  );
+}
+
+/** Writes of `records` still in effect (not reverted), in order. */
+function liveWrites(records: readonly CheckpointRecord[]): CheckpointRecord[] {
+  const reverted = revertedSeqs(records);
+  return records.filter((r) => r.kind === 'write' && !reverted.has(r.seq));
+}
+
+/** Puts every file changed in turn `turn` or later back to its state before that turn. */
+export async function revertSince(ctx: RevertContext, turn: number): Promise<RevertResult> {
+  const records = await ctx.store.list(ctx.session);
+  checkNotPruned(records, turn);
+  const writes = liveWrites(records).filter((r) => r.turn >= turn);
+  if (writes.length === 0) throw nothing(`No file changed by turn ${turn} or later is left to revert.`);
+  return apply(ctx, plan(records, writes), { turn, tool: 'revert' });
+}
+
+/** Puts one file back to its state before turn `turn` (undoing that turn's and later turns' writes of it). */
+export async function revertFile(ctx: RevertContext, path: string, turn: number): Promise<RevertResult> {
+  const records = await ctx.store.list(ctx.session);
+  checkNotPruned(records, turn);
+  const writes = liveWrites(records).filter((r) => r.turn >= turn && r.path === path);
+  if (writes.length === 0) throw nothing(`${path} was not changed by turn ${turn} or later (or is reverted already).`);
+  return apply(ctx, plan(records, writes), { turn, tool: 'revert' });
+}
+
+/**
+ * Puts every file turn `turn` changed back to its state before it. A file a later turn changed again is refused
+ * (E_REVERT_LATER_CHANGES): undoing only the middle of its history would drop the later turn's work silently.
+ */
+export async function revertTurn(ctx: RevertContext, turn: number): Promise<RevertResult> {
+  const records = await ctx.store.list(ctx.session);
+  checkNotPruned(records, turn, turn);
+  const live = liveWrites(records);
+  const writes = live.filter((r) => r.turn === turn);
+  if (writes.length === 0) throw nothing(`Turn ${turn} changed no file that is left to revert.`);
+  const later = live.find((r) => r.turn > turn && writes.some((w) => w.path === r.path));
+  if (later) {
+    throw new HarnessError(
+      'E_REVERT_LATER_CHANGES',
+      `${later.path} was changed again by turn ${later.turn}, so turn ${turn} alone cannot be reverted. Nothing was changed. Revert everything since turn ${turn} instead, or revert turn ${later.turn} first.`,
+      { path: later.path, turn, laterTurn: later.turn },
+    );
+  }
+  return apply(ctx, plan(records, writes), { turn, tool: 'revert' });
+}
+
+/** Undoes a revert (or a redo): every file it put back gets the contents it replaced. */
+export async function undoRevert(ctx: RevertContext, group: string): Promise<RevertResult> {
+  const records = await ctx.store.list(ctx.session);
+  const ops = records.filter((r) => r.kind === 'revert' && r.group === group);
+  if (ops.length === 0) throw new HarnessError('E_REVERT_NOT_FOUND', `There is no revert "${group}" in this session. List the session's changes to see its reverts.`, { group });
+  if (!activeGroups(records).has(group)) throw nothing(`The revert "${group}" is undone already.`);
+  const newer = records.find((r) => r.kind !== 'turn' && r.seq > ops.at(-1)!.seq && ops.some((o) => o.path === r.path));
+  if (newer) {
+    throw new HarnessError(
+      'E_REVERT_LATER_CHANGES',
+      `${newer.path} was changed again after that revert (turn ${newer.turn}, ${newer.tool}), so undoing it would drop that change. Nothing was changed. Undo the later change first.`,
+      { path: newer.path, group },
+    );
+  }
+  const last = lastStates(records);
+  const steps: Step[] = ops.map((r) => ({ path: r.path, target: r.before, expected: last.get(r.path)!, covers: [r.seq] }));
+  return apply(ctx, steps, { turn: ops[0]!.turn, tool: 'redo', undoes: group });
+}
+
