@@ -3,6 +3,7 @@
 export { checkRef, checkStoreConfig, sameRef, type ContentPage, type ContentRef, type ContentScope, type ContentStore, type ContentStoreConfig } from './content-store';
 export { createMemoryContentStore, page } from './memory-content-store';
 export { createIdbContentStore } from './idb-content-store';
+export { createIdbSessionContentStore, sessionContentRange } from './idb-session-content-store';
 export {
   BoundedResultPolicy,
   DEFAULT_KEEP_WHOLE_BYTES,

@@ -3,6 +3,7 @@
 // A commit puts the new entries and moves the pointer in ONE readwrite transaction over both stores: IndexedDB
 // commits it whole or not at all, so a closed tab mid-batch leaves the previous checkpoint. Readers still read
 // only entries <= checkpointSeq.
+import { sessionContentRange } from '../context/idb-session-content-store';
 import { HarnessError, toErrorData } from '../errors';
 import type { HarnessDb, SessionRecord } from '../storage';
 import { entryProblem, replayEntries } from './replay';
@@ -152,10 +153,11 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
       return toInfo(next);
     },
     async delete(id) {
-      const tx = db.transaction(['sessions', 'session_entries'], 'readwrite');
+      const tx = db.transaction(['sessions', 'session_entries', 'content'], 'readwrite');
       // A session of another format can still be deleted on purpose; another workspace's cannot.
       own(await tx.objectStore('sessions').get(id), id, { anyVersion: true });
-      await Promise.all([tx.objectStore('sessions').delete(id), tx.objectStore('session_entries').delete(entryRange(id, -Infinity))]);
+      // Its stored tool results (read_result references) go with it, in the same transaction.
+      await Promise.all([tx.objectStore('sessions').delete(id), tx.objectStore('session_entries').delete(entryRange(id, -Infinity)), tx.objectStore('content').delete(sessionContentRange(id))]);
       await tx.done;
       checked.delete(id);
     },
