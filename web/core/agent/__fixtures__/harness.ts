@@ -37,6 +37,8 @@ export async function runScripted(
     onEvent?: (e: AgentEvent) => void;
     systemPrompt?: string;
     context?: () => Promise<ContextState> | ContextState;
+    /** A compaction-only turn (TurnInput.compact). */
+    compact?: { focus?: string };
   } = {},
 ): Promise<Run> {
   const tools = new ToolRegistry();
@@ -46,7 +48,7 @@ export async function runScripted(
   const saves: Message[][] = [];
   const session: CheckpointSink = { path: 'test-session', save: async (m) => void saves.push(structuredClone(m)) };
   const stream = runTurn(
-    { model: { ...MODEL, ...opts.model }, history: opts.history ?? [], content: opts.content ?? 'go', ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}), ...(opts.systemPrompt ? { systemPrompt: opts.systemPrompt } : {}) },
+    { model: { ...MODEL, ...opts.model }, history: opts.history ?? [], content: opts.content ?? 'go', ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}), ...(opts.systemPrompt ? { systemPrompt: opts.systemPrompt } : {}), ...(opts.compact ? { compact: opts.compact } : {}) },
     {
       stream: model.stream,
       tools,

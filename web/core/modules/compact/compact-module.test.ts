@@ -42,6 +42,26 @@ describe('compaction cut', () => {
   });
 });
 
+describe('the default summary prompt', () => {
+  it('asks for the sections that must survive a cut, and treats quoted tool output as data', () => {
+    for (const heading of ['Goal:', 'Decisions:', 'Files touched:', 'Commands run:', 'Numbers measured:', 'Open questions:', 'Next step:']) expect(DEFAULT_COMPACT_PROMPT).toContain(heading);
+    expect(DEFAULT_COMPACT_PROMPT).toMatch(/path/);
+    expect(DEFAULT_COMPACT_PROMPT).toMatch(/untrusted data/);
+  });
+  it('plans a manual compaction although the budget fits, and counts the focus line in the request check', async () => {
+    const hooks = pipeline({ budget: parseBudgetConfig({ context_window: 4000 }, 100) });
+    const history = [sys, u('x'.repeat(1500)), a('noted'), u('q'), a('r'), u('s'), a('t')];
+    const fits = { ...over, fits: true };
+    expect((await hooks.run('compact_plan', { budget: fits, history, cut: null }, ctx)).cut).toBeNull();
+    const plan = await hooks.run('compact_plan', { budget: fits, history, cut: null, manual: true }, ctx);
+    expect(plan.cut).toBe(3);
+    const data = { messages: history.slice(1, 3), cut: 3, state: plan.state, model: 'm', policy: { manual: true } };
+    await expect(hooks.run('before_compact', data, ctx)).resolves.toMatchObject({ prompt: DEFAULT_COMPACT_PROMPT });
+    // The same request with a long focus no longer fits the window's trigger.
+    await expect(hooks.run('before_compact', { ...data, policy: { manual: true, focus: 'f'.repeat(900) } }, ctx)).rejects.toThrow(/summary request itself/);
+  });
+});
+
 describe('compact.json', () => {
   it('accepts the seed example and refuses unknown keys and values', () => {
     expect(parseCompactConfig({ enabled: true, keep_recent: 4, images: 'keep', prompt: 'prompts/compact.txt' })).toEqual({ enabled: true, keep_recent: 4, images: 'keep', prompt: 'prompts/compact.txt' });

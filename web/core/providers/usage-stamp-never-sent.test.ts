@@ -1,0 +1,30 @@
+// `_usage` (what a call cost, issue 15) is host data stamped on saved answers: replaying the history to any
+// protocol must never send it. Adapters map fields explicitly; this holds them to it.
+import { describe, expect, it } from 'vitest';
+import { requestBodyFor } from './__fixtures__/replay';
+import type { Message } from './types';
+import type { StepUsage } from '../usage/types';
+
+const usage: StepUsage = {
+  input_tokens: 424242,
+  output_tokens: 171717,
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+  reported: { input: true, output: true, cache: false },
+  duration_ms: 987654,
+  protocol: 'usage-marker-protocol',
+  model: 'usage-marker-model',
+};
+
+describe.each(['openai', 'deepseek', 'anthropic', 'responses'])('%s request body', (protocol) => {
+  it('leaves out the _usage stamp of earlier answers', async () => {
+    const history: Message[] = [
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: 'the earlier answer', _provider: { protocol, model: 'test-model' }, _usage: usage },
+      { role: 'user', content: 'q2' },
+    ];
+    const sent = JSON.stringify((await requestBodyFor(protocol, history)).body);
+    expect(sent).toContain('the earlier answer');
+    for (const marker of ['"_usage"', 'usage-marker', '424242', '171717', '987654', 'duration_ms']) expect(sent).not.toContain(marker);
+  });
+});
