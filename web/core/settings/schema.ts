@@ -4,6 +4,9 @@
 // To add a setting: add a field below (with a default and a validator); SETTINGS_VERSION changes only when an
 // existing field changes meaning, and then `migrateSettingsValues` learns the old shape.
 
+import { checkPriceTable } from '../usage/prices';
+import type { PriceTable } from '../usage/types';
+
 export const SETTINGS_VERSION = 1;
 
 export type Language = 'system' | 'en' | 'zh';
@@ -14,6 +17,11 @@ export interface GlobalSettings {
   theme: Theme;
   /** Show dot-files and dot-folders in the file list. */
   showHiddenFiles: boolean;
+  /**
+   * The person's prices per model (web/core/usage): dollars per million tokens, dated. Absent means no prices, so
+   * every cost shows "—"; presets are offered in Settings and copied here only when the person picks one.
+   */
+  prices?: PriceTable;
 }
 
 /** Per-workspace overrides; absent means "use the global value". */
@@ -34,6 +42,11 @@ const oneOf =
   (v) =>
     typeof v === 'string' && allowed.includes(v) ? null : `expected one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
 const bool: Check = (v) => (typeof v === 'boolean' ? null : 'expected true or false');
+/** Every problem of the table in one sentence, each with its path inside the table (`prices.2.input: …`). */
+const priceTableCheck: Check = (v) => {
+  const problems = checkPriceTable(v);
+  return problems.length ? `${problems.slice(0, 5).join('; ')}${problems.length > 5 ? ` (${problems.length - 5} more)` : ''}` : null;
+};
 
 interface FieldSpec {
   check: Check;
@@ -46,6 +59,8 @@ export const SETTING_FIELDS: Record<keyof GlobalSettings | keyof WorkspaceSettin
   showHiddenFiles: { check: bool, scopes: ['global', 'workspace'] },
   // Per workspace only: a global switch would open .git in every folder, including ones added later.
   allowGitWrites: { check: bool, scopes: ['workspace'] },
+  // Global only: prices belong to the provider account, not to a folder.
+  prices: { check: priceTableCheck, scopes: ['global'] },
 };
 
 export interface SettingsIssue {
