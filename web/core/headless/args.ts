@@ -15,12 +15,20 @@ export interface CliArgs {
   maxSteps: number | null;
   /** --recover NEW_NAME: copy the intact part of the damaged --session-name into NEW_NAME; no turn runs. */
   recover: string | null;
+  /** --compact [FOCUS]: compact the saved --session-name now (a compaction-only turn, no prompt). */
+  compact: { focus?: string } | null;
+  /** --changes: list the files each turn of --session-name changed; no turn runs. */
+  changes: boolean;
+  /** --revert [TURN]: put back the files changed by TURN and later turns ('last': the newest turn with changes). */
+  revert: number | 'last' | null;
+  /** --force: --revert overwrites files changed outside the session instead of refusing (E_REVERT_CONFLICT). */
+  force: boolean;
 }
 
 const usageError = (message: string) => new HarnessError('E_USAGE', `${message} Run \`i --help\` for usage.`);
 
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const out: CliArgs = { dir: null, config: null, sessionName: null, yolo: false, allowGitWrites: false, json: false, prompt: null, help: false, version: false, maxSteps: null, recover: null };
+  const out: CliArgs = { dir: null, config: null, sessionName: null, yolo: false, allowGitWrites: false, json: false, prompt: null, help: false, version: false, maxSteps: null, recover: null, compact: null, changes: false, revert: null, force: false };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined) throw usageError(`${flag} needs a value.`);
@@ -72,6 +80,26 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case '--recover':
         out.recover = take();
         break;
+      case '--compact': {
+        // FOCUS is optional: the next word is taken unless it is another option (`--compact=-x` for that).
+        const next = argv[i + 1];
+        const focus = eq > 0 ? arg.slice(eq + 1) : next !== undefined && !next.startsWith('-') ? argv[++i]! : undefined;
+        out.compact = focus !== undefined && focus.trim() !== '' ? { focus } : {};
+        break;
+      }
+      case '--changes':
+        out.changes = true;
+        break;
+      case '--force':
+        out.force = true;
+        break;
+      case '--revert': {
+        // TURN is optional: the next word is taken only when it is a number (`--revert --json` reverts the last turn).
+        const text = eq > 0 ? arg.slice(eq + 1) : /^[0-9]+$/.test(argv[i + 1] ?? '') ? argv[++i]! : null;
+        if (text !== null && !/^[1-9][0-9]{0,8}$/.test(text)) throw usageError('--revert TURN must be a turn number (1, 2, ...; see --changes).');
+        out.revert = text === null ? 'last' : Number(text);
+        break;
+      }
       case '--max-steps': {
         // Digits only: Number() would also take "0x10", "1e2" and " 3 ".
         const text = take();
@@ -91,6 +119,18 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     }
     return out;
   }
+  if (!out.help && !out.version && (out.changes || out.revert !== null || out.force)) {
+    if (out.force && out.revert === null) throw usageError('--force only applies to --revert.');
+    if (out.changes && out.revert !== null) throw usageError('Give --changes or --revert, not both.');
+    if (out.sessionName === null) throw usageError(`${out.changes ? '--changes' : '--revert'} needs --session-name NAME: the session whose changes to ${out.changes ? 'list' : 'revert'}.`);
+    if (out.prompt !== null || out.yolo || out.maxSteps !== null) throw usageError(`${out.changes ? '--changes' : '--revert'} runs no turn: leave out -p, --yolo and --max-steps.`);
+    return out;
+  }
+  if (!out.help && !out.version && out.compact !== null) {
+    if (out.sessionName === null) throw usageError('--compact needs --session-name NAME: the saved session to compact.');
+    if (out.prompt !== null) throw usageError('--compact runs no prompt: leave out -p, compact first, then continue with --session-name NAME -p PROMPT.');
+    return out;
+  }
   if (!out.help && !out.version) {
     if (out.prompt === null) throw usageError('Missing -p PROMPT.');
     if (out.prompt.trim() === '') throw usageError('The prompt is empty.');
@@ -100,6 +140,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 
 export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME] [--yolo] [--allow-git-writes] [--json] -p PROMPT
        i [-C DIR] --session-name NAME --recover NEW_NAME
+       i [-C DIR] [--config FILE] --session-name NAME --compact [FOCUS] [--json]
+       i [-C DIR] --session-name NAME --changes [--json]
+       i [-C DIR] --session-name NAME --revert [TURN] [--force] [--json]
 
 Runs one agent turn in the project folder DIR against the model in the config file, prints the final answer,
 and exits: 0 when the model finished its answer, 1 when the turn failed (model error, budget, step limit,
@@ -128,6 +171,28 @@ Options:
                              never a tool call without its results) into the new session NEW_NAME, say where and
                              how many messages were kept, and exit 0. NAME is not changed (restore it from a
                              backup or delete its folder); no model is called and no config is read.
+  --changes                  With --session-name NAME: list the files each turn of the session changed through
+                             write, edit and plugins (path, turn, tool, bytes before -> after, reverted or not);
+                             --json prints one {"type": "changes", ...} object. Exit 0.
+  --revert [TURN]            With --session-name NAME: put every file changed by turn TURN and later turns back
+                             to its state before TURN (default: the newest turn with changes not yet reverted):
+                             created files are deleted, deleted ones recreated, bytes as they were. A file changed
+                             since the session left it is refused with E_REVERT_CONFLICT and nothing is changed
+                             (exit 1), as are turns whose checkpoints were pruned (E_CHECKPOINT_PRUNED).
+  --force                    With --revert: overwrite files changed outside the session as well.
+                             Changes made by bridge or native (manifest) tools are not recorded and not reverted.
+                             Checkpoints live in DIR/.i/sessions/NAME/checkpoints (at most 256 MiB of file
+                             contents per project folder; the oldest are pruned with a warning).
+  --compact [FOCUS]          With --session-name NAME: compact that saved session now instead of running a prompt.
+                             The model summarises the older messages (the system prompt, AGENTS.md and the most
+                             recent messages stay as they are; compact.json's keep_recent, default 4) and the
+                             summary replaces them in what the model sees next; the session log keeps them. FOCUS
+                             (optional, at most 2000 characters; --compact=FOCUS when it starts with "-") is what
+                             the summary must pay particular attention to. Prints how many messages were folded,
+                             the token estimate before and after, and the summary (--json: the events, incl.
+                             "usage" and "compacted"). Exit 0 when compacted; 1 when it failed or there was
+                             nothing to fold (E_COMPACT_NOTHING_TO_FOLD), the session then unchanged; 2 on usage
+                             errors.
   -h, --help                 This help.  --version  The version.
 
 Model config (unknown keys are refused with their path):

@@ -27,6 +27,7 @@ import { resolveAppPaths, type AppPaths } from './paths';
 import type { CacheConfig, StatsStore } from '../modules';
 import { createHeadlessTools } from './tools';
 import { startNativeWorkers, type NativeWorkers } from './native';
+import { headlessCheckpoints, runChangesCommand } from './changes';
 
 export interface CliIo {
   argv: readonly string[];
@@ -299,6 +300,8 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     }
   }
 
+  if (args.changes || args.revert !== null) return runChangesCommand(io, args, () => resolveWorkspace(io, args), fail);
+
   if (args.prompt === '-') {
     // `-p -`: the prompt comes from standard input (a file, a heredoc, another command's output).
     try {
@@ -353,12 +356,15 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
 
   let history: Message[] = [];
   let session;
+  let checkpoints;
   if (args.sessionName !== null) {
     try {
       const store = createFileSessionStore({ root: join(workspace, '.i', 'sessions'), workspace, workspaceId });
       const opened = await openSessionForTurn(store, args.sessionName, hooks, io.signal, { createTitle: args.prompt!.slice(0, 80) });
       history = opened.history;
       session = opened.sink;
+      // Every file this turn's tools write or delete is recorded in the session folder (--changes, --revert).
+      checkpoints = await headlessCheckpoints(workspace, args.sessionName, (text) => io.stderr(`warning: ${line(text)}\n`));
     } catch (error) {
       const e = cliErrorData(error, 'E_SESSION_FAILED');
       const folder = join(workspace, '.i', 'sessions', args.sessionName);
@@ -400,6 +406,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
       workspaceId,
       context: () => modules.contextState(workspaceId),
       ...(session ? { session } : {}),
+      ...(checkpoints ? { checkpoints } : {}),
       signal: io.signal,
     },
   );
