@@ -3,6 +3,7 @@
 export { SESSION_FORMAT_VERSION } from './types';
 export type { SessionEntry, SessionInfo, SessionStore, LoadedSession, CreateSession, IntactSession } from './types';
 export { replayEntries } from './replay';
+export { foldedMessages } from './folded';
 export { historyProblems, isConsistent, assertValidHistory } from './validate-history';
 export { recoverSession, recoveredTitle, consistentLength, RECOVERED_TITLE_SUFFIX, type RecoveredSession } from './recover';
 export { createCheckpointSink } from './checkpoint-sink';

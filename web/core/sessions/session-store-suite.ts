@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../providers/types';
 import { createCheckpointSink } from './checkpoint-sink';
+import { sessionLogSuite } from './log-suite';
 import { recoverSession } from './recover';
 import { exportSession, forkSession, importSession, sessionToMarkdown } from './transfer';
 import type { SessionStore } from './types';
@@ -234,4 +235,5 @@ export function sessionStoreSuite(name: string, env: SuiteEnv): void {
       expect((await store.list()).map((s) => s.id).sort()).toEqual(['fine', 'gone']);
     });
   });
+  sessionLogSuite(name, env);
 }
