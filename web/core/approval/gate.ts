@@ -1,6 +1,7 @@
 // The one approval gate every tool call passes (seed 000 §5). Order:
 //   1. deny_tools → deny (final: no policy, person or yolo can allow it);
 //   2. default decision: 'allow' for free tools (read, view_image), for mode 'auto' and for yolo; else 'ask';
+//   2b. the person's approval rules (rules.ts), when one matches, replace that default; a deny rule is final;
 //   3. `tool_approval` hooks (the policy) may answer allow | ask | deny; an invalid answer or a failure denies;
 //   4. 'ask' under yolo → allow; otherwise the injected askPerson port decides (a deny may carry the person's reason,
 //      which the model receives quoted and bounded as their words); without one → deny.
@@ -11,6 +12,7 @@
 import { HarnessError, quoteUntrusted } from '../errors';
 import type { HookPipeline } from '../hooks';
 import type { ToolDefinition } from '../tools/types';
+import { describeRule } from './rules';
 import type { ApprovalDecision, ApprovalOutcome, ApprovalRequest, ApprovalSettings, AskPerson } from './types';
 
 export interface GateInput {
@@ -40,11 +42,26 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
   const initial = defaultDecision(tool, settings, alwaysAsk !== undefined);
   let decision: ApprovalDecision = initial;
   let by = initial === 'allow' ? (alwaysAsk ? 'yolo' : tool.approval === 'free' && !tool.external ? 'free' : settings.yolo ? 'yolo' : 'auto') : 'default';
+  // The person's rules replace the mode's default (rules.ts has the order); a deny rule is final like deny_tools.
+  const path = request.prepared?.target?.path;
+  let rule = settings.rules?.decide(tool, path) ?? undefined;
+  if (rule?.decision === 'deny') {
+    return { ...refuse('rule', 'E_TOOL_DENIED', `The approval rule "${describeRule(rule)}" (${rule.scope}) denies "${name}"${path !== undefined ? ` on ${path}` : ''}, so it was not run. Do the task another way or ask the person.`), rule };
+  }
+  if (rule) {
+    // A protected path (always-ask) still asks under an allow rule: only explicit yolo writes it unasked.
+    decision = rule.decision === 'allow' && alwaysAsk && !settings.yolo ? 'ask' : rule.decision;
+    by = 'rule';
+  }
   if (hooks.has('tool_approval')) {
     try {
       const out = await hooks.run('tool_approval', { name, arguments: structuredClone(request.arguments), external: tool.external, decision }, { signal });
-      decision = out.decision;
-      by = 'policy';
+      // A policy that confirms a rule's answer leaves the rule as the decider; any other answer is the policy's.
+      if (!rule || out.decision !== decision) {
+        decision = out.decision;
+        by = 'policy';
+        rule = undefined;
+      }
     } catch (error) {
       if (signal.aborted) throw error;
       const reason = HarnessError.isInstance(error) ? error.message : String(error);
@@ -52,7 +69,7 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
     }
   }
   if (decision === 'deny') return refuse(by, 'E_TOOL_DENIED', `The approval policy denied the tool "${name}". Do the task another way or ask the person.`);
-  if (decision === 'allow' && !(alwaysAsk && !settings.yolo)) return { allowed: true, by };
+  if (decision === 'allow' && !(alwaysAsk && !settings.yolo)) return { allowed: true, by, ...(rule ? { rule } : {}) };
   if (settings.yolo) return { allowed: true, by: 'yolo' };
   if (!askPerson) {
     const why = alwaysAsk ? ` Writing ${request.prepared?.target?.path ?? 'this file'} always needs a person's approval because ${alwaysAsk.text}.` : '';

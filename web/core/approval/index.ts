@@ -2,4 +2,5 @@
 export { decideApproval, defaultDecision, PERSON_REASON_MAX_CHARS, type GateInput } from './gate';
 export { takeFileSnapshot, assertUnchanged, isFileSnapshot, type FileSnapshot } from './snapshot';
 export { DEFAULT_APPROVAL } from './types';
+export { checkRules, describeRule, parseRules, RuleSet, scopedRules, FILE_WRITE_TOOLS, MAX_RULES, type ApprovalRule, type DecidingRule, type RuleScope, type ScopedRule } from './rules';
 export type { ApprovalAnswer, ApprovalDecision, ApprovalOutcome, ApprovalRequest, ApprovalSettings, AskPerson } from './types';

@@ -1,5 +1,6 @@
 // The approval gate's settings and ports (seed 000 §4–§5, approval.json: mode ask|auto, deny_tools).
 import type { PreparedCall } from '../tools/types';
+import type { DecidingRule, RuleSet } from './rules';
 
 export type ApprovalDecision = 'allow' | 'ask' | 'deny';
 
@@ -13,6 +14,8 @@ export interface ApprovalSettings {
   deny_tools: string[];
   /** Explicit `--yolo` / `--dangerously-skip-permissions`: every 'ask' becomes allow; 'deny' still denies. */
   yolo: boolean;
+  /** The person's approval rules (workspace then global), compiled for the turn. Absent: none. */
+  rules?: RuleSet;
 }
 
 export const DEFAULT_APPROVAL: ApprovalSettings = { mode: 'ask', deny_tools: [], yolo: false };
@@ -40,9 +43,11 @@ export type AskPerson = (request: ApprovalRequest, signal: AbortSignal) => Promi
 
 export interface ApprovalOutcome {
   allowed: boolean;
-  /** Who decided: 'free' default, 'auto'/'yolo' mode, 'policy', 'person', 'deny_tools', 'no-person'. */
+  /** Who decided: 'free' default, 'auto'/'yolo' mode, 'rule', 'policy', 'person', 'deny_tools', 'no-person'. */
   by: string;
   /** For refusals: the sentence the model receives as the tool error. */
   reason?: string;
   code?: string;
+  /** The approval rule that decided (by 'rule'), shown on the tool card. */
+  rule?: DecidingRule;
 }

@@ -23,6 +23,12 @@ function failure(error: unknown): ToolResult {
   return { error: true, code, output: `${code}: ${message}` };
 }
 
+/** The MCP server of a bridge tool named `mcp__<server>__<tool>`, or null for the bridge's own workers' tools. */
+export function mcpServerOf(name: string): string | null {
+  const m = /^mcp__(.+?)__./.exec(name);
+  return m ? m[1]! : null;
+}
+
 /** Called at task start: lists the bridge's tools (web_fetch excluded: it is offered through its backend). */
 export function bridgeToolSource(client: BridgeClient, where: () => BridgeWorkspace): ToolSource {
   return async () => {
@@ -34,6 +40,8 @@ export function bridgeToolSource(client: BridgeClient, where: () => BridgeWorksp
           schema: { name: tool.name, description: `${tool.description} (i-bridge)`, parameters: tool.parameters },
           approval: 'ask',
           external: true,
+          // The bridge names an MCP server's tools `mcp__<server>__<tool>` (bridge/mcp-hub.ts).
+          origin: mcpServerOf(tool.name) !== null ? { kind: 'mcp', server: mcpServerOf(tool.name)! } : { kind: 'bridge' },
           async prepare() {
             return { summary: `Run ${tool.name} on i-bridge (${where().workspace})` };
           },

@@ -40,6 +40,7 @@ export function pluginToolSource(service: PluginService, { workspaceId, approval
         schema: { name: tool.publicName, description: `${tool.description} (plugin ${tool.pluginId} ${tool.pluginVersion})`, parameters: tool.parameters },
         approval: 'ask',
         external: true,
+        origin: { kind: 'plugin', pluginId: tool.pluginId },
         async prepare() {
           return { summary: `Run ${tool.name} of plugin ${tool.pluginId} ${tool.pluginVersion}` };
         },

@@ -54,6 +54,8 @@ export interface ToolDefinition {
   approval: 'free' | 'ask';
   /** True for plugin, bridge and MCP tools (seed 000 §5 `tool_approval.external`). */
   external: boolean;
+  /** Where an external tool comes from (approval rules name groups: a plugin, the bridge, an MCP server). */
+  origin?: { kind: 'plugin'; pluginId: string } | { kind: 'bridge' } | { kind: 'mcp'; server: string };
   /** Optional: compute what the approval shows and a snapshot. Errors here become tool errors; nothing runs. */
   prepare?(args: Record<string, unknown>, ctx: ToolContext): Promise<PreparedCall>;
   /** Contract: never throws for expected failures — return `{error: true, code, output}`; a throw is also caught. */
