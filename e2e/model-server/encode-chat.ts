@@ -7,7 +7,9 @@ export function chatAnswer(turn: ScriptTurn, model: string, stream: boolean, inc
   const finish = turn.finish === 'length' ? 'length' : calls.length ? 'tool_calls' : 'stop';
   const u = usageOf(turn);
   const usage: Record<string, unknown> = { prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output };
-  if (deepseek) Object.assign(usage, { prompt_cache_hit_tokens: 0, prompt_cache_miss_tokens: u.input });
+  const cached = u.cached ?? 0;
+  if (deepseek) Object.assign(usage, { prompt_cache_hit_tokens: cached, prompt_cache_miss_tokens: u.input - cached });
+  else if (u.cached !== undefined) usage.prompt_tokens_details = { cached_tokens: cached };
   const base = { id: 'chatcmpl-scripted', created: 1700000000, model };
   if (!stream) {
     const message: Record<string, unknown> = { role: 'assistant', content: turn.text ?? (calls.length ? null : '') };

@@ -19,7 +19,8 @@ export interface ScriptTurn {
   toolCalls?: ScriptToolCall[];
   /** 'length' answers as cut off by the output cap (Responses: status incomplete). */
   finish?: 'stop' | 'length';
-  usage?: { input: number; output: number };
+  /** `cached`: input tokens read from the prompt cache (part of `input`; Chat: prompt_tokens_details, DeepSeek: hit/miss). */
+  usage?: { input: number; output: number; cached?: number };
   /** Answer with this HTTP error instead (body defaults to the protocol's error shape). */
   error?: { status: number; message?: string; body?: unknown; headers?: Record<string, string> };
   /** Answer 307 to this location. */

@@ -54,7 +54,7 @@ export function ContextBreakdownDialog(props: { chat: MeterChat; ct: ChatTransla
   }
 
   return (
-    <Dialog title={ct('meter.title')} onClose={props.onClose} closeLabel={ct('cancel')} wide>
+    <Dialog title={ct('meter.title')} onClose={props.onClose} closeLabel={ct('meter.close')} wide>
       <div class="context-breakdown">
         <Show when={!breakdown.error} fallback={<p class="field-error" role="alert">{ct('meter.failed', { error: errorText(breakdown.error) })}</p>}>
           <Show when={breakdown()} fallback={<p class="field-hint" role="status">{ct('meter.loading')}</p>}>

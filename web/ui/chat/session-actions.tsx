@@ -33,9 +33,10 @@ export function SessionActions(props: {
   let importInput!: HTMLInputElement;
   const [totals, setTotals] = createSignal<UsageTotals | null>(null);
   const [showUsage, setShowUsage] = createSignal(false);
-  // Re-read when another session opens and after each turn (not during one: the log is still being written).
+  // Re-read when another session opens, after each turn (not during one: the log is still being written) and when
+  // settings change (the prices price the same steps differently).
   createEffect(
-    on([() => props.sessionId, () => props.messageCount, () => props.busy], ([id, , busy], before) => {
+    on([() => props.sessionId, () => props.messageCount, () => props.busy, () => s.settingsEpoch()], ([id, , busy], before) => {
       if (before && before[0] !== id) setTotals(null);
       if (!id || busy || !props.usage) return;
       void props.usage().then(
