@@ -15,6 +15,8 @@ export interface CliArgs {
   maxSteps: number | null;
   /** --recover NEW_NAME: copy the intact part of the damaged --session-name into NEW_NAME; no turn runs. */
   recover: string | null;
+  /** --compact [FOCUS]: compact the saved --session-name now (a compaction-only turn, no prompt). */
+  compact: { focus?: string } | null;
   /** --changes: list the files each turn of --session-name changed; no turn runs. */
   changes: boolean;
   /** --revert [TURN]: put back the files changed by TURN and later turns ('last': the newest turn with changes). */
@@ -26,7 +28,7 @@ export interface CliArgs {
 const usageError = (message: string) => new HarnessError('E_USAGE', `${message} Run \`i --help\` for usage.`);
 
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const out: CliArgs = { dir: null, config: null, sessionName: null, yolo: false, allowGitWrites: false, json: false, prompt: null, help: false, version: false, maxSteps: null, recover: null, changes: false, revert: null, force: false };
+  const out: CliArgs = { dir: null, config: null, sessionName: null, yolo: false, allowGitWrites: false, json: false, prompt: null, help: false, version: false, maxSteps: null, recover: null, compact: null, changes: false, revert: null, force: false };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined) throw usageError(`${flag} needs a value.`);
@@ -78,6 +80,13 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case '--recover':
         out.recover = take();
         break;
+      case '--compact': {
+        // FOCUS is optional: the next word is taken unless it is another option (`--compact=-x` for that).
+        const next = argv[i + 1];
+        const focus = eq > 0 ? arg.slice(eq + 1) : next !== undefined && !next.startsWith('-') ? argv[++i]! : undefined;
+        out.compact = focus !== undefined && focus.trim() !== '' ? { focus } : {};
+        break;
+      }
       case '--changes':
         out.changes = true;
         break;
@@ -117,6 +126,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     if (out.prompt !== null || out.yolo || out.maxSteps !== null) throw usageError(`${out.changes ? '--changes' : '--revert'} runs no turn: leave out -p, --yolo and --max-steps.`);
     return out;
   }
+  if (!out.help && !out.version && out.compact !== null) {
+    if (out.sessionName === null) throw usageError('--compact needs --session-name NAME: the saved session to compact.');
+    if (out.prompt !== null) throw usageError('--compact runs no prompt: leave out -p, compact first, then continue with --session-name NAME -p PROMPT.');
+    return out;
+  }
   if (!out.help && !out.version) {
     if (out.prompt === null) throw usageError('Missing -p PROMPT.');
     if (out.prompt.trim() === '') throw usageError('The prompt is empty.');
@@ -126,6 +140,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 
 export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME] [--yolo] [--allow-git-writes] [--json] -p PROMPT
        i [-C DIR] --session-name NAME --recover NEW_NAME
+       i [-C DIR] [--config FILE] --session-name NAME --compact [FOCUS] [--json]
        i [-C DIR] --session-name NAME --changes [--json]
        i [-C DIR] --session-name NAME --revert [TURN] [--force] [--json]
 
@@ -168,6 +183,16 @@ Options:
                              Changes made by bridge or native (manifest) tools are not recorded and not reverted.
                              Checkpoints live in DIR/.i/sessions/NAME/checkpoints (at most 256 MiB of file
                              contents per project folder; the oldest are pruned with a warning).
+  --compact [FOCUS]          With --session-name NAME: compact that saved session now instead of running a prompt.
+                             The model summarises the older messages (the system prompt, AGENTS.md and the most
+                             recent messages stay as they are; compact.json's keep_recent, default 4) and the
+                             summary replaces them in what the model sees next; the session log keeps them. FOCUS
+                             (optional, at most 2000 characters; --compact=FOCUS when it starts with "-") is what
+                             the summary must pay particular attention to. Prints how many messages were folded,
+                             the token estimate before and after, and the summary (--json: the events, incl.
+                             "usage" and "compacted"). Exit 0 when compacted; 1 when it failed or there was
+                             nothing to fold (E_COMPACT_NOTHING_TO_FOLD), the session then unchanged; 2 on usage
+                             errors.
   -h, --help                 This help.  --version  The version.
 
 Model config (unknown keys are refused with their path):

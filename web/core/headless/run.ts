@@ -360,7 +360,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   if (args.sessionName !== null) {
     try {
       const store = createFileSessionStore({ root: join(workspace, '.i', 'sessions'), workspace, workspaceId });
-      const opened = await openSessionForTurn(store, args.sessionName, hooks, io.signal, { createTitle: args.prompt!.slice(0, 80) });
+      const opened = await openSessionForTurn(store, args.sessionName, hooks, io.signal, args.compact !== null ? {} : { createTitle: args.prompt!.slice(0, 80) });
       history = opened.history;
       session = opened.sink;
       // Every file this turn's tools write or delete is recorded in the session folder (--changes, --revert).
@@ -368,6 +368,8 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     } catch (error) {
       const e = cliErrorData(error, 'E_SESSION_FAILED');
       const folder = join(workspace, '.i', 'sessions', args.sessionName);
+      // Only --compact opens without creating: there is nothing to compact in a session that does not exist.
+      if (e.code === 'E_SESSION_NOT_FOUND') return fail({ ...e, message: `${e.message} --compact works on a saved session: check --session-name and -C (sessions are in ${join(workspace, '.i', 'sessions')}).` }, EXIT_USAGE);
       // A store error from Node (a missing log.ndjson, a file where the folder should be) names no fix; add one.
       return fail(e.code === 'E_SESSION_FAILED' ? { ...e, message: `Cannot open the session "${args.sessionName}" at ${folder} (${e.message}). Move away what blocks it — a file where a folder of that path should be, or a session folder without log.ndjson (nothing was changed) — or choose another --session-name.` } : e, EXIT_USAGE);
     }
@@ -392,7 +394,8 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     {
       model: modelSettings(config, budget),
       history,
-      content: args.prompt!,
+      content: args.prompt ?? '',
+      ...(args.compact !== null ? { compact: args.compact } : {}),
       systemPrompt,
       ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}),
     },
@@ -419,6 +422,10 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
       else if (out) emit(out);
     } else if (event.type === 'tool-result') {
       io.stderr(`[${line(event.name)}] ${event.error ? `refused/failed: ${line(event.code ?? 'error')}` : 'ok'}\n`);
+    } else if (event.type === 'compacted') {
+      const c = event.compaction;
+      const focus = c.focus ? ` Focus: ${line(c.focus)}.` : '';
+      io.stdout(`Compacted the session "${args.sessionName}": ${c.folded_messages} messages (${c.folded_tool_results} tool results) folded into a summary, about ${c.tokens_before} → ${c.tokens_after} tokens.${focus}\n\n${escapeProse(event.summary)}\n`);
     } else if (event.type === 'warning') {
       io.stderr(`warning ${line(event.error.code)}: ${line(event.error.message)}\n`);
     }
