@@ -41,7 +41,10 @@ describe('compaction as an event', () => {
       { history: old, content: 'next', model: { budget: settings }, hooks },
     );
     expect(run.result.stopReason).toBe('stop');
-    expect(kinds(run.events)).toEqual(['turn-start', 'step-start', 'usage', 'compacted', 'assistant', 'usage', 'checkpoint', 'done']);
+    expect(kinds(run.events)).toEqual(['turn-start', 'step-start', 'usage', 'compacted', 'checkpoint', 'assistant', 'usage', 'checkpoint', 'done']);
+    // The fold is saved before the answer is asked for.
+    expect(summaryOf(run.saves[0]!)).toBeDefined();
+    expect(run.saves[0]!.at(-1)).toEqual(u('next'));
     const [compactUsage, answerUsage] = ofType(run.events, 'usage');
     expect(compactUsage).toMatchObject({ step: 1, compact: true, usage: { input_tokens: 1500, output_tokens: 12 } });
     expect(answerUsage!.compact).toBeUndefined();

@@ -156,6 +156,8 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
         }
         history = compacted;
         anchor = null;
+        // Saved at once: the log records the fold the person was just shown, even if the answer then fails.
+        await checkpoint();
       }
 
       const prepare: PrepareInput = {
