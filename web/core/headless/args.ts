@@ -140,6 +140,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 
 export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME] [--yolo] [--allow-git-writes] [--json] -p PROMPT
        i [-C DIR] --session-name NAME --recover NEW_NAME
+       i cache-report [-C DIR] [--config FILE] [--json]   prompt-cache statistics (i cache-report --help)
        i [-C DIR] [--config FILE] --session-name NAME --compact [FOCUS] [--json]
        i [-C DIR] --session-name NAME --changes [--json]
        i [-C DIR] --session-name NAME --revert [TURN] [--force] [--json]

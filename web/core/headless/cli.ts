@@ -1,6 +1,7 @@
 // Entry of the headless `i` command (bundled to dist/cli/i.js by `npm run build:cli`, launched by bin/i.js).
 import { readFileSync } from 'node:fs';
 import { HarnessError } from '../errors';
+import { runCacheReport } from './cache-report';
 import { runCli } from './run';
 
 /** `-p -` reads at most this much; a bigger input is almost surely the wrong file. */
@@ -62,7 +63,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   controller.abort();
 });
 
-const code = await runCli({
+const io: Parameters<typeof runCli>[0] = {
   argv: process.argv.slice(2),
   env: process.env,
   cwd: process.cwd(),
@@ -73,5 +74,7 @@ const code = await runCli({
   signal: controller.signal,
   version: packageVersion(),
   readStdin,
-});
+};
+// `i cache-report ...` is a command of its own (seed 000 §8): it reads statistics and runs no turn.
+const code = io.argv[0] === 'cache-report' ? await runCacheReport({ ...io, argv: io.argv.slice(1) }) : await runCli(io);
 process.exitCode = code;
