@@ -17,14 +17,17 @@ const usage: StepUsage = {
 };
 
 describe.each(['openai', 'deepseek', 'anthropic', 'responses'])('%s request body', (protocol) => {
-  it('leaves out the _usage stamp of earlier answers', async () => {
+  it('leaves out the _usage stamp of earlier answers and the compaction record of a summary', async () => {
     const history: Message[] = [
+      // A compaction summary carries its record and its call's usage in _meta: host data too.
+      { role: 'user', content: 'Summary of the earlier conversation:\nq', _meta: { kind: 'compaction_summary', compaction: { id: 'compaction-marker', folded_messages: 3 }, usage } },
+      { role: 'assistant', content: 'ok' },
       { role: 'user', content: 'q' },
       { role: 'assistant', content: 'the earlier answer', _provider: { protocol, model: 'test-model' }, _usage: usage },
       { role: 'user', content: 'q2' },
     ];
     const sent = JSON.stringify((await requestBodyFor(protocol, history)).body);
     expect(sent).toContain('the earlier answer');
-    for (const marker of ['"_usage"', 'usage-marker', '424242', '171717', '987654', 'duration_ms']) expect(sent).not.toContain(marker);
+    for (const marker of ['"_usage"', '"_meta"', 'compaction-marker', 'folded_messages', 'usage-marker', '424242', '171717', '987654', 'duration_ms']) expect(sent).not.toContain(marker);
   });
 });
