@@ -211,3 +211,26 @@ describe('file session store with damaged or moved files', () => {
     expect((await store.load('big')).messages[0]).toEqual(user(big));
   });
 });
+
+describe('file session store opening from the last reset', () => {
+  it('keeps the reset offset in checkpoint.json, and loads the whole log when that hint does not point at a reset', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'i-reset-'));
+    const store = createFileSessionStore({ root, workspace: '/p' });
+    const info = await store.create({ title: 't', id: 'hint' });
+    const sink = createCheckpointSink(store, info, []);
+    await sink.save([user('one'), { role: 'assistant', content: 'a1' }]);
+    await sink.save([user('summary')]);
+    await sink.save([user('summary'), { role: 'assistant', content: 'a2' }]);
+    const file = join(root, 'hint', 'checkpoint.json');
+    const cp = JSON.parse(readFileSync(file, 'utf8')) as { resetSeq: number; resetBytes: number };
+    const log = readFileSync(join(root, 'hint', 'log.ndjson'));
+    expect(cp.resetSeq).toBe(2);
+    expect(JSON.parse(log.subarray(cp.resetBytes, log.indexOf(0x0a, cp.resetBytes)).toString())).toMatchObject({ seq: 2, entry: { kind: 'reset' } });
+    // A hint (e.g. edited by hand) pointing at the plain message line after the reset: replaying from there would
+    // drop the reset, so the whole log is replayed instead.
+    writeFileSync(file, JSON.stringify({ ...cp, resetSeq: 3, resetBytes: log.indexOf(0x0a, cp.resetBytes) + 1 }));
+    expect((await store.load('hint')).messages).toEqual([user('summary'), { role: 'assistant', content: 'a2' }]);
+    writeFileSync(file, JSON.stringify({ ...cp, resetSeq: 'x' }));
+    await expect(store.load('hint')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT' });
+  });
+});

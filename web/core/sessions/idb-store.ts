@@ -8,11 +8,16 @@ import { HarnessError, toErrorData } from '../errors';
 import type { HarnessDb, SessionRecord } from '../storage';
 import { entryProblem, replayEntries } from './replay';
 import { checkSessionTitle } from './title';
-import { SESSION_FORMAT_VERSION, type CreateSession, type SessionEntry, type SessionInfo, type SessionStore } from './types';
+import { SESSION_FORMAT_VERSION, type CreateSession, type LoadedSession, type SessionEntry, type SessionInfo, type SessionStore } from './types';
 
 interface StoredSession extends SessionRecord {
   formatVersion: number;
   forkedFrom?: { sessionId: string; messageIndex: number };
+  /**
+   * seq of the last committed `reset` entry (a hint: records written before it existed lack it). Replaying from any
+   * reset on gives the same history as replaying the whole log, so `load` reads only the entries from here on.
+   */
+  resetSeq?: number;
 }
 
 const toInfo = (r: StoredSession): SessionInfo => {
@@ -71,6 +76,36 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
     return { record, entries, damage: null };
   }
 
+  /** Entries from `from` on already checked (the tail `load` reads from the last reset), per session. */
+  const checkedTail = new Map<string, { from: number; count: number }>();
+
+  /**
+   * The history replayed from the last reset, reading only the entries from there on; null when the record has no
+   * usable hint or anything there is not as expected (the full scan then loads, or names the damage).
+   */
+  async function loadFromReset(id: string): Promise<LoadedSession | null> {
+    const tx = db.transaction(['sessions', 'session_entries']);
+    const record = own(await tx.objectStore('sessions').get(id), id);
+    const from = record.resetSeq;
+    if (typeof from !== 'number' || !Number.isSafeInteger(from) || from < 0 || from > record.checkpointSeq) {
+      await tx.done;
+      return null;
+    }
+    const rows = await tx.objectStore('session_entries').getAll(entryRange(id, from, record.checkpointSeq));
+    await tx.done;
+    if (rows.length !== record.checkpointSeq - from + 1) return null;
+    const known = checkedTail.get(id);
+    const skip = known?.from === from ? known.count : 0;
+    const entries: SessionEntry[] = [];
+    for (const [i, row] of rows.entries()) {
+      if (row.seq !== from + i || (i >= skip && entryProblem(row.entry) !== null)) return null;
+      entries.push(row.entry as SessionEntry);
+    }
+    if (entries[0]?.kind !== 'reset') return null;
+    checkedTail.set(id, { from, count: entries.length });
+    return { info: toInfo(record), messages: replayEntries(entries) };
+  }
+
   return {
     workspaceId,
     async create(init: CreateSession) {
@@ -94,6 +129,8 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
       return records.reverse().map((r) => toInfo(r as StoredSession));
     },
     async load(id) {
+      const fast = await loadFromReset(id);
+      if (fast) return fast;
       const { record, entries, damage } = await scan(id);
       if (damage) throw damage;
       return { info: toInfo(record), messages: replayEntries(entries) };
@@ -127,8 +164,12 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
           p.catch(() => undefined);
           puts.push(p);
         };
-        for (const entry of entries) track(rows.put({ sessionId: id, seq: ++seq, entry }));
-        const next: StoredSession = { ...record, checkpointSeq: seq, updatedAt: Date.now() };
+        let resetSeq = record.resetSeq;
+        for (const entry of entries) {
+          track(rows.put({ sessionId: id, seq: ++seq, entry }));
+          if (entry.kind === 'reset') resetSeq = seq;
+        }
+        const next: StoredSession = { ...record, checkpointSeq: seq, updatedAt: Date.now(), ...(resetSeq !== undefined ? { resetSeq } : {}) };
         track(sessions.put(next));
         await Promise.all(puts);
         await tx.done;
@@ -160,6 +201,7 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
       await Promise.all([tx.objectStore('sessions').delete(id), tx.objectStore('session_entries').delete(entryRange(id, -Infinity)), tx.objectStore('content').delete(sessionContentRange(id))]);
       await tx.done;
       checked.delete(id);
+      checkedTail.delete(id);
     },
   };
 }

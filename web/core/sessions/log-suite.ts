@@ -46,6 +46,25 @@ export function sessionLogSuite(name: string, env: SuiteEnv): void {
       expect(tool).toMatchObject({ _full_output: FULL });
     });
 
+    it('opens from the last reset without reading the folded part: damage there shows only when that part is read', async () => {
+      const key = `log${n++}`;
+      const store = await env.store('ws-a', key);
+      const info = await store.create({ title: 'folded', id: 'folded' });
+      const sink = createCheckpointSink(store, info, []);
+      await sink.save([sys, user('one'), answer('a1'), user('two')]);
+      const compacted: Message[] = [sys, summary('A', 2), user('two')];
+      await sink.save(compacted);
+      await sink.save([...compacted, answer('a2')]);
+      await env.damageEntry(key, 'folded', 1);
+      const reopened = await env.store('ws-a', key);
+      expect((await reopened.load('folded')).messages).toEqual([...compacted, answer('a2')]);
+      expect((await reopened.loadIntact('folded')).damage).toMatchObject({ code: 'E_SESSION_CORRUPT' });
+      await expect(foldedMessages(reopened, 'folded', 'A')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT' });
+      // Damage after the reset is in the history itself: load refuses.
+      await env.damageEntry(key, 'folded', 5);
+      await expect((await env.store('ws-a', key)).load('folded')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT' });
+    });
+
     it('gives back the originals of one compaction, then of a second one that folded the first summary', async () => {
       const key = `log${n++}`;
       const store = await env.store('ws-a', key);

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError, toErrorData } from '../errors';
+import { readFromReset } from './node-log-tail';
 import { entryProblem, replayEntries } from './replay';
 import { checkSessionTitle } from './title';
 import { SESSION_FORMAT_VERSION, type CreateSession, type LoadedSession, type SessionEntry, type SessionInfo, type SessionStore } from './types';
@@ -34,6 +35,12 @@ interface CheckpointFile extends SessionInfo {
   /** Canonical absolute path of the workspace folder the session belongs to. */
   workspace: string;
   logBytes: number;
+  /**
+   * seq and byte offset of the last committed `reset` line (a hint; older checkpoints lack it). Replaying from any
+   * reset on gives the whole log's history, so `load` reads only the bytes from there on.
+   */
+  resetSeq?: number;
+  resetBytes?: number;
 }
 
 export interface FileSessionStoreOptions {
@@ -115,6 +122,7 @@ function checkpointProblem(cp: Record<string, unknown>): string | null {
   if (!int(cp.logBytes, 0)) bad.push('logBytes');
   // Nothing committed means an empty log, and the other way round.
   else if (int(cp.checkpointSeq, -1) && (cp.checkpointSeq === -1) !== (cp.logBytes === 0)) bad.push('checkpointSeq/logBytes');
+  for (const key of ['resetSeq', 'resetBytes'] as const) if (cp[key] !== undefined && !int(cp[key], 0)) bad.push(key);
   const fork = cp.forkedFrom as { sessionId?: unknown; messageIndex?: unknown } | undefined;
   if (fork !== undefined && (typeof fork !== 'object' || fork === null || typeof fork.sessionId !== 'string' || !int(fork.messageIndex, 0))) bad.push('forkedFrom');
   return bad.length > 0 ? `invalid ${bad.join(', ')}` : null;
@@ -317,7 +325,8 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
     },
     async load(id) {
       const cp = await mustRead(id);
-      const loaded: LoadedSession = { info: info(cp), messages: replayEntries(await readLog(id, cp)) };
+      const tail = await readFromReset(join(dirOf(id), 'log.ndjson'), cp);
+      const loaded: LoadedSession = { info: info(cp), messages: replayEntries(tail ?? (await readLog(id, cp))) };
       return loaded;
     },
     async loadIntact(id) {
@@ -342,9 +351,17 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
         if (entries.length === 0) return info(cp);
         let seq = cp.checkpointSeq;
         let bytes: Buffer;
+        let reset: { resetSeq: number; resetBytes: number } | null = null;
         try {
           // One buffer per line: a long history never has to fit in one string.
-          bytes = Buffer.concat(entries.map((entry) => Buffer.from(`${JSON.stringify({ seq: ++seq, entry })}\n`, 'utf8')));
+          let offset = cp.logBytes;
+          const lines = entries.map((entry) => {
+            const line = Buffer.from(`${JSON.stringify({ seq: ++seq, entry })}\n`, 'utf8');
+            if (entry.kind === 'reset') reset = { resetSeq: seq, resetBytes: offset };
+            offset += line.length;
+            return line;
+          });
+          bytes = Buffer.concat(lines);
         } catch (error) {
           if (!(error instanceof RangeError)) throw error;
           throw new HarnessError('E_SESSION_TOO_LARGE', `One entry of the session "${id}" is too large to save as text (${error.message}), so this step was not saved. Start a new session, or compact this one.`, { id }, { cause: error });
@@ -371,7 +388,7 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
           await handle.close();
         }
         options.failpoint?.('appended');
-        const next: CheckpointFile = { ...cp, checkpointSeq: seq, logBytes: cp.logBytes + bytes.length, updatedAt: Date.now() };
+        const next: CheckpointFile = { ...cp, checkpointSeq: seq, logBytes: cp.logBytes + bytes.length, updatedAt: Date.now(), ...(reset ?? {}) };
         await writeCheckpoint(next);
         return info(next);
       });
