@@ -54,6 +54,16 @@ export function compactionError(error: unknown): ErrorData {
   return data;
 }
 
+/** A v4 UUID. `randomUUID` exists only in secure contexts; a page served over plain http on a LAN has only getRandomValues. */
+function newId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
 /** Returns the compacted history, or null when no plugin chose to compact. Throws when a step fails. */
 export async function compactHistory(history: Message[], budget: BudgetEstimate, deps: CompactDeps): Promise<Compacted | null> {
   const { hooks, signal } = deps;
@@ -83,7 +93,7 @@ export async function compactHistory(history: Message[], budget: BudgetEstimate,
   const after = await hooks.run('after_compact', { summary, ...(before.state !== undefined ? { state: before.state } : {}) }, { signal });
   if (after.summary.trim() === '') throw new HarnessError('E_COMPACT_EMPTY', 'The compaction summary is empty. Nothing was compacted.');
   const info: CompactionInfo = {
-    id: crypto.randomUUID(),
+    id: newId(),
     folded_messages: plan.cut - systemCount,
     folded_tool_results: prefix.filter((m) => m.role === 'tool').length,
     tokens_before: deps.estimate(history),

@@ -155,3 +155,21 @@ describe('manual compaction (TurnInput.compact)', () => {
     expect((ofType(run.events, 'compacted')[0]!.compaction as CompactionInfo).folded_messages).toBe(4);
   });
 });
+
+describe('compaction ids', () => {
+  it('are v4 UUIDs also where crypto.randomUUID is missing (a page served over plain http)', async () => {
+    const original = crypto.randomUUID;
+    Object.defineProperty(crypto, 'randomUUID', { value: undefined, configurable: true });
+    try {
+      const ids = new Set<string>();
+      for (let i = 0; i < 2; i++) {
+        const run = await runScripted([{ content: 'Goal: questions.' }], { history: long, compact: {} });
+        ids.add(ofType(run.events, 'compacted')[0]!.compaction.id);
+      }
+      expect(ids.size).toBe(2);
+      for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    } finally {
+      Object.defineProperty(crypto, 'randomUUID', { value: original, configurable: true });
+    }
+  });
+});
