@@ -23,6 +23,16 @@ const UNIT: Partial<Record<ContextPartKind, MeterKey>> = {
   skills: 'meter.unitItems',
 };
 
+/**
+ * The parts' own sum when it differs from the total by more than 5 %: the total stands on the provider's last count
+ * (an anchor) while each part is estimated from its bytes, and a person adding up the rows should be told why.
+ */
+export function partsDiffer(b: ContextBreakdown): number | null {
+  if (b.size.estimated) return null;
+  const sum = b.parts.reduce((n, p) => n + p.tokens, 0);
+  return Math.abs(sum - b.size.tokens) > 0.05 * Math.max(sum, b.size.tokens) ? sum : null;
+}
+
 /** Parts that hold something, in the order the request is built; "Free" last when the window is known. */
 export function breakdownRows(b: ContextBreakdown): Row[] {
   const rows: Row[] = b.parts.filter((p) => p.tokens > 0 || p.items > 0);
@@ -100,8 +110,10 @@ export function ContextBreakdownDialog(props: { chat: MeterChat; ct: ChatTransla
                         {(r) => (
                           <tr data-kind={r.kind}>
                             <th scope="row">
-                              <span class="context-swatch" data-kind={r.kind} aria-hidden="true" />
-                              {ct(`meter.part.${r.kind}`)}
+                              <span class="context-part-name">
+                                <span class="context-swatch" data-kind={r.kind} aria-hidden="true" />
+                                {ct(`meter.part.${r.kind}`)}
+                              </span>
                               <Show when={r.kind === 'free' ? undefined : UNIT[r.kind]}>
                                 {(unit) => <span class="context-items">{ct(unit(), { count: r.items })}</span>}
                               </Show>
@@ -129,6 +141,7 @@ export function ContextBreakdownDialog(props: { chat: MeterChat; ct: ChatTransla
                   <Show when={size().estimated}>
                     <p class="field-hint">{ct('meter.estimated')}</p>
                   </Show>
+                  <Show when={partsDiffer(b())}>{(sum) => <p class="field-hint">{ct('meter.partsNote', { sum: n(sum()) })}</p>}</Show>
                 </>
               );
             }}

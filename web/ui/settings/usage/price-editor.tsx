@@ -103,18 +103,20 @@ export function PriceEditor(props: { state: AppState }) {
                     <td class="num">{price(p.output)}</td>
                     <td class="num">{price(p.cache_read) ?? <span class="usage-aside">{t('usage.asInput')}</span>}</td>
                     <td class="num">{price(p.cache_write) ?? <span class="usage-aside">{t('usage.asInput')}</span>}</td>
-                    <td class="usage-row-actions">
-                      <button type="button" class="button small" aria-label={t('usage.editPrice', { model: p.model })} onClick={() => edit(p)}>
-                        {t('usage.edit')}
-                      </button>
-                      <button
-                        type="button"
-                        class="button small danger-outline"
-                        aria-label={t('usage.removePrice', { model: p.model })}
-                        onClick={() => void save(withPrice(table(), p.model, null, table()!.as_of), t('usage.priceRemoved', { model: p.model }))}
-                      >
-                        {t('usage.remove')}
-                      </button>
+                    <td>
+                      <div class="usage-row-actions">
+                        <button type="button" class="button small" aria-label={t('usage.editPrice', { model: p.model })} onClick={() => edit(p)}>
+                          {t('usage.edit')}
+                        </button>
+                        <button
+                          type="button"
+                          class="button small danger-outline"
+                          aria-label={t('usage.removePrice', { model: p.model })}
+                          onClick={() => void save(withPrice(table(), p.model, null, table()!.as_of), t('usage.priceRemoved', { model: p.model }))}
+                        >
+                          {t('usage.remove')}
+                        </button>
+                      </div>
                     </td>
                   </tr>
                 )}
