@@ -1,121 +1,16 @@
 // The agent side of the Worker boundary, driven directly (as worker.ts exposes it) in Node: fake-indexeddb, a real
 // folder, the scripted model server, and an in-memory Web Locks manager with the browser's steal semantics, so two
-// hosts over one database play two tabs.
-import 'fake-indexeddb/auto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// hosts over one database play two tabs (host-test-kit.ts).
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startModelServer, type ModelServer } from '../../../e2e/model-server';
-import { createNodeWorkspaceFs } from '../../../plugin-host/node';
-import type { AgentEvent, TurnResult } from '../agent/types';
-import { saveApprovalMode, saveModel } from '../app-agent/agent-settings';
-import { setSecret } from '../settings';
-import { openHarnessDb } from '../storage';
+import { describe, expect, it } from 'vitest';
+import { saveApprovalMode } from '../app-agent/agent-settings';
 import { createAgentHost } from './host';
-import type { AgentHostApi, SessionRole, TurnPorts } from './protocol';
-
-let server: ModelServer | undefined;
-let dir: string | undefined;
-afterEach(async () => {
-  await server?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-  server = dir = undefined;
-});
-
-/**
- * Web Locks as Chromium implements them, for one lock name at a time: requests are granted a task later; ifAvailable
- * answers null when held; a plain request waits in a queue (its signal takes it out); steal rejects the holder's
- * request with AbortError and takes the lock at once.
- */
-function lockManager() {
-  type Grant = () => void;
-  const held = new Map<string, (e: unknown) => void>();
-  const queues = new Map<string, Grant[]>();
-  const later = () => new Promise((r) => setTimeout(r, 0));
-  const next = (name: string) => {
-    const queue = queues.get(name) ?? [];
-    const grant = queue.shift();
-    if (grant) grant();
-  };
-  return {
-    request(name: string, options: { ifAvailable?: boolean; steal?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<unknown>) {
-      if (held.has(name) && options.ifAvailable) return later().then(() => callback(null));
-      return new Promise((resolve, reject) => {
-        const grant = () => {
-          held.set(name, reject);
-          void later()
-            .then(() => callback({ name }))
-            .then((value) => {
-              if (held.get(name) === reject) {
-                held.delete(name);
-                next(name);
-              }
-              resolve(value);
-            });
-        };
-        if (options.steal) {
-          held.get(name)?.(new DOMException('The lock was stolen.', 'AbortError'));
-          grant();
-        } else if (!held.has(name)) grant();
-        else {
-          const queue = queues.get(name) ?? [];
-          queues.set(name, [...queue, grant]);
-          options.signal?.addEventListener('abort', () => {
-            queues.set(name, (queues.get(name) ?? []).filter((g) => g !== grant));
-            reject(new DOMException('The request was aborted.', 'AbortError'));
-          });
-        }
-      });
-    },
-  };
-}
-
-async function setup(script: Parameters<typeof startModelServer>[0]['script']) {
-  server = await startModelServer({ script });
-  dir = await mkdtemp(join(tmpdir(), 'agent-host-'));
-  await writeFile(join(dir, 'notes.txt'), 'colour: red\n');
-  const dbName = `agent-host-${Math.random()}`;
-  const db = await openHarnessDb(dbName);
-  await setSecret(db, 'TEST_KEY', 'sk-test');
-  await saveModel(db, null, { preset: null, config: { protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 512 } });
-  const locks = lockManager();
-  const root = dir;
-  const tab = async (options: { attach?: boolean } = {}) => {
-    const roles: Array<[string, SessionRole]> = [];
-    const host = createAgentHost({ createFs: () => createNodeWorkspaceFs({ root, access: 'read-write' }), locks, batchMs: 5 });
-    await host.init({ dbName }, (id, role) => roles.push([id, role]));
-    if (options.attach !== false) await host.attach({ id: 'ws-1', rootName: 'project', access: 'read-write', handle: {} as FileSystemDirectoryHandle });
-    return { host, roles };
-  };
-  return { db, tab };
-}
-
-/** Ports that record what the page would receive and answer approvals with `answer`. */
-function recorder(answer: Awaited<ReturnType<TurnPorts['ask']>> = 'allow') {
-  const batches: AgentEvent[][] = [];
-  const asked: string[] = [];
-  let end!: (r: TurnResult) => void;
-  const result = new Promise<TurnResult>((r) => (end = r));
-  const ports: TurnPorts = {
-    events: (batch) => void batches.push(batch),
-    end: (r) => end(r),
-    ask: async (_id, request) => (asked.push(request.name), answer),
-    askWrite: async () => false,
-    cancelAsk: () => undefined,
-  };
-  return { ports, batches, asked, result };
-}
-
-const run = async (host: AgentHostApi, sessionId: string | null, content: string, answer?: 'allow' | 'deny') => {
-  const r = recorder(answer);
-  const started = await host.startTurn({ workspaceId: 'ws-1', sessionId, content }, r.ports);
-  return { ...r, started, final: await r.result };
-};
+import { lockManager, recorder, run, setup } from './host-test-kit';
 
 describe('the agent host (the Worker side of the boundary)', () => {
   it('runs a turn: events in order in a few batches, the approval asked through the page, the edit made and saved', async () => {
-    const { tab } = await setup([
+    const { tab, dir } = await setup([
       { text: 'Reading.', toolCalls: [{ name: 'read', arguments: { path: 'notes.txt' } }] },
       { toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old_string: 'red', new_string: 'blue' } }] },
       { text: 'Done: **blue**.', chunkDelayMs: 1 },
@@ -124,7 +19,7 @@ describe('the agent host (the Worker side of the boundary)', () => {
     const turn = await run(host, null, 'Make it blue');
     expect(turn.final.stopReason).toBe('stop');
     expect(turn.asked).toEqual(['edit']);
-    expect(await readFile(join(dir!, 'notes.txt'), 'utf8')).toBe('colour: blue\n');
+    expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('colour: blue\n');
     const events = turn.batches.flat();
     expect(events[0]!.type).toBe('turn-start');
     expect(events.at(-1)!.type).toBe('done');
@@ -233,11 +128,11 @@ describe('the agent host (the Worker side of the boundary)', () => {
 
 describe('approval mode through the host', () => {
   it('reads the workspace approval mode at each turn: auto runs the edit without asking the page', async () => {
-    const { db, tab } = await setup([{ toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old_string: 'red', new_string: 'green' } }] }, { text: 'ok' }]);
+    const { db, tab, dir } = await setup([{ toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old_string: 'red', new_string: 'green' } }] }, { text: 'ok' }]);
     await saveApprovalMode(db, 'ws-1', 'auto');
     const { host } = await tab();
     const turn = await run(host, null, 'green please');
     expect(turn.asked).toEqual([]);
-    expect(await readFile(join(dir!, 'notes.txt'), 'utf8')).toBe('colour: green\n');
+    expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('colour: green\n');
   });
 });

@@ -8,6 +8,8 @@ import type { AgentSettings, AskWrite, TurnJournal } from '../app-agent';
 import { HarnessError, type ErrorData } from '../errors';
 import type { ContentPart, Message } from '../providers/types';
 import type { SessionInfo, SessionStore } from '../sessions';
+import type { ContextBreakdown, PriceTable, UsageTotals } from '../usage/types';
+import type { WorkspaceUsage } from './usage-queries';
 import { EventStream } from '../util';
 import { getWorkspace, workspaceDirectory } from '../workspaces';
 import type { HarnessDb } from '../storage';
@@ -64,6 +66,8 @@ export interface RemoteTurn {
   signal: AbortSignal;
   before?: Message[];
   model?: string;
+  /** A compaction-only turn (`/compact [focus]`). */
+  compact?: { focus?: string };
 }
 
 export interface RemoteAgent {
@@ -77,6 +81,10 @@ export interface RemoteAgent {
   dismissInterrupted(sessionId: string): Promise<void>;
   claim(sessionId: string, options?: { steal?: boolean }): Promise<SessionRole>;
   release(sessionId: string): Promise<void>;
+  contextBreakdown(sessionId: string | null): Promise<ContextBreakdown>;
+  foldedMessages(sessionId: string, compactionId: string): Promise<Message[]>;
+  sessionUsage(sessionId: string): Promise<UsageTotals>;
+  prices(): Promise<PriceTable | null>;
 }
 
 const failedResult = (error: ErrorData): TurnResult => ({ stopReason: 'error', messages: [], text: '', steps: 0, toolCalls: [], usage: {}, error });
@@ -150,7 +158,7 @@ export function remoteAgent(options: { db: HarnessDb; workspaceId: string; askPe
     let started;
     try {
       started = await host.startTurn(
-        { workspaceId, sessionId: turn.sessionId, content: turn.content, ...(turn.before ? { before: turn.before } : {}), ...(turn.model ? { model: turn.model } : {}) },
+        { workspaceId, sessionId: turn.sessionId, content: turn.content, ...(turn.before ? { before: turn.before } : {}), ...(turn.model ? { model: turn.model } : {}), ...(turn.compact ? { compact: turn.compact } : {}) },
         ports,
       );
     } finally {
@@ -173,5 +181,19 @@ export function remoteAgent(options: { db: HarnessDb; workspaceId: string; askPe
     dismissInterrupted: (sessionId) => ready().then((host) => host.dismissInterrupted(workspaceId, sessionId)),
     claim: (sessionId, claimOptions) => ready().then((host) => host.claim(sessionId, claimOptions)),
     release: (sessionId) => ready().then((host) => host.release(sessionId)),
+    contextBreakdown: (sessionId) => ready().then((host) => host.contextBreakdown(workspaceId, sessionId)),
+    foldedMessages: (sessionId, compactionId) => ready().then((host) => host.foldedMessages(workspaceId, sessionId, compactionId)),
+    sessionUsage: (sessionId) => ready().then((host) => host.sessionUsage(workspaceId, sessionId)),
+    prices: () => ready().then((host) => host.prices()),
   };
+}
+
+/**
+ * A workspace's cost and cache figures (Settings → Usage), read in the tab's Worker. Needs no open chat: the
+ * Worker reads the session log and the cache statistics itself.
+ */
+export async function remoteWorkspaceUsage(workspaceId: string, db?: HarnessDb): Promise<WorkspaceUsage> {
+  const host = db ? agentWorker(db.name) : shared?.host;
+  if (!host) throw new HarnessError('E_AGENT_NOT_READY', 'The agent is still starting. Open a workspace, then try again.');
+  return (await host).workspaceUsage(workspaceId);
 }

@@ -2,7 +2,12 @@
 // approvals travel to the page through the TurnPorts callbacks, the session store behind a writer check, and the
 // session locks. Framework-free and Worker-agnostic: worker.ts exposes it with comlink; tests call it directly.
 import { createAppAgent, pairedBridge, type AppAgent } from '../app-agent';
-import { getSecret } from '../settings';
+import { getSecret, readGlobalSettings } from '../settings';
+import { readAgentSettings } from '../app-agent';
+import { cacheReport, createIdbStatsStore } from '../modules';
+import { foldedMessages } from '../sessions';
+import type { PriceTable } from '../usage/types';
+import { createUsageQueries } from './usage-queries';
 import { listProviderModels } from '../transport';
 import type { AgentEvent } from '../agent/types';
 import { HarnessError, toErrorData } from '../errors';
@@ -37,6 +42,8 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
   const turns = new Map<number, { controller: AbortController; sessionId: string }>();
   /** Each workspace's session store behind the writer check: the agent's own commits and the page's writes alike. */
   const stores = new Map<string, SessionStore>();
+  /** Per-workspace usage totals, remembered per session checkpoint. */
+  const usage = new Map<string, ReturnType<typeof createUsageQueries>>();
   let nextTurn = 1;
   let nextAsk = 1;
   const batchMs = options.batchMs ?? 16;
@@ -192,7 +199,7 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
       try {
         const turn = request.before
           ? await agent.retryTurn({ sessionId, before: request.before, content: request.content, signal: controller.signal, ...(request.model ? { model: request.model } : {}) })
-          : await agent.startTurn({ sessionId, content: request.content, signal: controller.signal, ...(request.model ? { model: request.model } : {}) });
+          : await agent.startTurn({ sessionId, content: request.content, signal: controller.signal, ...(request.model ? { model: request.model } : {}), ...(request.compact ? { compact: request.compact } : {}) });
         const out = batcher(ports);
         void (async () => {
           try {
@@ -224,5 +231,24 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
     // The page claims the session it opens: followed, so a reader becomes the writer when the other tab lets go.
     claim: async (sessionId, claimOptions) => lockOf().claim(sessionId, { ...claimOptions, follow: true }),
     release: async (sessionId) => lockOf().release(sessionId),
+    contextBreakdown: async (workspaceId, sessionId) => agentOf(workspaceId).contextBreakdown(sessionId),
+    foldedMessages: async (workspaceId, sessionId, compactionId) => foldedMessages(await storeOf(workspaceId), sessionId, compactionId),
+    sessionUsage: async (workspaceId, sessionId) => (await usageOf(workspaceId)).sessionTotals(sessionId, await pricesNow()),
+    async workspaceUsage(workspaceId) {
+      const [queries, prices, modules] = await Promise.all([usageOf(workspaceId), pricesNow(), readAgentSettings(await dbOf(), workspaceId).then((s) => s.modules)]);
+      const stats = await createIdbStatsStore(await dbOf(), { workspaceId, namespace: modules.cache.namespace }).read();
+      const cache = stats.totals.prepared > 0 ? { report: cacheReport(stats, modules.cache.target_hit_ratio), records: stats.records } : null;
+      return { ...(await queries.workspaceTotals(prices)), cache };
+    },
+    prices: () => pricesNow(),
   };
+
+  async function usageOf(workspaceId: string) {
+    let queries = usage.get(workspaceId);
+    if (!queries) usage.set(workspaceId, (queries = createUsageQueries(await storeOf(workspaceId))));
+    return queries;
+  }
+  async function pricesNow(): Promise<PriceTable | null> {
+    return (await readGlobalSettings(await dbOf())).prices ?? null;
+  }
 }

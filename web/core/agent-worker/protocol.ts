@@ -9,6 +9,8 @@ import { HarnessError } from '../errors';
 import type { WorkspaceAccess } from '../fs';
 import type { ContentPart, Message } from '../providers/types';
 import type { SessionStore } from '../sessions';
+import type { ContextBreakdown, PriceTable, UsageTotals } from '../usage/types';
+import type { WorkspaceUsage } from './usage-queries';
 
 /** What the Worker needs to open a workspace: its record's plain fields and the folder handle the page holds permission for. */
 export interface WorkspaceTicket {
@@ -41,6 +43,8 @@ export interface TurnRequest {
   before?: Message[];
   /** The model name for this turn, replacing the configured one (the composer's model switcher). */
   model?: string;
+  /** A compaction-only turn (`/compact [focus]`): `content` is ignored. */
+  compact?: { focus?: string };
 }
 
 export interface StartedTurn {
@@ -72,6 +76,16 @@ export interface AgentHostApi {
   /** Claims the session for writing: 'reader' when another tab holds it (unless `steal`, which takes it over). */
   claim(sessionId: string, options?: { steal?: boolean }): Promise<SessionRole>;
   release(sessionId: string): Promise<void>;
+  /** The next request of a session (null: a new one), part by part (the context meter and `/context`). */
+  contextBreakdown(workspaceId: string, sessionId: string | null): Promise<ContextBreakdown>;
+  /** The original messages one compaction folded, read from the session log. */
+  foldedMessages(workspaceId: string, sessionId: string, compactionId: string): Promise<Message[]>;
+  /** Every model call of the session's log (folded and rewound ones included), priced with the current table. */
+  sessionUsage(workspaceId: string, sessionId: string): Promise<UsageTotals>;
+  /** The workspace's totals per session and its prompt-cache statistics (Settings → Usage). */
+  workspaceUsage(workspaceId: string): Promise<WorkspaceUsage>;
+  /** The price table in force (global settings), null when the person set none. */
+  prices(): Promise<PriceTable | null>;
 }
 
 let installed = false;

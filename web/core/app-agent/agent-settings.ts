@@ -17,6 +17,7 @@ import {
   type ProfileSelection,
 } from '../modules';
 import type { HarnessDb } from '../storage';
+import { parseRules, type ApprovalRule } from '../approval';
 
 export const AGENT_GLOBAL_SCOPE = 'agent:global';
 // Deleting a workspace deletes this scope: it is listed in WORKSPACE_SETTINGS_SCOPES (web/core/workspaces).
@@ -37,6 +38,8 @@ export interface StoredModel {
 interface AgentValues {
   model?: StoredModel;
   approval?: ApprovalMode;
+  /** Approval rules of this scope (web/core/approval rules.ts), validated on save and on every read. */
+  rules?: unknown;
   /** Settings → Agent, stored as `StoredModules` (validated on save and again on every read). */
   modules?: unknown;
 }
@@ -84,6 +87,10 @@ export interface AgentSettings {
   modulesScope: 'workspace' | 'global' | 'default';
   /** The stored Settings → Agent could not be read: the reason; the turn refuses to start (nothing is overwritten). */
   modulesError: ErrorData | null;
+  /** The approval rules of the workspace and the global ones (Settings → Approval rules; cards' "Always allow …"). */
+  rules: { workspace: ApprovalRule[]; global: ApprovalRule[] };
+  /** Stored rules that no longer pass their check: the reason; the turn refuses to start (a lost deny must not go unnoticed). */
+  rulesError: ErrorData | null;
 }
 
 /** Validates a model config object; throws the config parser's HarnessError (code + path). */
@@ -161,7 +168,7 @@ export async function saveApprovalMode(db: HarnessDb, workspaceId: string, mode:
 export async function readAgentSettings(db: HarnessDb, workspaceId: string): Promise<AgentSettings> {
   const [global, own] = await Promise.all([readValues(db, AGENT_GLOBAL_SCOPE), readValues(db, agentWorkspaceScope(workspaceId))]);
   const approval = own.approval && APPROVAL_MODES.includes(own.approval) ? own.approval : 'ask';
-  const modules = effectiveModules(global, own);
+  const modules = { ...effectiveModules(global, own), ...storedRules(global, own) };
   const stored = own.model ? { model: own.model, scope: 'workspace' as const } : global.model ? { model: global.model, scope: 'global' as const } : null;
   if (!stored) return { model: null, modelError: null, approval, ...modules };
   try {
@@ -169,6 +176,33 @@ export async function readAgentSettings(db: HarnessDb, workspaceId: string): Pro
   } catch (error) {
     return { model: null, modelError: toErrorData(error, 'E_CONFIG_INVALID'), approval, ...modules };
   }
+}
+
+function storedRules(global: AgentValues, own: AgentValues): Pick<AgentSettings, 'rules' | 'rulesError'> {
+  try {
+    return { rules: { workspace: parseRules(own.rules ?? [], 'workspace rules'), global: parseRules(global.rules ?? [], 'global rules') }, rulesError: null };
+  } catch (error) {
+    return { rules: { workspace: [], global: [] }, rulesError: toErrorData(error, 'E_APPROVAL_RULES_INVALID') };
+  }
+}
+
+/** Replaces the approval rules of a scope (validated whole; nothing is written when one is bad). */
+export async function saveApprovalRules(db: HarnessDb, workspaceId: string | null, rules: readonly ApprovalRule[]): Promise<ApprovalRule[]> {
+  const checked = parseRules(rules, workspaceId ? 'workspace rules' : 'global rules');
+  const scope = workspaceId ? agentWorkspaceScope(workspaceId) : AGENT_GLOBAL_SCOPE;
+  const values = await readValues(db, scope);
+  if (checked.length) values.rules = checked;
+  else delete values.rules;
+  await writeValues(db, scope, values);
+  return checked;
+}
+
+/** Adds one rule to a scope (an approval card's "Always allow …"), unless the same rule is already there. */
+export async function addApprovalRule(db: HarnessDb, workspaceId: string | null, rule: ApprovalRule): Promise<ApprovalRule[]> {
+  const scope = workspaceId ? agentWorkspaceScope(workspaceId) : AGENT_GLOBAL_SCOPE;
+  const current = parseRules((await readValues(db, scope)).rules ?? [], 'stored rules');
+  const same = (r: ApprovalRule) => r.decision === rule.decision && r.tool === rule.tool && r.path === rule.path;
+  return current.some(same) ? current : saveApprovalRules(db, workspaceId, [...current, rule]);
 }
 
 /** The Settings → Agent object stored in exactly this scope (unchecked: the form shows a bad one's error), or null. */

@@ -2,6 +2,7 @@
 // since the last checkpoint: the prompt of the unfinished turn and, for the tool batch in progress, which calls
 // ran. A batch is not a transaction (nothing is rolled back); the journal only reports. Kept in the `metrics`
 // store under [workspaceId, "turn:<sessionId>"], so deleting the workspace deletes it.
+import type { AgentEvent } from '../agent/types';
 import type { HarnessDb } from '../storage';
 
 export type CallState = 'pending' | 'waiting-approval' | 'running' | 'done' | 'failed' | 'refused';
@@ -41,3 +42,39 @@ export async function clearJournal(db: HarnessDb, workspaceId: string, sessionId
 
 /** Did any call of the interrupted batch run (side effects may have happened)? */
 export const ranCalls = (journal: TurnJournal) => journal.calls.filter((c) => c.state === 'running' || c.state === 'done' || c.state === 'failed');
+
+/** Follows one agent event into the journal, writing it when the batch state changed. */
+export async function trackJournal(db: HarnessDb, workspaceId: string, journal: TurnJournal, event: AgentEvent): Promise<void> {
+  const set = (id: string, state: CallState, summary?: string) => {
+    const call = journal.calls.find((c) => c.id === id);
+    if (call) {
+      call.state = state;
+      if (summary) call.summary = summary;
+    }
+  };
+  switch (event.type) {
+    case 'step-start':
+      journal.step = event.step;
+      return;
+    case 'assistant':
+      if (!event.message.tool_calls?.length) return;
+      journal.calls = event.message.tool_calls.map((c) => ({ id: c.id, name: c.function.name, state: 'pending' }));
+      break;
+    case 'approval-needed':
+      set(event.request.callId, 'waiting-approval', event.request.prepared?.summary);
+      break;
+    case 'approval':
+      set(event.id, event.allowed ? 'running' : 'refused');
+      break;
+    case 'tool-result':
+      if (journal.calls.find((c) => c.id === event.id)?.state === 'refused') return;
+      set(event.id, event.error ? 'failed' : 'done');
+      break;
+    case 'checkpoint':
+      journal.calls = [];
+      break;
+    default:
+      return;
+  }
+  await writeJournal(db, workspaceId, journal);
+}

@@ -6,7 +6,7 @@ import { openSessionForTurn, RESULT_STORE_LIMITS, runTurn, transportStream, turn
 import { profileHooks, type ProfileHooks } from '../agent/profile-hooks';
 import type { AgentEvent, ModelSettings, TurnResult } from '../agent/types';
 import { budgetOf } from '../agent/budget';
-import type { ApprovalSettings, AskPerson } from '../approval';
+import { RuleSet, scopedRules, type ApprovalSettings, type AskPerson } from '../approval';
 import type { ModelConfig } from '../config';
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import { protectWrites, type WorkspaceFs } from '../fs';
@@ -40,8 +40,10 @@ import { EventStream } from '../util';
 import { readAgentSettings, type AgentModules, type AgentSettings } from './agent-settings';
 import { pairedBridge } from './bridge-endpoint';
 import { appProviderAdapter, connectedBridge } from '../bridge-client';
-import { clearJournal, readJournal, writeJournal, type CallState, type TurnJournal } from './batch-journal';
+import { clearJournal, readJournal, trackJournal, writeJournal, type TurnJournal } from './batch-journal';
 import type { AskWrite, ConnectedBridge, TurnExtensions } from './turn-extensions';
+import { nextRequestBreakdown, sourcedTools } from './context-view';
+import type { ContextBreakdown } from '../usage/types';
 
 /** Extra tools (plugins, bridge workers, MCP): asked for their current list at the start of every turn. */
 export interface ToolSource {
@@ -103,6 +105,8 @@ export interface StartTurn {
   signal: AbortSignal;
   /** This turn's model name instead of the configured one (the model switcher); the assistant messages record it. */
   model?: string;
+  /** A compaction-only turn (`/compact [focus]`): `content` is ignored, nothing is asked of the model but the summary. */
+  compact?: { focus?: string };
 }
 
 export interface RunningTurn {
@@ -124,6 +128,8 @@ export interface AppAgent {
   /** What was in flight when the page last closed mid-turn, or null. */
   interrupted(sessionId: string): Promise<TurnJournal | null>;
   dismissInterrupted(sessionId: string): Promise<void>;
+  /** The next request of a session (null: a new one), part by part, against the configured model's window. */
+  contextBreakdown(sessionId: string | null): Promise<ContextBreakdown>;
 }
 
 export function modelSettingsOf(config: ModelConfig): ModelSettings {
@@ -138,8 +144,9 @@ export function modelSettingsOf(config: ModelConfig): ModelSettings {
   };
 }
 
-export function approvalSettingsOf(mode: AgentSettings['approval']): ApprovalSettings {
-  return { mode: mode === 'auto' ? 'auto' : 'ask', deny_tools: [], yolo: mode === 'yolo' };
+export function approvalSettingsOf(mode: AgentSettings['approval'], rules?: AgentSettings['rules']): ApprovalSettings {
+  const scoped = rules ? scopedRules(rules.workspace, rules.global) : [];
+  return { mode: mode === 'auto' ? 'auto' : 'ask', deny_tools: [], yolo: mode === 'yolo', ...(scoped.length ? { rules: new RuleSet(scoped) } : {}) };
 }
 
 const titleOf = (content: string | ContentPart[]) => {
@@ -164,6 +171,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     systemPrompt: options.systemPrompt ?? stored.systemPrompt ?? undefined,
   });
   const results = createIdbContentStore(db, { workspaceId, ...RESULT_STORE_LIMITS });
+  /** The tool schemas (by source) of the latest turn, for the context breakdown. */
+  let lastTools: { at: number; tools: () => ReturnType<typeof sourcedTools> } | undefined;
   /** The profile's budget/compact/cache hooks, kept while the model settings stay the same so usage anchors carry over turns. */
   let profile: { key: string; hooks: ProfileHooks } | undefined;
   const profileFor = (model: ModelSettings, m: ReturnType<typeof modulesOf>): ProfileHooks => {
@@ -227,6 +236,9 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     if (settings.modulesError) {
       throw new HarnessError(settings.modulesError.code, `The saved agent settings are invalid: ${settings.modulesError.message} Fix them in Settings → Agent.`, { scope: settings.modulesScope });
     }
+    if (settings.rulesError) {
+      throw new HarnessError(settings.rulesError.code, `The saved approval rules are invalid: ${settings.rulesError.message} Fix them in Settings → Agent.`);
+    }
     if (settings.modelError) {
       throw new HarnessError(settings.modelError.code, `The saved model settings are invalid: ${settings.modelError.message} Fix them in Settings → Model.`);
     }
@@ -272,6 +284,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       throw error;
     }
     const tools = await toolsForTurn(extensions, modules.selection, warnings, fs);
+    lastTools = { at: Date.now(), tools: () => sourcedTools(tools) };
     const contextState = moduleContext({ selection: modules.selection, bindings, ...(memory ? { memory } : {}), skills });
     // Long results reach the model as a preview + reference into IndexedDB `content`, readable in this turn only.
     const views = turnResultViews({ store: results, sessionId: opened.info.id });
@@ -292,12 +305,12 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       throw error;
     });
     const inner = runTurn(
-      { model: modelSettings, history: opened.history, content: turn.content, ...(systemPrompt !== undefined ? { systemPrompt } : {}) },
+      { model: modelSettings, history: opened.history, content: turn.content, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(turn.compact ? { compact: turn.compact } : {}) },
       {
         stream: transportStream({ ...ports, apiKeyName: model.api_key_env, route: model.route ?? 'direct', ...adapterOf(model) }),
         tools,
         hooks,
-        approval: approvalSettingsOf(settings.approval),
+        approval: approvalSettingsOf(settings.approval, settings.rules),
         ...(options.askPerson ? { askPerson: options.askPerson } : {}),
         fs,
         workspaceId,
@@ -313,7 +326,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       let result: TurnResult;
       try {
         for await (const event of inner) {
-          await track(journal, event);
+          await trackJournal(db, workspaceId, journal, event);
           events.push(event);
         }
         result = await inner.result();
@@ -326,41 +339,6 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       events.end(result);
     })();
     return { session: opened.info, events };
-  }
-
-  async function track(journal: TurnJournal, event: AgentEvent): Promise<void> {
-    const set = (id: string, state: CallState, summary?: string) => {
-      const call = journal.calls.find((c) => c.id === id);
-      if (call) {
-        call.state = state;
-        if (summary) call.summary = summary;
-      }
-    };
-    switch (event.type) {
-      case 'step-start':
-        journal.step = event.step;
-        return;
-      case 'assistant':
-        if (!event.message.tool_calls?.length) return;
-        journal.calls = event.message.tool_calls.map((c) => ({ id: c.id, name: c.function.name, state: 'pending' }));
-        break;
-      case 'approval-needed':
-        set(event.request.callId, 'waiting-approval', event.request.prepared?.summary);
-        break;
-      case 'approval':
-        set(event.id, event.allowed ? 'running' : 'refused');
-        break;
-      case 'tool-result':
-        if (journal.calls.find((c) => c.id === event.id)?.state === 'refused') return;
-        set(event.id, event.error ? 'failed' : 'done');
-        break;
-      case 'checkpoint':
-        journal.calls = [];
-        break;
-      default:
-        return;
-    }
-    await writeJournal(db, workspaceId, journal);
   }
 
   return {
@@ -386,5 +364,30 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       ),
     interrupted: (sessionId) => readJournal(db, workspaceId, sessionId),
     dismissInterrupted: (sessionId) => clearJournal(db, workspaceId, sessionId),
+    contextBreakdown,
   };
+
+  async function contextBreakdown(sessionId: string | null): Promise<ContextBreakdown> {
+    const settings = await readAgentSettings(db, workspaceId);
+    const modules = modulesOf(settings.modules);
+    const config = settings.model?.config;
+    // The tools the last turn offered; before any turn (or a minute after it), the tools a turn would offer now.
+    if (!lastTools || Date.now() - lastTools.at > 60_000) {
+      const extensions = await extensionsForTurn(settings, AbortSignal.timeout(5_000));
+      const registry = await toolsForTurn(extensions, modules.selection, [], options.fs);
+      registry.register(turnResultViews({ store: results, sessionId: sessionId ?? 'new' }).tool);
+      lastTools = { at: Date.now(), tools: () => sourcedTools(registry) };
+    }
+    const history = sessionId ? (await store.load(sessionId)).messages : [];
+    const contextState = moduleContext({ selection: modules.selection, bindings, ...(memory ? { memory } : {}), skills });
+    return nextRequestBreakdown({
+      history,
+      fs: options.fs,
+      ...(modules.systemPrompt !== undefined ? { systemPrompt: modules.systemPrompt } : {}),
+      context: () => contextState(workspaceId),
+      tools: lastTools.tools(),
+      budget: config ? budgetOf(config) : null,
+      keepRecent: modules.compact.config.keep_recent,
+    });
+  }
 }

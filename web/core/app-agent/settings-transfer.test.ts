@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { importSettings, listSecretNames, readGlobalSettings, serializeSettings, setSecret, updateGlobalSettings } from '../settings';
 import { openHarnessDb, type HarnessDb } from '../storage';
 import { createWorkspaceRecord } from '../workspaces';
-import { AGENT_GLOBAL_SCOPE, agentWorkspaceScope, readAgentSettings, readStoredModel, readStoredModules, saveAgentModules, saveApprovalMode, saveModel } from './agent-settings';
+import { addApprovalRule, AGENT_GLOBAL_SCOPE, agentWorkspaceScope, readAgentSettings, readStoredModel, readStoredModules, saveAgentModules, saveApprovalMode, saveApprovalRules, saveModel } from './agent-settings';
 import { exportAllSettings, importAllSettings } from './settings-transfer';
 
 const dbs: HarnessDb[] = [];
@@ -48,6 +48,32 @@ describe('settings export/import with the agent settings', () => {
     expect(await readStoredModel(other, null)).toEqual({ config: MODEL, preset: 'openai' });
     expect((await readGlobalSettings(other)).theme).toBe('dark');
     expect(await listSecretNames(other)).toEqual([]);
+  });
+
+  it('carries approval rules of both scopes, refuses a bad rule with its path, and a card adds a rule only once', async () => {
+    const db = await freshDb();
+    const w = await createWorkspaceRecord(db, { name: 'Rules', kind: 'opfs' });
+    await saveApprovalRules(db, null, [{ decision: 'deny', tool: 'group:writes', path: 'secrets/**' }]);
+    await addApprovalRule(db, w.id, { decision: 'allow', tool: 'edit', path: 'src/**' });
+    await addApprovalRule(db, w.id, { decision: 'allow', tool: 'edit', path: 'src/**' });
+    expect((await readAgentSettings(db, w.id)).rules.workspace).toHaveLength(1);
+    await expect(saveApprovalRules(db, w.id, [{ decision: 'allow', tool: 'edit', path: '../**' } as never])).rejects.toMatchObject({ code: 'E_APPROVAL_RULES_INVALID' });
+    const text = serializeSettings(await exportAllSettings(db));
+    const other = await freshDb();
+    const there = await createWorkspaceRecord(other, { name: 'Rules', kind: 'opfs' });
+    await importAllSettings(other, text);
+    expect((await readAgentSettings(other, there.id)).rules).toEqual({ workspace: [{ decision: 'allow', tool: 'edit', path: 'src/**' }], global: [{ decision: 'deny', tool: 'group:writes', path: 'secrets/**' }] });
+    const bad = JSON.parse(text) as { agent: { global: { rules: unknown[] } } };
+    bad.agent.global.rules.push({ decision: 'allow', tool: 'rm -rf' });
+    const error = await errorOf(importAllSettings(other, JSON.stringify(bad)));
+    expect((error as unknown as { data: { issues: { path: string }[] } }).data.issues.map((i) => i.path)).toEqual(['agent.global.rules[1].tool']);
+  });
+
+  it('reports stored rules that no longer pass, so a turn refuses to start rather than lose a deny', async () => {
+    const db = await freshDb();
+    const w = await createWorkspaceRecord(db, { name: 'W', kind: 'opfs' });
+    await db.put('settings', { scope: agentWorkspaceScope(w.id), version: 1, values: { rules: [{ decision: 'deny', tool: 'write', path: '' }] }, updatedAt: 0 });
+    expect((await readAgentSettings(db, w.id)).rulesError?.code).toBe('E_APPROVAL_RULES_INVALID');
   });
 
   it('changes nothing when the agent part is bad, and names every problem with its path', async () => {

@@ -23,6 +23,7 @@ import {
   type StoredModel,
   type StoredModules,
 } from './agent-settings';
+import { checkRules, parseRules, type ApprovalRule } from '../approval';
 
 /** One scope's agent settings in the file. */
 export interface AgentScopeExport {
@@ -30,6 +31,8 @@ export interface AgentScopeExport {
   /** Workspace entries only: the global scope has no approval mode. */
   approval?: ApprovalMode;
   modules?: StoredModules;
+  /** Approval rules of the scope (workspace or global). */
+  rules?: ApprovalRule[];
 }
 
 export interface AgentSettingsExport {
@@ -38,7 +41,7 @@ export interface AgentSettingsExport {
 }
 
 const PRESET_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const SCOPE_PARTS = ['model', 'approval', 'modules'];
+const SCOPE_PARTS = ['model', 'approval', 'modules', 'rules'];
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -64,6 +67,14 @@ function exportScope(values: unknown, withApproval: boolean): AgentScopeExport {
       out.modules = storedModulesOf(checkAgentModules(values.modules));
     } catch {
       // Bad stored Settings → Agent (shown as an error in that tab) is not exported.
+    }
+  }
+  if (values.rules !== undefined) {
+    try {
+      const rules = parseRules(values.rules, 'rules');
+      if (rules.length) out.rules = rules;
+    } catch {
+      // Bad stored rules (the turn refuses to start until they are fixed) are not exported.
     }
   }
   return out;
@@ -137,6 +148,7 @@ function checkScope(value: unknown, path: string, workspace: boolean): SettingsI
       issues.push({ ...issue, path: issue.path.replace(`${path}.modules.agent`, `${path}.modules`) });
     }
   }
+  if (value.rules !== undefined) for (const problem of checkRules(value.rules, `${path}.rules`)) issues.push({ path: problem.split(':')[0]!, problem: problem.slice(problem.indexOf(':') + 2) });
   return issues;
 }
 
@@ -158,6 +170,7 @@ function storedParts(value: Obj): Obj {
   if (isObj(value.model)) parts.model = { config: value.model.config, preset: (value.model.preset as string | null | undefined) ?? null };
   if (value.approval !== undefined) parts.approval = value.approval;
   if (value.modules !== undefined) parts.modules = storedModulesOf(checkAgentModules(value.modules));
+  if (value.rules !== undefined) parts.rules = parseRules(value.rules, 'rules');
   return parts;
 }
 

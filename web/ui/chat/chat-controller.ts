@@ -3,33 +3,23 @@
 // The agent runs in the tab's Worker (web/core/agent-worker); components read the signals here. Only the tab that
 // holds a session's lock writes it; another tab follows it read-only and live (session-follow.ts).
 import { batch, createSignal, onCleanup } from 'solid-js';
-import type { AgentEvent, ApprovalRequest, AssistantMessage, ContentPart, ErrorData, Message, TurnResult } from '../../core';
+import type { AgentEvent, ApprovalRequest, ContentPart, ErrorData, Message, TurnResult } from '../../core';
 import type { PluginWriteRequest, TurnJournal } from '../../core/app-agent';
 import { onSessionRole, remoteAgent, type RemoteAgent, type RemoteTurn, type SessionRole } from '../../core/agent-worker';
 import { forkSession, HarnessError, recoverSession, type HarnessDb, type RecoveredSession } from '../../core';
 import { approvalPorts } from './approval-ports';
-import type { ToolView } from './chat-model';
+import { changesFiles, emptyLive, liveAfter, type LiveTurn } from './live-turn';
 import { broadcastSession, followSession, type SessionChannel } from './session-follow';
+import type { ContextBreakdown, ContextSize, PriceTable, UsageTotals } from '../../core/usage/types';
+import { EMPTY_TOTALS } from '../../core/usage';
+
+export type { LiveTurn } from './live-turn';
 
 export interface PendingApproval {
   request: ApprovalRequest;
   /** Set for one fs.write inside a running plugin tool (path and diff); such a card has no "always allow". */
   write?: PluginWriteRequest;
   answer(decision: 'allow' | 'deny', always?: boolean, reason?: string): void;
-}
-
-export interface LiveTurn {
-  prompt: string;
-  /** Images sent with the prompt (data URLs), shown in its bubble until the checkpoint holds them. */
-  images?: string[];
-  /** True once a checkpoint of this turn holds the prompt. */
-  saved: boolean;
-  thinking: string;
-  text: string;
-  /** Assistant messages of this turn that are not in a checkpoint yet (a batch in progress). */
-  assistants: AssistantMessage[];
-  results: Record<string, ToolView['result']>;
-  running: Record<string, true>;
 }
 
 export interface TurnFailure {
@@ -79,12 +69,20 @@ export interface ChatController {
   clearNotice(): void;
   /** Copies the intact part of the damaged open session into a new session (the damaged one is not changed). */
   recover(): Promise<RecoveredSession>;
+  /** Size of the next request; set when a session opens, by every step's usage event and after a turn; null before it is known. */
+  context: () => ContextSize | null;
+  /** The next request, part by part (the /context view), for the open session (or a new one). */
+  contextBreakdown(): Promise<ContextBreakdown>;
+  /** Compacts the open session now (a compaction-only turn: busy() while it runs, refusals as a turn's failure). */
+  compact(focus?: string): Promise<void>;
+  /** The original messages one compaction folded, read from the session log. */
+  foldedMessages(compactionId: string): Promise<Message[]>;
+  /** The open session's totals over its whole log (a new session: nothing yet). */
+  sessionUsage(): Promise<UsageTotals>;
+  /** The price table in force (global settings `prices`), for per-message cost; re-read when a session opens and after each turn. */
+  prices: () => PriceTable | null;
 }
 
-const emptyLive = (prompt: string, images: string[] = []): LiveTurn => ({ prompt, ...(images.length ? { images } : {}), saved: false, thinking: '', text: '', assistants: [], results: {}, running: {} });
-
-/** Tools that only read: a result of any other tool may have changed files (the Files panel refreshes). */
-const READ_ONLY_TOOLS = new Set(['read', 'list', 'glob', 'search', 'view_image', 'web_fetch', 'read_result', 'memory_read', 'skill']);
 const CONTINUE_PROMPT = 'Continue from where you stopped.';
 
 const textOf = (content: string | ContentPart[]) => (typeof content === 'string' ? content : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n'));
@@ -117,6 +115,8 @@ export function createChatController(options: {
   const [recovered, setRecovered] = createSignal<RecoveredSession | null>(null);
   const [role, setRole] = createSignal<SessionRole>('writer');
   const [model, setModel] = createSignal<string | null>(null);
+  const [context, setContext] = createSignal<ContextSize | null>(null);
+  const [prices, setPrices] = createSignal<PriceTable | null>(null);
   let controller: AbortController | null = null;
   /** The writer's broadcast of the open session, or the reader's subscription to it. */
   let channel: (SessionChannel & { live?(turn: LiveTurn | null): void }) | null = null;
@@ -159,6 +159,15 @@ export function createChatController(options: {
     });
   }
 
+  /** Re-reads the meter's figure and the prices (a session opened, a turn ended); failures leave the last figures. */
+  function refreshFigures(id: string | null) {
+    void agent
+      .contextBreakdown(id)
+      .then((b) => sessionId() === id && setContext(b.size))
+      .catch(() => undefined);
+    void agent.prices().then(setPrices, () => undefined);
+  }
+
   /** Becomes the open session's writer (broadcasting) or reader (following the other tab). */
   function attachChannel(id: string | null, as: SessionRole) {
     channel?.close();
@@ -194,28 +203,22 @@ export function createChatController(options: {
   });
 
   function onEvent(event: AgentEvent) {
-    const update = (f: (l: LiveTurn) => LiveTurn) => setLiveShared((l) => (l ? f(l) : l));
+    const l = live();
+    const next = l && liveAfter(l, event);
+    if (next && next !== l) setLiveShared(next);
     switch (event.type) {
-      case 'model': {
-        const e = event.event;
-        if (e.type === 'text-delta') update((l) => ({ ...l, text: l.text + e.delta }));
-        else if (e.type === 'thinking-delta') update((l) => ({ ...l, thinking: l.thinking + e.delta }));
-        break;
-      }
-      case 'step-start':
-        update((l) => ({ ...l, text: '', thinking: '' }));
-        break;
-      case 'assistant':
-        update((l) => ({ ...l, text: '', thinking: '', assistants: [...l.assistants, event.message] }));
-        break;
-      case 'tool-start':
-        update((l) => ({ ...l, running: { ...l.running, [event.id]: true } }));
-        break;
       case 'tool-result':
-        update((l) => ({ ...l, results: { ...l.results, [event.id]: { output: event.output, error: event.error, ...(event.code ? { code: event.code } : {}) } } }));
-        if (!event.error && !READ_ONLY_TOOLS.has(event.name)) options.onFilesChanged?.();
+        if (changesFiles(event)) options.onFilesChanged?.();
         break;
       case 'warning':
+        setWarnings((w) => [...w, event.error]);
+        break;
+      case 'usage':
+        // The size of the next request: after an answer, and after a compaction summary (the meter drops).
+        setContext(event.context);
+        break;
+      case 'compaction-failed':
+        // Said in the chat; nothing changed (the loop keeps the history as it was).
         setWarnings((w) => [...w, event.error]);
         break;
       default:
@@ -227,13 +230,13 @@ export function createChatController(options: {
     if (controller || role() === 'reader') return;
     controller = new AbortController();
     const before = messages();
-    const prompt = textOf(content);
+    const prompt = turn.compact ? '' : textOf(content);
     batch(() => {
       setFailure(null);
       setNotice(null);
       setWarnings([]);
       setInterrupted(null);
-      setLiveShared(emptyLive(prompt, imagesOf(content)));
+      setLiveShared(turn.compact ? { ...emptyLive(''), saved: true, compacting: turn.compact } : emptyLive(prompt, imagesOf(content)));
     });
     let sid = turn.sessionId;
     let saved = false;
@@ -272,6 +275,7 @@ export function createChatController(options: {
       });
       channel?.post({ type: 'saved' });
       options.onSession(sid);
+      refreshFigures(sid);
     } catch (error) {
       const data = error as ErrorData;
       batch(() => {
@@ -327,6 +331,8 @@ export function createChatController(options: {
       if (sessionId() !== id) return;
       setRole(next);
       attachChannel(id, next);
+      setContext(null);
+      refreshFigures(id);
       await reload(id);
     },
     send: (content) => run(content, { sessionId: sessionId() }),
@@ -379,5 +385,26 @@ export function createChatController(options: {
       setRecovered(result);
       return result;
     },
+    context,
+    contextBreakdown: () => agent.contextBreakdown(sessionId()),
+    async compact(focus) {
+      const id = sessionId();
+      const trimmed = focus?.trim();
+      if (!id) {
+        setFailure({ error: { code: 'E_COMPACT_NOTHING_TO_FOLD', message: 'There is no conversation to compact yet. Send a message first.' }, stopReason: 'error', prompt: '', saved: false, before: [], sessionId: '' });
+        return;
+      }
+      await run('', { sessionId: id, compact: trimmed ? { focus: trimmed } : {} });
+    },
+    foldedMessages: (compactionId) => {
+      const id = sessionId();
+      if (!id) return Promise.reject(new HarnessError('E_COMPACTION_NOT_FOUND', 'No session is open. Open the session whose compaction you want to see.'));
+      return agent.foldedMessages(id, compactionId);
+    },
+    async sessionUsage() {
+      const id = sessionId();
+      return id ? agent.sessionUsage(id) : { ...EMPTY_TOTALS };
+    },
+    prices,
   };
 }

@@ -1,0 +1,51 @@
+// What the next request of a session will hold, part by part (the app's context meter and `/context`). It is the
+// request the next turn would send: the saved history, or — for a session that has none yet — the head a turn
+// would put first (system prompt, AGENTS.md) and the memory/skills snapshot; the tool schemas per source.
+import { contextMessagesToAppend, loadProjectInstructions, resolveSystemPrompt, type ContextState } from '../modules';
+import type { WorkspaceFs } from '../fs';
+import type { BudgetSettings } from '../hooks';
+import type { Message, ToolSchema } from '../providers/types';
+import type { ToolRegistry } from '../tools/registry';
+import type { ContextBreakdown } from '../usage/types';
+import { contextBreakdown } from '../usage';
+
+export type ToolOrigin = 'builtin' | 'plugins' | 'bridge' | 'mcp';
+
+const SOURCE = { plugin: 'plugins', bridge: 'bridge', mcp: 'mcp' } as const;
+
+/** The tool schemas of a turn's registry, each with where it came from (built-ins are the non-external tools). */
+export function sourcedTools(registry: ToolRegistry): Array<{ source: ToolOrigin; schema: ToolSchema }> {
+  // An external tool without an origin (a tool source registered by the app) counts as a plugin's.
+  return registry.names().flatMap((name) => {
+    const d = registry.get(name);
+    return d ? [{ source: d.external ? SOURCE[d.origin?.kind ?? 'plugin'] : ('builtin' as const), schema: d.schema }] : [];
+  });
+}
+
+export interface BreakdownInput {
+  history: Message[];
+  fs: WorkspaceFs;
+  /** The stored replacement system prompt, when there is one. */
+  systemPrompt?: string;
+  context?: () => Promise<ContextState> | ContextState;
+  tools: Array<{ source: ToolOrigin; schema: ToolSchema }>;
+  budget: BudgetSettings | null;
+  keepRecent: number;
+}
+
+/** The breakdown of the next request; a history without a system prompt gets the head a new turn would add. */
+export async function nextRequestBreakdown(input: BreakdownInput): Promise<ContextBreakdown> {
+  let history = input.history;
+  if (!history.some((m) => m.role === 'system')) {
+    const head: Message[] = [{ role: 'system', content: resolveSystemPrompt({ workspace: input.fs.rootName, ...(input.systemPrompt !== undefined ? { replacement: input.systemPrompt } : {}) }) }];
+    // An unreadable AGENTS.md is left out here as the turn leaves it out (the turn says why).
+    const instructions = await loadProjectInstructions(input.fs).catch(() => null);
+    if (instructions) head.push(instructions);
+    history = [...head, ...history];
+  }
+  if (input.context) {
+    const state = await Promise.resolve(input.context()).catch(() => null);
+    if (state) history = [...history, ...contextMessagesToAppend(history, state)];
+  }
+  return contextBreakdown({ history, tools: input.tools, budget: input.budget, keepRecent: input.keepRecent });
+}

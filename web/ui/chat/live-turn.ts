@@ -1,0 +1,50 @@
+// The turn in flight as the chat shows it until a checkpoint holds it: streamed text and thinking, this step's
+// assistant messages, tool calls running and their results. A pure reducer over agent events, so the controller
+// (and a following tab, through session-follow.ts) only stores what it returns.
+import type { AgentEvent, AssistantMessage } from '../../core';
+import type { ToolView } from './chat-model';
+
+export interface LiveTurn {
+  prompt: string;
+  /** Images sent with the prompt (data URLs), shown in its bubble until the checkpoint holds them. */
+  images?: string[];
+  /** True once a checkpoint of this turn holds the prompt. */
+  saved: boolean;
+  /** A compaction-only turn (`/compact`): there is no prompt to show, only the summary being written. */
+  compacting?: { focus?: string };
+  thinking: string;
+  text: string;
+  /** Assistant messages of this turn that are not in a checkpoint yet (a batch in progress). */
+  assistants: AssistantMessage[];
+  results: Record<string, ToolView['result']>;
+  running: Record<string, true>;
+}
+
+export const emptyLive = (prompt: string, images: string[] = []): LiveTurn => ({ prompt, ...(images.length ? { images } : {}), saved: false, thinking: '', text: '', assistants: [], results: {}, running: {} });
+
+/** The live turn after one event; the same object when the event changes nothing shown (no re-render). */
+export function liveAfter(l: LiveTurn, event: AgentEvent): LiveTurn {
+  switch (event.type) {
+    case 'model': {
+      const e = event.event;
+      if (e.type === 'text-delta') return { ...l, text: l.text + e.delta };
+      if (e.type === 'thinking-delta') return { ...l, thinking: l.thinking + e.delta };
+      return l;
+    }
+    case 'step-start':
+      return { ...l, text: '', thinking: '' };
+    case 'assistant':
+      return { ...l, text: '', thinking: '', assistants: [...l.assistants, event.message] };
+    case 'tool-start':
+      return { ...l, running: { ...l.running, [event.id]: true } };
+    case 'tool-result':
+      return { ...l, results: { ...l.results, [event.id]: { output: event.output, error: event.error, ...(event.code ? { code: event.code } : {}) } } };
+    default:
+      return l;
+  }
+}
+
+/** Tools that only read: a result of any other tool may have changed files (the Files panel refreshes). */
+const READ_ONLY_TOOLS = new Set(['read', 'list', 'glob', 'search', 'view_image', 'web_fetch', 'read_result', 'memory_read', 'skill']);
+
+export const changesFiles = (event: AgentEvent & { type: 'tool-result' }) => !event.error && !READ_ONLY_TOOLS.has(event.name);
