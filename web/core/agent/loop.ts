@@ -13,7 +13,7 @@ import { anchorFrom, DEFAULT_BUDGET, estimateBudget, UNBUDGETED, type UsageAncho
 import { checkFocus, compactionStep } from './compaction-step';
 import { callModel } from './model-call';
 import { runBatch } from './run-tools';
-import { anchorUsage, contextSizeOf, stepUsageOf } from './step-usage';
+import { anchorUsage, nextContextSize, stepUsageOf } from './step-usage';
 import type { AgentEvent, StopReason, ToolCallRecord, TurnDeps, TurnInput, TurnResult } from './types';
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -191,7 +191,7 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
       emit({ type: 'assistant', step, message, finishReason });
       lastAssistant = message;
       anchor = anchorFrom(anchorUsage(stepUsage), [...history, message]);
-      emit({ type: 'usage', step, usage: stepUsage, context: contextSizeOf(budgetSettings, [...history, message], allTools, anchor) });
+      emit({ type: 'usage', step, usage: stepUsage, context: nextContextSize(budgetSettings, stepUsage, history, message, allTools, anchor) });
 
       const hasCalls = (message.tool_calls?.length ?? 0) > 0;
       if (!hasCalls) {

@@ -102,6 +102,17 @@ export function contextSizeOf(budget: BudgetSettings | null, history: readonly M
   return { tokens: verdict.estimate, window: budget ? budget.context_window : null, trigger: budget ? triggerOf(budget) : null, estimated: verdict.method !== 'usage' };
 }
 
+/**
+ * The size of the request after `answer` (`history` is what was sent): anchored when the provider reported input and
+ * output; else, when the input was estimated, that estimate plus the answer's bytes — the same sum as a full recount
+ * of `[...history, answer]`, without walking a long history a second time in the same step.
+ */
+export function nextContextSize(budget: BudgetSettings | null, usage: StepUsage, history: readonly Message[], answer: AssistantMessage, tools: readonly ToolSchema[], anchor: UsageAnchor | null): ContextSize {
+  if (anchor || usage.reported.input) return contextSizeOf(budget, [...history, answer], tools, anchor);
+  const settings = budget ?? UNLIMITED;
+  return { tokens: usage.input_tokens + estimateBytes([answer], settings), window: budget ? budget.context_window : null, trigger: budget ? triggerOf(budget) : null, estimated: true };
+}
+
 /** An estimate of a whole history and tool schemas, also without a budget (compaction's before/after figures). */
 export function estimateTokens(budget: BudgetSettings | null, history: readonly Message[], tools: readonly ToolSchema[]): number {
   return estimateBudget(budget ?? UNLIMITED, history, tools, 0, null).estimate;

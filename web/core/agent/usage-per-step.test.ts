@@ -6,7 +6,7 @@ import { builtinAdapter } from '../providers/registry';
 import type { AssistantMessage, Message, ModelResult } from '../providers/types';
 import { runScripted } from './__fixtures__/harness';
 import { call } from './__fixtures__/scripted-stream';
-import { stepUsageOf } from './step-usage';
+import { contextSizeOf, nextContextSize, stepUsageOf } from './step-usage';
 import type { AgentEvent } from './types';
 import type { ToolDefinition } from '../tools/types';
 
@@ -70,6 +70,25 @@ describe('usage accounting per protocol (seed 000 §8)', () => {
     // Output reported, input not: each flag on its own.
     const half = stepUsageOf({ protocol: 'openai', model: 'm', usage: { output_tokens: 7 }, request, answer, durationMs: 0 });
     expect(half).toMatchObject({ output_tokens: 7, reported: { input: false, output: true, cache: false } });
+  });
+});
+
+describe('the next request size', () => {
+  it('without provider usage equals a full recount of the history with the answer, images included', () => {
+    const budget = { context_window: 50_000, max_tokens: 1000, safety: 0.02, tool_ratio: 0.02, threshold: 0.8, image_tokens: 1600 };
+    const tools = [{ name: 't', description: 'd', parameters: { type: 'object' } }];
+    const history: Message[] = [
+      { role: 'system', content: 's' },
+      { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
+      { role: 'assistant', content: 'ü'.repeat(30) },
+    ];
+    const reply: AssistantMessage = { role: 'assistant', content: 'an answer', tool_calls: [call('c9', 't', { a: 1 })] };
+    for (const b of [budget, null]) {
+      const usage = stepUsageOf({ protocol: 'openai', model: 'm', request: { messages: history, tools, imageTokens: 1600 }, answer: reply, durationMs: 1 });
+      const size = nextContextSize(b, usage, history, reply, tools, null);
+      expect(size).toEqual(contextSizeOf(b, [...history, reply], tools, null));
+      expect(size.tokens).toBeGreaterThan(1600);
+    }
   });
 });
 
