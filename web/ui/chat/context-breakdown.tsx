@@ -3,14 +3,12 @@
 // now, and "Compact now" with an optional focus. Figures come from the Worker (ChatController.contextBreakdown()),
 // measured when the dialog opens; nothing here estimates on its own.
 import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
-import type { ContextBreakdown, ContextPartKind } from '../../core/usage/types';
+import type { ContextPartKind } from '../../core/usage/types';
 import { Dialog } from '../components/dialog';
 import type { ChatTranslate } from './chat-i18n';
 import type { MeterChat } from './context-meter';
-import { formatCount, formatPercent, shareOf, type NumberLocale } from './meter-format';
+import { breakdownRows, formatCount, formatPercent, partsDiffer, shareOf, type NumberLocale } from './meter-format';
 import type { MeterKey } from './meter-strings';
-
-type Row = { kind: ContextPartKind | 'free'; tokens: number; items: number };
 
 const UNIT: Partial<Record<ContextPartKind, MeterKey>> = {
   'tools:builtin': 'meter.unitTools',
@@ -22,23 +20,6 @@ const UNIT: Partial<Record<ContextPartKind, MeterKey>> = {
   memory: 'meter.unitItems',
   skills: 'meter.unitItems',
 };
-
-/**
- * The parts' own sum when it differs from the total by more than 5 %: the total stands on the provider's last count
- * (an anchor) while each part is estimated from its bytes, and a person adding up the rows should be told why.
- */
-export function partsDiffer(b: ContextBreakdown): number | null {
-  if (b.size.estimated) return null;
-  const sum = b.parts.reduce((n, p) => n + p.tokens, 0);
-  return Math.abs(sum - b.size.tokens) > 0.05 * Math.max(sum, b.size.tokens) ? sum : null;
-}
-
-/** Parts that hold something, in the order the request is built; "Free" last when the window is known. */
-export function breakdownRows(b: ContextBreakdown): Row[] {
-  const rows: Row[] = b.parts.filter((p) => p.tokens > 0 || p.items > 0);
-  if (b.size.window) rows.push({ kind: 'free', tokens: Math.max(0, b.size.window - b.size.tokens), items: 0 });
-  return rows;
-}
 
 const errorText = (e: unknown) => {
   const d = e as { code?: string; message?: string } | null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ContextSize } from '../../core/usage/types';
-import { formatCost, formatCount, formatPercent, formatTokens, meterFractions, meterLevel, shareOf } from './meter-format';
+import type { ContextBreakdown, ContextSize } from '../../core/usage/types';
+import { breakdownRows, formatCost, formatCount, formatPercent, formatTokens, meterFractions, meterLevel, partsDiffer, shareOf } from './meter-format';
 
 const size = (tokens: number, window: number | null, trigger: number | null = null): ContextSize => ({ tokens, window, trigger, estimated: false });
 
@@ -50,3 +50,32 @@ describe('context meter figures', () => {
     expect(shareOf(1, size(0, null))).toBe(0);
   });
 });
+
+describe('context breakdown rows', () => {
+  const breakdown = (size: ContextSize, parts: ContextBreakdown['parts']): ContextBreakdown => ({ size, parts, would_fold: null });
+  const parts: ContextBreakdown['parts'] = [
+    { kind: 'system', tokens: 1500, items: 1 },
+    { kind: 'instructions', tokens: 0, items: 0 },
+    { kind: 'tools:builtin', tokens: 4700, items: 7 },
+    { kind: 'tools:mcp', tokens: 0, items: 0 },
+    { kind: 'history', tokens: 800, items: 10 },
+  ];
+
+  it('lists the parts that hold something in request order and the free room last when the window is known', () => {
+    expect(breakdownRows(breakdown(size(7000, 128_000), parts)).map((r) => [r.kind, r.tokens])).toEqual([
+      ['system', 1500],
+      ['tools:builtin', 4700],
+      ['history', 800],
+      ['free', 121_000],
+    ]);
+    expect(breakdownRows(breakdown(size(7000, null), parts)).map((r) => r.kind)).toEqual(['system', 'tools:builtin', 'history']);
+    expect(breakdownRows(breakdown(size(200_000, 128_000), parts)).at(-1)).toEqual({ kind: 'free', tokens: 0, items: 0 });
+  });
+
+  it('says when the parts do not add up to a total the provider counted, and not for an estimated total', () => {
+    expect(partsDiffer(breakdown(size(98_000, 128_000), parts))).toBe(7000);
+    expect(partsDiffer(breakdown(size(7200, 128_000), parts))).toBeNull();
+    expect(partsDiffer(breakdown({ ...size(98_000, 128_000), estimated: true }, parts))).toBeNull();
+  });
+});
+

@@ -1,7 +1,7 @@
 // Figures of the context meter, the /context breakdown, the session totals and Settings → Usage, as a person reads
 // them: short token counts for the bar ("12k"), exact ones in tooltips, dollars with no guessing (no price → "—"),
 // and the colour step of the meter. Pure, so the thresholds and roundings are unit-tested in Node.
-import type { ContextSize } from '../../core/usage/types';
+import type { ContextBreakdown, ContextPartKind, ContextSize } from '../../core/usage/types';
 
 export type NumberLocale = 'en' | 'zh';
 const tag = (locale: NumberLocale) => (locale === 'zh' ? 'zh-CN' : 'en-US');
@@ -57,4 +57,23 @@ export function meterFractions(size: ContextSize): { used: number; trigger: numb
 export function shareOf(tokens: number, size: ContextSize): number {
   const whole = size.window && size.window > 0 ? size.window : size.tokens;
   return whole > 0 ? Math.min(1, Math.max(0, tokens / whole)) : 0;
+}
+
+export type BreakdownRow = { kind: ContextPartKind | 'free'; tokens: number; items: number };
+
+/**
+ * The parts' own sum when it differs from the total by more than 5 %: the total stands on the provider's last count
+ * (an anchor) while each part is estimated from its bytes, and a person adding up the rows should be told why.
+ */
+export function partsDiffer(b: ContextBreakdown): number | null {
+  if (b.size.estimated) return null;
+  const sum = b.parts.reduce((n, p) => n + p.tokens, 0);
+  return Math.abs(sum - b.size.tokens) > 0.05 * Math.max(sum, b.size.tokens) ? sum : null;
+}
+
+/** Parts that hold something, in the order the request is built; "Free" last when the window is known. */
+export function breakdownRows(b: ContextBreakdown): BreakdownRow[] {
+  const rows: BreakdownRow[] = b.parts.filter((p) => p.tokens > 0 || p.items > 0);
+  if (b.size.window) rows.push({ kind: 'free', tokens: Math.max(0, b.size.window - b.size.tokens), items: 0 });
+  return rows;
 }
