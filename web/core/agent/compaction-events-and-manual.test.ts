@@ -129,6 +129,7 @@ describe('manual compaction (TurnInput.compact)', () => {
   it('refuses an over-long focus before anything runs', async () => {
     const run = await runScripted([{ content: 'never' }], { history: long, compact: { focus: 'f'.repeat(2001) } });
     expect(run.result.error?.code).toBe('E_COMPACT_FOCUS_TOO_LONG');
+    expect(ofType(run.events, 'compaction-failed')[0]!.error.code).toBe('E_COMPACT_FOCUS_TOO_LONG');
     expect(run.model.calls).toHaveLength(0);
     expect(run.saves).toHaveLength(0);
   });

@@ -320,15 +320,17 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
 
   /** A compaction-only turn: no user message, no answer request; compacts now and checkpoints. */
   async function compactOnly(request: { focus?: string }): Promise<TurnResult> {
+    step = 1;
+    emit({ type: 'step-start', step });
     let focus: string | undefined;
     try {
       focus = checkFocus(request.focus);
     } catch (error) {
-      throw new Stop('error', toErrorData(error));
+      const refused = toErrorData(error);
+      emit({ type: 'compaction-failed', step, error: refused });
+      throw new Stop('error', refused);
     }
     const allTools = [...deps.tools.schemas((d) => !d.external), ...deps.tools.schemas((d) => d.external)];
-    step = 1;
-    emit({ type: 'step-start', step });
     let verdict = budgetOf(history, allTools, 0);
     if (hooks.has('context_budget')) {
       verdict = (await hooks.run('context_budget', { model: input.model.model, budget: budgetSettings, history, tools: allTools, pending_calls: 0, compact: false, result: verdict }, ctx)).result;
