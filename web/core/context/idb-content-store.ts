@@ -12,6 +12,7 @@ import { utf8Encoder } from './utf8';
 interface StoredContent {
   ref: string;
   workspaceId: string;
+  /** Absent on the per-session store's index records, which share `content` (idb-session-content-store.ts). */
   meta: ContentRef;
   text: string;
 }
@@ -28,7 +29,7 @@ export function createIdbContentStore(db: HarnessDb, config: ContentStoreConfig 
     let cursor = await tx.store.index('by_workspace').openCursor(workspaceId);
     while (cursor) {
       const v = cursor.value as unknown as StoredContent;
-      if (v.meta.storeId === c.storeId && nowMs >= v.meta.expiresAtMs) {
+      if (v.meta?.storeId === c.storeId && nowMs >= v.meta.expiresAtMs) {
         await cursor.delete();
         n++;
       }
@@ -52,7 +53,7 @@ export function createIdbContentStore(db: HarnessDb, config: ContentStoreConfig 
       let cursor = await tx.store.index('by_workspace').openCursor(workspaceId);
       while (cursor) {
         const v = cursor.value as unknown as StoredContent;
-        if (v.meta.storeId === c.storeId) {
+        if (v.meta?.storeId === c.storeId) {
           if (nowMs >= v.meta.expiresAtMs) await cursor.delete();
           else if (v.ref === key) existing = v;
           else {

@@ -8,6 +8,7 @@ import { openHarnessDb } from '../storage';
 import { createWorkspaceRecord, deleteWorkspaceRecord } from '../workspaces/registry';
 import { contentStoreContract } from './content-store-suite';
 import { checkStoreConfig, type ContentScope } from './content-store';
+import { createIdbContentStore } from './idb-content-store';
 import { createIdbSessionContentStore } from './idb-session-content-store';
 
 let n = 0;
@@ -72,6 +73,18 @@ describe('IndexedDB session content store', () => {
     expect((await createIdbSessionContentStore(db, { ...limits, workspaceId: ws.id, sessionId: s2.id }).read(ref2, scopeOf(s2.id), 1, 0, 64)).text).toBe('second');
     await deleteWorkspaceRecord(db, ws.id);
     expect(await db.count('content')).toBe(0);
+    db.close();
+  });
+
+  it('shares the workspace with the one-turn store: each counts and purges only its own records', async () => {
+    const db = await openDb();
+    const session = createIdbSessionContentStore(db, { ...limits, workspaceId: 'w1', sessionId: 'a' });
+    const ref = await session.put('c1', 'kept for the session', scopeOf('a'), 0);
+    const turn = createIdbContentStore(db, { ...limits, storeId: 'tool-results', maxTtlMs: 10, workspaceId: 'w1' });
+    await turn.put('t1', 'one turn', { sessionId: 'a', taskId: 'turn-1', expiresAtMs: 10 }, 0);
+    expect(await turn.purgeExpired(20)).toBe(1);
+    await turn.put('t2', 'another', { sessionId: 'a', taskId: 'turn-2', expiresAtMs: 40 }, 20);
+    expect((await session.read(ref, scopeOf('a'), 30, 0, 64)).text).toBe('kept for the session');
     db.close();
   });
 });
