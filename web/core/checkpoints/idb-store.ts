@@ -53,7 +53,7 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
       return strip(row);
     });
 
-  return {
+  const store: CheckpointStore = {
     capBytes,
     async putBlob(_session, bytes) {
       const sha = await sha256Hex(bytes);
@@ -74,13 +74,17 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
       return (await sha256Hex(bytes)) === sha ? bytes : null;
     },
     async append(input) {
+      const { records, pruned } = await store.appendMany([input]);
+      return { record: records[0]!, pruned };
+    },
+    async appendMany(inputs) {
       const total = await usedNow();
       const over = total > capBytes;
       const blobSizes = over ? await sizes() : null;
       const tx = db.transaction(['checkpoint_records', 'checkpoint_blobs'], 'readwrite');
       const records = tx.objectStore('checkpoint_records');
       const blobs = tx.objectStore('checkpoint_blobs');
-      for (const sha of new Set([input.before, input.after])) {
+      for (const sha of new Set(inputs.flatMap((r) => [r.before, r.after]))) {
         if (sha !== ABSENT && (await blobs.getKey([workspaceId, sha])) === undefined) {
           tx.done.catch(() => undefined);
           tx.abort();
@@ -88,13 +92,17 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
         }
       }
       const last = await records.openCursor(ws(-Infinity, Infinity), 'prev');
-      const seq = last ? (last.value.seq as number) + 1 : 0;
-      const record: CheckpointRecord = { ...input, seq };
-      await records.put({ ...record, workspaceId } as never);
+      let seq = last ? (last.value.seq as number) + 1 : 0;
+      const added: CheckpointRecord[] = [];
+      for (const input of inputs) {
+        const record: CheckpointRecord = { ...input, seq: seq++ };
+        await records.put({ ...record, workspaceId } as never);
+        added.push(record);
+      }
       let pruned = null;
       if (over) {
         const all = checked((await records.getAll(ws(-Infinity, Infinity))) as unknown as Array<Record<string, unknown>>);
-        const plan = planPrune(all, (_r, sha) => sha, (sha) => blobSizes!.get(sha) ?? 0, total, capBytes, record);
+        const plan = planPrune(all, (_r, sha) => sha, (sha) => blobSizes!.get(sha) ?? 0, total, capBytes, added);
         for (const r of plan.drop) await records.delete([workspaceId, r.seq]);
         for (const m of plan.markers) await records.put({ ...m, workspaceId } as never);
         for (const sha of plan.freeBlobs) await blobs.delete([workspaceId, sha]);
@@ -102,7 +110,7 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
         if (pruned) used = total - pruned.bytes;
       }
       await tx.done;
-      return { record, pruned };
+      return { records: added, pruned };
     },
     async list(session) {
       const rows =
@@ -113,4 +121,5 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
     },
     usedBytes: usedNow,
   };
+  return store;
 }

@@ -15,7 +15,7 @@ checkpointStoreSuite('session folder (Node)', {
 });
 
 describe('session-folder checkpoint store', () => {
-  it('writes records.json and blobs/<sha> inside the session folder, readable by a new store', async () => {
+  it('writes records.ndjson and blobs/<sha> inside the session folder, readable by a new store', async () => {
     const root = mkdtempSync(join(tmpdir(), 'i-cp-'));
     const store = createNodeCheckpointStore({ sessionsRoot: root });
     const sha = await store.putBlob('work', new TextEncoder().encode('hello'));
@@ -47,15 +47,22 @@ describe('session-folder checkpoint store', () => {
     expect(await store.getBlob('work', sha)).toBeNull();
   });
 
-  it('refuses a damaged records.json with E_CHECKPOINT_CORRUPT and changes nothing', async () => {
+  it('refuses a damaged record line with E_CHECKPOINT_CORRUPT and changes nothing; a torn last line is ignored and replaced', async () => {
     const root = mkdtempSync(join(tmpdir(), 'i-cp-'));
     const store = createNodeCheckpointStore({ sessionsRoot: root });
     const sha = await store.putBlob('work', new TextEncoder().encode('x'));
-    await store.append({ kind: 'write', session: 'work', turn: 1, step: 1, callId: 'c', tool: 'write', path: 'a', before: ABSENT, after: sha, beforeBytes: null, afterBytes: 1, at: 1 });
-    const file = join(root, 'work', 'checkpoints', 'records.json');
-    const damaged = (await readFile(file, 'utf8')).replace('"before":"absent"', '"before":"../../etc"');
+    const rec = { kind: 'write' as const, session: 'work', turn: 1, step: 1, callId: 'c', tool: 'write', path: 'a', before: ABSENT, after: sha, beforeBytes: null, afterBytes: 1, at: 1 };
+    await store.append(rec);
+    const file = join(root, 'work', 'checkpoints', 'records.ndjson');
+    const good = await readFile(file, 'utf8');
+    await writeFile(file, `${good}{"seq":1,"kind":"wri`);
+    const torn = createNodeCheckpointStore({ sessionsRoot: root });
+    expect((await torn.list('work')).map((r) => r.seq)).toEqual([0]);
+    await torn.append({ ...rec, turn: 2, at: 2 });
+    expect((await readFile(file, 'utf8')).split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { seq: number }).seq)).toEqual([0, 1]);
+    const damaged = good.replace('"before":"absent"', '"before":"../../etc"');
     await writeFile(file, damaged);
-    await expect(createNodeCheckpointStore({ sessionsRoot: root }).list('work')).rejects.toMatchObject({ code: 'E_CHECKPOINT_CORRUPT' });
+    await expect(createNodeCheckpointStore({ sessionsRoot: root }).list('work')).rejects.toMatchObject({ code: 'E_CHECKPOINT_CORRUPT', data: { line: 1 } });
     expect(await readFile(file, 'utf8')).toBe(damaged);
   });
 });

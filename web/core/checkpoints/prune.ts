@@ -16,7 +16,7 @@ export interface PrunePlan {
 /**
  * `records`: every record of the workspace, oldest first. `blobOf`: the key of the blob a record's state lives in
  * (the hash in IndexedDB; session folder + hash headless, where each session keeps its own copy). `sizeOf`: a
- * blob's size. `keep`: the record that must stay (the one just appended).
+ * blob's size. `keep`: the records that must stay (the ones just appended).
  */
 export function planPrune(
   records: readonly CheckpointRecord[],
@@ -24,8 +24,9 @@ export function planPrune(
   sizeOf: (blob: string) => number,
   used: number,
   cap: number,
-  keep: CheckpointRecord,
+  keep: readonly CheckpointRecord[],
 ): PrunePlan {
+  const kept = new Set(keep);
   if (used <= cap) return { drop: [], markers: [], freeBlobs: [], pruned: null };
   const refs = new Map<string, number>();
   const blobsOf = (r: CheckpointRecord) => [...new Set([r.before, r.after])].filter((sha) => sha !== ABSENT).map((sha) => blobOf(r, sha));
@@ -35,7 +36,7 @@ export function planPrune(
   let freed = 0;
   for (const r of records) {
     if (used - freed <= cap) break;
-    if (r.kind === 'turn' || r === keep || (r.session === keep.session && r.seq === keep.seq)) continue;
+    if (r.kind === 'turn' || kept.has(r) || keep.some((k) => k.session === r.session && k.seq === r.seq)) continue;
     drop.push(r);
     for (const blob of blobsOf(r)) {
       const left = refs.get(blob)! - 1;

@@ -7,7 +7,7 @@ import { HarnessError } from '../errors';
 import type { WorkspaceFs } from '../fs';
 import { sha256Hex } from './hash';
 import { activeGroups, revertedSeqs } from './changes';
-import { ABSENT, type CheckpointRecord, type CheckpointStore, type FileState } from './types';
+import { ABSENT, type CheckpointRecord, type CheckpointStore, type FileState, type NewRecord } from './types';
 
 export interface RevertContext {
   store: CheckpointStore;
@@ -44,10 +44,15 @@ interface Step {
 
 /** The hash of what a path holds now; 'absent' when nothing is there, 'directory' for a folder. */
 export async function currentState(fs: WorkspaceFs, path: string): Promise<FileState> {
+  return (await readState(fs, path)).state;
+}
+
+async function readState(fs: WorkspaceFs, path: string): Promise<{ state: FileState; bytes: Uint8Array | null }> {
   const stat = await fs.stat(path);
-  if (!stat) return ABSENT;
-  if (stat.directory) return 'directory';
-  return sha256Hex(await fs.readBytes(path));
+  if (!stat) return { state: ABSENT, bytes: null };
+  if (stat.directory) return { state: 'directory', bytes: null };
+  const bytes = await fs.readBytes(path);
+  return { state: await sha256Hex(bytes), bytes };
 }
 
 /** The state the session last left each path in: the `after` of its newest write or revert record. */
@@ -78,8 +83,10 @@ async function apply(ctx: RevertContext, steps: Step[], meta: { turn: number; to
   // Check everything before writing anything.
   const conflicts: Array<{ path: string; expected: FileState; actual: FileState }> = [];
   const contents = new Map<string, Uint8Array | null>();
+  const heldNow = new Map<string, Uint8Array | null>();
   for (const s of steps) {
-    const actual = await currentState(fs, s.path);
+    const { state: actual, bytes } = await readState(fs, s.path);
+    heldNow.set(s.path, bytes);
     if (actual !== s.expected) conflicts.push({ path: s.path, expected: s.expected, actual });
     if (s.target === ABSENT) contents.set(s.path, null);
     else {
@@ -105,27 +112,28 @@ async function apply(ctx: RevertContext, steps: Step[], meta: { turn: number; to
   }
   const group = newGroup(now());
   const files: RevertedFile[] = [];
-  for (const s of steps) {
-    const actual = conflicts.find((c) => c.path === s.path)?.actual ?? s.expected;
-    // What the file held is stored first, so this revert can be undone; a folder in the way is left to the write
-    // to refuse.
-    let replaced: FileState = actual;
-    let replacedBytes: number | null = null;
-    if (actual !== ABSENT && actual !== 'directory') {
-      const bytes = await fs.readBytes(s.path);
-      replaced = await store.putBlob(session, bytes);
-      replacedBytes = bytes.byteLength;
+  const records: NewRecord[] = [];
+  try {
+    for (const s of steps) {
+      const actual = conflicts.find((c) => c.path === s.path)?.actual ?? s.expected;
+      // What the file held is stored first, so this revert can be undone; a folder in the way is left to the
+      // write to refuse.
+      const held = heldNow.get(s.path) ?? null;
+      const replaced: FileState = held ? await store.putBlob(session, held) : ABSENT;
+      const target = contents.get(s.path)!;
+      if (target === null) {
+        if (actual !== ABSENT) await fs.remove(s.path);
+      } else await fs.writeBytes(s.path, target);
+      records.push({
+        kind: 'revert', session, turn: meta.turn, step: 0, callId: group, tool: meta.tool, path: s.path,
+        before: replaced, after: s.target, beforeBytes: held?.byteLength ?? null, afterBytes: target?.byteLength ?? null,
+        at: now(), group, covers: s.covers, ...(meta.undoes ? { undoes: meta.undoes } : {}),
+      });
+      files.push({ path: s.path, restored: s.target, replaced: actual, bytes: target?.byteLength ?? null });
     }
-    const target = contents.get(s.path)!;
-    if (target === null) {
-      if (actual !== ABSENT) await fs.remove(s.path);
-    } else await fs.writeBytes(s.path, target);
-    await store.append({
-      kind: 'revert', session, turn: meta.turn, step: 0, callId: group, tool: meta.tool, path: s.path,
-      before: replaced === 'directory' ? ABSENT : replaced, after: s.target, beforeBytes: replacedBytes, afterBytes: target?.byteLength ?? null,
-      at: now(), group, covers: s.covers, ...(meta.undoes ? { undoes: meta.undoes } : {}),
-    });
-    files.push({ path: s.path, restored: s.target, replaced, bytes: target?.byteLength ?? null });
+  } finally {
+    // One write for the whole operation; the files put back before a failure are recorded all the same.
+    if (records.length > 0) await store.appendMany(records);
   }
   return { group, files, forced: ctx.force ? conflicts.map((c) => c.path) : [] };
 }

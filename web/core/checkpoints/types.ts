@@ -79,6 +79,8 @@ export interface CheckpointStore {
   getBlob(session: string, sha: string): Promise<Uint8Array | null>;
   /** Appends one record, then prunes oldest-first while the workspace's blobs exceed the cap. */
   append(record: NewRecord): Promise<AppendResult>;
+  /** Appends several records in one write (a revert of many files), then prunes like `append`. */
+  appendMany(records: readonly NewRecord[]): Promise<{ records: CheckpointRecord[]; pruned: Pruned | null }>;
   /** Records of one session in seq order (all sessions when omitted). */
   list(session?: string): Promise<CheckpointRecord[]>;
   /** Bytes of blobs held for the workspace. */

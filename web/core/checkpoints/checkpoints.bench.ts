@@ -1,0 +1,100 @@
+// npm run bench: what checkpoints add to the write path, and what a revert costs, on the headless host (Node
+// WorkspaceFs on a temp folder, session-folder store). (1) A 1 MiB file and (2) 100 small files written through the
+// recorder (a new turn each run, so every write reads and stores the file's prior state) vs the plain fs.
+// (3) Reverting 100 files (conflict check, restore, records) vs writing the same 100 files.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { it } from 'vitest';
+import { compare } from '../../../scripts/bench-kit';
+import { createNodeWorkspaceFs } from '../../../plugin-host/node';
+import { createNodeCheckpointStore } from './node-store';
+import { startTurnCheckpoints } from './recorder';
+import { revertSince, undoRevert } from './revert';
+
+const RUNS = 15;
+const WARMUP = 3;
+
+async function workspace() {
+  const fs = await createNodeWorkspaceFs({ root: mkdtempSync(join(tmpdir(), 'i-bench-cp-')), access: 'read-write' });
+  const store = createNodeCheckpointStore({ sessionsRoot: mkdtempSync(join(tmpdir(), 'i-bench-cp-sessions-')) });
+  return { fs, store };
+}
+
+const contents = (size: number, seed: number) => {
+  const out = new Uint8Array(size);
+  for (let i = 0; i < size; i++) out[i] = (i * 31 + seed * 7) & 0xff;
+  return out;
+};
+
+it('write path with checkpoints vs without: a 1 MiB file', async () => {
+  const { fs, store } = await workspace();
+  let n = 0;
+  await compare(
+    'checkpoints: write a 1 MiB file',
+    { label: 'plain fs', run: () => fs.writeBytes('big-plain.bin', contents(1 << 20, n++)) },
+    {
+      label: 'with checkpoints',
+      run: async () => {
+        const turn = await startTurnCheckpoints({ store, session: 'bench' });
+        await turn.fsFor({ id: 'c', name: 'write', step: 1 }, fs).writeBytes('big.bin', contents(1 << 20, n++));
+      },
+    },
+    { runs: RUNS, warmup: WARMUP, target: 1.3 },
+  );
+});
+
+it('write path with checkpoints vs without: 100 small files', async () => {
+  const { fs, store } = await workspace();
+  let n = 0;
+  const files = (prefix: string) => Array.from({ length: 100 }, (_, i) => `${prefix}/f${i}.ts`);
+  await compare(
+    'checkpoints: write 100 small files',
+    {
+      label: 'plain fs',
+      run: async () => {
+        n++;
+        for (const path of files('plain')) await fs.writeText(path, `export const v = ${n};\n`.repeat(20));
+      },
+    },
+    {
+      label: 'with checkpoints',
+      run: async () => {
+        n++;
+        const turn = await startTurnCheckpoints({ store, session: 'bench' });
+        for (const path of files('recorded')) await turn.fsFor({ id: `c${path}`, name: 'write', step: 1 }, fs).writeText(path, `export const v = ${n};\n`.repeat(20));
+      },
+    },
+    { runs: RUNS, warmup: WARMUP, target: 1.3 },
+  );
+});
+
+it('revert of 100 files vs writing them', async () => {
+  const { fs, store } = await workspace();
+  const paths = Array.from({ length: 100 }, (_, i) => `src/f${i}.ts`);
+  for (const p of paths) await fs.writeText(p, 'export const v = 0;\n'.repeat(20));
+  const turn = await startTurnCheckpoints({ store, session: 'bench' });
+  const cfs = turn.fsFor({ id: 'c', name: 'write', step: 1 }, fs);
+  for (const p of paths) await cfs.writeText(p, 'export const v = 1;\n'.repeat(20));
+  // Each run reverts the turn or undoes the previous revert, so every run puts back 100 files.
+  let last: string | null = null;
+  const ctx = { store, fs, session: 'bench' };
+  let k = 0;
+  await compare(
+    'checkpoints: revert 100 files',
+    {
+      label: 'write 100 files',
+      run: async () => {
+        k++;
+        for (const p of paths) await fs.writeText(`plain/${p}`, `export const v = ${k % 2};\n`.repeat(20));
+      },
+    },
+    {
+      label: 'revert 100 files',
+      run: async () => {
+        last = last === null ? (await revertSince(ctx, turn.turn)).group : (await undoRevert(ctx, last)).group;
+      },
+    },
+    { runs: RUNS, warmup: WARMUP, target: 1.5 },
+  );
+});
