@@ -8,6 +8,8 @@ export {
   readStoredModel,
   saveModel,
   saveApprovalMode,
+  saveApprovalRules,
+  addApprovalRule,
   checkModelConfig,
   APPROVAL_MODES,
   AGENT_GLOBAL_SCOPE,

@@ -5,7 +5,9 @@
 import './approval-card.css';
 import { createSignal, createUniqueId, onMount, Show } from 'solid-js';
 import { shownPathArgument, shownWritePath } from '../../core/fs';
+import type { ApprovalRule } from '../../core';
 import { askReasonKey } from './ask-reason-strings';
+import { cardRule } from './card-rule';
 import type { ChatTranslate } from './chat-i18n';
 import type { PendingApproval } from './chat-controller';
 import { prettyArgs } from './chat-model';
@@ -25,7 +27,8 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
   const [reason, setReason] = createSignal('');
   const reasonId = createUniqueId();
   // Once allowed, the tool card keeps the diff the person saw (a declined call shows no changes: none were made).
-  const allowWith = (always: boolean) => {
+  const offered = () => (write() ? null : cardRule(req()));
+  const allowWith = (always: boolean | ApprovalRule) => {
     rememberApproval(props.pending.request, props.pending.write !== undefined);
     props.pending.answer('allow', always);
   };
@@ -61,6 +64,16 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
         <button type="button" class="button" onClick={deny}>
           {ct('deny')}
         </button>
+        <Show when={offered()}>
+          {(o) => {
+            const where = o().where;
+            return (
+              <button type="button" class="button ghost small" title={ct('rule.allowInHint')} onClick={() => allowWith(o().rule)}>
+                {'folder' in where ? ct('rule.allowIn', { name: req().name, folder: where.folder }) : ct('rule.allowOn', { name: req().name, path: where.path })}
+              </button>
+            );
+          }}
+        </Show>
         <Show when={!write() && !alwaysAsk()}>
           <button type="button" class="button ghost small" onClick={() => allowWith(true)}>
             {ct('allowSession', { name: req().name })}

@@ -1,26 +1,40 @@
 // The page's side of approvals: each request from the agent becomes a PendingApproval card (the chat shows them
 // inline), answered by the person or withdrawn when the agent stops waiting (its signal fires).
 import type { Accessor, Setter } from 'solid-js';
-import type { ApprovalAnswer, ApprovalRequest } from '../../core';
+import type { ApprovalAnswer, ApprovalRequest, ApprovalRule, ErrorData } from '../../core';
 import type { PluginWriteRequest } from '../../core/app-agent';
+import { cardRuleMemory } from './card-rule';
 import type { PendingApproval } from './chat-controller';
 
-export function approvalPorts(options: { sessionId: Accessor<string | null>; setApprovals: Setter<PendingApproval[]> }) {
+export function approvalPorts(options: {
+  sessionId: Accessor<string | null>;
+  setApprovals: Setter<PendingApproval[]>;
+  /** Stores a rule made from a card ("Always allow edit in src/") for the workspace; later turns read it. */
+  saveRule?: (rule: ApprovalRule) => Promise<void>;
+  /** A rule that could not be saved (the call was still allowed once). */
+  onRuleError?: (error: ErrorData) => void;
+}) {
   const { setApprovals } = options;
   /** "Always allow X in this session": tool names, per session, in memory only. */
   const alwaysAllowed = new Map<string, Set<string>>();
+  /** Rules made from cards on this page: they also cover the rest of the turn already running. */
+  const cardRules = cardRuleMemory();
 
   const askPerson = (request: ApprovalRequest, signal: AbortSignal) =>
     new Promise<ApprovalAnswer>((resolve, reject) => {
       const sid = options.sessionId();
       // A file the write policy always asks about is never covered by "always allow" (it offers none).
       if (sid && alwaysAllowed.get(sid)?.has(request.name) && !request.prepared?.alwaysAsk) return resolve('allow');
+      if (cardRules.allows(request)) return resolve('allow');
       const remove = () => setApprovals((all) => all.filter((a) => a !== pending));
       const pending: PendingApproval = {
         request,
         answer(decision, always, reason) {
           remove();
-          if (always && decision === 'allow' && sid) {
+          if (typeof always === 'object' && decision === 'allow') {
+            cardRules.add(always);
+            options.saveRule?.(always).catch((error: unknown) => options.onRuleError?.(error as ErrorData));
+          } else if (always && decision === 'allow' && sid) {
             if (!alwaysAllowed.has(sid)) alwaysAllowed.set(sid, new Set());
             alwaysAllowed.get(sid)!.add(request.name);
           }

@@ -3,8 +3,8 @@
 // The agent runs in the tab's Worker (web/core/agent-worker); components read the signals here. Only the tab that
 // holds a session's lock writes it; another tab follows it read-only and live (session-follow.ts).
 import { batch, createSignal, onCleanup } from 'solid-js';
-import type { AgentEvent, ApprovalRequest, ContentPart, ErrorData, Message, TurnResult } from '../../core';
-import type { PluginWriteRequest, TurnJournal } from '../../core/app-agent';
+import type { AgentEvent, ApprovalRequest, ApprovalRule, ContentPart, ErrorData, Message, TurnResult } from '../../core';
+import { addApprovalRule, type PluginWriteRequest, type TurnJournal } from '../../core/app-agent';
 import { onSessionRole, remoteAgent, type RemoteAgent, type RemoteTurn, type SessionRole } from '../../core/agent-worker';
 import { forkSession, HarnessError, recoverSession, type HarnessDb, type RecoveredSession } from '../../core';
 import { approvalPorts } from './approval-ports';
@@ -19,7 +19,8 @@ export interface PendingApproval {
   request: ApprovalRequest;
   /** Set for one fs.write inside a running plugin tool (path and diff); such a card has no "always allow". */
   write?: PluginWriteRequest;
-  answer(decision: 'allow' | 'deny', always?: boolean, reason?: string): void;
+  /** `always`: true allows the tool for this session; a rule (from the card) is saved for the workspace. */
+  answer(decision: 'allow' | 'deny', always?: boolean | ApprovalRule, reason?: string): void;
 }
 
 export interface TurnFailure {
@@ -121,7 +122,12 @@ export function createChatController(options: {
   /** The writer's broadcast of the open session, or the reader's subscription to it. */
   let channel: (SessionChannel & { live?(turn: LiveTurn | null): void }) | null = null;
 
-  const ports = approvalPorts({ sessionId, setApprovals });
+  const ports = approvalPorts({
+    sessionId,
+    setApprovals,
+    saveRule: async (rule) => void (await addApprovalRule(options.db, options.workspaceId, rule)),
+    onRuleError: (error) => setWarnings((w) => [...w, { code: error.code ?? 'E_SETTINGS_FAILED', message: error.message ?? String(error) }]),
+  });
   const agent = options.agent ?? remoteAgent({ db: options.db, workspaceId: options.workspaceId, ...ports });
 
   const setLiveShared = (next: LiveTurn | null | ((l: LiveTurn | null) => LiveTurn | null)) => {

@@ -6,6 +6,7 @@ import { composerEn, composerZh } from './composer-strings';
 import { turnEn, turnZh } from './turn-strings';
 import { itemsEn, itemsZh } from './items-strings';
 import { meterEn, meterZh } from './meter-strings';
+import { rulesEn, rulesZh } from './rules-strings';
 
 const en = {
   title: 'Chat',
@@ -37,6 +38,7 @@ const en = {
   ...turnEn,
   ...itemsEn,
   ...meterEn,
+  ...rulesEn,
   writeNoChange: 'The file would not change.',
   approvalMode: 'Approval',
   modeAsk: 'Ask before changes',
@@ -162,6 +164,7 @@ const zh: Record<ChatKey, string> = {
   ...turnZh,
   ...itemsZh,
   ...meterZh,
+  ...rulesZh,
   writeNoChange: '文件不会改变。',
   approvalMode: '审批',
   modeAsk: '修改前询问',
