@@ -12,7 +12,7 @@ import { constants as fsc, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { checkRef, checkStoreConfig, page, sameRef, type ContentRef, type ContentScope, type ContentStore, type ContentStoreConfig } from '../context';
+import { checkRef, checkStoreConfig, isCharBoundary, page, sameRef, type ContentRef, type ContentScope, type ContentStore, type ContentStoreConfig } from '../context';
 import { HarnessError } from '../errors';
 
 const O_NOFOLLOW = fsc.O_NOFOLLOW ?? 0;
@@ -59,8 +59,12 @@ export function createFileContentStore(options: FileContentStoreOptions): Conten
     throw err('E_CONTENT_CORRUPT', `${dir} is not a folder (a symbolic link or a file), so stored results are neither read nor written there. Move it away; the session log still holds every full text.`, { dir });
   }
 
-  /** Reads one entry file without following links; `headerOnly` stops after the first line. */
-  async function readEntry(name: string, headerOnly: boolean): Promise<Entry | null> {
+  /**
+   * Reads one entry file without following links: its header, and of its text nothing, all of it, or the bytes
+   * [from, to) (a page reads ~one page, not the whole result). One open file, so header and text belong together.
+   */
+  async function readEntry(name: string, want: 'header' | 'all' | { from: number; to: number }): Promise<Entry | null> {
+    const headerOnly = want !== 'all';
     const file = join(dir, name);
     let handle;
     try {
@@ -87,7 +91,11 @@ export function createFileContentStore(options: FileContentStoreOptions): Conten
       }
       if (`${keyOf(meta.storeId, meta.sourceId)}.entry` !== name) throw corrupt(file, 'is named for another source');
       if (st.size - nl - 1 !== meta.totalBytes) throw corrupt(file, `holds ${st.size - nl - 1} bytes of text where its header says ${meta.totalBytes}`);
-      return { meta, body: headerOnly ? Buffer.alloc(0) : buf.subarray(nl + 1) };
+      if (typeof want !== 'object') return { meta, body: headerOnly ? Buffer.alloc(0) : buf.subarray(nl + 1) };
+      const from = Math.min(want.from, meta.totalBytes);
+      const body = Buffer.alloc(Math.max(0, Math.min(want.to, meta.totalBytes) - from));
+      await handle.read(body, 0, body.length, nl + 1 + from);
+      return { meta, body };
     } finally {
       await handle.close();
     }
@@ -133,7 +141,7 @@ export function createFileContentStore(options: FileContentStoreOptions): Conten
       if (!ENTRY.test(name)) continue;
       let e: Entry | null;
       try {
-        e = await readEntry(name, true);
+        e = await readEntry(name, 'header');
       } catch (error) {
         if (!HarnessError.isInstance(error) || error.code !== 'E_CONTENT_CORRUPT') throw error;
         const st = await fsp.lstat(join(dir, name)).catch(() => null);
@@ -168,7 +176,7 @@ export function createFileContentStore(options: FileContentStoreOptions): Conten
         const existing = live.get(name);
         if (existing) {
           if (existing.sessionId !== scope.sessionId || existing.taskId !== scope.taskId) throw err('E_CONTENT_CONFLICT', `Content for source "${sourceId}" is already stored in another scope; it is not overwritten.`, { sourceId });
-          const whole = await readEntry(name, false);
+          const whole = await readEntry(name, 'all');
           if (!whole || !whole.body.equals(body)) throw err('E_CONTENT_CONFLICT', `Different content for source "${sourceId}" is already stored; it is not overwritten.`, { sourceId });
           return { ...existing };
         }
@@ -195,7 +203,12 @@ export function createFileContentStore(options: FileContentStoreOptions): Conten
       checkScope(scope);
       // This folder holds one session's results: another session's reference is refused as such, not as unknown.
       if (ref.storeId === c.storeId && (ref.sessionId !== scope.sessionId || ref.taskId !== scope.taskId)) throw outOfScope();
-      const e = ref.storeId === c.storeId && (await checkDir(false)) ? await readEntry(`${keyOf(c.storeId, ref.sourceId)}.entry`, false) : null;
+      // Only the page's bytes are read (plus one, to see where the next character starts); the arguments are
+      // checked after the reference, in the memory store's order.
+      const total = ref.totalBytes;
+      const from = Number.isSafeInteger(offset) && offset >= 0 && offset <= total ? offset : 0;
+      const span = Number.isSafeInteger(maxBytes) && maxBytes > 0 && maxBytes <= c.maxPageBytes ? maxBytes : 0;
+      const e = ref.storeId === c.storeId && (await checkDir(false)) ? await readEntry(`${keyOf(c.storeId, ref.sourceId)}.entry`, { from, to: from + span + 1 }) : null;
       if (!e || !sameRef(e.meta, ref)) {
         if (!e && ref.storeId === c.storeId && nowMs >= ref.expiresAtMs) throw expired();
         throw invalidRef();
@@ -204,13 +217,26 @@ export function createFileContentStore(options: FileContentStoreOptions): Conten
         await locked(() => scan(nowMs));
         throw expired();
       }
-      return page(e.body, offset, maxBytes, c.maxPageBytes);
+      checkPageArgs(offset, maxBytes, total, c.maxPageBytes);
+      if (!isCharBoundary(e.body, 0)) throw err('E_CONTENT_OFFSET', `The offset ${offset} falls inside a character. Use the next offset the previous page gave.`, { offset });
+      const p = page(e.body, 0, maxBytes, c.maxPageBytes);
+      return { text: p.text, offset, nextOffset: p.nextOffset === null ? null : offset + p.nextOffset, totalBytes: total };
     },
     async purgeExpired(nowMs) {
       if (!(await checkDir(false))) return 0;
       return locked(async () => (await scan(nowMs)).purged);
     },
   };
+}
+
+/** The page arguments `page()` checks first, checked here against the whole result (only a slice is read). */
+function checkPageArgs(offset: number, maxBytes: number, total: number, maxPageBytes: number): void {
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0 || maxBytes > maxPageBytes) {
+    throw err('E_CONTENT_PAGE_LIMIT', `A page is 1–${maxPageBytes} bytes; ${maxBytes} was asked.`, { max: maxPageBytes });
+  }
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset > total || (offset === total && total > 0)) {
+    throw err('E_CONTENT_OFFSET', `The offset ${offset} is outside the stored result (0–${Math.max(0, total - 1)}).`, { offset, total });
+  }
 }
 
 function alive(pid: number): boolean {
