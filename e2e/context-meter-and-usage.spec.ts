@@ -133,6 +133,23 @@ it('shows the cache hit ratio, the workspace cost with the prices set, and the s
   expect(await settings.getByTestId('prices-status').textContent()).toBe('Saved the price of scripted-model.');
   await settings.getByRole('button', { name: 'Edit the price of scripted-model' }).waitFor();
   await expect.poll(() => totals.locator('.usage-cost').textContent()).toBe('$0.0029');
+
+  // A vendor's list is added only when asked, keeps its (older) date, and each entry can be removed again.
+  expect(await settings.getByTestId('prices-as-of').textContent()).toBe(`Prices as of ${new Date().toISOString().slice(0, 10)}.`);
+  await settings.getByLabel('Provider price list').selectOption('deepseek');
+  await settings.getByRole('button', { name: 'Add these prices' }).click();
+  await settings.getByRole('button', { name: 'Remove the price of deepseek-chat' }).waitFor();
+  expect(await settings.getByTestId('prices-as-of').textContent()).toBe('Prices as of 2025-09-05.');
+  await settings.getByRole('button', { name: 'Remove the price of deepseek-chat' }).click();
+  await settings.getByRole('button', { name: 'Remove the price of deepseek-chat' }).waitFor({ state: 'detached' });
+  await settings.getByRole('button', { name: 'Remove the price of scripted-model' }).waitFor();
+  // A price that is not a number is refused with the field named, and nothing is saved.
+  await settings.getByLabel('Model name').fill('other-model');
+  await settings.getByLabel('Input $/M').fill('two dollars');
+  await settings.getByLabel('Output $/M').fill('8');
+  await settings.getByRole('button', { name: 'Save price' }).click();
+  expect(await settings.getByTestId('prices-status').textContent()).toBe('Input $/M: type a number of dollars per million tokens, e.g. 2.5.');
+  expect(await settings.getByRole('button', { name: 'Remove the price of other-model' }).count()).toBe(0);
   await settings.getByRole('button', { name: 'Close' }).first().click();
   await settings.waitFor({ state: 'detached' });
 
