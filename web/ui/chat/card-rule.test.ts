@@ -20,7 +20,7 @@ describe('the rule an approval card offers', () => {
   });
 
   it('offers nothing for a file that always asks, an external tool or a tool without a target', () => {
-    expect(cardRule(request('edit', '.vscode/settings.json', { prepared: { summary: 'x', target: { path: '.vscode/settings.json' }, alwaysAsk: { reason: 'editor-config', text: 'VS Code runs it' } } }))).toBeNull();
+    expect(cardRule(request('edit', '.vscode/settings.json', { prepared: { summary: 'x', target: { path: '.vscode/settings.json' }, alwaysAsk: { reason: 'vscode', text: 'VS Code runs it' } } }))).toBeNull();
     expect(cardRule(request('edit', 'src/a.ts', { external: true }))).toBeNull();
     expect(cardRule(request('search', undefined))).toBeNull();
   });
@@ -32,6 +32,6 @@ describe('the rule an approval card offers', () => {
     expect(memory.allows(request('edit', 'src/app/deep/b.ts'))).toBe(true);
     expect(memory.allows(request('edit', 'src/other.ts'))).toBe(false);
     expect(memory.allows(request('write', 'src/app/b.ts'))).toBe(false);
-    expect(memory.allows(request('edit', 'src/app/.envrc', { prepared: { summary: 'x', target: { path: 'src/app/.envrc' }, alwaysAsk: { reason: 'env', text: 'direnv runs it' } } }))).toBe(false);
+    expect(memory.allows(request('edit', 'src/app/.envrc', { prepared: { summary: 'x', target: { path: 'src/app/.envrc' }, alwaysAsk: { reason: 'envrc', text: 'direnv runs it' } } }))).toBe(false);
   });
 });
