@@ -7,7 +7,9 @@ import { createCompactModule, DEFAULT_COMPACT_PROMPT, parseCompactConfig } from 
 import { knownContext, projectInstructionsMessage, snapshotMessage } from '../modules';
 import type { Message, UserMessage } from '../providers/types';
 import type { CompactionInfo } from '../usage/types';
-import { runScripted } from './__fixtures__/harness';
+import { MODEL, runScripted } from './__fixtures__/harness';
+import { profileHooks } from './profile-hooks';
+import { validateProfileSelection } from '../modules/profiles';
 import type { AgentEvent } from './types';
 
 const sys: Message = { role: 'system', content: 's' };
@@ -172,5 +174,23 @@ describe('compaction ids', () => {
     } finally {
       Object.defineProperty(crypto, 'randomUUID', { value: original, configurable: true });
     }
+  });
+});
+
+describe('manual compaction with the profile hooks', () => {
+  it("uses compact.json's keep_recent and prompt when the model has no budget window", async () => {
+    const model = { ...MODEL, budget: null };
+    const profile = profileHooks({ selection: validateProfileSelection({}), bindings: {}, model, compact: { config: parseCompactConfig({ keep_recent: 2 }), promptText: 'Summarise tersely.' } });
+    expect(profile.active).toEqual(['compact']);
+    const hooks = new HookPipeline();
+    for (const h of profile.handlers) hooks.register(h);
+    const run = await runScripted([{ content: 'short' }], { history: long, compact: { focus: 'names' }, hooks });
+    expect(run.result.stopReason).toBe('stop');
+    expect(run.model.calls[0]!.input.history.at(-1)!.content).toBe('Summarise tersely.\n\nPay particular attention to: names');
+    expect(run.saves.at(-1)!.slice(2)).toEqual(long.slice(-2));
+    // Without a window nothing reports the history over budget: an ordinary turn never compacts on its own.
+    const turn = await runScripted([{ content: 'answer' }], { history: long, hooks });
+    expect(turn.events.some((e) => e.type === 'compacted')).toBe(false);
+    expect(turn.model.calls).toHaveLength(1);
   });
 });

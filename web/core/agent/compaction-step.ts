@@ -43,8 +43,8 @@ export function checkFocus(focus: string | undefined): string | undefined {
 }
 
 /**
- * The pipeline whose compaction chain runs. A manual compaction without any compactor configured (no budget
- * window, or the module off in the profile) uses the default compactor with its defaults (keep_recent 4): the
+ * The pipeline whose compaction chain runs. A manual compaction without any compactor configured (the module
+ * off in the profile or by compact.json, or no profile hooks) uses the default compactor with its defaults (keep_recent 4): the
  * person asked for it, and the default needs no capacity table. Automatic compaction never does this (seed 000 §7:
  * without a compaction plugin the core picks no cut).
  */

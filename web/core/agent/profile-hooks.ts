@@ -1,7 +1,7 @@
 // The hook handlers of the profile's budget, compaction and cache modules (seed 000 §1, §7, §8), built the same
 // way for headless `i` and the app. A module runs when the selection enables it and no worker binding replaces it;
 // with the `responses` protocol, a `responses-*` variant enabled in the selection stands in for its plain module.
-// `compact` also switches on budget metering. `cache` comes last: it must see the final wire body.
+// `compact` also switches on budget metering (with a window). `cache` comes last: it must see the final wire body.
 import type { BudgetSettings, HookHandler } from '../hooks';
 import { createBudgetModule, type BudgetModule } from '../modules/budget';
 import { createCacheModule, type CacheConfig, type StatsStore } from '../modules/cache';
@@ -54,8 +54,10 @@ export function profileHooks(o: ProfileHooksOptions): ProfileHooks {
     out.handlers.push(out.budget);
     out.active.push('budget');
   }
-  if (settings && wantCompact) {
-    out.handlers.push(createCompactModule({ config: compact.config, ...(compact.promptText !== undefined ? { promptText: compact.promptText } : {}), budget: settings }));
+  // Without a window the compactor still serves manual compaction (`/compact`, `i --compact`) with compact.json's
+  // settings; it never runs on its own then, as nothing reports the history over budget.
+  if (wantCompact) {
+    out.handlers.push(createCompactModule({ config: compact.config, ...(compact.promptText !== undefined ? { promptText: compact.promptText } : {}), ...(settings ? { budget: settings } : {}) }));
     out.active.push('compact');
   }
   if (o.cache && active.has('cache') && o.cache.config.enabled) {
