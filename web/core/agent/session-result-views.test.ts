@@ -1,7 +1,8 @@
 // Nothing a tool returned is lost, and references last the session (seed 002; issue 15): a long result reaches the
 // model as a preview plus a reference, the saved tool message keeps the whole text in `_full_output`, and the
-// reference reads in a later turn through new store objects over the same session folder (a new `i` process),
-// but not from another session.
+// reference reads in a later turn through new store objects over the same data (a new `i` process over the session
+// folder; a reload over the app's IndexedDB), but not from another session.
+import 'fake-indexeddb/auto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_APPROVAL } from '../approval';
 import { HookPipeline } from '../hooks';
 import type { Message, ToolMessage } from '../providers/types';
+import { createIdbSessionContentStore, type ContentStore } from '../context';
+import { createIdbSessionStore } from '../sessions/idb-store';
 import { createFileContentStore } from '../sessions/node-content-store';
 import { createFileSessionStore } from '../sessions/node-file-store';
+import type { SessionStore } from '../sessions/types';
+import { openHarnessDb, type HarnessDb } from '../storage';
 import { ToolRegistry } from '../tools/registry';
 import type { ToolDefinition } from '../tools/types';
 import { MODEL } from './__fixtures__/harness';
@@ -28,11 +33,32 @@ const bigTool: ToolDefinition = {
   execute: async (args) => ({ output: args.short ? 'short' : BIG }),
 };
 
-/** One turn the way headless `i` runs it: new store objects each time, as a new process would make them. */
-async function turn(root: string, sessionId: string, replies: Reply[]): Promise<Message[]> {
-  const sessions = createFileSessionStore({ root, workspace: '/ws' });
+/** Where a session and its stored results live: a folder (headless `i`) or the app's IndexedDB database. */
+interface Backend {
+  sessions(): SessionStore;
+  results(sessionId: string): ContentStore;
+}
+const folder = (): Backend => {
+  const root = mkdtempSync(join(tmpdir(), 'i-views-'));
+  return {
+    sessions: () => createFileSessionStore({ root, workspace: '/ws' }),
+    results: (sessionId) => createFileContentStore({ ...SESSION_RESULT_STORE_LIMITS, dir: join(root, sessionId, 'content') }),
+  };
+};
+let dbs = 0;
+const database = async (): Promise<Backend> => {
+  const db: HarnessDb = await openHarnessDb(`views-${Date.now()}-${dbs++}`);
+  return {
+    sessions: () => createIdbSessionStore(db, 'ws'),
+    results: (sessionId) => createIdbSessionContentStore(db, { workspaceId: 'ws', sessionId, ...SESSION_RESULT_STORE_LIMITS }),
+  };
+};
+
+/** One turn the way the hosts run it: new store objects each time, as a new process or a reload makes them. */
+async function turn(backend: Backend, sessionId: string, replies: Reply[]): Promise<Message[]> {
+  const sessions = backend.sessions();
   const opened = await openSessionForTurn(sessions, sessionId, new HookPipeline(), new AbortController().signal, { createTitle: 't' });
-  const views = sessionResultViews({ store: createFileContentStore({ ...SESSION_RESULT_STORE_LIMITS, dir: join(root, sessionId, 'content') }), sessionId });
+  const views = sessionResultViews({ store: backend.results(opened.info.id), sessionId: opened.info.id });
   const tools = new ToolRegistry();
   tools.register(bigTool);
   tools.register(views.tool);
@@ -42,15 +68,18 @@ async function turn(root: string, sessionId: string, replies: Reply[]): Promise<
     { stream: model.stream, tools, hooks: new HookPipeline(), approval: DEFAULT_APPROVAL, fs: memoryFs(), workspaceId: 'ws', results: views, session: opened.sink },
   ).result();
   expect(result.stopReason).toBe('stop');
-  return (await sessions.load(sessionId)).messages;
+  return (await sessions.load(opened.info.id)).messages;
 }
 
 const toolMessage = (messages: Message[], id: string) => messages.find((m): m is ToolMessage => m.role === 'tool' && m.tool_call_id === id)!;
 
-describe('session-scoped result views', () => {
+describe.each([
+  ['session folder (headless)', async () => folder()],
+  ['IndexedDB (app)', database],
+])('session-scoped result views, %s', (_name, backendOf) => {
   it('keeps the whole output in the log while the model sees a preview and a reference; short results stay as they are', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'i-views-'));
-    const log = await turn(root, 's1', [{ tool_calls: [call('c1', 'big', {}), call('c2', 'big', { short: true })] }, { content: 'done' }]);
+    const backend = await backendOf();
+    const log = await turn(backend, 's1', [{ tool_calls: [call('c1', 'big', {}), call('c2', 'big', { short: true })] }, { content: 'done' }]);
     const long = toolMessage(log, 'c1');
     expect(long.content).toMatch(/\[result truncated: \d+ of \d+ bytes shown\. Read the rest with read_result \{/);
     expect(long.content.length).toBeLessThan(1000);
@@ -61,23 +90,23 @@ describe('session-scoped result views', () => {
   });
 
   it('reads a reference in a later turn and a new process, and refuses it in another session', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'i-views-'));
-    const first = await turn(root, 's1', [{ tool_calls: [call('c1', 'big', {})] }, { content: 'done' }]);
+    const backend = await backendOf();
+    const first = await turn(backend, 's1', [{ tool_calls: [call('c1', 'big', {})] }, { content: 'done' }]);
     const args = JSON.parse(/read_result (\{.*\})\]$/.exec(toolMessage(first, 'c1').content)![1]!) as { ref: string; offset: number };
-    const later = await turn(root, 's1', [{ tool_calls: [call('c1', 'read_result', args)] }, { content: 'read it' }]);
+    const later = await turn(backend, 's1', [{ tool_calls: [call('c1', 'read_result', args)] }, { content: 'read it' }]);
     const page = toolMessage(later.slice(first.length), 'c1');
     expect(page._error).toBeUndefined();
     expect(page.content.startsWith(Buffer.from(BIG).subarray(args.offset, args.offset + 100).toString('utf8').slice(0, 20))).toBe(true);
     expect(page.content).toMatch(/\[bytes \d+–\d+ of \d+; next: read_result/);
 
-    const other = await turn(root, 's2', [{ tool_calls: [call('c9', 'read_result', args)] }, { content: 'no' }]);
+    const other = await turn(backend, 's2', [{ tool_calls: [call('c9', 'read_result', args)] }, { content: 'no' }]);
     expect(toolMessage(other, 'c9').content).toMatch(/^Error E_CONTENT_SCOPE:/);
   });
 
   it('keeps results of different turns with the same tool call id apart', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'i-views-'));
-    await turn(root, 's1', [{ tool_calls: [call('c1', 'big', {})] }, { content: 'done' }]);
-    const second = await turn(root, 's1', [{ tool_calls: [call('c1', 'big', {})] }, { content: 'done' }]);
+    const backend = await backendOf();
+    await turn(backend, 's1', [{ tool_calls: [call('c1', 'big', {})] }, { content: 'done' }]);
+    const second = await turn(backend, 's1', [{ tool_calls: [call('c1', 'big', {})] }, { content: 'done' }]);
     const views = second.filter((m): m is ToolMessage => m.role === 'tool').map((m) => /read_result (\{.*\})\]$/.exec(m.content)?.[1]);
     expect(views).toHaveLength(2);
     expect(views[0]).toBeDefined();
