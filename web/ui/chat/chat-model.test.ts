@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../core';
-import { chatItems, dollars, keepUnchanged, lastPromptIndex, prettyArgs, turnFigures } from './chat-model';
+import { chatItems, dollars, keepUnchanged, lastPromptIndex, prettyArgs, turnFigures, withLineBreaks } from './chat-model';
 
 const call = (id: string, name: string, args: object) => ({ id, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } });
 
@@ -123,6 +123,10 @@ describe('what the harness put in the history', () => {
     expect(items[0]).toEqual({ kind: 'compaction', index: 1, summary: '## Goal\nShip it.', info: compaction });
     expect(items.some((i) => i.kind === 'user')).toBe(false);
     expect(lastPromptIndex(messages)).toBe(-1);
+  });
+
+  it('keeps the summary\'s line breaks for Markdown, but not inside code or around blank lines', () => {
+    expect(withLineBreaks('Goal: ship\nDecisions: none\n\n```\na\nb\n```\nEnd')).toBe('Goal: ship  \nDecisions: none\n\n```\na\nb\n```  \nEnd');
   });
 
   it('shows a summary saved before compactions had figures as a divider without them', () => {

@@ -204,6 +204,22 @@ export function turnFigures(steps: readonly StepUsage[], prices: PriceTable | nu
 export const dollars = (n: number) => (n >= 0.01 || n === 0 ? `$${n.toFixed(2)}` : `$${n.toFixed(4)}`);
 
 /**
+ * The summary with its single line breaks kept: the default prompt asks for plain text under headings ("Goal: …"
+ * on its own line), which Markdown would run together into one paragraph. Code fences are left as they are.
+ */
+export function withLineBreaks(text: string): string {
+  let fenced = false;
+  return text
+    .split('\n')
+    .map((line, i, lines) => {
+      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+      const next = lines[i + 1];
+      return fenced || next === undefined || next.trim() === '' || line.trim() === '' || line.endsWith('  ') ? line : `${line}  `;
+    })
+    .join('\n');
+}
+
+/**
  * Index of the last prompt the person wrote, or -1: a user message the harness did not mark (`_meta.kind`: tool
  * images, batch notes, summaries, workspace content). While a turn runs, the saved assistant messages after it
  * belong to that turn, so none of them is its answer yet.

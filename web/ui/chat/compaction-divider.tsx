@@ -6,7 +6,7 @@ import { createSignal, createUniqueId, For, Show, type JSX } from 'solid-js';
 import type { ErrorData, Message } from '../../core';
 import type { CompactionInfo } from '../../core/usage/types';
 import type { ChatTranslate } from './chat-i18n';
-import { chatItems, type ChatItem } from './chat-model';
+import { chatItems, withLineBreaks, type ChatItem } from './chat-model';
 import { Markdown } from './message-parts';
 
 type Originals = { state: 'loading' } | { state: 'shown'; items: ChatItem[] } | { state: 'failed'; error: ErrorData };
@@ -60,7 +60,7 @@ export function CompactionDivider(props: {
         <div class="compaction-body" id={body}>
           <p class="compaction-label">{ct('compact.summary')}</p>
           <div class="compaction-summary">
-            <Markdown text={props.summary} ct={ct} />
+            <Markdown text={withLineBreaks(props.summary)} ct={ct} />
           </div>
           <Show when={props.info?.id}>
             {(id) => (
@@ -109,3 +109,4 @@ export function CompactionDivider(props: {
     </section>
   );
 }
+

@@ -1,5 +1,6 @@
-// What an answer cost: a small "i" beside the answer's actions opens one quiet row with the turn's tokens in/out,
-// cache read (and write), cost, time and model, then one line per model call when the turn made several. Figures
+// What an answer cost: a small "i" beside the answer's model name opens one quiet row with the turn's tokens in/out,
+// cache read (and write), cost and time (the models too when the turn used several), then one line per model call
+// when the turn made several. Figures
 // the provider did not report are estimates and say so ("≈"); a model without a price costs "—", never a guess.
 import './items.css';
 import { createSignal, createUniqueId, For, Show } from 'solid-js';
@@ -33,7 +34,7 @@ export function MessageUsage(props: { steps: StepUsage[]; prices: PriceTable | n
       </button>
       <Show when={open()}>
         <div class="msg-usage" id={id} role="group" aria-label={ct('usage.show')}>
-          <UsageLine steps={props.steps} prices={props.prices} ct={ct} label={props.steps.length > 1 ? ct('usage.total') : undefined} model />
+          <UsageLine steps={props.steps} prices={props.prices} ct={ct} label={props.steps.length > 1 ? ct('usage.total') : undefined} model={severalModels()} />
           <Show when={props.steps.length > 1}>
             <For each={props.steps}>{(step, i) => <UsageLine steps={[step]} prices={props.prices} ct={ct} label={ct('usage.step', { n: i() + 1 })} model={severalModels()} minor />}</For>
           </Show>
