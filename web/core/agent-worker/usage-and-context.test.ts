@@ -34,10 +34,17 @@ describe('totals over the session log', () => {
       { kind: 'message', message: user },
       { kind: 'message', message: a2 },
       // A compaction folds a1 (it leaves the history) and keeps a2; the step's answer a3 is saved inside the reset.
-      { kind: 'reset', messages: [{ role: 'user', content: 'Summary of the earlier conversation:\n…', _meta: { kind: 'compaction_summary' } }, structuredClone(a2), a3] },
+      { kind: 'reset', messages: [{ role: 'user', content: 'Summary of the earlier conversation:\n…', _meta: { kind: 'compaction_summary', usage: usage(400, 40) } }, structuredClone(a2), a3] },
+      // A later reset keeps the summary again: its call is not counted twice.
+      { kind: 'reset', messages: [{ role: 'user', content: 'Summary of the earlier conversation:\n…', _meta: { kind: 'compaction_summary', usage: usage(400, 40) } }, a3] },
     ];
     const counted = measuredMessages(entries);
-    expect(counted.map((m) => m.content)).toEqual(['one', 'two', 'three']);
+    expect(counted.map((m) => [m.content, m._usage?.input_tokens])).toEqual([
+      ['one', 100],
+      ['two', 200],
+      ['Summary of the earlier conversation:\n…', 400],
+      ['three', 300],
+    ]);
   });
 
   it('tell two calls with the same text apart by their usage, and skip messages without usage', () => {

@@ -5,7 +5,7 @@
 import type { CacheRecord, CacheReport } from '../modules';
 import type { AssistantMessage, Message } from '../providers/types';
 import type { SessionEntry, SessionStore } from '../sessions';
-import type { PriceTable, UsageTotals } from '../usage/types';
+import type { PriceTable, StepUsage, UsageTotals } from '../usage/types';
 import { addTotals, usageTotals } from '../usage';
 
 export interface SessionUsage {
@@ -23,19 +23,23 @@ export interface WorkspaceUsage {
 }
 
 /**
- * The assistant messages with `_usage` that the log ever held, each once. A `reset` repeats the messages it keeps;
+ * Every measured model call the log ever held, each once, as assistant messages with `_usage`: the answers, and the
+ * compaction summaries' own requests (their usage is on the summary message, `_meta.usage`). A `reset` repeats the messages it keeps;
  * only the ones not seen before are new (e.g. the answer of the step that compacted, saved inside the reset).
  */
 export function measuredMessages(entries: readonly SessionEntry[]): AssistantMessage[] {
   const seen = new Set<string>();
   const out: AssistantMessage[] = [];
   const visit = (m: Message) => {
-    if (m.role !== 'assistant' || !m._usage) return;
+    // A compaction's summary request is a paid model call too: its usage rides on the summary message.
+    const summary = m.role === 'user' && m._meta?.kind === 'compaction_summary' ? (m._meta.usage as StepUsage | undefined) : undefined;
+    const call: AssistantMessage | null = m.role === 'assistant' && m._usage ? m : summary ? { role: 'assistant', content: typeof m.content === 'string' ? m.content : '', _usage: summary } : null;
+    if (!call) return;
     // The usage record and the reply identify a model call; the same call is the same JSON wherever it is stored.
-    const key = JSON.stringify([m._usage, m.content, m.tool_calls?.map((c) => c.id)]);
+    const key = JSON.stringify([call._usage, call.content, call.tool_calls?.map((c) => c.id)]);
     if (seen.has(key)) return;
     seen.add(key);
-    out.push(m);
+    out.push(call);
   };
   for (const entry of entries) {
     if (entry.kind === 'message') visit(entry.message);

@@ -186,6 +186,11 @@ function storedRules(global: AgentValues, own: AgentValues): Pick<AgentSettings,
   }
 }
 
+/** The approval rules stored in exactly this scope (a damaged list throws E_APPROVAL_RULES_INVALID). */
+export async function readApprovalRules(db: HarnessDb, workspaceId: string | null): Promise<ApprovalRule[]> {
+  return parseRules((await readValues(db, workspaceId ? agentWorkspaceScope(workspaceId) : AGENT_GLOBAL_SCOPE)).rules ?? [], workspaceId ? 'workspace rules' : 'global rules');
+}
+
 /** Replaces the approval rules of a scope (validated whole; nothing is written when one is bad). */
 export async function saveApprovalRules(db: HarnessDb, workspaceId: string | null, rules: readonly ApprovalRule[]): Promise<ApprovalRule[]> {
   const checked = parseRules(rules, workspaceId ? 'workspace rules' : 'global rules');

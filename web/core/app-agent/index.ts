@@ -10,6 +10,7 @@ export {
   saveApprovalMode,
   saveApprovalRules,
   addApprovalRule,
+  readApprovalRules,
   checkModelConfig,
   APPROVAL_MODES,
   AGENT_GLOBAL_SCOPE,

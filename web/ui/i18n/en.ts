@@ -1,6 +1,7 @@
 // English strings. Keys are grouped by screen; `{name}` placeholders are filled by t().
 import { pluginsEn } from '../settings/plugins/strings';
 import { agentEn } from '../settings/agent/strings';
+import { rulesSettingsEn } from '../settings/agent/rules-strings';
 import { usageEn } from '../settings/usage/strings';
 import { askReasonEn } from '../chat/ask-reason-strings';
 import { layoutEn } from '../components/layout-strings';
@@ -149,6 +150,7 @@ export const en = {
   'error.generic': 'Something went wrong: {message}',
   ...pluginsEn,
   ...agentEn,
+  ...rulesSettingsEn,
   ...usageEn,
   ...askReasonEn,
   ...layoutEn,

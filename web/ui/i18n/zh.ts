@@ -1,6 +1,7 @@
 import type { Dictionary } from './en';
 import { pluginsZh } from '../settings/plugins/strings';
 import { agentZh } from '../settings/agent/strings';
+import { rulesSettingsZh } from '../settings/agent/rules-strings';
 import { usageZh } from '../settings/usage/strings';
 import { askReasonZh } from '../chat/ask-reason-strings';
 import { layoutZh } from '../components/layout-strings';
@@ -150,6 +151,7 @@ export const zh: Dictionary = {
   'error.generic': '出错了：{message}',
   ...pluginsZh,
   ...agentZh,
+  ...rulesSettingsZh,
   ...usageZh,
   ...askReasonZh,
   ...layoutZh,

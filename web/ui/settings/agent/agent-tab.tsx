@@ -9,6 +9,7 @@ import { DEFAULT_SYSTEM_PROMPT } from '../../../core/prompts';
 import type { MessageKey } from '../../i18n/en';
 import type { AppState } from '../../state/app-state';
 import { ScopeField } from '../scope-field';
+import { RulesSection } from './rules-section';
 import { codeOf, messageOf } from '../../state/errors';
 import { CACHE_CHOICES, formFromModules, modulesFromForm, type AgentForm } from './agent-form';
 
@@ -200,6 +201,7 @@ export default function AgentTab(props: { state: AppState }) {
           </Show>
         </div>
       </form>
+      <RulesSection state={s} scope={scope()} />
     </Show>
   );
 }
