@@ -90,7 +90,7 @@ it('shows every Settings tab inside the dialog at 390px, without sideways scroll
   const dialog = await openSettingsTab(page, 'Settings', 'General');
   const box = await rectOf(dialog);
   const tabs = await dialog.getByRole('tab').all();
-  expect(tabs).toHaveLength(8);
+  expect(tabs).toHaveLength(9);
   for (const tab of tabs) {
     const r = await rectOf(tab);
     expect(r.right, (await tab.textContent()) ?? '').toBeLessThanOrEqual(box.right);
