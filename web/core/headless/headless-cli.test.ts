@@ -117,7 +117,7 @@ describe('i (headless)', () => {
     expect(server.requests[2]!.rawBody).toContain('E_APPROVAL_REQUIRED');
     expect(existsSync(join(p.dir, 'out.txt'))).toBe(false);
     expect(JSON.stringify(server.requests[0]!.headers)).toContain('sk-cli');
-    expect(readdirSync(join(p.dir, '.i', 'sessions', 'work')).sort()).toEqual(['checkpoint.json', 'log.ndjson']);
+    expect(readdirSync(join(p.dir, '.i', 'sessions', 'work')).sort()).toEqual(['checkpoint.json', 'checkpoints', 'log.ndjson']); // checkpoints/: issue 16's file undo, a turn marker even without writes
 
     const second = await runI([...args.slice(0, -1), 'And again?', '--json'], { cwd: p.root, env: { I_TEST_KEY: 'sk-cli' } });
     expect(second.code).toBe(0);
