@@ -17,7 +17,7 @@ afterEach(async () => {
   for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
 });
 
-async function runWith(toolCall: { name: string; arguments: Record<string, unknown> }, args: string[], approval?: object) {
+async function runWith(toolCall: { name: string; arguments: Record<string, unknown> }, args: string[], approval?: object, files: Record<string, string> = {}) {
   server = await startModelServer({ script: [{ toolCalls: [toolCall] }, { text: 'done' }] });
   const root = mkdtempSync(join(tmpdir(), 'i-git-'));
   roots.push(root);
@@ -26,6 +26,10 @@ async function runWith(toolCall: { name: string; arguments: Record<string, unkno
   for (const d of [dir, conf, join(dir, '.git'), join(dir, '.vscode')]) mkdirSync(d);
   writeFileSync(join(dir, '.git', 'config'), '[core]\n');
   writeFileSync(join(dir, '.vscode', 'settings.json'), '{}\n');
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
   writeFileSync(join(conf, 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256 }));
   if (approval) writeFileSync(join(conf, 'approval.json'), JSON.stringify(approval));
   let stdout = '';
@@ -38,12 +42,12 @@ async function runWith(toolCall: { name: string; arguments: Record<string, unkno
     signal: new AbortController().signal,
     version: 'test',
   });
-  const results = stdout
+  const events = stdout
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>)
-    .filter((e) => e.type === 'tool_result');
-  return { code, result: results[0] as { error: boolean; output: string }, file: (p: string) => readFileSync(join(dir, p), 'utf8') };
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const results = events.filter((e) => e.type === 'tool_result');
+  return { code, events, result: results[0] as { error: boolean; output: string }, file: (p: string) => readFileSync(join(dir, p), 'utf8') };
 }
 
 const gitWrite = { name: 'write', arguments: { path: 'notes.md/./././../.git/config', content: '[core]\n\tfsmonitor = "touch pwned"\n' } };
@@ -76,5 +80,34 @@ describe('headless i and protected paths', () => {
   it('documents the switch in --help', () => {
     expect(USAGE).toContain('--allow-git-writes');
     expect(USAGE).toContain('Protected paths');
+  });
+});
+
+describe('headless i and approval rules (approval.json "rules")', () => {
+  const srcEdit = { name: 'edit', arguments: { path: 'src/a.ts', old_string: 'a', new_string: 'b' } };
+  const rules = { rules: [{ decision: 'allow', tool: 'edit', path: 'src/**' }, { decision: 'allow', tool: '*' }, { decision: 'deny', tool: 'group:writes', path: 'secrets/**' }] };
+
+  it('runs an edit an allow rule covers without --yolo, and refuses a write a deny rule covers even with --yolo', async () => {
+    const allowed = await runWith(srcEdit, [], rules, { 'src/a.ts': 'a\n' });
+    expect(allowed.result).toMatchObject({ error: false });
+    expect(allowed.file('src/a.ts')).toBe('b\n');
+    const denied = await runWith({ name: 'write', arguments: { path: 'secrets/k', content: 'x' } }, ['--yolo'], rules, { 'secrets/k': 'k\n' });
+    expect(denied.result.output).toContain('E_TOOL_DENIED');
+    expect(denied.result.output).toContain('deny group:writes on secrets/**');
+    expect(denied.file('secrets/k')).toBe('k\n');
+  });
+
+  it('still needs a person for a protected path under an allow-everything rule', async () => {
+    const r = await runWith(vscodeEdit, [], rules);
+    expect(r.result.output).toContain('E_APPROVAL_REQUIRED');
+    expect(r.file('.vscode/settings.json')).toBe('{}\n');
+  });
+
+  it('refuses invalid rules before anything runs, naming the rule and the fix', async () => {
+    const r = await runWith(srcEdit, [], { rules: [{ decision: 'allow', tool: 'edit', path: '/etc/**' }] }, { 'src/a.ts': 'a\n' });
+    expect(r.code).toBe(2);
+    expect(r.events.at(-1)).toMatchObject({ type: 'error', error: { code: 'E_CONFIG_INVALID', message: expect.stringMatching(/The approval settings .* are invalid: rules\[0\]\.path: .*"rules": \[/) } });
+    expect(r.file('src/a.ts')).toBe('a\n');
+    expect(USAGE).toContain('"group:writes"');
   });
 });

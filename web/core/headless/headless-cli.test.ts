@@ -316,7 +316,7 @@ describe('i (headless) under bad input', () => {
     writeFileSync(join(p.configDir, 'approval.json'), '[1]');
     const r = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '-p', 'hi'], { cwd: p.root, env: { I_CONFIG_DIR: p.configDir } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error E_CONFIG_INVALID: The approval settings .* are invalid: .*[^.]\. Write \{"mode": "ask"\|"auto", "deny_tools": \[\.\.\.\]\} or remove the file \(default: ask\)\.\n$/);
+    expect(r.stderr).toMatch(/^error E_CONFIG_INVALID: The approval settings .* are invalid: .*[^.]\. Write \{"mode": "ask"\|"auto", "deny_tools": \[\.\.\.\], "rules": \[.*\]\} or remove the file \(default: ask\)\.\n$/);
   });
 
   it.each([

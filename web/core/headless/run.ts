@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { openSessionForTurn, RESULT_STORE_LIMITS, runTurn, SESSION_RESULT_STORE_LIMITS, sessionResultViews, transportStream, turnResultViews } from '../agent';
 import { profileHooks, type ProfileHooks } from '../agent/profile-hooks';
 import type { ModelSettings, TurnResult } from '../agent/types';
-import { DEFAULT_APPROVAL, type ApprovalSettings } from '../approval';
+import { checkRules, DEFAULT_APPROVAL, parseRules, RuleSet, scopedRules, type ApprovalSettings } from '../approval';
 import { escapeControls, escapeProse, HarnessError, stringifyForTerminal, toErrorData, type ErrorData } from '../errors';
 import { HookPipeline } from '../hooks';
 import { createMemoryContentStore } from '../context';
@@ -51,7 +51,7 @@ const approvalCheck = compileSchema(
   {
     type: 'object',
     additionalProperties: false,
-    properties: { mode: { enum: ['ask', 'auto'] }, deny_tools: { type: 'array', items: { type: 'string' } } },
+    properties: { mode: { enum: ['ask', 'auto'] }, deny_tools: { type: 'array', items: { type: 'string' } }, rules: { type: 'array' } },
   },
   'approval',
 );
@@ -151,9 +151,12 @@ async function loadApproval(configDir: string, yolo: boolean): Promise<ApprovalS
   if (!exists) return { ...DEFAULT_APPROVAL, yolo };
   const value = await readJson(file, 'approval settings');
   const problems = approvalCheck(value);
-  if (problems.length > 0) throw new HarnessError('E_CONFIG_INVALID', `The approval settings ${file} are invalid: ${problems.join('; ').replace(/\.+$/, '')}. Write {"mode": "ask"|"auto", "deny_tools": [...]} or remove the file (default: ask).`, { file });
+  // The rules are checked whole (selectors, globs) with the same sentences the app's Settings shows.
+  const rules = (value as { rules?: unknown }).rules;
+  if (rules !== undefined) problems.push(...checkRules(rules, 'rules'));
+  if (problems.length > 0) throw new HarnessError('E_CONFIG_INVALID', `The approval settings ${file} are invalid: ${problems.join('; ').replace(/\.+$/, '')}. Write {"mode": "ask"|"auto", "deny_tools": [...], "rules": [{"decision": "allow"|"ask"|"deny", "tool": "edit", "path": "src/**"}]} or remove the file (default: ask).`, { file });
   const v = value as Partial<ApprovalSettings>;
-  return { mode: v.mode ?? 'ask', deny_tools: v.deny_tools ?? [], yolo };
+  return { mode: v.mode ?? 'ask', deny_tools: v.deny_tools ?? [], yolo, ...(rules !== undefined ? { rules: new RuleSet(scopedRules(parseRules(rules, 'rules'), [])) } : {}) };
 }
 
 interface Prepared {
