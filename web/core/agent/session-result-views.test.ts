@@ -18,7 +18,7 @@ import type { SessionStore } from '../sessions/types';
 import { openHarnessDb, type HarnessDb } from '../storage';
 import { ToolRegistry } from '../tools/registry';
 import type { ToolDefinition } from '../tools/types';
-import { MODEL } from './__fixtures__/harness';
+import { MODEL, runScripted } from './__fixtures__/harness';
 import { memoryFs } from './__fixtures__/memory-fs';
 import { call, scriptedModel, type Reply } from './__fixtures__/scripted-stream';
 import { runTurn } from './loop';
@@ -112,5 +112,15 @@ describe.each([
     expect(views[0]).toBeDefined();
     expect(views[1]).toBeDefined();
     expect(views[0]).not.toBe(views[1]);
+  });
+});
+
+describe('whole output kept when the context budget cuts a result', () => {
+  it('keeps the whole output in _full_output when no content store is set and the budget shortens the result', async () => {
+    const budget = { context_window: 20_000, max_tokens: 1000, safety: 0.02, tool_ratio: 0.02, threshold: 0.8, image_tokens: 1600 };
+    const { saves } = await runScripted([{ tool_calls: [call('c1', 'big', {})] }, { content: 'done' }], { tools: [bigTool], model: { budget } });
+    const tool = toolMessage(saves.at(-1)!, 'c1');
+    expect(tool.content).toMatch(/\[output truncated: \d+ of \d+ bytes left out by the context budget\]$/);
+    expect(tool._full_output).toBe(BIG);
   });
 });
