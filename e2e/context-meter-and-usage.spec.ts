@@ -150,6 +150,11 @@ it('shows the cache hit ratio, the workspace cost with the prices set, and the s
   await settings.getByRole('button', { name: 'Save price' }).click();
   expect(await settings.getByTestId('prices-status').textContent()).toBe('Input $/M: type a number of dollars per million tokens, e.g. 2.5.');
   expect(await settings.getByRole('button', { name: 'Remove the price of other-model' }).count()).toBe(0);
+  // On a phone the tab fits the dialog: wide tables scroll inside their card, never the dialog sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await settings.getByTestId('cache-view').scrollIntoViewIfNeeded();
+  expect(await settings.evaluate((d) => d.scrollWidth - d.clientWidth)).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await settings.getByRole('button', { name: 'Close' }).first().click();
   await settings.waitFor({ state: 'detached' });
 
