@@ -67,7 +67,9 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
         const e = toErrorData(error, 'E_CHECKPOINT_FAILED');
         throw new HarnessError(
           'E_CHECKPOINT_FAILED',
-          `${path} was not changed: its current contents could not be saved for undo (${e.code}: ${e.message}). Free browser storage or disk space and try again.`,
+          `${path} was not changed: its current contents could not be saved for undo (${e.code}: ${e.message}). ${
+            e.code === 'E_FS_TOO_LARGE' ? 'A file over the read limit cannot be kept for undo; change it outside the agent.' : 'Free browser storage or disk space and try again.'
+          }`,
           { path, cause: e },
         );
       }
