@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../../e2e/model-server';
 
 const repo = resolve(__dirname, '../../..');
-const bundle = join(repo, 'dist', 'cli-test-changes', String(process.pid), 'i.js');
+const bundle = join(repo, 'dist', `cli-test-changes-${process.pid}`, 'i.js');
 
 beforeAll(async () => {
   await build({ entryPoints: [join(repo, 'web/core/headless/cli.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
