@@ -1,7 +1,7 @@
 // Runs one validated tool-call batch, call by call: before_tool → argument schema → prepare (snapshot) →
 // approval gate → execute → after_tool → bounded result view → image checks. Every call ends as exactly one tool message, so the
 // history stays valid whatever happens. A failed call is never retried automatically.
-import { decideApproval, type ApprovalRequest } from '../approval';
+import { decideApproval, type ApprovalRequest, type DecidingRule } from '../approval';
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import type { HookPipeline } from '../hooks';
 import type { ImagePart, Message, ToolMessage, UserMessage } from '../providers/types';
@@ -22,6 +22,8 @@ interface Outcome {
   ran: boolean;
   /** The whole output when the model sees less of it (a bounded view or the budget's cut): kept for the log. */
   full?: string;
+  /** Who decided the call (and the approval rule, when one did): kept on the tool message for its card. */
+  decided?: { by: string; rule?: DecidingRule };
 }
 
 export interface BatchRun {
@@ -64,7 +66,7 @@ export async function runBatch(
     outcomes.push(outcome);
     emit({ type: 'tool-result', step, id: outcome.id, name: outcome.name, output: outcome.output, error: outcome.error, ...(outcome.code ? { code: outcome.code } : {}), images: outcome.images.length });
   }
-  const tools: ToolMessage[] = outcomes.map((o) => ({ role: 'tool', tool_call_id: o.id, content: o.output, ...(o.error ? { _error: true } : {}), ...(o.full !== undefined ? { _full_output: o.full } : {}) }));
+  const tools: ToolMessage[] = outcomes.map((o) => ({ role: 'tool', tool_call_id: o.id, content: o.output, ...(o.error ? { _error: true } : {}), ...(o.full !== undefined ? { _full_output: o.full } : {}), ...(o.decided ? { _approval: o.decided } : {}) }));
   const images: UserMessage[] = outcomes
     .filter((o) => o.images.length > 0)
     .map((o) => ({
@@ -131,8 +133,9 @@ async function runOne(call: ValidCall, step: number, deps: TurnDeps, signal: Abo
     if (signal.aborted) return stopped(call.id, name);
     return failed(call.id, name, toErrorData(error, 'E_APPROVAL_POLICY_FAILED'));
   }
-  emit({ type: 'approval', step, id: call.id, name, allowed: approval.allowed, by: approval.by });
-  if (!approval.allowed) return failed(call.id, name, { code: approval.code ?? 'E_TOOL_DENIED', message: approval.reason ?? 'The tool call was not approved.' });
+  emit({ type: 'approval', step, id: call.id, name, allowed: approval.allowed, by: approval.by, ...(approval.rule ? { rule: approval.rule } : {}) });
+  const decided = { by: approval.by, ...(approval.rule ? { rule: approval.rule } : {}) };
+  if (!approval.allowed) return { ...failed(call.id, name, { code: approval.code ?? 'E_TOOL_DENIED', message: approval.reason ?? 'The tool call was not approved.' }), decided };
   if (signal.aborted) return stopped(call.id, name);
   let result: ToolResult;
   try {
@@ -151,6 +154,7 @@ async function runOne(call: ValidCall, step: number, deps: TurnDeps, signal: Abo
     ...(result.error && result.code ? { code: result.code } : {}),
     images: Array.isArray(result.images) ? result.images : [],
     ran: true,
+    decided,
   };
 }
 

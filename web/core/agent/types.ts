@@ -3,7 +3,7 @@
 import type { ErrorData } from '../errors';
 import type { WorkspaceFs } from '../fs';
 import type { BudgetSettings, HookPipeline } from '../hooks';
-import type { ApprovalRequest, ApprovalSettings, AskPerson } from '../approval';
+import type { ApprovalRequest, ApprovalSettings, AskPerson, DecidingRule } from '../approval';
 import type { AssistantMessage, ContentPart, FinishReason, Message, PrepareInput, RequestMeta, StreamEvent, TransportHooks, Usage } from '../providers/types';
 import type { ContextState } from '../modules/context';
 import type { ToolRegistry } from '../tools/registry';
@@ -122,7 +122,7 @@ export type AgentEvent =
   | { type: 'batch-invalid'; step: number; errors: Array<{ index: number; id: string | null; message: string }> }
   | { type: 'tool-start'; step: number; id: string; name: string; arguments: Record<string, unknown> }
   | { type: 'approval-needed'; step: number; request: ApprovalRequest }
-  | { type: 'approval'; step: number; id: string; name: string; allowed: boolean; by: string }
+  | { type: 'approval'; step: number; id: string; name: string; allowed: boolean; by: string; rule?: DecidingRule }
   | { type: 'tool-result'; step: number; id: string; name: string; output: string; error: boolean; code?: string; images: number }
   /**
    * After every model call (answers and compaction summaries): what it used, and the size of the NEXT request

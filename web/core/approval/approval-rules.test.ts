@@ -118,6 +118,14 @@ describe('approval rules in the gate', () => {
     ]);
     expect(await fs.readText('src/a.ts')).toBe('b\n');
     expect(await fs.readText('secrets/key.txt')).toBe('k\n');
+    // Each tool message records who decided it; the rule, when one did (the tool card shows it, after a reload too).
+    const decided = Object.fromEntries(run.result.messages.flatMap((m) => (m.role === 'tool' ? [[m.tool_call_id, m._approval]] : [])));
+    expect(decided).toEqual({
+      e1: { by: 'rule', rule: { decision: 'allow', tool: 'edit', path: 'src/**', scope: 'workspace', index: 0 } },
+      e2: { by: 'person' },
+      w1: { by: 'rule', rule: { decision: 'deny', tool: 'group:writes', path: 'secrets/**', scope: 'workspace', index: 2 } },
+    });
+    expect(run.events.find((e) => e.type === 'approval' && e.id === 'e1')).toMatchObject({ by: 'rule', rule: { path: 'src/**' } });
     const denial = run.events.find((e) => e.type === 'tool-result' && e.id === 'w1');
     expect(denial).toMatchObject({ output: expect.stringContaining('deny group:writes on secrets/**') });
   });

@@ -69,6 +69,8 @@ export interface ToolMessage {
    * (seed 002). The session log keeps it so the person can always read the full result; never sent to a provider.
    */
   _full_output?: string;
+  /** Who allowed or refused the call ('free', 'auto', 'rule', 'person', …) and the approval rule when one decided. */
+  _approval?: { by: string; rule?: { decision: string; tool: string; path?: string; scope: string; index: number } };
 }
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
