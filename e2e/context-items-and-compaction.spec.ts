@@ -27,13 +27,14 @@ const lastUserText = (r: RecordedRequest) => {
 
 it('shows AGENTS.md as a context item, a long tool result whole, usage under an answer, and a compaction as a divider', async () => {
   let answers = 0;
+  let refuseSummary = false;
   model = await startModelServer({
     script: (request, index) => {
       // Usage as a provider would report it (one token per byte of the request), so the budget's anchor grows with
       // the history as it would for real (the server's default of 10 tokens would hold it down).
       const usage = { input: request.rawBody.length, output: 5 };
       // The summary request ends with the compaction prompt; every other request is a turn of the conversation.
-      if (lastUserText(request).includes('Summarise the conversation above')) return { text: SUMMARY, usage };
+      if (lastUserText(request).includes('Summarise the conversation above')) return refuseSummary ? { error: { status: 400, message: 'summaries are off today' } } : { text: SUMMARY, usage };
       if (index === 0) return { toolCalls: [{ name: 'read', arguments: { path: 'big.txt' } }], usage };
       answers++;
       return { text: `Answer ${answers}.`, usage };
@@ -120,5 +121,17 @@ it('shows AGENTS.md as a context item, a long tool result whole, usage under an 
   expect(await originals.getByRole('group', { name: 'Message actions' }).count()).toBe(0);
   await divider.getByRole('button', { name: 'Hide original messages' }).click();
   await originals.waitFor({ state: 'detached' });
+
+  // A compaction asked for that fails says so with its code, and that nothing changed; it has no prompt to retry.
+  refuseSummary = true;
+  const messagesBefore = await log.locator('.msg').count();
+  await sendMessage(page, '/compact keep the file list');
+  const failure = log.getByRole('alert').filter({ hasText: /Compaction failed: E_[A-Z0-9_]+/ });
+  await failure.waitFor();
+  expect(await failure.textContent()).toContain('Nothing changed: the conversation is as it was.');
+  expect(await failure.getByRole('button').count()).toBe(0);
+  await waitForTurnEnd(page);
+  expect(await log.locator('section.compaction').count()).toBe(1);
+  expect(await log.locator('.msg').count()).toBe(messagesBefore);
   expect(model.failures).toEqual([]);
 });

@@ -14,6 +14,7 @@ import { assistantItem, chatItems, keepUnchanged, type ChatItem } from './chat-m
 import { Composer } from './composer';
 import { ContinueAction, ReadOnlyBanner } from './turn-notices';
 import { ContextItem } from './context-item';
+import { CompactingNote } from './compaction-divider';
 import { Item, UserBubble } from './message-item';
 import { Markdown, MarkdownGrowth, Thinking } from './message-parts';
 import { SessionActions } from './session-actions';
@@ -52,6 +53,15 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
     keptText: (title) => ct('editKept', { title }),
   });
   const [draft, setDraft] = createSignal('');
+  // Whether the last turn was a compaction-only one (`/compact`): its failure has no prompt to show, retry or edit.
+  const [compactingTurn, setCompactingTurn] = createSignal(false);
+  createEffect(on(chat.live, (l) => l && setCompactingTurn(l.compacting !== undefined)));
+  const compactOnly = (f: { error: { code: string }; prompt: string }) => f.prompt === '' && (compactingTurn() || f.error.code.startsWith('E_COMPACT'));
+  // Said once: a compaction-only failure is the failure block, not also a warning line above it.
+  const shownWarnings = () => {
+    const f = chat.failure();
+    return f && compactOnly(f) ? chat.warnings().filter((w) => w.code !== f.error.code) : chat.warnings();
+  };
   // The agent Worker answers this first; if it cannot start, the chat says so (with its code) instead of breaking.
   const [agentError, setAgentError] = createSignal<ErrorData | null>(null);
   const [settings, { refetch }] = createResource(
@@ -205,7 +215,9 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
                   <UserBubble text={l().prompt} images={[]} ct={ct} />
                 </Show>
                 <For each={liveItems()}>{(item) => <Item item={item} chat={chat} ct={ct} />}</For>
-                <Show when={l().thinking || liveText() || (chat.approvals().length === 0 && Object.keys(l().running).length === 0)}>
+                {/* `/compact`: no prompt and no answer, only the summary being written; it lands as the divider. */}
+                <Show when={l().compacting}>{(c) => <CompactingNote focus={c().focus} ct={ct} />}</Show>
+                <Show when={!l().compacting && (l().thinking || liveText() || (chat.approvals().length === 0 && Object.keys(l().running).length === 0))}>
                   <article class="msg msg-assistant live" aria-live="polite">
                     <Show when={l().thinking}>
                       <Thinking text={l().thinking} live ct={ct} />
@@ -219,7 +231,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
             )}
           </Show>
           <For each={chat.approvals()}>{(p) => <ApprovalCard pending={p} ct={ct} />}</For>
-          <For each={chat.warnings()}>
+          <For each={shownWarnings()}>
             {(w) => (
               <Show
                 when={w.code.startsWith('N_REPLAY')}
@@ -244,27 +256,37 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
             {(f) => (
               <>
                 {/* A turn that failed before its first checkpoint never saved the prompt: keep it on screen. */}
-                <Show when={!f().saved}>
+                <Show when={!f().saved && !compactOnly(f())}>
                   <UserBubble text={f().prompt} images={[]} ct={ct} />
                 </Show>
                 <div class="chat-error" role="alert">
-                  <strong>{ct('errorTitle', { code: f().error.code.startsWith('STOP_') ? f().stopReason : f().error.code })}</strong>
+                  <Show
+                    when={compactOnly(f())}
+                    fallback={<strong>{ct('errorTitle', { code: f().error.code.startsWith('STOP_') ? f().stopReason : f().error.code })}</strong>}
+                  >
+                    <strong>{ct('compact.failedTitle', { code: f().error.code })}</strong>
+                  </Show>
                   {/* A compaction that was refused or failed left the history as it was: say so, with its code. */}
                   <p>
-                    {f().error.code.startsWith('E_COMPACT')
-                      ? ct('compact.failed', { code: f().error.code, message: errorText(f().error, s.locale()) })
-                      : errorText(f().error, s.locale()) || ct('stopReason', { reason: f().stopReason })}
+                    {compactOnly(f())
+                      ? `${errorText(f().error, s.locale())} ${ct('compact.unchanged')}`
+                      : f().error.code.startsWith('E_COMPACT')
+                        ? ct('compact.failed', { code: f().error.code, message: errorText(f().error, s.locale()) })
+                        : errorText(f().error, s.locale()) || ct('stopReason', { reason: f().stopReason })}
                   </p>
-                  <div class="chat-error-actions">
-                    <button type="button" class="button small" onClick={() => void chat.retry()}>
-                      {ct('retry')}
-                    </button>
-                    <Show when={!f().saved}>
-                      <button type="button" class="button small" onClick={() => setDraft(f().prompt)}>
-                        {ct('editPrompt')}
+                  {/* A refused `/compact` has no prompt: retrying or editing would send an empty message. */}
+                  <Show when={!compactOnly(f())}>
+                    <div class="chat-error-actions">
+                      <button type="button" class="button small" onClick={() => void chat.retry()}>
+                        {ct('retry')}
                       </button>
-                    </Show>
-                  </div>
+                      <Show when={!f().saved}>
+                        <button type="button" class="button small" onClick={() => setDraft(f().prompt)}>
+                          {ct('editPrompt')}
+                        </button>
+                      </Show>
+                    </div>
+                  </Show>
                 </div>
               </>
             )}

@@ -110,3 +110,20 @@ export function CompactionDivider(props: {
   );
 }
 
+
+/** The compaction in flight (`/compact`): the divider's place, saying the summary is being written. */
+export function CompactingNote(props: { focus?: string | undefined; ct: ChatTranslate }) {
+  return (
+    <section class="compaction compacting" role="status" aria-live="polite">
+      <div class="compaction-rule">
+        <span class="compaction-toggle">
+          <span class="typing" aria-hidden="true" />
+          <span class="compaction-title">{props.ct('compact.running')}</span>
+        </span>
+      </div>
+      <Show when={props.focus}>
+        <p class="compaction-meta">{props.ct('compact.focus', { focus: props.focus! })}</p>
+      </Show>
+    </section>
+  );
+}
