@@ -7,6 +7,8 @@ import type { BudgetSettings } from '../hooks';
 import type { Message, ToolSchema } from '../providers/types';
 import type { ToolRegistry } from '../tools/registry';
 import type { ContextBreakdown } from '../usage/types';
+import type { CheckpointEvent } from '../checkpoints';
+import type { ErrorData } from '../errors';
 import { contextBreakdown } from '../usage';
 
 export type ToolOrigin = 'builtin' | 'plugins' | 'bridge' | 'mcp';
@@ -48,4 +50,17 @@ export async function nextRequestBreakdown(input: BreakdownInput): Promise<Conte
     if (state) history = [...history, ...contextMessagesToAppend(history, state)];
   }
   return contextBreakdown({ history, tools: input.tools, budget: input.budget, keepRecent: input.keepRecent });
+}
+
+/**
+ * What the person is told about undo history while a turn writes: older states dropped to stay under the cap (never
+ * silent), or a write whose new state could not be kept (that change cannot be reverted).
+ */
+export function checkpointNote(event: CheckpointEvent, warn: (error: ErrorData) => void): void {
+  if (event.type === 'pruned') {
+    const p = event.pruned;
+    warn({ code: 'N_CHECKPOINTS_PRUNED', message: `Older undo history was removed to stay under the workspace's cap: ${p.records} saved file states (${Math.round(p.bytes / 1024)} KiB) can no longer be reverted.`, data: { ...p } });
+  } else if (event.type === 'untracked') {
+    warn({ code: 'E_CHECKPOINT_UNTRACKED', message: `The change to ${event.path} was made, but it is not in the undo history (${event.error.code}): revert this file by hand if you need to.`, data: { path: event.path, cause: event.error.code } });
+  }
 }

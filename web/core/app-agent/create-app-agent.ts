@@ -2,7 +2,7 @@
 // plus any registered tool sources (plugins, bridge), the IndexedDB session store, the person's approval port and
 // the settings/secrets of web/core. Framework-free: the UI consumes `AgentEvent`s; Node tests drive it with
 // fake-indexeddb and the scripted model server.
-import { openSessionForTurn, RESULT_STORE_LIMITS, runTurn, transportStream, turnResultViews } from '../agent';
+import { openSessionForTurn, SESSION_RESULT_STORE_LIMITS, runTurn, sessionResultViews, transportStream } from '../agent';
 import { profileHooks, type ProfileHooks } from '../agent/profile-hooks';
 import type { AgentEvent, ModelSettings, TurnResult } from '../agent/types';
 import { budgetOf } from '../agent/budget';
@@ -11,7 +11,8 @@ import type { ModelConfig } from '../config';
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import { protectWrites, type WorkspaceFs } from '../fs';
 import { HookPipeline } from '../hooks';
-import { createIdbContentStore } from '../context';
+import { createIdbSessionContentStore } from '../context';
+import { createIdbCheckpointStore, startTurnCheckpoints } from '../checkpoints';
 import {
   builtinTools,
   createIdbMemoryStore,
@@ -42,7 +43,7 @@ import { pairedBridge } from './bridge-endpoint';
 import { appProviderAdapter, connectedBridge } from '../bridge-client';
 import { clearJournal, readJournal, trackJournal, writeJournal, type TurnJournal } from './batch-journal';
 import type { AskWrite, ConnectedBridge, TurnExtensions } from './turn-extensions';
-import { nextRequestBreakdown, sourcedTools } from './context-view';
+import { checkpointNote, nextRequestBreakdown, sourcedTools } from './context-view';
 import type { ContextBreakdown } from '../usage/types';
 
 /** Extra tools (plugins, bridge workers, MCP): asked for their current list at the start of every turn. */
@@ -170,7 +171,10 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     cache: options.cache ?? stored.cache,
     systemPrompt: options.systemPrompt ?? stored.systemPrompt ?? undefined,
   });
-  const results = createIdbContentStore(db, { workspaceId, ...RESULT_STORE_LIMITS });
+  /** Long tool results, readable with read_result for the whole session (IndexedDB `content`, per session). */
+  const resultViews = (sessionId: string) => sessionResultViews({ store: createIdbSessionContentStore(db, { workspaceId, sessionId, ...SESSION_RESULT_STORE_LIMITS }), sessionId });
+  /** What every file was before the agent changed it (undo, issue 16): IndexedDB, capped per workspace. */
+  const checkpointStore = createIdbCheckpointStore(db, workspaceId);
   /** The tool schemas (by source) of the latest turn, for the context breakdown. */
   let lastTools: { at: number; tools: () => ReturnType<typeof sourcedTools> } | undefined;
   /** The profile's budget/compact/cache hooks, kept while the model settings stay the same so usage anchors carry over turns. */
@@ -286,8 +290,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     const tools = await toolsForTurn(extensions, modules.selection, warnings, fs);
     lastTools = { at: Date.now(), tools: () => sourcedTools(tools) };
     const contextState = moduleContext({ selection: modules.selection, bindings, ...(memory ? { memory } : {}), skills });
-    // Long results reach the model as a preview + reference into IndexedDB `content`, readable in this turn only.
-    const views = turnResultViews({ store: results, sessionId: opened.info.id });
+    // Long results reach the model as a preview + reference into IndexedDB `content`, readable for the whole session.
+    const views = resultViews(opened.info.id);
     try {
       tools.register(views.tool);
     } catch (error) {
@@ -304,6 +308,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       release();
       throw error;
     });
+    const events = new EventStream<AgentEvent, TurnResult>();
     const inner = runTurn(
       { model: modelSettings, history: opened.history, content: turn.content, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(turn.compact ? { compact: turn.compact } : {}) },
       {
@@ -315,12 +320,12 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         fs,
         workspaceId,
         context: () => contextState(workspaceId),
-        results: { store: results, scope: views.scope },
+        results: views,
+        checkpoints: await startTurnCheckpoints({ store: checkpointStore, session: opened.info.id, onEvent: (e) => checkpointNote(e, (error) => events.push({ type: 'warning', step: 0, error })) }),
         session: opened.sink,
         signal: turn.signal,
       },
     );
-    const events = new EventStream<AgentEvent, TurnResult>();
     void (async () => {
       for (const error of warnings) events.push({ type: 'warning', step: 0, error });
       let result: TurnResult;
@@ -375,7 +380,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     if (!lastTools || Date.now() - lastTools.at > 60_000) {
       const extensions = await extensionsForTurn(settings, AbortSignal.timeout(5_000));
       const registry = await toolsForTurn(extensions, modules.selection, [], options.fs);
-      registry.register(turnResultViews({ store: results, sessionId: sessionId ?? 'new' }).tool);
+      registry.register(resultViews(sessionId ?? 'new').tool);
       lastTools = { at: Date.now(), tools: () => sourcedTools(registry) };
     }
     const history = sessionId ? (await store.load(sessionId)).messages : [];
