@@ -130,8 +130,14 @@ describe('what the harness put in the history', () => {
   });
 
   it('shows a summary saved before compactions had figures as a divider without them', () => {
-    const items = chatItems([{ role: 'user', content: 'Summary of the earlier conversation:\nold', _meta: { kind: 'compaction_summary' } }]);
-    expect(items).toEqual([{ kind: 'compaction', index: 0, summary: 'old' }]);
+    const items = chatItems([
+      { role: 'user', content: 'Summary of the earlier conversation:\nold', _meta: { kind: 'compaction_summary' } },
+      { role: 'user', content: 'Summary of the earlier conversation:\nodd', _meta: { kind: 'compaction_summary', compaction: { id: 'x', folded_messages: '3' } } },
+    ]);
+    expect(items).toEqual([
+      { kind: 'compaction', index: 0, summary: 'old' },
+      { kind: 'compaction', index: 1, summary: 'odd' },
+    ]);
   });
 
   it('shows AGENTS.md as a project-instructions item holding the file text', () => {

@@ -124,7 +124,7 @@ function harnessItem(content: string | ContentPart[], meta: Record<string, unkno
     case 'compaction_summary': {
       const info = meta.compaction as CompactionInfo | undefined;
       const summary = text.startsWith(SUMMARY_PREFIX) ? text.slice(SUMMARY_PREFIX.length) : text;
-      return { kind: 'compaction', index, summary, ...(info && typeof info === 'object' && typeof info.id === 'string' ? { info } : {}) };
+      return { kind: 'compaction', index, summary, ...(isCompactionInfo(info) ? { info } : {}) };
     }
     case 'project_instructions':
       return {
@@ -146,6 +146,12 @@ function harnessItem(content: string | ContentPart[], meta: Record<string, unkno
     default:
       return null;
   }
+}
+
+/** A record the divider can show: a session log is data from storage, so its shape is checked, not assumed. */
+function isCompactionInfo(v: unknown): v is CompactionInfo {
+  const i = v as Partial<CompactionInfo> | null | undefined;
+  return typeof i === 'object' && i !== null && typeof i.id === 'string' && [i.folded_messages, i.tokens_before, i.tokens_after].every((n) => typeof n === 'number' && Number.isFinite(n));
 }
 
 /** Whether context item ids (`memory/<key>`, `skill/<name>`) are memory, skills or both; undefined for none. */
