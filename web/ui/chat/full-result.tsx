@@ -1,5 +1,5 @@
-// A tool result as the log keeps it, whole: the full text when the model saw only a preview and a reference
-// (`_full_output`), else what the model saw. A long one is shown a page at a time ("Show more"), so a result of
+// A tool result as the log keeps it, whole: the full text when the model saw only a preview and a reference, or a
+// result the context budget cut (`_full_output`), else what the model saw. A long one is shown a page at a time ("Show more"), so a result of
 // megabytes never lands in the DOM at once; earlier pages keep their text nodes when the next one is added.
 import { createMemo, createSignal, For, Show } from 'solid-js';
 import type { ChatTranslate } from './chat-i18n';
@@ -21,10 +21,16 @@ export function FullResult(props: { output: string; full?: string | undefined; e
   });
   const figures = () => (props.full !== undefined ? previewFigures(props.output) : null);
   const number = (n: number) => n.toLocaleString('en-US');
+  const note = () => {
+    const f = figures();
+    if (f?.kind === 'reference') return ct('full.preview', { shown: number(f.shown), total: number(f.total) });
+    if (f?.kind === 'budget') return ct('full.budget', { left: number(f.left), total: number(f.total) });
+    return ct('full.previewPlain');
+  };
   return (
     <>
       <Show when={props.full !== undefined}>
-        <p class="tool-preview-note">{figures() ? ct('full.preview', { shown: number(figures()!.shown), total: number(figures()!.total) }) : ct('full.previewPlain')}</p>
+        <p class="tool-preview-note">{note()}</p>
       </Show>
       <pre class="code tool-output" classList={{ 'tool-output-error': props.error }} aria-label={props.label}>
         <For each={shown().pages}>{(page) => page}</For>

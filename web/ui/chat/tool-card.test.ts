@@ -64,7 +64,8 @@ describe('a long tool result in pages', () => {
   });
 
   it('reads the preview figures from the view the model saw', () => {
-    expect(previewFigures('abc\n[result truncated: 512 of 200000 bytes shown. Read the rest with read_result {"ref":"r","offset":512}]')).toEqual({ shown: 512, total: 200_000 });
+    expect(previewFigures('abc\n[result truncated: 512 of 200000 bytes shown. Read the rest with read_result {"ref":"r","offset":512}]')).toEqual({ kind: 'reference', shown: 512, total: 200_000 });
+    expect(previewFigures('abc\n[output truncated: 9000 of 12000 bytes left out by the context budget]')).toEqual({ kind: 'budget', left: 9000, total: 12_000 });
     expect(previewFigures('plain result')).toBeNull();
   });
 });

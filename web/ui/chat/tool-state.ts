@@ -42,10 +42,16 @@ export function pageEnd(text: string, from: number, size = RESULT_PAGE_CHARS): n
   return code >= 0xd800 && code <= 0xdbff ? end - 1 : end;
 }
 
-/** The figures of a bounded view's note (`[result truncated: 512 of 10000 bytes shown. …]`), or null. */
-export function previewFigures(modelView: string): { shown: number; total: number } | null {
-  const m = /\[result truncated: (\d+) of (\d+) bytes shown/.exec(modelView);
-  return m ? { shown: Number(m[1]), total: Number(m[2]) } : null;
+/**
+ * What the model saw of a result whose whole text the log keeps: a bounded view's preview and reference
+ * (`[result truncated: 512 of 10000 bytes shown. …]`), or a result the context budget cut (`[output truncated: 900
+ * of 10000 bytes left out by the context budget]`); null when the note is neither.
+ */
+export function previewFigures(modelView: string): { kind: 'reference'; shown: number; total: number } | { kind: 'budget'; left: number; total: number } | null {
+  const ref = /\[result truncated: (\d+) of (\d+) bytes shown/.exec(modelView);
+  if (ref) return { kind: 'reference', shown: Number(ref[1]), total: Number(ref[2]) };
+  const cut = /\[output truncated: (\d+) of (\d+) bytes left out by the context budget\]/.exec(modelView);
+  return cut ? { kind: 'budget', left: Number(cut[1]), total: Number(cut[2]) } : null;
 }
 
 /** A byte or character count said short: 812, 12.4 K, 3.1 M. */
