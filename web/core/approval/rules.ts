@@ -63,6 +63,7 @@ export function checkRules(value: unknown, at: string): string[] {
     }
     if (rule.path !== undefined) {
       if (typeof rule.path !== 'string') problems.push(`${where}.path: expected a glob such as "src/**"`);
+      else if (rule.path.split('/').includes('..')) problems.push(`${where}.path: ".." never matches: rules see workspace paths, e.g. "src/**"`);
       else {
         try {
           compileGlob(rule.path);
