@@ -43,7 +43,7 @@ describe('compaction as an event', () => {
       { history: old, content: 'next', model: { budget: settings }, hooks },
     );
     expect(run.result.stopReason).toBe('stop');
-    expect(kinds(run.events)).toEqual(['turn-start', 'step-start', 'usage', 'compacted', 'checkpoint', 'assistant', 'usage', 'checkpoint', 'done']);
+    expect(kinds(run.events)).toEqual(['turn-start', 'step-start', 'compacting', 'usage', 'compacted', 'checkpoint', 'assistant', 'usage', 'checkpoint', 'done']);
     // The fold is saved before the answer is asked for.
     expect(summaryOf(run.saves[0]!)).toBeDefined();
     expect(run.saves[0]!.at(-1)).toEqual(u('next'));
@@ -99,7 +99,7 @@ describe('manual compaction (TurnInput.compact)', () => {
     const event = ofType(run.events, 'compacted')[0]!;
     expect(event.compaction).toMatchObject({ manual: true, focus: 'keep the file list', folded_messages: 4, folded_tool_results: 0 });
     expect(summaryOf(saved)!._meta?.compaction).toEqual(event.compaction);
-    expect(kinds(run.events)).toEqual(['turn-start', 'step-start', 'usage', 'compacted', 'checkpoint', 'done']);
+    expect(kinds(run.events)).toEqual(['turn-start', 'step-start', 'compacting', 'usage', 'compacted', 'checkpoint', 'done']);
     expect(run.result.messages).toEqual(saved);
   });
 

@@ -79,6 +79,7 @@ export async function compactionStep(s: CompactionStep): Promise<Compacted | nul
       extra_body: input.model.extra_body,
       stream: true,
     };
+    s.emit({ type: 'compacting', step, manual: input.compact !== undefined });
     const started = performance.now();
     const requestMeta = { step, compact: true, ...(deps.session ? { session: deps.session.path } : {}) };
     const outcome = await callModel(deps.stream, { input: call, hooks: transportHooksOf(deps.hooks, signal), requestMeta, signal }, step, s.send);

@@ -52,6 +52,8 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
   const hooks = deps.hooks;
   const maxSteps = input.maxSteps ?? DEFAULT_MAX_STEPS;
   const records: ToolCallRecord[] = [];
+  /** Provider notices already said this turn (they would repeat on every request of the turn). */
+  const noticed = new Set<string>();
   const usage: Usage = {};
   let history: Message[] = [...input.history];
   let step = 0;
@@ -178,6 +180,12 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
       const outcome = await callModel(deps.stream, { input: prepare, hooks: transportHooksOf(hooks, signal), requestMeta: { step, ...(deps.session ? { session: deps.session.path } : {}) }, signal }, step, emit);
       abortIfNeeded();
       if (!outcome.ok) throw new Stop(outcome.error.code === 'E_ABORTED' ? 'aborted' : 'error', outcome.error);
+      // What the provider adapter said about this request (e.g. N_REPLAY_NOT_LOSSLESS after a protocol switch): once a turn.
+      for (const notice of outcome.result.notices ?? []) {
+        if (noticed.has(notice.code)) continue;
+        noticed.add(notice.code);
+        emit({ type: 'warning', step, error: { code: notice.code, message: notice.message } });
+      }
       const response = outcome.result.parsed.response;
       const choice = response.choices[0];
       if (!choice) throw new Stop('error', { code: 'E_MODEL_EMPTY', message: 'The model returned no choice. Try again; if it repeats, check the provider.' });

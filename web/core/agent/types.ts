@@ -129,6 +129,8 @@ export type AgentEvent =
    * (the history including this answer, and the tool schemas). `compact`: the call was a compaction summary.
    */
   | { type: 'usage'; step: number; usage: StepUsage; context: ContextSize; compact?: true }
+  /** A compaction summary is being requested now (its text streams as `model` events until `compacted`). */
+  | { type: 'compacting'; step: number; manual: boolean }
   /** A compaction was committed: `removed` messages folded into `summary` (also on the summary message's `_meta`). */
   | { type: 'compacted'; step: number; removed: number; compaction: CompactionInfo; summary: string }
   /** A compaction failed (any part of the chain): nothing was committed, the history is unchanged. */

@@ -224,8 +224,8 @@ export function createChatController(options: {
         setContext(event.context);
         break;
       case 'compaction-failed':
-        // Said in the chat; nothing changed (the loop keeps the history as it was).
-        setWarnings((w) => [...w, event.error]);
+        // Said in the chat as a failed compaction whatever its code (a provider error too); nothing changed.
+        setWarnings((w) => [...w, { ...event.error, data: { ...(event.error.data as object | undefined), compaction_failed: true } }]);
         break;
       default:
         break;

@@ -55,7 +55,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
   const [draft, setDraft] = createSignal('');
   // Whether the last turn was a compaction-only one (`/compact`): its failure has no prompt to show, retry or edit.
   const [compactingTurn, setCompactingTurn] = createSignal(false);
-  createEffect(on(chat.live, (l) => l && setCompactingTurn(l.compacting !== undefined)));
+  createEffect(on(chat.live, (l) => l && setCompactingTurn(l.compacting !== undefined && !l.compacting.auto)));
   const compactOnly = (f: { error: { code: string }; prompt: string }) => f.prompt === '' && (compactingTurn() || f.error.code.startsWith('E_COMPACT'));
   // Said once: a compaction-only failure is the failure block, not also a warning line above it.
   const shownWarnings = () => {
@@ -237,7 +237,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
                 when={w.code.startsWith('N_REPLAY')}
                 fallback={
                   <p class="chat-warning" role="status">
-                    {w.code.startsWith('E_COMPACT') ? ct('compact.failed', { code: w.code, message: w.message }) : ct('warning', { code: w.code, message: w.message })}
+                    {w.code.startsWith('E_COMPACT') || (w.data as { compaction_failed?: boolean } | undefined)?.compaction_failed ? ct('compact.failed', { code: w.code, message: w.message }) : ct('warning', { code: w.code, message: w.message })}
                   </p>
                 }
               >

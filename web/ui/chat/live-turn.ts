@@ -10,8 +10,8 @@ export interface LiveTurn {
   images?: string[];
   /** True once a checkpoint of this turn holds the prompt. */
   saved: boolean;
-  /** A compaction-only turn (`/compact`): there is no prompt to show, only the summary being written. */
-  compacting?: { focus?: string };
+  /** A compaction-only turn (`/compact`), or `auto` while the budget's compaction writes its summary mid-turn. */
+  compacting?: { focus?: string; auto?: true };
   thinking: string;
   text: string;
   /** Assistant messages of this turn that are not in a checkpoint yet (a batch in progress). */
@@ -39,6 +39,14 @@ export function liveAfter(l: LiveTurn, event: AgentEvent): LiveTurn {
       return { ...l, running: { ...l.running, [event.id]: true } };
     case 'tool-result':
       return { ...l, results: { ...l.results, [event.id]: { output: event.output, error: event.error, ...(event.code ? { code: event.code } : {}) } } };
+    // A summary streams like an answer: shown under "Compacting…", never left in front of the answer that follows.
+    case 'compacting':
+      return { ...l, text: '', thinking: '', compacting: l.compacting ?? { auto: true } };
+    case 'compacted':
+    case 'compaction-failed': {
+      const { compacting, ...rest } = l;
+      return { ...rest, text: '', thinking: '', ...(compacting && !compacting.auto ? { compacting } : {}) };
+    }
     default:
       return l;
   }

@@ -14,6 +14,8 @@ export interface Reply {
   hang?: boolean;
   /** With `hang`: text and thinking streamed before hanging (a stop mid-answer). */
   partial?: { text?: string; thinking?: string };
+  /** What the adapter says about this request (ModelResult.notices), e.g. a replay that is not lossless. */
+  notices?: Array<{ code: string; message: string }>;
 }
 
 export interface ScriptedModel {
@@ -79,6 +81,7 @@ export function scriptedModel(replies: Reply[], options: { record?: boolean } = 
         parsed: { version: 1, response: { choices: parsed.choices, ...(reply.usage ? { usage: reply.usage } : {}) } },
         request: { url, body },
         attempts: 1,
+        ...(reply.notices ? { notices: reply.notices } : {}),
       };
       yield { type: 'done', result };
     })();
