@@ -197,6 +197,18 @@ describe('what the log keeps beyond the model view', () => {
     expect(tool.result?.output).toContain('[result truncated');
   });
 
+  it('gives a tool result the approval rule that decided it (and none when a person or the mode did)', () => {
+    const rule = { decision: 'allow', tool: 'edit', path: 'src/**', scope: 'workspace', index: 0 };
+    const items = chatItems([
+      { role: 'assistant', content: null, tool_calls: [call('e1', 'edit', { path: 'src/a.ts' }), call('e2', 'edit', { path: 'b.ts' })] },
+      { role: 'tool', tool_call_id: 'e1', content: 'ok', _approval: { by: 'rule', rule } },
+      { role: 'tool', tool_call_id: 'e2', content: 'ok', _approval: { by: 'person' } },
+    ]);
+    const tools = (items[0] as Extract<(typeof items)[number], { kind: 'assistant' }>).tools;
+    expect(tools[0]!.result?.rule).toEqual(rule);
+    expect(tools[1]!.result?.rule).toBeUndefined();
+  });
+
   it('puts the usage of every call of a turn on its answer', () => {
     const items = chatItems([
       { role: 'user', content: 'go' },

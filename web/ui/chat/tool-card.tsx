@@ -3,6 +3,7 @@
 // result. Results are untrusted: a quiet "tool output" label says so; only errors are red.
 import './tool-card.css';
 import { createEffect, createSignal, For, Show } from 'solid-js';
+import { describeRule, type ApprovalRule } from '../../core/approval';
 import { escapeControls, quoteUntrusted } from '../../core/errors';
 import { normalizeWorkspacePath, shownPathArgument } from '../../core/fs';
 import { prettyArgs, type ToolView } from './chat-model';
@@ -56,6 +57,13 @@ export function ToolCall(props: { tool: ToolView; running: boolean; waiting: boo
             </>
           )}
         </For>
+        <Show when={props.tool.result?.rule}>
+          {(rule) => (
+            <p class="tool-rule" data-testid="tool-rule">
+              {ct('rule.decided', { rule: describeRule(rule() as ApprovalRule), scope: ct(rule().scope === 'global' ? 'rule.scope.global' : 'rule.scope.workspace') })}
+            </p>
+          )}
+        </Show>
         <p class="tool-label">{ct('tool.args')}</p>
         <pre class="code tool-args">{prettyArgs(props.tool.args)}</pre>
         {/* The result (up to a page of it) is rendered once the card is opened: a long session's closed cards stay light. */}
