@@ -103,12 +103,18 @@ it('shows AGENTS.md as a context item, a long tool result whole, usage under an 
 
   // Long prompts until a turn compacts the history.
   const divider = log.locator('section.compaction');
+  const meterTokens = async () => Number(await page.locator('.context-meter').getAttribute('data-tokens'));
+  let before = 0;
   for (let n = 1; n <= 8 && (await divider.count()) === 0; n++) {
+    before = await meterTokens();
     await sendMessage(page, filler(n));
     await waitForTurnEnd(page);
   }
   const toggle = divider.getByRole('button', { name: /Earlier conversation compacted: \d+ messages → summary \([\d,]+ → [\d,]+ tokens\)/ });
   await toggle.waitFor();
+  // The meter drops: the next request is smaller than the one before the compacting turn, new prompt and answer included.
+  await expect.poll(meterTokens).toBeLessThan(before);
+  expect(before).toBeGreaterThan(0);
   // Never a bubble of the person: no user message holds the summary.
   expect(await log.locator('.msg-user', { hasText: 'Summary of the earlier conversation' }).count()).toBe(0);
   expect(await log.locator('.msg-user', { hasText: 'check the compaction divider' }).count()).toBe(0);

@@ -66,7 +66,7 @@ export function ContextMeter(props: { chat: MeterChat; ct: ChatTranslate; locale
     <>
       <Show when={props.chat.context()}>
         {(size) => (
-          <div class="context-meter" data-level={meterLevel(size())} data-estimated={size().estimated ? '' : undefined}>
+          <div class="context-meter" data-level={meterLevel(size())} data-tokens={size().tokens} data-estimated={size().estimated ? '' : undefined}>
             <button type="button" class="composer-chip context-meter-button" aria-label={ct('meter.label')} aria-describedby={tipId} onClick={() => setOpen(true)}>
               <Ring size={size()} />
               <span class="context-meter-text">
