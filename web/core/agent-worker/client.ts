@@ -10,6 +10,8 @@ import type { ContentPart, Message } from '../providers/types';
 import type { SessionInfo, SessionStore } from '../sessions';
 import type { ContextBreakdown, PriceTable, UsageTotals } from '../usage/types';
 import type { WorkspaceUsage } from './usage-queries';
+import type { FileVersions, RevertOp, RewindMode, RewindResult, SessionChanges } from '../app-agent/undo';
+import type { RevertResult } from '../checkpoints';
 import { EventStream } from '../util';
 import { getWorkspace, workspaceDirectory } from '../workspaces';
 import type { HarnessDb } from '../storage';
@@ -85,6 +87,11 @@ export interface RemoteAgent {
   foldedMessages(sessionId: string, compactionId: string): Promise<Message[]>;
   sessionUsage(sessionId: string): Promise<UsageTotals>;
   prices(): Promise<PriceTable | null>;
+  changes(sessionId: string): Promise<SessionChanges>;
+  fileVersions(sessionId: string, path: string): Promise<FileVersions>;
+  revert(sessionId: string, op: RevertOp, force?: boolean): Promise<RevertResult>;
+  revertPart(sessionId: string, path: string, content: string, expectedSha: string): Promise<RevertResult>;
+  rewind(sessionId: string, messageIndex: number, mode: RewindMode, force?: boolean): Promise<RewindResult>;
 }
 
 const failedResult = (error: ErrorData): TurnResult => ({ stopReason: 'error', messages: [], text: '', steps: 0, toolCalls: [], usage: {}, error });
@@ -185,6 +192,11 @@ export function remoteAgent(options: { db: HarnessDb; workspaceId: string; askPe
     foldedMessages: (sessionId, compactionId) => ready().then((host) => host.foldedMessages(workspaceId, sessionId, compactionId)),
     sessionUsage: (sessionId) => ready().then((host) => host.sessionUsage(workspaceId, sessionId)),
     prices: () => ready().then((host) => host.prices()),
+    changes: (sessionId) => ready().then((host) => host.changes(workspaceId, sessionId)),
+    fileVersions: (sessionId, path) => ready().then((host) => host.fileVersions(workspaceId, sessionId, path)),
+    revert: (sessionId, op, force) => ready().then((host) => host.revert(workspaceId, sessionId, op, force)),
+    revertPart: (sessionId, path, content, sha) => ready().then((host) => host.revertPart(workspaceId, sessionId, path, content, sha)),
+    rewind: (sessionId, index, mode, force) => ready().then((host) => host.rewind(workspaceId, sessionId, index, mode, force)),
   };
 }
 

@@ -241,6 +241,15 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
       return { ...(await queries.workspaceTotals(prices)), cache };
     },
     prices: () => pricesNow(),
+    changes: async (workspaceId, sessionId) => agentOf(workspaceId).undo.changes(sessionId),
+    fileVersions: async (workspaceId, sessionId, path) => agentOf(workspaceId).undo.versions(sessionId, path),
+    // A revert or rewind writes the session's files (and a rewind its log): only the session's writer may.
+    revert: (workspaceId, sessionId, op, force) => asWriter(sessionId, () => agentOf(workspaceId).undo.revert(sessionId, op, force)),
+    revertPart: (workspaceId, sessionId, path, content, expectedSha) => asWriter(sessionId, () => agentOf(workspaceId).undo.revertPart(sessionId, path, content, expectedSha)),
+    async rewind(workspaceId, sessionId, messageIndex, mode, force) {
+      if (asking.has(workspaceId)) throw new HarnessError('E_TURN_BUSY', 'A turn is running in this workspace. Stop it first, then rewind.', { workspaceId });
+      return asWriter(sessionId, () => agentOf(workspaceId).undo.rewind(sessionId, messageIndex, mode, force));
+    },
   };
 
   async function usageOf(workspaceId: string) {

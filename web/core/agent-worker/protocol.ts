@@ -5,6 +5,8 @@ import { transferHandlers } from 'comlink';
 import type { AgentEvent, TurnResult } from '../agent/types';
 import type { ApprovalRequest, AskPerson } from '../approval';
 import type { AgentSettings, PluginWriteRequest, TurnJournal } from '../app-agent';
+import type { FileVersions, RevertOp, RewindMode, RewindResult, SessionChanges } from '../app-agent/undo';
+import type { RevertResult } from '../checkpoints';
 import { HarnessError } from '../errors';
 import type { WorkspaceAccess } from '../fs';
 import type { ContentPart, Message } from '../providers/types';
@@ -86,6 +88,13 @@ export interface AgentHostApi {
   workspaceUsage(workspaceId: string): Promise<WorkspaceUsage>;
   /** The price table in force (global settings), null when the person set none. */
   prices(): Promise<PriceTable | null>;
+  /** Undo (issue 16): what a session changed, one file's versions, reverts and rewinds. Writes need the session's lock. */
+  changes(workspaceId: string, sessionId: string): Promise<SessionChanges>;
+  fileVersions(workspaceId: string, sessionId: string, path: string): Promise<FileVersions>;
+  revert(workspaceId: string, sessionId: string, op: RevertOp, force?: boolean): Promise<RevertResult>;
+  /** One hunk put back: the file set to `content` (the page computed it), if it still holds `expectedSha`. */
+  revertPart(workspaceId: string, sessionId: string, path: string, content: string, expectedSha: string): Promise<RevertResult>;
+  rewind(workspaceId: string, sessionId: string, messageIndex: number, mode: RewindMode, force?: boolean): Promise<RewindResult>;
 }
 
 let installed = false;

@@ -123,7 +123,7 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
     await syncContext();
     let content = input.content;
     if (hooks.has('user_input')) content = (await hooks.run('user_input', { content }, ctx)).content;
-    const userMessage: UserMessage = { role: 'user', content };
+    const userMessage: UserMessage = { role: 'user', content, ...(input.turnId !== undefined ? { _turn: input.turnId } : {}) };
     history.push(userMessage);
     if (hooks.has('before_turn')) history = [...(await hooks.run('before_turn', { messages: history }, ctx)).messages];
 

@@ -82,6 +82,8 @@ export interface TurnInput {
   systemPrompt?: string;
   /** Model calls per turn before it stops with 'step_limit' (default 50). */
   maxSteps?: number;
+  /** Stamped on the person's message (`_turn`) and on the turn's undo marker, so "Rewind to here" finds the turn's files. */
+  turnId?: string;
   /**
    * A compaction-only turn (`/compact`, `i --compact`): no user message, no answer; the current history is
    * compacted now (budget or not) with the optional focus text, and checkpointed. `content` is ignored. Nothing to

@@ -44,6 +44,7 @@ import { appProviderAdapter, connectedBridge } from '../bridge-client';
 import { clearJournal, readJournal, trackJournal, writeJournal, type TurnJournal } from './batch-journal';
 import type { AskWrite, ConnectedBridge, TurnExtensions } from './turn-extensions';
 import { checkpointNote, nextRequestBreakdown, sourcedTools } from './context-view';
+import { createUndo } from './undo';
 import type { ContextBreakdown } from '../usage/types';
 
 /** Extra tools (plugins, bridge workers, MCP): asked for their current list at the start of every turn. */
@@ -131,6 +132,8 @@ export interface AppAgent {
   dismissInterrupted(sessionId: string): Promise<void>;
   /** The next request of a session (null: a new one), part by part, against the configured model's window. */
   contextBreakdown(sessionId: string | null): Promise<ContextBreakdown>;
+  /** What the session's turns changed, and reverts and rewinds over it (issue 16, undo.ts). */
+  readonly undo: ReturnType<typeof createUndo>;
 }
 
 export function modelSettingsOf(config: ModelConfig): ModelSettings {
@@ -309,8 +312,9 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       throw error;
     });
     const events = new EventStream<AgentEvent, TurnResult>();
+    const turnId = crypto.randomUUID();
     const inner = runTurn(
-      { model: modelSettings, history: opened.history, content: turn.content, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(turn.compact ? { compact: turn.compact } : {}) },
+      { model: modelSettings, history: opened.history, content: turn.content, turnId, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(turn.compact ? { compact: turn.compact } : {}) },
       {
         stream: transportStream({ ...ports, apiKeyName: model.api_key_env, route: model.route ?? 'direct', ...adapterOf(model) }),
         tools,
@@ -321,7 +325,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         workspaceId,
         context: () => contextState(workspaceId),
         results: views,
-        checkpoints: await startTurnCheckpoints({ store: checkpointStore, session: opened.info.id, onEvent: (e) => checkpointNote(e, (error) => events.push({ type: 'warning', step: 0, error })) }),
+        checkpoints: await startTurnCheckpoints({ store: checkpointStore, session: opened.info.id, turnId, onEvent: (e) => checkpointNote(e, (error) => events.push({ type: 'warning', step: 0, error })) }),
         session: opened.sink,
         signal: turn.signal,
       },
@@ -370,6 +374,9 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     interrupted: (sessionId) => readJournal(db, workspaceId, sessionId),
     dismissInterrupted: (sessionId) => clearJournal(db, workspaceId, sessionId),
     contextBreakdown,
+    // Reverts write only paths the session's tools wrote (each passed the write policy then), so they use the
+    // workspace as it is: a revert is the person's act, not the agent's.
+    undo: createUndo({ checkpoints: checkpointStore, sessions: store, fs: () => options.fs }),
   };
 
   async function contextBreakdown(sessionId: string | null): Promise<ContextBreakdown> {

@@ -39,13 +39,14 @@ export async function nextTurn(store: CheckpointStore, session: string): Promise
 
 /**
  * Starts a turn: records its marker (so turns without writes keep their numbers) and returns the per-call fs
- * factory. `turn` may be given by a host that numbers turns itself.
+ * factory. `turn` may be given by a host that numbers turns itself; `turnId` (kept as the marker's callId) ties the
+ * marker to the prompt that started the turn (`UserMessage._turn`), for "Rewind to here".
  */
-export async function startTurnCheckpoints(options: TurnCheckpointOptions & { turn?: number }): Promise<TurnCheckpoints> {
+export async function startTurnCheckpoints(options: TurnCheckpointOptions & { turn?: number; turnId?: string }): Promise<TurnCheckpoints> {
   const { store, session } = options;
   const now = options.now ?? Date.now;
   const turn = options.turn ?? (await nextTurn(store, session));
-  const marker = await store.append({ kind: 'turn', session, turn, step: 0, callId: '', tool: '', path: '', before: ABSENT, after: ABSENT, beforeBytes: null, afterBytes: null, at: now() });
+  const marker = await store.append({ kind: 'turn', session, turn, step: 0, callId: options.turnId ?? '', tool: '', path: '', before: ABSENT, after: ABSENT, beforeBytes: null, afterBytes: null, at: now() });
   if (marker.pruned) options.onEvent?.({ type: 'pruned', pruned: marker.pruned });
   /** The state each path was left in by this turn's last recorded write: the next write's "before". */
   const known = new Map<string, { sha: string; bytes: number | null }>();

@@ -38,6 +38,8 @@ export interface UserMessage {
   content: string | ContentPart[];
   /** Host metadata (not sent to the model), e.g. `{kind: 'tool_images', tool_call_id}` or workspace content marks. */
   _meta?: Record<string, unknown>;
+  /** The id of the turn this prompt started (its undo marker carries the same id); host data, never sent. */
+  _turn?: string;
 }
 
 export interface AssistantMessage {

@@ -22,7 +22,7 @@ describe.each(['openai', 'deepseek', 'anthropic', 'responses'])('%s request body
       // A compaction summary carries its record and its call's usage in _meta: host data too.
       { role: 'user', content: 'Summary of the earlier conversation:\nq', _meta: { kind: 'compaction_summary', compaction: { id: 'compaction-marker', folded_messages: 3 }, usage } },
       { role: 'assistant', content: 'ok' },
-      { role: 'user', content: 'q' },
+      { role: 'user', content: 'q', _turn: 'turn-marker-id' },
       { role: 'assistant', content: 'the earlier answer', _provider: { protocol, model: 'test-model' }, _usage: usage },
       { role: 'user', content: 'q2' },
       // Who approved a call (and the rule) is kept on the tool message for its card: host data as well.
@@ -32,6 +32,6 @@ describe.each(['openai', 'deepseek', 'anthropic', 'responses'])('%s request body
     ];
     const sent = JSON.stringify((await requestBodyFor(protocol, history)).body);
     expect(sent).toContain('the earlier answer');
-    for (const marker of ['"_usage"', '"_meta"', 'compaction-marker', 'folded_messages', 'usage-marker', '424242', '171717', '987654', 'duration_ms', '_approval', 'rule-marker']) expect(sent).not.toContain(marker);
+    for (const marker of ['"_usage"', '"_meta"', 'compaction-marker', 'folded_messages', 'usage-marker', '424242', '171717', '987654', 'duration_ms', '_approval', 'rule-marker', '_turn', 'turn-marker-id']) expect(sent).not.toContain(marker);
   });
 });

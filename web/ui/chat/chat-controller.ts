@@ -9,6 +9,7 @@ import { onSessionRole, remoteAgent, type RemoteAgent, type RemoteTurn, type Ses
 import { forkSession, HarnessError, recoverSession, type HarnessDb, type RecoveredSession } from '../../core';
 import { approvalPorts } from './approval-ports';
 import { changesFiles, emptyLive, liveAfter, type LiveTurn } from './live-turn';
+import { undoActions, type UndoActions } from './undo-actions';
 import { broadcastSession, followSession, type SessionChannel } from './session-follow';
 import type { ContextBreakdown, ContextSize, PriceTable, UsageTotals } from '../../core/usage/types';
 import { EMPTY_TOTALS } from '../../core/usage';
@@ -82,6 +83,8 @@ export interface ChatController {
   sessionUsage(): Promise<UsageTotals>;
   /** The price table in force (global settings `prices`), for per-message cost; re-read when a session opens and after each turn. */
   prices: () => PriceTable | null;
+  /** Undo: the session's changes, reverts and "Rewind to here" (undo-actions.ts). */
+  undo: UndoActions;
 }
 
 const CONTINUE_PROMPT = 'Continue from where you stopped.';
@@ -129,6 +132,7 @@ export function createChatController(options: {
     onRuleError: (error) => setWarnings((w) => [...w, { code: error.code ?? 'E_SETTINGS_FAILED', message: error.message ?? String(error) }]),
   });
   const agent = options.agent ?? remoteAgent({ db: options.db, workspaceId: options.workspaceId, ...ports });
+  const undo = undoActions({ agent, sessionId, busy: () => live() !== null, reload: (id) => reload(id), ...(options.onFilesChanged ? { onFilesChanged: options.onFilesChanged } : {}) });
 
   const setLiveShared = (next: LiveTurn | null | ((l: LiveTurn | null) => LiveTurn | null)) => {
     const value = setLive(next as LiveTurn | null);
@@ -282,6 +286,7 @@ export function createChatController(options: {
       channel?.post({ type: 'saved' });
       options.onSession(sid);
       refreshFigures(sid);
+      undo.bump();
     } catch (error) {
       const data = error as ErrorData;
       batch(() => {
@@ -412,5 +417,6 @@ export function createChatController(options: {
       return id ? agent.sessionUsage(id) : { ...EMPTY_TOTALS };
     },
     prices,
+    undo,
   };
 }
