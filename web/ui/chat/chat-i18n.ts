@@ -7,6 +7,7 @@ import { turnEn, turnZh } from './turn-strings';
 import { itemsEn, itemsZh } from './items-strings';
 import { meterEn, meterZh } from './meter-strings';
 import { rulesEn, rulesZh } from './rules-strings';
+import { rewindEn, rewindZh } from './rewind-strings';
 
 const en = {
   title: 'Chat',
@@ -39,6 +40,7 @@ const en = {
   ...itemsEn,
   ...meterEn,
   ...rulesEn,
+  ...rewindEn,
   writeNoChange: 'The file would not change.',
   approvalMode: 'Approval',
   modeAsk: 'Ask before changes',
@@ -165,6 +167,7 @@ const zh: Record<ChatKey, string> = {
   ...itemsZh,
   ...meterZh,
   ...rulesZh,
+  ...rewindZh,
   writeNoChange: '文件不会改变。',
   approvalMode: '审批',
   modeAsk: '修改前询问',

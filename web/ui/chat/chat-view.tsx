@@ -20,6 +20,10 @@ import { Markdown, MarkdownGrowth, Thinking } from './message-parts';
 import { SessionActions } from './session-actions';
 import { OfflineNote } from './offline-note';
 import { FirstRun } from '../onboarding/first-run';
+import { RewindContext, RewindDialog } from './rewind-dialog';
+import { placeEvents } from './rewind-model';
+import { createUndoEvents } from './undo-events';
+import { UndoEventLine } from './undo-event-line';
 
 /** What identifies an answer between the live and the saved list: its text and the ids of its calls. */
 const answerKey = (m: { role: 'assistant'; content: string | null; tool_calls?: Array<{ id: string }> }) => `${m.tool_calls?.map((c) => c.id).join(',') ?? ''}\u0000${m.content ?? ''}`;
@@ -53,6 +57,15 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
     keptText: (title) => ct('editKept', { title }),
   });
   const [draft, setDraft] = createSignal('');
+  // Rewinds, reverts and redos of the open session, shown as lines between its turns; the rewind dialog's target.
+  const undoEvents = createUndoEvents({ db: s.db, workspaceId: props.workspace.id, chat });
+  const placedEvents = createMemo(() => placeEvents(chat.messages(), undoEvents.events()));
+  const [rewinding, setRewinding] = createSignal<{ index: number; text: string } | null>(null);
+  const eventsAt = (at: number | 'end') => (
+    <For each={placedEvents().get(at) ?? []}>
+      {(e) => <UndoEventLine event={e} active={'group' in e && e.group !== undefined && undoEvents.active().has(e.group)} undo={chat.undo} ct={ct} idle={!chat.busy() && chat.role() === 'writer'} />}
+    </For>
+  );
   // Whether the last turn was a compaction-only one (`/compact`): its failure has no prompt to show, retry or edit.
   const [compactingTurn, setCompactingTurn] = createSignal(false);
   createEffect(on(chat.live, (l) => l && setCompactingTurn(l.compacting !== undefined && !l.compacting.auto)));
@@ -207,7 +220,17 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
               {ct('showEarlier', { count: hidden() })}
             </button>
           </Show>
-          <For each={visibleItems()}>{(item) => <Item item={item} chat={chat} ct={ct} onFork={fork} />}</For>
+          <RewindContext.Provider value={{ open: (index, text) => setRewinding({ index, text }) }}>
+            <For each={visibleItems()}>
+              {(item) => (
+                <>
+                  {eventsAt(item.index)}
+                  <Item item={item} chat={chat} ct={ct} onFork={fork} />
+                </>
+              )}
+            </For>
+          </RewindContext.Provider>
+          {eventsAt('end')}
           <Show when={chat.live()}>
             {(l) => (
               <>
@@ -293,6 +316,20 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
           </Show>
         </div>
       </MarkdownGrowth.Provider>
+      <Show when={rewinding()}>
+        {(r) => (
+          <RewindDialog
+            chat={chat}
+            events={undoEvents}
+            ct={ct}
+            index={r().index}
+            text={r().text}
+            // The conversation went back to before the prompt: its text returns to the box, like Edit and ↑.
+            onRewound={(mode) => mode !== 'files' && setDraft(r().text)}
+            onClose={() => setRewinding(null)}
+          />
+        )}
+      </Show>
       <OfflineNote t={s.t} />
       <Composer
         state={s}

@@ -1,11 +1,13 @@
-// The actions under a message: Copy (its Markdown source) on every message, Edit on the person's, Regenerate on the
-// agent's, Fork from here on both; and, quietly, the model that answered. Shown on hover or focus, always on touch
-// screens (chat.css). Edit and Regenerate start a turn, so they wait while one runs.
-import { Show } from 'solid-js';
+// The actions under a message: Copy (its Markdown source) on every message, Edit and Rewind to here on the person's,
+// Regenerate on the agent's, Fork from here on both; and, quietly, the model that answered. Shown on hover or focus,
+// always on touch screens (chat.css). Edit, Regenerate and Rewind change the session, so they wait while a turn runs.
+import { Show, useContext } from 'solid-js';
 import type { ChatController } from './chat-controller';
 import type { ChatTranslate } from './chat-i18n';
 import { CopyButton } from './copy-button';
 import { EditIcon, ForkIcon, RegenerateIcon } from './message-icons';
+import { RewindContext, RewindIcon } from './rewind-dialog';
+import { isPrompt } from './rewind-model';
 
 export function MessageActions(props: {
   chat: ChatController;
@@ -23,6 +25,9 @@ export function MessageActions(props: {
   const ct = props.ct;
   // Actions that write the session: not while a turn runs, nor in a tab that only follows another tab's writing.
   const idle = () => props.index >= 0 && !props.chat.busy() && props.chat.role() === 'writer';
+  const rewind = useContext(RewindContext);
+  // Only a message the person typed can be rewound to (the harness's own user messages carry `_meta`).
+  const rewindable = () => props.role === 'user' && rewind !== undefined && idle() && isPrompt(props.chat.messages()[props.index]);
   return (
     <div class="msg-actions" classList={{ floating: props.floating === true }} role="group" aria-label={ct('msg.actions')}>
       <Show when={props.model}>
@@ -36,6 +41,11 @@ export function MessageActions(props: {
       <Show when={props.role === 'user' && idle() && props.onEdit}>
         <button type="button" class="msg-action" aria-label={ct('msg.edit')} title={ct('msg.edit')} onClick={() => props.onEdit?.()}>
           <EditIcon />
+        </button>
+      </Show>
+      <Show when={rewindable()}>
+        <button type="button" class="msg-action" aria-label={ct('rewind.action')} title={ct('rewind.action')} onClick={() => rewind?.open(props.index, props.source)}>
+          <RewindIcon />
         </button>
       </Show>
       <Show when={props.role === 'assistant' && idle()}>
