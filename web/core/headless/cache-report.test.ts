@@ -1,25 +1,18 @@
 // `i cache-report` as a real process (the CLI entry bundled as `npm run build:cli` does), on statistics files the
 // cache module recorded (__fixtures__/cache-stats: written by the real createCacheModule + Node stats store from
 // Anthropic, OpenAI and DeepSeek usage), and on the file a real `i` turn writes.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { build } from 'esbuild';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../../e2e/model-server';
 import { CACHE_REPORT_USAGE, type CacheReportDocument } from './cache-report';
 import { runCli } from './run';
+import { useBuiltCli } from './cli-test-kit';
 
-const repo = resolve(__dirname, '../../..');
-const bundle = join(repo, 'dist', 'cli-test', `cache-report-${process.pid}`, 'i.js');
 const fixtures = join(__dirname, '__fixtures__', 'cache-stats');
 
-beforeAll(async () => {
-  await build({ entryPoints: [join(repo, 'web/core/headless/cli.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
-}, 60_000);
-afterAll(() => rmSync(dirname(bundle), { recursive: true, force: true }));
 
 const roots: string[] = [];
 let server: ModelServer | undefined;
@@ -54,16 +47,8 @@ function project(opts: { fixture?: string; cacheJson?: unknown } = {}): Project 
   return { root, dir, configDir, dataDir, statsFile };
 }
 
-function report(p: Project, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [bundle, 'cache-report', '-C', p.dir, ...args], { cwd: p.root, env: { PATH: process.env.PATH ?? '', HOME: p.root, I_CONFIG_DIR: p.configDir, I_DATA_DIR: p.dataDir } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const cli = useBuiltCli('cache-report');
+const report = (p: Project, args: string[]) => cli(['cache-report', '-C', p.dir, ...args], { cwd: p.root, env: { HOME: p.root, I_CONFIG_DIR: p.configDir, I_DATA_DIR: p.dataDir } });
 
 const json = async (p: Project, args: string[] = []) => {
   const r = await report(p, ['--json', ...args]);

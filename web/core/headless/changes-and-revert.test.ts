@@ -1,20 +1,13 @@
 // `i --changes` and `i --revert` as a real process on a real folder, after a --yolo run against the scripted model
 // server that edits two files and creates a third (issue 16).
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { build } from 'esbuild';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../../e2e/model-server';
+import { useBuiltCli } from './cli-test-kit';
 
-const repo = resolve(__dirname, '../../..');
-const bundle = join(repo, 'dist', `cli-test-changes-${process.pid}`, 'i.js');
 
-beforeAll(async () => {
-  await build({ entryPoints: [join(repo, 'web/core/headless/cli.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
-}, 60_000);
-afterAll(() => rmSync(dirname(bundle), { recursive: true, force: true }));
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -22,17 +15,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-function runI(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const home = mkdtempSync(join(tmpdir(), 'i-home-'));
-    const child = spawn(process.execPath, [bundle, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: home } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const cli = useBuiltCli('changes');
+const runI = (args: string[], cwd: string) => cli(args, { cwd });
 
 // Bytes a text round trip would change: CRLF, a BOM, a lone CR and non-ASCII.
 const A = Buffer.from('\ufefffirst line\r\nsecond \u00e9\r\n');

@@ -1,21 +1,14 @@
 // `i --session-name NAME --compact [FOCUS]` as a real process against the scripted model server: the saved session is
 // compacted without a prompt, the focus reaches the summary request, the log keeps everything, and a later run sends
 // the summary instead of the folded messages.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { build } from 'esbuild';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../../e2e/model-server';
+import { useBuiltCli } from './cli-test-kit';
 
-const repo = resolve(__dirname, '../../..');
-const bundle = join(repo, 'dist', 'cli-compact-test', String(process.pid), 'i.js');
 
-beforeAll(async () => {
-  await build({ entryPoints: [join(repo, 'web/core/headless/cli.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
-}, 60_000);
-afterAll(() => rmSync(dirname(bundle), { recursive: true, force: true }));
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -23,17 +16,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-function runI(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const home = mkdtempSync(join(tmpdir(), 'i-home-'));
-    const child = spawn(process.execPath, [bundle, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: home, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const cli = useBuiltCli('compact');
+const runI = (args: string[], cwd: string, env: Record<string, string> = {}) => cli(args, { cwd, env });
 
 const events = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 const chat = (r: { body: Record<string, unknown> | undefined }) => r.body!.messages as Array<{ role: string; content: unknown }>;

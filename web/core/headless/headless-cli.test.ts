@@ -3,19 +3,13 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, rmSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { build } from 'esbuild';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer, type WireProtocol } from '../../../e2e/model-server';
 import { desiredItems, projectInstructionsMessage, resolveSystemPrompt, snapshotMessage } from '../modules';
+import { useBuiltCli } from './cli-test-kit';
 
-const repo = resolve(__dirname, '../../..');
-const bundle = join(repo, 'dist', 'cli-test', String(process.pid), 'i.js');
 
-beforeAll(async () => {
-  await build({ entryPoints: [join(repo, 'web/core/headless/cli.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
-}, 60_000);
-afterAll(() => rmSync(dirname(bundle), { recursive: true, force: true }));
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -23,25 +17,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runI(args: string[], opts: { cwd: string; env?: Record<string, string>; onSpawn?: (pid: number) => void; input?: string }): Promise<Ran> {
-  return new Promise((done) => {
-    const home = mkdtempSync(join(tmpdir(), 'i-home-'));
-    const child = spawn(process.execPath, [bundle, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH ?? '', HOME: home, ...opts.env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-    if (opts.input !== undefined) child.stdin.end(opts.input);
-    if (child.pid) opts.onSpawn?.(child.pid);
-  });
-}
+const runI = useBuiltCli('main');
+const bundle = runI.bundle;
 
 function project(config?: Record<string, unknown>): { root: string; dir: string; configDir: string } {
   const root = mkdtempSync(join(tmpdir(), 'i-cli-'));

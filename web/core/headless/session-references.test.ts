@@ -1,21 +1,14 @@
 // Headless `i` as real processes (issue 15): a long tool result of one run is a reference that a LATER run of the
 // same --session-name can still read with read_result (the session folder's content/ store), while the log keeps
 // the whole text in `_full_output`; another session's run is refused with E_CONTENT_SCOPE.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { build } from 'esbuild';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../../e2e/model-server';
+import { useBuiltCli } from './cli-test-kit';
 
-const repo = resolve(__dirname, '../../..');
-const bundle = join(repo, 'dist', 'cli-test-refs', String(process.pid), 'i.js');
 
-beforeAll(async () => {
-  await build({ entryPoints: [join(repo, 'web/core/headless/cli.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
-}, 60_000);
-afterAll(() => rmSync(dirname(bundle), { recursive: true, force: true }));
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -23,16 +16,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-function runI(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [bundle, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'i-home-')) } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const cli = useBuiltCli('refs');
+const runI = (args: string[], cwd: string) => cli(args, { cwd });
 
 const BIG = Array.from({ length: 2000 }, (_, i) => `row ${i}: 数据`).join('\n');
 /** The text of the last tool message the model was sent. */
