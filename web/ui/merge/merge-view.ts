@@ -100,7 +100,7 @@ function hunkBars(o: MergeViewOptions, sideA: () => Text | null, content: () => 
     );
   };
   return StateField.define<DecorationSet>({
-    create: () => Decoration.none,
+    create: (state) => build(state),
     update(deco, tr) {
       // The chunks are computed by the merge extension after the editor is created, so rebuild on every
       // transaction that may change them (documents, the merge view's own effects) or on refresh().
@@ -130,7 +130,7 @@ export async function createMergeView(host: HTMLElement, o: MergeViewOptions): P
   const editorB = () => (merge ? merge.b : single!);
   const content = () => {
     // The editor's text only when the person can change it: a read-only B is the caller's raw string (exact bytes).
-    if (o.editable === 'b') b = editorB().state.doc.toString();
+    if (o.editable === 'b') b = editorB().state.sliceDoc();
     return b;
   };
   const common = (text: string, editable: boolean): Extension => [
