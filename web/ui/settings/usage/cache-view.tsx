@@ -6,6 +6,7 @@ import type { CacheRecord, CacheReport } from '../../../core/modules';
 import { formatCount, formatPercent, type NumberLocale } from '../../chat/meter-format';
 import type { Translate } from '../../i18n/i18n';
 import { cacheFigures } from './usage-figures';
+import { UsageTable } from './usage-table';
 
 export function CacheView(props: { cache: { report: CacheReport; records: CacheRecord[] } | null; t: Translate; locale: NumberLocale }) {
   const t = props.t;
@@ -51,20 +52,7 @@ export function CacheView(props: { cache: { report: CacheReport; records: CacheR
                 <li>{t('usage.streams', { count: n(fig().streams) })}</li>
               </ul>
               <h4>{t('usage.misses')}</h4>
-              <div class="usage-scroll">
-                <table class="usage-table usage-classes">
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('usage.colClass')}</th>
-                      <th scope="col" class="num">
-                        {t('usage.colRequests')}
-                      </th>
-                      <th scope="col" class="num">
-                        {t('usage.colMissed')}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
+              <UsageTable class="usage-classes" columns={[{ label: t('usage.colClass') }, { label: t('usage.colRequests'), num: true }, { label: t('usage.colMissed'), num: true }]}>
                     <For each={fig().classes}>
                       {(k) => (
                         <tr data-class={k.class}>
@@ -85,9 +73,7 @@ export function CacheView(props: { cache: { report: CacheReport; records: CacheR
                         </tr>
                       )}
                     </For>
-                  </tbody>
-                </table>
-              </div>
+              </UsageTable>
             </div>
           );
         }}

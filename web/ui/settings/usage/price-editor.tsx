@@ -8,6 +8,7 @@ import type { AppState } from '../../state/app-state';
 import { codeOf, messageOf } from '../../state/errors';
 import { EMPTY_PRICE_FORM, formFromPrice, presetChoices, priceFromForm, type PriceField, type PriceForm } from './usage-figures';
 import type { UsageKey } from './strings';
+import { UsageTable } from './usage-table';
 
 const FIELD_LABEL: Record<PriceField, UsageKey> = { input: 'usage.input', output: 'usage.output', cache_read: 'usage.cacheRead', cache_write: 'usage.cacheWrite' };
 const today = () => new Date().toISOString().slice(0, 10);
@@ -70,29 +71,17 @@ export function PriceEditor(props: { state: AppState }) {
         <p class="usage-as-of" data-testid="prices-as-of">
           {t('usage.pricesAsOf', { date: table()!.as_of })}
         </p>
-        <div class="usage-scroll">
-          <table class="usage-table" aria-label={t('usage.prices')}>
-            <thead>
-              <tr>
-                <th scope="col">{t('usage.colModel')}</th>
-                <th scope="col" class="num">
-                  {t('usage.colInput')}
-                </th>
-                <th scope="col" class="num">
-                  {t('usage.colOutput')}
-                </th>
-                <th scope="col" class="num">
-                  {t('usage.colCacheRead')}
-                </th>
-                <th scope="col" class="num">
-                  {t('usage.colCacheWrite')}
-                </th>
-                <th scope="col">
-                  <span class="visually-hidden">{t('usage.edit')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
+        <UsageTable
+          label={t('usage.prices')}
+          columns={[
+            { label: t('usage.colModel') },
+            { label: t('usage.colInput'), num: true },
+            { label: t('usage.colOutput'), num: true },
+            { label: t('usage.colCacheRead'), num: true },
+            { label: t('usage.colCacheWrite'), num: true },
+            { label: <span class="visually-hidden">{t('usage.edit')}</span> },
+          ]}
+        >
               <For each={[...table()!.prices].sort((a, b) => a.model.localeCompare(b.model))}>
                 {(p) => (
                   <tr>
@@ -121,9 +110,7 @@ export function PriceEditor(props: { state: AppState }) {
                   </tr>
                 )}
               </For>
-            </tbody>
-          </table>
-        </div>
+        </UsageTable>
       </Show>
 
       <Show when={presets.length > 0}>

@@ -11,6 +11,7 @@ import { codeOf, messageOf } from '../../state/errors';
 import { CacheView } from './cache-view';
 import { PriceEditor } from './price-editor';
 import { TotalsList } from './totals-list';
+import { UsageTable } from './usage-table';
 
 const MAX_SESSIONS_SHOWN = 20;
 
@@ -66,20 +67,7 @@ export default function UsageTab(props: { state: AppState }) {
               <Show when={u().totals.steps > 0} fallback={<p class="empty-hint">{t('usage.noSteps')}</p>}>
                 <TotalsList totals={u().totals} t={t} locale={s.locale()} testId="workspace-totals" />
                 <h4>{t('usage.sessions')}</h4>
-                <div class="usage-scroll">
-                  <table class="usage-table">
-                    <thead>
-                      <tr>
-                        <th scope="col">{t('usage.colSession')}</th>
-                        <th scope="col" class="num">
-                          {t('usage.colTokens')}
-                        </th>
-                        <th scope="col" class="num">
-                          {t('usage.cost')}
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
+                <UsageTable columns={[{ label: t('usage.colSession') }, { label: t('usage.colTokens'), num: true }, { label: t('usage.cost'), num: true }]}>
                       <For each={u().sessions.slice(0, MAX_SESSIONS_SHOWN)}>
                         {(x) => (
                           <tr>
@@ -94,9 +82,7 @@ export default function UsageTab(props: { state: AppState }) {
                           </tr>
                         )}
                       </For>
-                    </tbody>
-                  </table>
-                </div>
+                </UsageTable>
               </Show>
             )}
           </Show>
