@@ -244,13 +244,16 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
     changes: async (workspaceId, sessionId) => agentOf(workspaceId).undo.changes(sessionId),
     fileVersions: async (workspaceId, sessionId, path) => agentOf(workspaceId).undo.versions(sessionId, path),
     // A revert or rewind writes the session's files (and a rewind its log): only the session's writer may.
-    revert: (workspaceId, sessionId, op, force) => asWriter(sessionId, () => agentOf(workspaceId).undo.revert(sessionId, op, force)),
-    revertPart: (workspaceId, sessionId, path, content, expectedSha) => asWriter(sessionId, () => agentOf(workspaceId).undo.revertPart(sessionId, path, content, expectedSha)),
-    async rewind(workspaceId, sessionId, messageIndex, mode, force) {
-      if (asking.has(workspaceId)) throw new HarnessError('E_TURN_BUSY', 'A turn is running in this workspace. Stop it first, then rewind.', { workspaceId });
-      return asWriter(sessionId, () => agentOf(workspaceId).undo.rewind(sessionId, messageIndex, mode, force));
-    },
+    // Not while a turn runs in the workspace: its next write would record a "before" the revert is changing.
+    revert: (workspaceId, sessionId, op, force) => idle(workspaceId, () => asWriter(sessionId, () => agentOf(workspaceId).undo.revert(sessionId, op, force))),
+    revertPart: (workspaceId, sessionId, path, content, expectedSha) => idle(workspaceId, () => asWriter(sessionId, () => agentOf(workspaceId).undo.revertPart(sessionId, path, content, expectedSha))),
+    rewind: (workspaceId, sessionId, messageIndex, mode, force) => idle(workspaceId, () => asWriter(sessionId, () => agentOf(workspaceId).undo.rewind(sessionId, messageIndex, mode, force))),
   };
+
+  async function idle<T>(workspaceId: string, work: () => Promise<T>): Promise<T> {
+    if (asking.has(workspaceId)) throw new HarnessError('E_TURN_BUSY', 'A turn is running in this workspace. Stop it or let it finish, then revert or rewind.', { workspaceId });
+    return work();
+  }
 
   async function usageOf(workspaceId: string) {
     let queries = usage.get(workspaceId);

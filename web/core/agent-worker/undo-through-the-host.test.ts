@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../providers/types';
-import { run, setup } from './host-test-kit';
+import { recorder, run, setup } from './host-test-kit';
 
 const A = 'alpha\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\n';
 const edit = (path: string, from: string, to: string) => ({ name: 'edit', arguments: { path, old_string: from, new_string: to } });
@@ -103,5 +103,18 @@ describe('undo through the host', () => {
     expect(await other.host.claim(id)).toBe('reader');
     await expect(other.host.revert('ws-1', id, { kind: 'since', turn: 1 })).rejects.toMatchObject({ code: 'E_SESSION_READ_ONLY' });
     await expect(other.host.rewind('ws-1', id, 1, 'conversation')).rejects.toMatchObject({ code: 'E_SESSION_READ_ONLY' });
+  });
+
+  it('refuses a revert or rewind while a turn runs in the workspace (its next write would record the wrong before)', async () => {
+    const kit = await setup([{ text: 'slow', hang: true }]);
+    const { host } = await kit.tab();
+    const turn = recorder();
+    const started = await host.startTurn({ workspaceId: 'ws-1', sessionId: null, content: 'go' }, turn.ports);
+    const id = started.session.id;
+    await expect(host.revert('ws-1', id, { kind: 'since', turn: 1 })).rejects.toMatchObject({ code: 'E_TURN_BUSY' });
+    await expect(host.revertPart('ws-1', id, 'a.txt', 'x', 'absent')).rejects.toMatchObject({ code: 'E_TURN_BUSY' });
+    await expect(host.rewind('ws-1', id, 1, 'files')).rejects.toMatchObject({ code: 'E_TURN_BUSY' });
+    host.stopTurn(started.turnId);
+    await turn.result;
   });
 });

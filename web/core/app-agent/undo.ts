@@ -211,8 +211,13 @@ export function createUndo(o: { checkpoints: CheckpointStore; sessions: SessionS
     let messages: number | null = null;
     if (mode !== 'files') {
       // The files first: a conflict refuses before the conversation changes, so the two never disagree.
-      const info = loaded.info;
-      await o.sessions.commit(session, [{ kind: 'reset', messages: loaded.messages.slice(0, index) }], info.checkpointSeq);
+      try {
+        await o.sessions.commit(session, [{ kind: 'reset', messages: loaded.messages.slice(0, index) }], loaded.info.checkpointSeq);
+      } catch (error) {
+        // Files and conversation go back together or not at all: put the files back as they were, then report.
+        if (files) await undoRevert(ctx(session, true), files.group).catch(() => undefined);
+        throw error;
+      }
       messages = index;
     }
     return { messages, files, prompt };

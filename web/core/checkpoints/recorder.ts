@@ -7,6 +7,7 @@
 // in the turn start from the state the previous one left. A write whose prior state cannot be stored is refused
 // (E_CHECKPOINT_FAILED) before the file is touched: an undo must never be promised and then be missing. A failure
 // to store the state after a write (the file is already changed) is reported through `onEvent`, not thrown.
+import { sha256Hex } from './hash';
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import { normalizeWorkspacePath, protectWrites, writePolicyOf, type WorkspaceFs } from '../fs';
 import { ABSENT, type CheckpointStore, type Pruned } from './types';
@@ -57,12 +58,14 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
     /** The state of `path` now, stored; null when it is a folder (the write will fail on its own). */
     const capture = async (path: string): Promise<{ sha: string; bytes: number | null } | null> => {
       const seen = known.get(path);
-      if (seen) return seen;
       try {
         const stat = await inner.stat(path);
         if (stat?.directory) return null;
-        if (!stat) return { sha: ABSENT, bytes: null };
+        // Always what the file holds NOW: the person may have edited it since this turn's last write (while an
+        // approval card waited). Their version becomes this write's "before", so a revert can find it.
+        if (!stat) return seen?.sha === ABSENT ? seen : { sha: ABSENT, bytes: null };
         const bytes = await inner.readBytes(path);
+        if (seen && seen.sha !== ABSENT && seen.bytes === bytes.byteLength && (await sha256Hex(bytes)) === seen.sha) return seen;
         return { sha: await store.putBlob(session, bytes), bytes: bytes.byteLength };
       } catch (error) {
         const e = toErrorData(error, 'E_CHECKPOINT_FAILED');

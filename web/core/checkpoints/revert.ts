@@ -40,6 +40,11 @@ interface Step {
   target: FileState;
   expected: FileState;
   covers: number[];
+  /**
+   * Someone else changed the file between two of the session's records (a record's `before` is not the previous
+   * one's `after`): going back past that point would drop their version silently, so it is a conflict too.
+   */
+  gap?: { expected: FileState; actual: FileState };
 }
 
 /** The hash of what a path holds now; 'absent' when nothing is there, 'directory' for a folder. */
@@ -74,6 +79,14 @@ function plan(records: readonly CheckpointRecord[], writes: readonly CheckpointR
     if (step) step.covers.push(w.seq);
     else byPath.set(w.path, { path: w.path, target: w.before, expected: last.get(w.path)!, covers: [w.seq] });
   }
+  for (const step of byPath.values()) {
+    let prev: FileState | null = null;
+    for (const r of records) {
+      if (r.kind === 'turn' || r.path !== step.path || r.seq < step.covers[0]!) continue;
+      if (prev !== null && r.before !== prev && !step.gap) step.gap = { expected: prev, actual: r.before };
+      prev = r.after;
+    }
+  }
   return [...byPath.values()];
 }
 
@@ -88,6 +101,7 @@ async function apply(ctx: RevertContext, steps: Step[], meta: { turn: number; to
     const { state: actual, bytes } = await readState(fs, s.path);
     heldNow.set(s.path, bytes);
     if (actual !== s.expected) conflicts.push({ path: s.path, expected: s.expected, actual });
+    else if (s.gap) conflicts.push({ path: s.path, expected: s.gap.expected, actual: s.gap.actual });
     if (s.target === ABSENT) contents.set(s.path, null);
     else {
       const bytes = await store.getBlob(session, s.target);
