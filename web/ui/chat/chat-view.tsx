@@ -1,7 +1,7 @@
 // Loaded lazily (with marked and DOMPurify): the chat of one workspace — the open session's messages, the turn in
 // flight with streamed text/thinking, tool calls, inline approvals, errors with a retry, and session actions.
 import './chat.css';
-import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, Show, type Accessor } from 'solid-js';
+import { createEffect, createMemo, createResource, createSignal, For, lazy, on, onCleanup, Show, Suspense, type Accessor } from 'solid-js';
 import { Portal } from 'solid-js/web';
 import { forkSession, toErrorData, type ErrorData, type WorkspaceFs, type WorkspaceRecord } from '../../core';
 import { saveApprovalMode, type ApprovalMode, type JournalCall, type TurnJournal } from '../../core/app-agent';
@@ -24,6 +24,11 @@ import { RewindContext, RewindDialog } from './rewind-dialog';
 import { placeEvents } from './rewind-model';
 import { createUndoEvents } from './undo-events';
 import { UndoEventLine } from './undo-event-line';
+import { createSessionChanges } from '../changes/changes-source';
+import { ChangesTotal } from '../changes/changes-total';
+
+// The Changes panel (and through it CodeMirror) loads when the side panel's Changes tab is first rendered.
+const ChangesPanel = lazy(() => import('../changes/changes-panel'));
 
 /** What identifies an answer between the live and the saved list: its text and the ids of its calls. */
 const answerKey = (m: { role: 'assistant'; content: string | null; tool_calls?: Array<{ id: string }> }) => `${m.tool_calls?.map((c) => c.id).join(',') ?? ''}\u0000${m.content ?? ''}`;
@@ -42,7 +47,7 @@ function observeEarlier(button: HTMLElement, show: () => void, scrolledUp: () =>
   onCleanup(() => observer.disconnect());
 }
 
-export default function ChatView(props: { state: AppState; workspace: WorkspaceRecord; fs: WorkspaceFs; headerSlot: Accessor<HTMLElement | undefined> }) {
+export default function ChatView(props: { state: AppState; workspace: WorkspaceRecord; fs: WorkspaceFs; headerSlot: Accessor<HTMLElement | undefined>; changesSlot?: Accessor<HTMLElement | undefined> }) {
   const s = props.state;
   const ct = chatTranslator(s.locale);
   const chat = createChatController({
@@ -57,6 +62,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
     keptText: (title) => ct('editKept', { title }),
   });
   const [draft, setDraft] = createSignal('');
+  const sessionChanges = createSessionChanges({ sessionId: chat.sessionId, undo: chat.undo });
   // Rewinds, reverts and redos of the open session, shown as lines between its turns; the rewind dialog's target.
   const undoEvents = createUndoEvents({ db: s.db, workspaceId: props.workspace.id, chat });
   const placedEvents = createMemo(() => placeEvents(chat.messages(), undoEvents.events()));
@@ -174,6 +180,16 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
         {(slot) => (
           <Portal mount={slot()}>
             <SessionActions state={s} store={chat.agent.store} sessionId={chat.sessionId()} title={title()} busy={chat.busy()} messageCount={chat.messages().length} onOpen={(id) => s.selectSession(id)} usage={() => chat.sessionUsage()} />
+            <ChangesTotal t={s.t} changes={sessionChanges} />
+          </Portal>
+        )}
+      </Show>
+      <Show when={props.changesSlot?.()}>
+        {(slot) => (
+          <Portal mount={slot()}>
+            <Suspense>
+              <ChangesPanel t={s.t} db={s.db} workspaceId={props.workspace.id} sessionId={chat.sessionId} undo={chat.undo} changes={sessionChanges} idle={() => !chat.busy() && chat.role() === 'writer'} />
+            </Suspense>
           </Portal>
         )}
       </Show>

@@ -16,6 +16,8 @@ export interface ChatSlotProps {
   workspace: WorkspaceRecord;
   fs: WorkspaceFs | undefined;
   headerSlot: Accessor<HTMLElement | undefined>;
+  /** The side panel's Changes tab, where the chat view puts the Changes panel. */
+  changesSlot?: Accessor<HTMLElement | undefined>;
 }
 
 export function ChatSlot(props: ChatSlotProps) {
@@ -32,7 +34,7 @@ export function ChatSlot(props: ChatSlotProps) {
     <Show when={props.fs} keyed fallback={placeholder(t('chat.empty'))}>
       {(fs) => (
         <Suspense fallback={placeholder(t('chat.empty'))}>
-          <ChatView state={props.state} workspace={props.workspace} fs={fs} headerSlot={props.headerSlot} />
+          <ChatView state={props.state} workspace={props.workspace} fs={fs} headerSlot={props.headerSlot} {...(props.changesSlot ? { changesSlot: props.changesSlot } : {})} />
         </Suspense>
       )}
     </Show>

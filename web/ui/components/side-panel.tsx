@@ -1,7 +1,8 @@
-// The panel beside the conversation: a tab strip (Files now; later issues add Changes and Context) over the open
-// tab, resizable by its edge (a separator: drag it, or focus it and use the arrow keys) and collapsible (Toggle files
-// panel). The width is a UI preference kept in this browser (state/layout-state.ts).
-import { createEffect, createUniqueId, For, type JSX } from 'solid-js';
+// The panel beside the conversation: a tab strip (Files, Changes; Context later) over the open tab, resizable by its
+// edge (a separator: drag it, or focus it and use the arrow keys) and collapsible (Toggle files panel). The width is
+// a UI preference kept in this browser (state/layout-state.ts). Every tab stays mounted (hidden when not chosen), so
+// the Files tree keeps its open folders and scroll position.
+import { createEffect, createSignal, createUniqueId, For, type JSX } from 'solid-js';
 import { clampFilesWidth, FILES_WIDTH, layoutState } from '../state/layout-state';
 import type { Translate } from '../i18n/i18n';
 
@@ -13,12 +14,19 @@ export interface SidePanelTab {
 
 const STEP = 16;
 
+const [chosenTab, setChosenTab] = createSignal<string | null>(null);
+
+/** Opens the side panel on one of its tabs (the session header's +/− total opens Changes). */
+export function openSidePanelTab(id: string): void {
+  setChosenTab(id);
+  layoutState().setFilesOpen(true);
+}
+
 export function SidePanel(props: { t: Translate; tabs: SidePanelTab[]; hidden: boolean }) {
   const layout = layoutState();
   const base = createUniqueId();
   let panel!: HTMLElement;
-  // One tab today: the strip is there so the next tabs join it without moving anything.
-  const selected = () => props.tabs[0]!;
+  const selected = () => props.tabs.find((tab) => tab.id === chosenTab()) ?? props.tabs[0]!;
   const available = () => panel?.parentElement?.clientWidth ?? innerWidth;
 
   createEffect(() => {
@@ -54,6 +62,17 @@ export function SidePanel(props: { t: Translate; tabs: SidePanelTab[]; hidden: b
     layout.setFilesWidth(clampFilesWidth(next, available()));
   }
 
+  // Arrow keys move between tabs (WAI-ARIA tabs pattern, automatic activation).
+  function onTabKey(e: KeyboardEvent) {
+    const at = props.tabs.findIndex((tab) => tab.id === selected().id);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: props.tabs.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    const tab = props.tabs[(to + props.tabs.length) % props.tabs.length]!;
+    setChosenTab(tab.id);
+    document.getElementById(`${base}-${tab.id}`)?.focus();
+  }
+
   return (
     <aside id="side-panel" ref={(el) => (panel = el)} class="side-panel" hidden={props.hidden} aria-label={props.t('layout.sidePanel')}>
       <div
@@ -72,15 +91,29 @@ export function SidePanel(props: { t: Translate; tabs: SidePanelTab[]; hidden: b
       <div class="side-panel-tabs" role="tablist" aria-label={props.t('layout.sidePanel')}>
         <For each={props.tabs}>
           {(tab) => (
-            <button type="button" role="tab" class="tab" id={`${base}-${tab.id}`} aria-selected={selected().id === tab.id} aria-controls={`${base}-panel`} tabIndex={selected().id === tab.id ? 0 : -1}>
+            <button
+              type="button"
+              role="tab"
+              class="tab"
+              id={`${base}-${tab.id}`}
+              aria-selected={selected().id === tab.id}
+              aria-controls={`${base}-panel-${tab.id}`}
+              tabIndex={selected().id === tab.id ? 0 : -1}
+              onClick={() => setChosenTab(tab.id)}
+              onKeyDown={onTabKey}
+            >
               {tab.label}
             </button>
           )}
         </For>
       </div>
-      <div class="side-panel-body" role="tabpanel" id={`${base}-panel`} aria-labelledby={`${base}-${selected().id}`}>
-        {selected().content()}
-      </div>
+      <For each={props.tabs}>
+        {(tab) => (
+          <div class="side-panel-body" role="tabpanel" id={`${base}-panel-${tab.id}`} aria-labelledby={`${base}-${tab.id}`} hidden={selected().id !== tab.id}>
+            {tab.content()}
+          </div>
+        )}
+      </For>
     </aside>
   );
 }

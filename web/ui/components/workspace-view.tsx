@@ -27,6 +27,8 @@ export function WorkspaceView(props: { state: AppState; workspace: WorkspaceReco
   const [confirmDelete, setConfirmDelete] = createSignal(false);
   // Where the chat view puts the open session's title and menu: the top bar's middle.
   const [sessionSlot, setSessionSlot] = createSignal<HTMLElement>();
+  // Where the chat view puts the Changes panel (it needs the chat's controller, which lives in the lazy chat chunk).
+  const [changesSlot, setChangesSlot] = createSignal<HTMLElement>();
   const [renaming, setRenaming] = createSignal(false);
   const [access, { refetch: recheckAccess }] = createResource(() => props.workspace, (w) => queryWorkspaceAccess(w));
   const [fs] = createResource(
@@ -117,9 +119,9 @@ export function WorkspaceView(props: { state: AppState; workspace: WorkspaceReco
         </Match>
       </Switch>
       <div class="workspace-body">
-        <ChatSlot state={s} workspace={props.workspace} fs={fs()} headerSlot={sessionSlot} />
+        <ChatSlot state={s} workspace={props.workspace} fs={fs()} headerSlot={sessionSlot} changesSlot={changesSlot} />
         {/* Hidden, not unmounted, when collapsed: the tree keeps its open folders and scroll position. */}
-        <SidePanel t={t} hidden={!layout.filesOpen()} tabs={[{ id: 'files', label: t('layout.filesTab'), content: filesTab }]} />
+        <SidePanel t={t} hidden={!layout.filesOpen()} tabs={[{ id: 'files', label: t('layout.filesTab'), content: filesTab }, { id: 'changes', label: t('changes.tab'), content: () => <div class="changes-slot" ref={setChangesSlot} /> }]} />
       </div>
       <Show when={renaming()}>
         <RenameDialog state={s} workspace={props.workspace} onClose={() => setRenaming(false)} />

@@ -5,6 +5,7 @@ import { rulesSettingsEn } from '../settings/agent/rules-strings';
 import { usageEn } from '../settings/usage/strings';
 import { askReasonEn } from '../chat/ask-reason-strings';
 import { layoutEn } from '../components/layout-strings';
+import { changesEn } from '../changes/strings';
 
 export const en = {
   'app.tagline': 'An AI coding agent that works in the folder you grant.',
@@ -154,6 +155,7 @@ export const en = {
   ...usageEn,
   ...askReasonEn,
   ...layoutEn,
+  ...changesEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -5,6 +5,7 @@ import { rulesSettingsZh } from '../settings/agent/rules-strings';
 import { usageZh } from '../settings/usage/strings';
 import { askReasonZh } from '../chat/ask-reason-strings';
 import { layoutZh } from '../components/layout-strings';
+import { changesZh } from '../changes/strings';
 
 // 简体中文。键与 en.ts 一一对应（类型检查保证不缺不多）。
 export const zh: Dictionary = {
@@ -155,4 +156,5 @@ export const zh: Dictionary = {
   ...usageZh,
   ...askReasonZh,
   ...layoutZh,
+  ...changesZh,
 };

@@ -1,0 +1,13 @@
+// The open session's changes, read once per session change or undo epoch and shared by the header's +/− total and
+// the Changes panel (chat.undo.changes() diffs every changed file: not something to do twice).
+import { createResource, type Resource } from 'solid-js';
+import type { SessionChanges } from '../../core/app-agent/undo';
+import type { UndoActions } from '../chat/undo-actions';
+
+export function createSessionChanges(o: { sessionId: () => string | null; undo: UndoActions }): Resource<SessionChanges | null> {
+  const [changes] = createResource(
+    () => ({ id: o.sessionId(), epoch: o.undo.epoch() }),
+    ({ id }) => (id ? o.undo.changes() : Promise.resolve(null)),
+  );
+  return changes;
+}
