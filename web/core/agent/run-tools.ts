@@ -137,6 +137,14 @@ async function runOne(call: ValidCall, step: number, deps: TurnDeps, signal: Abo
   const decided = { by: approval.by, ...(approval.rule ? { rule: approval.rule } : {}) };
   if (!approval.allowed) return { ...failed(call.id, name, { code: approval.code ?? 'E_TOOL_DENIED', message: approval.reason ?? 'The tool call was not approved.' }), decided };
   if (signal.aborted) return stopped(call.id, name);
+  if (approval.content !== undefined) {
+    // Only a built-in tool that offered the whole content for review writes the person's version; any other would
+    // run its own proposal and the person's edit would be lost without a word.
+    if (!prepared?.review || tool.external) {
+      return { ...failed(call.id, name, { code: 'E_APPROVAL_EDIT_UNSUPPORTED', message: `The person edited what ${name} would do before allowing it, but ${name} cannot take edited content, so it was not run. Ask the person how to go on.` }), decided };
+    }
+    ctx.approved = { content: approval.content };
+  }
   let result: ToolResult;
   try {
     result = await tool.execute(args, ctx, prepared);

@@ -83,8 +83,8 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
     if (signal.aborted) throw error;
     answer = 'deny';
   }
-  const { decision: said, reason } = personAnswer(answer);
-  if (said === 'allow') return { allowed: true, by: 'person' };
+  const { decision: said, reason, content } = personAnswer(answer);
+  if (said === 'allow') return { allowed: true, by: 'person', ...(content !== undefined ? { content } : {}) };
   if (reason === undefined) return refuse('person', 'E_TOOL_REJECTED', `The person declined the tool call "${name}". Do not repeat it; ask what they want instead.`);
   // The reason is the person's own words: quoted and bounded, so it reads as their words and a pasted wall of text
   // cannot crowd out the rest of the context.
@@ -98,12 +98,12 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
 /** Characters of a person's deny reason the model receives (the rest is cut, with the full length noted). */
 export const PERSON_REASON_MAX_CHARS = 2000;
 
-/** The decision and a non-empty reason of an answer; anything that is not a known answer denies. */
-function personAnswer(answer: unknown): { decision: 'allow' | 'deny'; reason?: string } {
+/** The decision and a non-empty reason of an answer (or, allowing, the person's content); anything else denies. */
+function personAnswer(answer: unknown): { decision: 'allow' | 'deny'; reason?: string; content?: string } {
   if (answer === 'allow') return { decision: 'allow' };
   if (typeof answer !== 'object' || answer === null) return { decision: 'deny' };
-  const { decision, reason } = answer as { decision?: unknown; reason?: unknown };
-  if (decision === 'allow') return { decision: 'allow' };
+  const { decision, reason, content } = answer as { decision?: unknown; reason?: unknown; content?: unknown };
+  if (decision === 'allow') return typeof content === 'string' ? { decision: 'allow', content } : { decision: 'allow' };
   // One line: quoteUntrusted would show a line break as \x0a, which reads worse to the model than a space.
   const said = typeof reason === 'string' ? reason.replace(/\s*\n\s*/g, ' ').trim() : '';
   return said !== '' ? { decision: 'deny', reason: said } : { decision: 'deny' };

@@ -31,9 +31,11 @@ export interface ApprovalRequest {
 
 /**
  * The person's answer: 'allow' / 'deny', or the object form, which can carry why they denied (the model receives
- * the reason, bounded and quoted as the person's words, in the tool error).
+ * the reason, bounded and quoted as the person's words, in the tool error), or — allowing a tool that offers a
+ * review (`prepared.review`: write, edit) — the content the person edited the proposal into: the tool writes it
+ * instead of its own and tells the model so.
  */
-export type ApprovalAnswer = 'allow' | 'deny' | { decision: 'allow' | 'deny'; reason?: string };
+export type ApprovalAnswer = 'allow' | 'deny' | { decision: 'allow' | 'deny'; reason?: string } | { decision: 'allow'; content: string };
 
 /**
  * The port the UI implements (a dialog; the headless runner has none). Contract: resolves an ApprovalAnswer;
@@ -50,4 +52,6 @@ export interface ApprovalOutcome {
   code?: string;
   /** The approval rule that decided (by 'rule'), shown on the tool card. */
   rule?: DecidingRule;
+  /** Allowed by the person with their own version of the content (a tool with `prepared.review` writes it). */
+  content?: string;
 }

@@ -11,6 +11,12 @@ export interface ToolContext {
   /** The model's tool call id. */
   callId: string;
   signal: AbortSignal;
+  /**
+   * Set only for a tool whose prepare offered a `review` and that the person allowed after editing the proposed
+   * content: the whole content they approved, which the tool writes instead of its own (with the same path, policy
+   * and snapshot checks) and names in its result.
+   */
+  approved?: { content: string };
 }
 
 export interface ToolResult {
@@ -43,6 +49,12 @@ export interface PreparedCall {
    * English (for the model and the CLI); the app shows its translation of `reason`.
    */
   alwaysAsk?: { reason: AskReason; text: string };
+  /**
+   * The file before and the whole content proposed (write, edit; text files within REVIEW_MAX_CHARS), so the person
+   * can review it in a merge view and edit the proposal before allowing; `before` is null for a new file. A tool
+   * that sets it takes `ToolContext.approved` in execute.
+   */
+  review?: { before: string | null; after: string };
 }
 
 export interface ToolDefinition {

@@ -122,6 +122,22 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
         expect((await writeTool().execute({ path: 'g.txt', content: 'x' }, ctx, create)).code).toBe('E_EDIT_CONFLICT');
       });
 
+      it('writes the person’s edited content under the same checks: a changed file is a conflict, a read-only workspace refuses', async () => {
+        await fs.writeText('p.txt', 'v1\n');
+        const prepared = await writeTool().prepare!({ path: 'p.txt', content: 'model\n' }, ctx);
+        expect(prepared.review).toEqual({ before: 'v1\n', after: 'model\n' });
+        const mine = { ...ctx, approved: { content: 'person\n' } };
+        const result = await writeTool().execute({ path: 'p.txt', content: 'model\n' }, mine, prepared);
+        expect(result.output).toContain('Wrote p.txt (7 bytes). The person changed the content before allowing it');
+        expect(await fs.readText('p.txt')).toBe('person\n');
+        const again = await writeTool().prepare!({ path: 'p.txt', content: 'model\n' }, ctx);
+        await fs.writeText('p.txt', 'raced\n');
+        expect((await writeTool().execute({ path: 'p.txt', content: 'model\n' }, mine, again)).code).toBe('E_EDIT_CONFLICT');
+        expect(await fs.readText('p.txt')).toBe('raced\n');
+        const readOnly = await harness.open('read');
+        expect((await writeTool().execute({ path: 'q.txt', content: 'x' }, { ...mine, fs: readOnly })).code).toBe('E_FS_READ_ONLY');
+      });
+
       it('cannot write in a read-only workspace or over a folder', async () => {
         await fs.mkdir('folder');
         expect((await approved(writeTool(), { path: 'folder', content: 'x' })).code).toBe('E_WRITE_IS_DIRECTORY');
@@ -166,6 +182,21 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
         const again = await editTool().prepare!({ path: 'c.txt', old_string: 'delta', new_string: 'x' }, ctx);
         await fs.writeText('c.txt', 'alpha\n');
         expect((await editTool().execute({ path: 'c.txt', old_string: 'delta', new_string: 'x' }, ctx, again)).code).toBe('E_EDIT_CONFLICT');
+      });
+
+      it('writes the whole file the person approved instead of its replacement, after the same conflict check', async () => {
+        await fs.writeText('e.txt', 'alpha\nbeta\n');
+        const args = { path: 'e.txt', old_string: 'beta', new_string: 'gamma' };
+        const prepared = await editTool().prepare!(args, ctx);
+        expect(prepared.review).toEqual({ before: 'alpha\nbeta\n', after: 'alpha\ngamma\n' });
+        const mine = { ...ctx, approved: { content: 'alpha\ndelta\n' } };
+        const result = await editTool().execute(args, mine, prepared);
+        expect(result.output).toContain('-gamma\n+delta');
+        expect(await fs.readText('e.txt')).toBe('alpha\ndelta\n');
+        const again = await editTool().prepare!({ path: 'e.txt', old_string: 'delta', new_string: 'x' }, ctx);
+        await fs.writeText('e.txt', 'alpha\ndelta\nmore\n');
+        expect((await editTool().execute({ path: 'e.txt', old_string: 'delta', new_string: 'x' }, mine, again)).code).toBe('E_EDIT_CONFLICT');
+        expect(await fs.readText('e.txt')).toBe('alpha\ndelta\nmore\n');
       });
 
       it('matches "\\n" text in a CRLF file and keeps its line ends', async () => {

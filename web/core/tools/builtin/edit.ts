@@ -1,13 +1,14 @@
 // `edit {path, old_string, new_string, replace_all?}`: exact string replacement in one text file. Approval 'ask'.
 // A unique match is required unless replace_all (E_EDIT_NOT_FOUND / E_EDIT_AMBIGUOUS say how to fix the call).
 // prepare() computes the new content and its unified diff from a snapshot; execute() re-reads the file, refuses
-// with E_EDIT_CONFLICT if it is not byte-identical to that snapshot, and writes the content the person saw.
+// with E_EDIT_CONFLICT if it is not byte-identical to that snapshot, and writes the content the person saw — or the
+// whole content they edited the proposal into before allowing it (prepare offers the file and the result for review).
 import type { FileSnapshot } from '../../approval';
 import { HarnessError } from '../../errors';
 import type { PreparedCall, ToolContext, ToolDefinition, ToolResult } from '../types';
 import { unifiedDiff } from './diff';
 import { isSnapshot, readFileState, type FileState } from './file-state';
-import { badArgs, boolArg, guard, shownTarget, stringArg, targetFields, writeTarget } from './tool-kit';
+import { badArgs, boolArg, contentToWrite, guard, reviewOf, shownTarget, stringArg, targetFields, writeTarget } from './tool-kit';
 
 interface EditPlan {
   /** The normalised path (what is read and written); `shown` is what the card says. */
@@ -18,6 +19,8 @@ interface EditPlan {
   replacements: number;
   diff: string;
   snapshot: FileSnapshot;
+  /** The file as it was (for the review). */
+  before: string;
 }
 
 function countOf(text: string, needle: string): number {
@@ -69,7 +72,7 @@ async function planEdit(args: Record<string, unknown>, ctx: ToolContext, seen?: 
     throw new HarnessError('E_EDIT_AMBIGUOUS', `old_string occurs ${count} times in ${path}. Include more surrounding lines so it is unique, or set replace_all to true to change every occurrence.`, { path, count });
   }
   const content = replaceLiteral(text, oldString, newString, all);
-  return { path, shown: shownTarget(target), fields: targetFields(target), content, replacements: all ? count : 1, diff: unifiedDiff(text, content, path, path), snapshot: state.snapshot };
+  return { path, shown: shownTarget(target), fields: targetFields(target), content, replacements: all ? count : 1, diff: unifiedDiff(text, content, path, path), snapshot: state.snapshot, before: text };
 }
 
 export function editTool(): ToolDefinition {
@@ -96,14 +99,15 @@ export function editTool(): ToolDefinition {
     async prepare(args, ctx): Promise<PreparedCall> {
       const plan = await planEdit(args, ctx);
       const what = plan.replacements === 1 ? '1 replacement' : `${plan.replacements} replacements`;
-      return { summary: `Edit ${plan.shown} (${what})`, detail: plan.diff, state: plan.snapshot, ...plan.fields };
+      return { summary: `Edit ${plan.shown} (${what})`, detail: plan.diff, state: plan.snapshot, ...plan.fields, ...reviewOf(plan.before, plan.content) };
     },
     async execute(args, ctx, prepared): Promise<ToolResult> {
       return guard(async () => {
         const seen = prepared && isSnapshot(prepared.state) ? prepared.state : undefined;
         const plan = await planEdit(args, ctx, seen);
-        await ctx.fs.writeText(plan.path, plan.content);
-        return { output: `Edited ${plan.path}: ${plan.replacements === 1 ? '1 replacement' : `${plan.replacements} replacements`}.` };
+        const { content, note } = contentToWrite(ctx, plan.content, plan.path);
+        await ctx.fs.writeText(plan.path, content);
+        return { output: `Edited ${plan.path}: ${plan.replacements === 1 ? '1 replacement' : `${plan.replacements} replacements`}.${note}` };
       });
     },
   };

@@ -19,6 +19,11 @@ export const DIFF_MAX_CHARS = 200_000;
 export const DIFF_MAX_EDITS = 1000;
 export const DIFF_MAX_WORK = 50_000_000;
 export const DIFF_TIMEOUT_MS = 2000;
+/** `write`/`edit`: files (before or proposed) up to this many characters are offered whole for review and editing
+ * before approval (they cross to the page with the approval request); larger ones show the diff only. */
+export const REVIEW_MAX_CHARS = 1_000_000;
+/** `write`/`edit`: the diff from the model's proposal to the person's edited version, in the tool result. */
+export const PERSON_EDIT_DIFF_MAX_CHARS = 8000;
 
 /** `glob`/`search`: seed 000 §9. */
 export const WALK_MAX_FILES = 10_000;

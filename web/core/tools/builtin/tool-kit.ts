@@ -5,7 +5,9 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { HarnessError, toErrorData } from '../../errors';
 import type { FileSnapshot } from '../../approval';
 import { ASK_REASON_TEXT, judgeWrite, shownWritePath, type WorkspaceFs, type WriteTarget } from '../../fs';
-import type { PreparedCall, ToolResult } from '../types';
+import type { PreparedCall, ToolContext, ToolResult } from '../types';
+import { unifiedDiff } from './diff';
+import { PERSON_EDIT_DIFF_MAX_CHARS, REVIEW_MAX_CHARS } from './limits';
 
 export function toolError(code: string, message: string): ToolResult {
   return { output: `Error ${code}: ${message}`, error: true, code };
@@ -53,6 +55,26 @@ export function targetFields(target: WriteTarget): Pick<PreparedCall, 'target' |
   return {
     target: target.raw === target.path.path ? { path: target.path.path } : { path: target.path.path, raw: target.raw },
     ...(target.ask ? { alwaysAsk: { reason: target.ask, text: ASK_REASON_TEXT[target.ask] } } : {}),
+  };
+}
+
+/** The whole texts a writing tool offers for review before approval, when both fit (else the card shows the diff). */
+export function reviewOf(before: string | null, after: string): Pick<PreparedCall, 'review'> {
+  return (before?.length ?? 0) <= REVIEW_MAX_CHARS && after.length <= REVIEW_MAX_CHARS ? { review: { before, after } } : {};
+}
+
+/**
+ * What a writing tool writes: the person's version when they edited the proposal before allowing (only offered with
+ * a review), else its own; and the sentence its result adds so the model knows the file is not what it proposed —
+ * with the diff from its proposal to what was written, bounded (it can read the file for the rest).
+ */
+export function contentToWrite(ctx: ToolContext, proposed: string, path: string): { content: string; note: string } {
+  const mine = ctx.approved?.content;
+  if (mine === undefined || mine === proposed) return { content: proposed, note: '' };
+  const diff = unifiedDiff(proposed, mine, `${path} (your proposal)`, `${path} (written)`, { maxChars: PERSON_EDIT_DIFF_MAX_CHARS });
+  return {
+    content: mine,
+    note: ` The person changed the content before allowing it, so ${path} holds their version, not yours. Build on their version; this is how it differs from what you proposed:\n${diff}`,
   };
 }
 

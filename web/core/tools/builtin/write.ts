@@ -1,12 +1,13 @@
 // `write {path, content}`: replaces or creates a whole text file, atomically through WorkspaceFs. Approval 'ask'.
-// prepare() shows the unified diff against the current content and keeps a snapshot; execute() refuses with
-// E_EDIT_CONFLICT when the file changed after the person saw the diff.
+// prepare() shows the unified diff against the current content (and offers both texts for review) and keeps a
+// snapshot; execute() refuses with E_EDIT_CONFLICT when the file changed after the person saw the diff, and writes
+// the person's version when they edited the proposal before allowing it.
 import { assertUnchanged, type FileSnapshot } from '../../approval';
 import type { PreparedCall, ToolDefinition, ToolResult } from '../types';
 import type { ToolContext } from '../types';
 import { unifiedDiff } from './diff';
 import { isSnapshot, readFileState } from './file-state';
-import { guard, shownTarget, stringArg, targetFields, writeTarget } from './tool-kit';
+import { contentToWrite, guard, reviewOf, shownTarget, stringArg, targetFields, writeTarget } from './tool-kit';
 
 // Summary, diff header and snapshot name the normalised path (what will be written), never the raw argument; the
 // summary shows `"raw" → path` when the model sent another form of it.
@@ -19,13 +20,13 @@ async function prepareWrite(args: Record<string, unknown>, ctx: ToolContext): Pr
   const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
   const fields = targetFields(target);
   if (!state.exists) {
-    return { summary: `Create ${shown} (${linesText(lines)})`, detail: unifiedDiff('', content, null, path), state: state.snapshot, ...fields };
+    return { summary: `Create ${shown} (${linesText(lines)})`, detail: unifiedDiff('', content, null, path), state: state.snapshot, ...fields, ...reviewOf(null, content) };
   }
   if (state.text === null) {
     return { summary: `Overwrite binary file ${shown} with text (${linesText(lines)})`, detail: `(${path} is binary; no diff)`, state: state.snapshot, ...fields };
   }
   const detail = unifiedDiff(state.text, content, path, path);
-  return { summary: detail ? `Overwrite ${shown} (${linesText(lines)})` : `Write ${shown} (unchanged)`, detail: detail || '(no changes)', state: state.snapshot, ...fields };
+  return { summary: detail ? `Overwrite ${shown} (${linesText(lines)})` : `Write ${shown} (unchanged)`, detail: detail || '(no changes)', state: state.snapshot, ...fields, ...reviewOf(state.text, content) };
 }
 
 export function writeTool(): ToolDefinition {
@@ -49,13 +50,13 @@ export function writeTool(): ToolDefinition {
     async execute(args, ctx, prepared): Promise<ToolResult> {
       return guard(async () => {
         const path = (await writeTarget('write', args, ctx.fs)).path.path;
-        const content = stringArg('write', args, 'content')!;
+        const { content, note } = contentToWrite(ctx, stringArg('write', args, 'content')!, path);
         const ready = prepared ?? (await prepareWrite(args, ctx));
         const snapshot: FileSnapshot | undefined = isSnapshot(ready.state) ? ready.state : undefined;
         if (snapshot) await assertUnchanged(ctx.fs, snapshot);
         await ctx.fs.writeText(path, content);
         const bytes = new TextEncoder().encode(content).length;
-        return { output: `${snapshot?.sha256 === null ? 'Created' : 'Wrote'} ${path} (${bytes} bytes).` };
+        return { output: `${snapshot?.sha256 === null ? 'Created' : 'Wrote'} ${path} (${bytes} bytes).${note}` };
       });
     },
   };
