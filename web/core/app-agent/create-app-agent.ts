@@ -207,7 +207,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     const { turnExtensions } = await import('./turn-extensions');
     const plugins = options.plugins !== undefined ? options.plugins : (await import('../plugins')).sharedPluginService(db);
     const bridge = options.bridge !== undefined ? options.bridge : async () => (await import('../bridge-client')).connectedBridge(db, options.fetch ? { fetch: options.fetch } : {});
-    return turnExtensions({ workspaceId, approval: settings.approval, plugins, bridge, ...(options.askWrite ? { askWrite: options.askWrite } : {}), signal });
+    const rules = approvalSettingsOf(settings.approval, settings.rules).rules;
+    return turnExtensions({ workspaceId, approval: settings.approval, plugins, bridge, ...(options.askWrite ? { askWrite: options.askWrite } : {}), ...(rules ? { rules } : {}), signal });
   }
 
   async function toolsForTurn(extensions: TurnExtensions, selection: ProfileSelection, warnings: ErrorData[], fs: WorkspaceFs): Promise<ToolRegistry> {

@@ -12,6 +12,7 @@ import type { WriteApproval, WriteApprovalRequest } from '../../../plugin-host';
 import { pluginToolSource, writeApprovalDiff, type PluginService } from '../plugins';
 import type { ToolDefinition } from '../tools/types';
 import type { AgentSettings } from './agent-settings';
+import type { RuleSet } from '../approval';
 
 /** One fs.write of a plugin tool, as the person is asked about it (path and diff). */
 export interface PluginWriteRequest {
@@ -47,6 +48,8 @@ export interface ExtensionPorts {
   bridge: (() => Promise<ConnectedBridge | undefined>) | null;
   askWrite?: AskWrite;
   signal: AbortSignal;
+  /** The person's approval rules: they also judge each file write of a plugin, by its path. */
+  rules?: RuleSet;
 }
 
 export interface TurnExtensions {
@@ -79,32 +82,59 @@ export async function turnExtensions(ports: ExtensionPorts): Promise<TurnExtensi
   return out;
 }
 
-async function pluginTools({ plugins, workspaceId, approval, askWrite }: ExtensionPorts): Promise<ToolDefinition[]> {
+async function pluginTools({ plugins, workspaceId, approval, askWrite, rules }: ExtensionPorts): Promise<ToolDefinition[]> {
   if (!plugins) return [];
   const source = pluginToolSource(plugins, {
     workspaceId,
     // ask shows each write's path and diff on the chat's card; auto shows only the files that always ask (.vscode/,
     // .envrc, CI workflows…); yolo writes without asking. .git is refused in all three by the write policy.
     approval: (call): WriteApproval => {
+      if (rules && rules.size > 0) return ruledWrites(call, approval, rules, askWrite);
       if (approval === 'yolo') return { mode: 'yolo' };
-      const approve = async (request: WriteApprovalRequest, signal: AbortSignal) => {
-        if (!askWrite) return false;
-        const ask: PluginWriteRequest = {
-          callId: call.callId,
-          tool: call.publicName,
-          pluginId: request.pluginId,
-          path: request.path,
-          ...(request.rawPath !== undefined ? { rawPath: request.rawPath } : {}),
-          ...(request.alwaysAsk ? { alwaysAsk: request.alwaysAsk } : {}),
-          exists: request.exists,
-          diff: writeApprovalDiff(request),
-        };
-        return (await askWrite(ask, signal).catch(() => false)) === true && !signal.aborted;
-      };
+      const approve = personApproves(call, askWrite);
       return { mode: approval === 'auto' ? 'auto' : 'ask', approve };
     },
   });
   return source();
+}
+
+/** Asks the person on the chat's write card (path and diff); no card (headless, a closed page) denies. */
+function personApproves(call: { callId: string; publicName: string }, askWrite: AskWrite | undefined) {
+  return async (request: WriteApprovalRequest, signal: AbortSignal): Promise<boolean> => {
+    if (!askWrite) return false;
+    const card: PluginWriteRequest = {
+      callId: call.callId,
+      tool: call.publicName,
+      pluginId: request.pluginId,
+      path: request.path,
+      ...(request.rawPath !== undefined ? { rawPath: request.rawPath } : {}),
+      ...(request.alwaysAsk ? { alwaysAsk: request.alwaysAsk } : {}),
+      exists: request.exists,
+      diff: writeApprovalDiff(request),
+    };
+    return (await askWrite(card, signal).catch(() => false)) === true && !signal.aborted;
+  };
+}
+
+/**
+ * Plugin writes under approval rules: every write is judged by its path (so the host asks `approve` for each), a
+ * matching deny refuses it even in yolo, an allow writes it unasked (a file that always asks still asks), no rule
+ * leaves the mode's answer.
+ */
+function ruledWrites(call: { callId: string; publicName: string }, approval: AgentSettings['approval'], rules: RuleSet, askWrite: AskWrite | undefined): WriteApproval {
+  const ask = personApproves(call, askWrite);
+  return {
+    mode: 'ask',
+    approve: async (request, signal) => {
+      const tool: ToolDefinition = { schema: { name: call.publicName, description: '', parameters: {} }, approval: 'ask', external: true, origin: { kind: 'plugin', pluginId: request.pluginId }, execute: async () => ({ output: '' }) };
+      const rule = rules.decide(tool, request.path, true);
+      if (rule?.decision === 'deny') return false;
+      if (approval === 'yolo') return true;
+      if (request.alwaysAsk) return ask(request, signal);
+      if (rule?.decision === 'allow' || (!rule && approval === 'auto')) return true;
+      return ask(request, signal);
+    },
+  };
 }
 
 async function bridgeExtensions(connect: () => Promise<ConnectedBridge | undefined>, { workspaceId, signal }: ExtensionPorts) {

@@ -69,6 +69,20 @@ describe('approval rules: which rule decides', () => {
     expect(rules([{ decision: 'allow', tool: 'group:writes' }]).decide(tool('write', { external: true, origin: { kind: 'bridge' } }), 'a')).toBeNull();
   });
 
+  it('matches deny and ask rules on the case-folded path too (a case-insensitive folder), allow rules exactly', () => {
+    const set = rules([
+      { decision: 'deny', tool: 'group:writes', path: 'secrets/**' },
+      { decision: 'allow', tool: 'edit', path: 'docs/**' },
+    ]);
+    expect(set.decide(edit, 'Secrets/key.txt')?.decision).toBe('deny');
+    expect(set.decide(edit, 'SECRETS./Key')?.decision).toBe('deny');
+    expect(set.decide(edit, 'Docs/a.md')).toBeNull();
+    // A plugin's file write is a write for group:writes.
+    const plugin = tool('p--t', { external: true, origin: { kind: 'plugin', pluginId: 'p' } });
+    expect(set.decide(plugin, 'secrets/x', true)?.decision).toBe('deny');
+    expect(set.decide(plugin, 'secrets/x')).toBeNull();
+  });
+
   it('refuses a bad list whole, naming each problem', () => {
     expect(() => parseRules([{ decision: 'maybe', tool: 'edit' }], 'rules')).toThrow(/rules\[0\]\.decision/);
     expect(() => parseRules([{ decision: 'allow', tool: 'rm -rf' }], 'rules')).toThrow(/rules\[0\]\.tool/);

@@ -21,7 +21,8 @@ import type { ApprovalDecision } from './types';
 export interface ApprovalRule {
   decision: ApprovalDecision;
   /**
-   * A tool's public name (`edit`), or a group: `group:writes` (the built-in file writers `write` and `edit`),
+   * A tool's public name (`edit`), or a group: `group:writes` (the built-in file writers `write` and `edit`, and each
+   * file write a plugin makes),
    * `plugin:<plugin id>`, `group:bridge` (i-bridge workers' tools), `mcp:<server>`, or `*` (every tool).
    */
   tool: string;
@@ -83,10 +84,10 @@ export function parseRules(value: unknown, at: string): ApprovalRule[] {
   return (value as ApprovalRule[]).map((r) => ({ decision: r.decision, tool: r.tool, ...(r.path !== undefined ? { path: r.path } : {}) }));
 }
 
-function selects(selector: string, tool: ToolDefinition): boolean {
+function selects(selector: string, tool: ToolDefinition, write: boolean): boolean {
   const name = tool.schema.name;
   if (selector === '*') return true;
-  if (selector === 'group:writes') return !tool.external && FILE_WRITE_TOOLS.includes(name);
+  if (selector === 'group:writes') return write || (!tool.external && FILE_WRITE_TOOLS.includes(name));
   if (selector === 'group:bridge') return tool.origin?.kind === 'bridge';
   if (selector.startsWith('plugin:')) return tool.origin?.kind === 'plugin' && tool.origin.pluginId === selector.slice(7);
   if (selector.startsWith('mcp:')) return tool.origin?.kind === 'mcp' && tool.origin.server === selector.slice(4);
@@ -95,25 +96,43 @@ function selects(selector: string, tool: ToolDefinition): boolean {
 
 const toolRank = (selector: string) => (selector === '*' ? 0 : selector.startsWith('group:') ? 1 : selector.includes(':') ? 2 : 3);
 
+/**
+ * A path as a case-insensitive folder may name the same file: NFC, lower case, no trailing dots or spaces per
+ * segment (the write policy's folding, plugin-host/fs/write-policy.ts). Deny and ask rules also match on it, so
+ * `Secrets/key` on macOS or Windows cannot slip past `deny … secrets/**`; allow rules stay exact.
+ */
+const fold = (path: string) =>
+  path
+    .split('/')
+    .map((s) => s.normalize('NFC').toLowerCase().replace(/[. ]+$/, ''))
+    .join('/');
+
 /** Rules compiled once per turn (globs are not re-parsed per call). */
 export class RuleSet {
-  private readonly compiled: Array<{ rule: DecidingRule; glob: GlobMatcher | null }>;
+  private readonly compiled: Array<{ rule: DecidingRule; glob: GlobMatcher | null; folded: GlobMatcher | null }>;
 
   constructor(rules: readonly ScopedRule[]) {
     const seen: Record<RuleScope, number> = { workspace: 0, global: 0 };
-    this.compiled = rules.map((r) => ({ rule: { ...r, index: seen[r.scope]++ }, glob: r.path !== undefined ? compileGlob(r.path) : null }));
+    this.compiled = rules.map((r) => ({
+      rule: { ...r, index: seen[r.scope]++ },
+      glob: r.path !== undefined ? compileGlob(r.path) : null,
+      folded: r.path !== undefined && r.decision !== 'allow' ? compileGlob(fold(r.path)) : null,
+    }));
   }
 
   get size(): number {
     return this.compiled.length;
   }
 
-  /** The deciding rule for a call of `tool` on `path` (null: no rule matches; the mode's default stands). */
-  decide(tool: ToolDefinition, path: string | undefined): DecidingRule | null {
+  /**
+   * The deciding rule for a call of `tool` on `path` (null: no rule matches; the mode's default stands). `write`: the
+   * call is one mediated file write (a plugin's fs.write), which `group:writes` covers as it covers write and edit.
+   */
+  decide(tool: ToolDefinition, path: string | undefined, write = false): DecidingRule | null {
     let best: { rule: DecidingRule; key: number[] } | null = null;
-    for (const { rule, glob } of this.compiled) {
-      if (!selects(rule.tool, tool)) continue;
-      if (glob && (path === undefined || !glob.matches(path))) continue;
+    for (const { rule, glob, folded } of this.compiled) {
+      if (!selects(rule.tool, tool, write)) continue;
+      if (glob && (path === undefined || !(glob.matches(path) || (folded !== null && folded.matches(fold(path)))))) continue;
       const key = [STRENGTH[rule.decision], glob ? 1 : 0, toolRank(rule.tool), glob ? glob.base.length : 0, rule.scope === 'workspace' ? 1 : 0, -rule.index];
       if (!best || greater(key, best.key)) best = { rule, key };
     }
