@@ -35,7 +35,7 @@ export function ConflictDialog(props: { t: Translate; undo: UndoActions; conflic
     <Dialog
       title={t('changes.conflictTitle', { path: first() })}
       onClose={props.onKeepMine}
-      closeLabel={t('changes.keepMine')}
+      closeLabel={t('changes.close')}
       wide
       footer={
         <>
