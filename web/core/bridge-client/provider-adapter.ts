@@ -5,7 +5,7 @@
 // Non-streaming: the worker is asked for `stream: false` and the adapter has no stream decoder.
 // No bridge, a bridge without a provider, or a failing worker is an error: never a fallback to a built-in adapter.
 import { HarnessError, toErrorData } from '../errors';
-import type { AuthSpec, ParsedResponse, PrepareInput, PreparedRequest, ProviderAdapter } from '../providers';
+import type { AuthSpec, Message, ParsedResponse, PrepareInput, PreparedRequest, ProviderAdapter } from '../providers';
 import type { BridgeClient, BridgeWorkspace } from './client';
 
 export interface BridgeProviderOptions {
@@ -70,6 +70,19 @@ export function checkParsedAnswer(data: unknown, protocol: string): ParsedRespon
   return data as unknown as ParsedResponse;
 }
 
+/**
+ * The host's own records on a message (issue 15/16: the whole tool output the log keeps, usage, who approved, the
+ * turn id) are never a provider's business: the built-in adapters map fields explicitly, a worker gets the message
+ * without them (a whole tool output would also defeat the bounded view and grow every request).
+ */
+const HOST_RECORDS = ['_full_output', '_usage', '_approval', '_turn'] as const;
+function withoutHostRecords(m: Message): Message {
+  if (!HOST_RECORDS.some((k) => k in m)) return m;
+  const out = { ...m } as Record<string, unknown>;
+  for (const k of HOST_RECORDS) delete out[k];
+  return out as unknown as Message;
+}
+
 export function bridgeProviderAdapter(options: BridgeProviderOptions): ProviderAdapter {
   const { protocol } = options;
   async function call(step: 'prepare' | 'parse', data: Obj): Promise<Obj> {
@@ -94,7 +107,7 @@ export function bridgeProviderAdapter(options: BridgeProviderOptions): ProviderA
     protocol,
     async prepare(input: PrepareInput) {
       // Custom providers are called without streaming: the answer is one JSON body for provider_parse.
-      const data = await call('prepare', { ...input, version: 1, protocol, stream: false } as unknown as Obj);
+      const data = await call('prepare', { ...input, history: input.history.map(withoutHostRecords), version: 1, protocol, stream: false } as unknown as Obj);
       return checkPreparedAnswer(data, protocol);
     },
     async parse(raw: unknown) {
