@@ -1,7 +1,8 @@
 // "Rewind to here" in the built app (issue 16) against the scripted model server: two turns edit files; rewinding
 // the conversation and the files to the second prompt puts the files back, drops the second turn and returns its
 // prompt to the box; after sending it again, "Files only" puts the files back and keeps the conversation. Each rewind
-// shows as an event line in the conversation.
+// shows as an event line in the conversation. And the approval card's review: the person edits the proposed content in
+// the merge view before allowing, and the file holds their version (the model is told).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startModelServer, type ModelServer } from './model-server';
@@ -9,10 +10,10 @@ import { chatLog, configureModel, sendMessage, waitForTurnEnd } from './agent-st
 import { createFileThroughUi, createPrivateWorkspace, openApp, readFileThroughUi, useServedApp } from './harness';
 
 const served = useServedApp();
-let model: ModelServer | undefined;
+const models: ModelServer[] = [];
 
 beforeAll(async () => openApp(served.browser.page, served.server.url));
-afterAll(async () => model?.close());
+afterAll(async () => Promise.all(models.map((m) => m.close())));
 
 const edit = (path: string, from: string, to: string) => ({ name: 'edit', arguments: { path, old_string: from, new_string: to } });
 const write = (path: string, content: string) => ({ name: 'write', arguments: { path, content } });
@@ -34,7 +35,8 @@ async function rewindFrom(page: Page, prompt: string, choice: string) {
 
 describe('rewind to here', () => {
   it('puts the files and the conversation back to before a prompt, or only the files', async () => {
-    model = await startModelServer({ script: [{ toolCalls: [edit('a.txt', 'zero', 'one')] }, { text: 'First done.' }, ...secondTurn, ...secondTurn] });
+    const model = await startModelServer({ script: [{ toolCalls: [edit('a.txt', 'zero', 'one')] }, { text: 'First done.' }, ...secondTurn, ...secondTurn] });
+    models.push(model);
     const { page } = served.browser;
     await createPrivateWorkspace(page, 'Rewind');
     await createFileThroughUi(page, 'a.txt', 'zero\n');
@@ -86,6 +88,36 @@ describe('rewind to here', () => {
     await chatLog(page).getByText('Second done.').waitFor();
     await chatLog(page).locator('[data-testid="undo-event"][data-kind="rewind"]').nth(1).waitFor();
     expect(await chatLog(page).getByTestId('undo-event').count()).toBe(3);
+    expect(model.failures).toEqual([]);
+  });
+
+  it('lets the person edit the proposed content in the merge view before allowing, and writes their version', async () => {
+    const model = await startModelServer({ script: [{ toolCalls: [edit('notes.txt', 'colour: red', 'colour: blue')] }, { text: 'Edited the notes.' }] });
+    models.push(model);
+    const { page } = served.browser;
+    await createPrivateWorkspace(page, 'Review');
+    await createFileThroughUi(page, 'notes.txt', 'colour: red\nsize: large\n');
+    await page.keyboard.press('Escape');
+    await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e' });
+
+    await sendMessage(page, 'Make it blue.');
+    const card = page.getByRole('group', { name: 'Allow edit?' });
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Edit before allowing' }).click();
+    // The proposed side of the merge view is editable; the person adds a line to the agent's version.
+    const proposed = card.getByRole('group', { name: 'Proposed content of notes.txt' }).locator('.cm-merge-b .cm-content');
+    await proposed.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('shape: round\n');
+    await card.getByText('You changed the proposal').waitFor();
+    await card.getByRole('button', { name: 'Allow my version' }).click();
+    await chatLog(page).getByText('Edited the notes.').waitFor();
+    await waitForTurnEnd(page);
+
+    expect(await readFileThroughUi(page, 'notes.txt')).toBe('colour: blue\nsize: large\nshape: round\n');
+    const told = (model.requests[1]!.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(told[0]).toContain('The person changed the content before allowing it, so notes.txt holds their version');
+    expect(told[0]).toContain('+shape: round');
     expect(model.failures).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // The inline approval card: the tool, its one-line summary, the diff or detail, Allow / Deny / always allow, and an
 // optional "Tell the agent why" that goes with Deny to the model (in the tool error, as the person's words).
 // A write names the normalised path that will be written (`"raw" → path` when the tool or plugin sent another form);
-// a file the write policy always asks about says why, and offers no "always allow".
+// a file the write policy always asks about says why, and offers no "always allow". A write/edit that offers a review
+// shows it in approval-review.tsx (diff, merge view, "Edit before allowing"); Allow then sends the person's version.
 import './approval-card.css';
 import { createSignal, createUniqueId, onMount, Show } from 'solid-js';
 import { shownPathArgument, shownWritePath } from '../../core/fs';
@@ -11,6 +12,7 @@ import { cardRule } from './card-rule';
 import type { ChatTranslate } from './chat-i18n';
 import type { PendingApproval } from './chat-controller';
 import { prettyArgs } from './chat-model';
+import { ApprovalReview } from './approval-review';
 import { DiffView } from './diff-view';
 import { rememberApproval } from './tool-memory';
 import { summaryText } from './tool-summary';
@@ -25,12 +27,16 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
   // A call that names a path but prepared no target (a plugin or bridge tool): the path as the workspace reads it.
   const pathArg = () => (!write() && !req().prepared?.target && typeof req().arguments.path === 'string' ? (req().arguments.path as string) : undefined);
   const [reason, setReason] = createSignal('');
+  /** The person's edit of the proposed content (null: none, or the same as proposed). */
+  const [mine, setMine] = createSignal<string | null>(null);
+  const review = () => (write() ? undefined : req().prepared?.review);
   const reasonId = createUniqueId();
   // Once allowed, the tool card keeps the diff the person saw (a declined call shows no changes: none were made).
   const offered = () => (write() ? null : cardRule(req()));
   const allowWith = (always: boolean | ApprovalRule) => {
     rememberApproval(props.pending.request, props.pending.write !== undefined);
-    props.pending.answer('allow', always);
+    const content = mine();
+    props.pending.answer('allow', always, undefined, content ?? undefined);
   };
   const deny = () => props.pending.answer('deny', false, reason().trim() || undefined);
   let allow: HTMLButtonElement | undefined;
@@ -55,11 +61,15 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
         <p class="approval-summary">{ct('writeNew')}</p>
       </Show>
       <Show when={req().prepared?.detail} fallback={<pre class="code">{write() ? ct('writeNoChange') : prettyArgs(JSON.stringify(req().arguments))}</pre>}>
-        {(detail) => <DiffView diff={detail()} label={ct('diff')} />}
+        {(detail) => (
+          <Show when={review()} fallback={<DiffView diff={detail()} label={ct('diff')} />}>
+            {(r) => <ApprovalReview review={r()} path={target()?.path ?? ''} ct={ct} diff={<DiffView diff={detail()} label={ct('diff')} />} onContent={setMine} />}
+          </Show>
+        )}
       </Show>
       <div class="approval-actions">
         <button ref={(el) => (allow = el)} type="button" class="button primary" onClick={() => allowWith(false)}>
-          {ct('allow')}
+          {mine() !== null ? ct('review.allowMine') : ct('allow')}
         </button>
         <button type="button" class="button" onClick={deny}>
           {ct('deny')}

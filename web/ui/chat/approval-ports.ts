@@ -29,7 +29,7 @@ export function approvalPorts(options: {
       const remove = () => setApprovals((all) => all.filter((a) => a !== pending));
       const pending: PendingApproval = {
         request,
-        answer(decision, always, reason) {
+        answer(decision, always, reason, content) {
           remove();
           if (typeof always === 'object' && decision === 'allow') {
             cardRules.add(always);
@@ -38,7 +38,9 @@ export function approvalPorts(options: {
             if (!alwaysAllowed.has(sid)) alwaysAllowed.set(sid, new Set());
             alwaysAllowed.get(sid)!.add(request.name);
           }
-          resolve(decision === 'deny' && reason?.trim() ? { decision, reason: reason.trim() } : decision);
+          // Edited content goes only with an allow (the tool writes the person's version instead of its own).
+          if (decision === 'allow' && content !== undefined) resolve({ decision, content });
+          else resolve(decision === 'deny' && reason?.trim() ? { decision, reason: reason.trim() } : decision);
         },
       };
       signal.addEventListener('abort', () => {

@@ -20,8 +20,11 @@ export interface PendingApproval {
   request: ApprovalRequest;
   /** Set for one fs.write inside a running plugin tool (path and diff); such a card has no "always allow". */
   write?: PluginWriteRequest;
-  /** `always`: true allows the tool for this session; a rule (from the card) is saved for the workspace. */
-  answer(decision: 'allow' | 'deny', always?: boolean | ApprovalRule, reason?: string): void;
+  /**
+   * `always`: true allows the tool for this session; a rule (from the card) is saved for the workspace. `content`:
+   * the person's edit of a reviewed write/edit (sent with an allow only).
+   */
+  answer(decision: 'allow' | 'deny', always?: boolean | ApprovalRule, reason?: string, content?: string): void;
 }
 
 export interface TurnFailure {

@@ -8,6 +8,7 @@ import { itemsEn, itemsZh } from './items-strings';
 import { meterEn, meterZh } from './meter-strings';
 import { rulesEn, rulesZh } from './rules-strings';
 import { rewindEn, rewindZh } from './rewind-strings';
+import { reviewEn, reviewZh } from './review-strings';
 
 const en = {
   title: 'Chat',
@@ -41,6 +42,7 @@ const en = {
   ...meterEn,
   ...rulesEn,
   ...rewindEn,
+  ...reviewEn,
   writeNoChange: 'The file would not change.',
   approvalMode: 'Approval',
   modeAsk: 'Ask before changes',
@@ -168,6 +170,7 @@ const zh: Record<ChatKey, string> = {
   ...meterZh,
   ...rulesZh,
   ...rewindZh,
+  ...reviewZh,
   writeNoChange: '文件不会改变。',
   approvalMode: '审批',
   modeAsk: '修改前询问',
