@@ -64,7 +64,7 @@ describe('compaction as an event', () => {
     const summary = summaryOf(run.saves.at(-1)!)!;
     expect(summary._meta).toEqual({ kind: 'compaction_summary', compaction: info, usage: compactUsage!.usage });
     // The summary call is billed too: it is in the turn's sum.
-    expect(run.result.usage).toEqual({ input_tokens: 4500, output_tokens: 14 });
+    expect(run.result.usage).toEqual({ input_tokens: 4500, output_tokens: 14, cache_read_tokens: 0, cache_write_tokens: 0 });
   });
 
   it('a failed compaction says which step failed, before the turn stops, and leaves the history as it was', async () => {

@@ -6,7 +6,7 @@ import { abortError, HookPipeline, transportHooksOf, type BudgetEstimate } from 
 import { createCompactModule } from '../modules/compact/compact-module';
 import { DEFAULT_COMPACT_CONFIG } from '../modules/compact/compact-config';
 import { MAX_COMPACT_FOCUS_CHARS } from '../modules/compact/default-prompt';
-import type { Message, PrepareInput, ToolSchema, Usage, UserMessage } from '../providers/types';
+import type { Message, PrepareInput, ToolSchema, UserMessage } from '../providers/types';
 import type { StepUsage } from '../usage/types';
 import { compactHistory, compactionError, headLength, type Compacted } from './compact';
 import { callModel } from './model-call';
@@ -29,7 +29,7 @@ export interface CompactionStep {
   /** The summary call's stream events: shown, but never taken for the answer (a stop must not save them as one). */
   send(e: AgentEvent): void;
   /** Adds the summary call's provider usage to the turn's sum. */
-  addUsage(u: Usage | undefined): void;
+  addUsage(u: StepUsage): void;
   manual?: { focus?: string };
 }
 
@@ -86,7 +86,6 @@ export async function compactionStep(s: CompactionStep): Promise<Compacted | nul
     if (!outcome.ok) throw new HarnessError(outcome.error.code, outcome.error.message, outcome.error.data);
     const response = outcome.result.parsed.response;
     const answer = response.choices[0]?.message ?? { role: 'assistant', content: null };
-    s.addUsage(response.usage);
     summaryUsage = stepUsageOf({
       protocol: input.model.protocol,
       model: input.model.model,
@@ -96,6 +95,7 @@ export async function compactionStep(s: CompactionStep): Promise<Compacted | nul
       answer,
       durationMs: performance.now() - started,
     });
+    s.addUsage(summaryUsage);
     const text = answer.content;
     if (typeof text !== 'string' || text.trim() === '') throw new HarnessError('E_COMPACT_EMPTY', 'The summary request returned no text. Nothing was compacted.');
     return { text, usage: summaryUsage };

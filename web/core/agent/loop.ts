@@ -14,6 +14,7 @@ import { checkFocus, compactionStep } from './compaction-step';
 import { callModel } from './model-call';
 import { runBatch } from './run-tools';
 import { anchorUsage, nextContextSize, stepUsageOf } from './step-usage';
+import type { StepUsage } from '../usage/types';
 import type { AgentEvent, StopReason, ToolCallRecord, TurnDeps, TurnInput, TurnResult } from './types';
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -189,9 +190,9 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
       const response = outcome.result.parsed.response;
       const choice = response.choices[0];
       if (!choice) throw new Stop('error', { code: 'E_MODEL_EMPTY', message: 'The model returned no choice. Try again; if it repeats, check the provider.' });
-      addUsage(usage, response.usage);
       const answer: AssistantMessage = { ...choice.message, role: 'assistant', _provider: { protocol: input.model.protocol, model: input.model.model } };
       const stepUsage = usageOf(answer, response.usage, response.raw_usage);
+      addUsage(usage, stepUsage);
       inFlight = null;
       // Stamped before anything saves it, so the session log keeps what every answer cost.
       const message: AssistantMessage = { ...answer, _usage: stepUsage };
@@ -359,7 +360,8 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
   }
 }
 
-function addUsage(total: Usage, u: Usage | undefined): void {
+/** The turn's total: Σ of its calls' usage in seed 000 §8's accounting (estimates where a provider reported none). */
+function addUsage(total: Usage, u: StepUsage | undefined): void {
   if (!u) return;
   for (const key of ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens'] as const) {
     const v = u[key];

@@ -111,6 +111,7 @@ export interface TurnResult {
   text: string;
   steps: number;
   toolCalls: ToolCallRecord[];
+  /** Σ of the turn's model calls (answers and compaction summaries), each in seed 000 §8's accounting as its `usage` event. */
   usage: Usage;
   error?: ErrorData;
 }

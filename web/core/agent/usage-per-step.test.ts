@@ -125,8 +125,10 @@ describe('usage in the loop', () => {
     expect(saved[0]!._usage).toMatchObject({ protocol: 'openai', model: 'm', reported: { input: true, output: true } });
     // The assistant event carries the same stamped message.
     expect(run.events.find((e) => e.type === 'assistant')).toMatchObject({ message: { _usage: { input_tokens: 500 } } });
-    // TurnResult.usage is the sum.
-    expect(run.result.usage).toEqual({ input_tokens: 1100, output_tokens: 30, cache_read_tokens: 500 });
+    // TurnResult.usage is the sum of the calls' usage events (the same §8 accounting, not the providers' raw figures).
+    expect(run.result.usage).toEqual({ input_tokens: 1100, output_tokens: 30, cache_read_tokens: 500, cache_write_tokens: 0 });
+    const sum = (k: 'input_tokens' | 'output_tokens' | 'cache_read_tokens') => usages.reduce((n, e) => n + e.usage[k], 0);
+    expect([run.result.usage.input_tokens, run.result.usage.output_tokens, run.result.usage.cache_read_tokens]).toEqual([sum('input_tokens'), sum('output_tokens'), sum('cache_read_tokens')]);
   });
 
   it('without a budget or provider usage: no window or trigger, and the size is an estimate', async () => {
