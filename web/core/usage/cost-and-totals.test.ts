@@ -132,5 +132,8 @@ describe('price table', () => {
     expect(edited.as_of).toBe('2026-12-03');
     expect(priceFor(edited, 'deepseek-chat')).toBeNull();
     expect(mergePrices(null, anthropic)).toEqual(anthropic);
+    // Adding a vendor list again keeps a price the person changed.
+    const mineNow = withPrice(merged, 'deepseek-chat', { input: 0.1, output: 0.2 }, '2026-12-04');
+    expect(priceFor(mergePrices(mineNow, deepseek), 'deepseek-chat')).toMatchObject({ input: 0.1, output: 0.2 });
   });
 });

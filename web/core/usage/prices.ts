@@ -96,13 +96,14 @@ export function costOf(usage: StepUsage, price: ModelPrice | null): number | nul
 const older = (a: string, b: string) => (a <= b ? a : b);
 
 /**
- * The person's table with a preset's models added (a model already in the table takes the preset's price). A mix
- * is only as fresh as its oldest check, so the merged table keeps the older date.
+ * The person's table with a preset's models added. A model already in the table keeps the person's price (it may be
+ * a negotiated or corrected one: adding a vendor list must not overwrite it). A mix is only as fresh as its oldest
+ * check, so the merged table keeps the older date.
  */
 export function mergePrices(table: PriceTable | null | undefined, preset: PriceTable): PriceTable {
   if (!table || table.prices.length === 0) return { as_of: preset.as_of, prices: preset.prices.map((p) => ({ ...p })) };
   const byModel = new Map(table.prices.map((p) => [p.model.toLowerCase(), { ...p }]));
-  for (const p of preset.prices) byModel.set(p.model.toLowerCase(), { ...p });
+  for (const p of preset.prices) if (!byModel.has(p.model.toLowerCase())) byModel.set(p.model.toLowerCase(), { ...p });
   return { as_of: older(table.as_of, preset.as_of), prices: [...byModel.values()] };
 }
 
