@@ -22,7 +22,8 @@ const mount = async (o: Partial<Parameters<typeof createMergeView>[1]> = {}) => 
   await new Promise((r) => setTimeout(r, 50));
   return handle;
 };
-const buttons = (name: string) => [...host.querySelectorAll('button')].filter((b) => b.getAttribute('aria-label')?.startsWith(name));
+const inside = () => host.shadowRoot!;
+const buttons = (name: string) => [...inside().querySelectorAll('button')].filter((b) => b.getAttribute('aria-label')?.startsWith(name));
 
 describe('merge view', () => {
   it('reverts one hunk of two through the caller, keeping CRLF and the other hunk', async () => {
@@ -47,18 +48,18 @@ describe('merge view', () => {
     buttons('Keep')[0]!.click();
     await new Promise((r) => setTimeout(r, 20));
     expect(buttons('Keep')).toHaveLength(1);
-    expect(host.querySelectorAll('.merge-hunk-kept')).toHaveLength(1);
+    expect(inside().querySelectorAll('.merge-hunk-kept')).toHaveLength(1);
     h.setMode('side-by-side');
-    expect(host.querySelector('.cm-mergeView')).not.toBeNull();
-    expect(host.querySelectorAll('.merge-hunk-kept')).toHaveLength(1);
+    expect(inside().querySelector('.cm-mergeView')).not.toBeNull();
+    expect(inside().querySelectorAll('.merge-hunk-kept')).toHaveLength(1);
   });
 
   it('reports what the person types into an editable B, with its CRLF line endings', async () => {
     const seen: string[] = [];
     const h = await mount({ editable: 'b', onChange: (b) => seen.push(b) });
-    const view = host.querySelectorAll('.cm-content')[1] as HTMLElement;
+    const view = inside().querySelectorAll('.cm-content')[1] as HTMLElement;
     expect(view.contentEditable).toBe('true');
-    expect(host.querySelectorAll('.cm-content')[0]!.getAttribute('contenteditable')).toBe('false');
+    expect(inside().querySelectorAll('.cm-content')[0]!.getAttribute('contenteditable')).toBe('false');
     // Typing through the DOM is flaky headless; a transaction is what a keystroke becomes.
     const { EditorView } = await import('@codemirror/view');
     EditorView.findFromDOM(view)!.dispatch({ changes: { from: 0, insert: '// hi\r\n' } });
@@ -69,6 +70,18 @@ describe('merge view', () => {
   it('colours TypeScript by its extension', async () => {
     await mount();
     await new Promise((r) => setTimeout(r, 200));
-    expect(host.querySelector('.tok-keyword')?.textContent).toBe('const');
+    expect(inside().querySelector('.tok-keyword')?.textContent).toBe('const');
+  });
+});
+
+describe('merge view styles', () => {
+  it('gets CodeMirror’s styles without a <style> element (the CSP allows none), so the two sides sit side by side', async () => {
+    const before = document.querySelectorAll('style').length;
+    host = document.createElement('div');
+    document.body.append(host);
+    handle = await createMergeView(host, { a: 'x\n', b: 'y\n', path: 'a.txt', mode: 'side-by-side' });
+    expect(document.querySelectorAll('style').length).toBe(before);
+    const editors = host.shadowRoot!.querySelector('.cm-mergeViewEditors')!;
+    expect(getComputedStyle(editors).display).toBe('flex');
   });
 });

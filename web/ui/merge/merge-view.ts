@@ -4,6 +4,11 @@
 // (highlightChanges); syntax colours come from classHighlighter (tok-* classes) styled in merge.css with
 // light-dark(), so they follow the app's theme like the rest of the page.
 //
+// CodeMirror injects its styles through style-mod, which in a document uses a <style> element: the production CSP
+// (style-src 'self') blocks that. In a shadow root it uses constructed stylesheets (adoptedStyleSheets), which the CSP
+// does not govern, so the view lives in a shadow root of the host, with merge.css adopted beside CodeMirror's
+// sheets. The page's custom properties (colours, fonts) and color-scheme inherit into it.
+//
 // Per-hunk Revert / Keep are block widgets above each chunk of B, computed from the package's chunks. The view never
 // applies a revert itself: it hands the caller B with that hunk put back (hunks.ts, on the raw texts, so CRLF and a
 // missing final newline survive) and the caller writes it and remounts.
@@ -15,7 +20,7 @@ import { classHighlighter } from '@lezer/highlight';
 import { hunkKey, lineRange, revertHunk } from './hunks';
 import { languageFor } from './languages';
 import type { MergeHandle, MergeHunk, MergeMode, MergeViewOptions } from './types';
-import './merge.css';
+import mergeCss from './merge.css?inline';
 
 const refresh = StateEffect.define<null>();
 
@@ -119,6 +124,21 @@ export function pageIsDark(): boolean {
   return matchMedia('(prefers-color-scheme: dark)').matches;
 }
 
+let sheet: CSSStyleSheet | null = null;
+
+function shadowOf(host: HTMLElement): { shadow: ShadowRoot; root: HTMLElement } {
+  const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(mergeCss);
+  }
+  if (!shadow.adoptedStyleSheets.includes(sheet)) shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, sheet];
+  const root = document.createElement('div');
+  root.className = 'merge-root';
+  shadow.replaceChildren(root);
+  return { shadow, root };
+}
+
 export async function createMergeView(host: HTMLElement, o: MergeViewOptions): Promise<MergeHandle> {
   const language = await languageFor(o.path);
   const theme = new Compartment();
@@ -142,19 +162,21 @@ export async function createMergeView(host: HTMLElement, o: MergeViewOptions): P
     theme.of(EditorView.darkTheme.of(dark)),
     EditorState.readOnly.of(!editable),
     EditorView.editable.of(editable),
+    o.unchangedLines ? EditorState.phrases.of({ '$ unchanged lines': o.unchangedLines }) : [],
   ];
   const listen = EditorView.updateListener.of((u) => {
     if (u.docChanged && o.editable === 'b') o.onChange?.(content());
   });
 
   function mount() {
-    host.replaceChildren();
+    const { shadow, root } = shadowOf(host);
     host.classList.add('merge-host');
     const editable = o.editable === 'b';
     const docA = docOf(o.a ?? '');
     if (mode === 'side-by-side') {
       merge = new MergeView({
-        parent: host,
+        parent: root,
+        root: shadow,
         a: { doc: docA, extensions: [common(o.a ?? '', false)] },
         b: { doc: docOf(b), extensions: [common(b, editable), listen, hunkBars(o, () => merge?.a.state.doc ?? docA, content)] },
         highlightChanges: true,
@@ -163,7 +185,8 @@ export async function createMergeView(host: HTMLElement, o: MergeViewOptions): P
       });
     } else {
       single = new EditorView({
-        parent: host,
+        parent: root,
+        root: shadow,
         state: EditorState.create({
           doc: docOf(b),
           extensions: [common(b, editable), listen, unifiedMergeView({ original: docA, mergeControls: false, highlightChanges: true, gutter: true, collapseUnchanged: { margin: 3, minSize: 6 } }), hunkBars(o, () => null, content)],
@@ -184,7 +207,7 @@ export async function createMergeView(host: HTMLElement, o: MergeViewOptions): P
   return {
     destroy() {
       destroy();
-      host.replaceChildren();
+      host.shadowRoot?.replaceChildren();
     },
     setMode(next) {
       if (next === mode) return;

@@ -42,6 +42,8 @@ export interface MergeViewOptions {
   /** Hunks already kept show "Kept" instead of Keep. */
   isKept?: (key: string) => boolean;
   labels?: MergeLabels;
+  /** CodeMirror's "$ unchanged lines" (a collapsed stretch) in the page's language; $ is the number. */
+  unchangedLines?: string;
 }
 
 export interface MergeHandle {
