@@ -74,6 +74,8 @@ export default function ChangesPanel(props: ChangesPanelProps) {
       const e = error as ErrorData;
       if (e?.code === 'E_REVERT_CONFLICT') {
         const conflicts = (e.data as { conflicts?: Array<{ path: string }> } | undefined)?.conflicts ?? [];
+        // The question replaces the review dialog: two stacked modals confuse focus and Escape.
+        setReviewing(null);
         setConflict({ op, conflict: { paths: conflicts.map((c) => c.path) } });
       } else setProblem(t('changes.failed', { message: errorText(e, 'E_REVERT_FAILED') }));
       return;

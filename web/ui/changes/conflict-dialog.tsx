@@ -25,7 +25,7 @@ export function ConflictDialog(props: { t: Translate; undo: UndoActions; conflic
 
   async function mount(el: HTMLDivElement, v: FileVersions) {
     try {
-      view = await mountMergeView(el, { a: v.after, b: v.current, path: v.path, mode: diffMode() });
+      view = await mountMergeView(el, { a: v.after, b: v.current, path: v.path, mode: diffMode(), unchangedLines: t('changes.unchangedLines') });
     } catch {
       setFailed(true);
     }

@@ -68,6 +68,7 @@ export function ReviewDialog(props: {
         keepChunk: (hunk) => (props.onKeepHunk(hunk.key), view?.refresh()),
         isKept: props.isHunkKept,
         labels: { revert: t('changes.revertHunk'), keep: t('changes.keepHunk'), kept: t('changes.keptHunk'), hunk: (index, count) => t('changes.hunk', { index: index + 1, count }) },
+        unchangedLines: t('changes.unchangedLines'),
       });
       if (n !== mounting) handle.destroy();
       else view = handle;
