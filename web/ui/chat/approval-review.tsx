@@ -124,7 +124,7 @@ export function ApprovalReview(props: {
             )}
           </For>
         </div>
-        <button type="button" class="button small" classList={{ ghost: !editing() }} aria-pressed={editing()} onClick={toggleEditing}>
+        <button type="button" class="button small" aria-pressed={editing()} onClick={toggleEditing}>
           {editing() ? ct('review.discard') : ct('review.edit')}
         </button>
       </div>
