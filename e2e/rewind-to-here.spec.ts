@@ -21,7 +21,20 @@ const secondTurn = [{ toolCalls: [edit('a.txt', 'one', 'two'), write('b.txt', 'n
 
 const treeItem = (page: Page, path: string) => page.getByRole('tree', { name: 'Files' }).locator(`[role="treeitem"][data-path="${path}"]`);
 
-async function rewindFrom(page: Page, prompt: string, choice: string) {
+/** The person's own change to a workspace file, made outside the agent (OPFS, as another program would). */
+async function writeByHand(page: Page, workspaceId: string, path: string, text: string) {
+  await page.evaluate(
+    async ({ workspaceId, path, text }) => {
+      const dir = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')).getDirectoryHandle(workspaceId);
+      const w = await (await dir.getFileHandle(path)).createWritable();
+      await w.write(text);
+      await w.close();
+    },
+    { workspaceId, path, text },
+  );
+}
+
+async function rewindFrom(page: Page, prompt: string, choice: string, conflict?: string) {
   const bubble = chatLog(page).locator('.msg-user').filter({ hasText: prompt });
   await bubble.hover();
   await bubble.getByRole('button', { name: 'Rewind to here' }).click();
@@ -30,6 +43,11 @@ async function rewindFrom(page: Page, prompt: string, choice: string) {
   await dialog.getByTestId('rewind-files').getByText('2 files changed by this turn and later: a.txt, b.txt').waitFor();
   await dialog.getByLabel(choice).check();
   await dialog.getByRole('button', { name: 'Rewind', exact: true }).click();
+  if (conflict) {
+    // Nothing is rewound until the person chooses to overwrite their edit.
+    expect(await dialog.getByRole('alert').textContent()).toContain(`These files hold your edits, made after the agent left them: ${conflict}. Nothing was rewound.`);
+    await dialog.getByRole('button', { name: 'Rewind anyway' }).click();
+  }
   await dialog.waitFor({ state: 'detached' });
 }
 
@@ -38,7 +56,7 @@ describe('rewind to here', () => {
     const model = await startModelServer({ script: [{ toolCalls: [edit('a.txt', 'zero', 'one')] }, { text: 'First done.' }, ...secondTurn, ...secondTurn] });
     models.push(model);
     const { page } = served.browser;
-    await createPrivateWorkspace(page, 'Rewind');
+    const id = await createPrivateWorkspace(page, 'Rewind');
     await createFileThroughUi(page, 'a.txt', 'zero\n');
     await page.keyboard.press('Escape');
     await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e' });
@@ -53,10 +71,11 @@ describe('rewind to here', () => {
     expect(await readFileThroughUi(page, 'a.txt')).toBe('two\n');
     expect(await readFileThroughUi(page, 'b.txt')).toBe('new\n');
 
-    // Conversation and files: the second turn is gone, a.txt is as the first turn left it, b.txt no longer exists,
-    // and the second prompt is back in the box.
-    await rewindFrom(page, 'Second change', 'Conversation and files');
-    await chatLog(page).getByText('Second done.').waitFor({ state: 'detached' });
+    // The person changes b.txt after the agent: the rewind stops and names it. Anyway: the second turn is gone, a.txt
+    // is as the first turn left it, b.txt no longer exists, and the second prompt is back in the box.
+    await writeByHand(page, id, 'b.txt', 'mine\n');
+    await rewindFrom(page, 'Second change', 'Conversation and files', 'b.txt');
+    expect(await chatLog(page).getByText('Second done.').count()).toBe(0);
     expect(await chatLog(page).locator('.msg-user').filter({ hasText: 'Second change' }).count()).toBe(0);
     expect(await page.getByLabel('Message', { exact: true }).inputValue()).toBe('Second change');
     const event = chatLog(page).getByTestId('undo-event').first();
