@@ -4,9 +4,10 @@ import { createResource, type Resource } from 'solid-js';
 import type { SessionChanges } from '../../core/app-agent/undo';
 import type { UndoActions } from '../chat/undo-actions';
 
-export function createSessionChanges(o: { sessionId: () => string | null; undo: UndoActions }): Resource<SessionChanges | null> {
+export function createSessionChanges(o: { sessionId: () => string | null; undo: UndoActions; filesEpoch?: () => unknown }): Resource<SessionChanges | null> {
   const [changes] = createResource(
-    () => ({ id: o.sessionId(), epoch: o.undo.epoch() }),
+    // filesEpoch: the person changed files through the app (Files panel), which can make one "changed since".
+    () => ({ id: o.sessionId(), epoch: o.undo.epoch(), files: o.filesEpoch?.() }),
     ({ id }) => (id ? o.undo.changes() : Promise.resolve(null)),
   );
   return changes;

@@ -62,7 +62,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
     keptText: (title) => ct('editKept', { title }),
   });
   const [draft, setDraft] = createSignal('');
-  const sessionChanges = createSessionChanges({ sessionId: chat.sessionId, undo: chat.undo });
+  const sessionChanges = createSessionChanges({ sessionId: chat.sessionId, undo: chat.undo, filesEpoch: () => s.filesEpoch().n });
   // Rewinds, reverts and redos of the open session, shown as lines between its turns; the rewind dialog's target.
   const undoEvents = createUndoEvents({ db: s.db, workspaceId: props.workspace.id, chat });
   const placedEvents = createMemo(() => placeEvents(chat.messages(), undoEvents.events()));
