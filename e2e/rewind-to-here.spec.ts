@@ -134,6 +134,10 @@ describe('rewind to here', () => {
     await waitForTurnEnd(page);
 
     expect(await readFileThroughUi(page, 'notes.txt')).toBe('colour: blue\nsize: large\nshape: round\n');
+    // The tool card keeps the diff of what was written (the person's version), not of the agent's proposal.
+    const tool = chatLog(page).locator('[data-tool="edit"]');
+    await tool.locator('summary').click();
+    expect(await tool.getByLabel('Changes').textContent()).toContain('+shape: round');
     const told = (model.requests[1]!.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool').map((m) => m.content);
     expect(told[0]).toContain('The person changed the content before allowing it, so notes.txt holds their version');
     expect(told[0]).toContain('+shape: round');

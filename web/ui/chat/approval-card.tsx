@@ -12,6 +12,7 @@ import { cardRule } from './card-rule';
 import type { ChatTranslate } from './chat-i18n';
 import type { PendingApproval } from './chat-controller';
 import { prettyArgs } from './chat-model';
+import { unifiedDiff } from '../../core/tools/builtin';
 import { ApprovalReview } from './approval-review';
 import { DiffView } from './diff-view';
 import { rememberApproval } from './tool-memory';
@@ -34,8 +35,13 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
   // Once allowed, the tool card keeps the diff the person saw (a declined call shows no changes: none were made).
   const offered = () => (write() ? null : cardRule(req()));
   const allowWith = (always: boolean | ApprovalRule) => {
-    rememberApproval(props.pending.request, props.pending.write !== undefined);
     const content = mine();
+    const r = review();
+    const request = props.pending.request;
+    const path = request.prepared?.target?.path ?? '';
+    // With the person's version, the tool card keeps the diff of what is written, not of the agent's proposal.
+    const shown = content !== null && r && request.prepared ? { ...request, prepared: { ...request.prepared, detail: unifiedDiff(r.before ?? '', content, r.before === null ? null : path, path) } } : request;
+    rememberApproval(shown, props.pending.write !== undefined);
     props.pending.answer('allow', always, undefined, content ?? undefined);
   };
   const deny = () => props.pending.answer('deny', false, reason().trim() || undefined);
