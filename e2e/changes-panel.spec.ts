@@ -1,8 +1,8 @@
 // The Changes panel in the built app (issue 16) against the scripted model server: a turn edits two files (one of
 // them in two places) and creates a third; the header's +/− opens the Changes tab, which lists the three under
-// "Turn 1"; reverting one hunk of the two-hunk edit leaves the other; a file the person changed after the turn is a
-// conflict on "Revert file": "Keep my edits" leaves their version, "Revert anyway" reverts it and "Redo" brings
-// their version back.
+// "Turn 1"; "Keep" folds a file away, also after a reload; reverting one hunk of the two-hunk edit leaves the other;
+// a file the person changed after the turn is a conflict on "Revert file": "Keep my edits" leaves their version,
+// "Revert anyway" reverts it and "Redo" brings their version back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startModelServer, type ModelServer } from './model-server';
@@ -59,6 +59,16 @@ describe('changes panel', () => {
     expect(await turn.getByRole('heading').textContent()).toBe('Turn 1 · 3 files');
     expect(await turn.locator('.changes-path').allTextContents()).toEqual(['a.txt', 'b.txt', 'c.txt']);
     await turn.getByRole('listitem').filter({ hasText: 'c.txt' }).getByText('new', { exact: true }).waitFor();
+
+    // Keep folds a file away, and it stays kept after a reload.
+    await turn.getByRole('button', { name: 'Review c.txt' }).click();
+    await page.getByRole('dialog', { name: 'Review c.txt' }).getByRole('button', { name: 'Keep', exact: true }).click();
+    await turn.getByText('1 kept').waitFor();
+    expect(await turn.getByRole('button', { name: 'Review c.txt' }).isVisible()).toBe(false);
+    await page.reload();
+    await chatLog(page).getByText('All three done.').waitFor();
+    await tab(page, 'Changes').click();
+    await turn.getByText('1 kept').waitFor();
 
     // One hunk of a.txt's two goes back; the other stays.
     await turn.getByRole('button', { name: 'Review a.txt' }).click();

@@ -170,8 +170,21 @@ export default function ChangesPanel(props: ChangesPanelProps) {
                     {t('changes.turn', { turn: group.turn })} · {group.files.length === 1 ? t('changes.oneFile') : t('changes.files', { count: group.files.length })}
                   </h3>
                   <ul class="changes-files">
-                    <For each={group.files}>{fileRow}</For>
+                    <For each={group.files.filter((f) => f.reverted || !fileKept(f.path))}>{fileRow}</For>
                   </ul>
+                  {/* Kept files fold away: reviewed, nothing left to decide. */}
+                  <Show when={group.files.filter((f) => !f.reverted && fileKept(f.path))}>
+                    {(keptFiles) => (
+                      <Show when={keptFiles().length > 0}>
+                        <details class="changes-kept">
+                          <summary>{t('changes.keptCount', { count: keptFiles().length })}</summary>
+                          <ul class="changes-files">
+                            <For each={keptFiles()}>{fileRow}</For>
+                          </ul>
+                        </details>
+                      </Show>
+                    )}
+                  </Show>
                 </section>
               )}
             </For>
