@@ -58,6 +58,14 @@ describe('undo events in the conversation', () => {
     expect(placed.get('end')?.map((e) => e.id)).toEqual(['earlier', 'later']);
   });
 
+  it('anchors to a prompt without a turn id (sent before undo) by its index', () => {
+    const legacy = [prompt('old'), answer('a'), prompt('older too'), answer('b')];
+    expect(anchorOf(legacy)).toBe('@2');
+    const placed = placeEvents([...legacy, prompt('new', 't9')], [event('e', '@2'), event('x', '@1')]);
+    expect(placed.get(4)?.map((e) => e.id)).toEqual(['e']);
+    expect([...placed.values()].flat().map((e) => e.id)).toEqual(['e']);
+  });
+
   it('shows an event from before any prompt ahead of the first one', () => {
     expect(placeEvents(conversation, [event('start', null)]).get(0)?.map((e) => e.id)).toEqual(['start']);
   });

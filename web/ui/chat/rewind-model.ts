@@ -29,11 +29,14 @@ export type UndoEvent =
   | { kind: 'rewind'; id: string; at: number; anchor: string | null; mode: RewindMode; prompt: string; files: number; group?: string }
   | { kind: 'revert' | 'redo'; id: string; at: number; anchor: string | null; files: number; path?: string; group: string };
 
-/** The `_turn` id of the last prompt in the conversation (null: none yet, or sent before turns had ids). */
+/**
+ * The `_turn` id of the last prompt in the conversation; null when there is none yet. A prompt sent before turns had
+ * ids is named by its index (`@12`), the best there is for it.
+ */
 export function anchorOf(messages: readonly Message[]): string | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
-    if (isPrompt(m)) return m._turn ?? null;
+    if (isPrompt(m)) return m._turn ?? `@${i}`;
   }
   return null;
 }
@@ -51,7 +54,8 @@ export function placeEvents(messages: readonly Message[], events: readonly UndoE
     let at: number | 'end' | undefined;
     if (e.anchor === null) at = prompts[0] ?? 'end';
     else {
-      const p = prompts.findIndex((i) => (messages[i] as { _turn?: string })._turn === e.anchor);
+      const byIndex = e.anchor.startsWith('@') ? Number(e.anchor.slice(1)) : null;
+      const p = prompts.findIndex((i) => (byIndex !== null ? i === byIndex && (messages[i] as { _turn?: string })._turn === undefined : (messages[i] as { _turn?: string })._turn === e.anchor));
       if (p >= 0) at = prompts[p + 1] ?? 'end';
     }
     if (at === undefined) continue;
