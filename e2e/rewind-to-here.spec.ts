@@ -96,9 +96,9 @@ describe('rewind to here', () => {
     const filesOnly = chatLog(page).getByTestId('undo-event').filter({ hasText: 'Rewound the files' });
     expect(await filesOnly.textContent()).toContain('Rewound the files to before “Second change” — 2 files');
 
-    // Redo puts back what the agent left; the line says the revert is undone and a redo line follows it.
+    // Redo puts back what the agent left; the line says it was redone and a redo line follows it.
     await filesOnly.getByRole('button', { name: 'Redo' }).click();
-    await filesOnly.getByText('undone').waitFor();
+    await filesOnly.getByText('· redone').waitFor();
     await chatLog(page).locator('[data-testid="undo-event"][data-kind="redo"]').getByText('Put back the agent’s version of 2 files (redo)').waitFor();
     expect(await readFileThroughUi(page, 'b.txt')).toBe('new\n');
     expect(await readFileThroughUi(page, 'a.txt')).toBe('two\n');

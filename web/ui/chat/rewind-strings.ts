@@ -22,7 +22,7 @@ export const rewindEn = {
   'rewind.conflictTitle': 'You changed files since',
   'rewind.conflict': 'These files hold your edits, made after the agent left them: {paths}. Nothing was rewound. Rewinding anyway puts back the earlier versions and your edits are lost.',
   'rewind.anyway': 'Rewind anyway',
-  'rewind.noCheckpoint': 'Files cannot be rewound for this message: it has no undo record (it was sent before undo existed, or its records were pruned). You can rewind the conversation only, or revert files from the Changes panel.',
+  'rewind.noCheckpoint': 'Files cannot be rewound for this message: it has no undo record (it was sent before undo existed, or its records were pruned). You can rewind the conversation only, or revert files in the Changes panel.',
   'rewind.conversationOnly': 'Rewind conversation only',
   'rewind.failed': '{code}: {message}',
   'undoEvent.label': 'Undo event',
@@ -39,7 +39,7 @@ export const rewindEn = {
   'undoEvent.redo': 'Redo',
   'undoEvent.redoHint': 'Put the files back as the agent left them (the conversation stays as it is)',
   'undoEvent.redoAnyway': 'Redo anyway',
-  'undoEvent.undone': 'undone',
+  'undoEvent.wasRedone': 'redone',
 };
 
 export const rewindZh: Record<keyof typeof rewindEn, string> = {
@@ -65,7 +65,7 @@ export const rewindZh: Record<keyof typeof rewindEn, string> = {
   'rewind.conflictTitle': '你之后修改过文件',
   'rewind.conflict': '这些文件包含你在智能体改动之后所做的修改：{paths}。尚未回退任何内容。如果仍要回退，将恢复较早的版本，你的修改会丢失。',
   'rewind.anyway': '仍然回退',
-  'rewind.noCheckpoint': '无法回退这条消息的文件：它没有撤销记录（发送时还没有撤销功能，或记录已被清理）。你可以只回退对话，或在“更改”面板中还原文件。',
+  'rewind.noCheckpoint': '无法回退这条消息的文件：它没有撤销记录（发送时还没有撤销功能，或记录已被清理）。你可以只回退对话，或在“改动”面板中撤销文件改动。',
   'rewind.conversationOnly': '仅回退对话',
   'rewind.failed': '{code}：{message}',
   'undoEvent.label': '撤销事件',
@@ -75,12 +75,12 @@ export const rewindZh: Record<keyof typeof rewindEn, string> = {
   'undoEvent.noFiles': '没有文件',
   'undoEvent.oneFile': '1 个文件',
   'undoEvent.files': '{count} 个文件',
-  'undoEvent.revertedOne': '已还原 {path}',
-  'undoEvent.reverted': '已还原 {count} 个文件',
+  'undoEvent.revertedOne': '已撤销 {path}',
+  'undoEvent.reverted': '已撤销 {count} 个文件',
   'undoEvent.redoneOne': '已恢复智能体对 {path} 的改动（重做）',
   'undoEvent.redone': '已恢复智能体对 {count} 个文件的改动（重做）',
   'undoEvent.redo': '重做',
   'undoEvent.redoHint': '把文件恢复为智能体留下的样子（对话保持不变）',
   'undoEvent.redoAnyway': '仍然重做',
-  'undoEvent.undone': '已撤销',
+  'undoEvent.wasRedone': '已重做',
 };

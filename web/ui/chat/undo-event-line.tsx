@@ -44,7 +44,7 @@ export function UndoEventLine(props: { event: UndoEvent; active: boolean; undo: 
         <RewindIcon />
         <span class="undo-event-text">{eventText(props.event, ct)}</span>
         <Show when={group() && !props.active}>
-          <span class="undo-event-undone">· {ct('undoEvent.undone')}</span>
+          <span class="undo-event-redone">· {ct('undoEvent.wasRedone')}</span>
         </Show>
         <Show when={group() && props.active && props.idle}>
           <button type="button" class="button small ghost" title={ct('undoEvent.redoHint')} disabled={running()} onClick={() => void redo()}>
