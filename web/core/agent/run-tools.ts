@@ -24,6 +24,8 @@ interface Outcome {
   full?: string;
   /** Who decided the call (and the approval rule, when one did): kept on the tool message for its card. */
   decided?: { by: string; rule?: DecidingRule };
+  /** The tool ran in another process (i-bridge, an MCP server): files it changed are outside the undo history. */
+  outsideUndo?: true;
 }
 
 export interface BatchRun {
@@ -66,7 +68,7 @@ export async function runBatch(
     outcomes.push(outcome);
     emit({ type: 'tool-result', step, id: outcome.id, name: outcome.name, output: outcome.output, error: outcome.error, ...(outcome.code ? { code: outcome.code } : {}), images: outcome.images.length });
   }
-  const tools: ToolMessage[] = outcomes.map((o) => ({ role: 'tool', tool_call_id: o.id, content: o.output, ...(o.error ? { _error: true } : {}), ...(o.full !== undefined ? { _full_output: o.full } : {}), ...(o.decided ? { _approval: o.decided } : {}) }));
+  const tools: ToolMessage[] = outcomes.map((o) => ({ role: 'tool', tool_call_id: o.id, content: o.output, ...(o.error ? { _error: true } : {}), ...(o.full !== undefined ? { _full_output: o.full } : {}), ...(o.decided ? { _approval: o.decided } : {}), ...(o.outsideUndo ? { _outside_undo: true } : {}) }));
   const images: UserMessage[] = outcomes
     .filter((o) => o.images.length > 0)
     .map((o) => ({
@@ -163,6 +165,7 @@ async function runOne(call: ValidCall, step: number, deps: TurnDeps, signal: Abo
     images: Array.isArray(result.images) ? result.images : [],
     ran: true,
     decided,
+    ...(tool.origin?.kind === 'bridge' || tool.origin?.kind === 'mcp' ? { outsideUndo: true as const } : {}),
   };
 }
 

@@ -75,7 +75,7 @@ export function checkParsedAnswer(data: unknown, protocol: string): ParsedRespon
  * turn id) are never a provider's business: the built-in adapters map fields explicitly, a worker gets the message
  * without them (a whole tool output would also defeat the bounded view and grow every request).
  */
-const HOST_RECORDS = ['_full_output', '_usage', '_approval', '_turn'] as const;
+const HOST_RECORDS = ['_full_output', '_usage', '_approval', '_turn', '_outside_undo'] as const;
 function withoutHostRecords(m: Message): Message {
   if (!HOST_RECORDS.some((k) => k in m)) return m;
   const out = { ...m } as Record<string, unknown>;

@@ -73,6 +73,8 @@ export interface ToolMessage {
   _full_output?: string;
   /** Who allowed or refused the call ('free', 'auto', 'rule', 'person', …) and the approval rule when one decided. */
   _approval?: { by: string; rule?: { decision: string; tool: string; path?: string; scope: string; index: number } };
+  /** The tool ran in another process (i-bridge, MCP): what it changed on disk is not in the undo history. */
+  _outside_undo?: true;
 }
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;

@@ -27,11 +27,11 @@ describe.each(['openai', 'deepseek', 'anthropic', 'responses'])('%s request body
       { role: 'user', content: 'q2' },
       // Who approved a call (and the rule) is kept on the tool message for its card: host data as well.
       { role: 'assistant', content: null, tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'edit', arguments: '{}' } }] },
-      { role: 'tool', tool_call_id: 'call-1', content: 'edited', _approval: { by: 'rule', rule: { decision: 'allow', tool: 'edit', path: 'rule-marker/**', scope: 'workspace', index: 0 } } },
+      { role: 'tool', tool_call_id: 'call-1', content: 'edited', _approval: { by: 'rule', rule: { decision: 'allow', tool: 'edit', path: 'rule-marker/**', scope: 'workspace', index: 0 } }, _outside_undo: true },
       { role: 'user', content: 'q3' },
     ];
     const sent = JSON.stringify((await requestBodyFor(protocol, history)).body);
     expect(sent).toContain('the earlier answer');
-    for (const marker of ['"_usage"', '"_meta"', 'compaction-marker', 'folded_messages', 'usage-marker', '424242', '171717', '987654', 'duration_ms', '_approval', 'rule-marker', '_turn', 'turn-marker-id']) expect(sent).not.toContain(marker);
+    for (const marker of ['"_usage"', '"_meta"', 'compaction-marker', 'folded_messages', 'usage-marker', '424242', '171717', '987654', 'duration_ms', '_approval', 'rule-marker', '_turn', 'turn-marker-id', '_outside_undo']) expect(sent).not.toContain(marker);
   });
 });

@@ -202,11 +202,13 @@ describe('what the log keeps beyond the model view', () => {
     const items = chatItems([
       { role: 'assistant', content: null, tool_calls: [call('e1', 'edit', { path: 'src/a.ts' }), call('e2', 'edit', { path: 'b.ts' })] },
       { role: 'tool', tool_call_id: 'e1', content: 'ok', _approval: { by: 'rule', rule } },
-      { role: 'tool', tool_call_id: 'e2', content: 'ok', _approval: { by: 'person' } },
+      { role: 'tool', tool_call_id: 'e2', content: 'ok', _approval: { by: 'person' }, _outside_undo: true },
     ]);
     const tools = (items[0] as Extract<(typeof items)[number], { kind: 'assistant' }>).tools;
     expect(tools[0]!.result?.rule).toEqual(rule);
     expect(tools[1]!.result?.rule).toBeUndefined();
+    // A tool that ran outside the app says its changes are not in the undo history.
+    expect([tools[0]!.result?.outsideUndo, tools[1]!.result?.outsideUndo]).toEqual([undefined, true]);
   });
 
   it('puts the usage of every call of a turn on its answer', () => {

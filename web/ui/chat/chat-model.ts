@@ -13,7 +13,7 @@ export interface ToolView {
   /** The raw argument text as the model sent it. */
   args: string;
   /** `output` is what the model saw; `full` the whole result the log keeps when the model saw a preview + reference. */
-  result?: { output: string; error: boolean; code?: string; full?: string; rule?: { decision: string; tool: string; path?: string; scope: string } };
+  result?: { output: string; error: boolean; code?: string; full?: string; rule?: { decision: string; tool: string; path?: string; scope: string }; outsideUndo?: true };
 }
 
 /** What a context item holds, which names its label. */
@@ -89,7 +89,7 @@ export function chatItems(messages: readonly Message[]): ChatItem[] {
     } else if (m.role === 'tool' && lastAssistant) {
       const tool = lastAssistant.tools.find((t) => t.id === m.tool_call_id && !t.result);
       const code = m._error ? CODE_RE.exec(m.content)?.[1] : undefined;
-      if (tool) tool.result = { output: m.content, error: m._error === true, ...(code ? { code } : {}), ...(typeof m._full_output === 'string' ? { full: m._full_output } : {}), ...(m._approval?.rule ? { rule: m._approval.rule } : {}) };
+      if (tool) tool.result = { output: m.content, error: m._error === true, ...(code ? { code } : {}), ...(typeof m._full_output === 'string' ? { full: m._full_output } : {}), ...(m._approval?.rule ? { rule: m._approval.rule } : {}), ...(m._outside_undo ? { outsideUndo: true as const } : {}) };
     }
   });
   // An assistant message ends its turn when no other assistant message follows before the next prompt (or summary);

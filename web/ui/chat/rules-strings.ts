@@ -8,6 +8,7 @@ export const rulesEn = {
   'rule.decided': 'Decided by the rule “{rule}” ({scope})',
   'rule.scope.workspace': 'this workspace',
   'rule.scope.global': 'all workspaces',
+  'rule.outsideUndo': 'This tool ran outside the app (i-bridge or an MCP server): files it changed are not in the undo history and the Changes panel.',
 };
 
 export const rulesZh: Record<keyof typeof rulesEn, string> = {
@@ -18,4 +19,5 @@ export const rulesZh: Record<keyof typeof rulesEn, string> = {
   'rule.decided': '由规则“{rule}”决定（{scope}）',
   'rule.scope.workspace': '此工作区',
   'rule.scope.global': '所有工作区',
+  'rule.outsideUndo': '此工具在应用之外运行（i-bridge 或 MCP 服务器）：它改动的文件不在撤销记录和“更改”面板中。',
 };

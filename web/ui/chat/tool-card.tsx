@@ -57,6 +57,11 @@ export function ToolCall(props: { tool: ToolView; running: boolean; waiting: boo
             </>
           )}
         </For>
+        <Show when={props.tool.result?.outsideUndo}>
+          <p class="tool-rule" data-testid="tool-outside-undo">
+            {ct('rule.outsideUndo')}
+          </p>
+        </Show>
         <Show when={props.tool.result?.rule}>
           {(rule) => (
             <p class="tool-rule" data-testid="tool-rule">
