@@ -1,0 +1,84 @@
+// The page side of e2e/checkpoints-in-the-app.bench.ts (bundled by esbuild for the browser): the write path of a
+// private (OPFS) workspace through the File System Access WorkspaceFs, plain vs recorded by the checkpoint store
+// the app uses (IndexedDB), and a revert of 100 files vs writing them. Runs are interleaved, medians returned.
+import { createFsaWorkspaceFs } from '../../plugin-host/fs';
+import { createIdbCheckpointStore, revertSince, startTurnCheckpoints, undoRevert } from '../../web/core/checkpoints';
+import { openHarnessDb } from '../../web/core/storage';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const contents = (size: number, seed: number) => {
+  const out = new Uint8Array(size);
+  for (let i = 0; i < size; i++) out[i] = (i * 31 + seed * 7) & 0xff;
+  return out;
+};
+
+async function setup(name: string) {
+  const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(name, { create: true });
+  const fs = createFsaWorkspaceFs(dir, { access: 'read-write' });
+  const store = createIdbCheckpointStore(await openHarnessDb(`bench-${name}`), 'bench');
+  return { fs, store };
+}
+
+async function interleave(runs: number, plain: (i: number) => Promise<void>, recorded: (i: number) => Promise<void>) {
+  const p: number[] = [];
+  const r: number[] = [];
+  for (let i = 0; i < runs + 2; i++) {
+    let t = performance.now();
+    await plain(i);
+    if (i >= 2) p.push(performance.now() - t);
+    t = performance.now();
+    await recorded(i);
+    if (i >= 2) r.push(performance.now() - t);
+  }
+  return { plainMs: median(p), recordedMs: median(r) };
+}
+
+async function bigFile(runs: number) {
+  const { fs, store } = await setup('cp-big');
+  return interleave(
+    runs,
+    (i) => fs.writeBytes('plain.bin', contents(1 << 20, i)),
+    async (i) => {
+      const turn = await startTurnCheckpoints({ store, session: 'big' });
+      await turn.fsFor({ id: 'c', name: 'write', step: 1 }, fs).writeBytes('recorded.bin', contents(1 << 20, i));
+    },
+  );
+}
+
+async function smallFiles(runs: number) {
+  const { fs, store } = await setup('cp-small');
+  const paths = (prefix: string) => Array.from({ length: 100 }, (_, i) => `${prefix}/f${i}.ts`);
+  return interleave(
+    runs,
+    async (i) => {
+      for (const p of paths('plain')) await fs.writeText(p, `export const v = ${i};\n`.repeat(20));
+    },
+    async (i) => {
+      const turn = await startTurnCheckpoints({ store, session: 'small' });
+      for (const p of paths('recorded')) await turn.fsFor({ id: `c-${p}`, name: 'write', step: 1 }, fs).writeText(p, `export const v = ${i};\n`.repeat(20));
+    },
+  );
+}
+
+async function revert(runs: number) {
+  const { fs, store } = await setup('cp-revert');
+  const paths = Array.from({ length: 100 }, (_, i) => `src/f${i}.ts`);
+  for (const p of paths) await fs.writeText(p, 'export const v = 0;\n'.repeat(20));
+  const turn = await startTurnCheckpoints({ store, session: 'rev' });
+  const cfs = turn.fsFor({ id: 'c', name: 'write', step: 1 }, fs);
+  for (const p of paths) await cfs.writeText(p, 'export const v = 1;\n'.repeat(20));
+  let last: string | null = null;
+  const ctx = { store, fs, session: 'rev' };
+  return interleave(
+    runs,
+    async (i) => {
+      for (const p of paths) await fs.writeText(`plain/${p}`, `export const v = ${i};\n`.repeat(20));
+    },
+    async () => {
+      // Each run reverts the turn or undoes the previous revert: every run puts back 100 files.
+      last = last === null ? (await revertSince(ctx, 1)).group : (await undoRevert(ctx, last), null);
+    },
+  );
+}
+
+(globalThis as unknown as { checkpointsBench: unknown }).checkpointsBench = { bigFile, smallFiles, revert };
