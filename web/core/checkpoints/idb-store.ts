@@ -9,7 +9,7 @@ import type { HarnessDb } from '../storage';
 import { sha256Hex } from './hash';
 import { planPrune } from './prune';
 import { recordProblem } from './validate';
-import { ABSENT, DEFAULT_CAP_BYTES, type CheckpointRecord, type CheckpointStore } from './types';
+import { ABSENT, DEFAULT_CAP_BYTES, type CheckpointRecord, type CheckpointStore, type NewRecord } from './types';
 
 export interface IdbCheckpointStoreOptions {
   capBytes?: number;
@@ -53,11 +53,60 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
       return strip(row);
     });
 
+  /**
+   * Appends records (and, for a write, its new contents `blob`) in ONE read-write transaction, then prunes
+   * oldest-first while the workspace's blobs exceed the cap. Every content a record names must be stored by then.
+   */
+  async function appendMany(inputs: readonly NewRecord[], blob: { sha: string; bytes: Uint8Array } | null) {
+    await usedNow();
+    // A blob already stored (the same contents written before) is not put again nor counted twice.
+    const newBlob = blob && (await db.getKey('checkpoint_blobs', [workspaceId, blob.sha])) === undefined ? blob : null;
+    const total = used! + (newBlob?.bytes.byteLength ?? 0);
+    const over = total > capBytes;
+    const blobSizes = over ? await sizes() : null;
+    if (blobSizes && newBlob) blobSizes.set(newBlob.sha, newBlob.bytes.byteLength);
+    const tx = db.transaction(['checkpoint_records', 'checkpoint_blobs'], 'readwrite');
+    const records = tx.objectStore('checkpoint_records');
+    const blobs = tx.objectStore('checkpoint_blobs');
+    if (newBlob) await blobs.put({ workspaceId, sha: newBlob.sha, size: newBlob.bytes.byteLength, bytes: newBlob.bytes.slice() });
+    for (const sha of new Set(inputs.flatMap((r) => [r.before, r.after]))) {
+      if (sha !== ABSENT && sha !== newBlob?.sha && (await blobs.getKey([workspaceId, sha])) === undefined) {
+        tx.done.catch(() => undefined);
+        tx.abort();
+        throw new HarnessError('E_CHECKPOINT_FAILED', `A checkpoint names contents (${sha.slice(0, 12)}…) that are not stored. Store them with putBlob first.`, { sha });
+      }
+    }
+    const last = await records.openCursor(ws(-Infinity, Infinity), 'prev');
+    let seq = last ? (last.value.seq as number) + 1 : 0;
+    const added: CheckpointRecord[] = [];
+    for (const input of inputs) {
+      const record: CheckpointRecord = { ...input, seq: seq++ };
+      await records.put({ ...record, workspaceId } as never);
+      added.push(record);
+    }
+    let pruned = null;
+    if (over) {
+      const all = checked((await records.getAll(ws(-Infinity, Infinity))) as unknown as Array<Record<string, unknown>>);
+      const plan = planPrune(all, (_r, sha) => sha, (sha) => blobSizes!.get(sha) ?? 0, total, capBytes, added);
+      for (const r of plan.drop) await records.delete([workspaceId, r.seq]);
+      for (const m of plan.markers) await records.put({ ...m, workspaceId } as never);
+      for (const sha of plan.freeBlobs) await blobs.delete([workspaceId, sha]);
+      pruned = plan.pruned;
+    }
+    await tx.done;
+    // Counted once the transaction committed (an aborted one stored nothing).
+    used = total - (pruned?.bytes ?? 0);
+    return { records: added, pruned };
+  }
+
   const store: CheckpointStore = {
     capBytes,
     async putBlob(_session, bytes) {
       const sha = await sha256Hex(bytes);
       await usedNow();
+      // Usually stored already (a write's "before" is the previous write's "after"): a read-only look is cheaper
+      // than a read-write transaction. A put racing in between is harmless (same key, same bytes).
+      if ((await db.getKey('checkpoint_blobs', [workspaceId, sha])) !== undefined) return sha;
       const tx = db.transaction('checkpoint_blobs', 'readwrite');
       const known = await tx.store.getKey([workspaceId, sha]);
       if (known === undefined) {
@@ -77,40 +126,22 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
       const { records, pruned } = await store.appendMany([input]);
       return { record: records[0]!, pruned };
     },
-    async appendMany(inputs) {
-      const total = await usedNow();
-      const over = total > capBytes;
-      const blobSizes = over ? await sizes() : null;
-      const tx = db.transaction(['checkpoint_records', 'checkpoint_blobs'], 'readwrite');
-      const records = tx.objectStore('checkpoint_records');
-      const blobs = tx.objectStore('checkpoint_blobs');
-      for (const sha of new Set(inputs.flatMap((r) => [r.before, r.after]))) {
-        if (sha !== ABSENT && (await blobs.getKey([workspaceId, sha])) === undefined) {
-          tx.done.catch(() => undefined);
-          tx.abort();
-          throw new HarnessError('E_CHECKPOINT_FAILED', `A checkpoint names contents (${sha.slice(0, 12)}…) that are not stored. Store them with putBlob first.`, { sha });
-        }
+    async appendWrite(input, after) {
+      const sha = after === null ? ABSENT : await sha256Hex(after);
+      const { records, pruned } = await appendMany([{ ...input, after: sha, afterBytes: after === null ? null : after.byteLength }], after === null ? null : { sha, bytes: after });
+      return { record: records[0]!, pruned };
+    },
+    appendMany: (inputs) => appendMany(inputs, null),
+    async lastTurn(session) {
+      // Markers are appended in turn order: the newest marker, found walking back from the session's last record,
+      // names the highest turn (reverts after it name lower ones). Not a read of the whole session.
+      let cursor = await db.transaction('checkpoint_records').store.index('by_session').openCursor(IDBKeyRange.bound([workspaceId, session, -Infinity], [workspaceId, session, Infinity]), 'prev');
+      while (cursor) {
+        const row = cursor.value as unknown as CheckpointRecord;
+        if (row.kind === 'turn') return row.turn;
+        cursor = await cursor.continue();
       }
-      const last = await records.openCursor(ws(-Infinity, Infinity), 'prev');
-      let seq = last ? (last.value.seq as number) + 1 : 0;
-      const added: CheckpointRecord[] = [];
-      for (const input of inputs) {
-        const record: CheckpointRecord = { ...input, seq: seq++ };
-        await records.put({ ...record, workspaceId } as never);
-        added.push(record);
-      }
-      let pruned = null;
-      if (over) {
-        const all = checked((await records.getAll(ws(-Infinity, Infinity))) as unknown as Array<Record<string, unknown>>);
-        const plan = planPrune(all, (_r, sha) => sha, (sha) => blobSizes!.get(sha) ?? 0, total, capBytes, added);
-        for (const r of plan.drop) await records.delete([workspaceId, r.seq]);
-        for (const m of plan.markers) await records.put({ ...m, workspaceId } as never);
-        for (const sha of plan.freeBlobs) await blobs.delete([workspaceId, sha]);
-        pruned = plan.pruned;
-        if (pruned) used = total - pruned.bytes;
-      }
-      await tx.done;
-      return { records: added, pruned };
+      return 0;
     },
     async list(session) {
       const rows =

@@ -186,6 +186,10 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
       }
       return sha256(bytes) === sha ? bytes : null;
     },
+    async appendWrite(input, after) {
+      const sha = after === null ? ABSENT : await store.putBlob(input.session, after);
+      return store.append({ ...input, after: sha, afterBytes: after === null ? null : after.byteLength });
+    },
     async append(input: NewRecord) {
       const { records, pruned } = await store.appendMany([input]);
       return { record: records[0]!, pruned };
@@ -252,6 +256,11 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
       // record without its bytes.
       for (const [session, shas] of freed) for (const sha of shas) await fsp.rm(join(dirOf(session), 'blobs', sha), { force: true });
       return { records: added, pruned: plan.pruned };
+    },
+    async lastTurn(session) {
+      let max = 0;
+      for (const r of (await load(session)).records) if (r.kind === 'turn' && r.turn > max) max = r.turn;
+      return max;
     },
     async list(session) {
       if (session !== undefined) return [...(await load(session)).records];

@@ -33,9 +33,7 @@ export interface TurnCheckpoints {
 
 /** The next turn number of a session: one more than any turn it recorded (markers included). */
 export async function nextTurn(store: CheckpointStore, session: string): Promise<number> {
-  let max = 0;
-  for (const r of await store.list(session)) if (r.turn > max) max = r.turn;
-  return max + 1;
+  return (await store.lastTurn(session)) + 1;
 }
 
 /**
@@ -81,13 +79,12 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
 
     const record = async (path: string, before: { sha: string; bytes: number | null }, after: Uint8Array | null) => {
       try {
-        const sha = after === null ? ABSENT : await store.putBlob(session, after);
-        const bytes = after === null ? null : after.byteLength;
-        const { record: r, pruned } = await store.append({
-          kind: 'write', session, turn, step: call.step, callId: call.id, tool: call.name, path,
-          before: before.sha, after: sha, beforeBytes: before.bytes, afterBytes: bytes, at: now(),
-        });
-        known.set(path, { sha, bytes });
+        // The new contents and the record in one store write (IndexedDB: one transaction).
+        const { record: r, pruned } = await store.appendWrite(
+          { kind: 'write', session, turn, step: call.step, callId: call.id, tool: call.name, path, before: before.sha, beforeBytes: before.bytes, at: now() },
+          after,
+        );
+        known.set(path, { sha: r.after, bytes: r.afterBytes });
         emit({ type: 'recorded', path, turn, callId: call.id, tool: call.name, before: r.before, after: r.after });
         if (pruned) emit({ type: 'pruned', pruned });
       } catch (error) {

@@ -28,6 +28,33 @@ export function checkpointStoreSuite(name: string, h: StoreHarness): void {
       expect(await store.getBlob('s1', 'f'.repeat(64))).toBeNull();
     });
 
+    it('stores a write with its new contents in one call: the record names them, identical contents are counted once', async () => {
+      const store = await h.make();
+      const before = await store.putBlob('s1', bytes('old'));
+      const { record } = await store.appendWrite({ kind: 'write', session: 's1', turn: 1, step: 1, callId: 'c1', tool: 'write', path: 'a.txt', before, beforeBytes: 3, at: 1 }, bytes('new contents'));
+      expect(record).toMatchObject({ seq: 0, before, afterBytes: 12 });
+      expect(new TextDecoder().decode((await store.getBlob('s1', record.after))!)).toBe('new contents');
+      // The same contents again (another file): stored once; a removal names no contents.
+      const again = await store.appendWrite({ kind: 'write', session: 's1', turn: 1, step: 2, callId: 'c2', tool: 'write', path: 'b.txt', before: ABSENT, beforeBytes: null, at: 2 }, bytes('new contents'));
+      expect(again.record.after).toBe(record.after);
+      const removed = await store.appendWrite({ kind: 'write', session: 's1', turn: 1, step: 3, callId: 'c3', tool: 'write', path: 'a.txt', before: record.after, beforeBytes: 12, at: 3 }, null);
+      expect(removed.record).toMatchObject({ after: ABSENT, afterBytes: null });
+      expect(await store.usedBytes()).toBe(3 + 12);
+      expect((await store.list('s1')).map((r) => r.seq)).toEqual([0, 1, 2]);
+    });
+
+    it('names the last turn of a session from its newest marker, not from later reverts', async () => {
+      const store = await h.make();
+      expect(await store.lastTurn('s1')).toBe(0);
+      const marker = (turn: number, at: number): NewRecord => ({ kind: 'turn', session: 's1', turn, step: 0, callId: '', tool: '', path: '', before: ABSENT, after: ABSENT, beforeBytes: null, afterBytes: null, at });
+      await store.append(marker(1, 1));
+      await store.append(marker(2, 2));
+      await store.append({ ...marker(1, 3), kind: 'revert', tool: 'revert', path: 'a', group: 'g', covers: [] });
+      await store.append({ ...marker(7, 4), session: 's2' });
+      expect(await store.lastTurn('s1')).toBe(2);
+      expect(await store.lastTurn('s2')).toBe(7);
+    });
+
     it('keeps records per session in order, numbered by the store', async () => {
       const store = await h.make();
       const x = await store.putBlob('s1', bytes('x'));

@@ -81,6 +81,13 @@ export interface CheckpointStore {
   append(record: NewRecord): Promise<AppendResult>;
   /** Appends several records in one write (a revert of many files), then prunes like `append`. */
   appendMany(records: readonly NewRecord[]): Promise<{ records: CheckpointRecord[]; pruned: Pruned | null }>;
+  /**
+   * A write's record with its new contents (`after`: the bytes, or null when the file was removed): the blob and the
+   * record in one write where the store can (IndexedDB: one transaction instead of two on every agent write).
+   */
+  appendWrite(record: Omit<NewRecord, 'after' | 'afterBytes'>, after: Uint8Array | null): Promise<AppendResult>;
+  /** The highest turn a marker of `session` names (0: none yet); cheap, for numbering the next turn. */
+  lastTurn(session: string): Promise<number>;
   /** Records of one session in seq order (all sessions when omitted). */
   list(session?: string): Promise<CheckpointRecord[]>;
   /** Bytes of blobs held for the workspace. */
