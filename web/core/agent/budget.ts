@@ -4,7 +4,10 @@
 // UTF-8 byte count (one token per byte) for everything added since; without a valid anchor, bytes for all.
 import type { ModelConfig } from '../config';
 import type { BudgetEstimate, BudgetSettings } from '../hooks';
+import { toolBudget } from '../modules/budget';
 import type { Message, ToolSchema, Usage } from '../providers/types';
+
+export { requestMaxTokens } from '../modules/budget';
 
 export const DEFAULT_BUDGET: Omit<BudgetSettings, 'context_window' | 'max_tokens'> = {
   safety: 0.02,
@@ -97,10 +100,8 @@ export function estimateBudget(
   } else {
     estimate = estimateBytes(history, settings) + toolBytes;
   }
-  const remaining = Math.max(0, trigger - estimate);
-  const share = pendingCalls > 0 ? Math.floor(remaining / pendingCalls) : remaining;
-  const tool_budget = Math.max(Math.floor(settings.context_window * settings.tool_ratio), share);
-  return { fits: estimate <= trigger, estimate, trigger, tool_budget, method };
+  // The same split as the budget module's (one rule, seed 000 §7).
+  return { fits: estimate <= trigger, estimate, trigger, tool_budget: toolBudget(settings, trigger - estimate, pendingCalls), method };
 }
 
 /** The verdict when no budget is configured: everything fits, nothing is truncated by budget. */

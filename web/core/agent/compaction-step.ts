@@ -9,6 +9,7 @@ import { MAX_COMPACT_FOCUS_CHARS } from '../modules/compact/default-prompt';
 import type { Message, PrepareInput, ToolSchema, UserMessage } from '../providers/types';
 import type { StepUsage } from '../usage/types';
 import { compactHistory, compactionError, headLength, type Compacted } from './compact';
+import { requestMaxTokens } from './budget';
 import { callModel } from './model-call';
 import { contextSizeOf, estimateTokens, stepUsageOf } from './step-usage';
 import type { AgentEvent, TurnDeps, TurnInput } from './types';
@@ -71,7 +72,7 @@ export async function compactionStep(s: CompactionStep): Promise<Compacted | nul
       model: input.model.model,
       // The fixed head (system prompt, AGENTS.md) first, so the summary request reuses the cached prefix.
       history: [...s.history.slice(0, headLength(s.history)), ...messages, prompt],
-      max_tokens: input.model.max_tokens,
+      max_tokens: requestMaxTokens(input.model), // the summary's output fits the reserve too (seed 002)
       compact: true,
       tools: [],
       plugin_tools: [],

@@ -9,7 +9,7 @@ import { loadProjectInstructions, resolveSystemPrompt } from '../modules/prompts
 import { isConsistent } from '../sessions/validate-history';
 import { EventStream } from '../util';
 import { validateBatch } from './batch';
-import { anchorFrom, DEFAULT_BUDGET, estimateBudget, UNBUDGETED, type UsageAnchor } from './budget';
+import { anchorFrom, DEFAULT_BUDGET, estimateBudget, requestMaxTokens, UNBUDGETED, type UsageAnchor } from './budget';
 import { checkFocus, compactionStep } from './compaction-step';
 import { callModel } from './model-call';
 import { runBatch } from './run-tools';
@@ -169,7 +169,7 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
         base_url: input.model.base_url,
         model: input.model.model,
         history,
-        max_tokens: input.model.max_tokens,
+        max_tokens: requestMaxTokens(input.model), // tightened to budget.output_reserve (seed 002)
         compact: false,
         tools,
         plugin_tools: pluginTools,

@@ -54,3 +54,23 @@ export function parseBudgetConfig(value: unknown, maxTokens: number, at = 'budge
 export function budgetTrigger(b: BudgetSettings): number {
   return Math.floor(Math.min(b.context_window * b.threshold, b.context_window - b.max_tokens - b.safety * b.context_window));
 }
+
+/**
+ * The one tool-budget split (seed 000 §7 "工具预算再按待执行调用数与剩余容量分配"), used by the loop's default
+ * estimator and the budget module alike: the tool share of the window (window × tool_output_ratio), capped by what
+ * is left below the trigger, divided over the pending calls. Never more than is left, so a batch cannot push the
+ * next request over the trigger.
+ */
+export function toolBudget(settings: Pick<BudgetSettings, 'context_window' | 'tool_ratio'>, remaining: number, pendingCalls: number): number {
+  const share = Math.min(Math.floor(settings.context_window * settings.tool_ratio), Math.max(0, remaining));
+  return Math.floor(share / Math.max(1, pendingCalls));
+}
+
+/**
+ * The output limit a request may ask for (seed 002 "输出 max_tokens 会被设置或收紧到 output_reserve 内"): the
+ * configured max_tokens, tightened to the budget's output reserve when a budget is configured, so the body sent
+ * never asks for more output than the budget kept free. At least 1: providers refuse a zero limit.
+ */
+export function requestMaxTokens(model: { max_tokens: number; budget: Pick<BudgetSettings, 'max_tokens'> | null }): number {
+  return model.budget ? Math.max(1, Math.min(model.max_tokens, model.budget.max_tokens)) : model.max_tokens;
+}

@@ -13,7 +13,7 @@ import { HarnessError } from '../../errors';
 import type { BudgetEstimate, BudgetSettings, HookDataMap, HookEvent, HookHandler } from '../../hooks';
 import type { Message, ToolSchema } from '../../providers/types';
 import { readInputUsage } from '../cache';
-import { budgetTrigger } from './budget-config';
+import { budgetTrigger, toolBudget } from './budget-config';
 import { endpointHash, estimateMessages, estimateTools, historyChain } from './estimate';
 
 export interface BudgetEndpoint {
@@ -69,12 +69,6 @@ export interface BudgetModule extends HookHandler {
   estimate(input: BudgetInput): BudgetVerdict;
   /** Forgets the usage anchor (e.g. after the history was replaced). */
   resetAnchor(): void;
-}
-
-/** Per-call tool output allowance: the tool share of the window, capped by what is left, split over the calls. */
-export function toolBudget(settings: BudgetSettings, remaining: number, pendingCalls: number): number {
-  const share = Math.min(Math.floor(settings.context_window * settings.tool_ratio), Math.max(0, remaining));
-  return Math.floor(share / Math.max(1, pendingCalls));
 }
 
 export function createBudgetModule(o: BudgetModuleOptions): BudgetModule {
