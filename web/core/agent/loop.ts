@@ -7,6 +7,7 @@ import type { AssistantMessage, Message, PrepareInput, ToolSchema, Usage, UserMe
 import { contextMessagesToAppend } from '../modules/context';
 import { loadProjectInstructions, resolveSystemPrompt } from '../modules/prompts';
 import { isConsistent } from '../sessions/validate-history';
+import { selectToolView } from '../tool-views';
 import { EventStream } from '../util';
 import { validateBatch } from './batch';
 import { anchorFrom, DEFAULT_BUDGET, estimateBudget, requestMaxTokens, UNBUDGETED, type UsageAnchor } from './budget';
@@ -128,8 +129,8 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
     history.push(userMessage);
     if (hooks.has('before_turn')) history = [...(await hooks.run('before_turn', { messages: history }, ctx)).messages];
 
-    const tools = deps.tools.schemas((d) => !d.external);
-    const pluginTools = deps.tools.schemas((d) => d.external);
+    // The tool view (seed 002): the selected, limit-checked tools; an invalid view stops the turn before any request.
+    const { tools, pluginTools } = selectToolView(deps.tools, deps.toolView);
     const allTools = [...tools, ...pluginTools];
 
     for (;;) {
@@ -339,7 +340,8 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
       emit({ type: 'compaction-failed', step, error: refused });
       throw new Stop('error', refused);
     }
-    const allTools = [...deps.tools.schemas((d) => !d.external), ...deps.tools.schemas((d) => d.external)];
+    const view = selectToolView(deps.tools, deps.toolView);
+    const allTools = [...view.tools, ...view.pluginTools];
     let verdict = budgetOf(history, allTools, 0);
     if (hooks.has('context_budget')) {
       verdict = (await hooks.run('context_budget', { model: input.model.model, budget: budgetSettings, history, tools: allTools, pending_calls: 0, compact: false, result: verdict }, ctx)).result;

@@ -7,6 +7,7 @@ import type { ApprovalRequest, ApprovalSettings, AskPerson, DecidingRule } from 
 import type { AssistantMessage, ContentPart, FinishReason, Message, PrepareInput, RequestMeta, StreamEvent, TransportHooks, Usage } from '../providers/types';
 import type { ContextState } from '../modules/context';
 import type { ToolRegistry } from '../tools/registry';
+import type { ToolSelector } from '../tool-views';
 import type { ResultViews } from './result-views';
 import type { CompactionInfo, ContextSize, StepUsage } from '../usage/types';
 
@@ -68,6 +69,11 @@ export interface TurnDeps {
    * gets, which stores each file's state before and after every write or delete it mediates. Absent: `fs` as is.
    */
   checkpoints?: { fsFor(call: { id: string; name: string; step: number }, fs: WorkspaceFs): WorkspaceFs };
+  /**
+   * Which registered tools the model sees (web/core/tool-views, seed 002): a selector returning names, re-checked
+   * and limited by the core. Absent: the grouped selector without a config (every tool, within the limits).
+   */
+  toolView?: ToolSelector;
 }
 
 export interface TurnInput {
