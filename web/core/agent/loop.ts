@@ -12,6 +12,7 @@ import { EventStream } from '../util';
 import { validateBatch } from './batch';
 import { anchorFrom, DEFAULT_BUDGET, estimateBudget, requestMaxTokens, UNBUDGETED, type UsageAnchor } from './budget';
 import { checkFocus, compactionStep } from './compaction-step';
+import { jsonAnswer, jsonRequestHistory } from './json-actions';
 import { callModel } from './model-call';
 import { runBatch } from './run-tools';
 import { anchorUsage, nextContextSize, stepUsageOf } from './step-usage';
@@ -132,6 +133,11 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
     // The tool view (seed 002): the selected, limit-checked tools; an invalid view stops the turn before any request.
     const { tools, pluginTools } = selectToolView(deps.tools, deps.toolView);
     const allTools = [...tools, ...pluginTools];
+    // The JSON action protocol (json-actions/): the schemas travel as text in the request, never as `tools`.
+    const json = input.model.tool_protocol === 'json';
+    const toolNames = new Set(allTools.map((t) => t.name));
+    /** What one request carries, as the budget counts it and as it is sent (nothing is added after counting). */
+    const requestOf = (messages: Message[]) => (json ? { messages: jsonRequestHistory(messages, allTools), tools: [] as ToolSchema[] } : { messages, tools: allTools });
 
     for (;;) {
       abortIfNeeded();
@@ -144,9 +150,10 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
       if (step > 1) await syncContext();
 
       // context_budget: the default verdict, then any budget module; not fitting → compaction seam or stop.
-      let verdict = budgetOf(history, allTools, 0);
+      let request = requestOf(history);
+      let verdict = budgetOf(request.messages, request.tools, 0);
       if (hooks.has('context_budget')) {
-        const data = await hooks.run('context_budget', { model: input.model.model, budget: budgetSettings, history, tools: allTools, pending_calls: 0, compact: false, result: verdict }, ctx);
+        const data = await hooks.run('context_budget', { model: input.model.model, budget: budgetSettings, history: request.messages, tools: request.tools, pending_calls: 0, compact: false, result: verdict }, ctx);
         verdict = data.result;
       }
       if (!verdict.fits) {
@@ -162,6 +169,7 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
         anchor = null;
         // Saved at once: the log records the fold the person was just shown, even if the answer then fails.
         await checkpoint();
+        request = requestOf(history);
       }
 
       const prepare: PrepareInput = {
@@ -169,16 +177,16 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
         protocol: input.model.protocol,
         base_url: input.model.base_url,
         model: input.model.model,
-        history,
+        history: request.messages,
         max_tokens: requestMaxTokens(input.model), // tightened to budget.output_reserve (seed 002)
         compact: false,
-        tools,
-        plugin_tools: pluginTools,
+        tools: json ? [] : tools,
+        plugin_tools: json ? [] : pluginTools,
         use_max_tokens: input.model.use_max_tokens,
         extra_body: input.model.extra_body,
         stream: true,
       };
-      inFlight = { started: performance.now(), messages: history, tools: allTools };
+      inFlight = { started: performance.now(), messages: request.messages, tools: request.tools };
       const outcome = await callModel(deps.stream, { input: prepare, hooks: transportHooksOf(hooks, signal), requestMeta: { step, ...(deps.session ? { session: deps.session.path } : {}) }, signal }, step, emit);
       abortIfNeeded();
       if (!outcome.ok) throw new Stop(outcome.error.code === 'E_ABORTED' ? 'aborted' : 'error', outcome.error);
@@ -191,18 +199,27 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
       const response = outcome.result.parsed.response;
       const choice = response.choices[0];
       if (!choice) throw new Stop('error', { code: 'E_MODEL_EMPTY', message: 'The model returned no choice. Try again; if it repeats, check the provider.' });
-      const answer: AssistantMessage = { ...choice.message, role: 'assistant', _provider: { protocol: input.model.protocol, model: input.model.model } };
+      let answer: AssistantMessage = { ...choice.message, role: 'assistant', _provider: { protocol: input.model.protocol, model: input.model.model } };
+      let finishReason = choice.finish_reason;
+      const acted = json ? jsonAnswer(answer, finishReason, toolNames, () => `json_${step}_${crypto.randomUUID().slice(0, 8)}`) : null;
+      if (acted) ({ message: answer, finishReason } = acted);
       const stepUsage = usageOf(answer, response.usage, response.raw_usage);
       addUsage(usage, stepUsage);
       inFlight = null;
       // Stamped before anything saves it, so the session log keeps what every answer cost.
       const message: AssistantMessage = { ...answer, _usage: stepUsage };
-      const finishReason = choice.finish_reason;
       emit({ type: 'assistant', step, message, finishReason });
       lastAssistant = message;
       anchor = anchorFrom(anchorUsage(stepUsage), [...history, message]);
       emit({ type: 'usage', step, usage: stepUsage, context: nextContextSize(budgetSettings, stepUsage, history, message, allTools, anchor) });
 
+      if (acted?.kind === 'malformed') {
+        // Not an action: the model is told why in the result envelope and tries again within the step limit.
+        emit({ type: 'warning', step, error: { code: acted.code, message: acted.error } });
+        history.push(message, { role: 'user', content: acted.envelope, _meta: { kind: 'json_protocol_error', code: acted.code } });
+        await checkpoint();
+        continue;
+      }
       const hasCalls = (message.tool_calls?.length ?? 0) > 0;
       if (!hasCalls) {
         history.push(message);
@@ -239,9 +256,10 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
 
       history.push(message);
       // The per-call tool budget: the budget module answers it with the number of pending calls (seed 000 §7).
-      let budgetNow = budgetOf(history, allTools, batch.calls.length);
+      const pending = requestOf(history);
+      let budgetNow = budgetOf(pending.messages, pending.tools, batch.calls.length);
       if (hooks.has('context_budget')) {
-        budgetNow = (await hooks.run('context_budget', { model: input.model.model, budget: budgetSettings, history, tools: allTools, pending_calls: batch.calls.length, compact: false, result: budgetNow }, ctx)).result;
+        budgetNow = (await hooks.run('context_budget', { model: input.model.model, budget: budgetSettings, history: pending.messages, tools: pending.tools, pending_calls: batch.calls.length, compact: false, result: budgetNow }, ctx)).result;
       }
       const ran = await runBatch(batch.calls, step, deps, signal, budgetNow.tool_budget, emit);
       records.push(...ran.records);

@@ -30,6 +30,11 @@ export interface ModelSettings {
   max_tokens: number;
   use_max_tokens: boolean;
   extra_body: Record<string, unknown>;
+  /**
+   * How tools reach the model (issue 17). 'native' (default): the provider's `tools` field and tool messages.
+   * 'json': no `tools` field; the JSON action protocol's instructions and schemas are in the request (json-actions/).
+   */
+  tool_protocol?: 'native' | 'json';
   /** Null: no budget configured; requests are not budget-checked (seed 000 §7 has no capacity table). */
   budget: BudgetSettings | null;
 }

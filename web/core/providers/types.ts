@@ -52,8 +52,11 @@ export interface AssistantMessage {
   _anthropic_content?: unknown[];
   /** OpenAI Responses: every output item (reasoning with encrypted_content, message, function_call). */
   _responses_output?: unknown[];
-  /** Which protocol/model produced this message; replay state is only reused by the same protocol. */
-  _provider?: { protocol: string; model: string };
+  /**
+   * Which protocol/model produced this message; replay state is only reused by the same protocol. `tool_protocol`: 'json' when the step ran under the JSON action protocol (absent: native);
+   * `json_reply`: that answer's reply text as the model wrote it, replayed as is on later JSON requests.
+   */
+  _provider?: { protocol: string; model: string; tool_protocol?: 'json'; json_reply?: string };
   /** The person stopped the turn while this answer streamed: `content` is the text so far; `thinking` is kept for display only. */
   _stopped?: { thinking?: string };
   /** What this model call used and how long it took (issue 15); host data, never sent to a provider. */
