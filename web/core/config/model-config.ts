@@ -4,9 +4,11 @@
 // Defaults: protocol "openai"; api_key_env null (no key: local servers); max_tokens 4096; use_max_tokens false;
 // budget null (no budget module data); extra_body {}; plugins null; io_limit_bytes 1 MiB; provider null (built-in
 // adapter); provider_operations false; route null (the app uses the preset's route, else "direct").
+// tool_view absent: the model sees every registered tool, within the limits (web/core/tool-views).
 import { HarnessError } from '../errors';
 import { isBuiltinProtocol, validateExtraBody, type Route } from '../providers';
 import { isPublicSecretName } from '../settings/secrets';
+import { parseToolViewConfig, type ToolViewConfig } from '../tool-views';
 
 export interface BudgetConfig {
   /** The model's context window in tokens; required when the budget module is on (seed 000 §7 has no model table). */
@@ -43,6 +45,8 @@ export interface ModelConfig {
   provider_operations: boolean;
   /** i-specific: how the browser reaches the provider. Ignored by the CLI (no CORS there). */
   route: Route | null;
+  /** Seed 002 tool view: `{"names": [...], "groups": [...]}`, the tools the model sees; absent = all (within limits). */
+  tool_view?: ToolViewConfig;
 }
 
 export const MODEL_CONFIG_DEFAULTS = {
@@ -60,7 +64,7 @@ export const MODEL_CONFIG_DEFAULTS = {
 } as const;
 
 const MAX_IO_LIMIT = 48 * 1024 * 1024;
-const TOP_KEYS = ['protocol', 'base_url', 'model', 'api_key_env', 'max_tokens', 'use_max_tokens', 'budget', 'extra_body', 'plugins', 'io_limit_bytes', 'provider', 'provider_operations', 'route'];
+const TOP_KEYS = ['protocol', 'base_url', 'model', 'api_key_env', 'max_tokens', 'use_max_tokens', 'budget', 'extra_body', 'plugins', 'io_limit_bytes', 'provider', 'provider_operations', 'route', 'tool_view'];
 const BUDGET_KEYS = ['context_window', 'output_reserve', 'threshold', 'safety_ratio', 'tool_output_ratio', 'image_tokens', 'tokenizer'];
 const REMOVED_TOKENIZERS = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'];
 
@@ -220,5 +224,6 @@ export function parseModelConfig(input: unknown): ModelConfig {
     provider,
     provider_operations: bool('provider_operations', MODEL_CONFIG_DEFAULTS.provider_operations),
     route,
+    ...(value.tool_view !== undefined ? { tool_view: parseToolViewConfig(value.tool_view, 'tool_view') } : {}),
   };
 }

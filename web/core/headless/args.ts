@@ -214,6 +214,9 @@ Model config (unknown keys are refused with their path):
   stderr and stops with i). A protocol that is not built in needs one of them for its provider worker.
   "route" is the app's ("bridge": through the paired bridge's proxy, for providers without CORS); headless i
   always calls base_url directly, as Node has no CORS.
+  "tool_view": {"names": ["read", ...], "groups": ["files", ...]}: the model sees only these tools (groups: files,
+  search, web, memory, skills, bridge, plugin:ID, mcp:SERVER); absent: all of them. A name or group that is not
+  there, a duplicate, over 64 tools, over 4 MiB of schemas or over 1024 tools registered stops before any request.
 
 Approval: read and view_image run freely; every other tool asks. $I_CONFIG_DIR/approval.json may set
 {"mode": "ask"|"auto", "deny_tools": [...], "rules": [...]}; "auto" runs tools without asking, deny_tools never run.

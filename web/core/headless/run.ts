@@ -26,6 +26,7 @@ import type { BudgetSettings } from '../hooks';
 import { resolveAppPaths, type AppPaths } from './paths';
 import type { CacheConfig, StatsStore } from '../modules';
 import { createHeadlessTools } from './tools';
+import { groupedSelector } from '../tool-views';
 import { startNativeWorkers, type NativeWorkers } from './native';
 import { headlessCheckpoints, runChangesCommand } from './changes';
 
@@ -350,6 +351,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
       context: () => modules.contextState(workspaceId),
       ...(session ? { session } : {}),
       ...(checkpoints ? { checkpoints } : {}),
+      ...(config.tool_view ? { toolView: groupedSelector(config.tool_view) } : {}),
       signal: io.signal,
     },
   );
