@@ -3,7 +3,7 @@
 // with the `responses` protocol, a `responses-*` variant enabled in the selection stands in for its plain module.
 // `compact` also switches on budget metering (with a window). `cache` comes last: it must see the final wire body.
 import type { BudgetSettings, HookHandler } from '../hooks';
-import { createBudgetModule, type BudgetModule } from '../modules/budget';
+import { createBudgetModule, type BudgetEndpoint, type BudgetModule } from '../modules/budget';
 import { createCacheModule, type CacheConfig, type StatsStore } from '../modules/cache';
 import { createCompactModule, DEFAULT_COMPACT_CONFIG, type CompactConfig } from '../modules/compact';
 import { builtinModules } from '../modules/builtin-tools';
@@ -38,6 +38,11 @@ function runs(active: Set<ModuleName>, module: 'budget' | 'compact', protocol: s
   return active.has(module);
 }
 
+/** What a usage anchor is bound to besides the model and history (seed 003): endpoint, selector, worker binding, options. */
+export function budgetEndpointOf(m: ModelSettings): BudgetEndpoint {
+  return { protocol: m.protocol, base_url: m.base_url, binding: m.provider ?? null, options: { model: m.model, max_tokens: m.max_tokens, use_max_tokens: m.use_max_tokens, extra_body: m.extra_body } };
+}
+
 export function profileHooks(o: ProfileHooksOptions): ProfileHooks {
   const active = builtinModules(o.selection, o.bindings);
   const out: ProfileHooks = { handlers: [], active: [] };
@@ -46,11 +51,7 @@ export function profileHooks(o: ProfileHooksOptions): ProfileHooks {
   const wantCompact = runs(active, 'compact', o.model.protocol) && compact.config.enabled;
   // Without a context window there is nothing to meter or compact against (the core has no capacity table).
   if (settings && (runs(active, 'budget', o.model.protocol) || wantCompact)) {
-    const m = o.model;
-    out.budget = createBudgetModule({
-      settings,
-      endpoint: { protocol: m.protocol, base_url: m.base_url, options: { model: m.model, max_tokens: m.max_tokens, use_max_tokens: m.use_max_tokens, extra_body: m.extra_body } },
-    });
+    out.budget = createBudgetModule({ settings, endpoint: budgetEndpointOf(o.model) });
     out.handlers.push(out.budget);
     out.active.push('budget');
   }

@@ -1,5 +1,6 @@
 // The agent loop's inputs, ports and outputs. The loop is a plain function with its model stream injected
 // (STYLE.md §6): tests pass a scripted stream, the app and the headless runner pass the provider transport.
+import type { ProviderBinding } from '../config';
 import type { ErrorData } from '../errors';
 import type { WorkspaceFs } from '../fs';
 import type { BudgetSettings, HookPipeline } from '../hooks';
@@ -37,6 +38,8 @@ export interface ModelSettings {
   tool_protocol?: 'native' | 'json';
   /** Null: no budget configured; requests are not budget-checked (seed 000 §7 has no capacity table). */
   budget: BudgetSettings | null;
+  /** The explicit provider worker binding (model config `provider`); usage anchors are bound to it (seed 003). */
+  provider?: ProviderBinding | null;
 }
 
 /** Where checkpoints go (sessions/checkpoint-sink.ts adapts a SessionStore). */

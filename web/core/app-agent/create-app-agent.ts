@@ -145,6 +145,8 @@ export function modelSettingsOf(config: ModelConfig): ModelSettings {
     use_max_tokens: config.use_max_tokens,
     extra_body: config.extra_body,
     budget: budgetOf(config),
+    // Usage anchors are bound to the provider worker binding (seed 003); part of the profile's cache key too.
+    provider: config.provider,
   };
 }
 

@@ -172,7 +172,7 @@ async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<P
 }
 
 function modelSettings(config: ModelConfig, budget: BudgetSettings | null): ModelSettings {
-  return { protocol: config.protocol, base_url: config.base_url, model: config.model, max_tokens: config.max_tokens, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, budget };
+  return { protocol: config.protocol, base_url: config.base_url, model: config.model, max_tokens: config.max_tokens, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, budget, provider: config.provider };
 }
 
 /**

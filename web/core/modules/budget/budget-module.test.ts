@@ -101,6 +101,7 @@ describe('budget estimate', () => {
     ['the model changes', async (s: ReturnType<typeof setup>) => s.verdict([sys, user, answer, result], {}, 'm2')],
     ['an earlier message changes', async (s: ReturnType<typeof setup>) => s.verdict([sys, { role: 'user', content: 'Read b.txt' }, answer, result])],
     ['the endpoint or options change', async (s: ReturnType<typeof setup>) => s.verdict([sys, user, answer, result], { endpoint: { ...endpoint, options: { max_tokens: 200 } } })],
+    ['the provider worker binding changes', async (s: ReturnType<typeof setup>) => s.verdict([sys, user, answer, result], { endpoint: { ...endpoint, binding: { worker: 'other-provider' } } })],
   ])('falls back to bytes when %s', async (_name, run) => {
     const s = setup();
     await s.verdict([sys, user]);

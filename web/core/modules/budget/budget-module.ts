@@ -3,7 +3,7 @@
 // is refused, so the model HTTP never goes out over budget even if a caller ignored the verdict.
 //
 // Usage anchors: after a response, valid input + output usage becomes an anchor bound to the model, the
-// fingerprint of the history that was sent, and the endpoint/protocol/options hash. The next estimate uses it only
+// fingerprint of the history that was sent, and the endpoint/protocol/provider-binding/options hash. The next estimate uses it only
 // when all three still match and the message after the anchored prefix is the assistant answer; then it adds the
 // conservative byte estimate of everything newer and of the tool schemas. Otherwise (first request, other model,
 // changed prefix or endpoint, usage missing/invalid/overflowing) everything is estimated in UTF-8 bytes: unknown
@@ -21,6 +21,12 @@ export interface BudgetEndpoint {
   base_url: string;
   /** Request options that change what the provider counts (max_tokens, use_max_tokens, extra_body, ...). */
   options?: Record<string, unknown>;
+  /**
+   * The provider worker binding (seed 003: the anchor is bound to the endpoint, the selector or binding and the
+   * options): another worker behind the same selector and model may count differently. Null: the built-in adapter
+   * or the environment's worker.
+   */
+  binding?: unknown;
 }
 
 export interface BudgetModuleOptions {
