@@ -32,6 +32,7 @@ describe('model config', () => {
       provider: null,
       provider_operations: false,
       route: null,
+      tool_protocol: 'native',
     });
   });
 

@@ -5,6 +5,7 @@
 // budget null (no budget module data); extra_body {}; plugins null; io_limit_bytes 1 MiB; provider null (built-in
 // adapter); provider_operations false; route null (the app uses the preset's route, else "direct").
 // tool_view absent: the model sees every registered tool, within the limits (web/core/tool-views).
+// tool_protocol "native" (the provider's tool calling); "json": the JSON action protocol (web/core/agent/json-actions).
 import { HarnessError } from '../errors';
 import { isBuiltinProtocol, validateExtraBody, type Route } from '../providers';
 import { isPublicSecretName } from '../settings/secrets';
@@ -45,6 +46,8 @@ export interface ModelConfig {
   provider_operations: boolean;
   /** i-specific: how the browser reaches the provider. Ignored by the CLI (no CORS there). */
   route: Route | null;
+  /** How tools reach the model: the provider's `tools` field ("native") or the JSON action protocol ("json"). */
+  tool_protocol: 'native' | 'json';
   /** Seed 002 tool view: `{"names": [...], "groups": [...]}`, the tools the model sees; absent = all (within limits). */
   tool_view?: ToolViewConfig;
 }
@@ -61,10 +64,11 @@ export const MODEL_CONFIG_DEFAULTS = {
   provider: null,
   provider_operations: false,
   route: null,
+  tool_protocol: 'native',
 } as const;
 
 const MAX_IO_LIMIT = 48 * 1024 * 1024;
-const TOP_KEYS = ['protocol', 'base_url', 'model', 'api_key_env', 'max_tokens', 'use_max_tokens', 'budget', 'extra_body', 'plugins', 'io_limit_bytes', 'provider', 'provider_operations', 'route', 'tool_view'];
+const TOP_KEYS = ['protocol', 'base_url', 'model', 'api_key_env', 'max_tokens', 'use_max_tokens', 'budget', 'extra_body', 'plugins', 'io_limit_bytes', 'provider', 'provider_operations', 'route', 'tool_view', 'tool_protocol'];
 const BUDGET_KEYS = ['context_window', 'output_reserve', 'threshold', 'safety_ratio', 'tool_output_ratio', 'image_tokens', 'tokenizer'];
 const REMOVED_TOKENIZERS = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'];
 
@@ -224,6 +228,13 @@ export function parseModelConfig(input: unknown): ModelConfig {
     provider,
     provider_operations: bool('provider_operations', MODEL_CONFIG_DEFAULTS.provider_operations),
     route,
+    tool_protocol: toolProtocolOf(value.tool_protocol),
     ...(value.tool_view !== undefined ? { tool_view: parseToolViewConfig(value.tool_view, 'tool_view') } : {}),
   };
+}
+
+function toolProtocolOf(v: unknown): 'native' | 'json' {
+  if (v === undefined) return MODEL_CONFIG_DEFAULTS.tool_protocol;
+  if (v !== 'native' && v !== 'json') throw invalid('tool_protocol', 'expected "native" (the provider\'s tool calling) or "json" (the JSON action protocol, for models without tool calling).');
+  return v;
 }

@@ -217,6 +217,10 @@ Model config (unknown keys are refused with their path):
   "tool_view": {"names": ["read", ...], "groups": ["files", ...]}: the model sees only these tools (groups: files,
   search, web, memory, skills, bridge, plugin:ID, mcp:SERVER); absent: all of them. A name or group that is not
   there, a duplicate, over 64 tools, over 4 MiB of schemas or over 1024 tools registered stops before any request.
+  "tool_protocol": "native" (default: the provider's tool calling) or "json" (for models without it: no tools
+  field is sent; the model answers with one JSON object {"type": "tool_call"|"final"|"ask_user", ...} and gets
+  results back as {"jingwei_tool_result": {...}, "untrusted_tool_data": true}; a malformed reply is answered with
+  an E_JSON_ACTION_* error and counts as a step).
 
 Approval: read and view_image run freely; every other tool asks. $I_CONFIG_DIR/approval.json may set
 {"mode": "ask"|"auto", "deny_tools": [...], "rules": [...]}; "auto" runs tools without asking, deny_tools never run.

@@ -333,7 +333,8 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   if (json) emit({ type: 'start', version: 1, session: args.sessionName, protocol: config.protocol, model: config.model, workspace });
   const stream = runTurn(
     {
-      model: modelSettings(config, budget),
+      // The tool protocol only changes how requests carry tools and results (web/core/agent/json-actions).
+      model: { ...modelSettings(config, budget), tool_protocol: config.tool_protocol },
       history,
       content: args.prompt ?? '',
       ...(args.compact !== null ? { compact: args.compact } : {}),
