@@ -39,6 +39,7 @@ import type { ToolDefinition } from '../tools/types';
 import { testConnection, type ConnectionReport, type TransportPorts } from '../transport';
 import { EventStream } from '../util';
 import { readAgentSettings, type AgentModules, type AgentSettings } from './agent-settings';
+import { toolViewDeps } from './tool-view-settings';
 import { pairedBridge } from './bridge-endpoint';
 import { appProviderAdapter, connectedBridge } from '../bridge-client';
 import { clearJournal, readJournal, trackJournal, writeJournal, type TurnJournal } from './batch-journal';
@@ -330,6 +331,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         results: views,
         checkpoints: await startTurnCheckpoints({ store: checkpointStore, session: opened.info.id, turnId, onEvent: (e) => checkpointNote(e, (error) => events.push({ type: 'warning', step: 0, error })) }),
         session: opened.sink,
+        ...(await toolViewDeps(db, workspaceId)), // Settings → Agent → Tools the agent sees (seed 002 tool view)
         signal: turn.signal,
       },
     );
