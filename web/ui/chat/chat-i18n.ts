@@ -9,6 +9,7 @@ import { meterEn, meterZh } from './meter-strings';
 import { rulesEn, rulesZh } from './rules-strings';
 import { rewindEn, rewindZh } from './rewind-strings';
 import { reviewEn, reviewZh } from './review-strings';
+import { toolProtocolEn, toolProtocolZh } from '../settings/providers/tool-protocol-strings';
 
 const en = {
   title: 'Chat',
@@ -43,6 +44,7 @@ const en = {
   ...rulesEn,
   ...rewindEn,
   ...reviewEn,
+  ...toolProtocolEn,
   writeNoChange: 'The file would not change.',
   approvalMode: 'Approval',
   modeAsk: 'Ask before changes',
@@ -171,6 +173,7 @@ const zh: Record<ChatKey, string> = {
   ...rulesZh,
   ...rewindZh,
   ...reviewZh,
+  ...toolProtocolZh,
   writeNoChange: '文件不会改变。',
   approvalMode: '审批',
   modeAsk: '修改前询问',

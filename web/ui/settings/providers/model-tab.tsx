@@ -224,6 +224,14 @@ export default function ModelTab(props: { state: AppState }) {
               {routeNote()}
             </p>
           </div>
+          <div class="field span-2">
+            <label for={f('tool-protocol')}>{ct('toolProtocol')}</label>
+            <select id={f('tool-protocol')} value={form().tool_protocol} onChange={(e) => patch({ tool_protocol: e.currentTarget.value === 'json' ? 'json' : 'native' } as Partial<ProviderForm>)}>
+              <option value="native">{ct('toolProtocolNative')}</option>
+              <option value="json">{ct('toolProtocolJson')}</option>
+            </select>
+            <p class="field-hint">{ct('toolProtocolHint')}</p>
+          </div>
         </div>
         <div class="model-actions">
           <button type="submit" class="button primary">

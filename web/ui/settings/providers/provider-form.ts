@@ -20,6 +20,8 @@ export interface ProviderForm {
   output_reserve: string;
   extra_body: string;
   route: Route;
+  /** How tools reach the model (model config `tool_protocol`). */
+  tool_protocol: 'native' | 'json';
 }
 
 export const CUSTOM_PRESET = 'custom';
@@ -38,6 +40,7 @@ export function formFromPreset(preset: ProviderPreset, current?: ProviderForm): 
     output_reserve: current?.output_reserve ?? '',
     extra_body: current?.extra_body ?? '{}',
     route: preset.route,
+    tool_protocol: current?.tool_protocol ?? 'native',
   };
 }
 
@@ -59,6 +62,7 @@ export function formFromConfig(config: Record<string, unknown>, preset: string |
     output_reserve: c.budget?.output_reserve !== undefined ? String(c.budget.output_reserve) : '',
     extra_body: JSON.stringify(c.extra_body, null, 2),
     route: c.route ?? (known ? known.route : 'direct'),
+    tool_protocol: c.tool_protocol,
   };
 }
 
@@ -108,6 +112,8 @@ export function configFromForm(form: ProviderForm): Record<string, unknown> {
   const extra = parseExtraBody(form.extra_body);
   if (Object.keys(extra).length) config.extra_body = extra;
   config.route = form.route;
+  // Only a switch away from the default is stored, like the other optional fields.
+  if (form.tool_protocol === 'json') config.tool_protocol = 'json';
   checkModelConfig(config);
   return config;
 }
