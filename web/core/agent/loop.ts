@@ -64,6 +64,10 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
   /** The latest assistant message of THIS turn (a resumed history's old answers never count as this turn's). */
   let lastAssistant: AssistantMessage | undefined;
   const budgetSettings = input.model.budget ? { ...DEFAULT_BUDGET, ...input.model.budget } : null;
+  // The JSON action protocol (json-actions/): the schemas travel as text in the request, never as `tools`.
+  const json = input.model.tool_protocol === 'json';
+  /** What one request carries, as the budget counts it and as it is sent (nothing is added after counting). */
+  const requestFor = (messages: Message[], tools: ToolSchema[]) => (json ? { messages: jsonRequestHistory(messages, tools), tools: [] as ToolSchema[] } : { messages, tools });
   /** The answer request in flight (what was sent, when): a stopped answer's usage is estimated from it. */
   let inFlight: { started: number; messages: Message[]; tools: ToolSchema[] } | null = null;
 
@@ -133,11 +137,8 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
     // The tool view (seed 002): the selected, limit-checked tools; an invalid view stops the turn before any request.
     const { tools, pluginTools } = selectToolView(deps.tools, deps.toolView);
     const allTools = [...tools, ...pluginTools];
-    // The JSON action protocol (json-actions/): the schemas travel as text in the request, never as `tools`.
-    const json = input.model.tool_protocol === 'json';
     const toolNames = new Set(allTools.map((t) => t.name));
-    /** What one request carries, as the budget counts it and as it is sent (nothing is added after counting). */
-    const requestOf = (messages: Message[]) => (json ? { messages: jsonRequestHistory(messages, allTools), tools: [] as ToolSchema[] } : { messages, tools: allTools });
+    const requestOf = (messages: Message[]) => requestFor(messages, allTools);
 
     for (;;) {
       abortIfNeeded();
@@ -333,7 +334,11 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
         history,
         tools,
         verdict,
-        check: (messages) => budgetOf(messages, tools, 0),
+        check: (messages) => {
+          // Whether the folded history fits is judged on the request it will make (the JSON projection included).
+          const request = requestFor(messages, tools);
+          return budgetOf(request.messages, request.tools, 0);
+        },
         emit,
         send,
         addUsage: (u) => addUsage(usage, u),
