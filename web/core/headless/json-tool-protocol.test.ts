@@ -36,7 +36,7 @@ describe.each(PROTOCOLS)('tool_protocol "json" over %s (headless i)', (protocol)
     const conf = join(root, 'conf');
     for (const d of [dir, conf]) mkdirSync(d);
     writeFileSync(join(dir, 'a.txt'), 'the answer is 42\n');
-    writeFileSync(join(conf, 'model.json'), JSON.stringify({ protocol, base_url: server.baseUrl(protocol), model: 'm', max_tokens: 256, tool_protocol: 'json' }));
+    writeFileSync(join(conf, 'model.json'), JSON.stringify({ protocol, base_url: server.baseUrl(protocol), model: 'm', max_tokens: 256, budget: { context_window: 1_000_000 }, tool_protocol: 'json' }));
     let stdout = '';
     let stderr = '';
     const code = await runCli({
