@@ -13,7 +13,7 @@ import { setSecret } from '../settings';
 import { openHarnessDb, type HarnessDb } from '../storage';
 import { agentWorkspaceScope, readAgentSettings, saveApprovalMode, saveModel } from './agent-settings';
 import { createAppAgent } from './create-app-agent';
-import { readToolView, saveToolView } from './tool-view-settings';
+import { readToolView, saveToolView, summariseToolView } from './tool-view-settings';
 
 let server: ModelServer | undefined;
 let dir: string | undefined;
@@ -74,5 +74,17 @@ describe('tool view of a workspace in app turns', () => {
     await saveToolView(db, 'ws-1', null);
     expect(await readToolView(db, 'ws-1')).toBeNull();
     expect((await readAgentSettings(db, 'ws-1')).approval).toBe('auto');
+  });
+
+  it('counts a view over the built-ins for Settings and leaves plugin, MCP and unknown names to the turn', async () => {
+    const { db } = await setup();
+    const all = await summariseToolView(db, 'ws-1', null);
+    // Six file tools, memory and skills tools (default profile), read_result.
+    expect(all).toMatchObject({ count: 11, error: null, atTurnStart: [] });
+    const files = await summariseToolView(db, 'ws-1', { names: ['shell'], groups: ['files', 'plugin:docs'] });
+    expect(files).toMatchObject({ count: 5, error: null, atTurnStart: ['plugin:docs', 'shell'] });
+    expect(files.bytes).toBeGreaterThan(500);
+    expect(files.bytes).toBeLessThan(all.bytes);
+    expect((await summariseToolView(db, 'ws-1', { names: ['read'], groups: [] })).count).toBe(1);
   });
 });

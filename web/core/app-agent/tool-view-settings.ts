@@ -1,10 +1,15 @@
 // Settings → Agent → "Tools the agent sees", per workspace (seed 002 tool view, issue 17). Stored as `toolView`
 // beside the workspace's other agent values (scope `agent-workspace:<id>`, deleted with the workspace), validated
 // by the same parser as the model config file's `tool_view`. Absent: the model sees every tool (within limits).
-import { HarnessError, toErrorData } from '../errors';
+import { SESSION_RESULT_STORE_LIMITS, sessionResultViews } from '../agent';
+import { createMemoryContentStore } from '../context';
+import { HarnessError, toErrorData, type ErrorData } from '../errors';
+import { builtinTools, createIdbMemoryStore } from '../modules';
+import { discoverSkills } from '../modules/skills/discover-skills';
 import type { HarnessDb } from '../storage';
-import { groupedSelector, parseToolViewConfig, type ToolSelector, type ToolViewConfig } from '../tool-views';
-import { AGENT_SETTINGS_VERSION, agentWorkspaceScope } from './agent-settings';
+import { groupedSelector, parseToolViewConfig, selectToolView, type ToolSelector, type ToolViewConfig } from '../tool-views';
+import { ToolRegistry } from '../tools/registry';
+import { AGENT_SETTINGS_VERSION, agentWorkspaceScope, readAgentSettings } from './agent-settings';
 
 async function values(db: HarnessDb, workspaceId: string): Promise<Record<string, unknown>> {
   const v = (await db.get('settings', agentWorkspaceScope(workspaceId)))?.values;
@@ -44,4 +49,39 @@ export async function toolViewDeps(db: HarnessDb, workspaceId: string): Promise<
     };
   }
   return view ? { toolView: groupedSelector(view) } : {};
+}
+
+/** What Settings can count without a turn, and the view's figures over it. */
+export interface ToolViewSummary {
+  /** Tools of the view among the built-ins this workspace's profile offers (files, search, memory, skills). */
+  count: number;
+  /** UTF-8 bytes of those schemas as JSON. */
+  bytes: number;
+  /** Entries only a turn can judge: web, plugin:, bridge, mcp: groups and names not among those built-ins. */
+  atTurnStart: string[];
+  /** The view refused over the built-ins (a limit, an unknown built-in group), or null. */
+  error: ErrorData | null;
+}
+
+const TURN_ONLY_GROUP = /^(web|bridge|plugin:.+|mcp:.+)$/;
+
+/**
+ * Counts a view (null: all tools) over the built-in tools the workspace's profile offers, built as a turn builds
+ * them: plugin, bridge and MCP tools, and web tools (they need the bridge or a search key), exist only when a turn
+ * starts, so entries naming them are listed in `atTurnStart` rather than judged here.
+ */
+export async function summariseToolView(db: HarnessDb, workspaceId: string, view: ToolViewConfig | null): Promise<ToolViewSummary> {
+  const { modules } = await readAgentSettings(db, workspaceId);
+  const registry = new ToolRegistry();
+  // Skills listed from no folder: only the tools' schemas are needed here, and they do not depend on the catalog.
+  for (const tool of builtinTools({ selection: modules.selection, memory: createIdbMemoryStore(db), skills: () => discoverSkills([]) })) registry.register(tool);
+  registry.register(sessionResultViews({ store: createMemoryContentStore(SESSION_RESULT_STORE_LIMITS), sessionId: 'settings' }).tool);
+  const atTurnStart = view ? [...view.groups.filter((g) => TURN_ONLY_GROUP.test(g)), ...view.names.filter((n) => !registry.has(n))] : [];
+  const judged = view ? { names: view.names.filter((n) => registry.has(n)), groups: view.groups.filter((g) => !TURN_ONLY_GROUP.test(g)) } : null;
+  try {
+    const v = selectToolView(registry, groupedSelector(judged));
+    return { count: v.tools.length + v.pluginTools.length, bytes: v.bytes, atTurnStart, error: null };
+  } catch (error) {
+    return { count: 0, bytes: 0, atTurnStart, error: toErrorData(error, 'E_TOOL_VIEW_INVALID') };
+  }
 }

@@ -2,6 +2,7 @@
 import { pluginsEn } from '../settings/plugins/strings';
 import { agentEn } from '../settings/agent/strings';
 import { rulesSettingsEn } from '../settings/agent/rules-strings';
+import { toolViewSettingsEn } from '../settings/agent/tool-view-strings';
 import { usageEn } from '../settings/usage/strings';
 import { askReasonEn } from '../chat/ask-reason-strings';
 import { layoutEn } from '../components/layout-strings';
@@ -152,6 +153,7 @@ export const en = {
   ...pluginsEn,
   ...agentEn,
   ...rulesSettingsEn,
+  ...toolViewSettingsEn,
   ...usageEn,
   ...askReasonEn,
   ...layoutEn,

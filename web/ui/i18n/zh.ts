@@ -2,6 +2,7 @@ import type { Dictionary } from './en';
 import { pluginsZh } from '../settings/plugins/strings';
 import { agentZh } from '../settings/agent/strings';
 import { rulesSettingsZh } from '../settings/agent/rules-strings';
+import { toolViewSettingsZh } from '../settings/agent/tool-view-strings';
 import { usageZh } from '../settings/usage/strings';
 import { askReasonZh } from '../chat/ask-reason-strings';
 import { layoutZh } from '../components/layout-strings';
@@ -153,6 +154,7 @@ export const zh: Dictionary = {
   ...pluginsZh,
   ...agentZh,
   ...rulesSettingsZh,
+  ...toolViewSettingsZh,
   ...usageZh,
   ...askReasonZh,
   ...layoutZh,

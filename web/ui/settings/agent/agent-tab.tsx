@@ -10,6 +10,7 @@ import type { MessageKey } from '../../i18n/en';
 import type { AppState } from '../../state/app-state';
 import { ScopeField } from '../scope-field';
 import { RulesSection } from './rules-section';
+import { ToolViewSection } from './tool-view-section';
 import { codeOf, messageOf } from '../../state/errors';
 import { CACHE_CHOICES, formFromModules, modulesFromForm, type AgentForm } from './agent-form';
 
@@ -202,6 +203,7 @@ export default function AgentTab(props: { state: AppState }) {
         </div>
       </form>
       <RulesSection state={s} scope={scope()} />
+      <ToolViewSection state={s} scope={scope()} />
     </Show>
   );
 }
