@@ -23,21 +23,25 @@ export function checkResponsesHook(config: Pick<ModelConfig, 'protocol'>, enable
 }
 
 /**
- * Seed 000 §7: with the budget module on, budget.context_window must describe the chosen model (there is no
- * capacity table to guess from), and the answer must fit in it. Do not turn the budget off to silence this.
+ * Seed 000 §7 / 003: with the budget module or compaction on, budget.context_window must describe the chosen model
+ * (there is no capacity table to guess from), and the output reserve must fit in it. Do not turn the budget off to
+ * silence this ("不要为绕过配置错误而关闭预算检查"). `where` says where the person fixes it (the config file, or
+ * Settings → Model in the app).
  */
-export function checkBudgetConfig(config: Pick<ModelConfig, 'budget' | 'max_tokens' | 'model'>, budgetEnabled: boolean): void {
+export function checkBudgetConfig(config: Pick<ModelConfig, 'budget' | 'max_tokens' | 'model'>, budgetEnabled: boolean, where = 'the model config'): void {
   if (!budgetEnabled) return;
   const window = config.budget?.context_window;
   if (window === undefined) {
     throw new HarnessError(
       'E_CONFIG_BUDGET_WINDOW',
-      `At budget.context_window: the budget module is on, so the context window of "${config.model}" is required (e.g. {"budget": {"context_window": 128000}}). Look it up in the provider's model documentation.`,
+      `At budget.context_window: the profile meters the context budget (budget or compact module), so the context window of "${config.model}" is required. Set it in ${where} (e.g. {"budget": {"context_window": 128000}}); look it up in the provider's model documentation.`,
       { path: 'budget.context_window' },
     );
   }
-  if (config.max_tokens >= window) {
-    throw new HarnessError('E_CONFIG_BUDGET_WINDOW', `At max_tokens: ${config.max_tokens} leaves no room for input in a ${window}-token window. Lower max_tokens.`, { path: 'max_tokens' });
+  const reserve = config.budget?.output_reserve ?? config.max_tokens;
+  if (reserve >= window) {
+    const path = config.budget?.output_reserve === undefined ? 'max_tokens' : 'budget.output_reserve';
+    throw new HarnessError('E_CONFIG_BUDGET_WINDOW', `At ${path}: an output reserve of ${reserve} leaves no room for input in a ${window}-token window. Lower ${path} in ${where}.`, { path });
   }
 }
 

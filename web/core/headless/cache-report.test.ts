@@ -116,7 +116,7 @@ describe('i cache-report', () => {
   it('reads the file a real turn of `i` wrote for the same project', async () => {
     const p = project();
     server = await startModelServer({ script: [{ text: 'ok', usage: { input: 321, output: 4 } }] });
-    writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'm', max_tokens: 64 }));
+    writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm', max_tokens: 64 }));
     const code = await runCli({
       argv: ['-C', p.dir, '--config', join(p.configDir, 'model.json'), '-p', 'hi'],
       env: { HOME: p.root, I_CONFIG_DIR: p.configDir, I_DATA_DIR: p.dataDir },

@@ -41,7 +41,7 @@ async function agentRun() {
     ],
   });
   const config = join(root, 'model.json');
-  writeFileSync(config, JSON.stringify({ base_url: server.baseUrl('openai'), model: 'm' }));
+  writeFileSync(config, JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm' }));
   const run = await runI(['-C', dir, '--config', config, '--session-name', 'work', '--yolo', '-p', 'change them'], root);
   expect(run.stderr).not.toContain('refused');
   expect(run.code).toBe(0);

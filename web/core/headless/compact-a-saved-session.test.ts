@@ -39,7 +39,7 @@ describe('i --compact', () => {
     mkdirSync(dir);
     writeFileSync(join(dir, 'notes.txt'), 'hello');
     writeFileSync(join(dir, 'AGENTS.md'), 'Project rule: keep answers short.');
-    writeFileSync(join(root, 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'scripted' }));
+    writeFileSync(join(root, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'scripted' }));
     const base = ['-C', 'project', '--config', 'model.json', '--session-name', 'work'];
     for (const prompt of ['What do the notes say?', 'Second?', 'Third?']) expect((await runI([...base, '-p', prompt], root)).code).toBe(0);
     const logFile = join(dir, '.i', 'sessions', 'work', 'log.ndjson');
@@ -72,7 +72,7 @@ describe('i --compact', () => {
     server = await startModelServer({ script: [{ text: `One: ${'detail '.repeat(80)}` }, { text: 'Two.' }, { text: 'Three.' }, { text: 'Summary of one and two.' }] });
     const root = mkdtempSync(join(tmpdir(), 'i-compact-'));
     mkdirSync(join(root, 'project'));
-    writeFileSync(join(root, 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'scripted' }));
+    writeFileSync(join(root, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'scripted' }));
     const base = ['-C', 'project', '--config', 'model.json', '--session-name', 's'];
     expect((await runI([...base, '-p', `first: ${'context '.repeat(80)}`], root)).code).toBe(0);
     const logFile = join(root, 'project', '.i', 'sessions', 's', 'log.ndjson');
@@ -91,7 +91,7 @@ describe('i --compact', () => {
     const evs = events(r.stdout);
     // The summary streams as text (shown, never taken for an answer), then what it used and what it folded.
     expect(evs.map((e) => e.type).filter((t, i, all) => t !== 'text' || all[i - 1] !== 'text')).toEqual(['start', 'step', 'text', 'usage', 'compacted', 'checkpoint', 'done']);
-    expect(evs.find((e) => e.type === 'usage')).toMatchObject({ compact: true, context: { window: null, trigger: null } });
+    expect(evs.find((e) => e.type === 'usage')).toMatchObject({ compact: true, context: { window: 1_000_000, trigger: 800_000 } });
     expect(evs.find((e) => e.type === 'compacted')).toMatchObject({ removed: 2, summary: 'Summary of one and two.', compaction: { manual: true, focus: '-focus on names', folded_messages: 2 } });
     expect(server.requests[3]!.rawBody).toContain('Pay particular attention to: -focus on names');
   }, 60_000);
@@ -109,7 +109,7 @@ describe('i --compact', () => {
   it('refuses a session that does not exist instead of creating one, and documents --compact in --help', async () => {
     const root = mkdtempSync(join(tmpdir(), 'i-compact-'));
     mkdirSync(join(root, 'project'));
-    writeFileSync(join(root, 'model.json'), JSON.stringify({ base_url: 'http://127.0.0.1:9/v1', model: 'scripted' }));
+    writeFileSync(join(root, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: 'http://127.0.0.1:9/v1', model: 'scripted' }));
     const r = await runI(['-C', 'project', '--config', 'model.json', '--session-name', 'nope', '--compact'], root);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/E_SESSION_NOT_FOUND.*--compact works on a saved session/);

@@ -30,7 +30,7 @@ async function runWith(toolCall: { name: string; arguments: Record<string, unkno
     mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  writeFileSync(join(conf, 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256 }));
+  writeFileSync(join(conf, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256 }));
   if (approval) writeFileSync(join(conf, 'approval.json'), JSON.stringify(approval));
   let stdout = '';
   const code = await runCli({

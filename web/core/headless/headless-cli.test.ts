@@ -27,7 +27,8 @@ function project(config?: Record<string, unknown>): { root: string; dir: string;
   mkdirSync(dir);
   mkdirSync(configDir);
   writeFileSync(join(dir, 'notes.txt'), 'hello');
-  if (config) writeFileSync(join(configDir, 'model.json'), JSON.stringify(config));
+  // The default profile meters the budget, so a config needs the model's window (E_CONFIG_BUDGET_WINDOW otherwise).
+  if (config) writeFileSync(join(configDir, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, ...config }));
   return { root, dir, configDir };
 }
 
@@ -251,7 +252,7 @@ describe('i (headless) under bad input', () => {
 
   it.each([
     ['an empty file', '', 'E_CONFIG_INVALID', /is empty\. Write a JSON object/],
-    ['a JSON string holding a config (never parsed twice)', JSON.stringify(JSON.stringify({ base_url: 'http://127.0.0.1:9/v1', model: 'm' })), 'E_CONFIG_INVALID', /At \(root\): expected a JSON object/],
+    ['a JSON string holding a config (never parsed twice)', JSON.stringify(JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: 'http://127.0.0.1:9/v1', model: 'm' })), 'E_CONFIG_INVALID', /At \(root\): expected a JSON object/],
     ['broken JSON', '{"base_url": ', 'E_CONFIG_INVALID', /not valid JSON: .*Fix the syntax/],
     ['a file over 1 MiB', `{"model": "m", "base_url": "http://127.0.0.1:9/v1"${' '.repeat(1024 * 1024)}}`, 'E_CONFIG_TOO_LARGE', /larger than 1048576 bytes/],
   ])('refuses a model config that is %s: exit 2, one NDJSON error line', async (_what, text, code, message) => {
@@ -282,7 +283,7 @@ describe('i (headless) under bad input', () => {
   it('accepts a config saved with a UTF-8 byte order mark (Windows editors)', async () => {
     server = await startModelServer({ script: [{ text: 'ok' }] });
     const p = project();
-    writeFileSync(join(p.configDir, 'model.json'), `\uFEFF${JSON.stringify({ base_url: server.baseUrl('openai'), model: 'scripted' })}`);
+    writeFileSync(join(p.configDir, 'model.json'), `\uFEFF${JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'scripted' })}`);
     const r = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '-p', 'hi'], { cwd: p.root });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -328,7 +329,7 @@ describe('i (headless) under bad input', () => {
     const r = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '-p', 'hi'], { cwd: p.root });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`error E_PROVIDER_AUTH: The provider refused the request (401: invalid key). No key was sent: ${join(p.configDir, 'model.json')} has no api_key_env. Set "api_key_env" to the name of the environment variable that holds the key.\n`);
-    writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'I_TEST_KEY' }));
+    writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'I_TEST_KEY' }));
     const withKey = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '--json', '-p', 'hi'], { cwd: p.root, env: { I_TEST_KEY: 'sk-wrong' } });
     expect(lastJsonError(withKey.stdout).message).toContain('Check the key in the environment variable I_TEST_KEY');
   });
@@ -355,7 +356,7 @@ describe('i (headless) under bad input', () => {
       expect(error.message).not.toMatch(/browser|CORS|Chrome/);
       // The failed turn leaves the session usable: the next run resumes it.
       server = await startModelServer({ script: [{ text: 'whole answer' }] });
-      writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'm' }));
+      writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm' }));
       const again = await runI(['-C', p.dir, '--config', join(p.configDir, 'model.json'), '--session-name', 'cut', '-p', 'again'], { cwd: p.root });
       expect(again.stdout).toBe('whole answer\n');
       expect(again.code).toBe(0);

@@ -5,7 +5,8 @@
 // Defaults (web/core/config MODEL_CONFIG_DEFAULTS): protocol "openai", max_tokens 4096, use_max_tokens false,
 // extra_body {}, io_limit_bytes 1 MiB, provider_operations false, no budget. Budget defaults (seed 000 §7):
 // threshold .8, safety_ratio .02, tool_output_ratio .02, output_reserve = max_tokens, image_tokens 1600. Without
-// budget.context_window requests are not budget-checked (the core has no model capacity table).
+// budget.context_window a profile that meters or compacts is refused when the run starts (checkProfileConfig in
+// run.ts, E_CONFIG_BUDGET_WINDOW): the core has no model capacity table to guess from.
 import { budgetOf } from '../agent/budget';
 import { parseModelConfig as parseShared, MODEL_CONFIG_DEFAULTS, type ModelConfig } from '../config';
 import { HarnessError, toErrorData } from '../errors';

@@ -63,7 +63,7 @@ const summarising = (): ((r: RecordedRequest) => ScriptTurn) => (r) => (hasTools
  */
 async function windowFor(p: Project): Promise<number> {
   server = await startModelServer({ script: () => ({ text: 'ok' }) });
-  writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256 }));
+  writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256 }));
   expect((await run(p, ['-p', 'probe'])).code).toBe(0);
   const base = server.requests[0]!.rawBody.length;
   await server.close();
@@ -130,7 +130,7 @@ describe('headless i with the profile modules', () => {
         return { text: 'done' };
       },
     });
-    writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256 }));
+    writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256 }));
     const r = await run(p, ['-p', 'read big.txt']);
     expect(server.failures).toEqual([]);
     expect(r.code).toBe(0);
@@ -151,7 +151,7 @@ describe('headless i with the profile modules', () => {
   it('writes cache statistics (observe) under I_DATA_DIR/workspaces/<id>/metrics/ without adding cache fields', async () => {
     const p = project();
     server = await startModelServer({ script: [{ text: 'ok', usage: { input: 100, output: 5 } }] });
-    writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256 }));
+    writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256 }));
     expect((await run(p, ['-p', 'hi'])).code).toBe(0);
     const stats = JSON.parse(readFileSync(join(p.dataDir, 'workspaces', p.workspaceId, 'metrics', 'cache-stats.json'), 'utf8')) as { totals: Record<string, unknown>; records: Array<Record<string, unknown>> };
     expect(stats.totals).toMatchObject({ prepared: 1, observed: 1 });

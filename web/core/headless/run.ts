@@ -10,7 +10,7 @@ import type { ApprovalSettings } from '../approval';
 import { escapeControls, escapeProse, HarnessError, stringifyForTerminal, toErrorData, type ErrorData } from '../errors';
 import { HookPipeline } from '../hooks';
 import { createMemoryContentStore } from '../context';
-import { builtinModules, parseCacheConfig, resolveSystemPrompt } from '../modules';
+import { builtinModules, checkProfileConfig, parseCacheConfig, resolveSystemPrompt } from '../modules';
 import { createNodeStatsStore, loadCompactConfig, loadNodeModules, type NodeModules } from '../modules/node';
 import { readJsonFile } from '../../../plugin-host/fs/node';
 import type { Message } from '../providers/types';
@@ -179,10 +179,13 @@ function modelSettings(config: ModelConfig, budget: BudgetSettings | null): Mode
  * The profile's budget/compact/cache hooks: compact.json and cache.json from config_dir (read only when their
  * module runs), cache statistics under data_dir/workspaces/<workspace id>/ (cache.json `stats`).
  */
-async function loadProfileHooks(paths: AppPaths, workspaceId: string, modules: NodeModules, model: ModelSettings): Promise<ProfileHooks> {
+async function loadProfileHooks(paths: AppPaths, workspaceId: string, modules: NodeModules, model: ModelSettings, config: ModelConfig, configFile: string): Promise<ProfileHooks> {
   const active = builtinModules(modules.selection, modules.bindings);
   const compactOn = active.has('compact') || (model.protocol === 'responses' && active.has('responses-compact'));
   const compact = compactOn ? await loadCompactConfig(paths.config_dir) : undefined;
+  // Seed 000 §7 / 003, before anything runs (exit 2): a profile that meters or compacts needs budget.context_window,
+  // and protocol "responses" with the old responses hook would encode twice.
+  checkProfileConfig(config, active, compact?.config.enabled ?? false, configFile);
   let cache: { config: CacheConfig; store: StatsStore } | undefined;
   if (active.has('cache')) {
     const file = join(paths.config_dir, 'cache.json');
@@ -284,7 +287,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     modules = await loadNodeModules({ configDir: paths.config_dir, dataDir: paths.data_dir, fs, env: io.env });
     // `{{workspace}}` is the folder's real path here (the browser, without paths, uses the folder's name).
     systemPrompt = resolveSystemPrompt({ workspace, ...(modules.systemPrompt !== undefined ? { replacement: modules.systemPrompt } : {}) });
-    profile = await loadProfileHooks(paths, workspaceId, modules, modelSettings(config, budget));
+    profile = await loadProfileHooks(paths, workspaceId, modules, modelSettings(config, budget), config, prep.configFile);
   } catch (error) {
     return fail(cliErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
   }

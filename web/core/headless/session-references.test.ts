@@ -45,7 +45,7 @@ describe('i --session-name: references across runs', () => {
       },
     });
     const config = join(root, 'model.json');
-    writeFileSync(config, JSON.stringify({ base_url: server.baseUrl('openai'), model: 'm' }));
+    writeFileSync(config, JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm' }));
     const first = await runI(['-C', dir, '--config', config, '--session-name', 'work', '-p', 'read big.txt'], root);
     expect(first.code, first.stderr).toBe(0);
     const second = await runI(['-C', dir, '--config', config, '--session-name', 'work', '-p', 'read on'], root);

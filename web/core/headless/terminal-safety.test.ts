@@ -32,7 +32,7 @@ async function runI(script: ScriptTurn[], json: boolean): Promise<{ code: number
   const configDir = join(root, 'conf');
   mkdirSync(dir);
   mkdirSync(configDir);
-  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ protocol: 'deepseek', base_url: server.baseUrl('deepseek'), model: 'scripted' }));
+  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, protocol: 'deepseek', base_url: server.baseUrl('deepseek'), model: 'scripted' }));
   let stdout = '';
   let stderr = '';
   const code = await runCli({

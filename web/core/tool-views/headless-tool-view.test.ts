@@ -24,7 +24,7 @@ async function run(toolView: unknown) {
   const dir = join(root, 'project');
   const conf = join(root, 'conf');
   for (const d of [dir, conf]) mkdirSync(d);
-  writeFileSync(join(conf, 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256, ...(toolView !== undefined ? { tool_view: toolView } : {}) }));
+  writeFileSync(join(conf, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256, ...(toolView !== undefined ? { tool_view: toolView } : {}) }));
   let stdout = '';
   let stderr = '';
   const code = await runCli({

@@ -115,7 +115,7 @@ function project(config: Record<string, unknown>): { root: string; dir: string }
   const dir = join(root, 'project');
   mkdirSync(dir);
   mkdirSync(join(root, 'conf'));
-  writeFileSync(join(root, 'conf', 'model.json'), JSON.stringify(config));
+  writeFileSync(join(root, 'conf', 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, ...config }));
   return { root, dir };
 }
 
