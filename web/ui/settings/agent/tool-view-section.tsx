@@ -81,7 +81,7 @@ export function ToolViewSection(props: { state: AppState; scope: string | null }
   const scopeName = () => s.workspaces().find((w) => w.id === props.scope)?.name ?? '';
   const size = (n: number) => formatBytes(n, s.locale());
   return (
-    <section class="rules-section tool-view-section" aria-labelledby={`${id}-title`} data-testid="tool-view">
+    <section class="form agent-form rules-section tool-view-section" aria-labelledby={`${id}-title`} data-testid="tool-view">
       <h3 id={`${id}-title`}>{t('toolView.title')}</h3>
       <p class="field-hint">{t('toolView.intro')}</p>
       <Show when={props.scope} fallback={<p class="field-hint">{t('toolView.pickWorkspace')}</p>}>
@@ -121,7 +121,7 @@ export function ToolViewSection(props: { state: AppState; scope: string | null }
           </fieldset>
           <div class="field">
             <label for={`${id}-more`}>{t('toolView.more')}</label>
-            <input id={`${id}-more`} class="tool-view-more" value={form().more} spellcheck={false} autocomplete="off" placeholder="plugin:docs, mcp:github, read" onInput={(e) => patch({ more: e.currentTarget.value })} />
+            <input id={`${id}-more`} type="text" class="tool-view-more" value={form().more} spellcheck={false} autocomplete="off" placeholder="plugin:docs, mcp:github, read" onInput={(e) => patch({ more: e.currentTarget.value })} />
             <p class="field-hint">{t('toolView.moreHint')}</p>
           </div>
         </Show>
@@ -137,7 +137,7 @@ export function ToolViewSection(props: { state: AppState; scope: string | null }
             </div>
           )}
         </Show>
-        <p class="field-hint">{t('toolView.limitsNote')}</p>
+        <p class="field-hint">{t('toolView.limitsNote', { max: TOOL_VIEW_LIMITS.visible, maxSize: size(TOOL_VIEW_LIMITS.bytes) })}</p>
         <div class="agent-row-inline">
           <button type="button" class="button primary small" onClick={() => void save()}>
             {t('toolView.save')}

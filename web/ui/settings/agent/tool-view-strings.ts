@@ -19,7 +19,7 @@ export const toolViewSettingsEn = {
   'toolView.moreHint': 'Tool names, plugin:<id> or mcp:<server>, separated by spaces or commas.',
   'toolView.count': '{count} of at most {max} tools · {size} of at most {maxSize}',
   'toolView.atTurnStart': 'Checked when a turn starts: {list}.',
-  'toolView.limitsNote': 'A tool or group that is not there, more than 64 tools or more than 4 MiB of descriptions stops the turn before anything is sent, saying which.',
+  'toolView.limitsNote': 'A tool or group that is not there, more than {max} tools or more than {maxSize} of descriptions stops the turn before anything is sent, saying which.',
   'toolView.save': 'Save tools',
   'toolView.saved': 'Saved. The next request uses these tools.',
 };
@@ -44,7 +44,7 @@ export const toolViewSettingsZh: Record<keyof typeof toolViewSettingsEn, string>
   'toolView.moreHint': '工具名称、plugin:<id> 或 mcp:<server>，用空格或逗号分隔。',
   'toolView.count': '{count} 个工具（上限 {max}）· {size}（上限 {maxSize}）',
   'toolView.atTurnStart': '在回合开始时检查：{list}。',
-  'toolView.limitsNote': '若某个工具或分组不存在、超过 64 个工具或描述超过 4 MiB，回合会在发送任何内容前停止，并说明原因。',
+  'toolView.limitsNote': '若某个工具或分组不存在、超过 {max} 个工具或描述超过 {maxSize}，回合会在发送任何内容前停止，并说明原因。',
   'toolView.save': '保存工具',
   'toolView.saved': '已保存。下一次请求将使用这些工具。',
 };
