@@ -5,7 +5,8 @@
 //
 // The part, per scope: `model` ({config, preset}: the seed 000 §4 config names its key only by `api_key_env`, and
 // the config checker refuses key-like fields, credentials in extra_body and user:password in base_url), `approval`
-// (per workspace only) and `modules` (Settings → Agent). Secrets are never read here.
+// (per workspace only), `modules` (Settings → Agent), `rules` and `toolView` (per workspace only: Tools the agent
+// sees). Secrets are never read here.
 // Import merges per part: a part the file has replaces this scope's part, a part it lacks is left as it is.
 // Entries of workspaces that do not exist here (matched by id, then by name) are skipped and named in the report:
 // a new workspace gets a new id, so keeping them would keep data nothing can reach.
@@ -24,6 +25,8 @@ import {
   type StoredModules,
 } from './agent-settings';
 import { checkRules, parseRules, type ApprovalRule } from '../approval';
+import { toErrorData } from '../errors';
+import { parseToolViewConfig, type ToolViewConfig } from '../tool-views';
 
 /** One scope's agent settings in the file. */
 export interface AgentScopeExport {
@@ -33,6 +36,8 @@ export interface AgentScopeExport {
   modules?: StoredModules;
   /** Approval rules of the scope (workspace or global). */
   rules?: ApprovalRule[];
+  /** Workspace entries only: Settings → Agent → Tools the agent sees (web/core/tool-views). */
+  toolView?: ToolViewConfig;
 }
 
 export interface AgentSettingsExport {
@@ -41,7 +46,9 @@ export interface AgentSettingsExport {
 }
 
 const PRESET_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const SCOPE_PARTS = ['model', 'approval', 'modules', 'rules'];
+const SCOPE_PARTS = ['model', 'approval', 'modules', 'rules', 'toolView'];
+/** Parts a workspace has and the global scope has not. */
+const WORKSPACE_ONLY = ['approval', 'toolView'];
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -75,6 +82,13 @@ function exportScope(values: unknown, withApproval: boolean): AgentScopeExport {
       if (rules.length) out.rules = rules;
     } catch {
       // Bad stored rules (the turn refuses to start until they are fixed) are not exported.
+    }
+  }
+  if (withApproval && values.toolView !== undefined) {
+    try {
+      out.toolView = parseToolViewConfig(values.toolView, 'toolView');
+    } catch {
+      // A damaged stored view (named in Settings → Agent; turns stop until it is fixed) is not exported.
     }
   }
   return out;
@@ -111,10 +125,18 @@ function issueOf(error: unknown, base: string, fallback: string): SettingsIssue 
 function checkScope(value: unknown, path: string, workspace: boolean): SettingsIssue[] {
   if (!isObj(value)) return [{ path, problem: 'expected an object' }];
   const issues: SettingsIssue[] = [];
-  const allowed = workspace ? ['id', 'name', ...SCOPE_PARTS] : SCOPE_PARTS.filter((k) => k !== 'approval');
+  const allowed = workspace ? ['id', 'name', ...SCOPE_PARTS] : SCOPE_PARTS.filter((k) => !WORKSPACE_ONLY.includes(k));
   for (const key of Object.keys(value)) {
     if (allowed.includes(key)) continue;
-    issues.push({ path: `${path}.${key}`, problem: key === 'approval' ? 'the approval mode is set per workspace, not globally' : `unknown field; allowed: ${allowed.join(', ')}` });
+    issues.push({ path: `${path}.${key}`, problem: key === 'approval' ? 'the approval mode is set per workspace, not globally' : key === 'toolView' ? 'the tools the agent sees are set per workspace, not globally' : `unknown field; allowed: ${allowed.join(', ')}` });
+  }
+  if (workspace && value.toolView !== undefined) {
+    try {
+      parseToolViewConfig(value.toolView, `${path}.toolView`);
+    } catch (error) {
+      const e = toErrorData(error);
+      issues.push({ path: typeof e.data?.path === 'string' ? e.data.path : `${path}.toolView`, problem: e.message.replace(/^At [^:]+: /, '').replace(/\.$/, '') });
+    }
   }
   if (workspace) {
     if (typeof value.id !== 'string') issues.push({ path: `${path}.id`, problem: 'expected a string' });
@@ -171,6 +193,7 @@ function storedParts(value: Obj): Obj {
   if (value.approval !== undefined) parts.approval = value.approval;
   if (value.modules !== undefined) parts.modules = storedModulesOf(checkAgentModules(value.modules));
   if (value.rules !== undefined) parts.rules = parseRules(value.rules, 'rules');
+  if (value.toolView !== undefined) parts.toolView = parseToolViewConfig(value.toolView, 'toolView');
   return parts;
 }
 
