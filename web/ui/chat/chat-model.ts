@@ -78,7 +78,8 @@ export function chatItems(messages: readonly Message[]): ChatItem[] {
       const special = meta?.kind ? harnessItem(m.content, m._meta!, index) : null;
       if (special) items.push(special);
       else if (meta?.kind === 'tool_images') items.push({ kind: 'tool-images', index, callId: String(meta.tool_call_id), images: imagesOf(m.content) });
-      else if (meta?.kind !== 'batch_error') {
+      // The loop's notes to the model (an invalid batch, a JSON-protocol error) are not the person's words.
+      else if (meta?.kind !== 'batch_error' && meta?.kind !== 'json_protocol_error') {
         const files = attachedFiles(m.content);
         items.push({ kind: 'user', index, text: typedText(m.content), images: imagesOf(m.content), ...(files.length ? { files } : {}) });
       }
