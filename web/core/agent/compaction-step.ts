@@ -13,6 +13,7 @@ import { requestMaxTokens } from './budget';
 import { callModel } from './model-call';
 import { contextSizeOf, estimateTokens, stepUsageOf } from './step-usage';
 import type { AgentEvent, TurnDeps, TurnInput } from './types';
+import { jsonProtocolMessages } from './json-actions';
 
 export interface CompactionStep {
   input: TurnInput;
@@ -71,7 +72,8 @@ export async function compactionStep(s: CompactionStep): Promise<Compacted | nul
       base_url: input.model.base_url,
       model: input.model.model,
       // The fixed head (system prompt, AGENTS.md) first, so the summary request reuses the cached prefix.
-      history: [...s.history.slice(0, headLength(s.history)), ...messages, prompt],
+      // Under the JSON action protocol the folded part goes as its projection: the server may not know tool messages.
+      history: [...s.history.slice(0, headLength(s.history)), ...(input.model.tool_protocol === 'json' ? jsonProtocolMessages(messages) : messages), prompt],
       max_tokens: requestMaxTokens(input.model), // the summary's output fits the reserve too (seed 002)
       compact: true,
       tools: [],

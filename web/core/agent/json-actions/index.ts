@@ -2,5 +2,5 @@
 export { parseJsonAction, type JsonAction, type JsonActionCode, type ParsedAction } from './parse';
 export { toolResultEnvelope, ENVELOPE_MARK, PROTOCOL_ERROR_NAME } from './envelope';
 export { protocolInstructions, ASK_USER_SCHEMA } from './instructions';
-export { jsonRequestHistory } from './request-history';
+export { jsonProtocolMessages, jsonRequestHistory } from './request-history';
 export { jsonAnswer, type JsonAnswer } from './answer';

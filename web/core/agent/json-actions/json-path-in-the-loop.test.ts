@@ -125,4 +125,21 @@ describe('the loop under tool_protocol "json"', () => {
     expect(shown).toContain('read_result');
     expect(result.messages.find((m) => m.role === 'tool')).toMatchObject({ _full_output: big });
   });
+
+  it('sends a compaction summary request without native tool messages: calls and results in their JSON form', async () => {
+    const calls = { role: 'assistant' as const, content: null, tool_calls: [{ id: 'json_1_x', type: 'function' as const, function: { name: 'read', arguments: '{"path":"a.txt"}' } }], _provider: { protocol: 'openai', model: 'm', tool_protocol: 'json' as const, json_reply: '{"type":"tool_call","name":"read","arguments":{"path":"a.txt"}}' } };
+    const history: Message[] = [
+      { role: 'system', content: 's' },
+      { role: 'user', content: 'first question '.repeat(40) },
+      calls,
+      { role: 'tool', tool_call_id: 'json_1_x', content: 'hello' },
+      { role: 'assistant', content: 'a.txt says hello' },
+      ...['second', 'third', 'fourth'].flatMap((t): Message[] => [{ role: 'user', content: t }, { role: 'assistant', content: t }]),
+    ];
+    const run = await runScripted([{ content: 'Goal: read a.txt.' }], { history, compact: {}, model: JSON_MODEL });
+    expect(run.result.stopReason).toBe('stop');
+    const sent = run.model.calls[0]!.input.history;
+    expect(sent.some((m) => m.role === 'tool' || (m.role === 'assistant' && m.tool_calls))).toBe(false);
+    expect(sent).toContainEqual({ role: 'user', content: '{"jingwei_tool_result":{"name":"read","ok":true,"output":"hello"},"untrusted_tool_data":true}' });
+  });
 });

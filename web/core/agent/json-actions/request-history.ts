@@ -8,23 +8,25 @@ import { toolResultEnvelope } from './envelope';
 import { protocolInstructions } from './instructions';
 
 export function jsonRequestHistory(history: readonly Message[], tools: readonly ToolSchema[]): Message[] {
-  const out: Message[] = [];
-  const names = new Map<string, string>();
   let lead = 0;
   while (lead < history.length && history[lead]!.role === 'system') lead++;
-  history.forEach((m, i) => {
-    if (i === lead) out.push(instructionsMessage(tools));
+  return [...history.slice(0, lead), instructionsMessage(tools), ...jsonProtocolMessages(history.slice(lead))];
+}
+
+/**
+ * The same projection without the protocol instructions: for a request that must not take actions (a compaction
+ * summary) but still cannot carry native tool messages to a server without tool calling.
+ */
+export function jsonProtocolMessages(history: readonly Message[]): Message[] {
+  const names = new Map<string, string>();
+  return history.map((m) => {
     if (m.role === 'assistant') {
       for (const call of m.tool_calls ?? []) names.set(call.id, call.function.name);
-      out.push(assistantText(m));
-    } else if (m.role === 'tool') {
-      out.push({ role: 'user', content: toolResultEnvelope(names.get(m.tool_call_id) ?? 'unknown', m._error !== true, m.content) });
-    } else {
-      out.push(m);
+      return assistantText(m);
     }
+    if (m.role === 'tool') return { role: 'user', content: toolResultEnvelope(names.get(m.tool_call_id) ?? 'unknown', m._error !== true, m.content) };
+    return m;
   });
-  if (lead === history.length) out.push(instructionsMessage(tools));
-  return out;
 }
 
 function instructionsMessage(tools: readonly ToolSchema[]): Message {
