@@ -9,6 +9,8 @@ export interface ModelForm {
   model?: string;
   keyName?: string;
   key?: string;
+  /** The model's window (tokens): the default profile meters the budget and compacts, so a turn needs one. */
+  contextWindow?: string;
 }
 
 export async function openModelSettings(page: Page) {
@@ -27,6 +29,7 @@ export async function fillModelForm(page: Page, form: ModelForm) {
   await dialog.getByLabel('API key name').fill(form.keyName ?? 'TEST_KEY');
   if (form.key) await dialog.getByLabel('API key', { exact: true }).fill(form.key);
   await dialog.getByLabel('Route').selectOption('direct');
+  await dialog.getByLabel('Context window (tokens)').fill(form.contextWindow ?? '1000000');
   return dialog;
 }
 

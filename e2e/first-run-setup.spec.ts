@@ -43,6 +43,10 @@ it('guides a first-time person from "Set up a model" to a tested model and a sta
   await dialog.getByLabel('Server address').fill(model.baseUrl('openai'));
   await dialog.getByRole('combobox', { name: 'Model', exact: true }).fill('scripted-model');
   await dialog.getByLabel('API key', { exact: true }).fill('sk-onboard');
+  // The default profile meters the budget and compacts: no step 3 without the model's context window.
+  await dialog.getByRole('button', { name: 'Next' }).click();
+  await dialog.getByTestId('setup-problem').getByText(/^E_CONFIG_BUDGET_WINDOW: Enter the model’s context window/).waitFor();
+  await dialog.getByLabel('Context window (tokens)').fill('128000');
   await dialog.getByRole('button', { name: 'Test connection' }).click();
   await dialog.getByTestId('setup-connection-report').getByText(/^Connected in \d+ ms\. The model said: “ok”\.$/).waitFor();
   const turns = () => model!.requests.filter((r) => r.method === 'POST');

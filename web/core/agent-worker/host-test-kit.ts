@@ -78,7 +78,7 @@ export async function setup(script: Parameters<typeof startModelServer>[0]['scri
   const dbName = `agent-host-${Math.random()}`;
   const db = await openHarnessDb(dbName);
   await setSecret(db, 'TEST_KEY', 'sk-test');
-  await saveModel(db, null, { preset: null, config: { protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 512, ...model } });
+  await saveModel(db, null, { preset: null, config: { budget: { context_window: 1_000_000 }, protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 512, ...model } });
   const locks = lockManager();
   const root = dir;
   const tab = async (options: { attach?: boolean } = {}) => {

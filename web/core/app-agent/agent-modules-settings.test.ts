@@ -87,7 +87,7 @@ describe('a turn with Settings → Agent', () => {
     dir = await mkdtemp(join(tmpdir(), 'agent-modules-'));
     const db = await freshDb();
     await setSecret(db, 'TEST_KEY', 'sk-test');
-    await saveModel(db, null, { preset: null, config: { base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 64 } });
+    await saveModel(db, null, { preset: null, config: { budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 64 } });
     const fs = await createNodeWorkspaceFs({ root: dir, access: 'read-write' });
     const agent = createAppAgent({ db, workspaceId: 'ws-1', fs, plugins: null, bridge: null });
     const run = async () => {

@@ -30,7 +30,7 @@ async function setup(protocol: WireProtocol, script: Parameters<typeof startMode
   await writeFile(join(dir, 'notes.txt'), 'colour: red\n');
   const db: HarnessDb = await openHarnessDb(`app-agent-${Math.random()}`);
   await setSecret(db, 'TEST_KEY', 'sk-test-123');
-  await saveModel(db, null, { preset: null, config: { protocol, base_url: server.baseUrl(protocol), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 512 } });
+  await saveModel(db, null, { preset: null, config: { budget: { context_window: 1_000_000 }, protocol, base_url: server.baseUrl(protocol), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 512 } });
   const fs = await createNodeWorkspaceFs({ root: dir, access: 'read-write' });
   return { db, fs, dir };
 }
@@ -179,7 +179,7 @@ describe('the bridge route', () => {
     const { db, fs } = await setup('openai', [
       { raw: { status: 200, contentType: 'application/json', body: JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: 'via bridge' }, finish_reason: 'stop' }] }) } },
     ]);
-    await saveModel(db, null, { preset: 'ollama', config: { protocol: 'openai', base_url: 'http://127.0.0.1:11434/v1', model: 'qwen3', api_key_env: 'TEST_KEY', route: 'bridge' } });
+    await saveModel(db, null, { preset: 'ollama', config: { budget: { context_window: 1_000_000 }, protocol: 'openai', base_url: 'http://127.0.0.1:11434/v1', model: 'qwen3', api_key_env: 'TEST_KEY', route: 'bridge' } });
     const agent = createAppAgent({ db, workspaceId: 'ws-1', fs });
     const signal = new AbortController().signal;
     const unpaired = await agent.startTurn({ sessionId: null, content: 'hi', signal });

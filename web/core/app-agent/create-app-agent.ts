@@ -14,7 +14,9 @@ import { HookPipeline } from '../hooks';
 import { createIdbSessionContentStore } from '../context';
 import { createIdbCheckpointStore, startTurnCheckpoints } from '../checkpoints';
 import {
+  builtinModules,
   builtinTools,
+  checkProfileConfig,
   createIdbMemoryStore,
   createIdbStatsStore,
   discoverSkills,
@@ -276,6 +278,9 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     const unhook: (() => void)[] = [];
     const modelSettings = modelSettingsOf(model);
     const modules = modulesOf(settings.modules);
+    // Seed 000 §7 / 003: a profile that meters or compacts needs the model's window (no silent skip), and protocol
+    // "responses" with the old responses hook would encode twice; the turn refuses to start, naming where to fix it.
+    checkProfileConfig(model, builtinModules(modules.selection, bindings), modules.compact.config.enabled, 'Settings → Model');
     // A stored replacement prompt is checked (1–32000 characters) before anything is registered or opened.
     const systemPrompt = modules.systemPrompt !== undefined ? resolveSystemPrompt({ workspace: options.fs.rootName, replacement: modules.systemPrompt }) : undefined;
     // The profile's budget/compact/cache modules first (registered for this turn), then the bridge's hooks.

@@ -35,7 +35,7 @@ async function pluginWrite(path: string, mode: ApprovalMode, rules: ApprovalRule
   }
   const db = await openHarnessDb(`plugin-rules-${Math.random()}`);
   await setSecret(db, 'TEST_KEY', 'sk-test');
-  await saveModel(db, null, { preset: null, config: { protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256 } });
+  await saveModel(db, null, { preset: null, config: { budget: { context_window: 1_000_000 }, protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256 } });
   await saveApprovalMode(db, 'ws-1', mode);
   await saveApprovalRules(db, 'ws-1', rules);
   const plugins = createPluginService(db, { createWorker: nodeWorkerFactory() });

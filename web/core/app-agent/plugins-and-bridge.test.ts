@@ -38,7 +38,7 @@ async function setup(script: ScriptTurn[]) {
   const db: HarnessDb = await openHarnessDb(`app-agent-ext-${Math.random()}`);
   cleanups.push(() => db.close());
   await setSecret(db, 'TEST_KEY', 'sk-test-123');
-  await saveModel(db, null, { preset: null, config: { protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 512 } });
+  await saveModel(db, null, { preset: null, config: { budget: { context_window: 1_000_000 }, protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 512 } });
   const fs = await createNodeWorkspaceFs({ root: dir, access: 'read-write' });
   return { server, dir, db, fs };
 }

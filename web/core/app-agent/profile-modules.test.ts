@@ -39,7 +39,7 @@ async function setup(script: ScriptTurn[] | ((r: RecordedRequest, i: number) => 
   return { db, fs };
 }
 
-const model = (budget?: Record<string, unknown>) => ({ preset: null, config: { base_url: server!.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256, ...(budget ? { budget } : {}) } });
+const model = (budget?: Record<string, unknown>) => ({ preset: null, config: { base_url: server!.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256, budget: { context_window: 1_000_000, ...budget } } });
 
 async function turn(agent: AppAgent, sessionId: string | null, content: string) {
   const t = await agent.startTurn({ sessionId, content, signal: new AbortController().signal });

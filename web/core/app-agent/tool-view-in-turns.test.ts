@@ -28,7 +28,7 @@ async function setup() {
   dir = await mkdtemp(join(tmpdir(), 'tool-view-'));
   const db = await openHarnessDb(`tool-view-${Math.random()}`);
   await setSecret(db, 'TEST_KEY', 'sk-test');
-  await saveModel(db, null, { preset: null, config: { protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256 } });
+  await saveModel(db, null, { preset: null, config: { budget: { context_window: 1_000_000 }, protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256 } });
   return { db, fs: await createNodeWorkspaceFs({ root: dir, access: 'read-write' }) };
 }
 

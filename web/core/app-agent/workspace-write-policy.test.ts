@@ -34,7 +34,7 @@ async function turnWritingGitConfig(allowGitWrites: boolean | undefined) {
   await writeFile(join(dir, '.git', 'config'), '[core]\n');
   const db = await openHarnessDb(`app-agent-git-${Math.random()}`);
   await setSecret(db, 'TEST_KEY', 'sk-test');
-  await saveModel(db, null, { preset: null, config: { protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256 } });
+  await saveModel(db, null, { preset: null, config: { budget: { context_window: 1_000_000 }, protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256 } });
   await saveApprovalMode(db, 'ws-1', 'yolo');
   if (allowGitWrites !== undefined) await updateWorkspaceSettings(db, 'ws-1', { allowGitWrites });
   await updateWorkspaceSettings(db, 'ws-other', { allowGitWrites: true });
@@ -73,7 +73,7 @@ describe('plugin writes to code-running files in the app agent', () => {
     await writeFile(join(dir, '.vscode', 'settings.json'), '{}\n');
     const db = await openHarnessDb(`app-agent-vscode-${Math.random()}`);
     await setSecret(db, 'TEST_KEY', 'sk-test');
-    await saveModel(db, null, { preset: null, config: { protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256 } });
+    await saveModel(db, null, { preset: null, config: { budget: { context_window: 1_000_000 }, protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256 } });
     await saveApprovalMode(db, 'ws-1', mode);
     const plugins = createPluginService(db, { createWorker: nodeWorkerFactory() });
     await plugins.registry.import(await examplePackage('replace-text'));

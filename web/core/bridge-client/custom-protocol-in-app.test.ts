@@ -41,7 +41,7 @@ async function turn(options: AppAgentOptions, prompt: string) {
   return running.events.result();
 }
 
-const toyConfig = (server: ModelServer) => ({ protocol: 'toy-chat', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TOY_KEY', max_tokens: 256 });
+const toyConfig = (server: ModelServer) => ({ budget: { context_window: 1_000_000 }, protocol: 'toy-chat', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TOY_KEY', max_tokens: 256 });
 
 describe('a custom protocol in the app', () => {
   it('runs a turn through the paired bridge provider worker: prepared there, sent by the core with the key, parsed there', async () => {

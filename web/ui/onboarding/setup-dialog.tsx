@@ -130,6 +130,9 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
     if (step() === 2) {
       try {
         configFromForm(form());
+        // The default profile meters the context budget and compacts, so a turn needs the model's window (seed 003):
+        // asked here rather than refused at the first message.
+        if (!form().context_window.trim()) return setProblem(`E_CONFIG_BUDGET_WINDOW: ${t('ob.windowMissing')}`);
         setStep(3);
       } catch (error) {
         failure(error);
@@ -241,6 +244,13 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
               </datalist>
               <p class="field-hint" id={f('model-hint')}>
                 {t('ob.modelHint')}
+              </p>
+            </div>
+            <div class="field">
+              <label for={f('window')}>{t('ob.window')}</label>
+              <input id={f('window')} type="text" inputMode="numeric" required placeholder="128000" aria-describedby={f('window-hint')} value={form().context_window} onInput={(e) => edit({ context_window: e.currentTarget.value.trim() })} />
+              <p class="field-hint" id={f('window-hint')}>
+                {t('ob.windowHint')}
               </p>
             </div>
             <Show when={!preset()}>
