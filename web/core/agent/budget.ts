@@ -40,7 +40,7 @@ function bytesOf(value: unknown, seen: { images: number } = { images: 0 }): numb
   ).length;
 }
 
-/** The budget a model config asks for (seed 000 §4 `budget`), or null without context_window (no budget checks). */
+/** The budget a model config asks for (seed 000 §4 `budget`), or null without context_window (then checkProfileConfig refuses a profile that meters or compacts). */
 export function budgetOf(config: ModelConfig): BudgetSettings | null {
   const b = config.budget;
   if (!b || b.context_window === undefined) return null;

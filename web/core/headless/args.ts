@@ -205,7 +205,9 @@ Model config (unknown keys are refused with their path):
    "max_tokens": 4096, "use_max_tokens": false,
    "budget": {"context_window": 128000, "output_reserve": max_tokens, "threshold": 0.8,
               "safety_ratio": 0.02, "tool_output_ratio": 0.02, "image_tokens": 1600,
-              "tokenizer": "utf8_bytes"},              without context_window: no budget checks
+              "tokenizer": "utf8_bytes"},              context_window is required while the profile
+                                                          meters or compacts (the default); exit 2 without it;
+                                                          requests ask for at most output_reserve tokens
    "extra_body": {}, "plugins": "FILE", "io_limit_bytes": 1048576,
    "provider": {"exec": [...], "cwd": "..."}, "provider_operations": false, "route": "direct"}
   "plugins": a desktop manifest (tools, hooks, provider), relative to the config file; "provider": {"exec": [...],
