@@ -1,6 +1,8 @@
 // Seed 003: a usage anchor is bound to the endpoint, the provider selector or worker binding and the request
 // options; the same model behind another provider worker counts differently, so its anchor is not reused.
 import { describe, expect, it } from 'vitest';
+import { modelSettingsOf } from '../app-agent/create-app-agent';
+import { parseModelConfig } from '../config';
 import { HookPipeline } from '../hooks';
 import { DEFAULT_SELECTION } from '../modules/profiles';
 import type { Message } from '../providers/types';
@@ -48,5 +50,14 @@ describe('usage anchor and the provider worker binding', () => {
     expect(budget.estimate({ model: 'm', history: [user, answer, next], tools: [], pendingCalls: 0, compact: false, endpoint: other }).method).toBe('utf8_bytes');
     const unbound = budgetEndpointOf({ ...model, provider: null });
     expect(budget.estimate({ model: 'm', history: [user, answer, next], tools: [], pendingCalls: 0, compact: false, endpoint: unbound }).method).toBe('utf8_bytes');
+  });
+});
+
+describe('the binding reaches the budget module from a model config', () => {
+  it('is part of the app\'s model settings, so a changed binding is a new profile (the profile cache key) with no anchor', () => {
+    const config = parseModelConfig({ protocol: 'openai', base_url: 'https://llm.example/v1', model: 'm', budget: { context_window: 10_000 }, provider: { worker: 'provider-a' } });
+    expect(modelSettingsOf(config).provider).toEqual({ worker: 'provider-a' });
+    expect(budgetEndpointOf(modelSettingsOf(config)).binding).toEqual({ worker: 'provider-a' });
+    expect(JSON.stringify(modelSettingsOf(config))).not.toBe(JSON.stringify(modelSettingsOf({ ...config, provider: { worker: 'provider-b' } })));
   });
 });
