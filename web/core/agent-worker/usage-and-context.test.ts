@@ -7,6 +7,7 @@ import type { AssistantMessage, Message } from '../providers/types';
 import type { SessionEntry } from '../sessions';
 import { updateGlobalSettings } from '../settings';
 import type { StepUsage } from '../usage/types';
+import { saveToolView } from '../app-agent/tool-view-settings';
 import { run, setup } from './host-test-kit';
 import { measuredMessages } from './usage-queries';
 
@@ -101,5 +102,13 @@ describe('the host answers the page about usage and context', () => {
     expect(tokens('history', after)).toBeGreaterThan(tokens('history'));
     // The size itself is anchored on the provider's reported usage once there is an answer (not a byte estimate).
     expect(fresh.size.estimated).toBe(true);
+  });
+
+  it('counts only the tools the workspace lets the model see (Settings → Agent → Tools the agent sees)', async () => {
+    const { db, tab } = await setup([], { budget: { context_window: 32000 } });
+    await saveToolView(db, 'ws-1', { names: [], groups: ['files'] });
+    const { host } = await tab();
+    const breakdown = await host.contextBreakdown('ws-1', null);
+    expect(breakdown.parts.find((p) => p.kind === 'tools:builtin')?.items).toBe(5);
   });
 });

@@ -6,6 +6,7 @@ import type { WorkspaceFs } from '../fs';
 import type { BudgetSettings } from '../hooks';
 import type { Message, ToolSchema } from '../providers/types';
 import type { ToolRegistry } from '../tools/registry';
+import { selectToolView, type ToolSelector } from '../tool-views';
 import type { ContextBreakdown } from '../usage/types';
 import type { CheckpointEvent } from '../checkpoints';
 import type { ErrorData } from '../errors';
@@ -15,12 +16,26 @@ export type ToolOrigin = 'builtin' | 'plugins' | 'bridge' | 'mcp';
 
 const SOURCE = { plugin: 'plugins', bridge: 'bridge', mcp: 'mcp' } as const;
 
-/** The tool schemas of a turn's registry, each with where it came from (built-ins are the non-external tools). */
-export function sourcedTools(registry: ToolRegistry): Array<{ source: ToolOrigin; schema: ToolSchema }> {
+/**
+ * The tool schemas the model sees from a turn's registry (its tool view, when the workspace set one: Settings → Agent
+ * → Tools the agent sees), each with where it came from (built-ins are the non-external tools). A view the turn would
+ * refuse shows every tool here; the turn itself says what is wrong.
+ */
+export function sourcedTools(registry: ToolRegistry, selector?: ToolSelector): Array<{ source: ToolOrigin; schema: ToolSchema }> {
+  let visible: Set<string> | null = null;
+  if (selector) {
+    try {
+      const view = selectToolView(registry, selector);
+      visible = new Set([...view.tools, ...view.pluginTools].map((t) => t.name));
+    } catch {
+      visible = null;
+    }
+  }
   // An external tool without an origin (a tool source registered by the app) counts as a plugin's.
   return registry.names().flatMap((name) => {
     const d = registry.get(name);
-    return d ? [{ source: d.external ? SOURCE[d.origin?.kind ?? 'plugin'] : ('builtin' as const), schema: d.schema }] : [];
+    if (!d || (visible && !visible.has(name))) return [];
+    return [{ source: d.external ? SOURCE[d.origin?.kind ?? 'plugin'] : ('builtin' as const), schema: d.schema }];
   });
 }
 

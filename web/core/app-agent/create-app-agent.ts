@@ -42,6 +42,7 @@ import { testConnection, type ConnectionReport, type TransportPorts } from '../t
 import { EventStream } from '../util';
 import { readAgentSettings, type AgentModules, type AgentSettings } from './agent-settings';
 import { toolViewDeps } from './tool-view-settings';
+import type { ToolSelector } from '../tool-views';
 import { pairedBridge } from './bridge-endpoint';
 import { appProviderAdapter, connectedBridge } from '../bridge-client';
 import { clearJournal, readJournal, trackJournal, writeJournal, type TurnJournal } from './batch-journal';
@@ -148,6 +149,8 @@ export function modelSettingsOf(config: ModelConfig): ModelSettings {
     use_max_tokens: config.use_max_tokens,
     extra_body: config.extra_body,
     budget: budgetOf(config),
+    // JSON actions for models without native tool calling (Settings → Model → Tool calling).
+    ...(config.tool_protocol ? { tool_protocol: config.tool_protocol } : {}),
     // Usage anchors are bound to the provider worker binding (seed 003); part of the profile's cache key too.
     provider: config.provider,
   };
@@ -300,7 +303,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       throw error;
     }
     const tools = await toolsForTurn(extensions, modules.selection, warnings, fs);
-    lastTools = { at: Date.now(), tools: () => sourcedTools(tools) };
+    const view: { toolView?: ToolSelector } = await toolViewDeps(db, workspaceId).catch(() => ({}));
+    lastTools = { at: Date.now(), tools: () => sourcedTools(tools, view.toolView) };
     const contextState = moduleContext({ selection: modules.selection, bindings, ...(memory ? { memory } : {}), skills });
     // Long results reach the model as a preview + reference into IndexedDB `content`, readable for the whole session.
     const views = resultViews(opened.info.id);
@@ -398,7 +402,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       const extensions = await extensionsForTurn(settings, AbortSignal.timeout(5_000));
       const registry = await toolsForTurn(extensions, modules.selection, [], options.fs);
       registry.register(resultViews(sessionId ?? 'new').tool);
-      lastTools = { at: Date.now(), tools: () => sourcedTools(registry) };
+      const view: { toolView?: ToolSelector } = await toolViewDeps(db, workspaceId).catch(() => ({}));
+      lastTools = { at: Date.now(), tools: () => sourcedTools(registry, view.toolView) };
     }
     const history = sessionId ? (await store.load(sessionId)).messages : [];
     const contextState = moduleContext({ selection: modules.selection, bindings, ...(memory ? { memory } : {}), skills });
