@@ -2,19 +2,14 @@
 // built-in protocol selectors: no request carries a `tools` field, a JSON tool_call of `read` runs, the next request
 // carries the file's content in the jingwei_tool_result envelope marked untrusted, a malformed reply is answered with
 // the protocol error and the corrected reply runs, and the final answer is printed.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer, type WireProtocol } from '../../../e2e/model-server';
-import { runCli } from './run';
+import { headlessProject } from './cli-test-kit';
 
 let server: ModelServer | undefined;
-const roots: string[] = [];
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
 });
 
 const PROTOCOLS: WireProtocol[] = ['openai', 'deepseek', 'anthropic', 'responses'];
@@ -30,24 +25,8 @@ describe.each(PROTOCOLS)('tool_protocol "json" over %s (headless i)', (protocol)
         { text: '{"type": "final", "content": "a.txt holds the answer: 42"}' },
       ],
     });
-    const root = mkdtempSync(join(tmpdir(), 'i-json-'));
-    roots.push(root);
-    const dir = join(root, 'project');
-    const conf = join(root, 'conf');
-    for (const d of [dir, conf]) mkdirSync(d);
-    writeFileSync(join(dir, 'a.txt'), 'the answer is 42\n');
-    writeFileSync(join(conf, 'model.json'), JSON.stringify({ protocol, base_url: server.baseUrl(protocol), model: 'm', max_tokens: 256, budget: { context_window: 1_000_000 }, tool_protocol: 'json' }));
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli({
-      argv: ['-C', dir, '--config', join(conf, 'model.json'), '-p', 'What does a.txt say?'],
-      env: { HOME: root, I_CONFIG_DIR: conf, I_DATA_DIR: join(root, 'data') },
-      cwd: dir,
-      stdout: (t) => void (stdout += t),
-      stderr: (t) => void (stderr += t),
-      signal: new AbortController().signal,
-      version: 'test',
-    });
+    const project = headlessProject({ protocol, base_url: server.baseUrl(protocol), model: 'm', max_tokens: 256, budget: { context_window: 1_000_000 }, tool_protocol: 'json' }, { 'a.txt': 'the answer is 42\n' });
+    const { code, stdout, stderr } = await project.run(['-p', 'What does a.txt say?']);
     expect(server.failures).toEqual([]);
     expect(code).toBe(0);
     expect(stdout).toContain('a.txt holds the answer: 42');

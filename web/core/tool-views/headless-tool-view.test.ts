@@ -1,41 +1,21 @@
 // `tool_view` in the model config file of headless `i`, in-process through runCli against the scripted model
 // server: the request carries only the view's schemas; a view naming a tool that is not there stops the run
 // before any request, with the code and the config path.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../../e2e/model-server';
 import { parseModelConfig } from '../config';
-import { runCli } from '../headless/run';
+import { headlessProject } from '../headless/cli-test-kit';
 
 let server: ModelServer | undefined;
-const roots: string[] = [];
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
 });
 
 async function run(toolView: unknown) {
   server = await startModelServer({ script: [{ text: 'done' }] });
-  const root = mkdtempSync(join(tmpdir(), 'i-view-'));
-  roots.push(root);
-  const dir = join(root, 'project');
-  const conf = join(root, 'conf');
-  for (const d of [dir, conf]) mkdirSync(d);
-  writeFileSync(join(conf, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256, ...(toolView !== undefined ? { tool_view: toolView } : {}) }));
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli({
-    argv: ['-C', dir, '--config', join(conf, 'model.json'), '-p', 'go'],
-    env: { HOME: root, I_CONFIG_DIR: conf, I_DATA_DIR: join(root, 'data') },
-    cwd: dir,
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    signal: new AbortController().signal,
-    version: 'test',
-  });
+  const project = headlessProject({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256, ...(toolView !== undefined ? { tool_view: toolView } : {}) });
+  const { code, stdout, stderr } = await project.run(['-p', 'go']);
   const sent = server.requests.map((r) => ((r.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name));
   return { code, stdout, stderr, sent };
 }
