@@ -149,6 +149,8 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
 
   // The composer builds the message (typed text, attached @files, images) and clears the draft when it sends.
   async function send(content: Parameters<typeof chat.send>[0]) {
+    // A message sent right after choosing another approval mode runs under that mode: the turn reads the saved one.
+    await modeSaved;
     await chat.send(content);
   }
   async function fork(index: number) {
@@ -168,8 +170,10 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
       s.selectSession(r.info.id);
     });
   }
+  let modeSaved: Promise<unknown> = Promise.resolve();
   async function setMode(mode: ApprovalMode) {
-    await s.attempt(() => saveApprovalMode(s.db, props.workspace.id, mode));
+    modeSaved = s.attempt(() => saveApprovalMode(s.db, props.workspace.id, mode));
+    await modeSaved;
     await refetch();
   }
 
