@@ -42,7 +42,6 @@ import { testConnection, type ConnectionReport, type TransportPorts } from '../t
 import { EventStream } from '../util';
 import { readAgentSettings, type AgentModules, type AgentSettings } from './agent-settings';
 import { toolViewDeps } from './tool-view-settings';
-import type { ToolSelector } from '../tool-views';
 import { pairedBridge } from './bridge-endpoint';
 import { appProviderAdapter, connectedBridge } from '../bridge-client';
 import { clearJournal, readJournal, trackJournal, writeJournal, type TurnJournal } from './batch-journal';
@@ -303,8 +302,10 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       throw error;
     }
     const tools = await toolsForTurn(extensions, modules.selection, warnings, fs);
-    const view: { toolView?: ToolSelector } = await toolViewDeps(db, workspaceId).catch(() => ({}));
-    lastTools = { at: Date.now(), tools: () => sourcedTools(tools, view.toolView) };
+    // Settings → Agent → Tools the agent sees (seed 002 tool view), read once for the request and the breakdown; a
+    // damaged one is a selector that refuses, so the loop stops before any request.
+    const { toolView } = await toolViewDeps(db, workspaceId);
+    lastTools = { at: Date.now(), tools: () => sourcedTools(tools, toolView) };
     const contextState = moduleContext({ selection: modules.selection, bindings, ...(memory ? { memory } : {}), skills });
     // Long results reach the model as a preview + reference into IndexedDB `content`, readable for the whole session.
     const views = resultViews(opened.info.id);
@@ -340,7 +341,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         results: views,
         checkpoints: await startTurnCheckpoints({ store: checkpointStore, session: opened.info.id, turnId, onEvent: (e) => checkpointNote(e, (error) => events.push({ type: 'warning', step: 0, error })) }),
         session: opened.sink,
-        ...(await toolViewDeps(db, workspaceId)), // Settings → Agent → Tools the agent sees (seed 002 tool view)
+        ...(toolView ? { toolView } : {}),
         signal: turn.signal,
       },
     );
@@ -402,8 +403,8 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       const extensions = await extensionsForTurn(settings, AbortSignal.timeout(5_000));
       const registry = await toolsForTurn(extensions, modules.selection, [], options.fs);
       registry.register(resultViews(sessionId ?? 'new').tool);
-      const view: { toolView?: ToolSelector } = await toolViewDeps(db, workspaceId).catch(() => ({}));
-      lastTools = { at: Date.now(), tools: () => sourcedTools(registry, view.toolView) };
+      const { toolView } = await toolViewDeps(db, workspaceId);
+      lastTools = { at: Date.now(), tools: () => sourcedTools(registry, toolView) };
     }
     const history = sessionId ? (await store.load(sessionId)).messages : [];
     const contextState = moduleContext({ selection: modules.selection, bindings, ...(memory ? { memory } : {}), skills });

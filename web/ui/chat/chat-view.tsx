@@ -62,7 +62,9 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
     keptText: (title) => ct('editKept', { title }),
   });
   const [draft, setDraft] = createSignal('');
-  const sessionChanges = createSessionChanges({ sessionId: chat.sessionId, undo: chat.undo, filesEpoch: () => s.filesEpoch().n });
+  // Not re-read for each file a running turn writes (each read diffs every changed file in the Worker, beside the
+  // turn): the turn's end moves the undo epoch, and edits made through the Files panel between turns move filesEpoch.
+  const sessionChanges = createSessionChanges({ sessionId: chat.sessionId, undo: chat.undo, filesEpoch: () => (chat.busy() ? null : s.filesEpoch().n) });
   // Rewinds, reverts and redos of the open session, shown as lines between its turns; the rewind dialog's target.
   const undoEvents = createUndoEvents({ db: s.db, workspaceId: props.workspace.id, chat });
   const placedEvents = createMemo(() => placeEvents(chat.messages(), undoEvents.events()));
