@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+// A tiny llama-architecture GGUF (issue 21): one layer, 8-wide embeddings, seeded random F32 weights (about three
+// thousand parameters), a byte-level SentencePiece vocabulary (<unk>, <s>, </s>, 256 byte tokens, two ChatML
+// control tokens) and a ChatML chat template. It generates nonsense, which is the point: with a grammar its output
+// must still be a valid JSON action, so tests can run a whole agent turn with no download.
+// Usage: node scripts/make-tiny-gguf.mjs <out.gguf> [seed]. Tests import makeTinyGguf() and write it at test time.
+
+export const TINY_CHAT_TEMPLATE =
+  "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
+
+const GGUF_TYPE = { u32: 4, i32: 5, f32: 6, bool: 7, string: 8, array: 9, u64: 10 };
+const TENSOR_F32 = 0;
+const ALIGN = 32;
+
+/** Mulberry32: a small seeded generator, so the same seed always makes the same bytes. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+class Writer {
+  chunks = [];
+  size = 0;
+  push(bytes) {
+    this.chunks.push(bytes);
+    this.size += bytes.length;
+  }
+  u32(v) {
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setUint32(0, v, true);
+    this.push(b);
+  }
+  i32(v) {
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setInt32(0, v, true);
+    this.push(b);
+  }
+  u64(v) {
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setBigUint64(0, BigInt(v), true);
+    this.push(b);
+  }
+  f32(v) {
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setFloat32(0, v, true);
+    this.push(b);
+  }
+  str(s) {
+    const bytes = new TextEncoder().encode(s);
+    this.u64(bytes.length);
+    this.push(bytes);
+  }
+  pad() {
+    const n = (ALIGN - (this.size % ALIGN)) % ALIGN;
+    if (n) this.push(new Uint8Array(n));
+  }
+  bytes() {
+    const out = new Uint8Array(this.size);
+    let at = 0;
+    for (const c of this.chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
+    return out;
+  }
+}
+
+function writeValue(w, type, value) {
+  switch (type) {
+    case 'u32': return w.u32(value);
+    case 'i32': return w.i32(value);
+    case 'f32': return w.f32(value);
+    case 'bool': return w.push(new Uint8Array([value ? 1 : 0]));
+    case 'string': return w.str(value);
+    default: throw new Error(`unknown type ${type}`);
+  }
+}
+
+/** The vocabulary: SentencePiece byte fallback pieces, so any text tokenizes and any byte can be generated. */
+export function tinyVocab() {
+  const tokens = ['<unk>', '<s>', '</s>'];
+  const types = [2, 3, 3]; // UNKNOWN, CONTROL, CONTROL
+  for (let b = 0; b < 256; b++) {
+    tokens.push(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`);
+    types.push(6); // BYTE
+  }
+  tokens.push('<|im_start|>', '<|im_end|>');
+  types.push(3, 3);
+  return { tokens, types };
+}
+
+/**
+ * Builds the GGUF bytes. `architecture` / `tensorType` exist so refusal tests can make a file the app must refuse
+ * (an unsupported architecture or quantisation) from the same honest layout.
+ */
+export function makeTinyGguf({ seed = 21, nEmbd = 8, nHead = 2, nFf = 16, nCtx = 4096, architecture = 'llama', chatTemplate = TINY_CHAT_TEMPLATE } = {}) {
+  const rand = random(seed);
+  const { tokens, types } = tinyVocab();
+  const nVocab = tokens.length;
+  const arch = architecture;
+  const kv = [
+    ['general.architecture', 'string', arch],
+    ['general.name', 'string', 'i tiny test model'],
+    ['general.alignment', 'u32', ALIGN],
+    [`${arch}.context_length`, 'u32', nCtx],
+    [`${arch}.embedding_length`, 'u32', nEmbd],
+    [`${arch}.block_count`, 'u32', 1],
+    [`${arch}.feed_forward_length`, 'u32', nFf],
+    [`${arch}.attention.head_count`, 'u32', nHead],
+    [`${arch}.attention.head_count_kv`, 'u32', nHead],
+    [`${arch}.attention.layer_norm_rms_epsilon`, 'f32', 1e-5],
+    [`${arch}.rope.dimension_count`, 'u32', nEmbd / nHead],
+    [`${arch}.vocab_size`, 'u32', nVocab],
+    ['tokenizer.ggml.model', 'string', 'llama'],
+    ['tokenizer.ggml.tokens', 'array:string', tokens],
+    ['tokenizer.ggml.scores', 'array:f32', tokens.map(() => 0)],
+    ['tokenizer.ggml.token_type', 'array:i32', types],
+    ['tokenizer.ggml.bos_token_id', 'u32', 1],
+    ['tokenizer.ggml.eos_token_id', 'u32', nVocab - 1], // <|im_end|> ends a ChatML turn
+    ['tokenizer.ggml.unknown_token_id', 'u32', 0],
+    ['tokenizer.ggml.add_bos_token', 'bool', true],
+    ['tokenizer.ggml.add_eos_token', 'bool', false],
+  ];
+  if (chatTemplate) kv.push(['tokenizer.chat_template', 'string', chatTemplate]);
+
+  const weights = (n, scale) => Float32Array.from({ length: n }, () => (rand() * 2 - 1) * scale);
+  const ones = (n) => new Float32Array(n).fill(1);
+  const tensors = [
+    ['token_embd.weight', [nEmbd, nVocab], weights(nEmbd * nVocab, 1)],
+    ['output_norm.weight', [nEmbd], ones(nEmbd)],
+    ['blk.0.attn_norm.weight', [nEmbd], ones(nEmbd)],
+    ['blk.0.attn_q.weight', [nEmbd, nEmbd], weights(nEmbd * nEmbd, 0.5)],
+    ['blk.0.attn_k.weight', [nEmbd, nEmbd], weights(nEmbd * nEmbd, 0.5)],
+    ['blk.0.attn_v.weight', [nEmbd, nEmbd], weights(nEmbd * nEmbd, 0.5)],
+    ['blk.0.attn_output.weight', [nEmbd, nEmbd], weights(nEmbd * nEmbd, 0.5)],
+    ['blk.0.ffn_norm.weight', [nEmbd], ones(nEmbd)],
+    ['blk.0.ffn_gate.weight', [nEmbd, nFf], weights(nEmbd * nFf, 0.5)],
+    ['blk.0.ffn_up.weight', [nEmbd, nFf], weights(nEmbd * nFf, 0.5)],
+    ['blk.0.ffn_down.weight', [nFf, nEmbd], weights(nFf * nEmbd, 0.5)],
+  ];
+
+  const w = new Writer();
+  w.push(new TextEncoder().encode('GGUF'));
+  w.u32(3);
+  w.u64(tensors.length);
+  w.u64(kv.length);
+  for (const [key, type, value] of kv) {
+    w.str(key);
+    if (type.startsWith('array:')) {
+      const inner = type.slice(6);
+      w.u32(GGUF_TYPE.array);
+      w.u32(GGUF_TYPE[inner]);
+      w.u64(value.length);
+      for (const v of value) writeValue(w, inner, v);
+    } else {
+      w.u32(GGUF_TYPE[type]);
+      writeValue(w, type, value);
+    }
+  }
+  let offset = 0;
+  for (const [name, dims, data] of tensors) {
+    w.str(name);
+    w.u32(dims.length);
+    for (const d of dims) w.u64(d);
+    w.u32(TENSOR_F32);
+    w.u64(offset);
+    offset += Math.ceil(data.byteLength / ALIGN) * ALIGN;
+  }
+  w.pad();
+  for (const [, , data] of tensors) {
+    w.push(new Uint8Array(data.buffer));
+    w.pad();
+  }
+  return w.bytes();
+}
+
+// Run as a script (browser tests import this file too, so Node modules load only here).
+if (globalThis.process?.argv?.[1] && import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href) {
+  const { writeFileSync } = await import('node:fs');
+  const out = process.argv[2];
+  if (!out) {
+    console.error('usage: node scripts/make-tiny-gguf.mjs <out.gguf> [seed]');
+    process.exit(2);
+  }
+  const bytes = makeTinyGguf({ seed: Number(process.argv[3] ?? 21) });
+  writeFileSync(out, bytes);
+  console.log(`${out}: ${bytes.length} bytes`);
+}
