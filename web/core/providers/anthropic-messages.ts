@@ -27,6 +27,8 @@ function userBlocks(content: string | ContentPart[]): Block[] {
   for (const p of parts) {
     if (p.type === 'text') {
       if (p.text) out.push({ type: 'text', text: p.text });
+    } else if (p.file_id) {
+      out.push({ type: 'image', source: { type: 'file', file_id: p.file_id } });
     } else {
       const { mediaType, data } = splitDataUrl(p.image_url.url);
       out.push({ type: 'image', source: { type: 'base64', media_type: mediaType, data } });

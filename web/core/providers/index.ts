@@ -11,3 +11,8 @@ export { replayNotice, answerDanglingToolCalls, ownsReplayState, MISSING_TOOL_RE
 export { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 export { PROVIDER_PRESETS, findPreset } from './presets';
 export type { ProviderPreset, Route } from './presets';
+export type * from './operation-types';
+export { openaiFiles } from './files-openai';
+export { anthropicFiles, ANTHROPIC_FILES_BETA } from './files-anthropic';
+export { multipartBody } from './multipart';
+export { splitDataUrl } from './data-url';

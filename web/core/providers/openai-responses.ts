@@ -23,7 +23,7 @@ function inputItems(history: readonly Message[]): { instructions: string; input:
         const parts = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content;
         input.push({
           role: 'user',
-          content: parts.map((p) => (p.type === 'text' ? { type: 'input_text', text: p.text } : { type: 'input_image', image_url: p.image_url.url })),
+          content: parts.map((p) => (p.type === 'text' ? { type: 'input_text', text: p.text } : p.file_id ? { type: 'input_image', file_id: p.file_id } : { type: 'input_image', image_url: p.image_url.url })),
         });
         break;
       }

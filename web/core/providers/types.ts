@@ -17,6 +17,8 @@ export interface TextPart {
 export interface ImagePart {
   type: 'image_url';
   image_url: { url: string };
+  /** Set only on the copy of history the core prepares when this image was uploaded (provider Files); never stored. */
+  file_id?: string;
 }
 
 export type ContentPart = TextPart | ImagePart;
@@ -124,6 +126,8 @@ export interface PreparedRequest {
   body: Record<string, unknown>;
   headers: Record<string, string>;
   auth: AuthSpec | null;
+  /** Said by a core wrapper while preparing (provider Files: uploads that fell back to base64); never sent. */
+  notices?: ProviderNotice[];
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'incomplete' | 'error' | (string & {});

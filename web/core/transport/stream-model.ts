@@ -146,6 +146,7 @@ async function run(o: ModelCallOptions, out: EventStream<StreamEvent, ModelOutco
 
     // Prepare exactly once: retries replay these bytes.
     const prepared = checkPrepared(await adapter.prepare(input));
+    if (Array.isArray(prepared.notices)) notices.push(...prepared.notices);
     const auth = checkAuthSpec(prepared.auth);
     let url = prepared.url;
     let body = prepared.body;

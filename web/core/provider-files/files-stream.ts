@@ -1,0 +1,49 @@
+// The loop's stream function with provider Files: the transport as usual, its adapter wrapped by withProviderFiles.
+// When the model request fails because a referenced file is gone (expired or deleted at the vendor: "file not
+// found"), the registry forgets the file_ids that request used and the call is made once more, which uploads again
+// (or sends base64). Only that one case, only once, and only before anything streamed.
+import type { StreamFn } from '../agent/types';
+import { builtinAdapter, type StreamEvent } from '../providers';
+import { streamModel } from '../transport';
+import type { TransportStreamOptions } from '../agent/transport-stream';
+import { withProviderFiles, type ProviderFilesContext } from './files-adapter';
+
+export function providerFilesStream(options: TransportStreamOptions & { files: ProviderFilesContext }): StreamFn {
+  const { apiKeyName, adapter, route, files, ...ports } = options;
+  return (call) => {
+    const once = (): AsyncIterable<StreamEvent> =>
+      streamModel({
+        ...ports,
+        input: call.input,
+        apiKeyName,
+        hooks: call.hooks,
+        requestMeta: call.requestMeta,
+        signal: call.signal,
+        adapter: withProviderFiles(adapter ?? builtinAdapter(call.input.protocol), files, call.signal),
+        ...(route ? { route } : {}),
+      });
+    return (async function* () {
+      const held: StreamEvent[] = [];
+      for await (const event of once()) {
+        if (event.type === 'start' && held.length === 0) {
+          held.push(event);
+          continue;
+        }
+        if (held.length && event.type === 'error' && files.lastUsed.length && files.policy.vendor && notFound(event, files)) {
+          await files.registry.forget(files.lastUsed);
+          held.length = 0;
+          yield* once();
+          return;
+        }
+        yield* held.splice(0);
+        yield event;
+      }
+      yield* held;
+    })();
+  };
+}
+
+function notFound(event: Extract<StreamEvent, { type: 'error' }>, files: ProviderFilesContext): boolean {
+  const d = (event.error.data ?? {}) as { status?: unknown; provider_message?: unknown };
+  return typeof d.status === 'number' && files.policy.vendor!.isFileNotFound(d.status, String(d.provider_message ?? event.error.message));
+}
