@@ -14,6 +14,7 @@ import { HookPipeline } from '../hooks';
 import { createIdbSessionContentStore } from '../context';
 import { createIdbCheckpointStore, startTurnCheckpoints } from '../checkpoints';
 import {
+  approvalUnderProfile,
   builtinModules,
   builtinTools,
   checkProfileConfig,
@@ -22,6 +23,7 @@ import {
   discoverSkills,
   moduleContext,
   resolveSystemPrompt,
+  withWireProtocol,
   workspaceSkillRoots,
   type Bindings,
   type CacheConfig,
@@ -278,11 +280,13 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     const warnings: ErrorData[] = [...extensions.warnings];
     // The bridge's hooks run after the profile modules (the pipeline orders by source) for this turn only.
     const unhook: (() => void)[] = [];
-    const modelSettings = modelSettingsOf(model);
     const modules = modulesOf(settings.modules);
+    const active = builtinModules(modules.selection, bindings);
+    // `responses` sends protocol openai to the Responses API; `approval` off leaves the bare gate (module-effects.ts).
+    const modelSettings = withWireProtocol(modelSettingsOf(model), active);
     // Seed 000 §7 / 003: a profile that meters or compacts needs the model's window (no silent skip), and protocol
     // "responses" with the old responses hook would encode twice; the turn refuses to start, naming where to fix it.
-    checkProfileConfig(model, builtinModules(modules.selection, bindings), modules.compact.config.enabled, 'Settings → Model');
+    checkProfileConfig(model, active, modules.compact.config.enabled, 'Settings → Model');
     // A stored replacement prompt is checked (1–32000 characters) before anything is registered or opened.
     const systemPrompt = modules.systemPrompt !== undefined ? resolveSystemPrompt({ workspace: options.fs.rootName, replacement: modules.systemPrompt }) : undefined;
     // The profile's budget/compact/cache modules first (registered for this turn), then the bridge's hooks.
@@ -333,7 +337,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         stream: transportStream({ ...ports, apiKeyName: model.api_key_env, route: model.route ?? 'direct', ...adapterOf(model) }),
         tools,
         hooks,
-        approval: approvalSettingsOf(settings.approval, settings.rules),
+        approval: approvalUnderProfile(approvalSettingsOf(settings.approval, settings.rules), active),
         ...(options.askPerson ? { askPerson: options.askPerson } : {}),
         fs,
         workspaceId,

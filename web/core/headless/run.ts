@@ -1,6 +1,5 @@
 // The headless `i` run: parse arguments, load the model config and approval settings, open (or resume) the
 // session, run one turn of the same core the app uses, print the answer or NDJSON events, return the exit code.
-import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { openSessionForTurn, RESULT_STORE_LIMITS, runTurn, SESSION_RESULT_STORE_LIMITS, sessionResultViews, transportStream, turnResultViews } from '../agent';
@@ -10,7 +9,7 @@ import type { ApprovalSettings } from '../approval';
 import { escapeControls, escapeProse, HarnessError, stringifyForTerminal, toErrorData, type ErrorData } from '../errors';
 import { HookPipeline } from '../hooks';
 import { createMemoryContentStore } from '../context';
-import { builtinModules, checkProfileConfig, parseCacheConfig, resolveSystemPrompt } from '../modules';
+import { approvalUnderProfile, builtinModules, checkProfileConfig, parseCacheConfig, resolveSystemPrompt, withWireProtocol } from '../modules';
 import { createNodeStatsStore, loadCompactConfig, loadNodeModules, type NodeModules } from '../modules/node';
 import { readJsonFile } from '../../../plugin-host/fs/node';
 import type { Message } from '../providers/types';
@@ -29,6 +28,8 @@ import { createHeadlessTools } from './tools';
 import { groupedSelector } from '../tool-views';
 import { startNativeWorkers, type NativeWorkers } from './native';
 import { headlessCheckpoints, runChangesCommand } from './changes';
+import { headlessWorkspaceId } from './workspace-id';
+import { createSessionFileStore } from './session-file';
 
 export interface CliIo {
   argv: readonly string[];
@@ -118,7 +119,12 @@ async function resolveWorkspace(io: CliIo, args: ReturnType<typeof parseArgs>): 
   }
 }
 
-const workspaceIdOf = (workspace: string) => createHash('sha256').update(workspace).digest('hex').slice(0, 32);
+/** The project's workspace id: --workspace-id, else the registry's UUID, the one i-bridge uses (workspace-id.ts). */
+async function workspaceIdOf(io: CliIo, args: ReturnType<typeof parseArgs>, workspace: string): Promise<string> {
+  const identity = await headlessWorkspaceId(resolveAppPaths(io.env).data_dir, workspace, args.workspaceId);
+  for (const w of identity.warnings) io.stderr(`warning: ${escapeControls(w, { keepLayout: false })}\n`);
+  return identity.id;
+}
 
 /** A path as one shell word (quoted when it holds anything but plain path characters). */
 const shellWord = (text: string) => (/^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
@@ -131,7 +137,7 @@ async function recoverNamed(io: CliIo, args: ReturnType<typeof parseArgs>): Prom
   checkSessionName(name);
   checkSessionName(target);
   const root = join(workspace, '.i', 'sessions');
-  const store = createFileSessionStore({ root, workspace, workspaceId: workspaceIdOf(workspace) });
+  const store = createFileSessionStore({ root, workspace, workspaceId: await workspaceIdOf(io, args, workspace) });
   const r = await recoverSession(store, name, { newId: target });
   const cut = r.cut > 0 ? ` The ${r.cut} intact message(s) after it were left out: they end on a tool call whose results were lost.` : '';
   return (
@@ -174,6 +180,9 @@ async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<P
 function modelSettings(config: ModelConfig, budget: BudgetSettings | null): ModelSettings {
   return { protocol: config.protocol, base_url: config.base_url, model: config.model, max_tokens: config.max_tokens, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, budget, provider: config.provider };
 }
+
+/** The `responses` module sends protocol openai to the Responses API (modules/profiles/module-effects.ts). */
+const wireModel = (model: ModelSettings, modules: NodeModules) => withWireProtocol(model, builtinModules(modules.selection, modules.bindings));
 
 /**
  * The profile's budget/compact/cache hooks: compact.json and cache.json from config_dir (read only when their
@@ -273,12 +282,13 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   for (const w of native.warnings) io.stderr(`warning: ${line(w)}\n`);
 
   const hooks = new HookPipeline();
-  const workspaceId = workspaceIdOf(workspace);
+  let workspaceId: string;
   let fs;
   let modules: NodeModules;
   let systemPrompt: string;
   let profile: ProfileHooks;
   try {
+    workspaceId = await workspaceIdOf(io, args, workspace);
     // The workspace write policy for every writer of the run: .git refused unless --allow-git-writes.
     fs = protectWrites(await createNodeWorkspaceFs({ root: workspace, access: 'read-write' }), { allowGitWrites: args.allowGitWrites });
     // The profile's modules from config_dir (plugins.json, bindings.json, web.json, skills.json, prompts.json);
@@ -287,7 +297,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     modules = await loadNodeModules({ configDir: paths.config_dir, dataDir: paths.data_dir, fs, env: io.env });
     // `{{workspace}}` is the folder's real path here (the browser, without paths, uses the folder's name).
     systemPrompt = resolveSystemPrompt({ workspace, ...(modules.systemPrompt !== undefined ? { replacement: modules.systemPrompt } : {}) });
-    profile = await loadProfileHooks(paths, workspaceId, modules, modelSettings(config, budget), config, prep.configFile);
+    profile = await loadProfileHooks(paths, workspaceId, modules, wireModel(modelSettings(config, budget), modules), config, prep.configFile);
   } catch (error) {
     return fail(cliErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
   }
@@ -319,6 +329,15 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     }
   }
 
+  if (args.sessionFile !== null) {
+    const file = resolve(io.cwd, args.sessionFile);
+    try {
+      ({ history, sink: session } = await openSessionForTurn(createSessionFileStore({ file, workspaceId, workspace }), file, hooks, io.signal, { createTitle: args.prompt!.slice(0, 80) }));
+    } catch (error) {
+      return fail(cliErrorData(error, 'E_SESSION_FAILED'), EXIT_USAGE);
+    }
+  }
+
   // Bounded tool-result views (seed 002): with a session, references last the session (its content/ folder, read
   // by later runs too); without one, the full text stays in memory for this run only.
   const results =
@@ -337,7 +356,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   const stream = runTurn(
     {
       // The tool protocol only changes how requests carry tools and results (web/core/agent/json-actions).
-      model: { ...modelSettings(config, budget), tool_protocol: config.tool_protocol },
+      model: { ...wireModel(modelSettings(config, budget), modules), tool_protocol: config.tool_protocol },
       history,
       content: args.prompt ?? '',
       ...(args.compact !== null ? { compact: args.compact } : {}),
@@ -349,7 +368,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
       tools,
       results,
       hooks,
-      approval,
+      approval: approvalUnderProfile(approval, builtinModules(modules.selection, modules.bindings)),
       fs,
       workspaceId,
       context: () => modules.contextState(workspaceId),

@@ -1,10 +1,9 @@
 // Everything headless `i` needs from the modules, read from config_dir (seed 000 §4: `config_dir/<module>.json`):
-// plugins.json (profile selection), bindings.json, web.json, skills.json, prompts.json. Each is optional; a file that
-// exists is read with the registry cap (2 MB) and validated strictly (errors name the file and the path). Node-only.
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { readFile, stat } from 'node:fs/promises';
+// plugins.json (profile selection), bindings.json, web.json, skills.json, prompts.json (`system`; its `compact` is
+// read by loadCompactConfig). Each is optional; a file that exists is read with the registry cap (2 MB) and
+// validated strictly (errors name the file and the path). Node-only.
+import { join } from 'node:path';
 import { readJsonFile } from '../../../plugin-host/fs/node';
-import { HarnessError } from '../errors';
 import type { WorkspaceFs } from '../fs';
 import type { ToolDefinition } from '../tools/types';
 import { builtinTools, moduleContext } from './builtin-tools';
@@ -13,12 +12,11 @@ import type { MemoryStore } from './memory';
 import { createNodeMemoryStore } from './memory/node-memory-store';
 import { DEFAULT_SELECTION, validateBindings, validateProfileSelection, type Bindings, type ProfileSelection } from './profiles';
 import { validateSystemPrompt } from './prompts';
+import { readPromptFile, readPromptsConfig } from './prompts/node-prompts-config';
 import { discoverSkills, validateSkillsConfig, workspaceSkillRoots, type SkillCatalog, type SkillRoot } from './skills';
 import { configuredSkillRoots } from './skills/node-skill-roots';
 import { validateWebConfig, type GetSecret, type WebConfig } from './web';
 import { createNodeWebFetch } from './web/node-web-fetch';
-
-export const PROMPT_FILE_MAX_BYTES = 256 * 1024;
 
 export interface NodeModulesOptions {
   configDir: string;
@@ -51,21 +49,8 @@ async function readConfig(configDir: string, name: string): Promise<{ file: stri
 }
 
 async function loadPrompt(configDir: string): Promise<string | undefined> {
-  const config = await readConfig(configDir, 'prompts.json');
-  if (!config) return undefined;
-  const v = config.value;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new HarnessError('E_PROMPT_CONFIG_INVALID', `At ${config.file}: expected {"system": "prompts/system.txt"}.`);
-  for (const k of Object.keys(v)) {
-    if (k !== 'system' && k !== 'compact') throw new HarnessError('E_PROMPT_CONFIG_INVALID', `At ${config.file}.${k}: unknown key; allowed: system, compact.`);
-  }
-  const system = (v as Record<string, unknown>).system;
-  if (system === undefined) return undefined;
-  if (typeof system !== 'string' || system === '') throw new HarnessError('E_PROMPT_CONFIG_INVALID', `At ${config.file}.system: expected a file path.`);
-  const file = isAbsolute(system) ? system : resolve(dirname(config.file), system);
-  const info = await stat(file).catch(() => null);
-  if (!info?.isFile()) throw new HarnessError('E_PROMPT_FILE_MISSING', `The system prompt file ${file} (prompts.json) does not exist. Create it or remove "system".`, { file });
-  if (info.size > PROMPT_FILE_MAX_BYTES) throw new HarnessError('E_PROMPT_TOO_LONG', `The system prompt file ${file} is ${info.size} bytes. Shorten it to at most 32000 characters.`, { file });
-  return validateSystemPrompt(await readFile(file, 'utf8'), `The system prompt file ${file}`);
+  const system = (await readPromptsConfig(configDir))?.system;
+  return system === undefined ? undefined : validateSystemPrompt(await readPromptFile(system, 'system'), `The system prompt file ${system}`);
 }
 
 export async function loadNodeModules(options: NodeModulesOptions): Promise<NodeModules> {

@@ -2,6 +2,7 @@
 export { createNodeMemoryStore, memoryFilePath } from './memory/node-memory-store';
 export { configuredSkillRoots } from './skills/node-skill-roots';
 export { createNodeWebFetch, type NodeWebFetchOptions } from './web/node-web-fetch';
-export { loadNodeModules, PROMPT_FILE_MAX_BYTES, type NodeModules, type NodeModulesOptions } from './node-modules';
+export { loadNodeModules, type NodeModules, type NodeModulesOptions } from './node-modules';
+export { PROMPT_FILE_MAX_BYTES, readPromptsConfig } from './prompts/node-prompts-config';
 export { createNodeStatsStore } from './cache/node';
 export { loadCompactConfig } from './compact/node';

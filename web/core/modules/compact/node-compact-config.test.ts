@@ -33,4 +33,17 @@ describe('loading compact.json', () => {
     await expect(loadCompactConfig(await configDir({ 'compact.json': '{"prompt": "missing.txt"}' }))).rejects.toThrow(/cannot read/);
     await expect(loadCompactConfig(await configDir({ 'compact.json': '{"prompt": "p.txt"}', 'p.txt': '  \n' }))).rejects.toThrow(/empty/);
   });
+
+  it('takes prompts.json "compact" when compact.json names no prompt; compact.json "prompt" wins over it', async () => {
+    const prompts = { 'prompts.json': '{"compact": "p/from-prompts.txt"}', 'p/from-prompts.txt': 'PROMPTS-JSON compaction prompt.' };
+    expect(await loadCompactConfig(await configDir(prompts))).toMatchObject({ promptText: 'PROMPTS-JSON compaction prompt.' });
+    expect(await loadCompactConfig(await configDir({ ...prompts, 'compact.json': '{"keep_recent": 5}' }))).toMatchObject({ config: { keep_recent: 5 }, promptText: 'PROMPTS-JSON compaction prompt.' });
+    const both = await configDir({ ...prompts, 'compact.json': '{"prompt": "own.txt"}', 'own.txt': 'COMPACT-JSON prompt.' });
+    expect(await loadCompactConfig(both)).toMatchObject({ promptText: 'COMPACT-JSON prompt.' });
+  });
+
+  it('refuses a prompts.json "compact" file that is missing or empty, naming prompts.json', async () => {
+    await expect(loadCompactConfig(await configDir({ 'prompts.json': '{"compact": "nope.txt"}' }))).rejects.toMatchObject({ code: 'E_PROMPT_FILE_MISSING', message: expect.stringContaining('prompts.json') });
+    await expect(loadCompactConfig(await configDir({ 'prompts.json': '{"compact": "e.txt"}', 'e.txt': ' ' }))).rejects.toMatchObject({ code: 'E_COMPACT_CONFIG', message: expect.stringContaining('prompts.json') });
+  });
 });

@@ -1,15 +1,21 @@
 // Reads compact.json from config_dir (seed 000 §4) and the replacement prompt it names, relative to the file.
 // Absent file: defaults. The prompt path may not be absolute or leave the config folder.
+// Precedence of the compaction prompt: compact.json `prompt`, else prompts.json `compact` (seed 000 §4 keeps both),
+// else the embedded default. compact.json is the compaction module's own, more specific setting, so it wins.
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { HarnessError } from '../../errors';
 import { readJsonFile } from '../../../../plugin-host/fs/node';
 import { checkCompactPrompt, parseCompactConfig, type CompactConfig } from './compact-config';
+import { readPromptFile, readPromptsConfig } from '../prompts/node-prompts-config';
 
 export async function loadCompactConfig(configDir: string): Promise<{ config: CompactConfig; promptText?: string }> {
   const file = join(configDir, 'compact.json');
   const config = parseCompactConfig(await readJsonFile(file), file);
-  if (config.prompt === undefined) return { config };
+  if (config.prompt === undefined) {
+    const fromPrompts = (await readPromptsConfig(configDir))?.compact;
+    return fromPrompts === undefined ? { config } : { config, promptText: checkCompactPrompt(await readPromptFile(fromPrompts, 'compact'), `The compaction prompt file ${fromPrompts} (prompts.json)`) };
+  }
   const base = dirname(file);
   const target = resolve(base, config.prompt);
   const rel = relative(base, target);

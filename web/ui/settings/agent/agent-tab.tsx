@@ -4,7 +4,7 @@
 import './agent-tab.css';
 import { createSignal, createUniqueId, For, Show } from 'solid-js';
 import { checkAgentModules, DEFAULT_AGENT_MODULES, readStoredModules, saveAgentModules } from '../../../core/app-agent/agent-settings';
-import { MODULE_NAMES, PROFILE_MODULES, PROFILE_NAMES, type ModuleName } from '../../../core/modules';
+import { OFFERED_MODULES, PROFILE_MODULES, PROFILE_NAMES, type ModuleName } from '../../../core/modules';
 import { DEFAULT_SYSTEM_PROMPT } from '../../../core/prompts';
 import type { MessageKey } from '../../i18n/en';
 import type { AppState } from '../../state/app-state';
@@ -122,7 +122,8 @@ export default function AgentTab(props: { state: AppState }) {
           <legend>{t('agent.modules')}</legend>
           <p class="field-hint">{t('agent.modulesHint')}</p>
           <div class="agent-modules">
-            <For each={MODULE_NAMES}>
+            {/* `search` is not offered: it adds nothing (glob and search are core tools), see module-effects.ts. */}
+            <For each={OFFERED_MODULES}>
               {(m) => (
                 <label class="checkbox" classList={{ disabled: !inProfile(m) }}>
                   <input type="checkbox" name={`module-${m}`} checked={inProfile(m) && !form().disabled.includes(m)} disabled={!inProfile(m)} onChange={(e) => toggle(m, e.currentTarget.checked)} />
