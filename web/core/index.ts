@@ -10,6 +10,7 @@ export * from './approval';
 export * from './sessions';
 export * from './providers';
 export * from './transport';
+export * from './smoke';
 export * from './config';
 export * from './util';
 export * from './tools/builtin';

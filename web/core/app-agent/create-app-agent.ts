@@ -40,7 +40,8 @@ import { getSecret, readWorkspaceSettings } from '../settings';
 import type { HarnessDb } from '../storage';
 import { ToolRegistry } from '../tools/registry';
 import type { ToolDefinition } from '../tools/types';
-import { testConnection, type ConnectionReport, type TransportPorts } from '../transport';
+import { appSmokeStats, testConnection, type ConnectionReport } from '../smoke';
+import type { TransportPorts } from '../transport';
 import { EventStream } from '../util';
 import { readAgentSettings, type AgentModules, type AgentSettings } from './agent-settings';
 import { toolViewDeps } from './tool-view-settings';
@@ -388,7 +389,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     testConnection: (config, signal) =>
       testConnection(
         { protocol: config.protocol, base_url: config.base_url, model: config.model, api_key_env: config.api_key_env, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, route: config.route ?? 'direct', ...adapterOf(config) },
-        { ...ports, ...(signal ? { signal } : {}) },
+        { ...ports, stats: appSmokeStats(db), ...(signal ? { signal } : {}) },
       ),
     interrupted: (sessionId) => readJournal(db, workspaceId, sessionId),
     dismissInterrupted: (sessionId) => clearJournal(db, workspaceId, sessionId),

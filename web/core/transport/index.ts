@@ -1,8 +1,6 @@
 // Public face of the transport: model calls, connection test, and the rules it enforces.
 export { streamModel, callModel, isModelFailure } from './stream-model';
 export type { ModelCallOptions, ModelFailure, ModelOutcome, TransportPorts } from './stream-model';
-export { testConnection, SMOKE_OUTPUT_CAP } from './test-connection';
-export type { ConnectionReport, ConnectionTarget } from './test-connection';
 export type { BridgeEndpoint } from './route';
 export { MAX_BODY_BYTES } from './limits';
 export { DEFAULT_RETRY } from './retry-policy';

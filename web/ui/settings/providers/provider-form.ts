@@ -2,7 +2,7 @@
 // typed as text in the form and checked here with errors that name the field; the whole config is then validated
 // by web/core/config, the same parser headless `i` uses. At the end, the form's save and Test connection, shared by
 // Settings → Model and the first-run setup (web/ui/onboarding) so the two can never store or test differently.
-import { findPreset, getSecret, HarnessError, PROVIDER_PRESETS, setSecret, testConnection, type ConnectionReport, type HarnessDb, type ProviderPreset, type Route } from '../../../core';
+import { appSmokeStats, findPreset, getSecret, HarnessError, PROVIDER_PRESETS, setSecret, testConnection, type ConnectionReport, type HarnessDb, type ProviderPreset, type Route } from '../../../core';
 import { checkModelConfig, saveModel } from '../../../core/app-agent/agent-settings';
 import { pairedBridge } from '../../../core/app-agent/bridge-endpoint';
 import { appProviderAdapter, connectedBridge } from '../../../core/bridge-client';
@@ -134,7 +134,8 @@ export async function saveModelForm(db: HarnessDb, scope: string | null, form: P
 }
 
 /**
- * Test connection: the seed 000 §10 smoke request with the form's config and the stored (or just typed) key. A bad
+ * Test connection: the seed 000 §10 smoke policy (web/core/smoke: no tools, 32-token cap, tool calls refused,
+ * cache statistics observed into their own record) with the form's config and the stored (or just typed) key. A bad
  * form throws before any request; a provider failure comes back as the report's error.
  */
 export async function testModelForm(db: HarnessDb, form: ProviderForm, key: string): Promise<ConnectionReport> {
@@ -144,6 +145,6 @@ export async function testModelForm(db: HarnessDb, form: ProviderForm, key: stri
   const adapter = appProviderAdapter(config, () => connectedBridge(db));
   return testConnection(
     { protocol: config.protocol, base_url: config.base_url, model: config.model, api_key_env: config.api_key_env, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, route: config.route ?? 'direct', ...(adapter ? { adapter } : {}) },
-    { getSecret: (name) => getSecret(db, name), getBridge: () => pairedBridge(db) },
+    { getSecret: (name) => getSecret(db, name), getBridge: () => pairedBridge(db), stats: appSmokeStats(db) },
   );
 }
