@@ -18,6 +18,7 @@ import {
 } from '../modules';
 import type { HarnessDb } from '../storage';
 import { parseRules, type ApprovalRule } from '../approval';
+import { checkParityModules, DEFAULT_PARITY, PARITY_KEYS, storedParityOf, type ParityModules, type StoredParity } from './agent-parity-settings';
 
 export const AGENT_GLOBAL_SCOPE = 'agent:global';
 // Deleting a workspace deletes this scope: it is listed in WORKSPACE_SETTINGS_SCOPES (web/core/workspaces).
@@ -49,7 +50,7 @@ interface AgentValues {
  * compaction's `prompt` names a file, which the app has not, so it is refused) and the replacement system prompt.
  * Absent parts are the defaults. A workspace's own `modules` replaces the global one as a whole.
  */
-export interface StoredModules {
+export interface StoredModules extends StoredParity {
   selection?: ProfileSelection;
   compact?: Omit<CompactConfig, 'prompt'>;
   cache?: CacheConfig;
@@ -57,16 +58,16 @@ export interface StoredModules {
   system_prompt?: string;
 }
 
-/** What a turn runs with, after validation. */
-export interface AgentModules {
+/** What a turn runs with, after validation (deny_tools, compaction prompt, web_search: agent-parity-settings.ts). */
+export interface AgentModules extends ParityModules {
   selection: ProfileSelection;
   compact: CompactConfig;
   cache: CacheConfig;
   systemPrompt: string | null;
 }
 
-export const DEFAULT_AGENT_MODULES: AgentModules = { selection: DEFAULT_SELECTION, compact: DEFAULT_COMPACT_CONFIG, cache: DEFAULT_CACHE_CONFIG, systemPrompt: null };
-const MODULES_KEYS = ['selection', 'compact', 'cache', 'system_prompt'];
+export const DEFAULT_AGENT_MODULES: AgentModules = { selection: DEFAULT_SELECTION, compact: DEFAULT_COMPACT_CONFIG, cache: DEFAULT_CACHE_CONFIG, systemPrompt: null, ...DEFAULT_PARITY };
+const MODULES_KEYS: readonly string[] = ['selection', 'compact', 'cache', 'system_prompt', ...PARITY_KEYS];
 
 export interface EffectiveModel {
   config: ModelConfig;
@@ -121,6 +122,7 @@ export function checkAgentModules(value: unknown): AgentModules {
     compact: parseCompactConfig(v.compact, `${at}.compact`),
     cache: parseCacheConfig(v.cache, `${at}.cache`),
     systemPrompt: v.system_prompt === undefined ? null : validateSystemPrompt(v.system_prompt, 'The replacement system prompt'),
+    ...checkParityModules(v, at),
   };
 }
 
@@ -132,7 +134,7 @@ export function storedModulesOf(m: AgentModules): StoredModules {
   if (JSON.stringify(compact) !== JSON.stringify(DEFAULT_COMPACT_CONFIG)) out.compact = compact;
   if (JSON.stringify(m.cache) !== JSON.stringify(DEFAULT_CACHE_CONFIG)) out.cache = { ...m.cache };
   if (m.systemPrompt !== null) out.system_prompt = m.systemPrompt;
-  return out;
+  return { ...out, ...storedParityOf(m) };
 }
 
 async function readValues(db: HarnessDb, scope: string): Promise<AgentValues> {

@@ -180,8 +180,9 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   /** Settings → Agent (read at each turn start); explicit options win. */
   const modulesOf = (stored: AgentModules) => ({
     selection: options.selection ?? stored.selection,
-    compact: options.compact ?? { config: stored.compact },
+    compact: options.compact ?? { config: stored.compact, ...(stored.compactPrompt !== null ? { promptText: stored.compactPrompt } : {}) },
     cache: options.cache ?? stored.cache,
+    webSearch: stored.webSearch,
     systemPrompt: options.systemPrompt ?? stored.systemPrompt ?? undefined,
   });
   /** Long tool results, readable with read_result for the whole session (IndexedDB `content`, per session). */
@@ -221,10 +222,12 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     return turnExtensions({ workspaceId, approval: settings.approval, plugins, bridge, ...(options.askWrite ? { askWrite: options.askWrite } : {}), ...(rules ? { rules } : {}), signal });
   }
 
-  async function toolsForTurn(extensions: TurnExtensions, selection: ProfileSelection, warnings: ErrorData[], fs: WorkspaceFs): Promise<ToolRegistry> {
+  async function toolsForTurn(extensions: TurnExtensions, { selection, webSearch }: ReturnType<typeof modulesOf>, warnings: ErrorData[], fs: WorkspaceFs): Promise<ToolRegistry> {
     const registry = new ToolRegistry();
     const extras = extensions.webFetch ? { webFetch: extensions.webFetch } : {};
-    const base = options.baseTools ?? ((x) => builtinTools({ selection, bindings, ...(memory ? { memory } : {}), skills, ...x }));
+    // web_search from Settings → Agent: its credential is a secret name, looked up in the secrets store per search.
+    const search = webSearch ? { webSearch: { config: webSearch, getSecret: (name: string) => getSecret(db, name) } } : {};
+    const base = options.baseTools ?? ((x) => builtinTools({ selection, bindings, ...(memory ? { memory } : {}), skills, ...search, ...x }));
     for (const tool of base(extras)) registry.register(tool);
     for (const tool of extensions.tools) {
       try {
@@ -306,7 +309,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       release();
       throw error;
     }
-    const tools = await toolsForTurn(extensions, modules.selection, warnings, fs);
+    const tools = await toolsForTurn(extensions, modules, warnings, fs);
     // Settings → Agent → Tools the agent sees (seed 002 tool view), read once for the request and the breakdown; a
     // damaged one is a selector that refuses, so the loop stops before any request.
     const { toolView } = await toolViewDeps(db, workspaceId);
@@ -338,7 +341,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         stream: transportStream({ ...ports, apiKeyName: model.api_key_env, route: model.route ?? 'direct', ...adapterOf(model) }),
         tools,
         hooks,
-        approval: approvalUnderProfile(approvalSettingsOf(settings.approval, settings.rules), active),
+        approval: approvalUnderProfile({ ...approvalSettingsOf(settings.approval, settings.rules), deny_tools: settings.modules.denyTools }, active),
         ...(options.askPerson ? { askPerson: options.askPerson } : {}),
         fs,
         workspaceId,
@@ -406,7 +409,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     // The tools the last turn offered; before any turn (or a minute after it), the tools a turn would offer now.
     if (!lastTools || Date.now() - lastTools.at > 60_000) {
       const extensions = await extensionsForTurn(settings, AbortSignal.timeout(5_000));
-      const registry = await toolsForTurn(extensions, modules.selection, [], options.fs);
+      const registry = await toolsForTurn(extensions, modules, [], options.fs);
       registry.register(resultViews(sessionId ?? 'new').tool);
       const { toolView } = await toolViewDeps(db, workspaceId);
       lastTools = { at: Date.now(), tools: () => sourcedTools(registry, toolView) };

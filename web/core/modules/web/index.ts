@@ -1,4 +1,4 @@
 export * from './limits';
 export { webFetchTool, type WebFetchBackend } from './web-fetch-tool';
-export { validateWebConfig, type WebConfig, type WebSearchConfig } from './web-config';
+export { validateWebConfig, validateWebSearchConfig, type WebConfig, type WebSearchConfig } from './web-config';
 export { pick, webSearchTool, type GetSecret, type WebSearchDeps } from './web-search-tool';

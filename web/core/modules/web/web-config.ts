@@ -64,7 +64,8 @@ function checkServiceUrl(raw: string, at: string): string {
   return url.href;
 }
 
-function validateSearch(value: unknown, at: string): WebSearchConfig {
+/** web.json `search` alone (the app stores it in Settings → Agent; at = where it sits, for the error path). */
+export function validateWebSearchConfig(value: unknown, at: string): WebSearchConfig {
   const v = obj(value, at, ['url', 'method', 'params', 'headers', 'auth', 'results', 'max_results']);
   const method = v.method ?? 'GET';
   if (method !== 'GET' && method !== 'POST') throw fail(`${at}.method`, 'expected "GET" or "POST".');
@@ -103,6 +104,6 @@ export function validateWebConfig(value: unknown, at = 'web.json'): WebConfig {
   const f = obj(v.fetch ?? {}, `${at}.fetch`, ['allow_private']);
   if (f.allow_private !== undefined && typeof f.allow_private !== 'boolean') throw fail(`${at}.fetch.allow_private`, 'expected true or false.');
   const out: WebConfig = { fetch: { allow_private: f.allow_private === true } };
-  if (v.search !== undefined) out.search = validateSearch(v.search, `${at}.search`);
+  if (v.search !== undefined) out.search = validateWebSearchConfig(v.search, `${at}.search`);
   return out;
 }
