@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { anthropicAnswer, anthropicError } from './encode-anthropic';
 import { chatAnswer, chatError } from './encode-chat';
+import { createFilesStore, isFilesPath } from './files';
 import { responsesAnswer } from './encode-responses';
 import type { Answer, ModelServer, ModelServerOptions, RecordedRequest, ScriptTurn, WireProtocol } from './types';
 
@@ -18,7 +19,7 @@ const PATHS: Record<string, WireProtocol> = {
 function cors(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader('access-control-allow-origin', req.headers.origin ?? '*');
   res.setHeader('vary', 'origin');
-  res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
+  res.setHeader('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS');
   res.setHeader('access-control-allow-headers', req.headers['access-control-request-headers'] ?? '*');
   res.setHeader('access-control-expose-headers', 'retry-after, retry-after-ms');
   // Chrome's Private/Local Network Access preflight for loopback targets.
@@ -53,6 +54,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const failures: Error[] = [];
   const open = new Set<ServerResponse>();
   let next = 0;
+  const files = options.files ? createFilesStore(options.files) : null;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((e: unknown) => {
@@ -87,10 +89,16 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       res.writeHead(status, { 'content-type': 'application/json', ...extra });
       res.end(JSON.stringify(value));
     };
+    if (files && isFilesPath(path)) {
+      const r = files.handle(req.method ?? 'GET', path, headers, Buffer.concat(chunks));
+      return json(r.status, r.body);
+    }
     if (req.method === 'GET' && options.models && (path === '/v1/models' || path === '/models')) return json(200, modelList(options.models, 'anthropic-version' in headers));
     if (req.method !== 'POST') return json(404, errorBody(protocol, 404, `No model endpoint at ${req.method} ${path}.`));
     if (!body) return json(400, errorBody(protocol, 400, 'The request body is not JSON.'));
 
+    const missing = files && protocol ? files.missingIn(body) : null;
+    if (missing) return json(404, errorBody(protocol, 404, `File not found: ${missing} (expired or deleted).`));
     const index = next++;
     const turn = typeof options.script === 'function' ? options.script(recorded, index) : options.script[index];
     if (!turn) return json(500, errorBody(protocol, 500, `The script has no turn ${index + 1} (it has ${Array.isArray(options.script) ? options.script.length : '?'}).`));
@@ -142,6 +150,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     baseUrl: (p) => (p === 'openai' || p === 'responses' ? `${url}/v1` : url),
     requests,
     failures,
+    files,
     close: () =>
       new Promise<void>((resolve) => {
         for (const r of open) r.destroy();

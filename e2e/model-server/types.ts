@@ -1,4 +1,5 @@
 // The script a test gives the model server: one turn per model request, in order.
+import type { FilesStore } from './files';
 
 export type WireProtocol = 'openai' | 'deepseek' | 'anthropic' | 'responses';
 
@@ -51,6 +52,25 @@ export interface ModelServerOptions {
   models?: string[];
   /** Defaults to 0 (a random free port). */
   port?: number;
+  /** Answer the Files endpoints (files.ts) in each vendor's shape; absent: they are ordinary unknown paths. */
+  files?: FilesOptions;
+}
+
+export interface FilesOptions {
+  /** The first N uploads are answered 500 (upload-failure tests). */
+  failUploads?: number;
+  /** The server's clock for created_at/expires_at (defaults to Date.now). */
+  now?: () => number;
+}
+
+export interface StoredFile {
+  id: string;
+  filename: string;
+  mime_type: string;
+  purpose: string | null;
+  bytes: Buffer;
+  created_at: number;
+  expires_at: number | null;
 }
 
 export interface ModelServer {
@@ -62,6 +82,8 @@ export interface ModelServer {
   requests: RecordedRequest[];
   /** Errors thrown by `expect` checks. */
   failures: Error[];
+  /** The Files store when `files` was given: uploads so far, the live files, and `expire(id)`. */
+  files: FilesStore | null;
   close(): Promise<void>;
 }
 

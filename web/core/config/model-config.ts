@@ -44,6 +44,8 @@ export interface ModelConfig {
   io_limit_bytes: number;
   provider: ProviderBinding | null;
   provider_operations: boolean;
+  /** Seed 003: lets a trusted worker's `cleanup: true` DELETE of its own uploads run unattended; present only when true. */
+  provider_cleanup?: true;
   /** i-specific: how the browser reaches the provider. Ignored by the CLI (no CORS there). */
   route: Route | null;
   /** How tools reach the model: the provider's `tools` field ("native") or the JSON action protocol ("json"). */
@@ -68,7 +70,7 @@ export const MODEL_CONFIG_DEFAULTS = {
 } as const;
 
 const MAX_IO_LIMIT = 48 * 1024 * 1024;
-const TOP_KEYS = ['protocol', 'base_url', 'model', 'api_key_env', 'max_tokens', 'use_max_tokens', 'budget', 'extra_body', 'plugins', 'io_limit_bytes', 'provider', 'provider_operations', 'route', 'tool_view', 'tool_protocol'];
+const TOP_KEYS = ['protocol', 'base_url', 'model', 'api_key_env', 'max_tokens', 'use_max_tokens', 'budget', 'extra_body', 'plugins', 'io_limit_bytes', 'provider', 'provider_operations', 'provider_cleanup', 'route', 'tool_view', 'tool_protocol'];
 const BUDGET_KEYS = ['context_window', 'output_reserve', 'threshold', 'safety_ratio', 'tool_output_ratio', 'image_tokens', 'tokenizer'];
 const REMOVED_TOKENIZERS = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'];
 
@@ -227,6 +229,7 @@ export function parseModelConfig(input: unknown): ModelConfig {
     io_limit_bytes: value.io_limit_bytes === undefined ? MODEL_CONFIG_DEFAULTS.io_limit_bytes : int(value.io_limit_bytes, 'io_limit_bytes', 1024, MAX_IO_LIMIT),
     provider,
     provider_operations: bool('provider_operations', MODEL_CONFIG_DEFAULTS.provider_operations),
+    ...(bool('provider_cleanup', false) ? { provider_cleanup: true as const } : {}),
     route,
     tool_protocol: toolProtocolOf(value.tool_protocol),
     ...(value.tool_view !== undefined ? { tool_view: parseToolViewConfig(value.tool_view, 'tool_view') } : {}),

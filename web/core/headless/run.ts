@@ -29,6 +29,8 @@ import { createHeadlessTools } from './tools';
 import { groupedSelector } from '../tool-views';
 import { startNativeWorkers, type NativeWorkers } from './native';
 import { headlessCheckpoints, runChangesCommand } from './changes';
+import { headlessProviderFiles } from './provider-files';
+import { providerFilesStream, type ProviderFilesContext } from '../provider-files';
 
 export interface CliIo {
   argv: readonly string[];
@@ -336,6 +338,15 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
       io.stderr(`warning: ${line(toErrorData(error).message)}\n`); // a plugin tool may not shadow a built-in
     }
   }
+  // provider.json + provider_operations (seed 003): images uploaded once and referenced by file_id, or base64.
+  let files: ProviderFilesContext | null;
+  try {
+    const appPaths = resolveAppPaths(io.env);
+    files = await headlessProviderFiles({ configDir: appPaths.config_dir, dataDir: appPaths.data_dir, workspaceId, config, apiKey, ...(io.fetch ? { fetch: io.fetch } : {}) });
+  } catch (error) {
+    return fail(cliErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
+  }
+  const streamOptions = { apiKeyName: config.api_key_env, getSecret: () => apiKey, ...(io.fetch ? { fetch: io.fetch } : {}), ...(native.adapter ? { adapter: native.adapter } : {}) };
   if (json) emit({ type: 'start', version: 1, session: args.sessionName, protocol: config.protocol, model: config.model, workspace });
   const stream = runTurn(
     {
@@ -348,7 +359,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
       ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}),
     },
     {
-      stream: transportStream({ apiKeyName: config.api_key_env, getSecret: () => apiKey, ...(io.fetch ? { fetch: io.fetch } : {}), ...(native.adapter ? { adapter: native.adapter } : {}) }),
+      stream: files ? providerFilesStream({ ...streamOptions, files }) : transportStream(streamOptions),
       tools,
       results,
       hooks,
