@@ -88,7 +88,10 @@ export function tinyVocab() {
   const types = [2, 3, 3]; // UNKNOWN, CONTROL, CONTROL
   for (let b = 0; b < 256; b++) {
     tokens.push(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`);
-    types.push(6); // BYTE
+    // Only ASCII bytes are generated (the others are UNUSED, never sampled): llama.cpp's grammar sampler can fail
+    // on a multi-byte character split over byte tokens ("unexpected empty grammar stack"), which a model of random
+    // weights would hit within a few hundred tokens. Real models emit whole characters as tokens.
+    types.push(b >= 0x80 ? 5 : 6); // UNUSED : BYTE
   }
   tokens.push('<|im_start|>', '<|im_end|>');
   types.push(3, 3);
