@@ -19,4 +19,16 @@ describe('the Settings → Agent form', () => {
     expect(checkAgentModules(modulesFromForm(form)).cache).toMatchObject({ mode: 'openai', retention: '24h' });
     expect(checkAgentModules(modulesFromForm({ ...form, cache: 'anthropic' })).cache).not.toHaveProperty('retention');
   });
+
+  it('carries deny_tools, the compaction prompt, web_search and the cache namespace and target to the stored object and back', () => {
+    const form = formFromModules(DEFAULT_AGENT_MODULES);
+    expect(form).toMatchObject({ denyTools: '', compactPrompt: '', webSearch: '', cacheNamespace: 'default', targetHitRatio: '0.99' });
+    const search = { url: 'https://search.example/q', method: 'POST', params: { q: '{query}' }, results: { items: 'r', title: 't', url: 'u' } };
+    const stored = modulesFromForm({ ...form, denyTools: 'write,  web_fetch\nedit', compactPrompt: 'Short summary.', webSearch: JSON.stringify(search), cacheNamespace: ' work ', targetHitRatio: '0.5' });
+    const checked = checkAgentModules(stored);
+    expect(checked).toMatchObject({ denyTools: ['write', 'web_fetch', 'edit'], compactPrompt: 'Short summary.', webSearch: { method: 'POST', url: 'https://search.example/q' }, cache: { namespace: 'work', target_hit_ratio: 0.5 } });
+    expect(formFromModules(checked)).toMatchObject({ denyTools: 'write, web_fetch, edit', compactPrompt: 'Short summary.', cacheNamespace: 'work', targetHitRatio: '0.5' });
+    expect(() => modulesFromForm({ ...form, webSearch: '{"url": ' })).toThrow(/agent\.web_search: not valid JSON/);
+    expect(() => checkAgentModules(modulesFromForm({ ...form, targetHitRatio: 'lots' }))).toThrow(/target_hit_ratio/);
+  });
 });

@@ -1,6 +1,7 @@
 // The Settings → Agent form state and its conversion to and from the stored object (web/core/app-agent
 // agent-settings). Pure: validation stays with the modules' own parsers (checkAgentModules on save).
 import type { AgentModules, StoredModules } from '../../../core/app-agent/agent-settings';
+import { HarnessError } from '../../../core/errors';
 import type { CacheMode, ModuleName, ProfileName } from '../../../core/modules';
 
 export type CacheChoice = CacheMode | 'off';
@@ -16,8 +17,17 @@ export interface AgentForm {
   cache: CacheChoice;
   /** '' = the built-in prompt. */
   prompt: string;
-  /** Cache fields the form does not show (namespace, retention…), kept as they were. */
+  /** cache.json `namespace` and `target_hit_ratio`, as typed. */
+  cacheNamespace: string;
+  targetHitRatio: string;
+  /** Cache fields the form does not show (stats, retention…), kept as they were. */
   cacheRest: AgentModules['cache'];
+  /** approval.json deny_tools: names separated by commas, spaces or lines. */
+  denyTools: string;
+  /** '' = the built-in compaction prompt. */
+  compactPrompt: string;
+  /** web.json `search` as JSON text; '' = no web_search tool. */
+  webSearch: string;
 }
 
 export function formFromModules(m: AgentModules): AgentForm {
@@ -29,21 +39,39 @@ export function formFromModules(m: AgentModules): AgentForm {
     images: m.compact.images,
     cache: m.cache.enabled ? m.cache.mode : 'off',
     prompt: m.systemPrompt ?? '',
+    cacheNamespace: m.cache.namespace,
+    targetHitRatio: String(m.cache.target_hit_ratio),
     cacheRest: m.cache,
+    denyTools: m.denyTools.join(', '),
+    compactPrompt: m.compactPrompt ?? '',
+    webSearch: m.webSearch ? JSON.stringify(m.webSearch, null, 2) : '',
   };
 }
 
 /** A number field left as typed so the parser names the problem (`agent.compact.keep_recent`). */
 const numberOrText = (text: string): number | string => (/^\s*-?\d+\s*$/.test(text) ? Number(text) : text);
+const ratioOrText = (text: string): number | string => (/^\s*(0|1|0?\.\d+|1\.0*)\s*$/.test(text) ? Number(text) : text);
+
+/** The web_search JSON as typed; a syntax error names the field (the shape is checked by the web.json parser). */
+function webSearchOf(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new HarnessError('E_AGENT_MODULES_INVALID', `At agent.web_search: not valid JSON (${error instanceof Error ? error.message : String(error)}). Fix the syntax, or empty the field for no web_search.`);
+  }
+}
 
 export function modulesFromForm(f: AgentForm): StoredModules {
   const { retention, ttl, ...rest } = f.cacheRest;
   const mode = f.cache === 'off' ? rest.mode : f.cache;
-  const cache = { ...rest, enabled: f.cache !== 'off', mode, ...(mode === 'openai' && retention ? { retention } : {}), ...(mode === 'anthropic' && ttl ? { ttl } : {}) };
+  const cache = { ...rest, namespace: f.cacheNamespace.trim(), target_hit_ratio: ratioOrText(f.targetHitRatio) as number, enabled: f.cache !== 'off', mode, ...(mode === 'openai' && retention ? { retention } : {}), ...(mode === 'anthropic' && ttl ? { ttl } : {}) };
   return {
     selection: { profile: f.profile, disabled: [...f.disabled] },
     compact: { enabled: f.compactEnabled, keep_recent: numberOrText(f.keepRecent) as number, images: f.images },
     cache,
     ...(f.prompt !== '' ? { system_prompt: f.prompt } : {}),
+    ...(f.denyTools.trim() !== '' ? { deny_tools: f.denyTools.split(/[\s,]+/).filter(Boolean) } : {}),
+    ...(f.compactPrompt !== '' ? { compact_prompt: f.compactPrompt } : {}),
+    ...(f.webSearch.trim() !== '' ? { web_search: webSearchOf(f.webSearch) as StoredModules['web_search'] } : {}),
   };
 }

@@ -13,6 +13,7 @@ import { RulesSection } from './rules-section';
 import { ToolViewSection } from './tool-view-section';
 import { codeOf, messageOf } from '../../state/errors';
 import { CACHE_CHOICES, formFromModules, modulesFromForm, type AgentForm } from './agent-form';
+import { CacheExtraFields, CompactPromptField, DenyToolsField, WebSearchField } from './agent-extra-fields';
 
 const errorText = (error: unknown) => `${codeOf(error) ?? 'E_AGENT_MODULES_INVALID'}: ${messageOf(error)}`;
 
@@ -138,6 +139,7 @@ export default function AgentTab(props: { state: AppState }) {
               )}
             </For>
           </div>
+          <DenyToolsField id={f} form={form()} patch={patch} t={t} />
         </fieldset>
 
         <fieldset class="choice-group">
@@ -160,6 +162,7 @@ export default function AgentTab(props: { state: AppState }) {
               </select>
             </div>
           </div>
+          <CompactPromptField id={f} form={form()} patch={patch} t={t} />
         </fieldset>
 
         <fieldset class="choice-group">
@@ -171,7 +174,10 @@ export default function AgentTab(props: { state: AppState }) {
             </select>
             <p class="field-hint">{t('agent.cacheNote')}</p>
           </div>
+          <CacheExtraFields id={f} form={form()} patch={patch} t={t} />
         </fieldset>
+
+        <WebSearchField id={f} form={form()} patch={patch} t={t} />
 
         <div class="field">
           <label for={f('prompt')}>{t('agent.prompt')}</label>

@@ -1,4 +1,6 @@
 // Strings of Settings → Agent (profile, modules, compaction, cache, system prompt), merged into en.ts / zh.ts.
+import { agentExtraEn, agentExtraZh } from './agent-extra-strings';
+
 export const agentEn = {
   'settings.agent': 'Agent',
   'agent.intro': 'Which features the agent uses and how. Each turn reads these settings when it starts.',
@@ -48,6 +50,7 @@ export const agentEn = {
   'agent.promptStartFrom': 'Start from the built-in prompt',
   'agent.save': 'Save',
   'agent.saved': 'Saved. The next turn uses these settings.',
+  ...agentExtraEn,
 } as const;
 
 export const agentZh: Record<keyof typeof agentEn, string> = {
@@ -99,4 +102,5 @@ export const agentZh: Record<keyof typeof agentEn, string> = {
   'agent.promptStartFrom': '从内置提示词开始',
   'agent.save': '保存',
   'agent.saved': '已保存。下一轮将使用这些设置。',
+  ...agentExtraZh,
 };

@@ -1,0 +1,60 @@
+// Settings → Agent fields that give the app what headless i reads from approval.json (deny_tools), compact.json /
+// prompts.json (the compaction prompt), cache.json (namespace, target_hit_ratio) and web.json (search). Plain
+// inputs over the form state; agent-form.ts converts them and the modules' parsers check them on save.
+import type { Translate } from '../../i18n/i18n';
+import type { AgentForm } from './agent-form';
+
+interface FieldProps {
+  /** Makes the ids of this form's controls unique. */
+  id: (name: string) => string;
+  form: AgentForm;
+  patch: (p: Partial<AgentForm>) => void;
+  t: Translate;
+}
+
+export function DenyToolsField(props: FieldProps) {
+  return (
+    <div class="field">
+      <label for={props.id('deny')}>{props.t('agent.denyTools')}</label>
+      <input id={props.id('deny')} class="agent-mono" type="text" spellcheck={false} autocomplete="off" value={props.form.denyTools} onInput={(e) => props.patch({ denyTools: e.currentTarget.value })} />
+      <p class="field-hint">{props.t('agent.denyToolsHint')}</p>
+    </div>
+  );
+}
+
+export function CompactPromptField(props: FieldProps) {
+  return (
+    <div class="field">
+      <label for={props.id('compact-prompt')}>{props.t('agent.compactPrompt')}</label>
+      <textarea id={props.id('compact-prompt')} class="agent-prompt" rows="4" spellcheck={false} value={props.form.compactPrompt} onInput={(e) => props.patch({ compactPrompt: e.currentTarget.value })} />
+      <p class="field-hint">{props.t('agent.compactPromptHint')}</p>
+    </div>
+  );
+}
+
+export function CacheExtraFields(props: FieldProps) {
+  return (
+    <div class="agent-row">
+      <div class="field">
+        <label for={props.id('namespace')}>{props.t('agent.cacheNamespace')}</label>
+        <input id={props.id('namespace')} class="agent-mono" type="text" spellcheck={false} autocomplete="off" value={props.form.cacheNamespace} onInput={(e) => props.patch({ cacheNamespace: e.currentTarget.value })} />
+        <p class="field-hint">{props.t('agent.cacheNamespaceHint')}</p>
+      </div>
+      <div class="field">
+        <label for={props.id('target')}>{props.t('agent.cacheTarget')}</label>
+        <input id={props.id('target')} type="text" inputmode="decimal" autocomplete="off" value={props.form.targetHitRatio} onInput={(e) => props.patch({ targetHitRatio: e.currentTarget.value })} />
+        <p class="field-hint">{props.t('agent.cacheTargetHint')}</p>
+      </div>
+    </div>
+  );
+}
+
+export function WebSearchField(props: FieldProps) {
+  return (
+    <div class="field">
+      <label for={props.id('web-search')}>{props.t('agent.webSearch')}</label>
+      <textarea id={props.id('web-search')} class="agent-prompt" rows="6" spellcheck={false} placeholder={'{"url": "https://…", "method": "GET", "params": {"q": "{query}"}, "results": {"items": "results", "title": "title", "url": "url"}}'} value={props.form.webSearch} onInput={(e) => props.patch({ webSearch: e.currentTarget.value })} />
+      <p class="field-hint">{props.t('agent.webSearchHint')}</p>
+    </div>
+  );
+}

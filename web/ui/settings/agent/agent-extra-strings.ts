@@ -1,0 +1,29 @@
+// Strings of Settings → Agent's fields that match headless i's config files (deny_tools, the compaction prompt, the
+// cache namespace and target, web_search), merged into agentEn / agentZh (strings.ts).
+export const agentExtraEn = {
+  'agent.denyTools': 'Tools that never run',
+  'agent.denyToolsHint': 'Tool names separated by commas, e.g. write, web_fetch. They are refused in every approval mode, including Yolo (approval.json deny_tools).',
+  'agent.compactPrompt': 'Compaction prompt',
+  'agent.compactPromptHint': 'Leave empty to use the built-in instructions for the summary. A replacement has 1–32000 characters.',
+  'agent.cacheNamespace': 'Statistics name',
+  'agent.cacheNamespaceHint': 'Keeps the statistics of one workload apart: letters, digits, “.”, “_”, “:” or “-”.',
+  'agent.cacheTarget': 'Target hit ratio',
+  'agent.cacheTargetHint': 'From 0 to 1 (0.99 = 99%); Settings → Usage compares the measured ratio with it.',
+  'agent.webSearch': 'Web search service',
+  'agent.webSearchHint':
+    'The web_search tool, as the "search" object of web.json: url (https), method GET or POST, params with {query} and {limit}, results {items, title, url, snippet}, max_results. The key is named in auth.secret and read from Settings → Keys. The service must allow requests from this page (CORS). Empty: no web_search.',
+} as const;
+
+export const agentExtraZh: Record<keyof typeof agentExtraEn, string> = {
+  'agent.denyTools': '永不运行的工具',
+  'agent.denyToolsHint': '以逗号分隔的工具名，例如 write, web_fetch。在任何审批模式下（包括 Yolo）都会被拒绝（approval.json 的 deny_tools）。',
+  'agent.compactPrompt': '压缩提示词',
+  'agent.compactPromptHint': '留空则使用内置的总结说明。替换内容为 1–32000 个字符。',
+  'agent.cacheNamespace': '统计名称',
+  'agent.cacheNamespaceHint': '将某一工作负载的统计单独存放：字母、数字、“.”、“_”、“:” 或 “-”。',
+  'agent.cacheTarget': '目标命中率',
+  'agent.cacheTargetHint': '0 到 1（0.99 即 99%）；“设置 → 用量”会将实测命中率与之比较。',
+  'agent.webSearch': '网页搜索服务',
+  'agent.webSearchHint':
+    'web_search 工具，即 web.json 中的 "search" 对象：url（https）、method 为 GET 或 POST、含 {query} 与 {limit} 的 params、results {items, title, url, snippet}、max_results。密钥名写在 auth.secret 中，从“设置 → 密钥”读取。该服务必须允许来自此页面的请求（CORS）。留空：不提供 web_search。',
+};
