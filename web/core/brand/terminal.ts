@@ -1,7 +1,7 @@
 // The terminal logo, drawn from the glyph by sampling it on a grid of character cells (a cell is about twice as
-// tall as wide). Three forms: colour (24-bit ANSI, upper-half blocks: two pixels per cell), plain (no escape
-// sequence: █ for the mark, ░ for the tile) and ASCII (bytes below 0x80 only: # and .). It is printed for a person
-// and never enters a prompt, a tool schema or a session history.
+// tall as wide). Colour uses 24-bit ANSI and upper-half blocks (two pixels per cell); plain has no escape sequence
+// (█ for the mark, ░ for the tile); ASCII draws # and . (with colour off: bytes below 0x80 only, no ESC). It is
+// printed for a person and never enters a prompt, a tool schema or a session history.
 import { GLYPH, GLYPH_UNITS, glyphPartAt, rgbOf, type GlyphPart } from './glyph';
 
 /** Width of the terminal logo in columns; the height follows (half as many rows). */
@@ -10,7 +10,7 @@ export const LOGO_COLUMNS = 18;
 export interface LogoStyle {
   /** ANSI colour; false: no escape sequence at all. */
   color: boolean;
-  /** Only ASCII characters (implies no colour). */
+  /** Only ASCII characters: # and . (coloured when `color`). */
   ascii: boolean;
 }
 
@@ -78,9 +78,19 @@ export function terminalLogo(style: LogoStyle): string {
     return `${Array.from({ length: rows }, (_, r) => colourRow(px[2 * r]!, px[2 * r + 1]!)).join('\n')}\n`;
   }
   const chars: Record<GlyphPart, string> = style.ascii ? { out: ' ', tile: '.', ink: '#' } : { out: ' ', tile: '░', ink: '█' };
-  return `${grid(LOGO_COLUMNS, rows)
-    .map((row) => row.map((p) => chars[p]).join('').trimEnd())
-    .join('\n')}\n`;
+  const lines = grid(LOGO_COLUMNS, rows).map((row) => {
+    if (!style.color) return row.map((p) => chars[p]).join('').trimEnd();
+    // Coloured ASCII: each run of one part in its colour (the characters stay ASCII; the escapes are colour).
+    let line = '';
+    let last: GlyphPart | null = null;
+    for (const p of row) {
+      if (p !== last) line += p === 'out' ? '\x1b[39m' : sgr(38, COLOUR[p]);
+      line += chars[p];
+      last = p;
+    }
+    return `${line}\x1b[0m`;
+  });
+  return `${lines.join('\n')}\n`;
 }
 
 /**

@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { HarnessError } from '../errors';
 import { runCacheReport } from './cache-report';
+import { runLogoCommand } from './logo-command';
+import { runSmokeCommand } from './smoke-command';
 import { runCli } from './run';
 
 /** `-p -` reads at most this much; a bigger input is almost surely the wrong file. */
@@ -76,5 +78,9 @@ const io: Parameters<typeof runCli>[0] = {
   readStdin,
 };
 // `i cache-report ...` is a command of its own (seed 000 §8): it reads statistics and runs no turn.
-const code = io.argv[0] === 'cache-report' ? await runCacheReport({ ...io, argv: io.argv.slice(1) }) : await runCli(io);
+const code =
+  io.argv[0] === 'cache-report' ? await runCacheReport({ ...io, argv: io.argv.slice(1) })
+  : io.argv[0] === 'smoke' ? await runSmokeCommand({ ...io, argv: io.argv.slice(1), isTTY: process.stdout.isTTY === true }) // seed 000 §10
+  : io.argv[0] === 'logo' ? await runLogoCommand({ ...io, argv: io.argv.slice(1) }) // seed 000 §10: the brand logo
+  : await runCli(io);
 process.exitCode = code;
