@@ -141,6 +141,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME] [--yolo] [--allow-git-writes] [--json] -p PROMPT
        i [-C DIR] --session-name NAME --recover NEW_NAME
        i cache-report [-C DIR] [--config FILE] [--json]   prompt-cache statistics (i cache-report --help)
+       i smoke [--config FILE] [--output-cap N] [--thinking] [--json]   a cheap check of the model (i smoke --help)
+       i logo [--plain] [--ascii] [--svg]   the logo (NO_COLOR: no colour anywhere i prints it)
        i [-C DIR] [--config FILE] --session-name NAME --compact [FOCUS] [--json]
        i [-C DIR] --session-name NAME --changes [--json]
        i [-C DIR] --session-name NAME --revert [TURN] [--force] [--json]
