@@ -44,7 +44,8 @@ it('runs the bridge echo tool after approval and gives its answer to the model; 
 
   expect(model.failures).toEqual([]);
   expect(toolNames(model.requests[0]!)).toEqual(expect.arrayContaining(['echo', 'workspace_info', 'word_count', 'web_fetch']));
-  expect(toolContents(model.requests[1]!)).toEqual(['hello through the bridge']);
+  // The request marks the result as untrusted data on its first line (native path, seed 002).
+  expect(toolContents(model.requests[1]!)).toEqual(['untrusted_tool_data: true\nhello through the bridge']);
 
   // The bridge goes away: the next turn says its tools are unavailable and goes on with the built-ins.
   await bridge.stop();

@@ -14,6 +14,7 @@ import { callModel } from './model-call';
 import { contextSizeOf, estimateTokens, stepUsageOf } from './step-usage';
 import type { AgentEvent, TurnDeps, TurnInput } from './types';
 import { jsonProtocolMessages } from './json-actions';
+import { nativeRequestHistory } from './native-marks';
 
 export interface CompactionStep {
   input: TurnInput;
@@ -72,8 +73,9 @@ export async function compactionStep(s: CompactionStep): Promise<Compacted | nul
       base_url: input.model.base_url,
       model: input.model.model,
       // The fixed head (system prompt, AGENTS.md) first, so the summary request reuses the cached prefix.
-      // Under the JSON action protocol the folded part goes as its projection: the server may not know tool messages.
-      history: [...s.history.slice(0, headLength(s.history)), ...(input.model.tool_protocol === 'json' ? jsonProtocolMessages(messages) : messages), prompt],
+      // The folded part goes as the turn's requests show it: under the JSON action protocol as its projection (the
+      // server may not know tool messages), natively with each tool result marked as untrusted data.
+      history: [...s.history.slice(0, headLength(s.history)), ...(input.model.tool_protocol === 'json' ? jsonProtocolMessages(messages) : nativeRequestHistory(messages)), prompt],
       max_tokens: requestMaxTokens(input.model), // the summary's output fits the reserve too (seed 002)
       compact: true,
       tools: [],

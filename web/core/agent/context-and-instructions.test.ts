@@ -7,6 +7,7 @@ import type { Message } from '../providers/types';
 import type { CompactionInfo } from '../usage/types';
 import { runScripted } from './__fixtures__/harness';
 import { call } from './__fixtures__/scripted-stream';
+import { nativeRequestHistory } from './native-marks';
 
 const AGENTS = '# Conventions\nUse tabs.\n';
 const SKILLS = [{ name: 'deploy', description: 'How to deploy', source: '.agents/skills/deploy/SKILL.md' }];
@@ -55,8 +56,9 @@ describe('system prompt, AGENTS.md and context injection', () => {
     expect(third.slice(0, second.length)).toEqual(second);
     expect(third.slice(second.length).map((m) => m.role)).toEqual(['assistant', 'tool']);
     expect(reads).toBe(3);
-    // The saved history is what the model saw, plus its answer: the next turn rebuilds the view from it.
-    expect(run.saves.at(-1)).toEqual([...third, expect.objectContaining({ role: 'assistant', content: 'done' })]);
+    // The saved history is what the model saw (tool results without their untrusted-data mark, which only the
+    // request carries), plus its answer: the next turn rebuilds the view from it.
+    expect(nativeRequestHistory(run.saves.at(-1)!)).toEqual([...third, expect.objectContaining({ role: 'assistant', content: 'done' })]);
   });
 
   it('a resumed session keeps its system prompt and AGENTS.md as they were and adds no snapshot when nothing changed', async () => {

@@ -13,6 +13,7 @@ import { validateBatch } from './batch';
 import { anchorFrom, DEFAULT_BUDGET, estimateBudget, requestMaxTokens, UNBUDGETED, type UsageAnchor } from './budget';
 import { checkFocus, compactionStep } from './compaction-step';
 import { jsonAnswer, jsonRequestHistory } from './json-actions';
+import { nativeRequestHistory } from './native-marks';
 import { callModel } from './model-call';
 import { runBatch } from './run-tools';
 import { anchorUsage, nextContextSize, stepUsageOf } from './step-usage';
@@ -67,7 +68,8 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
   // The JSON action protocol (json-actions/): the schemas travel as text in the request, never as `tools`.
   const json = input.model.tool_protocol === 'json';
   /** What one request carries, as the budget counts it and as it is sent (nothing is added after counting). */
-  const requestFor = (messages: Message[], tools: ToolSchema[]) => (json ? { messages: jsonRequestHistory(messages, tools), tools: [] as ToolSchema[] } : { messages, tools });
+  // Native requests mark each tool result as untrusted data (native-marks.ts); JSON requests carry the envelope.
+  const requestFor = (messages: Message[], tools: ToolSchema[]) => (json ? { messages: jsonRequestHistory(messages, tools), tools: [] as ToolSchema[] } : { messages: nativeRequestHistory(messages), tools });
   /** The answer request in flight (what was sent, when): a stopped answer's usage is estimated from it. */
   let inFlight: { started: number; messages: Message[]; tools: ToolSchema[] } | null = null;
 
@@ -365,9 +367,11 @@ async function turn(input: TurnInput, deps: TurnDeps, send: (e: AgentEvent) => v
     }
     const view = selectToolView(deps.tools, deps.toolView);
     const allTools = [...view.tools, ...view.pluginTools];
-    let verdict = budgetOf(history, allTools, 0);
+    // Judged on the request the history makes (tool results marked, or the JSON projection), like a turn's verdict.
+    const asSent = requestFor(history, allTools);
+    let verdict = budgetOf(asSent.messages, asSent.tools, 0);
     if (hooks.has('context_budget')) {
-      verdict = (await hooks.run('context_budget', { model: input.model.model, budget: budgetSettings, history, tools: allTools, pending_calls: 0, compact: false, result: verdict }, ctx)).result;
+      verdict = (await hooks.run('context_budget', { model: input.model.model, budget: budgetSettings, history: asSent.messages, tools: asSent.tools, pending_calls: 0, compact: false, result: verdict }, ctx)).result;
     }
     const compacted = await compact(verdict, allTools, focus ? { focus } : {});
     if (!compacted) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runScripted } from './__fixtures__/harness';
 import { call } from './__fixtures__/scripted-stream';
 import { readTool, writeTool } from './__fixtures__/tools';
+import { markedToolContent } from './native-marks';
 
 describe('the agent loop', () => {
   it('runs tool calls across steps until the model stops, feeding results back and checkpointing each step', async () => {
@@ -23,7 +24,7 @@ describe('the agent loop', () => {
     // The second request carries both tool results, in call order, after the assistant's calls.
     const second = run.model.calls[1]!.input.history;
     expect(second.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool']);
-    expect(second.slice(3)).toMatchObject([{ tool_call_id: 'c1', content: 'AAA' }, { tool_call_id: 'c2', content: 'BBB' }]);
+    expect(second.slice(3)).toMatchObject([{ tool_call_id: 'c1', content: markedToolContent('AAA') }, { tool_call_id: 'c2', content: markedToolContent('BBB') }]);
     expect(run.model.calls[0]!.input.tools.map((t) => t.name)).toEqual(['read', 'write']);
     expect(run.result.toolCalls.map((c) => [c.id, c.ran, c.error])).toEqual([
       ['c1', true, false],

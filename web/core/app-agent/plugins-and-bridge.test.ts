@@ -20,6 +20,7 @@ import { openHarnessDb, type HarnessDb } from '../storage';
 import { saveApprovalMode, saveModel } from './agent-settings';
 import { createAppAgent, type AppAgentOptions } from './create-app-agent';
 import type { PluginWriteRequest } from './turn-extensions';
+import { markedToolContent } from '../agent/native-marks';
 
 const PLUGIN_TOOL = 'example_replace-text--replace_text';
 /** The bridge checks that workspace_id is a UUID, as the app's workspace ids are. */
@@ -145,7 +146,7 @@ describe('a paired i-bridge in the app agent', () => {
     expect(toolNames(server.requests[0]!)).toEqual(expect.arrayContaining(['echo', 'workspace_info', 'word_count', 'web_fetch']));
     expect(asked.map((r) => [r.name, r.external])).toEqual([['echo', true], ['web_fetch', true]]);
     expect(asked[1]!.prepared?.summary).toBe('Fetch http://127.0.0.1:9/ (via bridge)');
-    expect(toolMessages(server.requests[1]!)).toEqual(['ping from the model']);
+    expect(toolMessages(server.requests[1]!)).toEqual([markedToolContent('ping from the model')]);
     // web_fetch ran in the bridge: only the bridge's resolver refuses a loopback address with this code.
     expect(toolMessages(server.requests[2]!)[1]).toContain('E_WEB_PRIVATE_ADDRESS');
     // During the turn the bridge's hooks (word_count.py subscribes to before_turn) come after the profile modules;

@@ -6,6 +6,7 @@ import { call } from '../agent/__fixtures__/scripted-stream';
 import { writeTool as loggingWriteTool } from '../agent/__fixtures__/tools';
 import { editTool, writeTool } from '../tools/builtin';
 import type { ApprovalAnswer, ApprovalRequest } from './types';
+import { markedToolContent } from '../agent/native-marks';
 
 const thenStop = (name: string, args: Record<string, unknown>) => [{ tool_calls: [call('c1', name, args)] }, { content: 'ok' }];
 
@@ -47,7 +48,7 @@ describe('allowing a write or an edit with the person’s own content', () => {
   it('says nothing extra when the person allowed the proposal unchanged', async () => {
     const { run, sent } = await answered('write', { path: 'n.txt', content: 'same\n' }, { decision: 'allow', content: 'same\n' });
     expect(await run.fs.readText('n.txt')).toBe('same\n');
-    expect(sent).toBe('Created n.txt (5 bytes).');
+    expect(sent).toBe(markedToolContent('Created n.txt (5 bytes).'));
   });
 
   it('never uses content sent with a deny', async () => {

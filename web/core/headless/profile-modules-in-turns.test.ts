@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer, type RecordedRequest, type ScriptTurn } from '../../../e2e/model-server';
 import { runCli } from './run';
+import { markedToolContent } from '../agent/native-marks';
 
 let server: ModelServer | undefined;
 const roots: string[] = [];
@@ -134,7 +135,10 @@ describe('headless i with the profile modules', () => {
     const r = await run(p, ['-p', 'read big.txt']);
     expect(server.failures).toEqual([]);
     expect(r.code).toBe(0);
-    const preview = messages(server.requests[1]!).find((m) => m.role === 'tool')!.content as string;
+    const sent = messages(server.requests[1]!).find((m) => m.role === 'tool')!.content as string;
+    // The request marks the result as untrusted data on its first line; the bounded view follows.
+    expect(sent.startsWith(markedToolContent(''))).toBe(true);
+    const preview = sent.slice(markedToolContent('').length);
     const shown = preview.slice(0, preview.indexOf('\n[result truncated'));
     expect(Buffer.byteLength(shown)).toBeLessThanOrEqual(512);
     expect(Buffer.byteLength(shown)).toBeGreaterThan(500);

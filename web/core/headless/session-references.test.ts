@@ -64,6 +64,6 @@ describe('i --session-name: references across runs', () => {
 
     const other = await runI(['-C', dir, '--config', config, '--session-name', 'other', '-p', 'read it here'], root);
     expect(other.code, other.stderr).toBe(0);
-    expect(lastToolText(server.requests[5]!.body)).toMatch(/^Error E_CONTENT_SCOPE:/);
+    expect(lastToolText(server.requests[5]!.body)).toMatch(/^untrusted_tool_data: true\nError E_CONTENT_SCOPE:/);
   }, 60_000);
 });

@@ -4,6 +4,7 @@ import { call } from '../agent/__fixtures__/scripted-stream';
 import { readTool } from '../agent/__fixtures__/tools';
 import { HookPipeline } from './pipeline';
 import type { HookEvent } from './types';
+import { markedToolContent } from '../agent/native-marks';
 
 const signal = new AbortController().signal;
 
@@ -97,7 +98,7 @@ describe('hooks in a turn', () => {
     hooks.register({ name: 'mark', source: 'profile', events: ['after_tool'], handle: (_e, d) => ({ ...(d as { output: string }), output: `[${(d as { output: string }).output}]` }) });
     const run = await runScripted([{ tool_calls: [call('c1', 'read', '{"path": "a"}')] }, { content: 'done' }], { tools: [readTool()], files: { a: 'A', b: 'B' }, hooks });
     expect(rawSeen).toEqual(['{"path": "a"}']);
-    expect(run.model.calls[1]!.input.history.at(-1)).toMatchObject({ role: 'tool', content: '[B]' });
+    expect(run.model.calls[1]!.input.history.at(-1)).toMatchObject({ role: 'tool', content: markedToolContent('[B]') });
   });
 
   it('keeps request_meta out of the request body the model receives', async () => {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { markedToolContent } from '../../agent/native-marks';
 
 const repo = resolve(__dirname, '../../../..');
 const fixtures = join(__dirname, '__fixtures__');
@@ -154,12 +155,12 @@ describe('headless i with native workers (private i-bridge)', () => {
     const p = project({ protocol: 'my-service', base_url: service.url, model: 'm1', plugins: join(fixtures, 'plugins.json'), provider: { exec: ['node', worker] } });
     const r = await runI(['-C', 'project', '--config', 'conf/model.json', '--yolo', '-p', 'shout hi'], p.root, {}, (pid) => (iPid = pid));
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('final: SHOUT:HI\n');
+    expect(r.stdout).toBe(`final: ${markedToolContent('SHOUT:HI')}\n`);
     expect(service.seen).toHaveLength(2);
     expect(service.seen[0]!.body.tools).toContain('shout');
     // The manifest's before_request hook ran on both requests.
     expect(service.seen.map((x) => (x.body as { hooked?: boolean }).hooked)).toEqual([true, true]);
-    expect(service.seen[1]!.body.messages.find((m) => m.role === 'tool')).toMatchObject({ tool_call_id: 'call_1', content: 'SHOUT:HI' });
+    expect(service.seen[1]!.body.messages.find((m) => m.role === 'tool')).toMatchObject({ tool_call_id: 'call_1', content: markedToolContent('SHOUT:HI') });
     const tree = service.seen[1]!.tree;
     const bridge = tree.find((t) => t.args.includes('i-bridge.js'));
     const workers = tree.filter((t) => t.args.includes('my-service-worker.mjs'));

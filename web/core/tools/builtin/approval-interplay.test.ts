@@ -11,6 +11,7 @@ import type { ApprovalRequest } from '../../approval';
 import type { WorkspaceFs } from '../../fs';
 import { builtinTools, createInMemoryMemoryStore } from '../../modules';
 import { ToolRegistry } from '../registry';
+import { markedToolContent } from '../../agent/native-marks';
 
 describe('built-in tools through the approval gate', () => {
   let base: string;
@@ -46,7 +47,7 @@ describe('built-in tools through the approval gate', () => {
     ]);
     expect(await fs.readText('src/a.ts')).toBe('export const a = 2;\n');
     const toolMessages = run.model.calls[1]!.input.history.filter((m) => m.role === 'tool');
-    expect(toolMessages.map((m) => m.content)).toEqual(['     1\texport const a = 1;', 'Edited src/a.ts: 1 replacement.']);
+    expect(toolMessages.map((m) => m.content)).toEqual(['     1\texport const a = 1;', 'Edited src/a.ts: 1 replacement.'].map(markedToolContent));
   });
 
   it('does not apply an edit when the file changed while the person was deciding', async () => {
