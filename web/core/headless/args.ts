@@ -141,6 +141,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME] [--yolo] [--allow-git-writes] [--json] -p PROMPT
        i [-C DIR] --session-name NAME --recover NEW_NAME
        i cache-report [-C DIR] [--config FILE] [--json]   prompt-cache statistics (i cache-report --help)
+       i [-C DIR] [--config FILE] --provider-action JSON [--json]   remote provider files (below); runs no turn
        i smoke [--config FILE] [--output-cap N] [--thinking] [--json]   a cheap check of the model (i smoke --help)
        i logo [--plain] [--ascii] [--svg]   the logo (NO_COLOR: no colour anywhere i prints it)
        i [-C DIR] [--config FILE] --session-name NAME --compact [FOCUS] [--json]
@@ -241,6 +242,14 @@ Agent features (optional files in $I_CONFIG_DIR; a bad file is a configuration e
   skills.json    {"roots": [...]}  skill folders besides DIR/.agents/skills and DIR/.i/skills
   web.json       web_fetch / web_search settings; web_fetch checks every address (no private networks)
   bindings.json  modules bound to bridge workers are off in headless i (no built-in fallback)
+  provider.json  {"images": "base64"|"files", "account_scope": "...", "expires_after_seconds": 3600-2592000}
+                 default base64. "files" (protocols responses and anthropic) uploads each image once and sends its
+                 file_id; it also needs "provider_operations": true in the model config (either alone: a warning,
+                 nothing uploaded). Uploads are remembered in $I_DATA_DIR/workspaces/<id>/provider-files.json; a
+                 failed upload is not retried (the image goes base64). --provider-action '{"action": "list"}' (or
+                 "get"/"delete" with "file_id", or "reconcile") manages the remote files; a delete always asks on the
+                 terminal (--yolo does not skip it; no terminal: refused). With "provider_cleanup": true in the model
+                 config, {"action": "delete", "file_id": ..., "cleanup": true} of this app's own upload runs unasked.
 DIR/AGENTS.md is sent after the system prompt as project instructions. Memory lives in
 $I_DATA_DIR/workspaces/<id>/memory.json (<id>: first 32 hex digits of the SHA-256 of the folder's real path).
 

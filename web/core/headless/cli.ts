@@ -5,6 +5,7 @@ import { runCacheReport } from './cache-report';
 import { runLogoCommand } from './logo-command';
 import { runSmokeCommand } from './smoke-command';
 import { runCli } from './run';
+import { hasProviderAction, askOnTerminal, runProviderAction } from './provider-action';
 
 /** `-p -` reads at most this much; a bigger input is almost surely the wrong file. */
 const MAX_STDIN_PROMPT_BYTES = 4 * 1024 * 1024;
@@ -82,5 +83,6 @@ const code =
   io.argv[0] === 'cache-report' ? await runCacheReport({ ...io, argv: io.argv.slice(1) })
   : io.argv[0] === 'smoke' ? await runSmokeCommand({ ...io, argv: io.argv.slice(1), isTTY: process.stdout.isTTY === true }) // seed 000 §10
   : io.argv[0] === 'logo' ? await runLogoCommand({ ...io, argv: io.argv.slice(1) }) // seed 000 §10: the brand logo
+  : hasProviderAction(io.argv) ? await runProviderAction({ ...io, confirm: process.stdin.isTTY ? askOnTerminal : null }) // seed 003: the management channel
   : await runCli(io);
 process.exitCode = code;

@@ -9,3 +9,5 @@ export type { UploadRecord, RegistryStore } from './registry';
 export { withProviderFiles, newFilesContext } from './files-adapter';
 export type { ProviderFilesContext } from './files-adapter';
 export { providerFilesStream } from './files-stream';
+export { parseManageAction, runManageAction } from './manage';
+export type { ManageAction, ManageResult, ManageDeps, ListedFile } from './manage';

@@ -1,0 +1,111 @@
+// The management channel (seed 003 管理入口): list, get, delete and reconcile remote files, separate from turns —
+// no model call, no session, no model hooks. It reuses the operation executor (its limits and rules), so it needs
+// provider_operations: true like uploads do. GET and DELETE send empty bodies. A plain delete always asks the
+// person (no --yolo or other flag skips it; without a way to ask it is refused); provider_cleanup: true is the only
+// way a DELETE runs unattended, and then only one marked `cleanup: true` of a file this app's registry uploaded.
+import { HarnessError } from '../errors';
+import type { RemoteFile, VendorFiles } from '../providers';
+import { answerMessage, newBudget, runOperation, type OperationPorts } from './operations';
+import type { FileRegistry } from './registry';
+
+export type ManageAction = { action: 'list' } | { action: 'get'; file_id: string } | { action: 'delete'; file_id: string; cleanup?: boolean } | { action: 'reconcile' };
+
+export interface ListedFile extends RemoteFile {
+  /** The local registry knows it: this app uploaded it. */
+  known: boolean;
+}
+
+export type ManageResult =
+  | { action: 'list'; files: ListedFile[] }
+  | { action: 'get'; file: ListedFile }
+  | { action: 'delete'; file_id: string; deleted: true; confirmed_by: 'person' | 'provider_cleanup' }
+  | { action: 'reconcile'; remote: number; unknown_remote: string[]; forgotten_local: string[] };
+
+const FIX = 'Write {"action": "list"}, {"action": "get", "file_id": "…"}, {"action": "delete", "file_id": "…"} or {"action": "reconcile"}.';
+
+export function parseManageAction(text: string): ManageAction {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new HarnessError('E_USAGE', `--provider-action is not valid JSON. ${FIX}`);
+  }
+  const o = v as Record<string, unknown>;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new HarnessError('E_USAGE', `--provider-action must be a JSON object. ${FIX}`);
+  const allowed: Record<string, string[]> = { list: ['action'], reconcile: ['action'], get: ['action', 'file_id'], delete: ['action', 'file_id', 'cleanup'] };
+  const keys = allowed[String(o.action)];
+  if (!keys) throw new HarnessError('E_USAGE', `--provider-action has no known "action" (got ${JSON.stringify(o.action ?? null)}). ${FIX}`);
+  for (const k of Object.keys(o)) if (!keys.includes(k)) throw new HarnessError('E_USAGE', `--provider-action "${String(o.action)}" takes no "${k}". ${FIX}`, { path: k });
+  if (keys.includes('file_id') && (typeof o.file_id !== 'string' || !/^[\w.:-]{1,200}$/.test(o.file_id))) {
+    throw new HarnessError('E_USAGE', `--provider-action "${String(o.action)}" needs "file_id": the id the provider gave (letters, digits, ".", ":", "_", "-").`, { path: 'file_id' });
+  }
+  if (o.cleanup !== undefined && typeof o.cleanup !== 'boolean') throw new HarnessError('E_USAGE', '--provider-action "cleanup" must be true or false.', { path: 'cleanup' });
+  return o as ManageAction;
+}
+
+export interface ManageDeps {
+  vendor: VendorFiles;
+  ports: OperationPorts;
+  registry: FileRegistry;
+  /** Asks the person on a terminal; null when there is none (then a delete that needs asking is refused). */
+  confirm: ((question: string) => Promise<boolean>) | null;
+  /** provider_cleanup: true in the model config. */
+  cleanupAllowed: boolean;
+}
+
+function failed(what: string, status: number, body: unknown): HarnessError {
+  const said = answerMessage({ status, body });
+  if (status === 404) return new HarnessError('E_PROVIDER_FILE_NOT_FOUND', `The provider has no such file (404${said ? `: ${said}` : ''}). List the files to see which exist.`, { status });
+  return new HarnessError('E_PROVIDER_MANAGE_FAILED', `The provider refused to ${what} (${status}${said ? `: ${said}` : ''}). Nothing was retried; check the key and base_url, then try again.`, { status });
+}
+
+export async function runManageAction(action: ManageAction, deps: ManageDeps): Promise<ManageResult> {
+  const budget = newBudget();
+  const base = deps.ports.baseUrl;
+  const known = new Set((await deps.registry.all()).map((r) => r.file_id));
+  const send = async (what: string, op: Parameters<typeof runOperation>[0]) => {
+    const r = await runOperation(op, deps.ports, budget);
+    if (r.status < 200 || r.status >= 300) throw failed(what, r.status, r.body);
+    return r.body;
+  };
+  switch (action.action) {
+    case 'list': {
+      const files = deps.vendor.readList(await send('list the files', deps.vendor.list(base)));
+      return { action: 'list', files: files.map((f) => ({ ...f, known: known.has(f.file_id) })) };
+    }
+    case 'get': {
+      const f = deps.vendor.readFile(await send('describe the file', deps.vendor.get(base, action.file_id)));
+      return { action: 'get', file: { ...f, known: known.has(f.file_id) } };
+    }
+    case 'delete': {
+      let by: 'person' | 'provider_cleanup';
+      if (action.cleanup === true && deps.cleanupAllowed) {
+        if (!known.has(action.file_id)) {
+          throw new HarnessError('E_PROVIDER_CLEANUP_NOT_OURS', `provider_cleanup only deletes files this app uploaded, and the local registry does not know ${action.file_id}. Delete it without "cleanup" (you will be asked), or leave it.`, { file_id: action.file_id });
+        }
+        by = 'provider_cleanup';
+      } else {
+        if (!deps.confirm) {
+          throw new HarnessError('E_PROVIDER_CONFIRM_NEEDS_TTY', `Deleting ${action.file_id} needs your confirmation on a terminal, and there is none (no flag, not even --yolo, skips it). Run it in a terminal; unattended deletes exist only for {"cleanup": true} of this app's own uploads with provider_cleanup: true in the model config.`, { file_id: action.file_id });
+        }
+        const mark = known.has(action.file_id) ? 'uploaded by this app' : 'not in the local registry';
+        if (!(await deps.confirm(`Delete the remote file ${action.file_id} (${mark}) at ${new URL(base).origin}? This cannot be undone. [y/N] `))) {
+          throw new HarnessError('E_PROVIDER_DELETE_DECLINED', `Not deleted: ${action.file_id} stays at the provider.`, { file_id: action.file_id });
+        }
+        by = 'person';
+      }
+      await send('delete the file', { ...deps.vendor.remove(base, action.file_id), ...(by === 'provider_cleanup' ? { cleanup: true } : {}) });
+      await deps.registry.forget([action.file_id]);
+      return { action: 'delete', file_id: action.file_id, deleted: true, confirmed_by: by };
+    }
+    case 'reconcile': {
+      // Explicit recovery: local records of files the provider no longer has are forgotten; remote files the
+      // registry does not know are only reported (never deleted here).
+      const files = deps.vendor.readList(await send('list the files', deps.vendor.list(base)));
+      const remote = new Set(files.map((f) => f.file_id));
+      const forgotten = [...known].filter((id) => !remote.has(id));
+      await deps.registry.forget(forgotten);
+      return { action: 'reconcile', remote: files.length, unknown_remote: files.filter((f) => !known.has(f.file_id)).map((f) => f.file_id), forgotten_local: forgotten };
+    }
+  }
+}
