@@ -1,8 +1,10 @@
 // The smoke policy (seed 000 §10) as the app's Test connection and `i smoke` apply it: no tools, the output cap,
 // tool calls refused, the cache module observing into statistics of its own.
 import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer, type ScriptTurn } from '../../../e2e/model-server';
+import { parseModelConfig } from '../config';
 import { createIdbStatsStore, createMemoryStatsStore } from '../modules';
 import { openHarnessDb } from '../storage';
 import { appSmokeStats, runSmoke, smokeOutputCap, testConnection } from './index';
@@ -91,5 +93,15 @@ describe('smoke policy', () => {
     expect((await workspace.read()).totals.prepared).toBe(0);
     const names = (await db.getAll('metrics')).map((r) => [r.workspaceId, r.name]);
     expect(names).toEqual([['global', 'smoke-cache']]);
+  });
+});
+
+describe('smoke example configs', () => {
+  it('are valid model configs that name the key variable and hold no key', () => {
+    for (const name of ['deepseek.smoke.json', 'deepseek.thinking.json']) {
+      const text = readFileSync(new URL(`./examples/${name}`, import.meta.url), 'utf8');
+      expect(parseModelConfig(JSON.parse(text))).toMatchObject({ protocol: 'deepseek', api_key_env: 'DEEPSEEK_TEST_API_KEY' });
+      expect(text).not.toMatch(/sk-|"api_key"/);
+    }
   });
 });
