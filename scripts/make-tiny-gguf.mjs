@@ -102,7 +102,7 @@ export function tinyVocab() {
  * Builds the GGUF bytes. `architecture` / `tensorType` exist so refusal tests can make a file the app must refuse
  * (an unsupported architecture or quantisation) from the same honest layout; `tensorType` only relabels the F32 data.
  */
-export function makeTinyGguf({ seed = 21, nEmbd = 8, nHead = 2, nFf = 16, nCtx = 4096, architecture = 'llama', chatTemplate = TINY_CHAT_TEMPLATE, tensorType = TENSOR_F32 } = {}) {
+export function makeTinyGguf({ seed = 21, nEmbd = 8, nHead = 2, nFf = 16, nCtx = 32768, architecture = 'llama', chatTemplate = TINY_CHAT_TEMPLATE, tensorType = TENSOR_F32 } = {}) {
   const rand = random(seed);
   const { tokens, types } = tinyVocab();
   const nVocab = tokens.length;

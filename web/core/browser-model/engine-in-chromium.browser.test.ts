@@ -16,7 +16,7 @@ describe('the browser model engine (wllama in Chromium)', () => {
   it('loads the tiny GGUF with the asked context window and its own chat template, and streams tokens', async () => {
     const info = await engine.load(tiny(), { nCtx: 512, wasmUrl });
     expect(info.nCtx).toBe(512);
-    expect(info.nCtxTrain).toBe(4096);
+    expect(info.nCtxTrain).toBe(32768);
     expect(info.chatTemplate).toContain('<|im_start|>');
     let streamed = '';
     const out = await engine.generate({ messages: [{ role: 'user', content: 'hi' }], maxTokens: 12, signal: never(), onText: (d) => (streamed += d) });

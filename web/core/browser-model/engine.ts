@@ -135,6 +135,9 @@ export class BrowserModelEngine {
       });
     } catch (error) {
       if (!(error instanceof WllamaAbortError) && !o.signal.aborted) {
+        if (/exceeds the available context size/.test(messageOf(error))) {
+          throw new HarnessError('E_BROWSER_MODEL_CONTEXT_FULL', `The request does not fit the loaded context window: ${messageOf(error)}. Start a new session, compact this one (/compact), or raise the context window in Settings → Model.`);
+        }
         throw new HarnessError('E_BROWSER_MODEL_GENERATE', `The model stopped with an error: ${messageOf(error)} Try again; if it repeats, reload the tab or pick a smaller model.`);
       }
     }

@@ -9,7 +9,7 @@ const codeOf = async (p: Promise<unknown>) => p.then(() => 'accepted', (e: { cod
 describe('reading a GGUF header before llama.cpp sees it', () => {
   it('gives the architecture, trained context, shapes and chat template of the tiny model', async () => {
     const h = await readGgufHeader(new Blob([makeTinyGguf()]));
-    expect(h).toMatchObject({ version: 3, architecture: 'llama', contextLength: 4096, embeddingLength: 8, blockCount: 1, headCount: 2, headCountKv: 2, tensorTypes: ['F32'] });
+    expect(h).toMatchObject({ version: 3, architecture: 'llama', contextLength: 32768, embeddingLength: 8, blockCount: 1, headCount: 2, headCountKv: 2, tensorTypes: ['F32'] });
     expect(h.chatTemplate).toContain('<|im_start|>');
   });
 

@@ -1,0 +1,228 @@
+// GGUF files kept in this origin's private file system (OPFS, folder `models/`), for the in-browser model: copied
+// from a file the person picks, or downloaded from an HTTPS URL by the browser, resumable (the `.part` file and a
+// Range request), with size and SHA-256 shown and deletion telling the space it frees. Every file is checked as a
+// GGUF (gguf.ts) before it counts as stored. Weights are never part of the app: the person brings them.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { HarnessError } from '../errors';
+import { readGgufHeader } from './gguf';
+
+export interface StoredModel {
+  name: string;
+  size: number;
+  sha256: string;
+  /** Where it came from: the URL, or "file". */
+  source: string;
+  addedAt: number;
+}
+
+export interface PartialDownload {
+  name: string;
+  url: string;
+  have: number;
+  total: number | null;
+}
+
+export interface StorePorts {
+  root?: () => Promise<FileSystemDirectoryHandle>;
+  estimate?: () => Promise<StorageEstimate>;
+  fetch?: typeof fetch;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._ -]{0,150}\.gguf$/;
+const CHUNK = 8 * 1024 * 1024;
+
+const dir = async (p: StorePorts) => (await (p.root ?? (() => navigator.storage.getDirectory()))()).getDirectoryHandle('models', { create: true });
+
+export function checkModelName(name: string): string {
+  if (!NAME.test(name)) throw new HarnessError('E_BROWSER_MODEL_NAME', `"${name.slice(0, 80)}" is not a usable model file name. Use letters, digits, dots, dashes or spaces, ending in .gguf.`);
+  return name;
+}
+
+/** The file name a URL stores as (its last path segment). */
+export function nameFromUrl(url: string): string {
+  const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+  return checkModelName(last.endsWith('.gguf') ? last : `${last}.gguf`);
+}
+
+async function readJson<T>(d: FileSystemDirectoryHandle, name: string): Promise<T | null> {
+  try {
+    return JSON.parse(await (await (await d.getFileHandle(name)).getFile()).text()) as T;
+  } catch {
+    return null;
+  }
+}
+
+async function writeJson(d: FileSystemDirectoryHandle, name: string, value: unknown) {
+  const w = await (await d.getFileHandle(name, { create: true })).createWritable();
+  await w.write(JSON.stringify(value));
+  await w.close();
+}
+
+async function hashOf(file: Blob, onProgress?: (done: number) => void): Promise<string> {
+  const h = sha256.create();
+  for (let at = 0; at < file.size; at += CHUNK) {
+    h.update(new Uint8Array(await file.slice(at, at + CHUNK).arrayBuffer()));
+    onProgress?.(Math.min(file.size, at + CHUNK));
+  }
+  return [...h.digest()].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const quotaError = (need: number, free: number) =>
+  new HarnessError('E_BROWSER_MODEL_QUOTA', `The browser's storage for this app has about ${Math.round(free / 2 ** 20)} MiB free and this model needs ${Math.round(need / 2 ** 20)} MiB. Delete a stored model in Settings → Model, free disk space, or pick a smaller model.`, { need, free });
+
+async function checkQuota(p: StorePorts, need: number) {
+  const e = await (p.estimate ?? (() => navigator.storage.estimate()))();
+  const free = (e.quota ?? Infinity) - (e.usage ?? 0);
+  if (need > free) throw quotaError(need, free);
+}
+
+const isQuota = (e: unknown) => e instanceof DOMException && e.name === 'QuotaExceededError';
+
+export async function listStoredModels(p: StorePorts = {}): Promise<StoredModel[]> {
+  const d = await dir(p);
+  const out: StoredModel[] = [];
+  for await (const [name, handle] of d as unknown as AsyncIterable<[string, FileSystemHandle]>) {
+    if (handle.kind !== 'file' || !name.endsWith('.gguf')) continue;
+    const meta = await readJson<StoredModel>(d, `${name}.json`);
+    const size = (await (handle as FileSystemFileHandle).getFile()).size;
+    out.push({ name, size, sha256: meta?.sha256 ?? '', source: meta?.source ?? 'file', addedAt: meta?.addedAt ?? 0 });
+  }
+  return out.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export async function openStoredModel(name: string, p: StorePorts = {}): Promise<File> {
+  try {
+    return await (await (await dir(p)).getFileHandle(checkModelName(name))).getFile();
+  } catch (error) {
+    if (error instanceof HarnessError) throw error;
+    throw new HarnessError('E_BROWSER_MODEL_MISSING', `The model "${name}" is not stored in this browser. Add it again in Settings → Model.`, { name });
+  }
+}
+
+/** Deletes a stored model (and any partial download of it); returns the bytes freed. */
+export async function deleteStoredModel(name: string, p: StorePorts = {}): Promise<number> {
+  const d = await dir(p);
+  let freed = 0;
+  for (const n of [checkModelName(name), `${name}.part`]) {
+    try {
+      freed += (await (await d.getFileHandle(n)).getFile()).size;
+      await d.removeEntry(n);
+    } catch {
+      // not there
+    }
+  }
+  for (const n of [`${name}.json`, `${name}.part.json`]) await d.removeEntry(n).catch(() => undefined);
+  return freed;
+}
+
+/** Copies a picked file into the store after checking it is a GGUF this app can run and that it fits. */
+export async function importModelFile(file: File, onProgress: (done: number, total: number) => void = () => undefined, p: StorePorts = {}): Promise<StoredModel> {
+  const name = checkModelName(file.name);
+  await readGgufHeader(file);
+  await checkQuota(p, file.size);
+  const d = await dir(p);
+  const handle = await d.getFileHandle(name, { create: true });
+  try {
+    const w = await handle.createWritable();
+    for (let at = 0; at < file.size; at += CHUNK) {
+      await w.write(await file.slice(at, at + CHUNK).arrayBuffer());
+      onProgress(Math.min(file.size, at + CHUNK), file.size);
+    }
+    await w.close();
+  } catch (error) {
+    await d.removeEntry(name).catch(() => undefined);
+    if (isQuota(error)) throw quotaError(file.size, 0);
+    throw error;
+  }
+  const model: StoredModel = { name, size: file.size, sha256: await hashOf(file), source: 'file', addedAt: Date.now() };
+  await writeJson(d, `${name}.json`, model);
+  return model;
+}
+
+export async function partialDownloads(p: StorePorts = {}): Promise<PartialDownload[]> {
+  const d = await dir(p);
+  const out: PartialDownload[] = [];
+  for await (const [name] of d as unknown as AsyncIterable<[string, FileSystemHandle]>) {
+    if (!name.endsWith('.gguf.part.json')) continue;
+    const meta = await readJson<{ url: string; total: number | null }>(d, name);
+    const part = name.slice(0, -'.json'.length);
+    const have = await d.getFileHandle(part).then((h) => h.getFile()).then((f) => f.size, () => 0);
+    if (meta) out.push({ name: part.slice(0, -'.part'.length), url: meta.url, have, total: meta.total });
+  }
+  return out;
+}
+
+/**
+ * Downloads an HTTPS URL into the store. A `.part` file keeps what arrived; calling again with the same URL asks
+ * for the rest (`Range`), and a server that ignores Range starts over. Interrupted: E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED.
+ */
+export async function downloadModel(url: string, o: { onProgress?: (done: number, total: number | null) => void; signal?: AbortSignal } = {}, p: StorePorts = {}): Promise<StoredModel> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new HarnessError('E_BROWSER_MODEL_URL', `"${url.slice(0, 120)}" is not a URL. Paste the model file's https:// address.`);
+  }
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname))) {
+    throw new HarnessError('E_BROWSER_MODEL_URL', 'Model downloads use https:// addresses (http only from localhost). Paste the https:// address of the .gguf file.');
+  }
+  const name = nameFromUrl(url);
+  const d = await dir(p);
+  const partName = `${name}.part`;
+  const meta = await readJson<{ url: string; total: number | null }>(d, `${partName}.json`);
+  const partHandle = await d.getFileHandle(partName, { create: true });
+  let have = meta?.url === url ? (await partHandle.getFile()).size : 0;
+  const response = await (p.fetch ?? fetch)(url, { ...(have ? { headers: { range: `bytes=${have}-` } } : {}), ...(o.signal ? { signal: o.signal } : {}) }).catch((error: unknown) => {
+    throw interrupted(name, have, null, error);
+  });
+  if (!response.ok || !response.body) throw new HarnessError('E_BROWSER_MODEL_DOWNLOAD', `The server answered ${response.status} for ${parsed.host}. Check the address (it must be the .gguf file itself, not its web page).`, { status: response.status });
+  if (response.status !== 206) have = 0; // the server sent the whole file
+  const rest = Number(response.headers.get('content-length') ?? NaN);
+  const total = Number.isFinite(rest) ? have + rest : null;
+  if (total !== null) await checkQuota(p, total - have);
+  await writeJson(d, `${partName}.json`, { url, total });
+  const w = await partHandle.createWritable({ keepExistingData: have > 0 });
+  if (have === 0) await w.truncate(0);
+  else await w.seek(have);
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      await w.write(value);
+      have += value.byteLength;
+      o.onProgress?.(have, total);
+    }
+    await w.close();
+  } catch (error) {
+    await w.close().catch(() => undefined);
+    if (isQuota(error)) throw quotaError(total ?? have, 0);
+    throw interrupted(name, have, total, error);
+  }
+  if (total !== null && have < total) throw interrupted(name, have, total, null);
+  const part = await partHandle.getFile();
+  await readGgufHeader(part);
+  const model: StoredModel = { name, size: part.size, sha256: await hashOf(part), source: url, addedAt: Date.now() };
+  // OPFS has no rename for files in every browser; `move` is Chromium's, else copy.
+  const movable = partHandle as FileSystemFileHandle & { move?: (name: string) => Promise<void> };
+  await d.removeEntry(name).catch(() => undefined);
+  if (movable.move) await movable.move(name);
+  else {
+    const w2 = await (await d.getFileHandle(name, { create: true })).createWritable();
+    await w2.write(part);
+    await w2.close();
+    await d.removeEntry(partName);
+  }
+  await d.removeEntry(`${partName}.json`).catch(() => undefined);
+  await writeJson(d, `${name}.json`, model);
+  return model;
+}
+
+function interrupted(name: string, have: number, total: number | null, cause: unknown) {
+  const why = cause instanceof Error ? ` (${cause.message.slice(0, 120)})` : '';
+  return new HarnessError(
+    'E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED',
+    `The download of ${name} stopped after ${Math.round(have / 2 ** 20)} MiB${total ? ` of ${Math.round(total / 2 ** 20)} MiB` : ''}${why}. Start it again with the same URL: it resumes where it stopped.`,
+    { name, have, total },
+  );
+}

@@ -1,0 +1,29 @@
+// What the in-browser model is doing (loading, generating at N tokens/s, its memory), published on a
+// BroadcastChannel: the model runs in the agent Worker and the page shows the numbers, and a same-origin channel
+// needs no new method on the Worker's interface. Best effort: where BroadcastChannel is missing nothing is sent.
+export interface BrowserModelStatus {
+  state: 'loading' | 'generating' | 'idle';
+  model: string;
+  /** The memory estimate of the loaded model (bytes). */
+  memoryBytes?: number;
+  nCtx?: number;
+  threads?: number;
+  tokensPerSecond?: number;
+}
+
+export const STATUS_CHANNEL = 'i-browser-model';
+
+let channel: BroadcastChannel | null | undefined;
+
+export function publishStatus(status: BrowserModelStatus): void {
+  if (channel === undefined) channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(STATUS_CHANNEL) : null;
+  channel?.postMessage(status);
+}
+
+/** Calls `on` with every status published from any thread of this origin; returns the unsubscribe. */
+export function watchStatus(on: (s: BrowserModelStatus) => void): () => void {
+  if (typeof BroadcastChannel !== 'function') return () => undefined;
+  const c = new BroadcastChannel(STATUS_CHANNEL);
+  c.onmessage = (e: MessageEvent<BrowserModelStatus>) => on(e.data);
+  return () => c.close();
+}
