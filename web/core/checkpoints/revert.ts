@@ -52,12 +52,39 @@ export async function currentState(fs: WorkspaceFs, path: string): Promise<FileS
   return (await readState(fs, path)).state;
 }
 
-async function readState(fs: WorkspaceFs, path: string): Promise<{ state: FileState; bytes: Uint8Array | null }> {
-  const stat = await fs.stat(path);
-  if (!stat) return { state: ABSENT, bytes: null };
-  if (stat.directory) return { state: 'directory', bytes: null };
-  const bytes = await fs.readBytes(path);
-  return { state: await sha256Hex(bytes), bytes };
+async function readState(fs: WorkspaceFs, path: string, hash: (bytes: Uint8Array) => Promise<string> = sha256Hex): Promise<{ state: FileState; bytes: Uint8Array | null }> {
+  // One read, no stat first: a missing file or a folder is the read's own refusal.
+  let bytes: Uint8Array;
+  try {
+    bytes = await fs.readBytes(path);
+  } catch (error) {
+    const code = HarnessError.isInstance(error) ? error.code : '';
+    if (code === 'E_FS_NOT_FILE') return { state: 'directory', bytes: null };
+    if (code === 'E_FS_NOT_FOUND' || code === 'E_FS_NOT_DIRECTORY' || code === 'E_FS_BROKEN_LINK') return { state: ABSENT, bytes: null };
+    throw error;
+  }
+  return { state: await hash(bytes), bytes };
+}
+
+/** Files a revert reads, checks and writes at once: enough to overlap the storage's waits, few enough to stay polite. */
+const CONCURRENCY = 8;
+
+/** Runs `fn` over `items`, at most `limit` at a time; every item settles before the first failure is thrown. */
+async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      try {
+        await fn(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure) throw (failure as { error: unknown }).error;
 }
 
 /** The state the session last left each path in: the `after` of its newest write or revert record. */
@@ -93,26 +120,24 @@ function plan(records: readonly CheckpointRecord[], writes: readonly CheckpointR
 async function apply(ctx: RevertContext, steps: Step[], meta: { turn: number; tool: 'revert' | 'redo'; undoes?: string }): Promise<RevertResult> {
   const now = ctx.now ?? Date.now;
   const { store, fs, session } = ctx;
-  // Check everything before writing anything.
+  // Check everything before writing anything: every file read and hashed, every state to restore fetched, in
+  // parallel (bounded); results kept in step order.
+  const found = new Map<string, { actual: FileState; held: Uint8Array | null; target: Uint8Array | null; missing: boolean }>();
+  await eachLimited(steps, CONCURRENCY, async (s) => {
+    const [{ state: actual, bytes: held }, target] = await Promise.all([readState(fs, s.path, (b) => store.sha256(b)), s.target === ABSENT ? null : store.getBlob(session, s.target)]);
+    found.set(s.path, { actual, held, target, missing: s.target !== ABSENT && target === null });
+  });
   const conflicts: Array<{ path: string; expected: FileState; actual: FileState }> = [];
-  const contents = new Map<string, Uint8Array | null>();
-  const heldNow = new Map<string, Uint8Array | null>();
   for (const s of steps) {
-    const { state: actual, bytes } = await readState(fs, s.path);
-    heldNow.set(s.path, bytes);
-    if (actual !== s.expected) conflicts.push({ path: s.path, expected: s.expected, actual });
+    const f = found.get(s.path)!;
+    if (f.actual !== s.expected) conflicts.push({ path: s.path, expected: s.expected, actual: f.actual });
     else if (s.gap) conflicts.push({ path: s.path, expected: s.gap.expected, actual: s.gap.actual });
-    if (s.target === ABSENT) contents.set(s.path, null);
-    else {
-      const bytes = await store.getBlob(session, s.target);
-      if (!bytes) {
-        throw new HarnessError(
-          'E_CHECKPOINT_MISSING',
-          `${s.path} cannot be put back: the contents it had (${s.target.slice(0, 12)}…) are no longer stored (pruned to keep checkpoints under the size cap, or lost). Nothing was changed. Restore it from version control or a backup.`,
-          { path: s.path, sha: s.target },
-        );
-      }
-      contents.set(s.path, bytes);
+    if (f.missing) {
+      throw new HarnessError(
+        'E_CHECKPOINT_MISSING',
+        `${s.path} cannot be put back: the contents it had (${s.target.slice(0, 12)}…) are no longer stored (pruned to keep checkpoints under the size cap, or lost). Nothing was changed. Restore it from version control or a backup.`,
+        { path: s.path, sha: s.target },
+      );
     }
   }
   if (conflicts.length > 0 && !ctx.force) {
@@ -125,30 +150,31 @@ async function apply(ctx: RevertContext, steps: Step[], meta: { turn: number; to
     );
   }
   const group = newGroup(now());
-  const files: RevertedFile[] = [];
-  const records: NewRecord[] = [];
+  const done = new Map<string, { record: NewRecord; file: RevertedFile }>();
   try {
-    for (const s of steps) {
-      const actual = conflicts.find((c) => c.path === s.path)?.actual ?? s.expected;
-      // What the file held is stored first, so this revert can be undone; a folder in the way is left to the
-      // write to refuse.
-      const held = heldNow.get(s.path) ?? null;
-      const replaced: FileState = held ? await store.putBlob(session, held) : ABSENT;
-      const target = contents.get(s.path)!;
+    await eachLimited(steps, CONCURRENCY, async (s) => {
+      const { actual, held, target } = found.get(s.path)!;
+      // What the file held is stored first, so this revert can be undone (its hash is known: no second digest); a
+      // folder in the way is left to the write to refuse.
+      const replaced: FileState = held ? await store.putBlob(session, held, actual) : ABSENT;
       if (target === null) {
         if (actual !== ABSENT) await fs.remove(s.path);
       } else await fs.writeBytes(s.path, target);
-      records.push({
-        kind: 'revert', session, turn: meta.turn, step: 0, callId: group, tool: meta.tool, path: s.path,
-        before: replaced, after: s.target, beforeBytes: held?.byteLength ?? null, afterBytes: target?.byteLength ?? null,
-        at: now(), group, covers: s.covers, ...(meta.undoes ? { undoes: meta.undoes } : {}),
+      done.set(s.path, {
+        record: {
+          kind: 'revert', session, turn: meta.turn, step: 0, callId: group, tool: meta.tool, path: s.path,
+          before: replaced, after: s.target, beforeBytes: held?.byteLength ?? null, afterBytes: target?.byteLength ?? null,
+          at: now(), group, covers: s.covers, ...(meta.undoes ? { undoes: meta.undoes } : {}),
+        },
+        file: { path: s.path, restored: s.target, replaced: actual, bytes: target?.byteLength ?? null },
       });
-      files.push({ path: s.path, restored: s.target, replaced: actual, bytes: target?.byteLength ?? null });
-    }
+    });
   } finally {
-    // One write for the whole operation; the files put back before a failure are recorded all the same.
+    // One write for the whole operation, in step order; the files put back before a failure are recorded all the same.
+    const records = steps.flatMap((s) => (done.has(s.path) ? [done.get(s.path)!.record] : []));
     if (records.length > 0) await store.appendMany(records);
   }
+  const files = steps.map((s) => done.get(s.path)!.file);
   return { group, files, forced: ctx.force ? conflicts.map((c) => c.path) : [] };
 }
 

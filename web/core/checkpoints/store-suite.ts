@@ -28,19 +28,69 @@ export function checkpointStoreSuite(name: string, h: StoreHarness): void {
       expect(await store.getBlob('s1', 'f'.repeat(64))).toBeNull();
     });
 
-    it('stores a write with its new contents in one call: the record names them, identical contents are counted once', async () => {
+    it('stages a write before the file changes: prior contents and record at once, new contents alongside, identical contents counted once', async () => {
       const store = await h.make();
-      const before = await store.putBlob('s1', bytes('old'));
-      const { record } = await store.appendWrite({ kind: 'write', session: 's1', turn: 1, step: 1, callId: 'c1', tool: 'write', path: 'a.txt', before, beforeBytes: 3, at: 1 }, bytes('new contents'));
-      expect(record).toMatchObject({ seq: 0, before, afterBytes: 12 });
-      expect(new TextDecoder().decode((await store.getBlob('s1', record.after))!)).toBe('new contents');
-      // The same contents again (another file): stored once; a removal names no contents.
-      const again = await store.appendWrite({ kind: 'write', session: 's1', turn: 1, step: 2, callId: 'c2', tool: 'write', path: 'b.txt', before: ABSENT, beforeBytes: null, at: 2 }, bytes('new contents'));
-      expect(again.record.after).toBe(record.after);
-      const removed = await store.appendWrite({ kind: 'write', session: 's1', turn: 1, step: 3, callId: 'c3', tool: 'write', path: 'a.txt', before: record.after, beforeBytes: 12, at: 3 }, null);
-      expect(removed.record).toMatchObject({ after: ABSENT, afterBytes: null });
+      const old = bytes('old');
+      const neu = bytes('new contents');
+      const [oldSha, newSha] = [await store.sha256(old), await store.sha256(neu)];
+      const w = (step: number, path: string, before: string, after: string, sizes: [number | null, number | null]) => write('s1', 1, path, before, after, step, sizes);
+      const staged = await store.stageWrite(w(1, 'a.txt', oldSha, newSha, [3, 12]), old, neu);
+      expect(staged.record).toMatchObject({ seq: 0, before: oldSha, after: newSha, afterBytes: 12 });
+      // The prior contents are there before the file write; the new ones once storeAfter is done.
+      expect(new TextDecoder().decode((await store.getBlob('s1', oldSha))!)).toBe('old');
+      await staged.storeAfter();
+      expect(new TextDecoder().decode((await store.getBlob('s1', newSha))!)).toBe('new contents');
+      // The same contents again (another file), then a removal that names no new contents.
+      const again = await store.stageWrite(w(2, 'b.txt', ABSENT, newSha, [null, 12]), null, neu);
+      await again.storeAfter();
+      const removed = await store.stageWrite(w(3, 'a.txt', newSha, ABSENT, [12, null]), neu, null);
+      await removed.storeAfter();
       expect(await store.usedBytes()).toBe(3 + 12);
       expect((await store.list('s1')).map((r) => r.seq)).toEqual([0, 1, 2]);
+    });
+
+    it('drops a cancelled write (its file write failed) with the contents only it named, and keeps the rest', async () => {
+      const store = await h.make();
+      const kept = await store.stageWrite(write('s1', 1, 'a.txt', ABSENT, await store.sha256(bytes('kept')), 1, [null, 4]), null, bytes('kept'));
+      await kept.storeAfter();
+      const prior = bytes('prior of b');
+      const failed = await store.stageWrite(write('s1', 1, 'b.txt', await store.sha256(prior), await store.sha256(bytes('never written')), 2, [10, 13]), prior, bytes('never written'));
+      await failed.storeAfter();
+      await failed.cancel();
+      expect((await store.list('s1')).map((r) => r.path)).toEqual(['a.txt']);
+      expect(await store.getBlob('s1', failed.record.before)).toBeNull();
+      expect(await store.getBlob('s1', failed.record.after)).toBeNull();
+      expect(await store.usedBytes()).toBe(4);
+      expect(await store.getBlob('s1', kept.record.after)).not.toBeNull();
+    });
+
+    it('removes stored contents no record names (orphans) and keeps every named one', async () => {
+      const store = await h.make();
+      const named = await store.putBlob('s1', bytes('named'));
+      await store.append(write('s1', 1, 'a.txt', ABSENT, named, 1));
+      const orphan = await store.putBlob('s1', bytes('stored for a write that never got its record'));
+      expect(await store.sweepOrphans()).toEqual({ blobs: 1, bytes: 44 });
+      expect(await store.getBlob('s1', orphan)).toBeNull();
+      expect(await store.getBlob('s1', named)).not.toBeNull();
+      expect(await store.usedBytes()).toBe(5);
+      expect(await store.sweepOrphans()).toEqual({ blobs: 0, bytes: 0 });
+    });
+
+    it('deletes a session’s records with the contents no other session’s records name', async () => {
+      const store = await h.make();
+      const own = await store.putBlob('gone', bytes('only the deleted session'));
+      const shared = await store.putBlob('gone', bytes('shared'));
+      await store.append(write('gone', 1, 'a.txt', ABSENT, own, 1));
+      await store.append(write('gone', 1, 'b.txt', ABSENT, shared, 2));
+      const kept = await store.putBlob('kept', bytes('shared'));
+      await store.append(write('kept', 1, 'c.txt', ABSENT, kept, 3));
+      await store.dropSession('gone');
+      expect(await store.list('gone')).toEqual([]);
+      expect(await store.getBlob('gone', own)).toBeNull();
+      expect((await store.list('kept')).map((r) => r.path)).toEqual(['c.txt']);
+      expect(new TextDecoder().decode((await store.getBlob('kept', kept))!)).toBe('shared');
+      expect(await store.sweepOrphans()).toEqual({ blobs: 0, bytes: 0 });
+      expect(await store.usedBytes()).toBe(6);
     });
 
     it('names the last turn of a session from its newest marker, not from later reverts', async () => {

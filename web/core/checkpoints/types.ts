@@ -67,14 +67,33 @@ export interface AppendResult {
   pruned: Pruned | null;
 }
 
+/**
+ * A write's record stored before the file changes (write-ahead): the prior contents are in the store and the record
+ * names them, so a crash between the file write and anything after it never loses the prior state.
+ */
+export interface StagedWrite {
+  record: CheckpointRecord;
+  pruned: Pruned | null;
+  /**
+   * Stores the new contents the record names; run alongside the file write (the file write does not wait for it,
+   * the call's end does). A no-op when the store holds them already.
+   */
+  storeAfter(): Promise<void>;
+  /** The file write failed: the record goes, and contents only it named (an orphan) are removed. */
+  cancel(): Promise<void>;
+}
+
 export interface CheckpointStore {
   /** The cap on blob bytes for the whole workspace (every session). */
   readonly capBytes: number;
+  /** Lower-case hex SHA-256 of `bytes`, with the fastest digest the host has. */
+  sha256(bytes: Uint8Array): Promise<string>;
   /**
    * Keeps `bytes` under their SHA-256 (stored once: a second put of the same contents writes nothing) and returns
-   * the hash. Blobs no record refers to are dropped by pruning.
+   * the hash. `sha`: the hash the caller computed from these very bytes (saves hashing twice). Blobs no record
+   * refers to are removed by pruning and `sweepOrphans`.
    */
-  putBlob(session: string, bytes: Uint8Array): Promise<string>;
+  putBlob(session: string, bytes: Uint8Array, sha?: string): Promise<string>;
   /** The bytes of a hash a record of `session` names, or null when pruned or lost. Checked against the hash. */
   getBlob(session: string, sha: string): Promise<Uint8Array | null>;
   /** Appends one record, then prunes oldest-first while the workspace's blobs exceed the cap. */
@@ -82,16 +101,25 @@ export interface CheckpointStore {
   /** Appends several records in one write (a revert of many files), then prunes like `append`. */
   appendMany(records: readonly NewRecord[]): Promise<{ records: CheckpointRecord[]; pruned: Pruned | null }>;
   /**
-   * A write's record with its new contents (`after`: the bytes, or null when the file was removed): the blob and the
-   * record in one write where the store can (IndexedDB: one transaction instead of two on every agent write).
+   * Before a mediated write: `record` (its `before`/`after` are the hashes of `before`/`after`, or 'absent' with
+   * null) and the prior contents in one store write (IndexedDB: one transaction), prior contents stored unless held.
    */
-  appendWrite(record: Omit<NewRecord, 'after' | 'afterBytes'>, after: Uint8Array | null): Promise<AppendResult>;
+  stageWrite(record: NewRecord, before: Uint8Array | null, after: Uint8Array | null): Promise<StagedWrite>;
   /** The highest turn a marker of `session` names (0: none yet); cheap, for numbering the next turn. */
   lastTurn(session: string): Promise<number>;
   /** Records of one session in seq order (all sessions when omitted). */
   list(session?: string): Promise<CheckpointRecord[]>;
   /** Bytes of blobs held for the workspace. */
   usedBytes(): Promise<number>;
+  /**
+   * Removes stored contents no record names (stored for a write that then failed, left by a crash between storing
+   * and recording, or by a deleted session's records): how many blobs and bytes went. Headless, `session` limits it
+   * to that session's folder (another process may be writing another session); IndexedDB holds the contents of all
+   * sessions in one table and sweeps the workspace. Run it between turns, never while a revert is under way.
+   */
+  sweepOrphans(session?: string): Promise<{ blobs: number; bytes: number }>;
+  /** Deletes every record of `session` (the session was deleted) and the contents no other record names. */
+  dropSession(session: string): Promise<{ blobs: number; bytes: number }>;
 }
 
 /** Default cap: 256 MiB of file contents per workspace (32 files at the 8 MiB write limit). */

@@ -1,0 +1,95 @@
+// The recorder's write path (write-ahead, issue 16's bench work): the prior state and the record are stored before the
+// file changes, a failed write leaves neither a record nor stored contents behind, a tool's own read just before its
+// write is the write's "before" (no second read), and a read older than the reuse bound is never trusted.
+import { mkdtempSync } from 'node:fs';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createNodeWorkspaceFs } from '../../../plugin-host/node';
+import type { WorkspaceFs } from '../fs';
+import { createNodeCheckpointStore } from './node-store';
+import { startTurnCheckpoints } from './recorder';
+import { ABSENT, type CheckpointStore } from './types';
+
+async function setup() {
+  const dir = mkdtempSync(join(tmpdir(), 'ckpt-wal-'));
+  const sessions = mkdtempSync(join(tmpdir(), 'ckpt-wal-s-'));
+  await writeFile(join(dir, 'f.txt'), 'A\n');
+  const fs = await createNodeWorkspaceFs({ root: dir, access: 'read-write' });
+  const store = createNodeCheckpointStore({ sessionsRoot: sessions });
+  const reads: string[] = [];
+  const counted: WorkspaceFs = { ...fs, readBytes: (path, o) => (reads.push(path), fs.readBytes(path, o)) };
+  return { dir, sessions, fs, counted, reads, store };
+}
+
+const sha = (store: CheckpointStore, text: string) => store.sha256(new TextEncoder().encode(text));
+
+describe('the recorder’s write path', () => {
+  it('has the prior contents and the record stored before the file changes', async () => {
+    const { dir, fs, store } = await setup();
+    let seenByWrite: unknown = null;
+    // The file write looks at the store the moment it starts: the record and the prior contents are there already.
+    const spy: WorkspaceFs = { ...fs, writeText: async (path, text) => ((seenByWrite = { records: await store.list('s'), prior: await store.getBlob('s', await sha(store, 'A\n')) }), fs.writeText(path, text)) };
+    const turn = await startTurnCheckpoints({ store, session: 's' });
+    await turn.fsFor({ id: 'c1', name: 'write', step: 1 }, spy).writeText('f.txt', 'B\n');
+    const { records, prior } = seenByWrite as { records: Array<{ kind: string; path: string; before: string }>; prior: Uint8Array | null };
+    expect(records.filter((r) => r.kind === 'write').map((r) => r.path)).toEqual(['f.txt']);
+    expect(new TextDecoder().decode(prior!)).toBe('A\n');
+    expect(await readFile(join(dir, 'f.txt'), 'utf8')).toBe('B\n');
+    expect(new TextDecoder().decode((await store.getBlob('s', await sha(store, 'B\n')))!)).toBe('B\n');
+  });
+
+  it('drops the record and the contents stored for a write that then fails, leaving no orphan', async () => {
+    const { sessions, fs, store } = await setup();
+    const turn = await startTurnCheckpoints({ store, session: 's' });
+    const failing: WorkspaceFs = { ...fs, writeText: () => Promise.reject(Object.assign(new Error('disk full'), { code: 'ENOSPC' })) };
+    await expect(turn.fsFor({ id: 'c1', name: 'write', step: 1 }, failing).writeText('f.txt', 'never written\n')).rejects.toThrow('disk full');
+    expect((await store.list('s')).filter((r) => r.kind === 'write')).toEqual([]);
+    expect(await readdir(join(sessions, 's', 'checkpoints', 'blobs')).catch(() => [])).toEqual([]);
+    expect(await store.usedBytes()).toBe(0);
+  });
+
+  it('takes the tool’s own read just before the write as the prior state instead of reading the file again', async () => {
+    const { counted, reads, store } = await setup();
+    const turn = await startTurnCheckpoints({ store, session: 's' });
+    const cfs = turn.fsFor({ id: 'c1', name: 'edit', step: 1 }, counted);
+    const text = new TextDecoder().decode(await cfs.readBytes('f.txt'));
+    await cfs.writeText('f.txt', `${text}more\n`);
+    expect(reads).toEqual(['f.txt']);
+    const [w] = (await store.list('s')).filter((r) => r.kind === 'write');
+    expect(w).toMatchObject({ before: await sha(store, 'A\n'), after: await sha(store, 'A\nmore\n') });
+    // A file the tool found missing (stat null) is recorded as created, still without a read.
+    expect(await cfs.stat('new.txt')).toBeNull();
+    await cfs.writeText('new.txt', 'n\n');
+    expect(reads).toEqual(['f.txt']);
+    expect((await store.list('s')).at(-1)).toMatchObject({ path: 'new.txt', before: ABSENT });
+  });
+
+  it('reads afresh when the tool’s read is older than the reuse bound, so a person’s edit in between is kept', async () => {
+    const { dir, counted, reads, store } = await setup();
+    const turn = await startTurnCheckpoints({ store, session: 's' });
+    const cfs = turn.fsFor({ id: 'c1', name: 'plugin_tool', step: 1 }, counted);
+    await cfs.readBytes('f.txt');
+    await writeFile(join(dir, 'f.txt'), 'PERSON\n');
+    await new Promise((done) => setTimeout(done, 150));
+    await cfs.writeText('f.txt', 'agent\n');
+    expect(reads).toEqual(['f.txt', 'f.txt']);
+    const [w] = (await store.list('s')).filter((r) => r.kind === 'write');
+    expect(w!.before).toBe(await sha(store, 'PERSON\n'));
+    expect(new TextDecoder().decode((await store.getBlob('s', w!.before))!)).toBe('PERSON\n');
+  });
+
+  it('checks a file against what it last wrote there byte for byte (no digest of it), in a later turn too', async () => {
+    const { fs, store } = await setup();
+    const hashed: string[] = [];
+    const counting: CheckpointStore = { ...store, sha256: (bytes) => (hashed.push(new TextDecoder().decode(bytes)), store.sha256(bytes)) };
+    const t1 = await startTurnCheckpoints({ store: counting, session: 's' });
+    await t1.fsFor({ id: 'c1', name: 'write', step: 1 }, fs).writeText('f.txt', 'one\n');
+    const t2 = await startTurnCheckpoints({ store: counting, session: 's' });
+    await t2.fsFor({ id: 'c2', name: 'write', step: 1 }, fs).writeText('f.txt', 'two\n');
+    expect(hashed).toEqual(['one\n', 'A\n', 'two\n']);
+    const writes = (await store.list('s')).filter((r) => r.kind === 'write');
+    expect(writes[1]!.before).toBe(writes[0]!.after);
+  });
+});
