@@ -23,12 +23,16 @@ export interface CliArgs {
   revert: number | 'last' | null;
   /** --force: --revert overwrites files changed outside the session instead of refusing (E_REVERT_CONFLICT). */
   force: boolean;
+  /** --session FILE: the session stored in (and resumed from) one file anywhere (headless/session-file.ts). */
+  sessionFile: string | null;
+  /** --workspace-id UUID: a trusted host's binding instead of the registry's (checked in workspace-id.ts). */
+  workspaceId: string | null;
 }
 
 const usageError = (message: string) => new HarnessError('E_USAGE', `${message} Run \`i --help\` for usage.`);
 
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const out: CliArgs = { dir: null, config: null, sessionName: null, yolo: false, allowGitWrites: false, json: false, prompt: null, help: false, version: false, maxSteps: null, recover: null, compact: null, changes: false, revert: null, force: false };
+  const out: CliArgs = { dir: null, config: null, sessionName: null, yolo: false, allowGitWrites: false, json: false, prompt: null, help: false, version: false, maxSteps: null, recover: null, compact: null, changes: false, revert: null, force: false, sessionFile: null, workspaceId: null };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
     if (v === undefined) throw usageError(`${flag} needs a value.`);
@@ -61,6 +65,12 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         break;
       case '--session-name':
         out.sessionName = take();
+        break;
+      case '--session':
+        out.sessionFile = take();
+        break;
+      case '--workspace-id':
+        out.workspaceId = take();
         break;
       case '--yolo':
       case '--dangerously-skip-permissions':
@@ -112,6 +122,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         throw usageError(arg.startsWith('-') ? `Unknown option ${arg}.` : `Unexpected argument "${arg}" (the prompt goes after -p).`);
     }
   }
+  if (!out.help && !out.version && out.sessionFile !== null) {
+    if (out.sessionName !== null) throw usageError('Give --session FILE or --session-name NAME, not both.');
+    if (out.recover !== null || out.changes || out.revert !== null || out.compact !== null) throw usageError('--recover, --changes, --revert and --compact work on --session-name sessions, not on --session FILE.');
+  }
   if (!out.help && !out.version && out.recover !== null) {
     if (out.sessionName === null) throw usageError('--recover NEW_NAME needs --session-name NAME: the damaged session to recover from.');
     if (out.prompt !== null || out.json || out.yolo || out.allowGitWrites || out.maxSteps !== null) {
@@ -138,9 +152,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   return out;
 }
 
-export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME] [--yolo] [--allow-git-writes] [--json] -p PROMPT
+export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME | --session FILE] [--yolo] [--allow-git-writes] [--json] -p PROMPT
        i [-C DIR] --session-name NAME --recover NEW_NAME
        i cache-report [-C DIR] [--config FILE] [--json]   prompt-cache statistics (i cache-report --help)
+       i paths [-C DIR] [--workspace-id UUID] [--json]   the folders i uses and the project's workspace id
        i [-C DIR] [--config FILE] --provider-action JSON [--json]   remote provider files (below); runs no turn
        i smoke [--config FILE] [--output-cap N] [--thinking] [--json]   a cheap check of the model (i smoke --help)
        i logo [--plain] [--ascii] [--svg]   the logo (NO_COLOR: no colour anywhere i prints it)
@@ -164,6 +179,11 @@ Options:
                              not from -C. Default: $I_CONFIG_DIR/config.json (~/.i/config/config.json).
   --session-name NAME        Store the conversation in DIR/.i/sessions/NAME and resume it on the next run.
                              NAME: 1-64 letters, digits, ".", "_", "-", starting with a letter or digit.
+  --session FILE             Store the conversation in FILE (one JSON file, anywhere; relative to the current
+                             directory) and resume it on the next run. FILE records the workspace id: opening it
+                             for another workspace is refused (E_SESSION_WORKSPACE_MISMATCH). Tool-result
+                             references last one run; --changes/--revert/--compact need --session-name.
+  --workspace-id UUID        The workspace id a trusted host assigned, instead of the registry's (must be a UUID).
   --yolo                     Run tools that normally ask for approval (alias --dangerously-skip-permissions).
                              Without it, such tools are refused and the model is told so; the run goes on.
   --allow-git-writes         Let write, edit and plugins change files inside .git (refused otherwise, even with
@@ -251,7 +271,27 @@ Agent features (optional files in $I_CONFIG_DIR; a bad file is a configuration e
                  terminal (--yolo does not skip it; no terminal: refused). With "provider_cleanup": true in the model
                  config, {"action": "delete", "file_id": ..., "cleanup": true} of this app's own upload runs unasked.
 DIR/AGENTS.md is sent after the system prompt as project instructions. Memory lives in
-$I_DATA_DIR/workspaces/<id>/memory.json (<id>: first 32 hex digits of the SHA-256 of the folder's real path).
+$I_DATA_DIR/workspaces/<id>/memory.json, cache statistics beside it (<id>: the project's workspace id, below).
 
 Directories: I_CONFIG_DIR, I_DATA_DIR, I_CACHE_DIR, I_RUNTIME_DIR override ~/.i/{config,data,cache,runtime}
-(absolute paths only).`;
+(absolute paths only). \`i paths -C DIR\` prints them and the workspace id.
+
+Workspace id: $I_DATA_DIR/workspaces.json gives each project folder (by its real path) a UUID, the same one
+i-bridge uses for that folder, so memory and cache statistics are shared with it. Data an older i kept under
+workspaces/<first 32 hex digits of the SHA-256 of the path>/ is moved there on the next run.
+
+Files i reads (a file that exists but is wrong stops the run with exit 2 and names the file):
+  --config FILE or $I_CONFIG_DIR/config.json   the model: address, model name, key variable, limits (above)
+  the "plugins" manifest named in it            native tools, hooks and provider run through a private i-bridge
+  $I_CONFIG_DIR/approval.json    which tools run without asking, which never run, rules by tool and path
+  $I_CONFIG_DIR/plugins.json     which agent features (modules) are on: profile and disabled list
+  $I_CONFIG_DIR/bindings.json    modules bound to bridge workers instead of the built-in ones
+  $I_CONFIG_DIR/prompts.json     your own system prompt file ("system") and compaction prompt file ("compact")
+  $I_CONFIG_DIR/compact.json     when and how the conversation is compacted (read while compaction is on)
+  $I_CONFIG_DIR/cache.json       prompt-cache mode, namespace, statistics file (read while the cache module is on)
+  $I_CONFIG_DIR/skills.json      more skill folders, besides DIR/.agents/skills and DIR/.i/skills (SKILL.md each)
+  $I_CONFIG_DIR/web.json         web_fetch and web_search settings
+  $I_CONFIG_DIR/provider.json    whether images go inline or as uploaded provider Files
+  DIR/AGENTS.md                  project instructions
+  $I_DATA_DIR/workspaces.json    the workspace ids; $I_DATA_DIR/workspaces/<id>/ memory and statistics
+  DIR/.i/sessions/NAME/ (--session-name) or FILE (--session)   the saved conversation`;

@@ -1,14 +1,14 @@
 // `i cache-report` as a real process (the CLI entry bundled as `npm run build:cli` does), on statistics files the
 // cache module recorded (__fixtures__/cache-stats: written by the real createCacheModule + Node stats store from
 // Anthropic, OpenAI and DeepSeek usage), and on the file a real `i` turn writes.
-import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../../e2e/model-server';
 import { CACHE_REPORT_USAGE, type CacheReportDocument } from './cache-report';
 import { runCli } from './run';
+import { testWorkspaceId } from './workspace-test-kit';
 import { useBuiltCli } from './cli-test-kit';
 
 const fixtures = join(__dirname, '__fixtures__', 'cache-stats');
@@ -37,7 +37,7 @@ function project(opts: { fixture?: string; cacheJson?: unknown } = {}): Project 
   const configDir = join(root, 'conf');
   const dataDir = join(root, 'data');
   for (const d of [dir, configDir, dataDir]) mkdirSync(d);
-  const id = createHash('sha256').update(realpathSync(dir)).digest('hex').slice(0, 32);
+  const id = testWorkspaceId(dataDir, dir);
   const statsFile = join(dataDir, 'workspaces', id, 'metrics', 'cache-stats.json');
   if (opts.fixture) {
     mkdirSync(dirname(statsFile), { recursive: true });

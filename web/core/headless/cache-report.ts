@@ -2,7 +2,6 @@
 // read from the statistics file it writes under the project's state folder. Nothing is changed and no model is
 // called. A missing file, a file that is not a statistics document, or a bad cache.json is a configuration error
 // (exit 2) with its E_ code and what to do; the report itself exits 0 whatever the ratio.
-import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readJsonFile } from '../../../plugin-host/fs/node';
@@ -12,13 +11,14 @@ import { cacheReport, parseStats, type CacheRecord, type CacheReport, type Cache
 import { corruptStats } from '../modules/cache/stats-store';
 import { cliErrorData, EXIT_OK, EXIT_USAGE, type CliIo } from './run';
 import { resolveAppPaths } from './paths';
+import { headlessWorkspaceId } from './workspace-id';
 
 export const CACHE_REPORT_USAGE = `Usage: i cache-report [-C DIR] [--config FILE] [--json]
 
 Reports the prompt-cache statistics the cache module recorded for the project DIR (seed 000 §8): how much of the
 input the provider served from its cache, whether the target ratio is met, and the predicted class of every
-request. It reads $I_DATA_DIR/workspaces/<id>/<stats> (<id>: first 32 hex digits of the SHA-256 of the folder's
-real path; <stats>: cache.json "stats", default metrics/cache-stats.json), changes nothing and calls no model.
+request. It reads $I_DATA_DIR/workspaces/<id>/<stats> (<id>: the folder's workspace id, shared with i-bridge, see
+\`i paths\`; <stats>: cache.json "stats", default metrics/cache-stats.json), changes nothing and calls no model.
 Exit 0 with the report; 2 on usage or configuration errors (E_USAGE, E_WORKSPACE_INVALID, E_CACHE_CONFIG,
 E_CONFIG_UNREADABLE, E_CACHE_STATS_MISSING, E_CACHE_STATS_CORRUPT), printed as \`error E_CODE: what to do\`.
 
@@ -148,7 +148,7 @@ export async function buildCacheReport(io: Pick<CliIo, 'env' | 'cwd'>, args: Pic
   }
   const config = parseCacheConfig(raw, configFile);
   // The same workspace id as a run of `i` in that folder (run.ts), so the report reads the file the runs wrote.
-  const id = createHash('sha256').update(workspace).digest('hex').slice(0, 32);
+  const { id } = await headlessWorkspaceId(paths.data_dir, workspace, null);
   const statsFile = join(paths.data_dir, 'workspaces', id, ...config.stats.split('/'));
   const value = await readJsonFile(statsFile, { maxBytes: 8 * 1024 * 1024 });
   if (value === undefined) {

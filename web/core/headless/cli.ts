@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { HarnessError } from '../errors';
 import { runCacheReport } from './cache-report';
+import { runPathsCommand } from './paths-command';
 import { runLogoCommand } from './logo-command';
 import { runSmokeCommand } from './smoke-command';
 import { runCli } from './run';
@@ -81,6 +82,7 @@ const io: Parameters<typeof runCli>[0] = {
 // `i cache-report ...` is a command of its own (seed 000 §8): it reads statistics and runs no turn.
 const code =
   io.argv[0] === 'cache-report' ? await runCacheReport({ ...io, argv: io.argv.slice(1) })
+  : io.argv[0] === 'paths' ? await runPathsCommand({ ...io, argv: io.argv.slice(1) }) // seed 000 §3: folders and workspace id
   : io.argv[0] === 'smoke' ? await runSmokeCommand({ ...io, argv: io.argv.slice(1), isTTY: process.stdout.isTTY === true }) // seed 000 §10
   : io.argv[0] === 'logo' ? await runLogoCommand({ ...io, argv: io.argv.slice(1) }) // seed 000 §10: the brand logo
   : hasProviderAction(io.argv) ? await runProviderAction({ ...io, confirm: process.stdin.isTTY ? askOnTerminal : null }) // seed 003: the management channel

@@ -1,6 +1,5 @@
 // The headless `i` as a real process: bundled with esbuild exactly as `npm run build:cli` does, then spawned.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, rmSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer, type WireProtocol } from '../../../e2e/model-server';
 import { desiredItems, projectInstructionsMessage, resolveSystemPrompt, snapshotMessage } from '../modules';
 import { useBuiltCli } from './cli-test-kit';
+import { testWorkspaceId } from './workspace-test-kit';
 
 
 
@@ -175,7 +175,6 @@ describe('i (headless)', () => {
     const chat = (request: { body: Record<string, unknown> | undefined }) => request.body!.messages as Array<Record<string, unknown>>;
     const toolNames = (request: { body: Record<string, unknown> | undefined }) =>
       (request.body!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name).sort();
-    const workspaceIdOf = (dir: string) => createHash('sha256').update(realpathSync(dir)).digest('hex').slice(0, 32);
 
     it('sends system prompt → AGENTS.md → prompt, then the memory snapshot after memory_set, and writes memory.json under I_DATA_DIR', async () => {
       server = await startModelServer({ script: [{ toolCalls: [{ name: 'memory_set', arguments: { key: 'lang', value: 'TypeScript' } }] }, { text: 'Noted.' }] });
@@ -205,7 +204,7 @@ describe('i (headless)', () => {
       expect(second.slice(0, 3)).toEqual(first);
       expect(second.slice(3).map((m) => m.role)).toEqual(['assistant', 'tool', 'user']);
       expect(second[5]).toEqual({ role: 'user', content: snapshotMessage(desiredItems({ memory: { lang: 'TypeScript' } })).content });
-      const file = join(dataDir, 'workspaces', workspaceIdOf(p.dir), 'memory.json');
+      const file = join(dataDir, 'workspaces', testWorkspaceId(dataDir, p.dir), 'memory.json');
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, entries: { lang: 'TypeScript' } });
     });
 
@@ -213,8 +212,8 @@ describe('i (headless)', () => {
       server = await startModelServer({ script: [{ toolCalls: [{ name: 'web_fetch', arguments: { url: 'http://127.0.0.1:9/admin' } }] }, { text: 'one' }, { text: 'two' }] });
       const p = project({ base_url: server.baseUrl('openai'), model: 'scripted' });
       const dataDir = join(p.root, 'data');
-      mkdirSync(join(dataDir, 'workspaces', workspaceIdOf(p.dir)), { recursive: true });
-      writeFileSync(join(dataDir, 'workspaces', workspaceIdOf(p.dir), 'memory.json'), JSON.stringify({ version: 1, entries: { style: 'tabs' } }));
+      mkdirSync(join(dataDir, 'workspaces', testWorkspaceId(dataDir, p.dir)), { recursive: true });
+      writeFileSync(join(dataDir, 'workspaces', testWorkspaceId(dataDir, p.dir), 'memory.json'), JSON.stringify({ version: 1, entries: { style: 'tabs' } }));
       const env = { I_CONFIG_DIR: p.configDir, I_DATA_DIR: dataDir };
       const args = ['-C', p.dir, '--config', join(p.configDir, 'model.json'), '-p', 'hi'];
       const first = await runI([...args, '--yolo'], { cwd: p.root, env });

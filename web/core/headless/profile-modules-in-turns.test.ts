@@ -1,13 +1,13 @@
 // Headless `i` runs the profile's budget, compaction and cache modules and bounds long tool results (seed 000 §1,
 // §7, §8; seed 002), in-process through runCli against the scripted model server.
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer, type RecordedRequest, type ScriptTurn } from '../../../e2e/model-server';
-import { runCli } from './run';
 import { markedToolContent } from '../agent/native-marks';
+import { runCli } from './run';
+import { testWorkspaceId } from './workspace-test-kit';
 
 let server: ModelServer | undefined;
 const roots: string[] = [];
@@ -31,7 +31,7 @@ function project(): Project {
   const configDir = join(root, 'conf');
   const dataDir = join(root, 'data');
   for (const d of [dir, configDir, dataDir]) mkdirSync(d);
-  const workspaceId = createHash('sha256').update(realpathSync(dir)).digest('hex').slice(0, 32);
+  const workspaceId = testWorkspaceId(dataDir, dir);
   return { dir, configDir, dataDir, workspaceId };
 }
 

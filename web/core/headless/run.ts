@@ -1,6 +1,5 @@
 // The headless `i` run: parse arguments, load the model config and approval settings, open (or resume) the
 // session, run one turn of the same core the app uses, print the answer or NDJSON events, return the exit code.
-import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { openSessionForTurn, RESULT_STORE_LIMITS, runTurn, SESSION_RESULT_STORE_LIMITS, sessionResultViews, transportStream, turnResultViews } from '../agent';
@@ -31,6 +30,8 @@ import { startNativeWorkers, type NativeWorkers } from './native';
 import { headlessCheckpoints, runChangesCommand } from './changes';
 import { headlessProviderFiles } from './provider-files';
 import { providerFilesStream, type ProviderFilesContext } from '../provider-files';
+import { runWorkspaceId } from './workspace-id';
+import { createSessionFileStore } from './session-file';
 
 export interface CliIo {
   argv: readonly string[];
@@ -120,8 +121,6 @@ async function resolveWorkspace(io: CliIo, args: ReturnType<typeof parseArgs>): 
   }
 }
 
-const workspaceIdOf = (workspace: string) => createHash('sha256').update(workspace).digest('hex').slice(0, 32);
-
 /** A path as one shell word (quoted when it holds anything but plain path characters). */
 const shellWord = (text: string) => (/^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
 
@@ -133,7 +132,7 @@ async function recoverNamed(io: CliIo, args: ReturnType<typeof parseArgs>): Prom
   checkSessionName(name);
   checkSessionName(target);
   const root = join(workspace, '.i', 'sessions');
-  const store = createFileSessionStore({ root, workspace, workspaceId: workspaceIdOf(workspace) });
+  const store = createFileSessionStore({ root, workspace, workspaceId: await runWorkspaceId(io, workspace, args.workspaceId) });
   const r = await recoverSession(store, name, { newId: target });
   const cut = r.cut > 0 ? ` The ${r.cut} intact message(s) after it were left out: they end on a tool call whose results were lost.` : '';
   return (
@@ -278,12 +277,13 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   for (const w of native.warnings) io.stderr(`warning: ${line(w)}\n`);
 
   const hooks = new HookPipeline();
-  const workspaceId = workspaceIdOf(workspace);
+  let workspaceId: string;
   let fs;
   let modules: NodeModules;
   let systemPrompt: string;
   let profile: ProfileHooks;
   try {
+    workspaceId = await runWorkspaceId(io, workspace, args.workspaceId); // the registry's UUID, shared with i-bridge
     // The workspace write policy for every writer of the run: .git refused unless --allow-git-writes.
     fs = protectWrites(await createNodeWorkspaceFs({ root: workspace, access: 'read-write' }), { allowGitWrites: args.allowGitWrites });
     // The profile's modules from config_dir (plugins.json, bindings.json, web.json, skills.json, prompts.json);
@@ -321,6 +321,15 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
       if (e.code === 'E_SESSION_NOT_FOUND') return fail({ ...e, message: `${e.message} --compact works on a saved session: check --session-name and -C (sessions are in ${join(workspace, '.i', 'sessions')}).` }, EXIT_USAGE);
       // A store error from Node (a missing log.ndjson, a file where the folder should be) names no fix; add one.
       return fail(e.code === 'E_SESSION_FAILED' ? { ...e, message: `Cannot open the session "${args.sessionName}" at ${folder} (${e.message}). Move away what blocks it — a file where a folder of that path should be, or a session folder without log.ndjson (nothing was changed) — or choose another --session-name.` } : e, EXIT_USAGE);
+    }
+  }
+
+  if (args.sessionFile !== null) {
+    const file = resolve(io.cwd, args.sessionFile);
+    try {
+      ({ history, sink: session } = await openSessionForTurn(createSessionFileStore({ file, workspaceId, workspace }), file, hooks, io.signal, { createTitle: args.prompt!.slice(0, 80) }));
+    } catch (error) {
+      return fail(cliErrorData(error, 'E_SESSION_FAILED'), EXIT_USAGE);
     }
   }
 

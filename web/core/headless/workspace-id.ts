@@ -11,7 +11,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { readJsonFile, updateJsonFile } from '../../../plugin-host/fs/node';
-import { HarnessError } from '../errors';
+import { escapeControls, HarnessError } from '../errors';
+import { resolveAppPaths } from './paths';
 import { migrateLegacyWorkspaceData } from './workspace-migrate';
 
 export const REGISTRY_FILE = 'workspaces.json';
@@ -109,4 +110,11 @@ export async function headlessWorkspaceId(dataDir: string, canonicalPath: string
   if (explicit !== null) return { id: checkExplicitWorkspaceId(explicit), source: 'explicit', warnings: [] };
   const { id } = await registryWorkspaceId(dataDir, canonicalPath);
   return { id, source: 'registry', warnings: await migrateLegacyWorkspaceData(dataDir, canonicalPath, id) };
+}
+
+/** The workspace id of a run of i: the data dir from the environment, warnings on stderr. */
+export async function runWorkspaceId(io: { env: Record<string, string | undefined>; stderr(text: string): void }, workspace: string, explicit: string | null): Promise<string> {
+  const identity = await headlessWorkspaceId(resolveAppPaths(io.env).data_dir, workspace, explicit);
+  for (const w of identity.warnings) io.stderr(`warning: ${escapeControls(w, { keepLayout: false })}\n`);
+  return identity.id;
 }
