@@ -11,6 +11,7 @@ import type { AppState } from '../../state/app-state';
 import { ScopeField } from '../scope-field';
 import { RulesSection } from './rules-section';
 import { ToolViewSection } from './tool-view-section';
+import { SkillsSection } from './skills-section';
 import { codeOf, messageOf } from '../../state/errors';
 import { CACHE_CHOICES, formFromModules, modulesFromForm, type AgentForm } from './agent-form';
 import { CacheExtraFields, CompactPromptField, DenyToolsField, WebSearchField } from './agent-extra-fields';
@@ -211,6 +212,7 @@ export default function AgentTab(props: { state: AppState }) {
       </form>
       <RulesSection state={s} scope={scope()} />
       <ToolViewSection state={s} scope={scope()} />
+      <SkillsSection state={s} scope={scope()} />
     </Show>
   );
 }

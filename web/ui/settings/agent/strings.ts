@@ -1,5 +1,6 @@
 // Strings of Settings → Agent (profile, modules, compaction, cache, system prompt), merged into en.ts / zh.ts.
 import { agentExtraEn, agentExtraZh } from './agent-extra-strings';
+import { agentSkillsEn, agentSkillsZh } from './skills-strings';
 
 export const agentEn = {
   'settings.agent': 'Agent',
@@ -51,6 +52,7 @@ export const agentEn = {
   'agent.save': 'Save',
   'agent.saved': 'Saved. The next turn uses these settings.',
   ...agentExtraEn,
+  ...agentSkillsEn,
 } as const;
 
 export const agentZh: Record<keyof typeof agentEn, string> = {
@@ -103,4 +105,5 @@ export const agentZh: Record<keyof typeof agentEn, string> = {
   'agent.save': '保存',
   'agent.saved': '已保存。下一轮将使用这些设置。',
   ...agentExtraZh,
+  ...agentSkillsZh,
 };
