@@ -41,6 +41,7 @@ import type { HarnessDb } from '../storage';
 import { ToolRegistry } from '../tools/registry';
 import type { ToolDefinition } from '../tools/types';
 import { appSmokeStats, testConnection, type ConnectionReport } from '../smoke';
+import { browserModelStream, isBrowserModel, testBrowserModel } from './browser-model';
 import type { TransportPorts } from '../transport';
 import { EventStream } from '../util';
 import { readAgentSettings, type AgentModules, type AgentSettings } from './agent-settings';
@@ -209,6 +210,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
 
   /** A custom protocol (or a `{worker}` binding) runs on the paired bridge's provider worker; built-ins: `{}`. */
   const adapterOf = (config: ModelConfig) => {
+    if (isBrowserModel(config)) return {};
     const adapter = appProviderAdapter(config, options.bridge !== undefined ? options.bridge : () => connectedBridge(db, options.fetch ? { fetch: options.fetch } : {}), workspaceId);
     return adapter ? { adapter } : {};
   };
@@ -338,7 +340,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     const inner = runTurn(
       { model: modelSettings, history: opened.history, content: turn.content, turnId, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(turn.compact ? { compact: turn.compact } : {}) },
       {
-        stream: transportStream({ ...ports, apiKeyName: model.api_key_env, route: model.route ?? 'direct', ...adapterOf(model) }),
+        stream: isBrowserModel(model) ? browserModelStream(model) : transportStream({ ...ports, apiKeyName: model.api_key_env, route: model.route ?? 'direct', ...adapterOf(model) }),
         tools,
         hooks,
         approval: approvalUnderProfile({ ...approvalSettingsOf(settings.approval, settings.rules), deny_tools: settings.modules.denyTools }, active),
@@ -390,7 +392,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       return startTurn(turn);
     },
     testConnection: (config, signal) =>
-      testConnection(
+      isBrowserModel(config) ? testBrowserModel(config, signal) : testConnection(
         { protocol: config.protocol, base_url: config.base_url, model: config.model, api_key_env: config.api_key_env, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, route: config.route ?? 'direct', ...adapterOf(config) },
         { ...ports, stats: appSmokeStats(db), ...(signal ? { signal } : {}) },
       ),

@@ -180,7 +180,12 @@ export function parseModelConfig(input: unknown): ModelConfig {
   // Any other selector is a custom protocol (seed 003): a provider worker interprets it — the `provider` binding or
   // the `plugins` manifest's provider in headless i, the paired bridge's provider in the app. Where none is
   // available the run says so; it never falls back to a built-in adapter.
-  const base_url = checkBaseUrl(value.base_url);
+  // protocol "browser" (issue 21): the model runs in the tab (web/core/browser-model); `model` names the stored
+  // GGUF, there is no address or key, and tools always go through the JSON action protocol.
+  const inBrowser = protocol === 'browser';
+  if (inBrowser && value.tool_protocol === 'native') throw invalid('tool_protocol', 'a model in the browser has no native tool calling; use "json" (or leave it out).');
+  if (inBrowser && value.api_key_env !== undefined && value.api_key_env !== null) throw invalid('api_key_env', 'a model in the browser needs no key; remove api_key_env.');
+  const base_url = inBrowser && value.base_url === undefined ? 'browser:local' : checkBaseUrl(value.base_url);
   if (typeof value.model !== 'string' || value.model.trim() === '' || value.model.length > 256) throw invalid('model', 'expected the model name, e.g. "gpt-4.1".');
   let api_key_env: string | null = null;
   if (value.api_key_env !== undefined && value.api_key_env !== null) {
@@ -231,7 +236,7 @@ export function parseModelConfig(input: unknown): ModelConfig {
     provider_operations: bool('provider_operations', MODEL_CONFIG_DEFAULTS.provider_operations),
     ...(bool('provider_cleanup', false) ? { provider_cleanup: true as const } : {}),
     route,
-    tool_protocol: toolProtocolOf(value.tool_protocol),
+    tool_protocol: inBrowser ? 'json' : toolProtocolOf(value.tool_protocol),
     ...(value.tool_view !== undefined ? { tool_view: parseToolViewConfig(value.tool_view, 'tool_view') } : {}),
   };
 }
