@@ -78,4 +78,18 @@ describe('session-folder checkpoint store', () => {
     expect(await reopened.putBlob('work', after)).toBe(sha);
     expect(new TextDecoder().decode((await reopened.getBlob('work', sha))!)).toBe('agent version');
   });
+
+  it('sweeps one session’s orphan contents and leaves every other session’s files alone', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'i-cp-'));
+    const store = createNodeCheckpointStore({ sessionsRoot: root });
+    const orphanOf = async (session: string) => {
+      const sha = await store.putBlob(session, new TextEncoder().encode(`orphan of ${session}`));
+      return join(root, session, 'checkpoints', 'blobs', sha);
+    };
+    const mine = await orphanOf('mine');
+    const other = await orphanOf('other');
+    expect(await store.sweepOrphans('mine')).toEqual({ blobs: 1, bytes: 'orphan of mine'.length });
+    await expect(readFile(mine)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readFile(other, 'utf8')).toBe('orphan of other');
+  });
 });

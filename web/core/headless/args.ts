@@ -19,8 +19,11 @@ export interface CliArgs {
   compact: { focus?: string } | null;
   /** --changes: list the files each turn of --session-name changed; no turn runs. */
   changes: boolean;
-  /** --revert [TURN]: put back the files changed by TURN and later turns ('last': the newest turn with changes). */
-  revert: number | 'last' | null;
+  /**
+   * --revert [TURN]: put back the files changed by TURN and later turns ('last': the newest turn with changes);
+   * 'redo' (--redo): undo the newest revert still in effect.
+   */
+  revert: number | 'last' | 'redo' | null;
   /** --force: --revert overwrites files changed outside the session instead of refusing (E_REVERT_CONFLICT). */
   force: boolean;
   /** --session FILE: the session stored in (and resumed from) one file anywhere (headless/session-file.ts). */
@@ -110,6 +113,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         out.revert = text === null ? 'last' : Number(text);
         break;
       }
+      case '--redo':
+        out.revert = 'redo';
+        break;
       case '--max-steps': {
         // Digits only: Number() would also take "0x10", "1e2" and " 3 ".
         const text = take();
@@ -136,8 +142,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (!out.help && !out.version && (out.changes || out.revert !== null || out.force)) {
     if (out.force && out.revert === null) throw usageError('--force only applies to --revert.');
     if (out.changes && out.revert !== null) throw usageError('Give --changes or --revert, not both.');
-    if (out.sessionName === null) throw usageError(`${out.changes ? '--changes' : '--revert'} needs --session-name NAME: the session whose changes to ${out.changes ? 'list' : 'revert'}.`);
-    if (out.prompt !== null || out.yolo || out.maxSteps !== null) throw usageError(`${out.changes ? '--changes' : '--revert'} runs no turn: leave out -p, --yolo and --max-steps.`);
+    const op = out.changes ? '--changes' : out.revert === 'redo' ? '--redo' : '--revert';
+    if (out.sessionName === null) throw usageError(`${op} needs --session-name NAME: the session whose changes to ${out.changes ? 'list' : op === '--redo' ? 'redo' : 'revert'}.`);
+    if (out.prompt !== null || out.yolo || out.maxSteps !== null) throw usageError(`${op} runs no turn: leave out -p, --yolo and --max-steps.`);
     return out;
   }
   if (!out.help && !out.version && out.compact !== null) {
@@ -162,6 +169,7 @@ export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME | -
        i [-C DIR] [--config FILE] --session-name NAME --compact [FOCUS] [--json]
        i [-C DIR] --session-name NAME --changes [--json]
        i [-C DIR] --session-name NAME --revert [TURN] [--force] [--json]
+       i [-C DIR] --session-name NAME --redo [--force] [--json]
 
 Runs one agent turn in the project folder DIR against the model in the config file, prints the final answer,
 and exits: 0 when the model finished its answer, 1 when the turn failed (model error, budget, step limit,
@@ -203,7 +211,10 @@ Options:
                              created files are deleted, deleted ones recreated, bytes as they were. A file changed
                              since the session left it is refused with E_REVERT_CONFLICT and nothing is changed
                              (exit 1), as are turns whose checkpoints were pruned (E_CHECKPOINT_PRUNED).
-  --force                    With --revert: overwrite files changed outside the session as well.
+  --redo                     With --session-name NAME: undo the newest revert still in effect (the files get the
+                             contents that revert replaced), with the same E_REVERT_CONFLICT check; --changes
+                             lists the revert as undone.
+  --force                    With --revert or --redo: overwrite files changed outside the session as well.
                              Changes made by bridge or native (manifest) tools are not recorded and not reverted.
                              Checkpoints live in DIR/.i/sessions/NAME/checkpoints (at most 256 MiB of file
                              contents per project folder; the oldest are pruned with a warning).

@@ -97,6 +97,40 @@ describe('i --changes / --revert', () => {
     expect(readFileSync(join(dir, 'a.txt'))).toEqual(A);
   }, 60_000);
 
+  it('--redo undoes the last revert (files back to the agent’s bytes, --changes shows the revert undone), with the same conflict refusal', async () => {
+    const { root, dir } = await agentRun();
+    const agentA = readFileSync(join(dir, 'a.txt'));
+    const agentB = readFileSync(join(dir, 'src', 'b.ts'));
+    expect((await runI(['-C', dir, '--session-name', 'work', '--revert'], root)).code).toBe(0);
+    expect(readFileSync(join(dir, 'a.txt'))).toEqual(A);
+
+    // The person edits a reverted file: redoing would overwrite it, so it is refused and nothing changes.
+    writeFileSync(join(dir, 'src', 'b.ts'), 'mine\n');
+    const refused = await runI(['-C', dir, '--session-name', 'work', '--redo'], root);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error E_REVERT_CONFLICT: src\/b\.ts was changed .*--force/);
+    expect(readFileSync(join(dir, 'a.txt'))).toEqual(A);
+    writeFileSync(join(dir, 'src', 'b.ts'), B);
+
+    const redone = await runI(['-C', dir, '--session-name', 'work', '--redo', '--json'], root);
+    expect(redone.stderr).toBe('');
+    expect(redone.code).toBe(0);
+    expect(JSON.parse(redone.stdout)).toMatchObject({ type: 'redone', session: 'work', files: [{ path: 'a.txt' }, { path: 'src/b.ts' }, { path: 'src/c.ts' }] });
+    expect(readFileSync(join(dir, 'a.txt'))).toEqual(agentA);
+    expect(readFileSync(join(dir, 'src', 'b.ts'))).toEqual(agentB);
+    expect(readFileSync(join(dir, 'src', 'c.ts'), 'utf8')).toBe('export const c = 3;\n');
+
+    const listed = JSON.parse((await runI(['-C', dir, '--session-name', 'work', '--changes', '--json'], root)).stdout) as { changes: Array<{ reverted: boolean }>; reverts: Array<{ group: string; tool: string; active: boolean; undoes?: string }> };
+    expect(listed.changes.map((c) => c.reverted)).toEqual([false, false, false]);
+    expect(listed.reverts.map((g) => [g.tool, g.active])).toEqual([['revert', false], ['redo', true]]);
+    expect(listed.reverts[1]!.undoes).toBe(listed.reverts[0]!.group);
+    expect((await runI(['-C', dir, '--session-name', 'work', '--changes'], root)).stdout).toMatch(/revert since turn 1: .*\(undone by a redo\)\nredo \(undid a revert\): /);
+
+    const again = await runI(['-C', dir, '--session-name', 'work', '--redo'], root);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('E_REVERT_NOTHING');
+  }, 60_000);
+
   it.each([
     [['--changes'], '--changes needs --session-name'],
     [['--session-name', 'work', '--revert', 'x1'], 'Unexpected argument'],
@@ -111,8 +145,8 @@ describe('i --changes / --revert', () => {
     expect(r.stderr).toContain(text);
   });
 
-  it('documents --changes, --revert and --force in --help', async () => {
+  it('documents --changes, --revert, --redo and --force in --help', async () => {
     const r = await runI(['--help'], tmpdir());
-    for (const text of ['--changes', '--revert [TURN]', '--force', 'E_REVERT_CONFLICT', 'exit 1']) expect(r.stdout).toContain(text);
+    for (const text of ['--changes', '--revert [TURN]', '--redo', '--force', 'E_REVERT_CONFLICT', 'exit 1']) expect(r.stdout).toContain(text);
   });
 });

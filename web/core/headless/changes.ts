@@ -1,9 +1,9 @@
-// `i --session-name NAME --changes [--json]` and `--revert [TURN] [--force]`: what the session's turns changed in
-// the project folder, and putting it back (issue 16). The records are the session folder's checkpoints
+// `i --session-name NAME --changes [--json]`, `--revert [TURN] [--force]` and `--redo [--force]`: what the session's
+// turns changed in the project folder, putting it back, and undoing that (issue 16). The records are the session folder's checkpoints
 // (DIR/.i/sessions/NAME/checkpoints, web/core/checkpoints); every headless turn with --session-name writes them.
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { changesOf, revertSince, startTurnCheckpoints, type ChangeRow, type CheckpointEvent, type RevertResult, type TurnCheckpoints } from '../checkpoints';
+import { changesOf, revertSince, startTurnCheckpoints, undoRevert, type ChangeRow, type CheckpointEvent, type RevertResult, type TurnCheckpoints } from '../checkpoints';
 import { createNodeCheckpointStore } from '../checkpoints/node';
 import { escapeControls, HarnessError, stringifyForTerminal, type ErrorData } from '../errors';
 import { protectWrites } from '../fs';
@@ -15,9 +15,14 @@ const REFUSED = new Set(['E_REVERT_CONFLICT', 'E_REVERT_LATER_CHANGES', 'E_REVER
 
 const sessionsRoot = (workspace: string) => join(workspace, '.i', 'sessions');
 
-/** The checkpoints of one headless turn; warnings (pruning, a write that could not be recorded) go to `warn`. */
-export function headlessCheckpoints(workspace: string, session: string, warn: (text: string) => void): Promise<TurnCheckpoints> {
+/**
+ * The checkpoints of one headless turn; warnings (pruning, a write that could not be recorded) go to `warn`. Contents
+ * of this session no record names (a write that failed, a crash between storing and recording) are removed first:
+ * one writer per session, and no turn of it runs yet.
+ */
+export async function headlessCheckpoints(workspace: string, session: string, warn: (text: string) => void): Promise<TurnCheckpoints> {
   const store = createNodeCheckpointStore({ sessionsRoot: sessionsRoot(workspace) });
+  await store.sweepOrphans(session);
   const onEvent = (e: CheckpointEvent) => {
     if (e.type === 'pruned') {
       const turns = Object.entries(e.pruned.throughTurn).map(([s, t]) => `"${s}" up to turn ${t}`).join(', ');
@@ -43,9 +48,14 @@ function changesText(session: string, rows: ChangeRow[], reverts: ReturnType<typ
     }
     out.push(`  ${r.change.padEnd(8)} ${line(r.path)}  ${size(r.beforeBytes)} -> ${size(r.afterBytes)} bytes  ${line(r.tool)}${r.reverted ? '  (reverted)' : ''}`);
   }
-  for (const g of reverts) out.push(`${g.tool === 'redo' ? 'redo of a revert' : `revert since turn ${g.turn}`}: ${g.paths.map(line).join(', ')}${g.active ? '' : '  (undone)'}`);
+  for (const g of reverts) out.push(`${g.tool === 'redo' ? 'redo (undid a revert)' : `revert since turn ${g.turn}`}: ${g.paths.map(line).join(', ')}${g.active ? '' : g.tool === 'redo' ? '  (undone)' : '  (undone by a redo)'}`);
   return `${out.join('\n')}\n`;
 }
+
+const redoText = (r: RevertResult) =>
+  `Undid the last revert: ${r.files.length} file(s) have the contents it replaced again:\n` +
+  r.files.map((f) => `  ${escapeControls(f.path, { keepLayout: false })}  ${f.restored === 'absent' ? 'deleted' : f.replaced === 'absent' ? 'recreated' : 'restored'}${r.forced.includes(f.path) ? '  (your changes to it were overwritten: --force)' : ''}`).join('\n') +
+  '\n';
 
 const revertText = (turn: number, r: RevertResult) =>
   `Reverted ${r.files.length} file(s) changed by turn ${turn} and later:\n` +
@@ -53,7 +63,7 @@ const revertText = (turn: number, r: RevertResult) =>
   '\n';
 
 /**
- * Runs --changes or --revert. `workspace` resolves -C (throws the usual E_WORKSPACE_INVALID); `fail` prints an
+ * Runs --changes, --revert or --redo. `workspace` resolves -C (throws the usual E_WORKSPACE_INVALID); `fail` prints an
  * error the way the rest of `i` does and returns the exit code.
  */
 export async function runChangesCommand(
@@ -79,15 +89,24 @@ export async function runChangesCommand(
     if (args.changes) {
       if (args.json) {
         const json = changes.map((c) => ({ path: c.path, turn: c.turn, step: c.step, tool: c.tool, call_id: c.callId, change: c.change, bytes_before: c.beforeBytes, bytes_after: c.afterBytes, reverted: c.reverted }));
-        io.stdout(`${stringifyForTerminal({ type: 'changes', session, changes: json, reverts: reverts.map((g) => ({ group: g.group, tool: g.tool, turn: g.turn, paths: g.paths, active: g.active })) })}\n`);
+        io.stdout(`${stringifyForTerminal({ type: 'changes', session, changes: json, reverts: reverts.map((g) => ({ group: g.group, tool: g.tool, turn: g.turn, paths: g.paths, active: g.active, ...(g.undoes ? { undoes: g.undoes } : {}) })) })}\n`);
       } else io.stdout(changesText(session, changes, reverts));
+      return 0;
+    }
+    const fs = protectWrites(await createNodeWorkspaceFs({ root: dir, access: 'read-write' }), { allowGitWrites: args.allowGitWrites });
+    if (args.revert === 'redo') {
+      // The newest revert (not itself a redo) still in effect: what the last --revert (or the app's Revert) did.
+      const last = reverts.filter((g) => g.tool !== 'redo' && g.active).at(-1);
+      if (!last) throw new HarnessError('E_REVERT_NOTHING', `The session "${session}" has no revert in effect to undo. Nothing was changed. See its changes and reverts with --changes.`, { session });
+      const result = await undoRevert({ store, fs, session, force: args.force }, last.group);
+      if (args.json) io.stdout(`${stringifyForTerminal({ type: 'redone', session, undid: last.group, group: result.group, files: result.files.map((f) => ({ path: f.path, restored: f.restored, replaced: f.replaced, bytes: f.bytes })), forced: result.forced })}\n`);
+      else io.stdout(redoText(result));
       return 0;
     }
     // Default: the newest turn that still has changes in effect, so repeated --revert walks back turn by turn.
     const live = changes.filter((c) => !c.reverted);
     const turn = args.revert === 'last' ? live.at(-1)?.turn : args.revert!;
     if (turn === undefined) throw new HarnessError('E_REVERT_NOTHING', `The session "${session}" has no change left to revert. Nothing was changed. See them with --changes.`, { session });
-    const fs = protectWrites(await createNodeWorkspaceFs({ root: dir, access: 'read-write' }), { allowGitWrites: args.allowGitWrites });
     const result = await revertSince({ store, fs, session, force: args.force }, turn);
     if (args.json) io.stdout(`${stringifyForTerminal({ type: 'reverted', session, turn, group: result.group, files: result.files.map((f) => ({ path: f.path, restored: f.restored, replaced: f.replaced, bytes: f.bytes })), forced: result.forced })}\n`);
     else io.stdout(revertText(turn, result));
