@@ -128,17 +128,27 @@ describe('one workspace id for a folder, from i-bridge and from i', () => {
     expect(Object.values(registry.workspaces)).toEqual([fromI]);
   }, 60_000);
 
-  it('the private bridge of a run with native tools hands its workers the same UUID as `i paths`', async () => {
-    const s = setup();
+  /** Runs `i` with a native workspace_info tool (private bridge) and returns the workspace_id its worker saw. */
+  async function idSeenByNativeTool(s: Setup, extra: string[]): Promise<string | undefined> {
     const server: ModelServer = await startModelServer({ script: [{ toolCalls: [{ name: 'workspace_info', arguments: {} }] }, { text: 'done' }] });
     cleanups.push(() => server.close());
     const model = join(s.base, 'model.json');
     writeFileSync(model, JSON.stringify({ base_url: server.baseUrl('openai'), model: 'scripted', budget: { context_window: 128000 }, plugins: s.manifest }));
-    const r = await runNode('i.js', ['-C', s.project, '--config', model, '--yolo', '-p', 'which workspace?'], s.env, s.base);
+    const r = await runNode('i.js', ['-C', s.project, '--config', model, '--yolo', ...extra, '-p', 'which workspace?'], s.env, s.base);
     expect(r.code, r.stderr).toBe(0);
     const toolMessage = (server.requests[1]!.body!.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'tool')!;
-    const seen = /"workspace_id":"([0-9a-f-]{36})"/.exec(toolMessage.content)?.[1];
+    return /"workspace_id":"([0-9a-f-]{36})"/.exec(toolMessage.content)?.[1];
+  }
+
+  it('the private bridge of a run with native tools hands its workers the same UUID as `i paths`', async () => {
+    const s = setup();
+    const seen = await idSeenByNativeTool(s, []);
     expect(seen).toMatch(UUID);
     expect(await iPathsId(s)).toBe(seen);
+  }, 60_000);
+
+  it('with --workspace-id, the private bridge\'s workers see that id too', async () => {
+    const s = setup();
+    expect(await idSeenByNativeTool(s, ['--workspace-id', '0F0E0D0C-0B0A-4908-8706-050403020100'])).toBe('0f0e0d0c-0b0a-4908-8706-050403020100');
   }, 60_000);
 });

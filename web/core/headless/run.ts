@@ -30,7 +30,7 @@ import { startNativeWorkers, type NativeWorkers } from './native';
 import { headlessCheckpoints, runChangesCommand } from './changes';
 import { headlessProviderFiles } from './provider-files';
 import { providerFilesStream, type ProviderFilesContext } from '../provider-files';
-import { runWorkspaceId } from './workspace-id';
+import { checkExplicitWorkspaceId, runWorkspaceId } from './workspace-id';
 import { createSessionFileStore } from './session-file';
 
 export interface CliIo {
@@ -270,7 +270,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   const { config, budget, approval, workspace, apiKey } = prep;
   let native: NativeWorkers;
   try {
-    native = slot.native = await startNativeWorkers({ config, configFile: prep.configFile, workspace, env: io.env });
+    native = slot.native = await startNativeWorkers({ config, configFile: prep.configFile, workspace, env: io.env, ...(args.workspaceId !== null ? { workspaceId: checkExplicitWorkspaceId(args.workspaceId) } : {}) });
   } catch (error) {
     return fail(cliErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
   }

@@ -27,6 +27,8 @@ export interface NativeWorkerOptions {
   config: Pick<ModelConfig, 'protocol' | 'plugins' | 'provider'> & Partial<Pick<ModelConfig, 'io_limit_bytes'>>;
   configFile: string;
   workspace: string;
+  /** --workspace-id (a checked UUID): sent with every call so workers see it; absent, the bridge's registry answers. */
+  workspaceId?: string;
   env: Record<string, string | undefined>;
   /** The i-bridge script (tests); defaults to the one next to the running CLI. */
   bridgeScript?: string;
@@ -58,10 +60,10 @@ export async function startNativeWorkers(options: NativeWorkerOptions): Promise<
   });
   try {
     const client = createBridgeClient({ url: bridge.url, token: bridge.token });
-    // The bridge keys workspaces by its own UUID registry; the headless workspace id is not a UUID, so calls name
-    // only the workspace (the bridge's single root).
-    const local: BridgeClient = { ...client, callTool: (name, args, _where, signal) => client.callTool(name, args, { workspace }, signal) };
-    const where = () => ({ workspace });
+    // Without --workspace-id the bridge finds the folder's UUID in the registry headless i shares with it (the
+    // same one), so calls name only the workspace (the bridge's single root).
+    const where = () => ({ workspace, ...(options.workspaceId ? { workspaceId: options.workspaceId } : {}) });
+    const local: BridgeClient = { ...client, callTool: (name, args, _where, signal) => client.callTool(name, args, where(), signal) };
     const manifest = await local.manifest();
     const once: BridgeClient = { ...local, manifest: async () => manifest };
     const tools = await bridgeToolSource(once, where)();
