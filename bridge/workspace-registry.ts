@@ -1,6 +1,9 @@
 // Seed 000 §3: without an explicit id, the workspace's canonical path digest is looked up in
 // <data_dir>/workspaces.json and a UUID assigned. Lock file, atomic write (temp + rename), at most 10000 entries,
 // 2 MB read cap; an existing binding is never rewritten. Versioned so a later schema can migrate it.
+// Headless i keeps the same file (web/core/headless/workspace-id.ts: same key, same format, a lock on the same
+// `workspaces.json.lock`); the bridge imports nothing from web/, so a change of format goes to both files, and
+// web/core/headless/registry-shared-with-bridge.test.ts runs the two real programs on one folder to hold them equal.
 import { createHash, randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
