@@ -22,6 +22,8 @@ export interface ProviderForm {
   route: Route;
   /** How tools reach the model (model config `tool_protocol`). */
   tool_protocol: 'native' | 'json';
+  /** Model config `provider_operations` (seed 003: the second switch provider Files need), Settings → Model → Images. */
+  provider_operations: boolean;
 }
 
 export const CUSTOM_PRESET = 'custom';
@@ -41,6 +43,7 @@ export function formFromPreset(preset: ProviderPreset, current?: ProviderForm): 
     extra_body: current?.extra_body ?? '{}',
     route: preset.route,
     tool_protocol: current?.tool_protocol ?? 'native',
+    provider_operations: current?.provider_operations ?? false,
   };
 }
 
@@ -63,6 +66,7 @@ export function formFromConfig(config: Record<string, unknown>, preset: string |
     extra_body: JSON.stringify(c.extra_body, null, 2),
     route: c.route ?? (known ? known.route : 'direct'),
     tool_protocol: c.tool_protocol,
+    provider_operations: c.provider_operations,
   };
 }
 
@@ -114,6 +118,7 @@ export function configFromForm(form: ProviderForm): Record<string, unknown> {
   config.route = form.route;
   // Only a switch away from the default is stored, like the other optional fields.
   if (form.tool_protocol === 'json') config.tool_protocol = 'json';
+  if (form.provider_operations) config.provider_operations = true;
   checkModelConfig(config);
   return config;
 }
