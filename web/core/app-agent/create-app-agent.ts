@@ -53,7 +53,6 @@ import { clearJournal, readJournal, trackJournal, writeJournal, type TurnJournal
 import type { AskWrite, ConnectedBridge, TurnExtensions } from './turn-extensions';
 import { checkpointNote, nextRequestBreakdown, sourcedTools } from './context-view';
 import { createUndo } from './undo';
-import { checkpointUpkeep } from './checkpoint-upkeep';
 import type { ContextBreakdown } from '../usage/types';
 
 /** Extra tools (plugins, bridge workers, MCP): asked for their current list at the start of every turn. */
@@ -192,7 +191,6 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const resultViews = (sessionId: string) => sessionResultViews({ store: createIdbSessionContentStore(db, { workspaceId, sessionId, ...SESSION_RESULT_STORE_LIMITS }), sessionId });
   /** What every file was before the agent changed it (undo, issue 16): IndexedDB, capped per workspace. */
   const checkpointStore = createIdbCheckpointStore(db, workspaceId);
-  const tidyCheckpoints = checkpointUpkeep(checkpointStore, store);
   /** The tool schemas (by source) of the latest turn, for the context breakdown. */
   let lastTools: { at: number; tools: () => ReturnType<typeof sourcedTools> } | undefined;
   /** The profile's budget/compact/cache hooks, kept while the model settings stay the same so usage anchors carry over turns. */
@@ -315,7 +313,6 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       throw error;
     }
     const tools = await toolsForTurn(extensions, modules, warnings, fs);
-    await tidyCheckpoints(); // once per agent: deleted sessions' undo records, orphan contents (checkpoint-upkeep.ts)
     // Settings → Agent → Tools the agent sees (seed 002 tool view), read once for the request and the breakdown; a
     // damaged one is a selector that refuses, so the loop stops before any request.
     const { toolView } = await toolViewDeps(db, workspaceId);
