@@ -7,17 +7,19 @@ import { codeOf, defineWorkspaceFsSuite } from './workspace-fs-suite';
 import { judgeWrite, protectWrites } from './write-policy';
 import type { WorkspaceFs } from './workspace-fs';
 
-defineWorkspaceFsSuite('Node fs over a temp folder', async () => {
+// Both ways of making the calls (libuv's pool, and the CLI's synchronous slices) keep one behaviour.
+for (const [mode, blockingCalls] of [['', false], [', blocking calls', true]] as const) {
+defineWorkspaceFsSuite(`Node fs over a temp folder${mode}`, async () => {
   const base = await mkdtemp(join(tmpdir(), 'i-wsfs-'));
   const root = join(base, 'root');
   await mkdir(root);
   return {
-    open: (access, limits) => createNodeWorkspaceFs({ root, access, ...limits }),
+    open: (access, limits) => createNodeWorkspaceFs({ root, access, blockingCalls, ...limits }),
     cleanup: () => rm(base, { recursive: true, force: true }),
   };
 });
 
-describe('Node WorkspaceFs and symbolic links', () => {
+describe(`Node WorkspaceFs and symbolic links${mode}`, () => {
   let base: string;
   let root: string;
   let outside: string;
@@ -30,7 +32,7 @@ describe('Node WorkspaceFs and symbolic links', () => {
     await mkdir(root);
     await mkdir(outside);
     await writeFile(join(outside, 'secret.txt'), 'secret');
-    fs = await createNodeWorkspaceFs({ root, access: 'read-write' });
+    fs = await createNodeWorkspaceFs({ root, access: 'read-write', blockingCalls });
   });
   afterEach(async () => {
     await rm(base, { recursive: true, force: true });
@@ -127,6 +129,7 @@ describe('Node WorkspaceFs and symbolic links', () => {
     expect(viaLink.rootName).toBe('root');
   });
 });
+}
 
 describe('Node WorkspaceFs specifics', () => {
   let base: string;
@@ -219,8 +222,34 @@ describe('Node WorkspaceFs and special files', () => {
     const base = await mkdtemp(join(tmpdir(), 'i-wsfs-fifo-'));
     try {
       execFileSync('mkfifo', [join(base, 'pipe')]);
-      const fs = await createNodeWorkspaceFs({ root: base, access: 'read' });
-      await expect(fs.readBytes('pipe')).rejects.toMatchObject({ code: 'E_FS_IO' });
+      for (const blockingCalls of [false, true]) {
+        const fs = await createNodeWorkspaceFs({ root: base, access: 'read', blockingCalls });
+        await expect(fs.readBytes('pipe')).rejects.toMatchObject({ code: 'E_FS_IO' });
+      }
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Node WorkspaceFs with blocking calls', () => {
+  it('lets the event loop run between slices of synchronous reads, so timers and signals are not starved', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'i-wsfs-slices-'));
+    try {
+      await Promise.all(Array.from({ length: 200 }, (_, i) => writeFile(join(base, `f${i}.txt`), 'x'.repeat(2000))));
+      const fs = await createNodeWorkspaceFs({ root: base, access: 'read', blockingCalls: true });
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 1);
+      try {
+        // Reads awaited one after another settle in microtasks only: without slices no timer could fire until
+        // the whole run ended.
+        const until = performance.now() + 60;
+        while (performance.now() < until) for (let i = 0; i < 200; i++) await fs.readBytes(`f${i}.txt`);
+        await fs.list('');
+      } finally {
+        clearInterval(timer);
+      }
+      expect(ticks).toBeGreaterThan(3);
     } finally {
       await rm(base, { recursive: true, force: true });
     }

@@ -5,7 +5,9 @@
 // - ripgrep with one thread (`rg -j1`, when installed; skipped with a note otherwise), target ≤ 5;
 // - the same files read through the same WorkspaceFs, 32 at a time, with no walk or matching (the floor this code
 //   can reach over the port: the path policy's realpath and checks cost about two plain reads per file), ≤ 1.3.
-// A literal and a regex search are measured; neither matches, so every line of every file is tested.
+// A literal and a regex search are measured; neither matches, so every line of every file is tested. The fs is made
+// as headless `i` makes it (`blockingCalls`: synchronous calls in 4 ms slices); the last line compares that with the
+// same search through libuv's thread pool (the backend's default, for the bridge and `hplugin run`).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -24,6 +26,7 @@ const FOLDERS = 100;
 const FILES_PER_FOLDER = 100;
 let base = '';
 let fs: WorkspaceFs;
+let pooledFs: WorkspaceFs;
 
 function source(i: number): string {
   const lines: string[] = [];
@@ -73,13 +76,14 @@ beforeAll(async () => {
     await mkdir(dir);
     await Promise.all(Array.from({ length: FILES_PER_FOLDER }, (_, f) => writeFile(join(dir, `mod${f}.ts`), source(d * FILES_PER_FOLDER + f))));
   }
-  fs = await createNodeWorkspaceFs({ root: base, access: 'read' });
+  fs = await createNodeWorkspaceFs({ root: base, access: 'read', blockingCalls: true });
+  pooledFs = await createNodeWorkspaceFs({ root: base, access: 'read' });
 });
 afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-const ctx = (): ToolContext => ({ fs, workspaceId: 'bench', callId: 'b', signal: new AbortController().signal });
+const ctx = (on = fs): ToolContext => ({ fs: on, workspaceId: 'bench', callId: 'b', signal: new AbortController().signal });
 
 it('search over 10,000 files vs a plain sequential read of them, and vs ripgrep -j1', async () => {
   const tool = searchTool();
@@ -95,6 +99,8 @@ it('search over 10,000 files vs a plain sequential read of them, and vs ripgrep 
   await compare('search literal vs WorkspaceFs pooled reads, 10k files', pooled, literal, { runs: 5, warmup: 1, target: 1.3 });
   await compare('search literal vs sequential read, 10k files', sequential, literal, { runs: 5, warmup: 1, target: 0.5 });
   await compare('search regex vs sequential read, 10k files', sequential, regex, { runs: 5, warmup: 1, target: 0.5 });
+  const overPool = { label: 'search (literal), fs through the thread pool', run: () => tool.execute({ pattern: 'needle_not_present' }, ctx(pooledFs)) };
+  await compare('search literal, CLI blocking calls vs thread pool, 10k files', overPool, literal, { runs: 5, warmup: 1 });
   if (!RG) {
     console.log('BENCH search vs rg -j1: skipped, ripgrep (rg) is not installed');
     return;
