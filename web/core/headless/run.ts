@@ -285,7 +285,8 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   try {
     workspaceId = await runWorkspaceId(io, workspace, args.workspaceId); // the registry's UUID, shared with i-bridge
     // The workspace write policy for every writer of the run: .git refused unless --allow-git-writes.
-    fs = protectWrites(await createNodeWorkspaceFs({ root: workspace, access: 'read-write' }), { allowGitWrites: args.allowGitWrites });
+    // blockingCalls: the CLI's event loop has little else to do while a tool runs (plugin-host/fs/node-read-file.ts).
+    fs = protectWrites(await createNodeWorkspaceFs({ root: workspace, access: 'read-write', blockingCalls: true }), { allowGitWrites: args.allowGitWrites });
     // The profile's modules from config_dir (plugins.json, bindings.json, web.json, skills.json, prompts.json);
     // memory under data_dir/workspaces/<workspace id>/. A bad file is a configuration error (exit 2).
     const paths = resolveAppPaths(io.env);
