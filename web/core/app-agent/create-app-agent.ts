@@ -37,7 +37,6 @@ import type { PluginService } from '../plugins';
 import type { ContentPart, Message } from '../providers/types';
 import { createIdbSessionStore, type SessionInfo, type SessionStore } from '../sessions';
 import { getSecret, readWorkspaceSettings } from '../settings';
-import { appFilesStream } from './provider-files-app';
 import type { HarnessDb } from '../storage';
 import { ToolRegistry } from '../tools/registry';
 import type { ToolDefinition } from '../tools/types';
@@ -53,6 +52,7 @@ import { clearJournal, readJournal, trackJournal, writeJournal, type TurnJournal
 import type { AskWrite, ConnectedBridge, TurnExtensions } from './turn-extensions';
 import { checkpointNote, nextRequestBreakdown, sourcedTools } from './context-view';
 import { createUndo } from './undo';
+import { checkpointUpkeep } from './checkpoint-upkeep';
 import type { ContextBreakdown } from '../usage/types';
 
 /** Extra tools (plugins, bridge workers, MCP): asked for their current list at the start of every turn. */
@@ -191,6 +191,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const resultViews = (sessionId: string) => sessionResultViews({ store: createIdbSessionContentStore(db, { workspaceId, sessionId, ...SESSION_RESULT_STORE_LIMITS }), sessionId });
   /** What every file was before the agent changed it (undo, issue 16): IndexedDB, capped per workspace. */
   const checkpointStore = createIdbCheckpointStore(db, workspaceId);
+  const tidyCheckpoints = checkpointUpkeep(checkpointStore, store);
   /** The tool schemas (by source) of the latest turn, for the context breakdown. */
   let lastTools: { at: number; tools: () => ReturnType<typeof sourcedTools> } | undefined;
   /** The profile's budget/compact/cache hooks, kept while the model settings stay the same so usage anchors carry over turns. */
@@ -313,6 +314,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       throw error;
     }
     const tools = await toolsForTurn(extensions, modules, warnings, fs);
+    await tidyCheckpoints(); // once per agent: deleted sessions' undo records, orphan contents (checkpoint-upkeep.ts)
     // Settings → Agent → Tools the agent sees (seed 002 tool view), read once for the request and the breakdown; a
     // damaged one is a selector that refuses, so the loop stops before any request.
     const { toolView } = await toolViewDeps(db, workspaceId);
@@ -338,12 +340,10 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     });
     const events = new EventStream<AgentEvent, TurnResult>();
     const turnId = crypto.randomUUID();
-    const streamOptions = { ...ports, apiKeyName: model.api_key_env, route: model.route ?? 'direct', ...adapterOf(model) };
-    const files = isBrowserModel(model) ? null : await appFilesStream(db, workspaceId, model, streamOptions); // provider Files (seed 003)
     const inner = runTurn(
       { model: modelSettings, history: opened.history, content: turn.content, turnId, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(turn.compact ? { compact: turn.compact } : {}) },
       {
-        stream: isBrowserModel(model) ? browserModelStream(model) : (files ?? transportStream(streamOptions)),
+        stream: isBrowserModel(model) ? browserModelStream(model) : transportStream({ ...ports, apiKeyName: model.api_key_env, route: model.route ?? 'direct', ...adapterOf(model) }),
         tools,
         hooks,
         approval: approvalUnderProfile({ ...approvalSettingsOf(settings.approval, settings.rules), deny_tools: settings.modules.denyTools }, active),
