@@ -185,7 +185,7 @@ export function parseModelConfig(input: unknown): ModelConfig {
   const inBrowser = protocol === 'browser';
   if (inBrowser && value.tool_protocol === 'native') throw invalid('tool_protocol', 'a model in the browser has no native tool calling; use "json" (or leave it out).');
   if (inBrowser && value.api_key_env !== undefined && value.api_key_env !== null) throw invalid('api_key_env', 'a model in the browser needs no key; remove api_key_env.');
-  const base_url = inBrowser && value.base_url === undefined ? 'browser:local' : checkBaseUrl(value.base_url);
+  const base_url = inBrowser && (value.base_url === undefined || value.base_url === '' || value.base_url === 'browser:local') ? 'browser:local' : checkBaseUrl(value.base_url);
   if (typeof value.model !== 'string' || value.model.trim() === '' || value.model.length > 256) throw invalid('model', 'expected the model name, e.g. "gpt-4.1".');
   let api_key_env: string | null = null;
   if (value.api_key_env !== undefined && value.api_key_env !== null) {

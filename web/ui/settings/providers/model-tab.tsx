@@ -11,7 +11,9 @@ import type { AppState } from '../../state/app-state';
 import { ScopeField } from '../scope-field';
 import { codeOf, messageOf } from '../../state/errors';
 import { BUILTIN_PROTOCOLS, isBuiltinProtocol } from '../../../core/providers';
+import { BrowserModelSection } from '../browser-model/browser-model-section';
 import { CUSTOM_PRESET, emptyForm, formFromConfig, formFromPreset, saveModelForm, testModelForm, type ProviderForm } from './provider-form';
+import { ProviderFilesSection } from './files-section';
 
 /** The select's entry for any other selector: a custom protocol served by the paired bridge's provider worker. */
 const CUSTOM_PROTOCOL = '(custom)';
@@ -232,6 +234,7 @@ export default function ModelTab(props: { state: AppState }) {
             </select>
             <p class="field-hint">{ct('toolProtocolHint')}</p>
           </div>
+          <ProviderFilesSection state={s} id={id} protocol={form().protocol} operations={form().provider_operations} onOperations={(on) => patch({ provider_operations: on } as Partial<ProviderForm>)} />
         </div>
         <div class="model-actions">
           <button type="submit" class="button primary">
@@ -271,6 +274,7 @@ export default function ModelTab(props: { state: AppState }) {
             }}
           />
         </section>
+        <BrowserModelSection state={s} scope={scope()} current={form().protocol === 'browser' ? form().model : null} onUsed={() => void load(scope())} />
       </form>
     </Show>
   );
