@@ -37,6 +37,7 @@ import type { PluginService } from '../plugins';
 import type { ContentPart, Message } from '../providers/types';
 import { createIdbSessionStore, type SessionInfo, type SessionStore } from '../sessions';
 import { getSecret, readWorkspaceSettings } from '../settings';
+import { appFilesStream } from './provider-files-app';
 import type { HarnessDb } from '../storage';
 import { ToolRegistry } from '../tools/registry';
 import type { ToolDefinition } from '../tools/types';
@@ -340,10 +341,12 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     });
     const events = new EventStream<AgentEvent, TurnResult>();
     const turnId = crypto.randomUUID();
+    const streamOptions = { ...ports, apiKeyName: model.api_key_env, route: model.route ?? 'direct', ...adapterOf(model) };
+    const files = isBrowserModel(model) ? null : await appFilesStream(db, workspaceId, model, streamOptions); // provider Files (seed 003)
     const inner = runTurn(
       { model: modelSettings, history: opened.history, content: turn.content, turnId, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(turn.compact ? { compact: turn.compact } : {}) },
       {
-        stream: isBrowserModel(model) ? browserModelStream(model) : transportStream({ ...ports, apiKeyName: model.api_key_env, route: model.route ?? 'direct', ...adapterOf(model) }),
+        stream: isBrowserModel(model) ? browserModelStream(model) : (files ?? transportStream(streamOptions)),
         tools,
         hooks,
         approval: approvalUnderProfile({ ...approvalSettingsOf(settings.approval, settings.rules), deny_tools: settings.modules.denyTools }, active),
