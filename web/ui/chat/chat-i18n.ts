@@ -10,6 +10,7 @@ import { rulesEn, rulesZh } from './rules-strings';
 import { rewindEn, rewindZh } from './rewind-strings';
 import { reviewEn, reviewZh } from './review-strings';
 import { toolProtocolEn, toolProtocolZh } from '../settings/providers/tool-protocol-strings';
+import { providerFilesEn, providerFilesZh } from '../settings/providers/files-strings';
 
 const en = {
   title: 'Chat',
@@ -45,6 +46,7 @@ const en = {
   ...rewindEn,
   ...reviewEn,
   ...toolProtocolEn,
+  ...providerFilesEn,
   writeNoChange: 'The file would not change.',
   approvalMode: 'Approval',
   modeAsk: 'Ask before changes',
@@ -174,6 +176,7 @@ const zh: Record<ChatKey, string> = {
   ...rewindZh,
   ...reviewZh,
   ...toolProtocolZh,
+  ...providerFilesZh,
   writeNoChange: '文件不会改变。',
   approvalMode: '审批',
   modeAsk: '修改前询问',
