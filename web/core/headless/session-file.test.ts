@@ -8,6 +8,8 @@ import { startModelServer, type ModelServer } from '../../../e2e/model-server';
 import { parseArgs } from './args';
 import { headlessProject } from './cli-test-kit';
 import { createSessionFileStore, SESSION_FILE_FORMAT } from './session-file';
+import { createFileSessionStore } from '../sessions/node';
+import { legacyWorkspaceKey } from './workspace-migrate';
 import { testWorkspaceId } from './workspace-test-kit';
 
 let server: ModelServer | undefined;
@@ -100,5 +102,18 @@ describe('i --session FILE', () => {
     expect(() => parseArgs(['--session', 'f.json', '--session-name', 'n', '-p', 'x'])).toThrow(/not both/);
     expect(() => parseArgs(['--session', 'f.json', '--changes'])).toThrow(/--session-name sessions/);
     expect(parseArgs(['--session', 'f.json', '--workspace-id', 'x', '-p', 'hi'])).toMatchObject({ sessionFile: 'f.json', workspaceId: 'x' });
+  });
+
+  it('leaves --session-name sessions an older i saved under the path-hash id resumable', async () => {
+    server = await startModelServer({ script: [{ text: 'Still here.' }] });
+    const p = headlessProject(model());
+    const workspace = realpathSync(p.dir);
+    const old = createFileSessionStore({ root: join(workspace, '.i', 'sessions'), workspace, workspaceId: legacyWorkspaceKey(workspace) });
+    const info = await old.create({ id: 'notes', title: 'notes' });
+    await old.commit(info.id, [{ kind: 'message', message: { role: 'user', content: 'remember 7' } }, { kind: 'message', message: { role: 'assistant', content: 'ok' } }], info.checkpointSeq);
+    const r = await p.run(['--session-name', 'notes', '-p', 'what number?']);
+    expect(r.code, r.stderr).toBe(0);
+    const sent = (server.requests[0]!.body!.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role !== 'system');
+    expect(sent.map((m) => m.content)).toEqual(['remember 7', 'ok', 'what number?']);
   });
 });
