@@ -10,7 +10,7 @@ import { escapeControls, escapeProse, HarnessError, stringifyForTerminal, toErro
 import { HookPipeline } from '../hooks';
 import { createMemoryContentStore } from '../context';
 import { approvalUnderProfile, builtinModules, checkProfileConfig, parseCacheConfig, resolveSystemPrompt, withWireProtocol } from '../modules';
-import { createNodeStatsStore, loadCompactConfig, loadNodeModules, type NodeModules } from '../modules/node';
+import { createNodeStatsStore, loadBoundModules, loadCompactConfig, loadNodeModules, type NodeModules } from '../modules/node';
 import { readJsonFile } from '../../../plugin-host/fs/node';
 import type { Message } from '../providers/types';
 import { recoverSession } from '../sessions';
@@ -270,7 +270,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   const { config, budget, approval, workspace, apiKey } = prep;
   let native: NativeWorkers;
   try {
-    native = slot.native = await startNativeWorkers({ config, configFile: prep.configFile, workspace, env: io.env, ...(args.workspaceId !== null ? { workspaceId: checkExplicitWorkspaceId(args.workspaceId) } : {}) });
+    native = slot.native = await startNativeWorkers({ config, configFile: prep.configFile, workspace, env: io.env, bound: await loadBoundModules(resolveAppPaths(io.env).config_dir), ...(args.workspaceId !== null ? { workspaceId: checkExplicitWorkspaceId(args.workspaceId) } : {}) });
   } catch (error) {
     return fail(cliErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
   }
@@ -300,9 +300,6 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   // Budget, compaction and cache run as profile hooks for the whole run; the session's own hooks come later.
   for (const handler of profile.handlers) hooks.register(handler);
   for (const handler of native.hooks) hooks.register(handler); // manifest hooks after the profile modules
-  for (const name of Object.keys(modules.bindings)) {
-    if (name !== 'provider') io.stderr(`warning: the module "${line(name)}" is bound to a bridge worker (bindings.json); headless i does not run workers yet, so it is off (no built-in fallback).\n`);
-  }
 
   let history: Message[] = [];
   let session;

@@ -6,3 +6,4 @@ export { loadNodeModules, type NodeModules, type NodeModulesOptions } from './no
 export { PROMPT_FILE_MAX_BYTES, readPromptsConfig } from './prompts/node-prompts-config';
 export { createNodeStatsStore } from './cache/node';
 export { loadCompactConfig } from './compact/node';
+export { loadBoundModules } from './node-bound-modules';

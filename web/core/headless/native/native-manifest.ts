@@ -6,6 +6,7 @@
 import { promises as fsp } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { ModelConfig } from '../../config';
+import type { BoundEntries } from '../../modules';
 import { HarnessError } from '../../errors';
 
 type Obj = Record<string, unknown>;
@@ -29,8 +30,11 @@ function absoluteCwd(entry: Obj, base: string): Obj {
   return { ...entry, cwd: isAbsolute(cwd) ? cwd : resolve(base, cwd) };
 }
 
-/** Reads `plugins` (relative to the config file's folder) and applies the `provider` binding. */
-export async function buildNativeManifest(config: Pick<ModelConfig, 'plugins' | 'provider'>, configFile: string): Promise<NativeManifest> {
+/**
+ * Reads `plugins` (relative to the config file's folder) and applies the `provider` binding; `bound` adds the modules
+ * bindings.json gives to workers (their tools and hooks, after the manifest's own; modules/node-bound-modules.ts).
+ */
+export async function buildNativeManifest(config: Pick<ModelConfig, 'plugins' | 'provider'>, configFile: string, bound?: BoundEntries): Promise<NativeManifest> {
   const configDir = dirname(configFile);
   let manifest: Obj = {};
   let pluginsFile: string | null = null;
@@ -59,6 +63,8 @@ export async function buildNativeManifest(config: Pick<ModelConfig, 'plugins' | 
     }
     if (isObj(raw.provider)) manifest.provider = absoluteCwd(raw.provider, base);
   }
+  if (bound?.tools.length) manifest.tools = [...(Array.isArray(manifest.tools) ? manifest.tools : []), ...bound.tools.map(({ module: _module, ...entry }) => entry)];
+  if (bound?.hooks.length) manifest.hooks = [...(Array.isArray(manifest.hooks) ? manifest.hooks : []), ...bound.hooks.map(({ module: _module, ...entry }) => entry)];
   const binding = config.provider;
   if (binding) {
     if (!('exec' in binding)) {

@@ -4,6 +4,7 @@
 // Without `plugins` and `provider` nothing starts; a custom protocol then has no provider and is refused.
 import { bridgeHooks, bridgeProviderAdapter, bridgeToolSource, createBridgeClient, type BridgeClient } from '../../bridge-client';
 import type { ModelConfig } from '../../config';
+import type { BoundEntries } from '../../modules';
 import { HarnessError } from '../../errors';
 import { HOOK_EVENTS, manifestHookHandler, type HookEvent, type HookHandler } from '../../hooks';
 import { isBuiltinProtocol, type ProviderAdapter } from '../../providers';
@@ -32,6 +33,8 @@ export interface NativeWorkerOptions {
   env: Record<string, string | undefined>;
   /** The i-bridge script (tests); defaults to the one next to the running CLI. */
   bridgeScript?: string;
+  /** Modules bound to workers (bindings.json): they run through the same private bridge, with no built-in fallback. */
+  bound?: BoundEntries;
 }
 
 const NONE: NativeWorkers = { tools: [], hooks: [], adapter: undefined, warnings: [], pid: undefined, stop: async () => undefined };
@@ -39,7 +42,8 @@ const NONE: NativeWorkers = { tools: [], hooks: [], adapter: undefined, warnings
 export async function startNativeWorkers(options: NativeWorkerOptions): Promise<NativeWorkers> {
   const { config, configFile, workspace } = options;
   const custom = !isBuiltinProtocol(config.protocol);
-  if (!config.plugins && !config.provider) {
+  const bound = options.bound && (options.bound.tools.length || options.bound.hooks.length) ? options.bound : undefined;
+  if (!config.plugins && !config.provider && !bound) {
     if (custom) {
       throw new HarnessError(
         'E_PROVIDER_MISSING',
@@ -49,7 +53,7 @@ export async function startNativeWorkers(options: NativeWorkerOptions): Promise<
     }
     return NONE;
   }
-  const native = await buildNativeManifest(config, configFile);
+  const native = await buildNativeManifest(config, configFile, bound);
   if (custom && !native.hasProvider) {
     throw new HarnessError('E_PROVIDER_MISSING', `Protocol "${config.protocol}" is not built in, and neither "provider" in ${configFile} nor the plugins manifest ${native.pluginsFile ?? ''} names a provider worker. Add one.`, { protocol: config.protocol });
   }
