@@ -1,12 +1,17 @@
 #!/usr/bin/env node
-// A tiny llama-architecture GGUF (issue 21): one layer, 8-wide embeddings, seeded random F32 weights (about three
-// thousand parameters), a byte-level SentencePiece vocabulary (<unk>, <s>, </s>, 256 byte tokens, two ChatML
-// control tokens) and a ChatML chat template. It generates nonsense, which is the point: with a grammar its output
-// must still be a valid JSON action, so tests can run a whole agent turn with no download.
+// A tiny llama-architecture GGUF (issue 21): one layer, 8-wide embeddings, seeded random F32 weights (about five
+// thousand parameters), a byte-level SentencePiece vocabulary (<unk>, <s>, </s>, 256 byte tokens, three control
+// tokens) and a ChatML chat template that marks a tool result's turn with <|tool_result|>, as Qwen's own template
+// does for tool responses. It generates nonsense, which is the point: with a grammar its output must still be a valid
+// JSON action, so tests can run a whole agent turn with no download.
+// `steer` (default on) sets a handful of weights by hand on top of the random ones, so an e2e turn is the same
+// every time: one attention head looks only at <|tool_result|>, and the output rows of a few bytes read its answer.
+// Before any tool result the model prefers `tool_call` and the name `read`; once one is in its context, `final`;
+// it closes strings and objects early. Everything else is random, and the grammar does the rest.
 // Usage: node scripts/make-tiny-gguf.mjs <out.gguf> [seed]. Tests import makeTinyGguf() and write it at test time.
 
 export const TINY_CHAT_TEMPLATE =
-  "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
+  "{% for message in messages %}{% if message['role'] == 'user' and message['content'].startswith('{\"jingwei_tool_result\"') %}{{ '<|im_start|>tool<|tool_result|>\\n' + message['content'] + '<|im_end|>\\n' }}{% else %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' }}{% endif %}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
 const GGUF_TYPE = { u32: 4, i32: 5, f32: 6, bool: 7, string: 8, array: 9, u64: 10 };
 const TENSOR_F32 = 0;
@@ -93,8 +98,8 @@ export function tinyVocab() {
     // weights would hit within a few hundred tokens. Real models emit whole characters as tokens.
     types.push(b >= 0x80 ? 5 : 6); // UNUSED : BYTE
   }
-  tokens.push('<|im_start|>', '<|im_end|>');
-  types.push(3, 3);
+  tokens.push('<|tool_result|>', '<|im_start|>', '<|im_end|>');
+  types.push(3, 3, 3);
   return { tokens, types };
 }
 
@@ -102,7 +107,7 @@ export function tinyVocab() {
  * Builds the GGUF bytes. `architecture` / `tensorType` exist so refusal tests can make a file the app must refuse
  * (an unsupported architecture or quantisation) from the same honest layout; `tensorType` only relabels the F32 data.
  */
-export function makeTinyGguf({ seed = 21, nEmbd = 8, nHead = 2, nFf = 16, nCtx = 32768, architecture = 'llama', chatTemplate = TINY_CHAT_TEMPLATE, tensorType = TENSOR_F32 } = {}) {
+export function makeTinyGguf({ seed = 21, nEmbd = 8, nHead = 2, nFf = 16, nCtx = 32768, architecture = 'llama', chatTemplate = TINY_CHAT_TEMPLATE, tensorType = TENSOR_F32, steer = true } = {}) {
   const rand = random(seed);
   const { tokens, types } = tinyVocab();
   const nVocab = tokens.length;
@@ -119,6 +124,8 @@ export function makeTinyGguf({ seed = 21, nEmbd = 8, nHead = 2, nFf = 16, nCtx =
     [`${arch}.attention.head_count_kv`, 'u32', nHead],
     [`${arch}.attention.layer_norm_rms_epsilon`, 'f32', 1e-5],
     [`${arch}.rope.dimension_count`, 'u32', nEmbd / nHead],
+    // A huge base leaves the second rotary pair of each head practically unrotated (see `steer`).
+    [`${arch}.rope.freq_base`, 'f32', steer ? 1e12 : 10000],
     [`${arch}.vocab_size`, 'u32', nVocab],
     ['tokenizer.ggml.model', 'string', 'llama'],
     ['tokenizer.ggml.tokens', 'array:string', tokens],
@@ -134,18 +141,51 @@ export function makeTinyGguf({ seed = 21, nEmbd = 8, nHead = 2, nFf = 16, nCtx =
 
   const weights = (n, scale) => Float32Array.from({ length: n }, () => (rand() * 2 - 1) * scale);
   const ones = (n) => new Float32Array(n).fill(1);
+  const embd = weights(nEmbd * nVocab, steer ? 0.3 : 1);
+  const output = weights(nEmbd * nVocab, 0.3);
+  const [wq, wk, wv, wo] = [0, 1, 2, 3].map(() => weights(nEmbd * nEmbd, steer ? 0.05 : 0.5));
+  const ffn = () => weights(nEmbd * nFf, steer ? 0.05 : 0.5);
+  if (steer) {
+    // Residual dims: 0 is a constant 1 in every token, 1 says "this is <|tool_result|>" (and after attention,
+    // "a tool result is in the context"). Head 0's query reads dim 0 and its key dim 1 in the rotary pair (2, 3),
+    // which a huge rope base leaves unrotated: the score is large for the marker and 0 for everything else.
+    const marker = tokens.indexOf('<|tool_result|>');
+    for (let t = 0; t < nVocab; t++) {
+      embd[t * nEmbd] = 1;
+      embd[t * nEmbd + 1] = t === marker ? 3 : 0;
+      output[t * nEmbd] = 0;
+      output[t * nEmbd + 1] = 0;
+    }
+    const row = (o, i) => o * nEmbd + i; // [in, out] tensors: out-major rows of `in` values
+    for (const m of [wq, wk, wv, wo]) m.fill(0);
+    wq[row(2, 0)] = 4;
+    wk[row(2, 1)] = 4;
+    wv[row(0, 1)] = 2; // head 0 carries the marker's dim 1 …
+    wo[row(1, 0)] = 2; // … back into residual dim 1
+    const byte = (c) => tokens.indexOf(`<0x${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}>`);
+    const prefer = (c, before, after) => {
+      output[byte(c) * nEmbd] = before;
+      output[byte(c) * nEmbd + 1] = after;
+    };
+    prefer('"', 20, 20); // close strings at once
+    prefer('}', 12, 12); // and objects
+    prefer('r', 15, 0); // the tool: read
+    prefer('t', 10, -10); // tool_call before any tool result …
+    prefer('f', 0, 10); // … final after one
+  }
   const tensors = [
-    ['token_embd.weight', [nEmbd, nVocab], weights(nEmbd * nVocab, 1)],
+    ['token_embd.weight', [nEmbd, nVocab], embd],
+    ['output.weight', [nEmbd, nVocab], output],
     ['output_norm.weight', [nEmbd], ones(nEmbd)],
     ['blk.0.attn_norm.weight', [nEmbd], ones(nEmbd)],
-    ['blk.0.attn_q.weight', [nEmbd, nEmbd], weights(nEmbd * nEmbd, 0.5)],
-    ['blk.0.attn_k.weight', [nEmbd, nEmbd], weights(nEmbd * nEmbd, 0.5)],
-    ['blk.0.attn_v.weight', [nEmbd, nEmbd], weights(nEmbd * nEmbd, 0.5)],
-    ['blk.0.attn_output.weight', [nEmbd, nEmbd], weights(nEmbd * nEmbd, 0.5)],
+    ['blk.0.attn_q.weight', [nEmbd, nEmbd], wq],
+    ['blk.0.attn_k.weight', [nEmbd, nEmbd], wk],
+    ['blk.0.attn_v.weight', [nEmbd, nEmbd], wv],
+    ['blk.0.attn_output.weight', [nEmbd, nEmbd], wo],
     ['blk.0.ffn_norm.weight', [nEmbd], ones(nEmbd)],
-    ['blk.0.ffn_gate.weight', [nEmbd, nFf], weights(nEmbd * nFf, 0.5)],
-    ['blk.0.ffn_up.weight', [nEmbd, nFf], weights(nEmbd * nFf, 0.5)],
-    ['blk.0.ffn_down.weight', [nFf, nEmbd], weights(nFf * nEmbd, 0.5)],
+    ['blk.0.ffn_gate.weight', [nEmbd, nFf], ffn()],
+    ['blk.0.ffn_up.weight', [nEmbd, nFf], ffn()],
+    ['blk.0.ffn_down.weight', [nFf, nEmbd], ffn()],
   ];
 
   const w = new Writer();

@@ -6,7 +6,7 @@ import wasmPath from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { makeTinyGguf } from '../../../scripts/make-tiny-gguf.mjs';
 import { jsonRequestHistory, parseJsonAction } from '../agent/json-actions';
 import type { ModelCall } from '../agent/types';
-import type { StreamEvent } from '../providers/types';
+import type { Message, StreamEvent } from '../providers/types';
 import { coreFileTools } from '../tools/builtin';
 import { BrowserModelEngine } from './engine';
 import { browserStream } from './stream';
@@ -16,8 +16,10 @@ const wasmUrl = new URL(wasmPath, location.href).href;
 const tools = coreFileTools().map((t) => t.schema);
 const tiny = new File([makeTinyGguf()], 'tiny.gguf', { lastModified: 1 });
 
-function call(signal = new AbortController().signal): ModelCall {
-  const history = jsonRequestHistory([{ role: 'system', content: 'You are i.' }, { role: 'user', content: 'read a.txt' }], tools);
+const start: Message[] = [{ role: 'system', content: 'You are i.' }, { role: 'user', content: 'read a.txt' }];
+
+function call(signal = new AbortController().signal, messages: Message[] = start): ModelCall {
+  const history = jsonRequestHistory(messages, tools);
   return {
     input: { version: 1, protocol: 'browser', base_url: '', model: 'tiny.gguf', history, max_tokens: 3000, compact: false, tools: [], plugin_tools: [], use_max_tokens: false, extra_body: {}, stream: true },
     hooks: {},
@@ -50,6 +52,26 @@ describe('the browser provider stream', () => {
     expect(parseJsonAction(text, new Set(tools.map((t) => t.name))).ok).toBe(true);
     expect(done.result.parsed.response.usage!.output_tokens).toBeGreaterThan(0);
     expect(engine.loaded?.nCtx).toBe(16384);
+  }, 60_000);
+
+  it('runs the tiny model the way the e2e turn needs: read first, final once a tool result is in its context', async () => {
+    const stream = browserStream({ model: 'tiny.gguf', contextWindow: 16384, open: async () => tiny, wasmUrl, engine });
+    const names = new Set(tools.map((t) => t.name));
+    const answer = async (messages: Message[]) => {
+      const last = (await collect(stream(call(undefined, messages)))).at(-1)!;
+      if (last.type !== 'done') throw new Error(JSON.stringify(last));
+      return last.result.parsed.response.choices[0]!.message.content ?? '';
+    };
+    const first = await answer(start);
+    const action = parseJsonAction(first, names);
+    expect(action.ok && action.action.type === 'tool_call' && action.action.name).toBe('read');
+    const withResult: Message[] = [
+      ...start,
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{"path":""}' } }], _provider: { protocol: 'browser', model: 'tiny.gguf', tool_protocol: 'json', json_reply: first } },
+      { role: 'tool', tool_call_id: 'c1', content: 'E_PATH: no such file', _error: true },
+    ];
+    const second = parseJsonAction(await answer(withResult), names);
+    expect(second.ok && second.action.type).toBe('final');
   }, 60_000);
 
   it('stops mid-answer on abort with E_ABORTED and the partial text', async () => {
