@@ -98,6 +98,18 @@ describe('i --session FILE', () => {
     expect((await store.load(info.id)).messages).toEqual([{ role: 'user', content: 'a' }]);
   });
 
+  it('refuses to grow the file past its size cap, keeping the last checkpoint, and to read a file over it', async () => {
+    const file = join(tempDir(), 'big.json');
+    const store = createSessionFileStore({ file, workspaceId: '0f0e0d0c-0b0a-4908-8706-050403020100', workspace: '/p', maxBytes: 4000 });
+    const info = await store.create({ title: 't' });
+    const saved = await store.commit(info.id, [{ kind: 'message', message: { role: 'user', content: 'short' } }], info.checkpointSeq);
+    const before = readFileSync(file, 'utf8');
+    await expect(store.commit(info.id, [{ kind: 'message', message: { role: 'assistant', content: 'x'.repeat(5000) } }], saved.checkpointSeq)).rejects.toMatchObject({ code: 'E_SESSION_FILE_TOO_LARGE' });
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    const smaller = createSessionFileStore({ file, workspaceId: '0f0e0d0c-0b0a-4908-8706-050403020100', workspace: '/p', maxBytes: 100 });
+    await expect(smaller.load(info.id)).rejects.toMatchObject({ code: 'E_SESSION_FILE_TOO_LARGE' });
+  });
+
   it('is refused together with --session-name or the commands that need a session folder', () => {
     expect(() => parseArgs(['--session', 'f.json', '--session-name', 'n', '-p', 'x'])).toThrow(/not both/);
     expect(() => parseArgs(['--session', 'f.json', '--changes'])).toThrow(/--session-name sessions/);

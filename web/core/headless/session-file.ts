@@ -57,12 +57,15 @@ export interface SessionFileOptions {
   /** The workspace's id (registry UUID or --workspace-id) and real path of this run. */
   workspaceId: string;
   workspace: string;
+  /** Largest file read or written (default SESSION_FILE_MAX_BYTES; tests lower it). */
+  maxBytes?: number;
 }
 
 /** A SessionStore holding one session, `options.file`; every method checks the file's workspace. */
 export function createSessionFileStore(options: SessionFileOptions): SessionStore {
   const { file, workspaceId, workspace } = options;
-  const opts = { maxBytes: SESSION_FILE_MAX_BYTES };
+  const maxBytes = options.maxBytes ?? SESSION_FILE_MAX_BYTES;
+  const opts = { maxBytes };
   const corrupt = (why: string) =>
     new HarnessError('E_SESSION_CORRUPT', `The session file ${file} cannot be used: ${why}. Nothing was changed. Restore it from a backup, or pass another --session FILE.`, { file });
 
@@ -72,7 +75,7 @@ export function createSessionFileStore(options: SessionFileOptions): SessionStor
       value = await readJsonFile(file, opts);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      if (code === 'E_JSON_TOO_LARGE') throw new HarnessError('E_SESSION_FILE_TOO_LARGE', `The session file ${file} is over ${SESSION_FILE_MAX_BYTES} bytes. Start a new --session FILE (or compact this one with --session-name).`, { file });
+      if (code === 'E_JSON_TOO_LARGE') throw new HarnessError('E_SESSION_FILE_TOO_LARGE', `The session file ${file} is over ${maxBytes} bytes. Start a new --session FILE.`, { file });
       if (code === 'E_JSON_CORRUPT') throw corrupt('it is not UTF-8 JSON (cut short or edited)');
       throw error;
     }
@@ -103,7 +106,11 @@ export function createSessionFileStore(options: SessionFileOptions): SessionStor
     if (!doc) throw new HarnessError('E_SESSION_NOT_FOUND', `There is no session file ${file}. Run a prompt with --session ${file} to create it.`, { id, file });
     return doc;
   };
-  const write = (doc: SessionFile) => writeJsonFileAtomic(file, doc, opts);
+  const tooLarge = () => new HarnessError('E_SESSION_FILE_TOO_LARGE', `The session file ${file} would grow past ${maxBytes} bytes. Start a new --session FILE; this one keeps its last checkpoint.`, { file });
+  const write = (doc: SessionFile) =>
+    writeJsonFileAtomic(file, doc, opts).catch((error: unknown) => {
+      throw (error as { code?: unknown }).code === 'E_JSON_TOO_LARGE' ? tooLarge() : error;
+    });
   const locked = <T>(fn: () => Promise<T>) => withFileLock(file, fn, opts);
 
   return {
