@@ -44,7 +44,7 @@ async function agentWith(modules: StoredModules, script: ScriptTurn[] | ((r: Rec
   return { db, run };
 }
 
-const results = (events: Array<{ type: string }>) => events.filter((e) => e.type === 'tool-result') as Array<{ name: string; output: string; code?: string }>;
+const results = (events: Array<{ type: string }>) => events.filter((e) => e.type === 'tool-result') as unknown as Array<{ name: string; output: string; code?: string }>;
 const toolNames = (r: RecordedRequest) => ((r.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((t) => t.function.name);
 const writeCall: ScriptTurn[] = [{ toolCalls: [{ name: 'write', arguments: { path: 'out.txt', content: 'x' } }] }, { text: 'done' }];
 
