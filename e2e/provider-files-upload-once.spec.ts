@@ -72,7 +72,7 @@ it('uploads a pasted image once, references it by file_id, lists it and asks bef
   const list = settings.getByRole('list', { name: 'Files at the provider' });
   const row = list.getByRole('listitem').filter({ hasText: id });
   await row.getByText('Uploaded here').waitFor();
-  await row.getByText(`${Buffer.from(PNG_BASE64, 'base64').length} bytes`).waitFor();
+  await row.getByText(`${Buffer.from(PNG_BASE64, 'base64').length} B`, { exact: true }).waitFor();
   await row.getByRole('button', { name: `Delete ${id}` }).click();
   const ask = settings.getByRole('alertdialog', { name: 'Delete file' });
   await ask.getByText(`Delete ${id} at the provider? This cannot be undone.`).waitFor();

@@ -18,6 +18,13 @@ function ago(ms: number, locale: string): string {
   return rtf.format(-Math.round(s / 86_400), 'day');
 }
 
+/** Sizes as people read them: bytes below 1 KiB, else KB/MB with one decimal (1024-based, like the Files panel). */
+function size(bytes: number | null): string {
+  if (bytes === null) return '?';
+  if (bytes < 1024) return `${bytes} B`;
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
 export function ProviderFilesSection(props: { state: AppState; id: string; protocol: string; operations: boolean; onOperations: (on: boolean) => void }) {
   const s = props.state;
   const ct = chatTranslator(s.locale);
@@ -107,7 +114,7 @@ export function ProviderFilesSection(props: { state: AppState; id: string; proto
                 {(file) => (
                   <li>
                     <span class="mono">{file.file_id}</span>
-                    <span>{ct('filesSize', { bytes: file.bytes ?? '?' })}</span>
+                    <span>{size(file.bytes)}</span>
                     <Show when={file.created_at !== null}>
                       <span>{ct('filesAge', { age: ago(file.created_at!, s.locale()) })}</span>
                     </Show>
