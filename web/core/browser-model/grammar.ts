@@ -122,7 +122,8 @@ export function actionGrammar(tools: readonly ToolSchema[], options: ActionGramm
     lines.push(`tool-call ::= "{\\"type\\":\\"tool_call\\",\\"name\\":" (${calls.join(' | ')}) "}"`);
     actions.unshift('tool-call');
   }
-  lines.push('final ::= "{\\"type\\":\\"final\\",\\"content\\":" string "}"');
+  // A final answer says something: an empty one would end the turn with nothing to show.
+  lines.push('final ::= "{\\"type\\":\\"final\\",\\"content\\":\\"" char+ "\\"}"');
   if (options.askUser !== false) {
     lines.push('ask-user ::= "{\\"type\\":\\"ask_user\\",\\"question\\":\\"" char+ "\\"}"');
     actions.push('ask-user');

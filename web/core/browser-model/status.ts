@@ -14,16 +14,24 @@ export interface BrowserModelStatus {
 export const STATUS_CHANNEL = 'i-browser-model';
 
 let channel: BroadcastChannel | null | undefined;
+let last: BrowserModelStatus | null = null;
+const ASK = 'i-browser-model:ask';
 
 export function publishStatus(status: BrowserModelStatus): void {
-  if (channel === undefined) channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(STATUS_CHANNEL) : null;
+  if (channel === undefined) {
+    channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(STATUS_CHANNEL) : null;
+    // A page that opens later asks for the latest status (a channel does not replay).
+    if (channel) channel.onmessage = (e: MessageEvent) => e.data === ASK && last && channel?.postMessage(last);
+  }
+  last = status;
   channel?.postMessage(status);
 }
 
-/** Calls `on` with every status published from any thread of this origin; returns the unsubscribe. */
+/** Calls `on` with the latest status and every one published from any thread of this origin; returns the unsubscribe. */
 export function watchStatus(on: (s: BrowserModelStatus) => void): () => void {
   if (typeof BroadcastChannel !== 'function') return () => undefined;
   const c = new BroadcastChannel(STATUS_CHANNEL);
-  c.onmessage = (e: MessageEvent<BrowserModelStatus>) => on(e.data);
+  c.onmessage = (e: MessageEvent<BrowserModelStatus | string>) => typeof e.data === 'object' && on(e.data);
+  c.postMessage(ASK);
   return () => c.close();
 }

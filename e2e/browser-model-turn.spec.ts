@@ -1,0 +1,52 @@
+// A model in the browser (issue 21), through the built app's real code path under its strict CSP: the tiny GGUF
+// made by scripts/make-tiny-gguf.mjs (no download) is added in Settings → Model → In this browser (copied into
+// OPFS, size and SHA-256 shown), chosen, and a whole turn runs on llama.cpp in WebAssembly: the grammar-held model
+// calls `read`, the result envelope goes back, and a `final` ends the turn. Tokens/s and memory are shown while it
+// runs; deleting the model reports the space it frees.
+import { createHash } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeTinyGguf } from '../scripts/make-tiny-gguf.mjs';
+import { chatLog, openModelSettings, sendMessage, waitForTurnEnd } from './agent-steps';
+import { createFileThroughUi, createPrivateWorkspace, openApp, useServedApp } from './harness';
+
+const served = useServedApp();
+beforeAll(async () => openApp(served.browser.page, served.server.url));
+
+describe('the in-browser model', () => {
+  it('runs a whole agent turn on the tiny GGUF: read, envelope, final', async () => {
+    const { page } = served.browser;
+    const gguf = Buffer.from(makeTinyGguf());
+    await createPrivateWorkspace(page, 'Browser model');
+    await createFileThroughUi(page, 'notes.txt', 'the answer is 42\n');
+    await page.keyboard.press('Escape');
+
+    const dialog = await openModelSettings(page);
+    await dialog.getByLabel('Add a .gguf file').setInputFiles({ name: 'tiny.gguf', mimeType: 'application/octet-stream', buffer: gguf });
+    const item = dialog.getByRole('listitem').filter({ hasText: 'tiny.gguf' });
+    await item.waitFor();
+    const sha = createHash('sha256').update(gguf).digest('hex');
+    expect(await item.locator('code').getAttribute('title')).toBe(sha);
+    // The app's system prompt and the JSON protocol's tool schemas are long in a byte-level vocabulary.
+    await dialog.getByLabel('Context window for this model (tokens)').fill('32768');
+    await item.getByRole('button', { name: 'Use this model: tiny.gguf' }).click();
+    await dialog.getByTestId('browser-model-note').getByText('tiny.gguf is the model now (context 32768).').waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await sendMessage(page, 'What do the notes say?');
+    await waitForTurnEnd(page);
+    const log = chatLog(page);
+    // The tiny model closes strings as soon as the grammar lets it: it reads the path "" (refused by read, so the
+    // envelope carries ok: false) and its final answer is the one character the grammar requires, "}".
+    await log.locator('[data-tool="read"]').getByText('E_TOOL_ARGUMENTS').waitFor();
+    const answers = log.locator('article.msg-assistant');
+    expect((await answers.last().innerText()).trim().split('\n')[0]).toBe('}');
+    expect(await log.getByRole('alert').count()).toBe(0);
+
+    // While (and after) it ran: tokens/s and memory in Settings; deleting frees the file's bytes.
+    const again = await openModelSettings(page);
+    await expect.poll(async () => again.getByTestId('browser-model-status').innerText().catch(() => '')).toMatch(/tokens\/s · memory ≈ \d+ MiB · context 32768/);
+    await again.getByRole('listitem').filter({ hasText: 'tiny.gguf' }).getByRole('button', { name: 'Delete: tiny.gguf' }).click();
+    await again.getByTestId('browser-model-note').getByText(/Deleted tiny\.gguf: \d+ MiB freed\./).waitFor();
+  }, 120_000);
+});
