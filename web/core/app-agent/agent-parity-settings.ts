@@ -1,9 +1,9 @@
 // The parts of Settings → Agent that give the app what headless `i` reads from its config files (seed 000 §4):
 // approval.json `deny_tools`, the compaction prompt (compact.json `prompt` / prompts.json `compact`; the app has no
 // prompt files, so it stores the text) and web.json `search` (its credential stays a secret *name*, resolved in the
-// secrets store when a search runs). Validated strictly, with their path, by the same parsers headless `i` uses.
+// secrets store when a search runs) and bindings.json (a module the paired i-bridge serves). Validated strictly, with their path, by the same parsers headless `i` uses.
 import { HarnessError } from '../errors';
-import { checkCompactPrompt, validateWebSearchConfig, type WebSearchConfig } from '../modules';
+import { checkCompactPrompt, validateAppBindings, validateWebSearchConfig, type Bindings, type WebSearchConfig } from '../modules';
 
 export interface ParityModules {
   /** Tool names that never run, whatever the mode, a rule or yolo says (approval.json deny_tools). */
@@ -12,16 +12,19 @@ export interface ParityModules {
   compactPrompt: string | null;
   /** web.json `search`: the web_search tool's service; null: no web_search tool. */
   webSearch: WebSearchConfig | null;
+  /** Modules the paired i-bridge serves instead of the built-in ones (bindings.json; no fallback). */
+  bindings: Bindings;
 }
 
 export interface StoredParity {
   deny_tools?: string[];
   compact_prompt?: string;
   web_search?: WebSearchConfig;
+  bindings?: Bindings;
 }
 
-export const PARITY_KEYS = ['deny_tools', 'compact_prompt', 'web_search'] as const;
-export const DEFAULT_PARITY: ParityModules = { denyTools: [], compactPrompt: null, webSearch: null };
+export const PARITY_KEYS = ['deny_tools', 'compact_prompt', 'web_search', 'bindings'] as const;
+export const DEFAULT_PARITY: ParityModules = { denyTools: [], compactPrompt: null, webSearch: null, bindings: {} };
 
 export const MAX_DENY_TOOLS = 256;
 /** Built-in, plugin, bridge and MCP tool names (seed 000 §1: 1–64 ASCII letters, digits, - and _; MCP adds . and :). */
@@ -46,6 +49,7 @@ export function checkParityModules(v: Record<string, unknown>, at: string): Pari
     denyTools: v.deny_tools === undefined ? [] : checkDenyTools(v.deny_tools, `${at}.deny_tools`),
     compactPrompt: v.compact_prompt === undefined ? null : checkCompactPrompt(typeof v.compact_prompt === 'string' ? v.compact_prompt : '', `At ${at}.compact_prompt: the compaction prompt`),
     webSearch: v.web_search === undefined ? null : validateWebSearchConfig(v.web_search, `${at}.web_search`),
+    bindings: v.bindings === undefined ? {} : validateAppBindings(v.bindings, `${at}.bindings`),
   };
 }
 
@@ -55,5 +59,6 @@ export function storedParityOf(m: ParityModules): StoredParity {
     ...(m.denyTools.length ? { deny_tools: [...m.denyTools] } : {}),
     ...(m.compactPrompt !== null ? { compact_prompt: m.compactPrompt } : {}),
     ...(m.webSearch ? { web_search: m.webSearch } : {}),
+    ...(Object.keys(m.bindings).length ? { bindings: { ...m.bindings } } : {}),
   };
 }

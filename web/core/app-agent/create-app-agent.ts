@@ -53,6 +53,7 @@ import { clearJournal, readJournal, trackJournal, writeJournal, type TurnJournal
 import type { AskWrite, ConnectedBridge, TurnExtensions } from './turn-extensions';
 import { checkpointNote, nextRequestBreakdown, sourcedTools } from './context-view';
 import { createUndo } from './undo';
+import { checkBridgeServes } from './app-bindings';
 import { checkpointUpkeep } from './checkpoint-upkeep';
 import type { ContextBreakdown } from '../usage/types';
 
@@ -98,7 +99,7 @@ export interface AppAgentOptions {
   store?: SessionStore;
   /** The profile (seed 000 §1): which modules run. Defaults to the one stored in Settings → Agent (read per turn). */
   selection?: ProfileSelection;
-  /** Modules bound to bridge workers (they contribute no built-in tools or hooks). Default none. */
+  /** Modules bound to bridge workers (they contribute no built-in tools or hooks). Default: Settings → Agent's. */
   bindings?: Bindings;
   /** The workspace memory (memory tools and snapshot). Defaults to IndexedDB `memory`; null turns memory off. */
   memory?: MemoryStore | null;
@@ -177,7 +178,6 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const { db, workspaceId } = options;
   const store = options.store ?? createIdbSessionStore(db, workspaceId);
   const sources = new Set<ToolSource>();
-  const bindings = options.bindings ?? {};
   const memory = options.memory === null ? undefined : (options.memory ?? createIdbMemoryStore(db));
   const skills = () => discoverSkills(workspaceSkillRoots(options.fs));
   /** Settings → Agent (read at each turn start); explicit options win. */
@@ -186,6 +186,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     compact: options.compact ?? { config: stored.compact, ...(stored.compactPrompt !== null ? { promptText: stored.compactPrompt } : {}) },
     cache: options.cache ?? stored.cache,
     webSearch: stored.webSearch,
+    bindings: options.bindings ?? stored.bindings,
     systemPrompt: options.systemPrompt ?? stored.systemPrompt ?? undefined,
   });
   /** Long tool results, readable with read_result for the whole session (IndexedDB `content`, per session). */
@@ -198,10 +199,10 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   /** The profile's budget/compact/cache hooks, kept while the model settings stay the same so usage anchors carry over turns. */
   let profile: { key: string; hooks: ProfileHooks } | undefined;
   const profileFor = (model: ModelSettings, m: ReturnType<typeof modulesOf>): ProfileHooks => {
-    const key = JSON.stringify([model, m.selection, m.compact, m.cache]);
+    const key = JSON.stringify([model, m.selection, m.compact, m.cache, m.bindings]);
     if (profile?.key !== key) {
       const store = options.cacheStats ?? createIdbStatsStore(db, { workspaceId, namespace: m.cache.namespace });
-      profile = { key, hooks: profileHooks({ selection: m.selection, bindings, model, compact: m.compact, cache: { config: m.cache, store } }) };
+      profile = { key, hooks: profileHooks({ selection: m.selection, bindings: m.bindings, model, compact: m.compact, cache: { config: m.cache, store } }) };
     }
     return profile.hooks;
   };
@@ -227,7 +228,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     return turnExtensions({ workspaceId, approval: settings.approval, plugins, bridge, ...(options.askWrite ? { askWrite: options.askWrite } : {}), ...(rules ? { rules } : {}), signal });
   }
 
-  async function toolsForTurn(extensions: TurnExtensions, { selection, webSearch }: ReturnType<typeof modulesOf>, warnings: ErrorData[], fs: WorkspaceFs): Promise<ToolRegistry> {
+  async function toolsForTurn(extensions: TurnExtensions, { selection, webSearch, bindings }: ReturnType<typeof modulesOf>, warnings: ErrorData[], fs: WorkspaceFs): Promise<ToolRegistry> {
     const registry = new ToolRegistry();
     const extras = extensions.webFetch ? { webFetch: extensions.webFetch } : {};
     // web_search from Settings → Agent: its credential is a secret name, looked up in the secrets store per search.
@@ -290,12 +291,13 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     // The bridge's hooks run after the profile modules (the pipeline orders by source) for this turn only.
     const unhook: (() => void)[] = [];
     const modules = modulesOf(settings.modules);
-    const active = builtinModules(modules.selection, bindings);
+    const active = builtinModules(modules.selection, modules.bindings);
     // `responses` sends protocol openai to the Responses API; `approval` off leaves the bare gate (module-effects.ts).
     const modelSettings = withWireProtocol(modelSettingsOf(model), active);
     // Seed 000 §7 / 003: a profile that meters or compacts needs the model's window (no silent skip), and protocol
     // "responses" with the old responses hook would encode twice; the turn refuses to start, naming where to fix it.
     checkProfileConfig(model, active, modules.compact.config.enabled, 'Settings → Model');
+    checkBridgeServes(modules.selection, modules.bindings, extensions); // a bound module runs on the bridge or not at all
     // A stored replacement prompt is checked (1–32000 characters) before anything is registered or opened.
     const systemPrompt = modules.systemPrompt !== undefined ? resolveSystemPrompt({ workspace: options.fs.rootName, replacement: modules.systemPrompt }) : undefined;
     // The profile's budget/compact/cache modules first (registered for this turn), then the bridge's hooks.
@@ -320,7 +322,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     // damaged one is a selector that refuses, so the loop stops before any request.
     const { toolView } = await toolViewDeps(db, workspaceId);
     lastTools = { at: Date.now(), tools: () => sourcedTools(tools, toolView) };
-    const contextState = moduleContext({ selection: modules.selection, bindings, ...(memory ? { memory } : {}), skills });
+    const contextState = moduleContext({ selection: modules.selection, bindings: modules.bindings, ...(memory ? { memory } : {}), skills });
     // Long results reach the model as a preview + reference into IndexedDB `content`, readable for the whole session.
     const views = resultViews(opened.info.id);
     try {
@@ -423,7 +425,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
       lastTools = { at: Date.now(), tools: () => sourcedTools(registry, toolView) };
     }
     const history = sessionId ? (await store.load(sessionId)).messages : [];
-    const contextState = moduleContext({ selection: modules.selection, bindings, ...(memory ? { memory } : {}), skills });
+    const contextState = moduleContext({ selection: modules.selection, bindings: modules.bindings, ...(memory ? { memory } : {}), skills });
     return nextRequestBreakdown({
       history,
       fs: options.fs,

@@ -15,7 +15,8 @@ export interface TestBridge {
   stop(): Promise<void>;
 }
 
-export async function startTestBridge(allowOrigins: string[] = []): Promise<TestBridge> {
+/** `manifest`: another desktop manifest than the example one (absolute path). */
+export async function startTestBridge(allowOrigins: string[] = [], manifest = join(REPO, 'bridge/examples/desktop.json')): Promise<TestBridge> {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'bridge-client-')));
   const root = join(base, 'root');
   const bundle = join(base, 'i-bridge.mjs');
@@ -32,7 +33,7 @@ export async function startTestBridge(allowOrigins: string[] = []): Promise<Test
   const { mkdirSync } = await import('node:fs');
   mkdirSync(root);
   const env = { PATH: process.env.PATH, I_CONFIG_DIR: join(base, 'config'), I_DATA_DIR: join(base, 'data'), I_CACHE_DIR: join(base, 'cache'), I_RUNTIME_DIR: join(base, 'runtime') };
-  const args = [bundle, '--port', '0', '--manifest', join(REPO, 'bridge/examples/desktop.json'), '--root', root, ...allowOrigins.flatMap((o) => ['--allow-origin', o])];
+  const args = [bundle, '--port', '0', '--manifest', manifest, '--root', root, ...allowOrigins.flatMap((o) => ['--allow-origin', o])];
   const child: ChildProcess = spawn(process.execPath, args, { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));

@@ -8,12 +8,11 @@ import { HarnessError } from '../../errors';
 import { CORE_TOOL_NAMES } from '../../tools/builtin';
 import { enabledModules, isModuleName, MODULE_NAMES, type ModuleName, type ProfileSelection } from './profiles';
 
-export interface WorkerBinding {
-  /** argv, never joined through a shell; the bridge resolves and runs it from its own manifest. */
-  exec: string[];
-  /** Absolute working folder, when given. */
-  cwd?: string;
-}
+/**
+ * `{exec, cwd}`: a program headless `i` runs through its private i-bridge (bindings.json). `{worker: "bridge"}`: the
+ * app's form — the paired i-bridge serves the module from its own manifest (the app starts no programs).
+ */
+export type WorkerBinding = { exec: string[]; cwd?: string } | { worker: 'bridge' };
 
 export type BindingKey = ModuleName | 'provider';
 export type Bindings = Partial<Record<BindingKey, WorkerBinding>>;
@@ -46,7 +45,7 @@ export function validateBindings(value: unknown, at = 'bindings.json'): Bindings
         throw fail(`${here}.exec.${i}`, `expected a non-empty string of at most ${MAX_EXEC_ARG_CHARS} characters without NUL.`);
       }
     });
-    const binding: WorkerBinding = { exec: [...(b.exec as string[])] };
+    const binding: { exec: string[]; cwd?: string } = { exec: [...(b.exec as string[])] };
     if (b.cwd !== undefined) {
       if (typeof b.cwd !== 'string' || !isAbsolute(b.cwd) || b.cwd.split(/[\\/]/).includes('..')) throw fail(`${here}.cwd`, 'expected an absolute path without "..".');
       binding.cwd = b.cwd;
@@ -62,4 +61,24 @@ export function planModules(selection: ProfileSelection, bindings: Bindings = {}
     const binding = bindings[module];
     return binding ? { module, runs: 'bridge', binding, fallback: false } : { module, runs: 'builtin' };
   });
+}
+
+/**
+ * Settings → Agent's bindings: `{"<module>": {"worker": "bridge"}}`, a module served by the paired i-bridge's
+ * manifest entries (its tools by name, its hook events). `{"exec"}` starts a program, which only headless `i` does;
+ * `web` (web_fetch is the bridge's own) and `search` (nothing to replace) cannot be bound.
+ */
+export function validateAppBindings(value: unknown, at: string): Bindings {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail(at, 'expected an object like {"memory": {"worker": "bridge"}}.');
+  const out: Bindings = {};
+  for (const [key, raw] of Object.entries(value)) {
+    const here = `${at}.${key}`;
+    if (!isModuleName(key)) throw fail(here, `"${key}" is not a module. Bindable: ${MODULE_NAMES.filter((m) => m !== 'web' && m !== 'search').join(', ')}.`);
+    if (key === 'web' || key === 'search') throw new HarnessError('E_BINDING_UNSUPPORTED', `At ${here}: the ${key} module cannot run on a worker (${key === 'web' ? "web_fetch is i-bridge's own tool" : 'it has nothing to replace'}). Remove this binding.`, { at: here });
+    const b = raw as Record<string, unknown> | null;
+    if (typeof b === 'object' && b !== null && 'exec' in b) throw fail(here, '{"exec": [...]} starts a program, which only headless i does. In the app, put the worker in the paired i-bridge\'s manifest and use {"worker": "bridge"}.');
+    if (typeof b !== 'object' || b === null || Object.keys(b).length !== 1 || b.worker !== 'bridge') throw fail(here, 'expected {"worker": "bridge"}.');
+    out[key] = { worker: 'bridge' };
+  }
+  return out;
 }

@@ -75,6 +75,7 @@ export function boundModuleEntries(selection: ProfileSelection, bindings: Bindin
     if (!binding) continue;
     if (module === 'web') throw unsupported(module, 'web_fetch is i-bridge\'s own tool, so a worker cannot take over the web module whole.', at);
     if (module === 'search') throw unsupported(module, 'the search module has no hooks or tools to replace (glob and search are core tools).', at);
+    if (!('exec' in binding)) throw unsupported(module, 'a {"worker": "bridge"} binding names the app\'s paired i-bridge; headless i starts the program itself: use {"exec": [...], "cwd": "..."}.', at);
     const where = { exec: [...binding.exec], ...(binding.cwd !== undefined ? { cwd: binding.cwd } : {}), module };
     for (const schema of moduleToolSchemas(module, o.webSearch)) out.tools.push({ ...schema, ...where });
     const events = MODULE_HOOK_EVENTS[module];
