@@ -1,8 +1,13 @@
 // Settings → Agent fields that give the app what headless i reads from approval.json (deny_tools), compact.json /
 // prompts.json (the compaction prompt), cache.json (namespace, target_hit_ratio) and web.json (search). Plain
 // inputs over the form state; agent-form.ts converts them and the modules' parsers check them on save.
+import { For } from 'solid-js';
+import { OFFERED_MODULES, PROFILE_MODULES, type ModuleName } from '../../../core/modules';
 import type { Translate } from '../../i18n/i18n';
 import type { AgentForm } from './agent-form';
+
+/** Modules a worker can serve: not `web` (web_fetch is the bridge's own tool) and not `search` (nothing to replace). */
+const BINDABLE = OFFERED_MODULES.filter((m) => m !== 'web');
 
 interface FieldProps {
   /** Makes the ids of this form's controls unique. */
@@ -56,5 +61,26 @@ export function WebSearchField(props: FieldProps) {
       <textarea id={props.id('web-search')} class="agent-prompt" rows="6" spellcheck={false} placeholder={'{"url": "https://…", "method": "GET", "params": {"q": "{query}"}, "results": {"items": "results", "title": "title", "url": "url"}}'} value={props.form.webSearch} onInput={(e) => props.patch({ webSearch: e.currentTarget.value })} />
       <p class="field-hint">{props.t('agent.webSearchHint')}</p>
     </div>
+  );
+}
+
+/** bindings.json in the app: which modules the paired i-bridge serves instead of the built-in ones (no fallback). */
+export function BindingsField(props: FieldProps) {
+  const toggle = (m: ModuleName, on: boolean) => props.patch({ bound: on ? [...props.form.bound.filter((x) => x !== m), m] : props.form.bound.filter((x) => x !== m) });
+  return (
+    <fieldset class="choice-group">
+      <legend>{props.t('agent.bindings')}</legend>
+      <p class="field-hint">{props.t('agent.bindingsHint')}</p>
+      <div class="agent-modules">
+        <For each={BINDABLE.filter((m) => PROFILE_MODULES[props.form.profile].includes(m))}>
+          {(m) => (
+            <label class="checkbox">
+              <input type="checkbox" aria-label={props.t('agent.bindModule', { module: m })} checked={props.form.bound.includes(m)} onChange={(e) => toggle(m, e.currentTarget.checked)} />
+              <code>{m}</code>
+            </label>
+          )}
+        </For>
+      </div>
+    </fieldset>
   );
 }

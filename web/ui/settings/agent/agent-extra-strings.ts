@@ -12,6 +12,10 @@ export const agentExtraEn = {
   'agent.webSearch': 'Web search service',
   'agent.webSearchHint':
     'The web_search tool, as the "search" object of web.json: url (https), method GET or POST, params with {query} and {limit}, results {items, title, url, snippet}, max_results. The key is named in auth.secret and read from Settings → Keys. The service must allow requests from this page (CORS). Empty: no web_search.',
+  'agent.bindings': 'Run on the paired i-bridge',
+  'agent.bindingsHint':
+    'A ticked feature runs only on the bridge paired in Settings → Bridge: its tools and hooks come from the bridge’s manifest (same tool names), and the built-in one is off. If the bridge does not serve it, turns do not start; if it fails, the turn stops with its error.',
+  'agent.bindModule': 'Run {module} on the paired i-bridge',
 } as const;
 
 export const agentExtraZh: Record<keyof typeof agentExtraEn, string> = {
@@ -26,4 +30,8 @@ export const agentExtraZh: Record<keyof typeof agentExtraEn, string> = {
   'agent.webSearch': '网页搜索服务',
   'agent.webSearchHint':
     'web_search 工具，即 web.json 中的 "search" 对象：url（https）、method 为 GET 或 POST、含 {query} 与 {limit} 的 params、results {items, title, url, snippet}、max_results。密钥名写在 auth.secret 中，从“设置 → 密钥”读取。该服务必须允许来自此页面的请求（CORS）。留空：不提供 web_search。',
+  'agent.bindings': '在已配对的 i-bridge 上运行',
+  'agent.bindingsHint':
+    '勾选的功能只在“设置 → 桥接”中配对的桥接上运行：其工具与 hook 来自桥接的清单（工具名相同），内置实现关闭。桥接未提供时对话不会开始；运行失败时对话以其错误停止。',
+  'agent.bindModule': '在已配对的 i-bridge 上运行 {module}',
 };

@@ -31,4 +31,13 @@ describe('the Settings → Agent form', () => {
     expect(() => modulesFromForm({ ...form, webSearch: '{"url": ' })).toThrow(/agent\.web_search: not valid JSON/);
     expect(() => checkAgentModules(modulesFromForm({ ...form, targetHitRatio: 'lots' }))).toThrow(/target_hit_ratio/);
   });
+
+  it('stores ticked "Run on the paired i-bridge" features as bindings and reads them back', () => {
+    const form = formFromModules(DEFAULT_AGENT_MODULES);
+    expect(form.bound).toEqual([]);
+    const checked = checkAgentModules(modulesFromForm({ ...form, bound: ['memory', 'compact'] }));
+    expect(checked.bindings).toEqual({ memory: { worker: 'bridge' }, compact: { worker: 'bridge' } });
+    expect(formFromModules(checked).bound).toEqual(['memory', 'compact']);
+    expect('bindings' in modulesFromForm(form)).toBe(false);
+  });
 });

@@ -28,6 +28,8 @@ export interface AgentForm {
   compactPrompt: string;
   /** web.json `search` as JSON text; '' = no web_search tool. */
   webSearch: string;
+  /** Modules the paired i-bridge serves (bindings: {"<module>": {"worker": "bridge"}}). */
+  bound: ModuleName[];
 }
 
 export function formFromModules(m: AgentModules): AgentForm {
@@ -45,6 +47,7 @@ export function formFromModules(m: AgentModules): AgentForm {
     denyTools: m.denyTools.join(', '),
     compactPrompt: m.compactPrompt ?? '',
     webSearch: m.webSearch ? JSON.stringify(m.webSearch, null, 2) : '',
+    bound: Object.keys(m.bindings) as ModuleName[],
   };
 }
 
@@ -73,5 +76,6 @@ export function modulesFromForm(f: AgentForm): StoredModules {
     ...(f.denyTools.trim() !== '' ? { deny_tools: f.denyTools.split(/[\s,]+/).filter(Boolean) } : {}),
     ...(f.compactPrompt !== '' ? { compact_prompt: f.compactPrompt } : {}),
     ...(f.webSearch.trim() !== '' ? { web_search: webSearchOf(f.webSearch) as StoredModules['web_search'] } : {}),
+    ...(f.bound.length ? { bindings: Object.fromEntries(f.bound.map((m) => [m, { worker: 'bridge' as const }])) } : {}),
   };
 }

@@ -14,7 +14,7 @@ import { ToolViewSection } from './tool-view-section';
 import { SkillsSection } from './skills-section';
 import { codeOf, messageOf } from '../../state/errors';
 import { CACHE_CHOICES, formFromModules, modulesFromForm, type AgentForm } from './agent-form';
-import { CacheExtraFields, CompactPromptField, DenyToolsField, WebSearchField } from './agent-extra-fields';
+import { BindingsField, CacheExtraFields, CompactPromptField, DenyToolsField, WebSearchField } from './agent-extra-fields';
 
 const errorText = (error: unknown) => `${codeOf(error) ?? 'E_AGENT_MODULES_INVALID'}: ${messageOf(error)}`;
 
@@ -142,6 +142,8 @@ export default function AgentTab(props: { state: AppState }) {
           </div>
           <DenyToolsField id={f} form={form()} patch={patch} t={t} />
         </fieldset>
+
+        <BindingsField id={f} form={form()} patch={patch} t={t} />
 
         <fieldset class="choice-group">
           <legend>{t('agent.compact')}</legend>
