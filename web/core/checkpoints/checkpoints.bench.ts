@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { it } from 'vitest';
 import { compare } from '../../../scripts/bench-kit';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
+import { protectWrites, type WorkspaceFs } from '../fs';
+import { writeTool } from '../tools/builtin/write';
 import { createNodeCheckpointStore } from './node-store';
 import { startTurnCheckpoints } from './recorder';
 import type { CheckpointStore } from './types';
@@ -19,7 +21,8 @@ const RUNS = 15;
 const WARMUP = 3;
 
 async function workspace() {
-  const fs = await createNodeWorkspaceFs({ root: mkdtempSync(join(tmpdir(), 'i-bench-cp-')), access: 'read-write' });
+  // Both sides write through the write policy, as a headless run's fs does (the recorder wraps that fs).
+  const fs = protectWrites(await createNodeWorkspaceFs({ root: mkdtempSync(join(tmpdir(), 'i-bench-cp-')), access: 'read-write' }), { allowGitWrites: false });
   const store = createNodeCheckpointStore({ sessionsRoot: mkdtempSync(join(tmpdir(), 'i-bench-cp-sessions-')) });
   return { fs, store };
 }
@@ -109,3 +112,43 @@ it('revert of 100 files vs writing them', async () => {
     { runs: RUNS, warmup: WARMUP, target: 1.5 },
   );
 });
+
+// The write path as the agent takes it: the built-in `write` tool, prepared (diff, snapshot) and executed (it checks
+// the file is still what the person approved, then writes), on files that exist. Its own read just before the write
+// is the recorder's "before", so the recorded side reads each file as often as the plain one.
+it('the write tool with checkpoints vs without: a 1 MiB file and 100 small files', async () => {
+  const { fs, store } = await workspace();
+  const write = writeTool();
+  const ctxOf = (f: WorkspaceFs, id: string) => ({ fs: f, workspaceId: 'bench', callId: id, signal: new AbortController().signal });
+  const run = async (f: (id: string) => WorkspaceFs, path: string, content: string) => {
+    const ctx = ctxOf(f(path), path);
+    const args = { path, content };
+    const result = await write.execute(args, ctx, await write.prepare!(args, ctx));
+    if (result.error) throw new Error(result.output);
+  };
+  const big = (n: number) => `${'x'.repeat(63)}${n % 10}\n`.repeat(16 * 1024);
+  const small = (n: number) => `export const v = ${n};\n`.repeat(20);
+  const paths = (prefix: string) => Array.from({ length: 100 }, (_, i) => `${prefix}/t${i}.ts`);
+  for (const p of ['plain/big.txt', 'recorded/big.txt', ...paths('plain'), ...paths('recorded')]) await fs.writeText(p, 'old\n');
+  for (const [name, one, content] of [['a 1 MiB file', true, big], ['100 small files', false, small]] as const) {
+    const started = await turns(store, `tool-${one}`);
+    let n = 0;
+    await compare(
+      `checkpoints: the write tool, ${name}`,
+      { label: 'plain fs', run: () => (n++, one ? run(() => fs, 'plain/big.txt', content(n)) : sequential(paths('plain'), (p) => run(() => fs, p, content(n)))) },
+      {
+        label: 'with checkpoints',
+        run: async () => {
+          const turn = started.shift()!;
+          const recorded = (id: string) => turn.fsFor({ id, name: 'write', step: 1 }, fs);
+          await (one ? run(recorded, 'recorded/big.txt', content(n)) : sequential(paths('recorded'), (p) => run(recorded, p, content(n))));
+        },
+      },
+      { runs: RUNS, warmup: WARMUP, target: 1.3 },
+    );
+  }
+});
+
+async function sequential(paths: string[], f: (path: string) => Promise<void>) {
+  for (const p of paths) await f(p);
+}

@@ -53,47 +53,48 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
       return strip(row);
     });
 
-  /** New contents staged by stageWrite and not yet stored (storeAfter runs alongside the file write). */
-  const inFlight = new Map<string, number>();
   // Checkpoints are an undo aid beside the session log: commits need not wait for the disk flush ('relaxed'; they
   // survive a tab or browser crash, not a power loss), which cut a checkpointed write's cost (CONTEXT.md).
   const rw = <N extends 'checkpoint_blobs' | 'checkpoint_records'>(names: N[]) => db.transaction(names, 'readwrite', { durability: 'relaxed' });
   const plain = (bytes: Uint8Array) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice());
 
   /**
-   * Appends records (and `blob`, contents to store with them) in ONE read-write transaction, then prunes
-   * oldest-first while the workspace's blobs exceed the cap. Every content a record names must be stored by then,
-   * or be `staged` (stored next, by storeAfter).
+   * Appends records (and `put`, contents to store with them) in ONE read-write transaction, then prunes
+   * oldest-first while the workspace's blobs exceed the cap. Every content a record names must be stored by then.
+   * The lookups go out together and the writes are not awaited one by one: each awaited request is a round trip to
+   * the browser's storage process.
    */
-  async function appendMany(inputs: readonly NewRecord[], blob: { sha: string; bytes: Uint8Array } | null, staged?: { sha: string; size: number }) {
+  async function appendMany(inputs: readonly NewRecord[], put: ReadonlyArray<{ sha: string; bytes: Uint8Array }> = []) {
     await usedNow();
-    const tx = db.transaction(['checkpoint_records', 'checkpoint_blobs'], 'readwrite', { durability: 'relaxed' });
+    const tx = rw(['checkpoint_records', 'checkpoint_blobs']);
     const records = tx.objectStore('checkpoint_records');
     const blobs = tx.objectStore('checkpoint_blobs');
-    const fail = (error: HarnessError) => {
-      tx.done.catch(() => undefined);
-      tx.abort();
-      return error;
-    };
-    // A blob already stored (the same contents written before) is not put again nor counted twice.
-    const newBlob = blob && (await blobs.getKey([workspaceId, blob.sha])) === undefined ? blob : null;
-    const stagedNew = staged && !inFlight.has(staged.sha) && staged.sha !== newBlob?.sha && (await blobs.getKey([workspaceId, staged.sha])) === undefined ? staged : null;
-    const total = used! + (newBlob?.bytes.byteLength ?? 0) + (stagedNew?.size ?? 0);
-    if (newBlob) await blobs.put({ workspaceId, sha: newBlob.sha, size: newBlob.bytes.byteLength, bytes: plain(newBlob.bytes) });
-    for (const sha of new Set(inputs.flatMap((r) => [r.before, r.after]))) {
-      if (sha === ABSENT || sha === newBlob?.sha || sha === staged?.sha || inFlight.has(sha)) continue;
-      if ((await blobs.getKey([workspaceId, sha])) === undefined) {
-        throw fail(new HarnessError('E_CHECKPOINT_FAILED', `A checkpoint names contents (${sha.slice(0, 12)}…) that are not stored. Store them with putBlob first.`, { sha }));
+    const offered = new Map(put.map((b) => [b.sha, b.bytes]));
+    const named = [...new Set([...offered.keys(), ...inputs.flatMap((r) => [r.before, r.after])])].filter((sha) => sha !== ABSENT);
+    const [known, last] = await Promise.all([Promise.all(named.map((sha) => blobs.getKey([workspaceId, sha]))), records.openKeyCursor(ws(-Infinity, Infinity), 'prev')]);
+    const writes: Array<Promise<unknown>> = [];
+    let added = 0;
+    for (const [i, sha] of named.entries()) {
+      if (known[i] !== undefined) continue;
+      const bytes = offered.get(sha);
+      if (!bytes) {
+        tx.done.catch(() => undefined);
+        tx.abort();
+        throw new HarnessError('E_CHECKPOINT_FAILED', `A checkpoint names contents (${sha.slice(0, 12)}…) that are not stored. Store them with putBlob first.`, { sha });
       }
+      // A blob already stored (the same contents written before) is not put again nor counted twice.
+      writes.push(blobs.put({ workspaceId, sha, size: bytes.byteLength, bytes: plain(bytes) }));
+      added += bytes.byteLength;
     }
-    const last = await records.openCursor(ws(-Infinity, Infinity), 'prev');
-    let seq = last ? (last.value.seq as number) + 1 : 0;
-    const added: CheckpointRecord[] = [];
+    let seq = last ? (last.primaryKey as [string, number])[1] + 1 : 0;
+    const out: CheckpointRecord[] = [];
     for (const input of inputs) {
       const record: CheckpointRecord = { ...input, seq: seq++ };
-      await records.put({ ...record, workspaceId } as never);
-      added.push(record);
+      writes.push(records.put({ ...record, workspaceId } as never));
+      out.push(record);
     }
+    await Promise.all(writes);
+    const total = used! + added;
     let pruned = null;
     if (total > capBytes) {
       const blobSizes = new Map<string, number>();
@@ -102,23 +103,20 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
         blobSizes.set((cursor.primaryKey as [string, string])[1], cursor.key[1]);
         cursor = await cursor.continue();
       }
-      for (const [sha, size] of inFlight) blobSizes.set(sha, size);
-      if (stagedNew) blobSizes.set(stagedNew.sha, stagedNew.size);
       const all = checked((await records.getAll(ws(-Infinity, Infinity))) as unknown as Array<Record<string, unknown>>);
-      const plan = planPrune(all, (_r, sha) => sha, (sha) => blobSizes.get(sha) ?? 0, total, capBytes, added);
+      const plan = planPrune(all, (_r, sha) => sha, (sha) => blobSizes.get(sha) ?? 0, total, capBytes, out);
       for (const r of plan.drop) await records.delete([workspaceId, r.seq]);
       for (const m of plan.markers) await records.put({ ...m, workspaceId } as never);
-      for (const sha of plan.freeBlobs) if (!inFlight.has(sha) && sha !== stagedNew?.sha) await blobs.delete([workspaceId, sha]);
+      for (const sha of plan.freeBlobs) await blobs.delete([workspaceId, sha]);
       pruned = plan.pruned;
     }
     await tx.done;
     // Counted once the transaction committed (an aborted one stored nothing).
     used = total - (pruned?.bytes ?? 0);
-    if (stagedNew) inFlight.set(stagedNew.sha, stagedNew.size);
-    return { records: added, pruned, stagedNew: stagedNew !== null };
+    return { records: out, pruned };
   }
 
-  /** Blobs of the workspace (or only `among`) no record names and no write in flight, removed in one transaction. */
+  /** Blobs of the workspace (or only `among`) no record names, removed in one transaction. */
   async function sweep(among?: ReadonlySet<string>): Promise<{ blobs: number; bytes: number }> {
     const tx = rw(['checkpoint_records', 'checkpoint_blobs']);
     const named = new Set<string>();
@@ -133,7 +131,7 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
     const drop: Array<[string, number]> = [];
     while (cursor) {
       const sha = (cursor.primaryKey as [string, string])[1];
-      if (!named.has(sha) && !inFlight.has(sha) && (!among || among.has(sha))) drop.push([sha, cursor.key[1]]);
+      if (!named.has(sha) && (!among || among.has(sha))) drop.push([sha, cursor.key[1]]);
       cursor = await cursor.continue();
     }
     for (const [sha, size] of drop) {
@@ -154,7 +152,7 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
       await usedNow();
       // Usually stored already (a write's "before" is the previous write's "after"): a read-only look is cheaper
       // than a read-write transaction. A put racing in between is harmless (same key, same bytes).
-      if (inFlight.has(sha) || (await db.getKey('checkpoint_blobs', [workspaceId, sha])) !== undefined) return sha;
+      if ((await db.getKey('checkpoint_blobs', [workspaceId, sha])) !== undefined) return sha;
       const tx = rw(['checkpoint_blobs']);
       const stored = await tx.objectStore('checkpoint_blobs').getKey([workspaceId, sha]);
       if (stored === undefined) await tx.objectStore('checkpoint_blobs').put({ workspaceId, sha, size: bytes.byteLength, bytes: plain(bytes) });
@@ -173,31 +171,17 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
       return { record: records[0]!, pruned };
     },
     async stageWrite(input, before, after) {
-      // The prior contents and the record in one transaction, before the file changes; the new contents are counted
-      // now and stored by storeAfter (its own transaction, alongside the file write).
-      const beforeBlob = before && input.before !== ABSENT ? { sha: input.before, bytes: before } : null;
-      const staged = after && input.after !== ABSENT ? { sha: input.after, size: after.byteLength } : undefined;
-      const { records, pruned, stagedNew } = await appendMany([input], beforeBlob, staged);
+      // Prior contents, new contents and the record in one transaction, before the file changes.
+      const put = [
+        ...(before && input.before !== ABSENT ? [{ sha: input.before, bytes: before }] : []),
+        ...(after && input.after !== ABSENT ? [{ sha: input.after, bytes: after }] : []),
+      ];
+      const { records, pruned } = await appendMany([input], put);
       const record = records[0]!;
-      let written: Promise<void> | null = null;
-      const storeAfter = async () => {
-        try {
-          const tx = rw(['checkpoint_blobs']);
-          await tx.objectStore('checkpoint_blobs').put({ workspaceId, sha: record.after, size: after!.byteLength, bytes: plain(after!) });
-          await tx.done;
-        } catch (error) {
-          used! -= after!.byteLength;
-          throw error;
-        } finally {
-          inFlight.delete(record.after);
-        }
-      };
       return {
         record,
         pruned,
-        storeAfter: () => (written ??= stagedNew ? storeAfter() : Promise.resolve()),
         async cancel() {
-          await written?.catch(() => undefined);
           const tx = rw(['checkpoint_records']);
           await tx.objectStore('checkpoint_records').delete([workspaceId, record.seq]);
           await tx.done;
@@ -207,7 +191,7 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
         },
       };
     },
-    appendMany: (inputs) => appendMany(inputs, null),
+    appendMany: (inputs) => appendMany(inputs),
     async lastTurn(session) {
       // Markers are appended in turn order: the newest marker, found walking back from the session's last record,
       // names the highest turn (reverts after it name lower ones). Not a read of the whole session.

@@ -66,19 +66,6 @@ describe('session-folder checkpoint store', () => {
     expect(await readFile(file, 'utf8')).toBe(damaged);
   });
 
-  it('after a crash that left the newest record without its new contents, counts them as missing and stores them on the next need', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'i-cp-'));
-    const store = createNodeCheckpointStore({ sessionsRoot: root });
-    const after = new TextEncoder().encode('agent version');
-    const sha = await store.sha256(after);
-    // Staged and recorded, then the process died before storeAfter ran.
-    await store.stageWrite({ kind: 'write', session: 'work', turn: 1, step: 1, callId: 'c', tool: 'write', path: 'a', before: ABSENT, after: sha, beforeBytes: null, afterBytes: after.byteLength, at: 1 }, null, after);
-    const reopened = createNodeCheckpointStore({ sessionsRoot: root });
-    expect(await reopened.usedBytes()).toBe(0);
-    expect(await reopened.putBlob('work', after)).toBe(sha);
-    expect(new TextDecoder().decode((await reopened.getBlob('work', sha))!)).toBe('agent version');
-  });
-
   it('sweeps one session’s orphan contents and leaves every other session’s files alone', async () => {
     const root = mkdtempSync(join(tmpdir(), 'i-cp-'));
     const store = createNodeCheckpointStore({ sessionsRoot: root });

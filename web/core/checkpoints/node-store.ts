@@ -53,9 +53,6 @@ async function writeAtomic(file: string, data: string | Uint8Array): Promise<voi
   }
 }
 
-/** The newest records of a session whose new contents are checked on load (stageWrite writes them last). */
-const TAIL_CHECK = 8;
-
 const blobsOf = (records: readonly CheckpointRecord[]) => {
   const out = new Map<string, number>();
   for (const r of records) {
@@ -125,7 +122,6 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
       records.push(value as CheckpointRecord);
     }
     const log: SessionLog = { next: (records.at(-1)?.seq ?? -1) + 1, blobs: blobsOf(records), records, torn: last !== '' };
-    await dropUnwrittenTail(session, log);
     for (const size of log.blobs.values()) usedTotal += size;
     logs.set(session, log);
     return log;
@@ -151,25 +147,28 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
     allLoaded = true;
   }
 
+  /** Appends to records.ndjson; its folder is made once per store (again if it went away), not on every append. */
+  async function appendLines(session: string, text: string): Promise<void> {
+    const dir = dirOf(session);
+    const file = join(dir, 'records.ndjson');
+    if (!made.has(dir)) {
+      await fsp.mkdir(dir, { recursive: true });
+      made.add(dir);
+    }
+    try {
+      await fsp.appendFile(file, text, { mode: 0o600 });
+    } catch (error) {
+      if (!isErrno(error, 'ENOENT')) throw error;
+      await fsp.mkdir(dir, { recursive: true });
+      await fsp.appendFile(file, text, { mode: 0o600 });
+    }
+  }
+
   const rewrite = async (session: string, log: SessionLog) => {
     await fsp.mkdir(dirOf(session), { recursive: true });
     await writeAtomic(join(dirOf(session), 'records.ndjson'), log.records.map((r) => `${JSON.stringify(r)}\n`).join(''));
     log.torn = false;
   };
-
-  /**
-   * A write's new contents are stored alongside the file write, after its record (stageWrite): a crash in between
-   * leaves a record naming contents that never reached the disk. Only the newest records can be in that state, so
-   * their blobs are looked at on load; one missing (or cut short) is not counted as held, and the next write or
-   * revert needing it stores it again.
-   */
-  async function dropUnwrittenTail(session: string, log: SessionLog): Promise<void> {
-    const tail = new Set(log.records.slice(-TAIL_CHECK).flatMap((r) => (r.after === ABSENT ? [] : [r.after])));
-    for (const sha of tail) {
-      const size = await fsp.stat(join(dirOf(session), 'blobs', sha)).then((st) => st.size, () => -1);
-      if (size !== log.blobs.get(sha)) log.blobs.delete(sha);
-    }
-  }
 
   const used = () => usedTotal;
 
@@ -230,35 +229,22 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
     },
     async stageWrite(input, before, after) {
       await load(input.session);
-      // The prior contents reach the disk before the record that names them, and both before the file changes.
-      if (before && input.before !== ABSENT && !held(input.session, input.before)) {
-        await writeBlob(input.session, input.before, before);
-        hold(input.session, input.before, before.byteLength);
+      // Both contents reach the disk before the record that names them, and all of it before the file changes
+      // (writing the new contents alongside the file write was measured slower: the two compete for the disk).
+      for (const [sha, bytes] of [[input.before, before], [input.after, after]] as const) {
+        if (!bytes || sha === ABSENT || held(input.session, sha)) continue;
+        await writeBlob(input.session, sha, bytes);
+        hold(input.session, sha, bytes.byteLength);
       }
-      const afterNew = after !== null && input.after !== ABSENT && !held(input.session, input.after);
-      // Counted now (the cap and the record check see it); written by storeAfter, alongside the file write.
-      if (afterNew) hold(input.session, input.after, after.byteLength);
-      let written: Promise<void> | null = null;
       const { records, pruned } = await store.appendMany([input]);
       const record = records[0]!;
       return {
         record,
         pruned,
-        storeAfter: () =>
-          (written ??= afterNew
-            ? writeBlob(input.session, input.after, after).catch((error: unknown) => {
-                // Not on disk: no longer counted as held, so the next write needing these contents stores them.
-                const log = logs.get(input.session)!;
-                usedTotal -= log.blobs.get(input.after) ?? 0;
-                log.blobs.delete(input.after);
-                throw error;
-              })
-            : Promise.resolve()),
         async cancel() {
           const log = logs.get(input.session)!;
           log.records = log.records.filter((r) => r !== record);
           await rewrite(input.session, log);
-          await written?.catch(() => undefined);
           // Contents only this record named are orphans now: they go (after the list that named them).
           for (const sha of new Set([record.before, record.after])) {
             if (sha === ABSENT || log.records.some((r) => r.before === sha || r.after === sha)) continue;
@@ -330,8 +316,7 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
           rewritten.add(session);
           continue;
         }
-        await fsp.mkdir(dirOf(session), { recursive: true });
-        await fsp.appendFile(join(dirOf(session), 'records.ndjson'), text, { mode: 0o600 });
+        await appendLines(session, text);
       }
       for (const session of rewritten) await rewrite(session, logs.get(session)!);
       // Blob files go after the lists that no longer name them: a crash in between leaves an orphan file, never a
@@ -368,6 +353,7 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
       usedTotal -= bytes;
       logs.set(session, { next: 0, blobs: new Map(), records: [], torn: false });
       made.delete(join(dirOf(session), 'blobs'));
+      made.delete(dirOf(session));
       return { blobs, bytes };
     },
     async sweepOrphans(only) {

@@ -4,10 +4,10 @@
 // Bridge and native tools change files outside this fs: they cannot be recorded (CONTEXT.md).
 //
 // Write-ahead: before a file changes, what it holds NOW is read (a person's edit since the agent's last write must
-// become this write's "before") and stored with the write's record in one store write (stageWrite); only then is the
-// file written, while the new contents are stored alongside. A write whose prior state cannot be stored is refused
-// (E_CHECKPOINT_FAILED) before the file is touched: an undo must never be promised and then be missing. A file write
-// that fails drops its record again; new contents that could not be stored are reported through `onEvent`.
+// become this write's "before") and stored with the new contents and the write's record in one store write
+// (stageWrite); only then is the file written. A write whose states cannot be stored is refused (E_CHECKPOINT_FAILED)
+// before the file is touched: an undo must never be promised and then be missing. A file write that fails drops its
+// record again.
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import { normalizeWorkspacePath, protectWrites, writePolicyOf, type WorkspaceFs } from '../fs';
 import { ABSENT, type CheckpointStore, type Pruned, type StagedWrite } from './types';
@@ -104,29 +104,20 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
       }
     };
 
-    /** After the file write: the new contents stored (alongside it), the record reported; or the record dropped. */
+    /** After the file write: the record reported; or, when the write failed, dropped with its contents. */
     const settle = async (path: string, staged: StagedWrite, after: Uint8Array | null, run: () => Promise<void>) => {
       const key = `${session}\n${path}`;
-      const storing = staged.storeAfter();
       try {
         await run();
       } catch (error) {
         last.delete(key);
-        await storing.catch(() => undefined);
         await staged.cancel().catch(() => undefined);
         throw error;
       }
       const r = staged.record;
-      try {
-        await storing;
-        if (after) last.set(key, r.after, after);
-        else last.delete(key);
-        emit({ type: 'recorded', path, turn, callId: call.id, tool: call.name, before: r.before, after: r.after });
-      } catch (error) {
-        // The file is written and its record (with the prior state) kept; only the agent's version is not stored.
-        last.delete(key);
-        emit({ type: 'untracked', path, error: toErrorData(error, 'E_CHECKPOINT_FAILED') });
-      }
+      if (after) last.set(key, r.after, after);
+      else last.delete(key);
+      emit({ type: 'recorded', path, turn, callId: call.id, tool: call.name, before: r.before, after: r.after });
       if (staged.pruned) emit({ type: 'pruned', pruned: staged.pruned });
     };
 

@@ -28,7 +28,7 @@ export function checkpointStoreSuite(name: string, h: StoreHarness): void {
       expect(await store.getBlob('s1', 'f'.repeat(64))).toBeNull();
     });
 
-    it('stages a write before the file changes: prior contents and record at once, new contents alongside, identical contents counted once', async () => {
+    it('stages a write before the file changes: prior and new contents with the record at once, identical contents counted once', async () => {
       const store = await h.make();
       const old = bytes('old');
       const neu = bytes('new contents');
@@ -36,15 +36,12 @@ export function checkpointStoreSuite(name: string, h: StoreHarness): void {
       const w = (step: number, path: string, before: string, after: string, sizes: [number | null, number | null]) => write('s1', 1, path, before, after, step, sizes);
       const staged = await store.stageWrite(w(1, 'a.txt', oldSha, newSha, [3, 12]), old, neu);
       expect(staged.record).toMatchObject({ seq: 0, before: oldSha, after: newSha, afterBytes: 12 });
-      // The prior contents are there before the file write; the new ones once storeAfter is done.
+      // Both contents are there before the file write.
       expect(new TextDecoder().decode((await store.getBlob('s1', oldSha))!)).toBe('old');
-      await staged.storeAfter();
       expect(new TextDecoder().decode((await store.getBlob('s1', newSha))!)).toBe('new contents');
       // The same contents again (another file), then a removal that names no new contents.
-      const again = await store.stageWrite(w(2, 'b.txt', ABSENT, newSha, [null, 12]), null, neu);
-      await again.storeAfter();
-      const removed = await store.stageWrite(w(3, 'a.txt', newSha, ABSENT, [12, null]), neu, null);
-      await removed.storeAfter();
+      await store.stageWrite(w(2, 'b.txt', ABSENT, newSha, [null, 12]), null, neu);
+      await store.stageWrite(w(3, 'a.txt', newSha, ABSENT, [12, null]), neu, null);
       expect(await store.usedBytes()).toBe(3 + 12);
       expect((await store.list('s1')).map((r) => r.seq)).toEqual([0, 1, 2]);
     });
@@ -52,10 +49,8 @@ export function checkpointStoreSuite(name: string, h: StoreHarness): void {
     it('drops a cancelled write (its file write failed) with the contents only it named, and keeps the rest', async () => {
       const store = await h.make();
       const kept = await store.stageWrite(write('s1', 1, 'a.txt', ABSENT, await store.sha256(bytes('kept')), 1, [null, 4]), null, bytes('kept'));
-      await kept.storeAfter();
       const prior = bytes('prior of b');
       const failed = await store.stageWrite(write('s1', 1, 'b.txt', await store.sha256(prior), await store.sha256(bytes('never written')), 2, [10, 13]), prior, bytes('never written'));
-      await failed.storeAfter();
       await failed.cancel();
       expect((await store.list('s1')).map((r) => r.path)).toEqual(['a.txt']);
       expect(await store.getBlob('s1', failed.record.before)).toBeNull();

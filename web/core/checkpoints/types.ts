@@ -68,18 +68,13 @@ export interface AppendResult {
 }
 
 /**
- * A write's record stored before the file changes (write-ahead): the prior contents are in the store and the record
- * names them, so a crash between the file write and anything after it never loses the prior state.
+ * A write's record stored before the file changes (write-ahead): the prior and the new contents are in the store and
+ * the record names them, so a crash between the file write and anything after it never loses the prior state.
  */
 export interface StagedWrite {
   record: CheckpointRecord;
   pruned: Pruned | null;
-  /**
-   * Stores the new contents the record names; run alongside the file write (the file write does not wait for it,
-   * the call's end does). A no-op when the store holds them already.
-   */
-  storeAfter(): Promise<void>;
-  /** The file write failed: the record goes, and contents only it named (an orphan) are removed. */
+  /** The file write failed: the record goes, and contents only it named (orphans now) are removed. */
   cancel(): Promise<void>;
 }
 
@@ -102,7 +97,7 @@ export interface CheckpointStore {
   appendMany(records: readonly NewRecord[]): Promise<{ records: CheckpointRecord[]; pruned: Pruned | null }>;
   /**
    * Before a mediated write: `record` (its `before`/`after` are the hashes of `before`/`after`, or 'absent' with
-   * null) and the prior contents in one store write (IndexedDB: one transaction), prior contents stored unless held.
+   * null) with both contents, each stored unless held, in one store write (IndexedDB: one transaction).
    */
   stageWrite(record: NewRecord, before: Uint8Array | null, after: Uint8Array | null): Promise<StagedWrite>;
   /** The highest turn a marker of `session` names (0: none yet); cheap, for numbering the next turn. */
