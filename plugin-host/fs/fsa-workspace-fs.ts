@@ -23,6 +23,7 @@ import {
   fsError,
   withTextMethods,
 } from './fs-common';
+import { SYNC_MIN_BYTES, inPrivateFileSystem, readThroughSyncHandle, syncHandlesAvailable } from './fsa-sync-read';
 
 export interface FsaWorkspaceFsOptions {
   access: WorkspaceAccess;
@@ -32,6 +33,11 @@ export interface FsaWorkspaceFsOptions {
   maxBytes?: number;
   /** Most entries one list returns (default 1000). */
   maxEntries?: number;
+  /**
+   * Read files through short-lived synchronous access handles (fsa-sync-read.ts). Default: when this runs in a
+   * dedicated Worker and the root is in the origin private file system; `false` turns it off (benchmarks).
+   */
+  syncReads?: boolean;
 }
 
 // TypeScript's DOM lib does not type the async iteration of directory handles without DOM.AsyncIterable.
@@ -43,6 +49,8 @@ interface IterableDirectoryHandle extends FileSystemDirectoryHandle {
 type Expect = 'file' | 'directory';
 
 const READ_ATTEMPTS = 4;
+/** Tries of createWritable while a reader's synchronous handle holds the file (held for one read: ~1 ms). */
+const WRITE_LOCK_ATTEMPTS = 6;
 /** How long a folder handle from a listing is used, and at most how many are kept. */
 const KNOWN_MS = 10_000;
 const KNOWN_MAX = 20_000;
@@ -80,6 +88,27 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
   const access = options.access;
   const defaultMaxBytes = assertLimit(options.maxBytes, DEFAULT_MAX_FILE_BYTES, 'maxBytes');
   const defaultMaxEntries = assertLimit(options.maxEntries, DEFAULT_MAX_LIST_ENTRIES, 'maxEntries');
+
+  // Decided at the first read: a picked folder (not OPFS) never has synchronous handles.
+  let syncReads: Promise<boolean> | boolean =
+    options.syncReads === false || !syncHandlesAvailable() ? false : inPrivateFileSystem(root);
+
+  /** The file's bytes, through a synchronous access handle when it is large enough for that to pay. */
+  async function readFile(handle: FileSystemFileHandle, file: File, maxBytes: number, path: string): Promise<Uint8Array> {
+    if (file.size >= SYNC_MIN_BYTES) {
+      const bytes = await readSync(handle, maxBytes, path);
+      if (bytes) return bytes;
+    }
+    return new Uint8Array(await file.arrayBuffer());
+  }
+
+  /** A file's bytes through a synchronous access handle, or null to read it through getFile(). */
+  async function readSync(handle: FileSystemFileHandle, maxBytes: number, path: string): Promise<Uint8Array | null> {
+    if (syncReads === false || !(await syncReads)) return null;
+    const bytes = await readThroughSyncHandle(handle, maxBytes, path);
+    if (bytes === 'unsupported') syncReads = false;
+    return typeof bytes === 'string' ? null : bytes;
+  }
 
   function requireWrite(path: string): void {
     if (access !== 'read-write') throw fsError('E_FS_READ_ONLY', path);
@@ -145,8 +174,9 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     const cached = known.get(folder);
     if (cached && Date.now() - cached.at < KNOWN_MS) {
       try {
-        const file = await (await cached.handle.getFileHandle(p.segments[p.segments.length - 1] as string)).getFile();
-        if (file.size <= maxBytes) return new Uint8Array(await file.arrayBuffer());
+        const handle = await cached.handle.getFileHandle(p.segments[p.segments.length - 1] as string);
+        const file = await handle.getFile();
+        if (file.size <= maxBytes) return await readFile(handle, file, maxBytes, p.path);
       } catch {
         // Gone, not a file, a folder that moved, or a snapshot race: the path is looked up afresh below, which
         // gives the right refusal (or reads what replaced the file).
@@ -158,7 +188,7 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
       try {
         const file = await handle.getFile();
         if (file.size > maxBytes) throw fsError('E_FS_TOO_LARGE', p.path, { size: file.size, maxBytes });
-        return new Uint8Array(await file.arrayBuffer());
+        return await readFile(handle, file, maxBytes, p.path);
       } catch (error) {
         // Measured in Chromium over OPFS: a File snapshot taken just before another writer's close() commits
         // fails with NotFoundError (or NotReadableError). The file was replaced whole, so read it again.
@@ -209,11 +239,19 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
       }
     }
     let writable: FileSystemWritableFileStream;
-    try {
-      writable = await handle.createWritable({ keepExistingData: false });
-    } catch (error) {
-      if (created) await removeCreated(parent, name);
-      throw fromDomError(error, p.path, 'file');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        writable = await handle.createWritable({ keepExistingData: false });
+        break;
+      } catch (error) {
+        // A reader's synchronous access handle (this or another context's) holds the file for one read.
+        if (attempt < WRITE_LOCK_ATTEMPTS && errorName(error) === 'NoModificationAllowedError') {
+          await new Promise((r) => setTimeout(r, 2 ** attempt));
+          continue;
+        }
+        if (created) await removeCreated(parent, name);
+        throw fromDomError(error, p.path, 'file');
+      }
     }
     try {
       await writable.write(data as Uint8Array<ArrayBuffer>);
