@@ -160,7 +160,10 @@ export class BridgeCore {
     const ctx = this.context(body);
     const data = await this.o.pool.call(provider, { event: `provider_${kind}`, ...ctx, data: take(body, 'data') as Record<string, unknown> });
     if (data.version !== 1) throw new BridgeError('E_PROVIDER_INVALID', 'The provider worker answered with a version other than 1. Update the worker.');
-    if (kind === 'prepare') {
+    if (kind === 'prepare' && 'operation' in data) {
+      // Seed 003 附加操作合约: an operation plan; the core checks it whole and runs it only under provider_operations.
+      if (!isObject(data.operation)) throw new BridgeError('E_PROVIDER_INVALID', 'The provider worker returned an "operation" that is not an object.');
+    } else if (kind === 'prepare') {
       if (typeof data.url !== 'string') throw new BridgeError('E_PROVIDER_INVALID', 'The provider worker returned no "url".');
       if (data.headers !== undefined && (!isObject(data.headers) || !Object.values(data.headers).every((v) => typeof v === 'string'))) {
         throw new BridgeError('E_PROVIDER_INVALID', 'The provider worker returned "headers" that are not an object of strings.');

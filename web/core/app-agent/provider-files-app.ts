@@ -7,11 +7,11 @@ import type { ModelConfig } from '../config';
 import { HarnessError } from '../errors';
 import {
   DEFAULT_PROVIDER_JSON, FileRegistry, filesPolicy, filesUnsupportedReason, newFilesContext, parseProviderJson, providerFilesStream, runManageAction, vendorFilesFor,
-  type ManageAction, type ManageResult, type ProviderFilesContext, type ProviderJson, type RegistryStore,
+  withOperationPlans, type ManageAction, type ManageResult, type ProviderFilesContext, type ProviderJson, type RegistryStore,
 } from '../provider-files';
 import { getSecret } from '../settings';
 import type { HarnessDb } from '../storage';
-import type { TransportStreamOptions } from '../agent/transport-stream';
+import { transportStream, type TransportStreamOptions } from '../agent/transport-stream';
 import type { StreamFn } from '../agent/types';
 
 export const PROVIDER_SETTINGS_SCOPE = 'provider:global';
@@ -45,10 +45,16 @@ export async function appFilesContext(db: HarnessDb, workspaceId: string, model:
   return newFilesContext(policy, new FileRegistry(idbRegistryStore(db, workspaceId)), { apiKeyName: model.api_key_env, getSecret: (name) => getSecret(db, name), ...(ports.fetch ? { fetch: ports.fetch } : {}) });
 }
 
-/** create-app-agent's stream: the Files stream when a policy applies, else null (use the plain transport). */
+/**
+ * create-app-agent's stream: a custom worker's adapter runs its operation plans under provider_operations, and the
+ * Files stream applies when a policy does; null when neither changes anything (use the plain transport).
+ */
 export async function appFilesStream(db: HarnessDb, workspaceId: string, model: ModelConfig, options: TransportStreamOptions): Promise<StreamFn | null> {
+  const ports = { apiKeyName: model.api_key_env, getSecret: (name: string) => getSecret(db, name), ...(options.fetch ? { fetch: options.fetch } : {}) };
+  const opts = options.adapter && model.provider_operations ? { ...options, adapter: withOperationPlans(options.adapter, ports) } : options;
   const files = await appFilesContext(db, workspaceId, model, options.fetch ? { fetch: options.fetch } : {});
-  return files ? providerFilesStream({ ...options, files }) : null;
+  if (files) return providerFilesStream({ ...opts, files });
+  return opts === options ? null : transportStream(opts);
 }
 
 /**

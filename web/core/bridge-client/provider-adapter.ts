@@ -5,7 +5,7 @@
 // Non-streaming: the worker is asked for `stream: false` and the adapter has no stream decoder.
 // No bridge, a bridge without a provider, or a failing worker is an error: never a fallback to a built-in adapter.
 import { HarnessError, toErrorData } from '../errors';
-import type { AuthSpec, Message, ParsedResponse, PrepareInput, PreparedRequest, ProviderAdapter } from '../providers';
+import type { AuthSpec, Message, OperationPlan, ParsedResponse, PrepareInput, PreparedRequest, PrepareStepInput, ProviderAdapter, ProviderOperation } from '../providers';
 import type { BridgeClient, BridgeWorkspace } from './client';
 
 export interface BridgeProviderOptions {
@@ -47,6 +47,41 @@ export function checkPreparedAnswer(data: unknown, protocol: string): PreparedRe
     auth = { header: a.header, prefix: a.prefix };
   }
   return { version: 1, url: data.url, body: data.body, headers: headers as Record<string, string>, auth };
+}
+
+const PLAN_KEYS = ['version', 'operation', 'state'];
+const OPERATION_KEYS = ['method', 'url', 'headers', 'auth', 'content_type', 'body_base64', 'cleanup'];
+
+/**
+ * Checks an operation plan answer (seed 003 附加操作合约): {version: 1, operation: {method, url, headers, auth,
+ * content_type?, body_base64?, cleanup?}, state}. The raw body travels as base64 over the NDJSON contract.
+ */
+export function checkOperationPlan(data: Obj, protocol: string): OperationPlan {
+  const bad = (what: string) => invalid(protocol, 'prepare', what);
+  for (const key of Object.keys(data)) if (!PLAN_KEYS.includes(key)) throw bad(`unknown field "${key}" in an operation plan (allowed: ${PLAN_KEYS.join(', ')}).`);
+  if (data.version !== 1) throw bad(`version must be 1, not ${JSON.stringify(data.version)}.`);
+  const op = data.operation;
+  if (!isObj(op)) throw bad('"operation" must be an object.');
+  for (const key of Object.keys(op)) if (!OPERATION_KEYS.includes(key)) throw bad(`unknown field "operation.${key}" (allowed: ${OPERATION_KEYS.join(', ')}).`);
+  if (op.method !== 'GET' && op.method !== 'POST' && op.method !== 'DELETE') throw bad('"operation.method" must be GET, POST or DELETE.');
+  if (typeof op.url !== 'string') throw bad('"operation.url" must be a string.');
+  const headers = op.headers === undefined ? {} : op.headers;
+  if (!isObj(headers) || !Object.values(headers).every((v) => typeof v === 'string')) throw bad('"operation.headers" must be an object of string values.');
+  const a = op.auth;
+  if (a !== undefined && a !== null && (!isObj(a) || typeof a.header !== 'string' || typeof a.prefix !== 'string')) throw bad('"operation.auth" must be null or {header, prefix} strings.');
+  if (op.content_type !== undefined && typeof op.content_type !== 'string') throw bad('"operation.content_type" must be a string.');
+  if (op.body_base64 !== undefined && (typeof op.body_base64 !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(op.body_base64))) throw bad('"operation.body_base64" must be base64 text.');
+  if (op.cleanup !== undefined && typeof op.cleanup !== 'boolean') throw bad('"operation.cleanup" must be true or false.');
+  const operation: ProviderOperation = {
+    method: op.method,
+    url: op.url,
+    headers: headers as Record<string, string>,
+    auth: a ? { header: (a as Obj).header as string, prefix: (a as Obj).prefix as string } : null,
+    ...(op.content_type !== undefined ? { content_type: op.content_type } : {}),
+    ...(op.body_base64 !== undefined ? { body: Uint8Array.from(atob(op.body_base64), (c) => c.charCodeAt(0)) } : {}),
+    ...(op.cleanup !== undefined ? { cleanup: op.cleanup } : {}),
+  };
+  return { version: 1, operation, state: data.state ?? null };
 }
 
 /** Checks a `provider_parse` answer: {version: 1, response: {choices: [{finish_reason, message}], usage?}}. */
@@ -108,7 +143,24 @@ export function bridgeProviderAdapter(options: BridgeProviderOptions): ProviderA
     async prepare(input: PrepareInput) {
       // Custom providers are called without streaming: the answer is one JSON body for provider_parse.
       const data = await call('prepare', { ...input, history: input.history.map(withoutHostRecords), version: 1, protocol, stream: false } as unknown as Obj);
+      if ('operation' in data) {
+        throw new HarnessError('E_PROVIDER_OPERATIONS_OFF', `The provider worker for protocol "${protocol}" asked for an extra operation, which the model config does not allow. Set "provider_operations": true in it to let the core run the worker's operations.`, { protocol, key: 'provider_operations' });
+      }
       return checkPreparedAnswer(data, protocol);
+    },
+    // Under provider_operations (provider-files withOperationPlans): the answer may be an operation plan; the result
+    // of the operation and the plan's state go back with the next call. Bodies cross the contract as base64.
+    async prepareStep(input: PrepareStepInput) {
+      const { operation_result: result, state, ...rest } = input;
+      const data = await call('prepare', {
+        ...rest,
+        history: rest.history.map(withoutHostRecords),
+        version: 1,
+        protocol,
+        stream: false,
+        ...(result ? { operation_result: result, state: state ?? null } : {}),
+      } as unknown as Obj);
+      return 'operation' in data ? checkOperationPlan(data, protocol) : checkPreparedAnswer(data, protocol);
     },
     async parse(raw: unknown) {
       const data = await call('parse', { version: 1, protocol, response: raw });

@@ -29,7 +29,7 @@ import { groupedSelector } from '../tool-views';
 import { startNativeWorkers, type NativeWorkers } from './native';
 import { headlessCheckpoints, runChangesCommand } from './changes';
 import { headlessProviderFiles } from './provider-files';
-import { providerFilesStream, type ProviderFilesContext } from '../provider-files';
+import { providerFilesStream, withOperationPlans, type ProviderFilesContext } from '../provider-files';
 import { checkExplicitWorkspaceId, runWorkspaceId } from './workspace-id';
 import { createSessionFileStore } from './session-file';
 
@@ -353,7 +353,9 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   } catch (error) {
     return fail(cliErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
   }
-  const streamOptions = { apiKeyName: config.api_key_env, getSecret: () => apiKey, ...(io.fetch ? { fetch: io.fetch } : {}), ...(native.adapter ? { adapter: native.adapter } : {}) };
+  // A provider worker's operation plans run only under provider_operations (seed 003; without it they are refused).
+  const operationPorts = { apiKeyName: config.api_key_env, getSecret: () => apiKey, ...(io.fetch ? { fetch: io.fetch } : {}) };
+  const streamOptions = { ...operationPorts, ...(native.adapter ? { adapter: config.provider_operations ? withOperationPlans(native.adapter, operationPorts) : native.adapter } : {}) };
   if (json) emit({ type: 'start', version: 1, session: args.sessionName, protocol: config.protocol, model: config.model, workspace });
   const stream = runTurn(
     {

@@ -11,3 +11,4 @@ export type { ProviderFilesContext } from './files-adapter';
 export { providerFilesStream } from './files-stream';
 export { parseManageAction, runManageAction } from './manage';
 export type { ManageAction, ManageResult, ManageDeps, ListedFile } from './manage';
+export { withOperationPlans } from './operation-plans';

@@ -2,7 +2,7 @@
 // requests (a multipart upload, a list, a delete). The provider only describes them; the core checks origin and
 // headers, attaches the key, sends, and hands back what came back. Pure data, shared by the vendor Files adapters
 // (this folder) and the executor (web/core/provider-files).
-import type { AuthSpec } from './types';
+import type { AuthSpec, PrepareInput } from './types';
 
 export type OperationMethod = 'GET' | 'POST' | 'DELETE';
 
@@ -54,4 +54,15 @@ export interface VendorFiles {
   modelHeaders: Record<string, string>;
   /** True when a failed model request says a referenced file does not exist (expired or deleted remotely). */
   isFileNotFound(status: number, providerMessage: string): boolean;
+}
+
+/** `provider_prepare` input when it continues after an operation: what came back, and the state it asked to keep. */
+export type PrepareStepInput = PrepareInput & { operation_result?: OperationResult; state?: unknown };
+
+/** A `provider_prepare` answer that asks the core for an operation first (seed 003 附加操作合约). */
+export interface OperationPlan {
+  version: 1;
+  operation: ProviderOperation;
+  /** Returned as is with the operation's result on the next prepare call. */
+  state: unknown;
 }

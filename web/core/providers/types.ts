@@ -5,6 +5,7 @@
 
 import type { ErrorData } from '../errors';
 import type { StepUsage } from '../usage/types';
+import type { OperationPlan, PrepareStepInput } from './operation-types';
 
 // ---------------------------------------------------------------------------------------------- conversation
 
@@ -216,6 +217,11 @@ export interface ProviderAdapter {
   parse(raw: unknown): ParsedResponse | Promise<ParsedResponse>;
   /** Streaming decoder: SSE events in, stream events out, and the reassembled raw response at the end. */
   createStreamDecoder?(): StreamDecoder;
+  /**
+   * Seed 003 extra operations (custom workers): a prepare that may answer with an operation plan first. The core
+   * runs it (provider-files `withOperationPlans`, only under provider_operations) and calls again with the result.
+   */
+  prepareStep?(input: PrepareStepInput): Promise<PreparedRequest | OperationPlan>;
 }
 
 export interface StreamDecoder {
