@@ -14,6 +14,8 @@ import { configFromForm, CUSTOM_PRESET, saveModelForm, testModelForm, type Provi
 import { onboardingTranslator, type OnboardingKey } from './onboarding-strings';
 import { connectionNotes, formForChoice, takesKey, type SetupStep } from './setup-steps';
 import './onboarding.css';
+import { BrowserModelSection } from '../settings/browser-model/browser-model-section';
+import { browserModelText } from '../settings/browser-model/strings';
 
 const PROTOCOLS = ['openai', 'responses', 'anthropic', 'deepseek'] as const;
 const CHOICES = [...PROVIDER_PRESETS.map((p) => p.id), CUSTOM_PRESET];
@@ -228,6 +230,11 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
               )}
             </For>
           </fieldset>
+          {/* Issue 21: next to the cloud presets, a model that runs in this tab (no key, no server). */}
+          <details class="ob-browser-model">
+            <summary>{browserModelText(s.locale)('offer')}</summary>
+            <BrowserModelSection state={s} scope={null} current={null} onUsed={() => props.onDone()} />
+          </details>
         </Show>
 
         <Show when={step() === 2}>

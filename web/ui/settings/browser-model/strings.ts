@@ -2,6 +2,7 @@
 // the shared dictionaries; `zh` is typed by `en`, so a missing translation fails typecheck.
 export const browserModelEn = {
   title: 'In this browser',
+  offer: 'Or run a small model in this browser: no key, no server',
   intro: 'Run a small GGUF model inside this tab with llama.cpp (WebAssembly): no key, no server, and no network once it is downloaded. Tools go through JSON actions.',
   stored: 'Stored models',
   none: 'No model stored yet.',
@@ -35,6 +36,7 @@ export const browserModelEn = {
 
 export const browserModelZh: typeof browserModelEn = {
   title: '在此浏览器中运行',
+  offer: '或者在此浏览器中运行一个小模型:无需密钥,无需服务器',
   intro: '用 llama.cpp(WebAssembly)在此标签页内运行一个小型 GGUF 模型:无需密钥,无需服务器,下载后无需网络。工具通过 JSON 动作调用。',
   stored: '已存储的模型',
   none: '尚未存储任何模型。',
