@@ -1,7 +1,8 @@
 // The page side of e2e/checkpoints-in-the-app.bench.ts (bundled by esbuild for the browser): the write path of a
 // private (OPFS) workspace through the File System Access WorkspaceFs, plain vs recorded by the checkpoint store
 // the app uses (IndexedDB), and a revert of 100 files vs writing them. Runs are interleaved, medians returned.
-import { createFsaWorkspaceFs } from '../../plugin-host/fs';
+import { createFsaWorkspaceFs, type WorkspaceFs } from '../../plugin-host/fs';
+import { writeTool } from '../../web/core/tools/builtin/write';
 import { createIdbCheckpointStore, revertSince, startTurnCheckpoints, undoRevert, type CheckpointStore } from '../../web/core/checkpoints';
 import { openHarnessDb } from '../../web/core/storage';
 
@@ -93,4 +94,32 @@ async function revert(runs: number) {
   );
 }
 
-(globalThis as unknown as { checkpointsBench: unknown }).checkpointsBench = { bigFile, smallFiles, revert };
+/**
+ * The write path as the agent takes it: the built-in `write` tool prepared (diff, snapshot) and executed (it checks the
+ * file is still what the person approved, then writes) on 100 existing small files. Its read just before the write is
+ * the recorder's "before", so both sides read each file as often.
+ */
+async function writeToolFiles(runs: number) {
+  const { fs, store } = await setup('cp-tool');
+  const started = await turns(store, 'tool', runs);
+  const write = writeTool();
+  const paths = (prefix: string) => Array.from({ length: 100 }, (_, i) => `${prefix}/t${i}.ts`);
+  for (const p of [...paths('plain'), ...paths('recorded')]) await fs.writeText(p, 'old\n');
+  const one = async (f: WorkspaceFs, path: string, content: string) => {
+    const ctx = { fs: f, workspaceId: 'bench', callId: path, signal: new AbortController().signal };
+    const result = await write.execute({ path, content }, ctx, await write.prepare!({ path, content }, ctx));
+    if (result.error) throw new Error(result.output);
+  };
+  return interleave(
+    runs,
+    async (i) => {
+      for (const p of paths('plain')) await one(fs, p, `export const v = ${i};\n`.repeat(20));
+    },
+    async (i) => {
+      const turn = started[i]!;
+      for (const p of paths('recorded')) await one(turn.fsFor({ id: p, name: 'write', step: 1 }, fs), p, `export const v = ${i};\n`.repeat(20));
+    },
+  );
+}
+
+(globalThis as unknown as { checkpointsBench: unknown }).checkpointsBench = { bigFile, smallFiles, revert, writeToolFiles };
