@@ -281,6 +281,8 @@ Agent features (optional files in $I_CONFIG_DIR; a bad file is a configuration e
                  "get"/"delete" with "file_id", or "reconcile") manages the remote files; a delete always asks on the
                  terminal (--yolo does not skip it; no terminal: refused). With "provider_cleanup": true in the model
                  config, {"action": "delete", "file_id": ..., "cleanup": true} of this app's own upload runs unasked.
+                 "gc_expired": true (off by default) deletes up to 4 of this app's uploads whose expiry passed at
+                 the start of a run, only with "provider_cleanup": true as well (--yolo never enables it).
 DIR/AGENTS.md is sent after the system prompt as project instructions. Memory lives in
 $I_DATA_DIR/workspaces/<id>/memory.json, cache statistics beside it (<id>: the project's workspace id, below).
 

@@ -111,3 +111,35 @@ function readdirOne(dir: string): string {
   expect(names).toHaveLength(1);
   return names[0]!;
 }
+
+describe('gc_expired (optional lifecycle, headless i)', () => {
+  async function expiredUpload(model: Record<string, unknown>) {
+    server = await startModelServer({ script: [...script(), ...script()], files: {} });
+    const p = project('responses', server, { provider_operations: true, ...model }, { images: 'files', expires_after_seconds: 3600, gc_expired: true });
+    expect((await p.run(['--session-name', 's', '-p', 'Look at shot.png'])).code).toBe(0);
+    const dir = join(p.root, 'data', 'workspaces', readdirOne(join(p.root, 'data', 'workspaces')));
+    const reg = JSON.parse(readFileSync(join(dir, 'provider-files.json'), 'utf8'));
+    reg.records[0].expires_at = Date.now() - 1;
+    writeFileSync(join(dir, 'provider-files.json'), JSON.stringify(reg));
+    return { p, old: reg.records[0].file_id as string };
+  }
+
+  it('with provider_cleanup deletes the expired upload once (as cleanup) before uploading again', async () => {
+    const { p, old } = await expiredUpload({ provider_cleanup: true });
+    const r = await p.run(['--session-name', 's', '-p', 'Again']);
+    expect(r.code).toBe(0);
+    const deletes = server!.requests.filter((x) => x.method === 'DELETE');
+    expect(deletes.map((x) => x.path)).toEqual([`/v1/files/${old}`]);
+    expect(uploads(server!)).toHaveLength(2);
+    expect(server!.files!.list().map((f) => f.id)).not.toContain(old);
+  });
+
+  it('without provider_cleanup deletes nothing, even with --yolo, and says which key is missing', async () => {
+    const { p } = await expiredUpload({});
+    const r = await p.run(['--session-name', 's', '--yolo', '-p', 'Again']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('warning N_PROVIDER_FILES_GC_NOT_AUTHORISED');
+    expect(server!.requests.filter((x) => x.method === 'DELETE')).toHaveLength(0);
+    expect(server!.files!.list()).toHaveLength(2);
+  });
+});

@@ -19,7 +19,7 @@ export const workspaceStateDir = (dataDir: string, workspaceId: string) => join(
 export async function headlessProviderFiles(p: { configDir: string; dataDir: string; workspaceId: string; config: ModelConfig; apiKey: string | undefined; fetch?: typeof fetch }): Promise<ProviderFilesContext | null> {
   const provider = await loadProviderJson(p.configDir);
   if (!provider && !p.config.provider_operations) return null;
-  const policy = filesPolicy({ provider: provider ?? DEFAULT_PROVIDER_JSON, providerOperations: p.config.provider_operations, protocol: p.config.protocol, baseUrl: p.config.base_url, apiKeyName: p.config.api_key_env });
+  const policy = filesPolicy({ provider: provider ?? DEFAULT_PROVIDER_JSON, providerOperations: p.config.provider_operations, providerCleanup: p.config.provider_cleanup === true, protocol: p.config.protocol, baseUrl: p.config.base_url, apiKeyName: p.config.api_key_env });
   // A custom provider worker may use operations without provider.json; only a built-in protocol is told they are unused.
   if (policy.notice?.code === 'N_PROVIDER_OPERATIONS_UNUSED' && p.config.provider !== null) policy.notice = null;
   if (policy.mode === 'base64' && !policy.notice) return null;

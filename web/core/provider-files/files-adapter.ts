@@ -8,7 +8,7 @@ import { toErrorData } from '../errors';
 import type { ContentPart, Message, PrepareInput, PreparedRequest, ProviderAdapter, ProviderNotice } from '../providers';
 import { splitDataUrl } from '../providers';
 import type { FilesPolicy } from './provider-json';
-import { answerMessage, MAX_OPERATION_BYTES, newBudget, runOperation, type OperationPorts } from './operations';
+import { answerMessage, MAX_OPERATION_BYTES, newBudget, runOperation, type OperationBudget, type OperationPorts } from './operations';
 import type { FileRegistry } from './registry';
 
 export interface ProviderFilesContext {
@@ -19,10 +19,12 @@ export interface ProviderFilesContext {
   failed: Set<string>;
   /** The file_ids the last prepared request referenced (for the "file not found" recovery). */
   lastUsed: string[];
+  /** gc_expired ran in this run (once per run, at its first step). */
+  gcDone: boolean;
 }
 
 export function newFilesContext(policy: FilesPolicy, registry: FileRegistry, ports: ProviderFilesContext['ports']): ProviderFilesContext {
-  return { policy, registry, ports, failed: new Set(), lastUsed: [] };
+  return { policy, registry, ports, failed: new Set(), lastUsed: [], gcDone: false };
 }
 
 const EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
@@ -46,10 +48,9 @@ const imageUrls = (history: readonly Message[]): string[] => {
 };
 
 /** Resolves file_ids for the images of `input.history`, uploading what is missing. Returns url → file_id. */
-async function resolveFiles(input: PrepareInput, ctx: ProviderFilesContext, notices: ProviderNotice[], signal?: AbortSignal): Promise<Map<string, string>> {
+async function resolveFiles(input: PrepareInput, ctx: ProviderFilesContext, notices: ProviderNotice[], budget: OperationBudget, signal?: AbortSignal): Promise<Map<string, string>> {
   const vendor = ctx.policy.vendor!;
   const now = ctx.ports.now ?? Date.now;
-  const budget = newBudget();
   const byUrl = new Map<string, string>();
   let stopped = false;
   for (const url of imageUrls(input.history)) {
@@ -99,6 +100,32 @@ async function resolveFiles(input: PrepareInput, ctx: ProviderFilesContext, noti
   return byUrl;
 }
 
+/** At most this many cleanup deletes per run, so the step keeps room for its uploads (8 operations a step). */
+export const MAX_GC_DELETES = 4;
+
+/**
+ * gc_expired (off by default; needs provider_cleanup): deletes, as cleanup, uploads of this scope whose local expiry
+ * passed, at most MAX_GC_DELETES, once per run. A 404 means the vendor already dropped it. Failures are not retried.
+ */
+async function collectExpired(input: PrepareInput, ctx: ProviderFilesContext, notices: ProviderNotice[], budget: OperationBudget, signal?: AbortSignal): Promise<void> {
+  ctx.gcDone = true;
+  const vendor = ctx.policy.vendor!;
+  const now = (ctx.ports.now ?? Date.now)();
+  const expired = (await ctx.registry.all()).filter((r) => r.scope === ctx.policy.scope && r.protocol === vendor.protocol && r.expires_at !== null && r.expires_at <= now).slice(0, MAX_GC_DELETES);
+  for (const r of expired) {
+    try {
+      const result = await runOperation({ ...vendor.remove(input.base_url, r.file_id), cleanup: true }, { ...ctx.ports, baseUrl: input.base_url, ...(signal ? { signal } : {}) }, budget);
+      if ((result.status >= 200 && result.status < 300) || result.status === 404) await ctx.registry.forget([r.file_id]);
+      else notices.push({ code: 'N_PROVIDER_FILES_GC_FAILED', message: `Deleting the expired upload ${r.file_id} failed (${result.status}: ${answerMessage(result) || 'no details'}); it is not retried and stays in the registry.` });
+    } catch (e) {
+      const err = toErrorData(e, 'E_PROVIDER_OPERATION');
+      if (err.code === 'E_ABORTED') throw e;
+      notices.push({ code: 'N_PROVIDER_FILES_GC_FAILED', message: `Deleting the expired upload ${r.file_id} failed (${err.code}: ${err.message}); it is not retried.` });
+      return;
+    }
+  }
+}
+
 const withFileIds = (history: readonly Message[], byUrl: Map<string, string>): Message[] =>
   history.map((m) => {
     if (m.role !== 'user' || typeof m.content === 'string') return m;
@@ -119,7 +146,9 @@ export function withProviderFiles(inner: ProviderAdapter, ctx: ProviderFilesCont
         const prepared = await inner.prepare(input);
         return notices.length ? { ...prepared, notices: [...(prepared.notices ?? []), ...notices] } : prepared;
       }
-      const byUrl = await resolveFiles(input, ctx, notices, signal);
+      const budget = newBudget();
+      if (ctx.policy.gc && !ctx.gcDone) await collectExpired(input, ctx, notices, budget, signal);
+      const byUrl = await resolveFiles(input, ctx, notices, budget, signal);
       const prepared = await inner.prepare(byUrl.size ? { ...input, history: withFileIds(input.history, byUrl) } : input);
       ctx.lastUsed = [...new Set(byUrl.values())];
       const headers = byUrl.size ? { ...prepared.headers, ...ctx.policy.vendor.modelHeaders } : prepared.headers;

@@ -13,11 +13,16 @@ export interface ProviderJson {
   account_scope: string | null;
   /** Lifetime asked of the vendor (where it supports one) and trusted locally; null: until deleted. */
   expires_after_seconds: number | null;
+  /**
+   * Optional lifecycle, off by default: at the first step of a run, delete (as cleanup) up to 4 uploads of this
+   * registry whose local expiry passed. Runs only with provider_cleanup: true in the model config too; never by YOLO.
+   */
+  gc_expired?: true;
 }
 
 export const DEFAULT_PROVIDER_JSON: ProviderJson = { images: 'base64', account_scope: null, expires_after_seconds: null };
 
-const KEYS = ['images', 'account_scope', 'expires_after_seconds'];
+const KEYS = ['images', 'account_scope', 'expires_after_seconds', 'gc_expired'];
 const FIX = 'Write {"images": "base64"|"files", "account_scope": "my-account", "expires_after_seconds": 86400} or remove the file (default: base64).';
 
 /** Validates provider.json's parsed JSON; `where` names the file (or Settings) in the message. */
@@ -34,7 +39,8 @@ export function parseProviderJson(value: unknown, where: string): ProviderJson {
   if (expires !== null && (typeof expires !== 'number' || !Number.isInteger(expires) || expires < MIN_EXPIRES_AFTER_SECONDS || expires > MAX_EXPIRES_AFTER_SECONDS)) {
     throw bad('expires_after_seconds', `expected a whole number of seconds from ${MIN_EXPIRES_AFTER_SECONDS} to ${MAX_EXPIRES_AFTER_SECONDS} (the vendors' range)`);
   }
-  return { images, account_scope: scope as string | null, expires_after_seconds: expires as number | null };
+  if (v.gc_expired !== undefined && typeof v.gc_expired !== 'boolean') throw bad('gc_expired', 'expected true or false');
+  return { images, account_scope: scope as string | null, expires_after_seconds: expires as number | null, ...(v.gc_expired === true ? { gc_expired: true as const } : {}) };
 }
 
 /** The vendors whose Files API a built-in adapter can reference from a model request. */
@@ -58,13 +64,15 @@ export interface FilesPolicy {
   vendor: VendorFiles | null;
   /** What the person should know: one switch without the other, or a protocol without Files. */
   notice: { code: string; message: string } | null;
+  /** gc_expired with provider_cleanup: delete this registry's expired uploads once per run (bounded). */
+  gc: boolean;
 }
 
 /**
  * Double authorisation: Files need images "files" AND provider_operations true. The scope defaults to the origin
  * plus the key's name, so two accounts on one server never share file_ids unless the person says they may.
  */
-export function filesPolicy(p: { provider: ProviderJson; providerOperations: boolean; protocol: string; baseUrl: string; apiKeyName: string | null; route?: string }): FilesPolicy {
+export function filesPolicy(p: { provider: ProviderJson; providerOperations: boolean; providerCleanup?: boolean; protocol: string; baseUrl: string; apiKeyName: string | null; route?: string }): FilesPolicy {
   let origin = p.baseUrl;
   try {
     origin = new URL(p.baseUrl).origin;
@@ -72,7 +80,7 @@ export function filesPolicy(p: { provider: ProviderJson; providerOperations: boo
     // an invalid base_url fails later with its own error; the scope only needs to be stable
   }
   const scope = p.provider.account_scope ?? `${origin}#${p.apiKeyName ?? 'no-key'}`;
-  const base = { scope, expiresAfterSeconds: p.provider.expires_after_seconds, vendor: null } as const;
+  const base = { scope, expiresAfterSeconds: p.provider.expires_after_seconds, vendor: null, gc: false } as const;
   const wantsFiles = p.provider.images === 'files';
   if (wantsFiles && !p.providerOperations) {
     return { ...base, mode: 'base64', notice: { code: 'N_PROVIDER_FILES_NOT_AUTHORISED', message: 'provider.json asks for images as "files", but the model config does not set provider_operations: true, so nothing is uploaded and images go as base64. Set "provider_operations": true in the model config to allow the uploads.' } };
@@ -86,5 +94,8 @@ export function filesPolicy(p: { provider: ProviderJson; providerOperations: boo
   if (p.route === 'bridge') {
     return { ...base, mode: 'base64', notice: { code: 'N_PROVIDER_FILES_UNSUPPORTED', message: 'This provider goes through the bridge, whose proxy carries JSON bodies only, so uploads are not possible and images go as base64. Switch the route to direct to use Files.' } };
   }
-  return { ...base, mode: 'files', vendor, notice: null };
+  if (p.provider.gc_expired && !p.providerCleanup) {
+    return { ...base, mode: 'files', vendor, notice: { code: 'N_PROVIDER_FILES_GC_NOT_AUTHORISED', message: 'provider.json asks to delete expired uploads (gc_expired), but the model config does not set provider_cleanup: true, so nothing is deleted. Set "provider_cleanup": true to allow it (--yolo never does).' } };
+  }
+  return { ...base, mode: 'files', vendor, notice: null, gc: p.provider.gc_expired === true };
 }
