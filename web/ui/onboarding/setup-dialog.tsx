@@ -70,6 +70,7 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
     setForm((cur) => ({ ...cur, ...patch }));
     setReport(null);
   };
+  const [browserOffer, setBrowserOffer] = createSignal(false);
   const failure = (error: unknown) => setProblem(`${codeOf(error) ?? 'E_CONFIG_INVALID'}: ${messageOf(error)}`);
 
   // Each step starts at its first field (step 3 at Done), so Enter and typing work without reaching for the mouse.
@@ -231,9 +232,12 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
             </For>
           </fieldset>
           {/* Issue 21: next to the cloud presets, a model that runs in this tab (no key, no server). */}
-          <details class="ob-browser-model">
+          <details class="ob-browser-model" onToggle={(e) => setBrowserOffer(e.currentTarget.open)}>
             <summary>{browserModelText(s.locale)('offer')}</summary>
-            <BrowserModelSection state={s} scope={null} current={null} onUsed={() => props.onDone()} />
+            {/* Rendered only when open: its fields would otherwise take the dialog's first focus. */}
+            <Show when={browserOffer()}>
+              <BrowserModelSection state={s} scope={null} current={null} onUsed={() => props.onDone()} />
+            </Show>
           </details>
         </Show>
 

@@ -2,7 +2,7 @@
 // delete with the space freed), adding one from disk or from an HTTPS address (progress, stop, resume), the dated
 // suggestions, the context window with the memory estimate, and — while the model runs — tokens/s and memory.
 import './browser-model.css';
-import { createResource, createSignal, For, onCleanup, Show } from 'solid-js';
+import { createSignal, For, onCleanup, Show } from 'solid-js';
 import { saveModel } from '../../../core/app-agent/agent-settings';
 import {
   deleteStoredModel,
@@ -19,6 +19,8 @@ import {
   SUGGESTED_MODELS_DATE,
   watchStatus,
   type BrowserModelStatus,
+  type PartialDownload,
+  type StoredModel,
 } from '../../../core/browser-model';
 import { codeOf, messageOf } from '../../state/errors';
 import type { AppState } from '../../state/app-state';
@@ -39,7 +41,17 @@ const deviceMemory = () => (navigator as Navigator & { deviceMemory?: number }).
 export function BrowserModelSection(props: BrowserModelSectionProps) {
   const s = props.state;
   const t = browserModelText(s.locale);
-  const [models, { refetch }] = createResource(async () => ({ stored: await listStoredModels(), partial: await partialDownloads() }));
+  // Plain signals, not a resource: a loading resource would suspend the lazy view around the first-run dialog
+  // (web/ui/onboarding/CONTEXT.md) and the Settings panel.
+  const [models, setModels] = createSignal<{ stored: StoredModel[]; partial: PartialDownload[] }>({ stored: [], partial: [] });
+  const refetch = async () => {
+    try {
+      setModels({ stored: await listStoredModels(), partial: await partialDownloads() });
+    } catch (error) {
+      fail(error);
+    }
+  };
+  void Promise.resolve().then(refetch);
   const [ctx, setCtx] = createSignal('4096');
   const [url, setUrl] = createSignal('');
   const [progress, setProgress] = createSignal<string | null>(null);
@@ -135,9 +147,9 @@ export function BrowserModelSection(props: BrowserModelSectionProps) {
         </p>
       </Show>
       <h4>{t('stored')}</h4>
-      <Show when={(models.latest?.stored.length ?? 0) > 0} fallback={<p class="field-hint">{t('none')}</p>}>
+      <Show when={(models().stored.length) > 0} fallback={<p class="field-hint">{t('none')}</p>}>
         <ul class="browser-model-list">
-          <For each={models.latest?.stored ?? []}>
+          <For each={models().stored}>
             {(m) => (
               <li>
                 <div class="browser-model-name">
@@ -162,7 +174,7 @@ export function BrowserModelSection(props: BrowserModelSectionProps) {
           </For>
         </ul>
       </Show>
-      <For each={models.latest?.partial ?? []}>
+      <For each={models().partial}>
         {(p) => (
           <p class="field-hint">
             {t('partial', { name: p.name, done: formatBytes(p.have), total: bytesOf(p.total) })}{' '}
