@@ -9,6 +9,8 @@ import type { GgufHeader } from './gguf';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
+/** Context window when the config gives none and the GGUF has no context_length (documented in CONTEXT.md). */
+export const FALLBACK_CONTEXT = 4096;
 /** wllama 3.13's WebAssembly memory maximum: 65536 pages of 64 KiB. */
 export const WASM_MEMORY_LIMIT = 4 * GiB;
 

@@ -10,13 +10,11 @@ import { EventStream } from '../util';
 import { BrowserModelEngine, type EngineLoadOptions, type Generation } from './engine';
 import { readGgufHeader } from './gguf';
 import { actionGrammar } from './grammar';
-import { checkFits, estimateMemory, memoryAvailable } from './memory';
+import { checkFits, estimateMemory, FALLBACK_CONTEXT, memoryAvailable } from './memory';
 import { toolsOfJsonRequest } from './request-tools';
 import { publishStatus } from './status';
 
 export const BROWSER_PROTOCOL = 'browser';
-/** Context window when the config gives none and the GGUF has no context_length (documented in CONTEXT.md). */
-export const FALLBACK_CONTEXT = 4096;
 
 export interface BrowserStreamOptions {
   /** The GGUF's name in the model store (the config's `model`). */
