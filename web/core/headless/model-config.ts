@@ -35,6 +35,10 @@ export function parseModelConfig(value: unknown, file: string): HeadlessModelCon
     const e = toErrorData(error, 'E_CONFIG_INVALID');
     throw new HarnessError(e.code, `The model config ${file} is invalid. ${e.message}`, { file, ...e.data });
   }
+  // Issue 21: protocol "browser" is a model stored in a browser tab's private storage; a terminal has neither.
+  if (config.protocol === 'browser') {
+    throw new HarnessError('E_CONFIG_UNSUPPORTED', `The model config ${file} uses protocol "browser", which runs a model inside the app's browser tab. For i, serve the GGUF with llama.cpp's llama-server and use {"protocol": "openai", "base_url": "http://127.0.0.1:8080/v1"}.`, { file, path: 'protocol' });
+  }
   return { config, budget: budgetSettings(config, file) };
 }
 
