@@ -5,13 +5,14 @@
 // read-write handle on the same file (the page, another tab, a plugin's write) makes the open fail with
 // NoModificationAllowedError, and the read falls back to getFile(); the other way round, a writer that meets our
 // open handle retries briefly (`fsa-workspace-fs.ts`, writeBytes). getFile(), which the page's Files panel uses,
-// takes no lock and is never in the way. Only for large files: measured in a Worker under load, a 2 MiB file read
-// 2–3× faster this way and 256 KiB ~1.6× with 32 reads in flight, while small files were slower (3 KB: 882 vs 693 ms
-// for 1,000 files; opening and closing the handle are browser calls too), so getFile() first tells the size.
+// takes no lock and is never in the way. Only for large files: measured in a Worker under load, 2 MiB files read
+// 2–3× faster this way with 32 reads in flight, 16–256 KiB went either way between runs, and small files were
+// slower (3 KB: 882 vs 693 ms for 1,000 files; opening and closing the handle are browser calls too), so
+// getFile() first tells the size.
 import { errorName, fsError } from './fs-common';
 
 /** Files from this size on are read through a synchronous access handle (smaller ones through getFile()). */
-export const SYNC_MIN_BYTES = 256 * 1024;
+export const SYNC_MIN_BYTES = 1024 * 1024;
 
 interface SyncAccessHandle {
   getSize(): number;
