@@ -34,7 +34,7 @@ const codeOf = (fn: () => unknown) => {
 
 describe('Settings → Agent validation', () => {
   it('accepts the defaults and a full set, and refuses unknown keys, modules, values and prompt lengths with their codes', () => {
-    expect(checkAgentModules({})).toEqual({ selection: { profile: 'standard', disabled: [] }, compact: { enabled: true, keep_recent: 4, images: 'keep' }, cache: expect.objectContaining({ enabled: true, mode: 'observe' }), systemPrompt: null, denyTools: [], compactPrompt: null, webSearch: null, bindings: {} });
+    expect(checkAgentModules({})).toEqual({ selection: { profile: 'standard', disabled: [] }, compact: { enabled: true, keep_recent: 4, images: 'keep' }, cache: expect.objectContaining({ enabled: true, mode: 'observe' }), systemPrompt: null, denyTools: [], compactPrompt: null, webSearch: null, bindings: {}, skillWorkspaces: [] });
     const full = checkAgentModules({ selection: { profile: 'full', disabled: ['memory', 'web'] }, compact: { enabled: false, keep_recent: 8, images: 'drop' }, cache: { enabled: true, mode: 'anthropic' }, system_prompt: 'You work in {{workspace}}.' });
     expect(full).toMatchObject({ selection: { profile: 'full', disabled: ['memory', 'web'] }, compact: { enabled: false, keep_recent: 8, images: 'drop' }, cache: { mode: 'anthropic' }, systemPrompt: 'You work in {{workspace}}.' });
     expect(codeOf(() => checkAgentModules({ extra: 1 }))).toBe('E_AGENT_MODULES_INVALID');

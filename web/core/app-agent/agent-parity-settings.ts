@@ -1,8 +1,10 @@
 // The parts of Settings → Agent that give the app what headless `i` reads from its config files (seed 000 §4):
 // approval.json `deny_tools`, the compaction prompt (compact.json `prompt` / prompts.json `compact`; the app has no
 // prompt files, so it stores the text) and web.json `search` (its credential stays a secret *name*, resolved in the
-// secrets store when a search runs) and bindings.json (a module the paired i-bridge serves). Validated strictly, with their path, by the same parsers headless `i` uses.
+// secrets store when a search runs), bindings.json (a module the paired i-bridge serves) and skills.json `roots`
+// (other workspaces whose folders hold skills). Validated strictly, with their path, by the same parsers headless `i` uses.
 import { HarnessError } from '../errors';
+import { checkSkillWorkspaces } from './skill-workspaces';
 import { checkCompactPrompt, validateAppBindings, validateWebSearchConfig, type Bindings, type WebSearchConfig } from '../modules';
 
 export interface ParityModules {
@@ -14,6 +16,8 @@ export interface ParityModules {
   webSearch: WebSearchConfig | null;
   /** Modules the paired i-bridge serves instead of the built-in ones (bindings.json; no fallback). */
   bindings: Bindings;
+  /** Other workspaces whose folders hold skill folders (skills.json `roots`; skill-workspaces.ts). */
+  skillWorkspaces: string[];
 }
 
 export interface StoredParity {
@@ -21,10 +25,11 @@ export interface StoredParity {
   compact_prompt?: string;
   web_search?: WebSearchConfig;
   bindings?: Bindings;
+  skill_workspaces?: string[];
 }
 
-export const PARITY_KEYS = ['deny_tools', 'compact_prompt', 'web_search', 'bindings'] as const;
-export const DEFAULT_PARITY: ParityModules = { denyTools: [], compactPrompt: null, webSearch: null, bindings: {} };
+export const PARITY_KEYS = ['deny_tools', 'compact_prompt', 'web_search', 'bindings', 'skill_workspaces'] as const;
+export const DEFAULT_PARITY: ParityModules = { denyTools: [], compactPrompt: null, webSearch: null, bindings: {}, skillWorkspaces: [] };
 
 export const MAX_DENY_TOOLS = 256;
 /** Built-in, plugin, bridge and MCP tool names (seed 000 §1: 1–64 ASCII letters, digits, - and _; MCP adds . and :). */
@@ -50,6 +55,7 @@ export function checkParityModules(v: Record<string, unknown>, at: string): Pari
     compactPrompt: v.compact_prompt === undefined ? null : checkCompactPrompt(typeof v.compact_prompt === 'string' ? v.compact_prompt : '', `At ${at}.compact_prompt: the compaction prompt`),
     webSearch: v.web_search === undefined ? null : validateWebSearchConfig(v.web_search, `${at}.web_search`),
     bindings: v.bindings === undefined ? {} : validateAppBindings(v.bindings, `${at}.bindings`),
+    skillWorkspaces: v.skill_workspaces === undefined ? [] : checkSkillWorkspaces(v.skill_workspaces, `${at}.skill_workspaces`),
   };
 }
 
@@ -60,5 +66,6 @@ export function storedParityOf(m: ParityModules): StoredParity {
     ...(m.compactPrompt !== null ? { compact_prompt: m.compactPrompt } : {}),
     ...(m.webSearch ? { web_search: m.webSearch } : {}),
     ...(Object.keys(m.bindings).length ? { bindings: { ...m.bindings } } : {}),
+    ...(m.skillWorkspaces.length ? { skill_workspaces: [...m.skillWorkspaces] } : {}),
   };
 }

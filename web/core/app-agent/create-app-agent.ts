@@ -20,11 +20,9 @@ import {
   checkProfileConfig,
   createIdbMemoryStore,
   createIdbStatsStore,
-  discoverSkills,
   moduleContext,
   resolveSystemPrompt,
   withWireProtocol,
-  workspaceSkillRoots,
   type Bindings,
   type CacheConfig,
   type CompactConfig,
@@ -55,6 +53,7 @@ import { checkpointNote, nextRequestBreakdown, sourcedTools } from './context-vi
 import { createUndo } from './undo';
 import { checkBridgeServes } from './app-bindings';
 import { checkpointUpkeep } from './checkpoint-upkeep';
+import { idbSkillWorkspaceOpener, skillCatalogWith, type SkillWorkspaceOpener } from './skill-workspaces';
 import type { ContextBreakdown } from '../usage/types';
 
 /** Extra tools (plugins, bridge workers, MCP): asked for their current list at the start of every turn. */
@@ -76,6 +75,8 @@ export interface AppAgentOptions {
   db: HarnessDb;
   workspaceId: string;
   fs: WorkspaceFs;
+  /** Opens another workspace read-only for its skills (tests); default: the IndexedDB registry's handles. */
+  openSkillWorkspace?: SkillWorkspaceOpener;
   /** The approval card. Absent: every call that needs approval is refused. */
   askPerson?: AskPerson;
   fetch?: typeof fetch;
@@ -179,7 +180,10 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
   const store = options.store ?? createIdbSessionStore(db, workspaceId);
   const sources = new Set<ToolSource>();
   const memory = options.memory === null ? undefined : (options.memory ?? createIdbMemoryStore(db));
-  const skills = () => discoverSkills(workspaceSkillRoots(options.fs));
+  /** Other workspaces lending their skills (Settings → Agent → Skills), as read at the latest turn start. */
+  let skillWorkspaces: readonly string[] = [];
+  const openSkills = options.openSkillWorkspace ?? idbSkillWorkspaceOpener(db);
+  const skills = () => skillCatalogWith(options.fs, workspaceId, skillWorkspaces, openSkills);
   /** Settings → Agent (read at each turn start); explicit options win. */
   const modulesOf = (stored: AgentModules) => ({
     selection: options.selection ?? stored.selection,
@@ -280,6 +284,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
 
   async function startTurn(turn: StartTurn): Promise<RunningTurn> {
     const settings = await readAgentSettings(db, workspaceId);
+    skillWorkspaces = settings.modules.skillWorkspaces;
     const configured = await modelOrThrow(settings);
     const model = turn.model ? { ...configured, model: turn.model } : configured;
     // Every writer of this turn (built-in tools, plugin fs.write, tool sources) gets the workspace write policy:
@@ -414,6 +419,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
 
   async function contextBreakdown(sessionId: string | null): Promise<ContextBreakdown> {
     const settings = await readAgentSettings(db, workspaceId);
+    skillWorkspaces = settings.modules.skillWorkspaces;
     const modules = modulesOf(settings.modules);
     const config = settings.model?.config;
     // The tools the last turn offered; before any turn (or a minute after it), the tools a turn would offer now.

@@ -26,5 +26,6 @@ export type { AgentSettingsExport, AgentScopeExport } from './settings-transfer'
 export { readJournal, clearJournal, ranCalls } from './batch-journal';
 export type { TurnJournal, JournalCall, CallState } from './batch-journal';
 export { thinkingOf } from './thinking';
+export { skillCatalogWith, idbSkillWorkspaceOpener, MAX_SKILL_WORKSPACES, type SkillWorkspaceOpener } from './skill-workspaces';
 export { pairedBridge } from './bridge-endpoint';
 export type { AskWrite, ConnectedBridge, PluginWriteRequest } from './turn-extensions';

@@ -1,7 +1,7 @@
 // Settings → Agent fields that give the app what headless i reads from approval.json (deny_tools), compact.json /
 // prompts.json (the compaction prompt), cache.json (namespace, target_hit_ratio) and web.json (search). Plain
 // inputs over the form state; agent-form.ts converts them and the modules' parsers check them on save.
-import { For } from 'solid-js';
+import { For, Show } from 'solid-js';
 import { OFFERED_MODULES, PROFILE_MODULES, type ModuleName } from '../../../core/modules';
 import type { Translate } from '../../i18n/i18n';
 import type { AgentForm } from './agent-form';
@@ -81,6 +81,30 @@ export function BindingsField(props: FieldProps) {
           )}
         </For>
       </div>
+    </fieldset>
+  );
+}
+
+/** skills.json `roots` in the app: other workspaces whose folders are read as folders of skills. */
+export function SkillWorkspacesField(props: FieldProps & { workspaces: readonly { id: string; name: string }[]; self: string | null }) {
+  const others = () => props.workspaces.filter((w) => w.id !== props.self);
+  const toggle = (id: string, on: boolean) => props.patch({ skillWorkspaces: on ? [...props.form.skillWorkspaces.filter((x) => x !== id), id] : props.form.skillWorkspaces.filter((x) => x !== id) });
+  return (
+    <fieldset class="choice-group">
+      <legend>{props.t('agent.skillWorkspaces')}</legend>
+      <p class="field-hint">{props.t('agent.skillWorkspacesHint')}</p>
+      <Show when={others().length > 0} fallback={<p class="field-hint">{props.t('agent.skillWorkspacesNone')}</p>}>
+        <div class="agent-modules">
+          <For each={others()}>
+            {(w) => (
+              <label class="checkbox">
+                <input type="checkbox" aria-label={props.t('agent.skillWorkspaceUse', { name: w.name })} checked={props.form.skillWorkspaces.includes(w.id)} onChange={(e) => toggle(w.id, e.currentTarget.checked)} />
+                <span>{w.name}</span>
+              </label>
+            )}
+          </For>
+        </div>
+      </Show>
     </fieldset>
   );
 }

@@ -30,6 +30,8 @@ export interface AgentForm {
   webSearch: string;
   /** Modules the paired i-bridge serves (bindings: {"<module>": {"worker": "bridge"}}). */
   bound: ModuleName[];
+  /** Other workspaces whose folders lend their skills (skill_workspaces). */
+  skillWorkspaces: string[];
 }
 
 export function formFromModules(m: AgentModules): AgentForm {
@@ -48,6 +50,7 @@ export function formFromModules(m: AgentModules): AgentForm {
     compactPrompt: m.compactPrompt ?? '',
     webSearch: m.webSearch ? JSON.stringify(m.webSearch, null, 2) : '',
     bound: Object.keys(m.bindings) as ModuleName[],
+    skillWorkspaces: [...m.skillWorkspaces],
   };
 }
 
@@ -77,5 +80,6 @@ export function modulesFromForm(f: AgentForm): StoredModules {
     ...(f.compactPrompt !== '' ? { compact_prompt: f.compactPrompt } : {}),
     ...(f.webSearch.trim() !== '' ? { web_search: webSearchOf(f.webSearch) as StoredModules['web_search'] } : {}),
     ...(f.bound.length ? { bindings: Object.fromEntries(f.bound.map((m) => [m, { worker: 'bridge' as const }])) } : {}),
+    ...(f.skillWorkspaces.length ? { skill_workspaces: [...f.skillWorkspaces] } : {}),
   };
 }

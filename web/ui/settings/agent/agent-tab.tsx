@@ -14,7 +14,7 @@ import { ToolViewSection } from './tool-view-section';
 import { SkillsSection } from './skills-section';
 import { codeOf, messageOf } from '../../state/errors';
 import { CACHE_CHOICES, formFromModules, modulesFromForm, type AgentForm } from './agent-form';
-import { BindingsField, CacheExtraFields, CompactPromptField, DenyToolsField, WebSearchField } from './agent-extra-fields';
+import { BindingsField, CacheExtraFields, CompactPromptField, DenyToolsField, SkillWorkspacesField, WebSearchField } from './agent-extra-fields';
 
 const errorText = (error: unknown) => `${codeOf(error) ?? 'E_AGENT_MODULES_INVALID'}: ${messageOf(error)}`;
 
@@ -144,6 +144,7 @@ export default function AgentTab(props: { state: AppState }) {
         </fieldset>
 
         <BindingsField id={f} form={form()} patch={patch} t={t} />
+        <SkillWorkspacesField id={f} form={form()} patch={patch} t={t} workspaces={s.workspaces()} self={scope() ?? s.selected()?.id ?? null} />
 
         <fieldset class="choice-group">
           <legend>{t('agent.compact')}</legend>
@@ -214,7 +215,7 @@ export default function AgentTab(props: { state: AppState }) {
       </form>
       <RulesSection state={s} scope={scope()} />
       <ToolViewSection state={s} scope={scope()} />
-      <SkillsSection state={s} scope={scope()} />
+      <SkillsSection state={s} scope={scope()} lend={form().skillWorkspaces} />
     </Show>
   );
 }

@@ -2,10 +2,12 @@
 // problem it met, each with its code (seed 000 §9: problems never stop discovery; they come here instead of going
 // unnoticed). The workspace is the one chosen in "Applies to", else the open one. Read on demand ("Check again").
 import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
-import { createFsaWorkspaceFs, discoverSkills, openWorkspaceFs, queryWorkspaceAccess, workspaceSkillRoots, type SkillCatalog } from '../../../core';
+import { createFsaWorkspaceFs, openWorkspaceFs, queryWorkspaceAccess, type SkillCatalog, type WorkspaceRecord } from '../../../core';
+import { skillCatalogWith } from '../../../core/app-agent';
 import type { AppState } from '../../state/app-state';
 
-export function SkillsSection(props: { state: AppState; scope: string | null }) {
+/** `lend`: other workspaces whose folders lend their skills (as chosen in the form above). */
+export function SkillsSection(props: { state: AppState; scope: string | null; lend: readonly string[] }) {
   const s = props.state;
   const t = s.t;
   const id = createUniqueId();
@@ -16,11 +18,15 @@ export function SkillsSection(props: { state: AppState; scope: string | null }) 
   };
   // null: the folder's access is not granted now (the person restores it from the workspace view).
   const [catalog] = createResource(
-    () => workspace() && { w: workspace()!, round: round() },
-    async ({ w }): Promise<SkillCatalog | null> => {
+    () => workspace() && { w: workspace()!, lend: [...props.lend], round: round() },
+    async ({ w, lend }): Promise<SkillCatalog | null> => {
       if ((await queryWorkspaceAccess(w)) !== 'granted') return null;
-      const fs = await openWorkspaceFs(w, (handle, mode) => createFsaWorkspaceFs(handle, { access: mode, rootName: w.kind === 'opfs' ? w.name : handle.name }));
-      return discoverSkills(workspaceSkillRoots(fs));
+      const open = (record: WorkspaceRecord) => openWorkspaceFs({ ...record, access: 'read' }, (handle) => createFsaWorkspaceFs(handle, { access: 'read', rootName: record.kind === 'opfs' ? record.name : handle.name }));
+      const lender = async (id: string) => {
+        const record = s.workspaces().find((x) => x.id === id);
+        return record ? { name: record.name, fs: await open(record) } : null;
+      };
+      return skillCatalogWith(await open(w), w.id, lend, lender);
     },
   );
   return (
