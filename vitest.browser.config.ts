@@ -5,7 +5,7 @@ import { chromiumPath, chromiumArgs } from './e2e/chromium.ts';
 // Browser unit tests (*.browser.test.ts) in Debian's Chromium: Workers, WebAssembly, OPFS, IndexedDB.
 export default defineConfig({
   // Pre-bundle what browser tests import lazily, or Vite reloads the page mid-run.
-  optimizeDeps: { include: ['wabt', '@noble/hashes/sha2.js'] },
+  optimizeDeps: { include: ['wabt', '@noble/hashes/sha2.js', '@wllama/wllama'] },
   test: {
     include: ['{web,plugin-host}/**/*.browser.test.ts'],
     testTimeout: 30_000,
