@@ -6,7 +6,6 @@ import { openSessionForTurn, SESSION_RESULT_STORE_LIMITS, runTurn, sessionResult
 import { profileHooks, type ProfileHooks } from '../agent/profile-hooks';
 import type { AgentEvent, ModelSettings, TurnResult } from '../agent/types';
 import { budgetOf } from '../agent/budget';
-import { RuleSet, scopedRules, type ApprovalSettings, type AskPerson } from '../approval';
 import type { ModelConfig } from '../config';
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
 import { protectWrites, type WorkspaceFs } from '../fs';
@@ -23,23 +22,12 @@ import {
   moduleContext,
   resolveSystemPrompt,
   withWireProtocol,
-  type Bindings,
-  type CacheConfig,
-  type CompactConfig,
-  type MemoryStore,
-  type ProfileSelection,
-  type StatsStore,
-  type WebFetchBackend,
 } from '../modules';
-import type { PluginService } from '../plugins';
-import type { ContentPart, Message } from '../providers/types';
-import { createIdbSessionStore, type SessionInfo, type SessionStore } from '../sessions';
+import { createIdbSessionStore } from '../sessions';
 import { getSecret, readWorkspaceSettings } from '../settings';
 import { appFilesStream } from './provider-files-app';
-import type { HarnessDb } from '../storage';
 import { ToolRegistry } from '../tools/registry';
-import type { ToolDefinition } from '../tools/types';
-import { appSmokeStats, testConnection, type ConnectionReport } from '../smoke';
+import { appSmokeStats, testConnection } from '../smoke';
 import { browserModelStream, isBrowserModel, testBrowserModel } from './browser-model';
 import type { TransportPorts } from '../transport';
 import { EventStream } from '../util';
@@ -48,132 +36,19 @@ import { toolViewDeps } from './tool-view-settings';
 import { pairedBridge } from './bridge-endpoint';
 import { appProviderAdapter, connectedBridge } from '../bridge-client';
 import { clearJournal, readJournal, trackJournal, writeJournal, type TurnJournal } from './batch-journal';
-import type { AskWrite, ConnectedBridge, TurnExtensions } from './turn-extensions';
+import type { TurnExtensions } from './turn-extensions';
 import { checkpointNote, nextRequestBreakdown, sourcedTools } from './context-view';
 import { createUndo } from './undo';
 import { checkBridgeServes } from './app-bindings';
 import { checkpointUpkeep } from './checkpoint-upkeep';
-import { idbSkillWorkspaceOpener, skillCatalogWith, type SkillWorkspaceOpener } from './skill-workspaces';
+import { idbSkillWorkspaceOpener, skillCatalogWith } from './skill-workspaces';
 import type { ContextBreakdown } from '../usage/types';
 
 /** Extra tools (plugins, bridge workers, MCP): asked for their current list at the start of every turn. */
-export interface ToolSource {
-  name: string;
-  tools(ctx: { workspaceId: string; fs: WorkspaceFs }): Promise<ToolDefinition[]> | ToolDefinition[];
-}
-
-/** Sources every app agent consults (registered once at app start, e.g. by the plugin or bridge client). */
-const globalSources = new Set<ToolSource>();
-
-/** Adds a tool source for every workspace's agent; returns its removal. */
-export function registerToolSource(source: ToolSource): () => void {
-  globalSources.add(source);
-  return () => void globalSources.delete(source);
-}
-
-export interface AppAgentOptions {
-  db: HarnessDb;
-  workspaceId: string;
-  fs: WorkspaceFs;
-  /** Opens another workspace read-only for its skills (tests); default: the IndexedDB registry's handles. */
-  openSkillWorkspace?: SkillWorkspaceOpener;
-  /** The approval card. Absent: every call that needs approval is refused. */
-  askPerson?: AskPerson;
-  fetch?: typeof fetch;
-  /** Defaults to the paired i-bridge (web/core/bridge-client) for providers routed through it. */
-  getBridge?: TransportPorts['getBridge'];
-  /** Hook handlers of the profile modules; a fresh empty pipeline by default. The bridge's hooks are added per turn. */
-  hooks?: HookPipeline;
-  /** Defaults to the built-in tools of the default profile, with web_fetch when the turn has a backend (the bridge). */
-  baseTools?: (extras: { webFetch?: WebFetchBackend }) => ToolDefinition[];
-  /**
-   * The plugin runtime whose enabled plugins become tools (pinned per turn). Defaults to the app's shared service
-   * (web/core/plugins `sharedPluginService`); null offers no plugin tools.
-   */
-  plugins?: PluginService | null;
-  /** The paired bridge (tools, web_fetch, hooks). Defaults to the saved connection; null offers none. */
-  bridge?: (() => Promise<ConnectedBridge | undefined>) | null;
-  /** The card for each fs.write of a plugin tool in approval mode 'ask'. Absent: such writes are denied. */
-  askWrite?: AskWrite;
-  /** A stored replacement of the system prompt (1–32000 characters, `{{workspace}}` = the folder's name). */
-  systemPrompt?: string;
-  store?: SessionStore;
-  /** The profile (seed 000 §1): which modules run. Defaults to the one stored in Settings → Agent (read per turn). */
-  selection?: ProfileSelection;
-  /** Modules bound to bridge workers (they contribute no built-in tools or hooks). Default: Settings → Agent's. */
-  bindings?: Bindings;
-  /** The workspace memory (memory tools and snapshot). Defaults to IndexedDB `memory`; null turns memory off. */
-  memory?: MemoryStore | null;
-  /** compact.json for the app; defaults to the stored Settings → Agent (keep_recent 4 with the embedded prompt). */
-  compact?: { config: CompactConfig; promptText?: string };
-  /** cache.json for the app; defaults to the stored Settings → Agent (`observe`). Statistics go to IndexedDB `metrics` unless `cacheStats` is given. */
-  cache?: CacheConfig;
-  cacheStats?: StatsStore;
-}
-
-export interface StartTurn {
-  /** null starts a new session titled after the prompt. */
-  sessionId: string | null;
-  content: string | ContentPart[];
-  signal: AbortSignal;
-  /** This turn's model name instead of the configured one (the model switcher); the assistant messages record it. */
-  model?: string;
-  /** A compaction-only turn (`/compact [focus]`): `content` is ignored, nothing is asked of the model but the summary. */
-  compact?: { focus?: string };
-}
-
-export interface RunningTurn {
-  session: SessionInfo;
-  /** Agent events, plus `{type:'warning'}` for a tool source that failed; `result()` is the TurnResult. */
-  events: EventStream<AgentEvent, TurnResult>;
-}
-
-export interface AppAgent {
-  readonly store: SessionStore;
-  readonly workspaceId: string;
-  /** Adds a tool source to this agent only; returns its removal. Duplicate names are reported as warnings, never replace a tool. */
-  registerToolSource(source: ToolSource): () => void;
-  settings(): Promise<AgentSettings>;
-  startTurn(turn: StartTurn): Promise<RunningTurn>;
-  /** Rewinds the session to `messages` (the history before a failed turn) as a new checkpoint, then starts it again. */
-  retryTurn(turn: StartTurn & { sessionId: string; before: Message[] }): Promise<RunningTurn>;
-  testConnection(config: ModelConfig, signal?: AbortSignal): Promise<ConnectionReport>;
-  /** What was in flight when the page last closed mid-turn, or null. */
-  interrupted(sessionId: string): Promise<TurnJournal | null>;
-  dismissInterrupted(sessionId: string): Promise<void>;
-  /** The next request of a session (null: a new one), part by part, against the configured model's window. */
-  contextBreakdown(sessionId: string | null): Promise<ContextBreakdown>;
-  /** What the session's turns changed, and reverts and rewinds over it (issue 16, undo.ts). */
-  readonly undo: ReturnType<typeof createUndo>;
-}
-
-export function modelSettingsOf(config: ModelConfig): ModelSettings {
-  return {
-    protocol: config.protocol,
-    base_url: config.base_url,
-    model: config.model,
-    max_tokens: config.max_tokens,
-    use_max_tokens: config.use_max_tokens,
-    extra_body: config.extra_body,
-    budget: budgetOf(config),
-    // JSON actions for models without native tool calling (Settings → Model → Tool calling).
-    ...(config.tool_protocol ? { tool_protocol: config.tool_protocol } : {}),
-    // Usage anchors are bound to the provider worker binding (seed 003); part of the profile's cache key too.
-    provider: config.provider,
-  };
-}
-
-export function approvalSettingsOf(mode: AgentSettings['approval'], rules?: AgentSettings['rules']): ApprovalSettings {
-  const scoped = rules ? scopedRules(rules.workspace, rules.global) : [];
-  return { mode: mode === 'auto' ? 'auto' : 'ask', deny_tools: [], yolo: mode === 'yolo', ...(scoped.length ? { rules: new RuleSet(scoped) } : {}) };
-}
-
-const titleOf = (content: string | ContentPart[]) => {
-  // The first text part is what the person typed; later ones are attachments (mentioned files).
-  const text = typeof content === 'string' ? content : (content.find((p) => p.type === 'text')?.text ?? '');
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line || 'New session';
-};
+import { globalToolSources, type AppAgent, type AppAgentOptions, type RunningTurn, type StartTurn, type ToolSource } from './app-agent-types';
+import { approvalSettingsOf, modelSettingsOf, titleOf } from './turn-settings';
+export { registerToolSource, type AppAgent, type AppAgentOptions, type RunningTurn, type StartTurn, type ToolSource } from './app-agent-types';
+export { approvalSettingsOf, modelSettingsOf } from './turn-settings';
 
 export function createAppAgent(options: AppAgentOptions): AppAgent {
   const { db, workspaceId } = options;
@@ -246,7 +121,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         warnings.push(toErrorData(error));
       }
     }
-    for (const source of [...globalSources, ...sources]) {
+    for (const source of [...globalToolSources, ...sources]) {
       try {
         for (const tool of await source.tools({ workspaceId, fs })) {
           try {
