@@ -42,6 +42,8 @@ describe('the in-browser model', () => {
     const answers = log.locator('article.msg-assistant');
     expect((await answers.last().innerText()).trim().split('\n')[0]).toBe('}');
     expect(await log.getByRole('alert').count()).toBe(0);
+    // The composer bar shows what the model in the tab did: its rate and memory estimate.
+    await expect.poll(async () => page.getByRole('status', { name: /^Model in this browser: / }).textContent().catch(() => '')).toMatch(/^\d+(\.\d)? tok\/s · ≈ \d+(\.\d+)? [kKMG]i?B$/);
 
     // While (and after) it ran: tokens/s and memory in Settings; deleting frees the file's bytes.
     const again = await openModelSettings(page);

@@ -11,6 +11,7 @@ import { rewindEn, rewindZh } from './rewind-strings';
 import { reviewEn, reviewZh } from './review-strings';
 import { toolProtocolEn, toolProtocolZh } from '../settings/providers/tool-protocol-strings';
 import { providerFilesEn, providerFilesZh } from '../settings/providers/files-strings';
+import { localModelEn, localModelZh } from './local-model-strings';
 
 const en = {
   title: 'Chat',
@@ -47,6 +48,7 @@ const en = {
   ...reviewEn,
   ...toolProtocolEn,
   ...providerFilesEn,
+  ...localModelEn,
   writeNoChange: 'The file would not change.',
   approvalMode: 'Approval',
   modeAsk: 'Ask before changes',
@@ -177,6 +179,7 @@ const zh: Record<ChatKey, string> = {
   ...reviewZh,
   ...toolProtocolZh,
   ...providerFilesZh,
+  ...localModelZh,
   writeNoChange: '文件不会改变。',
   approvalMode: '审批',
   modeAsk: '修改前询问',

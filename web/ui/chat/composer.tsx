@@ -17,6 +17,7 @@ import { ContextMeter, type ContextMeterControl } from './context-meter';
 import { attachMentions, buildFileIndex, mentionAt, mentionToken, MENTION_LIMITS, type AttachNote, type FileIndex } from './composer-mentions';
 import type { ComposerKey } from './composer-strings';
 import { ModelSwitcher, type ModelSwitcherControl } from './model-switcher';
+import { LocalModelBadge } from './local-model-badge';
 import { isMac, ShortcutsHelp } from './shortcuts-help';
 import { commandList, matchCommands, parseSlash, runCommand, slashQuery } from './slash-commands';
 
@@ -367,6 +368,7 @@ export function Composer(props: ComposerProps) {
           />
           <ApprovalModeControl mode={mode()} onChange={props.onSetMode} ct={ct} />
           <ContextMeter chat={props.chat} ct={ct} locale={s.locale()} ref={(c) => (meter = c)} />
+          <LocalModelBadge ct={ct} locale={s.locale()} />
           <span class="composer-hint">{ct('c.slashHint')}</span>
           <Show
             when={props.chat.busy()}
