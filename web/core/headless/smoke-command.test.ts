@@ -123,4 +123,23 @@ describe('i smoke', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^error E_PROVIDER_AUTH: .*SMOKE_KEY/);
   });
+  it('--image: the vision variant sends the image with the prompt, capped at 1024, tools still refused; a non-image is refused before any request', async () => {
+    const { s, run, project } = await setup([{ text: 'a red square' }, { toolCalls: [{ name: 'read', arguments: {} }] }]);
+    // A 1×1 PNG.
+    writeFileSync(join(project, 'dot.png'), Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
+    writeFileSync(join(project, 'notes.txt'), 'not an image');
+    const seen = await run(['--image', 'dot.png', '--json']);
+    expect(seen.code).toBe(0);
+    expect(JSON.parse(seen.stdout)).toMatchObject({ ok: true, variant: 'vision', output_cap: 1024, reply: 'a red square' });
+    const content = (s.requests[0]!.body!.messages as Array<{ content: unknown }>)[0]!.content as Array<{ type: string; image_url?: { url: string } }>;
+    expect(content.map((p) => p.type)).toEqual(['text', 'image_url']);
+    expect(content[1]!.image_url!.url).toMatch(/^data:image\/png;base64,iVBOR/);
+    const tool = await run(['--image', 'dot.png', '--json']);
+    expect(tool.code).toBe(1);
+    expect(JSON.parse(tool.stdout)).toMatchObject({ ok: false, variant: 'vision', error: { code: 'E_SMOKE_TOOL_CALL' } });
+    const bad = await run(['--image', 'notes.txt']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error E_SMOKE_IMAGE: --image .*notes\.txt is not a PNG, JPEG, GIF or WebP image/);
+    expect(s.requests).toHaveLength(2);
+  });
 });

@@ -1,4 +1,4 @@
-// `i smoke [--config FILE] [--output-cap N] [--thinking] [--json] [--no-logo]` (seed 000 §10): one request under
+// `i smoke [--config FILE] [--output-cap N] [--thinking] [--image FILE] [--json] [--no-logo]` (seed 000 §10): one request under
 // the smoke policy (web/core/smoke, the same as the app's Test connection) to the model of the config file. Tools
 // are removed, the output is capped, a tool call in the answer is refused, and the cache module only observes into
 // $I_DATA_DIR/metrics/smoke-cache.json — never into a project's statistics. Exit codes as `i`: 0 answered, 1 the
@@ -9,13 +9,14 @@ import { colourAllowed, terminalLogo } from '../brand';
 import { escapeControls, escapeProse, HarnessError, stringifyForTerminal, type ErrorData } from '../errors';
 import { createNodeStatsStore } from '../modules/node';
 import { runSmoke, SMOKE_NAMESPACE, SMOKE_STATS_FILE, smokeOutputCap, type ConnectionReport, type SmokeVariant } from '../smoke';
+import { MAX_IMAGE_BYTES, sniffImage } from '../agent/images';
 import { readJson } from './config-files';
 import { parseModelConfig, type ModelConfig } from './model-config';
 import { startNativeWorkers, type NativeWorkers } from './native';
 import { resolveAppPaths } from './paths';
 import { cliErrorData, EXIT_OK, EXIT_TURN_FAILED, EXIT_USAGE, headlessErrorData, type CliIo } from './run';
 
-export const SMOKE_USAGE = `Usage: i smoke [--config FILE] [--output-cap N] [--thinking] [--json] [--no-logo]
+export const SMOKE_USAGE = `Usage: i smoke [--config FILE] [--output-cap N] [--thinking] [--image FILE] [--json] [--no-logo]
 
 Checks the model of the config file with one cheap request, under the same smoke policy as the app's Test
 connection: no tools are offered (tool-choosing extra_body fields are dropped), the output is capped, and an answer
@@ -32,12 +33,15 @@ Options:
   --output-cap N    The output cap in tokens, 1 to 1024. Default 32 (1024 with --thinking).
   --thinking        The thinking variant, for models that reason before replying: the cap defaults to 1024 and the
                     config's extra_body (where a thinking switch lives) is sent as it is. Tools stay refused.
+  --image FILE      The vision variant: the image (PNG, JPEG, GIF or WebP, at most 8 MiB) goes with the prompt and
+                    the reply names what it shows; the cap defaults to 1024. Tools stay refused.
   --json            Print one JSON object {"type": "smoke", ...} instead of the lines.
   --no-logo         Leave out the logo printed above the report on a terminal (NO_COLOR turns its colour off).
   -h, --help        This help.`;
 
 interface SmokeArgs {
   config: string | null;
+  image: string | null;
   outputCap: number | null;
   variant: SmokeVariant;
   json: boolean;
@@ -48,7 +52,7 @@ interface SmokeArgs {
 const usageError = (message: string) => new HarnessError('E_USAGE', `${message} Run \`i smoke --help\` for usage.`);
 
 function parseSmokeArgs(argv: readonly string[]): SmokeArgs {
-  const out: SmokeArgs = { config: null, outputCap: null, variant: 'plain', json: false, logo: true, help: false };
+  const out: SmokeArgs = { config: null, image: null, outputCap: null, variant: 'plain', json: false, logo: true, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
@@ -61,7 +65,11 @@ function parseSmokeArgs(argv: readonly string[]): SmokeArgs {
     };
     if (flag === '-h' || flag === '--help') out.help = true;
     else if (flag === '--config') out.config = take();
-    else if (flag === '--thinking') out.variant = 'thinking';
+    else if (flag === '--thinking') out.variant = out.variant === 'vision' ? 'vision' : 'thinking';
+    else if (flag === '--image') {
+      out.image = take();
+      out.variant = 'vision';
+    }
     else if (flag === '--json') out.json = true;
     else if (flag === '--no-logo') out.logo = false;
     else if (flag === '--output-cap') {
@@ -80,6 +88,8 @@ interface Prepared {
   apiKey: string | undefined;
   statsFile: string;
   dataDir: string;
+  /** The vision variant's image as a data URL. */
+  image?: string;
 }
 
 async function prepare(io: CliIo, args: SmokeArgs): Promise<Prepared> {
@@ -94,7 +104,19 @@ async function prepare(io: CliIo, args: SmokeArgs): Promise<Prepared> {
     apiKey = io.env[config.api_key_env];
     if (!apiKey) throw new HarnessError('E_API_KEY_MISSING', `The environment variable ${config.api_key_env} (api_key_env in ${configFile}) is not set. Export the key in it, or remove api_key_env for a local server without auth.`, { name: config.api_key_env });
   }
-  return { config, configFile, apiKey, statsFile: join(paths.data_dir, ...SMOKE_STATS_FILE.split('/')), dataDir: paths.data_dir };
+  const image = args.image === null ? undefined : await imageDataUrl(resolve(io.cwd, args.image));
+  return { config, configFile, apiKey, statsFile: join(paths.data_dir, ...SMOKE_STATS_FILE.split('/')), dataDir: paths.data_dir, ...(image ? { image } : {}) };
+}
+
+/** The image file as a data URL; its kind from its first bytes (the smoke policy checks it again). */
+async function imageDataUrl(file: string): Promise<string> {
+  const stat = await fsp.stat(file).catch(() => null);
+  if (!stat?.isFile()) throw new HarnessError('E_SMOKE_IMAGE', `--image ${file} is not a file. Give the path of a PNG, JPEG, GIF or WebP image.`, { file });
+  if (stat.size > MAX_IMAGE_BYTES) throw new HarnessError('E_SMOKE_IMAGE', `--image ${file} has ${stat.size} bytes, more than ${MAX_IMAGE_BYTES}. Use a smaller image.`, { file });
+  const bytes = new Uint8Array(await fsp.readFile(file));
+  const kind = sniffImage(bytes);
+  if (!kind) throw new HarnessError('E_SMOKE_IMAGE', `--image ${file} is not a PNG, JPEG, GIF or WebP image. Convert it to one of these.`, { file });
+  return `data:${kind};base64,${Buffer.from(bytes).toString('base64')}`;
 }
 
 const line = (text: string) => escapeControls(text, { keepLayout: false });
@@ -103,7 +125,7 @@ const ms = (n: number) => `${Math.round(n)} ms`;
 function reportLines(r: ConnectionReport, p: Prepared, variant: SmokeVariant): string {
   const c = p.config;
   const u = r.usage;
-  const out = [`smoke   ${line(c.protocol)} ${line(c.model)} at ${line(c.base_url)} (no tools, output cap ${r.outputCap}${variant === 'thinking' ? ', thinking' : ''})`];
+  const out = [`smoke   ${line(c.protocol)} ${line(c.model)} at ${line(c.base_url)} (no tools, output cap ${r.outputCap}${variant === 'plain' ? '' : `, ${variant}`})`];
   out.push(`${r.ok ? 'ok     ' : 'failed '} ${ms(r.latencyMs)}${r.firstEventMs !== undefined ? ` (first event after ${ms(r.firstEventMs)})` : ''}`);
   if (u) {
     const cached = u.cache_read_tokens ? `, ${u.cache_read_tokens} of them from the cache` : '';
@@ -113,7 +135,7 @@ function reportLines(r: ConnectionReport, p: Prepared, variant: SmokeVariant): s
   if (r.reasoningChars) out.push(`reason  ${r.reasoningChars} characters of reasoning`);
   if (r.text !== undefined) out.push(`reply   ${escapeProse(r.text).trim() || '(empty)'}`);
   if (r.ok && r.finishReason === 'length') {
-    out.push(`note    the reply was cut at the output cap (${r.outputCap} tokens): the connection works${variant === 'thinking' ? '' : '; a model that reasons first needs --thinking'}.`);
+    out.push(`note    the reply was cut at the output cap (${r.outputCap} tokens): the connection works${variant === 'plain' ? '; a model that reasons first needs --thinking' : ''}.`);
   }
   out.push(`stats   ${line(p.statsFile)} (observed only)`);
   return `${out.join('\n')}\n`;
@@ -154,6 +176,7 @@ export async function runSmokeCommand(io: CliIo & { isTTY?: boolean }): Promise<
       {
         variant: args.variant,
         outputCap: args.outputCap,
+        ...(prep.image ? { image: prep.image } : {}),
         getSecret: () => prep.apiKey,
         stats: createNodeStatsStore({ stateRoot: prep.dataDir, stats: SMOKE_STATS_FILE, namespace: SMOKE_NAMESPACE }),
         signal: io.signal,

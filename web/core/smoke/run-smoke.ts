@@ -5,6 +5,7 @@ import { toErrorData, type ErrorData } from '../errors';
 import { createCacheModule, type StatsStore } from '../modules/cache';
 import type { FinishReason, ProviderAdapter, Route, TransportHooks, Usage } from '../providers';
 import { isModelFailure, streamModel, type TransportPorts } from '../transport';
+import { checkImage } from '../agent/images';
 import { SMOKE_CACHE_CONFIG, smokeOutputCap, smokeRequestInput, smokeToolCallRefusal, type SmokeVariant } from './smoke-policy';
 
 export interface ConnectionTarget {
@@ -38,6 +39,8 @@ export interface ConnectionReport {
 
 export interface SmokeOptions extends TransportPorts {
   variant?: SmokeVariant;
+  /** The vision variant's image, a base64 data URL (PNG, JPEG, GIF or WebP; checked like a tool's image). */
+  image?: string;
   /** An explicit cap (1..1024); checked by smokeOutputCap. */
   outputCap?: number | null;
   /** Where the observing cache module records; absent: nothing is recorded. */
@@ -73,11 +76,13 @@ export async function runSmoke(target: ConnectionTarget, options: SmokeOptions =
   } catch (error) {
     return { ok: false, latencyMs: 0, outputCap: 0, error: toErrorData(error, 'E_SMOKE_OUTPUT_CAP') };
   }
+  const imageProblem = options.image === undefined ? null : checkImage({ type: 'image_url', image_url: { url: options.image } });
+  if (imageProblem) return { ok: false, latencyMs: 0, outputCap, error: { code: 'E_SMOKE_IMAGE', message: `The smoke test's image was refused: ${imageProblem}. Use a PNG, JPEG, GIF or WebP file of at most 8 MiB.` } };
   let firstEventMs: number | undefined;
-  const { variant: _variant, outputCap: _cap, stats, signal, ...ports } = options;
+  const { variant: _variant, outputCap: _cap, image, stats, signal, ...ports } = options;
   const stream = streamModel({
     ...ports,
-    input: smokeRequestInput(target, outputCap),
+    input: smokeRequestInput(target, outputCap, image),
     apiKeyName: target.api_key_env ?? null,
     route: target.route ?? 'direct',
     ...(target.adapter ? { adapter: target.adapter } : {}),

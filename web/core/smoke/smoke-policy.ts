@@ -13,10 +13,13 @@ export const SMOKE_OUTPUT_CAP = 32;
 /** The highest cap an explicit --output-cap may set, and the thinking variant's default. */
 export const SMOKE_MAX_OUTPUT_CAP = 1024;
 
-export type SmokeVariant = 'plain' | 'thinking';
+/** 'vision' (seed 000 §10's thinking/vision test configs): an image goes with the prompt, capped like 'thinking'. */
+export type SmokeVariant = 'plain' | 'thinking' | 'vision';
 
 /** What the smoke request asks; the config's extra_body is kept (a thinking switch lives there). */
 export const SMOKE_PROMPT = 'Connection test. Reply with the single word: ok';
+/** The vision variant's prompt: the reply shows whether the image reached the model. */
+export const SMOKE_IMAGE_PROMPT = 'Connection test with an image. Name what the image shows in at most five words.';
 
 /** The statistics file headless `i smoke` writes, relative to the data folder (never a workspace's state folder). */
 export const SMOKE_STATS_FILE = 'metrics/smoke-cache.json';
@@ -30,7 +33,7 @@ const TOOL_FIELDS = ['tools', 'tool_choice', 'parallel_tool_calls', 'functions',
 
 /** The cap for a variant: `requested` when given (an integer 1..1024), else 32 (plain) or 1024 (thinking). */
 export function smokeOutputCap(requested: number | null | undefined, variant: SmokeVariant = 'plain'): number {
-  if (requested === null || requested === undefined) return variant === 'thinking' ? SMOKE_MAX_OUTPUT_CAP : SMOKE_OUTPUT_CAP;
+  if (requested === null || requested === undefined) return variant === 'plain' ? SMOKE_OUTPUT_CAP : SMOKE_MAX_OUTPUT_CAP;
   if (!Number.isInteger(requested) || requested < 1 || requested > SMOKE_MAX_OUTPUT_CAP) {
     throw new HarnessError('E_SMOKE_OUTPUT_CAP', `The smoke output cap must be a whole number of tokens from 1 to ${SMOKE_MAX_OUTPUT_CAP} (default ${SMOKE_OUTPUT_CAP}; ${SMOKE_MAX_OUTPUT_CAP} with the thinking variant). Choose one in that range.`, { requested });
   }
@@ -45,15 +48,15 @@ export interface SmokeModel {
   extra_body?: Record<string, unknown>;
 }
 
-/** The one request a smoke test sends: the prompt, no tools, the cap, streamed. */
-export function smokeRequestInput(model: SmokeModel, outputCap: number): PrepareInput {
+/** The one request a smoke test sends: the prompt (with the image of the vision variant), no tools, the cap, streamed. */
+export function smokeRequestInput(model: SmokeModel, outputCap: number, image?: string): PrepareInput {
   const extra = Object.fromEntries(Object.entries(model.extra_body ?? {}).filter(([key]) => !TOOL_FIELDS.includes(key)));
   return {
     version: 1,
     protocol: model.protocol,
     base_url: model.base_url,
     model: model.model,
-    history: [{ role: 'user', content: SMOKE_PROMPT }],
+    history: [{ role: 'user', content: image === undefined ? SMOKE_PROMPT : [{ type: 'text', text: SMOKE_IMAGE_PROMPT }, { type: 'image_url', image_url: { url: image } }] }],
     max_tokens: outputCap,
     compact: false,
     tools: [],
