@@ -12,14 +12,3 @@ export {
   writeJsonFileAtomic,
 } from './json-file-store';
 export type { JsonFileOptions } from './json-file-store';
-export {
-  MAX_WORKSPACE_ENTRIES,
-  WORKSPACE_REGISTRY_FILE,
-  WORKSPACE_REGISTRY_VERSION,
-  canonicalWorkspacePath,
-  parseWorkspaceRegistry,
-  resolveWorkspaceId,
-  workspaceDigest,
-  workspaceRegistryPath,
-} from './workspace-registry';
-export type { ResolvedWorkspace, WorkspaceBinding, WorkspaceRegistryFile, WorkspaceRegistryOptions } from './workspace-registry';
