@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBlockSplitter, splitMarkdownBlocks, type MdBlock } from './markdown-blocks';
+import { createBlockSplitter, groupBlocks, GROUP_SIZE, splitMarkdownBlocks, type MdBlock } from './markdown-blocks';
 
 const ANSWER = [
   '# Plan',
@@ -78,5 +78,42 @@ describe('markdown block splitter', () => {
 
   it('treats CRLF like LF', () => {
     expect(splitMarkdownBlocks('a\r\n\r\nb').map((b) => b.raw)).toEqual(['a\n\n', 'b']);
+  });
+});
+
+describe('a splitter seeded with the blocks a text was shown with', () => {
+  const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} with **bold** text.`).join('\n\n');
+
+  it('returns those very blocks for that text instead of lexing it again', () => {
+    const shown = splitMarkdownBlocks(text);
+    const seeded = createBlockSplitter({ text, blocks: shown }).update(text);
+    expect(seeded.length).toBe(shown.length);
+    // Identity: the finished blocks were taken over, not lexed again (only the last one is).
+    expect(seeded.slice(0, -1).every((b, i) => b === shown[i])).toBe(true);
+    expect(seeded.at(-1)!.raw).toBe(shown.at(-1)!.raw);
+  });
+
+  it('ignores blocks that are not the start of the text, and splits it as if unseeded', () => {
+    const other = splitMarkdownBlocks('Something else entirely.\n\nAnd more.\n\nEnd.');
+    const seeded = createBlockSplitter({ text, blocks: other }).update(text);
+    expect(seeded.map((b) => b.raw)).toEqual(splitMarkdownBlocks(text).map((b) => b.raw));
+  });
+});
+
+describe('groupBlocks', () => {
+  const blocks = splitMarkdownBlocks(Array.from({ length: 40 }, (_, i) => `Block ${i}.`).join('\n\n'));
+
+  it('puts blocks in groups of GROUP_SIZE, in order, the last group holding the rest', () => {
+    const groups = groupBlocks(blocks, []);
+    expect(groups.map((g) => g.length)).toEqual([GROUP_SIZE, GROUP_SIZE, 40 - 2 * GROUP_SIZE]);
+    expect(groups.flat()).toEqual(blocks);
+  });
+
+  it('keeps the array of every group whose blocks did not change, so the view keeps its DOM', () => {
+    const before = groupBlocks(blocks.slice(0, 20), []);
+    const after = groupBlocks(blocks, before);
+    expect(after[0]).toBe(before[0]);
+    expect(after[1]).not.toBe(before[1]);
+    expect(after[1]).toEqual(blocks.slice(GROUP_SIZE, 2 * GROUP_SIZE));
   });
 });

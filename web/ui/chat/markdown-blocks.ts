@@ -32,11 +32,25 @@ export interface BlockSplitter {
   update(text: string): MdBlock[];
 }
 
-export function createBlockSplitter(): BlockSplitter {
+/**
+ * `seed`: a text and the blocks another splitter gave for it (the streamed answer becoming the saved one): the new
+ * splitter starts from them, so that text is not lexed again (only its last block is).
+ */
+export function createBlockSplitter(seed?: { text: string; blocks: readonly MdBlock[] }): BlockSplitter {
   let source = '';
   /** Finished blocks and the length of source they cover. */
   let finished: MdBlock[] = [];
   let covered = 0;
+  if (seed && seed.blocks.length > 0) {
+    const done = seed.blocks.slice(0, -1);
+    const length = done.reduce((n, b) => n + b.raw.length, 0);
+    // Only when the blocks really are the start of the text (CRLF normalised, nothing missing).
+    if (seed.text.startsWith(done.map((b) => b.raw).join(''))) {
+      source = seed.text;
+      finished = done;
+      covered = length;
+    }
+  }
   return {
     update(input) {
       const text = input.includes('\r') ? input.replace(/\r\n?/g, '\n') : input;
@@ -99,3 +113,23 @@ function codeBlock(raw: string, token: Tokens.Code): MdBlock {
   const closed = body.includes('\n') && lastLine.length >= fence.length && [...lastLine].every((c) => c === fence[0]);
   return { kind: 'code', raw, label: (token.lang ?? '').trim(), code: token.text, closed };
 }
+
+/**
+ * Blocks in groups of GROUP_SIZE, each group one element of the view (message-parts.tsx) that skips layout and paint
+ * while off screen (`content-visibility: auto`, messages.css). Per block that cost more than it saved: the browser
+ * checks every such element against the viewport each frame, and a 200 KB answer has ~700 blocks (traced: up to
+ * 290 ms of one frame in intersection checks with two such answers on screen). A group whose blocks did not change
+ * keeps its array, so `Index` leaves its DOM alone.
+ */
+export function groupBlocks(blocks: readonly MdBlock[], previous: readonly MdBlock[][]): MdBlock[][] {
+  const groups: MdBlock[][] = [];
+  for (let start = 0; start < blocks.length; start += GROUP_SIZE) {
+    const before = previous[groups.length];
+    const end = Math.min(blocks.length, start + GROUP_SIZE);
+    const same = before !== undefined && before.length === end - start && before.every((b, i) => b === blocks[start + i]);
+    groups.push(same ? before : blocks.slice(start, end));
+  }
+  return groups;
+}
+
+export const GROUP_SIZE = 16;
