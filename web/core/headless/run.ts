@@ -329,6 +329,8 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     } catch (error) {
       return fail(cliErrorData(error, 'E_SESSION_FAILED'), EXIT_USAGE);
     }
+    // Said every run: a session file keeps the conversation only (session-file.ts), unlike --session-name.
+    io.stderr(`warning: ${line(`--session FILE keeps the conversation only: this run's file changes are not recorded for --changes/--revert, and long tool results can be paged back during this run only. Use --session-name NAME to keep both.`)}\n`);
   }
 
   // Bounded tool-result views (seed 002): with a session, references last the session (its content/ folder, read

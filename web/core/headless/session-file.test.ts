@@ -38,7 +38,8 @@ describe('i --session FILE', () => {
     const p = headlessProject(model());
     const file = join(tempDir(), 'chat.json');
     const first = await p.run(['--session', file, '-p', 'My name is Ada.']);
-    expect(first.stderr).toBe('');
+    // The one line said every run: a session file keeps no undo records and no references past the run.
+    expect(first.stderr).toBe('warning: --session FILE keeps the conversation only: this run\'s file changes are not recorded for --changes/--revert, and long tool results can be paged back during this run only. Use --session-name NAME to keep both.\n');
     expect(first.code).toBe(0);
     const doc = readDoc(file);
     expect(doc.format).toBe(SESSION_FILE_FORMAT);
