@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveDirs, validatePathContext } from './dirs';
@@ -52,5 +53,28 @@ describe('path context', () => {
     expect(() => validatePathContext({ ...ok, config_dir: '/a/../etc' })).toThrow(/paths.config_dir/);
     expect(() => validatePathContext({ ...ok, data_dir: '/a/cache/data' })).toThrow(/under cache_dir/);
     expect(() => validatePathContext({ ...ok, config_dir: '/a/runtime' })).toThrow(/under runtime_dir/);
+  });
+  it('leaves a live holder’s lock alone, even after 10 s, and takes over a crashed one (dead pid, or older than 30 s)', () => {
+    const { dirs } = tempDirs();
+    mkdirSync(dirs.data_dir, { recursive: true });
+    const lock = join(dirs.data_dir, 'workspaces.json.lock');
+    const aged = (seconds: number) => {
+      const t = (Date.now() - seconds * 1000) / 1000;
+      utimesSync(lock, t, t);
+    };
+    // A live i (this very process) took the lock 15 s ago: the bridge waits, then says so; the lock stays.
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'live', created_ms: 0 }));
+    aged(15);
+    expect(() => workspaceIdFor(dirs.data_dir, '/p/live')).toThrow(/registry is locked/);
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ nonce: 'live' });
+    // The holder crashed (no such process on this host): the lock is taken over at once and released after.
+    writeFileSync(lock, JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), nonce: 'dead', created_ms: 0 }));
+    expect(workspaceIdFor(dirs.data_dir, '/p/dead')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(existsSync(lock)).toBe(false);
+    // Older than 30 s, whoever held it: stale.
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'old', created_ms: 0 }));
+    aged(31);
+    expect(workspaceIdFor(dirs.data_dir, '/p/old')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(existsSync(lock)).toBe(false);
   });
 });

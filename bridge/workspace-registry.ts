@@ -4,7 +4,8 @@
 // Headless i keeps the same file (web/core/headless/workspace-id.ts: same key, same format, a lock on the same
 // `workspaces.json.lock`); the bridge imports nothing from web/, so a change of format goes to both files, and
 // web/core/headless/registry-shared-with-bridge.test.ts runs the two real programs on one folder to hold them equal.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BridgeError } from './errors';
@@ -16,22 +17,73 @@ interface RegistryFile {
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const STALE_LOCK_MS = 10_000;
+/** As headless i's lock (plugin-host/fs/json-file-store.ts): stale when its process is gone or it is this old. */
+const STALE_LOCK_MS = 30_000;
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
+interface LockInfo {
+  pid?: unknown;
+  host?: unknown;
+  nonce?: unknown;
+}
+
+/** The lock's text and age, or null when it is gone. */
+function readLock(lockPath: string): { text: string; info: LockInfo; mtimeMs: number } | null {
+  try {
+    const text = readFileSync(lockPath, 'utf8');
+    let info: LockInfo = {};
+    try {
+      info = JSON.parse(text) as LockInfo;
+    } catch {
+      // a lock being written right now, or an older bridge's empty one: judged by age only
+    }
+    return { text, info, mtimeMs: statSync(lockPath).mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+function isStale(lock: { info: LockInfo; mtimeMs: number }): boolean {
+  if (Date.now() - lock.mtimeMs > STALE_LOCK_MS) return true;
+  const { pid, host } = lock.info;
+  return typeof pid === 'number' && host === hostname() && processGone(pid);
+}
+
+// The lock holds {pid, host, nonce, created_ms} like headless i's, so each judges the other's lock the same way: a
+// lock is removed as stale only while it still holds the very text judged stale (a live holder's fresh lock is
+// never taken away), and released only by the holder whose nonce it holds.
 function withLock<T>(lockPath: string, fn: () => T): T {
   const deadline = Date.now() + 3000;
+  const mine = JSON.stringify({ pid: process.pid, host: hostname(), nonce: randomBytes(12).toString('hex'), created_ms: Date.now() });
   for (;;) {
     try {
-      closeSync(openSync(lockPath, 'wx', 0o600));
+      const fd = openSync(lockPath, 'wx', 0o600);
+      try {
+        writeFileSync(fd, mine);
+      } finally {
+        closeSync(fd);
+      }
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      try {
-        if (Date.now() - statSync(lockPath).mtimeMs > STALE_LOCK_MS) unlinkSync(lockPath); // a crashed writer
-      } catch {
-        // the holder just released it
+      const held = readLock(lockPath);
+      if (held && isStale(held) && readLock(lockPath)?.text === held.text) {
+        try {
+          unlinkSync(lockPath); // a crashed writer
+        } catch {
+          // the holder just released it
+        }
+        continue;
       }
       if (Date.now() > deadline) {
         throw new BridgeError('E_REGISTRY_LOCKED', `The workspace registry is locked (${lockPath}). If no i process is running, delete that file.`);
@@ -42,10 +94,12 @@ function withLock<T>(lockPath: string, fn: () => T): T {
   try {
     return fn();
   } finally {
-    try {
-      unlinkSync(lockPath);
-    } catch {
-      // already gone
+    if (readLock(lockPath)?.text === mine) {
+      try {
+        unlinkSync(lockPath);
+      } catch {
+        // already gone
+      }
     }
   }
 }
