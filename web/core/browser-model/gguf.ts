@@ -55,14 +55,37 @@ const refuse = (code: string, message: string, data?: Record<string, unknown>) =
 /** Thrown by the cursor when the bytes end inside the header. */
 class NeedMore extends Error {}
 
+// Hostile headers must not make the reader allocate or recurse without end. A real header (a 150k-token vocabulary,
+// its scores and merges) is a few MiB; 64 MiB leaves room while keeping one read bounded. GGML has 4 dimensions;
+// nobody nests metadata arrays, so 4 levels is generous. Alignment is a power of two in llama.cpp (default 32).
+/** The most bytes of a file read as its header. */
+export const MAX_HEADER_BYTES = 64 * 1024 * 1024;
+export const MAX_ARRAY_NESTING = 4;
+const MAX_STRING_BYTES = 16 * 1024 * 1024;
+const MAX_ALIGNMENT = 1024 * 1024;
+const MAX_DIMS = 4;
+/** Bytes per element of the fixed-width metadata types (strings are at least their 8-byte length). */
+const WIDTH: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
+/** The fewest bytes one element of a type can take: a string is its length, an array its type and count. */
+const minWidth = (type: number) => WIDTH[type] ?? (type === 8 ? 8 : 12);
+
+const damaged = (what: string, data?: Record<string, unknown>) => refuse('E_GGUF_INVALID', `${what} The file is damaged or not a model; download it again or pick another file.`, data);
+
 class Cursor {
   at = 0;
   private view: DataView;
-  constructor(private bytes: Uint8Array) {
+  /** `fileSize`: counts that claim more bytes than the whole file holds are refused at once, not read towards. */
+  constructor(private bytes: Uint8Array, private fileSize: number) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
   private need(n: number) {
     if (this.at + n > this.bytes.length) throw new NeedMore();
+  }
+  /** Refuses when `count` items of at least `width` bytes each cannot fit in what is left of the file (cut short or forged: either way nothing is read towards it). */
+  fits(count: number, width: number, what: string) {
+    if (count * width > this.fileSize - this.at) {
+      throw refuse('E_GGUF_TRUNCATED', `The file ends inside its GGUF header (${this.fileSize} bytes): ${what} claims ${count} items, more than that holds. The download or copy was cut short, or the file is damaged; download it again.`, { count, size: this.fileSize });
+    }
   }
   u8() { this.need(1); return this.view.getUint8(this.at++); }
   u32() { this.need(4); const v = this.view.getUint32(this.at, true); this.at += 4; return v; }
@@ -70,7 +93,8 @@ class Cursor {
   skip(n: number) { this.need(n); this.at += n; }
   str(): string {
     const n = this.u64();
-    if (n > 64 * 1024 * 1024) throw refuse('E_GGUF_INVALID', `A GGUF string claims ${n} bytes. The file is damaged; download it again.`);
+    if (n > MAX_STRING_BYTES) throw damaged(`A GGUF string claims ${n} bytes (at most ${MAX_STRING_BYTES} are read).`, { bytes: n });
+    this.fits(n, 1, 'a GGUF string');
     this.need(n);
     const s = new TextDecoder().decode(this.bytes.subarray(this.at, this.at + n));
     this.at += n;
@@ -89,23 +113,24 @@ class Cursor {
       default: throw refuse('E_GGUF_INVALID', `A GGUF metadata value has the unknown type ${type}. The file is damaged or from a newer format; download it again.`);
     }
   }
-  value(type: number): unknown {
+  value(type: number, depth = 0): unknown {
     if (type !== 9) return this.scalar(type);
+    if (depth >= MAX_ARRAY_NESTING) throw damaged(`A GGUF metadata array is nested more than ${MAX_ARRAY_NESTING} levels deep.`, { depth: depth + 1 });
     const inner = this.u32();
     const n = this.u64();
-    const width: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
-    if (width[inner] !== undefined) {
-      this.skip(n * width[inner]!); // token scores and types: not needed, skipped without decoding
+    this.fits(n, minWidth(inner), 'a GGUF metadata array');
+    if (WIDTH[inner] !== undefined) {
+      this.skip(n * WIDTH[inner]!); // token scores and types: not needed, skipped without decoding
       return undefined;
     }
-    for (let i = 0; i < n; i++) this.value(inner);
+    for (let i = 0; i < n; i++) this.value(inner, depth + 1);
     return undefined;
   }
 }
 
 /** Parses the header from the file's first bytes; throws NeedMore when they end inside it. */
 function parse(bytes: Uint8Array, fileSize: number): GgufHeader {
-  const c = new Cursor(bytes);
+  const c = new Cursor(bytes, fileSize);
   if (bytes.length < 4 || new TextDecoder().decode(bytes.subarray(0, 4)) !== 'GGUF') {
     throw refuse('E_GGUF_NOT_GGUF', 'This file is not a GGUF model (it does not start with "GGUF"). Pick a .gguf file made for llama.cpp.');
   }
@@ -114,18 +139,24 @@ function parse(bytes: Uint8Array, fileSize: number): GgufHeader {
   if (version !== 2 && version !== 3) throw refuse('E_GGUF_VERSION', `GGUF version ${version} is not supported (2 and 3 are). Pick a file converted by a recent llama.cpp.`, { version });
   const tensorCount = c.u64();
   const kvCount = c.u64();
+  c.fits(kvCount, 13, 'the GGUF metadata count'); // a key (8-byte length), a type, a one-byte value at least
+  c.fits(tensorCount, 24, 'the GGUF tensor count'); // a name, a dimension count, a type and an offset at least
   const meta = new Map<string, unknown>();
   for (let i = 0; i < kvCount; i++) {
     const key = c.str();
     const type = c.u32();
     meta.set(key, c.value(type));
   }
-  const alignment = typeof meta.get('general.alignment') === 'number' ? (meta.get('general.alignment') as number) : 32;
+  const alignment = meta.has('general.alignment') ? meta.get('general.alignment') : 32;
+  if (typeof alignment !== 'number' || !Number.isInteger(alignment) || alignment < 1 || alignment > MAX_ALIGNMENT || (alignment & (alignment - 1)) !== 0) {
+    throw damaged(`Its general.alignment (${String(alignment)}) is not a power of two up to ${MAX_ALIGNMENT}.`, { alignment: typeof alignment === 'number' ? alignment : null });
+  }
   const types = new Set<string>();
   let dataBytes = 0;
   for (let i = 0; i < tensorCount; i++) {
     const name = c.str();
     const dims = c.u32();
+    if (dims > MAX_DIMS) throw damaged(`Tensor "${name.slice(0, 80)}" claims ${dims} dimensions (GGML has at most ${MAX_DIMS}).`, { tensor: name.slice(0, 80), dims });
     let elements = 1;
     for (let d = 0; d < dims; d++) elements *= c.u64();
     const typeNo = c.u32();
@@ -166,9 +197,13 @@ function parse(bytes: Uint8Array, fileSize: number): GgufHeader {
   return header;
 }
 
-/** Reads as many leading bytes as the header needs (up to the whole file), then parses it. */
-export async function readGgufHeader(file: Blob): Promise<GgufHeader> {
-  let want = Math.min(file.size, 1024 * 1024);
+/**
+ * Reads as many leading bytes as the header needs (up to `maxHeaderBytes`, never the whole of a large file), then
+ * parses it. A header that does not end within the cap is refused rather than read further.
+ */
+export async function readGgufHeader(file: Blob, o: { maxHeaderBytes?: number } = {}): Promise<GgufHeader> {
+  const cap = Math.min(file.size, o.maxHeaderBytes ?? MAX_HEADER_BYTES);
+  let want = Math.min(cap, 1024 * 1024);
   for (;;) {
     const bytes = new Uint8Array(await file.slice(0, want).arrayBuffer());
     try {
@@ -178,7 +213,8 @@ export async function readGgufHeader(file: Blob): Promise<GgufHeader> {
       if (want >= file.size) {
         throw refuse('E_GGUF_TRUNCATED', `The file ends inside its GGUF header (${file.size} bytes). The download or copy was cut short; download it again.`, { size: file.size });
       }
-      want = Math.min(file.size, want * 4);
+      if (want >= cap) throw damaged(`Its GGUF header does not end within the first ${Math.round(cap / 2 ** 20)} MiB, which no real model needs.`, { max_header_bytes: cap });
+      want = Math.min(cap, want * 4);
     }
   }
 }
