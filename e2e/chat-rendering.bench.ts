@@ -1,8 +1,8 @@
 // npm run bench: the chat in the built app (Chromium), issue targets:
 // - opening a 1,000-message session vs a 10-message one: time from the click on the session to its last message
 //   on screen, ratio target ≤ 3;
-// - streaming a 200 KB answer: main-thread long tasks over 50 ms while it streams, target none (printed as the
-//   longest task over 50 ms, ratio target ≤ 1).
+// - streaming a 200 KB answer: main-thread long tasks over 50 ms while it streams and is saved, target none (printed
+//   as the longest task over 50 ms, ratio target ≤ 1). Figures and what is left: web/ui/chat/CONTEXT.md.
 import { afterAll, beforeAll, it } from 'vitest';
 import { chatLog, configureModel, sendMessage } from './agent-steps';
 import { createPrivateWorkspace, launchBrowser, openApp, serveBuild, type AppBrowser, type ServedBuild } from './harness';
@@ -92,6 +92,8 @@ it('opens a 1,000-message session vs a 10-message session, and streams a 200 KB 
   await box.fill('Again');
   await box.press('Enter');
   await page.waitForFunction(() => document.querySelector('[role="log"][aria-busy="false"]') !== null && document.querySelectorAll('[role="log"] .msg-user').length >= 2, undefined, { timeout: 120_000, polling: 200 });
+  // The saved answer replaces the streamed one and fills its earlier groups in over the next frames: counted too.
+  await page.waitForTimeout(1500);
   const long = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks.filter((d) => d > 50));
   report('chat: stream a 200 KB answer', `${long.length} main-thread tasks over 50 ms while it streamed${long.length ? ` (longest ${fmt(Math.max(...long))})` : ''}`, Math.max(0, ...long) / 50, 1);
 }, 600_000);
