@@ -112,21 +112,42 @@ export interface ActionGrammarOptions {
   final?: boolean;
 }
 
-/** The grammar for one request: the visible tools (by name, each with its own argument shape) plus final/ask_user. */
+/**
+ * The grammar for one request: the visible tools (by name, each with its own argument shape) plus final/ask_user.
+ * Shaped for llama.cpp's sampler, whose cost per rejected token is one pass over the vocabulary for each parse
+ * stack: the actions share their `{"type":"` prefix and the calls their `"name":"` (one stack, not one per
+ * alternative, until the text tells them apart), and only rules the root reaches are emitted.
+ */
 export function actionGrammar(tools: readonly ToolSchema[], options: ActionGrammarOptions = {}): string {
   const rs = new RuleSet();
-  const calls = tools.map((t) => rs.add('call', `${jsonLit(t.name)} ",\\"arguments\\":" ${schemaRule({ type: 'object', ...t.parameters }, rs)}`));
+  // The quote that opens the name is shared; each call starts at its name's first character.
+  const calls = tools.map((t) => rs.add('call', `${lit(`${JSON.stringify(t.name).slice(1)},"arguments":`)} ${schemaRule({ type: 'object', ...t.parameters }, rs)}`));
   const actions: string[] = options.final === false && calls.length ? [] : ['final'];
   const lines: string[] = [];
   if (calls.length) {
-    lines.push(`tool-call ::= "{\\"type\\":\\"tool_call\\",\\"name\\":" (${calls.join(' | ')}) "}"`);
+    lines.push(`tool-call ::= "tool_call\\",\\"name\\":\\"" (${calls.join(' | ')}) "}"`);
     actions.unshift('tool-call');
   }
   // A final answer says something: an empty one would end the turn with nothing to show.
-  lines.push('final ::= "{\\"type\\":\\"final\\",\\"content\\":\\"" char+ "\\"}"');
+  lines.push('final ::= "final\\",\\"content\\":\\"" char+ "\\"}"');
   if (options.askUser !== false) {
-    lines.push('ask-user ::= "{\\"type\\":\\"ask_user\\",\\"question\\":\\"" char+ "\\"}"');
+    lines.push('ask-user ::= "ask_user\\",\\"question\\":\\"" char+ "\\"}"');
     actions.push('ask-user');
   }
-  return [`root ::= ${actions.join(' | ')}`, ...lines, ...rs.rules, ...COMMON].join('\n');
+  return reachable([`root ::= "{\\"type\\":\\"" (${actions.join(' | ')})`, ...lines, ...rs.rules, ...COMMON]).join('\n');
+}
+
+/** The rules `root` reaches: an unused rule costs llama.cpp parsing and memory on every request, and nothing else. */
+function reachable(rules: string[]): string[] {
+  const byName = new Map(rules.map((r) => [r.slice(0, r.indexOf(' ::= ')), r]));
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name) || !byName.has(name)) return;
+    seen.add(name);
+    // Rule names are what is left once string literals and character classes are taken out.
+    const body = byName.get(name)!.slice(name.length + 5).replace(/"(?:[^"\\]|\\.)*"|\[(?:[^\]\\]|\\.)*\]/g, ' ');
+    for (const ref of body.match(/[a-z][a-z0-9-]*/g) ?? []) visit(ref);
+  };
+  visit('root');
+  return rules.filter((r) => seen.has(r.slice(0, r.indexOf(' ::= '))));
 }
