@@ -6,12 +6,17 @@
 // JSON action, so tests can run a whole agent turn with no download.
 // `steer` (default on) sets a handful of weights by hand on top of the random ones, so an e2e turn is the same
 // every time: one attention head looks only at <|tool_result|>, and the output rows of a few bytes read its answer.
-// Before any tool result the model prefers `tool_call` and the name `read`; once one is in its context, `final`;
-// it closes strings and objects early. Everything else is random, and the grammar does the rest.
+// Before any tool result the model prefers `tool_call`, the name `read` and the path STEERED_PATH (bigrams carried
+// by the current byte's embedding); once a result is in its context, `final` with the text "hi". It closes strings
+// and objects early otherwise. Everything else is random, and the grammar does the rest.
+// `extraTokens` adds whole-word pieces to the vocabulary (the bench's grammar cost against vocabulary size).
 // Usage: node scripts/make-tiny-gguf.mjs <out.gguf> [seed]. Tests import makeTinyGguf() and write it at test time.
 
 export const TINY_CHAT_TEMPLATE =
   "{% for message in messages %}{% if message['role'] == 'user' and message['content'].startswith('{\"jingwei_tool_result\"') %}{{ '<|im_start|>tool<|tool_result|>\\n' + message['content'] + '<|im_end|>\\n' }}{% else %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' }}{% endif %}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
+
+/** The file the steered model reads (the e2e creates it): distinct bytes, none of them a tool name's first letter. */
+export const STEERED_PATH = 'notes.md';
 
 const GGUF_TYPE = { u32: 4, i32: 5, f32: 6, bool: 7, string: 8, array: 9, u64: 10 };
 const TENSOR_F32 = 0;
@@ -88,7 +93,7 @@ function writeValue(w, type, value) {
 }
 
 /** The vocabulary: SentencePiece byte fallback pieces, so any text tokenizes and any byte can be generated. */
-export function tinyVocab() {
+export function tinyVocab(extraTokens = 0) {
   const tokens = ['<unk>', '<s>', '</s>'];
   const types = [2, 3, 3]; // UNKNOWN, CONTROL, CONTROL
   for (let b = 0; b < 256; b++) {
@@ -97,6 +102,14 @@ export function tinyVocab() {
     // on a multi-byte character split over byte tokens ("unexpected empty grammar stack"), which a model of random
     // weights would hit within a few hundred tokens. Real models emit whole characters as tokens.
     types.push(b >= 0x80 ? 5 : 6); // UNUSED : BYTE
+  }
+  // Optional whole-word pieces (lowercase letter pairs, then triples): a larger vocabulary of the same model, so the
+  // bench can show how llama.cpp's grammar check grows with the number of tokens it has to test.
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const word = (n, length) => Array.from({ length }, (_, k) => letters[Math.floor(n / 26 ** (length - 1 - k)) % 26]).join('');
+  for (let i = 0; i < Math.min(extraTokens, 676 + 17576); i++) {
+    tokens.push(i < 676 ? word(i, 2) : word(i - 676, 3));
+    types.push(1); // NORMAL
   }
   tokens.push('<|tool_result|>', '<|im_start|>', '<|im_end|>');
   types.push(3, 3, 3);
@@ -107,9 +120,9 @@ export function tinyVocab() {
  * Builds the GGUF bytes. `architecture` / `tensorType` exist so refusal tests can make a file the app must refuse
  * (an unsupported architecture or quantisation) from the same honest layout; `tensorType` only relabels the F32 data.
  */
-export function makeTinyGguf({ seed = 21, nEmbd = 8, nHead = 2, nFf = 16, nCtx = 32768, architecture = 'llama', chatTemplate = TINY_CHAT_TEMPLATE, tensorType = TENSOR_F32, steer = true } = {}) {
+export function makeTinyGguf({ seed = 21, nEmbd = 8, nHead = 2, nFf = 16, nCtx = 32768, architecture = 'llama', chatTemplate = TINY_CHAT_TEMPLATE, tensorType = TENSOR_F32, steer = true, extraTokens = 0 } = {}) {
   const rand = random(seed);
-  const { tokens, types } = tinyVocab();
+  const { tokens, types } = tinyVocab(extraTokens);
   const nVocab = tokens.length;
   const arch = architecture;
   const kv = [
@@ -132,7 +145,7 @@ export function makeTinyGguf({ seed = 21, nEmbd = 8, nHead = 2, nFf = 16, nCtx =
     ['tokenizer.ggml.scores', 'array:f32', tokens.map(() => 0)],
     ['tokenizer.ggml.token_type', 'array:i32', types],
     ['tokenizer.ggml.bos_token_id', 'u32', 1],
-    ['tokenizer.ggml.eos_token_id', 'u32', nVocab - 1], // <|im_end|> ends a ChatML turn
+    ['tokenizer.ggml.eos_token_id', 'u32', tokens.indexOf('<|im_end|>')], // <|im_end|> ends a ChatML turn
     ['tokenizer.ggml.unknown_token_id', 'u32', 0],
     ['tokenizer.ggml.add_bos_token', 'bool', true],
     ['tokenizer.ggml.add_eos_token', 'bool', false],
@@ -153,6 +166,8 @@ export function makeTinyGguf({ seed = 21, nEmbd = 8, nHead = 2, nFf = 16, nCtx =
     for (let t = 0; t < nVocab; t++) {
       embd[t * nEmbd] = 1;
       embd[t * nEmbd + 1] = t === marker ? 3 : 0;
+      // Dims 2…7 carry the bigram codes below and nothing else, so no other token's random values start a chain.
+      embd.fill(0, t * nEmbd + 2, (t + 1) * nEmbd);
       output[t * nEmbd] = 0;
       output[t * nEmbd + 1] = 0;
     }
@@ -168,10 +183,26 @@ export function makeTinyGguf({ seed = 21, nEmbd = 8, nHead = 2, nFf = 16, nCtx =
       output[byte(c) * nEmbd + 1] = after;
     };
     prefer('"', 20, 20); // close strings at once
-    prefer('}', 12, 12); // and objects
+    prefer('}', 12, 0); // and objects (not inside a final's text)
     prefer('r', 15, 0); // the tool: read
     prefer('t', 10, -10); // tool_call before any tool result …
-    prefer('f', 0, 10); // … final after one
+    prefer('f', 0, 10); // … final after one,
+    prefer('h', 0, 15); // whose text starts with h
+    // Bigrams: the current token's code (a signed unit vector in dims 2…7 of its embedding) names the byte that
+    // should follow it. A steep weight beats the closing quote, so the path spells STEERED_PATH before a tool result;
+    // after one, the context flag in dim 1 (about ten times larger) outweighs the path's codes, and only the
+    // much steeper h → i survives: the final answer is "hi". Each byte of the path occurs once, so one code each.
+    const chain = ['"', ...STEERED_PATH];
+    const codes = chain.map((_, i) => [2 + (i % 6), i < 6 ? 1 : -1]);
+    const follow = (prev, next, weight) => {
+      const [dim, sign] = codes[chain.indexOf(prev)] ?? (() => { throw new Error(`no code for ${prev}`); })();
+      embd[byte(prev) * nEmbd + dim] = sign;
+      output[byte(next) * nEmbd + dim] = sign * weight;
+    };
+    for (let i = 0; i < STEERED_PATH.length; i++) follow(chain[i], chain[i + 1], 60);
+    chain.push('h');
+    codes.push([2 + ((chain.length - 1) % 6), -1]);
+    follow('h', 'i', 300);
   }
   const tensors = [
     ['token_embd.weight', [nEmbd, nVocab], embd],

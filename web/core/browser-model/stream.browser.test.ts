@@ -3,7 +3,7 @@
 // in an `E_ABORTED` error carrying the text so far; a file that is not a GGUF is refused before llama.cpp.
 import { afterAll, describe, expect, it } from 'vitest';
 import wasmPath from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import { makeTinyGguf } from '../../../scripts/make-tiny-gguf.mjs';
+import { makeTinyGguf, STEERED_PATH } from '../../../scripts/make-tiny-gguf.mjs';
 import { jsonRequestHistory, parseJsonAction } from '../agent/json-actions';
 import type { ModelCall } from '../agent/types';
 import type { Message, StreamEvent } from '../providers/types';
@@ -65,13 +65,15 @@ describe('the browser provider stream', () => {
     const first = await answer(start);
     const action = parseJsonAction(first, names);
     expect(action.ok && action.action.type === 'tool_call' && action.action.name).toBe('read');
+    // The path its weights spell, the file the e2e creates; then a final with text once the result is in context.
+    expect(action.ok && action.action.type === 'tool_call' && action.action.arguments).toEqual({ path: STEERED_PATH });
     const withResult: Message[] = [
       ...start,
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{"path":""}' } }], _provider: { protocol: 'browser', model: 'tiny.gguf', tool_protocol: 'json', json_reply: first } },
-      { role: 'tool', tool_call_id: 'c1', content: 'E_PATH: no such file', _error: true },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: STEERED_PATH }) } }], _provider: { protocol: 'browser', model: 'tiny.gguf', tool_protocol: 'json', json_reply: first } },
+      { role: 'tool', tool_call_id: 'c1', content: '     1\tthe answer is 42' },
     ];
     const second = parseJsonAction(await answer(withResult), names);
-    expect(second.ok && second.action.type).toBe('final');
+    expect(second.ok && second.action.type === 'final' && second.action.content).toBe('hi');
   }, 60_000);
 
   it('stops mid-answer on abort with E_ABORTED and the partial text', async () => {
