@@ -1,7 +1,7 @@
 // Files endpoints in each vendor's documented shape, for provider Files tests. OpenAI (and DeepSeek, which copies
 // it): POST {base}/files multipart (purpose, file, expires_after[anchor|seconds]) → {id: "file-…", object: "file",
 // bytes, created_at, expires_at, filename, purpose}; GET /files → {object: "list", data}; GET/DELETE /files/{id}
-// (DELETE → {id, object: "file", deleted: true}); unknown → 404 {error: {message: "No such File object: …"}}.
+// (DELETE → {id, object: "file", deleted: true}); lists are paged (limit/after, has_more); unknown → 404 {error: {message: "No such File object: …"}}.
 // Anthropic (requests carrying anthropic-version): POST /v1/files → {id: "file_…", type: "file", filename,
 // mime_type, size_bytes, created_at (RFC 3339), downloadable}; GET list → {data, has_more, first_id, last_id};
 // DELETE → {id, type: "file_deleted"}; unknown → 404 {type: "error", error: {type: "not_found_error", …}}.
@@ -50,6 +50,7 @@ export function createFilesStore(options: FilesOptions) {
   const files = new Map<string, StoredFile>();
   let seq = 0;
   let uploads = 0;
+  let listPages = 0;
   const now = () => options.now?.() ?? Date.now();
   const alive = (f: StoredFile | undefined) => (f && (f.expires_at === null || f.expires_at > now()) ? f : undefined);
   const openaiShape = (f: StoredFile) => ({ id: f.id, object: 'file', bytes: f.bytes.length, created_at: Math.floor(f.created_at / 1000), expires_at: f.expires_at === null ? null : Math.floor(f.expires_at / 1000), filename: f.filename, purpose: f.purpose, status: 'processed' });
@@ -62,6 +63,10 @@ export function createFilesStore(options: FilesOptions) {
     get uploads() {
       return uploads;
     },
+    /** List pages answered so far. */
+    get listPages() {
+      return listPages;
+    },
     /** The files still alive, in upload order. */
     list: () => [...files.values()].filter((f) => alive(f)),
     /** Makes a file expire now (its id then answers "not found", like a vendor after expires_at). */
@@ -69,7 +74,7 @@ export function createFilesStore(options: FilesOptions) {
       const f = files.get(id);
       if (f) f.expires_at = now() - 1;
     },
-    handle(method: string, path: string, headers: Record<string, string>, raw: Buffer): FilesRoute {
+    handle(method: string, path: string, headers: Record<string, string>, raw: Buffer, query = new URLSearchParams()): FilesRoute {
       const anthropic = 'anthropic-version' in headers;
       const id = /\/files\/([^/]+)$/.exec(path)?.[1];
       if (anthropic && !(headers['anthropic-beta'] ?? '').includes('files-api-2025-04-14')) {
@@ -88,10 +93,20 @@ export function createFilesStore(options: FilesOptions) {
         return { status: 200, body: anthropic ? anthropicShape(f) : openaiShape(f) };
       }
       if (method === 'GET' && !id) {
-        const data = [...files.values()].filter((f) => alive(f));
-        return anthropic
-          ? { status: 200, body: { data: data.map(anthropicShape), has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null } }
-          : { status: 200, body: { object: 'list', data: data.map(openaiShape), has_more: false } };
+        // Pages in each vendor's documented shape: Anthropic `limit` (1-1000, default 20) + `after_id`, OpenAI
+        // `limit` (1-10000, default 10000) + `after`; both answer has_more, first_id and last_id.
+        const all = [...files.values()].filter((f) => alive(f));
+        const asked = Number(query.get('limit') ?? (anthropic ? 20 : 10_000));
+        const max = anthropic ? 1000 : 10_000;
+        if (!Number.isInteger(asked) || asked < 1 || asked > max) return { status: 400, body: { error: { message: `limit must be an integer from 1 to ${max}.`, type: 'invalid_request_error', code: null } } };
+        const limit = Math.min(asked, options.maxPageSize ?? asked);
+        const after = query.get(anthropic ? 'after_id' : 'after');
+        const from = after === null ? 0 : all.findIndex((f) => f.id === after) + 1;
+        if (after !== null && from === 0) return notFound(anthropic, after);
+        const data = all.slice(from, from + limit);
+        const page = { has_more: from + limit < all.length, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+        listPages++;
+        return anthropic ? { status: 200, body: { data: data.map(anthropicShape), ...page } } : { status: 200, body: { object: 'list', data: data.map(openaiShape), ...page } };
       }
       const f = id ? alive(files.get(id)) : undefined;
       if (!id || !f) return notFound(anthropic, id ?? '');

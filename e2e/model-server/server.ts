@@ -90,7 +90,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       res.end(JSON.stringify(value));
     };
     if (files && isFilesPath(path)) {
-      const r = files.handle(req.method ?? 'GET', path, headers, Buffer.concat(chunks));
+      const r = files.handle(req.method ?? 'GET', path, headers, Buffer.concat(chunks), new URL(req.url ?? '/', 'http://x').searchParams);
       return json(r.status, r.body);
     }
     if (req.method === 'GET' && options.models && (path === '/v1/models' || path === '/models')) return json(200, modelList(options.models, 'anthropic-version' in headers));

@@ -61,6 +61,8 @@ export interface FilesOptions {
   failUploads?: number;
   /** The server's clock for created_at/expires_at (defaults to Date.now). */
   now?: () => number;
+  /** Caps every list page at this many files, whatever `limit` asks (pagination tests). */
+  maxPageSize?: number;
 }
 
 export interface StoredFile {

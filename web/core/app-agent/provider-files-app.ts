@@ -6,12 +6,12 @@
 import type { ModelConfig } from '../config';
 import { HarnessError } from '../errors';
 import {
-  DEFAULT_PROVIDER_JSON, FileRegistry, filesPolicy, filesUnsupportedReason, newFilesContext, parseProviderJson, providerFilesStream, runManageAction, vendorFilesFor,
-  withOperationPlans, type ManageAction, type ManageResult, type ProviderFilesContext, type ProviderJson, type RegistryStore,
+  accountScope, DEFAULT_PROVIDER_JSON, FileRegistry, filesPolicy, filesUnsupportedReason, newFilesContext, parseProviderJson, providerFilesStream, runManageAction, vendorFilesFor,
+  type ManageAction, type ManageResult, type ProviderFilesContext, type ProviderJson, type RegistryStore,
 } from '../provider-files';
 import { getSecret } from '../settings';
 import type { HarnessDb } from '../storage';
-import { transportStream, type TransportStreamOptions } from '../agent/transport-stream';
+import type { TransportStreamOptions } from '../agent/transport-stream';
 import type { StreamFn } from '../agent/types';
 
 export const PROVIDER_SETTINGS_SCOPE = 'provider:global';
@@ -23,8 +23,13 @@ export async function readProviderJson(db: HarnessDb): Promise<ProviderJson> {
   return value === undefined ? { ...DEFAULT_PROVIDER_JSON } : parseProviderJson(value, 'Settings → Model → Images');
 }
 
+// gc_expired is headless i's (with provider_cleanup in its model config); the app has no unattended delete, so it
+// refuses the key rather than keep a switch that would do nothing.
+const GC_NOT_IN_APP = 'The app does not delete expired uploads by itself (gc_expired is for headless i, with provider_cleanup: true in its model config). Remove "gc_expired", and delete old files in Settings → Model → Files.';
+
 export async function saveProviderJson(db: HarnessDb, value: ProviderJson): Promise<void> {
   const checked = parseProviderJson(value, 'Settings → Model → Images');
+  if (checked.gc_expired) throw new HarnessError('E_PROVIDER_GC_NOT_IN_APP', GC_NOT_IN_APP, { key: 'gc_expired' });
   await db.put('settings', { scope: PROVIDER_SETTINGS_SCOPE, version: 1, values: { provider_json: checked }, updatedAt: Date.now() });
 }
 
@@ -38,9 +43,11 @@ export function idbRegistryStore(db: HarnessDb, workspaceId: string): RegistrySt
 
 /** The Files context of a turn, or null when neither switch is on (the plain transport then). */
 export async function appFilesContext(db: HarnessDb, workspaceId: string, model: ModelConfig, ports: { fetch?: typeof fetch }): Promise<ProviderFilesContext | null> {
-  const provider = await readProviderJson(db);
+  const { gc_expired: gc, ...provider } = await readProviderJson(db);
   const policy = filesPolicy({ provider, providerOperations: model.provider_operations, protocol: model.protocol, baseUrl: model.base_url, apiKeyName: model.api_key_env, route: model.route ?? 'direct' });
   if (policy.notice?.code === 'N_PROVIDER_OPERATIONS_UNUSED' && model.provider !== null) policy.notice = null;
+  // A stored (imported) gc_expired is said, never run.
+  if (gc && policy.mode === 'files' && !policy.notice) policy.notice = { code: 'N_PROVIDER_GC_NOT_IN_APP', message: GC_NOT_IN_APP };
   if (policy.mode === 'base64' && !policy.notice) return null;
   return newFilesContext(policy, new FileRegistry(idbRegistryStore(db, workspaceId)), { apiKeyName: model.api_key_env, getSecret: (name) => getSecret(db, name), ...(ports.fetch ? { fetch: ports.fetch } : {}) });
 }
@@ -51,10 +58,13 @@ export async function appFilesContext(db: HarnessDb, workspaceId: string, model:
  */
 export async function appFilesStream(db: HarnessDb, workspaceId: string, model: ModelConfig, options: TransportStreamOptions): Promise<StreamFn | null> {
   const ports = { apiKeyName: model.api_key_env, getSecret: (name: string) => getSecret(db, name), ...(options.fetch ? { fetch: options.fetch } : {}) };
-  const opts = options.adapter && model.provider_operations ? { ...options, adapter: withOperationPlans(options.adapter, ports) } : options;
+  // Plans run per model call with its signal (Stop ends a running upload) and its one budget.
+  const plans =
+    options.adapter && model.provider_operations
+      ? { ports, cleanupAllowed: model.provider_cleanup === true, registry: new FileRegistry(idbRegistryStore(db, workspaceId)), scope: accountScope(await readProviderJson(db), model.base_url, model.api_key_env) }
+      : null;
   const files = await appFilesContext(db, workspaceId, model, options.fetch ? { fetch: options.fetch } : {});
-  if (files) return providerFilesStream({ ...opts, files });
-  return opts === options ? null : transportStream(opts);
+  return files || plans ? providerFilesStream({ ...options, files, plans }) : null;
 }
 
 /**
@@ -69,6 +79,7 @@ export async function manageFromPage(db: HarnessDb, workspaceId: string, model: 
   if (!vendor) throw new HarnessError('E_PROVIDER_FILES_UNSUPPORTED', filesUnsupportedReason(model.protocol) ?? 'This protocol has no Files API.', { protocol: model.protocol });
   return runManageAction(action, {
     vendor,
+    scope: accountScope(await readProviderJson(db), model.base_url, model.api_key_env),
     registry: new FileRegistry(idbRegistryStore(db, workspaceId)),
     confirm,
     cleanupAllowed: false,

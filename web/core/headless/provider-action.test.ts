@@ -117,7 +117,7 @@ describe('i --provider-action', () => {
     const { p, ours, theirs } = await setUp();
     server!.files!.expire(ours);
     const r = await action(p, { action: 'reconcile' }, { extra: ['--json'] });
-    expect(r.event?.result).toEqual({ action: 'reconcile', remote: 1, unknown_remote: [theirs], forgotten_local: [ours] });
+    expect(r.event?.result).toEqual({ action: 'reconcile', remote: 1, complete: true, unknown_remote: [theirs], forgotten_local: [ours] });
     expect(deletes(server!)).toHaveLength(0);
   });
 });

@@ -7,12 +7,12 @@ import { promises as fsp } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { join, resolve } from 'node:path';
 import { escapeControls, HarnessError, stringifyForTerminal, type ErrorData } from '../errors';
-import { FileRegistry, filesUnsupportedReason, parseManageAction, runManageAction, vendorFilesFor, type ManageResult } from '../provider-files';
+import { accountScope, DEFAULT_PROVIDER_JSON, FileRegistry, filesUnsupportedReason, parseManageAction, runManageAction, vendorFilesFor, MAX_LIST_PAGES, type ManageResult } from '../provider-files';
 import { nodeRegistryStore } from '../provider-files/registry-node';
 import { readJson } from './config-files';
 import { parseModelConfig } from './model-config';
 import { resolveAppPaths } from './paths';
-import { workspaceStateDir } from './provider-files';
+import { loadProviderJson, workspaceStateDir } from './provider-files';
 import { cliErrorData, EXIT_OK, EXIT_TURN_FAILED, EXIT_USAGE, type CliIo } from './run';
 import { headlessWorkspaceId } from './workspace-id';
 
@@ -69,12 +69,13 @@ function humanText(r: ManageResult): string {
     `${f.file_id}  ${f.bytes ?? '?'} bytes  created ${when(f.created_at)}  expires ${when(f.expires_at)}${f.known ? '  (uploaded by this app)' : ''}`;
   switch (r.action) {
     case 'list':
-      return r.files.length ? `${r.files.map(row).join('\n')}\n` : 'No remote files.\n';
+      return (r.files.length ? `${r.files.map(row).join('\n')}\n` : 'No remote files.\n') + (r.complete ? '' : `The provider has more files than ${r.files.length} (the list stops after ${MAX_LIST_PAGES} pages).\n`);
     case 'get':
       return `${row(r.file)}\n`;
     case 'delete':
       return `Deleted ${r.file_id} (${r.confirmed_by === 'person' ? 'confirmed by you' : 'cleanup under provider_cleanup'}).\n`;
     case 'reconcile':
+      if (!r.complete) return `The provider listed more files than ${r.remote} (the list stops after ${MAX_LIST_PAGES} pages), so no local record was forgotten; ${r.unknown_remote.length} listed file(s) not in the local registry (not deleted).\n`;
       return `${r.remote} remote file(s); ${r.unknown_remote.length} not in the local registry${r.unknown_remote.length ? ` (${r.unknown_remote.join(', ')}; not deleted)` : ''}; ${r.forgotten_local.length} local record(s) of files the provider no longer has forgotten.\n`;
   }
 }
@@ -105,7 +106,8 @@ export async function runProviderAction(io: ProviderActionIo): Promise<number> {
     const workspace = await fsp.realpath(resolve(io.cwd, args.dir ?? '.'));
     const { id } = await headlessWorkspaceId(paths.data_dir, workspace, null);
     const registry = new FileRegistry(nodeRegistryStore(workspaceStateDir(paths.data_dir, id)));
-    ctx = { action, deps: { vendor, registry, confirm: io.confirm, cleanupAllowed: config.provider_cleanup === true, ports: { baseUrl: config.base_url, apiKeyName: config.api_key_env, getSecret: () => apiKey, signal: io.signal, ...(io.fetch ? { fetch: io.fetch } : {}) } } };
+    const scope = accountScope((await loadProviderJson(paths.config_dir)) ?? DEFAULT_PROVIDER_JSON, config.base_url, config.api_key_env);
+    ctx = { action, deps: { vendor, registry, scope, confirm: io.confirm, cleanupAllowed: config.provider_cleanup === true, ports: { baseUrl: config.base_url, apiKeyName: config.api_key_env, getSecret: () => apiKey, signal: io.signal, ...(io.fetch ? { fetch: io.fetch } : {}) } } };
   } catch (error) {
     return fail(cliErrorData(error, 'E_USAGE'), EXIT_USAGE);
   }

@@ -3,7 +3,7 @@
 // provider.json and without provider_operations nothing changes (null: the plain transport).
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_PROVIDER_JSON, FileRegistry, filesPolicy, newFilesContext, parseProviderJson, type ProviderFilesContext, type ProviderJson } from '../provider-files';
+import { accountScope, DEFAULT_PROVIDER_JSON, FileRegistry, filesPolicy, newFilesContext, parseProviderJson, type PlanContext, type ProviderFilesContext, type ProviderJson } from '../provider-files';
 import { nodeRegistryStore } from '../provider-files/registry-node';
 import type { ModelConfig } from './model-config';
 import { readJson } from './config-files';
@@ -25,4 +25,19 @@ export async function headlessProviderFiles(p: { configDir: string; dataDir: str
   if (policy.mode === 'base64' && !policy.notice) return null;
   const registry = new FileRegistry(nodeRegistryStore(workspaceStateDir(p.dataDir, p.workspaceId)));
   return newFilesContext(policy, registry, { apiKeyName: p.config.api_key_env, getSecret: () => p.apiKey, ...(p.fetch ? { fetch: p.fetch } : {}) });
+}
+
+/**
+ * A custom provider worker's operation plans (null without provider_operations: the worker's plans are then
+ * refused). Its cleanup deletes run only under provider_cleanup, for files this workspace's registry knows.
+ */
+export async function headlessOperationPlans(p: { configDir: string; dataDir: string; workspaceId: string; config: ModelConfig; apiKey: string | undefined; fetch?: typeof fetch }): Promise<PlanContext | null> {
+  if (!p.config.provider_operations) return null;
+  const provider = (await loadProviderJson(p.configDir)) ?? DEFAULT_PROVIDER_JSON;
+  return {
+    ports: { apiKeyName: p.config.api_key_env, getSecret: () => p.apiKey, ...(p.fetch ? { fetch: p.fetch } : {}) },
+    cleanupAllowed: p.config.provider_cleanup === true,
+    registry: new FileRegistry(nodeRegistryStore(workspaceStateDir(p.dataDir, p.workspaceId))),
+    scope: accountScope(provider, p.config.base_url, p.config.api_key_env),
+  };
 }

@@ -28,8 +28,8 @@ import { createHeadlessTools } from './tools';
 import { groupedSelector } from '../tool-views';
 import { startNativeWorkers, type NativeWorkers } from './native';
 import { headlessCheckpoints, runChangesCommand } from './changes';
-import { headlessProviderFiles } from './provider-files';
-import { providerFilesStream, withOperationPlans, type ProviderFilesContext } from '../provider-files';
+import { headlessOperationPlans, headlessProviderFiles } from './provider-files';
+import { providerFilesStream, type PlanContext, type ProviderFilesContext } from '../provider-files';
 import { checkExplicitWorkspaceId, runWorkspaceId } from './workspace-id';
 import { createSessionFileStore } from './session-file';
 
@@ -349,15 +349,16 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   }
   // provider.json + provider_operations (seed 003): images uploaded once and referenced by file_id, or base64.
   let files: ProviderFilesContext | null;
+  let plans: PlanContext | null;
   try {
     const appPaths = resolveAppPaths(io.env);
     files = await headlessProviderFiles({ configDir: appPaths.config_dir, dataDir: appPaths.data_dir, workspaceId, config, apiKey, ...(io.fetch ? { fetch: io.fetch } : {}) });
+    plans = native.adapter ? await headlessOperationPlans({ configDir: appPaths.config_dir, dataDir: appPaths.data_dir, workspaceId, config, apiKey, ...(io.fetch ? { fetch: io.fetch } : {}) }) : null;
   } catch (error) {
     return fail(cliErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
   }
   // A provider worker's operation plans run only under provider_operations (seed 003; without it they are refused).
-  const operationPorts = { apiKeyName: config.api_key_env, getSecret: () => apiKey, ...(io.fetch ? { fetch: io.fetch } : {}) };
-  const streamOptions = { ...operationPorts, ...(native.adapter ? { adapter: config.provider_operations ? withOperationPlans(native.adapter, operationPorts) : native.adapter } : {}) };
+  const streamOptions = { apiKeyName: config.api_key_env, getSecret: () => apiKey, ...(io.fetch ? { fetch: io.fetch } : {}), ...(native.adapter ? { adapter: native.adapter } : {}) };
   if (json) emit({ type: 'start', version: 1, session: args.sessionName, protocol: config.protocol, model: config.model, workspace });
   const stream = runTurn(
     {
@@ -370,7 +371,7 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
       ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}),
     },
     {
-      stream: files ? providerFilesStream({ ...streamOptions, files }) : transportStream(streamOptions),
+      stream: files || plans ? providerFilesStream({ ...streamOptions, files, plans }) : transportStream(streamOptions),
       tools,
       results,
       hooks,

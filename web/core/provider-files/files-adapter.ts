@@ -90,7 +90,8 @@ async function resolveFiles(input: PrepareInput, ctx: ProviderFilesContext, noti
       byUrl.set(url, file.file_id);
     } catch (e) {
       const err = toErrorData(e, 'E_PROVIDER_OPERATION');
-      if (err.code === 'E_ABORTED') throw e;
+      // A person's Stop is not a failed upload: the image may be uploaded in the next run's step.
+      if (err.code === 'E_ABORTED' || signal?.aborted) throw e;
       ctx.failed.add(hash);
       // A budget refusal ends this step's uploads; the remaining images go as base64.
       if (err.code === 'E_PROVIDER_OPERATION_LIMIT' || err.code === 'E_PROVIDER_OPERATION_TIMEOUT') stopped = true;
@@ -134,8 +135,11 @@ const withFileIds = (history: readonly Message[], byUrl: Map<string, string>): M
     return { ...m, content };
   });
 
-/** Wraps a pure adapter with the Files policy; in base64 mode it only adds the policy's notice. */
-export function withProviderFiles(inner: ProviderAdapter, ctx: ProviderFilesContext, signal?: AbortSignal): ProviderAdapter {
+/**
+ * Wraps a pure adapter with the Files policy; in base64 mode it only adds the policy's notice. `budget`: the model
+ * call's one budget (providerFilesStream shares it between a call's attempts); absent, each prepare gets its own.
+ */
+export function withProviderFiles(inner: ProviderAdapter, ctx: ProviderFilesContext, signal?: AbortSignal, budget?: OperationBudget): ProviderAdapter {
   return {
     ...inner,
     protocol: inner.protocol,
@@ -146,9 +150,9 @@ export function withProviderFiles(inner: ProviderAdapter, ctx: ProviderFilesCont
         const prepared = await inner.prepare(input);
         return notices.length ? { ...prepared, notices: [...(prepared.notices ?? []), ...notices] } : prepared;
       }
-      const budget = newBudget();
-      if (ctx.policy.gc && !ctx.gcDone) await collectExpired(input, ctx, notices, budget, signal);
-      const byUrl = await resolveFiles(input, ctx, notices, budget, signal);
+      const stepBudget = budget ?? newBudget();
+      if (ctx.policy.gc && !ctx.gcDone) await collectExpired(input, ctx, notices, stepBudget, signal);
+      const byUrl = await resolveFiles(input, ctx, notices, stepBudget, signal);
       const prepared = await inner.prepare(byUrl.size ? { ...input, history: withFileIds(input.history, byUrl) } : input);
       ctx.lastUsed = [...new Set(byUrl.values())];
       const headers = byUrl.size ? { ...prepared.headers, ...ctx.policy.vendor.modelHeaders } : prepared.headers;

@@ -1,16 +1,24 @@
-// The loop's stream function with provider Files: the transport as usual, its adapter wrapped by withProviderFiles.
-// When the model request fails because a referenced file is gone (expired or deleted at the vendor: "file not
+// The loop's stream function with provider operations: the transport as usual, its adapter wrapped per model call —
+// by withOperationPlans (a custom worker's plans, under provider_operations) and by withProviderFiles (built-in
+// Files). Each call gets one operation budget (8 within 180 s) and the call's signal, shared by everything the call
+// runs. When the model request fails because a referenced file is gone (expired or deleted at the vendor: "file not
 // found"), the registry forgets the file_ids that request used and the call is made once more, which uploads again
-// (or sends base64). Only that one case, only once, and only before anything streamed.
+// (or sends base64) — under the same budget, so the retry cannot double the step's operations. Only that one case,
+// only once, and only before anything streamed.
 import type { StreamFn } from '../agent/types';
 import { builtinAdapter, type StreamEvent } from '../providers';
 import { streamModel } from '../transport';
 import type { TransportStreamOptions } from '../agent/transport-stream';
 import { withProviderFiles, type ProviderFilesContext } from './files-adapter';
+import { newBudget } from './operations';
+import { withOperationPlans, type PlanContext } from './operation-plans';
 
-export function providerFilesStream(options: TransportStreamOptions & { files: ProviderFilesContext }): StreamFn {
-  const { apiKeyName, adapter, route, files, ...ports } = options;
+export function providerFilesStream(options: TransportStreamOptions & { files: ProviderFilesContext | null; plans?: PlanContext | null }): StreamFn {
+  const { apiKeyName, adapter, route, files, plans, ...ports } = options;
   return (call) => {
+    const budget = newBudget();
+    // Only a custom adapter has plans (prepareStep); a built-in one is looked up inside the stream, as streamModel does.
+    const planned = adapter && plans ? withOperationPlans(adapter, plans, call.signal, budget) : adapter;
     const once = (): AsyncIterable<StreamEvent> =>
       streamModel({
         ...ports,
@@ -19,9 +27,10 @@ export function providerFilesStream(options: TransportStreamOptions & { files: P
         hooks: call.hooks,
         requestMeta: call.requestMeta,
         signal: call.signal,
-        adapter: withProviderFiles(adapter ?? builtinAdapter(call.input.protocol), files, call.signal),
+        ...(files ? { adapter: withProviderFiles(planned ?? builtinAdapter(call.input.protocol), files, call.signal, budget) } : planned ? { adapter: planned } : {}),
         ...(route ? { route } : {}),
       });
+    if (!files) return once();
     return (async function* () {
       const held: StreamEvent[] = [];
       for await (const event of once()) {

@@ -16,10 +16,10 @@ export interface ListedFile extends RemoteFile {
 }
 
 export type ManageResult =
-  | { action: 'list'; files: ListedFile[] }
+  | { action: 'list'; files: ListedFile[]; complete: boolean }
   | { action: 'get'; file: ListedFile }
   | { action: 'delete'; file_id: string; deleted: true; confirmed_by: 'person' | 'provider_cleanup' }
-  | { action: 'reconcile'; remote: number; unknown_remote: string[]; forgotten_local: string[] };
+  | { action: 'reconcile'; remote: number; complete: boolean; unknown_remote: string[]; forgotten_local: string[] };
 
 const FIX = 'Write {"action": "list"}, {"action": "get", "file_id": "…"}, {"action": "delete", "file_id": "…"} or {"action": "reconcile"}.';
 
@@ -36,8 +36,9 @@ export function parseManageAction(text: string): ManageAction {
   const keys = allowed[String(o.action)];
   if (!keys) throw new HarnessError('E_USAGE', `--provider-action has no known "action" (got ${JSON.stringify(o.action ?? null)}). ${FIX}`);
   for (const k of Object.keys(o)) if (!keys.includes(k)) throw new HarnessError('E_USAGE', `--provider-action "${String(o.action)}" takes no "${k}". ${FIX}`, { path: k });
-  if (keys.includes('file_id') && (typeof o.file_id !== 'string' || !/^[\w.:-]{1,200}$/.test(o.file_id))) {
-    throw new HarnessError('E_USAGE', `--provider-action "${String(o.action)}" needs "file_id": the id the provider gave (letters, digits, ".", ":", "_", "-").`, { path: 'file_id' });
+  // Dots alone ("." or "..") would name another path segment once put into the URL (/files/.. is /).
+  if (keys.includes('file_id') && (typeof o.file_id !== 'string' || !/^[\w.:-]{1,200}$/.test(o.file_id) || /^\.+$/.test(o.file_id))) {
+    throw new HarnessError('E_USAGE', `--provider-action "${String(o.action)}" needs "file_id": the id the provider gave (letters, digits, ".", ":", "_", "-"; not dots alone).`, { path: 'file_id' });
   }
   if (o.cleanup !== undefined && typeof o.cleanup !== 'boolean') throw new HarnessError('E_USAGE', '--provider-action "cleanup" must be true or false.', { path: 'cleanup' });
   return o as ManageAction;
@@ -51,7 +52,12 @@ export interface ManageDeps {
   confirm: ((question: string) => Promise<boolean>) | null;
   /** provider_cleanup: true in the model config. */
   cleanupAllowed: boolean;
+  /** The account scope: only the registry's records of this scope and the vendor's protocol are "known". */
+  scope: string;
 }
+
+/** Pages one list may read: each page is an operation, and a management action has one step's budget (8). */
+export const MAX_LIST_PAGES = 8;
 
 function failed(what: string, status: number, body: unknown): HarnessError {
   const said = answerMessage({ status, body });
@@ -62,16 +68,30 @@ function failed(what: string, status: number, body: unknown): HarnessError {
 export async function runManageAction(action: ManageAction, deps: ManageDeps): Promise<ManageResult> {
   const budget = newBudget();
   const base = deps.ports.baseUrl;
-  const known = new Set((await deps.registry.all()).map((r) => r.file_id));
+  // Another account's or another vendor's records of this workspace are not this list's business.
+  const known = new Set((await deps.registry.all()).filter((r) => r.scope === deps.scope && r.protocol === deps.vendor.protocol).map((r) => r.file_id));
   const send = async (what: string, op: Parameters<typeof runOperation>[0]) => {
     const r = await runOperation(op, deps.ports, budget);
     if (r.status < 200 || r.status >= 300) throw failed(what, r.status, r.body);
     return r.body;
   };
+  // Every page up to MAX_LIST_PAGES; `complete` is false when the vendor still had more (or gave no cursor).
+  const listAll = async (): Promise<{ files: RemoteFile[]; complete: boolean }> => {
+    const files: RemoteFile[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const got = deps.vendor.readList(await send('list the files', deps.vendor.list(base, after)));
+      files.push(...got.files);
+      if (!got.hasMore) return { files, complete: true };
+      if (got.next === null || got.next === after) return { files, complete: false };
+      after = got.next;
+    }
+    return { files, complete: false };
+  };
   switch (action.action) {
     case 'list': {
-      const files = deps.vendor.readList(await send('list the files', deps.vendor.list(base)));
-      return { action: 'list', files: files.map((f) => ({ ...f, known: known.has(f.file_id) })) };
+      const { files, complete } = await listAll();
+      return { action: 'list', files: files.map((f) => ({ ...f, known: known.has(f.file_id) })), complete };
     }
     case 'get': {
       const f = deps.vendor.readFile(await send('describe the file', deps.vendor.get(base, action.file_id)));
@@ -100,12 +120,13 @@ export async function runManageAction(action: ManageAction, deps: ManageDeps): P
     }
     case 'reconcile': {
       // Explicit recovery: local records of files the provider no longer has are forgotten; remote files the
-      // registry does not know are only reported (never deleted here).
-      const files = deps.vendor.readList(await send('list the files', deps.vendor.list(base)));
+      // registry does not know are only reported (never deleted here). A list that did not reach its end proves
+      // nothing about the files it did not show, so then nothing is forgotten.
+      const { files, complete } = await listAll();
       const remote = new Set(files.map((f) => f.file_id));
-      const forgotten = [...known].filter((id) => !remote.has(id));
+      const forgotten = complete ? [...known].filter((id) => !remote.has(id)) : [];
       await deps.registry.forget(forgotten);
-      return { action: 'reconcile', remote: files.length, unknown_remote: files.filter((f) => !known.has(f.file_id)).map((f) => f.file_id), forgotten_local: forgotten };
+      return { action: 'reconcile', remote: files.length, complete, unknown_remote: files.filter((f) => !known.has(f.file_id)).map((f) => f.file_id), forgotten_local: forgotten };
     }
   }
 }

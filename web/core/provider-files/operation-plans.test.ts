@@ -6,7 +6,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { bridgeProviderAdapter } from '../bridge-client/provider-adapter';
 import type { BridgeClient } from '../bridge-client/client';
 import type { PrepareInput } from '../providers';
-import { withOperationPlans } from './operation-plans';
+import { withOperationPlans, type PlanContext } from './operation-plans';
+import { FileRegistry, memoryRegistryStore } from './registry';
 
 const BASE = 'https://svc.example.test';
 const input: PrepareInput = { version: 1, protocol: 'my-service', base_url: BASE, model: 'm', history: [{ role: 'user', content: 'hi' }], max_tokens: 16, compact: false, tools: [], plugin_tools: [], use_max_tokens: false, extra_body: {}, stream: false };
@@ -22,7 +23,8 @@ function worker(answers: (data: Record<string, unknown>) => Record<string, unkno
 function ports() {
   const getSecret = vi.fn(() => 'secret-1');
   const fetch = vi.fn(async (_u: string | URL | Request, _i?: RequestInit) => new Response(JSON.stringify({ id: 'up-1' }), { status: 201 }));
-  return { getSecret, fetch, p: { apiKeyName: 'SVC_KEY', getSecret, fetch: fetch as unknown as typeof globalThis.fetch } };
+  const p: PlanContext = { ports: { apiKeyName: 'SVC_KEY', getSecret, fetch: fetch as unknown as typeof globalThis.fetch }, cleanupAllowed: false, registry: new FileRegistry(memoryRegistryStore()), scope: 'svc#SVC_KEY' };
+  return { getSecret, fetch, p };
 }
 
 describe('operation plans of a custom provider worker', () => {

@@ -100,8 +100,19 @@ export async function runOperation(op: ProviderOperation, ports: OperationPorts,
   }
   const decoder = new TextDecoder();
   let text = '';
-  for await (const chunk of boundedChunks(res.body, MAX_OPERATION_BYTES)) text += decoder.decode(chunk, { stream: true });
-  text += decoder.decode();
+  try {
+    for await (const chunk of boundedChunks(res.body, MAX_OPERATION_BYTES)) text += decoder.decode(chunk, { stream: true });
+    text += decoder.decode();
+  } catch (e) {
+    // The answer can fail half-read (Stop, the step's deadline, a cut connection, too big): the same codes as a
+    // fetch that failed, so a person's Stop is never taken for a failed upload.
+    if (ports.signal?.aborted) throw new HarnessError('E_ABORTED', 'The provider operation was cancelled.');
+    if (timeout.aborted) throw new HarnessError('E_PROVIDER_OPERATION_TIMEOUT', `The answer of the provider operation to ${origin} did not arrive within the step's ${OPERATIONS_WINDOW_MS / 1000} s. It is not retried.`, { origin });
+    if (HarnessError.isInstance(e) && e.code === 'E_BODY_TOO_LARGE') {
+      throw new HarnessError('E_PROVIDER_OPERATION_TOO_LARGE', `The answer of the provider operation to ${origin} is over ${MAX_OPERATION_BYTES} bytes (16 MiB), the operations' limit. It is not retried.`, { origin, limit: MAX_OPERATION_BYTES });
+    }
+    throw new HarnessError('E_PROVIDER_OPERATION_NETWORK', `The answer of the provider operation to ${origin} broke off (${e instanceof Error ? e.message : String(e)}). It is not retried.`, { origin, status: res.status });
+  }
   let body: unknown = text;
   try {
     body = text.trim() ? (JSON.parse(text) as unknown) : null;

@@ -68,18 +68,23 @@ export interface FilesPolicy {
   gc: boolean;
 }
 
+/** Who the uploads belong to: provider.json's account_scope, else base_url's origin + the key's name. */
+export function accountScope(provider: Pick<ProviderJson, 'account_scope'>, baseUrl: string, apiKeyName: string | null): string {
+  let origin = baseUrl;
+  try {
+    origin = new URL(baseUrl).origin;
+  } catch {
+    // an invalid base_url fails later with its own error; the scope only needs to be stable
+  }
+  return provider.account_scope ?? `${origin}#${apiKeyName ?? 'no-key'}`;
+}
+
 /**
  * Double authorisation: Files need images "files" AND provider_operations true. The scope defaults to the origin
  * plus the key's name, so two accounts on one server never share file_ids unless the person says they may.
  */
 export function filesPolicy(p: { provider: ProviderJson; providerOperations: boolean; providerCleanup?: boolean; protocol: string; baseUrl: string; apiKeyName: string | null; route?: string }): FilesPolicy {
-  let origin = p.baseUrl;
-  try {
-    origin = new URL(p.baseUrl).origin;
-  } catch {
-    // an invalid base_url fails later with its own error; the scope only needs to be stable
-  }
-  const scope = p.provider.account_scope ?? `${origin}#${p.apiKeyName ?? 'no-key'}`;
+  const scope = accountScope(p.provider, p.baseUrl, p.apiKeyName);
   const base = { scope, expiresAfterSeconds: p.provider.expires_after_seconds, vendor: null, gc: false } as const;
   const wantsFiles = p.provider.images === 'files';
   if (wantsFiles && !p.providerOperations) {

@@ -39,17 +39,28 @@ export interface RemoteFile {
   filename: string | null;
 }
 
+/** One page of a vendor's file list. */
+export interface ListPage {
+  files: RemoteFile[];
+  /** The vendor says more files follow. */
+  hasMore: boolean;
+  /** The cursor of the next page (its `after`); null when none follows or the vendor gave no cursor. */
+  next: string | null;
+}
+
 /** The Files API of one vendor, as pure request builders and answer readers. */
 export interface VendorFiles {
   /** The protocol selector this belongs to. */
   protocol: string;
   upload(args: { baseUrl: string; bytes: Uint8Array; mediaType: string; filename: string; expiresAfterSeconds: number | null; boundary: string }): ProviderOperation;
-  list(baseUrl: string): ProviderOperation;
+  /** One page of the list, from the start (`after` null) or after the file id of the previous page's cursor. */
+  list(baseUrl: string, after: string | null): ProviderOperation;
   get(baseUrl: string, fileId: string): ProviderOperation;
   remove(baseUrl: string, fileId: string): ProviderOperation;
   /** Reads an upload/get answer; throws E_PROVIDER_FILES_RESPONSE when it is not the documented shape. */
   readFile(body: unknown): RemoteFile;
-  readList(body: unknown): RemoteFile[];
+  /** Reads one list page; `next` is the cursor of the following page, null when this was the last. */
+  readList(body: unknown): ListPage;
   /** Headers the model request needs once it references an uploaded file (Anthropic's beta header). */
   modelHeaders: Record<string, string>;
   /** True when a failed model request says a referenced file does not exist (expired or deleted remotely). */
