@@ -2,37 +2,91 @@
 // freed; a URL download cut in the middle resumes with a Range request; the quota is checked before writing.
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTinyGguf } from '../../../scripts/make-tiny-gguf.mjs';
-import { deleteStoredModel, downloadModel, importModelFile, listStoredModels, openStoredModel, partialDownloads } from './model-store';
+import { deleteStoredModel, downloadModel, importModelFile, listStoredModels, openStoredModel, partialDownloads, type StorePorts } from './model-store';
 
 const bytes = makeTinyGguf();
 const hex = async (b: Uint8Array<ArrayBuffer>) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', b))].map((x) => x.toString(16).padStart(2, '0')).join('');
 const codeOf = (p: Promise<unknown>) => p.then(() => 'accepted', (e: { code?: string }) => e.code);
 
-/** A server for one file that honours Range and can cut its first answer after `cutAt` bytes. */
-function server(cutAt?: number) {
+interface ServerOptions {
+  /** The first answer's body errors after this many bytes. */
+  cutAt?: number;
+  /** Bytes per chunk of a body (default: all at once). */
+  chunk?: number;
+  /** Answers a Range request with a 206 from byte 0 (a server or cache that got the range wrong). */
+  wrongStart?: boolean;
+  /** Leaves Content-Range out, as a cross-origin answer shows it when the server does not expose it. */
+  hideRange?: boolean;
+}
+
+/** A server for one file that honours Range (416 past the end) and can cut its first answer after `cutAt` bytes. */
+function server(o: ServerOptions = {}) {
   const ranges: (string | null)[] = [];
-  let cut = cutAt;
+  let cut = o.cutAt;
   const fetch = (async (_url: string, init?: RequestInit) => {
     const range = new Headers(init?.headers).get('range');
     ranges.push(range);
-    const from = range ? Number(/bytes=(\d+)-/.exec(range)![1]) : 0;
+    const from = range && !o.wrongStart ? Number(/bytes=(\d+)-/.exec(range)![1]) : 0;
+    if (from >= bytes.length) return new Response(null, { status: 416, headers: o.hideRange ? {} : { 'content-range': `bytes */${bytes.length}` } });
     const body = bytes.slice(from);
     const stopAt = cut;
     cut = undefined;
-    let sent = false;
-    // The cut comes on the read after the first chunk (erroring at once would discard the queued chunk).
+    const send = stopAt ?? body.length;
+    let at = 0;
+    // The cut comes on the read after the last chunk sent (erroring at once would discard a queued chunk).
     const stream = new ReadableStream<Uint8Array>({
       pull(c) {
-        if (sent) return c.error(new TypeError('network connection lost'));
-        sent = true;
-        c.enqueue(stopAt !== undefined ? body.slice(0, stopAt) : body);
-        if (stopAt === undefined) c.close();
+        if (at >= send) return stopAt !== undefined ? c.error(new TypeError('network connection lost')) : c.close();
+        const end = Math.min(send, at + (o.chunk ?? send));
+        c.enqueue(body.slice(at, end));
+        at = end;
       },
     });
-    return new Response(stream, { status: range ? 206 : 200, headers: { 'content-length': String(body.length) } });
+    const headers: Record<string, string> = { 'content-length': String(body.length) };
+    if (range && !o.hideRange) headers['content-range'] = `bytes ${from}-${bytes.length - 1}/${bytes.length}`;
+    return new Response(stream, { status: range ? 206 : 200, headers });
   }) as typeof globalThis.fetch;
   return { fetch, ranges };
 }
+
+/** The real OPFS, except that writes to files ending in `suffix` fail with QuotaExceededError past `limit` bytes. */
+async function quotaAfter(limit: number, suffix: string): Promise<StorePorts> {
+  const real = await (await navigator.storage.getDirectory()).getDirectoryHandle('models', { create: true });
+  const bound = <T extends object>(t: T, k: string | symbol) => {
+    const v = Reflect.get(t, k) as unknown;
+    return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
+  };
+  const limited = (h: FileSystemFileHandle) =>
+    new Proxy(h, {
+      get(t, k) {
+        if (k !== 'createWritable') return bound(t, k);
+        return async (wo?: FileSystemCreateWritableOptions) => {
+          const w = await t.createWritable(wo);
+          let written = 0;
+          return {
+            write: async (c: ArrayBuffer | Uint8Array<ArrayBuffer>) => {
+              if (written + c.byteLength > limit) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+              written += c.byteLength;
+              await w.write(c);
+            },
+            seek: (n: number) => w.seek(n),
+            truncate: (n: number) => w.truncate(n),
+            close: () => w.close(),
+            abort: () => w.abort(),
+          };
+        };
+      },
+    });
+  const models = new Proxy(real, {
+    get(t, k) {
+      if (k !== 'getFileHandle') return bound(t, k);
+      return async (n: string, o?: FileSystemGetFileOptions) => (n.endsWith(suffix) ? limited(await t.getFileHandle(n, o)) : t.getFileHandle(n, o));
+    },
+  });
+  return { root: async () => ({ getDirectoryHandle: async () => models }) as unknown as FileSystemDirectoryHandle };
+}
+
+const stored = async (name: string) => new Uint8Array(await (await openStoredModel(name)).arrayBuffer());
 
 describe('the model store (OPFS)', () => {
   afterEach(async () => {
@@ -56,7 +110,7 @@ describe('the model store (OPFS)', () => {
   });
 
   it('resumes an interrupted download from where it stopped, then stores the whole file', async () => {
-    const s = server(3000);
+    const s = server({ cutAt: 3000 });
     const url = 'https://models.example/tiny.gguf';
     expect(await codeOf(downloadModel(url, {}, { fetch: s.fetch }))).toBe('E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED');
     expect(await partialDownloads()).toEqual([{ name: 'tiny.gguf', url, have: 3000, total: bytes.length }]);
@@ -64,7 +118,69 @@ describe('the model store (OPFS)', () => {
     expect(s.ranges).toEqual([null, 'bytes=3000-']);
     expect(done).toMatchObject({ name: 'tiny.gguf', size: bytes.length, sha256: await hex(bytes), source: url });
     expect(await partialDownloads()).toEqual([]);
-    expect(new Uint8Array(await (await openStoredModel('tiny.gguf')).arrayBuffer())).toEqual(bytes);
+    expect(await stored('tiny.gguf')).toEqual(bytes);
+  });
+
+  it.each([
+    ['with Content-Range', false],
+    ['without a readable Content-Range (cross-origin)', true],
+  ])('stores a download whose every byte arrived before it was stopped: the retry\'s 416 finishes it (%s)', async (_, hideRange) => {
+    const s = server({ cutAt: bytes.length, hideRange });
+    const url = 'https://models.example/tiny.gguf';
+    expect(await codeOf(downloadModel(url, {}, { fetch: s.fetch }))).toBe('E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED');
+    expect(await partialDownloads()).toEqual([{ name: 'tiny.gguf', url, have: bytes.length, total: bytes.length }]);
+    const done = await downloadModel(url, {}, { fetch: s.fetch });
+    expect(s.ranges).toEqual([null, `bytes=${bytes.length}-`]);
+    expect(done).toMatchObject({ name: 'tiny.gguf', size: bytes.length, sha256: await hex(bytes) });
+    expect(await partialDownloads()).toEqual([]);
+    expect(await stored('tiny.gguf')).toEqual(bytes);
+  });
+
+  it.each([
+    ['a 206 that starts elsewhere', { wrongStart: true }],
+    ['a 206 whose length does not add up, without Content-Range', { wrongStart: true, hideRange: true }],
+  ])('starts over from byte 0 when the resumed answer is %s, instead of splicing bytes in the wrong place', async (_, o) => {
+    const s = server({ cutAt: 3000, ...o });
+    const url = 'https://models.example/tiny.gguf';
+    expect(await codeOf(downloadModel(url, {}, { fetch: s.fetch }))).toBe('E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED');
+    // The second answer (206 from 0) is refused as a resume, the third is a plain GET that the server answers 200.
+    const plain = server();
+    let calls = 0;
+    const fetch = ((url: string, init?: RequestInit) => (calls++ === 0 ? s.fetch(url, init) : plain.fetch(url, init))) as typeof globalThis.fetch;
+    const done = await downloadModel(url, {}, { fetch });
+    expect([...s.ranges, ...plain.ranges]).toEqual([null, 'bytes=3000-', null]);
+    expect(done).toMatchObject({ size: bytes.length, sha256: await hex(bytes) });
+    expect(await stored('tiny.gguf')).toEqual(bytes);
+  });
+
+  it('refuses a download larger than the free quota before writing, leaving no partial file', async () => {
+    const s = server();
+    expect(await codeOf(downloadModel('https://models.example/tiny.gguf', {}, { fetch: s.fetch, estimate: async () => ({ quota: 1000, usage: 900 }) }))).toBe('E_BROWSER_MODEL_QUOTA');
+    expect(await partialDownloads()).toEqual([]);
+    const models = await (await navigator.storage.getDirectory()).getDirectoryHandle('models');
+    expect(await models.getFileHandle('tiny.gguf.part').then(() => 'left behind', (e: DOMException) => e.name)).toBe('NotFoundError');
+  });
+
+  it('stops with E_BROWSER_MODEL_QUOTA when the storage fills during a download, keeping what arrived for a resume', async () => {
+    const s = server({ chunk: 1000 });
+    const url = 'https://models.example/tiny.gguf';
+    expect(await codeOf(downloadModel(url, {}, { fetch: s.fetch, ...(await quotaAfter(3000, '.gguf.part')) }))).toBe('E_BROWSER_MODEL_QUOTA');
+    expect(await partialDownloads()).toEqual([{ name: 'tiny.gguf', url, have: 3000, total: bytes.length }]);
+    await downloadModel(url, {}, { fetch: s.fetch });
+    expect(s.ranges).toEqual([null, 'bytes=3000-']);
+    expect(await stored('tiny.gguf')).toEqual(bytes);
+  });
+
+  it('keeps the stored model when a re-import of the same name fails, and replaces it when one succeeds', async () => {
+    await importModelFile(new File([bytes], 'tiny.gguf'));
+    expect(await codeOf(importModelFile(new File([bytes], 'tiny.gguf'), undefined, await quotaAfter(1000, '.gguf.import')))).toBe('E_BROWSER_MODEL_QUOTA');
+    expect((await listStoredModels()).map((m) => [m.name, m.sha256])).toEqual([['tiny.gguf', await hex(bytes)]]);
+    expect(await stored('tiny.gguf')).toEqual(bytes);
+    const other = makeTinyGguf({ seed: 22 });
+    expect(other).not.toEqual(bytes);
+    await importModelFile(new File([other], 'tiny.gguf'));
+    expect((await listStoredModels()).map((m) => [m.name, m.sha256])).toEqual([['tiny.gguf', await hex(other)]]);
+    expect(await stored('tiny.gguf')).toEqual(other);
   });
 
   it('refuses plain http addresses other than localhost', async () => {

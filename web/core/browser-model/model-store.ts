@@ -103,7 +103,7 @@ export async function openStoredModel(name: string, p: StorePorts = {}): Promise
 export async function deleteStoredModel(name: string, p: StorePorts = {}): Promise<number> {
   const d = await dir(p);
   let freed = 0;
-  for (const n of [checkModelName(name), `${name}.part`]) {
+  for (const n of [checkModelName(name), `${name}.part`, `${name}.import`]) {
     try {
       freed += (await (await d.getFileHandle(n)).getFile()).size;
       await d.removeEntry(n);
@@ -121,22 +121,50 @@ export async function importModelFile(file: File, onProgress: (done: number, tot
   await readGgufHeader(file);
   await checkQuota(p, file.size);
   const d = await dir(p);
-  const handle = await d.getFileHandle(name, { create: true });
+  // Written under a temporary name and moved only when whole, so a failed re-import leaves the stored model alone.
+  const tempName = `${name}.import`;
+  const temp = await d.getFileHandle(tempName, { create: true });
+  const w = await temp.createWritable();
   try {
-    const w = await handle.createWritable();
     for (let at = 0; at < file.size; at += CHUNK) {
       await w.write(await file.slice(at, at + CHUNK).arrayBuffer());
       onProgress(Math.min(file.size, at + CHUNK), file.size);
     }
     await w.close();
   } catch (error) {
-    await d.removeEntry(name).catch(() => undefined);
+    await w.abort().catch(() => undefined); // an open writable locks the file: it could be neither removed nor moved
+    await d.removeEntry(tempName).catch(() => undefined);
     if (isQuota(error)) throw quotaError(file.size, 0);
     throw error;
   }
   const model: StoredModel = { name, size: file.size, sha256: await hashOf(file), source: 'file', addedAt: Date.now() };
+  await replaceWith(d, temp, tempName, name);
   await writeJson(d, `${name}.json`, model);
   return model;
+}
+
+/** Moves a file handle to `to` (Chromium's `move`; else a copy and a delete, as OPFS has no rename everywhere). */
+async function moveFile(d: FileSystemDirectoryHandle, handle: FileSystemFileHandle, from: string, to: string) {
+  const movable = handle as FileSystemFileHandle & { move?: (name: string) => Promise<void> };
+  if (movable.move) return movable.move(to);
+  const w = await (await d.getFileHandle(to, { create: true })).createWritable();
+  await w.write(await handle.getFile());
+  await w.close();
+  await d.removeEntry(from);
+}
+
+/** Puts a finished temporary file in place of `name`; a model stored under `name` is put back if the move fails. */
+async function replaceWith(d: FileSystemDirectoryHandle, temp: FileSystemFileHandle, tempName: string, name: string) {
+  const aside = `${name}.replaced`;
+  const old = await d.getFileHandle(name).catch(() => null);
+  if (old) await moveFile(d, old, name, aside);
+  try {
+    await moveFile(d, temp, tempName, name);
+  } catch (error) {
+    if (old) await moveFile(d, old, aside, name).catch(() => undefined);
+    throw error;
+  }
+  if (old) await d.removeEntry(aside).catch(() => undefined);
 }
 
 export async function partialDownloads(p: StorePorts = {}): Promise<PartialDownload[]> {
@@ -154,7 +182,10 @@ export async function partialDownloads(p: StorePorts = {}): Promise<PartialDownl
 
 /**
  * Downloads an HTTPS URL into the store. A `.part` file keeps what arrived; calling again with the same URL asks
- * for the rest (`Range`), and a server that ignores Range starts over. Interrupted: E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED.
+ * for the rest (`Range`): a server that ignores Range, or answers from another byte, starts over; a 416 for a part
+ * that is already whole finishes it. Interrupted: E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED; storage full:
+ * E_BROWSER_MODEL_QUOTA (before writing, or during it with the part kept for a resume). A model of the same name
+ * is replaced only once the new file is whole and checked.
  */
 export async function downloadModel(url: string, o: { onProgress?: (done: number, total: number | null) => void; signal?: AbortSignal } = {}, p: StorePorts = {}): Promise<StoredModel> {
   let parsed: URL;
@@ -172,14 +203,31 @@ export async function downloadModel(url: string, o: { onProgress?: (done: number
   const meta = await readJson<{ url: string; total: number | null }>(d, `${partName}.json`);
   const partHandle = await d.getFileHandle(partName, { create: true });
   let have = meta?.url === url ? (await partHandle.getFile()).size : 0;
-  const response = await (p.fetch ?? fetch)(url, { ...(have ? { headers: { range: `bytes=${have}-` } } : {}), ...(o.signal ? { signal: o.signal } : {}) }).catch((error: unknown) => {
-    throw interrupted(name, have, null, error);
-  });
+  const get = (from: number) =>
+    (p.fetch ?? fetch)(url, { ...(from ? { headers: { range: `bytes=${from}-` } } : {}), ...(o.signal ? { signal: o.signal } : {}) }).catch((error: unknown) => {
+      throw interrupted(name, from, meta?.total ?? null, error);
+    });
+  let response = await get(have);
+  if (have > 0) {
+    const resume = resumeOf(response, have, meta?.total ?? null);
+    if (resume !== 'continue') await response.body?.cancel().catch(() => undefined);
+    // Every byte arrived before the tab closed (or the last attempt stopped before the move): check and store it.
+    if (resume === 'complete') return finish(d, partHandle, partName, name, url);
+    if (resume === 'restart') {
+      have = 0;
+      response = await get(0);
+    }
+  }
   if (!response.ok || !response.body) throw new HarnessError('E_BROWSER_MODEL_DOWNLOAD', `The server answered ${response.status} for ${parsed.host}. Check the address (it must be the .gguf file itself, not its web page).`, { status: response.status });
   if (response.status !== 206) have = 0; // the server sent the whole file
   const rest = Number(response.headers.get('content-length') ?? NaN);
   const total = Number.isFinite(rest) ? have + rest : null;
-  if (total !== null) await checkQuota(p, total - have);
+  if (total !== null) {
+    await checkQuota(p, total - have).catch(async (error: unknown) => {
+      if (have === 0) await d.removeEntry(partName).catch(() => undefined); // nothing held: leave no empty file behind
+      throw error;
+    });
+  }
   await writeJson(d, `${partName}.json`, { url, total });
   const w = await partHandle.createWritable({ keepExistingData: have > 0 });
   if (have === 0) await w.truncate(0);
@@ -195,24 +243,39 @@ export async function downloadModel(url: string, o: { onProgress?: (done: number
     }
     await w.close();
   } catch (error) {
+    // What was written stays in the .part file, so the same URL resumes once space is freed or the network is back.
     await w.close().catch(() => undefined);
+    await reader.cancel().catch(() => undefined);
     if (isQuota(error)) throw quotaError(total ?? have, 0);
     throw interrupted(name, have, total, error);
   }
   if (total !== null && have < total) throw interrupted(name, have, total, null);
+  return finish(d, partHandle, partName, name, url);
+}
+
+/**
+ * What the answer to `Range: bytes=<have>-` means. 416 whose whole size is `have`: nothing is left ('complete'). A
+ * 206 must start at `have`, else the bytes would land in the wrong place ('restart' from 0). Content-Range is not
+ * readable cross-origin unless the server exposes it; then the size recorded at the first answer decides.
+ */
+function resumeOf(r: Response, have: number, total: number | null): 'continue' | 'complete' | 'restart' {
+  const range = r.headers.get('content-range');
+  if (r.status === 416) {
+    const whole = range ? Number(/^bytes \*\/(\d+)$/.exec(range)?.[1] ?? NaN) : total;
+    return whole === have ? 'complete' : 'restart';
+  }
+  if (r.status !== 206) return 'continue'; // a 200 is the whole file; an error status is refused by the caller
+  if (range) return Number(/^bytes (\d+)-/.exec(range)?.[1] ?? NaN) === have ? 'continue' : 'restart';
+  const rest = Number(r.headers.get('content-length') ?? NaN);
+  return total !== null && have + rest === total ? 'continue' : 'restart';
+}
+
+/** Checks the whole .part file as a GGUF, hashes it, and moves it in place of any model of the same name. */
+async function finish(d: FileSystemDirectoryHandle, partHandle: FileSystemFileHandle, partName: string, name: string, url: string): Promise<StoredModel> {
   const part = await partHandle.getFile();
   await readGgufHeader(part);
   const model: StoredModel = { name, size: part.size, sha256: await hashOf(part), source: url, addedAt: Date.now() };
-  // OPFS has no rename for files in every browser; `move` is Chromium's, else copy.
-  const movable = partHandle as FileSystemFileHandle & { move?: (name: string) => Promise<void> };
-  await d.removeEntry(name).catch(() => undefined);
-  if (movable.move) await movable.move(name);
-  else {
-    const w2 = await (await d.getFileHandle(name, { create: true })).createWritable();
-    await w2.write(part);
-    await w2.close();
-    await d.removeEntry(partName);
-  }
+  await replaceWith(d, partHandle, partName, name);
   await d.removeEntry(`${partName}.json`).catch(() => undefined);
   await writeJson(d, `${name}.json`, model);
   return model;
