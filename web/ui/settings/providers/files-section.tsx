@@ -36,7 +36,9 @@ export function ProviderFilesSection(props: { state: AppState; id: string; proto
   void readProviderJson(s.db).then(setPj, (e: unknown) => setStatus({ ok: false, text: `${codeOf(e) ?? 'E_CONFIG_INVALID'}: ${messageOf(e)}` }));
 
   const setImages = async (images: 'base64' | 'files') => {
-    const next = { ...(pj() ?? { images: 'base64', account_scope: null, expires_after_seconds: null }), images };
+    // gc_expired is headless i's; an imported one is dropped here rather than refused (the app never runs it).
+    const { gc_expired: _gc, ...kept } = pj() ?? { images: 'base64', account_scope: null, expires_after_seconds: null };
+    const next = { ...kept, images };
     await s.attempt(() => saveProviderJson(s.db, next));
     setPj(next);
   };
