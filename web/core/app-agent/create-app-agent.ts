@@ -28,7 +28,7 @@ import { getSecret, readWorkspaceSettings } from '../settings';
 import { appFilesStream } from './provider-files-app';
 import { ToolRegistry } from '../tools/registry';
 import { appSmokeStats, testConnection } from '../smoke';
-import { browserModelStream, isBrowserModel, testBrowserModel } from './browser-model';
+import { browserModelStream, isBrowserModel, testBrowserModel, withLoadedWindow } from './browser-model';
 import type { TransportPorts } from '../transport';
 import { EventStream } from '../util';
 import { readAgentSettings, type AgentModules, type AgentSettings } from './agent-settings';
@@ -161,7 +161,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
     const settings = await readAgentSettings(db, workspaceId);
     skillWorkspaces = settings.modules.skillWorkspaces;
     const configured = await modelOrThrow(settings);
-    const model = turn.model ? { ...configured, model: turn.model } : configured;
+    const model = await withLoadedWindow(turn.model ? { ...configured, model: turn.model } : configured); // browser: the budget counts the loaded window
     // Every writer of this turn (built-in tools, plugin fs.write, tool sources) gets the workspace write policy:
     // .git refused unless this workspace allows it, read at turn start like the other settings.
     const fs = protectWrites(options.fs, { allowGitWrites: (await readWorkspaceSettings(db, workspaceId)).allowGitWrites === true });

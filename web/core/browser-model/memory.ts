@@ -11,6 +11,11 @@ const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 /** Context window when the config gives none and the GGUF has no context_length (documented in CONTEXT.md). */
 export const FALLBACK_CONTEXT = 4096;
+/**
+ * The context window loaded when the config names none: the GGUF's trained context, at most FALLBACK_CONTEXT (a
+ * longer one would cost KV-cache memory most small-model turns never use). The turn's budget counts this window.
+ */
+export const defaultContextWindow = (header: Pick<GgufHeader, 'contextLength'>) => Math.min(header.contextLength ?? FALLBACK_CONTEXT, FALLBACK_CONTEXT);
 /** wllama 3.13's WebAssembly memory maximum: 65536 pages of 64 KiB. */
 export const WASM_MEMORY_LIMIT = 4 * GiB;
 
