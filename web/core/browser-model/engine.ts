@@ -43,6 +43,8 @@ export interface Generation {
   /** Milliseconds from the request until the first token, and the whole call. */
   firstTokenMs: number;
   totalMs: number;
+  /** llama.cpp's own time per generated token (first sampled token to the last), when it reports timings. */
+  decodeMsPerToken?: number;
 }
 
 /** One engine per thread: loading another model unloads the previous one (memory is the scarce thing). */
@@ -104,6 +106,7 @@ export class BrowserModelEngine {
     let finish: Generation['finish'] = 'stop';
     let promptTokens = 0;
     let outputTokens = 0;
+    let decodeMsPerToken: number | undefined;
     try {
       await wllama.createChatCompletion({
         messages: o.messages,
@@ -131,6 +134,7 @@ export class BrowserModelEngine {
             promptTokens = chunk.timings.prompt_n + chunk.timings.cache_n;
             outputTokens = chunk.timings.predicted_n;
           }
+          if (chunk.timings?.predicted_n) decodeMsPerToken = chunk.timings.predicted_per_token_ms;
         },
       });
     } catch (error) {
@@ -142,7 +146,7 @@ export class BrowserModelEngine {
       }
     }
     const totalMs = performance.now() - started;
-    return { text, finish, promptTokens, outputTokens, firstTokenMs: firstTokenMs < 0 ? totalMs : firstTokenMs, totalMs };
+    return { text, finish, promptTokens, outputTokens, firstTokenMs: firstTokenMs < 0 ? totalMs : firstTokenMs, totalMs, ...(decodeMsPerToken !== undefined ? { decodeMsPerToken } : {}) };
   }
 }
 
