@@ -1,6 +1,7 @@
 // Provider Files in the built app against the scripted model server's Anthropic Files endpoints: Settings → Model →
 // Images set to "Upload once" with provider operations allowed; a pasted image is uploaded once and both requests
-// of the turn reference its file_id; Settings → Model → Files lists it as uploaded here, and deleting it asks first.
+// of the turn reference its file_id; Settings → Model → Files lists it as uploaded here among the account's other
+// files, reading the vendor's list page by page (up to 8 pages, then it says more exist), and deleting it asks first.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chatLog, openModelSettings, sendMessage, waitForTurnEnd } from './agent-steps';
 import { createPrivateWorkspace, openApp, useServedApp } from './harness';
@@ -13,7 +14,8 @@ let model: ModelServer;
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAADUlEQVR4nGP4zwAE/wEHAAH/4iOeWQAAAABJRU5ErkJggg==';
 
 beforeAll(async () => {
-  model = await startModelServer({ files: {}, script: [{ toolCalls: [{ name: 'read', arguments: { path: 'missing.txt' } }] }, { text: 'Two pixels.' }] });
+  // One file per list page, so the list needs its pages (Anthropic's limit + after_id).
+  model = await startModelServer({ files: { maxPageSize: 1 }, script: [{ toolCalls: [{ name: 'read', arguments: { path: 'missing.txt' } }] }, { text: 'Two pixels.' }] });
 });
 afterAll(async () => {
   await model?.close();
@@ -67,11 +69,20 @@ it('uploads a pasted image once, references it by file_id, lists it and asks bef
     expect(r.headers['anthropic-beta']).toBe('files-api-2025-04-14');
   }
 
+  // Eight files of the account this app did not upload: nine in all, one more than 8 pages show.
+  for (let i = 0; i < 8; i++) {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array([i])]), `other-${i}.bin`);
+    await fetch(`${model.baseUrl('anthropic')}/v1/files`, { method: 'POST', body: form, headers: { 'anthropic-version': '2023-06-01', 'anthropic-beta': 'files-api-2025-04-14' } });
+  }
   const settings = await openModelSettings(page);
   await settings.getByRole('button', { name: 'Show files' }).click();
   const list = settings.getByRole('list', { name: 'Files at the provider' });
   const row = list.getByRole('listitem').filter({ hasText: id });
   await row.getByText('Uploaded here').waitFor();
+  expect(await list.getByRole('listitem').count()).toBe(8);
+  expect(await list.getByText('Uploaded here').count()).toBe(1);
+  await settings.getByText('The provider holds more files than these 8: the list stops after 8 pages.').waitFor();
   await row.getByText(`${Buffer.from(PNG_BASE64, 'base64').length} B`, { exact: true }).waitFor();
   await row.getByRole('button', { name: `Delete ${id}` }).click();
   const ask = settings.getByRole('alertdialog', { name: 'Delete file' });
@@ -79,11 +90,11 @@ it('uploads a pasted image once, references it by file_id, lists it and asks bef
   expect(model.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
   await ask.getByRole('button', { name: 'Cancel' }).click();
   await settings.getByRole('alert').getByText('E_PROVIDER_DELETE_DECLINED').waitFor();
-  expect(model.files!.list()).toHaveLength(1);
+  expect(model.files!.list()).toHaveLength(9);
   await row.getByRole('button', { name: `Delete ${id}` }).click();
   await settings.getByRole('alertdialog', { name: 'Delete file' }).getByRole('button', { name: 'Delete file' }).click();
   await settings.getByRole('status').getByText(`Deleted ${id}.`).waitFor();
   expect(model.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);
-  expect(model.files!.list()).toHaveLength(0);
-  expect(await list.getByRole('listitem').count()).toBe(0);
+  expect(model.files!.list()).toHaveLength(8);
+  expect(await list.getByRole('listitem').count()).toBe(7);
 });

@@ -4,7 +4,7 @@
 import { createSignal, For, Show } from 'solid-js';
 import { checkModelConfig, readStoredModel } from '../../../core/app-agent/agent-settings';
 import { manageFromPage, readProviderJson, saveProviderJson } from '../../../core/app-agent/provider-files-app';
-import { filesUnsupportedReason, type ListedFile, type ProviderJson } from '../../../core/provider-files';
+import { filesUnsupportedReason, MAX_LIST_PAGES, type ListedFile, type ProviderJson } from '../../../core/provider-files';
 import { chatTranslator } from '../../chat/chat-i18n';
 import type { AppState } from '../../state/app-state';
 import { codeOf, messageOf } from '../../state/errors';
@@ -30,6 +30,8 @@ export function ProviderFilesSection(props: { state: AppState; id: string; proto
   const ct = chatTranslator(s.locale);
   const [pj, setPj] = createSignal<ProviderJson | null>(null);
   const [files, setFiles] = createSignal<ListedFile[] | null>(null);
+  // false: the provider said more files follow than the bounded list read.
+  const [complete, setComplete] = createSignal(true);
   const [loading, setLoading] = createSignal(false);
   const [asking, setAsking] = createSignal<{ id: string; answer: (yes: boolean) => void } | null>(null);
   const [status, setStatus] = createSignal<{ ok: boolean; text: string } | null>(null);
@@ -73,7 +75,10 @@ export function ProviderFilesSection(props: { state: AppState; id: string; proto
     setLoading(true);
     const r = await run((model, ws) => manageFromPage(s.db, ws, model, { action: 'list' }, async () => false));
     setLoading(false);
-    if (r?.action === 'list') setFiles(r.files);
+    if (r?.action === 'list') {
+      setFiles(r.files);
+      setComplete(r.complete);
+    }
   };
 
   const remove = async (id: string) => {
@@ -130,6 +135,9 @@ export function ProviderFilesSection(props: { state: AppState; id: string; proto
                 )}
               </For>
             </ul>
+            <Show when={!complete()}>
+              <p class="field-hint">{ct('filesMore', { count: String(list().length), pages: String(MAX_LIST_PAGES) })}</p>
+            </Show>
           </Show>
         )}
       </Show>

@@ -23,6 +23,7 @@ export const providerFilesEn = {
   filesCancel: 'Cancel',
   filesDeleted: 'Deleted {id}.',
   filesNoWorkspace: 'Open a workspace to see which files it uploaded.',
+  filesMore: 'The provider holds more files than these {count}: the list stops after {pages} pages.',
 } as const;
 
 export const providerFilesZh: Record<keyof typeof providerFilesEn, string> = {
@@ -48,4 +49,5 @@ export const providerFilesZh: Record<keyof typeof providerFilesEn, string> = {
   filesCancel: '取消',
   filesDeleted: '已删除 {id}。',
   filesNoWorkspace: '打开一个工作区，即可看到它上传了哪些文件。',
+  filesMore: '服务商上的文件多于这里列出的 {count} 个：列表最多读取 {pages} 页。',
 };
