@@ -49,8 +49,11 @@ function server(o: ServerOptions = {}) {
   return { fetch, ranges };
 }
 
-/** The real OPFS, except that writes to files ending in `suffix` fail with QuotaExceededError past `limit` bytes. */
-async function quotaAfter(limit: number, suffix: string): Promise<StorePorts> {
+/**
+ * The real OPFS, except that writes to files ending in `suffix` fail with QuotaExceededError past `limit` bytes, and
+ * their handles lack the methods in `hide` (`move` is Chromium's; other browsers copy).
+ */
+async function quotaAfter(limit: number, suffix: string, hide: string[] = []): Promise<StorePorts> {
   const real = await (await navigator.storage.getDirectory()).getDirectoryHandle('models', { create: true });
   const bound = <T extends object>(t: T, k: string | symbol) => {
     const v = Reflect.get(t, k) as unknown;
@@ -59,6 +62,7 @@ async function quotaAfter(limit: number, suffix: string): Promise<StorePorts> {
   const limited = (h: FileSystemFileHandle) =>
     new Proxy(h, {
       get(t, k) {
+        if (typeof k === 'string' && hide.includes(k)) return undefined;
         if (k !== 'createWritable') return bound(t, k);
         return async (wo?: FileSystemCreateWritableOptions) => {
           const w = await t.createWritable(wo);
@@ -181,6 +185,10 @@ describe('the model store (OPFS)', () => {
     await importModelFile(new File([other], 'tiny.gguf'));
     expect((await listStoredModels()).map((m) => [m.name, m.sha256])).toEqual([['tiny.gguf', await hex(other)]]);
     expect(await stored('tiny.gguf')).toEqual(other);
+    // A browser without FileSystemHandle.move copies the finished file over the stored one.
+    await importModelFile(new File([bytes], 'tiny.gguf'), undefined, await quotaAfter(Infinity, '.gguf.import', ['move']));
+    expect((await listStoredModels()).map((m) => [m.name, m.size, m.sha256])).toEqual([['tiny.gguf', bytes.length, await hex(bytes)]]);
+    expect(await stored('tiny.gguf')).toEqual(bytes);
   });
 
   it('refuses plain http addresses other than localhost', async () => {

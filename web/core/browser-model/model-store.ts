@@ -143,28 +143,29 @@ export async function importModelFile(file: File, onProgress: (done: number, tot
   return model;
 }
 
-/** Moves a file handle to `to` (Chromium's `move`; else a copy and a delete, as OPFS has no rename everywhere). */
-async function moveFile(d: FileSystemDirectoryHandle, handle: FileSystemFileHandle, from: string, to: string) {
-  const movable = handle as FileSystemFileHandle & { move?: (name: string) => Promise<void> };
-  if (movable.move) return movable.move(to);
-  const w = await (await d.getFileHandle(to, { create: true })).createWritable();
-  await w.write(await handle.getFile());
-  await w.close();
-  await d.removeEntry(from);
-}
-
-/** Puts a finished temporary file in place of `name`; a model stored under `name` is put back if the move fails. */
+/**
+ * Puts a finished temporary file in place of `name`, so a model of that name is never missing in between: Chromium's
+ * `move` replaces the target in one step; elsewhere (or where `move` will not replace) the copy goes through a
+ * writable, which replaces the file's contents only when it closes.
+ */
 async function replaceWith(d: FileSystemDirectoryHandle, temp: FileSystemFileHandle, tempName: string, name: string) {
-  const aside = `${name}.replaced`;
-  const old = await d.getFileHandle(name).catch(() => null);
-  if (old) await moveFile(d, old, name, aside);
+  const movable = temp as FileSystemFileHandle & { move?: (name: string) => Promise<void> };
+  if (movable.move) {
+    try {
+      return await movable.move(name);
+    } catch {
+      // copied below
+    }
+  }
+  const w = await (await d.getFileHandle(name, { create: true })).createWritable();
   try {
-    await moveFile(d, temp, tempName, name);
+    await w.write(await temp.getFile());
+    await w.close();
   } catch (error) {
-    if (old) await moveFile(d, old, aside, name).catch(() => undefined);
+    await w.abort().catch(() => undefined);
     throw error;
   }
-  if (old) await d.removeEntry(aside).catch(() => undefined);
+  await d.removeEntry(tempName);
 }
 
 export async function partialDownloads(p: StorePorts = {}): Promise<PartialDownload[]> {
