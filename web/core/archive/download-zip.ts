@@ -27,8 +27,8 @@ export interface ZipContents {
 }
 
 /** Files read or being zipped at once (read but not yet in the archive), bounded in count and bytes. */
-const READ_AHEAD_FILES = 64;
-const READ_AHEAD_BYTES = 32 * 1024 * 1024;
+export const READ_AHEAD_FILES = 64;
+export const READ_AHEAD_BYTES = 32 * 1024 * 1024;
 const LIST_MAX = 1_000_000;
 
 const cancelled = () => new HarnessError('E_ABORTED', 'The download was cancelled; the partial file was discarded.');

@@ -5,9 +5,10 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { WorkspaceFs } from '../fs';
 import { createNodeWorkspaceFs } from '../node';
 import { collectingSink } from './archive-test-kit';
-import { writeWorkspaceZip } from './download-zip';
+import { READ_AHEAD_BYTES, READ_AHEAD_FILES, writeWorkspaceZip } from './download-zip';
 import { importZip, type ZipProgress } from './import-zip';
 import type { ZipWorker } from './zip-off-thread';
 import { CHUNKS_IN_FLIGHT, type ZipReply, type ZipRequest } from './zip-worker-protocol';
@@ -173,5 +174,30 @@ describe('download as .zip through the zip Worker', () => {
     const run = writeWorkspaceZip(source.fs, new WritableStream({ abort: (r) => void (abortedWith = r) }), { spawnWorker: crashing });
     await expect(run).rejects.toMatchObject({ code: 'E_ZIP_WORKER' });
     expect(abortedWith).toBeDefined();
+  });
+
+  it('reads ahead while the Worker zips, never more than READ_AHEAD_FILES files or READ_AHEAD_BYTES not yet in the archive', async () => {
+    /** The most files read (or being read) and not yet in the archive at any read's start. */
+    const mostAhead = async (files: Record<string, string | Uint8Array>) => {
+      const source = await folder(files);
+      let started = 0;
+      let added = 0;
+      let most = 0;
+      // Slow reads, so the window fills; a file leaves it when the Worker has added it (progress).
+      const slow = Object.create(source.fs) as WorkspaceFs;
+      slow.readBytes = async (path, options) => {
+        started++;
+        most = Math.max(most, started - added);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return source.fs.readBytes(path, options);
+      };
+      await writeWorkspaceZip(slow, collectingSink().stream, { spawnWorker: channelWorkers().spawn, onProgress: (p) => void (added = p.filesDone) });
+      return most;
+    };
+    const small = await mostAhead(Object.fromEntries(Array.from({ length: READ_AHEAD_FILES * 2 }, (_, i) => [`f${i}.txt`, `file ${i}`])));
+    expect(small).toBeGreaterThan(16);
+    expect(small).toBeLessThanOrEqual(READ_AHEAD_FILES);
+    const mib = new Uint8Array(1024 * 1024);
+    expect(await mostAhead(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`big${i}.bin`, mib])))).toBeLessThanOrEqual(READ_AHEAD_BYTES / mib.byteLength);
   });
 });
