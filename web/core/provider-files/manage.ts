@@ -78,10 +78,16 @@ export async function runManageAction(action: ManageAction, deps: ManageDeps): P
   // Every page up to MAX_LIST_PAGES; `complete` is false when the vendor still had more (or gave no cursor).
   const listAll = async (): Promise<{ files: RemoteFile[]; complete: boolean }> => {
     const files: RemoteFile[] = [];
+    const seen = new Set<string>();
     let after: string | null = null;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
       const got = deps.vendor.readList(await send('list the files', deps.vendor.list(base, after)));
-      files.push(...got.files);
+      // A vendor that repeats a page would list a file twice; each file is listed once.
+      for (const f of got.files) {
+        if (seen.has(f.file_id)) continue;
+        seen.add(f.file_id);
+        files.push(f);
+      }
       if (!got.hasMore) return { files, complete: true };
       if (got.next === null || got.next === after) return { files, complete: false };
       after = got.next;

@@ -62,6 +62,20 @@ describe.each(VENDORS)('%s Files list pages', (_name, vendor, protocol) => {
   });
 });
 
+describe('a vendor that answers the same page again', () => {
+  it('lists each file once, ends the list as incomplete and forgets nothing (the reviewer\'s 25 + 1 records)', async () => {
+    const records = [...Array.from({ length: 25 }, (_, i) => rec(`file_a${i}`, SCOPE, 'anthropic')), rec('file-openai1', 'other', 'responses')];
+    const registry = new FileRegistry(memoryRegistryStore({ version: 1, records }));
+    const page = { data: records.slice(0, 20).map((r) => ({ id: r.file_id, size_bytes: 1, created_at: '2026-01-01T00:00:00Z' })), has_more: true, first_id: 'file_a0', last_id: 'file_a19' };
+    const urls: string[] = [];
+    const fetch: typeof globalThis.fetch = async (url) => (urls.push(String(url)), new Response(JSON.stringify(page), { status: 200 }));
+    const r = await runManageAction({ action: 'reconcile' }, { vendor: anthropicFiles, registry, scope: SCOPE, confirm: null, cleanupAllowed: false, ports: { baseUrl: 'https://api.anthropic.com', apiKeyName: 'K', getSecret: () => 'k', fetch } });
+    expect(r).toMatchObject({ remote: 20, complete: false, forgotten_local: [] });
+    expect(urls).toEqual(['https://api.anthropic.com/v1/files?limit=1000', 'https://api.anthropic.com/v1/files?limit=1000&after_id=file_a19']);
+    expect(await registry.all()).toHaveLength(26);
+  });
+});
+
 describe('file ids the management channel accepts', () => {
   it('refuses "." and ".." (they would name another path), and accepts ids with dots inside', () => {
     for (const id of ['.', '..', '...']) expect(() => parseManageAction(JSON.stringify({ action: 'get', file_id: id }))).toThrow(expect.objectContaining({ code: 'E_USAGE' }) as Error);
