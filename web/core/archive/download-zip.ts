@@ -7,6 +7,7 @@ import { STORED_EXTENSIONS } from './limits';
 import type { ZipProgress } from './import-zip';
 import { openZipAssembler, type ZipAssembler } from './zip-assembler';
 import { zipOffThread, type ZipWorker } from './zip-off-thread';
+import { leaseZipWorker } from './zip-worker-keeper';
 
 export interface ZipDownloadOptions {
   /** Workspace-relative folder to pack ('' for the whole workspace); entries are named relative to it. */
@@ -38,6 +39,19 @@ function aborted(signal?: AbortSignal): void {
 }
 
 const spawnModuleWorker = (): ZipWorker => new Worker(new URL('./zip-worker.ts', import.meta.url), { type: 'module', name: 'zip' }) as unknown as ZipWorker;
+
+/**
+ * Starts the zip Worker ahead of a download (the dialog calls it when it opens), so fetching and compiling zip.js
+ * happen while the person picks the file; kept like one after a download. Nothing where there is no Worker.
+ */
+export function prepareZipDownload(): void {
+  if (typeof Worker !== 'function') return;
+  try {
+    leaseZipWorker(spawnModuleWorker).release(true);
+  } catch {
+    // The download itself will report why the Worker cannot start.
+  }
+}
 
 /** Everything under `folder` (links skipped: they could lead back up the tree), in a stable order. */
 export async function listZipContents(fs: WorkspaceFs, folder: string, includeGit: boolean, signal?: AbortSignal): Promise<ZipContents> {

@@ -12,13 +12,22 @@ export interface ZipWorkerLease {
   release(reusable: boolean): void;
 }
 
-let kept: { spawn: () => ZipWorker; worker: ZipWorker; timer: ReturnType<typeof setTimeout> } | undefined;
+type Slot = { spawn: () => ZipWorker; worker: ZipWorker; timer: ReturnType<typeof setTimeout>; onError: () => void };
+let kept: Slot | undefined;
+
+function drop(slot: Slot): void {
+  if (kept === slot) kept = undefined;
+  clearTimeout(slot.timer);
+  slot.worker.removeEventListener('error', slot.onError);
+  slot.worker.terminate();
+}
 
 /** The kept Worker if `spawn` made it, else a new one from `spawn`. Two downloads at once get two Workers. */
 export function leaseZipWorker(spawn: () => ZipWorker): ZipWorkerLease {
   let worker: ZipWorker;
   if (kept?.spawn === spawn) {
     clearTimeout(kept.timer);
+    kept.worker.removeEventListener('error', kept.onError);
     worker = kept.worker;
     kept = undefined;
   } else {
@@ -35,14 +44,11 @@ export function leaseZipWorker(spawn: () => ZipWorker): ZipWorkerLease {
         return;
       }
       // One is kept, the most recent: two at once only happen with two downloads at once.
-      if (kept) {
-        clearTimeout(kept.timer);
-        kept.worker.terminate();
-      }
-      const slot = { spawn, worker, timer: setTimeout(() => {
-        if (kept === slot) kept = undefined;
-        worker.terminate();
-      }, ZIP_WORKER_IDLE_MS) };
+      if (kept) drop(kept);
+      // A Worker that fails while idle (its script did not load) is dropped, so no download inherits a dead one
+      // whose error event has already passed.
+      const slot: Slot = { spawn, worker, timer: setTimeout(() => drop(slot), ZIP_WORKER_IDLE_MS), onError: () => drop(slot) };
+      worker.addEventListener('error', slot.onError);
       kept = slot;
     },
   };

@@ -2,7 +2,7 @@
 // zip streams into the chosen file (memory stays bounded, and Cancel discards the partial file); without it the
 // zip is collected into a Blob and handed to the browser's download.
 import { createSignal, createUniqueId, onCleanup, Show } from 'solid-js';
-import { writeWorkspaceZip, type WorkspaceFs, type ZipProgress } from '../../core';
+import { prepareZipDownload, writeWorkspaceZip, type WorkspaceFs, type ZipProgress } from '../../core';
 import { formatBytes } from '../i18n/i18n';
 import type { AppState } from '../state/app-state';
 import { codeOf } from '../state/errors';
@@ -53,6 +53,7 @@ export function ZipDownloadDialog(props: { state: AppState; fs: WorkspaceFs; fol
   const ids = { git: createUniqueId(), hint: createUniqueId() };
   let controller: AbortController | undefined;
   onCleanup(() => controller?.abort());
+  prepareZipDownload();
 
   async function start(event: SubmitEvent) {
     event.preventDefault();
