@@ -164,7 +164,7 @@ export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME | -
        i cache-report [-C DIR] [--config FILE] [--json]   prompt-cache statistics (i cache-report --help)
        i paths [-C DIR] [--workspace-id UUID] [--json]   the folders i uses and the project's workspace id
        i [-C DIR] [--config FILE] --provider-action JSON [--json]   remote provider files (below); runs no turn
-       i smoke [--config FILE] [--output-cap N] [--thinking] [--json]   a cheap check of the model (i smoke --help)
+       i smoke [--config FILE] [--output-cap N] [--thinking] [--image FILE] [--json]   a cheap check of the model (i smoke --help)
        i logo [--plain] [--ascii] [--svg]   the logo (NO_COLOR: no colour anywhere i prints it)
        i [-C DIR] [--config FILE] --session-name NAME --compact [FOCUS] [--json]
        i [-C DIR] --session-name NAME --changes [--json]
