@@ -2,7 +2,6 @@
 // read from the statistics file it writes under the project's state folder. Nothing is changed and no model is
 // called. A missing file, a file that is not a statistics document, or a bad cache.json is a configuration error
 // (exit 2) with its E_ code and what to do; the report itself exits 0 whatever the ratio.
-import { promises as fsp } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readJsonFile } from '../../../plugin-host/fs/node';
 import { escapeControls, HarnessError, stringifyForTerminal } from '../errors';
@@ -12,6 +11,7 @@ import { corruptStats } from '../modules/cache/stats-store';
 import { cliErrorData, EXIT_OK, EXIT_USAGE, type CliIo } from './run';
 import { resolveAppPaths } from './paths';
 import { headlessWorkspaceId } from './workspace-id';
+import { projectFolder, unknownFor, walkFlags } from './flags';
 
 export const CACHE_REPORT_USAGE = `Usage: i cache-report [-C DIR] [--config FILE] [--json]
 
@@ -86,22 +86,14 @@ const usageError = (message: string) => new HarnessError('E_USAGE', `${message} 
 
 function parseReportArgs(argv: readonly string[]): Args {
   const out: Args = { dir: null, config: null, json: false, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const take = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined) throw usageError(`${flag} needs a value.`);
-      return v;
-    };
+  walkFlags(argv, usageError, (flag, take) => {
     if (flag === '-h' || flag === '--help') out.help = true;
     else if (flag === '-C' || flag === '--cwd') out.dir = take();
     else if (flag === '--config') out.config = take();
     else if (flag === '--json') out.json = true;
-    else throw usageError(arg.startsWith('-') ? `Unknown option ${arg} for cache-report.` : `Unexpected argument "${arg}".`);
-  }
+    else return false;
+    return true;
+  }, unknownFor('cache-report'));
   return out;
 }
 
@@ -133,14 +125,7 @@ function reasonOf(r: CacheReport): TargetReason {
 /** The report of the project's statistics file; throws the E_ errors listed in the help. */
 export async function buildCacheReport(io: Pick<CliIo, 'env' | 'cwd'>, args: Pick<Args, 'dir' | 'config'>): Promise<CacheReportDocument> {
   const paths = resolveAppPaths(io.env);
-  const dir = resolve(io.cwd, args.dir ?? '.');
-  let workspace: string;
-  try {
-    workspace = await fsp.realpath(dir);
-    if (!(await fsp.stat(workspace)).isDirectory()) throw new Error('not a folder');
-  } catch {
-    throw new HarnessError('E_WORKSPACE_INVALID', `The project folder ${dir} does not exist or is not a folder. Check -C.`, { dir });
-  }
+  const workspace = await projectFolder(io.cwd, args.dir);
   const configFile = args.config !== null ? resolve(io.cwd, args.config) : join(paths.config_dir, 'cache.json');
   const raw = await readJsonFile(configFile);
   if (raw === undefined && args.config !== null) {

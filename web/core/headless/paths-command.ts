@@ -1,12 +1,12 @@
 // `i paths [-C DIR] [--workspace-id UUID] [--json]` (seed 000 §3: "i --runtime paths -C PROJECT 可查看解析结果"):
 // the four folders i resolved from I_*_DIR / HOME and the project's workspace id, the same UUID i-bridge uses for
 // that folder (bound on first use, like any run). No config is read and no model is called.
-import { promises as fsp } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { escapeControls, HarnessError, stringifyForTerminal } from '../errors';
 import { resolveAppPaths, type AppPaths } from './paths';
 import { cliErrorData, EXIT_OK, EXIT_USAGE, type CliIo } from './run';
 import { headlessWorkspaceId, REGISTRY_FILE } from './workspace-id';
+import { projectFolder, unknownFor, walkFlags } from './flags';
 
 export const PATHS_USAGE = `Usage: i paths [-C DIR] [--workspace-id UUID] [--json]
 
@@ -37,22 +37,14 @@ interface PathsArgs {
 function parsePathsArgs(argv: readonly string[]): PathsArgs {
   const out: PathsArgs = { dir: null, workspaceId: null, json: false, help: false };
   const usage = (m: string) => new HarnessError('E_USAGE', `${m} Run \`i paths --help\` for usage.`);
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const take = () => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined) throw usage(`${flag} needs a value.`);
-      return v;
-    };
+  walkFlags(argv, usage, (flag, take) => {
     if (flag === '-C' || flag === '--cwd') out.dir = take();
     else if (flag === '--workspace-id') out.workspaceId = take();
     else if (flag === '--json') out.json = true;
     else if (flag === '-h' || flag === '--help') out.help = true;
-    else throw usage(arg.startsWith('-') ? `Unknown option ${arg} for i paths.` : `Unexpected argument "${arg}".`);
-  }
+    else return false;
+    return true;
+  }, unknownFor('i paths'));
   return out;
 }
 
@@ -69,14 +61,7 @@ export interface PathsDocument {
 /** What `i paths` prints; warnings (old data that could not be moved) go to `warn`. */
 export async function resolvePaths(io: Pick<CliIo, 'env' | 'cwd'>, args: Pick<PathsArgs, 'dir' | 'workspaceId'>, warn: (text: string) => void): Promise<PathsDocument> {
   const paths = resolveAppPaths(io.env);
-  const dir = resolve(io.cwd, args.dir ?? '.');
-  let workspace: string;
-  try {
-    workspace = await fsp.realpath(dir);
-    if (!(await fsp.stat(workspace)).isDirectory()) throw new Error('not a folder');
-  } catch {
-    throw new HarnessError('E_WORKSPACE_INVALID', `The project folder ${dir} does not exist or is not a folder. Check -C.`, { dir });
-  }
+  const workspace = await projectFolder(io.cwd, args.dir);
   const identity = await headlessWorkspaceId(paths.data_dir, workspace, args.workspaceId);
   for (const w of identity.warnings) warn(w);
   return {

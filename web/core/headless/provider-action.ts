@@ -10,6 +10,7 @@ import { escapeControls, HarnessError, stringifyForTerminal, type ErrorData } fr
 import { accountScope, DEFAULT_PROVIDER_JSON, FileRegistry, filesUnsupportedReason, parseManageAction, runManageAction, vendorFilesFor, MAX_LIST_PAGES, type ManageResult } from '../provider-files';
 import { nodeRegistryStore } from '../provider-files/registry-node';
 import { readJson } from './config-files';
+import { walkFlags } from './flags';
 import { parseModelConfig } from './model-config';
 import { resolveAppPaths } from './paths';
 import { loadProviderJson, workspaceStateDir } from './provider-files';
@@ -42,23 +43,14 @@ interface ActionArgs {
 
 function parseActionArgs(argv: readonly string[]): ActionArgs {
   const out: ActionArgs = { action: '', config: null, dir: null, json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const take = () => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined) throw new HarnessError('E_USAGE', `${flag} needs a value. Run \`i --help\` for usage.`);
-      return v;
-    };
+  walkFlags(argv, (m) => new HarnessError('E_USAGE', `${m} Run \`i --help\` for usage.`), (flag, take) => {
     if (flag === '--provider-action') out.action = take();
     else if (flag === '--config') out.config = take();
     else if (flag === '-C' || flag === '--cwd') out.dir = take();
     else if (flag === '--json') out.json = true;
-    else if (flag === '--yolo' || flag === '--dangerously-skip-permissions') continue; // accepted; never skips the confirmation
-    else throw new HarnessError('E_USAGE', `--provider-action takes only --config FILE, -C DIR and --json; ${arg} does not apply (no turn runs). Run \`i --help\` for usage.`);
-  }
+    else if (flag !== '--yolo' && flag !== '--dangerously-skip-permissions') return false; // accepted; never skips the confirmation
+    return true;
+  }, (arg) => `--provider-action takes only --config FILE, -C DIR and --json; ${arg} does not apply (no turn runs).`);
   return out;
 }
 

@@ -12,6 +12,7 @@ import { createMemoryContentStore } from '../context';
 import { approvalUnderProfile, builtinModules, checkProfileConfig, parseCacheConfig, resolveSystemPrompt, withWireProtocol } from '../modules';
 import { createNodeStatsStore, loadBoundModules, loadCompactConfig, loadNodeModules, type NodeModules } from '../modules/node';
 import { readJsonFile } from '../../../plugin-host/fs/node';
+import { projectFolder } from './flags';
 import type { Message } from '../providers/types';
 import { recoverSession } from '../sessions';
 import { checkSessionName, createFileContentStore, createFileSessionStore } from '../sessions/node';
@@ -110,15 +111,8 @@ interface Prepared {
 }
 
 /** The canonical project folder of -C (default: the current directory). */
-async function resolveWorkspace(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<string> {
-  const dir = resolve(io.cwd, args.dir ?? '.');
-  try {
-    const workspace = await fsp.realpath(dir);
-    if (!(await fsp.stat(workspace)).isDirectory()) throw new Error('not a directory');
-    return workspace;
-  } catch {
-    throw new HarnessError('E_WORKSPACE_INVALID', `The project folder ${dir} does not exist or is not a folder. Check -C.`, { dir });
-  }
+function resolveWorkspace(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<string> {
+  return projectFolder(io.cwd, args.dir);
 }
 
 /** A path as one shell word (quoted when it holds anything but plain path characters). */

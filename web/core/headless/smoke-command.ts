@@ -11,6 +11,7 @@ import { createNodeStatsStore } from '../modules/node';
 import { runSmoke, SMOKE_NAMESPACE, SMOKE_STATS_FILE, smokeOutputCap, type ConnectionReport, type SmokeVariant } from '../smoke';
 import { MAX_IMAGE_BYTES, sniffImage } from '../agent/images';
 import { readJson } from './config-files';
+import { unknownFor, walkFlags } from './flags';
 import { parseModelConfig, type ModelConfig } from './model-config';
 import { startNativeWorkers, type NativeWorkers } from './native';
 import { resolveAppPaths } from './paths';
@@ -53,31 +54,22 @@ const usageError = (message: string) => new HarnessError('E_USAGE', `${message} 
 
 function parseSmokeArgs(argv: readonly string[]): SmokeArgs {
   const out: SmokeArgs = { config: null, image: null, outputCap: null, variant: 'plain', json: false, logo: true, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const take = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined) throw usageError(`${flag} needs a value.`);
-      return v;
-    };
+  walkFlags(argv, usageError, (flag, take) => {
     if (flag === '-h' || flag === '--help') out.help = true;
     else if (flag === '--config') out.config = take();
     else if (flag === '--thinking') out.variant = out.variant === 'vision' ? 'vision' : 'thinking';
     else if (flag === '--image') {
       out.image = take();
       out.variant = 'vision';
-    }
-    else if (flag === '--json') out.json = true;
+    } else if (flag === '--json') out.json = true;
     else if (flag === '--no-logo') out.logo = false;
     else if (flag === '--output-cap') {
       // Digits only: Number() would also take "0x10", "1e2" and " 3 ".
       const text = take();
       out.outputCap = /^[0-9]{1,5}$/.test(text) ? Number(text) : NaN;
-    } else throw usageError(arg.startsWith('-') ? `Unknown option ${arg} for smoke.` : `Unexpected argument "${arg}".`);
-  }
+    } else return false;
+    return true;
+  }, unknownFor('smoke'));
   if (out.outputCap !== null) smokeOutputCap(out.outputCap, out.variant);
   return out;
 }
