@@ -10,13 +10,35 @@ export const wllamaWasmUrl = () => new URL(wasmPath, self.location.href).href;
 
 const deviceMemory = () => (navigator as Navigator & { deviceMemory?: number }).deviceMemory;
 
+interface GpuLike {
+  requestAdapter(): Promise<unknown>;
+}
+
+/**
+ * WebGPU where the browser has an adapter (wllama 3.13 offloads the layers there); asked once per thread. Headless
+ * Chromium and many laptops have none, and then the model runs on the CPU as before.
+ */
+let adapter: Promise<boolean> | undefined;
+export function webGpuAvailable(nav?: { gpu?: GpuLike }): Promise<boolean> {
+  if (nav) return probe(nav);
+  return (adapter ??= probe((globalThis as { navigator?: { gpu?: GpuLike } }).navigator ?? {}));
+}
+async function probe(nav: { gpu?: GpuLike }): Promise<boolean> {
+  if (!nav.gpu) return false;
+  try {
+    return (await nav.gpu.requestAdapter()) != null;
+  } catch {
+    return false;
+  }
+}
+
 export interface BrowserModelConfig {
   model: string;
   contextWindow: number | null;
 }
 
 export function appBrowserStream(c: BrowserModelConfig) {
-  const o: BrowserStreamOptions = { model: c.model, contextWindow: c.contextWindow, open: (name) => openStoredModel(name), wasmUrl: wllamaWasmUrl() };
+  const o: BrowserStreamOptions = { model: c.model, contextWindow: c.contextWindow, open: (name) => openStoredModel(name), wasmUrl: wllamaWasmUrl(), gpu: () => webGpuAvailable() };
   const dm = deviceMemory();
   return browserStream(dm ? { ...o, deviceMemory: dm } : o);
 }
@@ -26,7 +48,7 @@ export async function testBrowserModel(c: BrowserModelConfig, signal?: AbortSign
   const started = performance.now();
   try {
     const dm = deviceMemory();
-    const { loaded } = await loadChecked(await openStoredModel(c.model), { contextWindow: c.contextWindow, wasmUrl: wllamaWasmUrl(), ...(dm ? { deviceMemory: dm } : {}) }, sharedEngine());
+    const { loaded } = await loadChecked(await openStoredModel(c.model), { contextWindow: c.contextWindow, wasmUrl: wllamaWasmUrl(), gpu: () => webGpuAvailable(), ...(dm ? { deviceMemory: dm } : {}) }, sharedEngine());
     const g = await sharedEngine().generate({ messages: [{ role: 'user', content: 'Say hello.' }], maxTokens: 8, signal: signal ?? new AbortController().signal, onText: () => undefined });
     return { ok: true, latencyMs: performance.now() - started, firstEventMs: g.firstTokenMs, outputCap: 8, text: g.text, finishReason: g.finish, usage: { input_tokens: g.promptTokens, output_tokens: g.outputTokens }, nCtx: loaded.nCtx };
   } catch (error) {

@@ -25,7 +25,8 @@ export interface BrowserStreamOptions {
   open(name: string): Promise<File>;
   wasmUrl: string;
   engine?: BrowserModelEngine;
-  gpu?: boolean;
+  /** Offload to WebGPU: a fixed choice, or asked when a model loads (app.ts: is there an adapter?). */
+  gpu?: boolean | (() => Promise<boolean>);
   deviceMemory?: number;
   /** Sampling seed; fixed so a turn can be replayed (the tiny test model relies on it). */
   seed?: number;
@@ -44,9 +45,15 @@ export async function loadChecked(file: File, o: Pick<BrowserStreamOptions, 'con
     throw new HarnessError('E_BROWSER_MODEL_CONTEXT', `The context window ${nCtx} is larger than the ${trained} tokens this model was trained for. Set the context window to ${trained} or less in Settings → Model.`, { n_ctx: nCtx, trained });
   }
   const estimate = checkFits(estimateMemory(header, file.size, nCtx), memoryAvailable(o.deviceMemory), nCtx);
-  const load: EngineLoadOptions = { nCtx, wasmUrl: o.wasmUrl, ...(o.gpu ? { gpu: true } : {}) };
-  const loaded = await engine.load(file, load);
-  return { header, estimate, loaded };
+  const load: EngineLoadOptions = { nCtx, wasmUrl: o.wasmUrl };
+  const gpu = typeof o.gpu === 'function' ? await o.gpu().catch(() => false) : o.gpu === true;
+  if (!gpu) return { header, estimate, loaded: await engine.load(file, load), gpu: false };
+  try {
+    return { header, estimate, loaded: await engine.load(file, { ...load, gpu: true }), gpu: true };
+  } catch {
+    // A WebGPU adapter that cannot take this model (driver, limits, memory): the CPU path is the proven one.
+    return { header, estimate, loaded: await engine.load(file, load), gpu: false };
+  }
 }
 
 /** Chat messages for llama.cpp's template: text only (images are not sent to a text model). */
