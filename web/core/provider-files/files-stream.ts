@@ -7,29 +7,18 @@
 // only once, and only before anything streamed.
 import type { StreamFn } from '../agent/types';
 import { builtinAdapter, type StreamEvent } from '../providers';
-import { streamModel } from '../transport';
-import type { TransportStreamOptions } from '../agent/transport-stream';
+import { streamCall, type TransportStreamOptions } from '../agent/transport-stream';
 import { withProviderFiles, type ProviderFilesContext } from './files-adapter';
 import { newBudget } from './operations';
 import { withOperationPlans, type PlanContext } from './operation-plans';
 
 export function providerFilesStream(options: TransportStreamOptions & { files: ProviderFilesContext | null; plans?: PlanContext | null }): StreamFn {
-  const { apiKeyName, adapter, route, files, plans, ...ports } = options;
+  const { adapter, files, plans, ...transport } = options;
   return (call) => {
     const budget = newBudget();
     // Only a custom adapter has plans (prepareStep); a built-in one is looked up inside the stream, as streamModel does.
     const planned = adapter && plans ? withOperationPlans(adapter, plans, call.signal, budget) : adapter;
-    const once = (): AsyncIterable<StreamEvent> =>
-      streamModel({
-        ...ports,
-        input: call.input,
-        apiKeyName,
-        hooks: call.hooks,
-        requestMeta: call.requestMeta,
-        signal: call.signal,
-        ...(files ? { adapter: withProviderFiles(planned ?? builtinAdapter(call.input.protocol), files, call.signal, budget) } : planned ? { adapter: planned } : {}),
-        ...(route ? { route } : {}),
-      });
+    const once = (): AsyncIterable<StreamEvent> => streamCall(transport, call, files ? withProviderFiles(planned ?? builtinAdapter(call.input.protocol), files, call.signal, budget) : planned);
     if (!files) return once();
     return (async function* () {
       const held: StreamEvent[] = [];
