@@ -1,6 +1,7 @@
 // The in-browser model's numbers in the composer bar while it works (issue 21: "tokens/s and memory shown while it
 // runs"): loading, then tokens/s and the memory estimate, from the status the model publishes on its
-// BroadcastChannel (it runs in the agent Worker). Hidden when no browser model has said anything in this tab.
+// BroadcastChannel (it runs in the agent Worker). Hidden when no browser model has said anything in this tab. A status
+// readout that is not announced (aria-live off): it changes with every few tokens.
 import { createSignal, onCleanup, Show } from 'solid-js';
 import { watchStatus, type BrowserModelStatus } from '../../core/browser-model';
 import { formatBytes, type Locale } from '../i18n/i18n';
@@ -19,7 +20,7 @@ export function LocalModelBadge(props: { ct: ChatTranslate; locale: Locale }) {
   };
   return (
     <Show when={status()}>
-      <span class="composer-local" role="status" aria-label={props.ct('local.label', { state: text() })} data-state={status()!.state}>
+      <span class="composer-local" role="status" aria-live="off" aria-label={props.ct('local.label', { state: text() })} data-state={status()!.state}>
         {text()}
       </span>
     </Show>
