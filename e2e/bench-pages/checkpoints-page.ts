@@ -1,7 +1,7 @@
 // The page side of e2e/checkpoints-in-the-app.bench.ts (bundled by esbuild for the browser): the write path of a
 // private (OPFS) workspace through the File System Access WorkspaceFs, plain vs recorded by the checkpoint store
 // the app uses (IndexedDB), and a revert of 100 files vs writing them. Runs are interleaved, medians returned.
-import { createFsaWorkspaceFs, type WorkspaceFs } from '../../plugin-host/fs';
+import { createFsaWorkspaceFs, protectWrites, type WorkspaceFs } from '../../plugin-host/fs';
 import { writeTool } from '../../web/core/tools/builtin/write';
 import { createIdbCheckpointStore, revertSince, startTurnCheckpoints, undoRevert, type CheckpointStore } from '../../web/core/checkpoints';
 import { openHarnessDb } from '../../web/core/storage';
@@ -15,7 +15,8 @@ const contents = (size: number, seed: number) => {
 
 async function setup(name: string) {
   const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(name, { create: true });
-  const fs = createFsaWorkspaceFs(dir, { access: 'read-write' });
+  // Both sides through the write policy, as the app agent composes its fs (the recorder wraps that fs).
+  const fs = protectWrites(createFsaWorkspaceFs(dir, { access: 'read-write' }), { allowGitWrites: false });
   const store = createIdbCheckpointStore(await openHarnessDb(`bench-${name}`), 'bench');
   return { fs, store };
 }

@@ -89,9 +89,29 @@ export function withTextMethods(base: Omit<WorkspaceFs, 'readText' | 'writeText'
       const p = normalizeWorkspacePath(path);
       return decodeUtf8Strict(await base.readBytes(p.path, opts), p.path);
     },
-    writeText: async (path, text) => {
+    writeText: async (path, text, opts) => {
       const p = normalizeWorkspacePath(path);
-      await base.writeBytes(p.path, encodeUtf8Strict(text, p.path));
+      await base.writeBytes(p.path, encodeUtf8Strict(text, p.path), opts);
     },
   };
+}
+
+/**
+ * A backend's write with WriteOptions.beforeCommit: the new contents are written aside (`aside`) while the hook runs;
+ * the commit (`commit`: rename, close) waits for both. The hook failing drops what was written aside (`drop`) and is
+ * the error; the aside write failing is the error once the hook has settled (its caller sees the write fail and
+ * undoes what the hook did).
+ */
+export async function writeAsideThenCommit(
+  beforeCommit: (() => Promise<void>) | undefined,
+  aside: () => Promise<void>,
+  drop: () => Promise<void>,
+  commit: () => Promise<void>,
+): Promise<void> {
+  const [hook, written] = await Promise.allSettled([beforeCommit?.(), aside()]);
+  if (hook.status === 'rejected' || written.status === 'rejected') {
+    await drop();
+    throw hook.status === 'rejected' ? hook.reason : (written as PromiseRejectedResult).reason;
+  }
+  await commit();
 }

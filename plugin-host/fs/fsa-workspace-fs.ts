@@ -12,7 +12,7 @@
 //
 // Atomic writes: createWritable() writes to a swap file beside the target and the browser moves it into place
 // on close(); abort() discards it, so readers see the old content or the new one, never a partial file.
-import type { DirEntry, FileStat, WorkspaceAccess, WorkspaceFs } from './workspace-fs';
+import type { DirEntry, FileStat, WorkspaceAccess, WorkspaceFs, WriteOptions } from './workspace-fs';
 import { HarnessError } from '../errors';
 import { compareNames, joinWorkspacePath, nfcCollisions, normalizeWorkspacePath, pathError, sameName, type WorkspacePath } from './path-policy';
 import {
@@ -22,6 +22,7 @@ import {
   errorName,
   fsError,
   withTextMethods,
+  writeAsideThenCommit,
 } from './fs-common';
 import { SYNC_MIN_BYTES, inPrivateFileSystem, readThroughSyncHandle, syncHandlesAvailable } from './fsa-sync-read';
 
@@ -216,7 +217,7 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     }
   }
 
-  async function writeBytes(path: string, data: Uint8Array): Promise<void> {
+  async function writeBytes(path: string, data: Uint8Array, opts?: WriteOptions): Promise<void> {
     const p = normalizeWorkspacePath(path);
     requireWrite(p.path);
     if (data.byteLength > defaultMaxBytes) {
@@ -226,11 +227,18 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     const name = p.segments[p.segments.length - 1] as string;
     let handle: FileSystemFileHandle;
     let created = false;
+    // beforeCommit runs while the file keeps its contents: from here, during createWritable and the write to the
+    // writable's swap file, until close() replaces the file. Every way out waits for it to settle first.
+    let hook: Promise<void> | undefined;
     try {
       handle = await parent.getFileHandle(name);
+      hook = opts?.beforeCommit?.();
+      hook?.catch(() => undefined);
     } catch (error) {
       if (errorName(error) !== 'NotFoundError') throw fromDomError(error, p.path, 'file');
       await assertNoTwin(parent, name, p.path);
+      // Creating the handle makes an empty file at once: beforeCommit runs first, while the file is absent.
+      await opts?.beforeCommit?.();
       try {
         handle = await parent.getFileHandle(name, { create: true });
         created = true;
@@ -249,19 +257,38 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
           await new Promise((r) => setTimeout(r, 2 ** attempt));
           continue;
         }
+        await hook?.catch(() => undefined);
         if (created) await removeCreated(parent, name);
         throw fromDomError(error, p.path, 'file');
       }
     }
-    try {
-      await writable.write(data as Uint8Array<ArrayBuffer>);
-      await writable.close();
-    } catch (error) {
+    const failed = async () => {
       // abort() drops the swap file: the old content stays. A file this call created is removed again.
       await writable.abort().catch(() => undefined);
       if (created) await removeCreated(parent, name);
-      throw fromDomError(error, p.path, 'file');
-    }
+    };
+    const mapped = async (step: () => Promise<void>) => {
+      try {
+        await step();
+      } catch (error) {
+        throw fromDomError(error, p.path, 'file');
+      }
+    };
+    // beforeCommit's refusal is the write's error as it is; the writable's own failures get E_FS_* codes.
+    await writeAsideThenCommit(
+      hook && (() => hook!),
+      () => mapped(() => writable.write(data as Uint8Array<ArrayBuffer>)),
+      failed,
+      () =>
+        mapped(async () => {
+          try {
+            await writable.close();
+          } catch (error) {
+            await failed();
+            throw error;
+          }
+        }),
+    );
   }
 
   async function list(path: string, opts?: { maxEntries?: number; truncate?: boolean; sizes?: boolean }): Promise<DirEntry[]> {

@@ -1,6 +1,6 @@
 // Browser-safe face of the WorkspaceFs port: the interface, the shared path policy, the shared E_FS_* errors and
 // the File System Access implementation. Node-only code (node:fs) is exported from ./node.ts.
-export type { WorkspaceFs, WorkspaceAccess, DirEntry, FileStat } from './workspace-fs';
+export type { WorkspaceFs, WorkspaceAccess, DirEntry, FileStat, WriteOptions } from './workspace-fs';
 export {
   MAX_NAME_BYTES,
   MAX_PATH_BYTES,
@@ -28,6 +28,7 @@ export {
   protectedPathError,
   shownPathArgument,
   shownWritePath,
+  withWritePolicyOf,
   writePolicyOf,
 } from './write-policy';
 export type { AskReason, WriteClass, WritePolicy, WriteTarget } from './write-policy';

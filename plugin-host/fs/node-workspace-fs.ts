@@ -16,7 +16,7 @@ import { constants as fsc, lstatSync, opendirSync, realpathSync, statSync, type 
 import { lstat, mkdir as mkdirFs, open, opendir, readdir, realpath, rename, rm, rmdir, stat as statFs, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import type { DirEntry, FileStat, WorkspaceAccess, WorkspaceFs } from './workspace-fs';
+import type { DirEntry, FileStat, WorkspaceAccess, WorkspaceFs, WriteOptions } from './workspace-fs';
 import { HarnessError } from '../errors';
 import { compareNames, joinWorkspacePath, nfcCollisions, normalizeWorkspacePath, pathError, sameName, type WorkspacePath } from './path-policy';
 import {
@@ -25,6 +25,7 @@ import {
   assertLimit,
   fsError,
   withTextMethods,
+  writeAsideThenCommit,
 } from './fs-common';
 import { lstatOf, makeSlices, readRegularFile, readRegularFileSync, realpathOf } from './node-read-file';
 
@@ -173,7 +174,7 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
     }
   }
 
-  async function writeBytes(path: string, data: Uint8Array): Promise<void> {
+  async function writeBytes(path: string, data: Uint8Array, opts?: WriteOptions): Promise<void> {
     const p = normalizeWorkspacePath(path);
     requireWrite(p.path);
     if (data.byteLength > defaultMaxBytes) {
@@ -191,19 +192,32 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
       target = await prepareCreate(p, r, false);
     }
     const temp = join(dirname(target), `.${basename(target).slice(0, 200)}.${randomBytes(6).toString('hex')}.i-tmp`);
-    try {
-      const handle = await open(temp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | O_NOFOLLOW, mode);
-      try {
-        await handle.writeFile(data);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, target);
-    } catch (error) {
-      await unlink(temp).catch(() => undefined);
-      throw fromNodeError(error, p.path);
-    }
+    // The target keeps its contents until the rename: beforeCommit runs while the temporary file is written.
+    await writeAsideThenCommit(
+      opts?.beforeCommit,
+      async () => {
+        try {
+          const handle = await open(temp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | O_NOFOLLOW, mode);
+          try {
+            await handle.writeFile(data);
+            await handle.sync();
+          } finally {
+            await handle.close();
+          }
+        } catch (error) {
+          throw fromNodeError(error, p.path);
+        }
+      },
+      () => unlink(temp).catch(() => undefined),
+      async () => {
+        try {
+          await rename(temp, target);
+        } catch (error) {
+          await unlink(temp).catch(() => undefined);
+          throw fromNodeError(error, p.path);
+        }
+      },
+    );
   }
 
   async function list(path: string, opts?: { maxEntries?: number; truncate?: boolean }): Promise<DirEntry[]> {

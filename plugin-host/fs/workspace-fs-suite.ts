@@ -217,6 +217,29 @@ export function defineWorkspaceFsSuite(backend: string, makeHarness: () => Promi
       expect((await fs.list('')).map((e) => e.name)).toEqual(['big.bin']);
     });
 
+    it('runs beforeCommit once while the file still holds its old contents (or is absent), through protectWrites too', async () => {
+      await fs.writeText('doc.txt', 'old');
+      const held: Array<string | null> = [];
+      const look = (path: string) => async () => {
+        held.push((await fs.stat(path)) ? await fs.readText(path) : null);
+      };
+      await fs.writeText('doc.txt', 'new', { beforeCommit: look('doc.txt') });
+      await fs.writeBytes('fresh/made.bin', bytes(1, 2), { beforeCommit: look('fresh/made.bin') });
+      await protectWrites(fs, { allowGitWrites: false }).writeText('doc.txt', 'newer', { beforeCommit: look('doc.txt') });
+      expect(held).toEqual(['old', null, 'new']);
+      expect(await fs.readText('doc.txt')).toBe('newer');
+      expect(Array.from(await fs.readBytes('fresh/made.bin'))).toEqual([1, 2]);
+    });
+
+    it('leaves the file as it was, and nothing beside it, when beforeCommit refuses', async () => {
+      await fs.writeText('doc.txt', 'kept');
+      const refuse = { beforeCommit: () => Promise.reject(Object.assign(new Error('no room for undo'), { code: 'E_CHECKPOINT_FAILED' })) };
+      expect(await codeOf(fs.writeText('doc.txt', 'lost', refuse))).toBe('E_CHECKPOINT_FAILED');
+      expect(await codeOf(fs.writeBytes('new.bin', bytes(7), refuse))).toBe('E_CHECKPOINT_FAILED');
+      expect(await fs.readText('doc.txt')).toBe('kept');
+      expect((await fs.list('')).map((e) => e.name)).toEqual(['doc.txt']);
+    });
+
     it('refuses every change in a read-only workspace and leaves the folder as it was', async () => {
       await fs.writeText('doc.txt', 'original');
       await fs.mkdir('dir');

@@ -31,6 +31,16 @@ export interface FileStat {
   modifiedMs?: number;
 }
 
+export interface WriteOptions {
+  /**
+   * Called once before the file changes, while it still holds its old contents (or is absent), and awaited before the
+   * new contents replace it. A backend that writes the new contents aside first (Node: a temporary file; File System
+   * Access: the writable's swap file) runs it meanwhile, so its work costs no extra time. A rejection leaves the file
+   * as it was and is the write's error. The checkpoint recorder stores a file's prior state here (write-ahead).
+   */
+  beforeCommit?: () => Promise<void>;
+}
+
 export interface WorkspaceFs {
   /** What the person granted: read-only or read-write. Writes on a read-only workspace fail with E_FS_READ_ONLY. */
   readonly access: WorkspaceAccess;
@@ -40,8 +50,8 @@ export interface WorkspaceFs {
   /** Strict UTF-8 decode; invalid bytes fail with E_FS_NOT_UTF8. */
   readText(path: string, options?: { maxBytes?: number }): Promise<string>;
   /** Atomic replace: readers see the old content or the new one, never a partial file. Creates parent folders. */
-  writeBytes(path: string, data: Uint8Array): Promise<void>;
-  writeText(path: string, text: string): Promise<void>;
+  writeBytes(path: string, data: Uint8Array, options?: WriteOptions): Promise<void>;
+  writeText(path: string, text: string, options?: WriteOptions): Promise<void>;
   /**
    * Entries of one directory, sorted by name, at most `maxEntries` (E_FS_TOO_MANY_ENTRIES beyond). With `truncate`,
    * a larger folder gives `maxEntries` of its entries instead of the error (which ones is up to the file system).

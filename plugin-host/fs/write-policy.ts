@@ -191,6 +191,18 @@ export function writePolicyOf(fs: WorkspaceFs): WritePolicy {
 }
 
 /**
+ * `fs` carrying the write policy of `from`, for a wrapper whose every write goes through `from` (the checkpoint
+ * recorder): tools read the policy with writePolicyOf, and each path is judged once, by `from`, not again on the way
+ * in. A `from` that was never protected gives no policy to trust: `fs` is guarded with the default one.
+ */
+export function withWritePolicyOf(fs: WorkspaceFs, from: WorkspaceFs): WorkspaceFs {
+  const carried = (from as Protected)[POLICY];
+  if (!carried) return protectWrites(fs, DEFAULT_WRITE_POLICY);
+  Object.defineProperty(fs, POLICY, { value: { policy: carried.policy, inner: fs } });
+  return fs;
+}
+
+/**
  * A WorkspaceFs whose writeText, writeBytes, mkdir and remove refuse what the policy refuses, so a writer that forgets
  * `checkWriteTarget` still cannot touch `.git`. Applied where the agent's and plugins' fs is composed (app agent,
  * headless i), over either backend. It does not ask for anything: always-ask files are the writers' business (the
@@ -225,13 +237,13 @@ export function protectWrites(fs: WorkspaceFs, policy: WritePolicy): WorkspaceFs
     readText: (path, options) => base.readText(path, options),
     list: (path, options) => base.list(path, options),
     stat: (path) => base.stat(path),
-    async writeText(path, text) {
+    async writeText(path, text, options) {
       await guard(path);
-      return base.writeText(path, text);
+      return base.writeText(path, text, options);
     },
-    async writeBytes(path, data) {
+    async writeBytes(path, data, options) {
       await guard(path);
-      return base.writeBytes(path, data);
+      return base.writeBytes(path, data, options);
     },
     async mkdir(path) {
       // The root ('' or '.') may be "created"; anything else is a write.

@@ -21,8 +21,9 @@ const RUNS = 15;
 const WARMUP = 3;
 
 async function workspace() {
-  // Both sides write through the write policy, as a headless run's fs does (the recorder wraps that fs).
-  const fs = protectWrites(await createNodeWorkspaceFs({ root: mkdtempSync(join(tmpdir(), 'i-bench-cp-')), access: 'read-write' }), { allowGitWrites: false });
+  // Both sides write through the write policy over the fs a headless run makes (blockingCalls: small reads are
+  // synchronous, in 4 ms slices); the recorder wraps that fs.
+  const fs = protectWrites(await createNodeWorkspaceFs({ root: mkdtempSync(join(tmpdir(), 'i-bench-cp-')), access: 'read-write', blockingCalls: true }), { allowGitWrites: false });
   const store = createNodeCheckpointStore({ sessionsRoot: mkdtempSync(join(tmpdir(), 'i-bench-cp-sessions-')) });
   return { fs, store };
 }

@@ -9,7 +9,7 @@
 // before the file is touched: an undo must never be promised and then be missing. A file write that fails drops its
 // record again.
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
-import { normalizeWorkspacePath, protectWrites, writePolicyOf, type WorkspaceFs } from '../fs';
+import { normalizeWorkspacePath, withWritePolicyOf, type WorkspaceFs, type WriteOptions } from '../fs';
 import { ABSENT, type CheckpointStore, type Pruned, type StagedWrite } from './types';
 
 export type CheckpointEvent =
@@ -88,6 +88,7 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
         });
         // The new contents are hashed while the read is under way.
         const afterSha = after === null ? ABSENT : await store.sha256(after);
+        if (after) store.beginBlob?.(session, afterSha, after);
         const prior = await reading;
         if (prior === 'directory') return null;
         // What this store last wrote there, byte for byte: its hash is known (a compare is cheaper than a digest).
@@ -104,16 +105,9 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
       }
     };
 
-    /** After the file write: the record reported; or, when the write failed, dropped with its contents. */
-    const settle = async (path: string, staged: StagedWrite, after: Uint8Array | null, run: () => Promise<void>) => {
+    /** After the file changed (or was removed): the record kept in mind and reported. */
+    const settled = (path: string, staged: StagedWrite, after: Uint8Array | null) => {
       const key = `${session}\n${path}`;
-      try {
-        await run();
-      } catch (error) {
-        last.delete(key);
-        await staged.cancel().catch(() => undefined);
-        throw error;
-      }
       const r = staged.record;
       if (after) last.set(key, r.after, after);
       else last.delete(key);
@@ -121,11 +115,40 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
       if (staged.pruned) emit({ type: 'pruned', pruned: staged.pruned });
     };
 
-    const write = async (raw: string, bytes: Uint8Array, run: () => Promise<void>) => {
+    /** A file write that failed: its record goes again, with the contents only it named. */
+    const dropStaged = async (path: string, staged: StagedWrite | null) => {
+      last.delete(`${session}\n${path}`);
+      await staged?.cancel().catch(() => undefined);
+    };
+
+    /**
+     * The prior state is staged in the fs's beforeCommit: while the new contents are written aside (a temporary or
+     * swap file), before they replace the file. A backend that never called it wrote without a checkpoint: refused
+     * loudly (every backend of this house calls it; workspace-fs-suite.ts holds them to it).
+     */
+    const write = async (raw: string, bytes: Uint8Array, run: (options: WriteOptions) => Promise<void>) => {
       const path = normalizeWorkspacePath(raw).path;
-      const staged = await stage(path, bytes);
-      if (!staged) return run();
-      await settle(path, staged, bytes, run);
+      let staged: StagedWrite | null = null;
+      let called = false;
+      try {
+        await run({
+          beforeCommit: async () => {
+            called = true;
+            staged = await stage(path, bytes);
+          },
+        });
+      } catch (error) {
+        await dropStaged(path, staged);
+        throw error;
+      }
+      if (!called) {
+        throw new HarnessError('E_CHECKPOINT_FAILED', `${path} was written by a file system that gave no chance to keep its prior state for undo (WriteOptions.beforeCommit). This is a bug in i: please report it.`, { path });
+      }
+      if (!staged) return;
+      settled(path, staged, bytes);
+      // New contents a store writes alongside the file: the write is done when they are. Failing there loses only
+      // the view of this version (the prior state was stored before the file changed), so it does not fail the write.
+      await (staged as StagedWrite).stored?.catch(() => undefined);
     };
 
     /** Files under a folder about to be removed (recursively), each with its state. */
@@ -158,8 +181,8 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
         return stat;
       },
       mkdir: (path) => inner.mkdir(path),
-      writeBytes: (path, data) => write(path, data, () => inner.writeBytes(path, data)),
-      writeText: (path, text) => write(path, new TextEncoder().encode(text), () => inner.writeText(path, text)),
+      writeBytes: (path, data) => write(path, data, (o) => inner.writeBytes(path, data, o)),
+      writeText: (path, text) => write(path, new TextEncoder().encode(text), (o) => inner.writeText(path, text, o)),
       async remove(raw, o) {
         const path = normalizeWorkspacePath(raw).path;
         const stat = await inner.stat(path);
@@ -171,24 +194,19 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
             if (s && s.record.before !== ABSENT) staged.push([p, s]);
             else await s?.cancel();
           }
-        } catch (error) {
-          for (const [, s] of staged) await s.cancel().catch(() => undefined);
-          throw error;
-        }
-        try {
           await inner.remove(raw, o);
         } catch (error) {
-          for (const [, s] of staged) await s.cancel().catch(() => undefined);
+          for (const [p, s] of staged) await dropStaged(p, s);
           throw error;
         }
         // Removed: nothing to store after, each record stays.
-        for (const [p, s] of staged) await settle(p, s, null, async () => undefined);
+        for (const [p, s] of staged) settled(p, s, null);
       },
       ...(inner.realPath ? { realPath: (path: string) => inner.realPath!(path) } : {}),
     };
     // The write policy travels with the fs (writePolicyOf): tools read it from ctx.fs, so the recorder carries the
-    // one of the fs it wraps.
-    return protectWrites(recorder, writePolicyOf(inner));
+    // one of the fs it wraps, which judges every write the recorder passes on.
+    return withWritePolicyOf(recorder, inner);
   };
   return { turn, fsFor };
 }

@@ -29,10 +29,21 @@ describe('the recorder’s write path', () => {
   it('has the prior contents and the record stored before the file changes', async () => {
     const { dir, fs, store } = await setup();
     let seenByWrite: unknown = null;
-    // The file write looks at the store the moment it starts: the record and the prior contents are there already.
-    const spy: WorkspaceFs = { ...fs, writeText: async (path, text) => ((seenByWrite = { records: await store.list('s'), prior: await store.getBlob('s', await sha(store, 'A\n')) }), fs.writeText(path, text)) };
+    // The file system calls beforeCommit before the new contents replace the file: when it has settled, the record
+    // and the prior contents are stored, and the file on disk still holds what it held.
+    const spy: WorkspaceFs = {
+      ...fs,
+      writeText: (path, text, o) =>
+        fs.writeText(path, text, {
+          beforeCommit: async () => {
+            await o!.beforeCommit!();
+            seenByWrite = { records: await store.list('s'), prior: await store.getBlob('s', await sha(store, 'A\n')), onDisk: await readFile(join(dir, 'f.txt'), 'utf8') };
+          },
+        }),
+    };
     const turn = await startTurnCheckpoints({ store, session: 's' });
     await turn.fsFor({ id: 'c1', name: 'write', step: 1 }, spy).writeText('f.txt', 'B\n');
+    expect((seenByWrite as { onDisk: string }).onDisk).toBe('A\n');
     const { records, prior } = seenByWrite as { records: Array<{ kind: string; path: string; before: string }>; prior: Uint8Array | null };
     expect(records.filter((r) => r.kind === 'write').map((r) => r.path)).toEqual(['f.txt']);
     expect(new TextDecoder().decode(prior!)).toBe('A\n');
@@ -48,6 +59,15 @@ describe('the recorder’s write path', () => {
     expect((await store.list('s')).filter((r) => r.kind === 'write')).toEqual([]);
     expect(await readdir(join(sessions, 's', 'checkpoints', 'blobs')).catch(() => [])).toEqual([]);
     expect(await store.usedBytes()).toBe(0);
+  });
+
+  it('refuses loudly when a file system wrote without calling beforeCommit (no undo was kept)', async () => {
+    const { fs, store } = await setup();
+    const turn = await startTurnCheckpoints({ store, session: 's' });
+    const careless: WorkspaceFs = { ...fs, writeText: (path, text) => fs.writeText(path, text) };
+    const failure = await turn.fsFor({ id: 'c1', name: 'write', step: 1 }, careless).writeText('f.txt', 'B\n').catch((e: unknown) => e);
+    expect((failure as { code?: string }).code).toBe('E_CHECKPOINT_FAILED');
+    expect((await store.list('s')).filter((r) => r.kind === 'write')).toEqual([]);
   });
 
   it('takes the tool’s own read just before the write as the prior state instead of reading the file again', async () => {

@@ -19,10 +19,12 @@ export function memoryFs(files: Record<string, string> = {}): WorkspaceFs & { fi
       if (!b) throw missing(path);
       return new TextDecoder().decode(b);
     },
-    async writeBytes(path, data) {
+    async writeBytes(path, data, options) {
+      await options?.beforeCommit?.();
       map.set(path, data);
     },
-    async writeText(path, text) {
+    async writeText(path, text, options) {
+      await options?.beforeCommit?.();
       map.set(path, enc.encode(text));
     },
     async list() {
