@@ -2,7 +2,7 @@
 // private (OPFS) workspace through the File System Access WorkspaceFs, plain vs recorded by the checkpoint store
 // the app uses (IndexedDB), and a revert of 100 files vs writing them. Runs are interleaved, medians returned.
 import { createFsaWorkspaceFs, protectWrites, type WorkspaceFs } from '../../plugin-host/fs';
-import { writeTool } from '../../web/core/tools/builtin/write';
+import { writeTool as builtinWrite } from '../../web/core/tools/builtin/write';
 import { createIdbCheckpointStore, revertSince, startTurnCheckpoints, undoRevert, type CheckpointStore } from '../../web/core/checkpoints';
 import { openHarnessDb } from '../../web/core/storage';
 
@@ -97,30 +97,37 @@ async function revert(runs: number) {
 
 /**
  * The write path as the agent takes it: the built-in `write` tool prepared (diff, snapshot) and executed (it checks the
- * file is still what the person approved, then writes) on 100 existing small files. Its read just before the write is
- * the recorder's "before", so both sides read each file as often.
+ * file is still what the person approved, then writes) on existing files: 100 small ones, or one of 1 MiB. Its read
+ * just before the write is the recorder's "before", so both sides read each file as often.
  */
-async function writeToolFiles(runs: number) {
-  const { fs, store } = await setup('cp-tool');
-  const started = await turns(store, 'tool', runs);
-  const write = writeTool();
-  const paths = (prefix: string) => Array.from({ length: 100 }, (_, i) => `${prefix}/t${i}.ts`);
+async function writeTool(runs: number, shape: 'small' | 'big') {
+  const { fs, store } = await setup(`cp-tool-${shape}`);
+  const started = await turns(store, `tool-${shape}`, runs);
+  const write = builtinWrite();
+  const paths = (prefix: string) => (shape === 'big' ? [`${prefix}/big.txt`] : Array.from({ length: 100 }, (_, i) => `${prefix}/t${i}.ts`));
+  const content = (i: number) => (shape === 'big' ? `${'x'.repeat(63)}${i % 10}\n`.repeat(16 * 1024) : `export const v = ${i};\n`.repeat(20));
   for (const p of [...paths('plain'), ...paths('recorded')]) await fs.writeText(p, 'old\n');
-  const one = async (f: WorkspaceFs, path: string, content: string) => {
+  const one = async (f: WorkspaceFs, path: string, text: string) => {
     const ctx = { fs: f, workspaceId: 'bench', callId: path, signal: new AbortController().signal };
-    const result = await write.execute({ path, content }, ctx, await write.prepare!({ path, content }, ctx));
+    const result = await write.execute({ path, content: text }, ctx, await write.prepare!({ path, content: text }, ctx));
     if (result.error) throw new Error(result.output);
   };
   return interleave(
     runs,
     async (i) => {
-      for (const p of paths('plain')) await one(fs, p, `export const v = ${i};\n`.repeat(20));
+      for (const p of paths('plain')) await one(fs, p, content(i));
     },
     async (i) => {
       const turn = started[i]!;
-      for (const p of paths('recorded')) await one(turn.fsFor({ id: p, name: 'write', step: 1 }, fs), p, `export const v = ${i};\n`.repeat(20));
+      for (const p of paths('recorded')) await one(turn.fsFor({ id: p, name: 'write', step: 1 }, fs), p, content(i));
     },
   );
 }
 
-(globalThis as unknown as { checkpointsBench: unknown }).checkpointsBench = { bigFile, smallFiles, revert, writeToolFiles };
+(globalThis as unknown as { checkpointsBench: unknown }).checkpointsBench = {
+  bigFile,
+  smallFiles,
+  revert,
+  writeToolFiles: (runs: number) => writeTool(runs, 'small'),
+  writeToolBig: (runs: number) => writeTool(runs, 'big'),
+};
