@@ -50,3 +50,7 @@ it('reads the current content when a writer holds the file (the handle is refuse
 it('lets a write wait for a reader that holds a synchronous handle instead of failing E_FS_BUSY', async () => {
   expect(await inWorker('write-while-read')).toEqual({ text: 'written' });
 });
+
+it('runs beforeCommit in a Worker while the file still holds its contents (its read of the writer-held file falls back), one createWritable', async () => {
+  expect(await inWorker('before-commit')).toEqual({ seen: FIRST.length, seenStart: 'first', text: 'second', writables: 1 });
+});

@@ -10,6 +10,14 @@ proto.createSyncAccessHandle = function (options) {
   opened++;
   return original.call(this, options);
 };
+type WritableProto = { createWritable(this: FileSystemFileHandle, options?: object): Promise<FileSystemWritableFileStream> };
+const wproto = FileSystemFileHandle.prototype as unknown as WritableProto;
+const originalWritable = wproto.createWritable;
+let writables = 0;
+wproto.createWritable = function (options) {
+  writables++;
+  return originalWritable.call(this, options);
+};
 
 async function scenario(step: string, folder: string): Promise<Record<string, unknown>> {
   const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(folder);
@@ -26,6 +34,13 @@ async function scenario(step: string, folder: string): Promise<Record<string, un
   if (step === 'read-while-writing') {
     const text = await fs.readText('a.txt');
     return { text, byFs: opened };
+  }
+  if (step === 'before-commit') {
+    // The checkpoint recorder's hook reads the file while the write is under way (the writable holds the file, so the
+    // read's synchronous handle is refused and getFile() reads it): it sees the old contents; one createWritable.
+    let seen = '';
+    await fs.writeText('a.txt', 'second', { beforeCommit: async () => void (seen = await fs.readText('a.txt')) });
+    return { seen: seen.length, seenStart: seen.slice(0, 5), text: await (await file.getFile()).text(), writables };
   }
   // write-while-read: another reader holds a read-only handle for 30 ms; the write waits for it, then lands.
   const held = await original.call(file, { mode: 'read-only' });

@@ -227,13 +227,8 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     const name = p.segments[p.segments.length - 1] as string;
     let handle: FileSystemFileHandle;
     let created = false;
-    // beforeCommit runs while the file keeps its contents: from here, during createWritable and the write to the
-    // writable's swap file, until close() replaces the file. Every way out waits for it to settle first.
-    let hook: Promise<void> | undefined;
     try {
       handle = await parent.getFileHandle(name);
-      hook = opts?.beforeCommit?.();
-      hook?.catch(() => undefined);
     } catch (error) {
       if (errorName(error) !== 'NotFoundError') throw fromDomError(error, p.path, 'file');
       await assertNoTwin(parent, name, p.path);
@@ -257,7 +252,6 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
           await new Promise((r) => setTimeout(r, 2 ** attempt));
           continue;
         }
-        await hook?.catch(() => undefined);
         if (created) await removeCreated(parent, name);
         throw fromDomError(error, p.path, 'file');
       }
@@ -275,8 +269,11 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
       }
     };
     // beforeCommit's refusal is the write's error as it is; the writable's own failures get E_FS_* codes.
+    // beforeCommit runs while the new contents go to the writable's swap file; the file keeps its contents until
+    // close(). Started once the writable holds its lock: a reader's synchronous access handle opened before it would
+    // make createWritable retry, one opened after falls back to getFile() at once.
     await writeAsideThenCommit(
-      hook && (() => hook!),
+      created ? undefined : opts?.beforeCommit,
       () => mapped(() => writable.write(data as Uint8Array<ArrayBuffer>)),
       failed,
       () =>
