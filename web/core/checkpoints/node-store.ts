@@ -251,7 +251,8 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
       try {
         bytes = new Uint8Array(await fsp.readFile(join(dirOf(session), 'blobs', sha)));
       } catch (error) {
-        if (isErrno(error, 'ENOENT')) return null;
+        // Missing, or something else in its place: not stored (like pruned contents).
+        if (isErrno(error, 'ENOENT') || isErrno(error, 'EISDIR')) return null;
         throw error;
       }
       return sha256(bytes) === sha ? bytes : null;

@@ -2,7 +2,7 @@
 // file changes, a failed write leaves neither a record nor stored contents behind, a tool's own read just before its
 // write is the write's "before" (no second read), and a read older than the reuse bound is never trusted.
 import { mkdtempSync } from 'node:fs';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +68,25 @@ describe('the recorder’s write path', () => {
     const failure = await turn.fsFor({ id: 'c1', name: 'write', step: 1 }, careless).writeText('f.txt', 'B\n').catch((e: unknown) => e);
     expect((failure as { code?: string }).code).toBe('E_CHECKPOINT_FAILED');
     expect((await store.list('s')).filter((r) => r.kind === 'write')).toEqual([]);
+  });
+
+  it('keeps the write and its prior state when the new contents (stored alongside the file write) fail to store', async () => {
+    const { dir, sessions, fs, store } = await setup();
+    const afterSha = await sha(store, 'B\n');
+    // A folder where the new contents' blob would go: storing them fails, after the record was appended.
+    await mkdir(join(sessions, 's', 'checkpoints', 'blobs', afterSha, 'x'), { recursive: true });
+    const turn = await startTurnCheckpoints({ store, session: 's' });
+    await turn.fsFor({ id: 'c1', name: 'write', step: 1 }, fs).writeText('f.txt', 'B\n');
+    expect(await readFile(join(dir, 'f.txt'), 'utf8')).toBe('B\n');
+    const [w] = (await store.list('s')).filter((r) => r.kind === 'write');
+    expect(w).toMatchObject({ before: await sha(store, 'A\n'), after: afterSha });
+    expect(new TextDecoder().decode((await store.getBlob('s', w!.before))!)).toBe('A\n');
+    expect(await store.getBlob('s', afterSha)).toBeNull();
+    expect(await store.usedBytes()).toBe(2);
+    // Not taken as stored: once the way is clear, the next write that names these contents stores them.
+    await rm(join(sessions, 's', 'checkpoints', 'blobs', afterSha), { recursive: true });
+    await turn.fsFor({ id: 'c2', name: 'write', step: 1 }, fs).writeText('f.txt', 'C\n');
+    expect(new TextDecoder().decode((await store.getBlob('s', afterSha))!)).toBe('B\n');
   });
 
   it('takes the tool’s own read just before the write as the prior state instead of reading the file again', async () => {
