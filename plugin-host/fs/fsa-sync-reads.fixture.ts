@@ -36,11 +36,11 @@ async function scenario(step: string, folder: string): Promise<Record<string, un
     return { text, byFs: opened };
   }
   if (step === 'before-commit') {
-    // The checkpoint recorder's hook reads the file while the write is under way (the writable holds the file, so the
-    // read's synchronous handle is refused and getFile() reads it): it sees the old contents; one createWritable.
+    // The checkpoint recorder's hook reads the file while the write is under way: through getFile(), never a
+    // synchronous handle (it would meet the write's lock); it sees the old contents, and one createWritable does.
     let seen = '';
     await fs.writeText('a.txt', 'second', { beforeCommit: async () => void (seen = await fs.readText('a.txt')) });
-    return { seen: seen.length, seenStart: seen.slice(0, 5), text: await (await file.getFile()).text(), writables };
+    return { seen: seen.length, seenStart: seen.slice(0, 5), text: await (await file.getFile()).text(), writables, byFs: opened };
   }
   // write-while-read: another reader holds a read-only handle for 30 ms; the write waits for it, then lands.
   const held = await original.call(file, { mode: 'read-only' });

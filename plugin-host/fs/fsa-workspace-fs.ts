@@ -94,9 +94,15 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
   let syncReads: Promise<boolean> | boolean =
     options.syncReads === false || !syncHandlesAvailable() ? false : inPrivateFileSystem(root);
 
+  /**
+   * Files this fs is writing now (normalised paths). A read of one of them (a write's beforeCommit reads what the file
+   * holds) goes through getFile(): a synchronous handle would meet the write's lock, or make its createWritable wait.
+   */
+  const writing = new Map<string, number>();
+
   /** The file's bytes, through a synchronous access handle when it is large enough for that to pay. */
   async function readFile(handle: FileSystemFileHandle, file: File, maxBytes: number, path: string): Promise<Uint8Array> {
-    if (file.size >= SYNC_MIN_BYTES) {
+    if (file.size >= SYNC_MIN_BYTES && !writing.has(path)) {
       const bytes = await readSync(handle, maxBytes, path);
       if (bytes) return bytes;
     }
@@ -225,20 +231,36 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     }
     const parent = await dirAt(p.segments.slice(0, -1), true);
     const name = p.segments[p.segments.length - 1] as string;
+    writing.set(p.path, (writing.get(p.path) ?? 0) + 1);
+    try {
+      await writeFileAt(parent, name, p.path, data, opts);
+    } finally {
+      const n = writing.get(p.path)! - 1;
+      if (n === 0) writing.delete(p.path);
+      else writing.set(p.path, n);
+    }
+  }
+
+  async function writeFileAt(parent: FileSystemDirectoryHandle, name: string, path: string, data: Uint8Array, opts?: WriteOptions): Promise<void> {
     let handle: FileSystemFileHandle;
     let created = false;
+    // beforeCommit runs while the file keeps its contents: for a file that exists, from here through createWritable
+    // and the write to the writable's swap file until close() replaces it. Every way out waits for it to settle.
+    let hook: Promise<void> | undefined;
     try {
       handle = await parent.getFileHandle(name);
+      hook = opts?.beforeCommit?.();
+      hook?.catch(() => undefined);
     } catch (error) {
-      if (errorName(error) !== 'NotFoundError') throw fromDomError(error, p.path, 'file');
-      await assertNoTwin(parent, name, p.path);
+      if (errorName(error) !== 'NotFoundError') throw fromDomError(error, path, 'file');
+      await assertNoTwin(parent, name, path);
       // Creating the handle makes an empty file at once: beforeCommit runs first, while the file is absent.
       await opts?.beforeCommit?.();
       try {
         handle = await parent.getFileHandle(name, { create: true });
         created = true;
       } catch (inner) {
-        throw fromDomError(inner, p.path, 'file');
+        throw fromDomError(inner, path, 'file');
       }
     }
     let writable: FileSystemWritableFileStream;
@@ -252,8 +274,9 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
           await new Promise((r) => setTimeout(r, 2 ** attempt));
           continue;
         }
+        await hook?.catch(() => undefined);
         if (created) await removeCreated(parent, name);
-        throw fromDomError(error, p.path, 'file');
+        throw fromDomError(error, path, 'file');
       }
     }
     const failed = async () => {
@@ -265,15 +288,12 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
       try {
         await step();
       } catch (error) {
-        throw fromDomError(error, p.path, 'file');
+        throw fromDomError(error, path, 'file');
       }
     };
     // beforeCommit's refusal is the write's error as it is; the writable's own failures get E_FS_* codes.
-    // beforeCommit runs while the new contents go to the writable's swap file; the file keeps its contents until
-    // close(). Started once the writable holds its lock: a reader's synchronous access handle opened before it would
-    // make createWritable retry, one opened after falls back to getFile() at once.
     await writeAsideThenCommit(
-      created ? undefined : opts?.beforeCommit,
+      hook && (() => hook!),
       () => mapped(() => writable.write(data as Uint8Array<ArrayBuffer>)),
       failed,
       () =>
