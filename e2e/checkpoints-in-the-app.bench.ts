@@ -1,15 +1,17 @@
-// npm run bench: what checkpoints add to the write path in the app itself (Chromium, a private OPFS workspace
-// through the File System Access WorkspaceFs under the write policy, the IndexedDB checkpoint store the agent Worker
-// uses). The target (≤ 1.3) is on the write path as the agent takes it: the built-in write tool, on a 1 MiB file and
-// on 100 small files. A blind overwrite through the recorded fs (no read by the writer first: no built-in tool makes
-// one) is printed beside, without a target: there the recorder must read the file itself, and an OPFS read costs
-// about what the write does (CONTEXT.md of web/core/checkpoints). A revert of 100 files vs writing them: ≤ 1.5.
+// npm run bench: what checkpoints add to the write path in the app itself (Chromium, a private OPFS workspace through
+// the File System Access WorkspaceFs under the write policy and the IndexedDB checkpoint store, in a dedicated Worker
+// as the agent runs). The target (≤ 1.3) is on the write path as the agent takes it: the built-in write tool, on a
+// 1 MiB file and on 100 small files. A blind overwrite through the recorded fs (no read by the writer first: no
+// built-in tool makes one) is printed beside, without a target: there the recorder must read the file itself, and an
+// OPFS read costs about what the write does (CONTEXT.md of web/core/checkpoints). Revert 100 files vs writing: ≤ 1.5.
 // web/core/checkpoints/checkpoints.bench.ts measures the same on the headless host (Node fs, session folder).
 import { it } from 'vitest';
 import { fmt, report } from '../scripts/bench-kit';
-import { useBenchPage } from './harness/bench-page';
+import { bundlePage, useBenchPage } from './harness/bench-page';
 
-const bench = useBenchPage('checkpoints bench', 'bench-pages/checkpoints-page.ts');
+const bench = useBenchPage('checkpoints bench', 'bench-pages/checkpoints-page.ts', async () => ({
+  '/worker.js': { type: 'text/javascript', body: await bundlePage('bench-pages/checkpoints-worker.ts') },
+}));
 type Result = { plainMs: number; recordedMs: number };
 type Bench = Record<'bigFile' | 'smallFiles' | 'revert' | 'writeToolFiles' | 'writeToolBig', (runs: number) => Promise<Result>>;
 
