@@ -99,6 +99,11 @@ describe(`Node WorkspaceFs and symbolic links${mode}`, () => {
       { path: 'alias.txt', name: 'alias.txt', directory: false, size: 3, link: true },
       { path: 'real.txt', name: 'real.txt', directory: false, size: 3 },
     ]);
+    // Without sizes a plain file costs no lstat (size 0); links are still resolved and judged.
+    expect(await fs.list('', { sizes: false })).toEqual([
+      { path: 'alias.txt', name: 'alias.txt', directory: false, size: 3, link: true },
+      { path: 'real.txt', name: 'real.txt', directory: false, size: 0 },
+    ]);
   });
 
   it('marks a directory link that stays inside as link: true, and only the link', async () => {

@@ -220,13 +220,21 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
     );
   }
 
-  async function list(path: string, opts?: { maxEntries?: number; truncate?: boolean }): Promise<DirEntry[]> {
+  async function list(path: string, opts?: { maxEntries?: number; truncate?: boolean; sizes?: boolean }): Promise<DirEntry[]> {
     const p = normalizeWorkspacePath(path, { allowRoot: true });
     const maxEntries = assertLimit(opts?.maxEntries, defaultMaxEntries, 'maxEntries');
     await turn?.();
     const r = await resolve(p);
     if (!r.exists) throw fsError('E_FS_NOT_FOUND', p.path);
     const names: string[] = [];
+    /**
+     * What the directory read itself said of each entry, when that is all a listing without sizes needs: a plain
+     * file or folder (no link, no unknown type) then costs no lstat (search's walk: 10,000 lstat calls fewer).
+     */
+    const plain = new Map<string, boolean>();
+    const note = (entry: { name: string; isFile(): boolean; isDirectory(): boolean }) => {
+      if (opts?.sizes === false && (entry.isFile() || entry.isDirectory())) plain.set(entry.name, entry.isDirectory());
+    };
     const tooMany = () => {
       if (!opts?.truncate) throw fsError('E_FS_TOO_MANY_ENTRIES', p.path, { maxEntries });
     };
@@ -240,6 +248,7 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
               break;
             }
             names.push(entry.name);
+            note(entry);
           }
         } finally {
           dir.closeSync();
@@ -251,6 +260,7 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
             break;
           }
           names.push(entry.name);
+          note(entry);
         }
       }
     } catch (error) {
@@ -279,6 +289,12 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
         };
     const entries = await Promise.all(
       names.map(async (name): Promise<DirEntry | null> => {
+        const known = plain.get(name);
+        if (known !== undefined) {
+          const entry: DirEntry = { path: joinWorkspacePath(p.path, name), name, directory: known, size: 0 };
+          if (twins.has(name)) entry.nfcTwin = true;
+          return entry;
+        }
         const full = join(r.real, name);
         try {
           const info = await infoOf(full);
