@@ -22,14 +22,14 @@ export async function openModelSettings(page: Page) {
 
 export async function fillModelForm(page: Page, form: ModelForm) {
   const dialog = page.getByRole('dialog', { name: 'Settings' });
-  await dialog.getByLabel('Preset').selectOption('custom');
-  await dialog.getByLabel('Protocol').selectOption(form.protocol);
-  await dialog.getByLabel('Base URL').fill(form.baseUrl);
+  await dialog.getByLabel('Preset', { exact: true }).selectOption('custom');
+  await dialog.getByLabel('Protocol', { exact: true }).selectOption(form.protocol);
+  await dialog.getByLabel('Base URL', { exact: true }).fill(form.baseUrl);
   await dialog.getByRole('textbox', { name: 'Model', exact: true }).fill(form.model ?? 'scripted-model');
-  await dialog.getByLabel('API key name').fill(form.keyName ?? 'TEST_KEY');
+  await dialog.getByLabel('API key name', { exact: true }).fill(form.keyName ?? 'TEST_KEY');
   if (form.key) await dialog.getByLabel('API key', { exact: true }).fill(form.key);
-  await dialog.getByLabel('Route').selectOption('direct');
-  await dialog.getByLabel('Context window (tokens)').fill(form.contextWindow ?? '1000000');
+  await dialog.getByLabel('Route', { exact: true }).selectOption('direct');
+  await dialog.getByLabel('Context window (tokens)', { exact: true }).fill(form.contextWindow ?? '1000000');
   return dialog;
 }
 
