@@ -21,7 +21,8 @@ function initialFocus(dialog: HTMLDialogElement): HTMLElement | null {
 }
 
 // A modal on the native <dialog>: the browser traps focus, restores it on close and closes on Escape.
-export function Dialog(props: { title: string; onClose: () => void; children: JSX.Element; footer?: JSX.Element; wide?: boolean; closeLabel: string }) {
+/** `class`: one more class on the <dialog> for a dialog with a layout of its own (Settings). */
+export function Dialog(props: { title: string; onClose: () => void; children: JSX.Element; footer?: JSX.Element; wide?: boolean; class?: string; closeLabel: string }) {
   let dialog: HTMLDialogElement | undefined;
   const titleId = createUniqueId();
   onMount(() => {
@@ -33,7 +34,7 @@ export function Dialog(props: { title: string; onClose: () => void; children: JS
     if (first instanceof HTMLInputElement && first.type === 'text') first.select();
   });
   return (
-    <dialog ref={(el) => (dialog = el)} class="dialog" classList={{ 'dialog-wide': props.wide === true }} aria-labelledby={titleId} onClose={() => props.onClose()}>
+    <dialog ref={(el) => (dialog = el)} class={props.class ? `dialog ${props.class}` : 'dialog'} classList={{ 'dialog-wide': props.wide === true }} aria-labelledby={titleId} onClose={() => props.onClose()}>
       <header class="dialog-header">
         <h2 id={titleId}>{props.title}</h2>
         <button type="button" class="icon-button" aria-label={props.closeLabel} onClick={() => dialog?.close()}>

@@ -1,5 +1,5 @@
 // Loaded lazily: the settings dialog is not needed to show the first screen.
-import { createResource, createSignal, createUniqueId, For, lazy, Match, Show, Suspense, Switch } from 'solid-js';
+import { createResource, createSignal, createUniqueId, For, lazy, Match, onCleanup, Show, Suspense, Switch } from 'solid-js';
 import {
   MAX_WORKSPACES,
   deleteSecret,
@@ -18,6 +18,7 @@ import { formatBytes } from '../i18n/i18n';
 import type { AppState } from '../state/app-state';
 import { messageOf } from '../state/errors';
 import { Dialog } from './dialog';
+import './settings-dialog.css';
 import ModelTab from '../settings/providers/model-tab';
 
 const PluginsTab = lazy(() => import('../settings/plugins/plugins-tab'));
@@ -42,16 +43,37 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
     { id: 'bridge', label: () => t('settings.bridge') },
   ];
   const base = createUniqueId();
+  // Beside the panel in a wide window (a vertical list), above it in a narrow one (one row that scrolls sideways).
+  const sideBySide = window.matchMedia('(min-width: 760px)');
+  const [vertical, setVertical] = createSignal(sideBySide.matches);
+  const onWidth = () => setVertical(sideBySide.matches);
+  sideBySide.addEventListener('change', onWidth);
+  onCleanup(() => sideBySide.removeEventListener('change', onWidth));
+  const KEYS: Record<string, (i: number) => number> = {
+    ArrowRight: (i) => i + 1,
+    ArrowDown: (i) => i + 1,
+    ArrowLeft: (i) => i - 1,
+    ArrowUp: (i) => i - 1,
+    Home: () => 0,
+    End: () => tabs.length - 1,
+  };
+  function open(id: Tab, focus: boolean) {
+    setTab(id);
+    const button = document.getElementById(`${base}-tab-${id}`);
+    if (focus) button?.focus();
+    button?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }
   function onTabKey(event: KeyboardEvent) {
-    if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+    const move = KEYS[event.key];
+    if (!move) return;
+    event.preventDefault();
     const i = tabs.findIndex((x) => x.id === tab());
-    const next = tabs[(i + (event.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length]!;
-    setTab(next.id);
-    document.getElementById(`${base}-tab-${next.id}`)?.focus();
+    open(tabs[(move(i) + tabs.length) % tabs.length]!.id, true);
   }
   return (
-    <Dialog title={t('settings.title')} onClose={props.onClose} closeLabel={t('common.close')} wide>
-      <div class="tabs" role="tablist" aria-label={t('settings.title')} onKeyDown={onTabKey}>
+    <Dialog title={t('settings.title')} onClose={props.onClose} closeLabel={t('common.close')} wide class="settings-dialog">
+      <div class="settings-layout">
+      <div class="tabs" role="tablist" aria-label={t('settings.title')} aria-orientation={vertical() ? 'vertical' : 'horizontal'} onKeyDown={onTabKey}>
         <For each={tabs}>
           {(x) => (
             <button
@@ -64,7 +86,7 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
               // The open tab takes focus (the tab strip is how the dialog is read), not ×.
               data-autofocus={tab() === x.id ? '' : undefined}
               class="tab"
-              onClick={() => setTab(x.id)}
+              onClick={() => open(x.id, false)}
             >
               {x.label()}
             </button>
@@ -104,6 +126,7 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
           </Match>
         </Switch>
         </Suspense>
+      </div>
       </div>
     </Dialog>
   );
