@@ -108,7 +108,8 @@ export async function writeAsideThenCommit(
   drop: () => Promise<void>,
   commit: () => Promise<void>,
 ): Promise<void> {
-  const [hook, written] = await Promise.allSettled([beforeCommit?.(), aside()]);
+  // The hook as a promise of its own: one that throws at once is a refusal like a rejection.
+  const [hook, written] = await Promise.allSettled([beforeCommit && Promise.resolve().then(beforeCommit), aside()]);
   if (hook.status === 'rejected' || written.status === 'rejected') {
     await drop();
     throw hook.status === 'rejected' ? hook.reason : (written as PromiseRejectedResult).reason;

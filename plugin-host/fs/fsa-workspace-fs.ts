@@ -229,11 +229,23 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     if (data.byteLength > defaultMaxBytes) {
       throw fsError('E_FS_TOO_LARGE', p.path, { size: data.byteLength, maxBytes: defaultMaxBytes });
     }
-    const parent = await dirAt(p.segments.slice(0, -1), true);
+    const folders = p.segments.slice(0, -1);
+    let parent: FileSystemDirectoryHandle;
+    let hooked = opts;
+    try {
+      parent = await dirAt(folders, false);
+    } catch (error) {
+      if (!HarnessError.isInstance(error) || error.code !== 'E_FS_NOT_FOUND') throw error;
+      // A folder on the way is missing, so the file is too: beforeCommit runs before any folder is made (a refusal
+      // leaves the workspace as it was).
+      await opts?.beforeCommit?.();
+      hooked = undefined;
+      parent = await dirAt(folders, true);
+    }
     const name = p.segments[p.segments.length - 1] as string;
     writing.set(p.path, (writing.get(p.path) ?? 0) + 1);
     try {
-      await writeFileAt(parent, name, p.path, data, opts);
+      await writeFileAt(parent, name, p.path, data, hooked);
     } finally {
       const n = writing.get(p.path)! - 1;
       if (n === 0) writing.delete(p.path);
@@ -249,7 +261,9 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     let hook: Promise<void> | undefined;
     try {
       handle = await parent.getFileHandle(name);
-      hook = opts?.beforeCommit?.();
+      // Started as a promise of its own: a hook that throws at once is its refusal, never a lookup error.
+      const before = opts?.beforeCommit;
+      hook = before && Promise.resolve().then(before);
       hook?.catch(() => undefined);
     } catch (error) {
       if (errorName(error) !== 'NotFoundError') throw fromDomError(error, path, 'file');

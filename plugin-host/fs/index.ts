@@ -23,6 +23,7 @@ export {
   checkWriteTarget,
   classifyWritePath,
   foldName,
+  judgeRemove,
   judgeWrite,
   protectWrites,
   protectedPathError,

@@ -181,6 +181,7 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
       throw fsError('E_FS_TOO_LARGE', p.path, { size: data.byteLength, maxBytes: defaultMaxBytes });
     }
     const r = await resolve(p);
+    let hook = opts?.beforeCommit;
     let target: string;
     let mode = 0o666;
     if (r.exists) {
@@ -189,12 +190,15 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
       target = r.real;
       mode = info.mode & 0o777;
     } else {
+      // The file is absent: beforeCommit runs before any missing folder is made (a refusal leaves nothing behind).
+      await hook?.();
+      hook = undefined;
       target = await prepareCreate(p, r, false);
     }
     const temp = join(dirname(target), `.${basename(target).slice(0, 200)}.${randomBytes(6).toString('hex')}.i-tmp`);
     // The target keeps its contents until the rename: beforeCommit runs while the temporary file is written.
     await writeAsideThenCommit(
-      opts?.beforeCommit,
+      hook,
       async () => {
         try {
           const handle = await open(temp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | O_NOFOLLOW, mode);

@@ -231,11 +231,13 @@ export function defineWorkspaceFsSuite(backend: string, makeHarness: () => Promi
       expect(Array.from(await fs.readBytes('fresh/made.bin'))).toEqual([1, 2]);
     });
 
-    it('leaves the file as it was, and nothing beside it, when beforeCommit refuses', async () => {
+    it('leaves the file as it was, and nothing beside it (no temp file, no folder), when beforeCommit refuses', async () => {
       await fs.writeText('doc.txt', 'kept');
       const refuse = { beforeCommit: () => Promise.reject(Object.assign(new Error('no room for undo'), { code: 'E_CHECKPOINT_FAILED' })) };
       expect(await codeOf(fs.writeText('doc.txt', 'lost', refuse))).toBe('E_CHECKPOINT_FAILED');
       expect(await codeOf(fs.writeBytes('new.bin', bytes(7), refuse))).toBe('E_CHECKPOINT_FAILED');
+      // Nor a folder made on the way to a new file.
+      expect(await codeOf(fs.writeBytes('deep/er/new.bin', bytes(7), refuse))).toBe('E_CHECKPOINT_FAILED');
       expect(await fs.readText('doc.txt')).toBe('kept');
       expect((await fs.list('')).map((e) => e.name)).toEqual(['doc.txt']);
     });

@@ -191,6 +191,20 @@ export function writePolicyOf(fs: WorkspaceFs): WritePolicy {
 }
 
 /**
+ * Refuses removing `raw` when the policy protects it (E_PATH_PROTECTED). `remove` acts on a link itself, so only the
+ * path's folder is resolved through links. Removing a file with an unreadable name stays possible (cleanup).
+ */
+export async function judgeRemove(fs: WorkspaceFs, raw: string, policy: WritePolicy = writePolicyOf(fs)): Promise<void> {
+  const p = normalizeWorkspacePath(raw);
+  const refuse = (real: string) => !policy.allowGitWrites && classifyWritePath(normalizeWorkspacePath(real)).kind === 'git';
+  if (refuse(p.path)) throw protectedPathError(raw, p);
+  if (!fs.realPath || p.segments.length < 2) return;
+  const folder = await fs.realPath(p.segments.slice(0, -1).join('/'));
+  const real = folder === '' ? p.segments.at(-1)! : `${folder}/${p.segments.at(-1)!}`;
+  if (refuse(real)) throw protectedPathError(raw, p, real);
+}
+
+/**
  * `fs` carrying the write policy of `from`, for a wrapper whose every write goes through `from` (the checkpoint
  * recorder): tools read the policy with writePolicyOf, and each path is judged once, by `from`, not again on the way
  * in. A `from` that was never protected gives no policy to trust: `fs` is guarded with the default one.
@@ -217,15 +231,7 @@ export function protectWrites(fs: WorkspaceFs, policy: WritePolicy): WorkspaceFs
   // A backend that follows links also has its real target judged (judgeWrite); `remove` acts on a link itself, so
   // only its folder is resolved.
   const guard = (path: string) => judgeWrite(base, path, frozen);
-  const guardRemove = async (path: string) => {
-    const p = normalizeWorkspacePath(path);
-    const refuse = (real: string) => !frozen.allowGitWrites && classifyWritePath(normalizeWorkspacePath(real)).kind === 'git';
-    if (refuse(p.path)) throw protectedPathError(path, p);
-    if (!base.realPath || p.segments.length < 2) return;
-    const folder = await base.realPath(p.segments.slice(0, -1).join('/'));
-    const real = folder === '' ? p.segments.at(-1)! : `${folder}/${p.segments.at(-1)!}`;
-    if (refuse(real)) throw protectedPathError(path, p, real);
-  };
+  const guardRemove = (path: string) => judgeRemove(base, path, frozen);
   const wrapped: WorkspaceFs = {
     get access() {
       return base.access;

@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,5 +78,23 @@ describe('session-folder checkpoint store', () => {
     expect(await store.sweepOrphans('mine')).toEqual({ blobs: 1, bytes: 'orphan of mine'.length });
     await expect(readFile(mine)).rejects.toMatchObject({ code: 'ENOENT' });
     expect(await readFile(other, 'utf8')).toBe('orphan of other');
+  });
+});
+
+describe('session-folder staging that fails before its record', () => {
+  it('leaves neither contents nor a count behind (the new contents written alongside go too)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'i-cp-'));
+    const store = createNodeCheckpointStore({ sessionsRoot: root });
+    await store.append({ kind: 'turn', session: 'work', turn: 1, step: 0, callId: '', tool: '', path: '', before: ABSENT, after: ABSENT, beforeBytes: null, afterBytes: null, at: 1 });
+    const prior = new TextEncoder().encode('prior contents');
+    const next = new TextEncoder().encode('new contents');
+    const [priorSha, nextSha] = [await store.sha256(prior), await store.sha256(next)];
+    // A folder where the prior contents' blob would go: storing them fails.
+    await mkdir(join(root, 'work', 'checkpoints', 'blobs', priorSha, 'x'), { recursive: true });
+    const write = { kind: 'write' as const, session: 'work', turn: 1, step: 1, callId: 'c', tool: 'write', path: 'a.txt', before: priorSha, after: nextSha, beforeBytes: prior.length, afterBytes: next.length, at: 2 };
+    await expect(store.stageWrite(write, prior, next)).rejects.toBeTruthy();
+    expect((await store.list('work')).filter((r) => r.kind === 'write')).toEqual([]);
+    expect(await store.usedBytes()).toBe(0);
+    await expect(readFile(join(root, 'work', 'checkpoints', 'blobs', nextSha))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -232,6 +232,21 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
     return started;
   };
 
+  /** Stagings between their first blob and their record: contents they hold may be about to be named. */
+  let staging = 0;
+  /**
+   * Removes contents held but named by no record (a staging that failed before its record). Not while another staging
+   * is under way, which may be about to name the same contents: sweepOrphans takes those later.
+   */
+  const forgetUnnamed = async (session: string, sha: string) => {
+    const key = `${session}/${sha}`;
+    const size = pending.get(key);
+    if (size === undefined || writing.has(key) || staging > 0) return;
+    pending.delete(key);
+    usedTotal -= size;
+    await fsp.rm(join(dirOf(session), 'blobs', sha), { force: true });
+  };
+
   const store: CheckpointStore = {
     capBytes,
     sha256: sha256Async,
@@ -240,10 +255,6 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
       await load(session);
       await storeBlob(session, sha, bytes);
       return sha;
-    },
-    beginBlob(session, sha, bytes) {
-      // Only once the session's log is loaded (held() must know what is stored); else stageWrite stores it.
-      if (logs.has(session) && sha !== ABSENT) storeBlob(session, sha, bytes).catch(() => undefined);
     },
     async getBlob(session, sha) {
       if (!SHA256_PATTERN.test(sha)) return null;
@@ -263,10 +274,22 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
       // changes. The new contents are written meanwhile and may still be under way when the record is appended
       // (`stored`: the recorder waits for them after the file write); a crash between leaves a record whose new
       // contents are missing, which costs the view of the agent's version, never the prior state.
+      staging++;
       const stored = after && input.after !== ABSENT ? storeBlob(input.session, input.after, after) : Promise.resolve();
       stored.catch(() => undefined);
-      if (before && input.before !== ABSENT) await storeBlob(input.session, input.before, before);
-      const { records, pruned } = await store.appendMany([input]);
+      let appended: Awaited<ReturnType<typeof store.appendMany>>;
+      try {
+        if (before && input.before !== ABSENT) await storeBlob(input.session, input.before, before);
+        appended = await store.appendMany([input]);
+        staging--;
+      } catch (error) {
+        staging--;
+        // No record names them: the contents stored for this write go again (they would count towards the cap).
+        await stored.catch(() => undefined);
+        for (const sha of new Set([input.before, input.after])) if (sha !== ABSENT) await forgetUnnamed(input.session, sha);
+        throw error;
+      }
+      const { records, pruned } = appended;
       const record = records[0]!;
       return {
         record,

@@ -9,7 +9,7 @@
 // before the file is touched: an undo must never be promised and then be missing. A file write that fails drops its
 // record again.
 import { HarnessError, toErrorData, type ErrorData } from '../errors';
-import { normalizeWorkspacePath, withWritePolicyOf, type WorkspaceFs, type WriteOptions } from '../fs';
+import { judgeRemove, normalizeWorkspacePath, withWritePolicyOf, type WorkspaceFs, type WriteOptions } from '../fs';
 import { ABSENT, type CheckpointStore, type Pruned, type StagedWrite } from './types';
 
 export type CheckpointEvent =
@@ -88,7 +88,6 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
         });
         // The new contents are hashed while the read is under way.
         const afterSha = after === null ? ABSENT : await store.sha256(after);
-        if (after) store.beginBlob?.(session, afterSha, after);
         const prior = await reading;
         if (prior === 'directory') return null;
         // What this store last wrote there, byte for byte: its hash is known (a compare is cheaper than a digest).
@@ -123,26 +122,36 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
 
     /**
      * The prior state is staged in the fs's beforeCommit: while the new contents are written aside (a temporary or
-     * swap file), before they replace the file. A backend that never called it wrote without a checkpoint: refused
-     * loudly (every backend of this house calls it; workspace-fs-suite.ts holds them to it).
+     * swap file), before they replace the file. A backend that never called it, changed the file before it settled or
+     * called it twice wrote without a checkpoint it could trust: refused loudly and the record dropped (every backend of
+     * this house calls it once and waits; workspace-fs-suite.ts holds them to it).
      */
     const write = async (raw: string, bytes: Uint8Array, run: (options: WriteOptions) => Promise<void>) => {
       const path = normalizeWorkspacePath(raw).path;
       let staged: StagedWrite | null = null;
-      let called = false;
+      let hook: Promise<void> | undefined;
+      let hookSettled = false;
+      const broken = (how: string) =>
+        new HarnessError('E_CHECKPOINT_FAILED', `${path} was written by a file system that ${how} (WriteOptions.beforeCommit), so no undo is kept for it. This is a bug in i: please report it.`, { path });
       try {
         await run({
-          beforeCommit: async () => {
-            called = true;
-            staged = await stage(path, bytes);
+          beforeCommit: () => {
+            if (hook) return Promise.reject(broken('asked to keep its prior state twice'));
+            hook = stage(path, bytes)
+              .then((s) => void (staged = s))
+              .finally(() => void (hookSettled = true));
+            return hook;
           },
         });
       } catch (error) {
+        await hook?.catch(() => undefined);
         await dropStaged(path, staged);
         throw error;
       }
-      if (!called) {
-        throw new HarnessError('E_CHECKPOINT_FAILED', `${path} was written by a file system that gave no chance to keep its prior state for undo (WriteOptions.beforeCommit). This is a bug in i: please report it.`, { path });
+      if (!hook || !hookSettled) {
+        await hook?.catch(() => undefined);
+        await dropStaged(path, staged);
+        throw broken(hook ? 'changed the file before its prior state was kept' : 'gave no chance to keep its prior state');
       }
       if (!staged) return;
       settled(path, staged, bytes);
@@ -184,6 +193,9 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
       writeBytes: (path, data) => write(path, data, (o) => inner.writeBytes(path, data, o)),
       writeText: (path, text) => write(path, new TextEncoder().encode(text), (o) => inner.writeText(path, text, o)),
       async remove(raw, o) {
+        // Judged before anything is read or staged, as the wrapped fs would judge it (a protected folder is refused
+        // with E_PATH_PROTECTED, never read into the store first).
+        await judgeRemove(inner, raw);
         const path = normalizeWorkspacePath(raw).path;
         const stat = await inner.stat(path);
         const paths = !stat ? [] : stat.directory ? (o?.recursive ? await filesUnder(path) : []) : [path];

@@ -95,13 +95,6 @@ export interface CheckpointStore {
    * refers to are removed by pruning and `sweepOrphans`.
    */
   putBlob(session: string, bytes: Uint8Array, sha?: string): Promise<string>;
-  /**
-   * Optional, for a store that keeps contents apart from records (the session folder): starts storing a write's new
-   * contents as soon as their hash is known, while the prior state is still being read; the stageWrite naming them
-   * then waits for that write instead of starting it. Never fails (a failure shows in stageWrite). A store that writes
-   * contents and record in one transaction (IndexedDB) leaves it out.
-   */
-  beginBlob?(session: string, sha: string, bytes: Uint8Array): void;
   /** The bytes of a hash a record of `session` names, or null when pruned or lost. Checked against the hash. */
   getBlob(session: string, sha: string): Promise<Uint8Array | null>;
   /** Appends one record, then prunes oldest-first while the workspace's blobs exceed the cap. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
-import type { WorkspaceFs } from '../fs';
+import { protectWrites, type WorkspaceFs } from '../fs';
 import { createNodeCheckpointStore } from './node-store';
 import { startTurnCheckpoints } from './recorder';
 import { ABSENT, type CheckpointStore } from './types';
@@ -54,7 +54,14 @@ describe('the recorder’s write path', () => {
   it('drops the record and the contents stored for a write that then fails, leaving no orphan', async () => {
     const { sessions, fs, store } = await setup();
     const turn = await startTurnCheckpoints({ store, session: 's' });
-    const failing: WorkspaceFs = { ...fs, writeText: () => Promise.reject(Object.assign(new Error('disk full'), { code: 'ENOSPC' })) };
+    // The prior state is staged (the hook runs and settles), then the file write fails.
+    const failing: WorkspaceFs = {
+      ...fs,
+      writeText: async (_path, _text, o) => {
+        await o!.beforeCommit!();
+        throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+      },
+    };
     await expect(turn.fsFor({ id: 'c1', name: 'write', step: 1 }, failing).writeText('f.txt', 'never written\n')).rejects.toThrow('disk full');
     expect((await store.list('s')).filter((r) => r.kind === 'write')).toEqual([]);
     expect(await readdir(join(sessions, 's', 'checkpoints', 'blobs')).catch(() => [])).toEqual([]);
@@ -87,6 +94,44 @@ describe('the recorder’s write path', () => {
     await rm(join(sessions, 's', 'checkpoints', 'blobs', afterSha), { recursive: true });
     await turn.fsFor({ id: 'c2', name: 'write', step: 1 }, fs).writeText('f.txt', 'C\n');
     expect(new TextDecoder().decode((await store.getBlob('s', afterSha))!)).toBe('B\n');
+  });
+
+  it('refuses an fs that changed the file before the hook settled, or called it twice, and keeps no record of it', async () => {
+    const { fs, store } = await setup();
+    const turn = await startTurnCheckpoints({ store, session: 's' });
+    const hasty: WorkspaceFs = { ...fs, writeText: async (path, text, o) => (void o!.beforeCommit!(), fs.writeText(path, text)) };
+    const twice: WorkspaceFs = { ...fs, writeText: async (path, text, o) => (await o!.beforeCommit!(), await o!.beforeCommit!(), fs.writeText(path, text)) };
+    for (const bad of [hasty, twice]) {
+      const failure = await turn.fsFor({ id: 'c1', name: 'write', step: 1 }, bad).writeText('f.txt', 'B\n').catch((e: unknown) => e);
+      expect((failure as { code?: string }).code).toBe('E_CHECKPOINT_FAILED');
+    }
+    expect((await store.list('s')).filter((r) => r.kind === 'write')).toEqual([]);
+  });
+
+  it('keeps nothing stored or counted for a write refused because its prior state could not be read', async () => {
+    const { dir, store } = await setup();
+    const small = await createNodeWorkspaceFs({ root: dir, access: 'read-write', maxBytes: 1000 });
+    await writeFile(join(dir, 'big.txt'), 'x'.repeat(5000));
+    const turn = await startTurnCheckpoints({ store, session: 's' });
+    const failure = await turn.fsFor({ id: 'c1', name: 'write', step: 1 }, small).writeText('big.txt', 'short\n').catch((e: unknown) => e);
+    expect((failure as { code?: string }).code).toBe('E_CHECKPOINT_FAILED');
+    expect(await readFile(join(dir, 'big.txt'), 'utf8')).toBe('x'.repeat(5000));
+    expect((await store.list('s')).filter((r) => r.kind === 'write')).toEqual([]);
+    expect(await store.usedBytes()).toBe(0);
+  });
+
+  it('judges a removal by the write policy before reading anything into the store', async () => {
+    const { dir, fs, store } = await setup();
+    await mkdir(join(dir, '.git'), { recursive: true });
+    await writeFile(join(dir, '.git', 'config'), '[core]\n');
+    const turn = await startTurnCheckpoints({ store, session: 's' });
+    const read: string[] = [];
+    const guarded = protectWrites({ ...fs, readBytes: (path, o) => (read.push(path), fs.readBytes(path, o)) }, { allowGitWrites: false });
+    const failure = await turn.fsFor({ id: 'c1', name: 'write', step: 1 }, guarded).remove('.git', { recursive: true }).catch((e: unknown) => e);
+    expect((failure as { code?: string }).code).toBe('E_PATH_PROTECTED');
+    expect(read).toEqual([]);
+    expect((await store.list('s')).filter((r) => r.kind === 'write')).toEqual([]);
+    expect(await readFile(join(dir, '.git', 'config'), 'utf8')).toBe('[core]\n');
   });
 
   it('takes the tool’s own read just before the write as the prior state instead of reading the file again', async () => {
