@@ -43,7 +43,7 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
     { id: 'bridge', label: () => t('settings.bridge') },
   ];
   const base = createUniqueId();
-  // Beside the panel in a wide window (a vertical list), above it in a narrow one (one row that scrolls sideways).
+  // Beside the panel in a wide window (a vertical list), above it in a narrow one (wrapped rows, every tab in view).
   const sideBySide = window.matchMedia('(min-width: 760px)');
   const [vertical, setVertical] = createSignal(sideBySide.matches);
   const onWidth = () => setVertical(sideBySide.matches);
