@@ -61,14 +61,15 @@ export interface ChatController {
   /** The provider's model list (GET …/models), for the switcher. */
   listModels(): Promise<string[]>;
   open(sessionId: string | null): Promise<void>;
-  send(content: string | ContentPart[]): Promise<void>;
+  /** False when the turn could not start (one is still running, or another tab writes this session): nothing sent. */
+  send(content: string | ContentPart[]): Promise<boolean>;
   /** Runs the turn of the user message before assistant message `index` again, replacing what followed it. */
   regenerate(index: number): Promise<void>;
   /** Replaces user message `index` with `text` and answers it again; the conversation as it was is kept as a fork. */
   editResend(index: number, text?: string): Promise<void>;
   /** Asks the agent to go on after a stop (the stopped answer is in the session). */
-  continueTurn(): Promise<void>;
-  retry(): Promise<void>;
+  continueTurn(): Promise<unknown>;
+  retry(): Promise<unknown>;
   stop(): void;
   dismissInterrupted(): Promise<void>;
   clearNotice(): void;
@@ -239,8 +240,8 @@ export function createChatController(options: {
     }
   }
 
-  async function run(content: string | ContentPart[], turn: Omit<RemoteTurn, 'signal' | 'content'>) {
-    if (controller || role() === 'reader') return;
+  async function run(content: string | ContentPart[], turn: Omit<RemoteTurn, 'signal' | 'content'>): Promise<boolean> {
+    if (controller || role() === 'reader') return false;
     controller = new AbortController();
     const before = messages();
     const prompt = turn.compact ? '' : textOf(content);
@@ -300,6 +301,7 @@ export function createChatController(options: {
       controller = null;
       setApprovals([]);
     }
+    return true;
   }
 
   return {
@@ -382,8 +384,7 @@ export function createChatController(options: {
     async retry() {
       const f = failure();
       if (!f) return;
-      if (!f.sessionId) return run(f.prompt, { sessionId: null });
-      return run(f.prompt, { sessionId: f.sessionId, before: f.before });
+      return f.sessionId ? run(f.prompt, { sessionId: f.sessionId, before: f.before }) : run(f.prompt, { sessionId: null });
     },
     stop: () => controller?.abort(),
     async dismissInterrupted() {

@@ -153,7 +153,7 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
   async function send(content: Parameters<typeof chat.send>[0]) {
     // A message sent right after choosing another approval mode runs under that mode: the turn reads the saved one.
     await modeSaved;
-    await chat.send(content);
+    return chat.send(content);
   }
   async function fork(index: number) {
     const id = chat.sessionId();

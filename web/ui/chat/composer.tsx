@@ -30,7 +30,8 @@ export interface ComposerProps {
   value: string;
   onInput: (value: string) => void;
   /** Sends a message: the typed text, or text + attached files + images as parts. */
-  onSend: (content: string | ContentPart[]) => Promise<void>;
+  /** False: the turn could not start and nothing was sent (the composer puts the draft back). */
+  onSend: (content: string | ContentPart[]) => Promise<boolean | void>;
   onFork: () => Promise<void>;
   onSetMode: (mode: ApprovalMode) => void;
   ct: ChatTranslate;
@@ -196,7 +197,12 @@ export function Composer(props: ComposerProps) {
     setNote(said.length ? { text: said.join(' '), kind: 'info' } : null);
     props.onInput('');
     setImages([]);
-    await props.onSend(content);
+    if ((await props.onSend(content)) === false) {
+      // Refused before anything was sent (a turn still ending, another tab writing this session): nothing is lost.
+      props.onInput(text);
+      setImages(pictures);
+      say(ct('c.notSent'), 'error');
+    }
   }
 
   async function submit(raw = props.value) {
