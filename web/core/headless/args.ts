@@ -1,5 +1,6 @@
 // Command-line parsing for `i`. Usage errors exit 2.
 import { HarnessError } from '../errors';
+import { walkFlags } from './flags';
 
 export interface CliArgs {
   dir: string | null;
@@ -36,21 +37,7 @@ const usageError = (message: string) => new HarnessError('E_USAGE', `${message} 
 
 export function parseArgs(argv: readonly string[]): CliArgs {
   const out: CliArgs = { dir: null, config: null, sessionName: null, yolo: false, allowGitWrites: false, json: false, prompt: null, help: false, version: false, maxSteps: null, recover: null, compact: null, changes: false, revert: null, force: false, sessionFile: null, workspaceId: null };
-  const value = (i: number, flag: string): string => {
-    const v = argv[i + 1];
-    if (v === undefined) throw usageError(`${flag} needs a value.`);
-    return v;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const take = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const v = value(i, flag);
-      i++;
-      return v;
-    };
+  walkFlags(argv, usageError, (flag, take, arg, takeIf) => {
     switch (flag) {
       case '-h':
       case '--help':
@@ -95,8 +82,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         break;
       case '--compact': {
         // FOCUS is optional: the next word is taken unless it is another option (`--compact=-x` for that).
-        const next = argv[i + 1];
-        const focus = eq > 0 ? arg.slice(eq + 1) : next !== undefined && !next.startsWith('-') ? argv[++i]! : undefined;
+        const focus = takeIf((next) => !next.startsWith('-'));
         out.compact = focus !== undefined && focus.trim() !== '' ? { focus } : {};
         break;
       }
@@ -108,7 +94,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         break;
       case '--revert': {
         // TURN is optional: the next word is taken only when it is a number (`--revert --json` reverts the last turn).
-        const text = eq > 0 ? arg.slice(eq + 1) : /^[0-9]+$/.test(argv[i + 1] ?? '') ? argv[++i]! : null;
+        const text = takeIf((next) => /^[0-9]+$/.test(next)) ?? null;
         if (text !== null && !/^[1-9][0-9]{0,8}$/.test(text)) throw usageError('--revert TURN must be a turn number (1, 2, ...; see --changes).');
         out.revert = text === null ? 'last' : Number(text);
         break;
@@ -125,9 +111,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         break;
       }
       default:
-        throw usageError(arg.startsWith('-') ? `Unknown option ${arg}.` : `Unexpected argument "${arg}" (the prompt goes after -p).`);
+        return false;
     }
-  }
+    return true;
+  }, (arg) => (arg.startsWith('-') ? `Unknown option ${arg}.` : `Unexpected argument "${arg}" (the prompt goes after -p).`));
   if (!out.help && !out.version && out.sessionFile !== null) {
     if (out.sessionName !== null) throw usageError('Give --session FILE or --session-name NAME, not both.');
     if (out.recover !== null || out.changes || out.revert !== null || out.compact !== null) throw usageError('--recover, --changes, --revert and --compact work on --session-name sessions, not on --session FILE.');

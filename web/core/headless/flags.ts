@@ -1,4 +1,4 @@
-// The flag walk every `i` sub-command shares (cache-report, paths, smoke, --provider-action): `--flag value`,
+// The flag walk every `i` command shares (the main one, cache-report, paths, smoke, --provider-action): `--flag value`,
 // `--flag=value` and short flags, a value that is missing refused with the command's usage error; and the -C
 // project folder check. Each command keeps its own flags and messages.
 import { promises as fsp } from 'node:fs';
@@ -6,13 +6,14 @@ import { resolve } from 'node:path';
 import { HarnessError } from '../errors';
 
 /**
- * Calls `on(flag, take, arg)` for each argument; `take()` reads the flag's value (after `=` or the next argument).
+ * Calls `on(flag, take, arg, takeIf)` for each argument; `take()` reads the flag's value (after `=` or the next
+ * argument); `takeIf(accept)` reads an optional one: after `=`, or the next argument only when `accept` likes it.
  * `on` returns false for an argument it does not know, which is refused with `unknown(arg)`.
  */
 export function walkFlags(
   argv: readonly string[],
   usageError: (message: string) => HarnessError,
-  on: (flag: string, take: () => string, arg: string) => boolean,
+  on: (flag: string, take: () => string, arg: string, takeIf: (accept: (next: string) => boolean) => string | undefined) => boolean,
   unknown: (arg: string) => string,
 ): void {
   for (let i = 0; i < argv.length; i++) {
@@ -25,7 +26,12 @@ export function walkFlags(
       if (v === undefined) throw usageError(`${flag} needs a value.`);
       return v;
     };
-    if (!on(flag, take, arg)) throw usageError(unknown(arg));
+    const takeIf = (accept: (next: string) => boolean): string | undefined => {
+      if (eq > 0) return arg.slice(eq + 1);
+      const next = argv[i + 1];
+      return next !== undefined && accept(next) ? argv[++i] : undefined;
+    };
+    if (!on(flag, take, arg, takeIf)) throw usageError(unknown(arg));
   }
 }
 
