@@ -43,8 +43,9 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
     { id: 'bridge', label: () => t('settings.bridge') },
   ];
   const base = createUniqueId();
-  // Beside the panel in a wide window (a vertical list), above it in a narrow one (wrapped rows, every tab in view).
-  const sideBySide = window.matchMedia('(min-width: 760px)');
+  // Beside the panel in a wide window (a vertical list; from 980 px the panel keeps the width it had under the
+  // tabs), above it in a narrower one (wrapped rows, every tab in view). The same width as settings-dialog.css.
+  const sideBySide = window.matchMedia('(min-width: 980px)');
   const [vertical, setVertical] = createSignal(sideBySide.matches);
   const onWidth = () => setVertical(sideBySide.matches);
   sideBySide.addEventListener('change', onWidth);
