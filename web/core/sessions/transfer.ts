@@ -1,5 +1,19 @@
 // Export/import (versioned JSON, validated on import), Markdown export and fork. Built on the port, so both
 // stores share them.
+//
+// An imported session keeps only what a person could have produced: every `_`-prefixed field, at any depth of a
+// message or a content part (`_anthropic_content`, `_responses_output`, `_provider`, `_approval`, `_full_output`,
+// `_meta`, `_usage`, `_error`, …), is dropped, and so is an image part's `file_id` (set only on a request's copy of
+// history, never stored). Those fields are host replay and provenance state that the person never sees: a file
+// carrying them could make the next request say something other than the visible text (the Anthropic adapter
+// replays `_anthropic_content` instead of `content`), claim a provider file upload, or forge who approved a call
+// and what it cost. What a person loses on an imported session: thinking-signature / encrypted-reasoning replay
+// (the next request starts from the visible text, as after a provider switch), the full text of bounded tool
+// results beyond their preview, the error flag of failed tool results, approval provenance, usage and cost of the
+// imported steps, and compaction markers. One marker is rebuilt rather than dropped, because the history is not
+// valid without it: a user message holding a tool's images among that batch's results keeps
+// `_meta: {kind: 'tool_images', tool_call_id}` (those two strings only). The export itself keeps everything (it is
+// the person's own copy).
 import { HarnessError } from '../errors';
 import type { Message } from '../providers/types';
 import { compileSchema } from '../tools/validate';
@@ -62,7 +76,7 @@ export async function importSession(store: SessionStore, data: unknown, title?: 
   if (problems.length > 0) {
     throw new HarnessError('E_SESSION_IMPORT_INVALID', `This file is not an i session export (format ${SESSION_EXPORT_FORMAT}, version ${SESSION_FORMAT_VERSION}): ${problems.slice(0, 3).join('; ')}. Import a JSON file made with Export JSON in i, unchanged.`, { problems });
   }
-  const exported = data as SessionExport;
+  const exported = { ...(data as SessionExport), messages: (data as SessionExport).messages.map(visibleMessage) };
   const pairing = historyProblems(exported.messages, exported.messages.length);
   if (pairing.length > 0) {
     throw new HarnessError('E_SESSION_IMPORT_INVALID', `The imported conversation is inconsistent: ${pairing.join('; ')}.`, { problems: pairing });
@@ -70,6 +84,29 @@ export async function importSession(store: SessionStore, data: unknown, title?: 
   const info = await store.create({ title: title ?? exported.title, ...(exported.createdAt !== undefined ? { createdAt: exported.createdAt } : {}) });
   if (exported.messages.length === 0) return info;
   return store.commit(info.id, [{ kind: 'reset', messages: exported.messages }], info.checkpointSeq);
+}
+
+/** A copy of `value` without host-only fields at any depth (see the file header); arrays and plain data only. */
+function withoutHostFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutHostFields);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (key.startsWith('_')) continue;
+    out[key] = withoutHostFields(v);
+  }
+  if (out.type === 'image_url') delete out.file_id;
+  return out;
+}
+
+/** What of an imported message a person could have produced (the visible content, tool calls, their results). */
+export function visibleMessage(message: Message): Message {
+  const out = withoutHostFields(message) as Message;
+  const meta = message.role === 'user' ? message._meta : undefined;
+  if (out.role === 'user' && meta?.kind === 'tool_images') {
+    out._meta = { kind: 'tool_images', ...(typeof meta.tool_call_id === 'string' ? { tool_call_id: meta.tool_call_id } : {}) };
+  }
+  return out;
 }
 
 /**
