@@ -1,11 +1,12 @@
 // Responses SSE: `event: <type>` + JSON data with the same `type`. response.created → per output item
 // response.output_item.added, deltas (response.output_text.delta, response.reasoning_summary_text.delta,
-// response.function_call_arguments.delta), response.output_item.done with the finished item → a terminal
-// response.completed | response.incomplete | response.failed carrying the whole response; `error` may arrive
-// mid-stream. The terminal response is the reassembled JSON; items seen in the stream fill in a missing output.
+// response.reasoning_text.delta, response.function_call_arguments.delta), response.output_item.done with the
+// finished item → a terminal response.completed | response.incomplete | response.failed carrying the whole
+// response; `error` may arrive mid-stream. The terminal response is the reassembled JSON; items seen in the stream
+// fill in a missing output.
+import { HarnessError } from '../errors';
 import { isObject, num, obj, str } from './json-text';
 import { mapResponsesUsage } from './map-usage';
-import { providerErrorFromBody } from './openai-chat-stream';
 import { StreamBlocks } from './stream-blocks';
 import type { StreamDecoder, StreamEvent } from './types';
 
@@ -19,6 +20,23 @@ function appendPart(item: Record<string, unknown> | undefined, field: 'content' 
   item[field] = parts;
 }
 
+/**
+ * The `error` event. OpenAI documents it flat (`{type: 'error', code, message, param}`), but OpenAI itself, Azure
+ * and proxies also send the usual error envelope nested (`{type: 'error', error: {type, code, message}}`). Each
+ * field is read from the nested object first and the flat event second, so a decorated frame keeps what it has.
+ */
+export function responsesStreamError(ev: Record<string, unknown>): HarnessError {
+  const nested = obj(ev.error);
+  const message = str(nested.message) ?? str(ev.message) ?? 'no message given';
+  const code = str(nested.code) ?? str(ev.code) ?? null;
+  const type = str(nested.type) ?? null;
+  return new HarnessError(
+    'E_PROVIDER_STREAM',
+    `The provider reported an error during the response: ${message}${code ? ` (code ${code})` : ''}. Try again later; if it keeps happening, check the account and model with the provider.`,
+    { type, code },
+  );
+}
+
 export function createResponsesStreamDecoder(): StreamDecoder {
   const blocks = new StreamBlocks();
   const items: Record<string, unknown>[] = [];
@@ -26,6 +44,13 @@ export function createResponsesStreamDecoder(): StreamDecoder {
   let base: Record<string, unknown> | undefined;
   let final: Record<string, unknown> | undefined;
 
+  const reasoningSeen = new Set<string>();
+  /** The reasoning item at `oi`; a server that skips output_item.added for it gets one made from the event's item_id. */
+  const reasoningItem = (oi: number, ev: Record<string, unknown>): Record<string, unknown> | undefined => {
+    const item = items[oi];
+    if (item) return item.type === 'reasoning' ? item : undefined;
+    return (items[oi] = { ...(str(ev.item_id) ? { id: ev.item_id } : {}), type: 'reasoning', summary: [], content: [] });
+  };
   const track = (oi: number, key: string) => {
     let s = keysOf.get(oi);
     if (!s) keysOf.set(oi, (s = new Set()));
@@ -80,6 +105,34 @@ export function createResponsesStreamDecoder(): StreamDecoder {
         case 'response.reasoning_summary_text.done':
           blocks.end(`r:${oi}:${num(ev.summary_index) ?? 0}`, out);
           break;
+        // Raw reasoning (gpt-oss and other open models; LM Studio, vLLM, Ollama): `content` parts of type
+        // `reasoning_text` on the reasoning item, which is replayed verbatim like any other output item.
+        case 'response.reasoning_text.delta': {
+          const ci = num(ev.content_index) ?? 0;
+          const key = `rt:${oi}:${ci}`;
+          track(oi, key);
+          const index = blocks.ensure(key, 'thinking', out);
+          const d = str(ev.delta) ?? '';
+          appendPart(reasoningItem(oi, ev), 'content', ci, 'reasoning_text', d);
+          reasoningSeen.add(key);
+          if (d) out.push({ type: 'thinking-delta', index, delta: d });
+          break;
+        }
+        case 'response.reasoning_text.done': {
+          const ci = num(ev.content_index) ?? 0;
+          const key = `rt:${oi}:${ci}`;
+          // Some servers send only the finished text, without deltas: show it then, once.
+          const text = str(ev.text) ?? '';
+          if (!reasoningSeen.has(key) && text) {
+            reasoningSeen.add(key);
+            track(oi, key);
+            const index = blocks.ensure(key, 'thinking', out);
+            appendPart(reasoningItem(oi, ev), 'content', ci, 'reasoning_text', text);
+            out.push({ type: 'thinking-delta', index, delta: text });
+          }
+          blocks.end(key, out);
+          break;
+        }
         case 'response.function_call_arguments.delta': {
           const item = items[oi];
           const index = blocks.indexOf(`o:${oi}`);
@@ -96,13 +149,18 @@ export function createResponsesStreamDecoder(): StreamDecoder {
         case 'response.incomplete':
         case 'response.failed': {
           final = { ...obj(ev.response) };
+          if (ev.type === 'response.failed') {
+            // The documented form carries the error in `response.error`; some servers put it on the event itself.
+            final.status = 'failed';
+            if (!isObject(final.error) && isObject(ev.error)) final.error = ev.error;
+          }
           blocks.endAll(out);
           const u = mapResponsesUsage(final.usage);
           if (u) out.push({ type: 'usage', usage: u });
           break;
         }
         case 'error':
-          throw providerErrorFromBody({ error: ev }, 'unknown error');
+          throw responsesStreamError(ev);
         default:
           break;
       }

@@ -60,15 +60,17 @@ export function prepareResponses(input: PrepareInput): PreparedRequest {
 }
 
 export function parseResponses(raw: unknown): ParsedResponse {
+  // A failed response need not carry an output array: its error says more than "not a Responses answer" would.
+  if (isObject(raw) && raw.status === 'failed') {
+    const e = obj(raw.error);
+    const code = str(e.code) ?? null;
+    throw new HarnessError('E_PROVIDER_FAILED', `The provider reports the response failed: ${str(e.message) ?? 'no reason given'}${code ? ` (code ${code})` : ''}. Try again, or shorten the request.`, {
+      code,
+    });
+  }
   if (!isObject(raw) || !Array.isArray(raw.output)) {
     throw new HarnessError('E_PROVIDER_RESPONSE', 'The model response has no "output" array, so it is not a Responses API response. Check the protocol and base_url settings.', {
       protocol: 'responses',
-    });
-  }
-  if (raw.status === 'failed') {
-    const e = obj(raw.error);
-    throw new HarnessError('E_PROVIDER_FAILED', `The provider reports the response failed: ${str(e.message) ?? 'no reason given'}. Try again, or shorten the request.`, {
-      code: str(e.code) ?? null,
     });
   }
   const incomplete = raw.status === 'incomplete' || raw.status === 'in_progress';
@@ -80,7 +82,10 @@ export function parseResponses(raw: unknown): ParsedResponse {
     if (item.type === 'message') {
       for (const c of arr(item.content)) if (obj(c).type === 'output_text') text.push(str(obj(c).text) ?? '');
     } else if (item.type === 'reasoning') {
-      for (const s of arr(item.summary)) summary.push(str(obj(s).text) ?? '');
+      // A summary (OpenAI) is what is shown; raw `reasoning_text` content (open models on local servers) when
+      // there is no summary. Both stay in the item, which is replayed as it came.
+      const parts = arr(item.summary).length ? arr(item.summary) : arr(item.content).filter((c) => obj(c).type === 'reasoning_text');
+      for (const s of parts) summary.push(str(obj(s).text) ?? '');
     } else if (item.type === 'function_call') {
       calls.push({ id: str(item.call_id) ?? '', type: 'function', function: { name: str(item.name) ?? '', arguments: str(item.arguments) ?? '' } });
     }
