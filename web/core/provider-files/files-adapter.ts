@@ -116,7 +116,7 @@ async function collectExpired(input: PrepareInput, ctx: ProviderFilesContext, no
   for (const r of expired) {
     try {
       const result = await runOperation({ ...vendor.remove(input.base_url, r.file_id), cleanup: true }, { ...ctx.ports, baseUrl: input.base_url, ...(signal ? { signal } : {}) }, budget);
-      if ((result.status >= 200 && result.status < 300) || result.status === 404) await ctx.registry.forget([r.file_id]);
+      if ((result.status >= 200 && result.status < 300) || result.status === 404) await ctx.registry.forget([r.file_id], { scope: r.scope, protocol: r.protocol });
       else notices.push({ code: 'N_PROVIDER_FILES_GC_FAILED', message: `Deleting the expired upload ${r.file_id} failed (${result.status}: ${answerMessage(result) || 'no details'}); it is not retried and stays in the registry.` });
     } catch (e) {
       const err = toErrorData(e, 'E_PROVIDER_OPERATION');

@@ -121,7 +121,7 @@ export async function runManageAction(action: ManageAction, deps: ManageDeps): P
         by = 'person';
       }
       await send('delete the file', { ...deps.vendor.remove(base, action.file_id), ...(by === 'provider_cleanup' ? { cleanup: true } : {}) });
-      await deps.registry.forget([action.file_id]);
+      await deps.registry.forget([action.file_id], { scope: deps.scope, protocol: deps.vendor.protocol });
       return { action: 'delete', file_id: action.file_id, deleted: true, confirmed_by: by };
     }
     case 'reconcile': {
@@ -131,7 +131,7 @@ export async function runManageAction(action: ManageAction, deps: ManageDeps): P
       const { files, complete } = await listAll();
       const remote = new Set(files.map((f) => f.file_id));
       const forgotten = complete ? [...known].filter((id) => !remote.has(id)) : [];
-      await deps.registry.forget(forgotten);
+      await deps.registry.forget(forgotten, { scope: deps.scope, protocol: deps.vendor.protocol });
       return { action: 'reconcile', remote: files.length, complete, unknown_remote: files.filter((f) => !known.has(f.file_id)).map((f) => f.file_id), forgotten_local: forgotten };
     }
   }

@@ -59,4 +59,18 @@ describe('upload registry', () => {
     const bad = new FileRegistry(memoryRegistryStore({ version: 2 as 1, records: [] }));
     await expect(bad.find('s', 'h', 0)).rejects.toMatchObject({ code: 'E_PROVIDER_FILES_REGISTRY' });
   });
+
+  it('reads version-1 records written before upload addresses were kept, and drops one whose address is not a string', async () => {
+    const frozen = { version: 1 as const, records: [{ scope: 's', hash: 'h', file_id: 'f', protocol: 'p', bytes: 1, media_type: 'image/png', created_at: 1, expires_at: null }] };
+    const r = new FileRegistry(memoryRegistryStore({ version: 1, records: [...frozen.records, { ...rec({ hash: 'h2', file_id: 'f2' }), location: 42 as unknown as string }, rec({ hash: 'h3', file_id: 'f3', location: 'https://x.test/files' })] }));
+    expect((await r.all()).map((x) => [x.file_id, x.location])).toEqual([['f', undefined], ['f3', 'https://x.test/files']]);
+  });
+
+  it('forgets a file id only under the given scope and protocol when asked to', async () => {
+    const r = new FileRegistry(memoryRegistryStore());
+    await r.put(rec({ scope: 'a', hash: 'h1' }));
+    await r.put(rec({ scope: 'b', hash: 'h2' }));
+    expect(await r.forget(['f'], { scope: 'a', protocol: rec({}).protocol })).toBe(1);
+    expect((await r.all()).map((x) => x.scope)).toEqual(['b']);
+  });
 });

@@ -15,6 +15,14 @@ export interface UploadRecord {
   created_at: number;
   /** Epoch ms; null: the vendor keeps it until deleted and no local lifetime was set. */
   expires_at: number | null;
+  /**
+   * Custom workers' uploads (operation-plans.ts): the address the upload was POSTed to (origin, path and query;
+   * no fragment). A worker's cleanup DELETE may name only `<location path>/<file_id>` at that origin and query.
+   * Optional, so version-1 registries written before it still read; a record without it is never deleted by a
+   * worker's cleanup (the person can delete it through the management channel). Built-in adapters build their own
+   * delete address (`vendor.remove`) and leave it out.
+   */
+  location?: string;
 }
 
 export interface RegistryStore {
@@ -32,7 +40,8 @@ const isRecord = (r: unknown): r is UploadRecord => {
   const v = r as UploadRecord;
   return (
     typeof v === 'object' && v !== null && typeof v.scope === 'string' && typeof v.hash === 'string' && typeof v.file_id === 'string' && typeof v.protocol === 'string' &&
-    typeof v.bytes === 'number' && typeof v.media_type === 'string' && typeof v.created_at === 'number' && (v.expires_at === null || typeof v.expires_at === 'number')
+    typeof v.bytes === 'number' && typeof v.media_type === 'string' && typeof v.created_at === 'number' && (v.expires_at === null || typeof v.expires_at === 'number') &&
+    (v.location === undefined || typeof v.location === 'string')
   );
 };
 
@@ -65,11 +74,14 @@ export class FileRegistry {
     await this.store.save({ version: REGISTRY_VERSION, records: this.records });
   }
 
-  /** Drops records by file_id (deleted remotely, or the vendor said "not found"). Returns how many went. */
-  async forget(fileIds: Iterable<string>): Promise<number> {
+  /**
+   * Drops records by file_id (deleted remotely, or the vendor said "not found"). Returns how many went. `only`: just
+   * the records of that account scope and protocol (another account's file of the same id is another file).
+   */
+  async forget(fileIds: Iterable<string>, only?: { scope: string; protocol: string }): Promise<number> {
     const ids = new Set(fileIds);
     const list = await this.list();
-    const kept = list.filter((x) => !ids.has(x.file_id));
+    const kept = list.filter((x) => !(ids.has(x.file_id) && (!only || (x.scope === only.scope && x.protocol === only.protocol))));
     if (kept.length === list.length) return 0;
     this.records = kept;
     await this.store.save({ version: REGISTRY_VERSION, records: kept });

@@ -62,6 +62,54 @@ describe('deletes a custom worker asks for during a turn', () => {
   });
 });
 
+describe('a cleanup DELETE checks the upload\'s full identity, not the last URL segment', () => {
+  const at = (url: string) => ({ version: 1, operation: { method: 'DELETE', url, headers: {}, auth: KEY, cleanup: true }, state: 'rm' });
+  async function uploaded(uploadUrl = `${BASE}/files`) {
+    const t = context(true);
+    await withOperationPlans(worker([{ ...upload, operation: { ...upload.operation, url: uploadUrl } }, prepared]), t.plans).prepare(input);
+    return t;
+  }
+
+  it('records where the upload lives', async () => {
+    const t = await uploaded(`${BASE}/v1/files?purpose=vision`);
+    expect((await t.plans.registry.all()).map((r) => [r.file_id, r.location])).toEqual([['up-1', `${BASE}/v1/files?purpose=vision`]]);
+  });
+
+  it('refuses a known id under another resource path, deleting nothing and keeping the record', async () => {
+    for (const url of [`${BASE}/projects/up-1`, `${BASE}/files/sub/up-1`, `${BASE}/up-1`, `${BASE}/files/x/../../projects/up-1`]) {
+      const t = await uploaded();
+      const error = await withOperationPlans(worker([at(url), prepared]), t.plans).prepare(input).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'E_PROVIDER_CLEANUP_WRONG_TARGET', data: { file_id: 'up-1', expected: [`${BASE}/files/up-1`] } });
+      expect((error as Error).message).toContain(`lives at ${BASE}/files/up-1`);
+      expect(t.methods()).toEqual(['POST']);
+      expect(await t.plans.registry.all()).toHaveLength(1);
+    }
+  });
+
+  it('refuses a known id at another host or with another query, before anything is sent', async () => {
+    for (const url of ['https://evil.example.test/files/up-1', 'http://svc.example.test/files/up-1', `${BASE}/files/up-1?all=true`]) {
+      const t = await uploaded();
+      await expect(withOperationPlans(worker([at(url), prepared]), t.plans).prepare(input)).rejects.toMatchObject({ code: 'E_PROVIDER_CLEANUP_WRONG_TARGET' });
+      expect(t.methods()).toEqual(['POST']);
+    }
+  });
+
+  it('refuses a record written before upload addresses were kept, saying why', async () => {
+    const t = context(true);
+    await t.plans.registry.put({ scope: 'svc#K', hash: 'op:h', file_id: 'up-1', protocol: 'my-service', bytes: 1, media_type: 'x/y', created_at: 1, expires_at: null });
+    await expect(withOperationPlans(worker([at(`${BASE}/files/up-1`), prepared]), t.plans).prepare(input)).rejects.toMatchObject({ code: 'E_PROVIDER_CLEANUP_WRONG_TARGET', message: expect.stringContaining('does not record where') });
+    expect(t.fetch).not.toHaveBeenCalled();
+  });
+
+  it('runs the delete of exactly the upload\'s address (its query kept) and forgets only that record', async () => {
+    const t = await uploaded(`${BASE}/v1/files/?purpose=vision`);
+    await t.plans.registry.put({ scope: 'other#K', hash: 'h', file_id: 'up-1', protocol: 'my-service', bytes: 1, media_type: 'x/y', created_at: 1, expires_at: null });
+    await expect(withOperationPlans(worker([at(`${BASE}/v1/files/up-1?purpose=vision`), prepared]), t.plans).prepare(input)).resolves.toMatchObject({ url: `${BASE}/ask` });
+    expect(t.methods()).toEqual(['POST', 'DELETE']);
+    expect((await t.plans.registry.all()).map((r) => r.scope)).toEqual(['other#K']);
+  });
+});
+
 describe('Stop during a model call\'s operation', () => {
   it('ends the running upload: the call ends aborted and no model request is sent', async () => {
     const seen: string[] = [];
