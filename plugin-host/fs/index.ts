@@ -23,6 +23,8 @@ export {
   checkWriteTarget,
   classifyWritePath,
   foldName,
+  I_STATE_FOLDER,
+  iStatePathError,
   judgeRemove,
   judgeWrite,
   protectWrites,

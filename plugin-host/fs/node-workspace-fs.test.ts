@@ -219,6 +219,29 @@ describe('Node WorkspaceFs, the write policy and symbolic links', () => {
     await protectWrites(fs, { allowGitWrites: true }).writeText('notes/config', '[core]\n\tbare = true\n');
     expect(await readFile(join(base, '.git', 'config'), 'utf8')).toBe('[core]\n\tbare = true\n');
   });
+
+  it('refuses writes that reach .i (session logs, checkpoints) through a link, whatever the policy allows', async () => {
+    await mkdir(join(base, '.i', 'sessions', 'work', 'checkpoints'), { recursive: true });
+    await writeFile(join(base, '.i', 'sessions', 'work', 'checkpoints', 'records.ndjson'), '{"seq":1}\n');
+    await symlink('.i/sessions', join(base, 'history'));
+    await symlink('.i/sessions/work/checkpoints/records.ndjson', join(base, 'log.txt'));
+    for (const allowGitWrites of [false, true]) {
+      const guarded = protectWrites(fs, { allowGitWrites });
+      for (const path of ['history/work/checkpoints/records.ndjson', 'log.txt', 'docs/../history/new.txt']) {
+        expect([path, await codeOf(guarded.writeText(path, ''))]).toEqual([path, 'E_PATH_PROTECTED']);
+      }
+      expect(await codeOf(guarded.mkdir('history/other'))).toBe('E_PATH_PROTECTED');
+      expect(await codeOf(guarded.remove('history/work/checkpoints/records.ndjson'))).toBe('E_PATH_PROTECTED');
+    }
+    await expect(judgeWrite(fs, 'log.txt', { allowGitWrites: true })).rejects.toThrow(/symbolic link to \.i\/sessions\/work\/checkpoints\/records\.ndjson, inside \.i/);
+    expect(await readFile(join(base, '.i', 'sessions', 'work', 'checkpoints', 'records.ndjson'), 'utf8')).toBe('{"seq":1}\n');
+  });
+
+  it('names the real path a write reaches through a link on its target, for approval rules', async () => {
+    await symlink('docs', join(base, 'papers'));
+    expect(await judgeWrite(fs, 'papers/a.md')).toMatchObject({ path: { path: 'papers/a.md' }, realPath: 'docs/a.md' });
+    expect((await judgeWrite(fs, 'docs/a.md')).realPath).toBeUndefined();
+  });
 });
 
 describe('Node WorkspaceFs and special files', () => {

@@ -60,6 +60,23 @@ export const GIT_DETOURS: readonly string[] = [
   '.git/hooks/',
 ];
 
+/** Detours into `.i` (headless i's session logs and checkpoints) that the write policy must refuse in every mode. */
+export const I_STATE_DETOURS: readonly string[] = [
+  '.i/sessions/work/checkpoints/records.ndjson',
+  '.i/sessions/work/checkpoints/blobs/0000',
+  '.i/sessions/work/session.ndjson',
+  'notes.md/./././../.i/sessions/work/checkpoints/records.ndjson',
+  './.i/sessions/x',
+  'a/../.i/sessions/x',
+  '.I/sessions/x',
+  'I~1/sessions/x',
+  'i~2/sessions/x',
+  'nested/.i/sessions/work/checkpoints/records.ndjson',
+  '.i',
+  '.i/',
+  '.i/new-folder',
+];
+
 export function defineWorkspaceFsSuite(backend: string, makeHarness: () => Promise<WorkspaceFsHarness>): void {
   describe(`WorkspaceFs behaviour: ${backend}`, () => {
     let harness: WorkspaceFsHarness;
@@ -314,6 +331,24 @@ export function defineWorkspaceFsSuite(backend: string, makeHarness: () => Promi
       expect(await fs.readText('.git/config')).toBe('[core]\n\tbare = false\n');
       await allowed.remove('.git', { recursive: true });
       expect(await fs.stat('.git')).toBeNull();
+    });
+
+    it('refuses writes, folders and removals inside .i through protectWrites, even where .git writes are allowed', async () => {
+      const records = '{"seq":1}\n';
+      await fs.writeText('.i/sessions/work/checkpoints/records.ndjson', records);
+      for (const policy of [{ allowGitWrites: false }, { allowGitWrites: true }]) {
+        const guarded = protectWrites(fs, policy);
+        for (const raw of I_STATE_DETOURS) {
+          expect([raw, await codeOf(guarded.writeText(raw, ''))]).toEqual([raw, 'E_PATH_PROTECTED']);
+          expect([raw, await codeOf(guarded.writeBytes(raw, bytes(1)))]).toEqual([raw, 'E_PATH_PROTECTED']);
+          expect([raw, await codeOf(guarded.mkdir(raw))]).toEqual([raw, 'E_PATH_PROTECTED']);
+          expect([raw, await codeOf(guarded.remove(raw, { recursive: true }))]).toEqual([raw, 'E_PATH_PROTECTED']);
+        }
+        // Reading stays allowed; names that only resemble .i are plain files.
+        expect(await guarded.readText('.i/sessions/work/checkpoints/records.ndjson')).toBe(records);
+        for (const plain of ['.in', 'i/notes.md', 'docs/.idea.md', '.ignore']) await guarded.writeText(plain, 'ok');
+      }
+      expect(await fs.readText('.i/sessions/work/checkpoints/records.ndjson')).toBe(records);
     });
   });
 }

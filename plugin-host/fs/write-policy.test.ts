@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeWorkspacePath } from './path-policy';
 import { checkWriteTarget, classifyWritePath, shownPathArgument, shownWritePath, type AskReason } from './write-policy';
-import { GIT_DETOURS } from './workspace-fs-suite';
+import { GIT_DETOURS, I_STATE_DETOURS } from './workspace-fs-suite';
 
 const codeOf = (run: () => unknown): string => {
   try {
@@ -19,6 +19,28 @@ describe('workspace write policy', () => {
 
   it('lets the same paths through when the workspace allows writes inside .git', () => {
     for (const raw of GIT_DETOURS) expect(checkWriteTarget(raw, { allowGitWrites: true }).path.path).toBe(normalizeWorkspacePath(raw).path);
+  });
+
+  it('refuses every detour into .i (session logs, checkpoints) with E_PATH_PROTECTED, even where .git writes are allowed', () => {
+    for (const policy of [{ allowGitWrites: false }, { allowGitWrites: true }]) {
+      for (const raw of I_STATE_DETOURS) expect([raw, codeOf(() => checkWriteTarget(raw, policy))]).toEqual([raw, 'E_PATH_PROTECTED']);
+    }
+    expect(classifyWritePath(normalizeWorkspacePath('.I/sessions/w/checkpoints/records.ndjson'))).toEqual({ kind: 'i-state' });
+    for (const raw of ['.in', '.ignore', 'i/x', 'src/.i.md', '.idea.md', 'IDEA~1.MD']) expect([raw, codeOf(() => checkWriteTarget(raw))]).toEqual([raw, 'accepted']);
+  });
+
+  it('says in the .i refusal what it protects and where to write instead, and names no switch that unlocks it', () => {
+    let message = '';
+    try {
+      checkWriteTarget('notes.md/../.i/sessions/work/checkpoints/records.ndjson', { allowGitWrites: true });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('undo history');
+    expect(message).toContain('i --changes');
+    expect(message).toContain('No setting or approval mode allows it');
+    expect(message).toContain('→ .i/sessions/work/checkpoints/records.ndjson');
+    expect(message).not.toContain('--allow-git-writes');
   });
 
   it('refuses forms the path policy cannot accept before judging them (trailing dot, stream, backslash)', () => {

@@ -7,6 +7,10 @@
 // - files that make a tool run code when the folder is opened or used (editor settings, dev containers, direnv,
 //   hook managers, CI, git attributes/modules, package-manager rc files): allowed, but the person is always asked,
 //   with the reason of its class;
+// - inside `.i` (any segment: a nested folder can be a workspace of its own): refused in every approval mode, yolo
+//   included, and `allowGitWrites` does not unlock it. Headless `i` keeps each workspace's session logs and undo
+//   history there (.i/sessions/NAME/{session,checkpoints}); an agent that could write them could hide its own writes
+//   from `i --changes` and make `i --revert` miss them. The stores write with their own Node fs, never through this;
 // - everything else: the approval mode decides.
 // Names are compared case-folded and NFC (case-insensitive file systems: '.GIT/config' is '.git/config'), with
 // trailing dots and spaces dropped (Windows strips them; path-policy already refuses them, this is a second line)
@@ -61,7 +65,9 @@ const FILES: ReadonlyArray<readonly [string, AskReason]> = [
   ['.yarnrc.yml', 'package-manager'],
 ];
 const GIT = '.git';
-const LONG_NAMES = [GIT, '.github', ...FOLDERS.map(([n]) => n), ...FILES.map(([n]) => n)];
+/** The folder where headless `i` keeps a workspace's sessions and checkpoints (web/core/headless, DIR/.i/sessions). */
+export const I_STATE_FOLDER = '.i';
+const LONG_NAMES = [GIT, I_STATE_FOLDER, '.github', ...FOLDERS.map(([n]) => n), ...FILES.map(([n]) => n)];
 
 // The base Windows derives an 8.3 alias from: leading dots dropped, extension cut, dots and spaces removed.
 const shortBase = (name: string): string => {
@@ -86,12 +92,13 @@ export function foldName(name: string): string {
   return folded;
 }
 
-export type WriteClass = { kind: 'git' } | { kind: 'ask'; reason: AskReason } | { kind: 'plain' };
+export type WriteClass = { kind: 'git' } | { kind: 'i-state' } | { kind: 'ask'; reason: AskReason } | { kind: 'plain' };
 
 /** What the policy says about a normalised path, whatever the setting. */
 export function classifyWritePath(path: WorkspacePath): WriteClass {
   const names = path.segments.map(foldName);
   if (names.includes(GIT)) return { kind: 'git' };
+  if (names.includes(I_STATE_FOLDER)) return { kind: 'i-state' };
   const last = names[names.length - 1];
   for (let i = 0; i < names.length; i++) {
     const folder = FOLDERS.find(([n]) => n === names[i]);
@@ -111,6 +118,32 @@ export interface WriteTarget {
   path: WorkspacePath;
   /** Set when the write must be approved by a person in every mode but explicit yolo. */
   ask?: AskReason;
+  /**
+   * The workspace-relative path the write really reaches through symbolic links (`fs.realPath`, Node), present only
+   * when it differs from `path`. Approval rules judge it too (web/core/approval/rules.ts).
+   */
+  realPath?: string;
+}
+
+/**
+ * E_PATH_PROTECTED for a write into `.i`: the session logs and undo history of headless `i`. Not unlocked by any
+ * setting: a write there could hide the agent's own writes from `i --changes` and `i --revert`.
+ */
+export function iStatePathError(raw: string, path: WorkspacePath, throughLink?: string): HarnessError {
+  const where = throughLink === undefined ? 'it is inside .i' : `it leads through a symbolic link to ${throughLink}, inside .i`;
+  return new HarnessError(
+    'E_PATH_PROTECTED',
+    `Writing ${shownWritePath(raw, path.path)} is refused: ${where}, where i keeps this workspace's session logs and undo history (checkpoints), and the agent may not change them, so that every write it makes stays listed by i --changes and can be reverted. ` +
+      'No setting or approval mode allows it. Write elsewhere (skills go in .agents/skills); reading .i stays allowed.',
+    { path: path.path, protected: I_STATE_FOLDER },
+  );
+}
+
+/** The refusal of a protected class under `policy`, or null when the class may be written. */
+function refusalOf(found: WriteClass, policy: WritePolicy, raw: string, path: WorkspacePath, throughLink?: string): HarnessError | null {
+  if (found.kind === 'i-state') return iStatePathError(raw, path, throughLink);
+  if (found.kind === 'git' && !policy.allowGitWrites) return protectedPathError(raw, path, throughLink);
+  return null;
 }
 
 export function protectedPathError(raw: string, path: WorkspacePath, throughLink?: string): HarnessError {
@@ -125,7 +158,8 @@ export function protectedPathError(raw: string, path: WorkspacePath, throughLink
 
 /**
  * Checks a path about to be written or created. Throws the path policy's E_PATH_* codes, E_PATH_INVISIBLE_CHAR for
- * a name with a bidi, zero-width or C1 character, and E_PATH_PROTECTED for `.git` unless the policy allows it.
+ * a name with a bidi, zero-width or C1 character, E_PATH_PROTECTED for `.git` unless the policy allows it, and
+ * E_PATH_PROTECTED for `.i` always.
  */
 export function checkWriteTarget(raw: unknown, policy: WritePolicy = DEFAULT_WRITE_POLICY): WriteTarget {
   const path = normalizeWorkspacePath(raw);
@@ -139,7 +173,8 @@ export function checkWriteTarget(raw: unknown, policy: WritePolicy = DEFAULT_WRI
     );
   }
   const found = classifyWritePath(path);
-  if (found.kind === 'git' && !policy.allowGitWrites) throw protectedPathError(text, path);
+  const refused = refusalOf(found, policy, text, path);
+  if (refused) throw refused;
   return found.kind === 'ask' ? { raw: text, path, ask: found.reason } : { raw: text, path };
 }
 
@@ -154,8 +189,9 @@ export async function judgeWrite(fs: WorkspaceFs, raw: unknown, policy: WritePol
   const real = await fs.realPath(target.path.path);
   if (real === target.path.path) return target;
   const found = classifyWritePath(normalizeWorkspacePath(real));
-  if (found.kind === 'git' && !policy.allowGitWrites) throw protectedPathError(target.raw, target.path, real);
-  return found.kind === 'ask' && !target.ask ? { ...target, ask: found.reason } : target;
+  const refused = refusalOf(found, policy, target.raw, target.path, real);
+  if (refused) throw refused;
+  return found.kind === 'ask' && !target.ask ? { ...target, ask: found.reason, realPath: real } : { ...target, realPath: real };
 }
 
 /**
@@ -196,12 +232,14 @@ export function writePolicyOf(fs: WorkspaceFs): WritePolicy {
  */
 export async function judgeRemove(fs: WorkspaceFs, raw: string, policy: WritePolicy = writePolicyOf(fs)): Promise<void> {
   const p = normalizeWorkspacePath(raw);
-  const refuse = (real: string) => !policy.allowGitWrites && classifyWritePath(normalizeWorkspacePath(real)).kind === 'git';
-  if (refuse(p.path)) throw protectedPathError(raw, p);
+  const refusal = (real: string, throughLink?: string) => refusalOf(classifyWritePath(normalizeWorkspacePath(real)), policy, raw, p, throughLink);
+  const direct = refusal(p.path);
+  if (direct) throw direct;
   if (!fs.realPath || p.segments.length < 2) return;
   const folder = await fs.realPath(p.segments.slice(0, -1).join('/'));
   const real = folder === '' ? p.segments.at(-1)! : `${folder}/${p.segments.at(-1)!}`;
-  if (refuse(real)) throw protectedPathError(raw, p, real);
+  const linked = refusal(real, real);
+  if (linked) throw linked;
 }
 
 /**
@@ -218,7 +256,7 @@ export function withWritePolicyOf(fs: WorkspaceFs, from: WorkspaceFs): Workspace
 
 /**
  * A WorkspaceFs whose writeText, writeBytes, mkdir and remove refuse what the policy refuses, so a writer that forgets
- * `checkWriteTarget` still cannot touch `.git`. Applied where the agent's and plugins' fs is composed (app agent,
+ * `checkWriteTarget` still cannot touch `.git` or `.i`. Applied where the agent's and plugins' fs is composed (app agent,
  * headless i), over either backend. It does not ask for anything: always-ask files are the writers' business (the
  * approval gate, the plugin write approval). Removing a file with an unreadable name stays possible (cleanup).
  * Wrapping a wrapped fs replaces its policy (a setting changed between turns).

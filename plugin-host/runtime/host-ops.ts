@@ -25,6 +25,11 @@ export interface WriteApprovalRequest {
   path: string;
   /** The path as the plugin sent it, present only when it differs from `path`: shown as `raw → path`. */
   rawPath?: string;
+  /**
+   * The path the write really reaches through symbolic links (Node backend), present only when it differs from
+   * `path`: approval rules judge both (web/core/approval/rules.ts).
+   */
+  realPath?: string;
   /** Present when the workspace write policy says this write always asks (plugin-host/fs/write-policy.ts). */
   alwaysAsk?: { reason: AskReason; text: string };
   /** Current text, or null when the file does not exist or is not readable text. */
@@ -170,6 +175,7 @@ async function write(rawPath: string, text: string, ctx: HostContext): Promise<n
         pluginId: ctx.pluginId,
         path,
         ...(rawPath !== path ? { rawPath } : {}),
+        ...(target.realPath !== undefined ? { realPath: target.realPath } : {}),
         ...(alwaysAsk ? { alwaysAsk } : {}),
         oldText: before.text,
         exists: before.stat !== null,

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hostCall, readTranscript, recorderWasm } from '../fixtures/wat/wat';
 import { protectWrites, type WorkspaceFs } from '../fs';
 import { createNodeWorkspaceFs } from '../fs/node';
-import { GIT_DETOURS } from '../fs/workspace-fs-suite';
+import { GIT_DETOURS, I_STATE_DETOURS } from '../fs/workspace-fs-suite';
 import type { WriteApproval, WriteApprovalRequest } from './host-ops';
 import { invokePlugin } from './invoke';
 import { MemoryKvStore } from './kv-store';
@@ -62,6 +62,19 @@ describe('plugin fs.write and protected paths', () => {
     expect(await readFile(join(root, '.git', 'config'), 'utf8')).toBe(CONFIG);
   });
 
+  it('refuses every detour into .i (session logs, checkpoints) in ask, auto and yolo, even with .git writes allowed, without asking', async () => {
+    await mkdir(join(root, '.i', 'sessions', 'work', 'checkpoints'), { recursive: true });
+    await writeFile(join(root, '.i', 'sessions', 'work', 'checkpoints', 'records.ndjson'), '{"seq":1}\n');
+    const asked: WriteApprovalRequest[] = [];
+    const approve = async (r: WriteApprovalRequest) => (asked.push(r), true);
+    const allowing = protectWrites(await createNodeWorkspaceFs({ root, access: 'read-write' }), { allowGitWrites: true });
+    for (const approval of [{ mode: 'ask', approve }, { mode: 'auto', approve }, { mode: 'yolo' }] as WriteApproval[]) {
+      expect([approval.mode, await writes(I_STATE_DETOURS, approval, allowing)]).toEqual([approval.mode, I_STATE_DETOURS.map(() => 'E_PATH_PROTECTED')]);
+    }
+    expect(asked).toEqual([]);
+    expect(await readFile(join(root, '.i', 'sessions', 'work', 'checkpoints', 'records.ndjson'), 'utf8')).toBe('{"seq":1}\n');
+  });
+
   it('lets the plugin write inside .git when the fs carries a policy that allows it', async () => {
     const fs = protectWrites(await createNodeWorkspaceFs({ root, access: 'read-write' }), { allowGitWrites: true });
     expect(await writes(['notes.md/./././../.git/config'], { mode: 'auto' }, fs)).toEqual(['ok']);
@@ -103,5 +116,16 @@ describe('plugin fs.write and protected paths', () => {
     expect(await writes(['editor/settings.json'], { mode: 'auto', approve: async (r) => (asked.push(r), false) })).toEqual(['E_HOST_WRITE_DENIED']);
     expect(asked.map((r) => [r.path, r.alwaysAsk?.reason])).toEqual([['editor/settings.json', 'vscode']]);
     expect(await readFile(join(root, '.git', 'config'), 'utf8')).toBe(CONFIG);
+  });
+
+  it('names the real path behind a link on the approval request, for approval rules', async () => {
+    await mkdir(join(root, 'secrets'));
+    await symlink('secrets', join(root, 'notes'));
+    const asked: WriteApprovalRequest[] = [];
+    expect(await writes(['notes/key.txt', 'docs/a.md'], { mode: 'ask', approve: async (r) => (asked.push(r), false) })).toEqual(['E_HOST_WRITE_DENIED', 'E_HOST_WRITE_DENIED']);
+    expect(asked.map((r) => [r.path, r.realPath])).toEqual([
+      ['notes/key.txt', 'secrets/key.txt'],
+      ['docs/a.md', undefined],
+    ]);
   });
 });

@@ -248,8 +248,10 @@ Model config (unknown keys are refused with their path):
 Approval: read and view_image run freely; every other tool asks. $I_CONFIG_DIR/approval.json may set
 {"mode": "ask"|"auto", "deny_tools": [...], "rules": [...]}; "auto" runs tools without asking, deny_tools never run.
 Rules: {"decision": "allow"|"ask"|"deny", "tool": NAME|"group:writes"|"plugin:ID"|"group:bridge"|"mcp:SERVER"|"*",
-"path": GLOB (write/edit targets)}; a matching deny wins, then ask, then allow; no rule: the mode decides.
+"path": GLOB (the file of write/edit/read/view_image; "dir/" = dir/**)}; a matching deny wins, then ask, then
+allow; no rule: the mode decides.
 Protected paths: writes inside .git are refused in every mode (E_PATH_PROTECTED) unless --allow-git-writes;
+writes inside .i (session logs and undo history) are refused in every mode, --yolo and --allow-git-writes too;
 writes to files that run code when a folder is opened (.vscode/, .idea/, .devcontainer/, .envrc, .husky/,
 .github/workflows/, .gitattributes, .gitmodules, .npmrc, …) always ask, so they run only with --yolo.
 
