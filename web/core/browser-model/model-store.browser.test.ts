@@ -1,5 +1,6 @@
 // The model store on the real OPFS: copy in (checked first), list with size and SHA-256, delete with the space
-// freed; a URL download cut in the middle resumes with a Range request; the quota is checked before writing.
+// freed; a URL download cut in the middle resumes with a Range request conditional on the file being unchanged
+// (If-Range); the quota is checked before writing.
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTinyGguf } from '../../../scripts/make-tiny-gguf.mjs';
 import { deleteStoredModel, downloadModel, importModelFile, listStoredModels, openStoredModel, partialDownloads, type StorePorts } from './model-store';
@@ -17,18 +18,41 @@ interface ServerOptions {
   wrongStart?: boolean;
   /** Leaves Content-Range out, as a cross-origin answer shows it when the server does not expose it. */
   hideRange?: boolean;
+  /** The versions of the file, one per answer (the last repeats); default: `bytes`, always. */
+  versions?: Uint8Array<ArrayBuffer>[];
+  /** Validators per version: `null` sends none (default: a strong ETag "v<n>"). */
+  validators?: ({ etag?: string; lastModified?: string } | null)[];
+  /** Serves Range as if If-Range were not there (a server or cache that does not implement it). */
+  ignoreIfRange?: boolean;
+  /** Fails a request carrying If-Range before it is sent, as a CORS preflight that does not allow the header. */
+  refuseIfRange?: boolean;
 }
 
-/** A server for one file that honours Range (416 past the end) and can cut its first answer after `cutAt` bytes. */
+/**
+ * A server for one file that honours Range (416 past the end) and If-Range (a validator that is not the current
+ * one gets the whole file, 200), and can cut its first answer after `cutAt` bytes.
+ */
 function server(o: ServerOptions = {}) {
   const ranges: (string | null)[] = [];
+  const ifRanges: (string | null)[] = [];
   let cut = o.cutAt;
+  let answers = 0;
   const fetch = (async (_url: string, init?: RequestInit) => {
-    const range = new Headers(init?.headers).get('range');
+    const sent = new Headers(init?.headers);
+    const range = sent.get('range');
+    const ifRange = sent.get('if-range');
     ranges.push(range);
-    const from = range && !o.wrongStart ? Number(/bytes=(\d+)-/.exec(range)![1]) : 0;
-    if (from >= bytes.length) return new Response(null, { status: 416, headers: o.hideRange ? {} : { 'content-range': `bytes */${bytes.length}` } });
-    const body = bytes.slice(from);
+    ifRanges.push(ifRange);
+    if (ifRange && o.refuseIfRange) throw new TypeError('Failed to fetch');
+    const n = Math.min(answers++, (o.versions?.length ?? 1) - 1);
+    const file = o.versions?.[n] ?? bytes;
+    const v = o.validators ? (o.validators[Math.min(n, o.validators.length - 1)] ?? {}) : { etag: `"v${o.versions ? n : 0}"` };
+    const validators: Record<string, string> = { ...(v.etag ? { etag: v.etag } : {}), ...(v.lastModified ? { 'last-modified': v.lastModified } : {}) };
+    const current = !ifRange || o.ignoreIfRange || ifRange === v.etag || ifRange === v.lastModified;
+    const ranged = range !== null && current;
+    const from = ranged && !o.wrongStart ? Number(/bytes=(\d+)-/.exec(range)![1]) : 0;
+    if (from >= file.length) return new Response(null, { status: 416, headers: { ...validators, ...(o.hideRange ? {} : { 'content-range': `bytes */${file.length}` }) } });
+    const body = file.slice(from);
     const stopAt = cut;
     cut = undefined;
     const send = stopAt ?? body.length;
@@ -42,11 +66,11 @@ function server(o: ServerOptions = {}) {
         at = end;
       },
     });
-    const headers: Record<string, string> = { 'content-length': String(body.length) };
-    if (range && !o.hideRange) headers['content-range'] = `bytes ${from}-${bytes.length - 1}/${bytes.length}`;
-    return new Response(stream, { status: range ? 206 : 200, headers });
+    const headers: Record<string, string> = { 'content-length': String(body.length), ...validators };
+    if (ranged && !o.hideRange) headers['content-range'] = `bytes ${from}-${file.length - 1}/${file.length}`;
+    return new Response(stream, { status: ranged ? 206 : 200, headers });
   }) as typeof globalThis.fetch;
-  return { fetch, ranges };
+  return { fetch, ranges, ifRanges };
 }
 
 /**
@@ -120,6 +144,7 @@ describe('the model store (OPFS)', () => {
     expect(await partialDownloads()).toEqual([{ name: 'tiny.gguf', url, have: 3000, total: bytes.length }]);
     const done = await downloadModel(url, {}, { fetch: s.fetch });
     expect(s.ranges).toEqual([null, 'bytes=3000-']);
+    expect(s.ifRanges).toEqual([null, '"v0"']);
     expect(done).toMatchObject({ name: 'tiny.gguf', size: bytes.length, sha256: await hex(bytes), source: url });
     expect(await partialDownloads()).toEqual([]);
     expect(await stored('tiny.gguf')).toEqual(bytes);
@@ -193,5 +218,86 @@ describe('the model store (OPFS)', () => {
 
   it('refuses plain http addresses other than localhost', async () => {
     expect(await codeOf(downloadModel('http://models.example/tiny.gguf'))).toBe('E_BROWSER_MODEL_URL');
+  });
+
+  describe('a resume is conditional on the file being the one the part came from', () => {
+    const other = makeTinyGguf({ seed: 22 });
+    const url = 'https://models.example/tiny.gguf';
+
+    it('restarts from byte 0 when the file changed between attempts (If-Range answered with the whole new file)', async () => {
+      expect(other.length).toBe(bytes.length); // same size: only the validator tells the versions apart
+      const s = server({ cutAt: 3000, versions: [bytes, other] });
+      expect(await codeOf(downloadModel(url, {}, { fetch: s.fetch }))).toBe('E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED');
+      const done = await downloadModel(url, {}, { fetch: s.fetch });
+      expect(s.ranges).toEqual([null, 'bytes=3000-']);
+      expect(s.ifRanges).toEqual([null, '"v0"']);
+      expect(done).toMatchObject({ size: other.length, sha256: await hex(other) });
+      expect(await stored('tiny.gguf')).toEqual(other);
+    });
+
+    it('starts over when a server that ignores If-Range answers 206 with another ETag', async () => {
+      const s = server({ cutAt: 3000, versions: [bytes, other], ignoreIfRange: true });
+      expect(await codeOf(downloadModel(url, {}, { fetch: s.fetch }))).toBe('E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED');
+      const done = await downloadModel(url, {}, { fetch: s.fetch });
+      expect(s.ranges).toEqual([null, 'bytes=3000-', null]);
+      expect(done).toMatchObject({ sha256: await hex(other) });
+      expect(await stored('tiny.gguf')).toEqual(other);
+    });
+
+    it('uses Last-Modified when the ETag is weak, and restarts when it changed', async () => {
+      const s = server({
+        cutAt: 3000,
+        versions: [bytes, other],
+        validators: [
+          { etag: 'W/"a"', lastModified: 'Tue, 01 Dec 2026 10:00:00 GMT' },
+          { etag: 'W/"b"', lastModified: 'Wed, 02 Dec 2026 10:00:00 GMT' },
+        ],
+      });
+      expect(await codeOf(downloadModel(url, {}, { fetch: s.fetch }))).toBe('E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED');
+      await downloadModel(url, {}, { fetch: s.fetch });
+      expect(s.ifRanges).toEqual([null, 'Tue, 01 Dec 2026 10:00:00 GMT']);
+      expect(await stored('tiny.gguf')).toEqual(other);
+    });
+
+    it('resumes with Last-Modified when it still matches', async () => {
+      const s = server({ cutAt: 3000, validators: [{ lastModified: 'Tue, 01 Dec 2026 10:00:00 GMT' }] });
+      expect(await codeOf(downloadModel(url, {}, { fetch: s.fetch }))).toBe('E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED');
+      await downloadModel(url, {}, { fetch: s.fetch });
+      expect(s.ranges).toEqual([null, 'bytes=3000-']);
+      expect(s.ifRanges).toEqual([null, 'Tue, 01 Dec 2026 10:00:00 GMT']);
+      expect(await stored('tiny.gguf')).toEqual(bytes);
+    });
+
+    it('does not resume a part whose first answer had no validator: it downloads again from byte 0', async () => {
+      const s = server({ cutAt: 3000, versions: [bytes, other], validators: [null] });
+      expect(await codeOf(downloadModel(url, {}, { fetch: s.fetch }))).toBe('E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED');
+      const done = await downloadModel(url, {}, { fetch: s.fetch });
+      expect(s.ranges).toEqual([null, null]);
+      expect(done).toMatchObject({ sha256: await hex(other) });
+      expect(await stored('tiny.gguf')).toEqual(other);
+    });
+
+    it('asks again with Range alone when If-Range is refused before sending (CORS preflight), continuing only on a matching ETag', async () => {
+      const same = server({ cutAt: 3000, refuseIfRange: true });
+      expect(await codeOf(downloadModel(url, {}, { fetch: same.fetch }))).toBe('E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED');
+      await downloadModel(url, {}, { fetch: same.fetch });
+      expect(same.ranges).toEqual([null, 'bytes=3000-', 'bytes=3000-']);
+      expect(same.ifRanges).toEqual([null, '"v0"', null]);
+      expect(await stored('tiny.gguf')).toEqual(bytes);
+      await deleteStoredModel('tiny.gguf');
+
+      const changed = server({ cutAt: 3000, versions: [bytes, other], refuseIfRange: true });
+      expect(await codeOf(downloadModel(url, {}, { fetch: changed.fetch }))).toBe('E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED');
+      await downloadModel(url, {}, { fetch: changed.fetch });
+      expect(changed.ranges).toEqual([null, 'bytes=3000-', 'bytes=3000-', null]);
+      expect(await stored('tiny.gguf')).toEqual(other);
+    });
+  });
+
+  it('refuses an address whose file name has a broken %-escape with E_BROWSER_MODEL_URL, not a raw URIError', async () => {
+    const s = server();
+    const error = await downloadModel('https://h/x/%E0%A4%A.gguf', {}, { fetch: s.fetch }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'E_BROWSER_MODEL_URL', message: expect.stringContaining('%E0%A4%A.gguf') });
+    expect(s.ranges).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // GGUF files kept in this origin's private file system (OPFS, folder `models/`), for the in-browser model: copied
 // from a file the person picks, or downloaded from an HTTPS URL by the browser, resumable (the `.part` file and a
-// Range request), with size and SHA-256 shown and deletion telling the space it frees. Every file is checked as a
+// Range request conditional on the first answer's ETag or Last-Modified), with size and SHA-256 shown and deletion telling the space it frees. Every file is checked as a
 // GGUF (gguf.ts) before it counts as stored. Weights are never part of the app: the person brings them.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { HarnessError } from '../errors';
@@ -40,8 +40,47 @@ export function checkModelName(name: string): string {
 
 /** The file name a URL stores as (its last path segment). */
 export function nameFromUrl(url: string): string {
-  const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+  const segment = new URL(url).pathname.split('/').pop() ?? '';
+  let last: string;
+  try {
+    last = decodeURIComponent(segment);
+  } catch {
+    // `%` not followed by two hex digits, or escapes that are not UTF-8 (URIError).
+    throw new HarnessError(
+      'E_BROWSER_MODEL_URL',
+      `The file name in this address has a broken %-escape ("${segment.slice(0, 80)}"): each % must be followed by two hex digits that spell UTF-8. Copy the address again from the model's download link (it was probably cut or edited), or write the file name without escapes.`,
+      { segment: segment.slice(0, 200) },
+    );
+  }
   return checkModelName(last.endsWith('.gguf') ? last : `${last}.gguf`);
+}
+
+/** What `<name>.part.json` records: the URL and size of the first answer, and its validators for a resume. */
+interface PartMeta {
+  url: string;
+  total: number | null;
+  /** A strong ETag (weak ones cannot be used with If-Range). */
+  etag?: string;
+  lastModified?: string;
+}
+
+/** The validators of an answer, as far as this origin can read them (ETag only if the server exposes it). */
+function validatorsOf(r: Response): Pick<PartMeta, 'etag' | 'lastModified'> {
+  const etag = r.headers.get('etag');
+  const lastModified = r.headers.get('last-modified');
+  return { ...(etag && !etag.startsWith('W/') ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
+}
+
+/**
+ * Whether a 206/416 answer to a resume is about the file the part came from. A validator it shows must equal the
+ * one recorded; `confirm` (the request went without If-Range, so the server did not check) also needs one to match.
+ */
+function sameFile(r: Response, meta: PartMeta, confirm: boolean): boolean {
+  const now = validatorsOf(r);
+  const etag = meta.etag && now.etag ? meta.etag === now.etag : undefined;
+  const date = meta.lastModified && now.lastModified ? meta.lastModified === now.lastModified : undefined;
+  if (etag === false || date === false) return false;
+  return !confirm || etag === true || date === true;
 }
 
 async function readJson<T>(d: FileSystemDirectoryHandle, name: string): Promise<T | null> {
@@ -173,7 +212,7 @@ export async function partialDownloads(p: StorePorts = {}): Promise<PartialDownl
   const out: PartialDownload[] = [];
   for await (const [name] of d as unknown as AsyncIterable<[string, FileSystemHandle]>) {
     if (!name.endsWith('.gguf.part.json')) continue;
-    const meta = await readJson<{ url: string; total: number | null }>(d, name);
+    const meta = await readJson<PartMeta>(d, name);
     const part = name.slice(0, -'.json'.length);
     const have = await d.getFileHandle(part).then((h) => h.getFile()).then((f) => f.size, () => 0);
     if (meta) out.push({ name: part.slice(0, -'.part'.length), url: meta.url, have, total: meta.total });
@@ -183,8 +222,12 @@ export async function partialDownloads(p: StorePorts = {}): Promise<PartialDownl
 
 /**
  * Downloads an HTTPS URL into the store. A `.part` file keeps what arrived; calling again with the same URL asks
- * for the rest (`Range`): a server that ignores Range, or answers from another byte, starts over; a 416 for a part
- * that is already whole finishes it. Interrupted: E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED; storage full:
+ * for the rest (`Range`) only if the file is still the one the part came from: `If-Range` with the first answer's
+ * strong ETag, else its Last-Modified, so a changed file comes back whole (200) and is written from byte 0; a 206
+ * whose validator differs also starts over, and a part whose first answer had no validator is not resumed at all.
+ * A server that ignores Range, or answers from another byte, starts over; a 416 for a part that is already whole
+ * finishes it. The GGUF check and the SHA-256 are always of the whole file. Interrupted:
+ * E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED; storage full:
  * E_BROWSER_MODEL_QUOTA (before writing, or during it with the part kept for a resume). A model of the same name
  * is replaced only once the new file is whole and checked.
  */
@@ -201,16 +244,33 @@ export async function downloadModel(url: string, o: { onProgress?: (done: number
   const name = nameFromUrl(url);
   const d = await dir(p);
   const partName = `${name}.part`;
-  const meta = await readJson<{ url: string; total: number | null }>(d, `${partName}.json`);
+  const meta = await readJson<PartMeta>(d, `${partName}.json`);
   const partHandle = await d.getFileHandle(partName, { create: true });
-  let have = meta?.url === url ? (await partHandle.getFile()).size : 0;
-  const get = (from: number) =>
-    (p.fetch ?? fetch)(url, { ...(from ? { headers: { range: `bytes=${from}-` } } : {}), ...(o.signal ? { signal: o.signal } : {}) }).catch((error: unknown) => {
+  const ifRange = meta?.etag ?? meta?.lastModified;
+  // Without a validator nothing shows that the server's file is still the one the part came from: start over
+  // rather than splice two versions together.
+  let have = meta?.url === url && ifRange ? (await partHandle.getFile()).size : 0;
+  const request = (from: number, condition?: string) => {
+    const headers: Record<string, string> = from ? { range: `bytes=${from}-`, ...(condition ? { 'if-range': condition } : {}) } : {};
+    return (p.fetch ?? fetch)(url, { ...(from ? { headers } : {}), ...(o.signal ? { signal: o.signal } : {}) });
+  };
+  const get = (from: number, condition?: string) =>
+    request(from, condition).catch((error: unknown) => {
       throw interrupted(name, from, meta?.total ?? null, error);
     });
-  let response = await get(have);
-  if (have > 0) {
-    const resume = resumeOf(response, have, meta?.total ?? null);
+  let response: Response;
+  if (have > 0 && meta && ifRange) {
+    let confirm = false;
+    try {
+      response = await request(have, ifRange);
+    } catch (error) {
+      // If-Range is not a CORS-safelisted header: a cross-origin server whose preflight does not allow it refuses
+      // the request before it is sent. Ask once more with Range alone; the answer's validators are compared here.
+      if (o.signal?.aborted) throw interrupted(name, have, meta.total, error);
+      response = await get(have);
+      confirm = true;
+    }
+    const resume = response.status === 206 || response.status === 416 ? (sameFile(response, meta, confirm) ? resumeOf(response, have, meta.total) : 'restart') : 'continue';
     if (resume !== 'continue') await response.body?.cancel().catch(() => undefined);
     // Every byte arrived before the tab closed (or the last attempt stopped before the move): check and store it.
     if (resume === 'complete') return finish(d, partHandle, partName, name, url);
@@ -218,18 +278,22 @@ export async function downloadModel(url: string, o: { onProgress?: (done: number
       have = 0;
       response = await get(0);
     }
+  } else {
+    response = await get(0);
   }
   if (!response.ok || !response.body) throw new HarnessError('E_BROWSER_MODEL_DOWNLOAD', `The server answered ${response.status} for ${parsed.host}. Check the address (it must be the .gguf file itself, not its web page).`, { status: response.status });
-  if (response.status !== 206) have = 0; // the server sent the whole file
+  if (response.status !== 206) have = 0; // the server sent the whole file (a 200 to If-Range: it changed)
   const rest = Number(response.headers.get('content-length') ?? NaN);
   const total = Number.isFinite(rest) ? have + rest : null;
+  // A resumed part keeps the validators of its first answer; a fresh start records the ones of this answer.
+  const validators = have > 0 && meta ? { ...(meta.etag ? { etag: meta.etag } : {}), ...(meta.lastModified ? { lastModified: meta.lastModified } : {}) } : validatorsOf(response);
   if (total !== null) {
     await checkQuota(p, total - have).catch(async (error: unknown) => {
       if (have === 0) await d.removeEntry(partName).catch(() => undefined); // nothing held: leave no empty file behind
       throw error;
     });
   }
-  await writeJson(d, `${partName}.json`, { url, total });
+  await writeJson(d, `${partName}.json`, { url, total, ...validators } satisfies PartMeta);
   const w = await partHandle.createWritable({ keepExistingData: have > 0 });
   if (have === 0) await w.truncate(0);
   else await w.seek(have);
