@@ -78,7 +78,7 @@ describe('a cleanup DELETE checks the upload\'s full identity, not the last URL 
   it('refuses a known id under another resource path, deleting nothing and keeping the record', async () => {
     for (const url of [`${BASE}/projects/up-1`, `${BASE}/files/sub/up-1`, `${BASE}/up-1`, `${BASE}/files/x/../../projects/up-1`]) {
       const t = await uploaded();
-      const error = await withOperationPlans(worker([at(url), prepared]), t.plans).prepare(input).catch((e: unknown) => e);
+      const error = await Promise.resolve(withOperationPlans(worker([at(url), prepared]), t.plans).prepare(input)).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'E_PROVIDER_CLEANUP_WRONG_TARGET', data: { file_id: 'up-1', expected: [`${BASE}/files/up-1`] } });
       expect((error as Error).message).toContain(`lives at ${BASE}/files/up-1`);
       expect(t.methods()).toEqual(['POST']);
