@@ -5,6 +5,7 @@ import { DEFAULT_APPROVAL, defaultDecision } from '../../approval';
 import type { WorkspaceAccess, WorkspaceFs } from '../../fs';
 import type { ToolContext, ToolDefinition, ToolResult } from '../types';
 import { coreFileTools, editTool, globTool, readTool, searchTool, viewImageTool, writeTool } from './index';
+import { NESTED_IGNORE_EXPECTED, NESTED_IGNORE_FILES, NESTED_IGNORE_PATHS } from './nested-ignore-case';
 
 export interface ToolsHarness {
   open(access: WorkspaceAccess): Promise<WorkspaceFs>;
@@ -332,6 +333,24 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
           'a.log:1: needle\nkeep.log:1: needle\nsub/b.log:1: needle\nsub/deeper/c.log:1: needle\n' +
             '[ignore files not applied (over 262144 bytes, over 1000 rules, or a rule with over 2 "**"): .gitignore, sub/.ignore, sub/deeper/.gitignore; the files they name were walked]',
         );
+      });
+    });
+
+    describe('nested .gitignore negations, as git applies them (nested-ignore-case.ts; checked against git in nested-ignore-vs-git.test.ts)', () => {
+      beforeEach(async () => {
+        for (const [p, text] of Object.entries(NESTED_IGNORE_FILES)) await fs.writeText(p, text);
+        for (const p of NESTED_IGNORE_PATHS) await fs.writeText(p, 'needle\n');
+      });
+      const paths = (output: string) => output.split('\n').map((line) => line.replace(/:1: needle$/, ''));
+
+      it('re-includes what a deeper !dir/ or !name re-includes, but nothing below a folder that stays excluded', async () => {
+        expect((await run(globTool(), { pattern: '**' })).output).toBe(NESTED_IGNORE_EXPECTED.all.join('\n'));
+        expect(paths((await run(searchTool(), { pattern: 'needle' })).output)).toEqual(NESTED_IGNORE_EXPECTED.all);
+      });
+
+      it('a nested !/node_modules/ re-includes that folder only, and a search below the root applies the rules above it', async () => {
+        expect((await run(globTool(), { pattern: '**/node_modules/**' })).output).toBe(NESTED_IGNORE_EXPECTED.nodeModules.join('\n'));
+        expect(paths((await run(searchTool(), { pattern: 'needle', path: 'pkg/sub' })).output)).toEqual(NESTED_IGNORE_EXPECTED.pkgSub);
       });
     });
 
