@@ -21,7 +21,7 @@ export {
   DEFAULT_AGENT_MODULES,
 } from './agent-settings';
 export type { AgentSettings, ApprovalMode, EffectiveModel, StoredModel, AgentModules, StoredModules } from './agent-settings';
-export { exportAllSettings, importAllSettings, exportAgentSettings, AGENT_SETTINGS_SECTION } from './settings-transfer';
+export { exportAllSettings, importAllSettings, previewAllSettingsImport, exportAgentSettings, AGENT_SETTINGS_SECTION } from './settings-transfer';
 export type { AgentSettingsExport, AgentScopeExport } from './settings-transfer';
 export { readJournal, clearJournal, ranCalls } from './batch-journal';
 export type { TurnJournal, JournalCall, CallState } from './batch-journal';

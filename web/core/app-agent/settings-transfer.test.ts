@@ -7,7 +7,10 @@ import { importSettings, listSecretNames, readGlobalSettings, serializeSettings,
 import { openHarnessDb, type HarnessDb } from '../storage';
 import { createWorkspaceRecord } from '../workspaces';
 import { addApprovalRule, AGENT_GLOBAL_SCOPE, agentWorkspaceScope, readAgentSettings, readStoredModel, readStoredModules, saveAgentModules, saveApprovalMode, saveApprovalRules, saveModel } from './agent-settings';
-import { exportAllSettings, importAllSettings } from './settings-transfer';
+import { exportAllSettings, importAllSettings, previewAllSettingsImport } from './settings-transfer';
+
+/** Imports with every trust-widening change the preview lists confirmed (settings-import-needs-confirmation.test.ts holds the gate). */
+const importConfirmed = async (db: HarnessDb, text: string) => importAllSettings(db, text, { confirmed: (await previewAllSettingsImport(db, text)).heldBack.map((c) => c.id) });
 
 const dbs: HarnessDb[] = [];
 const freshDb = async () => {
@@ -41,7 +44,7 @@ describe('settings export/import with the agent settings', () => {
 
     const other = await freshDb();
     const there = await createWorkspaceRecord(other, { name: 'project', kind: 'opfs' }); // new UUID, same name
-    expect(await importAllSettings(other, text)).toEqual({ globalApplied: true, applied: ['project'], skipped: [] });
+    expect(await importConfirmed(other, text)).toMatchObject({ globalApplied: true, applied: ['project'], skipped: [], heldBack: [], notice: null });
     const agent = await readAgentSettings(other, there.id);
     expect(agent).toMatchObject({ approval: 'auto', modelError: null, modulesError: null, modulesScope: 'global', model: { scope: 'workspace', preset: 'openai', config: { model: 'gpt-4.1-mini', api_key_env: 'OPENAI_API_KEY' } } });
     expect(agent.modules).toMatchObject({ selection: { disabled: ['web'] }, systemPrompt: 'Be brief in {{workspace}}.' });
@@ -61,7 +64,7 @@ describe('settings export/import with the agent settings', () => {
     const text = serializeSettings(await exportAllSettings(db));
     const other = await freshDb();
     const there = await createWorkspaceRecord(other, { name: 'Rules', kind: 'opfs' });
-    await importAllSettings(other, text);
+    await importConfirmed(other, text);
     expect((await readAgentSettings(other, there.id)).rules).toEqual({ workspace: [{ decision: 'allow', tool: 'edit', path: 'src/**' }], global: [{ decision: 'deny', tool: 'group:writes', path: 'secrets/**' }] });
     const bad = JSON.parse(text) as { agent: { global: { rules: unknown[] } } };
     bad.agent.global.rules.push({ decision: 'allow', tool: 'rm -rf' });
@@ -127,7 +130,7 @@ describe('settings export/import with the agent settings', () => {
   "workspaces": [{ "id": "00000000-0000-4000-8000-000000000000", "name": "old", "settings": { "showHiddenFiles": true } }]
 }
 `;
-    expect(await importAllSettings(db, v1)).toEqual({ globalApplied: true, applied: ['Old'], skipped: [] });
+    expect(await importAllSettings(db, v1)).toMatchObject({ globalApplied: true, applied: ['Old'], skipped: [], heldBack: [] });
     expect(await readGlobalSettings(db)).toMatchObject({ language: 'zh', theme: 'dark' });
     expect(await readStoredModel(db, null)).toEqual({ config: MODEL, preset: 'openai' });
     expect((await db.get('settings', agentWorkspaceScope(w.id)))).toBeUndefined();
@@ -138,7 +141,7 @@ describe('settings export/import with the agent settings', () => {
   it('skips entries of workspaces that do not exist here and names them, applying the rest', async () => {
     const db = await freshDb();
     const file = { format: 'i-settings', version: 2, global: {}, workspaces: [], agent: { global: { modules: { compact: { enabled: false } } }, workspaces: [{ id: 'gone', name: 'Gone', approval: 'yolo' }] } };
-    expect(await importAllSettings(db, JSON.stringify(file))).toEqual({ globalApplied: true, applied: [], skipped: ['Gone'] });
+    expect(await importAllSettings(db, JSON.stringify(file))).toMatchObject({ globalApplied: true, applied: [], skipped: ['Gone'], heldBack: [] });
     expect((await readStoredModules(db, null)) as object).toEqual({ compact: { enabled: false, keep_recent: 4, images: 'keep' } });
     expect((await db.getAll('settings')).map((r) => r.scope)).toEqual([AGENT_GLOBAL_SCOPE]);
   });

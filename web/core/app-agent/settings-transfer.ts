@@ -10,8 +10,11 @@
 // Import merges per part: a part the file has replaces this scope's part, a part it lacks is left as it is.
 // Entries of workspaces that do not exist here (matched by id, then by name) are skipped and named in the report:
 // a new workspace gets a new id, so keeping them would keep data nothing can reach.
+// Changes that send a stored key somewhere new or loosen a protection (settings-import-trust.ts) are written only
+// when confirmed by id (`importAllSettings(db, text, {confirmed})`, ids from `previewAllSettingsImport`); otherwise
+// the rest is applied and the report names what was held back (E_IMPORT_NEEDS_CONFIRM).
 import type { HarnessDb, SettingsRecord } from '../storage';
-import { exportSettings, importSettings, type ImportReport, type SettingsFile, type SettingsFileSection, type SettingsIssue } from '../settings';
+import { exportSettings, importSettings, previewSettingsImport, type ImportOptions, type ImportReport, type SettingsFile, type SettingsFileSection, type SettingsIssue } from '../settings';
 import {
   AGENT_GLOBAL_SCOPE,
   AGENT_SETTINGS_VERSION,
@@ -27,6 +30,7 @@ import {
 import { checkRules, parseRules, type ApprovalRule } from '../approval';
 import { toErrorData } from '../errors';
 import { parseToolViewConfig, type ToolViewConfig } from '../tool-views';
+import { gateScopeParts, keyOriginsOf } from './settings-import-trust';
 
 /** One scope's agent settings in the file. */
 export interface AgentScopeExport {
@@ -206,13 +210,16 @@ export const AGENT_SETTINGS_SECTION: SettingsFileSection = {
   field: 'agent',
   since: 2,
   check: checkAgentPart,
-  async apply(value, store, findWorkspace, report: ImportReport) {
+  async apply(value, store, findWorkspace, report: ImportReport, ctx) {
     const part = value as Obj;
+    // Read before anything is written: where keys go now, and the global scope the workspaces follow.
+    const keyOrigins = keyOriginsOf(await store.getAll());
+    const globalNow = (await store.get(AGENT_GLOBAL_SCOPE))?.values ?? {};
+    const nameOf = async (id: string) => (await findWorkspace(id, ''))?.name ?? id;
     if (isObj(part.global)) {
-      const parts = storedParts(part.global);
+      const parts = await gateScopeParts(storedParts(part.global), { scopeKey: 'global', workspace: null, current: globalNow, global: null, keyOrigins, ctx, nameOf });
       if (Object.keys(parts).length) {
-        const current = (await store.get(AGENT_GLOBAL_SCOPE))?.values ?? {};
-        await store.put(agentRecord(AGENT_GLOBAL_SCOPE, { ...current, ...parts }));
+        await store.put(agentRecord(AGENT_GLOBAL_SCOPE, { ...globalNow, ...parts }));
         report.globalApplied = true;
       }
     }
@@ -224,13 +231,22 @@ export const AGENT_SETTINGS_SECTION: SettingsFileSection = {
       }
       const scope = agentWorkspaceScope(target.id);
       const current = (await store.get(scope))?.values ?? {};
-      await store.put(agentRecord(scope, { ...current, ...storedParts(entry) }));
+      const parts = await gateScopeParts(storedParts(entry), { scopeKey: target.id, workspace: target.name, current, global: globalNow, keyOrigins, ctx, nameOf });
+      await store.put(agentRecord(scope, { ...current, ...parts }));
       if (!report.applied.includes(target.name)) report.applied.push(target.name);
     }
   },
 };
 
-/** Imports a settings file of any supported version, the agent's part included; a bad file changes nothing. */
-export function importAllSettings(db: HarnessDb, text: string): Promise<ImportReport> {
-  return importSettings(db, text, [AGENT_SETTINGS_SECTION]);
+/**
+ * Imports a settings file of any supported version, the agent's part included; a bad file changes nothing.
+ * Trust-widening changes are written only when `options.confirmed` names them; the report says what was held back.
+ */
+export function importAllSettings(db: HarnessDb, text: string, options: ImportOptions = {}): Promise<ImportReport> {
+  return importSettings(db, text, [AGENT_SETTINGS_SECTION], options);
+}
+
+/** What importing the file would do, writing nothing: `heldBack` lists every change that needs the person's confirmation. */
+export function previewAllSettingsImport(db: HarnessDb, text: string): Promise<ImportReport> {
+  return previewSettingsImport(db, text, [AGENT_SETTINGS_SECTION]);
 }

@@ -47,7 +47,7 @@ describe('settings', () => {
     await open();
     await createWorkspaceRecord(db, { name: 'project', kind: 'opfs' }); // another browser: new UUID, same name
     const report = await importSettings(db, text);
-    expect(report).toEqual({ globalApplied: true, applied: ['project'], skipped: [] });
+    expect(report).toMatchObject({ globalApplied: true, applied: ['project'], skipped: [], heldBack: [], notice: null });
     expect((await readGlobalSettings(db)).theme).toBe('dark');
     expect(await listSecretNames(db)).toEqual([]);
   });

@@ -5,10 +5,16 @@
 // Settings → Agent). This folder does not know the agent's settings (web/core/app-agent imports it, not the other
 // way round): the agent part is checked and written by a `SettingsFileSection` that app-agent's settings-transfer.ts
 // passes in. Without that section a file carrying `agent` is refused, never half-imported.
+//
+// Changes that loosen a protection or send a stored key somewhere new (import-trust.ts) are written only when the
+// caller names them in `confirmed` (ids from `previewSettingsImport`); otherwise the safe part is applied and the
+// report's `notice` (E_IMPORT_NEEDS_CONFIRM) says, one sentence each, what was held back. Here: "Allow the agent to
+// write inside .git" turned on for a workspace.
 import { HarnessError } from '../errors';
 import { nameKeyOf, type HarnessDb, type SettingsRecord, type WorkspaceRecord } from '../storage';
 import { checkSettingsValues, type GlobalSettings, type SettingsIssue, type WorkspaceSettings } from './schema';
 import { GLOBAL_SCOPE, readGlobalSettings, readWorkspaceSettings, record, workspaceScope } from './store';
+import { createTrustGate, needsConfirmNotice, type ImportNotice, type TrustChange, type TrustGate } from './import-trust';
 
 export const SETTINGS_FILE_FORMAT = 'i-settings';
 /** Version of the file's shape (not of the stored records: that is SETTINGS_VERSION). Older versions still import. */
@@ -29,7 +35,14 @@ export interface SettingsFile {
 /** The settings object store inside the import transaction (only IndexedDB requests may be awaited there). */
 export interface SettingsTxStore {
   get(scope: string): Promise<SettingsRecord | undefined>;
+  getAll(): Promise<SettingsRecord[]>;
   put(record: SettingsRecord): Promise<unknown>;
+}
+
+/** What a section's writer gets besides the store: the trust gate and whether a secret of a name is stored here. */
+export interface SectionContext {
+  gate: TrustGate;
+  secretExists(name: string): Promise<boolean>;
 }
 
 /** A top-level part of the file owned by another layer, checked with the rest and written in the same transaction. */
@@ -39,8 +52,11 @@ export interface SettingsFileSection {
   since: number;
   /** Every problem of the part, paths starting with `field` (e.g. `agent.global.model.config.base_url`). */
   check(value: unknown): SettingsIssue[];
-  /** Writes a checked part. `findWorkspace` matches by id, then by name; applied/skipped names go into `report`. */
-  apply(value: unknown, store: SettingsTxStore, findWorkspace: (id: string, name: string) => Promise<WorkspaceRecord | undefined>, report: ImportReport): Promise<void>;
+  /**
+   * Writes a checked part. `findWorkspace` matches by id, then by name; applied/skipped names go into `report`.
+   * Every trust-widening change goes through `ctx.gate` and is written only when it allows it.
+   */
+  apply(value: unknown, store: SettingsTxStore, findWorkspace: (id: string, name: string) => Promise<WorkspaceRecord | undefined>, report: ImportReport, ctx: SectionContext): Promise<void>;
 }
 
 export interface ImportReport {
@@ -49,6 +65,17 @@ export interface ImportReport {
   applied: string[];
   /** Names in the file with no matching workspace here. */
   skipped: string[];
+  /** Trust-widening changes written because the caller confirmed them. */
+  confirmed: TrustChange[];
+  /** Trust-widening changes not written (the current value was kept). */
+  heldBack: TrustChange[];
+  /** E_IMPORT_NEEDS_CONFIRM with one sentence per held-back change; null when nothing was held back. */
+  notice: ImportNotice | null;
+}
+
+export interface ImportOptions {
+  /** Ids of the trust-widening changes the person confirmed (from `previewSettingsImport`); others are held back. */
+  confirmed?: readonly string[];
 }
 
 export async function exportSettings(db: HarnessDb, now: Date = new Date()): Promise<SettingsFile> {
@@ -125,13 +152,29 @@ export function parseSettingsFile(text: string, sections: readonly SettingsFileS
 
 /**
  * Applies a validated file (with its `sections`) in one transaction. Workspaces match by id first, then by name;
- * entries for workspaces that do not exist here are skipped and named in the report.
+ * entries for workspaces that do not exist here are skipped and named in the report. Trust-widening changes not
+ * named in `options.confirmed` are held back and reported (`report.notice`).
  */
-export async function importSettings(db: HarnessDb, text: string, sections: readonly SettingsFileSection[] = []): Promise<ImportReport> {
+export function importSettings(db: HarnessDb, text: string, sections: readonly SettingsFileSection[] = [], options: ImportOptions = {}): Promise<ImportReport> {
+  return runImport(db, text, sections, options.confirmed ?? [], false);
+}
+
+/**
+ * What importing the file would do, without writing anything: the same pass as the import inside a transaction
+ * that is then abandoned. `heldBack` lists every trust-widening change (none is confirmed), with the ids to confirm.
+ */
+export function previewSettingsImport(db: HarnessDb, text: string, sections: readonly SettingsFileSection[] = []): Promise<ImportReport> {
+  return runImport(db, text, sections, [], true);
+}
+
+async function runImport(db: HarnessDb, text: string, sections: readonly SettingsFileSection[], confirmed: readonly string[], dryRun: boolean): Promise<ImportReport> {
   const file = parseSettingsFile(text, sections);
-  const report: ImportReport = { globalApplied: false, applied: [], skipped: [] };
-  const tx = db.transaction(['settings', 'workspaces'], 'readwrite');
+  const report: ImportReport = { globalApplied: false, applied: [], skipped: [], confirmed: [], heldBack: [], notice: null };
+  const gate = createTrustGate(confirmed, report);
+  const tx = db.transaction(['settings', 'workspaces', 'secrets'], 'readwrite');
   const settings = tx.objectStore('settings');
+  const secrets = tx.objectStore('secrets');
+  const ctx: SectionContext = { gate, secretExists: async (name) => (await secrets.get(name)) !== undefined };
   const current = (await settings.get(GLOBAL_SCOPE))?.values ?? {};
   if (Object.keys(file.global).length) {
     await settings.put(record(GLOBAL_SCOPE, { ...current, ...file.global }));
@@ -145,20 +188,41 @@ export async function importSettings(db: HarnessDb, text: string, sections: read
       report.skipped.push(entry.name);
       continue;
     }
-    await settings.put(record(workspaceScope(target.id), entry.settings));
+    const scope = workspaceScope(target.id);
+    const values: WorkspaceSettings = { ...entry.settings };
+    const had = ((await settings.get(scope))?.values as WorkspaceSettings | undefined)?.allowGitWrites;
+    if (values.allowGitWrites === true && had !== true && !gate.allows(gitWritesChange(target))) {
+      if (had === undefined) delete values.allowGitWrites;
+      else values.allowGitWrites = had;
+    }
+    await settings.put(record(scope, values));
     report.applied.push(target.name);
   }
   try {
     for (const section of sections) {
-      if (file[section.field] !== undefined) await section.apply(file[section.field], settings, findWorkspace, report);
+      if (file[section.field] !== undefined) await section.apply(file[section.field], settings, findWorkspace, report, ctx);
     }
   } catch (error) {
     tx.abort(); // a section that fails while writing leaves nothing behind either
     await tx.done.catch(() => undefined);
     throw error;
   }
-  await tx.done;
+  if (dryRun) {
+    tx.abort();
+    await tx.done.catch(() => undefined);
+  } else await tx.done;
+  report.notice = needsConfirmNotice(report.heldBack);
   return report;
+}
+
+function gitWritesChange(target: WorkspaceRecord): TrustChange {
+  return {
+    id: `git_writes:${target.id}`,
+    kind: 'git_writes',
+    workspace: target.name,
+    message: 'turns on "Allow the agent to write inside .git", so the agent and plugins could change the repository\'s history, hooks and config.',
+    data: {},
+  };
 }
 
 function invalid(issues: SettingsIssue[]): HarnessError {
