@@ -90,6 +90,10 @@ it('carries the model configuration and the approval mode to a new browser profi
     const settings = page.getByRole('dialog', { name: 'Settings' });
     await settings.getByRole('tab', { name: 'Import / Export' }).click();
     await settings.getByLabel('Import settings').setInputFiles({ name: 'moved.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
+    // ask → auto loosens a protection: the review names it and waits for the person's OK.
+    const review = settings.getByRole('region', { name: 'This file would give the agent more room' });
+    await review.getByText('Approvals change from “ask” to “auto”').waitFor();
+    await review.getByRole('button', { name: 'Apply, including these changes' }).click();
     await settings.getByTestId('import-result').filter({ hasText: 'Moving house' }).waitFor();
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Moving house' }).waitFor();

@@ -13,7 +13,9 @@ import {
   type GlobalSettings,
   type WorkspaceRecord,
 } from '../../core';
-import { exportAllSettings, importAllSettings } from '../../core/app-agent';
+import { exportAllSettings, importAllSettings, previewAllSettingsImport } from '../../core/app-agent';
+import type { ImportReport, TrustChange } from '../../core/settings';
+import { ImportReview } from './settings-import-review';
 import { formatBytes } from '../i18n/i18n';
 import type { AppState } from '../state/app-state';
 import { messageOf } from '../state/errors';
@@ -258,6 +260,9 @@ function TransferTab(props: { state: AppState }) {
   const t = s.t;
   const fileId = createUniqueId();
   const [result, setResult] = createSignal<{ ok: boolean; text: string } | null>(null);
+  // A file that would loosen a protection waits here, with the changes its preview found, until the person chooses.
+  const [review, setReview] = createSignal<{ name: string; text: string; changes: TrustChange[] } | null>(null);
+  const [busy, setBusy] = createSignal(false);
   async function doExport() {
     const text = serializeSettings(await exportAllSettings(s.db));
     const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
@@ -267,14 +272,35 @@ function TransferTab(props: { state: AppState }) {
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
+  function reportText(report: ImportReport): string {
+    const applied = [report.globalApplied ? t('settings.globalOnly') : '', ...report.applied].filter(Boolean).join(', ');
+    const skipped = report.skipped.length ? ` ${t('settings.importedSkipped', { skipped: report.skipped.join(', ') })}` : '';
+    const kept = report.heldBack.length ? ` ${t('importReview.keptAsIs', { count: report.heldBack.length })}` : '';
+    return t('settings.imported', { applied: applied || '—' }) + skipped + kept;
+  }
+  async function apply(text: string, confirmed: readonly string[]) {
+    setBusy(true);
+    try {
+      const report = await importAllSettings(s.db, text, { confirmed });
+      setReview(null);
+      setResult({ ok: true, text: reportText(report) });
+      s.settingsChanged();
+    } catch (error) {
+      setReview(null);
+      setResult({ ok: false, text: messageOf(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
   async function doImport(file: File | undefined) {
     if (!file) return;
+    setResult(null);
+    setReview(null);
     try {
-      const report = await importAllSettings(s.db, await file.text());
-      const applied = [report.globalApplied ? t('settings.globalOnly') : '', ...report.applied].filter(Boolean).join(', ');
-      const skipped = report.skipped.length ? ` ${t('settings.importedSkipped', { skipped: report.skipped.join(', ') })}` : '';
-      setResult({ ok: true, text: t('settings.imported', { applied: applied || '—' }) + skipped });
-      s.settingsChanged();
+      const text = await file.text();
+      const preview = await previewAllSettingsImport(s.db, text);
+      if (preview.heldBack.length) setReview({ name: file.name, text, changes: preview.heldBack });
+      else await apply(text, []);
     } catch (error) {
       setResult({ ok: false, text: messageOf(error) });
     }
@@ -302,6 +328,22 @@ function TransferTab(props: { state: AppState }) {
             e.currentTarget.value = '';
           }}
         />
+        <Show when={review()}>
+          {(r) => (
+            <ImportReview
+              t={t}
+              fileName={r().name}
+              changes={r().changes}
+              busy={busy()}
+              onApplyAll={() => void apply(r().text, r().changes.map((c) => c.id))}
+              onApplySafe={() => void apply(r().text, [])}
+              onCancel={() => {
+                setReview(null);
+                setResult({ ok: true, text: t('importReview.cancelled') });
+              }}
+            />
+          )}
+        </Show>
         <Show when={result()}>
           {(r) => (
             <p class={r().ok ? 'field-success' : 'field-error'} role={r().ok ? 'status' : 'alert'} data-testid="import-result">

@@ -7,6 +7,7 @@ import { usageEn } from '../settings/usage/strings';
 import { askReasonEn } from '../chat/ask-reason-strings';
 import { layoutEn } from '../components/layout-strings';
 import { changesEn } from '../changes/strings';
+import { importReviewEn } from '../components/import-review-strings';
 
 export const en = {
   'app.tagline': 'An AI coding agent that works in the folder you grant.',
@@ -158,6 +159,7 @@ export const en = {
   ...askReasonEn,
   ...layoutEn,
   ...changesEn,
+  ...importReviewEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

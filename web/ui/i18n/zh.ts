@@ -7,6 +7,7 @@ import { usageZh } from '../settings/usage/strings';
 import { askReasonZh } from '../chat/ask-reason-strings';
 import { layoutZh } from '../components/layout-strings';
 import { changesZh } from '../changes/strings';
+import { importReviewZh } from '../components/import-review-strings';
 
 // 简体中文。键与 en.ts 一一对应（类型检查保证不缺不多）。
 export const zh: Dictionary = {
@@ -159,4 +160,5 @@ export const zh: Dictionary = {
   ...askReasonZh,
   ...layoutZh,
   ...changesZh,
+  ...importReviewZh,
 };
