@@ -2,7 +2,7 @@
 // secrets/** holds even in yolo and under a case-folded spelling, an allow on src/** writes unasked in ask mode, and
 // no rule leaves the mode's answer. Real WASM plugin (example replace-text), Node workspace, scripted model server.
 import 'fake-indexeddb/auto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,13 +26,14 @@ afterEach(async () => {
   server = dir = undefined;
 });
 
-async function pluginWrite(path: string, mode: ApprovalMode, rules: ApprovalRule[]) {
+async function pluginWrite(path: string, mode: ApprovalMode, rules: ApprovalRule[], links: Record<string, string> = {}) {
   server = await startModelServer({ script: [{ toolCalls: [{ name: TOOL, arguments: { path, find: 'old', replace: 'new' } }] }, { text: 'done' }] });
   dir = await mkdtemp(join(tmpdir(), 'plugin-rules-'));
   for (const f of ['secrets/key.txt', 'src/a.txt', 'notes.txt']) {
     await mkdir(join(dir, f, '..'), { recursive: true });
     await writeFile(join(dir, f), 'old\n');
   }
+  for (const [link, to] of Object.entries(links)) await symlink(to, join(dir, link));
   const db = await openHarnessDb(`plugin-rules-${Math.random()}`);
   await setSecret(db, 'TEST_KEY', 'sk-test');
   await saveModel(db, null, { preset: null, config: { budget: { context_window: 1_000_000 }, protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256 } });
@@ -72,6 +73,16 @@ describe('plugin writes under approval rules', () => {
     const r = await pluginWrite('Secrets/key.txt', 'yolo', RULES);
     // On a case-sensitive disk that is another (missing) file; either way nothing under secrets/ changed.
     expect(await r.read('secrets/key.txt')).toBe('old\n');
+  });
+
+  it('judges the real path behind a symbolic link too: a link into secrets/ cannot detour the deny, a link out of src/ cannot widen the allow', async () => {
+    const detour = await pluginWrite('notes/key.txt', 'yolo', RULES, { notes: 'secrets' });
+    expect(await detour.read('secrets/key.txt')).toBe('old\n');
+    expect(detour.asked).toEqual([]);
+    await server?.close();
+    server = undefined;
+    const widened = await pluginWrite('src/lnk/notes.txt', 'ask', RULES, { 'src/lnk': '..' });
+    expect(widened.asked).toEqual(['src/lnk/notes.txt']);
   });
 
   it('writes unasked where an allow rule covers it in ask mode, and asks elsewhere', async () => {

@@ -127,7 +127,7 @@ function ruledWrites(call: { callId: string; publicName: string }, approval: Age
     mode: 'ask',
     approve: async (request, signal) => {
       const tool: ToolDefinition = { schema: { name: call.publicName, description: '', parameters: {} }, approval: 'ask', external: true, origin: { kind: 'plugin', pluginId: request.pluginId }, execute: async () => ({ output: '' }) };
-      const rule = rules.decide(tool, request.path, true);
+      const rule = rules.decide(tool, { path: request.path, ...(request.realPath !== undefined ? { realPath: request.realPath } : {}) }, true);
       if (rule?.decision === 'deny') return false;
       if (approval === 'yolo') return true;
       if (request.alwaysAsk) return ask(request, signal);

@@ -43,10 +43,13 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
   let decision: ApprovalDecision = initial;
   let by = initial === 'allow' ? (alwaysAsk ? 'yolo' : tool.approval === 'free' && !tool.external ? 'free' : settings.yolo ? 'yolo' : 'auto') : 'default';
   // The person's rules replace the mode's default (rules.ts has the order); a deny rule is final like deny_tools.
-  const path = request.prepared?.target?.path;
-  let rule = settings.rules?.decide(tool, path) ?? undefined;
+  // The rules judge the normalised path and, where the fs follows links (Node), the path it really reaches.
+  const target = request.prepared?.target;
+  const path = target?.path;
+  let rule = settings.rules?.decide(tool, target) ?? undefined;
   if (rule?.decision === 'deny') {
-    return { ...refuse('rule', 'E_TOOL_DENIED', `The approval rule "${describeRule(rule)}" (${rule.scope}) denies "${name}"${path !== undefined ? ` on ${path}` : ''}, so it was not run. Do the task another way or ask the person.`), rule };
+    const on = path === undefined ? '' : target?.realPath !== undefined ? ` on ${path} (a symbolic link to ${target.realPath})` : ` on ${path}`;
+    return { ...refuse('rule', 'E_TOOL_DENIED', `The approval rule "${describeRule(rule)}" (${rule.scope}) denies "${name}"${on}, so it was not run. Do the task another way or ask the person.`), rule };
   }
   if (rule) {
     // A protected path (always-ask) still asks under an allow rule: only explicit yolo writes it unasked.

@@ -11,8 +11,14 @@
 //   4. Protected paths (the write policy's always-ask files: .vscode/, .envrc, CI workflows…) still ask under an allow
 //      rule; a deny rule still denies them.
 // Matching is on the tool's public name and the normalised workspace path the tool's prepare names
-// (`prepared.target.path`: write, edit); a rule with a path never matches a call without one. Paths the model typed
-// into other tools' arguments are not normalised, so matching them would let `./secrets/x` slip past `secrets/**`.
+// (`prepared.target`: write, edit, read, view_image; a plugin's fs.write) — and, on a backend that follows symbolic
+// links (Node), the path it really reaches (`target.realPath`): a deny or ask matches when either path does, an allow
+// only when both do. A rule with a path never matches a call without one; a path rule on a tool whose calls never
+// carry one (glob, search, module tools, group:bridge, mcp:…) is refused by checkRules. Paths the model typed into
+// other tools' arguments are not normalised, so matching them would let `./secrets/x` slip past `secrets/**`.
+// Globs: a trailing `/` means the folder and everything under it (`secrets/` is `secrets/**`); in an allow rule `*`,
+// `?`, classes and `**` do not match a leading '.' of a segment (`src/**` does not allow `src/.env`; `src/.*` does),
+// in a deny or ask rule they do. Details: CONTEXT.md.
 import { HarnessError } from '../errors';
 import { compileGlob, type GlobMatcher } from '../tools/builtin';
 import type { ToolDefinition } from '../tools/types';
@@ -44,6 +50,20 @@ export interface DecidingRule extends ScopedRule {
 
 export const MAX_RULES = 200;
 export const FILE_WRITE_TOOLS: readonly string[] = ['write', 'edit'];
+/** Built-in tools whose prepare names the file they act on (`prepared.target`), so path rules judge them. */
+export const PATH_RULE_TOOLS: readonly string[] = [...FILE_WRITE_TOOLS, 'read', 'view_image'];
+/**
+ * Built-in tools whose calls carry no file path a rule could judge: glob and search walk folders (their `path` is
+ * where to start, not what they read), the module tools name keys, URLs, skills or stored results. Written out (the
+ * tool lists import this module while they load); approval-rules.test.ts holds it to every built-in name.
+ */
+export const PATHLESS_RULE_TOOLS: readonly string[] = ['glob', 'search', 'memory_get', 'memory_set', 'skill_load', 'skill_read', 'web_fetch', 'web_search', 'read_result'];
+
+/** What a rule's path is matched against: the normalised path, and the path it reaches through links when that differs. */
+export interface RuleTarget {
+  path: string;
+  realPath?: string;
+}
 const TOOL_SELECTOR = /^(\*|group:writes|group:bridge|plugin:[a-z0-9][a-z0-9._-]{0,63}|mcp:[A-Za-z0-9_-]{1,64}|[a-zA-Z0-9_-]{1,64})$/;
 const DECISIONS: readonly ApprovalDecision[] = ['allow', 'ask', 'deny'];
 const STRENGTH: Record<ApprovalDecision, number> = { allow: 0, ask: 1, deny: 2 };
@@ -63,7 +83,13 @@ export function checkRules(value: unknown, at: string): string[] {
       problems.push(`${where}.tool: expected a tool name, "group:writes", "group:bridge", "plugin:<id>", "mcp:<server>" or "*"`);
     }
     if (rule.path !== undefined) {
+      const tool = typeof rule.tool === 'string' ? rule.tool : '';
       if (typeof rule.path !== 'string') problems.push(`${where}.path: expected a glob such as "src/**"`);
+      else if (PATHLESS_RULE_TOOLS.includes(tool) || tool === 'group:bridge' || tool.startsWith('mcp:')) {
+        problems.push(
+          `${where}.path: calls of "${tool}" carry no file path the rules can judge (${tool === 'glob' || tool === 'search' ? 'it walks folders' : 'it names no workspace file'}), so this rule would never match; remove the path to cover every call of "${tool}", or name a tool that acts on one file (${PATH_RULE_TOOLS.join(', ')}, group:writes, plugin:<id>)`,
+        );
+      }
       else if (rule.path.split('/').includes('..')) problems.push(`${where}.path: ".." never matches: rules see workspace paths, e.g. "src/**"`);
       else {
         try {
@@ -107,17 +133,24 @@ const fold = (path: string) =>
     .map((s) => s.normalize('NFC').toLowerCase().replace(/[. ]+$/, ''))
     .join('/');
 
+/** A rule's glob as matched: a trailing `/` names the folder and everything under it (`secrets/` → `secrets/**`). */
+export const ruleGlob = (path: string) => (path.endsWith('/') ? `${path}**` : path);
+
 /** Rules compiled once per turn (globs are not re-parsed per call). */
 export class RuleSet {
   private readonly compiled: Array<{ rule: DecidingRule; glob: GlobMatcher | null; folded: GlobMatcher | null }>;
 
   constructor(rules: readonly ScopedRule[]) {
     const seen: Record<RuleScope, number> = { workspace: 0, global: 0 };
-    this.compiled = rules.map((r) => ({
-      rule: { ...r, index: seen[r.scope]++ },
-      glob: r.path !== undefined ? compileGlob(r.path) : null,
-      folded: r.path !== undefined && r.decision !== 'allow' ? compileGlob(fold(r.path)) : null,
-    }));
+    this.compiled = rules.map((r) => {
+      const pattern = r.path !== undefined ? ruleGlob(r.path) : undefined;
+      return {
+        rule: { ...r, index: seen[r.scope]++ },
+        // An allow's wildcards never match a leading dot: `src/**` must not allow `src/.env` or `src/.git-crypt/`.
+        glob: pattern !== undefined ? compileGlob(pattern, { dot: r.decision !== 'allow' }) : null,
+        folded: pattern !== undefined && r.decision !== 'allow' ? compileGlob(fold(pattern)) : null,
+      };
+    });
   }
 
   get size(): number {
@@ -125,14 +158,22 @@ export class RuleSet {
   }
 
   /**
-   * The deciding rule for a call of `tool` on `path` (null: no rule matches; the mode's default stands). `write`: the
-   * call is one mediated file write (a plugin's fs.write), which `group:writes` covers as it covers write and edit.
+   * The deciding rule for a call of `tool` on `target` (null: no rule matches; the mode's default stands). `target`: the
+   * normalised path, or it and the path it reaches through links (`realPath`): a deny or ask matches when either
+   * does, an allow only when both do, so a link can neither detour a deny nor widen an allow. `write`: the call is one
+   * mediated file write (a plugin's fs.write), which `group:writes` covers as it covers write and edit.
    */
-  decide(tool: ToolDefinition, path: string | undefined, write = false): DecidingRule | null {
+  decide(tool: ToolDefinition, target: string | RuleTarget | undefined, write = false): DecidingRule | null {
+    const path = typeof target === 'string' ? target : target?.path;
+    const real = typeof target === 'object' ? (target.realPath ?? target.path) : path;
     let best: { rule: DecidingRule; key: number[] } | null = null;
     for (const { rule, glob, folded } of this.compiled) {
       if (!selects(rule.tool, tool, write)) continue;
-      if (glob && (path === undefined || !(glob.matches(path) || (folded !== null && folded.matches(fold(path)))))) continue;
+      if (glob) {
+        if (path === undefined || real === undefined) continue;
+        const hit = (p: string) => glob.matches(p) || (folded !== null && folded.matches(fold(p)));
+        if (!(rule.decision === 'allow' ? hit(path) && hit(real) : hit(path) || hit(real))) continue;
+      }
       const key = [STRENGTH[rule.decision], glob ? 1 : 0, toolRank(rule.tool), glob ? glob.base.length : 0, rule.scope === 'workspace' ? 1 : 0, -rule.index];
       if (!best || greater(key, best.key)) best = { rule, key };
     }

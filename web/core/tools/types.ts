@@ -39,10 +39,12 @@ export interface PreparedCall {
   /** Opaque pre-approval snapshot, e.g. the file content an edit was computed from (conflict check). */
   state?: unknown;
   /**
-   * Set by tools that write a file: the normalised workspace-relative path that will be written, and `raw`, the
-   * argument as the model sent it, when that differs (the card shows `raw → path`).
+   * Set by tools that act on one file (write, edit; read and view_image for approval rules): the normalised
+   * workspace-relative path, `raw`, the argument as the model sent it, when that differs (the card shows
+   * `raw → path`), and `realPath`, the path it reaches through symbolic links (Node), when that differs: approval
+   * rules judge both.
    */
-  target?: { path: string; raw?: string };
+  target?: { path: string; raw?: string; realPath?: string };
   /**
    * Set when the workspace write policy says this write always asks (plugin-host/fs/write-policy.ts): mode auto and
    * a policy answering 'allow' still ask the person; only explicit yolo runs it unasked. `text` is the reason in

@@ -34,7 +34,7 @@ export function cardRuleMemory() {
     allows(request: ApprovalRequest): boolean {
       if (request.prepared?.alwaysAsk) return false;
       const tool = { schema: { name: request.name, description: '', parameters: {} }, approval: 'ask' as const, external: request.external, execute: async () => ({ output: '' }) };
-      return set.decide(tool, request.prepared?.target?.path)?.decision === 'allow';
+      return set.decide(tool, request.prepared?.target)?.decision === 'allow';
     },
   };
 }

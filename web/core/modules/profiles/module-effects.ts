@@ -9,7 +9,7 @@
 //   stay: turning a module off never lets a tool run that the person denied.
 // - `search` adds nothing (glob and search are core tools, "search profile 不额外注册工具"), so Settings does not
 //   offer it; plugins.json accepts the name for portability.
-import { RuleSet, type ApprovalSettings, type DecidingRule } from '../../approval';
+import { RuleSet, type ApprovalSettings, type DecidingRule, type RuleTarget } from '../../approval';
 import type { ToolDefinition } from '../../tools/types';
 import type { ModuleName } from './profiles';
 
@@ -33,8 +33,8 @@ class DenyRulesOnly extends RuleSet {
     return this.inner.size;
   }
   // The strongest matching rule is a deny whenever any deny matches (rules.ts ranks deny above ask and allow).
-  override decide(tool: ToolDefinition, path: string | undefined, write = false): DecidingRule | null {
-    const rule = this.inner.decide(tool, path, write);
+  override decide(tool: ToolDefinition, target: string | RuleTarget | undefined, write = false): DecidingRule | null {
+    const rule = this.inner.decide(tool, target, write);
     return rule?.decision === 'deny' ? rule : null;
   }
 }

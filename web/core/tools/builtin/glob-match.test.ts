@@ -22,6 +22,22 @@ describe('glob matcher', () => {
     expect(m('héllo/*', 'héllo/🎉')).toBe(true);
   });
 
+  it('lets wildcards match a leading dot by default (glob and search), and not with dot: false unless the pattern names it', () => {
+    const hidden: Array<[string, string]> = [['src/*', 'src/.env'], ['src/**', 'src/.env'], ['src/**', 'src/.cfg/a'], ['?env', '.env'], ['[.]env', '.env'], ['**/*.ts', '.hidden/a.ts']];
+    for (const [pattern, path] of hidden) {
+      expect([pattern, path, m(pattern, path)]).toEqual([pattern, path, true]);
+      expect([pattern, path, compileGlob(pattern, { dot: false }).matches(path)]).toEqual([pattern, path, false]);
+    }
+    const strict = (pattern: string, path: string) => compileGlob(pattern, { dot: false }).matches(path);
+    expect(strict('src/.*', 'src/.env')).toBe(true);
+    expect(strict('.github/**', '.github/workflows/ci.yml')).toBe(true);
+    expect(strict('src/**', 'src/a/b.ts')).toBe(true);
+    expect(strict('src/**', 'src')).toBe(true);
+    expect(strict('{src,.cfg}/*', '.cfg/a')).toBe(true);
+    expect(strict('src/*.env', 'src/a.env')).toBe(true);
+    expect(strict('src/**/.env', 'src/a/.env')).toBe(true);
+  });
+
   it('finds the literal base folder and what the pattern names explicitly', () => {
     expect(compileGlob('src/lib/**/*.ts').base).toBe('src/lib');
     expect(compileGlob('{src,lib}/*.ts').base).toBe('');

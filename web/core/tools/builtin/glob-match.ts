@@ -128,8 +128,12 @@ function tokenMatches(token: Token, c: string): boolean {
   }
 }
 
-/** Linear-time wildcard match of one path segment (the classic two-pointer algorithm with one backtrack point). */
-function matchSegment(tokens: Token[], name: string): boolean {
+/**
+ * Linear-time wildcard match of one path segment (the classic two-pointer algorithm with one backtrack point).
+ * `dot` false: a name starting with '.' matches only a pattern starting with a literal '.' (no `*`, `?` or class).
+ */
+function matchSegment(tokens: Token[], name: string, dot = true): boolean {
+  if (!dot && name.startsWith('.') && !(tokens[0]?.t === 'char' && tokens[0].c === '.')) return false;
   const s = Array.from(name);
   let ti = 0;
   let si = 0;
@@ -170,7 +174,7 @@ function compileOne(pattern: string, original: string): Segment[] {
   return parts.map((part) => (part === '**' ? { globstar: true } : { globstar: false, tokens: tokenize(part, original) }));
 }
 
-function matchSegments(segs: Segment[], names: string[]): boolean {
+function matchSegments(segs: Segment[], names: string[], dot: boolean): boolean {
   // memo[i][j]: does segs[i..] match names[j..]? Filled backwards; O(segs × names).
   const rows = segs.length + 1;
   const cols = names.length + 1;
@@ -180,8 +184,9 @@ function matchSegments(segs: Segment[], names: string[]): boolean {
     const seg = segs[i]!;
     for (let j = names.length; j >= 0; j--) {
       let ok: boolean;
-      if (seg.globstar) ok = memo[(i + 1) * cols + j] === 1 || (j < names.length && memo[i * cols + j + 1] === 1);
-      else ok = j < names.length && matchSegment(seg.tokens, names[j]!) && memo[(i + 1) * cols + j + 1] === 1;
+      // Without `dot`, `**` does not cross a segment starting with '.'.
+      if (seg.globstar) ok = memo[(i + 1) * cols + j] === 1 || (j < names.length && (dot || !names[j]!.startsWith('.')) && memo[i * cols + j + 1] === 1);
+      else ok = j < names.length && matchSegment(seg.tokens, names[j]!, dot) && memo[(i + 1) * cols + j + 1] === 1;
       memo[i * cols + j] = ok ? 1 : 0;
     }
   }
@@ -198,7 +203,17 @@ function literalOf(seg: Segment): string | null {
   return out;
 }
 
-export function compileGlob(pattern: string): GlobMatcher {
+export interface GlobOptions {
+  /**
+   * Whether `*`, `?`, a class and `**` match a leading '.' of a segment (default true, what glob and search use:
+   * they skip hidden entries by walking, not by matching). False: only a pattern naming the dot (`src/.*`,
+   * `.github/**`) matches a hidden segment — approval rules' allow (web/core/approval/rules.ts).
+   */
+  dot?: boolean;
+}
+
+export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMatcher {
+  const dot = options.dot ?? true;
   if (pattern.length === 0) throw globError(pattern, 'it is empty');
   if (pattern.length > GLOB_MAX_PATTERN_CHARS) throw globError(pattern, `it is longer than ${GLOB_MAX_PATTERN_CHARS} characters`);
   if (pattern.startsWith('/')) throw globError(pattern, 'it starts with "/"; patterns are relative to the workspace root');
@@ -226,7 +241,7 @@ export function compileGlob(pattern: string): GlobMatcher {
     mentioned,
     matches(path: string): boolean {
       const names = path.split('/');
-      return alternatives.some((segs) => matchSegments(segs, names));
+      return alternatives.some((segs) => matchSegments(segs, names, dot));
     },
   };
 }

@@ -8,7 +8,7 @@ export { globTool, type GlobLimits } from './glob';
 export { searchTool, type SearchLimits } from './search';
 export { viewImageTool, toBase64 } from './view-image';
 export { unifiedDiff, type DiffOptions } from './diff';
-export { compileGlob, expandBraces, type GlobMatcher } from './glob-match';
+export { compileGlob, expandBraces, type GlobMatcher, type GlobOptions } from './glob-match';
 export { compileLinearRegex, REGEX_MAX_PROGRAM, REGEX_MAX_REPEAT, type LinearRegex } from './linear-regex';
 export { walk, type WalkOptions, type WalkResult } from './walk';
 export * from './limits';

@@ -4,7 +4,7 @@
 import { HarnessError } from '../../errors';
 import type { ToolDefinition, ToolResult } from '../types';
 import { BINARY_SNIFF_BYTES, READ_DEFAULT_LINES, READ_MAX_FILE_BYTES, READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_CHARS } from './limits';
-import { decodeText, guard, hasNul, intArg, stringArg } from './tool-kit';
+import { decodeText, guard, hasNul, intArg, prepareRead, stringArg } from './tool-kit';
 
 export interface ReadLimits {
   maxFileBytes?: number;
@@ -38,6 +38,8 @@ export function readTool(limits: ReadLimits = {}): ToolDefinition {
     },
     approval: 'free',
     external: false,
+    // Names the file for approval rules (`deny read on "secrets/"`); nothing is read here.
+    prepare: (args, ctx) => prepareRead('read', 'Read', args, ctx.fs),
     async execute(args, ctx): Promise<ToolResult> {
       return guard(async () => {
         const path = stringArg('read', args, 'path', { nonEmpty: true })!;

@@ -4,7 +4,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { HarnessError, toErrorData } from '../../errors';
 import type { FileSnapshot } from '../../approval';
-import { ASK_REASON_TEXT, judgeWrite, shownWritePath, type WorkspaceFs, type WriteTarget } from '../../fs';
+import { ASK_REASON_TEXT, judgeWrite, normalizeWorkspacePath, shownWritePath, type WorkspaceFs, type WriteTarget } from '../../fs';
 import type { PreparedCall, ToolContext, ToolResult } from '../types';
 import { unifiedDiff } from './diff';
 import { PERSON_EDIT_DIFF_MAX_CHARS, REVIEW_MAX_CHARS } from './limits';
@@ -45,6 +45,21 @@ export function writeTarget(tool: string, args: Record<string, unknown>, fs: Wor
   return judgeWrite(fs, stringArg(tool, args, 'path', { nonEmpty: true }));
 }
 
+/**
+ * The prepare of a tool that reads one file (read, view_image): nothing is refused here (execute reports what is
+ * wrong with the path), but approval rules get the normalised path and, on a backend that follows links, the path it
+ * reaches, so `deny read on "secrets/"` holds for `./secrets/key` and for a link into secrets/.
+ */
+export async function prepareRead(tool: string, verb: string, args: Record<string, unknown>, fs: WorkspaceFs): Promise<PreparedCall> {
+  const raw = stringArg(tool, args, 'path', { nonEmpty: true })!;
+  const path = normalizeWorkspacePath(raw, { allowRoot: true }).path;
+  const real = fs.realPath ? await fs.realPath(path) : path;
+  return {
+    summary: `${verb} ${shownWritePath(raw, path)}`,
+    target: { path, ...(raw !== path ? { raw } : {}), ...(real !== path ? { realPath: real } : {}) },
+  };
+}
+
 /** What a card shows of a write target: the normalised path, or `"raw" → normalised`. */
 export function shownTarget(target: WriteTarget): string {
   return shownWritePath(target.raw, target.path.path);
@@ -53,7 +68,11 @@ export function shownTarget(target: WriteTarget): string {
 /** The PreparedCall fields every writing tool sets: the normalised target and, for protected files, why it asks. */
 export function targetFields(target: WriteTarget): Pick<PreparedCall, 'target' | 'alwaysAsk'> {
   return {
-    target: target.raw === target.path.path ? { path: target.path.path } : { path: target.path.path, raw: target.raw },
+    target: {
+      path: target.path.path,
+      ...(target.raw !== target.path.path ? { raw: target.raw } : {}),
+      ...(target.realPath !== undefined ? { realPath: target.realPath } : {}),
+    },
     ...(target.ask ? { alwaysAsk: { reason: target.ask, text: ASK_REASON_TEXT[target.ask] } } : {}),
   };
 }

@@ -4,7 +4,7 @@ import { sniffImage } from '../../agent';
 import { HarnessError } from '../../errors';
 import type { ToolDefinition, ToolResult } from '../types';
 import { IMAGE_MAX_BYTES } from './limits';
-import { guard, stringArg } from './tool-kit';
+import { guard, prepareRead, stringArg } from './tool-kit';
 
 /** Base64 without Buffer (the browser has none), in chunks so String.fromCharCode never gets huge argument lists. */
 export function toBase64(bytes: Uint8Array): string {
@@ -28,6 +28,8 @@ export function viewImageTool(limits: { maxBytes?: number } = {}): ToolDefinitio
     },
     approval: 'free',
     external: false,
+    // Names the file for approval rules (`deny view_image on "private/"`); nothing is read here.
+    prepare: (args, ctx) => prepareRead('view_image', 'View image', args, ctx.fs),
     async execute(args, ctx): Promise<ToolResult> {
       return guard(async () => {
         const path = stringArg('view_image', args, 'path', { nonEmpty: true })!;
