@@ -193,6 +193,14 @@ export async function readApprovalRules(db: HarnessDb, workspaceId: string | nul
   return parseRules((await readValues(db, workspaceId ? agentWorkspaceScope(workspaceId) : AGENT_GLOBAL_SCOPE)).rules ?? [], workspaceId ? 'workspace rules' : 'global rules');
 }
 
+/**
+ * The approval rules stored in exactly this scope as they are, unchecked (Settings shows a list that no longer passes
+ * the check — a rule written before a check was added — row by row beside its error, so the person can fix it).
+ */
+export async function readStoredApprovalRules(db: HarnessDb, workspaceId: string | null): Promise<unknown> {
+  return (await readValues(db, workspaceId ? agentWorkspaceScope(workspaceId) : AGENT_GLOBAL_SCOPE)).rules ?? [];
+}
+
 /** Replaces the approval rules of a scope (validated whole; nothing is written when one is bad). */
 export async function saveApprovalRules(db: HarnessDb, workspaceId: string | null, rules: readonly ApprovalRule[]): Promise<ApprovalRule[]> {
   const checked = parseRules(rules, workspaceId ? 'workspace rules' : 'global rules');

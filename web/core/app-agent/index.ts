@@ -11,6 +11,7 @@ export {
   saveApprovalRules,
   addApprovalRule,
   readApprovalRules,
+  readStoredApprovalRules,
   checkModelConfig,
   APPROVAL_MODES,
   AGENT_GLOBAL_SCOPE,

@@ -14,6 +14,8 @@ describe('approval summaries in the person’s language', () => {
       ['Overwrite "x" → a.txt (2 lines)', '覆盖 "x" → a.txt（2 行）'],
       ['Overwrite binary file img.png with text (1 lines)', '用文本覆盖二进制文件 img.png（1 行）'],
       ['Write a.txt (unchanged)', '写入 a.txt（内容不变）'],
+      ['Read "./src/a.ts" → src/a.ts', '读取 "./src/a.ts" → src/a.ts'],
+      ['View image docs/logo.png', '查看图片 docs/logo.png'],
       ['Run replace of plugin example.replace-text 1.0.0', '运行插件 example.replace-text 1.0.0 的 replace'],
     ];
     for (const [summary, chinese] of cases) {

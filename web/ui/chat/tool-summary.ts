@@ -10,6 +10,8 @@ const SHAPES: [RegExp, ChatKey, string[]][] = [
   [/^Overwrite binary file (.+) with text \((\d+) lines?\)$/s, 'sum.overwriteBinary', ['path', 'n']],
   [/^Overwrite (.+) \((\d+) lines?\)$/s, 'sum.overwrite', ['path', 'n']],
   [/^Write (.+) \(unchanged\)$/s, 'sum.unchanged', ['path']],
+  [/^Read (.+)$/s, 'sum.read', ['path']],
+  [/^View image (.+)$/s, 'sum.viewImage', ['path']],
   [/^Fetch (.+) \(via (.+)\)$/s, 'sum.fetch', ['url', 'via']],
   [/^Search the web for (.+) \((.+)\)$/s, 'sum.search', ['query', 'host']],
   [/^Forget memory (".*")$/s, 'sum.forget', ['key']],

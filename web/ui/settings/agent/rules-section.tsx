@@ -3,7 +3,7 @@
 // is written. Cards' "Always allow … in folder/" add rules here; each turn reads them when it starts.
 import { createEffect, createSignal, createUniqueId, For, on, Show } from 'solid-js';
 import { checkRules, type ApprovalDecision, type ApprovalRule } from '../../../core';
-import { readApprovalRules, saveApprovalRules } from '../../../core/app-agent';
+import { readApprovalRules, readStoredApprovalRules, saveApprovalRules } from '../../../core/app-agent';
 import type { AppState } from '../../state/app-state';
 import { codeOf, messageOf } from '../../state/errors';
 
@@ -27,13 +27,24 @@ export function RulesSection(props: { state: AppState; scope: string | null }) {
   const toRow = (r: ApprovalRule): Row => ({ key: nextKey++, decision: r.decision, tool: r.tool, path: r.path ?? '' });
   const toRule = (r: Row): ApprovalRule => ({ decision: r.decision, tool: r.tool.trim(), ...(r.path.trim() ? { path: r.path.trim() } : {}) });
 
+  /** The check's problems, each `rules[i]` named as the row the person sees. */
+  const problemsText = (problems: string[]) => `E_APPROVAL_RULES_INVALID: ${problems.map((p) => p.replace(/^rules\[(\d+)\]/, (_m, i: string) => t('rules.row', { n: Number(i) + 1 }))).join('; ')}`;
+
   async function load(scope: string | null) {
     setStatus(null);
     try {
       setRows((await readApprovalRules(s.db, scope)).map(toRow));
     } catch (error) {
-      // A damaged stored list is named (turns refuse to start until it is fixed); saving replaces it.
-      setRows([]);
+      // A stored list that fails the check (turns refuse to start until it is fixed) is shown row by row when its rows
+      // are readable — a rule saved before a check was added — with each problem named by row, so the person can fix
+      // or remove that row and save; otherwise the rows are empty and saving replaces the list.
+      const stored = await readStoredApprovalRules(s.db, scope).catch(() => null);
+      const readable = Array.isArray(stored) && stored.every((r) => typeof r === 'object' && r !== null && DECISIONS.includes((r as { decision?: unknown }).decision as ApprovalDecision) && typeof (r as { tool?: unknown }).tool === 'string');
+      if (readable) {
+        setRows((stored as Array<{ decision: ApprovalDecision; tool: string; path?: unknown }>).map((r) => toRow({ decision: r.decision, tool: r.tool, ...(typeof r.path === 'string' ? { path: r.path } : {}) })));
+        const problems = checkRules(stored, 'rules');
+        if (problems.length) return setStatus({ ok: false, text: problemsText(problems) });
+      } else setRows([]);
       setStatus({ ok: false, text: `${codeOf(error) ?? 'E_APPROVAL_RULES_INVALID'}: ${messageOf(error)}` });
     }
   }
@@ -45,7 +56,7 @@ export function RulesSection(props: { state: AppState; scope: string | null }) {
     setStatus(null);
     const rules = rows().map(toRule);
     const problems = checkRules(rules, 'rules');
-    if (problems.length) return setStatus({ ok: false, text: `E_APPROVAL_RULES_INVALID: ${problems.map((p) => p.replace(/^rules\[(\d+)\]/, (_m, i: string) => t('rules.row', { n: Number(i) + 1 }))).join('; ')}` });
+    if (problems.length) return setStatus({ ok: false, text: problemsText(problems) });
     try {
       setRows((await saveApprovalRules(s.db, props.scope, rules)).map(toRow));
       setStatus({ ok: true, text: t('rules.saved') });
