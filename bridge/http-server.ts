@@ -8,6 +8,7 @@ import { BridgeError, toErrorData } from './errors';
 import { answerPreflight, corsHeaders, hostAllowed, isJsonContentType, originAllowed, proxyCorsHeaders } from './http-guard';
 import { forwardProxy, parseProxyRequest } from './proxy';
 import { MAX_JSON_DEPTH, PAIR_MAX_BODY_BYTES } from './limits';
+import { readProxyEnvelope } from './proxy-envelope';
 import { readJson } from './read-body';
 import { collectGarbage, noteGarbage } from './reclaim';
 
@@ -35,7 +36,13 @@ const STATUS: Record<string, number> = {
   E_PROXY_INVALID: 400, E_WEB_URL_INVALID: 400, E_WEB_PRIVATE_ADDRESS: 403, E_BRIDGE_CLOSED: 503, E_REQUEST_ABORTED: 400,
 };
 
-type Route = { method: 'GET' | 'POST'; auth: boolean; maxBodyBytes?: number; run: (body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) => Promise<unknown> };
+type Route = {
+  method: 'GET' | 'POST';
+  auth: boolean;
+  maxBodyBytes?: number;
+  /** Reads the body instead of readJson (the proxy decodes its envelope as it arrives). */
+  read?: (req: IncomingMessage, maxBytes: number) => Promise<Record<string, unknown>>;
+  run: (body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) => Promise<unknown> };
 
 const NO_CORS: Record<string, string> = {};
 const BASE_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
@@ -82,11 +89,13 @@ function refuse(req: IncomingMessage, res: ServerResponse, code: string, message
   send(res, STATUS[code] ?? 400, { error: { code, message } }, cors, code, true);
 }
 
-function fail(res: ServerResponse, path: string, error: unknown, cors: Record<string, string>, log: HttpOptions['log']): void {
+function fail(req: IncomingMessage, res: ServerResponse, path: string, error: unknown, cors: Record<string, string>, log: HttpOptions['log']): void {
   const data = toErrorData(error);
   const status = STATUS[data.code] ?? (UPSTREAM.test(data.code) ? 502 : 500);
   if (status === 500) log?.(`internal error on ${path}: ${data.message}`);
-  send(res, status, { error: BridgeError.isInstance(error) ? error.toJSON() : data }, cors, data.code, data.code === 'E_BODY_TOO_LARGE');
+  // A body refused before its end (too large, or malformed midway as the proxy envelope is read) is left unread:
+  // the connection cannot carry a next request, so it closes after the answer.
+  send(res, status, { error: BridgeError.isInstance(error) ? error.toJSON() : data }, cors, data.code, data.code === 'E_BODY_TOO_LARGE' || !req.complete);
 }
 
 /**
@@ -94,7 +103,7 @@ function fail(res: ServerResponse, path: string, error: unknown, cors: Record<st
  * body while the route awaits its worker: the route may let go of it once the worker frame is written.
  */
 async function start(o: HttpOptions, route: Route, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>): Promise<unknown> {
-  const body = route.method === 'POST' ? await readJson(req, route.maxBodyBytes ?? o.maxBodyBytes) : {};
+  const body = route.method === 'POST' ? await (route.read ?? readJson)(req, route.maxBodyBytes ?? o.maxBodyBytes) : {};
   collectGarbage(); // a safe point (reclaim.ts): the reader's copies are dead here
   return route.run(body, req, res, cors);
 }
@@ -105,7 +114,7 @@ async function serve(o: HttpOptions, route: Route, path: string, req: IncomingMe
     collectGarbage(); // and the worker's answer line, its text and the request are dead here
     if (result !== undefined) send(res, 200, result, cors);
   } catch (error) {
-    fail(res, path, error, cors, o.log);
+    fail(req, res, path, error, cors, o.log);
   }
 }
 
@@ -121,6 +130,7 @@ export function createHandler(o: HttpOptions): RequestListener {
     ['/v1/proxy', {
       method: 'POST',
       auth: true,
+      read: readProxyEnvelope,
       run: async (body, req, res) => {
         const request = parseProxyRequest(body, o.proxyOrigins);
         await forwardProxy(request, res, proxyCorsHeaders(req.headers.origin), o.maxBodyBytes, (abort) => res.on('close', () => res.writableFinished || abort()));

@@ -2,16 +2,25 @@
 // Only origins on the bridge's own allowlist (provider base URLs from bridge.json), redirects refused, routing and
 // transport headers refused, request and response each capped at 48 MiB, the response streamed back as it
 // arrives (SSE keeps working). No environment proxies: node:http never reads HTTP_PROXY.
+// Memory: the request's `body` arrives already decoded into one buffer (proxy-envelope.ts) and goes upstream as is;
+// the answer passes through chunk by chunk with backpressure, never held whole.
 import http from 'node:http';
 import https from 'node:https';
 import type { ServerResponse } from 'node:http';
 import { BridgeError } from './errors';
+import { SpooledBody } from './proxy-envelope';
+
+/** The bytes of a request body, in order (one piece when the client sent a Content-Length). */
+export interface ProxyBody {
+  readonly pieces: readonly Buffer[];
+  readonly byteLength: number;
+}
 
 export interface ProxyRequest {
   url: URL;
   method: 'GET' | 'POST' | 'DELETE';
   headers: Record<string, string>;
-  body: string | undefined;
+  body: ProxyBody | undefined;
 }
 
 const FORBIDDEN = /^(host|content-length|transfer-encoding|connection|keep-alive|upgrade|te|trailer|expect|proxy-.*|x-forwarded-.*|forwarded|origin|referer|cookie)$/i;
@@ -64,16 +73,22 @@ export function parseProxyRequest(body: Record<string, unknown>, allowedOrigins:
       headers[name.toLowerCase()] = value;
     }
   }
-  if (body.body !== undefined && typeof body.body !== 'string') throw new BridgeError('E_PROXY_INVALID', 'At body: expected a string (serialise JSON first).');
-  if (body.body !== undefined && method !== 'POST') throw new BridgeError('E_PROXY_INVALID', 'At body: only POST requests carry a body.');
-  return { url, method, headers, body: body.body as string | undefined };
+  const raw = body.body;
+  if (raw !== undefined && typeof raw !== 'string' && !(raw instanceof SpooledBody)) throw new BridgeError('E_PROXY_INVALID', 'At body: expected a string (serialise JSON first).');
+  if (raw !== undefined && method !== 'POST') throw new BridgeError('E_PROXY_INVALID', 'At body: only POST requests carry a body.');
+  let payload: ProxyBody | undefined;
+  if (typeof raw === 'string') {
+    const bytes = Buffer.from(raw, 'utf8');
+    payload = { pieces: [bytes], byteLength: bytes.byteLength };
+  } else payload = raw;
+  return { url, method, headers, body: payload };
 }
 
 /** Sends the request upstream and pipes the answer into `res`. Resolves when the response has ended. */
 export function forwardProxy(request: ProxyRequest, res: ServerResponse, extraHeaders: Record<string, string>, maxBytes: number, onClientGone: (abort: () => void) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const lib = request.url.protocol === 'https:' ? https : http;
-    const payload = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
+    const payload = request.body;
     const upstream = lib.request(request.url, {
       method: request.method,
       agent: false,
@@ -127,6 +142,8 @@ export function forwardProxy(request: ProxyRequest, res: ServerResponse, extraHe
         resolve();
       });
     });
-    upstream.end(payload);
+    // The pieces are handed to the socket without another copy; node:http keeps them only until they are written.
+    for (const piece of payload?.pieces ?? []) upstream.write(piece);
+    upstream.end();
   });
 }
