@@ -10,6 +10,11 @@
 // 2. 1 MiB frames per second through the pool (byte-counted reader, validation) vs the same direct client.
 // 3. Memory per request: the peak resident memory of one 32 MiB echo call (32 MiB in, 32 MiB back) in a bridge
 //    process of its own, as a multiple of the body (target ≤ 4; no baseline run needed, the body is the unit).
+// 3b. Memory of the provider proxy: peak resident memory of a bridge process of its own while a 64 MiB body crosses
+//    /v1/proxy to a node:http upstream on 127.0.0.1, up (the request's `body`) and down (the answer), as a multiple
+//    of the body (target ≤ 4). The ratio is (peak RSS − RSS at idle just before the call) ÷ body: the idle ~50 MB
+//    of any Node process does not grow with the body, so peak ÷ body alone would flatter big bodies and blame
+//    small ones. Both numbers are printed. 64 MiB is over the default 48 MiB caps, so this bridge's cap is 80 MiB.
 // 4. A 40 MiB MCP message decoded by the MCP transport vs the same bytes through the worker frame reader and
 //    JSON.parse (target ≤ 1.5); the SDK's ReadBuffer, which the transport used before, once for context.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -19,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compare, fmt, report } from '../scripts/bench-kit';
 import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { KeepAliveClient } from './fixtures/keep-alive-client';
-import { canMeasurePeak, requestPeakRatio } from './fixtures/memory';
+import { canMeasurePeak, proxyPeakBytes, requestPeakRatio } from './fixtures/memory';
 import { FrameReader } from './frame-reader';
 import { MAX_FRAME_BYTES } from './limits';
 import { McpFrameDecoder } from './mcp-stdio-transport';
@@ -245,6 +250,25 @@ describe('bridge benchmarks', () => {
     report('bridge peak RSS of a 32 MiB echo call ÷ body size (fresh process, median of 3)', `peaks ${ratios.map((r) => `${(r * 32).toFixed(0)} MiB`).join(', ')} for a 32 MiB body and its 32 MiB answer`, median, 4);
     expect(median).toBeGreaterThan(0);
   }, 120_000);
+
+  it.skipIf(!canMeasurePeak)('peak memory of the provider proxy carrying a 64 MiB body, each way', async () => {
+    const size = 64 * 1024 * 1024;
+    const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+    for (const direction of ['up', 'down'] as const) {
+      const runs: { peakBytes: number; idleBytes: number }[] = [];
+      for (let i = 0; i < 3; i++) runs.push(await proxyPeakBytes(direction, size, 80 * 1024 * 1024));
+      const sorted = [...runs].sort((a, b) => a.peakBytes - b.peakBytes);
+      const mid = sorted[1]!;
+      const what = direction === 'up' ? 'request body to the provider' : 'provider answer to the client';
+      report(
+        `bridge proxy peak RSS above idle ÷ body, 64 MiB ${what} (fresh process, median of 3)`,
+        `above idle ${sorted.map((r) => mib(r.peakBytes)).join(', ')}; idle ${mib(mid.idleBytes)}, so peak RSS ÷ body ${((mid.peakBytes + mid.idleBytes) / size).toFixed(2)}`,
+        mid.peakBytes / size,
+        4,
+      );
+      expect(mid.peakBytes).toBeGreaterThan(0);
+    }
+  }, 300_000);
 
   it('a 40 MiB MCP message through the MCP decoder vs the worker frame reader', async () => {
     const shell = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '' }] } });
