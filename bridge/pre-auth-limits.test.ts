@@ -72,6 +72,28 @@ describe('/v1/pair before authentication', () => {
   });
 });
 
+describe('/v1/pair on a connection that already authenticated', () => {
+  it('answers a 1 MiB pair body sent after two authenticated calls on the same keep-alive socket within 2 s (413, then close)', async () => {
+    const { b, workspace } = await bridge();
+    const c = raw(b.port);
+    await c.connected;
+    const call = JSON.stringify({ name: 'echo', arguments: { text: 'a' }, workspace });
+    for (let i = 0; i < 2; i++) {
+      const before = c.answer().length;
+      c.socket.write(`POST /v1/tools/call HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nAuthorization: Bearer ${b.token}\r\nContent-Type: application/json\r\nContent-Length: ${call.length}\r\n\r\n${call}`);
+      expect(await waitFor(() => c.answer().slice(before).includes('{"output":"a"}'))).toBe(true);
+    }
+    expect(c.closed()).toBe(false);
+    const before = c.answer().length;
+    const pair = JSON.stringify({ code: 'x'.repeat(1024 * 1024) });
+    c.socket.write(`POST /v1/pair HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nContent-Type: application/json\r\nContent-Length: ${pair.length}\r\n\r\n${pair}`);
+    expect(await waitFor(() => c.closed(), 2000)).toBe(true);
+    // The refusal itself, when it reached the socket before the close (the client may instead see a reset).
+    const answer = c.answer().slice(before);
+    if (answer) expect(answer).toMatch(/^HTTP\/1\.1 413 [^]*E_BODY_TOO_LARGE/);
+  });
+});
+
 describe('deadlines for heads and requests', () => {
   it('cuts a slowloris head (a header line every 50 ms) at the headers timeout with 408', async () => {
     const { b } = await bridge({ serverLimits: { headersTimeoutMs: 300, requestTimeoutMs: 600 } });
