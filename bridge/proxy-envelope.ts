@@ -2,7 +2,7 @@
 // text. The small fields are captured as raw JSON and parsed one by one; the `body` string is unescaped byte by byte
 // straight into one buffer (its decoded length is never more than the bytes it arrived as), so a 48 MiB provider
 // request costs the bridge about 1x its size instead of the socket chunks + the body bytes + its text + the parsed
-// string + the UTF-8 copy for upstream (3.4x measured for 64 MiB, bridge.bench.ts).
+// string + the UTF-8 copy for upstream (3.4x above idle measured for 64 MiB, now 1.2x; bridge.bench.ts).
 //
 // Why a spool and not a pass-through to the provider: the decoded length is known only at the end (escapes shrink
 // it), so forwarding before the end would mean a chunked upstream request without Content-Length, which some

@@ -1,6 +1,6 @@
 // Memory of a large provider request through /v1/proxy, in a bridge process of its own (peak RSS from /proc).
 // Reading the envelope whole held the socket chunks, the body bytes, its text, the parsed string and its UTF-8 copy
-// at once: 3.4x the body above idle for 64 MiB. Decoded as it arrives into one buffer it is about 1.4x (the buffer,
+// at once: 3.4x the body above idle for 64 MiB. Decoded as it arrives into one buffer it is about 1.2x (the buffer,
 // the socket's write queue and the 64 KiB chunks not yet collected). `npm run bench` prints both directions.
 import { describe, expect, it } from 'vitest';
 import { canMeasurePeak, proxyPeakBytes } from './fixtures/memory';
