@@ -1,25 +1,28 @@
-// The composer: the message box with its bar (model, approval mode, Send/Stop), slash commands, the @ file picker,
-// pasted or dropped images, the keyboard (Enter sends, Shift+Enter newline, Esc stops, ↑ edits the last message,
-// Ctrl/Cmd+K palette) and the shortcuts help. Design and limits: CONTEXT.md.
+// The composer: the message box with its popup menu (slash commands, the @ file picker: composer-popup.ts), the
+// attached images (attached-images.tsx), the bar (model, approval mode, meter, Send/Stop: composer-bar.tsx), and the
+// keyboard (Enter sends, Shift+Enter newline, Esc stops, ↑ edits the last message; Ctrl/Cmd+K palette:
+// composer-shortcuts.ts) with the shortcuts help. Design and limits: CONTEXT.md.
 import './composer.css';
-import { createEffect, createMemo, createResource, createSignal, createUniqueId, For, onCleanup, onMount, Show } from 'solid-js';
-import { discoverSkills, workspaceSkillRoots, type ContentPart, type WorkspaceFs } from '../../core';
+import { createSignal, createUniqueId, Show } from 'solid-js';
+import type { ContentPart, WorkspaceFs } from '../../core';
 import type { AgentSettings, ApprovalMode } from '../../core/app-agent';
 import type { AppState } from '../state/app-state';
-import { ApprovalModeControl } from './approval-mode';
+import { AttachedImages } from './attached-images';
 import type { ChatTranslate } from './chat-i18n';
 import type { ChatController } from './chat-controller';
 import { CommandPalette } from './command-palette';
 import { commandActions, paletteItems, type ViewHooks } from './composer-actions';
+import { ComposerBar } from './composer-bar';
 import { droppedFiles, isRefusal, readImage, takesImages, type Attached } from './composer-images';
-import { ComposerListbox, optionId, type ListOption } from './composer-listbox';
-import { ContextMeter, type ContextMeterControl } from './context-meter';
-import { attachMentions, buildFileIndex, mentionAt, mentionToken, MENTION_LIMITS, type AttachNote, type FileIndex } from './composer-mentions';
-import type { ComposerKey } from './composer-strings';
-import { ModelSwitcher, type ModelSwitcherControl } from './model-switcher';
-import { LocalModelBadge } from './local-model-badge';
-import { isMac, ShortcutsHelp } from './shortcuts-help';
-import { commandList, matchCommands, parseSlash, runCommand, slashQuery } from './slash-commands';
+import { ComposerListbox, optionId } from './composer-listbox';
+import { composeMessage, typedText } from './composer-message';
+import { mentionToken } from './composer-mentions';
+import { createComposerPopup } from './composer-popup';
+import { usePageShortcuts } from './composer-shortcuts';
+import type { ContextMeterControl } from './context-meter';
+import type { ModelSwitcherControl } from './model-switcher';
+import { ShortcutsHelp } from './shortcuts-help';
+import { parseSlash, runCommand } from './slash-commands';
 
 export interface ComposerProps {
   state: AppState;
@@ -37,30 +40,12 @@ export interface ComposerProps {
   ct: ChatTranslate;
 }
 
-const NOTE: Record<AttachNote['reason'], ComposerKey> = {
-  missing: 'c.mentionMissing',
-  'not-text': 'c.noteNotText',
-  'too-large': 'c.noteTooLarge',
-  'cut-file': 'c.noteCutFile',
-  'cut-total': 'c.noteCutTotal',
-  'too-many': 'c.noteTooMany',
-};
-const KiB = 1024;
-
-/** The typed text of a user message (its first text part: later parts are attached files). */
-function typedText(content: string | ContentPart[]): string {
-  if (typeof content === 'string') return content;
-  return content.find((p) => p.type === 'text')?.text ?? '';
-}
-
 export function Composer(props: ComposerProps) {
   const ct = props.ct;
   const s = props.state;
   const id = createUniqueId();
   const listId = `${id}-list`;
   const [caret, setCaret] = createSignal(0);
-  const [active, setActive] = createSignal(0);
-  const [dismissed, setDismissed] = createSignal<string | null>(null);
   const [images, setImages] = createSignal<Attached[]>([]);
   const [note, setNote] = createSignal<{ text: string; kind: 'info' | 'error' } | null>(null);
   const [paletteOpen, setPaletteOpen] = createSignal(false);
@@ -72,59 +57,19 @@ export function Composer(props: ComposerProps) {
 
   const config = () => props.settings?.model?.config ?? null;
   const say = (text: string, kind: 'info' | 'error'): void => void setNote({ text, kind });
-
-  // Skills are listed when the slash menu or the help first needs them; the file index when the picker opens,
-  // again after the agent changed files.
-  const [wantSkills, setWantSkills] = createSignal(false);
-  const [skills] = createResource(wantSkills, async () => (await discoverSkills(workspaceSkillRoots(props.fs))).skills);
-  const commands = createMemo(() => commandList(skills.latest ?? []));
-  let index: { epoch: number; value: Promise<FileIndex> } | null = null;
-  const [files, setFiles] = createSignal<FileIndex | null>(null);
-  function fileIndex() {
-    const epoch = s.filesEpoch().n;
-    if (!index || index.epoch !== epoch) {
-      const value = buildFileIndex(props.fs);
-      index = { epoch, value };
-      setFiles(null);
-      void value.then((f) => index?.value === value && setFiles(f)).catch((e: unknown) => say(ct('c.attachFailed', { message: (e as Error).message }), 'error'));
-    }
-  }
-
-  type Popup = { kind: 'slash'; query: string } | { kind: 'file'; start: number; query: string };
-  const popup = createMemo((): Popup | null => {
-    const draft = props.value;
-    if (dismissed() === draft) return null;
-    const q = slashQuery(draft);
-    if (q !== null) return { kind: 'slash', query: q };
-    const m = mentionAt(draft, caret());
-    return m ? { kind: 'file', ...m } : null;
+  const menu = createComposerPopup({
+    state: s,
+    fs: props.fs,
+    draft: () => props.value,
+    caret,
+    ct,
+    onIndexFailed: (message) => say(ct('c.attachFailed', { message }), 'error'),
   });
-  const options = createMemo((): ListOption[] => {
-    const p = popup();
-    if (!p) return [];
-    if (p.kind === 'slash') {
-      return matchCommands(commands(), p.query).map((c) => ({
-        key: c.name,
-        label: `/${c.name}`,
-        detail: c.kind === 'skill' ? (c.description ?? '') : ct(c.hint),
-        ...(c.kind === 'skill' ? { tag: 'skill' } : {}),
-      }));
-    }
-    return (files()?.search(p.query, 30) ?? []).map((path) => {
-      const slash = path.lastIndexOf('/');
-      return { key: path, label: path.slice(slash + 1), ...(slash > 0 ? { detail: path.slice(0, slash) } : {}) };
-    });
-  });
-  createEffect(() => {
-    const kind = popup()?.kind;
-    if (kind === 'slash') setWantSkills(true);
-    else if (kind === 'file') fileIndex();
-  });
-  const activeIndex = () => Math.min(active(), Math.max(0, options().length - 1));
+  const { popup, options, activeIndex } = menu;
 
   function setDraft(value: string, at = value.length) {
     props.onInput(value);
-    setActive(0);
+    menu.setActive(0);
     queueMicrotask(() => {
       if (!box) return;
       box.focus();
@@ -143,7 +88,7 @@ export function Composer(props: ComposerProps) {
       setDraft(props.value.slice(0, p.start) + token + props.value.slice(end), p.start + token.length);
       return;
     }
-    const command = commands().find((c) => c.name === option.key);
+    const command = menu.commands().find((c) => c.name === option.key);
     if (command?.takesArgs) setDraft(`/${option.key} `);
     else void submit(`/${option.key}`);
   }
@@ -156,7 +101,7 @@ export function Composer(props: ComposerProps) {
     setModel: (name) => props.chat.setModel(name),
     openModelMenu: () => model?.open(),
     openHelp: () => {
-      setWantSkills(true);
+      menu.wantSkills();
       setHelpOpen(true);
     },
     openContext: () => meter?.openBreakdown(),
@@ -181,23 +126,16 @@ export function Composer(props: ComposerProps) {
     if (typeof navigator !== 'undefined' && navigator.onLine === false) return say(ct('c.offline'), 'error');
     const pictures = images();
     if (pictures.length && !takesImages(config())) return say(ct('c.imageNoSupport', { protocol: config()?.protocol ?? '' }), 'error');
-    let attached;
+    let message;
     try {
-      attached = await attachMentions(props.fs, text);
+      message = await composeMessage(props.fs, text, pictures, ct);
     } catch (e) {
       return say(ct('c.attachFailed', { message: (e as Error).message }), 'error');
     }
-    const content: string | ContentPart[] =
-      attached.parts.length || pictures.length
-        ? [...(text ? [{ type: 'text' as const, text }] : []), ...attached.parts, ...pictures.map((p) => ({ type: 'image_url' as const, image_url: { url: p.url } }))]
-        : text;
-    const said = attached.notes.map((n) =>
-      ct(NOTE[n.reason], { path: n.path, file: MENTION_LIMITS.perFileBytes / KiB, total: MENTION_LIMITS.totalBytes / KiB, read: MENTION_LIMITS.maxReadBytes / (KiB * KiB), count: MENTION_LIMITS.maxFiles }),
-    );
-    setNote(said.length ? { text: said.join(' '), kind: 'info' } : null);
+    setNote(message.notes.length ? { text: message.notes.join(' '), kind: 'info' } : null);
     props.onInput('');
     setImages([]);
-    if ((await props.onSend(content)) === false) {
+    if ((await props.onSend(message.content)) === false) {
       // Refused before anything was sent (a turn still ending, another tab writing this session): nothing is lost.
       props.onInput(text);
       setImages(pictures);
@@ -213,7 +151,7 @@ export function Composer(props: ComposerProps) {
     try {
       const parsed = parseSlash(text);
       if (parsed) {
-        const outcome = await runCommand(commands(), parsed, commandActions(hooks));
+        const outcome = await runCommand(menu.commands(), parsed, commandActions(hooks));
         if (!outcome.ok) return say(ct(outcome.error, outcome.params), 'error');
         props.onInput('');
         return;
@@ -238,14 +176,14 @@ export function Composer(props: ComposerProps) {
     // A menu with nothing in it (no match, files still listing) leaves Enter to send and ↑ to edit.
     const n = popup() ? options().length : 0;
     if (popup() && e.key === 'Escape') {
-      setDismissed(props.value);
+      menu.dismiss(props.value);
       e.preventDefault();
       e.stopPropagation();
       return;
     }
     if (n > 0) {
-      if (e.key === 'ArrowDown') setActive((activeIndex() + 1) % n);
-      else if (e.key === 'ArrowUp') setActive((activeIndex() - 1 + n) % n);
+      if (e.key === 'ArrowDown') menu.setActive((activeIndex() + 1) % n);
+      else if (e.key === 'ArrowUp') menu.setActive((activeIndex() - 1 + n) % n);
       else if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') pick(activeIndex());
       else return;
       e.preventDefault();
@@ -263,23 +201,7 @@ export function Composer(props: ComposerProps) {
     }
   }
 
-  onMount(() => {
-    const onKey = (e: KeyboardEvent) => {
-      // By key code, so Ctrl/Cmd+K works on any keyboard layout (a Chinese IME, AZERTY).
-      // Not over another dialog (settings, a confirmation): one modal at a time.
-      if (e.code === 'KeyK' && (isMac ? e.metaKey : e.ctrlKey) && !e.shiftKey && !e.altKey && !document.querySelector('dialog[open]')) {
-        e.preventDefault();
-        setPaletteOpen(true);
-        return;
-      }
-      // Esc stops a running turn from anywhere in the page, unless a dialog has it (the textarea handles its own).
-      if (e.key !== 'Escape' || e.defaultPrevented || !props.chat.busy()) return;
-      if (document.querySelector('dialog[open]') || e.target === box) return;
-      props.chat.stop();
-    };
-    window.addEventListener('keydown', onKey);
-    onCleanup(() => window.removeEventListener('keydown', onKey));
-  });
+  usePageShortcuts({ openPalette: () => setPaletteOpen(true), busy: () => props.chat.busy(), stop: () => props.chat.stop(), box: () => box });
 
   const canSend = () => !props.disabled && !sending() && (props.value.trim() !== '' || images().length > 0);
   const mode = () => props.settings?.approval ?? 'ask';
@@ -310,27 +232,14 @@ export function Composer(props: ComposerProps) {
               options={options()}
               active={activeIndex()}
               onPick={pick}
-              onHover={setActive}
-              empty={p().kind === 'file' ? (files() ? ct('c.noFiles') : ct('c.filesLoading')) : ct('c.unknownCommand', { name: props.value.trim() })}
-              footer={p().kind === 'file' && files()?.cut ? <p class="composer-popup-empty">{ct('c.filesCut', { count: files()!.paths.length })}</p> : undefined}
+              onHover={menu.setActive}
+              empty={p().kind === 'file' ? (menu.files() ? ct('c.noFiles') : ct('c.filesLoading')) : ct('c.unknownCommand', { name: props.value.trim() })}
+              footer={p().kind === 'file' && menu.files()?.cut ? <p class="composer-popup-empty">{ct('c.filesCut', { count: menu.files()!.paths.length })}</p> : undefined}
             />
           )}
         </Show>
         <Show when={images().length > 0}>
-          <ul class="composer-images" aria-label={ct('c.attach')}>
-            <For each={images()}>
-              {(img, i) => (
-                <li class="composer-image">
-                  <img src={img.url} alt={ct('c.imageAlt', { n: i() + 1 })} title={img.name} />
-                  <button type="button" class="composer-image-remove" aria-label={ct('c.removeImage')} title={img.name} onClick={() => setImages((all) => all.filter((x) => x.id !== img.id))}>
-                    <svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
-                      <path d="M6 6l12 12M18 6L6 18" />
-                    </svg>
-                  </button>
-                </li>
-              )}
-            </For>
-          </ul>
+          <AttachedImages images={images()} onRemove={(gone) => setImages((all) => all.filter((x) => x.id !== gone))} ct={ct} />
         </Show>
         <label for={id} class="visually-hidden">
           {ct('message')}
@@ -348,8 +257,8 @@ export function Composer(props: ComposerProps) {
           onInput={(e) => {
             props.onInput(e.currentTarget.value);
             setCaret(e.currentTarget.selectionStart);
-            setActive(0);
-            setDismissed(null);
+            menu.setActive(0);
+            menu.dismiss(null);
             if (note()?.kind === 'error') setNote(null);
           }}
           onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
@@ -360,35 +269,20 @@ export function Composer(props: ComposerProps) {
             e.preventDefault();
             void addImages(list);
           }}
-          onBlur={() => setDismissed(props.value)}
-          onFocus={() => setDismissed(null)}
+          onBlur={() => menu.dismiss(props.value)}
+          onFocus={() => menu.dismiss(null)}
         />
-        <div class="composer-bar">
-          <ModelSwitcher
-            configured={config()?.model ?? null}
-            current={props.chat.model()}
-            onChoose={(name) => props.chat.setModel(name)}
-            listModels={() => props.chat.listModels()}
-            ct={ct}
-            ref={(c) => (model = c)}
-          />
-          <ApprovalModeControl mode={mode()} onChange={props.onSetMode} ct={ct} />
-          <ContextMeter chat={props.chat} ct={ct} locale={s.locale()} ref={(c) => (meter = c)} />
-          <LocalModelBadge ct={ct} locale={s.locale()} />
-          <span class="composer-hint">{ct('c.slashHint')}</span>
-          <Show
-            when={props.chat.busy()}
-            fallback={
-              <button type="submit" class="button primary composer-send" disabled={!canSend()}>
-                {ct('send')}
-              </button>
-            }
-          >
-            <button type="button" class="button danger composer-send" onClick={() => props.chat.stop()}>
-              {ct('stop')}
-            </button>
-          </Show>
-        </div>
+        <ComposerBar
+          chat={props.chat}
+          configured={config()?.model ?? null}
+          mode={mode()}
+          onSetMode={props.onSetMode}
+          canSend={canSend()}
+          locale={s.locale()}
+          ct={ct}
+          modelRef={(c) => (model = c)}
+          meterRef={(c) => (meter = c)}
+        />
       </form>
       <Show when={mode() === 'yolo'}>
         <p class="composer-note yolo" role="note">
@@ -406,7 +300,7 @@ export function Composer(props: ComposerProps) {
         <CommandPalette items={paletteItems(hooks)} ct={ct} onClose={() => setPaletteOpen(false)} />
       </Show>
       <Show when={helpOpen()}>
-        <ShortcutsHelp commands={commands()} ct={ct} onClose={() => setHelpOpen(false)} />
+        <ShortcutsHelp commands={menu.commands()} ct={ct} onClose={() => setHelpOpen(false)} />
       </Show>
     </div>
   );
