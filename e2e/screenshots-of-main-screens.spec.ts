@@ -46,8 +46,9 @@ for (const [lang, l] of Object.entries(LOCALES)) {
       await shoot(page, lang, '1-welcome');
 
       await page.getByRole('button', { name: l.newWorkspace }).click();
-      await shoot(page, lang, '2-new-workspace');
       const dialog = page.getByRole('dialog', { name: l.newWorkspace });
+      await dialog.waitFor(); // the dialog's code loads on the click (issue 30)
+      await shoot(page, lang, '2-new-workspace');
       await dialog.getByLabel(l.private).check();
       await dialog.getByLabel(l.name).fill(lang === 'zh' ? '读书笔记' : 'Reading notes');
       await dialog.getByRole('button', { name: l.create, exact: true }).click();

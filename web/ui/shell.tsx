@@ -1,6 +1,5 @@
 import { createEffect, createSignal, lazy, onCleanup, Show, Suspense } from 'solid-js';
 import { requestPersistentStorage, type WorkspaceKind } from '../core';
-import { NewWorkspaceDialog } from './components/new-workspace-dialog';
 import { Notices } from './components/notices';
 import { Sidebar, SidebarToggle } from './components/sidebar';
 import { Welcome } from './components/welcome';
@@ -11,6 +10,8 @@ import type { AppState } from './state/app-state';
 import { layoutState } from './state/layout-state';
 
 const SettingsDialog = lazy(() => import('./components/settings-dialog'));
+// Opened by a click: its .zip import brings zip.js, which the first screen does not need (issue 30).
+const NewWorkspaceDialog = lazy(() => import('./components/new-workspace-dialog').then((m) => ({ default: m.NewWorkspaceDialog })));
 
 /** Chromium's install offer (not in TypeScript's DOM types). */
 interface BeforeInstallPromptEvent extends Event {
@@ -86,7 +87,13 @@ export function Shell(props: { state: AppState }) {
           {(_id) => <WorkspaceView state={s} workspace={s.selected()!} />}
         </Show>
       </main>
-      <Show when={newWorkspace()}>{(kind) => <NewWorkspaceDialog state={s} initialKind={kind()} onClose={() => setNewWorkspace(null)} />}</Show>
+      <Show when={newWorkspace()}>
+        {(kind) => (
+          <Suspense>
+            <NewWorkspaceDialog state={s} initialKind={kind()} onClose={() => setNewWorkspace(null)} />
+          </Suspense>
+        )}
+      </Show>
       <Show when={settingsOpen()}>
         <Suspense>
           <SettingsDialog state={s} onClose={() => setSettingsOpen(false)} />

@@ -1,4 +1,4 @@
-import { createEffect, createMemo, createSignal, on, onCleanup, Show } from 'solid-js';
+import { createEffect, createMemo, createSignal, lazy, on, onCleanup, Show, Suspense } from 'solid-js';
 import type { WorkspaceFs } from '../../core';
 import type { AppState } from '../state/app-state';
 import { codeOf } from '../state/errors';
@@ -11,9 +11,11 @@ import { filesText } from './files-strings';
 import './files.css';
 import { PlusIcon } from './icons';
 import { NewFileDialog } from './new-file-dialog';
-import { ZipDownloadDialog } from './zip-download-dialog';
 
 const MAX_LISTED = 5000;
+
+// Opened by a click: it brings zip.js, which the first screen does not need (issue 30).
+const ZipDownloadDialog = lazy(() => import('./zip-download-dialog').then((m) => ({ default: m.ZipDownloadDialog })));
 
 /** Open folders per workspace id for this page's life, so switching workspaces or re-mounting keeps them. */
 const openFolders = new Map<string, ReadonlySet<string>>();
@@ -199,7 +201,9 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
       </Show>
       <Show when={openFile()}>{(path) => <FilePreviewDialog state={props.state} fs={props.fs} path={path()} onClose={() => setOpenFile(null)} onMissing={reload} />}</Show>
       <Show when={zipFolder() !== null}>
-        <ZipDownloadDialog state={props.state} fs={props.fs} folder={zipFolder() as string} onClose={() => setZipFolder(null)} />
+        <Suspense>
+          <ZipDownloadDialog state={props.state} fs={props.fs} folder={zipFolder() as string} onClose={() => setZipFolder(null)} />
+        </Suspense>
       </Show>
       <Show when={creating()}>
         <NewFileDialog
