@@ -5,7 +5,7 @@
 // access handles. Runs are interleaved and the medians returned, as scripts/bench-kit.ts's `compare` does in Node.
 import { expose } from 'comlink';
 import { createFsaWorkspaceFs } from '../../plugin-host/fs';
-import { SEARCH_CONCURRENCY } from '../../web/core/tools/builtin/limits';
+import { SEARCH_CONCURRENCY } from '../../web/core/contracts/tool-limits';
 import { searchTool } from '../../web/core/tools/builtin/search';
 
 const FOLDERS = 100;

@@ -1,6 +1,6 @@
 // Public face of web/core: the framework-free agent core shared by the PWA, the headless `i` command and tests.
-export * from './errors';
-export * from './fs';
+export * from './contracts/errors';
+export * from './contracts/fs';
 export * from './storage';
 export * from './workspaces';
 export * from './settings';
@@ -12,7 +12,7 @@ export * from './providers';
 export * from './transport';
 export * from './smoke';
 export * from './config';
-export * from './util';
+export * from './contracts';
 export * from './tools/builtin';
 export * from './modules';
 export * from './context';

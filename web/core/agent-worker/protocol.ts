@@ -7,11 +7,11 @@ import type { ApprovalRequest, AskPerson } from '../approval';
 import type { AgentSettings, PluginWriteRequest, TurnJournal } from '../app-agent';
 import type { FileVersions, RevertOp, RewindMode, RewindResult, SessionChanges } from '../app-agent/undo';
 import type { RevertResult } from '../checkpoints';
-import { HarnessError } from '../errors';
-import type { WorkspaceAccess } from '../fs';
-import type { ContentPart, Message } from '../providers/types';
+import { HarnessError } from '../contracts/errors';
+import type { WorkspaceAccess } from '../contracts/fs';
+import type { ContentPart, Message } from '../contracts/messages';
 import type { SessionStore } from '../sessions';
-import type { ContextBreakdown, PriceTable, UsageTotals } from '../usage/types';
+import type { ContextBreakdown, PriceTable, UsageTotals } from '../contracts/usage';
 import type { WorkspaceUsage } from './usage-queries';
 
 /** What the Worker needs to open a workspace: its record's plain fields and the folder handle the page holds permission for. */

@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createIdbCheckpointStore } from '../checkpoints';
-import type { Message, ToolMessage } from '../providers/types';
+import type { Message, ToolMessage } from '../contracts/messages';
 import { run, setup } from './host-test-kit';
 
 describe('the app agent keeps results and file states across turns', () => {

@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../providers/types';
+import type { Message } from '../contracts/messages';
 import { recorder, run, setup } from './host-test-kit';
 
 const A = 'alpha\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\n';

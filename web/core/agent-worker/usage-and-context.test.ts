@@ -3,10 +3,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AssistantMessage, Message } from '../providers/types';
+import type { AssistantMessage, Message } from '../contracts/messages';
 import type { SessionEntry } from '../sessions';
 import { updateGlobalSettings } from '../settings';
-import type { StepUsage } from '../usage/types';
+import type { StepUsage } from '../contracts/usage';
 import { saveToolView } from '../app-agent/tool-view-settings';
 import { run, setup } from './host-test-kit';
 import { measuredMessages } from './usage-queries';

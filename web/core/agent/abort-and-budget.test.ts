@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolDefinition } from '../tools/types';
+import type { ToolDefinition } from '../contracts/tools';
 import { runScripted } from './__fixtures__/harness';
 import { call } from './__fixtures__/scripted-stream';
 import { readTool } from './__fixtures__/tools';

@@ -5,7 +5,7 @@ import { modelSettingsOf } from '../app-agent/create-app-agent';
 import { parseModelConfig } from '../config';
 import { HookPipeline } from '../hooks';
 import { DEFAULT_SELECTION } from '../modules/profiles';
-import type { Message } from '../providers/types';
+import type { Message } from '../contracts/messages';
 import { DEFAULT_BUDGET } from './budget';
 import { budgetEndpointOf, profileHooks } from './profile-hooks';
 import type { ModelSettings } from './types';

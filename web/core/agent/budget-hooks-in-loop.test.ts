@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { HookPipeline, type HookDataMap } from '../hooks';
 import { runScripted } from './__fixtures__/harness';
 import { call } from './__fixtures__/scripted-stream';
-import type { ToolDefinition } from '../tools/types';
+import type { ToolDefinition } from '../contracts/tools';
 
 const big: ToolDefinition = {
   schema: { name: 'big', description: 'returns 3000 bytes', parameters: { type: 'object', properties: {}, additionalProperties: false } },

@@ -5,7 +5,7 @@
 import type { ModelConfig } from '../config';
 import type { BudgetEstimate, BudgetSettings } from '../hooks';
 import { toolBudget } from '../modules/budget';
-import type { Message, ToolSchema, Usage } from '../providers/types';
+import type { Message, ToolSchema, Usage } from '../contracts/messages';
 
 export { requestMaxTokens } from '../modules/budget';
 

@@ -3,13 +3,13 @@
 // compact_plan → before_compact (a local `summary`, or a `prompt` the model summarises) → after_compact →
 // before_compact_commit → budget re-check; any failure commits nothing and keeps the original history.
 // A manual compaction (`TurnInput.compact`) runs the same chain with `manual: true` and the person's focus text.
-import { HarnessError, type ErrorData, toErrorData } from '../errors';
+import { HarnessError, type ErrorData, toErrorData } from '../contracts/errors';
 import type { BudgetEstimate, HookPipeline } from '../hooks';
 import { snapshotToRestore } from '../modules/context';
-import { isProjectInstructions } from '../modules/prompts';
+import { headLength } from '../modules/compact';
 import { focusInstruction } from '../modules/compact/default-prompt';
-import type { Message, UserMessage } from '../providers/types';
-import type { CompactionInfo, StepUsage } from '../usage/types';
+import type { Message, UserMessage } from '../contracts/messages';
+import type { CompactionInfo, StepUsage } from '../contracts/usage';
 
 export interface CompactDeps {
   /** The pipeline whose compact_plan … before_compact_commit chain runs (the session's, or the default compactor). */
@@ -34,16 +34,12 @@ export interface Compacted {
   summary: string;
 }
 
-/** How many leading messages are the session's fixed head (system prompt, then AGENTS.md): never compacted. */
-export function headLength(history: readonly Message[]): number {
-  if (history[0]?.role !== 'system') return 0;
-  return history[1] && isProjectInstructions(history[1]) ? 2 : 1;
-}
-
 /**
  * What a failed compaction reports: the compactor's own E_COMPACT_* code when a handler threw one (the pipeline
  * wraps every handler throw as E_HOOK_FAILED, which would hide what went wrong), else the error as it is.
  */
+export { headLength };
+
 export function compactionError(error: unknown): ErrorData {
   const data = toErrorData(error, 'E_COMPACT_FAILED');
   const cause = error instanceof Error ? error.cause : undefined;

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { HookPipeline } from '../hooks';
 import { createInMemoryMemoryStore, desiredItems, memoryTools, projectInstructionsMessage, resolveSystemPrompt, snapshotMessage, type ContextState } from '../modules';
-import type { Message } from '../providers/types';
-import type { CompactionInfo } from '../usage/types';
+import type { Message } from '../contracts/messages';
+import type { CompactionInfo } from '../contracts/usage';
 import { runScripted } from './__fixtures__/harness';
 import { call } from './__fixtures__/scripted-stream';
 import { nativeRequestHistory } from './native-marks';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolCall } from '../providers/types';
+import type { ToolCall } from '../contracts/messages';
 import { runScripted } from './__fixtures__/harness';
 import { call } from './__fixtures__/scripted-stream';
 import { readTool, writeTool } from './__fixtures__/tools';

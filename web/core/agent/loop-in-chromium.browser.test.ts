@@ -8,14 +8,14 @@ import { chatAnswer } from '../../../e2e/model-server/encode-chat';
 import { responsesAnswer } from '../../../e2e/model-server/encode-responses';
 import type { ScriptTurn, WireProtocol } from '../../../e2e/model-server/types';
 import { DEFAULT_APPROVAL } from '../approval';
-import { createFsaWorkspaceFs } from '../fs';
+import { createFsaWorkspaceFs } from '../contracts/fs';
 import { HookPipeline } from '../hooks';
 import { createCheckpointSink, createIdbSessionStore } from '../sessions';
 import { openHarnessDb } from '../storage';
 import { coreFileTools } from '../tools/builtin';
 import { ToolRegistry } from '../tools/registry';
 import { runTurn } from './loop';
-import { transportStream } from './transport-stream';
+import { transportStream } from '../transport/stream-call';
 
 const BASE: Record<WireProtocol, string> = {
   openai: 'https://models.example/v1',

@@ -14,14 +14,14 @@
 //     checkpoint     `before_save` → save → `after_save`, after every change of the history
 //   finishWith       `finish`, the result
 //   stopped          a stop (Stop, abort, failure) keeps what is valid, a stopped answer included, then finishWith
-import { toErrorData, type ErrorData } from '../errors';
+import { toErrorData, type ErrorData } from '../contracts/errors';
 import { abortError, transportHooksOf, type BudgetEstimate, type HookPipeline } from '../hooks';
-import type { AssistantMessage, FinishReason, Message, PrepareInput, ToolSchema, Usage, UserMessage } from '../providers/types';
+import type { AssistantMessage, FinishReason, Message, PrepareInput, ToolSchema, Usage, UserMessage } from '../contracts/messages';
 import { contextMessagesToAppend } from '../modules/context';
 import { loadProjectInstructions, resolveSystemPrompt } from '../modules/prompts';
 import { isConsistent } from '../sessions/validate-history';
 import { selectToolView } from '../tool-views';
-import { EventStream } from '../util';
+import { EventStream } from '../contracts';
 import { validateBatch, type BatchVerdict, type ValidCall } from './batch';
 import { anchorFrom, DEFAULT_BUDGET, estimateBudget, requestMaxTokens, UNBUDGETED, type UsageAnchor } from './budget';
 import { checkFocus, compactionStep } from './compaction-step';
@@ -30,7 +30,7 @@ import { nativeRequestHistory } from './native-marks';
 import { callModel } from './model-call';
 import { runBatch } from './run-tools';
 import { anchorUsage, nextContextSize, stepUsageOf } from './step-usage';
-import type { StepUsage } from '../usage/types';
+import type { StepUsage } from '../contracts/usage';
 import type { AgentEvent, StopReason, ToolCallRecord, TurnDeps, TurnInput, TurnResult } from './types';
 
 export const DEFAULT_MAX_STEPS = 50;

@@ -7,7 +7,7 @@ import { ToolRegistry } from '../tools/registry';
 import { memoryFs } from './__fixtures__/memory-fs';
 import { readTool, writeTool } from './__fixtures__/tools';
 import { runTurn } from './loop';
-import { transportStream } from './transport-stream';
+import { transportStream } from '../transport/stream-call';
 
 let server: ModelServer | undefined;
 afterEach(async () => {

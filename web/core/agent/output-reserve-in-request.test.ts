@@ -8,7 +8,7 @@ import { ToolRegistry } from '../tools/registry';
 import { memoryFs } from './__fixtures__/memory-fs';
 import { DEFAULT_BUDGET, requestMaxTokens } from './budget';
 import { runTurn } from './loop';
-import { transportStream } from './transport-stream';
+import { transportStream } from '../transport/stream-call';
 import type { ModelSettings } from './types';
 
 let server: ModelServer | undefined;

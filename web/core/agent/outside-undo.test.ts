@@ -1,7 +1,7 @@
 // A tool that runs in another process (i-bridge, an MCP server) changes files the core cannot record: its tool
 // message says so (`_outside_undo`), for the card; the app's own tools and plugins are recorded and carry no mark.
 import { describe, expect, it } from 'vitest';
-import type { ToolDefinition } from '../tools/types';
+import type { ToolDefinition } from '../contracts/tools';
 import { runScripted } from './__fixtures__/harness';
 import { call } from './__fixtures__/scripted-stream';
 

@@ -4,7 +4,7 @@
 // from the whole history once (the next request's size adds the answer to the input estimate).
 import { it } from 'vitest';
 import { compare } from '../../../scripts/bench-kit';
-import type { AssistantMessage, Message, ToolSchema } from '../providers/types';
+import type { AssistantMessage, Message, ToolSchema } from '../contracts/messages';
 import { anchorFrom, DEFAULT_BUDGET, estimateBudget } from './budget';
 import { anchorUsage, nextContextSize, stepUsageOf } from './step-usage';
 

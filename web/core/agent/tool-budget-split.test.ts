@@ -2,7 +2,7 @@
 // the window, capped by what is left below the trigger, divided over the pending calls.
 import { describe, expect, it } from 'vitest';
 import { createBudgetModule } from '../modules/budget';
-import type { Message, ToolSchema } from '../providers/types';
+import type { Message, ToolSchema } from '../contracts/messages';
 import { DEFAULT_BUDGET, estimateBudget } from './budget';
 
 const settings = { ...DEFAULT_BUDGET, context_window: 10_000, max_tokens: 1000, tool_ratio: 0.1 }; // trigger 7800, share 1000

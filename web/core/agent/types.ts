@@ -1,28 +1,19 @@
 // The agent loop's inputs, ports and outputs. The loop is a plain function with its model stream injected
 // (STYLE.md §6): tests pass a scripted stream, the app and the headless runner pass the provider transport.
 import type { ProviderBinding } from '../config';
-import type { ErrorData } from '../errors';
-import type { WorkspaceFs } from '../fs';
+import type { ErrorData } from '../contracts/errors';
+import type { WorkspaceFs } from '../contracts/fs';
 import type { BudgetSettings, HookPipeline } from '../hooks';
 import type { ApprovalRequest, ApprovalSettings, AskPerson, DecidingRule } from '../approval';
-import type { AssistantMessage, ContentPart, FinishReason, Message, PrepareInput, RequestMeta, StreamEvent, TransportHooks, Usage } from '../providers/types';
+import type { AssistantMessage, ContentPart, FinishReason, Message, StreamEvent, Usage } from '../contracts/messages';
 import type { ContextState } from '../modules/context';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolSelector } from '../tool-views';
 import type { ResultViews } from './result-views';
-import type { CompactionInfo, ContextSize, StepUsage } from '../usage/types';
+import type { CompactionInfo, ContextSize, StepUsage } from '../contracts/usage';
 
-/** One model call as the loop hands it to the transport. */
-export interface ModelCall {
-  input: PrepareInput;
-  /** The pipeline's before_request / request_retry / after_response, bound for this call. */
-  hooks: TransportHooks;
-  requestMeta: RequestMeta;
-  signal: AbortSignal;
-}
-
-/** The injected model stream. Contract: never throws once called; ends with exactly one `done` or `error`. */
-export type StreamFn = (call: ModelCall) => AsyncIterable<StreamEvent>;
+export type { ModelCall, StreamFn, CheckpointSink } from '../contracts/model-call';
+import type { StreamFn, CheckpointSink } from '../contracts/model-call';
 
 export interface ModelSettings {
   protocol: string;
@@ -40,14 +31,6 @@ export interface ModelSettings {
   budget: BudgetSettings | null;
   /** The explicit provider worker binding (model config `provider`); usage anchors are bound to it (seed 003). */
   provider?: ProviderBinding | null;
-}
-
-/** Where checkpoints go (sessions/checkpoint-sink.ts adapts a SessionStore). */
-export interface CheckpointSink {
-  /** Shown to `before_save` / `after_save` as `path`. */
-  readonly path: string;
-  /** Persists `messages` as the new committed checkpoint (append-only + pointer move). */
-  save(messages: Message[]): Promise<void>;
 }
 
 export interface TurnDeps {

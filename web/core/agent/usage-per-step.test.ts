@@ -3,12 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { replay } from '../providers/__fixtures__/replay';
 import { builtinAdapter } from '../providers/registry';
-import type { AssistantMessage, Message, ModelResult } from '../providers/types';
+import type { AssistantMessage, Message, ModelResult } from '../contracts/messages';
 import { runScripted } from './__fixtures__/harness';
 import { call } from './__fixtures__/scripted-stream';
 import { contextSizeOf, nextContextSize, stepUsageOf } from './step-usage';
 import type { AgentEvent } from './types';
-import type { ToolDefinition } from '../tools/types';
+import type { ToolDefinition } from '../contracts/tools';
 
 const answer: AssistantMessage = { role: 'assistant', content: 'ok' };
 const request = { messages: [{ role: 'user', content: 'hi' }] as Message[], tools: [], imageTokens: 1600 };

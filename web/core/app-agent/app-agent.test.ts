@@ -11,7 +11,7 @@ import type { AgentEvent } from '../agent/types';
 import type { ApprovalRequest } from '../approval';
 import { setSecret } from '../settings';
 import { openHarnessDb, type HarnessDb } from '../storage';
-import type { ToolDefinition } from '../tools/types';
+import type { ToolDefinition } from '../contracts/tools';
 import { readAgentSettings, saveApprovalMode, saveModel } from './agent-settings';
 import { createAppAgent, registerToolSource } from './create-app-agent';
 

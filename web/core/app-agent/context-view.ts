@@ -2,15 +2,15 @@
 // request the next turn would send: the saved history, or — for a session that has none yet — the head a turn
 // would put first (system prompt, AGENTS.md) and the memory/skills snapshot; the tool schemas per source.
 import { contextMessagesToAppend, loadProjectInstructions, resolveSystemPrompt, type ContextState } from '../modules';
-import type { WorkspaceFs } from '../fs';
+import type { WorkspaceFs } from '../contracts/fs';
 import type { BudgetSettings } from '../hooks';
-import type { Message, ToolSchema } from '../providers/types';
+import type { Message, ToolSchema } from '../contracts/messages';
 import type { ToolRegistry } from '../tools/registry';
 import { selectToolView, type ToolSelector } from '../tool-views';
-import type { ContextBreakdown } from '../usage/types';
+import type { ContextBreakdown } from '../contracts/usage';
 import type { CheckpointEvent } from '../checkpoints';
-import type { ErrorData } from '../errors';
-import { contextBreakdown } from '../usage';
+import type { ErrorData } from '../contracts/errors';
+import { contextBreakdown } from '../agent';
 
 export type ToolOrigin = 'builtin' | 'plugins' | 'bridge' | 'mcp';
 

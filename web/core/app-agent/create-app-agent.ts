@@ -7,8 +7,8 @@ import { profileHooks, type ProfileHooks } from '../agent/profile-hooks';
 import type { AgentEvent, ModelSettings, TurnResult } from '../agent/types';
 import { budgetOf } from '../agent/budget';
 import type { ModelConfig } from '../config';
-import { HarnessError, toErrorData, type ErrorData } from '../errors';
-import { protectWrites, type WorkspaceFs } from '../fs';
+import { HarnessError, toErrorData, type ErrorData } from '../contracts/errors';
+import { protectWrites, type WorkspaceFs } from '../contracts/fs';
 import { HookPipeline } from '../hooks';
 import { createIdbSessionContentStore } from '../context';
 import { createIdbCheckpointStore, startTurnCheckpoints } from '../checkpoints';
@@ -30,7 +30,7 @@ import { ToolRegistry } from '../tools/registry';
 import { appSmokeStats, testConnection } from '../smoke';
 import { browserModelStream, isBrowserModel, testBrowserModel, withLoadedWindow } from './browser-model';
 import type { TransportPorts } from '../transport';
-import { EventStream } from '../util';
+import { EventStream } from '../contracts';
 import { readAgentSettings, type AgentModules, type AgentSettings } from './agent-settings';
 import { toolViewDeps } from './tool-view-settings';
 import { pairedBridge } from './bridge-endpoint';
@@ -42,7 +42,7 @@ import { createUndo } from './undo';
 import { checkBridgeServes } from './app-bindings';
 import { checkpointUpkeep } from './checkpoint-upkeep';
 import { idbSkillWorkspaceOpener, skillCatalogWith } from './skill-workspaces';
-import type { ContextBreakdown } from '../usage/types';
+import type { ContextBreakdown } from '../contracts/usage';
 
 /** Extra tools (plugins, bridge workers, MCP): asked for their current list at the start of every turn. */
 import { globalToolSources, type AppAgent, type AppAgentOptions, type RunningTurn, type StartTurn, type ToolSource } from './app-agent-types';

@@ -14,7 +14,7 @@ import { AGENT_GLOBAL_SCOPE, APPROVAL_MODES, checkAgentModules, storedModulesOf,
 import { describeRule, MAX_RULES, parseRules, type ApprovalRule } from '../approval';
 import { originOf, type SectionContext, type TrustChange } from '../settings';
 import type { SettingsRecord } from '../storage';
-import { stableJson } from '../util';
+import { stableJson } from '../contracts';
 import { MAX_DENY_TOOLS } from './agent-parity-settings';
 
 type Obj = Record<string, unknown>;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../../e2e/model-server';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
-import { HarnessError } from '../errors';
+import { HarnessError } from '../contracts/errors';
 import { setSecret } from '../settings';
 import { openHarnessDb } from '../storage';
 import { checkAgentModules, saveAgentModules, saveApprovalMode, saveModel } from './agent-settings';

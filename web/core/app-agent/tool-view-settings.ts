@@ -3,7 +3,7 @@
 // by the same parser as the model config file's `tool_view`. Absent: the model sees every tool (within limits).
 import { SESSION_RESULT_STORE_LIMITS, sessionResultViews } from '../agent';
 import { createMemoryContentStore } from '../context';
-import { HarnessError, toErrorData, type ErrorData } from '../errors';
+import { HarnessError, toErrorData, type ErrorData } from '../contracts/errors';
 import { builtinTools, createIdbMemoryStore } from '../modules';
 import { discoverSkills } from '../modules/skills/discover-skills';
 import type { HarnessDb } from '../storage';

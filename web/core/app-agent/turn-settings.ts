@@ -5,7 +5,7 @@ import { budgetOf } from '../agent/budget';
 import type { ModelSettings } from '../agent/types';
 import { RuleSet, scopedRules, type ApprovalSettings } from '../approval';
 import type { ModelConfig } from '../config';
-import type { ContentPart } from '../providers/types';
+import type { ContentPart } from '../contracts/messages';
 import type { AgentSettings } from './agent-settings';
 
 export function modelSettingsOf(config: ModelConfig): ModelSettings {

@@ -8,8 +8,8 @@ import { expect, it } from 'vitest';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
 import { createNodeCheckpointStore } from '../checkpoints/node-store';
 import { startTurnCheckpoints } from '../checkpoints/recorder';
-import { HarnessError } from '../errors';
-import type { Message } from '../providers/types';
+import { HarnessError } from '../contracts/errors';
+import type { Message } from '../contracts/messages';
 import type { SessionStore } from '../sessions';
 import { createUndo } from './undo';
 

@@ -3,7 +3,7 @@ import { runScripted } from '../agent/__fixtures__/harness';
 import { call } from '../agent/__fixtures__/scripted-stream';
 import { editTool, readTool, writeTool } from '../agent/__fixtures__/tools';
 import { HookPipeline } from '../hooks';
-import type { ToolDefinition } from '../tools/types';
+import type { ToolDefinition } from '../contracts/tools';
 import { memoryFs } from '../agent/__fixtures__/memory-fs';
 import type { ApprovalRequest } from './types';
 

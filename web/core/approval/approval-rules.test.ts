@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeWorkspaceFs } from '../../../plugin-host/fs/node';
 import { runScripted } from '../agent/__fixtures__/harness';
 import { call } from '../agent/__fixtures__/scripted-stream';
-import { protectWrites, type WorkspaceFs } from '../fs';
+import { protectWrites, type WorkspaceFs } from '../contracts/fs';
 import { editTool, readTool, writeTool } from '../tools/builtin';
-import type { ToolDefinition } from '../tools/types';
+import type { ToolDefinition } from '../contracts/tools';
 import { parseRules, RuleSet, scopedRules, type ApprovalRule } from './rules';
 import type { ApprovalRequest } from './types';
 

@@ -8,7 +8,7 @@ import { createNodeWorkspaceFs } from '../../../plugin-host/fs/node';
 import { GIT_DETOURS } from '../../../plugin-host/fs/workspace-fs-suite';
 import { runScripted } from '../agent/__fixtures__/harness';
 import { call } from '../agent/__fixtures__/scripted-stream';
-import { protectWrites, type WorkspaceFs } from '../fs';
+import { protectWrites, type WorkspaceFs } from '../contracts/fs';
 import { HookPipeline } from '../hooks';
 import { editTool, writeTool } from '../tools/builtin';
 import type { ApprovalRequest, ApprovalSettings } from './types';

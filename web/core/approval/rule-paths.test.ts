@@ -10,10 +10,10 @@ import { createNodeWorkspaceFs } from '../../../plugin-host/fs/node';
 import { runScripted } from '../agent/__fixtures__/harness';
 import { call } from '../agent/__fixtures__/scripted-stream';
 import { READ_RESULT_TOOL } from '../context/read-result-tool';
-import { protectWrites, type WorkspaceFs } from '../fs';
+import { protectWrites, type WorkspaceFs } from '../contracts/fs';
 import { BUILTIN_TOOL_NAMES } from '../modules/profiles/tool-names';
 import { editTool, readTool, viewImageTool, writeTool } from '../tools/builtin';
-import type { ToolDefinition } from '../tools/types';
+import type { ToolDefinition } from '../contracts/tools';
 import { checkRules, parseRules, PATH_RULE_TOOLS, PATHLESS_RULE_TOOLS, RuleSet, scopedRules, type ApprovalRule } from './rules';
 import type { ApprovalRequest } from './types';
 

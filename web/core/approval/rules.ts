@@ -19,10 +19,11 @@
 // Globs: a trailing `/` means the folder and everything under it (`secrets/` is `secrets/**`); in an allow rule `*`,
 // `?`, classes and `**` do not match a leading '.' of a segment (`src/**` does not allow `src/.env`; `src/.*` does),
 // in a deny or ask rule they do. Details: CONTEXT.md.
-import { HarnessError } from '../errors';
-import { compileGlob, type GlobMatcher } from '../tools/builtin';
-import type { ToolDefinition } from '../tools/types';
-import type { ApprovalDecision } from './types';
+import { HarnessError } from '../contracts/errors';
+import { compileGlob, type GlobMatcher } from '../contracts';
+import type { ToolDefinition } from '../contracts/tools';
+/** What the rules (or the mode) decide for one call. */
+export type ApprovalDecision = 'allow' | 'ask' | 'deny';
 
 export interface ApprovalRule {
   decision: ApprovalDecision;

@@ -1,8 +1,8 @@
 // The approval gate's settings and ports (seed 000 §4–§5, approval.json: mode ask|auto, deny_tools).
-import type { PreparedCall } from '../tools/types';
-import type { DecidingRule, RuleSet } from './rules';
+import type { PreparedCall } from '../contracts/tools';
+import type { ApprovalDecision, DecidingRule, RuleSet } from './rules';
 
-export type ApprovalDecision = 'allow' | 'ask' | 'deny';
+export type { ApprovalDecision };
 
 export interface ApprovalSettings {
   /**

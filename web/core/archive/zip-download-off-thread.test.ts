@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WorkspaceFs } from '../fs';
+import type { WorkspaceFs } from '../contracts/fs';
 import { createNodeWorkspaceFs } from '../node';
 import { collectingSink } from './archive-test-kit';
 import { READ_AHEAD_BYTES, READ_AHEAD_FILES, writeWorkspaceZip } from './download-zip';

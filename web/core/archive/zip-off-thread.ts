@@ -2,17 +2,13 @@
 // thread. Reading files and zipping them then overlap on two cores instead of adding up on one (CONTEXT.md has the
 // figures). A failed or cancelled download terminates its Worker (the one cancel that stops zip.js mid-entry and
 // frees its buffers at once); after a clean one the Worker is kept a while for the next (zip-worker-keeper.ts).
-import { HarnessError } from '../errors';
+import { HarnessError } from '../contracts/errors';
 import type { ZipAssembler } from './zip-assembler';
 import { leaseZipWorker } from './zip-worker-keeper';
-import { ZIP_WORKER_CODE, zipWorkerFailure, type ZipPort, type ZipReply, type ZipRequest } from './zip-worker-protocol';
+import type { ZipWorker } from './zip-worker-protocol';
+export type { ZipWorker };
+import { ZIP_WORKER_CODE, zipWorkerFailure, type ZipReply, type ZipRequest } from './zip-worker-protocol';
 
-/** The part of a Worker the client uses; a real module Worker, or a MessagePort-backed double in Node tests. */
-export interface ZipWorker extends ZipPort<ZipReply, ZipRequest> {
-  addEventListener(type: 'message' | 'error' | 'messageerror', listener: (e: MessageEvent<ZipReply>) => void): void;
-  removeEventListener(type: 'message' | 'error' | 'messageerror', listener: (e: MessageEvent<ZipReply>) => void): void;
-  terminate(): void;
-}
 
 export interface OffThreadZip extends ZipAssembler {
   /** Terminates the Worker; whatever is pending rejects with `reason`. Idempotent. */

@@ -1,7 +1,7 @@
 // One zip Worker kept for the next download. A fresh Worker compiles zip.js from cold for every archive: measured in
 // Chromium on 1,000 small files, 919 ms in a fresh Worker, 673 ms in a kept one, 818 ms on the page's own thread.
 // It is kept only after a clean download, and only for a while: an idle Worker holds a few MiB for nothing.
-import type { ZipWorker } from './zip-off-thread';
+import type { ZipWorker } from './zip-worker-protocol';
 
 /** How long an idle zip Worker is kept after a download. */
 export const ZIP_WORKER_IDLE_MS = 60_000;

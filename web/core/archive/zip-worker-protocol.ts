@@ -34,3 +34,10 @@ export interface ZipPort<In, Out> {
   postMessage(message: Out, transfer: Transferable[]): void;
   addEventListener(type: 'message', listener: (e: MessageEvent<In>) => void): void;
 }
+
+/** The part of a Worker the client uses; a real module Worker, or a MessagePort-backed double in Node tests. */
+export interface ZipWorker extends ZipPort<ZipReply, ZipRequest> {
+  addEventListener(type: 'message' | 'error' | 'messageerror', listener: (e: MessageEvent<ZipReply>) => void): void;
+  removeEventListener(type: 'message' | 'error' | 'messageerror', listener: (e: MessageEvent<ZipReply>) => void): void;
+  terminate(): void;
+}

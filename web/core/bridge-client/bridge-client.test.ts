@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HarnessError } from '../errors';
+import { HarnessError } from '../contracts/errors';
 import { getSecret, listSecretNames } from '../settings';
 import { openHarnessDb } from '../storage';
 import { bridgeHooks, bridgeToolSource } from './bridge-tools';

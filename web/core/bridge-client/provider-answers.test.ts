@@ -1,6 +1,6 @@
 // The strict seed 003 v1 checks on what a provider worker answers through the bridge.
 import { describe, expect, it } from 'vitest';
-import { HarnessError } from '../errors';
+import { HarnessError } from '../contracts/errors';
 import { bridgeProviderAdapter, checkParsedAnswer, checkPreparedAnswer } from './provider-adapter';
 import type { PrepareInput } from '../providers';
 import type { BridgeClient } from './client';

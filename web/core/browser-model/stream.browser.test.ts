@@ -6,7 +6,7 @@ import wasmPath from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { makeTinyGguf, STEERED_PATH } from '../../../scripts/make-tiny-gguf.mjs';
 import { jsonRequestHistory, parseJsonAction } from '../agent/json-actions';
 import type { ModelCall } from '../agent/types';
-import type { Message, StreamEvent } from '../providers/types';
+import type { Message, StreamEvent } from '../contracts/messages';
 import { coreFileTools } from '../tools/builtin';
 import { BrowserModelEngine } from './engine';
 import { browserStream } from './stream';

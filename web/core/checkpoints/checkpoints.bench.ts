@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { it } from 'vitest';
 import { compare } from '../../../scripts/bench-kit';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
-import { protectWrites, type WorkspaceFs } from '../fs';
+import { protectWrites, type WorkspaceFs } from '../contracts/fs';
 import { writeTool } from '../tools/builtin/write';
 import { createNodeCheckpointStore } from './node-store';
 import { startTurnCheckpoints } from './recorder';

@@ -1,7 +1,7 @@
 // The app's host in Chromium: the IndexedDB checkpoint store over the real IndexedDB (the shared suite), and the
 // recorder and reverts on an OPFS workspace, as a private workspace of the app is.
 import { describe, expect, it } from 'vitest';
-import { createFsaWorkspaceFs } from '../fs';
+import { createFsaWorkspaceFs } from '../contracts/fs';
 import { openHarnessDb } from '../storage';
 import { changesOf } from './changes';
 import { createIdbCheckpointStore } from './idb-store';

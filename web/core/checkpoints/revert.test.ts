@@ -10,7 +10,7 @@ import { call, scriptedModel } from '../agent/__fixtures__/scripted-stream';
 import { runTurn } from '../agent/loop';
 import type { ModelSettings } from '../agent/types';
 import { DEFAULT_APPROVAL } from '../approval';
-import { protectWrites, writePolicyOf } from '../fs';
+import { protectWrites, writePolicyOf } from '../contracts/fs';
 import { HookPipeline } from '../hooks';
 import { ToolRegistry } from '../tools/registry';
 import { editTool, writeTool } from '../tools/builtin';

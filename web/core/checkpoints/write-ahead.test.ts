@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
-import { protectWrites, type WorkspaceFs } from '../fs';
+import { protectWrites, type WorkspaceFs } from '../contracts/fs';
 import { createNodeCheckpointStore } from './node-store';
 import { startTurnCheckpoints } from './recorder';
 import { ABSENT, type CheckpointStore } from './types';

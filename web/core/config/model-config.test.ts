@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HarnessError } from '../errors';
+import { HarnessError } from '../contracts/errors';
 import { checkBudgetConfig, checkResponsesHook, resolveProvider } from './config-checks';
 import { parseModelConfig } from './model-config';
 

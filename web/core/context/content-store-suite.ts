@@ -1,7 +1,7 @@
 // The ContentStore contract (seed 002), shared by every implementation: the memory store runs it in content-store.test.ts, the file
 // store of a session folder in sessions/file-content-store.test.ts.
 import { describe, expect, it } from 'vitest';
-import { HarnessError } from '../errors';
+import { HarnessError } from '../contracts/errors';
 import type { ContentScope, ContentStore, ContentStoreConfig } from './content-store';
 
 const config: ContentStoreConfig = { storeId: 'mem-1', maxEntries: 3, maxBytes: 100, maxContentBytes: 60, maxPageBytes: 16, maxTtlMs: 1000 };

@@ -2,7 +2,7 @@
 // the request body each built-in protocol's adapter would send (the wire form, not the history object).
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_PROTOCOLS, builtinAdapter } from '../providers';
-import type { Message } from '../providers/types';
+import type { Message } from '../contracts/messages';
 import { prepareInput } from '../transport/test-support';
 
 const FULL = 'FULL-OUTPUT-ONLY-IN-THE-LOG '.repeat(300);

@@ -4,7 +4,7 @@
 // (exit 2) with its E_ code and what to do; the report itself exits 0 whatever the ratio.
 import { join, resolve } from 'node:path';
 import { readJsonFile } from '../../../plugin-host/fs/node';
-import { escapeControls, HarnessError, stringifyForTerminal } from '../errors';
+import { escapeControls, HarnessError, stringifyForTerminal } from '../contracts/errors';
 import { parseCacheConfig, type CacheConfig } from '../modules';
 import { cacheReport, parseStats, type CacheRecord, type CacheReport, type CacheStats } from '../modules/cache/cache-stats';
 import { corruptStats } from '../modules/cache/stats-store';

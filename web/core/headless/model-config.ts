@@ -9,7 +9,7 @@
 // run.ts, E_CONFIG_BUDGET_WINDOW): the core has no model capacity table to guess from.
 import { budgetOf } from '../agent/budget';
 import { parseModelConfig as parseShared, MODEL_CONFIG_DEFAULTS, type ModelConfig } from '../config';
-import { HarnessError, toErrorData } from '../errors';
+import { HarnessError, toErrorData } from '../contracts/errors';
 import type { BudgetSettings } from '../hooks';
 
 export type { ModelConfig };

@@ -6,7 +6,7 @@
 import { promises as fsp } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { join, resolve } from 'node:path';
-import { escapeControls, HarnessError, stringifyForTerminal, type ErrorData } from '../errors';
+import { escapeControls, HarnessError, stringifyForTerminal, type ErrorData } from '../contracts/errors';
 import { accountScope, DEFAULT_PROVIDER_JSON, FileRegistry, filesUnsupportedReason, parseManageAction, runManageAction, vendorFilesFor, MAX_LIST_PAGES, type ManageResult } from '../provider-files';
 import { nodeRegistryStore } from '../provider-files/registry-node';
 import { readJson } from './config-files';

@@ -2,7 +2,7 @@
 // the core file tools (read, write, edit, glob, search, view_image) always, then the tools of the enabled, unbound
 // modules (memory, skills, web — web_fetch through the Node backend, which runs the bridge's own fetch code).
 import { ToolRegistry } from '../tools/registry';
-import type { ToolDefinition } from '../tools/types';
+import type { ToolDefinition } from '../contracts/tools';
 
 export function createHeadlessTools(tools: readonly ToolDefinition[]): ToolRegistry {
   const registry = new ToolRegistry();

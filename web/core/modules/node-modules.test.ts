@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeWorkspaceFs } from '../../../plugin-host/fs/node';
-import type { WorkspaceFs } from '../fs';
-import type { ToolContext } from '../tools/types';
+import type { WorkspaceFs } from '../contracts/fs';
+import type { ToolContext } from '../contracts/tools';
 import { contextMessagesToAppend } from './context';
 import { loadNodeModules } from './node-modules';
 

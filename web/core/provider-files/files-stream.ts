@@ -5,9 +5,9 @@
 // found"), the registry forgets the file_ids that request used and the call is made once more, which uploads again
 // (or sends base64) — under the same budget, so the retry cannot double the step's operations. Only that one case,
 // only once, and only before anything streamed.
-import type { StreamFn } from '../agent/types';
+import type { StreamFn } from '../contracts';
 import { builtinAdapter, type StreamEvent } from '../providers';
-import { streamCall, type TransportStreamOptions } from '../agent/transport-stream';
+import { streamCall, type TransportStreamOptions } from '../transport/stream-call';
 import { withProviderFiles, type ProviderFilesContext } from './files-adapter';
 import { newBudget } from './operations';
 import { withOperationPlans, type PlanContext } from './operation-plans';

@@ -3,7 +3,7 @@
 // header (content-type travels as `content_type`, checked); GET and DELETE carry no body; a body is at most 16 MiB.
 // Then the key is attached, the request goes once (never retried: an upload that half-happened must not happen
 // twice), redirects are refused, and the answer is read up to 16 MiB. At most 8 operations per step within 180 s.
-import { HarnessError } from '../errors';
+import { HarnessError } from '../contracts/errors';
 import type { OperationResult, ProviderOperation } from '../providers';
 import { boundedChunks } from '../transport/body-reader';
 import { checkAuthSpec, checkHeaders, checkSecretValue } from '../transport/headers';

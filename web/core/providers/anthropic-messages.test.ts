@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isModelFailure, type ModelResult } from '../transport';
 import { replay, requestBodyFor } from './__fixtures__/replay';
-import type { Message, ToolSchema } from './types';
+import type { Message, ToolSchema } from '../contracts/messages';
 
 const weather: ToolSchema = { name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
 const SIGNATURE = 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxDbSxVqeBe5JMIVwUiMDl+6LvNqIyYV3BAKHhjBU+DAaPG9bnCrXsEBcF9uW2b1pV0Wd8q8RmWhX3wMHgQDSoQ';

@@ -4,7 +4,7 @@ import { startModelServer, type ModelServer, type ScriptTurn, type WireProtocol 
 import { isModelFailure, streamModel, type ModelFailure, type ModelResult } from '../transport';
 import { collect, noSleep, prepareInput } from '../transport/test-support';
 import { MISSING_TOOL_RESULT } from './history';
-import type { AssistantMessage, Message, StreamEvent } from './types';
+import type { AssistantMessage, Message, StreamEvent } from '../contracts/messages';
 
 const PROTOCOLS: WireProtocol[] = ['openai', 'deepseek', 'anthropic', 'responses'];
 const KEY_HEADER: Record<WireProtocol, string> = { openai: 'authorization', deepseek: 'authorization', anthropic: 'x-api-key', responses: 'authorization' };

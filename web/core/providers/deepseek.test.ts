@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelResult } from '../transport';
 import { replay, requestBodyFor } from './__fixtures__/replay';
-import type { Message } from './types';
+import type { Message } from '../contracts/messages';
 
 describe('deepseek (chat adapter with DeepSeek flags)', () => {
   it('streams reasoning_content as thinking, then the tool call, with cache-hit usage', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HarnessError } from '../errors';
+import { HarnessError } from '../contracts/errors';
 import { RESERVED_EXTRA_BODY_FIELDS, validateExtraBody } from './extra-body';
 
 const refusal = (protocol: string, body: unknown) => {

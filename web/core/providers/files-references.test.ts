@@ -5,7 +5,7 @@ import { prepareAnthropic } from './anthropic-messages';
 import { anthropicFiles, ANTHROPIC_FILES_BETA } from './files-anthropic';
 import { openaiFiles } from './files-openai';
 import { prepareResponses } from './openai-responses';
-import type { PrepareInput } from './types';
+import type { PrepareInput } from '../contracts/messages';
 
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
 const input = (fileId?: string): PrepareInput => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MISSING_TOOL_RESULT, answerDanglingToolCalls, replayNotice } from './history';
-import type { AssistantMessage, Message } from './types';
+import type { AssistantMessage, Message } from '../contracts/messages';
 
 const call = (id: string) => ({ id, type: 'function' as const, function: { name: 't', arguments: '{}' } });
 

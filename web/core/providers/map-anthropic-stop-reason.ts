@@ -1,4 +1,4 @@
-import type { FinishReason } from './types';
+import type { FinishReason } from '../contracts/messages';
 
 /** Anthropic `stop_reason` → the host's chat-shaped finish reason. */
 export function mapAnthropicStopReason(reason: unknown): FinishReason {

@@ -3,7 +3,7 @@ import { isModelFailure, streamModel, type ModelResult } from '../transport';
 import { collect, prepareInput } from '../transport/test-support';
 import { replayFetch } from './__fixtures__/load-fixture';
 import { replay, requestBodyFor } from './__fixtures__/replay';
-import type { Message, ToolSchema } from './types';
+import type { Message, ToolSchema } from '../contracts/messages';
 
 const weather: ToolSchema = { name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 const image = 'data:image/png;base64,iVBORw0KGgo=';

@@ -5,7 +5,7 @@ import { isModelFailure, type ModelResult } from '../transport';
 import { replay, requestBodyFor } from './__fixtures__/replay';
 import { parseResponses } from './openai-responses';
 import { createResponsesStreamDecoder } from './openai-responses-stream';
-import type { Message, ToolSchema } from './types';
+import type { Message, ToolSchema } from '../contracts/messages';
 
 const weather: ToolSchema = { name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
 const ENC = 'gAAAAABoEnc-OPAQUE-REASONING-STATE==';

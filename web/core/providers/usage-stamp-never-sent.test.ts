@@ -2,8 +2,8 @@
 // protocol must never send it. Adapters map fields explicitly; this holds them to it.
 import { describe, expect, it } from 'vitest';
 import { requestBodyFor } from './__fixtures__/replay';
-import type { Message } from './types';
-import type { StepUsage } from '../usage/types';
+import type { Message } from '../contracts/messages';
+import type { StepUsage } from '../contracts/usage';
 
 const usage: StepUsage = {
   input_tokens: 424242,

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../providers/types';
+import type { Message } from '../contracts/messages';
 import { createCheckpointSink } from './checkpoint-sink';
 import { createFileSessionStore } from './node-file-store';
 import type { SessionEntry, SessionStore } from './types';

@@ -2,9 +2,9 @@
 // save (or one `reset` entry when the history was rewritten) and moves the pointer, so its cost does not grow
 // with the session's length. "Added since" compares by content, not identity: a before_save hook returns fresh but
 // equal message objects, and those must not turn every checkpoint into a full `reset` (quadratic growth).
-import type { CheckpointSink } from '../agent/types';
-import type { Message } from '../providers/types';
-import { cachedStableJson } from '../util/stable-json';
+import type { CheckpointSink } from '../contracts';
+import type { Message } from '../contracts/messages';
+import { cachedStableJson } from '../contracts/stable-json';
 import type { SessionEntry, SessionInfo, SessionStore } from './types';
 import { assertValidHistory } from './validate-history';
 

@@ -15,7 +15,7 @@ import { readTool } from '../agent/__fixtures__/tools';
 import { runTurn } from '../agent/loop';
 import { DEFAULT_APPROVAL } from '../approval';
 import { HookPipeline } from '../hooks';
-import type { Message } from '../providers/types';
+import type { Message } from '../contracts/messages';
 import { openHarnessDb } from '../storage';
 import { ToolRegistry } from '../tools/registry';
 import { createCheckpointSink } from './checkpoint-sink';

@@ -2,7 +2,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../providers/types';
+import type { Message } from '../contracts/messages';
 import { createCheckpointSink } from './checkpoint-sink';
 import { createFileSessionStore } from './node-file-store';
 import { sessionStoreSuite } from './session-store-suite';

@@ -12,7 +12,7 @@ import { DEFAULT_APPROVAL } from '../approval';
 import { HookPipeline } from '../hooks';
 import { createBudgetModule, parseBudgetConfig } from '../modules/budget';
 import { createCompactModule, parseCompactConfig } from '../modules/compact';
-import type { Message } from '../providers/types';
+import type { Message } from '../contracts/messages';
 import { ToolRegistry } from '../tools/registry';
 import { createCheckpointSink } from './checkpoint-sink';
 import { foldedMessages } from './folded';

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../providers/types';
+import type { Message } from '../contracts/messages';
 import { openHarnessDb, type HarnessDb } from '../storage';
 import { createIdbSessionStore } from './idb-store';
 import { idbDamageCases } from './idb-damage-cases';

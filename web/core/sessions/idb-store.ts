@@ -4,7 +4,7 @@
 // commits it whole or not at all, so a closed tab mid-batch leaves the previous checkpoint. Readers still read
 // only entries <= checkpointSeq.
 import { sessionContentRange } from '../context/idb-session-content-store';
-import { HarnessError, toErrorData } from '../errors';
+import { HarnessError, toErrorData } from '../contracts/errors';
 import type { HarnessDb, SessionRecord } from '../storage';
 import { entryProblem, replayEntries } from './replay';
 import { checkSessionTitle } from './title';

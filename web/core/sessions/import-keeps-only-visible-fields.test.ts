@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anthropicAdapter } from '../providers';
-import type { Message } from '../providers/types';
+import type { Message } from '../contracts/messages';
 import { createFileSessionStore } from './node-file-store';
 import { importSession, SESSION_EXPORT_FORMAT } from './transfer';
 import { SESSION_FORMAT_VERSION } from './types';

@@ -2,8 +2,8 @@
 // committed, including those a compaction folded and the whole text of bounded tool results, read back through a
 // new store object over the same data (a reload, a new process); and the folded originals of each compaction.
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../providers/types';
-import type { CompactionInfo } from '../usage/types';
+import type { Message } from '../contracts/messages';
+import type { CompactionInfo } from '../contracts/usage';
 import { createCheckpointSink } from './checkpoint-sink';
 import { foldedMessages } from './folded';
 import { replayEntries } from './replay';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'vitest';
 import { compare } from '../../../scripts/bench-kit';
-import type { Message } from '../providers/types';
+import type { Message } from '../contracts/messages';
 import { openHarnessDb } from '../storage';
 import { createIdbSessionStore } from './idb-store';
 import { createFileSessionStore } from './node-file-store';

@@ -1,6 +1,6 @@
 import { messageSchema } from '../hooks';
-import type { Message } from '../providers/types';
-import { compileSchema } from '../tools/validate';
+import type { Message } from '../contracts/messages';
+import { compileSchema } from '../contracts/schema';
 import type { SessionEntry } from './types';
 
 /** The history a list of committed entries describes. */

@@ -1,6 +1,6 @@
 // One behaviour suite every SessionStore implementation joins (file store in Node, IndexedDB store).
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../providers/types';
+import type { Message } from '../contracts/messages';
 import { createCheckpointSink } from './checkpoint-sink';
 import { sessionLogSuite } from './log-suite';
 import { recoverSession } from './recover';

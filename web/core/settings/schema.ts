@@ -5,7 +5,7 @@
 // existing field changes meaning, and then `migrateSettingsValues` learns the old shape.
 
 import { checkPriceTable } from '../usage/prices';
-import type { PriceTable } from '../usage/types';
+import type { PriceTable } from '../contracts/usage';
 
 export const SETTINGS_VERSION = 1;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../tools/registry';
-import type { ToolDefinition } from '../tools/types';
+import type { ToolDefinition } from '../contracts/tools';
 import { parseToolViewConfig } from './config';
 import { TOOL_VIEW_LIMITS } from './limits';
 import { groupedSelector, groupsIn, selectToolView, utf8Length } from './select';

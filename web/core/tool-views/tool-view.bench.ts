@@ -5,7 +5,7 @@
 import { it } from 'vitest';
 import { compare } from '../../../scripts/bench-kit';
 import { openaiChatAdapter } from '../providers';
-import type { Message } from '../providers/types';
+import type { Message } from '../contracts/messages';
 import { ToolRegistry } from '../tools/registry';
 import { groupedSelector, selectToolView, type ToolSelector } from './select';
 

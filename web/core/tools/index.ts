@@ -1,3 +1,3 @@
-export type * from './types';
+export type * from '../contracts/tools';
 export { ToolRegistry, TOOL_NAME_PATTERN } from './registry';
-export { compileSchema, isObjectSchema, type SchemaCheck } from './validate';
+export { compileSchema, isObjectSchema, type SchemaCheck } from '../contracts/schema';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolDefinition } from './types';
+import type { ToolDefinition } from '../contracts/tools';
 import { ToolRegistry } from './registry';
 
 const tool = (name: string, parameters: Record<string, unknown> = { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] }, external = false): ToolDefinition => ({

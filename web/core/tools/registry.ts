@@ -1,10 +1,10 @@
 // The set of tools one agent run can call. Built-in, plugin and bridge tools register here; every registration
 // returns its unregister function (STYLE.md: no registries without unregister). Argument schemas are compiled
 // once per registration.
-import { HarnessError, quoteUntrusted } from '../errors';
-import type { ToolSchema } from '../providers/types';
-import type { ToolDefinition } from './types';
-import { compileSchema, isObjectSchema, type SchemaCheck } from './validate';
+import { HarnessError, quoteUntrusted } from '../contracts/errors';
+import type { ToolSchema } from '../contracts/messages';
+import type { ToolDefinition } from '../contracts/tools';
+import { compileSchema, isObjectSchema, type SchemaCheck } from '../contracts/schema';
 
 /** Seed 000 §1: 1–64 ASCII letters, digits, `-` or `_`. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,4 +1,4 @@
-import { HarnessError } from '../errors';
+import { HarnessError } from '../contracts/errors';
 
 function parse(url: string, what: string): URL {
   let u: URL;

@@ -1,6 +1,6 @@
 // Shared helpers for transport and provider tests (not part of the public face).
 import type { Message, PrepareInput, StreamEvent } from '../providers';
-import type { EventStream } from '../util';
+import type { EventStream } from '../contracts';
 import type { ModelOutcome } from './stream-model';
 
 export function prepareInput(protocol: string, base_url: string, history: Message[], extra: Partial<PrepareInput> = {}): PrepareInput {

@@ -1,10 +1,10 @@
 // Cost comes only from the person's price table: cache reads, cache writes, plain input and output each at their
 // own price, missing cache prices charged as input, no price → null ("—"), never a guess.
 import { describe, expect, it } from 'vitest';
-import { HarnessError } from '../errors';
-import type { AssistantMessage, Message } from '../providers/types';
+import { HarnessError } from '../contracts/errors';
+import type { AssistantMessage, Message } from '../contracts/messages';
 import { addTotals, checkPriceTable, costOf, mergePrices, parsePriceTable, PRICE_PRESETS, priceFor, usageTotals, withPrice } from '.';
-import type { PriceTable, StepUsage } from './types';
+import type { PriceTable, StepUsage } from '../contracts/usage';
 
 const step = (over: Partial<StepUsage> = {}): StepUsage => ({
   input_tokens: 1_000_000,

@@ -1,6 +1,6 @@
 // Real OPFS and IndexedDB in Chromium: the private-workspace life cycle and its access checks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFsaWorkspaceFs } from '../fs';
+import { createFsaWorkspaceFs } from '../contracts/fs';
 import { openHarnessDb, type HarnessDb } from '../storage';
 import { queryWorkspaceAccess, openWorkspaceFs, requestWorkspaceAccess } from './access';
 import { createOpfsWorkspace, deleteWorkspace } from './lifecycle';

@@ -5,7 +5,7 @@
 // shows it in approval-review.tsx (diff, merge view, "Edit before allowing"); Allow then sends the person's version.
 import './approval-card.css';
 import { createSignal, createUniqueId, onMount, Show } from 'solid-js';
-import { shownPathArgument, shownWritePath } from '../../core/fs';
+import { shownPathArgument, shownWritePath } from '../../core/contracts/fs';
 import type { ApprovalRule } from '../../core';
 import { askReasonKey } from './ask-reason-strings';
 import { cardRule } from './card-rule';

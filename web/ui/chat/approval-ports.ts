@@ -4,7 +4,6 @@ import type { Accessor, Setter } from 'solid-js';
 import type { ApprovalAnswer, ApprovalRequest, ApprovalRule, ErrorData } from '../../core';
 import type { PluginWriteRequest } from '../../core/app-agent';
 import { cardRuleMemory } from './card-rule';
-import type { PendingApproval } from './chat-controller';
 
 export function approvalPorts(options: {
   sessionId: Accessor<string | null>;
@@ -74,4 +73,16 @@ export function approvalPorts(options: {
     });
 
   return { askPerson, askWrite };
+}
+
+/** One approval card waiting for the person. */
+export interface PendingApproval {
+  request: ApprovalRequest;
+  /** Set for one fs.write inside a running plugin tool (path and diff); such a card has no "always allow". */
+  write?: PluginWriteRequest;
+  /**
+   * `always`: true allows the tool for this session; a rule (from the card) is saved for the workspace. `content`:
+   * the person's edit of a reviewed write/edit (sent with an allow only).
+   */
+  answer(decision: 'allow' | 'deny', always?: boolean | ApprovalRule, reason?: string, content?: string): void;
 }

@@ -3,29 +3,21 @@
 // The agent runs in the tab's Worker (web/core/agent-worker); components read the signals here. Only the tab that
 // holds a session's lock writes it; another tab follows it read-only and live (session-follow.ts).
 import { batch, createSignal, onCleanup } from 'solid-js';
-import type { AgentEvent, ApprovalRequest, ApprovalRule, ContentPart, ErrorData, Message, TurnResult } from '../../core';
-import { addApprovalRule, type PluginWriteRequest, type TurnJournal } from '../../core/app-agent';
+import type { AgentEvent, ContentPart, ErrorData, Message, TurnResult } from '../../core';
+import { addApprovalRule, type TurnJournal } from '../../core/app-agent';
 import { onSessionRole, remoteAgent, type RemoteAgent, type RemoteTurn, type SessionRole } from '../../core/agent-worker';
 import { forkSession, HarnessError, recoverSession, type HarnessDb, type RecoveredSession } from '../../core';
 import { approvalPorts } from './approval-ports';
 import { changesFiles, emptyLive, liveAfter, type LiveTurn } from './live-turn';
 import { undoActions, type UndoActions } from './undo-actions';
 import { broadcastSession, followSession, type SessionChannel } from './session-follow';
-import type { ContextBreakdown, ContextSize, PriceTable, UsageTotals } from '../../core/usage/types';
+import type { ContextBreakdown, ContextSize, PriceTable, UsageTotals } from '../../core/contracts/usage';
 import { EMPTY_TOTALS } from '../../core/usage';
 
 export type { LiveTurn } from './live-turn';
 
-export interface PendingApproval {
-  request: ApprovalRequest;
-  /** Set for one fs.write inside a running plugin tool (path and diff); such a card has no "always allow". */
-  write?: PluginWriteRequest;
-  /**
-   * `always`: true allows the tool for this session; a rule (from the card) is saved for the workspace. `content`:
-   * the person's edit of a reviewed write/edit (sent with an allow only).
-   */
-  answer(decision: 'allow' | 'deny', always?: boolean | ApprovalRule, reason?: string, content?: string): void;
-}
+export type { PendingApproval } from './approval-ports';
+import type { PendingApproval } from './approval-ports';
 
 export interface TurnFailure {
   error: ErrorData;

@@ -5,7 +5,7 @@
 import { thinkingOf } from '../../core/app-agent';
 import type { AssistantMessage, ContentPart, Message } from '../../core';
 import { costOf, priceFor } from '../../core/usage';
-import type { CompactionInfo, PriceTable, StepUsage } from '../../core/usage/types';
+import type { CompactionInfo, PriceTable, StepUsage } from '../../core/contracts/usage';
 
 export interface ToolView {
   id: string;

@@ -4,7 +4,7 @@
 import './items.css';
 import { createSignal, createUniqueId, For, Show, type JSX } from 'solid-js';
 import type { ErrorData, Message } from '../../core';
-import type { CompactionInfo } from '../../core/usage/types';
+import type { CompactionInfo } from '../../core/contracts/usage';
 import type { ChatTranslate } from './chat-i18n';
 import { chatItems, withLineBreaks, type ChatItem } from './chat-model';
 import { Markdown } from './message-parts';

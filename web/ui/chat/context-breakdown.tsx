@@ -3,11 +3,10 @@
 // now, and "Compact now" with an optional focus. Figures come from the Worker (ChatController.contextBreakdown()),
 // measured when the dialog opens; nothing here estimates on its own.
 import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
-import type { ContextPartKind } from '../../core/usage/types';
+import type { ContextPartKind } from '../../core/contracts/usage';
 import { Dialog } from '../components/dialog';
 import type { ChatTranslate } from './chat-i18n';
-import type { MeterChat } from './context-meter';
-import { breakdownRows, formatCount, formatPercent, partsDiffer, shareOf, type NumberLocale } from './meter-format';
+import { type MeterChat, breakdownRows, formatCount, formatPercent, partsDiffer, shareOf, type NumberLocale } from './meter-format';
 import type { MeterKey } from './meter-strings';
 
 const UNIT: Partial<Record<ContextPartKind, MeterKey>> = {

@@ -3,19 +3,13 @@
 // focus shows the figures; a click opens the breakdown (context-breakdown.tsx), as /context does.
 import './meter.css';
 import { createSignal, createUniqueId, Show } from 'solid-js';
-import type { ContextBreakdown, ContextSize } from '../../core/usage/types';
+import type { ContextSize } from '../../core/contracts/usage';
 import { ContextBreakdownDialog } from './context-breakdown';
 import type { ChatTranslate } from './chat-i18n';
 import { formatCount, formatPercent, formatTokens, meterFractions, meterLevel, type NumberLocale } from './meter-format';
 
-/** What the meter and the breakdown need of the chat controller (ChatController has all of it). */
-export interface MeterChat {
-  context: () => ContextSize | null;
-  contextBreakdown(): Promise<ContextBreakdown>;
-  compact(focus?: string): Promise<void>;
-  busy: () => boolean;
-  sessionId: () => string | null;
-}
+export type { MeterChat } from './meter-format';
+import type { MeterChat } from './meter-format';
 
 export interface ContextMeterControl {
   /** Opens the breakdown (the /context command). */

@@ -3,7 +3,7 @@
 // item can open it and a file can also be given to it directly.
 import { createEffect, createSignal, createUniqueId, on, Show } from 'solid-js';
 import { forkSession, importSession, type SessionStore } from '../../core';
-import type { UsageTotals } from '../../core/usage/types';
+import type { UsageTotals } from '../../core/contracts/usage';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { InlineRename } from '../components/inline-rename';
 import { MoreIcon } from '../components/layout-icons';

@@ -1,7 +1,7 @@
 // Two tabs on one session: the writing tab tells the others what it streams and when it saved, over a
 // BroadcastChannel per session; a reading tab shows the live turn and reloads the saved session. Only the
 // writer (the Web Lock holder, web/core/agent-worker) ever writes; this is display.
-import type { LiveTurn } from './chat-controller';
+import type { LiveTurn } from './live-turn';
 
 export type FollowMessage = { type: 'live'; live: LiveTurn | null } | { type: 'saved' };
 

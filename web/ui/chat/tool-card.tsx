@@ -4,8 +4,8 @@
 import './tool-card.css';
 import { createEffect, createSignal, For, Show } from 'solid-js';
 import { describeRule, type ApprovalRule } from '../../core/approval';
-import { escapeControls, quoteUntrusted } from '../../core/errors';
-import { normalizeWorkspacePath, shownPathArgument } from '../../core/fs';
+import { escapeControls, quoteUntrusted } from '../../core/contracts/errors';
+import { normalizeWorkspacePath, shownPathArgument } from '../../core/contracts/fs';
 import { prettyArgs, type ToolView } from './chat-model';
 import type { ChatTranslate } from './chat-i18n';
 import { DiffView } from './diff-view';

@@ -4,7 +4,7 @@ import { createSignal, type Accessor } from 'solid-js';
 import type { RemoteAgent } from '../../core/agent-worker';
 import type { FileVersions, RevertOp, RewindMode, RewindResult, SessionChanges } from '../../core/app-agent/undo';
 import type { RevertResult } from '../../core/checkpoints';
-import { HarnessError } from '../../core/errors';
+import { HarnessError } from '../../core/contracts/errors';
 
 export interface UndoActions {
   /** Changes when a turn ended or a revert/rewind ran: views showing changes read it to refresh. */

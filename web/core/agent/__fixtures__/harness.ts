@@ -2,9 +2,9 @@
 import { DEFAULT_APPROVAL, type ApprovalSettings, type AskPerson } from '../../approval';
 import { HookPipeline } from '../../hooks';
 import type { ContextState } from '../../modules/context';
-import type { Message } from '../../providers/types';
+import type { Message } from '../../contracts/messages';
 import { ToolRegistry } from '../../tools/registry';
-import type { ToolDefinition } from '../../tools/types';
+import type { ToolDefinition } from '../../contracts/tools';
 import { runTurn } from '../loop';
 import type { AgentEvent, CheckpointSink, ModelSettings, TurnResult } from '../types';
 import { memoryFs } from './memory-fs';

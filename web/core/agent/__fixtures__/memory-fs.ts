@@ -1,5 +1,5 @@
 // A tiny in-memory WorkspaceFs for loop tests (no path policy: tests use plain relative paths).
-import type { WorkspaceFs } from '../../fs';
+import type { WorkspaceFs } from '../../contracts/fs';
 
 export function memoryFs(files: Record<string, string> = {}): WorkspaceFs & { files: Map<string, Uint8Array> } {
   const enc = new TextEncoder();

@@ -1,6 +1,6 @@
 // A scripted model for loop tests: each call takes the next reply, runs the transport hooks the way the real
 // transport does (before_request → after_response), emits text events and ends with `done`.
-import type { AssistantMessage, FinishReason, ModelResult, StreamEvent, ToolCall, Usage } from '../../providers/types';
+import type { AssistantMessage, FinishReason, ModelResult, StreamEvent, ToolCall, Usage } from '../../contracts/messages';
 import type { ModelCall, StreamFn } from '../types';
 
 export interface Reply {

@@ -1,7 +1,7 @@
 // Test tools: a free `read`, an asking `write`, and an `edit` that follows the snapshot contract.
 import { assertUnchanged, isFileSnapshot, takeFileSnapshot } from '../../approval';
-import { toErrorData } from '../../errors';
-import type { ToolDefinition } from '../../tools/types';
+import { toErrorData } from '../../contracts/errors';
+import type { ToolDefinition } from '../../contracts/tools';
 
 export const readTool = (log: string[] = []): ToolDefinition => ({
   schema: { name: 'read', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false } },

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_APPROVAL } from '../../approval';
 import { createMemoryContentStore } from '../../context/memory-content-store';
 import { HookPipeline } from '../../hooks';
-import type { AssistantMessage, Message } from '../../providers/types';
+import type { AssistantMessage, Message } from '../../contracts/messages';
 import { ToolRegistry } from '../../tools/registry';
 import { MODEL, runScripted } from '../__fixtures__/harness';
 import { memoryFs } from '../__fixtures__/memory-fs';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HookPipeline, type BudgetSettings } from '../../hooks';
-import type { Message, ToolSchema } from '../../providers/types';
+import type { Message, ToolSchema } from '../../contracts/messages';
 import { parseBudgetConfig, REMOVED_TOKENIZERS, budgetTrigger } from './budget-config';
 import { createBudgetModule, type BudgetEndpoint } from './budget-module';
 import { estimateMessages } from './estimate';

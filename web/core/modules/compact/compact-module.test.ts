@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runScripted } from '../../agent/__fixtures__/harness';
 import { HookPipeline, type BudgetEstimate } from '../../hooks';
-import type { Message } from '../../providers/types';
+import type { Message } from '../../contracts/messages';
 import { createBudgetModule, parseBudgetConfig } from '../budget';
 import { knownContext, snapshotMessage } from '../context';
 import { parseCompactConfig } from './compact-config';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../providers/types';
+import type { Message } from '../../contracts/messages';
 import { contextMessagesToAppend, knownContext, snapshotToRestore, type ContextState } from './index';
 
 const sys: Message = { role: 'system', content: 'You are i.' };

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ToolContext, ToolDefinition } from '../../tools/types';
+import type { ToolContext, ToolDefinition } from '../../contracts/tools';
 import { createInMemoryMemoryStore, memoryTools, MEMORY_MAX_ENTRIES, secretKind, type MemoryStore } from './index';
 import { createNodeMemoryStore, memoryFilePath } from './node-memory-store';
 

@@ -1,8 +1,8 @@
 // Skills and AGENTS.md over both WorkspaceFs backends: skills.test.ts (Node temp folder) and
 // skills.browser.test.ts (OPFS in Chromium). Test-only.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WorkspaceFs } from '../../fs';
-import type { ToolContext, ToolDefinition } from '../../tools/types';
+import type { WorkspaceFs } from '../../contracts/fs';
+import type { ToolContext, ToolDefinition } from '../../contracts/tools';
 import { loadProjectInstructions } from '../prompts';
 import { discoverSkills, skillTools, workspaceSkillRoots, type SkillCatalog } from './index';
 

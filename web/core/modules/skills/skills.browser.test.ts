@@ -1,4 +1,4 @@
-import { createFsaWorkspaceFs } from '../../fs';
+import { createFsaWorkspaceFs } from '../../contracts/fs';
 import { defineSkillsSuite } from './skills-suite';
 
 defineSkillsSuite('File System Access over OPFS', async () => {

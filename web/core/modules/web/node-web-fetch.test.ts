@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ToolContext } from '../../tools/types';
+import type { ToolContext } from '../../contracts/tools';
 import { createNodeWebFetch } from './node-web-fetch';
 import { webFetchTool } from './web-fetch-tool';
 

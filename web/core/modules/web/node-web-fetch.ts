@@ -9,7 +9,7 @@
 // this one arrow (web/core's Node side → bridge/web-fetch). Errors arrive as BridgeError, which carries the same
 // Symbol.for marker as HarnessError, so guard() keeps their codes. Node-only: exported from modules/node.ts.
 import { fetchPage } from '../../../../bridge/web-fetch';
-import type { ToolResult } from '../../tools/types';
+import type { ToolResult } from '../../contracts/tools';
 import type { WebFetchBackend } from './web-fetch-tool';
 
 export interface NodeWebFetchOptions {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ToolContext } from '../../tools/types';
+import type { ToolContext } from '../../contracts/tools';
 import { validateWebConfig } from './web-config';
 import { webSearchTool } from './web-search-tool';
 

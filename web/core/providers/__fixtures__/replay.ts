@@ -1,7 +1,7 @@
 // Runs a transcribed fixture through the real transport (streamModel) with a replaying fetch.
 import { streamModel } from '../../transport';
 import { collect, prepareInput } from '../../transport/test-support';
-import type { Message, PrepareInput } from '../types';
+import type { Message, PrepareInput } from '../../contracts/messages';
 import { fixtureSse, replayFetch } from './load-fixture';
 
 export const BASE: Record<string, string> = {

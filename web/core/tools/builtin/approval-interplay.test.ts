@@ -8,7 +8,7 @@ import { createNodeWorkspaceFs } from '../../../../plugin-host/fs/node';
 import { runScripted } from '../../agent/__fixtures__/harness';
 import { call } from '../../agent/__fixtures__/scripted-stream';
 import type { ApprovalRequest } from '../../approval';
-import type { WorkspaceFs } from '../../fs';
+import type { WorkspaceFs } from '../../contracts/fs';
 import { builtinTools, createInMemoryMemoryStore } from '../../modules';
 import { ToolRegistry } from '../registry';
 import { markedToolContent } from '../../agent/native-marks';

@@ -2,8 +2,8 @@
 // over a Node temp folder, builtin-tools.browser.test.ts over an OPFS folder in Chromium. Test-only.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_APPROVAL, defaultDecision } from '../../approval';
-import type { WorkspaceAccess, WorkspaceFs } from '../../fs';
-import type { ToolContext, ToolDefinition, ToolResult } from '../types';
+import type { WorkspaceAccess, WorkspaceFs } from '../../contracts/fs';
+import type { ToolContext, ToolDefinition, ToolResult } from '../../contracts/tools';
 import { coreFileTools, editTool, globTool, readTool, searchTool, viewImageTool, writeTool } from './index';
 import { NESTED_IGNORE_EXPECTED, NESTED_IGNORE_FILES, NESTED_IGNORE_PATHS } from './nested-ignore-case';
 

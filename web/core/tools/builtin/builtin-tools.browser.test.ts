@@ -1,4 +1,4 @@
-import { createFsaWorkspaceFs } from '../../fs';
+import { createFsaWorkspaceFs } from '../../contracts/fs';
 import { defineBuiltinToolsSuite, type ToolsHarness } from './builtin-tools-suite';
 import { defineProtectedPathsSuite } from './protected-paths-suite';
 

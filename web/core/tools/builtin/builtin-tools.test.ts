@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeWorkspaceFs } from '../../../../plugin-host/fs/node';
-import type { ToolContext } from '../types';
+import type { ToolContext } from '../../contracts/tools';
 import { defineBuiltinToolsSuite, type ToolsHarness } from './builtin-tools-suite';
 import { globTool, searchTool } from './index';
 import { defineProtectedPathsSuite } from './protected-paths-suite';

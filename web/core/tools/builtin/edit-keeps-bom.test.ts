@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createNodeWorkspaceFs } from '../../../../plugin-host/fs/node';
-import type { ToolContext } from '../types';
+import type { ToolContext } from '../../contracts/tools';
 import { editTool, readTool } from './index';
 
 let base: string;

@@ -8,13 +8,13 @@ export { globTool, type GlobLimits } from './glob';
 export { searchTool, type SearchLimits } from './search';
 export { viewImageTool, toBase64 } from './view-image';
 export { unifiedDiff, type DiffOptions } from './diff';
-export { compileGlob, expandBraces, type GlobMatcher, type GlobOptions } from './glob-match';
+export { compileGlob, expandBraces, type GlobMatcher, type GlobOptions } from '../../contracts/glob';
 export { compileLinearRegex, REGEX_MAX_PROGRAM, REGEX_MAX_REPEAT, type LinearRegex } from './linear-regex';
 export { walk, type WalkOptions, type WalkResult } from './walk';
-export * from './limits';
+export * from '../../contracts/tool-limits';
 export { toolError } from './tool-kit';
 
-import type { ToolDefinition } from '../types';
+import type { ToolDefinition } from '../../contracts/tools';
 import { editTool } from './edit';
 import { globTool } from './glob';
 import { readTool } from './read';

@@ -7,10 +7,10 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeWorkspaceFs } from '../../../../plugin-host/fs/node';
-import type { ToolContext } from '../types';
+import type { ToolContext } from '../../contracts/tools';
 import { globTool } from './glob';
 import { ancestorLevels } from './ignore-rules';
-import { SKIPPED_DIRS } from './limits';
+import { SKIPPED_DIRS } from '../../contracts/tool-limits';
 import { searchTool } from './search';
 import { NESTED_IGNORE_EXPECTED, NESTED_IGNORE_FILES, NESTED_IGNORE_PATHS } from './nested-ignore-case';
 

@@ -3,8 +3,8 @@
 // are covered through the real loop in web/core/approval/protected-paths.test.ts. Test-only.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GIT_DETOURS } from '../../../../plugin-host/fs/workspace-fs-suite';
-import { protectWrites, type WorkspaceFs } from '../../fs';
-import type { PreparedCall, ToolContext, ToolDefinition, ToolResult } from '../types';
+import { protectWrites, type WorkspaceFs } from '../../contracts/fs';
+import type { PreparedCall, ToolContext, ToolDefinition, ToolResult } from '../../contracts/tools';
 import type { ToolsHarness } from './builtin-tools-suite';
 import { editTool, writeTool } from './index';
 

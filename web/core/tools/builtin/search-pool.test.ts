@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeWorkspaceFs } from '../../../../plugin-host/fs/node';
-import type { WorkspaceFs } from '../../fs';
-import type { ToolContext } from '../types';
+import type { WorkspaceFs } from '../../contracts/fs';
+import type { ToolContext } from '../../contracts/tools';
 import { globTool, searchTool } from './index';
-import { SEARCH_CONCURRENCY, WALK_LIST_AHEAD } from './limits';
+import { SEARCH_CONCURRENCY, WALK_LIST_AHEAD } from '../../contracts/tool-limits';
 
 const FOLDERS = 20;
 const FILES = 15;

@@ -2,7 +2,7 @@
 // numbers and snippets, on text that trips offset arithmetic: multi-byte and astral characters, characters whose
 // lower case changes length, CRLF, lines past the 4000-character cut, empty lines, no final newline.
 import { describe, expect, it } from 'vitest';
-import { BINARY_SNIFF_BYTES, SEARCH_MAX_LINE_CHARS } from './limits';
+import { BINARY_SNIFF_BYTES, SEARCH_MAX_LINE_CHARS } from '../../contracts/tool-limits';
 import { lineTest, scanLines, scanText, type ScanBudget } from './search-scan';
 import { decodeText, hasNul, textUnlessBinary } from './tool-kit';
 

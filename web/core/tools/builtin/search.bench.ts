@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, it } from 'vitest';
 import { compare } from '../../../../scripts/bench-kit';
 import { createNodeWorkspaceFs } from '../../../../plugin-host/fs/node';
-import type { WorkspaceFs } from '../../fs';
-import type { ToolContext } from '../types';
-import { SEARCH_CONCURRENCY, SEARCH_MAX_FILE_BYTES } from './limits';
+import type { WorkspaceFs } from '../../contracts/fs';
+import type { ToolContext } from '../../contracts/tools';
+import { SEARCH_CONCURRENCY, SEARCH_MAX_FILE_BYTES } from '../../contracts/tool-limits';
 import { searchTool } from './search';
 import { walk } from './walk';
 

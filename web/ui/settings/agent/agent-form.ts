@@ -1,7 +1,7 @@
 // The Settings → Agent form state and its conversion to and from the stored object (web/core/app-agent
 // agent-settings). Pure: validation stays with the modules' own parsers (checkAgentModules on save).
 import type { AgentModules, StoredModules } from '../../../core/app-agent/agent-settings';
-import { HarnessError } from '../../../core/errors';
+import { HarnessError } from '../../../core/contracts/errors';
 import type { CacheMode, ModuleName, ProfileName } from '../../../core/modules';
 
 export type CacheChoice = CacheMode | 'off';

@@ -3,7 +3,7 @@
 // two usual causes: --allow-origin missing this app's origin, and Chrome's Local Network Access prompt.
 import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
 import { chooseBridgeRoot, connectedBridge, forgetBridge, pairBridge, type BridgeManifest, type BridgeStatus } from '../../../core/bridge-client';
-import { escapeControls } from '../../../core/errors';
+import { escapeControls } from '../../../core/contracts/errors';
 import type { AppState } from '../../state/app-state';
 import { messageOf } from '../../state/errors';
 import '../plugins/plugins.css';

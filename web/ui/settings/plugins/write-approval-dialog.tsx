@@ -3,7 +3,7 @@
 // write policy always asks about says why.
 import { Show } from 'solid-js';
 import type { WriteApprovalRequest } from '../../../../plugin-host';
-import { shownWritePath } from '../../../core/fs';
+import { shownWritePath } from '../../../core/contracts/fs';
 import { writeApprovalDiff } from '../../../core/plugins';
 import { askReasonKey } from '../../chat/ask-reason-strings';
 import { Dialog } from '../../components/dialog';

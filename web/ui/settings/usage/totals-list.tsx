@@ -4,7 +4,7 @@
 import './usage.css';
 import { Show } from 'solid-js';
 import { cacheHitRatio } from '../../../core/usage';
-import type { UsageTotals } from '../../../core/usage/types';
+import type { UsageTotals } from '../../../core/contracts/usage';
 import { formatCost, formatCount, formatPercent, type NumberLocale } from '../../chat/meter-format';
 import type { Translate } from '../../i18n/i18n';
 

@@ -3,7 +3,7 @@
 // and over the latest requests, the per-request series, the streams, and where input missed the cache per class.
 import type { CacheRecord, CacheReport, PredictionClass } from '../../../core/modules';
 import { PRICE_PRESETS, type PricePreset } from '../../../core/usage';
-import type { ModelPrice } from '../../../core/usage/types';
+import type { ModelPrice } from '../../../core/contracts/usage';
 
 export type PriceField = 'input' | 'output' | 'cache_read' | 'cache_write';
 export type PriceForm = { model: string } & Record<PriceField, string>;

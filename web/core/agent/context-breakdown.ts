@@ -4,14 +4,14 @@
 // image_tokens), so the parts are estimates even when `size` is anchored on the provider's usage. Messages are
 // classified by the marks their writers set: modules/prompts (project_instructions), modules/context
 // (context_snapshot, context_delta); the fold is modules/compact's own planCut with the same keep_recent.
-import { DEFAULT_BUDGET, estimateBudget, estimateBytes } from '../agent/budget';
+import { DEFAULT_BUDGET, estimateBudget, estimateBytes } from './budget';
 import type { BudgetSettings } from '../hooks';
 import { DEFAULT_COMPACT_CONFIG, headLength, planCut } from '../modules/compact';
 import { knownContext } from '../modules/context';
 import { isProjectInstructions } from '../modules/prompts';
-import type { Message, ToolSchema } from '../providers/types';
+import type { Message, ToolSchema } from '../contracts/messages';
 import { createContextMeter } from './context-meter';
-import type { ContextBreakdown, ContextPartKind } from './types';
+import type { ContextBreakdown, ContextPartKind } from '../contracts/usage';
 
 export type ToolSource = 'builtin' | 'plugins' | 'bridge' | 'mcp';
 

@@ -8,10 +8,10 @@
 // usage of the kept answers counted the folded messages, and the log cannot tell those answers from later ones, so
 // `reset` never anchors on an answer behind a compaction summary: the size is an estimate in bytes (`estimated`)
 // until the next answer is pushed. The loop drops its anchor at a compaction for the same reason.
-import { DEFAULT_BUDGET, estimateBudget, estimateBytes, triggerOf, type UsageAnchor } from '../agent/budget';
+import { DEFAULT_BUDGET, estimateBudget, estimateBytes, triggerOf, type UsageAnchor } from './budget';
 import type { BudgetSettings } from '../hooks';
-import type { Message, ToolSchema } from '../providers/types';
-import type { ContextSize } from './types';
+import type { Message, ToolSchema } from '../contracts/messages';
+import type { ContextSize } from '../contracts/usage';
 
 export interface ContextMeter {
   /** Takes a whole history (opening a session, or after the history was replaced); O(history). */

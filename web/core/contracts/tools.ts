@@ -1,8 +1,8 @@
 // What a tool is to the agent loop. Built-in tools, WASM plugin tools and bridge tools all take this shape; the
 // loop validates arguments against `schema.parameters`, runs the approval gate, then `execute`s.
 
-import type { AskReason, WorkspaceFs } from '../fs';
-import type { ImagePart, ToolSchema } from '../providers/types';
+import type { AskReason, WorkspaceFs } from './fs';
+import type { ImagePart, ToolSchema } from './messages';
 
 export interface ToolContext {
   /** The granted workspace folder; every path goes through its policy. */

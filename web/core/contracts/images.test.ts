@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ImagePart } from '../providers/types';
-import type { ToolDefinition } from '../tools/types';
-import { runScripted } from './__fixtures__/harness';
-import { call } from './__fixtures__/scripted-stream';
+import type { ImagePart } from './messages';
+import type { ToolDefinition } from './tools';
+import { runScripted } from '../agent/__fixtures__/harness';
+import { call } from '../agent/__fixtures__/scripted-stream';
 import { checkImage, MAX_IMAGE_BYTES } from './images';
 
 const b64 = (bytes: number[]) => Buffer.from(Uint8Array.from(bytes)).toString('base64');

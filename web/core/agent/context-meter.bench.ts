@@ -4,11 +4,11 @@
 // in a stored log walks anyway). Target: ≤ 0.02 (at least 50× faster).
 import { it } from 'vitest';
 import { fmt, report } from '../../../scripts/bench-kit';
-import { DEFAULT_BUDGET, estimateBudget } from '../agent/budget';
+import { DEFAULT_BUDGET, estimateBudget } from './budget';
 import type { BudgetSettings } from '../hooks';
-import type { Message, ToolSchema } from '../providers/types';
+import type { Message, ToolSchema } from '../contracts/messages';
 import { createContextMeter } from './context-meter';
-import type { StepUsage } from './types';
+import type { StepUsage } from '../contracts/usage';
 
 const BUDGET: BudgetSettings = { ...DEFAULT_BUDGET, context_window: 200_000, max_tokens: 8_000 };
 const TOOLS: ToolSchema[] = ['read', 'write', 'edit', 'search', 'run'].map((name) => ({ name, description: `The ${name} tool.`, parameters: { type: 'object', properties: { path: { type: 'string' } } } }));

@@ -3,8 +3,8 @@
 // segments × segments table. Syntax: `**` (any number of folders, as a whole segment), `*` (any characters but
 // `/`), `?` (one character), `[abc]`, `[a-z]`, `[!x]` / `[^x]`, `{a,b}` (nested allowed, expanded first, at most
 // GLOB_MAX_ALTERNATIVES), `\` escapes the next character. Matching is case-sensitive on whole paths.
-import { HarnessError } from '../../errors';
-import { GLOB_MAX_ALTERNATIVES, GLOB_MAX_PATTERN_CHARS } from './limits';
+import { HarnessError } from './errors';
+import { GLOB_MAX_ALTERNATIVES, GLOB_MAX_PATTERN_CHARS } from './tool-limits';
 
 type Token = { t: 'char'; c: string } | { t: 'any' } | { t: 'star' } | { t: 'class'; negate: boolean; ranges: Array<[string, string]> };
 type Segment = { globstar: true } | { globstar: false; tokens: Token[] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlob, expandBraces } from './glob-match';
+import { compileGlob, expandBraces } from './glob';
 
 describe('glob matcher', () => {
   const m = (pattern: string, path: string) => compileGlob(pattern).matches(path);

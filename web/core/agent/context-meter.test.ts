@@ -1,11 +1,11 @@
 // The meter counts one message at a time and must always equal the budget's full recount (estimateBudget) of the
 // same history, tools and usage anchor; after a compaction it must not trust usage measured before it.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BUDGET, estimateBudget, triggerOf, type UsageAnchor } from '../agent/budget';
+import { DEFAULT_BUDGET, estimateBudget, triggerOf, type UsageAnchor } from './budget';
 import type { BudgetSettings } from '../hooks';
-import type { AssistantMessage, Message, ToolSchema } from '../providers/types';
+import type { AssistantMessage, Message, ToolSchema } from '../contracts/messages';
 import { createContextMeter } from '.';
-import type { StepUsage } from './types';
+import type { StepUsage } from '../contracts/usage';
 
 const BUDGET: BudgetSettings = { ...DEFAULT_BUDGET, context_window: 16_000, max_tokens: 1_000 };
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

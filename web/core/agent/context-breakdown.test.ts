@@ -1,10 +1,10 @@
 // The /context view on a realistic session: each part is the budget's estimate of the messages its writer marked,
 // tools per source, images apart, and `would_fold` is exactly what planCut would fold with the same keep_recent.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BUDGET, estimateBudget, estimateBytes } from '../agent/budget';
+import { DEFAULT_BUDGET, estimateBudget, estimateBytes } from './budget';
 import type { BudgetSettings } from '../hooks';
 import { contextMessagesToAppend, planCut, projectInstructionsMessage, snapshotMessage } from '../modules';
-import type { Message, ToolSchema } from '../providers/types';
+import type { Message, ToolSchema } from '../contracts/messages';
 import { contextBreakdown, createContextMeter } from '.';
 
 const BUDGET: BudgetSettings = { ...DEFAULT_BUDGET, context_window: 32_000, max_tokens: 2_000 };

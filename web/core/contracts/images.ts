@@ -1,6 +1,6 @@
 // Image checks for tool results (seed 000 §5): PNG/JPEG/GIF/WebP recognised by signature, <= 8 MiB each,
 // <= 8 per batch, base64 data URLs only. Runs after `after_tool`, so a hook cannot smuggle in other images.
-import type { ImagePart } from '../providers/types';
+import type { ImagePart } from './messages';
 
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
 export const MAX_IMAGES_PER_BATCH = 8;

@@ -1,7 +1,7 @@
 // Wires the provider transport (web/core/transport `streamModel`) in as the loop's injected stream function.
 import type { ProviderAdapter, Route, StreamEvent } from '../providers';
-import { streamModel, type TransportPorts } from '../transport';
-import type { ModelCall, StreamFn } from './types';
+import { streamModel, type TransportPorts } from '.';
+import type { ModelCall, StreamFn } from '../contracts';
 
 export interface TransportStreamOptions extends TransportPorts {
   /** api_key_env: the credential's name; null sends no key (local servers). */

@@ -1,2 +1,0 @@
-export { EventStream } from './event-stream';
-export { cachedStableJson, stableJson } from './stable-json';
