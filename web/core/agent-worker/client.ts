@@ -2,15 +2,15 @@
 // with the AppAgent shape the chat uses. Turns come back as the same EventStream; approvals arrive as calls of the
 // page's askPerson/askWrite with an AbortSignal that fires when the Worker stops waiting.
 import { proxy, wrap, type Remote } from 'comlink';
-import type { AgentEvent, TurnResult } from '../agent/types';
+import type { AgentEvent, TurnResult } from '../agent';
 import type { AskPerson } from '../approval';
 import type { AgentSettings, AskWrite, TurnJournal } from '../app-agent';
-import { HarnessError, type ErrorData } from '../contracts/errors';
-import type { ContentPart, Message } from '../contracts/messages';
+import { HarnessError, type ErrorData } from '../contracts';
+import type { ContentPart, Message } from '../contracts';
 import type { SessionInfo, SessionStore } from '../sessions';
-import type { ContextBreakdown, PriceTable, UsageTotals } from '../contracts/usage';
+import type { ContextBreakdown, PriceTable, UsageTotals } from '../contracts';
 import type { WorkspaceUsage } from './usage-queries';
-import type { FileVersions, RevertOp, RewindMode, RewindResult, SessionChanges } from '../app-agent/undo';
+import type { FileVersions, RevertOp, RewindMode, RewindResult, SessionChanges } from '../app-agent';
 import type { RevertResult } from '../checkpoints';
 import { EventStream } from '../contracts';
 import { getWorkspace, workspaceDirectory } from '../workspaces';

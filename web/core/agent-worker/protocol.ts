@@ -2,16 +2,16 @@
 // calls back on (events, approvals, lock changes). Everything crossing it is structured-cloneable plain data;
 // errors cross as {code, message, data} (installErrorTransfer, on both sides).
 import { transferHandlers } from 'comlink';
-import type { AgentEvent, TurnResult } from '../agent/types';
+import type { AgentEvent, TurnResult } from '../agent';
 import type { ApprovalRequest, AskPerson } from '../approval';
 import type { AgentSettings, PluginWriteRequest, TurnJournal } from '../app-agent';
-import type { FileVersions, RevertOp, RewindMode, RewindResult, SessionChanges } from '../app-agent/undo';
+import type { FileVersions, RevertOp, RewindMode, RewindResult, SessionChanges } from '../app-agent';
 import type { RevertResult } from '../checkpoints';
-import { HarnessError } from '../contracts/errors';
-import type { WorkspaceAccess } from '../contracts/fs';
-import type { ContentPart, Message } from '../contracts/messages';
+import { HarnessError } from '../contracts';
+import type { WorkspaceAccess } from '../contracts';
+import type { ContentPart, Message } from '../contracts';
 import type { SessionStore } from '../sessions';
-import type { ContextBreakdown, PriceTable, UsageTotals } from '../contracts/usage';
+import type { ContextBreakdown, PriceTable, UsageTotals } from '../contracts';
 import type { WorkspaceUsage } from './usage-queries';
 
 /** What the Worker needs to open a workspace: its record's plain fields and the folder handle the page holds permission for. */

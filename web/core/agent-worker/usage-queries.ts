@@ -3,9 +3,9 @@
 // (append-only entries; a `reset` only changes what the model sees next), so the totals walk the log, not the
 // current history.
 import type { CacheRecord, CacheReport } from '../modules';
-import type { AssistantMessage, Message } from '../contracts/messages';
+import type { AssistantMessage, Message } from '../contracts';
 import type { SessionEntry, SessionStore } from '../sessions';
-import type { PriceTable, StepUsage, UsageTotals } from '../contracts/usage';
+import type { PriceTable, StepUsage, UsageTotals } from '../contracts';
 import { addTotals, usageTotals } from '../usage';
 
 export interface SessionUsage {

@@ -2,7 +2,7 @@
 // permission for; the Worker builds the WorkspaceFs over them and runs turns, tools, plugins (nested Workers),
 // sessions and compaction off the main thread.
 import { expose } from 'comlink';
-import { createFsaWorkspaceFs } from '../contracts/fs';
+import { createFsaWorkspaceFs } from '../contracts';
 import { createAgentHost } from './host';
 import { installErrorTransfer } from './protocol';
 

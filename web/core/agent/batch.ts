@@ -1,7 +1,7 @@
 // Whole-batch validation (seed 000 §5): ids, names, string arguments, `function` type and the finish reason are
 // checked for every call before any call runs. One bad call → nothing runs and the model is told why.
-import type { AssistantMessage, FinishReason, ToolCall } from '../contracts/messages';
-import type { ToolRegistry } from '../tools/registry';
+import type { AssistantMessage, FinishReason, ToolCall } from '../contracts';
+import type { ToolRegistry } from '../tools';
 
 export interface ValidCall {
   id: string;

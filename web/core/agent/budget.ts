@@ -4,10 +4,10 @@
 // UTF-8 byte count (one token per byte) for everything added since; without a valid anchor, bytes for all.
 import type { ModelConfig } from '../config';
 import type { BudgetEstimate, BudgetSettings } from '../hooks';
-import { toolBudget } from '../modules/budget';
-import type { Message, ToolSchema, Usage } from '../contracts/messages';
+import { toolBudget } from '../modules';
+import type { Message, ToolSchema, Usage } from '../contracts';
 
-export { requestMaxTokens } from '../modules/budget';
+export { requestMaxTokens } from '../modules';
 
 export const DEFAULT_BUDGET: Omit<BudgetSettings, 'context_window' | 'max_tokens'> = {
   safety: 0.02,

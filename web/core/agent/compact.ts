@@ -3,13 +3,13 @@
 // compact_plan → before_compact (a local `summary`, or a `prompt` the model summarises) → after_compact →
 // before_compact_commit → budget re-check; any failure commits nothing and keeps the original history.
 // A manual compaction (`TurnInput.compact`) runs the same chain with `manual: true` and the person's focus text.
-import { HarnessError, type ErrorData, toErrorData } from '../contracts/errors';
+import { HarnessError, type ErrorData, toErrorData } from '../contracts';
 import type { BudgetEstimate, HookPipeline } from '../hooks';
-import { snapshotToRestore } from '../modules/context';
-import { headLength } from '../modules/compact';
-import { focusInstruction } from '../modules/compact/default-prompt';
-import type { Message, UserMessage } from '../contracts/messages';
-import type { CompactionInfo, StepUsage } from '../contracts/usage';
+import { snapshotToRestore } from '../modules';
+import { headLength } from '../modules';
+import { focusInstruction } from '../modules';
+import type { Message, UserMessage } from '../contracts';
+import type { CompactionInfo, StepUsage } from '../contracts';
 
 export interface CompactDeps {
   /** The pipeline whose compact_plan … before_compact_commit chain runs (the session's, or the default compactor). */

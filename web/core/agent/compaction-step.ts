@@ -1,13 +1,13 @@
 // One compaction inside a turn (automatic when the budget does not fit, or manual: `TurnInput.compact`), with its
 // events: the summary call's `usage` (compact: true), then `compacted`, or `compaction-failed` when any part of the
 // chain fails — in which case nothing is committed and the caller's history is untouched.
-import { HarnessError, toErrorData } from '../contracts/errors';
+import { HarnessError, toErrorData } from '../contracts';
 import { abortError, HookPipeline, transportHooksOf, type BudgetEstimate } from '../hooks';
-import { createCompactModule } from '../modules/compact/compact-module';
-import { DEFAULT_COMPACT_CONFIG } from '../modules/compact/compact-config';
-import { MAX_COMPACT_FOCUS_CHARS } from '../modules/compact/default-prompt';
-import type { Message, PrepareInput, ToolSchema, UserMessage } from '../contracts/messages';
-import type { StepUsage } from '../contracts/usage';
+import { createCompactModule } from '../modules';
+import { DEFAULT_COMPACT_CONFIG } from '../modules';
+import { MAX_COMPACT_FOCUS_CHARS } from '../modules';
+import type { Message, PrepareInput, ToolSchema, UserMessage } from '../contracts';
+import type { StepUsage } from '../contracts';
 import { compactHistory, compactionError, headLength, type Compacted } from './compact';
 import { requestMaxTokens } from './budget';
 import { callModel } from './model-call';

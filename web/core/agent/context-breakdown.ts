@@ -6,12 +6,12 @@
 // (context_snapshot, context_delta); the fold is modules/compact's own planCut with the same keep_recent.
 import { DEFAULT_BUDGET, estimateBudget, estimateBytes } from './budget';
 import type { BudgetSettings } from '../hooks';
-import { DEFAULT_COMPACT_CONFIG, headLength, planCut } from '../modules/compact';
-import { knownContext } from '../modules/context';
-import { isProjectInstructions } from '../modules/prompts';
-import type { Message, ToolSchema } from '../contracts/messages';
+import { DEFAULT_COMPACT_CONFIG, headLength, planCut } from '../modules';
+import { knownContext } from '../modules';
+import { isProjectInstructions } from '../modules';
+import type { Message, ToolSchema } from '../contracts';
 import { createContextMeter } from './context-meter';
-import type { ContextBreakdown, ContextPartKind } from '../contracts/usage';
+import type { ContextBreakdown, ContextPartKind } from '../contracts';
 
 export type ToolSource = 'builtin' | 'plugins' | 'bridge' | 'mcp';
 

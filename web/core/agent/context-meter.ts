@@ -10,8 +10,8 @@
 // until the next answer is pushed. The loop drops its anchor at a compaction for the same reason.
 import { DEFAULT_BUDGET, estimateBudget, estimateBytes, triggerOf, type UsageAnchor } from './budget';
 import type { BudgetSettings } from '../hooks';
-import type { Message, ToolSchema } from '../contracts/messages';
-import type { ContextSize } from '../contracts/usage';
+import type { Message, ToolSchema } from '../contracts';
+import type { ContextSize } from '../contracts';
 
 export interface ContextMeter {
   /** Takes a whole history (opening a session, or after the history was replaced); O(history). */

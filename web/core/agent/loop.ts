@@ -14,12 +14,12 @@
 //     checkpoint     `before_save` → save → `after_save`, after every change of the history
 //   finishWith       `finish`, the result
 //   stopped          a stop (Stop, abort, failure) keeps what is valid, a stopped answer included, then finishWith
-import { toErrorData, type ErrorData } from '../contracts/errors';
+import { toErrorData, type ErrorData } from '../contracts';
 import { abortError, transportHooksOf, type BudgetEstimate, type HookPipeline } from '../hooks';
-import type { AssistantMessage, FinishReason, Message, PrepareInput, ToolSchema, Usage, UserMessage } from '../contracts/messages';
-import { contextMessagesToAppend } from '../modules/context';
-import { loadProjectInstructions, resolveSystemPrompt } from '../modules/prompts';
-import { isConsistent } from '../sessions/validate-history';
+import type { AssistantMessage, FinishReason, Message, PrepareInput, ToolSchema, Usage, UserMessage } from '../contracts';
+import { contextMessagesToAppend } from '../modules';
+import { loadProjectInstructions, resolveSystemPrompt } from '../modules';
+import { isConsistent } from '../sessions';
 import { selectToolView } from '../tool-views';
 import { EventStream } from '../contracts';
 import { validateBatch, type BatchVerdict, type ValidCall } from './batch';
@@ -30,7 +30,7 @@ import { nativeRequestHistory } from './native-marks';
 import { callModel } from './model-call';
 import { runBatch } from './run-tools';
 import { anchorUsage, nextContextSize, stepUsageOf } from './step-usage';
-import type { StepUsage } from '../contracts/usage';
+import type { StepUsage } from '../contracts';
 import type { AgentEvent, StopReason, ToolCallRecord, TurnDeps, TurnInput, TurnResult } from './types';
 
 export const DEFAULT_MAX_STEPS = 50;

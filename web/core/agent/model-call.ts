@@ -1,7 +1,7 @@
 // One model call: forwards stream events to the UI and returns the terminal outcome. The injected stream never
 // throws by contract; if one does anyway, the throw becomes an error outcome here.
-import { toErrorData, type ErrorData } from '../contracts/errors';
-import type { ModelResult } from '../contracts/messages';
+import { toErrorData, type ErrorData } from '../contracts';
+import type { ModelResult } from '../contracts';
 import type { AgentEvent, ModelCall, StreamFn } from './types';
 
 export type CallOutcome = { ok: true; result: ModelResult } | { ok: false; error: ErrorData };

@@ -2,7 +2,7 @@
 // 消息 … 两者都明确标记 untrusted_tool_data"). The session keeps the plain result; only the request carries the
 // mark, like the JSON path's envelope. A first line instead of a JSON wrapper: the mark costs a handful of tokens
 // and the output (often source code) stays unescaped and readable. Deterministic, so the cached prefix is stable.
-import type { Message, ToolMessage } from '../contracts/messages';
+import type { Message, ToolMessage } from '../contracts';
 
 /** The first line of every tool result the model sees on the native path. */
 export const UNTRUSTED_TOOL_DATA_LINE = 'untrusted_tool_data: true';

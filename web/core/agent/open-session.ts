@@ -1,8 +1,8 @@
 // The thin stateful step around the loop: open (or create) a session, run `session_load` over the loaded history,
 // and hand back the history plus a checkpoint sink for `runTurn`. The app and the headless runner both use it.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import type { HookPipeline } from '../hooks';
-import type { Message } from '../contracts/messages';
+import type { Message } from '../contracts';
 import { createCheckpointSink, type SessionInfo, type SessionStore } from '../sessions';
 import type { CheckpointSink } from './types';
 

@@ -3,11 +3,11 @@
 // with the `responses` protocol, a `responses-*` variant enabled in the selection stands in for its plain module.
 // `compact` also switches on budget metering (with a window). `cache` comes last: it must see the final wire body.
 import type { BudgetSettings, HookHandler } from '../hooks';
-import { budgetModulesOn, createBudgetModule, type BudgetEndpoint, type BudgetModule } from '../modules/budget';
-import { createCacheModule, type CacheConfig, type StatsStore } from '../modules/cache';
-import { createCompactModule, DEFAULT_COMPACT_CONFIG, type CompactConfig } from '../modules/compact';
-import { builtinModules } from '../modules/builtin-tools';
-import type { Bindings, ProfileSelection } from '../modules/profiles';
+import { budgetModulesOn, createBudgetModule, type BudgetEndpoint, type BudgetModule } from '../modules';
+import { createCacheModule, type CacheConfig, type StatsStore } from '../modules';
+import { createCompactModule, DEFAULT_COMPACT_CONFIG, type CompactConfig } from '../modules';
+import { builtinModules } from '../modules';
+import type { Bindings, ProfileSelection } from '../modules';
 import type { ModelSettings } from './types';
 
 export interface ProfileHooksOptions {

@@ -16,8 +16,8 @@ import {
   type ContentScope,
   type ContentStore,
 } from '../context';
-import { toErrorData } from '../contracts/errors';
-import type { ToolDefinition } from '../contracts/tools';
+import { toErrorData } from '../contracts';
+import type { ToolDefinition } from '../contracts';
 
 /** What the loop needs to bound results (TurnDeps.results). */
 export interface ResultViews {

@@ -2,13 +2,13 @@
 // approval gate → execute → after_tool → bounded result view → image checks. Every call ends as exactly one tool message, so the
 // history stays valid whatever happens. A failed call is never retried automatically.
 import { decideApproval, type ApprovalRequest, type DecidingRule } from '../approval';
-import { HarnessError, toErrorData, type ErrorData } from '../contracts/errors';
+import { HarnessError, toErrorData, type ErrorData } from '../contracts';
 import type { HookPipeline } from '../hooks';
-import type { ImagePart, Message, ToolMessage, UserMessage } from '../contracts/messages';
-import type { PreparedCall, ToolContext, ToolResult } from '../contracts/tools';
+import type { ImagePart, Message, ToolMessage, UserMessage } from '../contracts';
+import type { PreparedCall, ToolContext, ToolResult } from '../contracts';
 import { parseArguments, type ValidCall } from './batch';
 import { truncateToBytes } from './budget';
-import { checkToolImages } from '../contracts/images';
+import { checkToolImages } from '../contracts';
 import { boundedOutput, resultSourceId } from './result-views';
 import type { AgentEvent, ToolCallRecord, TurnDeps } from './types';
 

@@ -2,8 +2,8 @@
 // figures it did not report estimated the budget's conservative way (one token per UTF-8 byte), and the size of
 // the next request against the window. Pure functions: the loop measures, these map.
 import type { BudgetSettings } from '../hooks';
-import type { AssistantMessage, Message, ToolSchema, Usage } from '../contracts/messages';
-import type { ContextSize, StepUsage } from '../contracts/usage';
+import type { AssistantMessage, Message, ToolSchema, Usage } from '../contracts';
+import type { ContextSize, StepUsage } from '../contracts';
 import { DEFAULT_BUDGET, estimateBudget, estimateBytes, toolSchemaBytes, triggerOf, type UsageAnchor } from './budget';
 
 const count = (v: unknown): number | undefined => (Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : undefined);

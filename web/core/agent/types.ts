@@ -1,19 +1,19 @@
 // The agent loop's inputs, ports and outputs. The loop is a plain function with its model stream injected
 // (STYLE.md §6): tests pass a scripted stream, the app and the headless runner pass the provider transport.
 import type { ProviderBinding } from '../config';
-import type { ErrorData } from '../contracts/errors';
-import type { WorkspaceFs } from '../contracts/fs';
+import type { ErrorData } from '../contracts';
+import type { WorkspaceFs } from '../contracts';
 import type { BudgetSettings, HookPipeline } from '../hooks';
 import type { ApprovalRequest, ApprovalSettings, AskPerson, DecidingRule } from '../approval';
-import type { AssistantMessage, ContentPart, FinishReason, Message, StreamEvent, Usage } from '../contracts/messages';
-import type { ContextState } from '../modules/context';
-import type { ToolRegistry } from '../tools/registry';
+import type { AssistantMessage, ContentPart, FinishReason, Message, StreamEvent, Usage } from '../contracts';
+import type { ContextState } from '../modules';
+import type { ToolRegistry } from '../tools';
 import type { ToolSelector } from '../tool-views';
 import type { ResultViews } from './result-views';
-import type { CompactionInfo, ContextSize, StepUsage } from '../contracts/usage';
+import type { CompactionInfo, ContextSize, StepUsage } from '../contracts';
 
-export type { ModelCall, StreamFn, CheckpointSink } from '../contracts/model-call';
-import type { StreamFn, CheckpointSink } from '../contracts/model-call';
+export type { ModelCall, StreamFn, CheckpointSink } from '../contracts';
+import type { StreamFn, CheckpointSink } from '../contracts';
 
 export interface ModelSettings {
   protocol: string;

@@ -3,7 +3,7 @@
 // prompt files, so it stores the text) and web.json `search` (its credential stays a secret *name*, resolved in the
 // secrets store when a search runs), bindings.json (a module the paired i-bridge serves) and skills.json `roots`
 // (other workspaces whose folders hold skills). Validated strictly, with their path, by the same parsers headless `i` uses.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { checkSkillWorkspaces } from './skill-workspaces';
 import { checkCompactPrompt, validateAppBindings, validateWebSearchConfig, type Bindings, type WebSearchConfig } from '../modules';
 

@@ -3,7 +3,7 @@
 // `settings` object store under their own scopes (`agent:global`, `agent-workspace:<id>`) so the general
 // settings' strict schema stays untouched. The API key is never here: `api_key_env` names a secrets-store entry.
 import { parseModelConfig, type ModelConfig } from '../config';
-import { HarnessError, toErrorData, type ErrorData } from '../contracts/errors';
+import { HarnessError, toErrorData, type ErrorData } from '../contracts';
 import {
   DEFAULT_CACHE_CONFIG,
   DEFAULT_COMPACT_CONFIG,

@@ -1,20 +1,20 @@
 // The app agent's public types (create-app-agent.ts builds it): its options, a turn's input and output, and the
 // tool sources every workspace's agent consults.
 
-import type { AgentEvent, TurnResult } from '../agent/types';
+import type { AgentEvent, TurnResult } from '../agent';
 import type { AskPerson } from '../approval';
 import type { ModelConfig } from '../config';
-import type { WorkspaceFs } from '../contracts/fs';
+import type { WorkspaceFs } from '../contracts';
 import type { HookPipeline } from '../hooks';
 import type { Bindings, CacheConfig, CompactConfig, MemoryStore, ProfileSelection, StatsStore, WebFetchBackend } from '../modules';
 import type { PluginService } from '../plugins';
-import type { ContentPart, Message } from '../contracts/messages';
+import type { ContentPart, Message } from '../contracts';
 import type { SessionInfo, SessionStore } from '../sessions';
 import type { ConnectionReport } from '../smoke';
 import type { HarnessDb } from '../storage';
-import type { ToolDefinition } from '../contracts/tools';
+import type { ToolDefinition } from '../contracts';
 import type { TransportPorts } from '../transport';
-import type { ContextBreakdown } from '../contracts/usage';
+import type { ContextBreakdown } from '../contracts';
 import type { EventStream } from '../contracts';
 import type { AgentSettings } from './agent-settings';
 import type { TurnJournal } from './batch-journal';

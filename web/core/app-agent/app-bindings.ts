@@ -2,10 +2,10 @@
 // the bridge must serve it — every tool of the module by its built-in name, a hook for each of its events. When it
 // does not (no bridge, or its manifest lacks the entries), the turn refuses to start: the built-in module never
 // stands in, and a half-served module is not run either.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import type { HookHandler } from '../hooks';
 import { MODULE_HOOK_EVENTS, MODULE_TOOL_NAMES, enabledModules, type Bindings, type ModuleName, type ProfileSelection } from '../modules';
-import type { ToolDefinition } from '../contracts/tools';
+import type { ToolDefinition } from '../contracts';
 
 const MODULE_TOOLS: Partial<Record<ModuleName, readonly string[]>> = {
   memory: MODULE_TOOL_NAMES.filter((n) => n.startsWith('memory_')),

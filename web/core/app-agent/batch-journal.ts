@@ -2,7 +2,7 @@
 // since the last checkpoint: the prompt of the unfinished turn and, for the tool batch in progress, which calls
 // ran. A batch is not a transaction (nothing is rolled back); the journal only reports. Kept in the `metrics`
 // store under [workspaceId, "turn:<sessionId>"], so deleting the workspace deletes it.
-import type { AgentEvent } from '../agent/types';
+import type { AgentEvent } from '../agent';
 import type { HarnessDb } from '../storage';
 
 export type CallState = 'pending' | 'waiting-approval' | 'running' | 'done' | 'failed' | 'refused';

@@ -16,11 +16,7 @@ export const isBrowserModel = (config: Pick<ModelConfig, 'protocol'>) => config.
  */
 export async function withLoadedWindow(config: ModelConfig, open?: (name: string) => Promise<Blob>): Promise<ModelConfig> {
   if (!isBrowserModel(config) || config.budget?.context_window !== undefined) return config;
-  const [{ openStoredModel }, { readGgufHeader }, { defaultContextWindow }] = await Promise.all([
-    import('../browser-model/model-store'),
-    import('../browser-model/gguf'),
-    import('../browser-model/memory'),
-  ]);
+  const { openStoredModel, readGgufHeader, defaultContextWindow } = await import('../browser-model');
   const header = await readGgufHeader(await (open ?? ((name: string) => openStoredModel(name)))(config.model));
   return { ...config, budget: { ...config.budget, context_window: defaultContextWindow(header) } };
 }
@@ -30,12 +26,12 @@ const settingsOf = (config: ModelConfig) => ({ model: config.model, contextWindo
 export function browserModelStream(config: ModelConfig): StreamFn {
   return (call) =>
     (async function* () {
-      const { appBrowserStream } = await import('../browser-model/app');
+      const { appBrowserStream } = await import('../browser-model/lazy');
       yield* appBrowserStream(settingsOf(config))(call);
     })();
 }
 
 export async function testBrowserModel(config: ModelConfig, signal?: AbortSignal): Promise<ConnectionReport> {
-  const { testBrowserModel: test } = await import('../browser-model/app');
+  const { testBrowserModel: test } = await import('../browser-model/lazy');
   return test(settingsOf(config), signal);
 }

@@ -2,14 +2,14 @@
 // request the next turn would send: the saved history, or — for a session that has none yet — the head a turn
 // would put first (system prompt, AGENTS.md) and the memory/skills snapshot; the tool schemas per source.
 import { contextMessagesToAppend, loadProjectInstructions, resolveSystemPrompt, type ContextState } from '../modules';
-import type { WorkspaceFs } from '../contracts/fs';
+import type { WorkspaceFs } from '../contracts';
 import type { BudgetSettings } from '../hooks';
-import type { Message, ToolSchema } from '../contracts/messages';
-import type { ToolRegistry } from '../tools/registry';
+import type { Message, ToolSchema } from '../contracts';
+import type { ToolRegistry } from '../tools';
 import { selectToolView, type ToolSelector } from '../tool-views';
-import type { ContextBreakdown } from '../contracts/usage';
+import type { ContextBreakdown } from '../contracts';
 import type { CheckpointEvent } from '../checkpoints';
-import type { ErrorData } from '../contracts/errors';
+import type { ErrorData } from '../contracts';
 import { contextBreakdown } from '../agent';
 
 export type ToolOrigin = 'builtin' | 'plugins' | 'bridge' | 'mcp';

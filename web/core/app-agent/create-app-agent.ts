@@ -3,12 +3,12 @@
 // the settings/secrets of web/core. Framework-free: the UI consumes `AgentEvent`s; Node tests drive it with
 // fake-indexeddb and the scripted model server.
 import { openSessionForTurn, SESSION_RESULT_STORE_LIMITS, runTurn, sessionResultViews, transportStream } from '../agent';
-import { profileHooks, type ProfileHooks } from '../agent/profile-hooks';
-import type { AgentEvent, ModelSettings, TurnResult } from '../agent/types';
-import { budgetOf } from '../agent/budget';
+import { profileHooks, type ProfileHooks } from '../agent';
+import type { AgentEvent, ModelSettings, TurnResult } from '../agent';
+import { budgetOf } from '../agent';
 import type { ModelConfig } from '../config';
-import { HarnessError, toErrorData, type ErrorData } from '../contracts/errors';
-import { protectWrites, type WorkspaceFs } from '../contracts/fs';
+import { HarnessError, toErrorData, type ErrorData } from '../contracts';
+import { protectWrites, type WorkspaceFs } from '../contracts';
 import { HookPipeline } from '../hooks';
 import { createIdbSessionContentStore } from '../context';
 import { createIdbCheckpointStore, startTurnCheckpoints } from '../checkpoints';
@@ -26,7 +26,7 @@ import {
 import { createIdbSessionStore } from '../sessions';
 import { getSecret, readWorkspaceSettings } from '../settings';
 import { appFilesStream } from './provider-files-app';
-import { ToolRegistry } from '../tools/registry';
+import { ToolRegistry } from '../tools';
 import { appSmokeStats, testConnection } from '../smoke';
 import { browserModelStream, isBrowserModel, testBrowserModel, withLoadedWindow } from './browser-model';
 import type { TransportPorts } from '../transport';
@@ -42,7 +42,7 @@ import { createUndo } from './undo';
 import { checkBridgeServes } from './app-bindings';
 import { checkpointUpkeep } from './checkpoint-upkeep';
 import { idbSkillWorkspaceOpener, skillCatalogWith } from './skill-workspaces';
-import type { ContextBreakdown } from '../contracts/usage';
+import type { ContextBreakdown } from '../contracts';
 
 /** Extra tools (plugins, bridge workers, MCP): asked for their current list at the start of every turn. */
 import { globalToolSources, type AppAgent, type AppAgentOptions, type RunningTurn, type StartTurn, type ToolSource } from './app-agent-types';

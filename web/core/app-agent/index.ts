@@ -1,7 +1,7 @@
 // Public face of web/core/app-agent: the browser composition of loop, transport, tools, sessions and approval,
 // the agent's settings (model config, approval mode) and the interrupted-turn journal.
 export { createAppAgent, registerToolSource, modelSettingsOf, approvalSettingsOf } from './create-app-agent';
-export { budgetOf } from '../agent/budget';
+export { budgetOf } from '../agent';
 export type { AppAgent, AppAgentOptions, RunningTurn, StartTurn, ToolSource } from './create-app-agent';
 export {
   readAgentSettings,
@@ -30,3 +30,4 @@ export { thinkingOf } from './thinking';
 export { skillCatalogWith, idbSkillWorkspaceOpener, MAX_SKILL_WORKSPACES, type SkillWorkspaceOpener } from './skill-workspaces';
 export { pairedBridge } from './bridge-endpoint';
 export type { AskWrite, ConnectedBridge, PluginWriteRequest } from './turn-extensions';
+export { type FileVersions, type RevertOp, type RewindMode, type RewindResult, type SessionChanges } from './undo';

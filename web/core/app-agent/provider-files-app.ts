@@ -4,15 +4,15 @@
 // workspace). The same core as headless `i`: the policy, the Files stream, and the management channel the Files
 // list in Settings runs from the page (the key is read from the secrets store by the executor, after its checks).
 import type { ModelConfig } from '../config';
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import {
   accountScope, DEFAULT_PROVIDER_JSON, FileRegistry, filesPolicy, filesUnsupportedReason, newFilesContext, parseProviderJson, providerFilesStream, runManageAction, vendorFilesFor,
   type ManageAction, type ManageResult, type ProviderFilesContext, type ProviderJson, type RegistryStore,
 } from '../provider-files';
 import { getSecret } from '../settings';
 import type { HarnessDb } from '../storage';
-import type { TransportStreamOptions } from '../transport/stream-call';
-import type { StreamFn } from '../agent/types';
+import type { TransportStreamOptions } from '../transport';
+import type { StreamFn } from '../agent';
 
 export const PROVIDER_SETTINGS_SCOPE = 'provider:global';
 export const REGISTRY_RECORD = 'provider-files';

@@ -28,7 +28,7 @@ import {
   type StoredModules,
 } from './agent-settings';
 import { checkRules, parseRules, type ApprovalRule } from '../approval';
-import { toErrorData } from '../contracts/errors';
+import { toErrorData } from '../contracts';
 import { parseToolViewConfig, type ToolViewConfig } from '../tool-views';
 import { gateScopeParts, keyOriginsOf } from './settings-import-trust';
 

@@ -3,11 +3,11 @@
 // folders hold skill folders (`<folder>/<skill>/SKILL.md`, like a configured root). Each is opened read-only, in
 // the Worker as on the page, through the same access check as the workspace itself: a folder whose permission the
 // browser forgot, or a workspace since deleted, is a problem shown with its code — never a silent skip.
-import type { ErrorData } from '../contracts/errors';
-import { HarnessError, toErrorData } from '../contracts/errors';
+import type { ErrorData } from '../contracts';
+import { HarnessError, toErrorData } from '../contracts';
 import type { HarnessDb } from '../storage';
-import type { WorkspaceFs } from '../contracts/fs';
-import { createFsaWorkspaceFs } from '../contracts/fs';
+import type { WorkspaceFs } from '../contracts';
+import { createFsaWorkspaceFs } from '../contracts';
 import { discoverSkills, workspaceSkillRoots, type SkillCatalog, type SkillRoot } from '../modules';
 import { getWorkspace, openWorkspaceFs } from '../workspaces';
 

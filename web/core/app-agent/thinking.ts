@@ -1,6 +1,6 @@
 // What the chat shows of a stored assistant message's thinking. Each protocol keeps it in its own replay field:
 // DeepSeek-style `reasoning_content`, Anthropic `thinking` blocks, Responses reasoning summaries.
-import type { AssistantMessage } from '../contracts/messages';
+import type { AssistantMessage } from '../contracts';
 
 type Block = Record<string, unknown>;
 const isBlock = (v: unknown): v is Block => typeof v === 'object' && v !== null;

@@ -3,12 +3,12 @@
 // by the same parser as the model config file's `tool_view`. Absent: the model sees every tool (within limits).
 import { SESSION_RESULT_STORE_LIMITS, sessionResultViews } from '../agent';
 import { createMemoryContentStore } from '../context';
-import { HarnessError, toErrorData, type ErrorData } from '../contracts/errors';
+import { HarnessError, toErrorData, type ErrorData } from '../contracts';
 import { builtinTools, createIdbMemoryStore } from '../modules';
-import { discoverSkills } from '../modules/skills/discover-skills';
+import { discoverSkills } from '../modules';
 import type { HarnessDb } from '../storage';
 import { groupedSelector, parseToolViewConfig, selectToolView, type ToolSelector, type ToolViewConfig } from '../tool-views';
-import { ToolRegistry } from '../tools/registry';
+import { ToolRegistry } from '../tools';
 import { AGENT_SETTINGS_VERSION, agentWorkspaceScope, readAgentSettings } from './agent-settings';
 
 async function values(db: HarnessDb, workspaceId: string): Promise<Record<string, unknown>> {

@@ -5,12 +5,12 @@
 // the turn: an unavailable source is a warning naming it, and the turn goes on without its tools.
 import type { BridgeClient, BridgeConnection } from '../bridge-client';
 import { bridgeHooks, bridgeToolSource, bridgeWebFetchBackend } from '../bridge-client';
-import { toErrorData, type ErrorData } from '../contracts/errors';
+import { toErrorData, type ErrorData } from '../contracts';
 import { HOOK_EVENTS, manifestHookHandler, type HookEvent, type HookHandler } from '../hooks';
 import type { WebFetchBackend } from '../modules';
 import type { WriteApproval, WriteApprovalRequest } from '../../../plugin-host';
 import { pluginToolSource, writeApprovalDiff, type PluginService } from '../plugins';
-import type { ToolDefinition } from '../contracts/tools';
+import type { ToolDefinition } from '../contracts';
 import type { AgentSettings } from './agent-settings';
 import type { RuleSet } from '../approval';
 

@@ -1,11 +1,11 @@
 // What a turn of the app agent is given from the stored settings: the model settings of a config, the approval
 // settings of a mode and its rules, and a new session's title.
 
-import { budgetOf } from '../agent/budget';
-import type { ModelSettings } from '../agent/types';
+import { budgetOf } from '../agent';
+import type { ModelSettings } from '../agent';
 import { RuleSet, scopedRules, type ApprovalSettings } from '../approval';
 import type { ModelConfig } from '../config';
-import type { ContentPart } from '../contracts/messages';
+import type { ContentPart } from '../contracts';
 import type { AgentSettings } from './agent-settings';
 
 export function modelSettingsOf(config: ModelConfig): ModelSettings {

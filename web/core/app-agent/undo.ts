@@ -4,9 +4,9 @@
 // revert), and "Rewind to here": the conversation, the files, or both, back to before a prompt.
 import { diffLines } from 'diff';
 import { changesOf, currentState, revertFile, revertSince, revertTurn, undoRevert, revertedSeqs, ABSENT, sha256Hex, type ChangeRow, type CheckpointRecord, type CheckpointStore, type RevertResult, type RevertRow } from '../checkpoints';
-import { HarnessError } from '../contracts/errors';
-import type { WorkspaceFs } from '../contracts/fs';
-import type { Message } from '../contracts/messages';
+import { HarnessError } from '../contracts';
+import type { WorkspaceFs } from '../contracts';
+import type { Message } from '../contracts';
 import type { SessionStore } from '../sessions';
 
 /** Files larger than this are listed but not diffed (their versions are not sent to the page). */

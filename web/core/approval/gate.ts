@@ -9,9 +9,9 @@
 // at 'ask' even in mode auto, and a policy answering 'allow' does not skip the question (a hook cannot vouch for a
 // file that runs code when the folder is opened); a policy may still deny. Explicit yolo still allows it: a yolo
 // run has nobody to ask, and the person chose to run everything. `.git` never reaches the gate: prepare refuses it.
-import { HarnessError, quoteUntrusted } from '../contracts/errors';
+import { HarnessError, quoteUntrusted } from '../contracts';
 import type { HookPipeline } from '../hooks';
-import type { ToolDefinition } from '../contracts/tools';
+import type { ToolDefinition } from '../contracts';
 import { describeRule } from './rules';
 import type { ApprovalDecision, ApprovalOutcome, ApprovalRequest, ApprovalSettings, AskPerson } from './types';
 

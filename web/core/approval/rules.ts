@@ -19,9 +19,9 @@
 // Globs: a trailing `/` means the folder and everything under it (`secrets/` is `secrets/**`); in an allow rule `*`,
 // `?`, classes and `**` do not match a leading '.' of a segment (`src/**` does not allow `src/.env`; `src/.*` does),
 // in a deny or ask rule they do. Details: CONTEXT.md.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { compileGlob, type GlobMatcher } from '../contracts';
-import type { ToolDefinition } from '../contracts/tools';
+import type { ToolDefinition } from '../contracts';
 /** What the rules (or the mode) decide for one call. */
 export type ApprovalDecision = 'allow' | 'ask' | 'deny';
 

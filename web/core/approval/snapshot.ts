@@ -7,8 +7,8 @@
 //     did not see.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { HarnessError } from '../contracts/errors';
-import type { WorkspaceFs } from '../contracts/fs';
+import { HarnessError } from '../contracts';
+import type { WorkspaceFs } from '../contracts';
 
 export interface FileSnapshot {
   path: string;

@@ -1,5 +1,5 @@
 // The approval gate's settings and ports (seed 000 §4–§5, approval.json: mode ask|auto, deny_tools).
-import type { PreparedCall } from '../contracts/tools';
+import type { PreparedCall } from '../contracts';
 import type { ApprovalDecision, DecidingRule, RuleSet } from './rules';
 
 export type { ApprovalDecision };

@@ -1,8 +1,8 @@
 // "Download as .zip" of a workspace or one of its folders: a person's own action, so nothing is skipped but
 // `.git` folders (optional). The zip is streamed into a sink (a file from the save picker, or a Blob when the
 // browser has none): memory holds the files being read ahead and zip.js's buffers, never the whole archive.
-import { HarnessError } from '../contracts/errors';
-import { normalizeWorkspacePath, type DirEntry, type WorkspaceFs } from '../contracts/fs';
+import { HarnessError } from '../contracts';
+import { normalizeWorkspacePath, type DirEntry, type WorkspaceFs } from '../contracts';
 import { STORED_EXTENSIONS } from './limits';
 import type { ZipProgress } from './import-zip';
 import { openZipAssembler, type ZipAssembler } from './zip-assembler';

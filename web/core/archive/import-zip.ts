@@ -2,8 +2,8 @@
 // inflated (declared sizes are only claims), and the whole import as a new private workspace that is removed
 // again if anything fails, so a refused import leaves no half-filled workspace behind.
 import { ERR_INVALID_CRC32, ERR_INVALID_UNCOMPRESSED_SIZE, ERR_OVERLAPPING_ENTRY, ERR_UNSUPPORTED_COMPRESSION, ERR_INVALID_COMPRESSED_DATA, type FileEntry } from '@zip.js/zip.js';
-import { HarnessError, quoteUntrusted } from '../contracts/errors';
-import type { WorkspaceFs } from '../contracts/fs';
+import { HarnessError, quoteUntrusted } from '../contracts';
+import type { WorkspaceFs } from '../contracts';
 import type { HarnessDb, WorkspaceRecord } from '../storage';
 import { createOpfsWorkspace, deleteWorkspace, type OpfsRoot } from '../workspaces';
 import { ZIP_IMPORT_LIMITS, type ZipImportLimits } from './limits';

@@ -2,7 +2,7 @@
 // (plugin-host/package/codes.ts), so one code means one problem across the app; the sentence is this
 // feature's own, since "repack with hplugin pack" means nothing to someone importing a project. Every refusal
 // leaves nothing behind, and its sentence says so.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 
 const NOTHING = 'Nothing was imported.';
 

@@ -2,8 +2,8 @@
 // created. zip.js parses; the decisions (names through the workspace path policy, duplicates, declared sizes,
 // links, encryption) are ours, so its own filename check is off ('tolerant') and ours answers with our codes.
 import { BlobReader, ERR_AMBIGUOUS_ARCHIVE, ERR_CENTRAL_DIRECTORY_NOT_FOUND, ERR_EOCDR_NOT_FOUND, ERR_ENCRYPTED_CENTRAL_DIRECTORY, ERR_SPLIT_ZIP_FILE, ZipReader, type Entry } from '@zip.js/zip.js';
-import { HarnessError, quoteUntrusted } from '../contracts/errors';
-import { normalizeWorkspacePath } from '../contracts/fs';
+import { HarnessError, quoteUntrusted } from '../contracts';
+import { normalizeWorkspacePath } from '../contracts';
 import type { ZipImportLimits } from './limits';
 import { refuseImport } from './refusals';
 

@@ -2,7 +2,7 @@
 // thread. Reading files and zipping them then overlap on two cores instead of adding up on one (CONTEXT.md has the
 // figures). A failed or cancelled download terminates its Worker (the one cancel that stops zip.js mid-entry and
 // frees its buffers at once); after a clean one the Worker is kept a while for the next (zip-worker-keeper.ts).
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import type { ZipAssembler } from './zip-assembler';
 import { leaseZipWorker } from './zip-worker-keeper';
 import type { ZipWorker } from './zip-worker-protocol';

@@ -3,7 +3,7 @@
 // worker. An `{"exec": [...]}` binding starts a program, which only headless i does: the app refuses it rather
 // than silently running some other provider.
 import type { ModelConfig } from '../config';
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { isBuiltinProtocol, type ProviderAdapter } from '../providers';
 import type { BridgeClient } from './client';
 import type { BridgeConnection } from './connection';

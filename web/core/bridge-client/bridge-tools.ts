@@ -2,8 +2,8 @@
 // external with approval 'ask' (seed 000 §5): it runs a native program the person installed. Calls name the
 // chosen bridge root as their workspace and the app's workspace UUID as workspace_id; the bridge refuses a root
 // it was not started with.
-import { HarnessError, toErrorData } from '../contracts/errors';
-import type { ToolDefinition, ToolResult } from '../contracts/tools';
+import { HarnessError, toErrorData } from '../contracts';
+import type { ToolDefinition, ToolResult } from '../contracts';
 import type { BridgeClient, BridgeCallResult, BridgeWorkspace } from './client';
 
 export type ToolSource = () => Promise<ToolDefinition[]>;

@@ -2,7 +2,7 @@
 // JSON only, Bearer token on every endpoint but pairing. The bridge's refusals `{error:{code,message}}` become
 // HarnessErrors with the same code; a network failure becomes E_BRIDGE_UNREACHABLE with what to check, because
 // from a page all of "not running", "origin not allowed" and "blocked by Local Network Access" look alike.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 
 export interface BridgeTool {
   name: string;

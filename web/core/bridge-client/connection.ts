@@ -3,7 +3,7 @@
 // store under the internal entry `i:bridge-token` (never exported, never shown again, never passed to plugins or
 // workers). That name breaks the secret-name rule on purpose: no model config's api_key_env, web search secret or
 // Keys-tab entry can name it, so an imported config cannot send the bridge token to its own base_url.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import type { HarnessDb } from '../storage';
 import { createBridgeClient, normalizeBridgeUrl, type BridgeClient } from './client';
 

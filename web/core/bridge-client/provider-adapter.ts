@@ -4,7 +4,7 @@
 // the credential and the retries, replaying the prepared request: prepare never runs twice for one call).
 // Non-streaming: the worker is asked for `stream: false` and the adapter has no stream decoder.
 // No bridge, a bridge without a provider, or a failing worker is an error: never a fallback to a built-in adapter.
-import { HarnessError, toErrorData } from '../contracts/errors';
+import { HarnessError, toErrorData } from '../contracts';
 import type { AuthSpec, Message, OperationPlan, ParsedResponse, PrepareInput, PreparedRequest, PrepareStepInput, ProviderAdapter, ProviderOperation } from '../providers';
 import type { BridgeClient, BridgeWorkspace } from './client';
 

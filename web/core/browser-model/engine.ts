@@ -5,7 +5,7 @@
 // offloads layers when `navigator.gpu` has an adapter; we ask for none (n_gpu_layers 0) unless `gpu` is set, since a
 // WebGPU adapter is missing in headless runs and on many laptops, and the CPU path is the one the tests prove.
 import { Wllama, WllamaAbortError, type ChatCompletionChunk, type ChatCompletionMessage } from '@wllama/wllama';
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 
 export interface EngineLoadOptions {
   /** The context window to allocate (tokens); the budget uses this number. */

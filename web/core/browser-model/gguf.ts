@@ -2,7 +2,7 @@
 // refused with a code and a sentence instead of a crash inside WebAssembly: not a GGUF, cut short, an architecture
 // or a quantisation the pinned llama.cpp (wllama 3.13.0, b12211) does not run. The header also gives the chat
 // template, the trained context length and the shapes the memory estimate needs (memory.ts).
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 
 export interface GgufHeader {
   version: number;

@@ -4,7 +4,7 @@
 // Even a model of random weights then emits something `parseJsonAction` accepts. The schema subset covered is
 // what tool schemas use (object/properties/required, string, integer, number, boolean, enum, const, array,
 // anyOf/oneOf); anything else becomes "any JSON value", which the tool's own argument check still judges.
-import type { ToolSchema } from '../contracts/messages';
+import type { ToolSchema } from '../contracts';
 
 type Schema = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
 // heap) + KV cache (K and V, f16, per layer × context × kv width) + compute buffers (a share of the weights, at
 // least 64 MiB) + the runtime itself (~32 MiB). `navigator.deviceMemory` (GiB, rounded down, capped at 8 by
 // browsers) is what the device reports; a tab gets at most about half of it.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import type { GgufHeader } from './gguf';
 
 const MiB = 1024 * 1024;

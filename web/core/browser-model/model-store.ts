@@ -3,7 +3,7 @@
 // Range request conditional on the first answer's ETag or Last-Modified), with size and SHA-256 shown and deletion telling the space it frees. Every file is checked as a
 // GGUF (gguf.ts) before it counts as stored. Weights are never part of the app: the person brings them.
 import { sha256 } from '@noble/hashes/sha2.js';
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { readGgufHeader } from './gguf';
 
 export interface StoredModel {

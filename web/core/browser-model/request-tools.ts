@@ -2,7 +2,7 @@
 // loop sends no `tools` field: the schemas travel as one JSON line each in the system message that
 // `protocolInstructions` (web/core/agent/json-actions/instructions.ts) writes, which is exactly what the model sees,
 // so the grammar is built from the same list the model was told about.
-import type { Message, ToolSchema } from '../contracts/messages';
+import type { Message, ToolSchema } from '../contracts';
 
 const INSTRUCTIONS_START = 'Tool protocol: JSON actions.';
 const TOOLS_LINE = /^Tools \((\d+)\), one JSON schema per line:$/;

@@ -3,8 +3,8 @@
 // llama.cpp (wllama, in its own Worker) loads it with the context window the budget uses; each request is the
 // JSON-action-protocol projection the loop made, sampled under the grammar of the tools that request shows; tokens
 // arrive as the same stream events the HTTP providers produce, and abort stops between two tokens.
-import { HarnessError, toErrorData } from '../contracts/errors';
-import type { AssistantMessage, Message, ModelResult, ParsedResponse, StreamEvent } from '../contracts/messages';
+import { HarnessError, toErrorData } from '../contracts';
+import type { AssistantMessage, Message, ModelResult, ParsedResponse, StreamEvent } from '../contracts';
 import type { ModelCall, StreamFn } from '../contracts';
 import { EventStream } from '../contracts';
 import { BrowserModelEngine, type EngineLoadOptions, type Generation } from './engine';

@@ -2,7 +2,7 @@
 // otherwise, and the CPU again when the adapter cannot take the model. A stand-in engine records what it was asked.
 import { describe, expect, it } from 'vitest';
 import { makeTinyGguf } from '../../../scripts/make-tiny-gguf.mjs';
-import { webGpuAvailable } from './app';
+import { webGpuAvailable } from './lazy';
 import type { BrowserModelEngine, EngineLoadOptions } from './engine';
 import { loadChecked } from './stream';
 

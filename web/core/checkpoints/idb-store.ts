@@ -4,7 +4,7 @@
 // The bytes used are summed once from the by_size index (keys only, no bytes read), then kept in memory; another
 // tab writing the same workspace makes that figure a little low until the next load, so the cap is approximate
 // across tabs. An append and its pruning run in one transaction: IndexedDB commits them whole or not at all.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import type { HarnessDb } from '../storage';
 import { sha256Hex } from './hash';
 import { planPrune } from './prune';

@@ -16,7 +16,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { checkSessionName, SESSION_NAME_PATTERN } from '../sessions/node';
 import { SHA256_PATTERN, sha256Hex } from './hash';
 import { planPrune } from './prune';

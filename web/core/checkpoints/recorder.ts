@@ -8,8 +8,8 @@
 // (stageWrite); only then is the file written. A write whose states cannot be stored is refused (E_CHECKPOINT_FAILED)
 // before the file is touched: an undo must never be promised and then be missing. A file write that fails drops its
 // record again.
-import { HarnessError, toErrorData, type ErrorData } from '../contracts/errors';
-import { judgeRemove, normalizeWorkspacePath, withWritePolicyOf, type WorkspaceFs, type WriteOptions } from '../contracts/fs';
+import { HarnessError, toErrorData, type ErrorData } from '../contracts';
+import { judgeRemove, normalizeWorkspacePath, withWritePolicyOf, type WorkspaceFs, type WriteOptions } from '../contracts';
 import { ABSENT, type CheckpointStore, type Pruned, type StagedWrite } from './types';
 
 export type CheckpointEvent =

@@ -3,8 +3,8 @@
 // bytes now against the last recorded state) and that every state to restore is still stored; only then is
 // anything written. A revert is recorded like a write (kind 'revert', one group id per operation), so it can be
 // undone in turn.
-import { HarnessError } from '../contracts/errors';
-import type { WorkspaceFs } from '../contracts/fs';
+import { HarnessError } from '../contracts';
+import type { WorkspaceFs } from '../contracts';
 import { sha256Hex } from './hash';
 import { activeGroups, revertedSeqs } from './changes';
 import { ABSENT, type CheckpointRecord, type CheckpointStore, type FileState, type NewRecord } from './types';

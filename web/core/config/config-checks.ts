@@ -1,5 +1,5 @@
 // Cross-setting checks of seed 000/003 that need to know which modules are on.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { isBuiltinProtocol } from '../providers';
 import type { ModelConfig, ProviderBinding } from './model-config';
 

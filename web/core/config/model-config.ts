@@ -6,9 +6,9 @@
 // adapter); provider_operations false; route null (the app uses the preset's route, else "direct").
 // tool_view absent: the model sees every registered tool, within the limits (web/core/tool-views).
 // tool_protocol "native" (the provider's tool calling); "json": the JSON action protocol (web/core/agent/json-actions).
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { isBuiltinProtocol, validateExtraBody, type Route } from '../providers';
-import { isPublicSecretName } from '../settings/secrets';
+import { isPublicSecretName } from '../settings';
 import { parseToolViewConfig, type ToolViewConfig } from '../tool-views';
 
 export interface BudgetConfig {

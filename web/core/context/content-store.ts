@@ -3,7 +3,7 @@
 // never a file path. The host supplies the scope and the clock from trusted state: a scope submitted by the model
 // is never read authority. Stored content is immutable: the same source with the same text is idempotent, a
 // different text or scope is refused, nothing is overwritten.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 
 /** Who may read: one session's one task, until `expiresAtMs` (host clock). */
 export interface ContentScope {

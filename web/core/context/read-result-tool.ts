@@ -1,8 +1,8 @@
 // `read_result {ref, offset}`: pages through a result that a bounded view cut (seed 002: "宿主应提供单独授权的读取工具，
 // 并在工具内注入可信作用域"). The scope and the clock are injected by the host when the tool is built; the model
 // supplies only the ref string and a byte offset, so it can never widen what it may read.
-import { toErrorData } from '../contracts/errors';
-import type { ToolDefinition } from '../contracts/tools';
+import { toErrorData } from '../contracts';
+import type { ToolDefinition } from '../contracts';
 import type { ContentScope, ContentStore } from './content-store';
 import { decodeRef } from './ref-token';
 

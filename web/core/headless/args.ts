@@ -1,5 +1,5 @@
 // Command-line parsing for `i`. Usage errors exit 2.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { walkFlags } from './flags';
 
 export interface CliArgs {

@@ -4,10 +4,10 @@
 // (exit 2) with its E_ code and what to do; the report itself exits 0 whatever the ratio.
 import { join, resolve } from 'node:path';
 import { readJsonFile } from '../../../plugin-host/fs/node';
-import { escapeControls, HarnessError, stringifyForTerminal } from '../contracts/errors';
+import { escapeControls, HarnessError, stringifyForTerminal } from '../contracts';
 import { parseCacheConfig, type CacheConfig } from '../modules';
-import { cacheReport, parseStats, type CacheRecord, type CacheReport, type CacheStats } from '../modules/cache/cache-stats';
-import { corruptStats } from '../modules/cache/stats-store';
+import { cacheReport, parseStats, type CacheRecord, type CacheReport, type CacheStats } from '../modules';
+import { corruptStats } from '../modules';
 import { cliErrorData, EXIT_OK, EXIT_USAGE, type CliIo } from './run';
 import { resolveAppPaths } from './paths';
 import { headlessWorkspaceId } from './workspace-id';

@@ -5,8 +5,8 @@ import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { changesOf, revertSince, startTurnCheckpoints, undoRevert, type ChangeRow, type CheckpointEvent, type RevertResult, type TurnCheckpoints } from '../checkpoints';
 import { createNodeCheckpointStore } from '../checkpoints/node';
-import { escapeControls, HarnessError, stringifyForTerminal, type ErrorData } from '../contracts/errors';
-import { protectWrites } from '../contracts/fs';
+import { escapeControls, HarnessError, stringifyForTerminal, type ErrorData } from '../contracts';
+import { protectWrites } from '../contracts';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
 import type { CliArgs } from './args';
 

@@ -1,6 +1,6 @@
 // Entry of the headless `i` command (bundled to dist/cli/i.js by `npm run build:cli`, launched by bin/i.js).
 import { readFileSync } from 'node:fs';
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { runCacheReport } from './cache-report';
 import { runPathsCommand } from './paths-command';
 import { runLogoCommand } from './logo-command';

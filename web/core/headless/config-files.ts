@@ -3,8 +3,8 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { checkRules, DEFAULT_APPROVAL, parseRules, RuleSet, scopedRules, type ApprovalSettings } from '../approval';
-import { HarnessError } from '../contracts/errors';
-import { compileSchema } from '../contracts/schema';
+import { HarnessError } from '../contracts';
+import { compileSchema } from '../contracts';
 
 const approvalCheck = compileSchema(
   {

@@ -3,7 +3,7 @@
 // project folder check. Each command keeps its own flags and messages.
 import { promises as fsp } from 'node:fs';
 import { resolve } from 'node:path';
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 
 /**
  * Calls `on(flag, take, arg, takeIf)` for each argument; `take()` reads the flag's value (after `=` or the next

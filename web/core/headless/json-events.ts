@@ -1,8 +1,8 @@
 // The `i --json` NDJSON event schema (version 1). One JSON object per line on stdout; the last line is always
 // `done` or `error`. Documented in web/core/agent/CONTEXT.md; fields are only ever added, never renamed.
-import type { ErrorData } from '../contracts/errors';
-import type { AgentEvent, TurnResult } from '../agent/types';
-import type { CompactionInfo, ContextSize, StepUsage } from '../contracts/usage';
+import type { ErrorData } from '../contracts';
+import type { AgentEvent, TurnResult } from '../agent';
+import type { CompactionInfo, ContextSize, StepUsage } from '../contracts';
 
 export const JSON_EVENTS_VERSION = 1;
 

@@ -1,7 +1,7 @@
 // `i logo [--plain] [--ascii] [--svg]` (seed 000 §10): the brand logo drawn from the one glyph (web/core/brand).
 // Colour unless --plain or NO_COLOR; --ascii keeps to ASCII characters; --svg prints the vector file instead.
 import { colourAllowed, logoSvg, terminalLogo } from '../brand';
-import { escapeControls, HarnessError } from '../contracts/errors';
+import { escapeControls, HarnessError } from '../contracts';
 import { cliErrorData, EXIT_OK, EXIT_USAGE, type CliIo } from './run';
 
 export const LOGO_USAGE = `Usage: i logo [--plain] [--ascii] [--svg]

@@ -7,9 +7,9 @@
 // threshold .8, safety_ratio .02, tool_output_ratio .02, output_reserve = max_tokens, image_tokens 1600. Without
 // budget.context_window a profile that meters or compacts is refused when the run starts (checkProfileConfig in
 // run.ts, E_CONFIG_BUDGET_WINDOW): the core has no model capacity table to guess from.
-import { budgetOf } from '../agent/budget';
+import { budgetOf } from '../agent';
 import { parseModelConfig as parseShared, MODEL_CONFIG_DEFAULTS, type ModelConfig } from '../config';
-import { HarnessError, toErrorData } from '../contracts/errors';
+import { HarnessError, toErrorData } from '../contracts';
 import type { BudgetSettings } from '../hooks';
 
 export type { ModelConfig };

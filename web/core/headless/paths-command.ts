@@ -2,7 +2,7 @@
 // the four folders i resolved from I_*_DIR / HOME and the project's workspace id, the same UUID i-bridge uses for
 // that folder (bound on first use, like any run). No config is read and no model is called.
 import { join } from 'node:path';
-import { escapeControls, HarnessError, stringifyForTerminal } from '../contracts/errors';
+import { escapeControls, HarnessError, stringifyForTerminal } from '../contracts';
 import { resolveAppPaths, type AppPaths } from './paths';
 import { cliErrorData, EXIT_OK, EXIT_USAGE, type CliIo } from './run';
 import { headlessWorkspaceId, REGISTRY_FILE } from './workspace-id';

@@ -1,7 +1,7 @@
 // Seed 000 §3: I_CONFIG_DIR / I_DATA_DIR / I_CACHE_DIR / I_RUNTIME_DIR override ~/.i/{config,data,cache,runtime};
 // on Windows HOME defaults to USERPROFILE. Overrides must be absolute and contain no "..".
 import { isAbsolute, join, relative } from 'node:path';
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 
 export interface AppPaths {
   config_dir: string;

@@ -6,9 +6,9 @@
 import { promises as fsp } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { join, resolve } from 'node:path';
-import { escapeControls, HarnessError, stringifyForTerminal, type ErrorData } from '../contracts/errors';
+import { escapeControls, HarnessError, stringifyForTerminal, type ErrorData } from '../contracts';
 import { accountScope, DEFAULT_PROVIDER_JSON, FileRegistry, filesUnsupportedReason, parseManageAction, runManageAction, vendorFilesFor, MAX_LIST_PAGES, type ManageResult } from '../provider-files';
-import { nodeRegistryStore } from '../provider-files/registry-node';
+import { nodeRegistryStore } from '../provider-files/node';
 import { readJson } from './config-files';
 import { walkFlags } from './flags';
 import { parseModelConfig } from './model-config';

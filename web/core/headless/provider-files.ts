@@ -4,7 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { accountScope, DEFAULT_PROVIDER_JSON, FileRegistry, filesPolicy, newFilesContext, parseProviderJson, type PlanContext, type ProviderFilesContext, type ProviderJson } from '../provider-files';
-import { nodeRegistryStore } from '../provider-files/registry-node';
+import { nodeRegistryStore } from '../provider-files/node';
 import type { ModelConfig } from './model-config';
 import { readJson } from './config-files';
 

@@ -8,11 +8,11 @@
 // sequence moved meanwhile (another i on the same file) is refused with E_SESSION_CONFLICT. Tool-result
 // references last the run only (no content folder beside the file), and file changes are not checkpointed.
 import { promises as fsp } from 'node:fs';
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { messageSchema } from '../hooks';
-import type { Message } from '../contracts/messages';
+import type { Message } from '../contracts';
 import { historyProblems, SESSION_FORMAT_VERSION, type SessionEntry, type SessionInfo, type SessionStore } from '../sessions';
-import { compileSchema } from '../contracts/schema';
+import { compileSchema } from '../contracts';
 import { readJsonFile, withFileLock, writeJsonFileAtomic } from '../../../plugin-host/fs/node';
 
 export const SESSION_FILE_FORMAT = 'i-session-file';

@@ -6,10 +6,10 @@
 import { promises as fsp } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { colourAllowed, terminalLogo } from '../brand';
-import { escapeControls, escapeProse, HarnessError, stringifyForTerminal, type ErrorData } from '../contracts/errors';
+import { escapeControls, escapeProse, HarnessError, stringifyForTerminal, type ErrorData } from '../contracts';
 import { createNodeStatsStore } from '../modules/node';
 import { runSmoke, SMOKE_NAMESPACE, SMOKE_STATS_FILE, smokeOutputCap, type ConnectionReport, type SmokeVariant } from '../smoke';
-import { MAX_IMAGE_BYTES, sniffImage } from '../contracts/images';
+import { MAX_IMAGE_BYTES, sniffImage } from '../contracts';
 import { readJson } from './config-files';
 import { unknownFor, walkFlags } from './flags';
 import { parseModelConfig, type ModelConfig } from './model-config';

@@ -11,7 +11,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { readJsonFile, updateJsonFile } from '../../../plugin-host/fs/node';
-import { escapeControls, HarnessError } from '../contracts/errors';
+import { escapeControls, HarnessError } from '../contracts';
 import { resolveAppPaths } from './paths';
 import { migrateLegacyWorkspaceData } from './workspace-migrate';
 

@@ -1,7 +1,7 @@
 // JSON schemas of the hook data shapes (seed 000 §6), checked after every handler so a bad handler is named at
 // the point it broke the data, not three steps later in a provider. Only the fields the core relies on are
 // strict; extra fields are tolerated so modules can carry their own context along the chain.
-import { compileSchema, type SchemaCheck } from '../contracts/schema';
+import { compileSchema, type SchemaCheck } from '../contracts';
 import type { HookEvent } from './types';
 
 const imagePart = {

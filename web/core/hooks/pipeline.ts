@@ -1,7 +1,7 @@
 // The hook pipeline: for one event, every subscribed handler runs in order, each receiving the previous one's full
 // data and returning full data (seed 000 §1/§6). Order: profile modules first, then manifest (bridge) hooks, each
 // group in registration order, which is manifest order. `*` subscribes to every event.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { hookDataCheck } from './data-schemas';
 import { HOOK_EVENTS, type HookContext, type HookDataMap, type HookEvent, type HookHandler } from './types';
 

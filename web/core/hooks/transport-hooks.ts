@@ -1,6 +1,6 @@
 // Binds the pipeline's three transport events to the provider layer's TransportHooks seam. `request_meta` travels
 // beside the body and is never merged into it: it never reaches the model (seed 000 §6).
-import type { TransportHooks } from '../contracts/messages';
+import type { TransportHooks } from '../contracts';
 import type { HookPipeline } from './pipeline';
 
 export function transportHooksOf(pipeline: HookPipeline, signal: AbortSignal): TransportHooks {

@@ -2,7 +2,7 @@
 // handler's full data and returns full data (never a patch); a handler that does not care returns `data` as is.
 // Handlers are trusted code (registering one is a trust decision), but the core still checks the data shape after
 // every handler and refuses a `before_request` that changes the request origin.
-import type { ContentPart, ImagePart, Message, ToolSchema } from '../contracts/messages';
+import type { ContentPart, ImagePart, Message, ToolSchema } from '../contracts';
 
 export interface BudgetSettings {
   context_window: number;

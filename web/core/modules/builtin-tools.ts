@@ -3,8 +3,8 @@
 // A module bound to a bridge worker contributes nothing here: the bridge client registers the worker's tools
 // under the same public schema, and there is no fallback to the built-in implementation if the worker fails.
 // web_fetch appears only with a WebFetchBackend (paired bridge, or Node in headless `i`).
-import { coreFileTools } from '../tools/builtin';
-import type { ToolDefinition } from '../contracts/tools';
+import { coreFileTools } from '../tools';
+import type { ToolDefinition } from '../contracts';
 import type { ContextState } from './context';
 import { memoryTools, type MemoryStore } from './memory';
 import { DEFAULT_SELECTION, planModules, type Bindings, type ModuleName, type ProfileSelection } from './profiles';

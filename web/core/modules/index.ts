@@ -12,3 +12,5 @@ export * from './cache';
 export { builtinModules, builtinTools, moduleContext, type BuiltinToolsOptions } from './builtin-tools';
 export { createIdbMemoryStore } from './memory/idb-memory-store';
 export { cacheStatsName, createIdbStatsStore } from './cache/idb-stats-store';
+export { parseStats } from './cache/cache-stats';
+export { corruptStats } from './cache/stats-store';

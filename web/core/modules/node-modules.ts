@@ -4,8 +4,8 @@
 // validated strictly (errors name the file and the path). Node-only.
 import { join } from 'node:path';
 import { readJsonFile } from '../../../plugin-host/fs/node';
-import type { WorkspaceFs } from '../contracts/fs';
-import type { ToolDefinition } from '../contracts/tools';
+import type { WorkspaceFs } from '../contracts';
+import type { ToolDefinition } from '../contracts';
 import { builtinTools, moduleContext } from './builtin-tools';
 import type { ContextState } from './context';
 import type { MemoryStore } from './memory';

@@ -3,7 +3,7 @@
 // running task. Every plugin tool is external with approval 'ask' (the agent's gate asks before the call), and
 // each fs.write inside it asks again with the path and diff unless the approval mode is auto.
 import type { InvokeResult, WriteApproval } from '../../../plugin-host';
-import type { ToolDefinition, ToolResult } from '../contracts/tools';
+import type { ToolDefinition, ToolResult } from '../contracts';
 import type { PluginService } from './plugin-service';
 
 /** A source of extra tools for one task; the agent calls it once when the task starts. */

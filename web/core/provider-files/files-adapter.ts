@@ -4,7 +4,7 @@
 // 8 per step, 180 s, 16 MiB, never retried). The history itself is never changed: the session keeps its base64
 // snapshot, so a replay after expiry simply uploads again (or sends base64 when it cannot). A failed upload is not
 // retried for the rest of the run; that image goes as base64 with a notice.
-import { toErrorData } from '../contracts/errors';
+import { toErrorData } from '../contracts';
 import type { ContentPart, Message, PrepareInput, PreparedRequest, ProviderAdapter, ProviderNotice } from '../providers';
 import { splitDataUrl } from '../providers';
 import type { FilesPolicy } from './provider-json';

@@ -7,7 +7,7 @@
 // only once, and only before anything streamed.
 import type { StreamFn } from '../contracts';
 import { builtinAdapter, type StreamEvent } from '../providers';
-import { streamCall, type TransportStreamOptions } from '../transport/stream-call';
+import { streamCall, type TransportStreamOptions } from '../transport';
 import { withProviderFiles, type ProviderFilesContext } from './files-adapter';
 import { newBudget } from './operations';
 import { withOperationPlans, type PlanContext } from './operation-plans';

@@ -3,7 +3,7 @@
 // provider_operations: true like uploads do. GET and DELETE send empty bodies. A plain delete always asks the
 // person (no --yolo or other flag skips it; without a way to ask it is refused); provider_cleanup: true is the only
 // way a DELETE runs unattended, and then only one marked `cleanup: true` of a file this app's registry uploaded.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import type { RemoteFile, VendorFiles } from '../providers';
 import { answerMessage, newBudget, runOperation, type OperationPorts } from './operations';
 import type { FileRegistry } from './registry';

@@ -10,7 +10,7 @@
 // one segment that is the id, the upload's query. A known id under another host or another path is refused
 // (E_PROVIDER_CLEANUP_WRONG_TARGET): matching the last URL segment alone would let a worker delete any resource
 // whose address happens to end in one of our ids.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import type { PreparedRequest, PrepareInput, ProviderAdapter, ProviderOperation } from '../providers';
 import { newBudget, runOperation, type OperationBudget, type OperationPorts } from './operations';
 import type { FileRegistry, UploadRecord } from './registry';

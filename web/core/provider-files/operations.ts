@@ -3,11 +3,11 @@
 // header (content-type travels as `content_type`, checked); GET and DELETE carry no body; a body is at most 16 MiB.
 // Then the key is attached, the request goes once (never retried: an upload that half-happened must not happen
 // twice), redirects are refused, and the answer is read up to 16 MiB. At most 8 operations per step within 180 s.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import type { OperationResult, ProviderOperation } from '../providers';
-import { boundedChunks } from '../transport/body-reader';
-import { checkAuthSpec, checkHeaders, checkSecretValue } from '../transport/headers';
-import { checkSameOrigin } from '../transport/origin';
+import { boundedChunks } from '../transport';
+import { checkAuthSpec, checkHeaders, checkSecretValue } from '../transport';
+import { checkSameOrigin } from '../transport';
 
 export const MAX_OPERATIONS_PER_STEP = 8;
 export const OPERATIONS_WINDOW_MS = 180_000;

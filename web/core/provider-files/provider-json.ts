@@ -1,7 +1,7 @@
 // provider.json (seed 000 §4): how images reach the model. Default {"images": "base64"}. "files" uploads each image
 // once and references it by file_id, and needs a second, separate authorisation: provider_operations: true in the
 // model config (the extra requests are the core's, with the key). Either switch alone changes nothing and says so.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { anthropicFiles, openaiFiles, type VendorFiles } from '../providers';
 
 export const MIN_EXPIRES_AFTER_SECONDS = 3600;

@@ -2,7 +2,7 @@
 // file and a rename so a crash never leaves half a registry. Node only (reached through web/core/node.ts).
 import { promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import type { RegistryStore } from './registry';
 
 export const REGISTRY_FILE = 'provider-files.json';

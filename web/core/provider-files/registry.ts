@@ -1,7 +1,7 @@
 // The local registry of uploads, per workspace: which file_id holds which content (SHA-256 of the image bytes) under
 // which account scope, its size and when it was made and expires. Reuse needs the same scope and hash and an expiry
 // not yet near; the storage is a port (IndexedDB in the app, a JSON file in the data dir headless). Versioned.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 
 export interface UploadRecord {
   scope: string;

@@ -6,7 +6,7 @@ import { argumentsObject, isObject, num, obj, str } from './json-text';
 import { mapAnthropicUsage } from './map-usage';
 import { providerErrorFromBody } from './openai-chat-stream';
 import { StreamBlocks } from './stream-blocks';
-import type { StreamDecoder, StreamEvent } from '../contracts/messages';
+import type { StreamDecoder, StreamEvent } from '../contracts';
 
 export function createAnthropicStreamDecoder(): StreamDecoder {
   const blocks = new StreamBlocks();

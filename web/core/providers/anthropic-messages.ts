@@ -3,7 +3,7 @@
 // top-level; tool results are user `tool_result` blocks; the original assistant content (thinking with its
 // signature, redacted_thinking, tool_use) is kept in `_anthropic_content` and replayed verbatim (seed 003), because
 // the API verifies thinking signatures on the next turn of a tool loop.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { createAnthropicStreamDecoder } from './anthropic-messages-stream';
 import { splitDataUrl } from './data-url';
 import { validateExtraBody } from './extra-body';
@@ -11,7 +11,7 @@ import { answerDanglingToolCalls, ownsReplayState } from './history';
 import { argumentsObject, arr, isObject, joinUrl, obj, str } from './json-text';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 import { mapAnthropicUsage } from './map-usage';
-import type { AssistantMessage, ContentPart, Message, ParsedResponse, PrepareInput, PreparedRequest, ProviderAdapter, ToolCall } from '../contracts/messages';
+import type { AssistantMessage, ContentPart, Message, ParsedResponse, PrepareInput, PreparedRequest, ProviderAdapter, ToolCall } from '../contracts';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 

@@ -1,5 +1,5 @@
 // Images travel as base64 data URLs (seed 000 §5). Anthropic wants the media type and data apart.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 
 const DATA_URL = /^data:(image\/(?:png|jpeg|gif|webp));base64,([A-Za-z0-9+/=\s]*)$/;
 

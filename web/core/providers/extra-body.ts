@@ -1,7 +1,7 @@
 // `extra_body` is merged into the request body last, so it could silently replace what the harness controls.
 // Seed 003: built-in providers refuse overrides of model, history, tools, output limit, stream and server-side
 // session state, and extra_body is never a credential store (seed 000 §4).
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { isObject } from './json-text';
 
 const COMMON = ['model', 'stream', 'stream_options', 'tools'];

@@ -3,11 +3,11 @@
 // first_id, last_id}; GET/DELETE {base}/v1/files/{id}. Files carry `size_bytes` and an RFC 3339 `created_at` and do
 // not expire: the local registry's expires_after_seconds is only how long this app trusts an upload. A Messages
 // request references an image as `{type: "image", source: {type: "file", file_id}}`, with the same beta header.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { ANTHROPIC_VERSION } from './anthropic-messages';
 import { arr, isObject, joinUrl, num, obj, str } from './json-text';
 import { multipartBody } from './multipart';
-import type { ProviderOperation, RemoteFile, VendorFiles } from '../contracts/messages';
+import type { ProviderOperation, RemoteFile, VendorFiles } from '../contracts';
 
 export const ANTHROPIC_FILES_BETA = 'files-api-2025-04-14';
 const HEADERS = { 'anthropic-version': ANTHROPIC_VERSION, 'anthropic-beta': ANTHROPIC_FILES_BETA, 'anthropic-dangerous-direct-browser-access': 'true' };

@@ -2,10 +2,10 @@
 // `expires_after[anchor]=created_at` + `expires_after[seconds]` (3600-2592000); GET {base}/files?limit=&after= (→ {data, has_more, last_id}), GET/DELETE
 // {base}/files/{id}. A Responses request then references an image as `{type: "input_image", file_id}`. Purpose
 // "vision" is the one OpenAI's image-input guide uses for uploaded images. Times in answers are epoch seconds.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { arr, isObject, joinUrl, num, obj, str } from './json-text';
 import { multipartBody } from './multipart';
-import type { ProviderOperation, RemoteFile, VendorFiles } from '../contracts/messages';
+import type { ProviderOperation, RemoteFile, VendorFiles } from '../contracts';
 
 /** The documented maximum page size (also the default). */
 const LIST_LIMIT = 10_000;

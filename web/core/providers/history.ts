@@ -3,7 +3,7 @@
 //   produced it; another protocol's opaque reasoning is dropped, never converted;
 // - every tool call is answered before the conversation continues (all four APIs reject a dangling call), so a call
 //   without a result (an interrupted batch, a crash between call and result) gets a synthetic error result.
-import type { AssistantMessage, Message, ProviderNotice, ToolMessage } from '../contracts/messages';
+import type { AssistantMessage, Message, ProviderNotice, ToolMessage } from '../contracts';
 
 export const MISSING_TOOL_RESULT = 'No result: the tool call was interrupted before it returned. Call it again if it is still needed.';
 

@@ -1,5 +1,5 @@
 // Public face of the provider layer: contract types, built-in adapters, presets and pure helpers.
-export type * from '../contracts/messages';
+export type { AssistantMessage, AuthSpec, ContentPart, FinishReason, ImagePart, ListPage, Message, ModelResult, OperationMethod, OperationPlan, OperationResult, ParsedResponse, PrepareInput, PrepareStepInput, PreparedRequest, ProviderAdapter, ProviderNotice, ProviderOperation, RemoteFile, RequestMeta, StreamDecoder, StreamEvent, SystemMessage, TextPart, ToolCall, ToolMessage, ToolSchema, TransportHooks, Usage, UserMessage, VendorFiles } from '../contracts';
 export { builtinAdapter, isBuiltinProtocol, BUILTIN_PROTOCOLS, DEFAULT_PROTOCOL } from './registry';
 export type { BuiltinProtocol } from './registry';
 export { openaiChatAdapter, deepseekAdapter, createChatAdapter, OPENAI_CHAT_FLAGS, DEEPSEEK_FLAGS } from './openai-chat';
@@ -11,7 +11,6 @@ export { replayNotice, answerDanglingToolCalls, ownsReplayState, MISSING_TOOL_RE
 export { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 export { PROVIDER_PRESETS, findPreset } from './presets';
 export type { ProviderPreset, Route } from './presets';
-export type * from '../contracts/messages';
 export { openaiFiles } from './files-openai';
 export { anthropicFiles, ANTHROPIC_FILES_BETA } from './files-anthropic';
 export { multipartBody } from './multipart';

@@ -1,4 +1,4 @@
-import type { FinishReason } from '../contracts/messages';
+import type { FinishReason } from '../contracts';
 
 /** Anthropic `stop_reason` → the host's chat-shaped finish reason. */
 export function mapAnthropicStopReason(reason: unknown): FinishReason {

@@ -1,6 +1,6 @@
 // Provider usage objects → the host's Usage. The raw object is kept beside it for cache/budget policies.
 import { num, obj } from './json-text';
-import type { Usage } from '../contracts/messages';
+import type { Usage } from '../contracts';
 
 const defined = (u: Usage): Usage =>
   Object.fromEntries(Object.entries(u).filter(([, v]) => v !== undefined)) as Usage;

@@ -2,11 +2,11 @@
 // `delta.tool_calls[{index, id?, function:{name?, arguments}}]`: id and name only on the first fragment of each
 // index, arguments split anywhere. Usage comes in a last chunk with `choices: []` when
 // `stream_options.include_usage` is set. Reassembled into the non-streaming `chat.completion` JSON.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { arr, isObject, num, obj, str } from './json-text';
 import { mapChatUsage } from './map-usage';
 import { StreamBlocks } from './stream-blocks';
-import type { StreamDecoder, StreamEvent } from '../contracts/messages';
+import type { StreamDecoder, StreamEvent } from '../contracts';
 
 interface ToolAcc {
   id: string;

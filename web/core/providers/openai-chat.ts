@@ -1,12 +1,12 @@
 // Chat Completions (protocol `openai`) and DeepSeek (protocol `deepseek`) as a small flag set on the same adapter.
 // Wire: POST {base}/chat/completions, `authorization: Bearer <key>`, messages with `image_url` parts, function tools.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { validateExtraBody } from './extra-body';
 import { answerDanglingToolCalls, ownsReplayState } from './history';
 import { arr, isObject, joinUrl, obj, str } from './json-text';
 import { mapChatUsage } from './map-usage';
 import { createChatStreamDecoder } from './openai-chat-stream';
-import type { AssistantMessage, FinishReason, Message, ParsedResponse, PrepareInput, PreparedRequest, ProviderAdapter, ToolCall } from '../contracts/messages';
+import type { AssistantMessage, FinishReason, Message, ParsedResponse, PrepareInput, PreparedRequest, ProviderAdapter, ToolCall } from '../contracts';
 
 export interface ChatFlags {
   protocol: string;

@@ -4,11 +4,11 @@
 // finished item → a terminal response.completed | response.incomplete | response.failed carrying the whole
 // response; `error` may arrive mid-stream. The terminal response is the reassembled JSON; items seen in the stream
 // fill in a missing output.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { isObject, num, obj, str } from './json-text';
 import { mapResponsesUsage } from './map-usage';
 import { StreamBlocks } from './stream-blocks';
-import type { StreamDecoder, StreamEvent } from '../contracts/messages';
+import type { StreamDecoder, StreamEvent } from '../contracts';
 
 /** Keeps a partial item's text current, so a stream cut mid-way still yields what arrived. */
 function appendPart(item: Record<string, unknown> | undefined, field: 'content' | 'summary', i: number, type: string, delta: string): void {

@@ -3,13 +3,13 @@
 // `store: false` with `include: ["reasoning.encrypted_content"]`, and every output item (reasoning with its
 // encrypted_content, message, function_call) kept in `_responses_output` and replayed verbatim, since without
 // server-side state that is the only way reasoning survives a tool loop. An incomplete response never runs tools.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { validateExtraBody } from './extra-body';
 import { answerDanglingToolCalls, ownsReplayState } from './history';
 import { arr, isObject, joinUrl, obj, str } from './json-text';
 import { mapResponsesUsage } from './map-usage';
 import { createResponsesStreamDecoder } from './openai-responses-stream';
-import type { AssistantMessage, FinishReason, Message, ParsedResponse, PrepareInput, PreparedRequest, ProviderAdapter, ToolCall } from '../contracts/messages';
+import type { AssistantMessage, FinishReason, Message, ParsedResponse, PrepareInput, PreparedRequest, ProviderAdapter, ToolCall } from '../contracts';
 
 function inputItems(history: readonly Message[]): { instructions: string; input: unknown[] } {
   const system: string[] = [];

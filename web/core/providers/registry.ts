@@ -1,10 +1,10 @@
 // Built-in adapters by protocol selector (seed 003: `protocol` is a string selector; the default is `openai`).
 // Any other string needs an explicit provider binding (a bridge worker); it never falls back to a built-in.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { anthropicAdapter } from './anthropic-messages';
 import { deepseekAdapter, openaiChatAdapter } from './openai-chat';
 import { responsesAdapter } from './openai-responses';
-import type { ProviderAdapter } from '../contracts/messages';
+import type { ProviderAdapter } from '../contracts';
 
 export const DEFAULT_PROTOCOL = 'openai';
 export const BUILTIN_PROTOCOLS = ['openai', 'deepseek', 'anthropic', 'responses'] as const;

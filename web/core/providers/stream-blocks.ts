@@ -1,6 +1,6 @@
 // Block bookkeeping for stream decoders: every text, thinking and tool-call block gets one index for its whole
 // life, emits exactly one start and one end (STYLE.md §4), and blocks still open at the end of a stream are closed.
-import type { StreamEvent } from '../contracts/messages';
+import type { StreamEvent } from '../contracts';
 
 type Kind = 'text' | 'thinking' | 'tool';
 

@@ -3,8 +3,8 @@
 // with the session's length. "Added since" compares by content, not identity: a before_save hook returns fresh but
 // equal message objects, and those must not turn every checkpoint into a full `reset` (quadratic growth).
 import type { CheckpointSink } from '../contracts';
-import type { Message } from '../contracts/messages';
-import { cachedStableJson } from '../contracts/stable-json';
+import type { Message } from '../contracts';
+import { cachedStableJson } from '../contracts';
 import type { SessionEntry, SessionInfo, SessionStore } from './types';
 import { assertValidHistory } from './validate-history';
 

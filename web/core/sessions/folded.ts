@@ -2,10 +2,10 @@
 // commits one `reset` entry, so every message the model ever saw before a cut is still in the log: replaying the
 // entries up to that reset gives the history the summary replaced (issue 15: "expands to show the summary and,
 // on demand, the original messages").
-import { headLength } from '../modules/compact';
-import { HarnessError } from '../contracts/errors';
-import type { Message } from '../contracts/messages';
-import type { CompactionInfo } from '../contracts/usage';
+import { headLength } from '../modules';
+import { HarnessError } from '../contracts';
+import type { Message } from '../contracts';
+import type { CompactionInfo } from '../contracts';
 import type { SessionStore } from './types';
 
 const compactionOf = (m: Message): CompactionInfo | undefined => (m.role === 'user' ? (m._meta?.compaction as CompactionInfo | undefined) : undefined);

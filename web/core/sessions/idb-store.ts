@@ -3,8 +3,8 @@
 // A commit puts the new entries and moves the pointer in ONE readwrite transaction over both stores: IndexedDB
 // commits it whole or not at all, so a closed tab mid-batch leaves the previous checkpoint. Readers still read
 // only entries <= checkpointSeq.
-import { sessionContentRange } from '../context/idb-session-content-store';
-import { HarnessError, toErrorData } from '../contracts/errors';
+import { sessionContentRange } from '../context';
+import { HarnessError, toErrorData } from '../contracts';
 import type { HarnessDb, SessionRecord } from '../storage';
 import { entryProblem, replayEntries } from './replay';
 import { checkSessionTitle } from './title';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { checkRef, checkStoreConfig, isCharBoundary, page, sameRef, type ContentRef, type ContentScope, type ContentStore, type ContentStoreConfig } from '../context';
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 
 const O_NOFOLLOW = fsc.O_NOFOLLOW ?? 0;
 const ENTRY = /^[0-9a-f]{64}\.entry$/;

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { HarnessError, toErrorData } from '../contracts/errors';
+import { HarnessError, toErrorData } from '../contracts';
 import { readFromReset } from './node-log-tail';
 import { entryProblem, replayEntries } from './replay';
 import { checkSessionTitle } from './title';

@@ -1,8 +1,8 @@
 // Salvage of a damaged session (one `load` refuses with E_SESSION_CORRUPT): the entries that read back whole, cut
 // back to the last consistent point, saved as a NEW session. The damaged session is only read, never changed, so
 // it can still be restored from a backup or deleted afterwards. Built on the port, so both stores share it.
-import { HarnessError } from '../contracts/errors';
-import type { Message } from '../contracts/messages';
+import { HarnessError } from '../contracts';
+import type { Message } from '../contracts';
 import { replayEntries } from './replay';
 import { titleWithSuffix } from './title';
 import type { SessionInfo, SessionStore } from './types';

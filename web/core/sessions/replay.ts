@@ -1,6 +1,6 @@
 import { messageSchema } from '../hooks';
-import type { Message } from '../contracts/messages';
-import { compileSchema } from '../contracts/schema';
+import type { Message } from '../contracts';
+import { compileSchema } from '../contracts';
 import type { SessionEntry } from './types';
 
 /** The history a list of committed entries describes. */

@@ -1,4 +1,4 @@
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 
 /** The longest session title, in UTF-16 units; an export with a longer one would not import back. */
 export const MAX_SESSION_TITLE = 500;

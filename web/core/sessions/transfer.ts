@@ -14,9 +14,9 @@
 // valid without it: a user message holding a tool's images among that batch's results keeps
 // `_meta: {kind: 'tool_images', tool_call_id}` (those two strings only). The export itself keeps everything (it is
 // the person's own copy).
-import { HarnessError } from '../contracts/errors';
-import type { Message } from '../contracts/messages';
-import { compileSchema } from '../contracts/schema';
+import { HarnessError } from '../contracts';
+import type { Message } from '../contracts';
+import { compileSchema } from '../contracts';
 import { messageSchema } from '../hooks';
 import { SESSION_FORMAT_VERSION, type SessionInfo, type SessionStore } from './types';
 import { MAX_SESSION_TITLE, forkTitle } from './title';

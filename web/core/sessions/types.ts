@@ -1,8 +1,8 @@
 // The session store port (ARCHITECTURE.md "Storage"): append-only entries plus a committed-checkpoint pointer
 // written in the same transaction. A reader replays entries up to the pointer and ignores anything after it,
 // so a crash between appending and moving the pointer keeps the last complete checkpoint.
-import type { ErrorData } from '../contracts/errors';
-import type { Message } from '../contracts/messages';
+import type { ErrorData } from '../contracts';
+import type { Message } from '../contracts';
 
 /** Version of the stored entry and export shapes; bump with a migration when they change. */
 export const SESSION_FORMAT_VERSION = 1;

@@ -2,10 +2,10 @@
 // message has the shape of its role, and every assistant tool call is answered by exactly one tool message
 // before the conversation moves on (tool image messages may follow the answers). The shape check runs on the
 // messages not yet saved; the pairing check is a cheap pass over all of them.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { messageSchema } from '../hooks';
-import type { Message } from '../contracts/messages';
-import { compileSchema } from '../contracts/schema';
+import type { Message } from '../contracts';
+import { compileSchema } from '../contracts';
 
 const checkMessage = compileSchema(messageSchema, 'message');
 

@@ -4,8 +4,8 @@
 // To add a setting: add a field below (with a default and a validator); SETTINGS_VERSION changes only when an
 // existing field changes meaning, and then `migrateSettingsValues` learns the old shape.
 
-import { checkPriceTable } from '../usage/prices';
-import type { PriceTable } from '../contracts/usage';
+import { checkPriceTable } from '../usage';
+import type { PriceTable } from '../contracts';
 
 export const SETTINGS_VERSION = 1;
 

@@ -1,7 +1,7 @@
 // The secrets store: credentials such as API keys, referenced by NAME from settings and model configs
 // (`api_key_env` in the browser names an entry here). Values are only read by the code that sends the one HTTP
 // request needing them; they are never exported, logged, or passed to plugins, hooks or workers.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import type { HarnessDb } from '../storage';
 
 const SECRET_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;

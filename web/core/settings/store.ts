@@ -1,6 +1,6 @@
 // Reading and writing settings records. A stored record that fails validation (written by a buggy build or edited
 // by hand) never breaks the app: the bad fields fall back to their defaults and the rest is kept.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import type { HarnessDb, SettingsRecord } from '../storage';
 import { checkSettingsValues, DEFAULT_GLOBAL_SETTINGS, SETTINGS_VERSION, type GlobalSettings, type WorkspaceSettings } from './schema';
 

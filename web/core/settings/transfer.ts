@@ -10,7 +10,7 @@
 // caller names them in `confirmed` (ids from `previewSettingsImport`); otherwise the safe part is applied and the
 // report's `notice` (E_IMPORT_NEEDS_CONFIRM) says, one sentence each, what was held back. Here: "Allow the agent to
 // write inside .git" turned on for a workspace.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { nameKeyOf, type HarnessDb, type SettingsRecord, type WorkspaceRecord } from '../storage';
 import { checkSettingsValues, type GlobalSettings, type SettingsIssue, type WorkspaceSettings } from './schema';
 import { GLOBAL_SCOPE, readGlobalSettings, readWorkspaceSettings, record, workspaceScope } from './store';

@@ -1,11 +1,11 @@
 // One smoke request under the policy (smoke-policy.ts), reporting latency, usage, the reply and the exact error.
 // The app's Test connection is `testConnection` (the default cap, stats in the app database); `i smoke` calls
 // runSmoke with its flags and a file store. Once called it never throws: failures are the report's error.
-import { toErrorData, type ErrorData } from '../contracts/errors';
-import { createCacheModule, type StatsStore } from '../modules/cache';
+import { toErrorData, type ErrorData } from '../contracts';
+import { createCacheModule, type StatsStore } from '../modules';
 import type { FinishReason, ProviderAdapter, Route, TransportHooks, Usage } from '../providers';
 import { isModelFailure, streamModel, type TransportPorts } from '../transport';
-import { checkImage } from '../contracts/images';
+import { checkImage } from '../contracts';
 import { SMOKE_CACHE_CONFIG, smokeOutputCap, smokeRequestInput, smokeToolCallRefusal, type SmokeVariant } from './smoke-policy';
 
 export interface ConnectionTarget {

@@ -4,8 +4,8 @@
 // the reply), a tool call in the answer is refused (E_SMOKE_TOOL_CALL), and the cache module only observes: it adds
 // no provider field and records into its own statistics (metrics/smoke-cache.json headless, the 'smoke-cache'
 // metrics record in the app), never into a workspace's.
-import { HarnessError, type ErrorData } from '../contracts/errors';
-import { DEFAULT_CACHE_CONFIG, type CacheConfig } from '../modules/cache';
+import { HarnessError, type ErrorData } from '../contracts';
+import { DEFAULT_CACHE_CONFIG, type CacheConfig } from '../modules';
 import type { AssistantMessage, PrepareInput } from '../providers';
 
 /** The default output cap (seed 000 §10). */

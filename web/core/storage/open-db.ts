@@ -1,5 +1,5 @@
 import { openDB, unwrap, type IDBPDatabase } from 'idb';
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { runMigrations } from './migrations';
 import { DB_NAME, DB_VERSION, type HarnessDbSchema } from './schema';
 

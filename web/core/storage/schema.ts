@@ -20,7 +20,7 @@
 //                                                       index by_session [workspaceId, session, seq]
 // Deleting a workspace deletes every record whose key or index starts with its id (workspaces/registry.ts).
 import type { DBSchema } from 'idb';
-import type { WorkspaceAccess } from '../contracts/fs';
+import type { WorkspaceAccess } from '../contracts';
 
 export const DB_NAME = 'i-harness';
 export const DB_VERSION = 3;

@@ -1,8 +1,8 @@
 // `tool_view` as configured (the model config file's key, headless; Settings → Agent per workspace, app):
 // `{"names": [...], "groups": [...]}`. Absent means every authorised tool. Validated strictly here; whether the
 // names and groups exist is only known per turn, against the authorised set (select.ts).
-import { HarnessError } from '../contracts/errors';
-import { TOOL_NAME_PATTERN } from '../tools/registry';
+import { HarnessError } from '../contracts';
+import { TOOL_NAME_PATTERN } from '../tools';
 import { GROUP_PATTERN } from './groups';
 import { TOOL_VIEW_LIMITS } from './limits';
 

@@ -1,6 +1,6 @@
 // Tool groups for views (seed 002: groups are host metadata, not authorisation). A built-in tool's group comes
 // from its name; an external tool's from `ToolDefinition.origin`, which the host sets when it registers it.
-import type { ToolDefinition } from '../contracts/tools';
+import type { ToolDefinition } from '../contracts';
 
 /** The fixed groups of built-in tools. */
 export const BUILTIN_GROUPS = ['files', 'search', 'web', 'memory', 'skills'] as const;

@@ -3,9 +3,9 @@
 // set, none twice), takes the schemas from the original set, and enforces the limits. Every failure is an error
 // before the request is built: a view is never silently widened or narrowed. Visibility is all a view controls;
 // a call still goes through argument validation, the approval gate and its guards.
-import { HarnessError } from '../contracts/errors';
-import type { ToolSchema } from '../contracts/messages';
-import type { ToolRegistry } from '../tools/registry';
+import { HarnessError } from '../contracts';
+import type { ToolSchema } from '../contracts';
+import type { ToolRegistry } from '../tools';
 import type { ToolViewConfig } from './config';
 import { BUILTIN_GROUPS, groupOf } from './groups';
 import { TOOL_VIEW_LIMITS, type ToolViewLimits } from './limits';

@@ -1,10 +1,10 @@
 // The set of tools one agent run can call. Built-in, plugin and bridge tools register here; every registration
 // returns its unregister function (STYLE.md: no registries without unregister). Argument schemas are compiled
 // once per registration.
-import { HarnessError, quoteUntrusted } from '../contracts/errors';
-import type { ToolSchema } from '../contracts/messages';
-import type { ToolDefinition } from '../contracts/tools';
-import { compileSchema, isObjectSchema, type SchemaCheck } from '../contracts/schema';
+import { HarnessError, quoteUntrusted } from '../contracts';
+import type { ToolSchema } from '../contracts';
+import type { ToolDefinition } from '../contracts';
+import { compileSchema, isObjectSchema, type SchemaCheck } from '../contracts';
 
 /** Seed 000 §1: 1–64 ASCII letters, digits, `-` or `_`. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

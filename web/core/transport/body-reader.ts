@@ -1,6 +1,6 @@
 // Reads a response body chunk by chunk, counting bytes as they arrive so an oversized body is cut off early
 // instead of buffered whole (seed 000 §6: success and error bodies are at most 48 MiB).
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 
 export function tooLarge(limit: number, what: string): HarnessError {
   return new HarnessError('E_BODY_TOO_LARGE', `The ${what} is larger than ${limit} bytes, the model HTTP limit. Shorten the conversation or ask for less output.`, {

@@ -1,5 +1,5 @@
 // Turning fetch failures and HTTP error answers into errors a person can act on.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { htmlPageText, isHtmlPage } from './html-error-page';
 
 const causeText = (e: unknown): string => {

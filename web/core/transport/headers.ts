@@ -1,6 +1,6 @@
 // Header rules of seed 003: names and auth prefixes are HTTP tokens; routing/transport headers cannot be set by a
 // provider; the auth header may not also appear among the plain headers (case-insensitive).
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import type { AuthSpec } from '../providers';
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

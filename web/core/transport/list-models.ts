@@ -5,7 +5,7 @@
 // `POST /v1/proxy` — and, since a list is a convenience, a small body cap and a deadline instead of 48 MiB and retries.
 import { ANTHROPIC_VERSION, isBuiltinProtocol } from '../providers';
 import type { ModelConfig } from '../config';
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { boundedChunks } from './body-reader';
 import { abortedError, httpError, isRedirectFailure, networkError, redirectError } from './fetch-errors';
 import { checkSecretValue } from './headers';

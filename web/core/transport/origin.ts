@@ -1,4 +1,4 @@
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 
 function parse(url: string, what: string): URL {
   let u: URL;

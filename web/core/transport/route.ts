@@ -1,6 +1,6 @@
 // Where the bytes go: straight to the provider, or through the bridge's `POST /v1/proxy {url, method, headers,
 // body}` when the provider does not allow browser CORS. The body is forwarded as the exact prepared JSON text.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import type { Route } from '../providers';
 
 export interface BridgeEndpoint {

@@ -1,6 +1,6 @@
 // Wires the provider transport (web/core/transport `streamModel`) in as the loop's injected stream function.
 import type { ProviderAdapter, Route, StreamEvent } from '../providers';
-import { streamModel, type TransportPorts } from '.';
+import { streamModel, type TransportPorts } from './stream-model';
 import type { ModelCall, StreamFn } from '../contracts';
 
 export interface TransportStreamOptions extends TransportPorts {

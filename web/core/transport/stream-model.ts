@@ -3,7 +3,7 @@
 // events and reassembly into the provider's complete JSON → after_response → parse. Once called it never throws:
 // every failure ends the stream with an `error` event and a ModelFailure result (STYLE.md §5).
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { HarnessError, toErrorData, type ErrorData } from '../contracts/errors';
+import { HarnessError, toErrorData, type ErrorData } from '../contracts';
 import { builtinAdapter, replayNotice } from '../providers';
 import type {
   ModelResult,

@@ -13,7 +13,7 @@
 // - DeepSeek: api-docs.deepseek.com/quick_start/pricing, the price list in force from 2025-09-05 (cache hit / cache
 //   miss / output, the same for deepseek-chat and deepseek-reasoner). Its date is the page's, not the check's,
 //   because later stored pages name other models and peak-hour prices this table cannot express.
-import type { PriceTable } from '../contracts/usage';
+import type { PriceTable } from '../contracts';
 
 export interface PricePreset {
   /** The provider preset id it belongs to (PROVIDER_PRESETS[].id). */

@@ -1,8 +1,8 @@
 // Prices and cost (issue 15). A price table is the person's: US dollars per million tokens per model, dated. It is
 // checked strictly wherever it enters (settings, import), and cost is computed only from it: a model without a
 // price costs "—" (null), never a guess from a similar name.
-import { HarnessError } from '../contracts/errors';
-import type { ModelPrice, PriceTable, StepUsage } from '../contracts/usage';
+import { HarnessError } from '../contracts';
+import type { ModelPrice, PriceTable, StepUsage } from '../contracts';
 
 /** A table this long is not a person's list of models; the cap keeps settings documents small. */
 export const MAX_PRICES = 500;

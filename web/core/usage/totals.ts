@@ -1,8 +1,8 @@
 // Session and workspace totals over the `_usage` the loop stamps on assistant messages. Cost adds only steps whose
 // model has a price; the others are counted in `unpriced_steps` so a partial sum is never shown as the whole.
-import type { Message } from '../contracts/messages';
+import type { Message } from '../contracts';
 import { costOf, priceFor } from './prices';
-import type { PriceTable, StepUsage, UsageTotals } from '../contracts/usage';
+import type { PriceTable, StepUsage, UsageTotals } from '../contracts';
 
 export const EMPTY_TOTALS: Readonly<UsageTotals> = Object.freeze({
   steps: 0,

@@ -1,8 +1,8 @@
 // Access to a workspace's folder. A granted folder's handle survives reloads in IndexedDB, but Chrome forgets the
 // permission: after a reload queryPermission says 'prompt', and requestPermission must run inside a user gesture
 // (a click on "Restore access"). OPFS workspaces are always accessible to their own origin.
-import { HarnessError } from '../contracts/errors';
-import type { WorkspaceAccess, WorkspaceFs } from '../contracts/fs';
+import { HarnessError } from '../contracts';
+import type { WorkspaceAccess, WorkspaceFs } from '../contracts';
 import type { WorkspaceRecord } from '../storage';
 import { opfsWorkspaceDirectory, type OpfsRoot } from './opfs';
 

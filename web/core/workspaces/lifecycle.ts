@@ -1,8 +1,8 @@
 // Creating and deleting a workspace touches two stores that share no transaction: IndexedDB (the record) and,
 // for private workspaces, OPFS (the directory). The record is written first and rolled back if the directory
 // cannot be made, so the registry never lists a workspace without its files.
-import { HarnessError } from '../contracts/errors';
-import type { WorkspaceAccess } from '../contracts/fs';
+import { HarnessError } from '../contracts';
+import type { WorkspaceAccess } from '../contracts';
 import type { HarnessDb, WorkspaceRecord } from '../storage';
 import { opfsWorkspaceDirectory, removeOpfsWorkspaceDirectory, type OpfsRoot } from './opfs';
 import { createWorkspaceRecord, deleteWorkspaceRecord, getWorkspace, type RegistryOptions } from './registry';

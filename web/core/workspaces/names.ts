@@ -1,4 +1,4 @@
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { MAX_WORKSPACE_NAME_LENGTH } from './limits';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;

@@ -1,6 +1,6 @@
 // Private workspaces live in the origin private file system (OPFS): no folder grant, no permission prompt, and
 // the files are only reachable through this app. Deleting the workspace deletes its directory.
-import { HarnessError } from '../contracts/errors';
+import { HarnessError } from '../contracts';
 import { OPFS_WORKSPACES_DIR } from './limits';
 
 export type OpfsRoot = () => Promise<FileSystemDirectoryHandle>;

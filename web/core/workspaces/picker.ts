@@ -1,6 +1,6 @@
 // The folder picker (File System Access API, Chromium browsers). Cancelling is not an error: it returns null.
-import { HarnessError } from '../contracts/errors';
-import type { WorkspaceAccess } from '../contracts/fs';
+import { HarnessError } from '../contracts';
+import type { WorkspaceAccess } from '../contracts';
 
 interface DirectoryPickerWindow {
   showDirectoryPicker?(options?: { id?: string; mode?: 'read' | 'readwrite'; startIn?: string }): Promise<FileSystemDirectoryHandle>;

@@ -1,8 +1,8 @@
 // The workspace registry: records in the `workspaces` store, created with a UUID identity that never changes
 // (seed 000 §3), bounded at MAX_WORKSPACES entries. Creation checks the bound and duplicate names inside one
 // readwrite transaction so two tabs cannot both take the last slot.
-import { HarnessError } from '../contracts/errors';
-import type { WorkspaceAccess } from '../contracts/fs';
+import { HarnessError } from '../contracts';
+import type { WorkspaceAccess } from '../contracts';
 import { nameKeyOf, type HarnessDb, type StoreName, type WorkspaceKind, type WorkspaceRecord } from '../storage';
 import { MAX_WORKSPACES } from './limits';
 import { isWorkspaceId, validateWorkspaceName } from './names';

@@ -3,7 +3,7 @@
 // arguments as a JSON string), approvals, bounded views, the log, the UI and undo all take the native path.
 // final and ask_user become the answer text. A malformed reply keeps its text and brings the protocol error,
 // which the loop sends back in the envelope (it counts as a step).
-import type { AssistantMessage, FinishReason } from '../../contracts/messages';
+import type { AssistantMessage, FinishReason } from '../../contracts';
 import { PROTOCOL_ERROR_NAME, toolResultEnvelope } from './envelope';
 import { parseJsonAction, type JsonActionCode } from './parse';
 

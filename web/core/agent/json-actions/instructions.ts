@@ -1,7 +1,7 @@
 // The protocol instructions and schemas a JSON-protocol request carries instead of the provider `tools` field.
 // They are one system message of the request (never stored in the session): the budget counts the request with it,
 // and the request sent is exactly the one counted (seed 002: "经过计数的 GenerationRequest 原样发送").
-import type { ToolSchema } from '../../contracts/messages';
+import type { ToolSchema } from '../../contracts';
 
 /** The AskUser control schema (seed 002: "原生 AskUser 控制 schema"): how the model asks the person instead of guessing. */
 export const ASK_USER_SCHEMA = {

@@ -3,7 +3,7 @@
 // history projected into the protocol's wire form: calls as the model's JSON action text, results as the user-role
 // envelope, and the protocol instructions as one system message after the leading ones. The projection is never
 // saved; it is what the budget counts and what is sent.
-import type { AssistantMessage, Message, ToolSchema } from '../../contracts/messages';
+import type { AssistantMessage, Message, ToolSchema } from '../../contracts';
 import { toolResultEnvelope } from './envelope';
 import { protocolInstructions } from './instructions';
 

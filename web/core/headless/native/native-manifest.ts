@@ -7,7 +7,7 @@ import { promises as fsp } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { ModelConfig } from '../../config';
 import type { BoundEntries } from '../../modules';
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -5,10 +5,10 @@
 import { bridgeHooks, bridgeProviderAdapter, bridgeToolSource, createBridgeClient, type BridgeClient } from '../../bridge-client';
 import type { ModelConfig } from '../../config';
 import type { BoundEntries } from '../../modules';
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 import { HOOK_EVENTS, manifestHookHandler, type HookEvent, type HookHandler } from '../../hooks';
 import { isBuiltinProtocol, type ProviderAdapter } from '../../providers';
-import type { ToolDefinition } from '../../contracts/tools';
+import type { ToolDefinition } from '../../contracts';
 import { buildNativeManifest } from './native-manifest';
 import { startPrivateBridge } from './private-bridge';
 

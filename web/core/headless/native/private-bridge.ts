@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, promises as fsp, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 
 export interface PrivateBridge {
   url: string;

@@ -2,7 +2,7 @@
 // context_window (required: the core has no capacity table), output_reserve (default max_tokens), threshold (.8),
 // safety_ratio (.02), tool_output_ratio (.02), image_tokens (1600), tokenizer (omitted or "utf8_bytes"). The BPE
 // tokenizers were removed: naming one fails loudly instead of silently using another estimator.
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 import type { BudgetSettings } from '../../hooks';
 
 export const REMOVED_TOKENIZERS = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'] as const;

@@ -9,9 +9,9 @@
 // changed prefix or endpoint, usage missing/invalid/overflowing) everything is estimated in UTF-8 bytes: unknown
 // consumption is never counted as 0. The estimate can still be high (replayed reasoning is not always resent),
 // and it is no promise of the server's exact count.
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 import type { BudgetEstimate, BudgetSettings, HookDataMap, HookEvent, HookHandler } from '../../hooks';
-import type { Message, ToolSchema } from '../../contracts/messages';
+import type { Message, ToolSchema } from '../../contracts';
 import { readInputUsage } from '../cache';
 import { budgetTrigger, toolBudget } from './budget-config';
 import { endpointHash, estimateMessages, estimateTools, historyChain } from './estimate';

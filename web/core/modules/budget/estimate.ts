@@ -4,7 +4,7 @@
 // fingerprint a usage anchor is bound to.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import type { Message, ToolSchema } from '../../contracts/messages';
+import type { Message, ToolSchema } from '../../contracts';
 
 const encoder = new TextEncoder();
 const WIRE_META = new Set(['_responses_output', '_anthropic_content']);

@@ -1,7 +1,7 @@
 // cache.json (seed 000 §4, §8): {"enabled", "mode": "observe"|"openai"|"anthropic", "namespace", "stats",
 // "target_hit_ratio", "retention" (openai: in_memory|24h), "ttl" (anthropic: 5m|1h)}. Strict: unknown keys and
 // values are refused with their path. `stats` is relative to the workspace state root: no absolute path, no `..`.
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 
 export type CacheMode = 'observe' | 'openai' | 'anthropic';
 

@@ -1,7 +1,7 @@
 // The StatsStore port: one cache statistics document, changed by read-modify-write under the store's own lock
 // (Node: the registry-file lock and atomic replace; memory: serialised in-process; the app may later use the
 // IndexedDB `metrics` store under [workspaceId, 'cache-stats']).
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 import { parseStats, type CacheStats } from './cache-stats';
 
 export interface StatsStore {

@@ -1,7 +1,7 @@
 // compact.json (seed 000 §4): {"enabled": true, "keep_recent": 4, "images": "keep"|"drop", "prompt": "prompts/compact.txt"}.
 // Strict: unknown keys and values are refused with their path. `prompt` names a file relative to compact.json;
 // its text (1–32000 characters) replaces the embedded default prompt.
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 
 export interface CompactConfig {
   enabled: boolean;

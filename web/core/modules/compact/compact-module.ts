@@ -5,9 +5,9 @@
 // removed prefix held it, then checks the candidate is smaller and fits. Any failure throws: nothing is committed
 // and the original history stays. A custom plugin later in the chain may answer before_compact with a local
 // `summary` instead; the loop then sends no summary request.
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 import type { BudgetSettings, HookDataMap, HookEvent, HookHandler } from '../../hooks';
-import type { ContentPart, Message, UserMessage } from '../../contracts/messages';
+import type { ContentPart, Message, UserMessage } from '../../contracts';
 import { estimateMessages, budgetTrigger } from '../budget';
 import { snapshotToRestore } from '../context';
 import type { CompactConfig } from './compact-config';

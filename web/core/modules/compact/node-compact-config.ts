@@ -4,7 +4,7 @@
 // else the embedded default. compact.json is the compaction module's own, more specific setting, so it wins.
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 import { readJsonFile } from '../../../../plugin-host/fs/node';
 import { checkCompactPrompt, parseCompactConfig, type CompactConfig } from './compact-config';
 import { readPromptFile, readPromptsConfig } from '../prompts/node-prompts-config';

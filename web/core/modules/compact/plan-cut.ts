@@ -3,7 +3,7 @@
 // prompt, AGENTS.md instructions).
 // null when no safe old prefix exists: the default compactor then does not compact, and the budget still blocks
 // an over-budget request.
-import type { Message } from '../../contracts/messages';
+import type { Message } from '../../contracts';
 import { isProjectInstructions } from '../prompts';
 
 const belongsToBatch = (m: Message | undefined): boolean => m?.role === 'tool' || (m?.role === 'user' && m._meta?.kind === 'tool_images');

@@ -3,7 +3,7 @@
 // message, so the provider's prompt cache stays warm; unchanged content appends nothing. Each message is a user
 // message marked `_meta: {kind: 'context_snapshot' | 'context_delta', untrusted: true, ...}` and its text says the
 // content is data, not instructions. Pure: the state the model has seen is rebuilt from the history itself.
-import type { Message, UserMessage } from '../../contracts/messages';
+import type { Message, UserMessage } from '../../contracts';
 
 export interface SkillListing {
   name: string;

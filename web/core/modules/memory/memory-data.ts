@@ -1,7 +1,7 @@
 // The memory of one workspace (seed 000 §3, §9): a small versioned map from keys to short notes, stored as
 // `{"version": 1, "entries": {"key": "value", ...}}`. No vector search, no secrets. Limits keep the whole memory
 // small enough to ride in every context snapshot.
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 
 export const MEMORY_VERSION = 1;
 export const MEMORY_MAX_ENTRIES = 100;

@@ -2,7 +2,7 @@
 // sessions), the Node file store in node-memory-store.ts (`<data_dir>/workspaces/<id>/memory.json`, locked and
 // atomic); the app wires IndexedDB. `update` runs read-modify-write as one step so concurrent writers cannot
 // lose each other's entries.
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 import { emptyMemory, parseMemory, type MemoryData } from './memory-data';
 
 export interface MemoryStore {

@@ -2,9 +2,9 @@
 // ("记忆工具都需外部工具审批"): approval 'ask', external true. memory_set upserts `key`; without a key the value is
 // stored as the next free `note-N`; an empty value removes the key. Values that look like secrets are refused
 // (E_MEMORY_SECRET) before anything is written.
-import { HarnessError } from '../../contracts/errors';
-import { guard, stringArg } from '../../tools/builtin/tool-kit';
-import type { PreparedCall, ToolDefinition } from '../../contracts/tools';
+import { HarnessError } from '../../contracts';
+import { guard, stringArg } from '../../tools';
+import type { PreparedCall, ToolDefinition } from '../../contracts';
 import {
   MEMORY_KEY_PATTERN,
   MEMORY_MAX_ENTRIES,

@@ -4,8 +4,8 @@
 // Bindings never replace core tools (read, write, edit, glob, search, view_image) or security checks (path policy,
 // approval gate, transport checks): only module names, plus `provider`, can be bound. This is the data model and
 // its validation; execution goes through the bridge client.
-import { HarnessError } from '../../contracts/errors';
-import { CORE_TOOL_NAMES } from '../../tools/builtin';
+import { HarnessError } from '../../contracts';
+import { CORE_TOOL_NAMES } from '../../tools';
 import { enabledModules, isModuleName, MODULE_NAMES, type ModuleName, type ProfileSelection } from './profiles';
 
 /**

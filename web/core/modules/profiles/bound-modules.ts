@@ -3,9 +3,9 @@
 // "替换会覆盖该模块全部已选 hook/工具入口，不改变工具公开 schema；失败不会回退内置实现": the built-in module is not
 // registered at all (builtinModules leaves bound modules out), so a failing worker fails its call or its hook.
 // Bindings whose module has nothing a worker can take over are refused rather than silently doing nothing.
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 import type { HookEvent } from '../../hooks';
-import type { ToolSchema } from '../../contracts/messages';
+import type { ToolSchema } from '../../contracts';
 import { createInMemoryMemoryStore, memoryTools } from '../memory';
 import { skillTools } from '../skills';
 import { webSearchTool, type WebSearchConfig } from '../web';

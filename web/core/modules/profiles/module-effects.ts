@@ -10,7 +10,7 @@
 // - `search` adds nothing (glob and search are core tools, "search profile 不额外注册工具"), so Settings does not
 //   offer it; plugins.json accepts the name for portability.
 import { RuleSet, type ApprovalSettings, type DecidingRule, type RuleTarget } from '../../approval';
-import type { ToolDefinition } from '../../contracts/tools';
+import type { ToolDefinition } from '../../contracts';
 import type { ModuleName } from './profiles';
 
 /** The wire protocol a turn speaks: `openai` becomes `responses` while the built-in `responses` module runs. */

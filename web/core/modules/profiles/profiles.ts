@@ -2,7 +2,7 @@
 // `full` is every module; `standard` is `full` without the Responses transformation (the responses,
 // responses-budget and responses-compact modules). budget / responses-budget only meter the budget; compact /
 // responses-compact also enable compaction. `search` registers no extra tool (glob/search are core tools).
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 
 export const MODULE_NAMES = [
   'approval', 'budget', 'compact', 'cache', 'responses', 'responses-budget', 'responses-compact', 'memory', 'search', 'skills', 'web',

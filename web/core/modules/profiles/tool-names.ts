@@ -1,8 +1,8 @@
 // External tools (plugins, bridge workers, MCP servers) may not shadow built-in tool names (seed 000 §1: "不得重复或
 // 覆盖内置工具"). Every built-in name is reserved whatever the profile, so enabling a module later cannot turn an
 // external tool into a silent duplicate.
-import { HarnessError } from '../../contracts/errors';
-import { CORE_TOOL_NAMES } from '../../tools/builtin';
+import { HarnessError } from '../../contracts';
+import { CORE_TOOL_NAMES } from '../../tools';
 
 export const MODULE_TOOL_NAMES = ['memory_get', 'memory_set', 'skill_load', 'skill_read', 'web_fetch', 'web_search'] as const;
 export const BUILTIN_TOOL_NAMES: readonly string[] = [...CORE_TOOL_NAMES, ...MODULE_TOOL_NAMES];

@@ -1,9 +1,9 @@
 // AGENTS.md in the workspace root becomes one project-instructions user message placed after the system prompt
 // (never merged into it), marked as workspace content: it was written by whoever wrote the folder, so the model is
 // told it is project guidance, not the person's words. Bounded: text beyond AGENTS_MD_MAX_CHARS is cut and marked.
-import { HarnessError } from '../../contracts/errors';
-import type { WorkspaceFs } from '../../contracts/fs';
-import type { UserMessage } from '../../contracts/messages';
+import { HarnessError } from '../../contracts';
+import type { WorkspaceFs } from '../../contracts';
+import type { UserMessage } from '../../contracts';
 
 export const AGENTS_MD_FILE = 'AGENTS.md';
 export const AGENTS_MD_MAX_BYTES = 256 * 1024;

@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { readJsonFile } from '../../../../plugin-host/fs/node';
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 
 /** A prompt file is read only up to this size (4 bytes per character of the 32000-character limit, doubled). */
 export const PROMPT_FILE_MAX_BYTES = 256 * 1024;

@@ -1,7 +1,7 @@
 // The system prompt (seed 000 §4 prompts.json, §9): the embedded default, or a replacement of 1–32000 characters,
 // with `{{workspace}}` replaced by the workspace name (the folder's name in the browser, which has no absolute
 // path; the path in headless `i`). The result is fixed for a session; dynamic memory/skills never join it.
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 import { DEFAULT_SYSTEM_PROMPT } from '../../prompts';
 
 export const SYSTEM_PROMPT_MIN_CHARS = 1;

@@ -2,8 +2,8 @@
 // it, so the workspace roots (.agents/skills, .i/skills) and configured roots (a read-only Node WorkspaceFs over an
 // absolute folder, see node-skill-roots.ts) share one path policy, and skill_read cannot leave a skill's folder.
 // Problems never stop discovery: a bad root or skill is left out and reported with a stable code.
-import { HarnessError, toErrorData, type ErrorData } from '../../contracts/errors';
-import type { WorkspaceFs } from '../../contracts/fs';
+import { HarnessError, toErrorData, type ErrorData } from '../../contracts';
+import type { WorkspaceFs } from '../../contracts';
 import { parseSkillFile } from './front-matter';
 import { SKILL_FILE, SKILL_MAX_FILE_BYTES, SKILLS_MAX_PER_ROOT, SKILLS_MAX_ROOT_ENTRIES, WORKSPACE_SKILL_ROOTS } from './skill-limits';
 

@@ -3,7 +3,7 @@
 // Agent Skills fields (license, compatibility, metadata, allowed-tools) are type-checked when present; other keys
 // are ignored. Only name and description (and the source) ever reach the model unasked.
 import { parseDocument } from 'yaml';
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 import { SKILL_MAX_DESCRIPTION_CHARS, SKILL_NAME_PATTERN } from './skill-limits';
 
 export interface SkillFrontMatter {

@@ -2,10 +2,10 @@
 // of those files by a path relative to the skill folder and cannot leave it (E_SKILL_PATH_ESCAPE). Module tools:
 // approval 'ask', external (seed 000 §5/§9: skills are a module; scripts inside are reference material and only
 // run through the normal tools with approval).
-import { HarnessError } from '../../contracts/errors';
-import { normalizeWorkspacePath } from '../../contracts/fs';
-import { decodeText, guard, hasNul, stringArg } from '../../tools/builtin/tool-kit';
-import type { ToolDefinition } from '../../contracts/tools';
+import { HarnessError } from '../../contracts';
+import { normalizeWorkspacePath } from '../../contracts';
+import { decodeText, guard, hasNul, stringArg } from '../../tools';
+import type { ToolDefinition } from '../../contracts';
 import type { Skill, SkillCatalog } from './discover-skills';
 import { parseSkillFile } from './front-matter';
 import { SKILL_FILE, SKILL_MAX_FILE_BYTES, SKILL_MAX_LISTED_FILES } from './skill-limits';

@@ -1,6 +1,6 @@
 // skills.json (seed 000 §4): `{"roots": ["/absolute/root", "relative/root"]}`; relative roots are relative to the
 // config file's folder. Validation only; node-skill-roots.ts turns the roots into read-only WorkspaceFs roots.
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 import { SKILLS_MAX_CONFIGURED_ROOTS } from './skill-limits';
 
 export interface SkillsConfig {

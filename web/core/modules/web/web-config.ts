@@ -16,7 +16,7 @@
 // `{query}` and `{limit}` are replaced inside string values; a value that is exactly "{limit}" becomes a number.
 // The secret is looked up by name through the getSecret port when a search runs; it never enters the prompt, the
 // tool schema or the output.
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 import { WEB_SEARCH_MAX_RESULTS } from './limits';
 
 export interface WebSearchConfig {

@@ -2,9 +2,9 @@
 // redirect hops, so it cannot enforce the public-address rule itself. Backends: the paired bridge (built by the
 // bridge client) and, in headless `i`, node-web-fetch.ts. Both run the same code (bridge/web-fetch.ts). Module
 // tool: approval 'ask', external.
-import { HarnessError } from '../../contracts/errors';
-import { guard, stringArg } from '../../tools/builtin/tool-kit';
-import type { ToolDefinition, ToolResult } from '../../contracts/tools';
+import { HarnessError } from '../../contracts';
+import { guard, stringArg } from '../../tools';
+import type { ToolDefinition, ToolResult } from '../../contracts';
 import { WEB_MAX_OUTPUT_CHARS, WEB_MAX_URL_CHARS } from './limits';
 
 /** The port: fetch one URL under seed 000 §9's rules and return readable text. Failures throw HarnessError. */

@@ -3,9 +3,9 @@
 // by name at call time and is attached as one header; the request refuses redirects (a redirect could carry the
 // header elsewhere), reads at most 1 MB within 8 s, and the output never contains the secret. Module tool:
 // approval 'ask', external.
-import { HarnessError } from '../../contracts/errors';
-import { guard, intArg, stringArg } from '../../tools/builtin/tool-kit';
-import type { ToolDefinition, ToolResult } from '../../contracts/tools';
+import { HarnessError } from '../../contracts';
+import { guard, intArg, stringArg } from '../../tools';
+import type { ToolDefinition, ToolResult } from '../../contracts';
 import { WEB_SEARCH_QUERY_MAX_CHARS, WEB_SEARCH_SNIPPET_MAX_CHARS, WEB_MAX_BODY_BYTES, WEB_MAX_OUTPUT_CHARS, WEB_TIMEOUT_MS } from './limits';
 import type { WebSearchConfig } from './web-config';
 

@@ -4,7 +4,7 @@
 // are trimmed first; if jsdiff gives up on the middle, it becomes one delete-all/insert-all hunk (still a correct
 // diff, only not minimal); the text is cut at `maxChars` with a marker line (limits.ts).
 import { diffArrays } from 'diff';
-import { DIFF_MAX_CHARS, DIFF_MAX_EDITS, DIFF_MAX_WORK, DIFF_TIMEOUT_MS } from '../../contracts/tool-limits';
+import { DIFF_MAX_CHARS, DIFF_MAX_EDITS, DIFF_MAX_WORK, DIFF_TIMEOUT_MS } from '../../contracts';
 
 export interface DiffOptions {
   /** Unchanged lines shown around each change (default 3). */

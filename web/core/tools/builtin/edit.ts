@@ -4,8 +4,8 @@
 // with E_EDIT_CONFLICT if it is not byte-identical to that snapshot, and writes the content the person saw — or the
 // whole content they edited the proposal into before allowing it (prepare offers the file and the result for review).
 import type { FileSnapshot } from '../../approval';
-import { HarnessError } from '../../contracts/errors';
-import type { PreparedCall, ToolContext, ToolDefinition, ToolResult } from '../../contracts/tools';
+import { HarnessError } from '../../contracts';
+import type { PreparedCall, ToolContext, ToolDefinition, ToolResult } from '../../contracts';
 import { unifiedDiff } from './diff';
 import { isSnapshot, readFileState, type FileState } from './file-state';
 import { badArgs, boolArg, contentToWrite, guard, reviewOf, shownTarget, stringArg, targetFields, writeTarget } from './tool-kit';

@@ -1,9 +1,9 @@
 // What `write` and `edit` read before approval: the current bytes (or null for a new file), the text when it is
 // text, and the approval snapshot (seed 000 §5: the pre-approval content is kept and checked before writing).
-import { HarnessError } from '../../contracts/errors';
+import { HarnessError } from '../../contracts';
 import type { FileSnapshot } from '../../approval';
-import type { WorkspaceFs } from '../../contracts/fs';
-import { BINARY_SNIFF_BYTES } from '../../contracts/tool-limits';
+import type { WorkspaceFs } from '../../contracts';
+import { BINARY_SNIFF_BYTES } from '../../contracts';
 import { decodeText, hasNul, snapshotOf } from './tool-kit';
 
 export interface FileState {

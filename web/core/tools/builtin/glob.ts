@@ -3,9 +3,9 @@
 // hidden names unless the pattern names one, skips build output unless the pattern names the folder, leaves out
 // what .gitignore/.ignore files exclude unless `include_ignored`, is bounded like search (10000 files, 20000
 // entries), and stops listing folders once it has one path more than it may show.
-import type { ToolDefinition, ToolResult } from '../../contracts/tools';
-import { compileGlob } from '../../contracts/glob';
-import { GLOB_MAX_RESULTS } from '../../contracts/tool-limits';
+import type { ToolDefinition, ToolResult } from '../../contracts';
+import { compileGlob } from '../../contracts';
+import { GLOB_MAX_RESULTS } from '../../contracts';
 import { boolArg, guard, stringArg } from './tool-kit';
 import { ignoredNote, newWalkStats, walkFiles, walkNote, type WalkOptions } from './walk';
 

@@ -9,8 +9,8 @@
 // nothing below it can be re-included. A folder is judged before its own ignore files are read. The parents of a path
 // are therefore never judged again with it: the walk only reaches a path whose parents were all kept.
 import ignore, { type Ignore } from 'ignore';
-import type { DirEntry, WorkspaceFs } from '../../contracts/fs';
-import { IGNORE_FILE_MAX_BYTES, IGNORE_FILE_MAX_RULES, IGNORE_FILE_NAMES, IGNORE_RULE_MAX_GLOBSTARS } from '../../contracts/tool-limits';
+import type { DirEntry, WorkspaceFs } from '../../contracts';
+import { IGNORE_FILE_MAX_BYTES, IGNORE_FILE_MAX_RULES, IGNORE_FILE_NAMES, IGNORE_RULE_MAX_GLOBSTARS } from '../../contracts';
 
 /** The rules of one folder's ignore files; `base` is that folder ('' for the root). */
 export interface IgnoreLevel {

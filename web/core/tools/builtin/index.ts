@@ -8,13 +8,13 @@ export { globTool, type GlobLimits } from './glob';
 export { searchTool, type SearchLimits } from './search';
 export { viewImageTool, toBase64 } from './view-image';
 export { unifiedDiff, type DiffOptions } from './diff';
-export { compileGlob, expandBraces, type GlobMatcher, type GlobOptions } from '../../contracts/glob';
+export { compileGlob, expandBraces, type GlobMatcher, type GlobOptions } from '../../contracts';
 export { compileLinearRegex, REGEX_MAX_PROGRAM, REGEX_MAX_REPEAT, type LinearRegex } from './linear-regex';
 export { walk, type WalkOptions, type WalkResult } from './walk';
-export * from '../../contracts/tool-limits';
+export { BINARY_SNIFF_BYTES, DIFF_MAX_CHARS, DIFF_MAX_EDITS, DIFF_MAX_WORK, DIFF_TIMEOUT_MS, GLOB_MAX_ALTERNATIVES, GLOB_MAX_PATTERN_CHARS, GLOB_MAX_RESULTS, IGNORE_FILE_MAX_BYTES, IGNORE_FILE_MAX_RULES, IGNORE_FILE_NAMES, IGNORE_RULE_MAX_GLOBSTARS, IMAGE_MAX_BYTES, PERSON_EDIT_DIFF_MAX_CHARS, READ_DEFAULT_LINES, READ_MAX_FILE_BYTES, READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_CHARS, REVIEW_MAX_CHARS, SEARCH_CONCURRENCY, SEARCH_MAX_FILE_BYTES, SEARCH_MAX_LINE_CHARS, SEARCH_MAX_MATCHES, SEARCH_MAX_OUTPUT_CHARS, SEARCH_MAX_PATTERN_CHARS, SEARCH_SNIPPET_CHARS, SEARCH_TIME_LIMIT_MS, SKIPPED_DIRS, WALK_LIST_AHEAD, WALK_MAX_DEPTH, WALK_MAX_ENTRIES, WALK_MAX_FILES } from '../../contracts';
 export { toolError } from './tool-kit';
 
-import type { ToolDefinition } from '../../contracts/tools';
+import type { ToolDefinition } from '../../contracts';
 import { editTool } from './edit';
 import { globTool } from './glob';
 import { readTool } from './read';

@@ -1,9 +1,9 @@
 // `read {path, offset?, limit?}`: numbered lines (`     1\t…`, cat -n style) of one text file. Approval 'free'
 // (seed 000 §5). Binary files (a NUL byte, or not UTF-8) and files over READ_MAX_FILE_BYTES are refused with their
 // own codes; long lines and long outputs are cut and say how to continue.
-import { HarnessError } from '../../contracts/errors';
-import type { ToolDefinition, ToolResult } from '../../contracts/tools';
-import { BINARY_SNIFF_BYTES, READ_DEFAULT_LINES, READ_MAX_FILE_BYTES, READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_CHARS } from '../../contracts/tool-limits';
+import { HarnessError } from '../../contracts';
+import type { ToolDefinition, ToolResult } from '../../contracts';
+import { BINARY_SNIFF_BYTES, READ_DEFAULT_LINES, READ_MAX_FILE_BYTES, READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_CHARS } from '../../contracts';
 import { decodeText, guard, hasNul, intArg, prepareRead, stringArg } from './tool-kit';
 
 export interface ReadLimits {

@@ -5,8 +5,8 @@
 // ripgrep avoids its regex engine) and only the lines around those hits are cut out and tested; line numbers are
 // counted only up to a hit. `scanLines`, which tests every line, is the reference this must agree with
 // (`search-scan.test.ts`) and the path for patterns without such strings.
-import { HarnessError } from '../../contracts/errors';
-import { SEARCH_MAX_LINE_CHARS, SEARCH_MAX_PATTERN_CHARS, SEARCH_SNIPPET_CHARS } from '../../contracts/tool-limits';
+import { HarnessError } from '../../contracts';
+import { SEARCH_MAX_LINE_CHARS, SEARCH_MAX_PATTERN_CHARS, SEARCH_SNIPPET_CHARS } from '../../contracts';
 import { compileLinearRegex } from './linear-regex';
 
 export interface LineTest {

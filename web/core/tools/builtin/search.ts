@@ -3,10 +3,10 @@
 // Approval 'ask'. The walk is bounded (10000 files, 20000 entries) and skips hidden names, build output, what
 // .gitignore/.ignore files exclude, binary files (a NUL byte or invalid UTF-8) and files over SEARCH_MAX_FILE_BYTES.
 // Output is bounded and says when it was cut.
-import { HarnessError } from '../../contracts/errors';
-import { normalizeWorkspacePath, type DirEntry } from '../../contracts/fs';
-import type { ToolContext, ToolDefinition, ToolResult } from '../../contracts/tools';
-import { compileGlob } from '../../contracts/glob';
+import { HarnessError } from '../../contracts';
+import { normalizeWorkspacePath, type DirEntry } from '../../contracts';
+import type { ToolContext, ToolDefinition, ToolResult } from '../../contracts';
+import { compileGlob } from '../../contracts';
 import {
   BINARY_SNIFF_BYTES,
   SEARCH_CONCURRENCY,
@@ -15,7 +15,7 @@ import {
   SEARCH_MAX_OUTPUT_CHARS,
   SEARCH_MAX_PATTERN_CHARS,
   SEARCH_TIME_LIMIT_MS,
-} from '../../contracts/tool-limits';
+} from '../../contracts';
 import { lineTest, scanText, type LineTest, type ScanBudget } from './search-scan';
 import { boolArg, guard, stringArg, textUnlessBinary } from './tool-kit';
 import { ignoredNote, newWalkStats, walkFiles, walkNote, type WalkOptions, type WalkStats } from './walk';

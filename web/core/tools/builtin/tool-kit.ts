@@ -2,12 +2,12 @@
 // execute() returns expected failures as `{error: true, code, output}` instead of throwing (tools/types.ts).
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { HarnessError, toErrorData } from '../../contracts/errors';
+import { HarnessError, toErrorData } from '../../contracts';
 import type { FileSnapshot } from '../../approval';
-import { ASK_REASON_TEXT, judgeWrite, normalizeWorkspacePath, shownWritePath, type WorkspaceFs, type WriteTarget } from '../../contracts/fs';
-import type { PreparedCall, ToolContext, ToolResult } from '../../contracts/tools';
+import { ASK_REASON_TEXT, judgeWrite, normalizeWorkspacePath, shownWritePath, type WorkspaceFs, type WriteTarget } from '../../contracts';
+import type { PreparedCall, ToolContext, ToolResult } from '../../contracts';
 import { unifiedDiff } from './diff';
-import { PERSON_EDIT_DIFF_MAX_CHARS, REVIEW_MAX_CHARS } from '../../contracts/tool-limits';
+import { PERSON_EDIT_DIFF_MAX_CHARS, REVIEW_MAX_CHARS } from '../../contracts';
 
 export function toolError(code: string, message: string): ToolResult {
   return { output: `Error ${code}: ${message}`, error: true, code };

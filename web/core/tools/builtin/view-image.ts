@@ -1,9 +1,9 @@
 // `view_image {path}` (seed 000 §5): a PNG, JPEG, GIF or WebP file of the workspace, recognised by its signature
 // (not its extension), at most 8 MiB, returned as a base64 data URL in ToolResult.images. Approval 'free'.
 import { sniffImage } from '../../contracts';
-import { HarnessError } from '../../contracts/errors';
-import type { ToolDefinition, ToolResult } from '../../contracts/tools';
-import { IMAGE_MAX_BYTES } from '../../contracts/tool-limits';
+import { HarnessError } from '../../contracts';
+import type { ToolDefinition, ToolResult } from '../../contracts';
+import { IMAGE_MAX_BYTES } from '../../contracts';
 import { guard, prepareRead, stringArg } from './tool-kit';
 
 /** Base64 without Buffer (the browser has none), in chunks so String.fromCharCode never gets huge argument lists. */

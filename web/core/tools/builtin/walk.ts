@@ -5,10 +5,10 @@
 // Files and folders that `.gitignore` / `.ignore` files exclude are left out (ignore-rules.ts) unless the caller
 // asks for them; a `.git` folder is never entered. The walk is a generator, so a consumer that has enough (a
 // result cap, a time budget) stops it by leaving its loop, and the folders still unlisted are never listed.
-import { HarnessError } from '../../contracts/errors';
-import type { DirEntry, WorkspaceFs } from '../../contracts/fs';
+import { HarnessError } from '../../contracts';
+import type { DirEntry, WorkspaceFs } from '../../contracts';
 import { ancestorLevels, isIgnored, readIgnoreLevel, type IgnoreLevels, type SkippedIgnoreFiles } from './ignore-rules';
-import { IGNORE_FILE_MAX_BYTES, IGNORE_FILE_MAX_RULES, IGNORE_RULE_MAX_GLOBSTARS, SKIPPED_DIRS, WALK_LIST_AHEAD, WALK_MAX_DEPTH, WALK_MAX_ENTRIES, WALK_MAX_FILES } from '../../contracts/tool-limits';
+import { IGNORE_FILE_MAX_BYTES, IGNORE_FILE_MAX_RULES, IGNORE_RULE_MAX_GLOBSTARS, SKIPPED_DIRS, WALK_LIST_AHEAD, WALK_MAX_DEPTH, WALK_MAX_ENTRIES, WALK_MAX_FILES } from '../../contracts';
 
 export interface WalkOptions {
   /** Workspace-relative folder to start from ('' is the root). Hidden/build folders named here are entered. */

@@ -3,8 +3,8 @@
 // snapshot; execute() refuses with E_EDIT_CONFLICT when the file changed after the person saw the diff, and writes
 // the person's version when they edited the proposal before allowing it.
 import { assertUnchanged, type FileSnapshot } from '../../approval';
-import type { PreparedCall, ToolDefinition, ToolResult } from '../../contracts/tools';
-import type { ToolContext } from '../../contracts/tools';
+import type { PreparedCall, ToolDefinition, ToolResult } from '../../contracts';
+import type { ToolContext } from '../../contracts';
 import { unifiedDiff } from './diff';
 import { isSnapshot, readFileState } from './file-state';
 import { contentToWrite, guard, reviewOf, shownTarget, stringArg, targetFields, writeTarget } from './tool-kit';

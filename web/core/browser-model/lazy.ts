@@ -1,7 +1,8 @@
+// web/core/browser-model's lazy face (reached only with import()).
 // The in-browser model as the app wires it (loaded lazily: wllama and its 10 MB wasm are fetched only when a
 // config says protocol "browser"): the loop's stream function over the model store, and Test connection.
 import wasmPath from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import { toErrorData } from '../contracts/errors';
+import { toErrorData } from '../contracts';
 import { openStoredModel } from './model-store';
 import { browserStream, loadChecked, sharedEngine, type BrowserStreamOptions } from './stream';
 
