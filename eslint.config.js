@@ -19,20 +19,15 @@ export default tseslint.config(
       ],
     },
   },
-  // One-way layers (ARCHITECTURE.md): plugin-host never imports web/, core never imports ui, bridge stands alone.
+  // One-way layers (ARCHITECTURE.md): plugin-host never imports web/, core never imports ui, bridge stands alone,
+  // net/ sits below both the bridge and web/core (each may import it; it imports neither).
   {
     files: ['plugin-host/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/web/**', '**/packager/**', '**/bridge/**'], message: 'plugin-host imports nothing from web/, packager/ or bridge/.' }] }] },
   },
   {
     files: ['web/core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/packager/**', '**/bridge/**'], message: 'web/core imports only plugin-host (through its index.ts).' }] }] },
-  },
-  // The one exception: headless i's web_fetch adapter uses the bridge's fetch (one implementation of the rules for
-  // untrusted pages). bridge/web-fetch imports nothing outside bridge/, so the bridge still stands alone.
-  {
-    files: ['web/core/modules/web/node-web-fetch.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/packager/**', '**/bridge/**', '!**/bridge/web-fetch'], message: 'web/core imports only plugin-host (and this file bridge/web-fetch).' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/packager/**', '**/bridge/**'], message: 'web/core imports only plugin-host (through its index.ts) and, from Node-only code, net/.' }] }] },
   },
   {
     files: ['packager/**/*.ts'],
@@ -40,6 +35,12 @@ export default tseslint.config(
   },
   {
     files: ['bridge/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/web/**', '**/plugin-host/**', '**/packager/**'], message: 'bridge stands alone.' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/web', '**/web/**', '**/plugin-host', '**/plugin-host/**', '**/packager', '**/packager/**'], message: 'bridge stands alone (it may import net/).' }] }] },
+  },
+  // net/: Node-only network code (web_fetch, public-address checks, HTML to text) that the bridge and headless i
+  // both import; one implementation below both, so neither imports the other (issue 30, net/CONTEXT.md).
+  {
+    files: ['net/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/web', '**/web/**', '**/bridge', '**/bridge/**', '**/plugin-host', '**/plugin-host/**', '**/packager', '**/packager/**'], message: 'net/ imports nothing from web/, bridge/, plugin-host/ or packager/.' }] }] },
   },
 );

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     environment: 'node',
-    include: ['{web,plugin-host,packager,bridge,scripts,e2e}/**/*.bench.ts'],
+    include: ['{web,plugin-host,packager,bridge,net,scripts,e2e}/**/*.bench.ts'],
     fileParallelism: false,
     testTimeout: 300_000,
     hookTimeout: 300_000,

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     environment: 'node',
-    include: ['{web,plugin-host,packager,bridge,scripts}/**/*.test.ts'],
+    include: ['{web,plugin-host,packager,bridge,net,scripts}/**/*.test.ts'],
     exclude: ['**/*.browser.test.ts', 'node_modules/**', 'dist/**'],
     testTimeout: 20_000,
     hookTimeout: 30_000,

@@ -1,12 +1,13 @@
 // What the endpoints do once a request has passed the guards: resolve a tool name to a manifest worker, an MCP
 // server or web_fetch; run hook chains; talk to the provider worker. The network names things; argv, cwd, roots
 // and paths come only from the bridge's own configuration.
+import type { WebFetchOptions } from '../net';
 import { samePaths, validatePathContext } from './dirs';
 import { BridgeError } from './errors';
 import { publicManifest, type Manifest } from './manifest';
 import type { McpHub } from './mcp-hub';
 import type { PathContext, PublicManifest, ToolImage, ToolResult } from './protocol';
-import { webFetch, webFetchTool, type WebFetchOptions } from './web-fetch';
+import { webFetch, webFetchTool } from './web-fetch';
 import type { WorkerPool } from './worker-pool';
 import { WorkspaceAuthorizer, WorkspaceIds } from './workspace-cache';
 import { UUID } from './workspace-registry';

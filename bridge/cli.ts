@@ -1,13 +1,13 @@
 // i-bridge: the optional localhost process that runs native NDJSON workers for the browser.
+import { escapeControls } from '../net';
 import { parseCliArgs, USAGE } from './cli-args';
 import { toErrorData } from './errors';
 import { startBridge, type RunningBridge } from './start-bridge';
-import { escapeControls } from './terminal-text';
 
 // Every line i-bridge prints may quote text it does not control: worker and MCP server stderr, MCP tool names,
 // manifest names and paths. Each is written with control, C1 and bidi characters escaped (one line each), so no
-// escape sequence from them reaches the terminal. The helper is the bridge's own copy (terminal-text.ts): the bridge
-// stands alone and may not import plugin-host's escapeControls.
+// escape sequence from them reaches the terminal. The helper is net/untrusted-text.ts, a copy of plugin-host's
+// escapeControls below the bridge: the bridge stands alone and may not import plugin-host.
 const out = (line: string) => console.log(escapeControls(line));
 const err = (line: string) => console.error(escapeControls(line));
 

@@ -15,11 +15,7 @@ export const MAX_IO_LIMIT_BYTES = MAX_FRAME_BYTES;
 /** Workspace registry (seed 000 §3). */
 export const REGISTRY_MAX_ENTRIES = 10_000;
 export const REGISTRY_MAX_READ_BYTES = 2 * 1024 * 1024;
-/** web_fetch (seed 000 §9). */
-export const WEB_MAX_BODY_BYTES = 1024 * 1024;
-export const WEB_MAX_OUTPUT_CHARS = 50_000;
-export const WEB_MAX_REQUESTS = 5;
-export const WEB_TIMEOUT_MS = 8_000;
+/** web_fetch's limits (seed 000 §9) live with the fetch itself, in net/limits.ts. */
 /** Pairing: one code per bridge start, single use. */
 export const PAIRING_TTL_MS = 10 * 60_000;
 export const PAIRING_MAX_ATTEMPTS = 5;

@@ -5,13 +5,13 @@
 // allows); frames are capped at 48 MiB; every call has the 15 s deadline. A server that dies is restarted on the
 // next explicit call, never to replay a failed one.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { boundedText } from '../net';
 import type { McpServerConfig } from './bridge-config';
 import { BridgeError } from './errors';
 import { KILL_GRACE_MS } from './limits';
 import { TOOL_NAME } from './manifest';
 import { McpStdioTransport } from './mcp-stdio-transport';
 import type { PublicTool, ToolImage, ToolResult } from './protocol';
-import { boundedText } from './terminal-text';
 import { resolveCwd, resolveExec, type ExecSource } from './resolve-exec';
 import type { GroupSink } from './worker-pool';
 

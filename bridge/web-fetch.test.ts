@@ -1,173 +1,67 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+// The bridge's web_fetch tool over net/'s fetchPage (net/web-fetch.test.ts covers the fetch itself: sockets,
+// redirects, caps, hostile pages). Pinned here: what the bridge adds (argument check, User-Agent, its setting's name
+// in a refusal) and that net's NetError keeps its code and data through the bridge's BridgeError.isInstance and
+// toErrorData, up to the HTTP answer.
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BridgeError } from './errors';
+import { BridgeError, toErrorData } from './errors';
+import { json, send } from './fixtures/http';
+import { tempDirs } from './fixtures/support';
+import { startBridge } from './start-bridge';
 import { webFetch } from './web-fetch';
 
 let server: Server;
-let base: string;
-let hits = 0;
-const open = new Set<Socket>();
-
-/** Writes to a response until the client goes away: a body that never ends. */
-function endless(res: ServerResponse): void {
-  const chunk = Buffer.alloc(64 * 1024, 'z');
-  const pump = () => {
-    while (!res.destroyed && res.write(chunk));
-    if (!res.destroyed) res.once('drain', pump);
-  };
-  pump();
-}
+let base = '';
+const agents: Array<string | undefined> = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    hits++;
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname === '/page') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      return res.end('<html><head><title>Hello &amp; welcome</title><script>alert(1)</script><style>p{}</style></head><body><h1>Title</h1><p>First&nbsp;para with <a href="/next">a link</a>.</p><ul><li>one</li><li>two</li></ul></body></html>');
-    }
-    if (url.pathname === '/loop') {
-      res.writeHead(302, { location: `/loop?n=${Number(url.searchParams.get('n') ?? 0) + 1}` });
-      return res.end();
-    }
-    if (url.pathname === '/endless-302') {
-      res.writeHead(302, { location: '/page', 'content-type': 'text/plain' });
-      return endless(res);
-    }
-    if (url.pathname === '/endless-loop') {
-      res.writeHead(302, { location: '/endless-loop', 'content-type': 'text/plain' });
-      return endless(res);
-    }
-    if (url.pathname === '/bad-location') {
-      res.writeHead(302, { location: 'http://[::1' });
-      return res.end();
-    }
-    if (url.pathname === '/to-page') {
-      res.writeHead(301, { location: '/page' });
-      return res.end();
-    }
-    if (url.pathname === '/huge') {
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      const chunk = 'z'.repeat(64 * 1024);
-      let sent = 0;
-      const pump = () => {
-        while (sent < 4 * 1024 * 1024) {
-          sent += chunk.length;
-          if (!res.write(chunk)) return void res.once('drain', pump);
-        }
-        res.end();
-      };
-      return pump();
-    }
-    if (url.pathname === '/slow') return setTimeout(() => res.end('late'), 2000);
-    if (url.pathname === '/binary') {
-      res.writeHead(200, { 'content-type': 'application/octet-stream' });
-      return res.end(Buffer.alloc(10));
-    }
-    res.writeHead(404, { 'content-type': 'text/plain' });
-    res.end('missing');
-  });
-  server.on('connection', (socket) => {
-    open.add(socket);
-    socket.on('close', () => open.delete(socket));
+    agents.push(req.headers['user-agent']);
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end('hello');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-const code = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    if (BridgeError.isInstance(e)) return e.code;
-    throw e;
-  }
-  return 'ok';
-};
+const thrown = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
 
-describe('web_fetch', () => {
-  it('refuses loopback, private and link-local targets by default, and URLs over 4096 characters, before any request is made', async () => {
-    const before = hits;
-    expect(await code(webFetch({ url: `${base}/page` }, { allowPrivate: false }))).toBe('E_WEB_PRIVATE_ADDRESS');
-    expect(await code(webFetch({ url: `http://localhost:${new URL(base).port}/page` }, { allowPrivate: false }))).toBe('E_WEB_PRIVATE_ADDRESS');
-    expect(await code(webFetch({ url: 'http://169.254.169.254/latest/meta-data' }, { allowPrivate: false }))).toBe('E_WEB_PRIVATE_ADDRESS');
-    expect(await code(webFetch({ url: 'http://[::ffff:10.0.0.1]/' }, { allowPrivate: false }))).toBe('E_WEB_PRIVATE_ADDRESS');
-    expect(await code(webFetch({ url: 'file:///etc/passwd' }, { allowPrivate: false }))).toBe('E_WEB_URL_INVALID');
-    const long = await webFetch({ url: `${base}/page?${'q'.repeat(3_000_000)}` }, { allowPrivate: true }).catch((e: BridgeError) => e);
-    expect([(long as BridgeError).code, (long as BridgeError).message.length < 300]).toEqual(['E_WEB_URL_INVALID', true]);
-    expect(hits).toBe(before);
+describe('the bridge\'s web_fetch tool', () => {
+  it('needs a url string', async () => {
+    expect(toErrorData(await thrown(webFetch({ url: 1 }, { allowPrivate: true })))).toMatchObject({ code: 'E_TOOL_ARGUMENTS' });
   });
 
-  it('turns HTML into readable text without scripts, following a redirect when private access is configured', async () => {
-    const { output } = await webFetch({ url: `${base}/to-page` }, { allowPrivate: true });
-    expect(output).toContain(`URL: ${base}/page`);
-    expect(output).toContain('Hello & welcome');
-    expect(output).toContain('First para with a link (/next).');
-    expect(output).toContain('- one\n- two');
-    expect(output).not.toMatch(/alert|p\{\}|<h1>/);
+  it('fetches with its own User-Agent and returns the page text', async () => {
+    expect(await webFetch({ url: `${base}/a` }, { allowPrivate: true })).toEqual({ output: `URL: ${base}/a\nStatus: 200\n\nhello` });
+    expect(agents.at(-1)).toBe('i-bridge web_fetch');
   });
 
-  it('refuses a malformed redirect target with E_WEB_REDIRECT_INVALID naming it, not an internal error', async () => {
-    await expect(webFetch({ url: `${base}/bad-location` }, { allowPrivate: true })).rejects.toMatchObject({
-      code: 'E_WEB_REDIRECT_INVALID',
-      message: expect.stringContaining('redirected to "http://[::1", which is not a valid URL'),
-    });
+  it('keeps the code and data of net\'s errors: BridgeError.isInstance and toErrorData recognise a NetError', async () => {
+    const invalid = await thrown(webFetch({ url: 'file:///etc/passwd' }, { allowPrivate: false }));
+    expect([BridgeError.isInstance(invalid), (invalid as Error).name]).toEqual([true, 'NetError']);
+    expect(toErrorData(invalid)).toEqual({ code: 'E_WEB_URL_INVALID', message: 'web_fetch only fetches http and https URLs, not file:.' });
+    const refused = toErrorData(await thrown(webFetch({ url: `${base}/a` }, { allowPrivate: false })));
+    expect(refused).toMatchObject({ code: 'E_WEB_PRIVATE_ADDRESS', data: { host: '127.0.0.1', address: '127.0.0.1' } });
+    expect(refused.message).toContain('unless web_fetch.allow_private is set in bridge.json');
   });
 
-  it('stops after 5 requests including redirects', async () => {
-    const before = hits;
-    expect(await code(webFetch({ url: `${base}/loop` }, { allowPrivate: true }))).toBe('E_WEB_TOO_MANY_REDIRECTS');
-    expect(hits - before).toBe(5);
-  });
-
-  it('reads at most 1 MB of body and returns at most 50000 characters', async () => {
-    const { output } = await webFetch({ url: `${base}/huge` }, { allowPrivate: true });
-    expect(output.length).toBeLessThanOrEqual(50_000);
-    expect(output).toMatch(/\[truncated at 50000 characters\]$/);
-    const small = await webFetch({ url: `${base}/huge` }, { allowPrivate: true, maxOutputChars: 10_000_000 });
-    expect(small.output).toMatch(/larger than 1048576 bytes\]$/);
-    expect(small.output.length).toBeLessThan(1_048_576 + 200);
-  });
-
-  it('gives up at the deadline and refuses binary content', async () => {
-    expect(await code(webFetch({ url: `${base}/slow` }, { allowPrivate: true, timeoutMs: 200 }))).toBe('E_WEB_TIMEOUT');
-    expect(await code(webFetch({ url: `${base}/binary` }, { allowPrivate: true }))).toBe('E_WEB_UNSUPPORTED_TYPE');
-  });
-});
-
-/** Resolves once the server has seen every connection closed, or gives up after `ms` (the test then fails). */
-async function allClosed(ms = 2000): Promise<number> {
-  const until = Date.now() + ms;
-  while (open.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-  return open.size;
-}
-
-describe('web_fetch leaves no socket open', () => {
-  it('destroys a redirect body instead of draining it: a 302 with an endless body is closed when the call returns', async () => {
-    const { output } = await webFetch({ url: `${base}/endless-302` }, { allowPrivate: true });
-    expect(output).toContain(`URL: ${base}/page`);
-    expect(await allClosed()).toBe(0);
-  });
-
-  it('refuses a redirect flood of endless bodies at the cap with E_WEB_TOO_MANY_REDIRECTS, every socket closed', async () => {
-    const before = hits;
-    expect(await code(webFetch({ url: `${base}/endless-loop` }, { allowPrivate: true }))).toBe('E_WEB_TOO_MANY_REDIRECTS');
-    expect(hits - before).toBe(5);
-    expect(await allClosed()).toBe(0);
-  });
-
-  it('closes the connection of a page cut at the body cap and of a page that timed out', async () => {
-    expect((await webFetch({ url: `${base}/huge` }, { allowPrivate: true, maxBodyBytes: 1000 })).output).toContain('[truncated: the page is larger than 1000 bytes]');
-    expect(await code(webFetch({ url: `${base}/slow` }, { allowPrivate: true, timeoutMs: 200 }))).toBe('E_WEB_TIMEOUT');
-    expect(await allClosed()).toBe(0);
-  });
-
-  it('stops at the caller\'s signal with E_ABORTED, not as a timeout', async () => {
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    expect(await code(webFetch({ url: `${base}/slow` }, { allowPrivate: true, signal: controller.signal }))).toBe('E_ABORTED');
-    expect(await allClosed()).toBe(0);
+  it('answers net\'s refusals over HTTP with their own code and status', async () => {
+    const { root, dirs } = tempDirs();
+    const workspace = join(root, 'project');
+    mkdirSync(workspace);
+    const b = await startBridge({ port: 0, roots: [workspace], dirs, writeBridgeFile: false, webFetch: { enabled: true, allowPrivate: false }, env: { PATH: process.env.PATH } });
+    try {
+      const call = (url: string) => send(b.url, '/v1/tools/call', { method: 'POST', headers: json(b.token), body: JSON.stringify({ name: 'web_fetch', arguments: { url }, workspace }) });
+      const invalid = await call('file:///etc/passwd');
+      expect([invalid.status, invalid.headers['x-i-bridge-error'], (invalid.json().error as { code: string }).code]).toEqual([400, 'E_WEB_URL_INVALID', 'E_WEB_URL_INVALID']);
+      const refused = await call(`${base}/a`);
+      expect([refused.status, refused.json().error]).toEqual([403, expect.objectContaining({ code: 'E_WEB_PRIVATE_ADDRESS', data: { host: '127.0.0.1', address: '127.0.0.1' } })]);
+    } finally {
+      await b.close();
+    }
   });
 });

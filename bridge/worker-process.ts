@@ -2,13 +2,13 @@
 // fails that call and evicts the worker (its process group is killed). Nothing is retried: a failed call may
 // already have had side effects, so the caller decides what to do next.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { quoteUntrusted } from '../net';
 import { BridgeError } from './errors';
 import { FrameReader } from './frame-reader';
 import { killGroup, killGroupNow } from './kill-group';
 import { MAX_JSON_DEPTH } from './limits';
 import { collectGarbage, noteGarbage } from './reclaim';
 import type { WorkerRequest } from './protocol';
-import { quoteUntrusted } from './terminal-text';
 
 export interface WorkerOptions {
   maxFrameBytes: number;

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchPage } from '../../../../net';
+import { HarnessError, toErrorData } from '../../contracts';
 import type { ToolContext } from '../../contracts/tools';
 import { createNodeWebFetch } from './node-web-fetch';
 import { webFetchTool } from './web-fetch-tool';
@@ -50,8 +52,9 @@ afterAll(async () => {
 
 const ctx = { signal: new AbortController().signal } as ToolContext;
 
-// The backend is the bridge's fetch (bridge/web-fetch.ts, whose tests cover sockets, redirects and hostile pages;
-// public-address.test.ts the address table): these tests pin what headless `i` adds and sees through the tool.
+// The backend is net/'s fetch, the one the bridge serves too (net/web-fetch.test.ts covers sockets, redirects and
+// hostile pages; net/public-address.test.ts the address table): these tests pin what headless `i` adds and sees
+// through the tool.
 describe('Node web_fetch backend', () => {
   it('refuses loopback and private targets unless private access is configured', async () => {
     const tool = webFetchTool(createNodeWebFetch());
@@ -102,5 +105,13 @@ describe('Node web_fetch backend', () => {
       expect((await tool.execute({ url }, ctx)).code, url).toBe('E_WEB_URL_INVALID');
     }
     await expect(tool.prepare!({ url: 'https://example.com/a' }, ctx)).resolves.toEqual({ summary: 'Fetch https://example.com/a (via node)' });
+  });
+
+  it('keeps the code and data of net\'s errors: HarnessError.isInstance and toErrorData recognise a NetError', async () => {
+    const invalid = await fetchPage('file:///etc/passwd', { allowPrivate: false }).then(() => undefined, (e: unknown) => e);
+    expect([HarnessError.isInstance(invalid), (invalid as Error).name]).toEqual([true, 'NetError']);
+    expect(toErrorData(invalid)).toEqual({ code: 'E_WEB_URL_INVALID', message: 'web_fetch only fetches http and https URLs, not file:.' });
+    const refused = await fetchPage(`${base}/page`, { allowPrivate: false }).then(() => undefined, (e: unknown) => e);
+    expect(toErrorData(refused)).toMatchObject({ code: 'E_WEB_PRIVATE_ADDRESS', data: { host: '127.0.0.1', address: '127.0.0.1' } });
   });
 });

@@ -1,14 +1,14 @@
-// The Node WebFetchBackend for headless `i` (seed 000 §9). It is a thin adapter over the bridge's own fetch
-// (bridge/web-fetch.ts, with its HTML to text and public-address checks): ONE implementation of the rules that
-// keep untrusted pages in check, instead of the two copies that drifted apart before.
-// Why import the bridge module rather than run web_fetch through the private i-bridge that headless `i` starts:
-// that bridge is started only when the model config names native workers, needs the built dist/cli/i-bridge.js,
-// and reads no settings (--no-settings), so every run with web_fetch alone would pay a child process, a new
-// failure mode (E_BRIDGE_MISSING) and a new flag for allow_private. The bridge modules used here are plain Node
-// code that imports nothing outside bridge/, so the bridge still stands alone; eslint.config.js allows exactly
-// this one arrow (web/core's Node side → bridge/web-fetch). Errors arrive as BridgeError, which carries the same
+// The Node WebFetchBackend for headless `i` (seed 000 §9). It is a thin adapter over net/'s fetchPage (with its
+// HTML to text and public-address checks), the same code the bridge serves as its web_fetch tool: ONE
+// implementation of the rules that keep untrusted pages in check, instead of the two copies that drifted apart
+// before. It lives in net/, below both: web/core and the bridge each import it, neither imports the other
+// (issue 30; see net/CONTEXT.md).
+// Why call it in-process rather than run web_fetch through the private i-bridge that headless `i` starts: that
+// bridge is started only when the model config names native workers, needs the built dist/cli/i-bridge.js, and
+// reads no settings (--no-settings), so every run with web_fetch alone would pay a child process, a new failure
+// mode (E_BRIDGE_MISSING) and a new flag for allow_private. Errors arrive as net's NetError, which carries the same
 // Symbol.for marker as HarnessError, so guard() keeps their codes. Node-only: exported from modules/node.ts.
-import { fetchPage } from '../../../../bridge/web-fetch';
+import { fetchPage } from '../../../../net';
 import type { ToolResult } from '../../contracts/tools';
 import type { WebFetchBackend } from './web-fetch-tool';
 

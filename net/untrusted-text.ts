@@ -1,6 +1,8 @@
-// Terminal-safe text for i-bridge's own output. The bridge stands alone (it imports nothing from web/ or
-// plugin-host/, see eslint.config.js), so this is a small copy of plugin-host/errors/untrusted-text.ts's
-// `escapeControls`; keep the two in step (bridge/terminal-text.test.ts pins the same escapes).
+// Terminal-safe, bounded text for what net/ and i-bridge quote but do not control. net/ and the bridge import
+// nothing from web/ or plugin-host/ (see eslint.config.js), so this is a small copy of
+// plugin-host/errors/untrusted-text.ts's `escapeControls` and `quoteUntrusted`; keep the two in step
+// (net/untrusted-text.test.ts pins the same escapes). It lives in net/ because net/web-fetch.ts quotes a redirect
+// target with it; the bridge imports it from here (one copy below both, not one each).
 // Worker stderr, MCP server names and messages, manifest names and paths reach the bridge's log lines: written raw,
 // ESC/CSI sequences in them could retitle the terminal, clear it or fake other lines.
 
@@ -35,7 +37,8 @@ export function escapeControls(text: string, options: { keepLayout?: boolean } =
 /**
  * A bounded, one-line quote of untrusted text for an error the bridge answers with (an MCP server's message, a
  * worker's error, a redirect target): at most `max` characters, controls escaped, the full length when cut. The
- * bridge's copy of plugin-host's `quoteUntrusted`: nothing a worker or server sends may make an error large.
+ * copy of plugin-host's `quoteUntrusted` for net/ and the bridge: nothing a worker, server or page sends may make
+ * an error large.
  */
 export function quoteUntrusted(text: string, max = 200): string {
   return boundedText(text, max, '"');

@@ -1,5 +1,5 @@
-// HTML → readable text for web_fetch (seed 000 §9: no DOM, no script runs). This is the ONE implementation: the
-// bridge uses it, and headless `i` reaches it through web/core/modules/web/node-web-fetch.ts (see there why).
+// HTML → readable text for web_fetch (seed 000 §9: no DOM, no script runs). This is the ONE implementation, in
+// net/: net/web-fetch.ts uses it for the bridge's web_fetch and for headless `i`'s (see net/CONTEXT.md).
 // Pages are untrusted and the model picks the URL (a prompt injection can), so the conversion is a single forward
 // scan driven by indexOf: every search either consumes what it scanned or ends the scan, and the one search that
 // may fail without ending it (an unclosed <title>) remembers its answer. Work is linear in the input whatever its

@@ -1,6 +1,7 @@
 // web_fetch reaches only public addresses unless the operator allows private ones (seed 000 §9). The check runs
 // on the address the socket actually connects to (a custom `lookup`), so a DNS answer that changes between check
-// and connect (rebinding) cannot slip through. The ONE copy: headless `i` uses it too (node-web-fetch.ts).
+// and connect (rebinding) cannot slip through. The ONE copy, in net/: the bridge and headless `i` both reach it
+// through net/web-fetch.ts.
 // IPv6 forms that carry an IPv4 address are judged by that address, since the network in between (a NAT64
 // gateway, a 6to4 relay, a Teredo server, a host's dual stack) delivers them to it: ::/96 (IPv4-compatible, which
 // also covers :: and ::1), ::ffff:0:0/96 (mapped), ::ffff:0:0:0/96 (SIIT), 64:ff9b::/96 and 64:ff9b:1::/48
@@ -8,7 +9,7 @@
 // inverted; both must be public).
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { BridgeError } from './errors';
+import { NetError } from './errors';
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
@@ -72,11 +73,12 @@ export function isPublicAddress(address: string): boolean {
   return !blocked.check(groups.map((x) => x.toString(16)).join(':'), 'ipv6');
 }
 
-export const DEFAULT_PRIVATE_HINT = 'web_fetch.allow_private is set in bridge.json';
+/** Each caller passes its own setting's name (bridge.json's `web_fetch.allow_private`, web.json's `fetch.allow_private`). */
+export const DEFAULT_PRIVATE_HINT = 'private access is configured';
 
 /** `hint` completes "web_fetch only reaches public addresses unless …" with the caller's own setting. */
 export const refusedAddress = (host: string, address: string, hint = DEFAULT_PRIVATE_HINT) =>
-  new BridgeError('E_WEB_PRIVATE_ADDRESS', `${host} resolves to ${address}, a private or local address. web_fetch only reaches public addresses unless ${hint}.`, { host, address });
+  new NetError('E_WEB_PRIVATE_ADDRESS', `${host} resolves to ${address}, a private or local address. web_fetch only reaches public addresses unless ${hint}.`, { host, address });
 
 /** A `lookup` for http.request that resolves every address and refuses the name if any answer is not public. */
 export function guardedLookup(allowPrivate: boolean, hint = DEFAULT_PRIVATE_HINT): LookupFunction {
