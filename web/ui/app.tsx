@@ -1,7 +1,7 @@
 // The app: checks the browser, opens storage, then shows the shell. Nothing here knows about agents yet; the
 // chat view mounts in components/chat-slot.tsx.
 import { createResource, createSignal, Match, Switch } from 'solid-js';
-import { openHarnessDb } from '../core';
+import { openHarnessDb } from '../core/page';
 import { Shell } from './shell';
 import { Unsupported } from './components/unsupported';
 import { resolveLocale, translate, type Translate } from './i18n/i18n';

@@ -1,5 +1,5 @@
 import { createEffect, createSignal, lazy, onCleanup, Show, Suspense } from 'solid-js';
-import { requestPersistentStorage, type WorkspaceKind } from '../core';
+import { requestPersistentStorage, type WorkspaceKind } from '../core/page';
 import { Notices } from './components/notices';
 import { Sidebar, SidebarToggle } from './components/sidebar';
 import { Welcome } from './components/welcome';

@@ -30,4 +30,6 @@ export { thinkingOf } from './thinking';
 export { skillCatalogWith, idbSkillWorkspaceOpener, MAX_SKILL_WORKSPACES, type SkillWorkspaceOpener } from './skill-workspaces';
 export { pairedBridge } from './bridge-endpoint';
 export type { AskWrite, ConnectedBridge, PluginWriteRequest } from './turn-extensions';
-export { type FileVersions, type RevertOp, type RewindMode, type RewindResult, type SessionChanges } from './undo';
+export { type FileChange, type FileVersions, type RevertOp, type RewindMode, type RewindResult, type SessionChanges } from './undo';
+export { manageFromPage, readProviderJson, saveProviderJson } from './provider-files-app';
+export { readToolView, saveToolView, summariseToolView } from './tool-view-settings';

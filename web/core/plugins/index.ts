@@ -8,3 +8,4 @@ export { writeApprovalDiff } from './write-diff';
 export { sharedPluginService } from './shared-service';
 export { decideImport, planImport, type ImportDecision, type ImportPlan, type PackageFacts, type VersionChange } from './import-plan';
 export { validateOffThread, type ValidateOffThreadOptions } from './validate-off-thread';
+export type { InstalledPlugin, InvokeResult, WriteApproval, WriteApprovalRequest } from '../../../plugin-host';

@@ -2,8 +2,8 @@
 // first; each live file once, under the earliest turn of its live changes (the turn "Revert file" goes back to);
 // files whose every write was reverted under the turn of their last write, marked reverted; and the reverts that
 // are in effect, each with "Undo revert".
-import type { FileChange, RevertOp, SessionChanges } from '../../core/app-agent/undo';
-import type { RevertRow } from '../../core/checkpoints';
+import type { FileChange, RevertOp, SessionChanges } from '../../core/page';
+import type { RevertRow } from '../../core/page';
 
 export interface ListedFile {
   path: string;

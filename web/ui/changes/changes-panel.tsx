@@ -4,9 +4,10 @@
 // revert a notice offers "Redo". Refreshes when the session changes or chat.undo.epoch() moves (a turn ended, a
 // revert ran). The chat view portals it into the tab, so it shares the chat's controller.
 import { createEffect, createMemo, createSignal, For, on, Show, type Resource } from 'solid-js';
-import type { ErrorData, HarnessDb } from '../../core';
-import type { RevertOp, SessionChanges } from '../../core/app-agent/undo';
-import type { RevertResult } from '../../core/checkpoints';
+import type { ErrorData } from '../../core/contracts';
+import type { HarnessDb } from '../../core/page';
+import type { RevertOp, SessionChanges } from '../../core/page';
+import type { RevertResult } from '../../core/page';
 import type { UndoActions } from '../chat/undo-actions';
 import { errorText } from '../components/error-text';
 import type { Translate } from '../i18n/i18n';

@@ -1,7 +1,7 @@
 // The open session's changes, read once per session change or undo epoch and shared by the header's +/− total and
 // the Changes panel (chat.undo.changes() diffs every changed file: not something to do twice).
 import { createResource, type Resource } from 'solid-js';
-import type { SessionChanges } from '../../core/app-agent/undo';
+import type { SessionChanges } from '../../core/page';
 import type { UndoActions } from '../chat/undo-actions';
 
 export function createSessionChanges(o: { sessionId: () => string | null; undo: UndoActions; filesEpoch?: () => unknown }): Resource<SessionChanges | null> {

@@ -1,7 +1,7 @@
 // The session header's "+N −M": what the open session changed in total, a button that opens the Changes tab.
 // Nothing shows until the session changed a file.
 import { Show, type Resource } from 'solid-js';
-import type { SessionChanges } from '../../core/app-agent/undo';
+import type { SessionChanges } from '../../core/page';
 import { openSidePanelTab } from '../components/side-panel';
 import type { Translate } from '../i18n/i18n';
 import './changes.css';

@@ -3,7 +3,7 @@
 // now, and what the revert would put back — then the person chooses. "Keep my edits" does nothing; only
 // "Revert anyway" repeats the same operation with force. Their edit is never overwritten without that click.
 import { createResource, createSignal, onCleanup, Show } from 'solid-js';
-import type { FileVersions } from '../../core/app-agent/undo';
+import type { FileVersions } from '../../core/page';
 import type { UndoActions } from '../chat/undo-actions';
 import { Dialog } from '../components/dialog';
 import type { Translate } from '../i18n/i18n';

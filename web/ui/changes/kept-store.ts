@@ -1,7 +1,7 @@
 // "Kept" marks of a session (files and hunks the person reviewed and chose to keep), so the panel collapses them after
 // a reload too. In IndexedDB `metrics` as [workspaceId, 'kept:<session>'] (deleted with the workspace). Losing one is
 // cosmetic (a kept file shows expanded again), so a failed save is not reported.
-import type { HarnessDb } from '../../core';
+import type { HarnessDb } from '../../core/page';
 
 const MAX_KEYS = 2000;
 const name = (session: string) => `kept:${session}`;

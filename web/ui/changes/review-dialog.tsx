@@ -3,8 +3,8 @@
 // with that hunk put back (chat.undo.revertPart, refused if the file changed while the person was looking); the
 // whole file's revert goes through the panel, which handles the conflict question.
 import { createEffect, createResource, createSignal, on, onCleanup, Show } from 'solid-js';
-import type { ErrorData } from '../../core';
-import type { FileVersions } from '../../core/app-agent/undo';
+import type { ErrorData } from '../../core/contracts';
+import type { FileVersions } from '../../core/page';
 import type { UndoActions } from '../chat/undo-actions';
 import { Dialog } from '../components/dialog';
 import { errorText } from '../components/error-text';

@@ -5,14 +5,14 @@
 // shows it in approval-review.tsx (diff, merge view, "Edit before allowing"); Allow then sends the person's version.
 import './approval-card.css';
 import { createSignal, createUniqueId, onMount, Show } from 'solid-js';
-import { shownPathArgument, shownWritePath } from '../../core/contracts/fs';
-import type { ApprovalRule } from '../../core';
+import { shownPathArgument, shownWritePath } from '../../core/contracts';
+import type { ApprovalRule } from '../../core/page';
 import { askReasonKey } from './ask-reason-strings';
 import { cardRule } from './card-rule';
 import type { ChatTranslate } from './chat-i18n';
 import type { PendingApproval } from './chat-controller';
 import { prettyArgs } from './chat-model';
-import { unifiedDiff } from '../../core/tools/builtin';
+import { unifiedDiff } from '../../core/page';
 import { ApprovalReview } from './approval-review';
 import { DiffView } from './diff-view';
 import { rememberApproval } from './tool-memory';

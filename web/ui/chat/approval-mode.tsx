@@ -1,7 +1,7 @@
 // The workspace's approval mode (ask / auto / yolo) as a compact control of the composer bar. Auto and yolo are
 // tinted and carry their warning as the title; yolo also gets a one-line note under the bar (composer.tsx), since
 // it runs edits and plugin tools without asking.
-import type { ApprovalMode } from '../../core/app-agent';
+import type { ApprovalMode } from '../../core/page';
 import type { ChatTranslate } from './chat-i18n';
 
 export function ApprovalModeControl(props: { mode: ApprovalMode; onChange: (mode: ApprovalMode) => void; ct: ChatTranslate }) {

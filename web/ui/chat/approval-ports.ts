@@ -1,8 +1,9 @@
 // The page's side of approvals: each request from the agent becomes a PendingApproval card (the chat shows them
 // inline), answered by the person or withdrawn when the agent stops waiting (its signal fires).
 import type { Accessor, Setter } from 'solid-js';
-import type { ApprovalAnswer, ApprovalRequest, ApprovalRule, ErrorData } from '../../core';
-import type { PluginWriteRequest } from '../../core/app-agent';
+import type { ErrorData } from '../../core/contracts';
+import type { ApprovalAnswer, ApprovalRequest, ApprovalRule } from '../../core/page';
+import type { PluginWriteRequest } from '../../core/page';
 import { cardRuleMemory } from './card-rule';
 
 export function approvalPorts(options: {

@@ -1,7 +1,7 @@
 // Why a write always asks (plugin-host/fs/write-policy.ts, one sentence per class) and the path line of a call card,
 // in both languages. Shared by the chat's approval card (chat-i18n.ts) and the plugin write dialog (web/ui/i18n), so
 // the two never say it differently.
-import type { AskReason } from '../../core/contracts/fs';
+import type { AskReason } from '../../core/contracts';
 
 export const askReasonEn = {
   'write.askAlways': 'Always asked, even in auto mode: {reason}.',

@@ -2,7 +2,7 @@
 // normalised target, allow that tool in the target's folder (or on the file itself at the workspace root). Never for
 // a file the write policy always asks about, nor for tools without a target (their arguments are not normalised, so
 // a path rule could not be trusted to match them).
-import { FILE_WRITE_TOOLS, RuleSet, scopedRules, type ApprovalRequest, type ApprovalRule } from '../../core';
+import { FILE_WRITE_TOOLS, RuleSet, scopedRules, type ApprovalRequest, type ApprovalRule } from '../../core/page';
 
 /** Glob metacharacters in a folder name are matched literally. */
 const literal = (text: string) => text.replace(/[\\*?[\]{}]/g, (c) => `\\${c}`);

@@ -3,16 +3,18 @@
 // The agent runs in the tab's Worker (web/core/agent-worker); components read the signals here. Only the tab that
 // holds a session's lock writes it; another tab follows it read-only and live (session-follow.ts).
 import { batch, createSignal, onCleanup } from 'solid-js';
-import type { AgentEvent, ContentPart, ErrorData, Message, TurnResult } from '../../core';
-import { addApprovalRule, type TurnJournal } from '../../core/app-agent';
+import type { ContentPart, ErrorData, Message } from '../../core/contracts';
+import type { AgentEvent, TurnResult } from '../../core/page';
+import { addApprovalRule, type TurnJournal } from '../../core/page';
 import { onSessionRole, remoteAgent, type RemoteAgent, type RemoteTurn, type SessionRole } from '../../core/agent-worker';
-import { forkSession, HarnessError, recoverSession, type HarnessDb, type RecoveredSession } from '../../core';
+import { HarnessError } from '../../core/contracts';
+import { forkSession, recoverSession, type HarnessDb, type RecoveredSession } from '../../core/page';
 import { approvalPorts } from './approval-ports';
 import { changesFiles, emptyLive, liveAfter, type LiveTurn } from './live-turn';
 import { undoActions, type UndoActions } from './undo-actions';
 import { broadcastSession, followSession, type SessionChannel } from './session-follow';
-import type { ContextBreakdown, ContextSize, PriceTable, UsageTotals } from '../../core/contracts/usage';
-import { EMPTY_TOTALS } from '../../core/usage';
+import type { ContextBreakdown, ContextSize, PriceTable, UsageTotals } from '../../core/contracts';
+import { EMPTY_TOTALS } from '../../core/page';
 
 export type { LiveTurn } from './live-turn';
 

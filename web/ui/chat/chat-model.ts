@@ -2,10 +2,10 @@
 // its tool calls with their results) and tool images; a compaction summary as a divider and workspace content the
 // harness put in the history (AGENTS.md, memory/skills snapshots and deltas) as context items, never as the
 // person's words. Pure, so it is unit-tested in Node.
-import { thinkingOf } from '../../core/app-agent';
-import type { AssistantMessage, ContentPart, Message } from '../../core';
-import { costOf, priceFor } from '../../core/usage';
-import type { CompactionInfo, PriceTable, StepUsage } from '../../core/contracts/usage';
+import { thinkingOf } from '../../core/page';
+import type { AssistantMessage, ContentPart, Message } from '../../core/contracts';
+import { costOf, priceFor } from '../../core/page';
+import type { CompactionInfo, PriceTable, StepUsage } from '../../core/contracts';
 
 export interface ToolView {
   id: string;

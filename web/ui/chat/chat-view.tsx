@@ -4,8 +4,9 @@
 // flight, approvals, the turn's status), the rewind dialog and the composer.
 import './chat.css';
 import { createEffect, createMemo, createResource, createSignal, on, onCleanup, Show, type Accessor } from 'solid-js';
-import { forkSession, toErrorData, type ErrorData, type WorkspaceFs, type WorkspaceRecord } from '../../core';
-import { saveApprovalMode, type ApprovalMode } from '../../core/app-agent';
+import { toErrorData, type ErrorData, type WorkspaceFs } from '../../core/contracts';
+import { forkSession, type WorkspaceRecord } from '../../core/page';
+import { saveApprovalMode, type ApprovalMode } from '../../core/page';
 import type { AppState } from '../state/app-state';
 import { chatTranslator } from './chat-i18n';
 import { errorText } from './core-text';

@@ -3,8 +3,8 @@
 // from then on and, on demand, to the original messages, read from the session log and shown read-only, dimmed.
 import './items.css';
 import { createSignal, createUniqueId, For, Show, type JSX } from 'solid-js';
-import type { ErrorData, Message } from '../../core';
-import type { CompactionInfo } from '../../core/contracts/usage';
+import type { ErrorData, Message } from '../../core/contracts';
+import type { CompactionInfo } from '../../core/contracts';
 import type { ChatTranslate } from './chat-i18n';
 import { chatItems, withLineBreaks, type ChatItem } from './chat-model';
 import { Markdown } from './message-parts';

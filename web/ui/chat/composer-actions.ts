@@ -1,6 +1,6 @@
 // What the composer's slash commands and the command palette do: the app-level actions (web/ui/state/app-actions.ts,
 // shared with the sidebar and the keyboard shortcuts), the view's fork, the session export, the model switch.
-import { exportSession, sessionToMarkdown, type SessionStore } from '../../core';
+import { exportSession, sessionToMarkdown, type SessionStore } from '../../core/page';
 import type { AppState } from '../state/app-state';
 import { newSession, openSettings, selectSession, selectWorkspace, toggleSidebar } from '../state/app-actions';
 import type { ChatTranslate } from './chat-i18n';

@@ -1,7 +1,7 @@
 // The bar under the message box, left to right as the person reads it: the model, the approval mode, the context
 // meter, the in-browser model's badge, the slash hint, and Send (Stop while a turn runs).
 import { Show } from 'solid-js';
-import type { ApprovalMode } from '../../core/app-agent';
+import type { ApprovalMode } from '../../core/page';
 import { ApprovalModeControl } from './approval-mode';
 import type { ChatTranslate } from './chat-i18n';
 import type { ChatController } from './chat-controller';

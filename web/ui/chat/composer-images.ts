@@ -1,7 +1,8 @@
 // Images pasted or dropped into the composer become image parts of the message, checked in the browser before
 // sending with the core's own rules (seed 000 §5): PNG/JPEG/GIF/WebP recognised by their bytes (not the file's
 // claimed type), at most MAX_IMAGE_BYTES each and MAX_IMAGES_PER_BATCH per message.
-import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_BATCH, sniffImage, type ModelConfig } from '../../core';
+import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_BATCH, sniffImage } from '../../core/contracts';
+import { type ModelConfig } from '../../core/page';
 import type { ComposerKey } from './composer-strings';
 
 export interface Attached {

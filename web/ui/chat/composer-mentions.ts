@@ -3,7 +3,8 @@
 // sees it without a tool call. Bounds (per file, in total, number of files) are in CONTEXT.md; every cut is said in
 // the attached header (for the model) and returned as a note (for the person).
 import Fuse from 'fuse.js';
-import { walk, type TextPart, type WorkspaceFs } from '../../core';
+import { type TextPart, type WorkspaceFs } from '../../core/contracts';
+import { walk } from '../../core/page';
 
 export interface MentionLimits {
   perFileBytes: number;

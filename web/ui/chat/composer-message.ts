@@ -1,6 +1,6 @@
 // What Send makes of the draft: the typed text, the files its @ mentions attach (bounded, see composer-mentions.ts)
 // and the attached images, as one message; and the notes that tell the person what was cut or left out.
-import type { ContentPart, WorkspaceFs } from '../../core';
+import type { ContentPart, WorkspaceFs } from '../../core/contracts';
 import type { ChatTranslate } from './chat-i18n';
 import type { Attached } from './composer-images';
 import { attachMentions, MENTION_LIMITS, type AttachNote } from './composer-mentions';

@@ -2,7 +2,8 @@
 // picker after an "@" at the caret. Skills are listed when the slash menu first needs them; the file index when the
 // picker opens, again after the agent changed files. Escape (or leaving the box) dismisses the menu for this draft.
 import { createEffect, createMemo, createResource, createSignal, type Accessor } from 'solid-js';
-import { discoverSkills, workspaceSkillRoots, type WorkspaceFs } from '../../core';
+import { type WorkspaceFs } from '../../core/contracts';
+import { discoverSkills, workspaceSkillRoots } from '../../core/page';
 import type { AppState } from '../state/app-state';
 import type { ChatTranslate } from './chat-i18n';
 import type { ListOption } from './composer-listbox';

@@ -4,8 +4,8 @@
 // composer-shortcuts.ts) with the shortcuts help. Design and limits: CONTEXT.md.
 import './composer.css';
 import { createSignal, createUniqueId, Show } from 'solid-js';
-import type { ContentPart, WorkspaceFs } from '../../core';
-import type { AgentSettings, ApprovalMode } from '../../core/app-agent';
+import type { ContentPart, WorkspaceFs } from '../../core/contracts';
+import type { AgentSettings, ApprovalMode } from '../../core/page';
 import type { AppState } from '../state/app-state';
 import { AttachedImages } from './attached-images';
 import type { ChatTranslate } from './chat-i18n';

@@ -3,7 +3,7 @@
 // now, and "Compact now" with an optional focus. Figures come from the Worker (ChatController.contextBreakdown()),
 // measured when the dialog opens; nothing here estimates on its own.
 import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
-import type { ContextPartKind } from '../../core/contracts/usage';
+import type { ContextPartKind } from '../../core/contracts';
 import { Dialog } from '../components/dialog';
 import type { ChatTranslate } from './chat-i18n';
 import { type MeterChat, breakdownRows, formatCount, formatPercent, partsDiffer, shareOf, type NumberLocale } from './meter-format';

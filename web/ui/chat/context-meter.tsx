@@ -3,7 +3,7 @@
 // focus shows the figures; a click opens the breakdown (context-breakdown.tsx), as /context does.
 import './meter.css';
 import { createSignal, createUniqueId, Show } from 'solid-js';
-import type { ContextSize } from '../../core/contracts/usage';
+import type { ContextSize } from '../../core/contracts';
 import { ContextBreakdownDialog } from './context-breakdown';
 import type { ChatTranslate } from './chat-i18n';
 import { formatCount, formatPercent, formatTokens, meterFractions, meterLevel, type NumberLocale } from './meter-format';

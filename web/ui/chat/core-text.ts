@@ -1,7 +1,8 @@
 // Sentences that come from web/core in English (provider errors, preset route notes), said in the person's
 // language. The core's English text stays the single English source; Chinese is written here from the error's
 // code and data, keeping the provider's own words verbatim. A code without a translation shows the core's text.
-import type { ErrorData, ProviderPreset } from '../../core';
+import type { ErrorData } from '../../core/contracts';
+import type { ProviderPreset } from '../../core/page';
 import type { Locale } from '../i18n/i18n';
 
 type Data = Record<string, unknown>;

@@ -1,7 +1,8 @@
 // The turn in flight as the chat shows it until a checkpoint holds it: streamed text and thinking, this step's
 // assistant messages, tool calls running and their results. A pure reducer over agent events, so the controller
 // (and a following tab, through session-follow.ts) only stores what it returns.
-import type { AgentEvent, AssistantMessage } from '../../core';
+import type { AssistantMessage } from '../../core/contracts';
+import type { AgentEvent } from '../../core/page';
 import type { ToolView } from './chat-model';
 
 export interface LiveTurn {

@@ -3,7 +3,7 @@
 // BroadcastChannel (it runs in the agent Worker). Hidden when no browser model has said anything in this tab. A status
 // readout that is not announced (aria-live off): it changes with every few tokens.
 import { createSignal, onCleanup, Show } from 'solid-js';
-import { watchStatus, type BrowserModelStatus } from '../../core/browser-model';
+import { watchStatus, type BrowserModelStatus } from '../../core/page';
 import { formatBytes, type Locale } from '../i18n/i18n';
 import type { ChatTranslate } from './chat-i18n';
 

@@ -4,7 +4,7 @@
 // the provider did not report are estimates and say so ("≈"); a model without a price costs "—", never a guess.
 import './items.css';
 import { createSignal, createUniqueId, For, Show } from 'solid-js';
-import type { PriceTable, StepUsage } from '../../core/contracts/usage';
+import type { PriceTable, StepUsage } from '../../core/contracts';
 import type { ChatTranslate } from './chat-i18n';
 import { dollars, turnFigures } from './chat-model';
 import { formatDuration } from './tool-state';

@@ -1,7 +1,7 @@
 // Figures of the context meter, the /context breakdown, the session totals and Settings → Usage, as a person reads
 // them: short token counts for the bar ("12k"), exact ones in tooltips, dollars with no guessing (no price → "—"),
 // and the colour step of the meter. Pure, so the thresholds and roundings are unit-tested in Node.
-import type { ContextBreakdown, ContextPartKind, ContextSize } from '../../core/contracts/usage';
+import type { ContextBreakdown, ContextPartKind, ContextSize } from '../../core/contracts';
 
 
 /** What the meter and the breakdown need of the chat controller (ChatController has all of it). */

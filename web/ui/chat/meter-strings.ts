@@ -1,6 +1,6 @@
 // Strings of the context meter in the composer bar, the /context breakdown and the /context and /compact commands
 // (en + zh, same keys; spread into chat-i18n.ts).
-import type { ContextPartKind } from '../../core/contracts/usage';
+import type { ContextPartKind } from '../../core/contracts';
 
 export const meterEn = {
   'meter.label': 'Context usage',

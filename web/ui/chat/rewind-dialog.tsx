@@ -4,8 +4,8 @@
 // (E_REVERT_CONFLICT) until they choose "Rewind anyway"; a message without an undo record can still rewind the
 // conversation. Message actions reach the dialog through RewindContext, provided by the chat view.
 import { createContext, createResource, createSignal, createUniqueId, For, Match, Show, Switch } from 'solid-js';
-import type { ErrorData } from '../../core';
-import type { RewindMode, RewindResult } from '../../core/app-agent/undo';
+import type { ErrorData } from '../../core/contracts';
+import type { RewindMode, RewindResult } from '../../core/page';
 import './rewind.css';
 import { Dialog } from '../components/dialog';
 import type { ChatController } from './chat-controller';

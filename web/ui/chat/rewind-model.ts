@@ -2,9 +2,9 @@
 // put back (for the dialog, before anything runs), and where an event line (a rewind, a revert, a redo) sits in the
 // conversation. Events are anchored to the turn they followed (the `_turn` id of the last prompt before them), not to
 // a message index: a later rewind, regenerate or compaction changes indices but never a turn's id.
-import type { FileChange, SessionChanges } from '../../core/app-agent/undo';
-import type { RewindMode } from '../../core/app-agent/undo';
-import type { Message } from '../../core';
+import type { FileChange, SessionChanges } from '../../core/page';
+import type { RewindMode } from '../../core/page';
+import type { Message } from '../../core/contracts';
 
 /** A prompt the person typed (the harness's own user messages carry `_meta`). */
 export const isPrompt = (m: Message | undefined): m is Message & { role: 'user' } => m?.role === 'user' && m._meta === undefined;

@@ -2,8 +2,8 @@
 // Markdown, import JSON, the session's usage totals (tokens, cache, cost; details in a dialog), delete. The import's file input stays in the page (labelled "Import JSON") so the menu
 // item can open it and a file can also be given to it directly.
 import { createEffect, createSignal, createUniqueId, on, Show } from 'solid-js';
-import { forkSession, importSession, type SessionStore } from '../../core';
-import type { UsageTotals } from '../../core/contracts/usage';
+import { forkSession, importSession, type SessionStore } from '../../core/page';
+import type { UsageTotals } from '../../core/contracts';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { InlineRename } from '../components/inline-rename';
 import { MoreIcon } from '../components/layout-icons';

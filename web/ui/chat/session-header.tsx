@@ -2,7 +2,7 @@
 // top bar (one row of chrome above the conversation), and the Changes panel in the side panel's Changes tab.
 import { createMemo, lazy, Show, Suspense, type Accessor, type Resource } from 'solid-js';
 import { Portal } from 'solid-js/web';
-import type { SessionChanges } from '../../core/app-agent/undo';
+import type { SessionChanges } from '../../core/page';
 import type { AppState } from '../state/app-state';
 import { ChangesTotal } from '../changes/changes-total';
 import type { ChatController } from './chat-controller';

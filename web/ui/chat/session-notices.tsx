@@ -1,7 +1,7 @@
 // The top of the log, about the open session itself rather than a turn: a turn a closed tab left unfinished (what it
 // had done, "Send again"), a session refused as damaged (with "Recover"), and the note after a recovery.
 import { For, Show } from 'solid-js';
-import type { JournalCall, TurnJournal } from '../../core/app-agent';
+import type { JournalCall, TurnJournal } from '../../core/page';
 import type { Locale } from '../i18n/i18n';
 import type { ChatController } from './chat-controller';
 import type { ChatKey, ChatTranslate } from './chat-i18n';

@@ -3,9 +3,9 @@
 // result. Results are untrusted: a quiet "tool output" label says so; only errors are red.
 import './tool-card.css';
 import { createEffect, createSignal, For, Show } from 'solid-js';
-import { describeRule, type ApprovalRule } from '../../core/approval';
-import { escapeControls, quoteUntrusted } from '../../core/contracts/errors';
-import { normalizeWorkspacePath, shownPathArgument } from '../../core/contracts/fs';
+import { describeRule, type ApprovalRule } from '../../core/page';
+import { escapeControls, quoteUntrusted } from '../../core/contracts';
+import { normalizeWorkspacePath, shownPathArgument } from '../../core/contracts';
 import { prettyArgs, type ToolView } from './chat-model';
 import type { ChatTranslate } from './chat-i18n';
 import { DiffView } from './diff-view';

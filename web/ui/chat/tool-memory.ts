@@ -5,7 +5,7 @@
 // Keyed by call id and the call's arguments: some servers reuse ids across turns ("call_1"), and a diff must never
 // attach to another call that happens to share the id.
 import { createSignal } from 'solid-js';
-import type { ApprovalRequest } from '../../core';
+import type { ApprovalRequest } from '../../core/page';
 
 const MAX_CALLS = 200;
 const [version, bump] = createSignal(0);

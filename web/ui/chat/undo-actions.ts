@@ -2,9 +2,9 @@
 // here", through the agent Worker. Views read `epoch()` to refresh after a turn or a revert changed something.
 import { createSignal, type Accessor } from 'solid-js';
 import type { RemoteAgent } from '../../core/agent-worker';
-import type { FileVersions, RevertOp, RewindMode, RewindResult, SessionChanges } from '../../core/app-agent/undo';
-import type { RevertResult } from '../../core/checkpoints';
-import { HarnessError } from '../../core/contracts/errors';
+import type { FileVersions, RevertOp, RewindMode, RewindResult, SessionChanges } from '../../core/page';
+import type { RevertResult } from '../../core/page';
+import { HarnessError } from '../../core/contracts';
 
 export interface UndoActions {
   /** Changes when a turn ended or a revert/rewind ran: views showing changes read it to refresh. */

@@ -3,7 +3,7 @@
 // go back to what the agent left; a rewound conversation stays rewound). A redo the person's later edits would
 // overwrite is refused with E_REVERT_CONFLICT and offered again as "Redo anyway".
 import { createSignal, Show } from 'solid-js';
-import type { ErrorData } from '../../core';
+import type { ErrorData } from '../../core/contracts';
 import type { ChatController } from './chat-controller';
 import type { ChatTranslate } from './chat-i18n';
 import { RewindIcon } from './rewind-dialog';

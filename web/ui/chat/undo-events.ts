@@ -3,7 +3,7 @@
 // checkpoint records whenever `chat.undo.epoch()` moves. Kept per session in IndexedDB (`metrics`,
 // [workspaceId, 'undo-events:<session>']) so the lines survive a reload; deleting the workspace deletes them.
 import { createEffect, createSignal, on, type Accessor } from 'solid-js';
-import type { HarnessDb } from '../../core';
+import type { HarnessDb } from '../../core/page';
 import type { ChatController } from './chat-controller';
 import { anchorOf, MAX_EVENTS, validEvents, type UndoEvent } from './rewind-model';
 

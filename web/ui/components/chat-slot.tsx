@@ -1,5 +1,6 @@
 import { lazy, Show, Suspense, type Accessor } from 'solid-js';
-import type { WorkspaceFs, WorkspaceRecord } from '../../core';
+import type { WorkspaceFs } from '../../core/contracts';
+import type { WorkspaceRecord } from '../../core/page';
 import type { AppState } from '../state/app-state';
 import { ChatIcon } from './icons';
 

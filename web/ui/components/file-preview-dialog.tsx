@@ -1,5 +1,5 @@
 import { createEffect, createResource, createSignal, Match, onCleanup, Show, Switch } from 'solid-js';
-import { MAX_IMAGE_BYTES, sniffImage, type WorkspaceFs } from '../../core';
+import { MAX_IMAGE_BYTES, sniffImage, type WorkspaceFs } from '../../core/contracts';
 import { formatBytes } from '../i18n/i18n';
 import type { AppState } from '../state/app-state';
 import { codeOf } from '../state/errors';

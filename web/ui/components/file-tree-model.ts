@@ -1,6 +1,6 @@
 // The Files panel's tree as data: the folders read so far, which are open, and the visible rows they make, plus
 // the WAI-ARIA tree keyboard moves over those rows. Pure, so the panel only renders and loads.
-import type { DirEntry } from '../../core';
+import type { DirEntry } from '../../core/contracts';
 
 export type FolderState = { status: 'loading' } | { status: 'ready'; entries: DirEntry[]; partial: boolean } | { status: 'error'; error: unknown };
 

@@ -1,5 +1,5 @@
 import { createEffect, createMemo, createSignal, lazy, on, onCleanup, Show, Suspense } from 'solid-js';
-import type { WorkspaceFs } from '../../core';
+import type { WorkspaceFs } from '../../core/contracts';
 import type { AppState } from '../state/app-state';
 import { codeOf } from '../state/errors';
 import { errorText } from './error-text';

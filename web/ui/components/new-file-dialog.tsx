@@ -1,5 +1,5 @@
 import { createSignal, createUniqueId } from 'solid-js';
-import { normalizeWorkspacePath, type WorkspaceFs } from '../../core';
+import { normalizeWorkspacePath, type WorkspaceFs } from '../../core/contracts';
 import type { AppState } from '../state/app-state';
 import { Dialog } from './dialog';
 import { errorText } from './error-text';

@@ -1,15 +1,6 @@
 import { createSignal, createUniqueId, onCleanup, Show } from 'solid-js';
-import {
-  canPickFolders,
-  createFsaWorkspaceFs,
-  importZipAsWorkspace,
-  openWorkspaceFs,
-  pickFolder,
-  workspaceNameFromFolder,
-  type WorkspaceAccess,
-  type WorkspaceKind,
-  type ZipProgress,
-} from '../../core';
+import { createFsaWorkspaceFs, type WorkspaceAccess } from '../../core/contracts';
+import { canPickFolders, importZipAsWorkspace, openWorkspaceFs, pickFolder, workspaceNameFromFolder, type WorkspaceKind, type ZipProgress } from '../../core/page';
 import type { AppState } from '../state/app-state';
 import { Dialog } from './dialog';
 import { errorText } from './error-text';

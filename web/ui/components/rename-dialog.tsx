@@ -1,5 +1,5 @@
 import { createSignal, createUniqueId } from 'solid-js';
-import type { WorkspaceRecord } from '../../core';
+import type { WorkspaceRecord } from '../../core/page';
 import type { AppState } from '../state/app-state';
 import { Dialog } from './dialog';
 import { errorText } from './error-text';

@@ -1,6 +1,6 @@
 // The sidebar's session list as data: sessions grouped by day (today, yesterday, the previous 7 days, then by
 // month), short relative times, and the search over titles and conversation text. Pure, so it is unit-tested in Node.
-import type { Message } from '../../core';
+import type { Message } from '../../core/contracts';
 
 export type SessionGroupKind = 'today' | 'yesterday' | 'week' | 'month';
 

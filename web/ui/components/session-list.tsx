@@ -3,7 +3,7 @@
 // search and kept per session until that session changes (its updatedAt); the store is loaded on demand so the
 // first screen does not carry it.
 import { createMemo, createResource, createSignal, Index, onCleanup, Show } from 'solid-js';
-import type { SessionRecord } from '../../core';
+import type { SessionRecord } from '../../core/page';
 import { selectSession } from '../state/app-actions';
 import type { AppState } from '../state/app-state';
 import { ConfirmDialog } from './dialog';

@@ -1,20 +1,8 @@
 // Loaded lazily: the settings dialog is not needed to show the first screen.
 import { createResource, createSignal, createUniqueId, For, lazy, Match, onCleanup, Show, Suspense, Switch } from 'solid-js';
-import {
-  MAX_WORKSPACES,
-  deleteSecret,
-  listSecretNames,
-  setSecret,
-  readStorageUsage,
-  readWorkspaceSettings,
-  requestPersistentStorage,
-  serializeSettings,
-  updateWorkspaceSettings,
-  type GlobalSettings,
-  type WorkspaceRecord,
-} from '../../core';
-import { exportAllSettings, importAllSettings, previewAllSettingsImport } from '../../core/app-agent';
-import type { ImportReport, TrustChange } from '../../core/settings';
+import { MAX_WORKSPACES, deleteSecret, listSecretNames, setSecret, readStorageUsage, readWorkspaceSettings, requestPersistentStorage, serializeSettings, updateWorkspaceSettings, type GlobalSettings, type WorkspaceRecord } from '../../core/page';
+import { exportAllSettings, importAllSettings, previewAllSettingsImport } from '../../core/page';
+import type { ImportReport, TrustChange } from '../../core/page';
 import { ImportReview } from './settings-import-review';
 import { formatBytes } from '../i18n/i18n';
 import type { AppState } from '../state/app-state';

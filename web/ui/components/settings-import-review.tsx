@@ -3,7 +3,7 @@
 // the person picks "Apply, including these changes" (the previewed ids are confirmed), "Apply the safe part only"
 // or Cancel. The safe choice is the prominent one.
 import { For, onMount } from 'solid-js';
-import type { TrustChange } from '../../core/settings';
+import type { TrustChange } from '../../core/page';
 import type { Translate } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/en';
 import './settings-import-review.css';

@@ -1,5 +1,5 @@
 import { Show } from 'solid-js';
-import { canPickFolders, type WorkspaceKind } from '../../core';
+import { canPickFolders, type WorkspaceKind } from '../../core/page';
 import type { Translate } from '../i18n/i18n';
 import { FolderIcon, LockIcon } from './icons';
 

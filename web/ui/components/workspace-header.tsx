@@ -2,7 +2,7 @@
 // (kind, access, created, ID, rename, delete), a slot where the chat view puts the open session's title and menu,
 // and the files panel toggle. Everything else the old header showed permanently now waits behind those buttons.
 import { createSignal } from 'solid-js';
-import type { WorkspaceRecord } from '../../core';
+import type { WorkspaceRecord } from '../../core/page';
 import { layoutState } from '../state/layout-state';
 import { toggleFilesPanel } from '../state/app-actions';
 import type { AppState } from '../state/app-state';

@@ -1,14 +1,6 @@
 import { createResource, createSignal, Match, Show, Switch } from 'solid-js';
-import {
-  createFsaWorkspaceFs,
-  effectiveSettings,
-  openWorkspaceFs,
-  pickFolder,
-  queryWorkspaceAccess,
-  readWorkspaceSettings,
-  requestWorkspaceAccess,
-  type WorkspaceRecord,
-} from '../../core';
+import { createFsaWorkspaceFs } from '../../core/contracts';
+import { effectiveSettings, openWorkspaceFs, pickFolder, queryWorkspaceAccess, readWorkspaceSettings, requestWorkspaceAccess, type WorkspaceRecord } from '../../core/page';
 import type { AppState } from '../state/app-state';
 import { layoutState } from '../state/layout-state';
 import { ChatSlot } from './chat-slot';

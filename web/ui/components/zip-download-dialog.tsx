@@ -2,7 +2,8 @@
 // zip streams into the chosen file (memory stays bounded, and Cancel discards the partial file); without it the
 // zip is collected into a Blob and handed to the browser's download.
 import { createSignal, createUniqueId, onCleanup, Show } from 'solid-js';
-import { prepareZipDownload, writeWorkspaceZip, type WorkspaceFs, type ZipProgress } from '../../core';
+import { type WorkspaceFs } from '../../core/contracts';
+import { prepareZipDownload, writeWorkspaceZip, type ZipProgress } from '../../core/page';
 import { formatBytes } from '../i18n/i18n';
 import type { AppState } from '../state/app-state';
 import { codeOf } from '../state/errors';

@@ -1,7 +1,7 @@
 // A progress bar in files and bytes, shared by the zip download and the zip import. A native <progress> (role
 // progressbar) measured in bytes, since one large file can take longer than a thousand small ones.
 import { Show } from 'solid-js';
-import type { ZipProgress } from '../../core';
+import type { ZipProgress } from '../../core/page';
 import { formatBytes, type Locale } from '../i18n/i18n';
 
 export function ZipProgressBar(props: { label: string; text: string; progress: ZipProgress | null }) {

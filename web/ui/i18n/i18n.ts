@@ -2,7 +2,7 @@
 // from settings or the browser, and t() filling `{name}` placeholders.
 import { en, type Dictionary, type MessageKey } from './en';
 import { zh } from './zh';
-import type { Language } from '../../core';
+import type { Language } from '../../core/page';
 
 export type Locale = 'en' | 'zh';
 export type { MessageKey };

@@ -2,7 +2,7 @@
 // context window, protocol for a custom server, the key, the route — then what the server needs (connection notes)
 // and Test connection with its report.
 import { For, Show } from 'solid-js';
-import { findPreset, type ConnectionReport, type Route } from '../../core';
+import { findPreset, type ConnectionReport, type Route } from '../../core/page';
 import type { ChatTranslate } from '../chat/chat-i18n';
 import { errorText } from '../chat/core-text';
 import type { Locale } from '../i18n/i18n';

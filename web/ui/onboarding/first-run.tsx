@@ -2,7 +2,7 @@
 // cannot be read, its code and sentence with "Fix the model settings"), the setup dialog, and after it the starter
 // prompts about this workspace as chips that fill the message box.
 import { createEffect, createSignal, For, on, Show } from 'solid-js';
-import type { DirEntry, ErrorData, WorkspaceFs } from '../../core';
+import type { DirEntry, ErrorData, WorkspaceFs } from '../../core/contracts';
 import type { AppState } from '../state/app-state';
 import { errorText } from '../chat/core-text';
 import { onboardingTranslator } from './onboarding-strings';

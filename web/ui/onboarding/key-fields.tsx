@@ -2,7 +2,7 @@
 // which is stored under that name when tested or saved and never shown again ("a key is stored; leave empty to keep
 // it"). A server that takes no key says so instead.
 import { Show } from 'solid-js';
-import { findPreset } from '../../core';
+import { findPreset } from '../../core/page';
 import type { OnboardingTranslate } from './onboarding-strings';
 import type { SetupForm } from './setup-form';
 import { takesKey } from './setup-steps';

@@ -1,7 +1,7 @@
 // Step 1: the provider presets and a custom server as radio cards, each with its one-line description, and under
 // them the offer of a model that runs in this tab (issue 21: no key, no server).
 import { createSignal, For, Show } from 'solid-js';
-import { findPreset, PROVIDER_PRESETS } from '../../core';
+import { findPreset, PROVIDER_PRESETS } from '../../core/page';
 import type { AppState } from '../state/app-state';
 import { BrowserModelSection } from '../settings/browser-model/browser-model-section';
 import { browserModelText } from '../settings/browser-model/strings';

@@ -2,9 +2,9 @@
 // name), the connection report, the server's model names, the problem line, and the two actions that reach out —
 // Test connection and the final save — which are Settings → Model's own (provider-form.ts).
 import { createEffect, createSignal, on, type Accessor } from 'solid-js';
-import { getSecret, listProviderModels, PROVIDER_PRESETS, type ConnectionReport } from '../../core';
-import { pairedBridge } from '../../core/app-agent/bridge-endpoint';
-import { checkModelConfig } from '../../core/app-agent/agent-settings';
+import { getSecret, listProviderModels, PROVIDER_PRESETS, type ConnectionReport } from '../../core/page';
+import { pairedBridge } from '../../core/page';
+import { checkModelConfig } from '../../core/page';
 import { codeOf, messageOf } from '../state/errors';
 import type { AppState } from '../state/app-state';
 import { configFromForm, saveModelForm, testModelForm, type ProviderForm } from '../settings/providers/provider-form';

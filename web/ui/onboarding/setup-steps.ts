@@ -1,7 +1,7 @@
 // The first-run setup's decisions, pure so Node tests can pin them: the form a choice of provider starts from, which
 // connection notes (CORS, Local Network Access, OLLAMA_ORIGINS) the chosen server needs, whether it takes a key, and
 // the starter prompts offered once a model works. The dialog (setup-dialog.tsx) only renders these.
-import { findPreset, type ProviderPreset } from '../../core';
+import { findPreset, type ProviderPreset } from '../../core/page';
 import { CUSTOM_PRESET, emptyForm, formFromPreset, type ProviderForm } from '../settings/providers/provider-form';
 import type { OnboardingKey } from './onboarding-strings';
 

@@ -2,24 +2,8 @@
 // global settings, the locale and notices. Everything persistent goes through web/core; this file only keeps
 // the reactive copies the components read.
 import { createMemo, createSignal, type Accessor } from 'solid-js';
-import {
-  DEFAULT_GLOBAL_SETTINGS,
-  createFolderWorkspace,
-  createOpfsWorkspace,
-  deleteWorkspace,
-  listSessionsOfWorkspace,
-  listWorkspaces,
-  readGlobalSettings,
-  renameWorkspace,
-  requestPersistentStorage,
-  updateGlobalSettings,
-  updateWorkspaceGrant,
-  type GlobalSettings,
-  type HarnessDb,
-  type SessionRecord,
-  type WorkspaceAccess,
-  type WorkspaceRecord,
-} from '../../core';
+import { type WorkspaceAccess } from '../../core/contracts';
+import { DEFAULT_GLOBAL_SETTINGS, createFolderWorkspace, createOpfsWorkspace, deleteWorkspace, listSessionsOfWorkspace, listWorkspaces, readGlobalSettings, renameWorkspace, requestPersistentStorage, updateGlobalSettings, updateWorkspaceGrant, type GlobalSettings, type HarnessDb, type SessionRecord, type WorkspaceRecord } from '../../core/page';
 import { resolveLocale, translate, type Locale, type Translate } from '../i18n/i18n';
 import { codeOf, messageOf } from './errors';
 

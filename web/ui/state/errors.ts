@@ -1,4 +1,4 @@
-import { HarnessError, isErrorData } from '../../core';
+import { HarnessError, isErrorData } from '../../core/contracts';
 
 /** The sentence to show for anything thrown: HarnessError messages are written for people already. */
 export function messageOf(error: unknown): string {

@@ -2,7 +2,7 @@
 // prompts.json (the compaction prompt), cache.json (namespace, target_hit_ratio) and web.json (search). Plain
 // inputs over the form state; agent-form.ts converts them and the modules' parsers check them on save.
 import { For, Show } from 'solid-js';
-import { OFFERED_MODULES, PROFILE_MODULES, type ModuleName } from '../../../core/modules';
+import { OFFERED_MODULES, PROFILE_MODULES, type ModuleName } from '../../../core/page';
 import type { Translate } from '../../i18n/i18n';
 import type { AgentForm } from './agent-form';
 

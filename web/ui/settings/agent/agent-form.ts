@@ -1,8 +1,8 @@
 // The Settings → Agent form state and its conversion to and from the stored object (web/core/app-agent
 // agent-settings). Pure: validation stays with the modules' own parsers (checkAgentModules on save).
-import type { AgentModules, StoredModules } from '../../../core/app-agent/agent-settings';
-import { HarnessError } from '../../../core/contracts/errors';
-import type { CacheMode, ModuleName, ProfileName } from '../../../core/modules';
+import type { AgentModules, StoredModules } from '../../../core/page';
+import { HarnessError } from '../../../core/contracts';
+import type { CacheMode, ModuleName, ProfileName } from '../../../core/page';
 
 export type CacheChoice = CacheMode | 'off';
 export const CACHE_CHOICES: readonly CacheChoice[] = ['observe', 'openai', 'anthropic', 'off'];

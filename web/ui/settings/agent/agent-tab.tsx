@@ -3,9 +3,9 @@
 // whole), validated by the modules' own parsers; each turn reads them when it starts. Loaded lazily.
 import './agent-tab.css';
 import { createSignal, createUniqueId, For, Show } from 'solid-js';
-import { checkAgentModules, DEFAULT_AGENT_MODULES, readStoredModules, saveAgentModules } from '../../../core/app-agent/agent-settings';
-import { OFFERED_MODULES, PROFILE_MODULES, PROFILE_NAMES, type ModuleName } from '../../../core/modules';
-import { DEFAULT_SYSTEM_PROMPT } from '../../../core/prompts';
+import { checkAgentModules, DEFAULT_AGENT_MODULES, readStoredModules, saveAgentModules } from '../../../core/page';
+import { OFFERED_MODULES, PROFILE_MODULES, PROFILE_NAMES, type ModuleName } from '../../../core/page';
+import { DEFAULT_SYSTEM_PROMPT } from '../../../core/page';
 import type { MessageKey } from '../../i18n/en';
 import type { AppState } from '../../state/app-state';
 import { ScopeField } from '../scope-field';

@@ -2,8 +2,8 @@
 // edit, add and remove; saved whole and validated by the core's rule check, so a bad glob is named before anything
 // is written. Cards' "Always allow … in folder/" add rules here; each turn reads them when it starts.
 import { createEffect, createSignal, createUniqueId, For, on, Show } from 'solid-js';
-import { checkRules, type ApprovalDecision, type ApprovalRule } from '../../../core';
-import { readApprovalRules, readStoredApprovalRules, saveApprovalRules } from '../../../core/app-agent';
+import { checkRules, type ApprovalDecision, type ApprovalRule } from '../../../core/page';
+import { readApprovalRules, readStoredApprovalRules, saveApprovalRules } from '../../../core/page';
 import type { AppState } from '../../state/app-state';
 import { codeOf, messageOf } from '../../state/errors';
 

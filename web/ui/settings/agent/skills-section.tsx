@@ -2,8 +2,9 @@
 // problem it met, each with its code (seed 000 §9: problems never stop discovery; they come here instead of going
 // unnoticed). The workspace is the one chosen in "Applies to", else the open one. Read on demand ("Check again").
 import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
-import { createFsaWorkspaceFs, openWorkspaceFs, queryWorkspaceAccess, type SkillCatalog, type WorkspaceRecord } from '../../../core';
-import { skillCatalogWith } from '../../../core/app-agent';
+import { createFsaWorkspaceFs } from '../../../core/contracts';
+import { openWorkspaceFs, queryWorkspaceAccess, type SkillCatalog, type WorkspaceRecord } from '../../../core/page';
+import { skillCatalogWith } from '../../../core/page';
 import type { AppState } from '../../state/app-state';
 
 /** `lend`: other workspaces whose folders lend their skills (as chosen in the form above). */

@@ -3,8 +3,8 @@
 // workspace reads it when it starts. The count and size are of the built-ins the profile offers; entries naming
 // plugin, bridge, MCP or web tools are judged when a turn starts (those tools exist only then) and listed as such.
 import { createEffect, createResource, createSignal, createUniqueId, For, on, Show } from 'solid-js';
-import { readToolView, saveToolView, summariseToolView } from '../../../core/app-agent/tool-view-settings';
-import { TOOL_VIEW_LIMITS, type ToolViewConfig } from '../../../core/tool-views';
+import { readToolView, saveToolView, summariseToolView } from '../../../core/page';
+import { TOOL_VIEW_LIMITS, type ToolViewConfig } from '../../../core/page';
 import { formatBytes } from '../../i18n/i18n';
 import type { MessageKey } from '../../i18n/en';
 import type { AppState } from '../../state/app-state';

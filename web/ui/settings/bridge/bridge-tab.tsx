@@ -2,8 +2,8 @@
 // secrets store), then show its status, roots and tools. An unreachable bridge gets the message that names the
 // two usual causes: --allow-origin missing this app's origin, and Chrome's Local Network Access prompt.
 import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
-import { chooseBridgeRoot, connectedBridge, forgetBridge, pairBridge, type BridgeManifest, type BridgeStatus } from '../../../core/bridge-client';
-import { escapeControls } from '../../../core/contracts/errors';
+import { chooseBridgeRoot, connectedBridge, forgetBridge, pairBridge, type BridgeManifest, type BridgeStatus } from '../../../core/page';
+import { escapeControls } from '../../../core/contracts';
 import type { AppState } from '../../state/app-state';
 import { messageOf } from '../../state/errors';
 import '../plugins/plugins.css';

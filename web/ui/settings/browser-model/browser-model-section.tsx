@@ -3,25 +3,8 @@
 // suggestions, the context window with the memory estimate, and — while the model runs — tokens/s and memory.
 import './browser-model.css';
 import { createSignal, For, onCleanup, Show } from 'solid-js';
-import { saveModel } from '../../../core/app-agent/agent-settings';
-import {
-  deleteStoredModel,
-  downloadModel,
-  estimateMemory,
-  formatBytes,
-  importModelFile,
-  listStoredModels,
-  memoryAvailable,
-  openStoredModel,
-  partialDownloads,
-  readGgufHeader,
-  SUGGESTED_MODELS,
-  SUGGESTED_MODELS_DATE,
-  watchStatus,
-  type BrowserModelStatus,
-  type PartialDownload,
-  type StoredModel,
-} from '../../../core/browser-model';
+import { saveModel } from '../../../core/page';
+import { deleteStoredModel, downloadModel, estimateMemory, formatBytes, importModelFile, listStoredModels, memoryAvailable, openStoredModel, partialDownloads, readGgufHeader, SUGGESTED_MODELS, SUGGESTED_MODELS_DATE, watchStatus, type BrowserModelStatus, type PartialDownload, type StoredModel } from '../../../core/page';
 import { codeOf, messageOf } from '../../state/errors';
 import type { AppState } from '../../state/app-state';
 import { browserModelText } from './strings';

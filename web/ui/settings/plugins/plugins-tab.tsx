@@ -2,8 +2,9 @@
 // nothing is stored), see identity, version, permissions, tools and sha256, enable per workspace (installing
 // never enables), disable, uninstall (its KV data only after an explicit choice), and try a tool.
 import { createMemo, createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
-import { HarnessError, type InstalledPlugin } from '../../../../plugin-host';
-import type { PreparedImport } from '../../../core/plugins';
+import { HarnessError } from '../../../core/contracts';
+import type { InstalledPlugin } from '../../../core/page';
+import type { PreparedImport } from '../../../core/page';
 import type { AppState } from '../../state/app-state';
 import { messageOf } from '../../state/errors';
 import { pluginServiceFor } from './plugin-runtime';

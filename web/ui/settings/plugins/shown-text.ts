@@ -1,7 +1,7 @@
 // Text from a plugin's manifest as Settings → Plugins shows it. The validator refuses bidi, zero-width and control
 // characters in new packages, but plugins installed before that rule keep their stored names: every name and
 // description is shown with such characters as visible escapes (`\u202e`), never acted on by the bidi algorithm.
-import { escapeControls } from '../../../../plugin-host';
+import { escapeControls } from '../../../core/contracts';
 
 /** A one-line label: name, tool name, id. Newlines and tabs are escaped too. */
 export const shownName = (text: string): string => escapeControls(text, { keepLayout: false });

@@ -2,9 +2,9 @@
 // PluginService.invoke, the workspace's WorkspaceFs), asking before each write unless writes are set to auto.
 // Shows the output, or the stable code and message of a refusal — what a plugin author needs.
 import { createMemo, createSignal, createUniqueId, For, Show } from 'solid-js';
-import type { InstalledPlugin, InvokeResult, WriteApproval, WriteApprovalRequest } from '../../../../plugin-host';
-import type { WorkspaceRecord } from '../../../core';
-import { compileSchema } from '../../../core/tools';
+import type { InstalledPlugin, InvokeResult, WriteApproval, WriteApprovalRequest } from '../../../core/page';
+import type { WorkspaceRecord } from '../../../core/page';
+import { compileSchema } from '../../../core/contracts';
 import type { AppState } from '../../state/app-state';
 import { messageOf } from '../../state/errors';
 import { openFsFor, pluginServiceFor } from './plugin-runtime';

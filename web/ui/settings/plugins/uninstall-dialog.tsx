@@ -2,7 +2,7 @@
 // workspace) stays unless the person ticks the box, and the dialog says which. The box is offered whenever data
 // exists, even if the installed version no longer asks for storage (an earlier one may have written it).
 import { createResource, createSignal, Show } from 'solid-js';
-import type { InstalledPlugin } from '../../../../plugin-host';
+import type { InstalledPlugin } from '../../../core/page';
 import type { AppState } from '../../state/app-state';
 import { messageOf } from '../../state/errors';
 import { Dialog } from '../../components/dialog';

@@ -2,7 +2,7 @@
 // hash on hover and when copied), permission changes, and that its private storage stays. Nothing has been stored
 // yet; Cancel, Escape and closing keep the installed plugin. Focus starts on Cancel, the safe choice.
 import { Show, type JSX } from 'solid-js';
-import type { PreparedImport } from '../../../core/plugins';
+import type { PreparedImport } from '../../../core/page';
 import { Dialog } from '../../components/dialog';
 import type { Translate } from '../../i18n/i18n';
 import { shortHash, shownName } from './shown-text';

@@ -2,9 +2,9 @@
 // names the normalised path that will be written (`"raw" → path` when the plugin sent another form), and a file the
 // write policy always asks about says why.
 import { Show } from 'solid-js';
-import type { WriteApprovalRequest } from '../../../../plugin-host';
-import { shownWritePath } from '../../../core/contracts/fs';
-import { writeApprovalDiff } from '../../../core/plugins';
+import type { WriteApprovalRequest } from '../../../core/page';
+import { shownWritePath } from '../../../core/contracts';
+import { writeApprovalDiff } from '../../../core/page';
 import { askReasonKey } from '../../chat/ask-reason-strings';
 import { Dialog } from '../../components/dialog';
 import type { Translate } from '../../i18n/i18n';

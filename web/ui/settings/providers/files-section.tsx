@@ -2,9 +2,9 @@
 // once), the provider-operations switch (part of the model form, saved with it), and the provider's files with size
 // and age, marked when this workspace uploaded them; a delete always asks first, in the page.
 import { createSignal, For, Show } from 'solid-js';
-import { checkModelConfig, readStoredModel } from '../../../core/app-agent/agent-settings';
-import { manageFromPage, readProviderJson, saveProviderJson } from '../../../core/app-agent/provider-files-app';
-import { filesUnsupportedReason, MAX_LIST_PAGES, type ListedFile, type ProviderJson } from '../../../core/provider-files';
+import { checkModelConfig, readStoredModel } from '../../../core/page';
+import { manageFromPage, readProviderJson, saveProviderJson } from '../../../core/page';
+import { filesUnsupportedReason, MAX_LIST_PAGES, type ListedFile, type ProviderJson } from '../../../core/page';
 import { chatTranslator } from '../../chat/chat-i18n';
 import type { AppState } from '../../state/app-state';
 import { codeOf, messageOf } from '../../state/errors';

@@ -3,14 +3,14 @@
 // import of a model config file. Saved globally or for one workspace.
 import './model-tab.css';
 import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
-import { findPreset, getSecret, PROVIDER_PRESETS, type ConnectionReport, type Route } from '../../../core';
-import { checkModelConfig, readStoredModel, saveModel } from '../../../core/app-agent/agent-settings';
+import { findPreset, getSecret, PROVIDER_PRESETS, type ConnectionReport, type Route } from '../../../core/page';
+import { checkModelConfig, readStoredModel, saveModel } from '../../../core/page';
 import { chatTranslator } from '../../chat/chat-i18n';
 import { errorText, routeNoteText } from '../../chat/core-text';
 import type { AppState } from '../../state/app-state';
 import { ScopeField } from '../scope-field';
 import { codeOf, messageOf } from '../../state/errors';
-import { BUILTIN_PROTOCOLS, isBuiltinProtocol } from '../../../core/providers';
+import { BUILTIN_PROTOCOLS, isBuiltinProtocol } from '../../../core/page';
 import { BrowserModelSection } from '../browser-model/browser-model-section';
 import { CUSTOM_PRESET, emptyForm, formFromConfig, formFromPreset, saveModelForm, testModelForm, type ProviderForm } from './provider-form';
 import { ProviderFilesSection } from './files-section';

@@ -2,10 +2,11 @@
 // typed as text in the form and checked here with errors that name the field; the whole config is then validated
 // by web/core/config, the same parser headless `i` uses. At the end, the form's save and Test connection, shared by
 // Settings → Model and the first-run setup (web/ui/onboarding) so the two can never store or test differently.
-import { appSmokeStats, findPreset, getSecret, HarnessError, PROVIDER_PRESETS, setSecret, testConnection, type ConnectionReport, type HarnessDb, type ProviderPreset, type Route } from '../../../core';
-import { checkModelConfig, saveModel } from '../../../core/app-agent/agent-settings';
-import { pairedBridge } from '../../../core/app-agent/bridge-endpoint';
-import { appProviderAdapter, connectedBridge } from '../../../core/bridge-client';
+import { HarnessError } from '../../../core/contracts';
+import { appSmokeStats, findPreset, getSecret, PROVIDER_PRESETS, setSecret, testConnection, type ConnectionReport, type HarnessDb, type ProviderPreset, type Route } from '../../../core/page';
+import { checkModelConfig, saveModel } from '../../../core/page';
+import { pairedBridge } from '../../../core/page';
+import { appProviderAdapter, connectedBridge } from '../../../core/page';
 
 export interface ProviderForm {
   preset: string;

@@ -2,7 +2,7 @@
 // plain words: the hit ratio overall and over the latest requests with a small bar per request, the target and
 // whether it is met (or why that is not known yet), the streams, and where input missed the cache, by kind.
 import { For, Show } from 'solid-js';
-import type { CacheRecord, CacheReport } from '../../../core/modules';
+import type { CacheRecord, CacheReport } from '../../../core/page';
 import { formatCount, formatPercent, type NumberLocale } from '../../chat/meter-format';
 import type { Translate } from '../../i18n/i18n';
 import { cacheFigures } from './usage-figures';

@@ -2,8 +2,8 @@
 // (each dated, never applied by themselves), one model's price set, edited or removed. Every save goes through the
 // core's parsePriceTable, so a wrong entry is refused with E_PRICES_INVALID and a sentence, not stored.
 import { createSignal, createUniqueId, For, Show } from 'solid-js';
-import { mergePrices, parsePriceTable, withPrice } from '../../../core/usage';
-import type { ModelPrice, PriceTable } from '../../../core/contracts/usage';
+import { mergePrices, parsePriceTable, withPrice } from '../../../core/page';
+import type { ModelPrice, PriceTable } from '../../../core/contracts';
 import type { AppState } from '../../state/app-state';
 import { codeOf, messageOf } from '../../state/errors';
 import { EMPTY_PRICE_FORM, formFromPrice, presetChoices, priceFromForm, type PriceField, type PriceForm } from './usage-figures';

@@ -1,6 +1,6 @@
 // Strings of Settings → Usage (prices, the workspace's cost, the prompt-cache view) and of the session totals in the
 // session menu, merged into en.ts / zh.ts.
-import type { PredictionClass } from '../../../core/modules';
+import type { PredictionClass } from '../../../core/page';
 
 export const usageEn = {
   'settings.usage': 'Usage',

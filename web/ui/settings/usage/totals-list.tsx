@@ -3,8 +3,8 @@
 // and the session menu's "Session usage".
 import './usage.css';
 import { Show } from 'solid-js';
-import { cacheHitRatio } from '../../../core/usage';
-import type { UsageTotals } from '../../../core/contracts/usage';
+import { cacheHitRatio } from '../../../core/page';
+import type { UsageTotals } from '../../../core/contracts';
 import { formatCost, formatCount, formatPercent, type NumberLocale } from '../../chat/meter-format';
 import type { Translate } from '../../i18n/i18n';
 

@@ -1,9 +1,9 @@
 // The pure parts of Settings → Usage: the price form (text fields → a ModelPrice, or which field is wrong), the
 // offered price lists, and the cache view's figures from the cache statistics (seed 000 §8): the hit ratio overall
 // and over the latest requests, the per-request series, the streams, and where input missed the cache per class.
-import type { CacheRecord, CacheReport, PredictionClass } from '../../../core/modules';
-import { PRICE_PRESETS, type PricePreset } from '../../../core/usage';
-import type { ModelPrice } from '../../../core/contracts/usage';
+import type { CacheRecord, CacheReport, PredictionClass } from '../../../core/page';
+import { PRICE_PRESETS, type PricePreset } from '../../../core/page';
+import type { ModelPrice } from '../../../core/contracts';
 
 export type PriceField = 'input' | 'output' | 'cache_read' | 'cache_write';
 export type PriceForm = { model: string } & Record<PriceField, string>;
