@@ -9,7 +9,7 @@
 // mode (E_BRIDGE_MISSING) and a new flag for allow_private. Errors arrive as net's NetError, which carries the same
 // Symbol.for marker as HarnessError, so guard() keeps their codes. Node-only: exported from modules/node.ts.
 import { fetchPage } from '../../../../net';
-import type { ToolResult } from '../../contracts/tools';
+import type { ToolResult } from '../../contracts';
 import type { WebFetchBackend } from './web-fetch-tool';
 
 export interface NodeWebFetchOptions {
