@@ -2,7 +2,7 @@
 // changes (the turn its "Revert file" goes back to), reverted files kept and marked, reverts in effect listed, and
 // "Keep" tied to the file's newest write.
 import { describe, expect, it } from 'vitest';
-import type { SessionChanges } from '../../core/app-agent/undo';
+import type { SessionChanges } from '../../core/page';
 import type { ChangeRow } from '../../core/checkpoints';
 import { activeReverts, groupByTurn, keepKey } from './changes-model';
 

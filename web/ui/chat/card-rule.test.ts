@@ -1,6 +1,6 @@
 // The rule an approval card offers, and the card rules that cover the rest of a running turn.
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../core';
+import type { ApprovalRequest } from '../../core/page';
 import { cardRule, cardRuleMemory } from './card-rule';
 
 const request = (name: string, path: string | undefined, extra: Partial<ApprovalRequest> = {}): ApprovalRequest => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../core';
+import type { Message } from '../../core/contracts';
 import { chatItems, dollars, keepUnchanged, lastPromptIndex, prettyArgs, turnFigures, withLineBreaks } from './chat-model';
 
 const call = (id: string, name: string, args: object) => ({ id, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeWorkspaceFs } from '../../../plugin-host/fs/node';
-import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_BATCH } from '../../core';
+import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_BATCH } from '../../core/contracts';
 import { isRefusal, readImage, takesImages } from './composer-images';
 import { attachMentions, buildFileIndex, findMentions, mentionAt, mentionToken } from './composer-mentions';
 import { commandList, matchCommands, parseSlash, runCommand, slashQuery, type CommandActions } from './slash-commands';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PROVIDER_PRESETS, type ErrorData } from '../../core';
+import { type ErrorData } from '../../core/contracts';
+import { PROVIDER_PRESETS } from '../../core/page';
 import { errorText, routeNoteText } from './core-text';
 
 const said = 'Incorrect API key provided: sk-e2e****';

@@ -1,7 +1,7 @@
 // A JSON-protocol session in the chat: the envelope the loop sends back after a malformed reply is a note to the
 // model, never shown as the person's message; the JSON tool call shows as an ordinary tool card with its result.
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../core';
+import type { Message } from '../../core/contracts';
 import { chatItems, lastPromptIndex } from './chat-model';
 
 const provider = { protocol: 'openai', model: 'm', tool_protocol: 'json' as const };

@@ -1,7 +1,7 @@
 // The live turn reducer: a compaction summary that streams mid-turn is shown as "Compacting…", never left in front
 // of the answer that follows; a /compact turn keeps its note to the end.
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../core';
+import type { AgentEvent } from '../../core/page';
 import { emptyLive, liveAfter, type LiveTurn } from './live-turn';
 
 const delta = (text: string): AgentEvent => ({ type: 'model', step: 1, event: { type: 'text-delta', index: 0, delta: text } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContextBreakdown, ContextSize } from '../../core/contracts/usage';
+import type { ContextBreakdown, ContextSize } from '../../core/contracts';
 import { breakdownRows, formatCost, formatCount, formatPercent, formatTokens, meterFractions, meterLevel, partsDiffer, shareOf } from './meter-format';
 
 const size = (tokens: number, window: number | null, trigger: number | null = null): ContextSize => ({ tokens, window, trigger, estimated: false });

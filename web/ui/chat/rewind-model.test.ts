@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../core';
-import type { FileChange, SessionChanges } from '../../core/app-agent/undo';
+import type { Message } from '../../core/contracts';
+import type { FileChange, SessionChanges } from '../../core/page';
 import type { ChangeRow } from '../../core/checkpoints';
 import { anchorOf, placeEvents, quote, rewindPreview, validEvents, type UndoEvent } from './rewind-model';
 

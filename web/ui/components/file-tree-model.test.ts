@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DirEntry } from '../../core';
+import type { DirEntry } from '../../core/contracts';
 import { reachableOpenFolders, treeKey, visibleRows, type FolderState } from './file-tree-model';
 
 const file = (path: string, size = 1): DirEntry => ({ path, name: path.split('/').at(-1) as string, directory: false, size });

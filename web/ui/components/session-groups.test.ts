@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../core';
+import type { Message } from '../../core/contracts';
 import { conversationText, groupSessions, matchSession, relativeTime } from './session-groups';
 
 // A fixed local time: Wednesday 2 December 2026, 15:30.

@@ -1,6 +1,7 @@
 import { createRoot } from 'solid-js';
 import { describe, expect, it } from 'vitest';
-import { HarnessError, openHarnessDb } from '../../core';
+import { HarnessError } from '../../core/contracts';
+import { openHarnessDb } from '../../core/page';
 import { createAppState } from './app-state';
 
 describe('AppState.attempt', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAgentModules, DEFAULT_AGENT_MODULES } from '../../../core/app-agent/agent-settings';
+import { checkAgentModules, DEFAULT_AGENT_MODULES } from '../../../core/page';
 import { formFromModules, modulesFromForm } from './agent-form';
 
 describe('the Settings → Agent form', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findPreset } from '../../../core';
+import { findPreset } from '../../../core/page';
 import { configFromForm, emptyForm, formFromConfig, formFromPreset, parseExtraBody } from './provider-form';
 
 describe('the Model tab form', () => {

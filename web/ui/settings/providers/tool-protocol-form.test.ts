@@ -1,7 +1,7 @@
 // The Model tab's tool-protocol switch ⇄ the config's `tool_protocol`: json is stored and read back, native (the
 // default) is not stored, and choosing another preset keeps the switch.
 import { describe, expect, it } from 'vitest';
-import { findPreset } from '../../../core';
+import { findPreset } from '../../../core/page';
 import { configFromForm, emptyForm, formFromConfig, formFromPreset } from './provider-form';
 
 describe('the Model tab tool-protocol switch', () => {

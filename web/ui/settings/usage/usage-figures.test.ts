@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cacheReport, emptyStats, type CacheRecord, type PredictionClass } from '../../../core/modules';
-import type { PricePreset } from '../../../core/usage';
+import { cacheReport, emptyStats } from '../../../core/modules';
+import type { CacheRecord, PredictionClass } from '../../../core/page';
+import type { PricePreset } from '../../../core/page';
 import { cacheFigures, formFromPrice, presetChoices, priceFromForm, EMPTY_PRICE_FORM } from './usage-figures';
 
 let n = 0;
