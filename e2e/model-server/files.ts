@@ -7,7 +7,6 @@
 // DELETE → {id, type: "file_deleted"}; unknown → 404 {type: "error", error: {type: "not_found_error", …}}.
 // An expired file answers like an unknown one. A model request that references an unknown file_id is answered
 // 404 "file not found" without taking a script turn.
-import type { FilesOptions, StoredFile } from './types';
 
 export const isFilesPath = (path: string) => /^(\/v1)?\/files(\/[^/]+)?$/.test(path);
 
@@ -44,6 +43,25 @@ function parseMultipart(contentType: string, raw: Buffer): Multipart | null {
 export interface FilesRoute {
   status: number;
   body: unknown;
+}
+
+export interface FilesOptions {
+  /** The first N uploads are answered 500 (upload-failure tests). */
+  failUploads?: number;
+  /** The server's clock for created_at/expires_at (defaults to Date.now). */
+  now?: () => number;
+  /** Caps every list page at this many files, whatever `limit` asks (pagination tests). */
+  maxPageSize?: number;
+}
+
+export interface StoredFile {
+  id: string;
+  filename: string;
+  mime_type: string;
+  purpose: string | null;
+  bytes: Buffer;
+  created_at: number;
+  expires_at: number | null;
 }
 
 export function createFilesStore(options: FilesOptions) {

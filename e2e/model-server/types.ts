@@ -1,5 +1,6 @@
 // The script a test gives the model server: one turn per model request, in order.
-import type { FilesStore } from './files';
+import type { FilesOptions, FilesStore, StoredFile } from './files';
+export type { FilesOptions, StoredFile };
 
 export type WireProtocol = 'openai' | 'deepseek' | 'anthropic' | 'responses';
 
@@ -56,24 +57,7 @@ export interface ModelServerOptions {
   files?: FilesOptions;
 }
 
-export interface FilesOptions {
-  /** The first N uploads are answered 500 (upload-failure tests). */
-  failUploads?: number;
-  /** The server's clock for created_at/expires_at (defaults to Date.now). */
-  now?: () => number;
-  /** Caps every list page at this many files, whatever `limit` asks (pagination tests). */
-  maxPageSize?: number;
-}
 
-export interface StoredFile {
-  id: string;
-  filename: string;
-  mime_type: string;
-  purpose: string | null;
-  bytes: Buffer;
-  created_at: number;
-  expires_at: number | null;
-}
 
 export interface ModelServer {
   /** `http://127.0.0.1:<port>` — base_url for anthropic and deepseek; add `/v1` for openai and responses. */

@@ -5,7 +5,7 @@ import { createFsaWorkspaceFs, type WorkspaceFs } from '../fs';
 import { sha256Hex } from '../package';
 import { bigFrameWasm } from '../fixtures/wat/wat';
 import { browserWorkerFactory } from './browser-worker';
-import { abortCases, bomCases, ECHO_BOUND, hasRawControls, importCases, refusalCases, refusalOf } from './hostile-echo-cases';
+import { abortCases, bomCases, ECHO_BOUND, hasRawControls, importCases, refusalCases, refusalOf } from './hostile-echo-test-kit';
 import { invokePlugin, type InvokeResult } from './invoke';
 import { MemoryKvStore } from './kv-store';
 import { ModuleCache } from './module-cache';

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bigFrameWasm } from '../fixtures/wat/wat';
 import { boundedError, MAX_ERROR_MESSAGE_CHARS } from './bounded-error';
-import { abortCases, bomCases, ECHO_BOUND, hasRawControls, importCases, refusalCases, refusalOf } from './hostile-echo-cases';
+import { abortCases, bomCases, ECHO_BOUND, hasRawControls, importCases, refusalCases, refusalOf } from './hostile-echo-test-kit';
 import { invokePlugin } from './invoke';
 import { MemoryKvStore } from './kv-store';
 import { pluginFrom, run, tempWorkspace } from './test-kit';

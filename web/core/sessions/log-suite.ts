@@ -7,7 +7,7 @@ import type { CompactionInfo } from '../contracts/usage';
 import { createCheckpointSink } from './checkpoint-sink';
 import { foldedMessages } from './folded';
 import { replayEntries } from './replay';
-import type { SuiteEnv } from './session-store-suite';
+import type { SessionStore } from './types';
 
 const sys: Message = { role: 'system', content: 'sys' };
 const agentsMd: Message = { role: 'user', content: 'AGENTS.md: be brief', _meta: { kind: 'project_instructions' } };
@@ -24,6 +24,15 @@ const summary = (id: string, folded: number): Message => {
 };
 
 let n = 0;
+
+/** How a suite gets stores (session-store-suite.ts and this file share it). */
+export interface SuiteEnv {
+  /** A fresh store for a workspace; the same `key` gives a store over the same underlying data. */
+  store(workspace: string, key: string): Promise<SessionStore>;
+  /** Damages committed entry `seq` of session `id` in the data behind `key`, the way that store's data breaks. */
+  damageEntry(key: string, id: string, seq: number): Promise<void>;
+}
+
 export function sessionLogSuite(name: string, env: SuiteEnv): void {
   describe(`${name} session log`, () => {
     it('keeps every message before a compaction reset, with the whole tool output, for a new store object', async () => {

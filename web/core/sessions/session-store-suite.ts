@@ -5,14 +5,9 @@ import { createCheckpointSink } from './checkpoint-sink';
 import { sessionLogSuite } from './log-suite';
 import { recoverSession } from './recover';
 import { exportSession, forkSession, importSession, sessionToMarkdown } from './transfer';
-import type { SessionStore } from './types';
 
-export interface SuiteEnv {
-  /** A fresh store for a workspace; the same `key` gives a store over the same underlying data. */
-  store(workspace: string, key: string): Promise<SessionStore>;
-  /** Damages committed entry `seq` of session `id` in the data behind `key`, the way that store's data breaks. */
-  damageEntry(key: string, id: string, seq: number): Promise<void>;
-}
+export type { SuiteEnv } from './log-suite';
+import type { SuiteEnv } from './log-suite';
 
 const user = (text: string): Message => ({ role: 'user', content: text });
 const sys: Message = { role: 'system', content: 'sys' };
