@@ -18,7 +18,8 @@ const FEATURE_TIERS = [
 const FEATURES = FEATURE_TIERS.flat();
 /** Composition roots: they wire features and the agent together. Nothing below imports them. */
 const ROOTS = ['app-agent', 'agent-worker', 'headless', 'page'];
-const TEST = '(\\.test\\.tsx?|\\.spec\\.ts|\\.bench\\.ts|test-kit\\.ts|-suite\\.ts|/__fixtures__/|/fixtures/|/testing/)';
+const TEST =
+  '(\\.test\\.tsx?|\\.spec\\.ts|\\.bench\\.ts|test-kit\\.ts|-suite\\.ts|/__fixtures__/|/fixtures/|/testing/)';
 const any = (names) => `(${names.join('|')})`;
 
 const tierRules = FEATURE_TIERS.map((tier, i) => ({
@@ -48,7 +49,8 @@ module.exports = {
     ...tierRules,
     {
       name: 'features-below-the-agent',
-      comment: 'Features never import the agent loop or a composition root; the agent composes them through interfaces.',
+      comment:
+        'Features never import the agent loop or a composition root; the agent composes them through interfaces.',
       severity: 'error',
       from: { path: `^web/core/${any(FEATURES)}/`, pathNot: TEST },
       to: { path: `^web/core/${any(['agent', ...ROOTS])}/` },
@@ -63,7 +65,7 @@ module.exports = {
     {
       name: 'reach-a-folder-through-its-face',
       comment:
-        "Another web/core folder is reached through its index.ts (node.ts: its Node-only face; lazy.ts: what import() loads), never a file inside it.",
+        'Another web/core folder is reached through its index.ts (node.ts: its Node-only face; lazy.ts: what import() loads), never a file inside it.',
       severity: 'error',
       from: { path: '^web/core/([^/]+)/', pathNot: TEST },
       to: { path: '^web/core/', pathNot: ['^web/core/$1/', '^web/core/[^/]+/(index|node|lazy)\\.tsx?$'] },

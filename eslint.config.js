@@ -23,24 +23,86 @@ export default tseslint.config(
   // net/ sits below both the bridge and web/core (each may import it; it imports neither).
   {
     files: ['plugin-host/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/web/**', '**/packager/**', '**/bridge/**'], message: 'plugin-host imports nothing from web/, packager/ or bridge/.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/web/**', '**/packager/**', '**/bridge/**'],
+              message: 'plugin-host imports nothing from web/, packager/ or bridge/.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['web/core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/packager/**', '**/bridge/**'], message: 'web/core imports only plugin-host (through its index.ts) and, from Node-only code, net/.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/ui/**', '**/packager/**', '**/bridge/**'],
+              message: 'web/core imports only plugin-host (through its index.ts) and, from Node-only code, net/.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['packager/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/web/**', '**/bridge/**'], message: 'packager imports only plugin-host.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/web/**', '**/bridge/**'], message: 'packager imports only plugin-host.' }] },
+      ],
+    },
   },
   {
     files: ['bridge/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/web', '**/web/**', '**/plugin-host', '**/plugin-host/**', '**/packager', '**/packager/**'], message: 'bridge stands alone (it may import net/).' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/web', '**/web/**', '**/plugin-host', '**/plugin-host/**', '**/packager', '**/packager/**'],
+              message: 'bridge stands alone (it may import net/).',
+            },
+          ],
+        },
+      ],
+    },
   },
   // net/: Node-only network code (web_fetch, public-address checks, HTML to text) that the bridge and headless i
   // both import; one implementation below both, so neither imports the other (issue 30, net/CONTEXT.md).
   {
     files: ['net/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/web', '**/web/**', '**/bridge', '**/bridge/**', '**/plugin-host', '**/plugin-host/**', '**/packager', '**/packager/**'], message: 'net/ imports nothing from web/, bridge/, plugin-host/ or packager/.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/web',
+                '**/web/**',
+                '**/bridge',
+                '**/bridge/**',
+                '**/plugin-host',
+                '**/plugin-host/**',
+                '**/packager',
+                '**/packager/**',
+              ],
+              message: 'net/ imports nothing from web/, bridge/, plugin-host/ or packager/.',
+            },
+          ],
+        },
+      ],
+    },
   },
 );

@@ -31,7 +31,13 @@ export default defineConfig({
         // llama.cpp's wasm (10 MB, the in-browser model of issue 21) is not precached for everyone: it is cached on
         // its first use, so a person who runs a model in the tab keeps working offline afterwards.
         globIgnores: ['**/wllama-*.wasm'],
-        runtimeCaching: [{ urlPattern: /\/assets\/wllama-[\w-]+\.wasm$/, handler: 'CacheFirst', options: { cacheName: 'i-wllama-wasm' } }],
+        runtimeCaching: [
+          {
+            urlPattern: /\/assets\/wllama-[\w-]+\.wasm$/,
+            handler: 'CacheFirst',
+            options: { cacheName: 'i-wllama-wasm' },
+          },
+        ],
       },
       manifest: {
         name: 'i — agent harness',

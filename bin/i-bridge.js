@@ -5,7 +5,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const target = fileURLToPath(new URL('../dist/cli/i-bridge.js', import.meta.url));
 if (!existsSync(target)) {
-  console.error('error E_NOT_BUILT: i-bridge is not built yet. Run "npm run build:cli" (or "npm ci") in the i repository.');
+  console.error(
+    'error E_NOT_BUILT: i-bridge is not built yet. Run "npm run build:cli" (or "npm ci") in the i repository.',
+  );
   process.exit(2);
 }
 await import(pathToFileURL(target).href);

@@ -11,8 +11,16 @@ describe('TokenStore', () => {
     expect(store.check(`Bearer ${paired}`)).toBe(true);
     const flipped = local.slice(0, -1) + (local.endsWith('A') ? 'B' : 'A');
     for (const header of [
-      undefined, '', local, `bearer ${local}`, `Bearer  ${local}`, `Bearer ${local} `, `Bearer ${local}x`, `Bearer ${local.slice(1)}`,
-      `Bearer ${flipped}`, `Basic ${local}`,
+      undefined,
+      '',
+      local,
+      `bearer ${local}`,
+      `Bearer  ${local}`,
+      `Bearer ${local} `,
+      `Bearer ${local}x`,
+      `Bearer ${local.slice(1)}`,
+      `Bearer ${flipped}`,
+      `Basic ${local}`,
       // A character outside base64url whose low byte is one of the token's own characters.
       `Bearer ${local.slice(0, -1)}${String.fromCharCode(0x100 + local.charCodeAt(local.length - 1))}`,
     ]) {

@@ -56,15 +56,21 @@ export class Pairing {
 
   /** Exchanges the code for a fresh token, once. */
   pair(code: unknown): string {
-    if (this.used) throw new BridgeError('E_PAIRING_USED', 'This pairing code was already used. Restart i-bridge for a new code.');
-    if (this.now() > this.expiresAt) throw new BridgeError('E_PAIRING_EXPIRED', 'The pairing code has expired. Restart i-bridge for a new code.');
-    if (this.attempts >= this.maxAttempts) throw new BridgeError('E_PAIRING_LOCKED', 'Too many wrong pairing codes. Restart i-bridge for a new code.');
+    if (this.used)
+      throw new BridgeError('E_PAIRING_USED', 'This pairing code was already used. Restart i-bridge for a new code.');
+    if (this.now() > this.expiresAt)
+      throw new BridgeError('E_PAIRING_EXPIRED', 'The pairing code has expired. Restart i-bridge for a new code.');
+    if (this.attempts >= this.maxAttempts)
+      throw new BridgeError('E_PAIRING_LOCKED', 'Too many wrong pairing codes. Restart i-bridge for a new code.');
     this.attempts++;
     const given = typeof code === 'string' ? code.trim().toUpperCase().replace(/[\s-]/g, '') : '';
     const a = Buffer.from(digest(given));
     const b = Buffer.from(digest(this.code));
     if (!timingSafeEqual(a, b)) {
-      throw new BridgeError('E_PAIRING_WRONG', `Wrong pairing code (${this.maxAttempts - this.attempts} attempts left). Copy the code i-bridge printed.`);
+      throw new BridgeError(
+        'E_PAIRING_WRONG',
+        `Wrong pairing code (${this.maxAttempts - this.attempts} attempts left). Copy the code i-bridge printed.`,
+      );
     }
     this.used = true;
     return this.tokens.issue();

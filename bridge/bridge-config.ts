@@ -33,7 +33,8 @@ const fail = (at: string, what: string): never => {
 };
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const onlyKeys = (v: Record<string, unknown>, allowed: string[], at: string) => {
-  for (const k of Object.keys(v)) if (!allowed.includes(k)) fail(`${at}.${k}`, `unknown field. Allowed: ${allowed.join(', ')}.`);
+  for (const k of Object.keys(v))
+    if (!allowed.includes(k)) fail(`${at}.${k}`, `unknown field. Allowed: ${allowed.join(', ')}.`);
 };
 
 /** `https://host[:port]` exactly as URL.origin spells it; paths, queries and wildcards are refused. */
@@ -57,17 +58,32 @@ const stringList = (v: unknown, at: string): string[] => {
 };
 
 export function parseBridgeSettings(raw: unknown, baseDir: string): BridgeSettings {
-  const settings: BridgeSettings = { allowOrigins: [], proxyOrigins: [], webFetch: { enabled: true, allowPrivate: false }, mcpServers: {}, ioLimitBytes: undefined, manifest: undefined };
+  const settings: BridgeSettings = {
+    allowOrigins: [],
+    proxyOrigins: [],
+    webFetch: { enabled: true, allowPrivate: false },
+    mcpServers: {},
+    ioLimitBytes: undefined,
+    manifest: undefined,
+  };
   if (!isObject(raw)) return fail('bridge.json', 'expected a JSON object.');
-  onlyKeys(raw, ['allow_origins', 'proxy_origins', 'web_fetch', 'mcp_servers', 'io_limit_bytes', 'manifest'], 'bridge.json');
+  onlyKeys(
+    raw,
+    ['allow_origins', 'proxy_origins', 'web_fetch', 'mcp_servers', 'io_limit_bytes', 'manifest'],
+    'bridge.json',
+  );
   if (raw.allow_origins !== undefined) settings.allowOrigins = stringList(raw.allow_origins, 'allow_origins');
   if (raw.proxy_origins !== undefined) settings.proxyOrigins = stringList(raw.proxy_origins, 'proxy_origins');
   if (raw.web_fetch !== undefined) {
     if (!isObject(raw.web_fetch)) fail('web_fetch', 'expected {enabled, allow_private}.');
     const w = raw.web_fetch as Record<string, unknown>;
     onlyKeys(w, ['enabled', 'allow_private'], 'web_fetch');
-    for (const k of ['enabled', 'allow_private'] as const) if (w[k] !== undefined && typeof w[k] !== 'boolean') fail(`web_fetch.${k}`, 'expected true or false.');
-    settings.webFetch = { enabled: (w.enabled as boolean | undefined) ?? true, allowPrivate: (w.allow_private as boolean | undefined) ?? false };
+    for (const k of ['enabled', 'allow_private'] as const)
+      if (w[k] !== undefined && typeof w[k] !== 'boolean') fail(`web_fetch.${k}`, 'expected true or false.');
+    settings.webFetch = {
+      enabled: (w.enabled as boolean | undefined) ?? true,
+      allowPrivate: (w.allow_private as boolean | undefined) ?? false,
+    };
   }
   if (raw.mcp_servers !== undefined) {
     if (!isObject(raw.mcp_servers)) fail('mcp_servers', 'expected an object of name → {command, cwd}.');
@@ -77,16 +93,31 @@ export function parseBridgeSettings(raw: unknown, baseDir: string): BridgeSettin
       if (!isObject(value)) fail(at, 'expected {command, cwd}.');
       const v = value as Record<string, unknown>;
       onlyKeys(v, ['command', 'cwd'], at);
-      if (!Array.isArray(v.command) || v.command.length === 0 || !v.command.every((a) => typeof a === 'string' && a !== '')) {
+      if (
+        !Array.isArray(v.command) ||
+        v.command.length === 0 ||
+        !v.command.every((a) => typeof a === 'string' && a !== '')
+      ) {
         fail(`${at}.command`, 'expected a non-empty argv array of strings.');
       }
       if (v.cwd !== undefined && typeof v.cwd !== 'string') fail(`${at}.cwd`, 'expected a string path.');
-      settings.mcpServers[name] = { command: v.command as string[], cwd: resolve(baseDir, (v.cwd as string | undefined) ?? '.') };
+      settings.mcpServers[name] = {
+        command: v.command as string[],
+        cwd: resolve(baseDir, (v.cwd as string | undefined) ?? '.'),
+      };
     }
   }
   if (raw.io_limit_bytes !== undefined) {
-    if (typeof raw.io_limit_bytes !== 'number' || !Number.isInteger(raw.io_limit_bytes) || raw.io_limit_bytes < MIN_IO_LIMIT_BYTES || raw.io_limit_bytes > MAX_IO_LIMIT_BYTES) {
-      fail('io_limit_bytes', `expected an integer from ${MIN_IO_LIMIT_BYTES} to ${MAX_IO_LIMIT_BYTES} (the same bounds as --io-limit-bytes).`);
+    if (
+      typeof raw.io_limit_bytes !== 'number' ||
+      !Number.isInteger(raw.io_limit_bytes) ||
+      raw.io_limit_bytes < MIN_IO_LIMIT_BYTES ||
+      raw.io_limit_bytes > MAX_IO_LIMIT_BYTES
+    ) {
+      fail(
+        'io_limit_bytes',
+        `expected an integer from ${MIN_IO_LIMIT_BYTES} to ${MAX_IO_LIMIT_BYTES} (the same bounds as --io-limit-bytes).`,
+      );
     }
     settings.ioLimitBytes = raw.io_limit_bytes as number;
   }
@@ -110,7 +141,11 @@ export function loadBridgeSettings(configDir: string): BridgeSettings {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new BridgeError('E_CONFIG_UNREADABLE', `Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Make it a readable JSON file, or remove it to use the defaults.`, { path: file });
+    throw new BridgeError(
+      'E_CONFIG_UNREADABLE',
+      `Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Make it a readable JSON file, or remove it to use the defaults.`,
+      { path: file },
+    );
   }
   let raw: unknown;
   try {

@@ -20,34 +20,39 @@ const pidRunning = (pid: number): boolean => {
  * Whether `url` is a bridge that accepts `token` and reports `pid` (a recycled pid or a dead port answers no). One
  * overall deadline: a server that sends its head and then stalls must not hang this start.
  */
-const answersAsBridge = (url: string, token: string, pid: number) => new Promise<boolean>((resolve) => {
-  let settled = false;
-  const done = (answer: boolean) => {
-    if (settled) return;
-    settled = true;
-    clearTimeout(deadline);
-    req.destroy();
-    resolve(answer);
-  };
-  const deadline = setTimeout(() => done(false), 1500);
-  const req = httpRequest(`${url}/v1/status`, { headers: { authorization: `Bearer ${token}` }, timeout: 1000, agent: false }, (res) => {
-    let body = '';
-    res.setEncoding('utf8');
-    res.on('data', (c: string) => (body = (body + c).slice(0, 65536)));
-    res.on('end', () => {
-      try {
-        done(res.statusCode === 200 && (JSON.parse(body) as { pid?: unknown }).pid === pid);
-      } catch {
-        done(false);
-      }
-    });
-    res.on('error', () => done(false));
-    res.on('close', () => done(false)); // after 'end' this changes nothing
+const answersAsBridge = (url: string, token: string, pid: number) =>
+  new Promise<boolean>((resolve) => {
+    let settled = false;
+    const done = (answer: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      req.destroy();
+      resolve(answer);
+    };
+    const deadline = setTimeout(() => done(false), 1500);
+    const req = httpRequest(
+      `${url}/v1/status`,
+      { headers: { authorization: `Bearer ${token}` }, timeout: 1000, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body = (body + c).slice(0, 65536)));
+        res.on('end', () => {
+          try {
+            done(res.statusCode === 200 && (JSON.parse(body) as { pid?: unknown }).pid === pid);
+          } catch {
+            done(false);
+          }
+        });
+        res.on('error', () => done(false));
+        res.on('close', () => done(false)); // after 'end' this changes nothing
+      },
+    );
+    req.on('timeout', () => done(false));
+    req.on('error', () => done(false));
+    req.end();
   });
-  req.on('timeout', () => done(false));
-  req.on('error', () => done(false));
-  req.end();
-});
 
 /**
  * Refuses to start when `<runtime_dir>/bridge.json` names a bridge that is still running: this start would
@@ -63,7 +68,14 @@ export async function refuseIfRunning(runtimeDir: string): Promise<void> {
     return; // none, unreadable, or not a plain file of ours: replaced (never written through)
   }
   const { url, token, pid } = content;
-  if (typeof url !== 'string' || typeof token !== 'string' || typeof pid !== 'number' || pid === process.pid || !/^http:\/\/127\.0\.0\.1:\d+$/.test(url)) return;
+  if (
+    typeof url !== 'string' ||
+    typeof token !== 'string' ||
+    typeof pid !== 'number' ||
+    pid === process.pid ||
+    !/^http:\/\/127\.0\.0\.1:\d+$/.test(url)
+  )
+    return;
   if (!pidRunning(pid) || !(await answersAsBridge(url, token, pid))) return;
   throw new BridgeError(
     'E_BRIDGE_RUNNING',
@@ -77,7 +89,11 @@ export function writeBridgeFile(runtimeDir: string, content: BridgeFile): string
   try {
     writePrivateFile(file, `${JSON.stringify(content)}\n`);
   } catch (error) {
-    throw new BridgeError('E_RUNTIME_DIR_UNUSABLE', `Could not write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Set I_RUNTIME_DIR to a folder you can write.`, { runtime_dir: runtimeDir });
+    throw new BridgeError(
+      'E_RUNTIME_DIR_UNUSABLE',
+      `Could not write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Set I_RUNTIME_DIR to a folder you can write.`,
+      { runtime_dir: runtimeDir },
+    );
   }
   return file;
 }

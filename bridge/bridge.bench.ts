@@ -40,7 +40,10 @@ class DirectClient {
   private id = 0;
 
   constructor() {
-    this.child = spawn(process.execPath, [join(examplesDir, 'node-worker.mjs')], { cwd: examplesDir, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [join(examplesDir, 'node-worker.mjs')], {
+      cwd: examplesDir,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     this.child.stdout.on('data', (chunk: Buffer) => {
       this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
       const nl = this.buffer.indexOf(0x0a);
@@ -56,7 +59,9 @@ class DirectClient {
   call(text: string, workspace: string): Promise<Record<string, unknown>> {
     return new Promise((resolve) => {
       this.waiting = (line) => resolve((JSON.parse(line) as { data: Record<string, unknown> }).data);
-      this.child.stdin.write(`${JSON.stringify({ id: ++this.id, event: 'tool', workspace, data: { name: 'echo', arguments: { text } } })}\n`);
+      this.child.stdin.write(
+        `${JSON.stringify({ id: ++this.id, event: 'tool', workspace, data: { name: 'echo', arguments: { text } } })}\n`,
+      );
     });
   }
 
@@ -69,11 +74,23 @@ class DirectClient {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 function nodeHttpCall(b: { url: string; token: string }, body: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${b.url}/v1/tools/call`, { method: 'POST', agent, headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    });
+    const req = http.request(
+      `${b.url}/v1/tools/call`,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${b.token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -106,7 +123,14 @@ let workspace: string;
 beforeAll(async () => {
   const t = tempDirs();
   workspace = t.root;
-  bridge = await startBridge({ port: 0, roots: [workspace], dirs: t.dirs, manifestPath: join(examplesDir, 'desktop.json'), writeBridgeFile: false, env: { PATH: process.env.PATH } });
+  bridge = await startBridge({
+    port: 0,
+    roots: [workspace],
+    dirs: t.dirs,
+    manifestPath: join(examplesDir, 'desktop.json'),
+    writeBridgeFile: false,
+    env: { PATH: process.env.PATH },
+  });
   direct = new DirectClient();
   pool = new WorkerPool({ dirs: t.dirs });
   bare = http.createServer((req, res) => {
@@ -123,7 +147,10 @@ beforeAll(async () => {
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
-      const call = JSON.parse(Buffer.concat(parts).toString('utf8')) as { arguments: { text: string }; workspace: string };
+      const call = JSON.parse(Buffer.concat(parts).toString('utf8')) as {
+        arguments: { text: string };
+        workspace: string;
+      };
       void relayWorker.call(call.arguments.text, call.workspace).then((data) => {
         const out = Buffer.from(JSON.stringify(data));
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': out.byteLength });
@@ -147,11 +174,18 @@ afterAll(async () => {
 describe('bridge benchmarks', () => {
   it('tool-call round trip through HTTP and the bridge vs direct NDJSON', async () => {
     const calls = 100;
-    const body = JSON.stringify({ name: 'echo', arguments: { text: 'hello' }, workspace, workspace_id: '00000000-0000-4000-8000-000000000001' });
+    const body = JSON.stringify({
+      name: 'echo',
+      arguments: { text: 'hello' },
+      workspace,
+      workspace_id: '00000000-0000-4000-8000-000000000001',
+    });
     const toBridge = toolCaller(bridge.port, bridge.token);
     const toRelay = toolCaller(Number(new URL(relayUrl).port), 'x'.repeat(43));
     const toBare = toolCaller(Number(new URL(bareUrl).port), 'x'.repeat(43));
-    const loop = (f: () => Promise<unknown>) => async () => { for (let i = 0; i < calls; i++) await f(); };
+    const loop = (f: () => Promise<unknown>) => async () => {
+      for (let i = 0; i < calls; i++) await f();
+    };
     const sides = {
       direct: loop(() => direct.call('hello', workspace)),
       bridge: loop(() => toBridge.call(body)),
@@ -201,14 +235,22 @@ describe('bridge benchmarks', () => {
       }
     }
     const mid = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
-    report('bridge single tool call after 2 ms idle (median of 300)', `bridge ${fmt(mid(single.bridge))} vs direct ${fmt(mid(single.direct))}`, mid(single.bridge) / mid(single.direct));
+    report(
+      'bridge single tool call after 2 ms idle (median of 300)',
+      `bridge ${fmt(mid(single.bridge))} vs direct ${fmt(mid(single.direct))}`,
+      mid(single.bridge) / mid(single.direct),
+    );
 
     // CPU time is steadier than wall time on a loaded machine: this process runs the client and the server side
     // of both (the workers are separate processes), so the difference is the bridge's own work per call.
     // Without workspace_id the bridge resolves the id from its registry (cached between calls).
     const noId = JSON.stringify({ name: 'echo', arguments: { text: 'hello' }, workspace });
     const cpu = { relay: [] as number[], bridge: [] as number[], registry: [] as number[] };
-    const cpuSides = [['relay', toRelay, body], ['bridge', toBridge, body], ['registry', toBridge, noId]] as const;
+    const cpuSides = [
+      ['relay', toRelay, body],
+      ['bridge', toBridge, body],
+      ['registry', toBridge, noId],
+    ] as const;
     for (let round = 0; round < 7; round++) {
       for (const [side, caller, payload] of cpuSides) {
         const start = process.cpuUsage();
@@ -217,8 +259,16 @@ describe('bridge benchmarks', () => {
         cpu[side].push((used.user + used.system) / calls);
       }
     }
-    report('bridge CPU per call (client + server in this process) vs minimal relay', `bridge ${mid(cpu.bridge).toFixed(0)} µs vs relay ${mid(cpu.relay).toFixed(0)} µs`, mid(cpu.bridge) / mid(cpu.relay));
-    report('bridge CPU per call without workspace_id (registry) vs minimal relay', `bridge ${mid(cpu.registry).toFixed(0)} µs vs relay ${mid(cpu.relay).toFixed(0)} µs`, mid(cpu.registry) / mid(cpu.relay));
+    report(
+      'bridge CPU per call (client + server in this process) vs minimal relay',
+      `bridge ${mid(cpu.bridge).toFixed(0)} µs vs relay ${mid(cpu.relay).toFixed(0)} µs`,
+      mid(cpu.bridge) / mid(cpu.relay),
+    );
+    report(
+      'bridge CPU per call without workspace_id (registry) vs minimal relay',
+      `bridge ${mid(cpu.registry).toFixed(0)} µs vs relay ${mid(cpu.relay).toFixed(0)} µs`,
+      mid(cpu.registry) / mid(cpu.relay),
+    );
     expect(JSON.parse(await toBridge.call(body))).toEqual({ output: 'hello' });
     expect(JSON.parse(await toBridge.call(noId))).toEqual({ output: 'hello' });
     expect(JSON.parse(await nodeHttpCall(bridge, body))).toEqual({ output: 'hello' });
@@ -233,58 +283,106 @@ describe('bridge benchmarks', () => {
     const request = { event: 'tool', workspace, data: { name: 'echo', arguments: { text } } };
     const result = await compare(
       'bridge 1 MiB frames (20 round trips, 1 MiB each way)',
-      { label: 'direct NDJSON', run: async () => { for (let i = 0; i < frames; i++) await direct.call(text, workspace); } },
-      { label: 'worker pool', run: async () => { for (let i = 0; i < frames; i++) await pool.call(target, request); } },
+      {
+        label: 'direct NDJSON',
+        run: async () => {
+          for (let i = 0; i < frames; i++) await direct.call(text, workspace);
+        },
+      },
+      {
+        label: 'worker pool',
+        run: async () => {
+          for (let i = 0; i < frames; i++) await pool.call(target, request);
+        },
+      },
       { runs: 7, warmup: 1 },
     );
     const fps = (ms: number) => (frames / ms) * 1000;
-    report('bridge 1 MiB frames/s', `pool ${fps(result.candidateMs).toFixed(0)} frames/s vs direct ${fps(result.baselineMs).toFixed(0)} frames/s (each frame echoed back)`, result.ratio);
+    report(
+      'bridge 1 MiB frames/s',
+      `pool ${fps(result.candidateMs).toFixed(0)} frames/s vs direct ${fps(result.baselineMs).toFixed(0)} frames/s (each frame echoed back)`,
+      result.ratio,
+    );
     expect(fps(result.candidateMs)).toBeGreaterThan(0);
   });
 
-  it.skipIf(!canMeasurePeak)('peak memory of one 32 MiB request as a multiple of its body', async () => {
-    const size = 32 * 1024 * 1024;
-    const ratios: number[] = [];
-    for (let i = 0; i < 3; i++) ratios.push(await requestPeakRatio(size));
-    const median = [...ratios].sort((a, b) => a - b)[1]!;
-    report('bridge peak RSS of a 32 MiB echo call ÷ body size (fresh process, median of 3)', `peaks ${ratios.map((r) => `${(r * 32).toFixed(0)} MiB`).join(', ')} for a 32 MiB body and its 32 MiB answer`, median, 4);
-    expect(median).toBeGreaterThan(0);
-  }, 120_000);
-
-  it.skipIf(!canMeasurePeak)('peak memory of the provider proxy carrying a 64 MiB body, each way', async () => {
-    const size = 64 * 1024 * 1024;
-    const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
-    for (const direction of ['up', 'down'] as const) {
-      const runs: { peakBytes: number; idleBytes: number }[] = [];
-      for (let i = 0; i < 3; i++) runs.push(await proxyPeakBytes(direction, size, 80 * 1024 * 1024));
-      const sorted = [...runs].sort((a, b) => a.peakBytes - b.peakBytes);
-      const mid = sorted[1]!;
-      const what = direction === 'up' ? 'request body to the provider' : 'provider answer to the client';
+  it.skipIf(!canMeasurePeak)(
+    'peak memory of one 32 MiB request as a multiple of its body',
+    async () => {
+      const size = 32 * 1024 * 1024;
+      const ratios: number[] = [];
+      for (let i = 0; i < 3; i++) ratios.push(await requestPeakRatio(size));
+      const median = [...ratios].sort((a, b) => a - b)[1]!;
       report(
-        `bridge proxy peak RSS above idle ÷ body, 64 MiB ${what} (fresh process, median of 3)`,
-        `above idle ${sorted.map((r) => mib(r.peakBytes)).join(', ')}; idle ${mib(mid.idleBytes)}, so peak RSS ÷ body ${((mid.peakBytes + mid.idleBytes) / size).toFixed(2)}`,
-        mid.peakBytes / size,
+        'bridge peak RSS of a 32 MiB echo call ÷ body size (fresh process, median of 3)',
+        `peaks ${ratios.map((r) => `${(r * 32).toFixed(0)} MiB`).join(', ')} for a 32 MiB body and its 32 MiB answer`,
+        median,
         4,
       );
-      expect(mid.peakBytes).toBeGreaterThan(0);
-    }
-  }, 300_000);
+      expect(median).toBeGreaterThan(0);
+    },
+    120_000,
+  );
+
+  it.skipIf(!canMeasurePeak)(
+    'peak memory of the provider proxy carrying a 64 MiB body, each way',
+    async () => {
+      const size = 64 * 1024 * 1024;
+      const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+      for (const direction of ['up', 'down'] as const) {
+        const runs: { peakBytes: number; idleBytes: number }[] = [];
+        for (let i = 0; i < 3; i++) runs.push(await proxyPeakBytes(direction, size, 80 * 1024 * 1024));
+        const sorted = [...runs].sort((a, b) => a.peakBytes - b.peakBytes);
+        const mid = sorted[1]!;
+        const what = direction === 'up' ? 'request body to the provider' : 'provider answer to the client';
+        report(
+          `bridge proxy peak RSS above idle ÷ body, 64 MiB ${what} (fresh process, median of 3)`,
+          `above idle ${sorted.map((r) => mib(r.peakBytes)).join(', ')}; idle ${mib(mid.idleBytes)}, so peak RSS ÷ body ${((mid.peakBytes + mid.idleBytes) / size).toFixed(2)}`,
+          mid.peakBytes / size,
+          4,
+        );
+        expect(mid.peakBytes).toBeGreaterThan(0);
+      }
+    },
+    300_000,
+  );
 
   it('a 40 MiB MCP message through the MCP decoder vs the worker frame reader', async () => {
     const shell = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '' }] } });
-    const message = Buffer.from(`${shell.replace('"text":""', `"text":"${'m'.repeat(40 * 1024 * 1024 - shell.length - 1)}"`)}\n`);
+    const message = Buffer.from(
+      `${shell.replace('"text":""', `"text":"${'m'.repeat(40 * 1024 * 1024 - shell.length - 1)}"`)}\n`,
+    );
     const chunks: Buffer[] = [];
     for (let at = 0; at < message.length; at += 64 * 1024) chunks.push(message.subarray(at, at + 64 * 1024));
     let decoded = 0;
     const viaMcp = () => {
-      const d = new McpFrameDecoder(MAX_FRAME_BYTES, () => decoded++, (e) => { throw e; });
+      const d = new McpFrameDecoder(
+        MAX_FRAME_BYTES,
+        () => decoded++,
+        (e) => {
+          throw e;
+        },
+      );
       for (const c of chunks) d.push(c);
     };
     const viaWorkerReader = () => {
-      const r = new FrameReader(MAX_FRAME_BYTES, { line: (line) => { JSON.parse(line.toString('utf8')); decoded++; }, overflow: () => { throw new Error('overflow'); } });
+      const r = new FrameReader(MAX_FRAME_BYTES, {
+        line: (line) => {
+          JSON.parse(line.toString('utf8'));
+          decoded++;
+        },
+        overflow: () => {
+          throw new Error('overflow');
+        },
+      });
       for (const c of chunks) r.push(c);
     };
-    await compare('MCP 40 MiB message: MCP transport decoder vs worker frame reader + JSON.parse', { label: 'worker frame reader', run: viaWorkerReader }, { label: 'MCP decoder', run: viaMcp }, { runs: 7, warmup: 1, target: 1.5 });
+    await compare(
+      'MCP 40 MiB message: MCP transport decoder vs worker frame reader + JSON.parse',
+      { label: 'worker frame reader', run: viaWorkerReader },
+      { label: 'MCP decoder', run: viaMcp },
+      { runs: 7, warmup: 1, target: 1.5 },
+    );
     // Context: the SDK's ReadBuffer (a concat of everything buffered on every 64 KiB chunk), once.
     const t = performance.now();
     const old = new ReadBuffer({ maxBufferSize: MAX_FRAME_BYTES });
@@ -295,7 +393,11 @@ describe('bridge benchmarks', () => {
     const oldMs = performance.now() - t;
     const t2 = performance.now();
     viaMcp();
-    report('MCP 40 MiB message: SDK ReadBuffer (before) vs the MCP decoder (now)', `ReadBuffer ${fmt(oldMs)} vs decoder ${fmt(performance.now() - t2)}`, oldMs / (performance.now() - t2));
+    report(
+      'MCP 40 MiB message: SDK ReadBuffer (before) vs the MCP decoder (now)',
+      `ReadBuffer ${fmt(oldMs)} vs decoder ${fmt(performance.now() - t2)}`,
+      oldMs / (performance.now() - t2),
+    );
     expect(decoded).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -68,12 +68,22 @@ bridge.json keys: allow_origins, proxy_origins, web_fetch {enabled, allow_privat
 
 export function parseCliArgs(argv: string[]): CliArgs {
   const args: CliArgs = {
-    help: false, port: DEFAULT_PORT, manifest: undefined, allowOrigins: [], roots: [], configDir: undefined,
-    ioLimitBytes: undefined, noSettings: false, exitWithStdin: false,
+    help: false,
+    port: DEFAULT_PORT,
+    manifest: undefined,
+    allowOrigins: [],
+    roots: [],
+    configDir: undefined,
+    ioLimitBytes: undefined,
+    noSettings: false,
+    exitWithStdin: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
-    const [name, inline] = flag.startsWith('--') && flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined];
+    const [name, inline] =
+      flag.startsWith('--') && flag.includes('=')
+        ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)]
+        : [flag, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined || v === '') throw new BridgeError('E_USAGE', `${name} needs a value. See i-bridge --help.`);
@@ -107,7 +117,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
         const v = value();
         const n = Number(v);
         if (!/^\d+$/.test(v) || n < MIN_IO_LIMIT_BYTES || n > MAX_IO_LIMIT_BYTES) {
-          throw new BridgeError('E_USAGE', `--io-limit-bytes expects an integer from ${MIN_IO_LIMIT_BYTES} to ${MAX_IO_LIMIT_BYTES}, not "${v}".`);
+          throw new BridgeError(
+            'E_USAGE',
+            `--io-limit-bytes expects an integer from ${MIN_IO_LIMIT_BYTES} to ${MAX_IO_LIMIT_BYTES}, not "${v}".`,
+          );
         }
         args.ioLimitBytes = n;
         break;

@@ -12,19 +12,46 @@ import type { PathContext } from './protocol';
 const HOSTILE = '\x1b]0;pwned\x07\x1b[2J\u009b31m\u202e';
 
 /** Code units a terminal or a bidi algorithm acts on (the newline ending each line is allowed). */
-const rawControls = (text: string) => [...text].map((ch) => ch.charCodeAt(0)).filter((c) => (c < 0x20 && c !== 0x0a) || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e));
+const rawControls = (text: string) =>
+  [...text]
+    .map((ch) => ch.charCodeAt(0))
+    .filter((c) => (c < 0x20 && c !== 0x0a) || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e));
 
 let bundle: string;
 beforeAll(async () => {
   bundle = join(tempDirs().root, 'i-bridge.mjs');
-  await build({ entryPoints: [join(fixturesDir, '..', 'cli.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" }, logLevel: 'silent', absWorkingDir: join(fixturesDir, '..', '..') });
+  await build({
+    entryPoints: [join(fixturesDir, '..', 'cli.ts')],
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    logLevel: 'silent',
+    absWorkingDir: join(fixturesDir, '..', '..'),
+  });
 }, 30_000);
 
-const cliEnv = (dirs: PathContext) => ({ PATH: process.env.PATH, I_CONFIG_DIR: dirs.config_dir, I_DATA_DIR: dirs.data_dir, I_CACHE_DIR: dirs.cache_dir, I_RUNTIME_DIR: dirs.runtime_dir });
+const cliEnv = (dirs: PathContext) => ({
+  PATH: process.env.PATH,
+  I_CONFIG_DIR: dirs.config_dir,
+  I_DATA_DIR: dirs.data_dir,
+  I_CACHE_DIR: dirs.cache_dir,
+  I_RUNTIME_DIR: dirs.runtime_dir,
+});
 
-function runBridge(args: string[], dirs: PathContext, cwd: string, until?: (out: string) => boolean): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runBridge(
+  args: string[],
+  dirs: PathContext,
+  cwd: string,
+  until?: (out: string) => boolean,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [bundle, ...args], { env: cliEnv(dirs), cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bundle, ...args], {
+      env: cliEnv(dirs),
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -43,17 +70,25 @@ describe('i-bridge shows untrusted text safely', () => {
     const { root, dirs } = tempDirs();
     mkdirSync(dirs.config_dir, { recursive: true });
     const script = `process.stderr.write(${JSON.stringify(`boom ${HOSTILE}\nerror E_FAKE: forged`)}); process.exit(3)`;
-    writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ mcp_servers: { demo: { command: [process.execPath, '-e', script] } } }));
+    writeFileSync(
+      join(dirs.config_dir, 'bridge.json'),
+      JSON.stringify({ mcp_servers: { demo: { command: [process.execPath, '-e', script] } } }),
+    );
     const r = await runBridge(['--port', '0', '--root', root], dirs, root);
     expect(r.code).toBe(2);
     expect(rawControls(r.stdout + r.stderr)).toEqual([]);
-    expect(r.stderr).toMatch(/^error E_MCP_UNAVAILABLE: .*stderr: boom \\x1b\]0;pwned\\x07\\x1b\[2J\\x9b31m\\u202e error E_FAKE: forged.*\n$/);
+    expect(r.stderr).toMatch(
+      /^error E_MCP_UNAVAILABLE: .*stderr: boom \\x1b\]0;pwned\\x07\\x1b\[2J\\x9b31m\\u202e error E_FAKE: forged.*\n$/,
+    );
   });
 
   it('escapes a manifest path from bridge.json quoted in its error', async () => {
     const { root, dirs } = tempDirs();
     mkdirSync(dirs.config_dir, { recursive: true });
-    writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ manifest: join(root, `missing${HOSTILE}.json`) }));
+    writeFileSync(
+      join(dirs.config_dir, 'bridge.json'),
+      JSON.stringify({ manifest: join(root, `missing${HOSTILE}.json`) }),
+    );
     const r = await runBridge(['--port', '0', '--root', root], dirs, root);
     expect(r.code).toBe(2);
     expect(rawControls(r.stdout + r.stderr)).toEqual([]);

@@ -12,9 +12,30 @@ import type { PathContext } from './protocol';
 
 describe('i-bridge arguments', () => {
   it('parses repeatable options and refuses unknown ones', () => {
-    expect(parseCliArgs(['--port', '0', '--root', '/a', '--root=/b', '--allow-origin', 'https://x.example', '--manifest', 'm.json', '--config-dir', '/c'])).toEqual({
-      help: false, port: 0, manifest: 'm.json', allowOrigins: ['https://x.example'], roots: ['/a', '/b'], configDir: '/c',
-      ioLimitBytes: undefined, noSettings: false, exitWithStdin: false,
+    expect(
+      parseCliArgs([
+        '--port',
+        '0',
+        '--root',
+        '/a',
+        '--root=/b',
+        '--allow-origin',
+        'https://x.example',
+        '--manifest',
+        'm.json',
+        '--config-dir',
+        '/c',
+      ]),
+    ).toEqual({
+      help: false,
+      port: 0,
+      manifest: 'm.json',
+      allowOrigins: ['https://x.example'],
+      roots: ['/a', '/b'],
+      configDir: '/c',
+      ioLimitBytes: undefined,
+      noSettings: false,
+      exitWithStdin: false,
     });
     expect(() => parseCliArgs(['--host', '0.0.0.0'])).toThrow(/Unknown argument/);
     expect(() => parseCliArgs(['--port', '70000'])).toThrow(/--port/);
@@ -22,10 +43,16 @@ describe('i-bridge arguments', () => {
   });
 
   it('takes --io-limit-bytes from 1024 to 48 MiB, and the two switches without a value', () => {
-    expect(parseCliArgs(['--io-limit-bytes', '1024', '--no-settings', '--exit-with-stdin'])).toMatchObject({ ioLimitBytes: 1024, noSettings: true, exitWithStdin: true });
+    expect(parseCliArgs(['--io-limit-bytes', '1024', '--no-settings', '--exit-with-stdin'])).toMatchObject({
+      ioLimitBytes: 1024,
+      noSettings: true,
+      exitWithStdin: true,
+    });
     expect(parseCliArgs(['--io-limit-bytes=50331648']).ioLimitBytes).toBe(50331648);
     for (const bad of ['1023', '50331649', '1e6', '-5', '4096.5', 'lots']) {
-      expect(() => parseCliArgs(['--io-limit-bytes', bad]), bad).toThrow(/--io-limit-bytes expects an integer from 1024 to 50331648/);
+      expect(() => parseCliArgs(['--io-limit-bytes', bad]), bad).toThrow(
+        /--io-limit-bytes expects an integer from 1024 to 50331648/,
+      );
     }
     expect(() => parseCliArgs(['--io-limit-bytes'])).toThrow(/needs a value/);
     expect(() => parseCliArgs(['--no-settings=yes'])).toThrow(/takes no value/);
@@ -33,7 +60,29 @@ describe('i-bridge arguments', () => {
   });
 
   it('documents every option and endpoint in --help', () => {
-    for (const word of ['--io-limit-bytes', '--no-settings', '--exit-with-stdin', '--port', '--manifest', '--allow-origin', '--root', '--config-dir', '/v1/pair', '/v1/status', '/v1/manifest', '/v1/tools/call', '/v1/hooks/run', '/v1/provider/prepare', '/v1/proxy', 'bridge.json', 'I_RUNTIME_DIR', 'pair the app again', 'stdin closes', 'exits with status 2', 'E_BRIDGE_CLOSED']) {
+    for (const word of [
+      '--io-limit-bytes',
+      '--no-settings',
+      '--exit-with-stdin',
+      '--port',
+      '--manifest',
+      '--allow-origin',
+      '--root',
+      '--config-dir',
+      '/v1/pair',
+      '/v1/status',
+      '/v1/manifest',
+      '/v1/tools/call',
+      '/v1/hooks/run',
+      '/v1/provider/prepare',
+      '/v1/proxy',
+      'bridge.json',
+      'I_RUNTIME_DIR',
+      'pair the app again',
+      'stdin closes',
+      'exits with status 2',
+      'E_BRIDGE_CLOSED',
+    ]) {
       expect(USAGE).toContain(word);
     }
   });
@@ -43,15 +92,39 @@ let bundle: string;
 beforeAll(async () => {
   bundle = join(tempDirs().root, 'i-bridge.mjs');
   // The bundle carries its dependencies, like the published CLI resolves them from node_modules.
-  await build({ entryPoints: [join(fixturesDir, '..', 'cli.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" }, logLevel: 'silent', absWorkingDir: join(fixturesDir, '..', '..') });
+  await build({
+    entryPoints: [join(fixturesDir, '..', 'cli.ts')],
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    logLevel: 'silent',
+    absWorkingDir: join(fixturesDir, '..', '..'),
+  });
 }, 30_000);
 
-const cliEnv = (dirs: PathContext) => ({ PATH: process.env.PATH, I_CONFIG_DIR: dirs.config_dir, I_DATA_DIR: dirs.data_dir, I_CACHE_DIR: dirs.cache_dir, I_RUNTIME_DIR: dirs.runtime_dir });
+const cliEnv = (dirs: PathContext) => ({
+  PATH: process.env.PATH,
+  I_CONFIG_DIR: dirs.config_dir,
+  I_DATA_DIR: dirs.data_dir,
+  I_CACHE_DIR: dirs.cache_dir,
+  I_RUNTIME_DIR: dirs.runtime_dir,
+});
 
 /** Starts the built i-bridge and waits for its banner. */
-async function startCli(root: string, dirs: PathContext, manifest: string, extra: string[] = []): Promise<{ child: ChildProcess; url: string; token: string; out: () => string }> {
+async function startCli(
+  root: string,
+  dirs: PathContext,
+  manifest: string,
+  extra: string[] = [],
+): Promise<{ child: ChildProcess; url: string; token: string; out: () => string }> {
   const stdin = extra.includes('--exit-with-stdin') ? 'pipe' : 'ignore';
-  const child = spawn(process.execPath, [bundle, '--port', '0', '--manifest', manifest, '--root', root, ...extra], { env: cliEnv(dirs), cwd: root, stdio: [stdin, 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bundle, '--port', '0', '--manifest', manifest, '--root', root, ...extra], {
+    env: cliEnv(dirs),
+    cwd: root,
+    stdio: [stdin, 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
@@ -68,11 +141,26 @@ describe('i-bridge process', () => {
   it('prints its URL and pairing code, and on SIGTERM leaves no worker, grandchild or bridge file', async () => {
     const { root, dirs } = tempDirs();
     const manifest = join(root, 'desktop.json');
-    writeFileSync(manifest, JSON.stringify({ tools: [{ name: 'hang', parameters: { type: 'object' }, exec: [process.execPath, join(fixturesDir, 'hostile-worker.mjs'), 'hang'] }] }));
+    writeFileSync(
+      manifest,
+      JSON.stringify({
+        tools: [
+          {
+            name: 'hang',
+            parameters: { type: 'object' },
+            exec: [process.execPath, join(fixturesDir, 'hostile-worker.mjs'), 'hang'],
+          },
+        ],
+      }),
+    );
     const { child, url, token } = await startCli(root, dirs, manifest);
     const file = join(dirs.runtime_dir, 'bridge.json');
     try {
-      const res = await send(url, '/v1/tools/call', { method: 'POST', headers: json(token), body: JSON.stringify({ name: 'hang', arguments: {}, workspace: root }) });
+      const res = await send(url, '/v1/tools/call', {
+        method: 'POST',
+        headers: json(token),
+        body: JSON.stringify({ name: 'hang', arguments: {}, workspace: root }),
+      });
       const { pid, grandchild } = JSON.parse(res.json().output as string) as { pid: number; grandchild: number };
       expect(isAlive(pid) && isAlive(grandchild)).toBe(true);
       child.kill('SIGTERM');
@@ -84,50 +172,83 @@ describe('i-bridge process', () => {
     }
   });
 
-  it.skipIf(process.platform !== 'linux')('a new start kills the workers a SIGKILLed bridge left behind, even one that ignores stdin EOF', async () => {
-    const { root, dirs } = tempDirs();
-    const manifest = join(root, 'desktop.json');
-    // trap-sigterm: ignores SIGTERM and outlives stdin EOF, with a grandchild that ignores SIGTERM too.
-    writeFileSync(manifest, JSON.stringify({ tools: [{ name: 'stubborn', parameters: { type: 'object' }, exec: [process.execPath, join(fixturesDir, 'hostile-worker.mjs'), 'trap-sigterm'] }] }));
-    const first = await startCli(root, dirs, manifest);
-    let second: ChildProcess | undefined;
-    let pids: number[] = [];
-    try {
-      const res = await send(first.url, '/v1/tools/call', { method: 'POST', headers: json(first.token), body: JSON.stringify({ name: 'stubborn', arguments: {}, workspace: root }) });
-      const { pid, grandchild } = JSON.parse(res.json().output as string) as { pid: number; grandchild: number };
-      pids = [pid, grandchild];
-      first.child.kill('SIGKILL'); // no exit handler runs: only stdin EOF reaches the worker, and it ignores it
-      expect(await waitFor(() => first.child.exitCode !== null || first.child.signalCode !== null, 5000)).toBe(true);
-      await new Promise((r) => setTimeout(r, 300));
-      expect(pids.every(isAlive)).toBe(true);
-      const next = await startCli(root, dirs, manifest);
-      second = next.child;
-      expect(await waitFor(() => pids.every((p) => !isAlive(p)))).toBe(true);
-      expect(next.out()).toMatch(/killed 1 leftover worker group/);
-      expect(existsSync(join(dirs.runtime_dir, 'groups', `${first.child.pid}.json`))).toBe(false);
-    } finally {
-      first.child.kill('SIGKILL');
-      second?.kill('SIGKILL');
-      for (const p of pids) {
-        try {
-          process.kill(p, 'SIGKILL');
-        } catch {
-          // gone
+  it.skipIf(process.platform !== 'linux')(
+    'a new start kills the workers a SIGKILLed bridge left behind, even one that ignores stdin EOF',
+    async () => {
+      const { root, dirs } = tempDirs();
+      const manifest = join(root, 'desktop.json');
+      // trap-sigterm: ignores SIGTERM and outlives stdin EOF, with a grandchild that ignores SIGTERM too.
+      writeFileSync(
+        manifest,
+        JSON.stringify({
+          tools: [
+            {
+              name: 'stubborn',
+              parameters: { type: 'object' },
+              exec: [process.execPath, join(fixturesDir, 'hostile-worker.mjs'), 'trap-sigterm'],
+            },
+          ],
+        }),
+      );
+      const first = await startCli(root, dirs, manifest);
+      let second: ChildProcess | undefined;
+      let pids: number[] = [];
+      try {
+        const res = await send(first.url, '/v1/tools/call', {
+          method: 'POST',
+          headers: json(first.token),
+          body: JSON.stringify({ name: 'stubborn', arguments: {}, workspace: root }),
+        });
+        const { pid, grandchild } = JSON.parse(res.json().output as string) as { pid: number; grandchild: number };
+        pids = [pid, grandchild];
+        first.child.kill('SIGKILL'); // no exit handler runs: only stdin EOF reaches the worker, and it ignores it
+        expect(await waitFor(() => first.child.exitCode !== null || first.child.signalCode !== null, 5000)).toBe(true);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(pids.every(isAlive)).toBe(true);
+        const next = await startCli(root, dirs, manifest);
+        second = next.child;
+        expect(await waitFor(() => pids.every((p) => !isAlive(p)))).toBe(true);
+        expect(next.out()).toMatch(/killed 1 leftover worker group/);
+        expect(existsSync(join(dirs.runtime_dir, 'groups', `${first.child.pid}.json`))).toBe(false);
+      } finally {
+        first.child.kill('SIGKILL');
+        second?.kill('SIGKILL');
+        for (const p of pids) {
+          try {
+            process.kill(p, 'SIGKILL');
+          } catch {
+            // gone
+          }
         }
       }
-    }
-  });
+    },
+  );
 });
 
 /** A manifest whose `hang` tool answers with its pid and a grandchild's, then hangs (both ignore nothing). */
 function hangManifest(root: string): string {
   const manifest = join(root, 'desktop.json');
-  writeFileSync(manifest, JSON.stringify({ tools: [{ name: 'hang', parameters: { type: 'object' }, exec: [process.execPath, join(fixturesDir, 'hostile-worker.mjs'), 'hang'] }] }));
+  writeFileSync(
+    manifest,
+    JSON.stringify({
+      tools: [
+        {
+          name: 'hang',
+          parameters: { type: 'object' },
+          exec: [process.execPath, join(fixturesDir, 'hostile-worker.mjs'), 'hang'],
+        },
+      ],
+    }),
+  );
   return manifest;
 }
 
 async function startHang(url: string, token: string, root: string): Promise<number[]> {
-  const res = await send(url, '/v1/tools/call', { method: 'POST', headers: json(token), body: JSON.stringify({ name: 'hang', arguments: {}, workspace: root }) });
+  const res = await send(url, '/v1/tools/call', {
+    method: 'POST',
+    headers: json(token),
+    body: JSON.stringify({ name: 'hang', arguments: {}, workspace: root }),
+  });
   const { pid, grandchild } = JSON.parse(res.json().output as string) as { pid: number; grandchild: number };
   expect(isAlive(pid) && isAlive(grandchild)).toBe(true);
   return [pid, grandchild];
@@ -148,13 +269,19 @@ describe('i-bridge flags for a parent that starts its own bridge', () => {
     const { root, dirs } = tempDirs();
     for (const bad of ['512', '50331649', 'big']) {
       const r = await new Promise<{ code: number | null; stderr: string }>((done) => {
-        const child = spawn(process.execPath, [bundle, '--port', '0', '--root', root, '--io-limit-bytes', bad], { env: cliEnv(dirs), cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [bundle, '--port', '0', '--root', root, '--io-limit-bytes', bad], {
+          env: cliEnv(dirs),
+          cwd: root,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let stderr = '';
         child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
         child.on('close', (code) => done({ code, stderr }));
       });
       expect(r.code, bad).toBe(2);
-      expect(r.stderr).toContain(`error E_USAGE: --io-limit-bytes expects an integer from 1024 to 50331648, not "${bad}".`);
+      expect(r.stderr).toContain(
+        `error E_USAGE: --io-limit-bytes expects an integer from 1024 to 50331648, not "${bad}".`,
+      );
     }
     expect(existsSync(join(dirs.runtime_dir, 'bridge.json'))).toBe(false);
   });
@@ -165,12 +292,20 @@ describe('i-bridge flags for a parent that starts its own bridge', () => {
     const marker = join(root, 'mcp-started');
     // An MCP server that leaves a mark when started, then serves the real example server.
     const spy = `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'); import(${JSON.stringify(pathToFileURL(join(examplesDir, 'mcp-server.mjs')).href)})`;
-    writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ allow_origins: ['https://i.example'], mcp_servers: { demo: { command: [process.execPath, '-e', spy], cwd: '.' } } }));
+    writeFileSync(
+      join(dirs.config_dir, 'bridge.json'),
+      JSON.stringify({
+        allow_origins: ['https://i.example'],
+        mcp_servers: { demo: { command: [process.execPath, '-e', spy], cwd: '.' } },
+      }),
+    );
     const manifest = hangManifest(root);
     const check = async (extra: string[]) => {
       const { child, url, token } = await startCli(root, dirs, manifest, extra);
       try {
-        const tools = ((await send(url, '/v1/manifest', { headers: json(token) })).json() as { tools: { name: string }[] }).tools.map((t) => t.name);
+        const tools = (
+          (await send(url, '/v1/manifest', { headers: json(token) })).json() as { tools: { name: string }[] }
+        ).tools.map((t) => t.name);
         const fromApp = await send(url, '/v1/status', { headers: { ...json(token), origin: 'https://i.example' } });
         return { tools, originStatus: fromApp.status };
       } finally {
@@ -191,7 +326,11 @@ describe('i-bridge flags for a parent that starts its own bridge', () => {
 
   it('with --exit-with-stdin stops cleanly when stdin reaches EOF: exit 0, worker group and bridge.json gone', async () => {
     const { root, dirs } = tempDirs();
-    const { child, url, token } = await startCli(root, dirs, hangManifest(root), ['--exit-with-stdin', '--io-limit-bytes', '4096']);
+    const { child, url, token } = await startCli(root, dirs, hangManifest(root), [
+      '--exit-with-stdin',
+      '--io-limit-bytes',
+      '4096',
+    ]);
     let pids: number[] = [];
     try {
       pids = await startHang(url, token, root);
@@ -215,7 +354,11 @@ describe('i-bridge flags for a parent that starts its own bridge', () => {
     const script = `const { spawn } = require('node:child_process');
       const c = spawn(process.execPath, ${JSON.stringify([bundle, '--port', '0', '--manifest', manifest, '--root', root, '--exit-with-stdin'])}, { stdio: ['pipe', 'inherit', 'inherit'] });
       console.log('bridge pid ' + c.pid);`;
-    const parent = spawn(process.execPath, ['-e', script], { env: cliEnv(dirs), cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const parent = spawn(process.execPath, ['-e', script], {
+      env: cliEnv(dirs),
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     parent.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     parent.stderr!.on('data', (c: Buffer) => (out += c.toString()));
@@ -238,7 +381,11 @@ describe('i-bridge flags for a parent that starts its own bridge', () => {
 });
 
 /** Runs the built i-bridge to its exit (it is expected to refuse to start). */
-function runToExit(args: string[], env: Record<string, string | undefined>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runToExit(
+  args: string[],
+  env: Record<string, string | undefined>,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const child = spawn(process.execPath, [bundle, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -259,7 +406,9 @@ describe('i-bridge refuses a start it cannot serve (exit 2, a code and what to d
     writeFileSync(join(root, 'notes.txt'), 'x');
     const r = await runToExit(['--port', '0', '--root', join(root, 'notes.txt')], cliEnv(dirs), root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error E_ROOT_NOT_FOLDER: The root ${join(root, 'notes.txt')} is a file, not a folder. Pass the project folder to --root.`);
+    expect(r.stderr).toContain(
+      `error E_ROOT_NOT_FOLDER: The root ${join(root, 'notes.txt')} is a file, not a folder. Pass the project folder to --root.`,
+    );
     expect(r.stdout).not.toContain('listening');
   });
 
@@ -284,11 +433,20 @@ describe('i-bridge refuses a start it cannot serve (exit 2, a code and what to d
     writeFileSync(join(root, 'a-file'), 'x');
     mkdirSync(dirs.config_dir, { recursive: true });
     const marker = join(root, 'mcp-started');
-    writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ mcp_servers: { demo: { command: [process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] } } }));
+    writeFileSync(
+      join(dirs.config_dir, 'bridge.json'),
+      JSON.stringify({
+        mcp_servers: {
+          demo: { command: [process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] },
+        },
+      }),
+    );
     const runtime = join(root, 'a-file', 'runtime');
     const r = await runToExit(['--port', '0', '--root', root], cliEnv({ ...dirs, runtime_dir: runtime }), root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error E_RUNTIME_DIR_UNUSABLE: The runtime folder ${runtime} cannot be created or written (ENOTDIR). Set I_RUNTIME_DIR to a folder you can write.`);
+    expect(r.stderr).toContain(
+      `error E_RUNTIME_DIR_UNUSABLE: The runtime folder ${runtime} cannot be created or written (ENOTDIR). Set I_RUNTIME_DIR to a folder you can write.`,
+    );
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -296,7 +454,9 @@ describe('i-bridge refuses a start it cannot serve (exit 2, a code and what to d
     const { root, dirs } = tempDirs();
     const r = await runToExit(['--port', '0', '--root', root, '--config-dir', join(root, 'confg')], cliEnv(dirs), root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error E_CONFIG_DIR_MISSING: The config folder ${join(root, 'confg')} (--config-dir) does not exist.`);
+    expect(r.stderr).toContain(
+      `error E_CONFIG_DIR_MISSING: The config folder ${join(root, 'confg')} (--config-dir) does not exist.`,
+    );
   });
 
   it('a manifest named in bridge.json that cannot be read, pointing at bridge.json rather than --manifest', async () => {
@@ -305,26 +465,38 @@ describe('i-bridge refuses a start it cannot serve (exit 2, a code and what to d
     writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ manifest: 'tools.json' }));
     const r = await runToExit(['--port', '0', '--root', root], cliEnv(dirs), root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error E_MANIFEST_UNREADABLE: Cannot read the manifest ${join(dirs.config_dir, 'tools.json')} (ENOENT). Check "manifest" in ${join(dirs.config_dir, 'bridge.json')}.`);
+    expect(r.stderr).toContain(
+      `error E_MANIFEST_UNREADABLE: Cannot read the manifest ${join(dirs.config_dir, 'tools.json')} (ENOENT). Check "manifest" in ${join(dirs.config_dir, 'bridge.json')}.`,
+    );
   });
 
   it('an MCP server command that is not on PATH, as a bridge.json error with its path there', async () => {
     const { root, dirs } = tempDirs();
     mkdirSync(dirs.config_dir, { recursive: true });
-    writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ mcp_servers: { demo: { command: ['no-such-mcp-server-xyz'] } } }));
+    writeFileSync(
+      join(dirs.config_dir, 'bridge.json'),
+      JSON.stringify({ mcp_servers: { demo: { command: ['no-such-mcp-server-xyz'] } } }),
+    );
     const r = await runToExit(['--port', '0', '--root', root], cliEnv(dirs), root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('error E_CONFIG_INVALID: At mcp_servers.demo.command.0: "no-such-mcp-server-xyz" is not an executable on PATH.');
+    expect(r.stderr).toContain(
+      'error E_CONFIG_INVALID: At mcp_servers.demo.command.0: "no-such-mcp-server-xyz" is not an executable on PATH.',
+    );
   });
 
   it('an MCP server that exits at once: the message carries its exit code and the end of its stderr, on one line', async () => {
     const { root, dirs } = tempDirs();
     mkdirSync(dirs.config_dir, { recursive: true });
     const script = "console.error('config file missing:\\n  /etc/demo.toml'); process.exit(3)";
-    writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ mcp_servers: { demo: { command: [process.execPath, '-e', script] } } }));
+    writeFileSync(
+      join(dirs.config_dir, 'bridge.json'),
+      JSON.stringify({ mcp_servers: { demo: { command: [process.execPath, '-e', script] } } }),
+    );
     const r = await runToExit(['--port', '0', '--root', root], cliEnv(dirs), root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error E_MCP_UNAVAILABLE: The MCP server "demo" did not start \(.*; exited with code 3; stderr: config file missing: \/etc\/demo\.toml\)\. Check mcp_servers\.demo in bridge\.json\.\n$/);
+    expect(r.stderr).toMatch(
+      /^error E_MCP_UNAVAILABLE: The MCP server "demo" did not start \(.*; exited with code 3; stderr: config file missing: \/etc\/demo\.toml\)\. Check mcp_servers\.demo in bridge\.json\.\n$/,
+    );
     expect(readdirSync(join(dirs.runtime_dir, 'groups'))).toEqual([]); // its group was killed, not left to reap
   });
 });
@@ -339,7 +511,9 @@ describe('i-bridge and its runtime folder', () => {
       const before = readFileSync(file, 'utf8');
       const r = await runToExit(['--port', '0', '--manifest', manifest, '--root', root], cliEnv(dirs), root);
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`error E_BRIDGE_RUNNING: Another i-bridge (pid ${first.child.pid}) is running at ${first.url} with the runtime folder ${dirs.runtime_dir}.`);
+      expect(r.stderr).toContain(
+        `error E_BRIDGE_RUNNING: Another i-bridge (pid ${first.child.pid}) is running at ${first.url} with the runtime folder ${dirs.runtime_dir}.`,
+      );
       expect(readFileSync(file, 'utf8')).toBe(before);
       expect((await send(first.url, '/v1/status', { headers: json(first.token) })).status).toBe(200);
     } finally {
@@ -351,10 +525,15 @@ describe('i-bridge and its runtime folder', () => {
     const { root, dirs } = tempDirs();
     mkdirSync(dirs.runtime_dir, { recursive: true, mode: 0o700 });
     // This test process is alive; nothing listens on port 9 of loopback.
-    writeFileSync(join(dirs.runtime_dir, 'bridge.json'), JSON.stringify({ url: 'http://127.0.0.1:9', token: 'stale', pid: process.pid }));
+    writeFileSync(
+      join(dirs.runtime_dir, 'bridge.json'),
+      JSON.stringify({ url: 'http://127.0.0.1:9', token: 'stale', pid: process.pid }),
+    );
     const { child } = await startCli(root, dirs, hangManifest(root));
     try {
-      expect((JSON.parse(readFileSync(join(dirs.runtime_dir, 'bridge.json'), 'utf8')) as { pid: number }).pid).toBe(child.pid);
+      expect((JSON.parse(readFileSync(join(dirs.runtime_dir, 'bridge.json'), 'utf8')) as { pid: number }).pid).toBe(
+        child.pid,
+      );
     } finally {
       child.kill('SIGKILL');
     }
@@ -366,16 +545,25 @@ describe('i-bridge and a stalled answer at its recorded address', () => {
     const { root, dirs } = tempDirs();
     mkdirSync(dirs.runtime_dir, { recursive: true, mode: 0o700 });
     // Answers with a status line and headers, then never sends the body or closes.
-    const stall = createNetServer((socket) => socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{')));
+    const stall = createNetServer((socket) =>
+      socket.once('data', () =>
+        socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{'),
+      ),
+    );
     await new Promise<void>((r) => stall.listen(0, '127.0.0.1', r));
     const port = (stall.address() as { port: number }).port;
     // This test process is alive, so only the address decides.
-    writeFileSync(join(dirs.runtime_dir, 'bridge.json'), JSON.stringify({ url: `http://127.0.0.1:${port}`, token: 'x'.repeat(43), pid: process.pid }));
+    writeFileSync(
+      join(dirs.runtime_dir, 'bridge.json'),
+      JSON.stringify({ url: `http://127.0.0.1:${port}`, token: 'x'.repeat(43), pid: process.pid }),
+    );
     const started = Date.now();
     const { child } = await startCli(root, dirs, hangManifest(root));
     try {
       expect(Date.now() - started).toBeLessThan(8000);
-      expect((JSON.parse(readFileSync(join(dirs.runtime_dir, 'bridge.json'), 'utf8')) as { pid: number }).pid).toBe(child.pid);
+      expect((JSON.parse(readFileSync(join(dirs.runtime_dir, 'bridge.json'), 'utf8')) as { pid: number }).pid).toBe(
+        child.pid,
+      );
     } finally {
       child.kill('SIGKILL');
       stall.close();
@@ -390,8 +578,15 @@ describe('i-bridge stopped at a bad moment', () => {
     const pidFile = join(root, 'mcp.pid');
     // Never answers initialize and outlives stdin EOF: only the bridge's group kill stops it.
     const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {}, 1000)`;
-    writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ mcp_servers: { slow: { command: [process.execPath, '-e', script] } } }));
-    const child = spawn(process.execPath, [bundle, '--port', '0', '--root', root], { env: cliEnv(dirs), cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    writeFileSync(
+      join(dirs.config_dir, 'bridge.json'),
+      JSON.stringify({ mcp_servers: { slow: { command: [process.execPath, '-e', script] } } }),
+    );
+    const child = spawn(process.execPath, [bundle, '--port', '0', '--root', root], {
+      env: cliEnv(dirs),
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     let serverPid = 0;
@@ -401,7 +596,9 @@ describe('i-bridge stopped at a bad moment', () => {
       child.kill('SIGINT');
       expect(await waitFor(() => child.exitCode !== null, 5000)).toBe(true);
       expect(child.exitCode).toBe(2);
-      expect(stderr).toContain('error E_INTERRUPTED: i-bridge was stopped while it was starting; everything it had started was stopped too. Start it again.');
+      expect(stderr).toContain(
+        'error E_INTERRUPTED: i-bridge was stopped while it was starting; everything it had started was stopped too. Start it again.',
+      );
       expect(await waitFor(() => !isAlive(serverPid), 3000)).toBe(true);
       expect(existsSync(join(dirs.runtime_dir, 'groups', `${child.pid}.json`))).toBe(false);
     } finally {
@@ -416,7 +613,11 @@ describe('i-bridge stopped at a bad moment', () => {
     let pids: number[] = [];
     try {
       pids = await startHang(url, token, root);
-      const inFlight = send(url, '/v1/tools/call', { method: 'POST', headers: json(token), body: JSON.stringify({ name: 'hang', arguments: { hang: true }, workspace: root }) });
+      const inFlight = send(url, '/v1/tools/call', {
+        method: 'POST',
+        headers: json(token),
+        body: JSON.stringify({ name: 'hang', arguments: { hang: true }, workspace: root }),
+      });
       await new Promise((r) => setTimeout(r, 200));
       child.kill('SIGTERM');
       const res = await inFlight;
@@ -438,10 +639,26 @@ describe('i-bridge with a bad bridge.json', () => {
     ['not an object', '[]', 'At bridge.json: expected a JSON object.'],
     ['an unknown key', '{"allow_origin": []}', 'At bridge.json.allow_origin: unknown field.'],
     ['a wrong type', '{"web_fetch": {"enabled": "yes"}}', 'At web_fetch.enabled: expected true or false.'],
-    ['an origin with a path', '{"allow_origins": ["https://i.example/app"]}', 'At allow_origins.0: "https://i.example/app" must be a bare http(s) origin'],
-    ['a proxy origin that is a host name', '{"proxy_origins": ["api.openai.com"]}', 'At proxy_origins.0: "api.openai.com" is not a URL origin'],
-    ['an MCP server without a command', '{"mcp_servers": {"demo": {"cwd": "."}}}', 'At mcp_servers.demo.command: expected a non-empty argv array of strings.'],
-    ['an io_limit_bytes --io-limit-bytes would refuse', '{"io_limit_bytes": 100}', 'At io_limit_bytes: expected an integer from 1024 to 50331648 (the same bounds as --io-limit-bytes).'],
+    [
+      'an origin with a path',
+      '{"allow_origins": ["https://i.example/app"]}',
+      'At allow_origins.0: "https://i.example/app" must be a bare http(s) origin',
+    ],
+    [
+      'a proxy origin that is a host name',
+      '{"proxy_origins": ["api.openai.com"]}',
+      'At proxy_origins.0: "api.openai.com" is not a URL origin',
+    ],
+    [
+      'an MCP server without a command',
+      '{"mcp_servers": {"demo": {"cwd": "."}}}',
+      'At mcp_servers.demo.command: expected a non-empty argv array of strings.',
+    ],
+    [
+      'an io_limit_bytes --io-limit-bytes would refuse',
+      '{"io_limit_bytes": 100}',
+      'At io_limit_bytes: expected an integer from 1024 to 50331648 (the same bounds as --io-limit-bytes).',
+    ],
   ])('refuses %s: exit 2, E_CONFIG_INVALID naming the field and the file', async (_why, content, expected) => {
     const { root, dirs } = tempDirs();
     mkdirSync(dirs.config_dir, { recursive: true });
@@ -460,7 +677,9 @@ describe('i-bridge with a bad bridge.json', () => {
     mkdirSync(join(dirs.config_dir, 'bridge.json'), { recursive: true });
     const r = await runToExit(['--port', '0', '--root', root], cliEnv(dirs), root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error E_CONFIG_UNREADABLE: Cannot read ${join(dirs.config_dir, 'bridge.json')} (EISDIR). Make it a readable JSON file, or remove it to use the defaults.`);
+    expect(r.stderr).toContain(
+      `error E_CONFIG_UNREADABLE: Cannot read ${join(dirs.config_dir, 'bridge.json')} (EISDIR). Make it a readable JSON file, or remove it to use the defaults.`,
+    );
   });
 
   it('names the default desktop.json when it cannot be read', async () => {
@@ -468,7 +687,9 @@ describe('i-bridge with a bad bridge.json', () => {
     mkdirSync(join(dirs.config_dir, 'desktop.json'), { recursive: true });
     const r = await runToExit(['--port', '0', '--root', root], cliEnv(dirs), root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error E_MANIFEST_UNREADABLE: Cannot read the manifest ${join(dirs.config_dir, 'desktop.json')} (EISDIR). Check that file (read by default when it exists), or pass --manifest.`);
+    expect(r.stderr).toContain(
+      `error E_MANIFEST_UNREADABLE: Cannot read the manifest ${join(dirs.config_dir, 'desktop.json')} (EISDIR). Check that file (read by default when it exists), or pass --manifest.`,
+    );
   });
 
   it('takes an allowed origin written with a trailing slash as the origin a browser sends', async () => {
@@ -477,8 +698,12 @@ describe('i-bridge with a bad bridge.json', () => {
     writeFileSync(join(dirs.config_dir, 'bridge.json'), JSON.stringify({ allow_origins: ['https://i.example/'] }));
     const { child, url, token } = await startCli(root, dirs, hangManifest(root));
     try {
-      expect((await send(url, '/v1/status', { headers: { ...json(token), origin: 'https://i.example' } })).status).toBe(200);
-      expect((await send(url, '/v1/status', { headers: { ...json(token), origin: 'https://i.example/' } })).status).toBe(403);
+      expect((await send(url, '/v1/status', { headers: { ...json(token), origin: 'https://i.example' } })).status).toBe(
+        200,
+      );
+      expect(
+        (await send(url, '/v1/status', { headers: { ...json(token), origin: 'https://i.example/' } })).status,
+      ).toBe(403);
     } finally {
       child.kill('SIGKILL');
     }

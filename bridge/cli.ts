@@ -57,9 +57,13 @@ async function main(): Promise<void> {
   }
   const m = bridge.core.manifestView();
   out(`i-bridge listening on ${bridge.url} (also http://[::1]:${bridge.port} when IPv6 is available)`);
-  out(`Pairing code: ${bridge.pairingCode.slice(0, 4)}-${bridge.pairingCode.slice(4)} (single use, expires in 10 minutes)`);
+  out(
+    `Pairing code: ${bridge.pairingCode.slice(0, 4)}-${bridge.pairingCode.slice(4)} (single use, expires in 10 minutes)`,
+  );
   out(`Roots: ${bridge.core.roots.join(', ')}`);
-  out(`Tools: ${m.tools.map((t) => t.name).join(', ') || '(none)'}; hooks: ${m.hooks.length}; provider: ${m.provider ? 'yes' : 'no'}`);
+  out(
+    `Tools: ${m.tools.map((t) => t.name).join(', ') || '(none)'}; hooks: ${m.hooks.length}; provider: ${m.provider ? 'yes' : 'no'}`,
+  );
   if (bridge.bridgeFile) out(`Token for local tools: ${bridge.bridgeFile}`);
 }
 

@@ -33,7 +33,9 @@ export function limitConnections(server: Server, max: number, log?: (line: strin
     oldest.destroy();
     if (!warned) {
       warned = true;
-      log?.(`more than ${max} connections at once: closing the oldest ones that have not shown a token (someone may be flooding the bridge).`);
+      log?.(
+        `more than ${max} connections at once: closing the oldest ones that have not shown a token (someone may be flooding the bridge).`,
+      );
     }
   });
   return {

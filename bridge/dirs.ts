@@ -38,20 +38,29 @@ export function validatePathContext(paths: PathContext): void {
   for (const key of ['config_dir', 'data_dir', 'cache_dir', 'runtime_dir'] as const) {
     const value = paths[key];
     if (typeof value !== 'string' || !isAbsolute(value) || hasDotDot(value)) {
-      throw new BridgeError('E_PATHS_INVALID', `At paths.${key}: expected an absolute path without "..". Fix the I_${key.slice(0, -4).toUpperCase()}_DIR setting.`);
+      throw new BridgeError(
+        'E_PATHS_INVALID',
+        `At paths.${key}: expected an absolute path without "..". Fix the I_${key.slice(0, -4).toUpperCase()}_DIR setting.`,
+      );
     }
   }
   for (const inner of ['config_dir', 'data_dir'] as const) {
     for (const outer of ['cache_dir', 'runtime_dir'] as const) {
       if (isInside(paths[inner], paths[outer]) || isInside(realOrSelf(paths[inner]), realOrSelf(paths[outer]))) {
-        throw new BridgeError('E_PATHS_INVALID', `At paths.${inner}: it lies under ${outer}, which may be wiped. Move it elsewhere.`);
+        throw new BridgeError(
+          'E_PATHS_INVALID',
+          `At paths.${inner}: it lies under ${outer}, which may be wiped. Move it elsewhere.`,
+        );
       }
     }
   }
 }
 
 export const samePaths = (a: PathContext, b: PathContext): boolean =>
-  a.config_dir === b.config_dir && a.data_dir === b.data_dir && a.cache_dir === b.cache_dir && a.runtime_dir === b.runtime_dir;
+  a.config_dir === b.config_dir &&
+  a.data_dir === b.data_dir &&
+  a.cache_dir === b.cache_dir &&
+  a.runtime_dir === b.runtime_dir;
 
 /** Canonical form of a root given on the command line; it must exist and be a folder (a symlink to one is resolved). */
 export function canonicalRoot(dir: string): string {
@@ -63,7 +72,10 @@ export function canonicalRoot(dir: string): string {
   }
   // A file as a root would authorise calls whose workspace no worker can use as a folder.
   if (!statSync(real).isDirectory()) {
-    throw new BridgeError('E_ROOT_NOT_FOLDER', `The root ${dir} is a file, not a folder. Pass the project folder to --root.`);
+    throw new BridgeError(
+      'E_ROOT_NOT_FOLDER',
+      `The root ${dir} is a file, not a folder. Pass the project folder to --root.`,
+    );
   }
   return real;
 }

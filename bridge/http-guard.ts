@@ -35,8 +35,12 @@ export const PROXY_EXPOSE_HEADERS: readonly string[] = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
-  ...['requests', 'tokens'].flatMap((what) => ['limit', 'remaining', 'reset'].map((k) => `X-RateLimit-${cap(k)}-${cap(what)}`)),
-  ...['requests', 'tokens', 'input-tokens', 'output-tokens'].flatMap((what) => ['limit', 'remaining', 'reset'].map((k) => `Anthropic-RateLimit-${what.split('-').map(cap).join('-')}-${cap(k)}`)),
+  ...['requests', 'tokens'].flatMap((what) =>
+    ['limit', 'remaining', 'reset'].map((k) => `X-RateLimit-${cap(k)}-${cap(what)}`),
+  ),
+  ...['requests', 'tokens', 'input-tokens', 'output-tokens'].flatMap((what) =>
+    ['limit', 'remaining', 'reset'].map((k) => `Anthropic-RateLimit-${what.split('-').map(cap).join('-')}-${cap(k)}`),
+  ),
   'Anthropic-Organization-Id',
   'OpenAI-Processing-Ms',
   'OpenAI-Version',

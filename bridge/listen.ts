@@ -36,47 +36,64 @@ const listen = (server: Server, port: number, host: string) =>
       resolve(typeof addr === 'object' && addr ? addr.port : port);
     });
   });
-export const closeServer = (server: Server) => new Promise<void>((resolve) => {
-  server.close(() => resolve());
-  server.closeAllConnections();
-});
+export const closeServer = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 /**
  * Shutdown: stop accepting, let answers already decided (E_BRIDGE_CLOSED for calls in flight) reach their clients,
  * then drop what is left after `graceMs` (a long proxy stream, say).
  */
-export const drainServer = (server: Server, graceMs: number) => new Promise<void>((resolve) => {
-  const idle = setInterval(() => server.closeIdleConnections(), 25);
-  const last = setTimeout(() => server.closeAllConnections(), graceMs);
-  server.close(() => {
-    clearInterval(idle);
-    clearTimeout(last);
-    resolve();
+export const drainServer = (server: Server, graceMs: number) =>
+  new Promise<void>((resolve) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 25);
+    const last = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(last);
+      resolve();
+    });
   });
-});
 export const SHUTDOWN_DRAIN_MS = 500;
 
 /** The listen errors a person can meet, as codes that say what to do; anything else is passed on. */
 function listenError(error: unknown, port: number, host: string): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') {
-    return new BridgeError('E_PORT_IN_USE', `Port ${port} is already in use on ${host} (another i-bridge?). Stop that program, or pick another port with --port (0 picks a free one).`, { port, host });
+    return new BridgeError(
+      'E_PORT_IN_USE',
+      `Port ${port} is already in use on ${host} (another i-bridge?). Stop that program, or pick another port with --port (0 picks a free one).`,
+      { port, host },
+    );
   }
   if (code === 'EACCES') {
-    return new BridgeError('E_PORT_DENIED', `Port ${port} on ${host} needs privileges this user lacks. Pick a port above 1023 with --port.`, { port, host });
+    return new BridgeError(
+      'E_PORT_DENIED',
+      `Port ${port} on ${host} needs privileges this user lacks. Pick a port above 1023 with --port.`,
+      { port, host },
+    );
   }
   return error;
 }
 
 const NO_IPV6 = new Set(['EADDRNOTAVAIL', 'EAFNOSUPPORT', 'EINVAL']);
-function createHttpServer(handler: RequestListener, limits: ServerLimits, log?: (line: string) => void): { server: Server; limit: ConnectionLimit } {
-  const server = createServer({
-    noDelay: true,
-    keepAlive: true,
-    headersTimeout: limits.headersTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
-    // How often node:http looks for expired heads and requests: a fraction of the shortest deadline.
-    connectionsCheckingInterval: Math.max(10, Math.min(1000, limits.headersTimeoutMs / 4)),
-  }, handler);
+function createHttpServer(
+  handler: RequestListener,
+  limits: ServerLimits,
+  log?: (line: string) => void,
+): { server: Server; limit: ConnectionLimit } {
+  const server = createServer(
+    {
+      noDelay: true,
+      keepAlive: true,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // How often node:http looks for expired heads and requests: a fraction of the shortest deadline.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, limits.headersTimeoutMs / 4)),
+    },
+    handler,
+  );
   server.keepAliveTimeout = limits.keepAliveMs;
   // No socket inactivity timeout once a request is in: a proxied model answer may be silent for minutes, and every
   // other call has its own deadline (15 s worker, 8 s web_fetch).
@@ -84,7 +101,12 @@ function createHttpServer(handler: RequestListener, limits: ServerLimits, log?: 
   return { server, limit: limitConnections(server, limits.maxConnections, log) };
 }
 
-export async function listenBoth(handler: RequestListener, port: number, limits: ServerLimits = DEFAULT_SERVER_LIMITS, log?: (line: string) => void): Promise<Listening> {
+export async function listenBoth(
+  handler: RequestListener,
+  port: number,
+  limits: ServerLimits = DEFAULT_SERVER_LIMITS,
+  log?: (line: string) => void,
+): Promise<Listening> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const v4 = createHttpServer(handler, limits, log);
     let actual: number;

@@ -5,7 +5,13 @@ import { BridgeError } from './errors';
 import { examplesDir, tempDirs } from './fixtures/support';
 import { loadManifest, parseManifest, publicManifest } from './manifest';
 
-const tool = (over: Record<string, unknown> = {}) => ({ name: 't', description: 'd', parameters: { type: 'object' }, exec: ['node', 'x.mjs'], ...over });
+const tool = (over: Record<string, unknown> = {}) => ({
+  name: 't',
+  description: 'd',
+  parameters: { type: 'object' },
+  exec: ['node', 'x.mjs'],
+  ...over,
+});
 const codeAndMessage = (fn: () => unknown) => {
   try {
     fn();
@@ -22,7 +28,10 @@ describe('desktop manifest', () => {
     mkdirSync(join(root, 'bin'));
     writeFileSync(join(root, 'bin', 'w.sh'), '#!/bin/sh\n');
     chmodSync(join(root, 'bin', 'w.sh'), 0o755);
-    const m = parseManifest({ tools: [tool({ exec: ['./w.sh', '--flag'], cwd: 'bin' })], hooks: [{ events: ['*'], exec: ['node'] }] }, root);
+    const m = parseManifest(
+      { tools: [tool({ exec: ['./w.sh', '--flag'], cwd: 'bin' })], hooks: [{ events: ['*'], exec: ['node'] }] },
+      root,
+    );
     expect(m.tools[0]!.argv).toEqual([join(root, 'bin', 'w.sh'), '--flag']);
     expect(m.tools[0]!.cwd).toBe(join(root, 'bin'));
     expect(m.hooks[0]!.argv[0]).toMatch(/\/node$/);
@@ -35,9 +44,21 @@ describe('desktop manifest', () => {
     ['a duplicate name', { tools: [tool(), tool()] }, 'tools.1.name'],
     ['a reserved name', { tools: [tool({ name: 'web_fetch' })] }, 'tools.0.name'],
     ['a non-object schema', { tools: [tool({ parameters: { type: 'array' } })] }, 'tools.0.parameters'],
-    ['properties as an array', { tools: [tool({ parameters: { type: 'object', properties: [] } })] }, 'tools.0.parameters.properties'],
-    ['a property that is not a schema', { tools: [tool({ parameters: { type: 'object', properties: { text: 'string' } } })] }, 'tools.0.parameters.properties.text'],
-    ['required as a string', { tools: [tool({ parameters: { type: 'object', required: 'text' } })] }, 'tools.0.parameters.required'],
+    [
+      'properties as an array',
+      { tools: [tool({ parameters: { type: 'object', properties: [] } })] },
+      'tools.0.parameters.properties',
+    ],
+    [
+      'a property that is not a schema',
+      { tools: [tool({ parameters: { type: 'object', properties: { text: 'string' } } })] },
+      'tools.0.parameters.properties.text',
+    ],
+    [
+      'required as a string',
+      { tools: [tool({ parameters: { type: 'object', required: 'text' } })] },
+      'tools.0.parameters.required',
+    ],
     ['a shell line instead of argv', { tools: [tool({ exec: 'node x.mjs' })] }, 'tools.0.exec'],
     ['a missing cwd', { tools: [tool({ cwd: 'nope' })] }, 'tools.0.cwd'],
     ['a program not on PATH', { tools: [tool({ exec: ['no-such-program-xyz'] })] }, 'tools.0.exec.0'],

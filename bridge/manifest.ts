@@ -57,10 +57,14 @@ function checkObjectSchema(schema: Record<string, unknown>, at: string): void {
   if (schema.properties !== undefined) {
     if (!isObject(schema.properties)) fail(`${at}.properties`, 'expected an object of property name → schema.');
     for (const [key, value] of Object.entries(schema.properties as Record<string, unknown>)) {
-      if (!isObject(value) && typeof value !== 'boolean') fail(`${at}.properties.${key}`, 'expected a JSON schema object.');
+      if (!isObject(value) && typeof value !== 'boolean')
+        fail(`${at}.properties.${key}`, 'expected a JSON schema object.');
     }
   }
-  if (schema.required !== undefined && (!Array.isArray(schema.required) || !schema.required.every((r) => typeof r === 'string'))) {
+  if (
+    schema.required !== undefined &&
+    (!Array.isArray(schema.required) || !schema.required.every((r) => typeof r === 'string'))
+  ) {
     fail(`${at}.required`, 'expected an array of property names.');
   }
 }
@@ -80,17 +84,28 @@ export function parseManifest(raw: unknown, baseDir: string): Manifest {
     const entry = t as Record<string, unknown>;
     onlyKeys(entry, ['name', 'description', 'parameters', 'exec', 'cwd', 'module'], at);
     const name = entry.name;
-    if (typeof name !== 'string' || !TOOL_NAME.test(name)) fail(`${at}.name`, 'expected 1–64 ASCII letters, digits, "-" or "_".');
-    if (isReservedToolName(name as string)) fail(`${at}.name`, `"${String(name)}" is reserved by the bridge. Rename the tool.`);
+    if (typeof name !== 'string' || !TOOL_NAME.test(name))
+      fail(`${at}.name`, 'expected 1–64 ASCII letters, digits, "-" or "_".');
+    if (isReservedToolName(name as string))
+      fail(`${at}.name`, `"${String(name)}" is reserved by the bridge. Rename the tool.`);
     if (seen.has(name as string)) fail(`${at}.name`, `"${String(name)}" is declared twice. Tool names must be unique.`);
     seen.add(name as string);
-    if (entry.description !== undefined && typeof entry.description !== 'string') fail(`${at}.description`, 'expected a string.');
+    if (entry.description !== undefined && typeof entry.description !== 'string')
+      fail(`${at}.description`, 'expected a string.');
     const parameters = entry.parameters ?? { type: 'object', properties: {} };
-    if (!isObject(parameters) || parameters.type !== 'object') fail(`${at}.parameters`, 'expected a JSON schema with "type": "object".');
+    if (!isObject(parameters) || parameters.type !== 'object')
+      fail(`${at}.parameters`, 'expected a JSON schema with "type": "object".');
     checkObjectSchema(parameters as Record<string, unknown>, `${at}.parameters`);
     if (entry.module !== undefined && typeof entry.module !== 'string') fail(`${at}.module`, 'expected a string.');
     const exec = readExec(entry, baseDir, at);
-    tools.push({ ...exec, tool: { name: name as string, description: (entry.description as string | undefined) ?? '', parameters: parameters as Record<string, unknown> } });
+    tools.push({
+      ...exec,
+      tool: {
+        name: name as string,
+        description: (entry.description as string | undefined) ?? '',
+        parameters: parameters as Record<string, unknown>,
+      },
+    });
   });
   const hooks: ManifestHook[] = [];
   const rawHooks = root.hooks ?? [];
@@ -101,7 +116,11 @@ export function parseManifest(raw: unknown, baseDir: string): Manifest {
     const entry = h as Record<string, unknown>;
     onlyKeys(entry, ['events', 'exec', 'cwd', 'module'], at);
     const events = entry.events;
-    if (!Array.isArray(events) || events.length === 0 || !events.every((e) => typeof e === 'string' && /^([a-z_]{1,64}|\*)$/.test(e))) {
+    if (
+      !Array.isArray(events) ||
+      events.length === 0 ||
+      !events.every((e) => typeof e === 'string' && /^([a-z_]{1,64}|\*)$/.test(e))
+    ) {
       fail(`${at}.events`, 'expected a non-empty array of event names (lower_snake_case) or "*".');
     }
     hooks.push({ ...readExec(entry, baseDir, at), events: events as string[] });
@@ -131,19 +150,28 @@ export function loadManifest(file: string, source = MANIFEST_OPTION): Manifest {
     text = buf.toString('utf8');
   } catch (error) {
     if (BridgeError.isInstance(error)) throw error;
-    throw new BridgeError('E_MANIFEST_UNREADABLE', `Cannot read the manifest ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}). Check ${source}.`, { path });
+    throw new BridgeError(
+      'E_MANIFEST_UNREADABLE',
+      `Cannot read the manifest ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}). Check ${source}.`,
+      { path },
+    );
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new BridgeError('E_MANIFEST_INVALID', `The manifest ${path} is not valid JSON (${(error as Error).message}). Fix the file.`, { path });
+    throw new BridgeError(
+      'E_MANIFEST_INVALID',
+      `The manifest ${path} is not valid JSON (${(error as Error).message}). Fix the file.`,
+      { path },
+    );
   }
   try {
     return parseManifest(raw, dirname(path));
   } catch (error) {
     // "At tools.2.exec.0: ..." alone does not say which file the bridge picked.
-    if (source !== MANIFEST_OPTION && BridgeError.isInstance(error) && error.code === 'E_MANIFEST_INVALID') throw new BridgeError(error.code, `${error.message} Fix it in ${path}.`, { path });
+    if (source !== MANIFEST_OPTION && BridgeError.isInstance(error) && error.code === 'E_MANIFEST_INVALID')
+      throw new BridgeError(error.code, `${error.message} Fix it in ${path}.`, { path });
     throw error;
   }
 }

@@ -11,7 +11,11 @@ import { startBridge, type RunningBridge } from './start-bridge';
 function decoder(max: number) {
   const messages: unknown[] = [];
   const errors: BridgeError[] = [];
-  const d = new McpFrameDecoder(max, (m) => messages.push(m), (e) => errors.push(e));
+  const d = new McpFrameDecoder(
+    max,
+    (m) => messages.push(m),
+    (e) => errors.push(e),
+  );
   return { d, messages, errors };
 }
 
@@ -31,7 +35,7 @@ describe('MCP frame decoding', () => {
     pushInChunks(ok.d, messageOfSize(MAX_FRAME_BYTES));
     expect(ok.errors).toEqual([]);
     expect(ok.messages).toHaveLength(1);
-    expect(((ok.messages[0] as { result: { text: string } }).result.text).length).toBeGreaterThan(MAX_FRAME_BYTES - 100);
+    expect((ok.messages[0] as { result: { text: string } }).result.text.length).toBeGreaterThan(MAX_FRAME_BYTES - 100);
 
     const over = decoder(MAX_FRAME_BYTES);
     pushInChunks(over.d, messageOfSize(MAX_FRAME_BYTES + 1));
@@ -67,11 +71,24 @@ describe('an MCP server answering over the limit', () => {
   it('fails the call with E_MCP_FRAME_TOO_LARGE, and the next call gets a fresh server', async () => {
     const { root, dirs } = tempDirs();
     const b = await startBridge({
-      port: 0, roots: [root], dirs, env: { PATH: process.env.PATH }, writeBridgeFile: false, killGraceMs: 50, maxFrameBytes: 1024 * 1024,
-      mcpServers: { probe: { command: [process.execPath, join(fixturesDir, 'mcp-probe-server.mjs')], cwd: fixturesDir } },
+      port: 0,
+      roots: [root],
+      dirs,
+      env: { PATH: process.env.PATH },
+      writeBridgeFile: false,
+      killGraceMs: 50,
+      maxFrameBytes: 1024 * 1024,
+      mcpServers: {
+        probe: { command: [process.execPath, join(fixturesDir, 'mcp-probe-server.mjs')], cwd: fixturesDir },
+      },
     });
     running.push(b);
-    const call = (bytes: number) => send(b.url, '/v1/tools/call', { method: 'POST', headers: json(b.token), body: JSON.stringify({ name: 'mcp__probe__big', arguments: { bytes }, workspace: root }) });
+    const call = (bytes: number) =>
+      send(b.url, '/v1/tools/call', {
+        method: 'POST',
+        headers: json(b.token),
+        body: JSON.stringify({ name: 'mcp__probe__big', arguments: { bytes }, workspace: root }),
+      });
     const first = b.mcp.pids;
     const over = await call(2 * 1024 * 1024);
     expect(over.status).toBe(502);
@@ -87,11 +104,22 @@ describe('an MCP server answering with a huge error', () => {
   it('fails the call with a short error that quotes the start of the message, controls escaped', async () => {
     const { root, dirs } = tempDirs();
     const b = await startBridge({
-      port: 0, roots: [root], dirs, env: { PATH: process.env.PATH }, writeBridgeFile: false, killGraceMs: 50,
-      mcpServers: { boom: { command: [process.execPath, join(fixturesDir, 'mcp-error-server.mjs')], cwd: fixturesDir } },
+      port: 0,
+      roots: [root],
+      dirs,
+      env: { PATH: process.env.PATH },
+      writeBridgeFile: false,
+      killGraceMs: 50,
+      mcpServers: {
+        boom: { command: [process.execPath, join(fixturesDir, 'mcp-error-server.mjs')], cwd: fixturesDir },
+      },
     });
     running.push(b);
-    const r = await send(b.url, '/v1/tools/call', { method: 'POST', headers: json(b.token), body: JSON.stringify({ name: 'mcp__boom__boom', arguments: {}, workspace: root }) });
+    const r = await send(b.url, '/v1/tools/call', {
+      method: 'POST',
+      headers: json(b.token),
+      body: JSON.stringify({ name: 'mcp__boom__boom', arguments: {}, workspace: root }),
+    });
     expect(r.status).toBe(502);
     const error = r.json().error as { code: string; message: string };
     expect(error.code).toBe('E_MCP_CALL_FAILED');

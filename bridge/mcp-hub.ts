@@ -75,11 +75,20 @@ export class McpHub {
       for (const t of listed.tools) {
         const publicName = `mcp__${name}__${t.name}`;
         if (!TOOL_NAME.test(publicName) || this.tools.has(publicName)) {
-          this.options.log?.(`mcp: skipping tool "${t.name}" of ${name}: its public name ${publicName} is invalid or taken.`);
+          this.options.log?.(
+            `mcp: skipping tool "${t.name}" of ${name}: its public name ${publicName} is invalid or taken.`,
+          );
           continue;
         }
-        const parameters = t.inputSchema && t.inputSchema.type === 'object' ? (t.inputSchema as Record<string, unknown>) : { type: 'object', properties: {} };
-        this.tools.set(publicName, { server, remoteName: t.name, tool: { name: publicName, description: t.description ?? '', parameters } });
+        const parameters =
+          t.inputSchema && t.inputSchema.type === 'object'
+            ? (t.inputSchema as Record<string, unknown>)
+            : { type: 'object', properties: {} };
+        this.tools.set(publicName, {
+          server,
+          remoteName: t.name,
+          tool: { name: publicName, description: t.description ?? '', parameters },
+        });
       }
     }
   }
@@ -89,8 +98,12 @@ export class McpHub {
     // After close() nothing starts again: a call that raced the shutdown must not leave a fresh server running.
     if (this.closed) throw new BridgeError('E_BRIDGE_CLOSED', 'The bridge is shutting down. Start it again.');
     const transport = new McpStdioTransport({
-      argv: server.argv, cwd: server.cwd, env: this.options.env, maxBufferSize: this.options.maxFrameBytes,
-      killGraceMs: this.options.killGraceMs ?? KILL_GRACE_MS, groups: this.options.groups,
+      argv: server.argv,
+      cwd: server.cwd,
+      env: this.options.env,
+      maxBufferSize: this.options.maxFrameBytes,
+      killGraceMs: this.options.killGraceMs ?? KILL_GRACE_MS,
+      groups: this.options.groups,
     });
     const client = new Client({ name: 'i-bridge', version: VERSION });
     transport.onclose = () => {
@@ -125,7 +138,9 @@ export class McpHub {
     const transport = entry.server.transport;
     let result: Awaited<ReturnType<Client['callTool']>>;
     try {
-      result = await client.callTool({ name: entry.remoteName, arguments: args }, undefined, { timeout: this.options.callTimeoutMs });
+      result = await client.callTool({ name: entry.remoteName, arguments: args }, undefined, {
+        timeout: this.options.callTimeoutMs,
+      });
     } catch (error) {
       // The transport stopped the server over an oversized or malformed message: that is the news, not "Connection closed".
       if (transport?.failure) throw transport.failure;
@@ -135,17 +150,28 @@ export class McpHub {
         await entry.server.transport?.close().catch(() => undefined);
       }
       // The message is the server's own words (a JSON-RPC error): quoted short, with its controls visible.
-      throw new BridgeError(timedOut ? 'E_MCP_TIMEOUT' : 'E_MCP_CALL_FAILED', `The MCP tool ${name} failed (${boundedText(String((error as Error).message), 2000)}). It is not retried.`);
+      throw new BridgeError(
+        timedOut ? 'E_MCP_TIMEOUT' : 'E_MCP_CALL_FAILED',
+        `The MCP tool ${name} failed (${boundedText(String((error as Error).message), 2000)}). It is not retried.`,
+      );
     }
     const texts: string[] = [];
     const images: ToolImage[] = [];
     for (const part of (result.content ?? []) as { type: string; text?: string; data?: string; mimeType?: string }[]) {
       if (part.type === 'text' && typeof part.text === 'string') texts.push(part.text);
-      else if (part.type === 'image' && typeof part.data === 'string' && /^image\/(png|jpeg|gif|webp)$/.test(part.mimeType ?? '')) {
+      else if (
+        part.type === 'image' &&
+        typeof part.data === 'string' &&
+        /^image\/(png|jpeg|gif|webp)$/.test(part.mimeType ?? '')
+      ) {
         images.push({ type: 'image_url', image_url: { url: `data:${part.mimeType};base64,${part.data}` } });
       }
     }
-    if (result.isError) throw new BridgeError('E_MCP_TOOL_ERROR', texts.join('\n').slice(0, 4000) || `The MCP tool ${name} reported an error.`);
+    if (result.isError)
+      throw new BridgeError(
+        'E_MCP_TOOL_ERROR',
+        texts.join('\n').slice(0, 4000) || `The MCP tool ${name} reported an error.`,
+      );
     return images.length ? { output: texts.join('\n'), images } : { output: texts.join('\n') };
   }
 

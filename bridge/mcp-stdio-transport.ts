@@ -40,7 +40,13 @@ export class McpFrameDecoder {
     this.reader = new FrameReader(maxFrameBytes, {
       line: (line) => this.onLine(line),
       overflow: (bytes) =>
-        this.fail(new BridgeError('E_MCP_FRAME_TOO_LARGE', `The MCP server sent a message of more than ${maxFrameBytes} bytes (at least ${bytes}). Messages are limited to 48 MiB; have the tool return less data.`, { bytes, limit: maxFrameBytes })),
+        this.fail(
+          new BridgeError(
+            'E_MCP_FRAME_TOO_LARGE',
+            `The MCP server sent a message of more than ${maxFrameBytes} bytes (at least ${bytes}). Messages are limited to 48 MiB; have the tool return less data.`,
+            { bytes, limit: maxFrameBytes },
+          ),
+        ),
     });
   }
 
@@ -60,7 +66,12 @@ export class McpFrameDecoder {
     try {
       message = JSONRPCMessageSchema.parse(JSON.parse(line.toString('utf8', 0, end)));
     } catch {
-      return this.fail(new BridgeError('E_MCP_PROTOCOL', `The MCP server wrote a line on stdout that is not a JSON-RPC message (${line.length} bytes, starting ${JSON.stringify(line.toString('utf8', 0, Math.min(end, 80)))}). stdout is for protocol messages only.`));
+      return this.fail(
+        new BridgeError(
+          'E_MCP_PROTOCOL',
+          `The MCP server wrote a line on stdout that is not a JSON-RPC message (${line.length} bytes, starting ${JSON.stringify(line.toString('utf8', 0, Math.min(end, 80)))}). stdout is for protocol messages only.`,
+        ),
+      );
     }
     this.onMessage(message);
   }

@@ -21,13 +21,26 @@ async function bridge(extra: Partial<BridgeOptions> = {}) {
   const { root, dirs } = tempDirs();
   const workspace = join(root, 'project');
   mkdirSync(workspace);
-  const b = await startBridge({ port: 0, roots: [workspace], manifestPath: join(examplesDir, 'desktop.json'), dirs, env: { PATH: process.env.PATH }, writeBridgeFile: false, ...extra });
+  const b = await startBridge({
+    port: 0,
+    roots: [workspace],
+    manifestPath: join(examplesDir, 'desktop.json'),
+    dirs,
+    env: { PATH: process.env.PATH },
+    writeBridgeFile: false,
+    ...extra,
+  });
   running.push(b);
   return { b, workspace };
 }
 
 /** A raw connection that records what the server answered and whether it closed. */
-function raw(port: number): { socket: net.Socket; answer: () => string; closed: () => boolean; connected: Promise<void> } {
+function raw(port: number): {
+  socket: net.Socket;
+  answer: () => string;
+  closed: () => boolean;
+  connected: Promise<void>;
+} {
   const socket = net.connect(port, '127.0.0.1');
   sockets.push(socket);
   let answer = '';
@@ -35,19 +48,32 @@ function raw(port: number): { socket: net.Socket; answer: () => string; closed: 
   socket.on('data', (c: Buffer) => (answer += c.toString('latin1')));
   socket.on('error', () => undefined);
   socket.on('close', () => (closed = true));
-  return { socket, answer: () => answer, closed: () => closed, connected: new Promise((r) => socket.once('connect', () => r())) };
+  return {
+    socket,
+    answer: () => answer,
+    closed: () => closed,
+    connected: new Promise((r) => socket.once('connect', () => r())),
+  };
 }
 
 describe('/v1/pair before authentication', () => {
   it('refuses a body over 4 KiB with 413 and closes the connection', async () => {
     const { b } = await bridge();
     const body = JSON.stringify({ code: 'x'.repeat(PAIR_MAX_BODY_BYTES) });
-    const res = await send(b.url, '/v1/pair', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const res = await send(b.url, '/v1/pair', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(res.status).toBe(413);
     expect((res.json().error as { code: string }).code).toBe('E_BODY_TOO_LARGE');
     expect(res.headers.connection).toBe('close');
     // A small wrong code is still read and judged (the cap is on bytes, not on pairing).
-    const small = await send(b.url, '/v1/pair', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'AAAA-AAAA' }) });
+    const small = await send(b.url, '/v1/pair', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: 'AAAA-AAAA' }),
+    });
     expect((small.json().error as { code: string }).code).toBe('E_PAIRING_WRONG');
   });
 
@@ -55,13 +81,19 @@ describe('/v1/pair before authentication', () => {
     const { b } = await bridge();
     const c = raw(b.port);
     await c.connected;
-    c.socket.write(`POST /v1/pair HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    c.socket.write(
+      `POST /v1/pair HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
     const chunk = Buffer.concat([Buffer.from(`10000\r\n`), Buffer.alloc(0x10000, 0x20), Buffer.from('\r\n')]);
     let sent = 0;
     // 40 MiB, under the 48 MiB cap of other endpoints: a server without the pair cap would read all of it and wait.
     const total = 40 * 1024 * 1024;
     while (sent < total && !c.closed()) {
-      if (!c.socket.write(chunk)) await new Promise((r) => { c.socket.once('drain', r); c.socket.once('close', r); });
+      if (!c.socket.write(chunk))
+        await new Promise((r) => {
+          c.socket.once('drain', r);
+          c.socket.once('close', r);
+        });
       sent += chunk.byteLength;
     }
     expect(await waitFor(() => c.closed(), 5000)).toBe(true);
@@ -80,13 +112,17 @@ describe('/v1/pair on a connection that already authenticated', () => {
     const call = JSON.stringify({ name: 'echo', arguments: { text: 'a' }, workspace });
     for (let i = 0; i < 2; i++) {
       const before = c.answer().length;
-      c.socket.write(`POST /v1/tools/call HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nAuthorization: Bearer ${b.token}\r\nContent-Type: application/json\r\nContent-Length: ${call.length}\r\n\r\n${call}`);
+      c.socket.write(
+        `POST /v1/tools/call HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nAuthorization: Bearer ${b.token}\r\nContent-Type: application/json\r\nContent-Length: ${call.length}\r\n\r\n${call}`,
+      );
       expect(await waitFor(() => c.answer().slice(before).includes('{"output":"a"}'))).toBe(true);
     }
     expect(c.closed()).toBe(false);
     const before = c.answer().length;
     const pair = JSON.stringify({ code: 'x'.repeat(1024 * 1024) });
-    c.socket.write(`POST /v1/pair HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nContent-Type: application/json\r\nContent-Length: ${pair.length}\r\n\r\n${pair}`);
+    c.socket.write(
+      `POST /v1/pair HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nContent-Type: application/json\r\nContent-Length: ${pair.length}\r\n\r\n${pair}`,
+    );
     expect(await waitFor(() => c.closed(), 2000)).toBe(true);
     // The refusal itself, when it reached the socket before the close (the client may instead see a reset).
     const answer = c.answer().slice(before);
@@ -120,7 +156,9 @@ describe('deadlines for heads and requests', () => {
     const { b } = await bridge({ serverLimits: { headersTimeoutMs: 300, requestTimeoutMs: 600 } });
     const c = raw(b.port);
     await c.connected;
-    c.socket.write(`POST /v1/pair HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nContent-Type: application/json\r\nContent-Length: 2000\r\n\r\n`);
+    c.socket.write(
+      `POST /v1/pair HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nContent-Type: application/json\r\nContent-Length: 2000\r\n\r\n`,
+    );
     const drip = setInterval(() => c.closed() || c.socket.write(' '), 50);
     try {
       expect(await waitFor(() => c.closed(), 5000)).toBe(true);
@@ -131,7 +169,9 @@ describe('deadlines for heads and requests', () => {
   });
 
   it('keeps an idle authenticated keep-alive connection past the headers timeout', async () => {
-    const { b, workspace } = await bridge({ serverLimits: { headersTimeoutMs: 200, requestTimeoutMs: 400, keepAliveMs: 5000 } });
+    const { b, workspace } = await bridge({
+      serverLimits: { headersTimeoutMs: 200, requestTimeoutMs: 400, keepAliveMs: 5000 },
+    });
     const client = new KeepAliveClient(b.port);
     try {
       const body = JSON.stringify({ name: 'echo', arguments: { text: 'a' }, workspace });

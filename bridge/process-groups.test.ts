@@ -20,7 +20,11 @@ const SLEEP = "process.on('SIGTERM',()=>{});setInterval(()=>{},1000)";
 
 /** A detached process (its own group) that ignores SIGTERM and stdin EOF, like a careless worker. */
 function sleeper(): number {
-  const child = spawn(process.execPath, ['-e', SLEEP], { detached: true, stdio: 'ignore', env: { PATH: process.env.PATH } });
+  const child = spawn(process.execPath, ['-e', SLEEP], {
+    detached: true,
+    stdio: 'ignore',
+    env: { PATH: process.env.PATH },
+  });
   child.unref();
   sleepers.push(child.pid!);
   return child.pid!;
@@ -29,7 +33,11 @@ function sleeper(): number {
 /** A group whose leader has exited while its child (same group) lives on: [pgid, child, leader's start time]. */
 async function orphanedGroup(): Promise<[number, number, string]> {
   const script = `const s=require('fs').readFileSync('/proc/self/stat','utf8');const c=require('child_process').spawn(process.execPath,['-e',${JSON.stringify(SLEEP)}],{stdio:'ignore'});process.stdout.write(c.pid+' '+s.slice(s.lastIndexOf(')')+2).split(' ')[19]);c.unref();`;
-  const leader = spawn(process.execPath, ['-e', script], { detached: true, stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: process.env.PATH } });
+  const leader = spawn(process.execPath, ['-e', script], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { PATH: process.env.PATH },
+  });
   sleepers.push(leader.pid!);
   let out = '';
   leader.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -40,21 +48,30 @@ async function orphanedGroup(): Promise<[number, number, string]> {
 }
 
 /** A pid that no process has now (a child that already exited and was reaped). */
-const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+const deadPid = () =>
+  Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
 const self = () => ({ pgid: process.pid, start: processStartTime(process.pid) });
 const entry = (pgid: number) => ({ pgid, start: processStartTime(pgid) });
 const shift = (start: string, by: number) => String(BigInt(start) + BigInt(by));
 
-function writeRecord(dir: string, name: string, groups: { pgid: number; start: string | null }[], extra: Record<string, unknown> = {}): string {
+function writeRecord(
+  dir: string,
+  name: string,
+  groups: { pgid: number; start: string | null }[],
+  extra: Record<string, unknown> = {},
+): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, `${name}.json`);
   const dead = deadPid();
-  writeFileSync(file, JSON.stringify({ version: 3, boot: bootId(), bridge: { pgid: dead, start: '1' }, groups, ...extra }));
+  writeFileSync(
+    file,
+    JSON.stringify({ version: 3, boot: bootId(), bridge: { pgid: dead, start: '1' }, groups, ...extra }),
+  );
   return file;
 }
 
 describe.skipIf(process.platform !== 'linux')('leftover worker groups of a killed bridge', () => {
-  it('kills a dead bridge\'s group whose leader runs with the recorded start time, and one whose leader has exited', async () => {
+  it("kills a dead bridge's group whose leader runs with the recorded start time, and one whose leader has exited", async () => {
     const dir = join(tempDirs().root, 'groups');
     const worker = sleeper();
     const [pgid, member, leaderStart] = await orphanedGroup();
@@ -113,7 +130,10 @@ describe.skipIf(process.platform !== 'linux')('leftover worker groups of a kille
     const worker = sleeper();
     const live = writeRecord(dir, '4000001', [entry(worker)], { bridge: self() });
     const victim = join(root, 'victim.json');
-    writeFileSync(victim, JSON.stringify({ version: 3, boot: bootId(), bridge: { pgid: deadPid(), start: '1' }, groups: [entry(worker)] }));
+    writeFileSync(
+      victim,
+      JSON.stringify({ version: 3, boot: bootId(), bridge: { pgid: deadPid(), start: '1' }, groups: [entry(worker)] }),
+    );
     symlinkSync(victim, join(dir, '4000002.json'));
     expect(reapLeftoverGroups(dir)).toEqual([]);
     expect(isAlive(worker)).toBe(true);
@@ -128,7 +148,12 @@ describe.skipIf(process.platform !== 'linux')('leftover worker groups of a kille
     const pid = sleeper();
     record.add(pid);
     expect(statSync(record.file).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(record.file, 'utf8'))).toEqual({ version: 3, boot: bootId(), bridge: self(), groups: [{ pgid: pid, start: processStartTime(pid) }] });
+    expect(JSON.parse(readFileSync(record.file, 'utf8'))).toEqual({
+      version: 3,
+      boot: bootId(),
+      bridge: self(),
+      groups: [{ pgid: pid, start: processStartTime(pid) }],
+    });
     record.remove(pid);
     expect(existsSync(record.file)).toBe(false);
   });

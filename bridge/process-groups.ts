@@ -125,27 +125,43 @@ export class GroupRecord {
   private write(): void {
     if (this.broken) return;
     if (this.groups.size === 0) return this.clear();
-    const content: GroupFile = { version: 3, boot: this.boot, bridge: this.self, groups: [...this.groups].map(([pgid, start]) => ({ pgid, start })) };
+    const content: GroupFile = {
+      version: 3,
+      boot: this.boot,
+      bridge: this.self,
+      groups: [...this.groups].map(([pgid, start]) => ({ pgid, start })),
+    };
     try {
       preparePrivateDir(this.dir);
       writePrivateFile(this.file, `${JSON.stringify(content)}\n`);
     } catch (error) {
       // The guard is best effort; the bridge keeps working (and its normal exit still kills every group).
       this.broken = true;
-      this.log?.(`could not record worker groups in ${this.dir} (${(error as Error).message}); leftover workers of a killed bridge will not be reaped.`);
+      this.log?.(
+        `could not record worker groups in ${this.dir} (${(error as Error).message}); leftover workers of a killed bridge will not be reaped.`,
+      );
     }
   }
 }
 
 const isEntry = (v: unknown): v is GroupEntry =>
-  typeof v === 'object' && v !== null && Number.isInteger((v as GroupEntry).pgid) && (v as GroupEntry).pgid > 1 &&
-  ((v as GroupEntry).start === null || (typeof (v as GroupEntry).start === 'string' && /^\d{1,20}$/.test((v as GroupEntry).start!)));
+  typeof v === 'object' &&
+  v !== null &&
+  Number.isInteger((v as GroupEntry).pgid) &&
+  (v as GroupEntry).pgid > 1 &&
+  ((v as GroupEntry).start === null ||
+    (typeof (v as GroupEntry).start === 'string' && /^\d{1,20}$/.test((v as GroupEntry).start!)));
 
 function parseRecord(text: string | undefined): GroupFile | undefined {
   if (text === undefined) return undefined;
   try {
     const r = JSON.parse(text) as GroupFile;
-    const ok = r?.version === 3 && (r.boot === null || typeof r.boot === 'string') && isEntry(r.bridge) && Array.isArray(r.groups) && r.groups.every(isEntry);
+    const ok =
+      r?.version === 3 &&
+      (r.boot === null || typeof r.boot === 'string') &&
+      isEntry(r.bridge) &&
+      Array.isArray(r.groups) &&
+      r.groups.every(isEntry);
     return ok ? r : undefined;
   } catch {
     return undefined;
@@ -213,11 +229,17 @@ export function reapLeftoverGroups(dir: string, log?: (line: string) => void): n
         }
       }
     } else if (record) {
-      log?.(`found worker groups ${record.groups.map((g) => g.pgid).join(', ')} recorded by a bridge that did not shut down (${file}); without /proc they cannot be verified, so they are left alone. Stop any leftover workers yourself.`);
+      log?.(
+        `found worker groups ${record.groups.map((g) => g.pgid).join(', ')} recorded by a bridge that did not shut down (${file}); without /proc they cannot be verified, so they are left alone. Stop any leftover workers yourself.`,
+      );
     }
     unlinkQuietly(file);
   }
-  if (killed.length) log?.(`killed ${killed.length} leftover worker group(s) of a bridge that did not shut down: ${killed.join(', ')}`);
-  if (refused.length) log?.(`left ${refused.length} recorded process group(s) alone (${refused.join(', ')}): their processes' start times do not match the recording bridge's (the pids were reused), so they are not its workers. Stop them yourself if they are.`);
+  if (killed.length)
+    log?.(`killed ${killed.length} leftover worker group(s) of a bridge that did not shut down: ${killed.join(', ')}`);
+  if (refused.length)
+    log?.(
+      `left ${refused.length} recorded process group(s) alone (${refused.join(', ')}): their processes' start times do not match the recording bridge's (the pids were reused), so they are not its workers. Stop them yourself if they are.`,
+    );
   return killed;
 }

@@ -30,9 +30,30 @@ const codeOf = (f: () => unknown): string => {
 // A deterministic generator, so a failure names a case that can be run again.
 function random(seed: number): () => number {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
 }
-const PIECES = ['a', ' ', 'é', '€', '😀', '\n', '\t', '"', '\\', '/', '\u0001', '\u007f', '\u2028', '\ud800', '\udc00', '\ud83d', '\ude00', 'x\ud83dy', '{"k":[1]}', '\u00ff'];
+const PIECES = [
+  'a',
+  ' ',
+  'é',
+  '€',
+  '😀',
+  '\n',
+  '\t',
+  '"',
+  '\\',
+  '/',
+  '\u0001',
+  '\u007f',
+  '\u2028',
+  '\ud800',
+  '\udc00',
+  '\ud83d',
+  '\ude00',
+  'x\ud83dy',
+  '{"k":[1]}',
+  '\u00ff',
+];
 
 describe('proxy envelope decoding', () => {
   it('gives the body bytes JSON.parse + Buffer.from gave, for escapes, surrogates and multibyte text split anywhere', () => {
@@ -41,7 +62,12 @@ describe('proxy envelope decoding', () => {
       let text = '';
       const len = Math.floor(next() * 12);
       for (let k = 0; k < len; k++) text += PIECES[Math.floor(next() * PIECES.length)];
-      const envelope = JSON.stringify({ url: 'https://api.example/v1', method: 'POST', headers: { 'x-a': 'b"c' }, body: text });
+      const envelope = JSON.stringify({
+        url: 'https://api.example/v1',
+        method: 'POST',
+        headers: { 'x-a': 'b"c' },
+        body: text,
+      });
       const expected = Buffer.from(text, 'utf8');
       const bytes = Buffer.from(envelope, 'utf8');
       // Every single split point, and a few random triple splits.
@@ -66,13 +92,26 @@ describe('proxy envelope decoding', () => {
 
   it('refuses malformed JSON, raw control characters, bad escapes and invalid UTF-8 as E_BODY_INVALID', () => {
     const bad: (string | Buffer)[] = [
-      '', '[]', '{"url":"u",}', '{"url":"u" "body":"x"}', '{"body":"a\nb"}', '{"body":"a\\qb"}', '{"body":"\\u12G4"}',
-      '{"body":"x"', '{"body":"x"} x', '{"url":u}', '{"url"}',
+      '',
+      '[]',
+      '{"url":"u",}',
+      '{"url":"u" "body":"x"}',
+      '{"body":"a\nb"}',
+      '{"body":"a\\qb"}',
+      '{"body":"\\u12G4"}',
+      '{"body":"x"',
+      '{"body":"x"} x',
+      '{"url":u}',
+      '{"url"}',
       Buffer.concat([Buffer.from('{"body":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]),
       Buffer.concat([Buffer.from('{"body":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]), // an encoded surrogate
       Buffer.concat([Buffer.from('{"body":"'), Buffer.from([0xe2, 0x82]), Buffer.from('"}')]), // cut short by the quote
     ];
-    for (const input of bad) expect(codeOf(() => decode(input)), JSON.stringify(input.toString())).toBe('E_BODY_INVALID');
+    for (const input of bad)
+      expect(
+        codeOf(() => decode(input)),
+        JSON.stringify(input.toString()),
+      ).toBe('E_BODY_INVALID');
   });
 
   it('refuses a field named twice, a huge field name and oversized fields as E_PROXY_INVALID', () => {

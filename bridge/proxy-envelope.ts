@@ -37,7 +37,9 @@ export class SpooledBody {
   private room(): Buffer {
     if (this.current && this.at < this.current.byteLength) return this.current;
     if (this.current) this.pieces.push(this.current);
-    this.current = Buffer.allocUnsafe(this.capacity ?? Math.max(1, Math.min(PIECE_BYTES, this.maxBytes - this.byteLength)));
+    this.current = Buffer.allocUnsafe(
+      this.capacity ?? Math.max(1, Math.min(PIECE_BYTES, this.maxBytes - this.byteLength)),
+    );
     this.at = 0;
     return this.current;
   }
@@ -68,14 +70,41 @@ export class SpooledBody {
 }
 
 const tooLarge = (maxBytes: number) =>
-  new BridgeError('E_BODY_TOO_LARGE', `The request body is larger than ${maxBytes} bytes. Send less data.`, { limit: maxBytes });
-const notJson = (what: string) => new BridgeError('E_BODY_INVALID', `The request body is not valid JSON (${what}). Send a JSON object {url, method, headers, body}.`);
+  new BridgeError('E_BODY_TOO_LARGE', `The request body is larger than ${maxBytes} bytes. Send less data.`, {
+    limit: maxBytes,
+  });
+const notJson = (what: string) =>
+  new BridgeError(
+    'E_BODY_INVALID',
+    `The request body is not valid JSON (${what}). Send a JSON object {url, method, headers, body}.`,
+  );
 
-const enum S { Start, KeyOrEnd, Key, Colon, Value, Raw, Body, After, Next, Done }
+const enum S {
+  Start,
+  KeyOrEnd,
+  Key,
+  Colon,
+  Value,
+  Raw,
+  Body,
+  After,
+  Next,
+  Done,
+}
 
 const WS = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-const hex = (b: number) => (b >= 0x30 && b <= 0x39 ? b - 0x30 : b >= 0x61 && b <= 0x66 ? b - 0x57 : b >= 0x41 && b <= 0x46 ? b - 0x37 : -1);
-const SIMPLE_ESCAPES: Record<number, number> = { 0x22: 0x22, 0x5c: 0x5c, 0x2f: 0x2f, 0x62: 0x08, 0x66: 0x0c, 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09 };
+const hex = (b: number) =>
+  b >= 0x30 && b <= 0x39 ? b - 0x30 : b >= 0x61 && b <= 0x66 ? b - 0x57 : b >= 0x41 && b <= 0x46 ? b - 0x37 : -1;
+const SIMPLE_ESCAPES: Record<number, number> = {
+  0x22: 0x22,
+  0x5c: 0x5c,
+  0x2f: 0x2f,
+  0x62: 0x08,
+  0x66: 0x0c,
+  0x6e: 0x0a,
+  0x72: 0x0d,
+  0x74: 0x09,
+};
 
 /**
  * The incremental parser. `push` takes socket chunks in order, `end` returns the fields with `body` as a
@@ -137,7 +166,11 @@ export class ProxyEnvelopeParser {
     if (WS(b) && this.state !== S.Value) return;
     switch (this.state) {
       case S.Start:
-        if (b !== 0x7b) throw new BridgeError('E_BODY_INVALID', 'The request body must be a JSON object {url, method, headers, body}.');
+        if (b !== 0x7b)
+          throw new BridgeError(
+            'E_BODY_INVALID',
+            'The request body must be a JSON object {url, method, headers, body}.',
+          );
         this.state = S.KeyOrEnd;
         return;
       case S.KeyOrEnd:
@@ -191,7 +224,11 @@ export class ProxyEnvelopeParser {
         this.state = S.Colon;
         return i + 1;
       }
-      if (this.key.length >= 256) throw new BridgeError('E_PROXY_INVALID', 'A field name is longer than 256 bytes. Send {url, method, headers, body}.');
+      if (this.key.length >= 256)
+        throw new BridgeError(
+          'E_PROXY_INVALID',
+          'A field name is longer than 256 bytes. Send {url, method, headers, body}.',
+        );
       this.key.push(b);
     }
     return i;
@@ -206,7 +243,10 @@ export class ProxyEnvelopeParser {
     }
     this.name = name as string;
     if (Object.prototype.hasOwnProperty.call(this.fields, this.name)) {
-      throw new BridgeError('E_PROXY_INVALID', `At ${this.name.slice(0, 100)}: the field appears twice. Send each of url, method, headers and body once.`);
+      throw new BridgeError(
+        'E_PROXY_INVALID',
+        `At ${this.name.slice(0, 100)}: the field appears twice. Send each of url, method, headers and body once.`,
+      );
     }
   }
 
@@ -247,14 +287,21 @@ export class ProxyEnvelopeParser {
     const end = done === -1 ? chunk.length : done;
     this.rawBytes += end - start;
     if (this.rawBytes > PROXY_FIELDS_MAX_BYTES) {
-      throw new BridgeError('E_PROXY_INVALID', `The fields other than body are larger than ${PROXY_FIELDS_MAX_BYTES} bytes. Send a short url, method and headers.`);
+      throw new BridgeError(
+        'E_PROXY_INVALID',
+        `The fields other than body are larger than ${PROXY_FIELDS_MAX_BYTES} bytes. Send a short url, method and headers.`,
+      );
     }
     this.raw.push(Buffer.from(chunk.subarray(start, end)));
     if (done === -1) return end;
     const bytes = Buffer.concat(this.raw);
     this.raw = [];
     if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) {
-      throw new BridgeError('E_BODY_TOO_DEEP', `The request body nests JSON more than ${MAX_JSON_DEPTH} levels deep. Send flatter data.`, { limit: MAX_JSON_DEPTH });
+      throw new BridgeError(
+        'E_BODY_TOO_DEEP',
+        `The request body nests JSON more than ${MAX_JSON_DEPTH} levels deep. Send flatter data.`,
+        { limit: MAX_JSON_DEPTH },
+      );
     }
     try {
       this.fields[this.name] = JSON.parse(bytes.toString('utf8'));
@@ -385,7 +432,8 @@ export class ProxyEnvelopeParser {
   }
 }
 
-const notUtf8 = () => new BridgeError('E_BODY_INVALID', 'The request body is not valid UTF-8. Send JSON encoded as UTF-8.');
+const notUtf8 = () =>
+  new BridgeError('E_BODY_INVALID', 'The request body is not valid UTF-8. Send JSON encoded as UTF-8.');
 
 /**
  * Reads a proxy envelope from the request as it arrives (the cap counted on the wire, like readBody): the fields,
@@ -420,7 +468,11 @@ export function readProxyEnvelope(req: IncomingMessage, maxBytes: number): Promi
           collectYoung(); // the chunks already decoded (this one is still referenced, the next one frees it)
         }
       } catch (error) {
-        settle(BridgeError.isInstance(error) ? error : new BridgeError('E_BODY_INVALID', `The request body could not be read (${(error as Error).message}).`));
+        settle(
+          BridgeError.isInstance(error)
+            ? error
+            : new BridgeError('E_BODY_INVALID', `The request body could not be read (${(error as Error).message}).`),
+        );
       }
     };
     const onEnd = () => {
@@ -430,7 +482,8 @@ export function readProxyEnvelope(req: IncomingMessage, maxBytes: number): Promi
         settle(error as BridgeError);
       }
     };
-    const onError = (error: Error) => settle(new BridgeError('E_REQUEST_ABORTED', `The request body could not be read (${error.message}).`));
+    const onError = (error: Error) =>
+      settle(new BridgeError('E_REQUEST_ABORTED', `The request body could not be read (${error.message}).`));
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);

@@ -50,16 +50,29 @@ const APP = 'http://app.test';
 
 async function bridge() {
   const { root, dirs } = tempDirs();
-  const b = await startBridge({ port: 0, roots: [root], dirs, proxyOrigins: [upstreamUrl], allowOrigins: [APP], env: { PATH: process.env.PATH } });
+  const b = await startBridge({
+    port: 0,
+    roots: [root],
+    dirs,
+    proxyOrigins: [upstreamUrl],
+    allowOrigins: [APP],
+    env: { PATH: process.env.PATH },
+  });
   running.push(b);
   return b;
 }
-const proxy = (b: RunningBridge, body: unknown) => send(b.url, '/v1/proxy', { method: 'POST', headers: json(b.token), body: JSON.stringify(body) });
+const proxy = (b: RunningBridge, body: unknown) =>
+  send(b.url, '/v1/proxy', { method: 'POST', headers: json(b.token), body: JSON.stringify(body) });
 
 describe('provider proxy', () => {
   it('streams an allowlisted upstream response back with its status and safe headers only', async () => {
     const b = await bridge();
-    const res = await proxy(b, { url: `${upstreamUrl}/v1/stream`, method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"q":1}' });
+    const res = await proxy(b, {
+      url: `${upstreamUrl}/v1/stream`,
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: '{"q":1}',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toBe('data: one\n\ndata: two\n\n');
     expect(res.headers['content-type']).toBe('text/event-stream');
@@ -73,11 +86,25 @@ describe('provider proxy', () => {
 
   it('lets the page read Retry-After and the rate-limit headers of a proxied answer (CORS expose list by name)', async () => {
     const b = await bridge();
-    const res = await send(b.url, '/v1/proxy', { method: 'POST', headers: { ...json(b.token), origin: APP }, body: JSON.stringify({ url: `${upstreamUrl}/v1/chat`, body: '{}' }) });
+    const res = await send(b.url, '/v1/proxy', {
+      method: 'POST',
+      headers: { ...json(b.token), origin: APP },
+      body: JSON.stringify({ url: `${upstreamUrl}/v1/chat`, body: '{}' }),
+    });
     expect(res.status).toBe(429);
     expect(res.headers['access-control-allow-origin']).toBe(APP);
-    const exposed = String(res.headers['access-control-expose-headers']).split(',').map((h) => h.trim().toLowerCase());
-    const forwarded = ['retry-after', 'retry-after-ms', 'x-ratelimit-remaining-requests', 'x-ratelimit-reset-tokens', 'anthropic-ratelimit-tokens-reset', 'request-id', 'x-i-bridge-proxy'];
+    const exposed = String(res.headers['access-control-expose-headers'])
+      .split(',')
+      .map((h) => h.trim().toLowerCase());
+    const forwarded = [
+      'retry-after',
+      'retry-after-ms',
+      'x-ratelimit-remaining-requests',
+      'x-ratelimit-reset-tokens',
+      'anthropic-ratelimit-tokens-reset',
+      'request-id',
+      'x-i-bridge-proxy',
+    ];
     for (const name of forwarded) {
       expect(res.headers[name], name).toBeDefined();
       expect(exposed, name).toContain(name);
@@ -103,9 +130,22 @@ describe('provider proxy', () => {
 
   it('forwards only http and https targets: other schemes get 400 E_PROXY_INVALID, even if their "null" origin were allowed', async () => {
     const { root, dirs } = tempDirs();
-    const b = await startBridge({ port: 0, roots: [root], dirs, proxyOrigins: [upstreamUrl, 'null'], allowOrigins: [APP], env: { PATH: process.env.PATH } });
+    const b = await startBridge({
+      port: 0,
+      roots: [root],
+      dirs,
+      proxyOrigins: [upstreamUrl, 'null'],
+      allowOrigins: [APP],
+      env: { PATH: process.env.PATH },
+    });
     running.push(b);
-    for (const url of ['file:///etc/passwd', 'data:text/plain,hi', 'javascript:alert(1)', 'ftp://127.0.0.1/x', 'ws://127.0.0.1:1/']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'data:text/plain,hi',
+      'javascript:alert(1)',
+      'ftp://127.0.0.1/x',
+      'ws://127.0.0.1:1/',
+    ]) {
       const res = await proxy(b, { url, body: '{}' });
       expect([url, res.status, (res.json().error as { code: string }).code]).toEqual([url, 400, 'E_PROXY_INVALID']);
       expect((res.json().error as { message: string }).message).toMatch(/only http and https URLs/);
@@ -115,7 +155,13 @@ describe('provider proxy', () => {
 
   it('refuses a header value outside Latin-1 or with control characters with a clear 400, and sends Latin-1 values', async () => {
     const b = await bridge();
-    for (const [value, cp] of [['Bearer k€y', 'U+20AC'], ['a\u0001b', 'U+0001'], ['x\u2028y', 'U+2028'], ['emoji 😀', 'U+1F600'], ['line\nbreak', 'U+000A']] as const) {
+    for (const [value, cp] of [
+      ['Bearer k€y', 'U+20AC'],
+      ['a\u0001b', 'U+0001'],
+      ['x\u2028y', 'U+2028'],
+      ['emoji 😀', 'U+1F600'],
+      ['line\nbreak', 'U+000A'],
+    ] as const) {
       const res = await proxy(b, { url: `${upstreamUrl}/v1/stream`, headers: { 'x-api-key': value }, body: '{}' });
       expect([value, res.status, (res.json().error as { code: string }).code]).toEqual([value, 400, 'E_PROXY_INVALID']);
       expect((res.json().error as { message: string }).message).toContain(`At headers.x-api-key: character ${cp}`);

@@ -23,8 +23,10 @@ export interface ProxyRequest {
   body: ProxyBody | undefined;
 }
 
-const FORBIDDEN = /^(host|content-length|transfer-encoding|connection|keep-alive|upgrade|te|trailer|expect|proxy-.*|x-forwarded-.*|forwarded|origin|referer|cookie)$/i;
-const FORWARD_BACK = /^(content-type|retry-after|retry-after-ms|request-id|x-request-id|openai-.*|anthropic-.*|x-ratelimit-.*)$/i;
+const FORBIDDEN =
+  /^(host|content-length|transfer-encoding|connection|keep-alive|upgrade|te|trailer|expect|proxy-.*|x-forwarded-.*|forwarded|origin|referer|cookie)$/i;
+const FORWARD_BACK =
+  /^(content-type|retry-after|retry-after-ms|request-id|x-request-id|openai-.*|anthropic-.*|x-ratelimit-.*)$/i;
 
 /**
  * Index of the first character node:http would refuse in a header value (it throws ERR_INVALID_CHAR, a 500 if it
@@ -40,7 +42,8 @@ function badHeaderChar(value: string): number {
 
 export function parseProxyRequest(body: Record<string, unknown>, allowedOrigins: readonly string[]): ProxyRequest {
   for (const k of Object.keys(body)) {
-    if (!['url', 'method', 'headers', 'body'].includes(k)) throw new BridgeError('E_PROXY_INVALID', `At ${k}: unknown field. Send {url, method, headers, body}.`);
+    if (!['url', 'method', 'headers', 'body'].includes(k))
+      throw new BridgeError('E_PROXY_INVALID', `At ${k}: unknown field. Send {url, method, headers, body}.`);
   }
   let url: URL;
   try {
@@ -50,32 +53,54 @@ export function parseProxyRequest(body: Record<string, unknown>, allowedOrigins:
   }
   // Before the allowlist: every non-http(s) URL has the origin "null", which must never match anything.
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new BridgeError('E_PROXY_INVALID', `At url: the proxy forwards only http and https URLs, not ${url.protocol.slice(0, 40)}. Use the provider's https base URL.`);
+    throw new BridgeError(
+      'E_PROXY_INVALID',
+      `At url: the proxy forwards only http and https URLs, not ${url.protocol.slice(0, 40)}. Use the provider's https base URL.`,
+    );
   }
   if (!allowedOrigins.includes(url.origin) || url.username || url.password) {
-    throw new BridgeError('E_PROXY_ORIGIN_DENIED', `${url.origin} is not on the bridge's proxy allowlist. Add it to proxy_origins in bridge.json.`, { origin: url.origin });
+    throw new BridgeError(
+      'E_PROXY_ORIGIN_DENIED',
+      `${url.origin} is not on the bridge's proxy allowlist. Add it to proxy_origins in bridge.json.`,
+      { origin: url.origin },
+    );
   }
   const method = (body.method ?? 'POST') as string;
-  if (method !== 'GET' && method !== 'POST' && method !== 'DELETE') throw new BridgeError('E_PROXY_INVALID', 'At method: expected GET, POST or DELETE.');
+  if (method !== 'GET' && method !== 'POST' && method !== 'DELETE')
+    throw new BridgeError('E_PROXY_INVALID', 'At method: expected GET, POST or DELETE.');
   const headers: Record<string, string> = {};
   if (body.headers !== undefined) {
-    if (typeof body.headers !== 'object' || body.headers === null || Array.isArray(body.headers)) throw new BridgeError('E_PROXY_INVALID', 'At headers: expected an object of strings.');
+    if (typeof body.headers !== 'object' || body.headers === null || Array.isArray(body.headers))
+      throw new BridgeError('E_PROXY_INVALID', 'At headers: expected an object of strings.');
     for (const [name, value] of Object.entries(body.headers)) {
       if (typeof value !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/.test(name)) {
-        throw new BridgeError('E_PROXY_INVALID', `At headers.${name.slice(0, 100)}: expected a valid header name with a string value.`);
+        throw new BridgeError(
+          'E_PROXY_INVALID',
+          `At headers.${name.slice(0, 100)}: expected a valid header name with a string value.`,
+        );
       }
       const bad = badHeaderChar(value);
       if (bad >= 0) {
         const cp = value.codePointAt(bad)!.toString(16).toUpperCase().padStart(4, '0');
-        throw new BridgeError('E_PROXY_INVALID', `At headers.${name}: character U+${cp} at position ${bad} cannot be sent in an HTTP header (only tab and bytes 0x20–0xFF, Latin-1). Remove it or percent-encode the value.`, { header: name, position: bad });
+        throw new BridgeError(
+          'E_PROXY_INVALID',
+          `At headers.${name}: character U+${cp} at position ${bad} cannot be sent in an HTTP header (only tab and bytes 0x20–0xFF, Latin-1). Remove it or percent-encode the value.`,
+          { header: name, position: bad },
+        );
       }
-      if (FORBIDDEN.test(name)) throw new BridgeError('E_PROXY_HEADER_DENIED', `At headers.${name}: routing and transport headers are set by the bridge, not the caller.`);
+      if (FORBIDDEN.test(name))
+        throw new BridgeError(
+          'E_PROXY_HEADER_DENIED',
+          `At headers.${name}: routing and transport headers are set by the bridge, not the caller.`,
+        );
       headers[name.toLowerCase()] = value;
     }
   }
   const raw = body.body;
-  if (raw !== undefined && typeof raw !== 'string' && !(raw instanceof SpooledBody)) throw new BridgeError('E_PROXY_INVALID', 'At body: expected a string (serialise JSON first).');
-  if (raw !== undefined && method !== 'POST') throw new BridgeError('E_PROXY_INVALID', 'At body: only POST requests carry a body.');
+  if (raw !== undefined && typeof raw !== 'string' && !(raw instanceof SpooledBody))
+    throw new BridgeError('E_PROXY_INVALID', 'At body: expected a string (serialise JSON first).');
+  if (raw !== undefined && method !== 'POST')
+    throw new BridgeError('E_PROXY_INVALID', 'At body: only POST requests carry a body.');
   let payload: ProxyBody | undefined;
   if (typeof raw === 'string') {
     const bytes = Buffer.from(raw, 'utf8');
@@ -85,7 +110,13 @@ export function parseProxyRequest(body: Record<string, unknown>, allowedOrigins:
 }
 
 /** Sends the request upstream and pipes the answer into `res`. Resolves when the response has ended. */
-export function forwardProxy(request: ProxyRequest, res: ServerResponse, extraHeaders: Record<string, string>, maxBytes: number, onClientGone: (abort: () => void) => void): Promise<void> {
+export function forwardProxy(
+  request: ProxyRequest,
+  res: ServerResponse,
+  extraHeaders: Record<string, string>,
+  maxBytes: number,
+  onClientGone: (abort: () => void) => void,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const lib = request.url.protocol === 'https:' ? https : http;
     const payload = request.body;
@@ -101,14 +132,26 @@ export function forwardProxy(request: ProxyRequest, res: ServerResponse, extraHe
       if (started) {
         res.destroy();
         resolve();
-      } else reject(new BridgeError('E_PROXY_UPSTREAM', `The upstream request to ${request.url.origin} failed (${error.message}).`));
+      } else
+        reject(
+          new BridgeError(
+            'E_PROXY_UPSTREAM',
+            `The upstream request to ${request.url.origin} failed (${error.message}).`,
+          ),
+        );
     });
     upstream.on('response', (up) => {
       const status = up.statusCode ?? 502;
       if (status >= 300 && status < 400) {
         up.resume();
         upstream.destroy();
-        reject(new BridgeError('E_PROXY_REDIRECT', `${request.url.origin} answered with a redirect (${status}); the proxy never follows redirects. Fix the base URL.`, { status }));
+        reject(
+          new BridgeError(
+            'E_PROXY_REDIRECT',
+            `${request.url.origin} answered with a redirect (${status}); the proxy never follows redirects. Fix the base URL.`,
+            { status },
+          ),
+        );
         return;
       }
       started = true;

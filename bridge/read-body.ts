@@ -33,7 +33,13 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
         req.pause();
         return reject(error);
       }
-      const body = whole ? (size === whole.byteLength ? whole : whole.subarray(0, size)) : parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
+      const body = whole
+        ? size === whole.byteLength
+          ? whole
+          : whole.subarray(0, size)
+        : parts.length === 1
+          ? parts[0]!
+          : Buffer.concat(parts, size);
       whole = undefined;
       parts = [];
       resolve(body);
@@ -45,7 +51,8 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
       size += chunk.byteLength;
     };
     const onEnd = () => settle(undefined);
-    const onError = (error: Error) => settle(new BridgeError('E_REQUEST_ABORTED', `The request body could not be read (${error.message}).`));
+    const onError = (error: Error) =>
+      settle(new BridgeError('E_REQUEST_ABORTED', `The request body could not be read (${error.message}).`));
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
@@ -56,12 +63,18 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
 const ignore = () => undefined;
 
 const tooLarge = (maxBytes: number) =>
-  new BridgeError('E_BODY_TOO_LARGE', `The request body is larger than ${maxBytes} bytes. Send less data.`, { limit: maxBytes });
+  new BridgeError('E_BODY_TOO_LARGE', `The request body is larger than ${maxBytes} bytes. Send less data.`, {
+    limit: maxBytes,
+  });
 
 /** The body as text, once its nesting is known to fit a worker frame. Only the text outlives this call. */
 function checkedText(body: Buffer): string {
   if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
-    throw new BridgeError('E_BODY_TOO_DEEP', `The request body nests JSON more than ${MAX_JSON_DEPTH} levels deep, deeper than a worker frame may. Send flatter data.`, { limit: MAX_JSON_DEPTH });
+    throw new BridgeError(
+      'E_BODY_TOO_DEEP',
+      `The request body nests JSON more than ${MAX_JSON_DEPTH} levels deep, deeper than a worker frame may. Send flatter data.`,
+      { limit: MAX_JSON_DEPTH },
+    );
   }
   return body.toString('utf8');
 }

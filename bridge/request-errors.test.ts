@@ -18,10 +18,33 @@ async function bridge() {
   const workspace = join(root, 'project');
   mkdirSync(workspace);
   const manifest = join(root, 'desktop.json');
-  writeFileSync(manifest, JSON.stringify({ tools: [{ name: 'echo', parameters: { type: 'object' }, exec: [process.execPath, join(fixturesDir, 'hostile-worker.mjs'), 'echo'] }] }));
-  const b = await startBridge({ port: 0, roots: [workspace], manifestPath: manifest, dirs, env: { PATH: process.env.PATH }, writeBridgeFile: false });
+  writeFileSync(
+    manifest,
+    JSON.stringify({
+      tools: [
+        {
+          name: 'echo',
+          parameters: { type: 'object' },
+          exec: [process.execPath, join(fixturesDir, 'hostile-worker.mjs'), 'echo'],
+        },
+      ],
+    }),
+  );
+  const b = await startBridge({
+    port: 0,
+    roots: [workspace],
+    manifestPath: manifest,
+    dirs,
+    env: { PATH: process.env.PATH },
+    writeBridgeFile: false,
+  });
   running.push(b);
-  const call = (args: string) => send(b.url, '/v1/tools/call', { method: 'POST', headers: json(b.token), body: `{"name":"echo","workspace":${JSON.stringify(workspace)},"arguments":${args}}` });
+  const call = (args: string) =>
+    send(b.url, '/v1/tools/call', {
+      method: 'POST',
+      headers: json(b.token),
+      body: `{"name":"echo","workspace":${JSON.stringify(workspace)},"arguments":${args}}`,
+    });
   const pid = async () => {
     const res = await call('{}');
     expect(res.status).toBe(200);
@@ -53,10 +76,26 @@ describe('requests that cannot be serialised for a worker', () => {
   it('answers a worker result too deep to encode again with 502 E_RESULT_UNSERIALISABLE, not a 500', async () => {
     const { root, dirs } = tempDirs();
     const manifest = join(root, 'desktop.json');
-    writeFileSync(manifest, JSON.stringify({ hooks: [{ events: ['before_turn'], exec: [process.execPath, join(fixturesDir, 'hostile-worker.mjs'), 'deep'] }] }));
-    const b = await startBridge({ port: 0, roots: [root], manifestPath: manifest, dirs, env: { PATH: process.env.PATH }, writeBridgeFile: false });
+    writeFileSync(
+      manifest,
+      JSON.stringify({
+        hooks: [{ events: ['before_turn'], exec: [process.execPath, join(fixturesDir, 'hostile-worker.mjs'), 'deep'] }],
+      }),
+    );
+    const b = await startBridge({
+      port: 0,
+      roots: [root],
+      manifestPath: manifest,
+      dirs,
+      env: { PATH: process.env.PATH },
+      writeBridgeFile: false,
+    });
     running.push(b);
-    const res = await send(b.url, '/v1/hooks/run', { method: 'POST', headers: json(b.token), body: JSON.stringify({ event: 'before_turn', data: { x: 1 }, workspace: root }) });
+    const res = await send(b.url, '/v1/hooks/run', {
+      method: 'POST',
+      headers: json(b.token),
+      body: JSON.stringify({ event: 'before_turn', data: { x: 1 }, workspace: root }),
+    });
     expect(res.status).toBe(502);
     expect(res.json().error).toMatchObject({ code: 'E_RESULT_UNSERIALISABLE' });
     expect(res.body.length).toBeLessThan(1000);

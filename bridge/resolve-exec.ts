@@ -19,7 +19,12 @@ export interface ExecSource {
 }
 const MANIFEST_EXEC: ExecSource = { code: 'E_MANIFEST_INVALID', field: 'exec' };
 
-export function resolveCwd(cwd: string | undefined, baseDir: string, at: string, source: ExecSource = MANIFEST_EXEC): string {
+export function resolveCwd(
+  cwd: string | undefined,
+  baseDir: string,
+  at: string,
+  source: ExecSource = MANIFEST_EXEC,
+): string {
   const wanted = cwd === undefined ? baseDir : resolve(baseDir, cwd);
   let real: string;
   try {

@@ -1,7 +1,17 @@
 // A planted runtime folder: looser permissions, another owner, links in place of the bridge's files, and two
 // bridges started at the same moment on one folder.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BridgeError } from './errors';
@@ -44,16 +54,19 @@ describe.skipIf(!posix)('the runtime folder is private, like XDG_RUNTIME_DIR', (
     expect(statSync(join(dirs.runtime_dir, 'groups')).mode & 0o777).toBe(0o700);
   });
 
-  it.each([0o777, 0o755, 0o701])('refuses a runtime folder with mode %o, saying how to fix it, and writes nothing there', async (mode) => {
-    const { dirs, start } = setup();
-    mkdirSync(dirs.runtime_dir, { recursive: true });
-    chmodSync(dirs.runtime_dir, mode);
-    const error = await refusal(start());
-    expect(error.code).toBe('E_RUNTIME_DIR_UNSAFE');
-    expect(error.message).toContain(`chmod 700 "${dirs.runtime_dir}"`);
-    expect(existsSync(join(dirs.runtime_dir, 'bridge.json'))).toBe(false);
-    expect(existsSync(join(dirs.runtime_dir, 'groups'))).toBe(false);
-  });
+  it.each([0o777, 0o755, 0o701])(
+    'refuses a runtime folder with mode %o, saying how to fix it, and writes nothing there',
+    async (mode) => {
+      const { dirs, start } = setup();
+      mkdirSync(dirs.runtime_dir, { recursive: true });
+      chmodSync(dirs.runtime_dir, mode);
+      const error = await refusal(start());
+      expect(error.code).toBe('E_RUNTIME_DIR_UNSAFE');
+      expect(error.message).toContain(`chmod 700 "${dirs.runtime_dir}"`);
+      expect(existsSync(join(dirs.runtime_dir, 'bridge.json'))).toBe(false);
+      expect(existsSync(join(dirs.runtime_dir, 'groups'))).toBe(false);
+    },
+  );
 
   it('refuses a groups folder that others can write', async () => {
     const { dirs, start } = setup();
@@ -99,7 +112,11 @@ describe.skipIf(!posix)('files in the runtime folder are never written through a
     symlinkSync(victim, join(dirs.runtime_dir, 'groups', `${process.pid}.json.tmp`));
     const b = await start({ manifestPath: join(examplesDir, 'desktop.json') });
     // A worker start writes the group record too.
-    const call = await send(b.url, '/v1/tools/call', { method: 'POST', headers: json(b.token), body: JSON.stringify({ name: 'echo', arguments: { text: 'x' }, workspace: root }) });
+    const call = await send(b.url, '/v1/tools/call', {
+      method: 'POST',
+      headers: json(b.token),
+      body: JSON.stringify({ name: 'echo', arguments: { text: 'x' }, workspace: root }),
+    });
     expect(call.status).toBe(200);
     expect(existsSync(join(dirs.runtime_dir, 'groups', `${process.pid}.json`))).toBe(true);
     expect(readFileSync(victim, 'utf8')).toBe('precious');
@@ -133,8 +150,12 @@ describe('one bridge per runtime folder', () => {
     const { dirs, start } = setup();
     const first = await start();
     await first.close();
-    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
-    writeFileSync(join(dirs.runtime_dir, 'bridge.lock'), JSON.stringify({ pid: dead, start: '1', nonce: 'x' }), { mode: 0o600 });
+    const dead = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout,
+    );
+    writeFileSync(join(dirs.runtime_dir, 'bridge.lock'), JSON.stringify({ pid: dead, start: '1', nonce: 'x' }), {
+      mode: 0o600,
+    });
     const second = await start();
     expect(second.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });

@@ -4,7 +4,18 @@
 // exclusively under a fresh temporary name (O_EXCL does not follow a symlink) and renamed into place (rename
 // replaces a link, it never writes through it), and reads use O_NOFOLLOW and accept only a regular file of ours.
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { BridgeError } from './errors';
 
 const POSIX = process.platform !== 'win32';
@@ -28,7 +39,11 @@ export function preparePrivateDir(dir: string, name = 'I_RUNTIME_DIR'): void {
   }
   const st = statSync(dir);
   if (!st.isDirectory()) {
-    throw new BridgeError('E_RUNTIME_DIR_UNUSABLE', `The runtime folder ${dir} is not a folder. Remove that file, or set ${name} to a folder.`, { runtime_dir: dir });
+    throw new BridgeError(
+      'E_RUNTIME_DIR_UNUSABLE',
+      `The runtime folder ${dir} is not a folder. Remove that file, or set ${name} to a folder.`,
+      { runtime_dir: dir },
+    );
   }
   if (!POSIX) return; // NTFS ACLs: a folder under the profile is private by default
   const uid = process.getuid!();
@@ -52,7 +67,11 @@ export function preparePrivateDir(dir: string, name = 'I_RUNTIME_DIR'): void {
 /** Writes `file` (0600) atomically without following any link at its name or at the temporary name. */
 export function writePrivateFile(file: string, content: string): void {
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (POSIX ? constants.O_NOFOLLOW : 0), 0o600);
+  const fd = openSync(
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (POSIX ? constants.O_NOFOLLOW : 0),
+    0o600,
+  );
   try {
     const bytes = Buffer.from(content, 'utf8');
     let at = 0;
@@ -75,7 +94,11 @@ export function writePrivateFile(file: string, content: string): void {
 export function createExclusive(file: string, content: string): boolean {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (POSIX ? constants.O_NOFOLLOW : 0), 0o600);
+    fd = openSync(
+      file,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (POSIX ? constants.O_NOFOLLOW : 0),
+      0o600,
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;

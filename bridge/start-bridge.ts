@@ -10,7 +10,15 @@ import { canonicalRoot, resolveDirs } from './dirs';
 import { BridgeError } from './errors';
 import { createHandler } from './http-server';
 import { CALL_TIMEOUT_MS, KILL_GRACE_MS, MAX_FRAME_BYTES } from './limits';
-import { closeServer, DEFAULT_SERVER_LIMITS, drainServer, listenBoth, SHUTDOWN_DRAIN_MS, type Listening, type ServerLimits } from './listen';
+import {
+  closeServer,
+  DEFAULT_SERVER_LIMITS,
+  drainServer,
+  listenBoth,
+  SHUTDOWN_DRAIN_MS,
+  type Listening,
+  type ServerLimits,
+} from './listen';
 import { emptyManifest, loadManifest, MANIFEST_OPTION } from './manifest';
 import { McpHub } from './mcp-hub';
 import { GroupRecord, reapLeftoverGroups } from './process-groups';
@@ -79,7 +87,10 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const dirs = resolveDirs(env, { ...options.dirs, ...(options.configDir ? { config_dir: options.configDir } : {}) });
   if (options.configDir !== undefined && !isFolder(dirs.config_dir)) {
     // A folder named on purpose that is not there is a typo, not a first run: its settings would be silently missing.
-    throw new BridgeError('E_CONFIG_DIR_MISSING', `The config folder ${dirs.config_dir} (--config-dir) does not exist. Fix the path, or create the folder first.`);
+    throw new BridgeError(
+      'E_CONFIG_DIR_MISSING',
+      `The config folder ${dirs.config_dir} (--config-dir) does not exist. Fix the path, or create the folder first.`,
+    );
   }
   const settings = options.noSettings ? parseBridgeSettings({}, dirs.config_dir) : loadBridgeSettings(dirs.config_dir);
   // The folder whose files a later start acts on (bridge.json, the lock, group records) must be private, like
@@ -98,33 +109,62 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
 }
 
 async function startLocked(
-  options: BridgeOptions, env: NodeJS.ProcessEnv, dirs: PathContext, settings: ReturnType<typeof parseBridgeSettings>,
-  groupsDir: string, lock: StartLock | undefined,
+  options: BridgeOptions,
+  env: NodeJS.ProcessEnv,
+  dirs: PathContext,
+  settings: ReturnType<typeof parseBridgeSettings>,
+  groupsDir: string,
+  lock: StartLock | undefined,
 ): Promise<RunningBridge> {
   // Workers left behind by a bridge that was SIGKILLed die before this one starts its own.
   reapLeftoverGroups(groupsDir, options.log);
   const groups = new GroupRecord(groupsDir, options.log);
   const roots = [...new Set((options.roots.length ? options.roots : [process.cwd()]).map(canonicalRoot))];
-  const allowOrigins = [...new Set([...settings.allowOrigins, ...(options.allowOrigins ?? []).map((o, i) => normaliseOrigin(o, `--allow-origin ${i + 1}`))])];
+  const allowOrigins = [
+    ...new Set([
+      ...settings.allowOrigins,
+      ...(options.allowOrigins ?? []).map((o, i) => normaliseOrigin(o, `--allow-origin ${i + 1}`)),
+    ]),
+  ];
   const defaultManifest = join(dirs.config_dir, 'desktop.json');
-  const manifestPath = options.manifestPath ?? settings.manifest ?? (!options.noSettings && existsSync(defaultManifest) ? defaultManifest : undefined);
-  const manifestSource = options.manifestPath ? MANIFEST_OPTION : settings.manifest ? `"manifest" in ${join(dirs.config_dir, 'bridge.json')}` : 'that file (read by default when it exists), or pass --manifest';
+  const manifestPath =
+    options.manifestPath ??
+    settings.manifest ??
+    (!options.noSettings && existsSync(defaultManifest) ? defaultManifest : undefined);
+  const manifestSource = options.manifestPath
+    ? MANIFEST_OPTION
+    : settings.manifest
+      ? `"manifest" in ${join(dirs.config_dir, 'bridge.json')}`
+      : 'that file (read by default when it exists), or pass --manifest';
   const manifest = manifestPath ? loadManifest(manifestPath, manifestSource) : emptyManifest();
   const callTimeoutMs = options.callTimeoutMs ?? CALL_TIMEOUT_MS;
   const maxFrameBytes = options.maxFrameBytes ?? MAX_FRAME_BYTES;
   const pool = new WorkerPool({
-    dirs, sourceEnv: env, callTimeoutMs, maxFrameBytes, groups,
+    dirs,
+    sourceEnv: env,
+    callTimeoutMs,
+    maxFrameBytes,
+    groups,
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
-    ...((options.ioLimitBytes ?? settings.ioLimitBytes) !== undefined ? { ioLimitBytes: options.ioLimitBytes ?? settings.ioLimitBytes } : {}),
+    ...((options.ioLimitBytes ?? settings.ioLimitBytes) !== undefined
+      ? { ioLimitBytes: options.ioLimitBytes ?? settings.ioLimitBytes }
+      : {}),
   });
   const mcp = new McpHub({
-    env: workerEnv(dirs, env), callTimeoutMs, maxFrameBytes, groups,
+    env: workerEnv(dirs, env),
+    callTimeoutMs,
+    maxFrameBytes,
+    groups,
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   const webFetch = options.webFetch ?? settings.webFetch;
   const core = new BridgeCore({
-    manifest, pool, mcp, dirs, roots,
+    manifest,
+    pool,
+    mcp,
+    dirs,
+    roots,
     webFetch: { ...webFetch, ...(options.webTimeoutMs !== undefined ? { timeoutMs: options.webTimeoutMs } : {}) },
   });
   const tokens = new TokenStore();
@@ -133,7 +173,10 @@ async function startLocked(
   let port = 0;
   let closed = false;
   const handler = createHandler({
-    core, tokens, pairing, allowOrigins,
+    core,
+    tokens,
+    pairing,
+    allowOrigins,
     proxyOrigins: [...new Set([...settings.proxyOrigins, ...(options.proxyOrigins ?? [])])],
     maxBodyBytes: options.maxBodyBytes ?? MAX_FRAME_BYTES,
     port: () => port,
@@ -148,7 +191,11 @@ async function startLocked(
   const stopStarting = () => void mcp.close();
   signal?.addEventListener('abort', stopStarting, { once: true });
   const checkStop = () => {
-    if (signal?.aborted) throw new BridgeError('E_INTERRUPTED', 'i-bridge was stopped while it was starting; everything it had started was stopped too. Start it again.');
+    if (signal?.aborted)
+      throw new BridgeError(
+        'E_INTERRUPTED',
+        'i-bridge was stopped while it was starting; everything it had started was stopped too. Start it again.',
+      );
   };
   let listening: Listening | undefined;
   let bridgeFile: string | undefined;
@@ -156,12 +203,23 @@ async function startLocked(
     checkStop();
     await mcp.start({ ...settings.mcpServers, ...options.mcpServers });
     checkStop();
-    listening = await listenBoth(handler, options.port, { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits }, options.log);
+    listening = await listenBoth(
+      handler,
+      options.port,
+      { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits },
+      options.log,
+    );
     checkStop();
     port = listening.port;
     // Two starts that raced for a stale lock: only the one that still holds it serves.
-    if (lock && !lock.held()) throw new BridgeError('E_BRIDGE_RUNNING', `Another i-bridge started with the runtime folder ${dirs.runtime_dir} at the same moment and holds it. Use that one, or give this one its own I_RUNTIME_DIR.`, { runtime_dir: dirs.runtime_dir });
-    if (options.writeBridgeFile !== false) bridgeFile = writeBridgeFile(dirs.runtime_dir, { url: `http://127.0.0.1:${port}`, token, pid: process.pid });
+    if (lock && !lock.held())
+      throw new BridgeError(
+        'E_BRIDGE_RUNNING',
+        `Another i-bridge started with the runtime folder ${dirs.runtime_dir} at the same moment and holds it. Use that one, or give this one its own I_RUNTIME_DIR.`,
+        { runtime_dir: dirs.runtime_dir },
+      );
+    if (options.writeBridgeFile !== false)
+      bridgeFile = writeBridgeFile(dirs.runtime_dir, { url: `http://127.0.0.1:${port}`, token, pid: process.pid });
   } catch (error) {
     pool.close();
     await Promise.all([...(listening?.servers ?? []).map(closeServer), mcp.close()]);
@@ -175,7 +233,14 @@ async function startLocked(
   const servers = listening.servers;
   const url = `http://127.0.0.1:${port}`;
   return {
-    url, port, token, pairingCode: pairing.code, bridgeFile, pool, mcp, core,
+    url,
+    port,
+    token,
+    pairingCode: pairing.code,
+    bridgeFile,
+    pool,
+    mcp,
+    core,
     close: async () => {
       if (closed) return;
       closed = true;

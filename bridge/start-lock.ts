@@ -20,7 +20,12 @@ const parse = (text: string | undefined): LockContent | undefined => {
   if (text === undefined) return undefined;
   try {
     const v = JSON.parse(text) as LockContent;
-    return Number.isInteger(v?.pid) && v.pid > 0 && (v.start === null || typeof v.start === 'string') && typeof v.nonce === 'string' ? v : undefined;
+    return Number.isInteger(v?.pid) &&
+      v.pid > 0 &&
+      (v.start === null || typeof v.start === 'string') &&
+      typeof v.nonce === 'string'
+      ? v
+      : undefined;
   } catch {
     return undefined;
   }

@@ -22,13 +22,22 @@ beforeAll(async () => {
   const t = tempDirs();
   workspace = t.root;
   pages = http.createServer((req, res) => {
-    const body = Object.values(HOSTILE)[Number(new URL(req.url ?? '/', 'http://x').searchParams.get('i') ?? 0)] ?? PLAIN;
+    const body =
+      Object.values(HOSTILE)[Number(new URL(req.url ?? '/', 'http://x').searchParams.get('i') ?? 0)] ?? PLAIN;
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(body);
   });
   await new Promise<void>((r) => pages.listen(0, '127.0.0.1', r));
   pagesUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
-  bridge = await startBridge({ port: 0, roots: [workspace], dirs: t.dirs, writeBridgeFile: false, webFetch: { enabled: true, allowPrivate: true }, webTimeoutMs: 60_000, env: { PATH: process.env.PATH } });
+  bridge = await startBridge({
+    port: 0,
+    roots: [workspace],
+    dirs: t.dirs,
+    writeBridgeFile: false,
+    webFetch: { enabled: true, allowPrivate: true },
+    webTimeoutMs: 60_000,
+    env: { PATH: process.env.PATH },
+  });
 });
 afterAll(async () => {
   await bridge.close();

@@ -11,8 +11,14 @@ const PRIVATE_HINT = 'web_fetch.allow_private is set in bridge.json';
 
 export const webFetchTool: PublicTool = {
   name: 'web_fetch',
-  description: 'Fetch a public web page (http or https) and return its readable text. No JavaScript runs; output is capped at 50000 characters.',
-  parameters: { type: 'object', properties: { url: { type: 'string', description: 'Absolute http(s) URL' } }, required: ['url'], additionalProperties: false },
+  description:
+    'Fetch a public web page (http or https) and return its readable text. No JavaScript runs; output is capped at 50000 characters.',
+  parameters: {
+    type: 'object',
+    properties: { url: { type: 'string', description: 'Absolute http(s) URL' } },
+    required: ['url'],
+    additionalProperties: false,
+  },
 };
 
 /**
@@ -20,6 +26,10 @@ export const webFetchTool: PublicTool = {
  * Refusals and failures are net's NetError (E_WEB_*, E_ABORTED), which toErrorData keeps as they are.
  */
 export async function webFetch(args: Record<string, unknown>, options: WebFetchOptions): Promise<ToolResult> {
-  if (typeof args.url !== 'string') throw new BridgeError('E_TOOL_ARGUMENTS', 'web_fetch needs {"url": "https://..."}.');
-  return { output: (await fetchPage(args.url, { userAgent: 'i-bridge web_fetch', privateHint: PRIVATE_HINT, ...options })).output };
+  if (typeof args.url !== 'string')
+    throw new BridgeError('E_TOOL_ARGUMENTS', 'web_fetch needs {"url": "https://..."}.');
+  return {
+    output: (await fetchPage(args.url, { userAgent: 'i-bridge web_fetch', privateHint: PRIVATE_HINT, ...options }))
+      .output,
+  };
 }

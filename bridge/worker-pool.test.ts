@@ -15,7 +15,11 @@ afterEach(() => {
   for (const p of pools.splice(0)) p.close();
 });
 
-const request = (args: Record<string, unknown> = {}) => ({ event: 'tool', workspace: '/w', data: { name: 't', arguments: args } });
+const request = (args: Record<string, unknown> = {}) => ({
+  event: 'tool',
+  workspace: '/w',
+  data: { name: 't', arguments: args },
+});
 const pidOf = (data: Record<string, unknown>) => (JSON.parse(data.output as string) as { pid: number }).pid;
 
 async function failure(promise: Promise<unknown>): Promise<BridgeError> {
@@ -88,19 +92,36 @@ describe('worker pool protocol violations', () => {
   });
 
   it.each([
-    ['a cycle', () => { const a: Record<string, unknown> = {}; a.self = a; return a; }],
+    [
+      'a cycle',
+      () => {
+        const a: Record<string, unknown> = {};
+        a.self = a;
+        return a;
+      },
+    ],
     ['a BigInt', () => ({ n: 10n })],
-    ['nesting past the stack', () => { let v: unknown = 0; for (let i = 0; i < 200_000; i++) v = [v]; return { v }; }],
-  ])('a request with %s that cannot be serialised is refused; the healthy worker keeps its pid', async (_what, make) => {
-    const pool = makePool();
-    const echo = hostile('echo');
-    const first = pidOf(await pool.call(echo, request()));
-    const error = await failure(pool.call(echo, request(make())));
-    expect(error.code).toBe('E_REQUEST_UNSERIALISABLE');
-    expect(error.message.length).toBeLessThan(600);
-    expect(pidOf(await pool.call(echo, request()))).toBe(first);
-    expect(pool.spawned).toBe(1);
-  });
+    [
+      'nesting past the stack',
+      () => {
+        let v: unknown = 0;
+        for (let i = 0; i < 200_000; i++) v = [v];
+        return { v };
+      },
+    ],
+  ])(
+    'a request with %s that cannot be serialised is refused; the healthy worker keeps its pid',
+    async (_what, make) => {
+      const pool = makePool();
+      const echo = hostile('echo');
+      const first = pidOf(await pool.call(echo, request()));
+      const error = await failure(pool.call(echo, request(make())));
+      expect(error.code).toBe('E_REQUEST_UNSERIALISABLE');
+      expect(error.message.length).toBeLessThan(600);
+      expect(pidOf(await pool.call(echo, request()))).toBe(first);
+      expect(pool.spawned).toBe(1);
+    },
+  );
 
   it('output written between calls evicts the worker before anyone trusts it again', async () => {
     const pool = makePool();
@@ -129,7 +150,10 @@ describe('worker pool deadlines and process groups', () => {
   it('a hung worker with a grandchild is killed at the deadline and the whole group is gone', async () => {
     const pool = makePool({ callTimeoutMs: 400 });
     const target = hostile('hang');
-    const { pid, grandchild } = JSON.parse((await pool.call(target, request())).output as string) as { pid: number; grandchild: number };
+    const { pid, grandchild } = JSON.parse((await pool.call(target, request())).output as string) as {
+      pid: number;
+      grandchild: number;
+    };
     expect(isAlive(grandchild)).toBe(true);
     const started = Date.now();
     const error = await failure(pool.call(target, request({ hang: true })));
@@ -141,7 +165,10 @@ describe('worker pool deadlines and process groups', () => {
   it('a worker that traps SIGTERM is killed anyway, with its grandchild', async () => {
     const pool = makePool({ callTimeoutMs: 300, killGraceMs: 400 });
     const target = hostile('trap-sigterm');
-    const { pid, grandchild } = JSON.parse((await pool.call(target, request())).output as string) as { pid: number; grandchild: number };
+    const { pid, grandchild } = JSON.parse((await pool.call(target, request())).output as string) as {
+      pid: number;
+      grandchild: number;
+    };
     const error = await failure(pool.call(target, request({ hang: true })));
     expect(error.code).toBe('E_WORKER_TIMEOUT');
     await new Promise((r) => setTimeout(r, 50));
@@ -166,7 +193,9 @@ describe('worker pool deadlines and process groups', () => {
     const pool = makePool();
     const target = hostile('slow');
     const results = await Promise.all([1, 2, 3, 4, 5].map((n) => pool.call(target, request({ n }))));
-    const spans = results.map((r) => JSON.parse(r.output as string) as { pid: number; start: number; end: number; n: number });
+    const spans = results.map(
+      (r) => JSON.parse(r.output as string) as { pid: number; start: number; end: number; n: number },
+    );
     expect(new Set(spans.map((s) => s.pid)).size).toBe(1);
     expect(spans.map((s) => s.n)).toEqual([1, 2, 3, 4, 5]);
     for (let i = 1; i < spans.length; i++) expect(spans[i]!.start).toBeGreaterThanOrEqual(spans[i - 1]!.end);
@@ -195,8 +224,14 @@ describe('worker pool deadlines and process groups', () => {
 
   it('close() leaves no worker or grandchild process behind', async () => {
     const pool = makePool({ killGraceMs: 50 });
-    const a = JSON.parse((await pool.call(hostile('hang'), request())).output as string) as { pid: number; grandchild: number };
-    const b = JSON.parse((await pool.call(hostile('trap-sigterm'), request())).output as string) as { pid: number; grandchild: number };
+    const a = JSON.parse((await pool.call(hostile('hang'), request())).output as string) as {
+      pid: number;
+      grandchild: number;
+    };
+    const b = JSON.parse((await pool.call(hostile('trap-sigterm'), request())).output as string) as {
+      pid: number;
+      grandchild: number;
+    };
     const c = pidOf(await pool.call(hostile('echo'), request()));
     pool.close();
     const pids = [a.pid, a.grandchild, b.pid, b.grandchild, c];
@@ -208,17 +243,39 @@ describe('worker pool deadlines and process groups', () => {
 describe('worker environment and stderr', () => {
   it('scrubs the environment to PATH, PYTHONUTF8, HOME-like variables and the four I_*_DIR', async () => {
     const { dirs } = tempDirs();
-    const sourceEnv = { ...process.env, OPENAI_API_KEY: 'sk-secret', ANTHROPIC_API_KEY: 'sk-ant', NODE_OPTIONS: '--require /nope.js', I_APPROVAL_TOKEN: 't', HTTPS_PROXY: 'http://p', HOME: '/home/x', TMP: '/tmp' };
+    const sourceEnv = {
+      ...process.env,
+      OPENAI_API_KEY: 'sk-secret',
+      ANTHROPIC_API_KEY: 'sk-ant',
+      NODE_OPTIONS: '--require /nope.js',
+      I_APPROVAL_TOKEN: 't',
+      HTTPS_PROXY: 'http://p',
+      HOME: '/home/x',
+      TMP: '/tmp',
+    };
     const pool = makePool({ dirs, sourceEnv });
     const env = JSON.parse((await pool.call(hostile('env'), request())).output as string) as Record<string, string>;
-    for (const leaked of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'NODE_OPTIONS', 'I_APPROVAL_TOKEN', 'HTTPS_PROXY']) expect(env[leaked]).toBeUndefined();
+    for (const leaked of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'NODE_OPTIONS', 'I_APPROVAL_TOKEN', 'HTTPS_PROXY'])
+      expect(env[leaked]).toBeUndefined();
     expect(env.PYTHONUTF8).toBe('1');
     expect(env.HOME).toBe('/home/x');
     expect(env.TMP).toBe('/tmp');
     expect(env.PATH).toBe(process.env.PATH);
     expect(env.I_DATA_DIR).toBe(dirs.data_dir);
     expect(env.I_RUNTIME_DIR).toBe(dirs.runtime_dir);
-    const allowed = new Set(['PATH', 'PYTHONUTF8', 'HOME', 'TMP', 'TEMP', 'SystemRoot', 'USERPROFILE', 'I_CONFIG_DIR', 'I_DATA_DIR', 'I_CACHE_DIR', 'I_RUNTIME_DIR']);
+    const allowed = new Set([
+      'PATH',
+      'PYTHONUTF8',
+      'HOME',
+      'TMP',
+      'TEMP',
+      'SystemRoot',
+      'USERPROFILE',
+      'I_CONFIG_DIR',
+      'I_DATA_DIR',
+      'I_CACHE_DIR',
+      'I_RUNTIME_DIR',
+    ]);
     // Only what the seed lists; the platform itself may add nothing else on Linux.
     expect(Object.keys(env).filter((k) => !allowed.has(k))).toEqual([]);
   });

@@ -46,7 +46,10 @@ interface Slot {
 
 const closedError = () => new BridgeError('E_BRIDGE_CLOSED', 'The bridge is shutting down. Start it again.');
 const closedInFlight = () =>
-  new BridgeError('E_BRIDGE_CLOSED', 'The bridge shut down during the call and stopped the worker. The call may have had side effects and is not retried; start i-bridge again.');
+  new BridgeError(
+    'E_BRIDGE_CLOSED',
+    'The bridge shut down during the call and stopped the worker. The call may have had side effects and is not retried; start i-bridge again.',
+  );
 
 export class WorkerPool {
   private readonly slots = new Map<string, Slot>();
@@ -92,11 +95,18 @@ export class WorkerPool {
     const s = slot;
     return new Promise((resolve, reject) => {
       const waiting: Waiting = {
-        request, resolve, reject,
+        request,
+        resolve,
+        reject,
         timer: setTimeout(() => {
           const at = s.queue.indexOf(waiting);
           if (at !== -1) s.queue.splice(at, 1);
-          reject(new BridgeError('E_WORKER_QUEUE_TIMEOUT', `The call waited ${this.callTimeoutMs} ms for earlier calls to the same worker and was not sent. Try again, or make the earlier calls faster.`));
+          reject(
+            new BridgeError(
+              'E_WORKER_QUEUE_TIMEOUT',
+              `The call waited ${this.callTimeoutMs} ms for earlier calls to the same worker and was not sent. Try again, or make the earlier calls faster.`,
+            ),
+          );
         }, this.callTimeoutMs),
       };
       s.queue.push(waiting);
@@ -110,7 +120,14 @@ export class WorkerPool {
     try {
       call = (slot.worker?.alive ? slot.worker : this.spawn(slot)).call(request, this.callTimeoutMs);
     } catch (error) {
-      call = Promise.reject(error instanceof Error ? new BridgeError('E_WORKER_SPAWN', `Could not start the worker ${slot.target.argv[0]} (${error.message}). Check the manifest's exec and cwd.`) : error);
+      call = Promise.reject(
+        error instanceof Error
+          ? new BridgeError(
+              'E_WORKER_SPAWN',
+              `Could not start the worker ${slot.target.argv[0]} (${error.message}). Check the manifest's exec and cwd.`,
+            )
+          : error,
+      );
     }
     const next = () => this.next(slot);
     call.then(next, next);

@@ -58,7 +58,10 @@ export class WorkerProcess {
     this.reader = new FrameReader(options.maxFrameBytes, {
       line: (line) => this.onLine(line),
       overflow: (bytes) =>
-        this.violation('E_WORKER_FRAME_TOO_LARGE', `The worker sent a frame of more than ${this.options.maxFrameBytes} bytes (at least ${bytes}). Frames are limited to 48 MiB; return less data or a reference.`),
+        this.violation(
+          'E_WORKER_FRAME_TOO_LARGE',
+          `The worker sent a frame of more than ${this.options.maxFrameBytes} bytes (at least ${bytes}). Frames are limited to 48 MiB; return less data or a reference.`,
+        ),
     });
     this.child.stdout.on('data', (chunk: Buffer) => this.reader.push(chunk));
     this.child.stdout.on('end', () => {
@@ -70,7 +73,13 @@ export class WorkerProcess {
       // EPIPE when the worker died; the exit handler reports it.
     });
     this.child.on('error', (error) => {
-      this.fail(new BridgeError('E_WORKER_SPAWN', `Could not start the worker ${argv[0]} (${error.message}). Check the manifest's exec and cwd.`, { argv0: argv[0] }));
+      this.fail(
+        new BridgeError(
+          'E_WORKER_SPAWN',
+          `Could not start the worker ${argv[0]} (${error.message}). Check the manifest's exec and cwd.`,
+          { argv0: argv[0] },
+        ),
+      );
       this.evict();
     });
     this.child.on('exit', (code, signal) => {
@@ -93,8 +102,14 @@ export class WorkerProcess {
   }
 
   call(request: Omit<WorkerRequest, 'id'>, timeoutMs: number): Promise<Record<string, unknown>> {
-    if (!this.alive) return Promise.reject(new BridgeError('E_WORKER_GONE', 'The worker has already stopped. Call again to start a fresh one.'));
-    if (this.pending) return Promise.reject(new BridgeError('E_WORKER_BUSY', 'The worker already has a call in flight; calls must be queued.'));
+    if (!this.alive)
+      return Promise.reject(
+        new BridgeError('E_WORKER_GONE', 'The worker has already stopped. Call again to start a fresh one.'),
+      );
+    if (this.pending)
+      return Promise.reject(
+        new BridgeError('E_WORKER_BUSY', 'The worker already has a call in flight; calls must be queued.'),
+      );
     const id = ++this.nextId;
     let frame: Buffer;
     try {
@@ -105,7 +120,10 @@ export class WorkerProcess {
     }
     const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.violation('E_WORKER_TIMEOUT', `The worker did not answer within ${timeoutMs} ms. It was stopped; the call may have had side effects and is not retried.`);
+        this.violation(
+          'E_WORKER_TIMEOUT',
+          `The worker did not answer within ${timeoutMs} ms. It was stopped; the call may have had side effects and is not retried.`,
+        );
       }, timeoutMs);
       this.pending = { id, resolve, reject, timer };
     });
@@ -165,15 +183,24 @@ export class WorkerProcess {
       frame = JSON.parse(line.toString('utf8'));
       noteGarbage(line.byteLength); // the joined line and its text, once this event is over
     } catch {
-      this.violation('E_WORKER_PROTOCOL', `The worker wrote a line on stdout that is not a JSON frame (${preview(line)}). stdout is for protocol frames only: log to stderr.`);
+      this.violation(
+        'E_WORKER_PROTOCOL',
+        `The worker wrote a line on stdout that is not a JSON frame (${preview(line)}). stdout is for protocol frames only: log to stderr.`,
+      );
       return;
     }
     if (!pending) {
-      this.violation('E_WORKER_PROTOCOL', 'The worker wrote a frame while no call was in flight. Workers answer each request exactly once.');
+      this.violation(
+        'E_WORKER_PROTOCOL',
+        'The worker wrote a frame while no call was in flight. Workers answer each request exactly once.',
+      );
       return;
     }
     if (!isObject(frame) || frame.id !== pending.id) {
-      this.violation('E_WORKER_PROTOCOL', `The worker answered with id ${isObject(frame) ? shownId(frame.id) : '(none)'} instead of ${pending.id}. Echo the request id.`);
+      this.violation(
+        'E_WORKER_PROTOCOL',
+        `The worker answered with id ${isObject(frame) ? shownId(frame.id) : '(none)'} instead of ${pending.id}. Echo the request id.`,
+      );
       return;
     }
     if (typeof frame.error === 'string' && frame.data === undefined) {
@@ -181,7 +208,10 @@ export class WorkerProcess {
       return;
     }
     if (!isObject(frame.data) || frame.error !== undefined) {
-      this.violation('E_WORKER_PROTOCOL', 'The worker answered without an object "data" (or with both data and error). Success frames carry {"id", "data": {...}}.');
+      this.violation(
+        'E_WORKER_PROTOCOL',
+        'The worker answered without an object "data" (or with both data and error). Success frames carry {"id", "data": {...}}.',
+      );
       return;
     }
     clearTimeout(pending.timer);
@@ -194,7 +224,11 @@ export class WorkerProcess {
     this.eofTimer = undefined;
     if (this.pending) {
       const exit = this.exitInfo;
-      const how = exit?.signal ? `was killed by ${exit.signal}` : exit ? `exited with code ${exit.code}` : 'closed its stdout';
+      const how = exit?.signal
+        ? `was killed by ${exit.signal}`
+        : exit
+          ? `exited with code ${exit.code}`
+          : 'closed its stdout';
       const partial = this.reader.pendingBytes > 0;
       this.fail(
         new BridgeError(
@@ -235,11 +269,18 @@ export function encodeFrame(frame: WorkerRequest, maxFrameBytes: number): Buffer
   } catch (error) {
     // A cycle, a BigInt, or nesting deeper than V8's stack (RangeError): only a request built inside the bridge
     // (a hook chain passing on a worker's answer) can get here, HTTP bodies are depth-checked when read.
-    throw new BridgeError('E_REQUEST_UNSERIALISABLE', `The request could not be serialised for the worker (${clip((error as Error).message)}). Send plain JSON nested at most ${MAX_JSON_DEPTH} levels deep.`);
+    throw new BridgeError(
+      'E_REQUEST_UNSERIALISABLE',
+      `The request could not be serialised for the worker (${clip((error as Error).message)}). Send plain JSON nested at most ${MAX_JSON_DEPTH} levels deep.`,
+    );
   }
   const bytes = Buffer.byteLength(text, 'utf8') + 1;
   if (bytes > maxFrameBytes) {
-    throw new BridgeError('E_REQUEST_FRAME_TOO_LARGE', `The request frame would be ${bytes} bytes, over the ${maxFrameBytes}-byte limit of a worker frame. Send smaller arguments or a reference to the data.`, { bytes, limit: maxFrameBytes });
+    throw new BridgeError(
+      'E_REQUEST_FRAME_TOO_LARGE',
+      `The request frame would be ${bytes} bytes, over the ${maxFrameBytes}-byte limit of a worker frame. Send smaller arguments or a reference to the data.`,
+      { bytes, limit: maxFrameBytes },
+    );
   }
   const out = Buffer.allocUnsafe(bytes);
   out.write(text, 0, 'utf8');
@@ -248,7 +289,13 @@ export function encodeFrame(frame: WorkerRequest, maxFrameBytes: number): Buffer
 }
 
 /** A worker's id shown in an error: bounded whatever the worker sent (a 48 MiB string id, a deep array). */
-const shownId = (id: unknown): string => (typeof id === 'string' ? JSON.stringify(clip(id)) : typeof id === 'number' ? String(id) : `(a ${Array.isArray(id) ? 'list' : id === null ? 'null' : typeof id})`);
-const clip = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}… (${text.length} characters)` : text);
+const shownId = (id: unknown): string =>
+  typeof id === 'string'
+    ? JSON.stringify(clip(id))
+    : typeof id === 'number'
+      ? String(id)
+      : `(a ${Array.isArray(id) ? 'list' : id === null ? 'null' : typeof id})`;
+const clip = (text: string): string =>
+  text.length > 200 ? `${text.slice(0, 200)}… (${text.length} characters)` : text;
 const preview = (line: Buffer): string => JSON.stringify(line.subarray(0, 80).toString('utf8'));
 const tail = (text: string): string => (text.length > 2000 ? text.slice(-2000) : text);

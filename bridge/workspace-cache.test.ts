@@ -27,7 +27,10 @@ describe('workspace ids between calls', () => {
     expect(second).not.toBe(first);
     expect(JSON.parse(readFileSync(file, 'utf8')).workspaces[workspaceDigest('/p/a')]).toBe(second);
     // A hand edit that rebinds the path is picked up after the interval too.
-    writeFileSync(file, JSON.stringify({ version: 1, workspaces: { [workspaceDigest('/p/a')]: '00000000-0000-4000-8000-00000000000a' } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, workspaces: { [workspaceDigest('/p/a')]: '00000000-0000-4000-8000-00000000000a' } }),
+    );
     c.t += 1000;
     expect(ids.idFor('/p/a')).toBe('00000000-0000-4000-8000-00000000000a');
   });

@@ -15,7 +15,11 @@ import { workspaceIdFor } from './workspace-registry';
 export const RECHECK_MS = 1000;
 const MAX_SPELLINGS = 64;
 
-const denied = () => new BridgeError('E_WORKSPACE_DENIED', 'The workspace is not one of the bridge roots. Start i-bridge with --root for that folder.');
+const denied = () =>
+  new BridgeError(
+    'E_WORKSPACE_DENIED',
+    'The workspace is not one of the bridge roots. Start i-bridge with --root for that folder.',
+  );
 
 export class WorkspaceAuthorizer {
   private readonly known = new Map<string, { root: string; at: number }>();
@@ -29,7 +33,10 @@ export class WorkspaceAuthorizer {
   /** A call's workspace must canonicalise to one of the configured roots; the network never widens them. */
   authorize(workspace: unknown): string {
     if (typeof workspace !== 'string' || !isAbsolute(workspace) || workspace.includes('\0')) {
-      throw new BridgeError('E_WORKSPACE_INVALID', 'The workspace must be an absolute path. Send one of the bridge roots (GET /v1/status lists them).');
+      throw new BridgeError(
+        'E_WORKSPACE_INVALID',
+        'The workspace must be an absolute path. Send one of the bridge roots (GET /v1/status lists them).',
+      );
     }
     const t = this.now();
     const hit = this.known.get(workspace);

@@ -16,7 +16,10 @@ describe('workspace registry', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
     const b = workspaceIdFor(dirs.data_dir, '/p/b');
     expect(b).not.toBe(a);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, workspaces: { [workspaceDigest('/p/a')]: a, [workspaceDigest('/p/b')]: b } });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      version: 1,
+      workspaces: { [workspaceDigest('/p/a')]: a, [workspaceDigest('/p/b')]: b },
+    });
   });
 
   it('refuses to grow past 10000 entries and to read a file over 2 MB', () => {
@@ -24,7 +27,8 @@ describe('workspace registry', () => {
     mkdirSync(dirs.data_dir, { recursive: true });
     const file = join(dirs.data_dir, 'workspaces.json');
     const full: Record<string, string> = {};
-    for (let i = 0; i < 10_000; i++) full[workspaceDigest(`/w/${i}`)] = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    for (let i = 0; i < 10_000; i++)
+      full[workspaceDigest(`/w/${i}`)] = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
     writeFileSync(file, JSON.stringify({ version: 1, workspaces: full }));
     expect(workspaceIdFor(dirs.data_dir, '/w/5')).toBe('00000000-0000-4000-8000-000000000005');
     expect(() => workspaceIdFor(dirs.data_dir, '/w/new')).toThrow(/10000/);
@@ -43,7 +47,12 @@ describe('workspace registry', () => {
 describe('path context', () => {
   it('takes the four directories from I_*_DIR or ~/.i', () => {
     const d = resolveDirs({ HOME: '/home/u', I_DATA_DIR: '/srv/data' });
-    expect(d).toEqual({ config_dir: '/home/u/.i/config', data_dir: '/srv/data', cache_dir: '/home/u/.i/cache', runtime_dir: '/home/u/.i/runtime' });
+    expect(d).toEqual({
+      config_dir: '/home/u/.i/config',
+      data_dir: '/srv/data',
+      cache_dir: '/home/u/.i/cache',
+      runtime_dir: '/home/u/.i/runtime',
+    });
   });
 
   it('refuses relative paths, "..", and config/data under cache/runtime', () => {

@@ -64,7 +64,12 @@ function isStale(lock: { info: LockInfo; mtimeMs: number }): boolean {
 // never taken away), and released only by the holder whose nonce it holds.
 function withLock<T>(lockPath: string, fn: () => T): T {
   const deadline = Date.now() + 3000;
-  const mine = JSON.stringify({ pid: process.pid, host: hostname(), nonce: randomBytes(12).toString('hex'), created_ms: Date.now() });
+  const mine = JSON.stringify({
+    pid: process.pid,
+    host: hostname(),
+    nonce: randomBytes(12).toString('hex'),
+    created_ms: Date.now(),
+  });
   for (;;) {
     try {
       const fd = openSync(lockPath, 'wx', 0o600);
@@ -86,7 +91,10 @@ function withLock<T>(lockPath: string, fn: () => T): T {
         continue;
       }
       if (Date.now() > deadline) {
-        throw new BridgeError('E_REGISTRY_LOCKED', `The workspace registry is locked (${lockPath}). If no i process is running, delete that file.`);
+        throw new BridgeError(
+          'E_REGISTRY_LOCKED',
+          `The workspace registry is locked (${lockPath}). If no i process is running, delete that file.`,
+        );
       }
       sleep(20);
     }
@@ -112,7 +120,10 @@ function readRegistry(file: string): RegistryFile {
     return { version: 1, workspaces: {} };
   }
   if (size > REGISTRY_MAX_READ_BYTES) {
-    throw new BridgeError('E_REGISTRY_INVALID', `${file} is larger than ${REGISTRY_MAX_READ_BYTES} bytes. Remove stale entries from it.`);
+    throw new BridgeError(
+      'E_REGISTRY_INVALID',
+      `${file} is larger than ${REGISTRY_MAX_READ_BYTES} bytes. Remove stale entries from it.`,
+    );
   }
   let raw: unknown;
   try {
@@ -132,7 +143,8 @@ function readRegistry(file: string): RegistryFile {
   return reg as RegistryFile;
 }
 
-export const workspaceDigest = (canonicalPath: string) => createHash('sha256').update(canonicalPath, 'utf8').digest('hex');
+export const workspaceDigest = (canonicalPath: string) =>
+  createHash('sha256').update(canonicalPath, 'utf8').digest('hex');
 
 /** The UUID bound to a canonical workspace path, assigning (and persisting) one on first use. */
 export function workspaceIdFor(dataDir: string, canonicalPath: string): string {
@@ -146,7 +158,10 @@ export function workspaceIdFor(dataDir: string, canonicalPath: string): string {
     const existing = reg.workspaces[digest];
     if (existing) return existing;
     if (Object.keys(reg.workspaces).length >= REGISTRY_MAX_ENTRIES) {
-      throw new BridgeError('E_REGISTRY_FULL', `${file} already has ${REGISTRY_MAX_ENTRIES} workspaces. Remove stale entries from it.`);
+      throw new BridgeError(
+        'E_REGISTRY_FULL',
+        `${file} already has ${REGISTRY_MAX_ENTRIES} workspaces. Remove stale entries from it.`,
+      );
     }
     const id = randomUUID();
     reg.workspaces[digest] = id;

@@ -22,8 +22,17 @@ describe.each<WireProtocol>(['openai', 'deepseek', 'anthropic', 'responses'])('o
   it('reads, shows the edit diff for approval, edits after Allow, and answers', async () => {
     model = await startModelServer({
       script: [
-        { thinking: 'The person wants the colour changed; read the file first.', text: 'Let me read the file.', toolCalls: [{ name: 'read', arguments: { path: 'notes.txt' } }], usage: { input: 120, output: 20 } },
-        { toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old_string: 'colour: red', new_string: 'colour: blue' } }] },
+        {
+          thinking: 'The person wants the colour changed; read the file first.',
+          text: 'Let me read the file.',
+          toolCalls: [{ name: 'read', arguments: { path: 'notes.txt' } }],
+          usage: { input: 120, output: 20 },
+        },
+        {
+          toolCalls: [
+            { name: 'edit', arguments: { path: 'notes.txt', old_string: 'colour: red', new_string: 'colour: blue' } },
+          ],
+        },
         { text: 'Done: the colour is now **blue**.\n\n```txt\ncolour: blue\n```' },
       ],
     });

@@ -16,10 +16,13 @@ beforeAll(async () => {
       const messages = (request.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
       const last = JSON.stringify(messages.at(-1)?.content ?? '');
       if (messages.at(-1)?.role === 'tool') return { text: 'Found the needles.' };
-      if (last.includes('Find the needle')) return { toolCalls: [{ name: 'search', arguments: { pattern: 'needle-[0-9]+', regex: true } }] };
+      if (last.includes('Find the needle'))
+        return { toolCalls: [{ name: 'search', arguments: { pattern: 'needle-[0-9]+', regex: true } }] };
       if (last.includes('Tell a long story')) return { text: 'Once upon a time there was a folder', hang: true };
-      if (last.includes('Write a note')) return { toolCalls: [{ name: 'write', arguments: { path: 'note.txt', content: 'x' } }], delayMs: 400 };
-      if (last.includes('Stream slowly')) return { text: 'Slow words arrive one after another until the end.', chunkDelayMs: 120 };
+      if (last.includes('Write a note'))
+        return { toolCalls: [{ name: 'write', arguments: { path: 'note.txt', content: 'x' } }], delayMs: 400 };
+      if (last.includes('Stream slowly'))
+        return { text: 'Slow words arrive one after another until the end.', chunkDelayMs: 120 };
       return { text: `Answer ${index}.` };
     },
   });
@@ -66,7 +69,9 @@ it('searches 5,000 files in the Worker while the page stays responsive to typing
   await page.evaluate(() => {
     const w = window as unknown as { longTasks: number[]; fileReads: number };
     w.longTasks = [];
-    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push(e.duration))).observe({ type: 'longtask' });
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push(e.duration))).observe({
+      type: 'longtask',
+    });
     // Counts file reads made by the page itself (a Worker has its own globals): the search must make none here.
     w.fileReads = 0;
     const getFile = FileSystemFileHandle.prototype.getFile;
@@ -76,7 +81,10 @@ it('searches 5,000 files in the Worker while the page stays responsive to typing
     };
   });
   await page.keyboard.type('typed while the agent searches', { delay: 60 });
-  await page.waitForFunction(() => document.querySelector('[role="log"][aria-busy="false"]') !== null, undefined, { timeout: 60_000, polling: 100 });
+  await page.waitForFunction(() => document.querySelector('[role="log"][aria-busy="false"]') !== null, undefined, {
+    timeout: 60_000,
+    polling: 100,
+  });
   const { long, fileReads } = await page.evaluate(() => {
     const w = window as unknown as { longTasks: number[]; fileReads: number };
     return { long: w.longTasks, fileReads: w.fileReads };
@@ -96,7 +104,10 @@ it('keeps the streamed text when the person stops, and continues from there', as
   await sendMessage(page, 'Tell a long story');
   // The server streams half the answer and then keeps the connection open.
   await chatLog(page).locator('.msg-assistant.live').getByText('Once upon').waitFor();
-  const streamed = (await chatLog(page).locator('.msg-assistant.live .markdown, .msg-assistant.live p').first().textContent())!.trim();
+  const streamed = (await chatLog(page)
+    .locator('.msg-assistant.live .markdown, .msg-assistant.live p')
+    .first()
+    .textContent())!.trim();
   await page.getByRole('button', { name: 'Stop' }).click();
   await waitForTurnEnd(page);
   // Nothing shown is lost: the partial answer is in the saved conversation, with Continue next to it.
@@ -111,11 +122,17 @@ it('keeps the streamed text when the person stops, and continues from there', as
 
 it('lets one tab write a session while another follows it live and read-only, until it takes over or the writer closes', async () => {
   const { page, context } = served.browser;
-  const title = await page.getByRole('navigation').locator('.session-item[aria-current="page"] .nav-label').textContent();
+  const title = await page
+    .getByRole('navigation')
+    .locator('.session-item[aria-current="page"] .nav-label')
+    .textContent();
   const other = await context.newPage();
   try {
     await openApp(other, served.server.url);
-    await other.getByRole('navigation').getByRole('link', { name: /Big tree/ }).click();
+    await other
+      .getByRole('navigation')
+      .getByRole('link', { name: /Big tree/ })
+      .click();
     await other.getByRole('navigation').getByRole('link', { name: title!.trim() }).first().click();
     const banner = other.getByRole('region', { name: 'Open in another tab' });
     await banner.waitFor();
@@ -124,7 +141,10 @@ it('lets one tab write a session while another follows it live and read-only, un
     // The writer streams; the reader shows the words as they come, then the saved answer.
     await sendMessage(page, 'Stream slowly');
     await chatLog(other).locator('.msg-assistant.live').waitFor();
-    await chatLog(other).locator('.msg-assistant:not(.live)').getByText('Slow words arrive one after another until the end.').waitFor();
+    await chatLog(other)
+      .locator('.msg-assistant:not(.live)')
+      .getByText('Slow words arrive one after another until the end.')
+      .waitFor();
     await waitForTurnEnd(page);
 
     await banner.getByRole('button', { name: 'Take over' }).click();
@@ -132,7 +152,10 @@ it('lets one tab write a session while another follows it live and read-only, un
     await page.getByRole('region', { name: 'Open in another tab' }).waitFor();
     expect(await page.getByLabel('Message', { exact: true }).isDisabled()).toBe(true);
     await sendMessage(other, 'Now from the second tab');
-    await chatLog(other).getByText(/^Answer \d+\.$/).last().waitFor();
+    await chatLog(other)
+      .getByText(/^Answer \d+\.$/)
+      .last()
+      .waitFor();
     await chatLog(page).getByText('Now from the second tab').waitFor();
     // Closing the writing tab hands the session back: the first tab writes again without a click.
     await other.close();
@@ -159,4 +182,3 @@ it('does not take the focus from the message box when an approval card appears w
   await card.getByRole('button', { name: 'Deny', exact: true }).click();
   await waitForTurnEnd(page);
 });
-

@@ -18,7 +18,8 @@ afterAll(async () => {
   await model?.close();
 });
 
-const toolNames = (r: RecordedRequest) => ((r.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((t) => t.function.name);
+const toolNames = (r: RecordedRequest) =>
+  ((r.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((t) => t.function.name);
 
 describe('Settings → Agent', () => {
   it('a module disabled there is gone from the next request to the model', async () => {
@@ -47,7 +48,10 @@ describe('Settings → Agent', () => {
     // A prompt outside 1–32000 characters is refused with the parser's code, and the saved settings stay.
     await settings.getByLabel('System prompt').fill('   ');
     await settings.getByRole('button', { name: 'Save', exact: true }).click();
-    await settings.getByTestId('agent-status').getByText(/E_PROMPT_EMPTY/).waitFor();
+    await settings
+      .getByTestId('agent-status')
+      .getByText(/E_PROMPT_EMPTY/)
+      .waitFor();
     await settings.getByRole('button', { name: 'Use the default' }).click();
     await settings.getByRole('button', { name: 'Close', exact: true }).first().click();
     await settings.waitFor({ state: 'detached' });

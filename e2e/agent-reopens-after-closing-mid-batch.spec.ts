@@ -24,7 +24,12 @@ beforeAll(async () => {
         expect: (r) => {
           // The reopened session continues from the checkpoint: prompt, read call and result, then the new prompt.
           const text = r.rawBody;
-          if (!text.includes('Reading first.') || !text.includes('Status: draft') || !text.includes('Are you still there?')) throw new Error('history lost');
+          if (
+            !text.includes('Reading first.') ||
+            !text.includes('Status: draft') ||
+            !text.includes('Are you still there?')
+          )
+            throw new Error('history lost');
         },
         text: 'Yes, still here.',
       },

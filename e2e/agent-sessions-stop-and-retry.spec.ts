@@ -73,7 +73,11 @@ it('renames, forks, exports, imports, switches, starts a new session and deletes
 
   // Export JSON and Markdown.
   const [json] = await Promise.all([page.waitForEvent('download'), sessionMenu(page, 'Export JSON')]);
-  const exported = JSON.parse(await readFile((await json.path())!, 'utf8')) as { format: string; title: string; messages: { role: string }[] };
+  const exported = JSON.parse(await readFile((await json.path())!, 'utf8')) as {
+    format: string;
+    title: string;
+    messages: { role: string }[];
+  };
   expect(exported.format).toBe('i-session');
   expect(exported.title).toBe('Story time');
   expect(exported.messages.filter((m) => m.role === 'user')).toHaveLength(3);
@@ -89,15 +93,25 @@ it('renames, forks, exports, imports, switches, starts a new session and deletes
   expect(await chatLog(page).getByText('Recovered answer.').count()).toBe(0);
 
   // Import the exported JSON as another session.
-  await page.getByLabel('Import JSON').setInputFiles({ name: 'story.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(exported)) });
+  await page
+    .getByLabel('Import JSON')
+    .setInputFiles({ name: 'story.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(exported)) });
   await page.getByText('Imported "Story time".').waitFor();
   expect(await sidebar(page).getByRole('link', { name: 'Story time', exact: true }).count()).toBe(2);
   await chatLog(page).getByText('Recovered answer.').waitFor();
 
   // A broken file is refused with the reason; nothing is added.
-  await page.getByLabel('Import JSON').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"i-session","version":1}') });
+  await page.getByLabel('Import JSON').setInputFiles({
+    name: 'bad.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"format":"i-session","version":1}'),
+  });
   await page.getByText(/E_SESSION_IMPORT_INVALID|not an i session export/).waitFor();
-  expect(await sidebar(page).getByRole('link', { name: /Story time/ }).count()).toBe(3);
+  expect(
+    await sidebar(page)
+      .getByRole('link', { name: /Story time/ })
+      .count(),
+  ).toBe(3);
 
   // Switch from the sidebar, new session, delete.
   await sidebar(page).getByRole('link', { name: 'Story time (fork)' }).click();
@@ -108,5 +122,9 @@ it('renames, forks, exports, imports, switches, starts a new session and deletes
   await sessionMenu(page, 'Delete');
   await page.getByRole('dialog', { name: 'Delete' }).getByRole('button', { name: 'Delete' }).click();
   await sidebar(page).getByRole('link', { name: 'Story time (fork)' }).waitFor({ state: 'detached' });
-  expect(await sidebar(page).getByRole('link', { name: /Story time/ }).count()).toBe(2);
+  expect(
+    await sidebar(page)
+      .getByRole('link', { name: /Story time/ })
+      .count(),
+  ).toBe(2);
 });

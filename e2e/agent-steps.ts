@@ -49,7 +49,12 @@ export async function sendMessage(page: Page, text: string) {
   // A send refused in the moment a turn ends (the composer keeps the text and says "Not sent") is sent again, once,
   // as a person would; seen once under CI load right after Settings was closed.
   const refused = page.getByText(/^Not sent:/);
-  if (await refused.waitFor({ timeout: 250 }).then(() => true, () => false)) {
+  if (
+    await refused.waitFor({ timeout: 250 }).then(
+      () => true,
+      () => false,
+    )
+  ) {
     await page.waitForTimeout(300);
     await box.press('Enter');
   }
@@ -63,11 +68,18 @@ export async function waitForTurnEnd(page: Page) {
 }
 
 /** Settings → Plugins: imports a package and enables it for the open workspace (named `workspace`). */
-export async function importAndEnablePlugin(page: Page, file: { name: string; buffer: Buffer }, pluginId: string, workspace: string) {
+export async function importAndEnablePlugin(
+  page: Page,
+  file: { name: string; buffer: Buffer },
+  pluginId: string,
+  workspace: string,
+) {
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings' });
   await settings.getByRole('tab', { name: 'Plugins' }).click();
-  await settings.getByLabel('Import plugin (.hplugin.zip)').setInputFiles({ name: file.name, mimeType: 'application/zip', buffer: file.buffer });
+  await settings
+    .getByLabel('Import plugin (.hplugin.zip)')
+    .setInputFiles({ name: file.name, mimeType: 'application/zip', buffer: file.buffer });
   await settings.getByTestId('plugin-import-result').waitFor();
   const card = settings.locator(`li.plugin-card[data-plugin-id="${pluginId}"]`);
   await card.getByLabel(`Enabled in ${workspace}`).check();

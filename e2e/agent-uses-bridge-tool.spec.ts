@@ -17,8 +17,12 @@ afterAll(async () => {
   await model?.close();
 });
 
-const toolNames = (r: RecordedRequest) => ((r.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
-const toolContents = (r: RecordedRequest) => ((r.body?.messages ?? []) as { role: string; content: string }[]).filter((m) => m.role === 'tool').map((m) => m.content);
+const toolNames = (r: RecordedRequest) =>
+  ((r.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+const toolContents = (r: RecordedRequest) =>
+  ((r.body?.messages ?? []) as { role: string; content: string }[])
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.content);
 
 it('runs the bridge echo tool after approval and gives its answer to the model; a stopped bridge is a warning, not a failure', async () => {
   model = await startModelServer({
@@ -43,7 +47,9 @@ it('runs the bridge echo tool after approval and gives its answer to the model; 
   await chatLog(page).getByText('The bridge echoed it.').waitFor();
 
   expect(model.failures).toEqual([]);
-  expect(toolNames(model.requests[0]!)).toEqual(expect.arrayContaining(['echo', 'workspace_info', 'word_count', 'web_fetch']));
+  expect(toolNames(model.requests[0]!)).toEqual(
+    expect.arrayContaining(['echo', 'workspace_info', 'word_count', 'web_fetch']),
+  );
   // The request marks the result as untrusted data on its first line (native path, seed 002).
   expect(toolContents(model.requests[1]!)).toEqual(['untrusted_tool_data: true\nhello through the bridge']);
 

@@ -7,7 +7,16 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chatLog, configureModel, importAndEnablePlugin, sendMessage } from './agent-steps';
-import { createFileThroughUi, createPrivateWorkspace, launchBrowser, openApp, readFileThroughUi, serveBuild, type AppBrowser, type ServedBuild } from './harness';
+import {
+  createFileThroughUi,
+  createPrivateWorkspace,
+  launchBrowser,
+  openApp,
+  readFileThroughUi,
+  serveBuild,
+  type AppBrowser,
+  type ServedBuild,
+} from './harness';
 import { startModelServer, type ModelServer } from './model-server';
 
 const PLUGINS = resolve(import.meta.dirname, '../dist/plugins');
@@ -48,7 +57,12 @@ it('calls an enabled plugin tool after the person allows the call and then its w
   await createPrivateWorkspace(page, workspace);
   await createFileThroughUi(page, 'notes.txt', 'hello world\n');
   await page.getByRole('dialog', { name: 'notes.txt' }).getByRole('button', { name: 'Close' }).click();
-  await importAndEnablePlugin(page, { name: 'replace-text.hplugin.zip', buffer: await readFile(resolve(PLUGINS, 'replace-text.hplugin.zip')) }, 'example.replace-text', workspace);
+  await importAndEnablePlugin(
+    page,
+    { name: 'replace-text.hplugin.zip', buffer: await readFile(resolve(PLUGINS, 'replace-text.hplugin.zip')) },
+    'example.replace-text',
+    workspace,
+  );
   await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e-plugin' });
 
   await sendMessage(page, 'Replace world with plugins in notes.txt');
@@ -70,6 +84,8 @@ it('calls an enabled plugin tool after the person allows the call and then its w
   expect(await readFileThroughUi(page, 'notes.txt')).toBe('hello plugins\n');
   expect(model.failures).toEqual([]);
   expect(model.requests).toHaveLength(2);
-  const toolResult = ((model.requests[1]!.body?.messages ?? []) as { role: string; content: string }[]).find((m) => m.role === 'tool');
+  const toolResult = ((model.requests[1]!.body?.messages ?? []) as { role: string; content: string }[]).find(
+    (m) => m.role === 'tool',
+  );
   expect(toolResult?.content).not.toMatch(/^E_/);
 });

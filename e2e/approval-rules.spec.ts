@@ -12,7 +12,10 @@ let model: ModelServer | undefined;
 beforeAll(async () => openApp(served.browser.page, served.server.url));
 afterAll(async () => model?.close());
 
-const edit = (path: string, from: string, to: string) => ({ name: 'edit', arguments: { path, old_string: from, new_string: to } });
+const edit = (path: string, from: string, to: string) => ({
+  name: 'edit',
+  arguments: { path, old_string: from, new_string: to },
+});
 
 describe('approval rules', () => {
   it('makes a rule from a card that allows the next matching edit and still asks for another path', async () => {
@@ -52,9 +55,19 @@ describe('approval rules', () => {
     const ruled = chatLog(page).locator('[data-tool="edit"]').filter({ hasText: 'src/b.txt' });
     expect(await ruled.getAttribute('data-state')).toBe('done');
     await ruled.locator('summary').click();
-    expect(await ruled.getByTestId('tool-rule').textContent()).toBe('Decided by the rule “allow edit on src/**” (this workspace)');
-    expect(await chatLog(page).locator('[data-tool="edit"]').filter({ hasText: 'notes.txt' }).getByTestId('tool-rule').count()).toBe(0);
-    const results = (model.requests[3]!.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(await ruled.getByTestId('tool-rule').textContent()).toBe(
+      'Decided by the rule “allow edit on src/**” (this workspace)',
+    );
+    expect(
+      await chatLog(page)
+        .locator('[data-tool="edit"]')
+        .filter({ hasText: 'notes.txt' })
+        .getByTestId('tool-rule')
+        .count(),
+    ).toBe(0);
+    const results = (model.requests[3]!.body as { messages: { role: string; content: string }[] }).messages
+      .filter((m) => m.role === 'tool')
+      .map((m) => m.content);
     expect(results.some((r) => r.includes('E_TOOL'))).toBe(false);
 
     // Settings → Agent lists the rule for this workspace; removing it and saving leaves none.

@@ -23,7 +23,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const toolContents = (r: RecordedRequest) => ((r.body?.messages ?? []) as { role: string; content: string }[]).filter((m) => m.role === 'tool').map((m) => m.content);
+const toolContents = (r: RecordedRequest) =>
+  ((r.body?.messages ?? []) as { role: string; content: string }[])
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.content);
 
 it('runs a bound module on the paired bridge and stops the turn with the binding worker’s error', async () => {
   const manifest = join(dir, 'desktop.json');
@@ -31,11 +34,22 @@ it('runs a bound module on the paired bridge and stops the turn with the binding
   writeFileSync(
     manifest,
     JSON.stringify({
-      tools: ['memory_get', 'memory_set'].map((name) => ({ name, description: `${name} on the bridge`, parameters, exec: ['node', worker] })),
+      tools: ['memory_get', 'memory_set'].map((name) => ({
+        name,
+        description: `${name} on the bridge`,
+        parameters,
+        exec: ['node', worker],
+      })),
       hooks: [{ events: ['context_budget'], exec: ['node', worker, '--fail-on', 'PLEASE-FAIL'] }],
     }),
   );
-  model = await startModelServer({ script: [{ toolCalls: [{ name: 'memory_get', arguments: {} }] }, { text: 'Memory came from the bridge.' }, { text: 'never sent' }] });
+  model = await startModelServer({
+    script: [
+      { toolCalls: [{ name: 'memory_get', arguments: {} }] },
+      { text: 'Memory came from the bridge.' },
+      { text: 'never sent' },
+    ],
+  });
   const { page } = served.browser;
   await openApp(page, served.server.url);
   await createPrivateWorkspace(page, 'Bound modules');
@@ -63,7 +77,10 @@ it('runs a bound module on the paired bridge and stops the turn with the binding
   expect(toolContents(model.requests[1]!).join('\n')).toContain('WORKER:memory_get');
 
   await sendMessage(page, 'PLEASE-FAIL this turn');
-  await chatLog(page).getByText(/bound worker says no \(context_budget\)/).first().waitFor();
+  await chatLog(page)
+    .getByText(/bound worker says no \(context_budget\)/)
+    .first()
+    .waitFor();
   await waitForTurnEnd(page);
   expect(model.requests).toHaveLength(2);
   expect(model.failures).toEqual([]);

@@ -40,7 +40,10 @@ it('pairs with a real i-bridge using the printed code and lists its status and t
   await settings.getByLabel('Pairing code').fill(foreign.code);
   await settings.getByRole('button', { name: 'Pair' }).click();
   const pairError = settings.getByTestId('bridge-pair-error');
-  await pairError.filter({ hasText: 'E_BRIDGE_UNREACHABLE' }).or(pairError.filter({ hasText: 'did not answer' })).waitFor();
+  await pairError
+    .filter({ hasText: 'E_BRIDGE_UNREACHABLE' })
+    .or(pairError.filter({ hasText: 'did not answer' }))
+    .waitFor();
   expect(await pairError.textContent()).toContain(`--allow-origin ${origin}`);
   expect(await pairError.textContent()).toContain('Local Network Access');
 

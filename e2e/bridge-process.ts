@@ -17,12 +17,30 @@ export interface BridgeProcess {
 }
 
 /** `manifest`: another desktop manifest than the example one (absolute path). */
-export async function startBridgeProcess(allowOrigins: string[], manifest = join(REPO, 'bridge/examples/desktop.json')): Promise<BridgeProcess> {
+export async function startBridgeProcess(
+  allowOrigins: string[],
+  manifest = join(REPO, 'bridge/examples/desktop.json'),
+): Promise<BridgeProcess> {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'e2e-bridge-')));
   const root = join(base, 'project');
   mkdirSync(root);
-  const env = { PATH: process.env.PATH, I_CONFIG_DIR: join(base, 'config'), I_DATA_DIR: join(base, 'data'), I_CACHE_DIR: join(base, 'cache'), I_RUNTIME_DIR: join(base, 'runtime') };
-  const args = [join(REPO, 'bin/i-bridge.js'), '--port', '0', '--root', root, '--manifest', manifest, ...allowOrigins.flatMap((o) => ['--allow-origin', o])];
+  const env = {
+    PATH: process.env.PATH,
+    I_CONFIG_DIR: join(base, 'config'),
+    I_DATA_DIR: join(base, 'data'),
+    I_CACHE_DIR: join(base, 'cache'),
+    I_RUNTIME_DIR: join(base, 'runtime'),
+  };
+  const args = [
+    join(REPO, 'bin/i-bridge.js'),
+    '--port',
+    '0',
+    '--root',
+    root,
+    '--manifest',
+    manifest,
+    ...allowOrigins.flatMap((o) => ['--allow-origin', o]),
+  ];
   const child = spawn(process.execPath, args, { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -44,5 +62,10 @@ export async function startBridgeProcess(allowOrigins: string[], manifest = join
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { url: /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!, code: /Pairing code: (\S+)/.exec(out)![1]!, root, stop };
+  return {
+    url: /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!,
+    code: /Pairing code: (\S+)/.exec(out)![1]!,
+    root,
+    stop,
+  };
 }

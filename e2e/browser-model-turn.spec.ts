@@ -22,7 +22,9 @@ describe('the in-browser model', () => {
     await page.keyboard.press('Escape');
 
     const dialog = await openModelSettings(page);
-    await dialog.getByLabel('Add a .gguf file').setInputFiles({ name: 'tiny.gguf', mimeType: 'application/octet-stream', buffer: gguf });
+    await dialog
+      .getByLabel('Add a .gguf file')
+      .setInputFiles({ name: 'tiny.gguf', mimeType: 'application/octet-stream', buffer: gguf });
     const item = dialog.getByRole('listitem').filter({ hasText: 'tiny.gguf' });
     await item.waitFor();
     const sha = createHash('sha256').update(gguf).digest('hex');
@@ -50,12 +52,33 @@ describe('the in-browser model', () => {
     expect((await answers.last().innerText()).trim().split('\n')[0]).toBe('hi');
     expect(await log.getByRole('alert').count()).toBe(0);
     // The composer bar shows what the model in the tab did: its rate and memory estimate.
-    await expect.poll(async () => page.getByRole('status', { name: /^Model in this browser: / }).textContent().catch(() => '')).toMatch(/^\d+(\.\d)? tok\/s · ≈ \d+(\.\d+)? [kKMG]i?B$/);
+    await expect
+      .poll(async () =>
+        page
+          .getByRole('status', { name: /^Model in this browser: / })
+          .textContent()
+          .catch(() => ''),
+      )
+      .toMatch(/^\d+(\.\d)? tok\/s · ≈ \d+(\.\d+)? [kKMG]i?B$/);
 
     // While (and after) it ran: tokens/s and memory in Settings; deleting frees the file's bytes.
     const again = await openModelSettings(page);
-    await expect.poll(async () => again.getByTestId('browser-model-status').innerText().catch(() => '')).toMatch(/tokens\/s · memory ≈ \d+ MiB · context 32768/);
-    await again.getByRole('listitem').filter({ hasText: 'tiny.gguf' }).getByRole('button', { name: 'Delete: tiny.gguf' }).click();
-    await again.getByTestId('browser-model-note').getByText(/Deleted tiny\.gguf: \d+ MiB freed\./).waitFor();
+    await expect
+      .poll(async () =>
+        again
+          .getByTestId('browser-model-status')
+          .innerText()
+          .catch(() => ''),
+      )
+      .toMatch(/tokens\/s · memory ≈ \d+ MiB · context 32768/);
+    await again
+      .getByRole('listitem')
+      .filter({ hasText: 'tiny.gguf' })
+      .getByRole('button', { name: 'Delete: tiny.gguf' })
+      .click();
+    await again
+      .getByTestId('browser-model-note')
+      .getByText(/Deleted tiny\.gguf: \d+ MiB freed\./)
+      .waitFor();
   }, 120_000);
 });

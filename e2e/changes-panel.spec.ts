@@ -15,7 +15,10 @@ let model: ModelServer | undefined;
 beforeAll(async () => openApp(served.browser.page, served.server.url));
 afterAll(async () => model?.close());
 
-const edit = (path: string, from: string, to: string) => ({ name: 'edit', arguments: { path, old_string: from, new_string: to } });
+const edit = (path: string, from: string, to: string) => ({
+  name: 'edit',
+  arguments: { path, old_string: from, new_string: to },
+});
 const write = (path: string, content: string) => ({ name: 'write', arguments: { path, content } });
 const A = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n';
 
@@ -23,7 +26,9 @@ const A = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n';
 async function writeBehindTheAgent(page: Page, workspace: string, path: string, content: string) {
   await page.evaluate(
     async ([id, name, text]) => {
-      const dir = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')).getDirectoryHandle(id!);
+      const dir = await (
+        await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')
+      ).getDirectoryHandle(id!);
       const w = await (await dir.getFileHandle(name!)).createWritable();
       await w.write(text!);
       await w.close();
@@ -37,7 +42,19 @@ const changes = (page: Page) => page.getByRole('region', { name: 'Changes in thi
 
 describe('changes panel', () => {
   it('lists a turn’s files, reverts one hunk of two, and asks before reverting over the person’s edit', async () => {
-    model = await startModelServer({ script: [{ toolCalls: [edit('a.txt', 'two', 'TWO'), edit('a.txt', 'nine', 'NINE'), edit('b.txt', 'beta', 'BETA'), write('c.txt', 'new\n')] }, { text: 'All three done.' }] });
+    model = await startModelServer({
+      script: [
+        {
+          toolCalls: [
+            edit('a.txt', 'two', 'TWO'),
+            edit('a.txt', 'nine', 'NINE'),
+            edit('b.txt', 'beta', 'BETA'),
+            write('c.txt', 'new\n'),
+          ],
+        },
+        { text: 'All three done.' },
+      ],
+    });
     const { page } = served.browser;
     const workspace = await createPrivateWorkspace(page, 'Changes');
     await createFileThroughUi(page, 'a.txt', A);

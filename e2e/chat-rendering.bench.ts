@@ -5,7 +5,14 @@
 //   as the longest task over 50 ms, ratio target ≤ 1). Figures and what is left: web/ui/chat/CONTEXT.md.
 import { afterAll, beforeAll, it } from 'vitest';
 import { chatLog, configureModel, sendMessage } from './agent-steps';
-import { createPrivateWorkspace, launchBrowser, openApp, serveBuild, type AppBrowser, type ServedBuild } from './harness';
+import {
+  createPrivateWorkspace,
+  launchBrowser,
+  openApp,
+  serveBuild,
+  type AppBrowser,
+  type ServedBuild,
+} from './harness';
 import { startModelServer, type ModelServer } from './model-server';
 import { fmt, report } from '../scripts/bench-kit';
 
@@ -20,7 +27,12 @@ function longAnswer(bytes: number): string {
   for (let i = 0; size < bytes; i++) {
     const part =
       i % 5 === 4
-        ? '```ts\n' + Array.from({ length: 12 }, (_, k) => `export function step${i}_${k}(value: number): number {\n  return value * ${k} + ${i};\n}`).join('\n') + '\n```'
+        ? '```ts\n' +
+          Array.from(
+            { length: 12 },
+            (_, k) => `export function step${i}_${k}(value: number): number {\n  return value * ${k} + ${i};\n}`,
+          ).join('\n') +
+          '\n```'
         : `Paragraph ${i}: the agent explains **what it changed** and why, with \`inline code\`, a [link](https://example.com/${i}) and a list:\n\n- first point of ${i}\n- second point of ${i}`;
     parts.push(part);
     size += part.length + 2;
@@ -32,9 +44,19 @@ function sessionExport(title: string, messages: number) {
   const body = Array.from({ length: messages }, (_, i) =>
     i % 2 === 0
       ? { role: 'user', content: `Question ${i / 2}: how does part ${i} of the project work?` }
-      : { role: 'assistant', content: `Answer ${i}: it reads the **configuration**, then calls \`run(${i})\`.\n\n\`\`\`ts\nconst result = run(${i});\nconsole.log(result);\n\`\`\`\n\nDone with ${i}.` },
+      : {
+          role: 'assistant',
+          content: `Answer ${i}: it reads the **configuration**, then calls \`run(${i})\`.\n\n\`\`\`ts\nconst result = run(${i});\nconsole.log(result);\n\`\`\`\n\nDone with ${i}.`,
+        },
   );
-  return { format: 'i-session', version: 1, title, createdAt: Date.now(), updatedAt: Date.now(), messages: [{ role: 'system', content: 'bench' }, ...body] };
+  return {
+    format: 'i-session',
+    version: 1,
+    title,
+    createdAt: Date.now(),
+    updatedAt: Date.now(),
+    messages: [{ role: 'system', content: 'bench' }, ...body],
+  };
 }
 
 beforeAll(async () => {
@@ -58,8 +80,15 @@ it('opens a 1,000-message session vs a 10-message session, and streams a 200 KB 
   await page.locator('[role="log"][aria-busy="false"]').waitFor({ timeout: 300_000 });
   console.log(`first 200 KB answer streamed and saved in ${Date.now() - started} ms`);
 
-  for (const [title, n] of [['Small session', 10], ['Large session', 1000]] as const) {
-    await page.getByLabel('Import JSON').setInputFiles({ name: `${n}.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(sessionExport(title, n))) });
+  for (const [title, n] of [
+    ['Small session', 10],
+    ['Large session', 1000],
+  ] as const) {
+    await page.getByLabel('Import JSON').setInputFiles({
+      name: `${n}.json`,
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(sessionExport(title, n))),
+    });
     await page.getByRole('navigation').getByRole('link', { name: title }).first().waitFor();
   }
   const open = async (title: string, lastText: string) => {
@@ -69,7 +98,12 @@ it('opens a 1,000-message session vs a 10-message session, and streams a 200 KB 
     const link = page.getByRole('navigation').getByRole('link', { name: title }).first();
     const t0 = await page.evaluate(() => performance.now());
     await link.click();
-    await page.waitForFunction((text) => [...document.querySelectorAll('[role="log"] .msg-assistant')].some((m) => m.textContent?.includes(text)), lastText, { polling: 'raf' });
+    await page.waitForFunction(
+      (text) =>
+        [...document.querySelectorAll('[role="log"] .msg-assistant')].some((m) => m.textContent?.includes(text)),
+      lastText,
+      { polling: 'raf' },
+    );
     return (await page.evaluate(() => performance.now())) - t0;
   };
   const small: number[] = [];
@@ -79,21 +113,41 @@ it('opens a 1,000-message session vs a 10-message session, and streams a 200 KB 
     large.push(await open('Large session', 'Done with 999.'));
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-  report('chat: open a 1,000-message session', `${fmt(median(large))} to the last message vs ${fmt(median(small))} for 10 messages`, median(large) / median(small), 3);
+  report(
+    'chat: open a 1,000-message session',
+    `${fmt(median(large))} to the last message vs ${fmt(median(small))} for 10 messages`,
+    median(large) / median(small),
+    3,
+  );
 
   await page.getByRole('navigation').getByRole('link', { name: 'Start' }).first().click();
   await chatLog(page).getByText('Paragraph 0:').first().waitFor();
   await page.evaluate(() => {
     const w = window as unknown as { longTasks: number[] };
     w.longTasks = [];
-    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push(e.duration))).observe({ type: 'longtask' });
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push(e.duration))).observe({
+      type: 'longtask',
+    });
   });
   const box = page.getByLabel('Message', { exact: true });
   await box.fill('Again');
   await box.press('Enter');
-  await page.waitForFunction(() => document.querySelector('[role="log"][aria-busy="false"]') !== null && document.querySelectorAll('[role="log"] .msg-user').length >= 2, undefined, { timeout: 120_000, polling: 200 });
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[role="log"][aria-busy="false"]') !== null &&
+      document.querySelectorAll('[role="log"] .msg-user').length >= 2,
+    undefined,
+    { timeout: 120_000, polling: 200 },
+  );
   // The saved answer replaces the streamed one and fills its earlier groups in over the next frames: counted too.
   await page.waitForTimeout(1500);
-  const long = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks.filter((d) => d > 50));
-  report('chat: stream a 200 KB answer', `${long.length} main-thread tasks over 50 ms while it streamed${long.length ? ` (longest ${fmt(Math.max(...long))})` : ''}`, Math.max(0, ...long) / 50, 1);
+  const long = await page.evaluate(() =>
+    (window as unknown as { longTasks: number[] }).longTasks.filter((d) => d > 50),
+  );
+  report(
+    'chat: stream a 200 KB answer',
+    `${long.length} main-thread tasks over 50 ms while it streamed${long.length ? ` (longest ${fmt(Math.max(...long))})` : ''}`,
+    Math.max(0, ...long) / 50,
+    1,
+  );
 }, 600_000);

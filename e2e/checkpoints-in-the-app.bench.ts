@@ -13,19 +13,36 @@ const bench = useBenchPage('checkpoints bench', 'bench-pages/checkpoints-page.ts
   '/worker.js': { type: 'text/javascript', body: await bundlePage('bench-pages/checkpoints-worker.ts') },
 }));
 type Result = { plainMs: number; recordedMs: number };
-type Bench = Record<'bigFile' | 'smallFiles' | 'revert' | 'writeToolFiles' | 'writeToolBig', (runs: number) => Promise<Result>>;
+type Bench = Record<
+  'bigFile' | 'smallFiles' | 'revert' | 'writeToolFiles' | 'writeToolBig',
+  (runs: number) => Promise<Result>
+>;
 
 it('checkpoints in the app: the write path recorded vs plain, and a revert vs writing', async () => {
   const { page } = bench.browser;
   await page.goto(bench.url);
   await page.waitForFunction(() => 'checkpointsBench' in globalThis);
-  const run = (name: keyof Bench, runs: number) => page.evaluate(([n, r]) => (globalThis as unknown as { checkpointsBench: Bench }).checkpointsBench[n](r), [name, runs] as const);
+  const run = (name: keyof Bench, runs: number) =>
+    page.evaluate(([n, r]) => (globalThis as unknown as { checkpointsBench: Bench }).checkpointsBench[n](r), [
+      name,
+      runs,
+    ] as const);
   const line = (what: string, r: Result, target?: number) =>
-    report(`checkpoints in the app (OPFS + IndexedDB): ${what}`, `with checkpoints ${fmt(r.recordedMs)} vs plain ${fmt(r.plainMs)}`, r.recordedMs / r.plainMs, target);
+    report(
+      `checkpoints in the app (OPFS + IndexedDB): ${what}`,
+      `with checkpoints ${fmt(r.recordedMs)} vs plain ${fmt(r.plainMs)}`,
+      r.recordedMs / r.plainMs,
+      target,
+    );
   line('the write tool, a 1 MiB file', await run('writeToolBig', 9), 1.3);
   line('the write tool, 100 small files', await run('writeToolFiles', 9), 1.3);
   line('a blind overwrite of a 1 MiB file (no target)', await run('bigFile', 15));
   line('blind overwrites of 100 small files (no target)', await run('smallFiles', 9));
   const rev = await run('revert', 9);
-  report('checkpoints in the app (OPFS + IndexedDB): revert 100 files', `revert ${fmt(rev.recordedMs)} vs write 100 files ${fmt(rev.plainMs)}`, rev.recordedMs / rev.plainMs, 1.5);
+  report(
+    'checkpoints in the app (OPFS + IndexedDB): revert 100 files',
+    `revert ${fmt(rev.recordedMs)} vs write 100 files ${fmt(rev.plainMs)}`,
+    rev.recordedMs / rev.plainMs,
+    1.5,
+  );
 }, 600_000);

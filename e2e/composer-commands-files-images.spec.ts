@@ -53,14 +53,17 @@ afterAll(async () => {
 });
 
 const box = (page: typeof served.browser.page) => page.getByLabel('Message', { exact: true });
-const sessionInHash = (page: typeof served.browser.page) => page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('s'));
+const sessionInHash = (page: typeof served.browser.page) =>
+  page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('s'));
 
 it('runs / commands, attaches an @ file, sends a pasted image and switches the model', async () => {
   const { page } = served.browser;
   await openApp(page, served.server.url);
   const wid = await createPrivateWorkspace(page, 'Composer');
   await page.evaluate(async (id) => {
-    const root = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')).getDirectoryHandle(id);
+    const root = await (
+      await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')
+    ).getDirectoryHandle(id);
     const src = await root.getDirectoryHandle('src', { create: true });
     const w = await (await src.getFileHandle('notes.md', { create: true })).createWritable();
     await w.write('# Notes\nThe secret word is pelican.\n');
@@ -83,7 +86,8 @@ it('runs / commands, attaches an @ file, sends a pasted image and switches the m
   await box(page).fill('/');
   const commands = page.getByRole('listbox', { name: 'Commands' });
   await commands.waitFor();
-  for (const name of ['/new', '/fork', '/model', '/export', '/clear', '/help']) await commands.getByRole('option', { name: new RegExp(`^${name}\\b`) }).waitFor();
+  for (const name of ['/new', '/fork', '/model', '/export', '/clear', '/help'])
+    await commands.getByRole('option', { name: new RegExp(`^${name}\\b`) }).waitFor();
   await box(page).fill('/ne');
   await box(page).press('Enter');
   await expect.poll(() => sessionInHash(page)).toBeNull();
@@ -112,7 +116,10 @@ it('runs / commands, attaches an @ file, sends a pasted image and switches the m
     data.items.add(new File(['%PDF-1.7'], 'report.pdf', { type: 'application/pdf' }));
     el.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
   });
-  await page.getByRole('alert').getByText('report.pdf is not a PNG, JPEG, GIF or WebP image, so it was not attached.').waitFor();
+  await page
+    .getByRole('alert')
+    .getByText('report.pdf is not a PNG, JPEG, GIF or WebP image, so it was not attached.')
+    .waitFor();
   expect(await page.getByRole('list', { name: 'Attached images' }).count()).toBe(0);
 
   // A pasted PNG shows as a thumbnail with a remove button and goes to the model as an image part.
@@ -172,7 +179,9 @@ it('keeps the draft when offline, stops a running turn with Esc, shows the short
 
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Command palette' });
-  await palette.getByRole('combobox', { name: 'Search sessions, workspaces, settings and commands' }).fill('Hello there');
+  await palette
+    .getByRole('combobox', { name: 'Search sessions, workspaces, settings and commands' })
+    .fill('Hello there');
   await palette.getByRole('option', { name: /Hello there/ }).waitFor();
   await page.keyboard.press('Enter');
   await palette.waitFor({ state: 'detached' });

@@ -13,7 +13,10 @@ afterAll(async () => model?.close());
 
 const AGENTS = 'Use tabs for indentation.\nRun the checks before committing.';
 /** ~90 KB over 1,500 numbered lines: two pages of the card, far over the model's 4 KB view. */
-const BIG = Array.from({ length: 1500 }, (_, i) => `line ${String(i + 1).padStart(4, '0')} ${'lorem ipsum '.repeat(4)}`).join('\n');
+const BIG = Array.from(
+  { length: 1500 },
+  (_, i) => `line ${String(i + 1).padStart(4, '0')} ${'lorem ipsum '.repeat(4)}`,
+).join('\n');
 const FIRST_PROMPT = 'Read big.txt for me.';
 const SUMMARY = 'Goal: check the compaction divider.\nFiles touched: big.txt (read).';
 /** Long prompts push the history over the trigger of the small window set below. */
@@ -34,7 +37,10 @@ it('shows AGENTS.md as a context item, a long tool result whole, usage under an 
       // the history as it would for real (the server's default of 10 tokens would hold it down).
       const usage = { input: request.rawBody.length, output: 5 };
       // The summary request ends with the compaction prompt; every other request is a turn of the conversation.
-      if (lastUserText(request).includes('Summarise the conversation above')) return refuseSummary ? { error: { status: 400, message: 'summaries are off today' } } : { text: SUMMARY, usage };
+      if (lastUserText(request).includes('Summarise the conversation above'))
+        return refuseSummary
+          ? { error: { status: 400, message: 'summaries are off today' } }
+          : { text: SUMMARY, usage };
       if (index === 0) return { toolCalls: [{ name: 'read', arguments: { path: 'big.txt' } }], usage };
       answers++;
       return { text: `Answer ${answers}.`, usage };
@@ -45,7 +51,9 @@ it('shows AGENTS.md as a context item, a long tool result whole, usage under an 
   const wid = await createPrivateWorkspace(page, 'Context items');
   await page.evaluate(
     async ({ id, files }) => {
-      const root = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')).getDirectoryHandle(id);
+      const root = await (
+        await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')
+      ).getDirectoryHandle(id);
       for (const [name, text] of Object.entries(files)) {
         const w = await (await root.getFileHandle(name, { create: true })).createWritable();
         await w.write(text);
@@ -78,7 +86,9 @@ it('shows AGENTS.md as a context item, a long tool result whole, usage under an 
   expect(await log.locator('.msg-user').textContent()).toContain(FIRST_PROMPT);
 
   // The model saw a preview and a reference; the card holds the whole file, a page at a time.
-  const sent = (model.requests[1]!.body as { messages: Array<{ role: string; content: string }> }).messages.find((m) => m.role === 'tool')!.content;
+  const sent = (model.requests[1]!.body as { messages: Array<{ role: string; content: string }> }).messages.find(
+    (m) => m.role === 'tool',
+  )!.content;
   expect(sent).toContain('[result truncated:');
   expect(sent.length).toBeLessThan(5000);
   const card = log.locator('[data-tool="read"]');
@@ -98,7 +108,9 @@ it('shows AGENTS.md as a context item, a long tool result whole, usage under an 
   await answer.getByRole('button', { name: 'Usage of this answer' }).click();
   const usage = answer.getByRole('group', { name: 'Usage of this answer' });
   const input = (model.requests[0]!.rawBody.length + model.requests[1]!.rawBody.length).toLocaleString('en-US');
-  expect(await usage.locator('.msg-usage-line').first().textContent()).toMatch(new RegExp(`in ${input}.*out 10.*cost —`));
+  expect(await usage.locator('.msg-usage-line').first().textContent()).toMatch(
+    new RegExp(`in ${input}.*out 10.*cost —`),
+  );
   expect(await usage.locator('.msg-usage-line.minor').count()).toBe(2);
 
   // Long prompts until a turn compacts the history.
@@ -110,7 +122,9 @@ it('shows AGENTS.md as a context item, a long tool result whole, usage under an 
     await sendMessage(page, filler(n));
     await waitForTurnEnd(page);
   }
-  const toggle = divider.getByRole('button', { name: /Earlier conversation compacted: \d+ messages → summary \([\d,]+ → [\d,]+ tokens\)/ });
+  const toggle = divider.getByRole('button', {
+    name: /Earlier conversation compacted: \d+ messages → summary \([\d,]+ → [\d,]+ tokens\)/,
+  });
   await toggle.waitFor();
   // The meter drops: the next request is smaller than the one before the compacting turn, new prompt and answer included.
   await expect.poll(meterTokens).toBeLessThan(before);
@@ -119,7 +133,10 @@ it('shows AGENTS.md as a context item, a long tool result whole, usage under an 
   expect(await log.locator('.msg-user', { hasText: 'Summary of the earlier conversation' }).count()).toBe(0);
   expect(await log.locator('.msg-user', { hasText: 'check the compaction divider' }).count()).toBe(0);
   await toggle.click();
-  await divider.locator('.compaction-summary').getByText('Goal: check the compaction divider.', { exact: false }).waitFor();
+  await divider
+    .locator('.compaction-summary')
+    .getByText('Goal: check the compaction divider.', { exact: false })
+    .waitFor();
   await divider.getByRole('button', { name: 'Show original messages' }).click();
   const originals = divider.getByRole('group', { name: /Original messages/ });
   await originals.getByText(FIRST_PROMPT).waitFor();

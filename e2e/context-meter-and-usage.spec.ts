@@ -76,9 +76,12 @@ it('shows the context meter and the /context breakdown, and /compact with a focu
   const dialog = page.getByRole('dialog', { name: 'Context' });
   await dialog.getByTestId('context-total').waitFor();
   expect(await dialog.getByTestId('context-total').textContent()).toMatch(/^[\d,]+ of 128,000 tokens \(\d+%\)$/);
-  for (const part of ['System prompt', 'Tools: built-in', 'Conversation', 'Free']) await dialog.getByRole('rowheader', { name: new RegExp(`^${part}`) }).waitFor();
+  for (const part of ['System prompt', 'Tools: built-in', 'Conversation', 'Free'])
+    await dialog.getByRole('rowheader', { name: new RegExp(`^${part}`) }).waitFor();
   expect(await dialog.getByRole('rowheader', { name: /^Conversation/ }).textContent()).toContain('8 messages');
-  expect(await dialog.getByTestId('context-would-fold').textContent()).toMatch(/^Compacting now would fold [1-9]\d* messages/);
+  expect(await dialog.getByTestId('context-would-fold').textContent()).toMatch(
+    /^Compacting now would fold [1-9]\d* messages/,
+  );
   await dialog.getByRole('button', { name: 'Close' }).click();
   await dialog.waitFor({ state: 'detached' });
 
@@ -135,7 +138,9 @@ it('shows the cache hit ratio, the workspace cost with the prices set, and the s
   await expect.poll(() => totals.locator('.usage-cost').textContent()).toBe('$0.0029');
 
   // A vendor's list is added only when asked, keeps its (older) date, and each entry can be removed again.
-  expect(await settings.getByTestId('prices-as-of').textContent()).toBe(`Prices as of ${new Date().toISOString().slice(0, 10)}.`);
+  expect(await settings.getByTestId('prices-as-of').textContent()).toBe(
+    `Prices as of ${new Date().toISOString().slice(0, 10)}.`,
+  );
   await settings.getByLabel('Provider price list').selectOption('deepseek');
   await settings.getByRole('button', { name: 'Add these prices' }).click();
   await settings.getByRole('button', { name: 'Remove the price of deepseek-chat' }).waitFor();
@@ -148,7 +153,9 @@ it('shows the cache hit ratio, the workspace cost with the prices set, and the s
   await settings.getByLabel('Input $/M').fill('two dollars');
   await settings.getByLabel('Output $/M').fill('8');
   await settings.getByRole('button', { name: 'Save price' }).click();
-  expect(await settings.getByTestId('prices-status').textContent()).toBe('Input $/M: type a number of dollars per million tokens, e.g. 2.5.');
+  expect(await settings.getByTestId('prices-status').textContent()).toBe(
+    'Input $/M: type a number of dollars per million tokens, e.g. 2.5.',
+  );
   expect(await settings.getByRole('button', { name: 'Remove the price of other-model' }).count()).toBe(0);
   // On a phone the tab fits the dialog: wide tables scroll inside their card, never the dialog sideways.
   await page.setViewportSize({ width: 390, height: 844 });

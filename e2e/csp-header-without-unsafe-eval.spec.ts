@@ -3,12 +3,19 @@ import { createPrivateWorkspace, openApp, useServedApp } from './harness';
 
 const app = useServedApp({
   // Records every CSP violation the page sees (the app itself must cause none).
-  initScripts: [`window.__cspViolations = []; document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));`],
+  initScripts: [
+    `window.__cspViolations = []; document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));`,
+  ],
 });
 
 function checkPolicy(policy: string | null, what: string) {
   expect(policy, `${what} has a Content-Security-Policy header`).toBeTruthy();
-  const directives = Object.fromEntries(policy!.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+  const directives = Object.fromEntries(
+    policy!
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values]),
+  );
   expect(policy, what).not.toMatch(/'unsafe-eval'/);
   expect(directives['script-src'], what).toEqual(["'self'", "'wasm-unsafe-eval'"]);
   expect(directives['style-src'], what).toEqual(["'self'"]);
@@ -39,7 +46,8 @@ it('runs without a single CSP violation through the main screens', async () => {
   await createPrivateWorkspace(page, 'CSP check');
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings' });
-  for (const tab of ['Workspaces', 'Import / Export', 'General']) await settings.getByRole('tab', { name: tab }).click();
+  for (const tab of ['Workspaces', 'Import / Export', 'General'])
+    await settings.getByRole('tab', { name: tab }).click();
   await page.reload();
   await page.getByRole('navigation').waitFor();
   expect(await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations)).toEqual([]);

@@ -26,7 +26,9 @@ const item = (page: Page, path: string) => tree(page).locator(`[role="treeitem"]
 async function plant(page: Page, id: string, files: Record<string, string>) {
   await page.evaluate(
     async ([wid, all]) => {
-      const root = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')).getDirectoryHandle(wid);
+      const root = await (
+        await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')
+      ).getDirectoryHandle(wid);
       for (const [path, text] of Object.entries(all)) {
         const parts = path.split('/');
         let dir = root;
@@ -105,7 +107,10 @@ it('keeps the open folders and the scroll position when it reads the files again
 
 it('shows a file the agent just wrote, keeping open folders, without Refresh', async () => {
   const model = await startModelServer({
-    script: [{ toolCalls: [{ name: 'write', arguments: { path: 'docs/agent-note.md', content: 'written by the agent' } }] }, { text: 'Wrote it.' }],
+    script: [
+      { toolCalls: [{ name: 'write', arguments: { path: 'docs/agent-note.md', content: 'written by the agent' } }] },
+      { text: 'Wrote it.' },
+    ],
   });
   try {
     const { page } = app.browser;
@@ -144,14 +149,18 @@ it('downloads the workspace as a .zip into the chosen file, with progress in fil
   const bar = dialog.getByRole('progressbar', { name: 'Download progress' });
   await dialog.getByText(/^Saved Zipped\.zip: 300 files, /).waitFor();
   expect(await bar.getAttribute('value')).toBe(await bar.getAttribute('max'));
-  expect(await dialog.getByRole('status').first().textContent()).toMatch(/^300 of 300 files · 102(\.\d)? kB of 102(\.\d)? kB$|^300 of 300 files · /);
+  expect(await dialog.getByRole('status').first().textContent()).toMatch(
+    /^300 of 300 files · 102(\.\d)? kB of 102(\.\d)? kB$|^300 of 300 files · /,
+  );
   await page.keyboard.press('Escape');
 
   const bytes = await page.evaluate(async () => {
     const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('saved');
     return [...new Uint8Array(await (await (await dir.getFileHandle('Zipped.zip')).getFile()).arrayBuffer())];
   });
-  const entries = await new ZipReader(new Uint8ArrayReader(Uint8Array.from(bytes)), { useWebWorkers: false }).getEntries();
+  const entries = await new ZipReader(new Uint8ArrayReader(Uint8Array.from(bytes)), {
+    useWebWorkers: false,
+  }).getEntries();
   const names = entries.map((e) => e.filename);
   expect(names).toHaveLength(300);
   expect(names).not.toContain('.git/HEAD');
@@ -161,7 +170,8 @@ it('downloads the workspace as a .zip into the chosen file, with progress in fil
 
 async function zipOf(entries: Record<string, string>): Promise<Buffer> {
   const zip = new ZipWriter(new Uint8ArrayWriter(), { useWebWorkers: false });
-  for (const [name, text] of Object.entries(entries)) await zip.add(name, new Uint8ArrayReader(new TextEncoder().encode(text)));
+  for (const [name, text] of Object.entries(entries))
+    await zip.add(name, new Uint8ArrayReader(new TextEncoder().encode(text)));
   return Buffer.from(await zip.close());
 }
 
@@ -175,14 +185,25 @@ it('imports a .zip into a new private workspace, and refuses a zip-slip archive 
   };
   const before = await page.getByRole('navigation').getByRole('link').count();
   let dialog = await open();
-  await dialog.getByLabel('.zip file').setInputFiles({ name: 'evil.zip', mimeType: 'application/zip', buffer: await zipOf({ 'ok.txt': 'fine', '../escape.txt': 'no' }) });
+  await dialog.getByLabel('.zip file').setInputFiles({
+    name: 'evil.zip',
+    mimeType: 'application/zip',
+    buffer: await zipOf({ 'ok.txt': 'fine', '../escape.txt': 'no' }),
+  });
   await dialog.getByRole('button', { name: 'Import' }).click();
-  await dialog.getByRole('alert').filter({ hasText: /^E_PACKAGE_ENTRY_NAME: The entry "\.\.\/escape\.txt" cannot be unpacked/ }).waitFor();
+  await dialog
+    .getByRole('alert')
+    .filter({ hasText: /^E_PACKAGE_ENTRY_NAME: The entry "\.\.\/escape\.txt" cannot be unpacked/ })
+    .waitFor();
   expect(await page.getByRole('navigation').getByRole('link').count()).toBe(before);
   await page.keyboard.press('Escape');
 
   dialog = await open();
-  await dialog.getByLabel('.zip file').setInputFiles({ name: 'project.zip', mimeType: 'application/zip', buffer: await zipOf({ 'README.md': '# Project', 'src/app.ts': 'export {}' }) });
+  await dialog.getByLabel('.zip file').setInputFiles({
+    name: 'project.zip',
+    mimeType: 'application/zip',
+    buffer: await zipOf({ 'README.md': '# Project', 'src/app.ts': 'export {}' }),
+  });
   await dialog.getByRole('button', { name: 'Import' }).click();
   await dialog.waitFor({ state: 'detached' });
   await page.getByRole('heading', { level: 1, name: 'project' }).waitFor();

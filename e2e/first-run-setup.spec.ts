@@ -12,11 +12,15 @@ const app = useServedApp();
 let model: ModelServer | undefined;
 afterAll(async () => model?.close());
 
-const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.id ?? '');
+const focused = (page: Page) =>
+  page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.id ?? '');
 
 it('guides a first-time person from "Set up a model" to a tested model and a starter prompt the model receives', async () => {
   const { page } = app.browser;
-  model = await startModelServer({ models: ['scripted-model', 'scripted-large'], script: [{ text: 'ok', usage: { input: 9, output: 1 } }, { text: 'It lists the scripts and dependencies.' }] });
+  model = await startModelServer({
+    models: ['scripted-model', 'scripted-large'],
+    script: [{ text: 'ok', usage: { input: 9, output: 1 } }, { text: 'It lists the scripts and dependencies.' }],
+  });
   await openApp(page, app.server.url);
   await createPrivateWorkspace(page, 'Onboarding');
   await createFileThroughUi(page, 'package.json', '{"name": "demo"}');
@@ -38,24 +42,38 @@ it('guides a first-time person from "Set up a model" to a tested model and a sta
 
   // Step 2: the CORS note names this app's exact origin; the key is stored by Test connection and never shown again.
   await dialog.getByLabel('Server address').waitFor();
-  expect(await dialog.getByText(/must allow this site \(CORS\)/).textContent()).toContain(new URL(app.server.url).origin);
+  expect(await dialog.getByText(/must allow this site \(CORS\)/).textContent()).toContain(
+    new URL(app.server.url).origin,
+  );
   expect(await dialog.getByLabel('Protocol').inputValue()).toBe('openai');
   await dialog.getByLabel('Server address').fill(model.baseUrl('openai'));
   await dialog.getByRole('combobox', { name: 'Model', exact: true }).fill('scripted-model');
   await dialog.getByLabel('API key', { exact: true }).fill('sk-onboard');
   // The default profile meters the budget and compacts: no step 3 without the model's context window.
   await dialog.getByRole('button', { name: 'Next' }).click();
-  await dialog.getByTestId('setup-problem').getByText(/^E_CONFIG_BUDGET_WINDOW: Enter the model’s context window/).waitFor();
+  await dialog
+    .getByTestId('setup-problem')
+    .getByText(/^E_CONFIG_BUDGET_WINDOW: Enter the model’s context window/)
+    .waitFor();
   await dialog.getByLabel('Context window (tokens)').fill('128000');
   await dialog.getByRole('button', { name: 'Test connection' }).click();
-  await dialog.getByTestId('setup-connection-report').getByText(/^Connected in \d+ ms\. The model said: “ok”\.$/).waitFor();
+  await dialog
+    .getByTestId('setup-connection-report')
+    .getByText(/^Connected in \d+ ms\. The model said: “ok”\.$/)
+    .waitFor();
   const turns = () => model!.requests.filter((r) => r.method === 'POST');
   expect(turns()[0]!.headers.authorization).toBe('Bearer sk-onboard');
   expect(await dialog.getByLabel('API key', { exact: true }).inputValue()).toBe('');
   await dialog.getByText('A key named CUSTOM_API_KEY is already stored; leave this empty to keep it.').waitFor();
   // A working server's own model list becomes the Model field's suggestions.
   const listId = await dialog.getByRole('combobox', { name: 'Model', exact: true }).getAttribute('list');
-  await expect.poll(() => page.locator(`datalist[id="${listId}"] option`).evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['scripted-large', 'scripted-model']);
+  await expect
+    .poll(() =>
+      page
+        .locator(`datalist[id="${listId}"] option`)
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)),
+    )
+    .toEqual(['scripted-large', 'scripted-model']);
 
   // Step 3: the summary says the test passed; Done saves (globally, like Settings → Model) and closes.
   await dialog.getByRole('button', { name: 'Next' }).click();

@@ -1,5 +1,12 @@
 import { expect, it } from 'vitest';
-import { folderPickerSubstitute, openApp, PICKED_FOLDER, readFileThroughUi, workspaceId, useServedApp } from './harness';
+import {
+  folderPickerSubstitute,
+  openApp,
+  PICKED_FOLDER,
+  readFileThroughUi,
+  workspaceId,
+  useServedApp,
+} from './harness';
 
 const app = useServedApp({ initScripts: [folderPickerSubstitute] });
 
@@ -45,5 +52,10 @@ it('refuses a second workspace with the same name and says why', async () => {
   await dialog.getByLabel('Name').fill(PICKED_FOLDER.toUpperCase());
   await dialog.getByRole('button', { name: 'Create' }).click();
   await page.getByRole('alert').filter({ hasText: 'already exists' }).waitFor();
-  expect(await page.getByRole('link').filter({ hasText: new RegExp(PICKED_FOLDER, 'i') }).count()).toBe(1);
+  expect(
+    await page
+      .getByRole('link')
+      .filter({ hasText: new RegExp(PICKED_FOLDER, 'i') })
+      .count(),
+  ).toBe(1);
 });

@@ -8,7 +8,9 @@ it('is installable: CDP Page.getInstallabilityErrors returns no errors for the s
   await openApp(page, app.server.url);
   await waitForServiceWorkerControl(page);
   const cdp = await context.newCDPSession(page);
-  const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: unknown[] };
+  const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+    installabilityErrors: unknown[];
+  };
   expect(installabilityErrors).toEqual([]);
   const manifest = (await cdp.send('Page.getAppManifest')) as { url: string; errors: unknown[] };
   expect(manifest.url).toMatch(/manifest\.webmanifest$/);

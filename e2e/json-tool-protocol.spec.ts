@@ -46,6 +46,10 @@ describe.each<WireProtocol>(['openai', 'deepseek', 'anthropic', 'responses'])('J
     expect(model.requests[1]!.rawBody).toContain(inBody('{"jingwei_tool_result":{"name":"read","ok":true,"output":"'));
     expect(model.requests[1]!.rawBody).toContain('the answer is 42');
     expect(model.requests[1]!.rawBody).toContain(inBody('"untrusted_tool_data":true}'));
-    expect(model.requests[2]!.rawBody).toContain(inBody('{"jingwei_tool_result":{"name":"json_action_protocol","ok":false,"output":"Error E_JSON_ACTION_NO_JSON: '));
+    expect(model.requests[2]!.rawBody).toContain(
+      inBody(
+        '{"jingwei_tool_result":{"name":"json_action_protocol","ok":false,"output":"Error E_JSON_ACTION_NO_JSON: ',
+      ),
+    );
   });
 });

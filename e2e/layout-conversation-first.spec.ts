@@ -16,12 +16,15 @@ afterAll(async () => model?.close());
 const rectOf = (l: Locator) => l.evaluate((e) => e.getBoundingClientRect().toJSON() as DOMRect);
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Workspaces and sessions' });
 const composer = (page: Page) => page.getByLabel('Message', { exact: true });
-const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '');
+const focusedLabel = (page: Page) =>
+  page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '');
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
 
 it('gives the message list at least 70 % of the height at 1280x800', async () => {
   const { page } = app.browser;
-  model = await startModelServer({ script: [{ text: 'First answer.' }, { text: 'Pelicans fly south for the winter.' }, { text: 'Third.' }] });
+  model = await startModelServer({
+    script: [{ text: 'First answer.' }, { text: 'Pelicans fly south for the winter.' }, { text: 'Third.' }],
+  });
   await openApp(page, app.server.url);
   await createPrivateWorkspace(page, 'Layout');
   await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e' });
@@ -63,35 +66,55 @@ it('starts a new session with Ctrl+Shift+O and finds a session by a word of its 
   await sendMessage(page, 'Where do the birds go?');
   await chatLog(page).getByText('Pelicans fly south for the winter.').waitFor();
   await waitForTurnEnd(page);
-  await sidebar(page).getByRole('link', { name: /Where do the birds go/ }).waitFor();
+  await sidebar(page)
+    .getByRole('link', { name: /Where do the birds go/ })
+    .waitFor();
 
   const search = sidebar(page).getByRole('searchbox', { name: 'Search sessions' });
   await search.fill('winter');
   // Only in the answer, not in any title: found through the conversation, shown with the words around it.
   const hit = sidebar(page).getByRole('link', { name: /Where do the birds go/ });
-  await expect.poll(() => sidebar(page).getByRole('link', { name: /^Hello/ }).count()).toBe(0);
+  await expect
+    .poll(() =>
+      sidebar(page)
+        .getByRole('link', { name: /^Hello/ })
+        .count(),
+    )
+    .toBe(0);
   expect(await hit.textContent()).toContain('south for the winter');
   await search.fill('albatross');
   await sidebar(page).getByText('No session matches “albatross”.').waitFor();
   await search.press('Escape');
-  await sidebar(page).getByRole('link', { name: /^Hello/ }).waitFor();
+  await sidebar(page)
+    .getByRole('link', { name: /^Hello/ })
+    .waitFor();
   // Grouped by day: both were made today.
   expect(await sidebar(page).getByRole('heading', { name: 'Today' }).count()).toBe(1);
 });
 
 it('renames a session in place: Enter saves, Escape cancels, from the sidebar and from the session menu', async () => {
   const { page } = app.browser;
-  await sidebar(page).getByRole('link', { name: /^Hello/ }).dblclick();
+  await sidebar(page)
+    .getByRole('link', { name: /^Hello/ })
+    .dblclick();
   const field = sidebar(page).getByRole('textbox', { name: 'Session title' });
   await field.fill('Greetings');
   await field.press('Enter');
-  await sidebar(page).getByRole('link', { name: /^Greetings/ }).waitFor();
+  await sidebar(page)
+    .getByRole('link', { name: /^Greetings/ })
+    .waitFor();
 
-  await sidebar(page).getByRole('link', { name: /^Greetings/ }).dblclick();
+  await sidebar(page)
+    .getByRole('link', { name: /^Greetings/ })
+    .dblclick();
   await field.fill('Not this');
   await field.press('Escape');
   await field.waitFor({ state: 'detached' });
-  expect(await sidebar(page).getByRole('link', { name: /^Not this/ }).count()).toBe(0);
+  expect(
+    await sidebar(page)
+      .getByRole('link', { name: /^Not this/ })
+      .count(),
+  ).toBe(0);
   expect(await sidebar(page).isVisible()).toBe(true); // Escape went to the field, not to the layout
 
   // The open session (Greetings: the double-click's first click opened it) through its menu, by keyboard.
@@ -114,7 +137,9 @@ it('renames a session in place: Enter saves, Escape cancels, from the sidebar an
   await inBar.fill('Hello again');
   await inBar.press('Enter');
   await page.getByRole('heading', { name: 'Hello again' }).waitFor();
-  await sidebar(page).getByRole('link', { name: /^Hello again/ }).waitFor();
+  await sidebar(page)
+    .getByRole('link', { name: /^Hello again/ })
+    .waitFor();
 });
 
 it('focuses a dialog’s first field, submits it with Enter and closes it with Escape', async () => {
@@ -192,7 +217,9 @@ it('on a 390x844 phone: the sidebar is a closed drawer, the composer is in view,
   // The drawer closes on choosing a session, on Escape, and on a click beside it.
   const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
   await toggle.click();
-  await sidebar(page).getByRole('link', { name: /^Where do the birds go/ }).click();
+  await sidebar(page)
+    .getByRole('link', { name: /^Where do the birds go/ })
+    .click();
   await sidebar(page).waitFor({ state: 'hidden' });
   await page.getByRole('heading', { name: 'Where do the birds go?' }).waitFor();
   await toggle.click();
@@ -240,7 +267,9 @@ it('says calmly near the composer when the browser is offline, and offers Instal
 
 it('renames and deletes a session from its row in the list (the open session is deleted from its own menu)', async () => {
   const { page } = app.browser;
-  const open = sidebar(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Where do the birds go?' }) });
+  const open = sidebar(page)
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link', { name: 'Where do the birds go?' }) });
   await open.hover();
   await open.getByRole('button', { name: 'More for “Where do the birds go?”' }).click();
   const rowMenu = page.getByRole('menu', { name: 'More for “Where do the birds go?”' });
@@ -248,7 +277,9 @@ it('renames and deletes a session from its row in the list (the open session is 
   await rowMenu.getByRole('menuitem', { name: 'Rename' }).click();
   await sidebar(page).getByRole('textbox', { name: 'Session title' }).press('Escape');
 
-  const other = sidebar(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Hello again' }) });
+  const other = sidebar(page)
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link', { name: 'Hello again' }) });
   await other.hover();
   await other.getByRole('button', { name: 'More for “Hello again”' }).click();
   await page.getByRole('menu', { name: 'More for “Hello again”' }).getByRole('menuitem', { name: 'Delete' }).click();

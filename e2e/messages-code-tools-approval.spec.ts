@@ -72,7 +72,12 @@ describe('messages', () => {
     await model?.close();
     model = await startModelServer({
       script: [
-        { text: 'Changing the colour.', toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old_string: 'colour: red', new_string: 'colour: blue' } }] },
+        {
+          text: 'Changing the colour.',
+          toolCalls: [
+            { name: 'edit', arguments: { path: 'notes.txt', old_string: 'colour: red', new_string: 'colour: blue' } },
+          ],
+        },
         { toolCalls: [{ name: 'write', arguments: { path: 'extra.txt', content: 'more\n' } }] },
         { text: 'Understood, no extra file.' },
       ],
@@ -88,7 +93,9 @@ describe('messages', () => {
     await editCard.getByRole('button', { name: 'Allow', exact: true }).click();
 
     const denyCard = page.getByRole('group', { name: 'Allow write?' });
-    await denyCard.getByRole('textbox', { name: 'Tell the agent why' }).fill('Keep everything in notes.txt, no new files.');
+    await denyCard
+      .getByRole('textbox', { name: 'Tell the agent why' })
+      .fill('Keep everything in notes.txt, no new files.');
     await denyCard.getByRole('button', { name: 'Deny', exact: true }).click();
     await chatLog(page).getByText('Understood, no extra file.').first().waitFor();
     await waitForTurnEnd(page);
@@ -102,7 +109,10 @@ describe('messages', () => {
     // The edit's card: one line while closed (tool, target, status), its diff inside once opened.
     const card = chatLog(page).locator('[data-tool="edit"]');
     const summary = card.locator('summary');
-    const line = await summary.evaluate((el) => ({ height: el.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(el).lineHeight) || 20 }));
+    const line = await summary.evaluate((el) => ({
+      height: el.getBoundingClientRect().height,
+      lineHeight: parseFloat(getComputedStyle(el).lineHeight) || 20,
+    }));
     expect(line.height).toBeLessThan(line.lineHeight * 2 + 14);
     expect(await summary.textContent()).toContain('notes.txt');
     expect(await summary.textContent()).toContain('done');
@@ -111,7 +121,17 @@ describe('messages', () => {
     const diff = (await card.getByLabel('Changes').textContent()) ?? '';
     expect(diff).toContain('-colour: red');
     expect(diff).toContain('+colour: blue');
-    expect(await card.locator('.diff-add').first().evaluate((el) => getComputedStyle(el).color)).not.toBe(await card.locator('.diff-hunk').first().evaluate((el) => getComputedStyle(el).color));
+    expect(
+      await card
+        .locator('.diff-add')
+        .first()
+        .evaluate((el) => getComputedStyle(el).color),
+    ).not.toBe(
+      await card
+        .locator('.diff-hunk')
+        .first()
+        .evaluate((el) => getComputedStyle(el).color),
+    );
     // The refused write reads as declined, not as a failure in red.
     expect(await chatLog(page).locator('[data-tool="write"]').getAttribute('data-state')).toBe('refused');
     // A declined call made no changes: its card shows none.
@@ -137,22 +157,35 @@ describe('messages', () => {
       const w = window as unknown as { firstBlock: Element; changes: number };
       w.firstBlock = first;
       w.changes = 0;
-      new MutationObserver((records) => (w.changes += records.length)).observe(first, { subtree: true, childList: true, characterData: true, attributes: true });
+      new MutationObserver((records) => (w.changes += records.length)).observe(first, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      });
     });
     const codeBefore = await live.locator('.code-block').elementHandle();
     await live.getByText('Third paragraph', { exact: false }).waitFor();
     const seen = await live.evaluate((article, code) => {
       const w = window as unknown as { firstBlock: Element; changes: number };
-      return { same: article.querySelector('.md-block') === w.firstBlock, changes: w.changes, codeSame: article.querySelector('.code-block') === code };
+      return {
+        same: article.querySelector('.md-block') === w.firstBlock,
+        changes: w.changes,
+        codeSame: article.querySelector('.code-block') === code,
+      };
     }, codeBefore);
     expect(seen).toEqual({ same: true, changes: 0, codeSame: true });
     await waitForTurnEnd(page);
-    expect((await chatLog(page).locator('.msg-assistant').last().locator('.md-block').first().textContent())?.trim()).toBe('First paragraph of the answer.');
+    expect(
+      (await chatLog(page).locator('.msg-assistant').last().locator('.md-block').first().textContent())?.trim(),
+    ).toBe('First paragraph of the answer.');
   });
 
   it('regenerates an answer and edits a message, each starting the turn again from that point', async () => {
     await model?.close();
-    model = await startModelServer({ script: [{ text: 'First answer.' }, { text: 'Second answer.' }, { text: 'Answer to the edit.' }] });
+    model = await startModelServer({
+      script: [{ text: 'First answer.' }, { text: 'Second answer.' }, { text: 'Answer to the edit.' }],
+    });
     const { page } = served.browser;
     await createPrivateWorkspace(page, 'Messages rerun');
     await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e' });
@@ -164,7 +197,10 @@ describe('messages', () => {
     await answer.getByRole('button', { name: 'Regenerate' }).click();
     await chatLog(page).getByText('Second answer.').first().waitFor();
     await waitForTurnEnd(page);
-    const lastUser = (i: number) => (model!.requests[i]!.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === 'user').at(-1)!.content;
+    const lastUser = (i: number) =>
+      (model!.requests[i]!.body as { messages: { role: string; content: unknown }[] }).messages
+        .filter((m) => m.role === 'user')
+        .at(-1)!.content;
     expect(lastUser(1)).toBe('Original question.');
     expect(await chatLog(page).getByText('First answer.').count()).toBe(0);
 
@@ -180,4 +216,3 @@ describe('messages', () => {
     expect(model.failures).toEqual([]);
   });
 });
-

@@ -2,7 +2,15 @@ import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BUILT_APP, launchBrowser, openApp, serveBuild, waitForServiceWorkerControl, type AppBrowser, type ServedBuild } from './harness';
+import {
+  BUILT_APP,
+  launchBrowser,
+  openApp,
+  serveBuild,
+  waitForServiceWorkerControl,
+  type AppBrowser,
+  type ServedBuild,
+} from './harness';
 
 let server: ServedBuild;
 let browser: AppBrowser;
@@ -32,11 +40,15 @@ it('waits for the person to accept a new version, then reloads into it', async (
   const prompt = page.getByRole('status').filter({ hasText: 'A new version of i is ready.' });
   await prompt.waitFor();
   // Prompt mode: the new worker waits; the page is still controlled by the old one.
-  expect(await page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).toBe(true);
+  expect(await page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).toBe(
+    true,
+  );
 
   await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Reload to update' }).click()]);
   await page.getByRole('navigation').waitFor();
-  expect(await page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).toBe(false);
+  expect(await page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).toBe(
+    false,
+  );
   expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
   expect(await page.getByText('A new version of i is ready.').count()).toBe(0);
 });

@@ -7,7 +7,16 @@ import { resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { packPackage, readPackageZip, writeZip } from '../plugin-host';
-import { createFileThroughUi, createPrivateWorkspace, launchBrowser, openApp, readFileThroughUi, serveBuild, type AppBrowser, type ServedBuild } from './harness';
+import {
+  createFileThroughUi,
+  createPrivateWorkspace,
+  launchBrowser,
+  openApp,
+  readFileThroughUi,
+  serveBuild,
+  type AppBrowser,
+  type ServedBuild,
+} from './harness';
 
 const PLUGINS = resolve(import.meta.dirname, '../dist/plugins');
 const ARTIFACTS = resolve(import.meta.dirname, '.artifacts');
@@ -33,7 +42,9 @@ async function openPlugins(page: Page): Promise<Locator> {
 
 async function importPackage(settings: Locator, name: string, buffer: Buffer): Promise<string> {
   const result = settings.getByTestId('plugin-import-result');
-  await settings.getByLabel('Import plugin (.hplugin.zip)').setInputFiles({ name, mimeType: 'application/zip', buffer });
+  await settings
+    .getByLabel('Import plugin (.hplugin.zip)')
+    .setInputFiles({ name, mimeType: 'application/zip', buffer });
   await result.waitFor();
   return (await result.textContent()) ?? '';
 }
@@ -55,7 +66,12 @@ async function tryTool(settings: Locator, id: string, tool: string, args: unknow
   const panel = await openTry(settings, id);
   await panel.getByLabel('Tool').selectOption(tool);
   await panel.getByLabel('Arguments (JSON)').fill(JSON.stringify(args));
-  const previous = Number((await panel.getByTestId('try-outcome').getAttribute('data-run', { timeout: 100 }).catch(() => '0')) ?? 0);
+  const previous = Number(
+    (await panel
+      .getByTestId('try-outcome')
+      .getAttribute('data-run', { timeout: 100 })
+      .catch(() => '0')) ?? 0,
+  );
   await panel.getByRole('button', { name: 'Run' }).click();
   return { panel, run: previous + 1 };
 }
@@ -76,11 +92,12 @@ async function watchRemoval(page: Page, selector: string): Promise<() => Promise
     },
     { selector, key },
   );
-  return () => page.evaluate((key) => ((window as unknown as Record<string, { removed: boolean }>)[key]!).removed, key);
+  return () => page.evaluate((key) => (window as unknown as Record<string, { removed: boolean }>)[key]!.removed, key);
 }
 
 /** Waits until the card has no enable/disable in flight. */
-const settled = (settings: Locator, id: string) => settings.locator(`li.plugin-card[data-plugin-id="${id}"]:not([aria-busy="true"])`).waitFor();
+const settled = (settings: Locator, id: string) =>
+  settings.locator(`li.plugin-card[data-plugin-id="${id}"]:not([aria-busy="true"])`).waitFor();
 
 const outcomeOf = async ({ panel, run }: Panel) => {
   const o = panel.locator(`[data-testid="try-outcome"][data-run="${run}"]`);
@@ -100,7 +117,10 @@ it('imports, refuses a hostile package, enables per workspace, runs tools with a
   // A hostile package: the real one plus an extra entry. Refused with its code, nothing installed.
   const replaceText = await readFile(resolve(PLUGINS, 'replace-text.hplugin.zip'));
   const entries = await readPackageZip(new Uint8Array(replaceText));
-  const hostile = await writeZip([...Object.entries(entries).map(([name, data]) => ({ name, data })), { name: 'extra.txt', data: new TextEncoder().encode('surprise') }]);
+  const hostile = await writeZip([
+    ...Object.entries(entries).map(([name, data]) => ({ name, data })),
+    { name: 'extra.txt', data: new TextEncoder().encode('surprise') },
+  ]);
   const refused = await importPackage(settings, 'hostile.hplugin.zip', Buffer.from(hostile));
   expect(refused).toMatch(/refused; nothing was installed.*E_PACKAGE_UNEXPECTED_ENTRY/s);
   expect(await settings.locator('li.plugin-card').count()).toBe(0);
@@ -117,7 +137,10 @@ it('imports, refuses a hostile package, enables per workspace, runs tools with a
   await rt.getByText('Enable this plugin for a workspace first.').waitFor();
   // Enabling keeps the open Try panel in place and turns it into the form (the card used to leave the page while
   // its state reloaded, and a click made then closed the panel).
-  const rtPanelRemoved = await watchRemoval(page, 'li.plugin-card[data-plugin-id="example.replace-text"] section.try-tool');
+  const rtPanelRemoved = await watchRemoval(
+    page,
+    'li.plugin-card[data-plugin-id="example.replace-text"] section.try-tool',
+  );
   await enable.check();
   await rt.getByRole('region', { name: 'Try a tool' }).getByLabel('Tool').waitFor();
   await settled(settings, 'example.replace-text');
@@ -125,7 +148,11 @@ it('imports, refuses a hostile package, enables per workspace, runs tools with a
   expect(await rtPanelRemoved()).toBe(false);
 
   // Approve: the prompt shows the diff, the file changes.
-  let panel = await tryTool(settings, 'example.replace-text', 'replace_text', { path: 'notes.txt', find: 'world', replace: 'plugins' });
+  let panel = await tryTool(settings, 'example.replace-text', 'replace_text', {
+    path: 'notes.txt',
+    find: 'world',
+    replace: 'plugins',
+  });
   const approval = page.getByRole('dialog', { name: 'example.replace-text wants to write notes.txt' });
   await approval.waitFor();
   const diff = (await approval.getByTestId('write-diff').textContent()) ?? '';
@@ -137,7 +164,11 @@ it('imports, refuses a hostile package, enables per workspace, runs tools with a
   await page.screenshot({ path: resolve(ARTIFACTS, 'plugin-settings.png') });
 
   // Deny: unchanged, and the refusal code is shown.
-  panel = await tryTool(settings, 'example.replace-text', 'replace_text', { path: 'notes.txt', find: 'plugins', replace: 'nobody' });
+  panel = await tryTool(settings, 'example.replace-text', 'replace_text', {
+    path: 'notes.txt',
+    find: 'plugins',
+    replace: 'nobody',
+  });
   await approval.waitFor();
   await approval.getByRole('button', { name: 'Deny' }).click();
   expect(await outcomeOf(panel)).toContain('E_HOST_WRITE_DENIED');
@@ -178,7 +209,9 @@ it('imports, refuses a hostile package, enables per workspace, runs tools with a
     wasm: new Uint8Array([...entries['plugin.wasm'], 0x00, 0x03, 0x01, 0x78, 0x01]),
     license: entries.LICENSE,
   });
-  await settings.getByLabel('Import plugin (.hplugin.zip)').setInputFiles({ name: 'other.hplugin.zip', mimeType: 'application/zip', buffer: Buffer.from(other) });
+  await settings
+    .getByLabel('Import plugin (.hplugin.zip)')
+    .setInputFiles({ name: 'other.hplugin.zip', mimeType: 'application/zip', buffer: Buffer.from(other) });
   const update = page.getByRole('dialog', { name: 'Update Replace text?' });
   await update.waitFor();
   expect(await update.textContent()).toContain('same version number but other code');
@@ -212,7 +245,8 @@ it('says on the card why enabling failed and leaves the box unticked when the br
       const w = window as unknown as { refuseEnablement: boolean };
       w.refuseEnablement = true;
       IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
-        if (w.refuseEnablement && this.name === 'plugin_enablement') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        if (w.refuseEnablement && this.name === 'plugin_enablement')
+          throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
         return put.apply(this, args);
       };
     });
@@ -220,7 +254,9 @@ it('says on the card why enabling failed and leaves the box unticked when the br
     const error = wc.getByTestId('plugin-enable-error');
     await error.waitFor();
     await settled(settings, 'example.word-count');
-    expect(await error.textContent()).toMatch(/^E_PLUGIN_ENABLE_FAILED: Could not save that Word count is enabled in Full disk \(.*quota.*\); it stays off\. Try again/);
+    expect(await error.textContent()).toMatch(
+      /^E_PLUGIN_ENABLE_FAILED: Could not save that Word count is enabled in Full disk \(.*quota.*\); it stays off\. Try again/,
+    );
     expect(await error.getAttribute('role')).toBe('alert');
     expect(await enable.isChecked()).toBe(false);
     expect(await panel.getByText('Enable this plugin for a workspace first.').isVisible()).toBe(true);

@@ -22,7 +22,11 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 async function notesPackages() {
   const v1 = new Uint8Array(await readFile(resolve(PLUGINS, 'notes.hplugin.zip')));
   const entries = await readPackageZip(v1);
-  const manifest = { ...JSON.parse(new TextDecoder().decode(entries['manifest.json'])), version: '2.0.0', permissions: { workspace: 'read', storage: true } };
+  const manifest = {
+    ...JSON.parse(new TextDecoder().decode(entries['manifest.json'])),
+    version: '2.0.0',
+    permissions: { workspace: 'read', storage: true },
+  };
   const wasm2 = new Uint8Array([...entries['plugin.wasm'], 0x00, 0x03, 0x01, 0x78, 0x02]);
   const v2 = (await packPackage({ manifest, wasm: wasm2, license: entries.LICENSE })).bytes;
   return { v1, v2, sha1: sha256(entries['plugin.wasm']), sha2: sha256(wasm2) };
@@ -36,7 +40,9 @@ async function openPlugins(page: Page): Promise<Locator> {
 }
 
 const chooseFile = (settings: Locator, name: string, bytes: Uint8Array) =>
-  settings.getByLabel('Import plugin (.hplugin.zip)').setInputFiles({ name, mimeType: 'application/zip', buffer: Buffer.from(bytes) });
+  settings
+    .getByLabel('Import plugin (.hplugin.zip)')
+    .setInputFiles({ name, mimeType: 'application/zip', buffer: Buffer.from(bytes) });
 
 async function resultText(settings: Locator, contains: string): Promise<string> {
   const result = settings.getByTestId('plugin-import-result').filter({ hasText: contains });
@@ -53,7 +59,12 @@ async function runNotes(settings: Locator, tool: string, args: unknown): Promise
   const panel = c.getByRole('region', { name: 'Try a tool' });
   await panel.getByLabel('Tool').selectOption(tool);
   await panel.getByLabel('Arguments (JSON)').fill(JSON.stringify(args));
-  const before = Number((await panel.getByTestId('try-outcome').getAttribute('data-run', { timeout: 100 }).catch(() => '0')) ?? 0);
+  const before = Number(
+    (await panel
+      .getByTestId('try-outcome')
+      .getAttribute('data-run', { timeout: 100 })
+      .catch(() => '0')) ?? 0,
+  );
   await panel.getByRole('button', { name: 'Run' }).click();
   const outcome = panel.locator(`[data-testid="try-outcome"][data-run="${before + 1}"]`);
   await outcome.waitFor();
@@ -104,9 +115,13 @@ it('asks before updating a plugin, keeps the old one on Cancel or Escape, and ke
   expect(await to.textContent()).toBe(`${sha2.slice(0, 12)}…${sha2.slice(-8)}`);
   expect(await from.getAttribute('title')).toBe(sha1);
   expect(await to.getAttribute('title')).toBe(sha2);
-  expect(await dialog.getByTestId('update-storage').textContent()).toMatch(/private storage stays in every workspace: .*\(stored entries now: \d+\)/);
+  expect(await dialog.getByTestId('update-storage').textContent()).toMatch(
+    /private storage stays in every workspace: .*\(stored entries now: \d+\)/,
+  );
   expect(await dialog.textContent()).toContain('Nothing has changed yet.');
-  expect(await dialog.textContent()).toContain('Workspace: none · Private storage: yes→ Workspace: read · Private storage: yes');
+  expect(await dialog.textContent()).toContain(
+    'Workspace: none · Private storage: yes→ Workspace: read · Private storage: yes',
+  );
   expect(await dialog.textContent()).toContain('asks for more access, so it will be switched off');
   // Focus starts on the safe choice.
   expect(await focusedText(page)).toBe('Cancel');
@@ -136,7 +151,9 @@ it('asks before updating a plugin, keeps the old one on Cancel or Escape, and ke
   // Confirm: v2 is installed, still enabled, and reads what v1 saved.
   await askUpdate();
   await dialog.getByRole('button', { name: 'Update plugin' }).click();
-  expect(await resultText(settings, 'updated')).toContain('Notes updated from 1.0.0 to 2.0.0. It asks for more than before, so it was switched off in 1 workspace(s)');
+  expect(await resultText(settings, 'updated')).toContain(
+    'Notes updated from 1.0.0 to 2.0.0. It asks for more than before, so it was switched off in 1 workspace(s)',
+  );
   await card(settings).getByText('Version 2.0.0').waitFor();
   expect(await card(settings).getByTestId('plugin-sha256').textContent()).toBe(sha2);
   const enableV2 = card(settings).getByLabel(`Enabled in ${workspace}`);
@@ -186,12 +203,26 @@ it('shows bidi, zero-width and control characters of an installed plugin as visi
         version: '1.0.0',
         sha256: sha,
         permissions: { workspace: 'none', storage: false },
-        tools: [{ name: 'list_notes', publicName: 'example_sneaky--list_notes', description: 'Lists\u200B notes\u001b[2J', parameters: { type: 'object' } }],
+        tools: [
+          {
+            name: 'list_notes',
+            publicName: 'example_sneaky--list_notes',
+            description: 'Lists\u200B notes\u001b[2J',
+            parameters: { type: 'object' },
+          },
+        ],
         packageBytes: 1,
         importedAt: 0,
       };
       const tx = db.transaction('plugins', 'readwrite');
-      tx.objectStore('plugins').put({ pluginId: meta.id, version: meta.version, sha256: sha, meta, wasm: new Uint8Array(wasm), licenseText: 'MIT' });
+      tx.objectStore('plugins').put({
+        pluginId: meta.id,
+        version: meta.version,
+        sha256: sha,
+        meta,
+        wasm: new Uint8Array(wasm),
+        licenseText: 'MIT',
+      });
       await new Promise((ok) => (tx.oncomplete = ok));
       db.close();
     },

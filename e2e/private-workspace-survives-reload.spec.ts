@@ -1,5 +1,12 @@
 import { expect, it } from 'vitest';
-import { createFileThroughUi, createPrivateWorkspace, openApp, readFileThroughUi, workspaceId, useServedApp } from './harness';
+import {
+  createFileThroughUi,
+  createPrivateWorkspace,
+  openApp,
+  readFileThroughUi,
+  workspaceId,
+  useServedApp,
+} from './harness';
 
 const app = useServedApp();
 
@@ -16,7 +23,9 @@ it('keeps a private (OPFS) workspace with the same UUID and its file across a re
   // The file landed in the workspace's OPFS directory, at workspaces/<uuid>/docs/hello.md.
   const onDisk = await page.evaluate(async (wid) => {
     const root = await navigator.storage.getDirectory();
-    const dir = await (await (await root.getDirectoryHandle('workspaces')).getDirectoryHandle(wid)).getDirectoryHandle('docs');
+    const dir = await (
+      await (await root.getDirectoryHandle('workspaces')).getDirectoryHandle(wid)
+    ).getDirectoryHandle('docs');
     return (await (await dir.getFileHandle('hello.md')).getFile()).text();
   }, id);
   expect(onDisk).toBe('# Hello\nwritten through WorkspaceFs\n');
@@ -61,7 +70,10 @@ it('renames a workspace keeping its UUID, then deletes it together with its file
   await page.getByRole('link', { name: /Imported/ }).waitFor({ state: 'detached' });
   const exists = await page.evaluate(async (wid) => {
     const base = await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces');
-    return base.getDirectoryHandle(wid).then(() => true, () => false);
+    return base.getDirectoryHandle(wid).then(
+      () => true,
+      () => false,
+    );
   }, id);
   expect(exists).toBe(false);
 });

@@ -30,7 +30,9 @@ afterEach(async () => {
 async function opfsFile(page: Page, workspaceId: string, path: string, text?: string): Promise<string | null> {
   return page.evaluate(
     async ({ workspaceId, path, text }) => {
-      let dir = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')).getDirectoryHandle(workspaceId);
+      let dir = await (
+        await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')
+      ).getDirectoryHandle(workspaceId);
       const names = path.split('/');
       for (const name of names.slice(0, -1)) dir = await dir.getDirectoryHandle(name, { create: text !== undefined });
       const handle = await dir.getFileHandle(names.at(-1)!, { create: text !== undefined }).catch(() => null);
@@ -49,14 +51,26 @@ async function opfsFile(page: Page, workspaceId: string, path: string, text?: st
 it('refuses a plugin write to a dot-padded .git/config path and shows the normalised path', async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   model = await startModelServer({
-    script: [{ toolCalls: [{ name: TOOL, arguments: { path: DETOUR, find: 'bare = false', replace: 'fsmonitor = "touch /tmp/pwned"' } }] }, { text: 'The plugin could not write it.' }],
+    script: [
+      {
+        toolCalls: [
+          { name: TOOL, arguments: { path: DETOUR, find: 'bare = false', replace: 'fsmonitor = "touch /tmp/pwned"' } },
+        ],
+      },
+      { text: 'The plugin could not write it.' },
+    ],
   });
   const { page } = served.browser;
   await openApp(page, served.server.url);
   const workspace = 'Protected git';
   const id = await createPrivateWorkspace(page, workspace);
   await opfsFile(page, id, '.git/config', '[core]\n\tbare = false\n');
-  await importAndEnablePlugin(page, { name: 'replace-text.hplugin.zip', buffer: await readFile(resolve(PLUGINS, 'replace-text.hplugin.zip')) }, 'example.replace-text', workspace);
+  await importAndEnablePlugin(
+    page,
+    { name: 'replace-text.hplugin.zip', buffer: await readFile(resolve(PLUGINS, 'replace-text.hplugin.zip')) },
+    'example.replace-text',
+    workspace,
+  );
   await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e-protected' });
 
   await sendMessage(page, 'Tidy the git config');
@@ -79,7 +93,9 @@ it('refuses a plugin write to a dot-padded .git/config path and shows the normal
   expect(output).toContain('E_PATH_PROTECTED');
   expect(output).toContain('→ .git/config is refused');
   await page.screenshot({ path: resolve(ARTIFACTS, 'chat-protected-git-refused.png') });
-  const toolMessage = ((model.requests[1]!.body?.messages ?? []) as { role: string; content: string }[]).find((m) => m.role === 'tool');
+  const toolMessage = ((model.requests[1]!.body?.messages ?? []) as { role: string; content: string }[]).find(
+    (m) => m.role === 'tool',
+  );
   expect(toolMessage?.content).toContain('E_PATH_PROTECTED');
   expect(model.failures).toEqual([]);
 });
@@ -88,7 +104,14 @@ it('asks before an edit of .vscode/settings.json in auto mode and says why', asy
   model = await startModelServer({
     script: [
       { toolCalls: [{ name: 'write', arguments: { path: 'notes.txt', content: 'plain\n' } }] },
-      { toolCalls: [{ name: 'edit', arguments: { path: './.vscode/settings.json', old_string: '{}', new_string: '{"editor.tabSize": 2}' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'edit',
+            arguments: { path: './.vscode/settings.json', old_string: '{}', new_string: '{"editor.tabSize": 2}' },
+          },
+        ],
+      },
       { text: 'Both done.' },
     ],
   });
@@ -105,8 +128,12 @@ it('asks before an edit of .vscode/settings.json in auto mode and says why', asy
   // The plain write before it ran without a card (auto mode).
   expect(await opfsFile(page, id, 'notes.txt')).toBe('plain\n');
   expect(await card.getAttribute('data-path')).toBe('.vscode/settings.json');
-  expect(await card.locator('.approval-summary').first().textContent()).toBe('Edit "./.vscode/settings.json" → .vscode/settings.json (1 replacement)');
-  expect(await card.getByTestId('ask-reason').textContent()).toContain('opening this folder in VS Code applies settings and tasks from this file');
+  expect(await card.locator('.approval-summary').first().textContent()).toBe(
+    'Edit "./.vscode/settings.json" → .vscode/settings.json (1 replacement)',
+  );
+  expect(await card.getByTestId('ask-reason').textContent()).toContain(
+    'opening this folder in VS Code applies settings and tasks from this file',
+  );
   expect(await card.getByRole('button', { name: /Always allow/ }).count()).toBe(0);
   expect((await card.getByLabel('Changes').textContent()) ?? '').toContain('+++ b/.vscode/settings.json');
   await page.screenshot({ path: resolve(ARTIFACTS, 'chat-protected-vscode-asks.png') });
@@ -120,14 +147,22 @@ it('asks before an edit of .vscode/settings.json in auto mode and says why', asy
 
 it('lets the plugin write inside .git once the workspace allows it, asking with "raw → normalised" on the card', async () => {
   model = await startModelServer({
-    script: [{ toolCalls: [{ name: TOOL, arguments: { path: DETOUR, find: 'bare = false', replace: 'bare = true' } }] }, { text: 'Changed.' }],
+    script: [
+      { toolCalls: [{ name: TOOL, arguments: { path: DETOUR, find: 'bare = false', replace: 'bare = true' } }] },
+      { text: 'Changed.' },
+    ],
   });
   const { page } = served.browser;
   await openApp(page, served.server.url);
   const workspace = 'Allowed git';
   const id = await createPrivateWorkspace(page, workspace);
   await opfsFile(page, id, '.git/config', '[core]\n\tbare = false\n');
-  await importAndEnablePlugin(page, { name: 'replace-text.hplugin.zip', buffer: await readFile(resolve(PLUGINS, 'replace-text.hplugin.zip')) }, 'example.replace-text', workspace);
+  await importAndEnablePlugin(
+    page,
+    { name: 'replace-text.hplugin.zip', buffer: await readFile(resolve(PLUGINS, 'replace-text.hplugin.zip')) },
+    'example.replace-text',
+    workspace,
+  );
   await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e-protected' });
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings' });
@@ -138,8 +173,13 @@ it('lets the plugin write inside .git once the workspace allows it, asking with 
   await settings.waitFor({ state: 'detached' });
 
   await sendMessage(page, 'Make it a bare repository');
-  await page.getByRole('group', { name: `Allow ${TOOL}?` }).getByRole('button', { name: 'Allow', exact: true }).click();
-  const write = page.getByRole('group', { name: `Allow plugin example.replace-text to write "${DETOUR}" → .git/config?` });
+  await page
+    .getByRole('group', { name: `Allow ${TOOL}?` })
+    .getByRole('button', { name: 'Allow', exact: true })
+    .click();
+  const write = page.getByRole('group', {
+    name: `Allow plugin example.replace-text to write "${DETOUR}" → .git/config?`,
+  });
   await write.waitFor();
   expect(await write.getAttribute('data-path')).toBe('.git/config');
   expect((await write.getByLabel('Changes').textContent()) ?? '').toContain('+++ b/.git/config');
@@ -154,7 +194,11 @@ it('still asks about .vscode/settings.json after "Always allow edit in this sess
   model = await startModelServer({
     script: [
       { toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old_string: 'a', new_string: 'b' } }] },
-      { toolCalls: [{ name: 'edit', arguments: { path: '.vscode/settings.json', old_string: '{}', new_string: '{"x": 1}' } }] },
+      {
+        toolCalls: [
+          { name: 'edit', arguments: { path: '.vscode/settings.json', old_string: '{}', new_string: '{"x": 1}' } },
+        ],
+      },
       { text: 'Stopped at the settings.' },
     ],
   });
@@ -166,7 +210,10 @@ it('still asks about .vscode/settings.json after "Always allow edit in this sess
   await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e-protected' });
 
   await sendMessage(page, 'Edit both');
-  await page.getByRole('group', { name: 'Allow edit?' }).getByRole('button', { name: 'Always allow edit in this session' }).click();
+  await page
+    .getByRole('group', { name: 'Allow edit?' })
+    .getByRole('button', { name: 'Always allow edit in this session' })
+    .click();
   const card = page.locator('.approval-card[data-path=".vscode/settings.json"]');
   await card.waitFor();
   expect(await opfsFile(page, id, 'notes.txt')).toBe('b\n');

@@ -15,7 +15,10 @@ const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAADUlEQVR4nGP4
 
 beforeAll(async () => {
   // One file per list page, so the list needs its pages (Anthropic's limit + after_id).
-  model = await startModelServer({ files: { maxPageSize: 1 }, script: [{ toolCalls: [{ name: 'read', arguments: { path: 'missing.txt' } }] }, { text: 'Two pixels.' }] });
+  model = await startModelServer({
+    files: { maxPageSize: 1 },
+    script: [{ toolCalls: [{ name: 'read', arguments: { path: 'missing.txt' } }] }, { text: 'Two pixels.' }],
+  });
 });
 afterAll(async () => {
   await model?.close();
@@ -73,7 +76,11 @@ it('uploads a pasted image once, references it by file_id, lists it and asks bef
   for (let i = 0; i < 8; i++) {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array([i])]), `other-${i}.bin`);
-    await fetch(`${model.baseUrl('anthropic')}/v1/files`, { method: 'POST', body: form, headers: { 'anthropic-version': '2023-06-01', 'anthropic-beta': 'files-api-2025-04-14' } });
+    await fetch(`${model.baseUrl('anthropic')}/v1/files`, {
+      method: 'POST',
+      body: form,
+      headers: { 'anthropic-version': '2023-06-01', 'anthropic-beta': 'files-api-2025-04-14' },
+    });
   }
   const settings = await openModelSettings(page);
   await settings.getByRole('button', { name: 'Show files' }).click();

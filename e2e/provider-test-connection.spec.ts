@@ -15,7 +15,8 @@ beforeAll(async () => {
     script: [
       {
         expect: (r) => {
-          if (r.body?.tools !== undefined && (r.body.tools as unknown[]).length > 0) throw new Error('tools were offered');
+          if (r.body?.tools !== undefined && (r.body.tools as unknown[]).length > 0)
+            throw new Error('tools were offered');
           if (r.body?.max_tokens !== 32) throw new Error(`max_tokens ${String(r.body?.max_tokens)}`);
         },
         text: 'ok',
@@ -33,7 +34,12 @@ it('reports latency and usage for a working provider, then the exact error for a
   const { page } = served.browser;
   await openApp(page, served.server.url);
   const dialog = await openModelSettings(page);
-  await fillModelForm(page, { protocol: 'anthropic', baseUrl: model.baseUrl('anthropic'), keyName: 'SMOKE_KEY', key: 'sk-right' });
+  await fillModelForm(page, {
+    protocol: 'anthropic',
+    baseUrl: model.baseUrl('anthropic'),
+    keyName: 'SMOKE_KEY',
+    key: 'sk-right',
+  });
   await dialog.getByRole('button', { name: 'Test connection' }).click();
   const report = dialog.getByTestId('connection-report');
   await report.getByText(/^Connected in \d+ ms\. The model said: “ok”\.$/).waitFor();
@@ -48,14 +54,19 @@ it('reports latency and usage for a working provider, then the exact error for a
 
   await dialog.getByLabel('API key', { exact: true }).fill('sk-wrong');
   await dialog.getByRole('button', { name: 'Test connection' }).click();
-  await report.getByText(/^E_PROVIDER_AUTH: The provider refused the key \(401: .*Incorrect API key provided: sk-wrong\./).waitFor();
+  await report
+    .getByText(/^E_PROVIDER_AUTH: The provider refused the key \(401: .*Incorrect API key provided: sk-wrong\./)
+    .waitFor();
   expect(await report.getAttribute('role')).toBe('alert');
 
   // A broken extra_body is refused before any request, naming the field.
   const before = model.requests.length;
   await dialog.getByLabel('extra_body (JSON)').fill('{"temperature": }');
   await dialog.getByRole('button', { name: 'Test connection' }).click();
-  await dialog.getByTestId('model-status').getByText(/^E_EXTRA_BODY_JSON: At extra_body: not valid JSON/).waitFor();
+  await dialog
+    .getByTestId('model-status')
+    .getByText(/^E_EXTRA_BODY_JSON: At extra_body: not valid JSON/)
+    .waitFor();
   expect(model.requests.length).toBe(before);
 });
 
@@ -63,17 +74,40 @@ it('imports a model config file (seed 000 §4) with the key named by api_key_env
   const { page } = served.browser;
   const dialog = page.getByRole('dialog', { name: 'Settings' });
   const input = dialog.getByLabel('Import a model config file');
-  const config = { protocol: 'deepseek', base_url: model.url, model: 'deepseek-chat', api_key_env: 'SMOKE_KEY', max_tokens: 2048, budget: { context_window: 64000 } };
-  await input.setInputFiles({ name: 'model.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(config)) });
-  await dialog.getByTestId('model-status').getByText('Imported. The key is read from the secrets entry SMOKE_KEY.').waitFor();
+  const config = {
+    protocol: 'deepseek',
+    base_url: model.url,
+    model: 'deepseek-chat',
+    api_key_env: 'SMOKE_KEY',
+    max_tokens: 2048,
+    budget: { context_window: 64000 },
+  };
+  await input.setInputFiles({
+    name: 'model.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(config)),
+  });
+  await dialog
+    .getByTestId('model-status')
+    .getByText('Imported. The key is read from the secrets entry SMOKE_KEY.')
+    .waitFor();
   expect(await dialog.getByLabel('Protocol').inputValue()).toBe('deepseek');
   expect(await dialog.getByRole('textbox', { name: 'Model', exact: true }).inputValue()).toBe('deepseek-chat');
   expect(await dialog.getByLabel('Context window (tokens)').inputValue()).toBe('64000');
 
-  await input.setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ ...config, api_key: 'sk-inline' })) });
-  await dialog.getByTestId('model-status').getByText(/^bad\.json: E_CONFIG_UNKNOWN_KEY: At api_key: keys are never stored in the config file/).waitFor();
+  await input.setInputFiles({
+    name: 'bad.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ ...config, api_key: 'sk-inline' })),
+  });
+  await dialog
+    .getByTestId('model-status')
+    .getByText(/^bad\.json: E_CONFIG_UNKNOWN_KEY: At api_key: keys are never stored in the config file/)
+    .waitFor();
   // The good config stays saved: reopening the tab shows it.
   await dialog.getByRole('tab', { name: 'General' }).click();
   await dialog.getByRole('tab', { name: 'Model' }).click();
-  await expect.poll(() => dialog.getByRole('textbox', { name: 'Model', exact: true }).inputValue()).toBe('deepseek-chat');
+  await expect
+    .poll(() => dialog.getByRole('textbox', { name: 'Model', exact: true }).inputValue())
+    .toBe('deepseek-chat');
 });

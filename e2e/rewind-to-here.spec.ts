@@ -15,17 +15,23 @@ const models: ModelServer[] = [];
 beforeAll(async () => openApp(served.browser.page, served.server.url));
 afterAll(async () => Promise.all(models.map((m) => m.close())));
 
-const edit = (path: string, from: string, to: string) => ({ name: 'edit', arguments: { path, old_string: from, new_string: to } });
+const edit = (path: string, from: string, to: string) => ({
+  name: 'edit',
+  arguments: { path, old_string: from, new_string: to },
+});
 const write = (path: string, content: string) => ({ name: 'write', arguments: { path, content } });
 const secondTurn = [{ toolCalls: [edit('a.txt', 'one', 'two'), write('b.txt', 'new\n')] }, { text: 'Second done.' }];
 
-const treeItem = (page: Page, path: string) => page.getByRole('tree', { name: 'Files' }).locator(`[role="treeitem"][data-path="${path}"]`);
+const treeItem = (page: Page, path: string) =>
+  page.getByRole('tree', { name: 'Files' }).locator(`[role="treeitem"][data-path="${path}"]`);
 
 /** The person's own change to a workspace file, made outside the agent (OPFS, as another program would). */
 async function writeByHand(page: Page, workspaceId: string, path: string, text: string) {
   await page.evaluate(
     async ({ workspaceId, path, text }) => {
-      const dir = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')).getDirectoryHandle(workspaceId);
+      const dir = await (
+        await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')
+      ).getDirectoryHandle(workspaceId);
       const w = await (await dir.getFileHandle(path)).createWritable();
       await w.write(text);
       await w.close();
@@ -45,7 +51,9 @@ async function rewindFrom(page: Page, prompt: string, choice: string, conflict?:
   await dialog.getByRole('button', { name: 'Rewind', exact: true }).click();
   if (conflict) {
     // Nothing is rewound until the person chooses to overwrite their edit.
-    expect(await dialog.getByRole('alert').textContent()).toContain(`These files hold your edits, made after the agent left them: ${conflict}. Nothing was rewound.`);
+    expect(await dialog.getByRole('alert').textContent()).toContain(
+      `These files hold your edits, made after the agent left them: ${conflict}. Nothing was rewound.`,
+    );
     await dialog.getByRole('button', { name: 'Rewind anyway' }).click();
   }
   await dialog.waitFor({ state: 'detached' });
@@ -53,7 +61,9 @@ async function rewindFrom(page: Page, prompt: string, choice: string, conflict?:
 
 describe('rewind to here', () => {
   it('puts the files and the conversation back to before a prompt, or only the files', async () => {
-    const model = await startModelServer({ script: [{ toolCalls: [edit('a.txt', 'zero', 'one')] }, { text: 'First done.' }, ...secondTurn, ...secondTurn] });
+    const model = await startModelServer({
+      script: [{ toolCalls: [edit('a.txt', 'zero', 'one')] }, { text: 'First done.' }, ...secondTurn, ...secondTurn],
+    });
     models.push(model);
     const { page } = served.browser;
     const id = await createPrivateWorkspace(page, 'Rewind');
@@ -99,7 +109,10 @@ describe('rewind to here', () => {
     // Redo puts back what the agent left; the line says it was redone and a redo line follows it.
     await filesOnly.getByRole('button', { name: 'Redo' }).click();
     await filesOnly.getByText('· redone').waitFor();
-    await chatLog(page).locator('[data-testid="undo-event"][data-kind="redo"]').getByText('Put back the agent’s version of 2 files (redo)').waitFor();
+    await chatLog(page)
+      .locator('[data-testid="undo-event"][data-kind="redo"]')
+      .getByText('Put back the agent’s version of 2 files (redo)')
+      .waitFor();
     expect(await readFileThroughUi(page, 'b.txt')).toBe('new\n');
     expect(await readFileThroughUi(page, 'a.txt')).toBe('two\n');
     // The lines are kept with the session: after a reload they are still where they were.
@@ -111,7 +124,9 @@ describe('rewind to here', () => {
   });
 
   it('lets the person edit the proposed content in the merge view before allowing, and writes their version', async () => {
-    const model = await startModelServer({ script: [{ toolCalls: [edit('notes.txt', 'colour: red', 'colour: blue')] }, { text: 'Edited the notes.' }] });
+    const model = await startModelServer({
+      script: [{ toolCalls: [edit('notes.txt', 'colour: red', 'colour: blue')] }, { text: 'Edited the notes.' }],
+    });
     models.push(model);
     const { page } = served.browser;
     await createPrivateWorkspace(page, 'Review');
@@ -124,7 +139,9 @@ describe('rewind to here', () => {
     await card.waitFor();
     await card.getByRole('button', { name: 'Edit before allowing' }).click();
     // The proposed side of the merge view is editable; the person adds a line to the agent's version.
-    const proposed = card.getByRole('group', { name: 'Proposed content of notes.txt' }).locator('.cm-merge-b .cm-content');
+    const proposed = card
+      .getByRole('group', { name: 'Proposed content of notes.txt' })
+      .locator('.cm-merge-b .cm-content');
     await proposed.click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('shape: round\n');
@@ -138,7 +155,9 @@ describe('rewind to here', () => {
     const tool = chatLog(page).locator('[data-tool="edit"]');
     await tool.locator('summary').click();
     expect(await tool.getByLabel('Changes').textContent()).toContain('+shape: round');
-    const told = (model.requests[1]!.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    const told = (model.requests[1]!.body as { messages: { role: string; content: string }[] }).messages
+      .filter((m) => m.role === 'tool')
+      .map((m) => m.content);
     expect(told[0]).toContain('The person changed the content before allowing it, so notes.txt holds their version');
     expect(told[0]).toContain('+shape: round');
     expect(model.failures).toEqual([]);

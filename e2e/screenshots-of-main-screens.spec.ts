@@ -4,13 +4,52 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { folderPickerSubstitute, launchBrowser, PICKED_FOLDER, serveBuild, type AppBrowser, type ServedBuild } from './harness';
+import {
+  folderPickerSubstitute,
+  launchBrowser,
+  PICKED_FOLDER,
+  serveBuild,
+  type AppBrowser,
+  type ServedBuild,
+} from './harness';
 
 const ARTIFACTS = resolve(import.meta.dirname, '.artifacts');
 
 const LOCALES = {
-  en: { tag: 'en-US', welcome: 'Welcome to i', newWorkspace: 'New workspace', private: 'Private, inside this browser', name: 'Name', create: 'Create', newFile: 'New file', path: 'Path', content: 'Content', createFile: 'Create file', settings: 'Settings', close: 'Close', restore: 'Restore access', openFolder: 'Open a folder', chooseFolder: 'Choose folder and create' },
-  zh: { tag: 'zh-CN', welcome: '欢迎使用 i', newWorkspace: '新建工作区', private: '私有，保存在此浏览器内', name: '名称', create: '创建', newFile: '新建文件', path: '路径', content: '内容', createFile: '创建文件', settings: '设置', close: '关闭', restore: '恢复访问', openFolder: '打开文件夹', chooseFolder: '选择文件夹并创建' },
+  en: {
+    tag: 'en-US',
+    welcome: 'Welcome to i',
+    newWorkspace: 'New workspace',
+    private: 'Private, inside this browser',
+    name: 'Name',
+    create: 'Create',
+    newFile: 'New file',
+    path: 'Path',
+    content: 'Content',
+    createFile: 'Create file',
+    settings: 'Settings',
+    close: 'Close',
+    restore: 'Restore access',
+    openFolder: 'Open a folder',
+    chooseFolder: 'Choose folder and create',
+  },
+  zh: {
+    tag: 'zh-CN',
+    welcome: '欢迎使用 i',
+    newWorkspace: '新建工作区',
+    private: '私有，保存在此浏览器内',
+    name: '名称',
+    create: '创建',
+    newFile: '新建文件',
+    path: '路径',
+    content: '内容',
+    createFile: '创建文件',
+    settings: '设置',
+    close: '关闭',
+    restore: '恢复访问',
+    openFolder: '打开文件夹',
+    chooseFolder: '选择文件夹并创建',
+  },
 } as const;
 
 let server: ServedBuild;

@@ -29,12 +29,32 @@ it('search over 10,000 OPFS files in Chromium vs a plain concurrent OPFS read of
     ['literal', { pattern: 'needle_not_present' }],
     ['regex', { pattern: 'handler\\d+_99\\b', regex: true }],
   ] as const) {
-    const r = await page.evaluate(([a]) => (globalThis as unknown as { searchBench: Bench }).searchBench.compareSearch(a, 3), [args] as const);
-    if (!r.output.startsWith('No matches') || r.output.includes('stopped')) throw new Error(`unexpected search output: ${JSON.stringify(r)}`);
-    report(`search ${name} in a Worker over OPFS, 10k files`, `search ${fmt(r.searchMs)} vs plain concurrent OPFS read ${fmt(r.plainMs)}`, r.searchMs / r.plainMs, 1.5);
+    const r = await page.evaluate(
+      ([a]) => (globalThis as unknown as { searchBench: Bench }).searchBench.compareSearch(a, 3),
+      [args] as const,
+    );
+    if (!r.output.startsWith('No matches') || r.output.includes('stopped'))
+      throw new Error(`unexpected search output: ${JSON.stringify(r)}`);
+    report(
+      `search ${name} in a Worker over OPFS, 10k files`,
+      `search ${fmt(r.searchMs)} vs plain concurrent OPFS read ${fmt(r.plainMs)}`,
+      r.searchMs / r.plainMs,
+      1.5,
+    );
   }
-  for (const [size, count] of [[1024 * 1024, 40], [2 * 1024 * 1024, 20]] as const) {
-    const r = await page.evaluate(([s, c]) => (globalThis as unknown as { searchBench: Bench }).searchBench.compareLargeReads(s, c, 5), [size, count] as const);
-    report(`${count} reads of ${size / 1024} KiB in a Worker over OPFS, sync access handles vs getFile()`, `${fmt(r.syncMs)} vs ${fmt(r.getFileMs)}`, r.syncMs / r.getFileMs, 1);
+  for (const [size, count] of [
+    [1024 * 1024, 40],
+    [2 * 1024 * 1024, 20],
+  ] as const) {
+    const r = await page.evaluate(
+      ([s, c]) => (globalThis as unknown as { searchBench: Bench }).searchBench.compareLargeReads(s, c, 5),
+      [size, count] as const,
+    );
+    report(
+      `${count} reads of ${size / 1024} KiB in a Worker over OPFS, sync access handles vs getFile()`,
+      `${fmt(r.syncMs)} vs ${fmt(r.getFileMs)}`,
+      r.syncMs / r.getFileMs,
+      1,
+    );
   }
 }, 900_000); // a side takes 10–25 s on the 2-core machine under load, and each runs four times per pattern

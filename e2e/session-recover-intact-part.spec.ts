@@ -21,8 +21,10 @@ beforeAll(async () => {
         expect: (r) => {
           // The recovered history: both prompts and the first answer, not the batch whose result was damaged.
           const text = r.rawBody;
-          if (!text.includes('Hello one') || !text.includes('First answer.') || !text.includes('Hello two')) throw new Error('recovered history lost');
-          if (text.includes('Looking.') || text.includes('Second answer.')) throw new Error('history past the damage was sent');
+          if (!text.includes('Hello one') || !text.includes('First answer.') || !text.includes('Hello two'))
+            throw new Error('recovered history lost');
+          if (text.includes('Looking.') || text.includes('Second answer.'))
+            throw new Error('history past the damage was sent');
         },
         text: 'Still here.',
       },
@@ -37,16 +39,26 @@ afterAll(async () => {
 function entriesOf(page: Page, sessionId: string, damageToolResult = false) {
   return page.evaluate(
     async ({ sid, damage }) => {
-      const request = <T,>(r: IDBRequest<T>) => new Promise<T>((ok, ko) => ((r.onsuccess = () => ok(r.result)), (r.onerror = () => ko(r.error))));
+      const request = <T>(r: IDBRequest<T>) =>
+        new Promise<T>((ok, ko) => ((r.onsuccess = () => ok(r.result)), (r.onerror = () => ko(r.error))));
       const db = await request(indexedDB.open('i-harness'));
       const tx = db.transaction(['sessions', 'session_entries'], 'readwrite');
-      const rows = (await request(tx.objectStore('session_entries').getAll(IDBKeyRange.bound([sid, 0], [sid, Infinity])))) as { seq: number; entry: { kind: string; message?: { role: string } } }[];
-      const record = (await request(tx.objectStore('sessions').get(sid))) as { checkpointSeq: number; title: string } | undefined;
+      const rows = (await request(
+        tx.objectStore('session_entries').getAll(IDBKeyRange.bound([sid, 0], [sid, Infinity])),
+      )) as { seq: number; entry: { kind: string; message?: { role: string } } }[];
+      const record = (await request(tx.objectStore('sessions').get(sid))) as
+        { checkpointSeq: number; title: string } | undefined;
       const victim = rows.find((r) => r.entry.message?.role === 'tool');
-      if (damage && victim) await request(tx.objectStore('session_entries').put({ ...victim, entry: { kind: 'bogus' } }));
+      if (damage && victim)
+        await request(tx.objectStore('session_entries').put({ ...victim, entry: { kind: 'bogus' } }));
       await new Promise((ok) => (tx.oncomplete = ok));
       db.close();
-      return { rows: JSON.stringify(rows), count: rows.length, victim: victim?.seq ?? -1, record: JSON.stringify(record) };
+      return {
+        rows: JSON.stringify(rows),
+        count: rows.length,
+        victim: victim?.seq ?? -1,
+        record: JSON.stringify(record),
+      };
     },
     { sid: sessionId, damage: damageToolResult },
   );

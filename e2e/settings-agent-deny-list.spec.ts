@@ -14,7 +14,12 @@ afterAll(async () => model?.close());
 
 describe('Settings → Agent deny list', () => {
   it('a tool listed there is refused in the chat without asking', async () => {
-    model = await startModelServer({ script: [{ toolCalls: [{ name: 'write', arguments: { path: 'denied.txt', content: 'no' } }] }, { text: 'The write was refused.' }] });
+    model = await startModelServer({
+      script: [
+        { toolCalls: [{ name: 'write', arguments: { path: 'denied.txt', content: 'no' } }] },
+        { text: 'The write was refused.' },
+      ],
+    });
     const { page } = served.browser;
     await createPrivateWorkspace(page, 'Deny list');
     await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e-deny' });
@@ -33,7 +38,9 @@ describe('Settings → Agent deny list', () => {
     await waitForTurnEnd(page);
     expect(await page.getByRole('group', { name: 'Allow write?' }).count()).toBe(0);
     expect(await chatLog(page).locator('[data-tool="write"]').getAttribute('data-state')).not.toBe('done');
-    const tool = (model.requests[1]!.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === 'tool');
+    const tool = (model.requests[1]!.body as { messages: { role: string; content: string }[] }).messages.find(
+      (m) => m.role === 'tool',
+    );
     expect(tool?.content).toContain('E_TOOL_DENIED');
     expect(tool?.content).toContain('deny_tools');
     expect(model.failures).toEqual([]);

@@ -10,7 +10,11 @@ describe('Settings → Agent → Skills', () => {
   it('lists the skills found and each problem with its code', async () => {
     const { page } = served.browser;
     await createPrivateWorkspace(page, 'Skill problems');
-    await createFileThroughUi(page, '.agents/skills/good/SKILL.md', '---\nname: good\ndescription: A skill that works.\n---\nDo the thing.\n');
+    await createFileThroughUi(
+      page,
+      '.agents/skills/good/SKILL.md',
+      '---\nname: good\ndescription: A skill that works.\n---\nDo the thing.\n',
+    );
     await page.keyboard.press('Escape');
     await createFileThroughUi(page, '.agents/skills/bad/SKILL.md', '---\nname: not a valid name!\n---\nBody.\n');
     await page.keyboard.press('Escape');

@@ -26,22 +26,35 @@ it('stores a key by name, exports settings without it, refuses a bad file unchan
   expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(15, 17, 21)');
 
   await settings.getByRole('tab', { name: 'Import / Export' }).click();
-  const [download] = await Promise.all([page.waitForEvent('download'), settings.getByRole('button', { name: 'Export settings' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    settings.getByRole('button', { name: 'Export settings' }).click(),
+  ]);
   const exported = await readFile((await download.path())!, 'utf8');
   expect(JSON.parse(exported)).toMatchObject({ format: 'i-settings', version: 2, global: { theme: 'dark' } });
   expect(exported).not.toContain('sk-e2e-never-exported');
   expect(exported).not.toContain('OPENAI_API_KEY');
 
   const input = settings.getByLabel('Import settings');
-  await input.setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ format: 'i-settings', version: 1, global: { theme: 'purple' } })) });
+  await input.setInputFiles({
+    name: 'bad.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ format: 'i-settings', version: 1, global: { theme: 'purple' } })),
+  });
   const result = settings.getByTestId('import-result');
   await result.filter({ hasText: 'At global.theme' }).waitFor();
   expect(await result.textContent()).toContain('nothing changed');
   expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
 
   const good = { ...JSON.parse(exported), global: { ...JSON.parse(exported).global, theme: 'light', language: 'zh' } };
-  await input.setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
-  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light' && document.documentElement.lang === 'zh-CN');
+  await input.setInputFiles({
+    name: 'good.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(good)),
+  });
+  await page.waitForFunction(
+    () => document.documentElement.dataset.theme === 'light' && document.documentElement.lang === 'zh-CN',
+  );
   await page.emulateMedia({ colorScheme: 'dark' });
   expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(246, 247, 249)');
   await page.getByRole('dialog', { name: '设置' }).waitFor();
@@ -58,14 +71,23 @@ it('carries the model configuration and the approval mode to a new browser profi
     const { page } = first;
     await openApp(page, app.server.url);
     await createPrivateWorkspace(page, 'Moving house');
-    await configureModel(page, { protocol: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'e2e-moved-model', keyName: 'E2E_MOVED_KEY', key: 'sk-e2e-moved-never-exported' });
+    await configureModel(page, {
+      protocol: 'openai',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      model: 'e2e-moved-model',
+      keyName: 'E2E_MOVED_KEY',
+      key: 'sk-e2e-moved-never-exported',
+    });
     await page.getByLabel('Approval', { exact: true }).selectOption('auto');
     // The control's warning title follows the saved mode, so it reads 'Auto mode: …' once the mode is saved.
     await expect.poll(() => page.getByLabel('Approval', { exact: true }).getAttribute('title')).toMatch(/^Auto mode:/);
     await page.getByRole('button', { name: 'Settings' }).click();
     const settings = page.getByRole('dialog', { name: 'Settings' });
     await settings.getByRole('tab', { name: 'Import / Export' }).click();
-    const [download] = await Promise.all([page.waitForEvent('download'), settings.getByRole('button', { name: 'Export settings' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      settings.getByRole('button', { name: 'Export settings' }).click(),
+    ]);
     exported = await readFile((await download.path())!, 'utf8');
   } finally {
     await first.dispose();
@@ -74,7 +96,16 @@ it('carries the model configuration and the approval mode to a new browser profi
   expect(JSON.parse(exported)).toMatchObject({
     version: 2,
     agent: {
-      global: { model: { config: { protocol: 'openai', base_url: 'http://127.0.0.1:9/v1', model: 'e2e-moved-model', api_key_env: 'E2E_MOVED_KEY' } } },
+      global: {
+        model: {
+          config: {
+            protocol: 'openai',
+            base_url: 'http://127.0.0.1:9/v1',
+            model: 'e2e-moved-model',
+            api_key_env: 'E2E_MOVED_KEY',
+          },
+        },
+      },
       workspaces: [{ name: 'Moving house', approval: 'auto' }],
     },
   });
@@ -89,7 +120,9 @@ it('carries the model configuration and the approval mode to a new browser profi
     await page.getByRole('button', { name: 'Settings' }).click();
     const settings = page.getByRole('dialog', { name: 'Settings' });
     await settings.getByRole('tab', { name: 'Import / Export' }).click();
-    await settings.getByLabel('Import settings').setInputFiles({ name: 'moved.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
+    await settings
+      .getByLabel('Import settings')
+      .setInputFiles({ name: 'moved.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
     // ask → auto loosens a protection: the review names it and waits for the person's OK.
     const review = settings.getByRole('region', { name: 'This file would give the agent more room' });
     await review.getByText('Approvals change from “ask” to “auto”').waitFor();
@@ -99,7 +132,9 @@ it('carries the model configuration and the approval mode to a new browser profi
     await page.getByRole('heading', { level: 1, name: 'Moving house' }).waitFor();
     expect(await page.getByLabel('Approval', { exact: true }).inputValue()).toBe('auto');
     const dialog = await openModelSettings(page);
-    await expect.poll(() => dialog.getByRole('textbox', { name: 'Model', exact: true }).inputValue()).toBe('e2e-moved-model');
+    await expect
+      .poll(() => dialog.getByRole('textbox', { name: 'Model', exact: true }).inputValue())
+      .toBe('e2e-moved-model');
     expect(await dialog.getByLabel('API key name').inputValue()).toBe('E2E_MOVED_KEY');
     expect(await dialog.getByLabel('Base URL').inputValue()).toBe('http://127.0.0.1:9/v1');
   } finally {

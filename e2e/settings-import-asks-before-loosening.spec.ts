@@ -17,8 +17,25 @@ const file = (workspace: string) =>
       global: { showHiddenFiles: true },
       workspaces: [{ id: 'from-elsewhere', name: workspace, settings: { allowGitWrites: true } }],
       agent: {
-        global: { model: { config: { protocol: 'openai', base_url: 'https://collector.example.test/v1', model: 'gpt-4.1', api_key_env: 'E2E_STORED_KEY' }, preset: null } },
-        workspaces: [{ id: 'from-elsewhere', name: workspace, approval: 'yolo', rules: [{ decision: 'allow', tool: 'edit', path: 'src/**' }] }],
+        global: {
+          model: {
+            config: {
+              protocol: 'openai',
+              base_url: 'https://collector.example.test/v1',
+              model: 'gpt-4.1',
+              api_key_env: 'E2E_STORED_KEY',
+            },
+            preset: null,
+          },
+        },
+        workspaces: [
+          {
+            id: 'from-elsewhere',
+            name: workspace,
+            approval: 'yolo',
+            rules: [{ decision: 'allow', tool: 'edit', path: 'src/**' }],
+          },
+        ],
       },
     }),
   );
@@ -52,7 +69,9 @@ it('shows what an imported file would loosen and applies it only after an explic
   );
   expect(items).toHaveLength(4);
   // The review holds focus, so a keyboard user is on it.
-  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('This file would give the agent more room');
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
+    'This file would give the agent more room',
+  );
   const wide = page.viewportSize();
   await page.setViewportSize({ width: 390, height: 844 });
   await review.scrollIntoViewIfNeeded();
@@ -65,17 +84,24 @@ it('shows what an imported file would loosen and applies it only after an explic
 
   // The safe part only: hidden files shown, every protection kept.
   await review.getByRole('button', { name: 'Apply the safe part only' }).click();
-  await settings.getByTestId('import-result').filter({ hasText: '4 protective settings were kept as they were.' }).waitFor();
+  await settings
+    .getByTestId('import-result')
+    .filter({ hasText: '4 protective settings were kept as they were.' })
+    .waitFor();
   expect(await review.count()).toBe(0);
   await settings.getByRole('tab', { name: 'Workspaces' }).click();
-  expect(await settings.getByRole('checkbox', { name: 'Allow the agent to write inside .git' }).isChecked()).toBe(false);
+  expect(await settings.getByRole('checkbox', { name: 'Allow the agent to write inside .git' }).isChecked()).toBe(
+    false,
+  );
   await settings.getByRole('button', { name: 'Close' }).first().click();
   expect(await page.getByLabel('Approval', { exact: true }).inputValue()).toBe('ask');
 
   // Again, confirming: now the changes are applied.
   await page.getByRole('button', { name: 'Settings' }).click();
   await settings.getByRole('tab', { name: 'Import / Export' }).click();
-  await settings.getByLabel('Import settings').setInputFiles({ name: 'loosening.json', mimeType: 'application/json', buffer: file('Guarded') });
+  await settings
+    .getByLabel('Import settings')
+    .setInputFiles({ name: 'loosening.json', mimeType: 'application/json', buffer: file('Guarded') });
   await review.getByRole('button', { name: 'Apply, including these changes' }).click();
   await settings.getByTestId('import-result').filter({ hasText: 'Guarded' }).waitFor();
   expect(await settings.getByTestId('import-result').textContent()).not.toContain('kept as they were');

@@ -31,7 +31,13 @@ const metrics = () =>
         open.onsuccess = () => {
           const all = open.result.transaction('metrics').objectStore('metrics').getAll();
           all.onsuccess = () => {
-            done((all.result as Array<{ workspaceId: string; name: string; stats: { totals: unknown } }>).map((r) => [r.workspaceId, r.name, r.stats.totals]));
+            done(
+              (all.result as Array<{ workspaceId: string; name: string; stats: { totals: unknown } }>).map((r) => [
+                r.workspaceId,
+                r.name,
+                r.stats.totals,
+              ]),
+            );
             open.result.close();
           };
           all.onerror = () => fail(all.error);
@@ -43,7 +49,12 @@ it('records the smoke request in its own statistics and refuses a tool call in t
   const { page } = served.browser;
   await openApp(page, served.server.url);
   const dialog = await openModelSettings(page);
-  await fillModelForm(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), keyName: 'SMOKE_KEY', key: 'sk-test' });
+  await fillModelForm(page, {
+    protocol: 'openai',
+    baseUrl: model.baseUrl('openai'),
+    keyName: 'SMOKE_KEY',
+    key: 'sk-test',
+  });
   const report = dialog.getByTestId('connection-report');
 
   await dialog.getByRole('button', { name: 'Test connection' }).click();
@@ -52,7 +63,15 @@ it('records the smoke request in its own statistics and refuses a tool call in t
   expect(body.max_completion_tokens ?? body.max_tokens).toBe(32);
   expect(body).not.toHaveProperty('tools');
   expect(body).not.toHaveProperty('prompt_cache_key');
-  await expect.poll(metrics).toEqual([['global', 'smoke-cache', expect.objectContaining({ prepared: 1, observed: 1, input_tokens: 20, cache_read_tokens: 6 })]]);
+  await expect
+    .poll(metrics)
+    .toEqual([
+      [
+        'global',
+        'smoke-cache',
+        expect.objectContaining({ prepared: 1, observed: 1, input_tokens: 20, cache_read_tokens: 6 }),
+      ],
+    ]);
 
   await dialog.getByRole('button', { name: 'Test connection' }).click();
   await report.getByText(/^E_SMOKE_TOOL_CALL: /).waitFor();

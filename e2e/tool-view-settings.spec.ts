@@ -12,7 +12,10 @@ let model: ModelServer | undefined;
 beforeAll(async () => openApp(served.browser.page, served.server.url));
 afterAll(async () => model?.close());
 
-const toolsOf = (i: number) => ((model!.requests[i]!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name).sort();
+const toolsOf = (i: number) =>
+  ((model!.requests[i]!.body as { tools?: { function: { name: string } }[] }).tools ?? [])
+    .map((t) => t.function.name)
+    .sort();
 
 describe('tools the agent sees', () => {
   it('restricts the next request to the file tools after Settings → Agent limits the workspace to files', async () => {
@@ -36,9 +39,13 @@ describe('tools the agent sees', () => {
     await section.getByRole('radio', { name: /Only these/ }).check();
     const files = section.getByRole('checkbox', { name: /files/ });
     if (!(await files.isChecked())) await files.check();
-    for (const other of ['search', 'memory', 'skills']) expect(await section.getByRole('checkbox', { name: new RegExp(`^${other}`) }).isChecked()).toBe(false);
+    for (const other of ['search', 'memory', 'skills'])
+      expect(await section.getByRole('checkbox', { name: new RegExp(`^${other}`) }).isChecked()).toBe(false);
     // read, write, edit, view_image and read_result, counted against the limits before saving.
-    await section.getByTestId('tool-view-summary').getByText(/^5 of at most 64 tools · .* of at most 4\.2 MB$/).waitFor();
+    await section
+      .getByTestId('tool-view-summary')
+      .getByText(/^5 of at most 64 tools · .* of at most 4\.2 MB$/)
+      .waitFor();
     await section.getByRole('button', { name: 'Save tools' }).click();
     await section.getByTestId('tool-view-status').getByText('Saved.', { exact: false }).waitFor();
     await page.keyboard.press('Escape');

@@ -24,7 +24,15 @@ afterEach(async () => {
 });
 
 const LONG_NAME = 'Quarterly planning documents for the infrastructure migration project 2026 Q3 draft';
-const LONG_ANSWER = ['## Plan', '', ...Array.from({ length: 30 }, (_, i) => `${i + 1}. Step ${i + 1} of the plan, with \`code\`.`), '', '```ts', 'export const x = 1;', '```'].join('\n');
+const LONG_ANSWER = [
+  '## Plan',
+  '',
+  ...Array.from({ length: 30 }, (_, i) => `${i + 1}. Step ${i + 1} of the plan, with \`code\`.`),
+  '',
+  '```ts',
+  'export const x = 1;',
+  '```',
+].join('\n');
 
 // OpenAI's answer to a missing key: several lines once shown, taller than the log's "near the end" allowance.
 const OPENAI_401 =
@@ -60,7 +68,10 @@ function contrastOf(l: Locator): Promise<number> {
     };
     let bg: Element | null = el;
     while (bg && (rgb(getComputedStyle(bg).backgroundColor)[3] ?? 1) === 0) bg = bg.parentElement;
-    const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(rgb(getComputedStyle(bg ?? document.body).backgroundColor))];
+    const [a, b] = [
+      lum(rgb(getComputedStyle(el).color)),
+      lum(rgb(getComputedStyle(bg ?? document.body).backgroundColor)),
+    ];
     return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
   });
 }
@@ -117,9 +128,18 @@ it('gives small muted text at least 4.5:1 contrast in light and dark', async () 
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForTimeout(300); // colour transitions
     expect(await contrastOf(page.locator('.file-meta').first()), `file size, ${scheme}`).toBeGreaterThanOrEqual(4.5);
-    expect(await contrastOf(page.locator('.section-title').first()), `sidebar heading, ${scheme}`).toBeGreaterThanOrEqual(4.5);
-    expect(await contrastOf(page.locator('.id-row .link-button')), `workspace id Copy, ${scheme}`).toBeGreaterThanOrEqual(4.5);
-    expect(await contrastOf(page.locator('.workspace-details .badge.accent')), `read-and-write badge, ${scheme}`).toBeGreaterThanOrEqual(4.5);
+    expect(
+      await contrastOf(page.locator('.section-title').first()),
+      `sidebar heading, ${scheme}`,
+    ).toBeGreaterThanOrEqual(4.5);
+    expect(
+      await contrastOf(page.locator('.id-row .link-button')),
+      `workspace id Copy, ${scheme}`,
+    ).toBeGreaterThanOrEqual(4.5);
+    expect(
+      await contrastOf(page.locator('.workspace-details .badge.accent')),
+      `read-and-write badge, ${scheme}`,
+    ).toBeGreaterThanOrEqual(4.5);
   }
   await page.keyboard.press('Escape');
   await page.emulateMedia({ colorScheme: 'light' });
@@ -166,7 +186,15 @@ it('scrolls a model error (401) into view after a long answer, on a 1024x700 lap
 
 it('names the plugin write diff and translates the custom protocol fields in Chinese', async () => {
   const { page } = app.browser;
-  await importAndEnablePlugin(page, { name: 'replace-text.hplugin.zip', buffer: await readFile(resolve(import.meta.dirname, '../dist/plugins/replace-text.hplugin.zip')) }, 'example.replace-text', LONG_NAME);
+  await importAndEnablePlugin(
+    page,
+    {
+      name: 'replace-text.hplugin.zip',
+      buffer: await readFile(resolve(import.meta.dirname, '../dist/plugins/replace-text.hplugin.zip')),
+    },
+    'example.replace-text',
+    LONG_NAME,
+  );
 
   const dialog = await openSettingsTab(page, 'Settings', 'General');
   await dialog.getByLabel('Language').selectOption('zh');
@@ -183,9 +211,13 @@ it('names the plugin write diff and translates the custom protocol fields in Chi
   const card = dialog.locator('li.plugin-card[data-plugin-id="example.replace-text"]');
   await card.getByRole('button', { name: zh['plugins.try'] }).click();
   const panel = card.getByRole('region', { name: zh['plugins.try'] });
-  await panel.getByLabel(zh['plugins.tryArgs']).fill(JSON.stringify({ path: 'notes.txt', find: 'red', replace: 'blue' }));
+  await panel
+    .getByLabel(zh['plugins.tryArgs'])
+    .fill(JSON.stringify({ path: 'notes.txt', find: 'red', replace: 'blue' }));
   await panel.getByRole('button', { name: zh['plugins.tryRun'] }).click();
-  const approval = page.getByRole('dialog', { name: zh['plugins.approveTitle'].replace('{plugin}', 'example.replace-text').replace('{path}', 'notes.txt') });
+  const approval = page.getByRole('dialog', {
+    name: zh['plugins.approveTitle'].replace('{plugin}', 'example.replace-text').replace('{path}', 'notes.txt'),
+  });
   const diff = approval.getByLabel(zh['plugins.approveDiff'], { exact: true });
   expect(await diff.textContent()).toContain('+colour: blue');
   await approval.getByRole('button', { name: zh['plugins.approveDeny'] }).click();

@@ -17,7 +17,9 @@ type Change = { write: string; text?: string; bytes?: number } | { remove: strin
 async function outside(page: Page, id: string, change: Change): Promise<void> {
   await page.evaluate(
     async ([wid, c]) => {
-      const dir = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')).getDirectoryHandle(wid);
+      const dir = await (
+        await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')
+      ).getDirectoryHandle(wid);
       if ('remove' in c) return dir.removeEntry(c.remove);
       if ('crowd' in c) {
         const sub = await dir.getDirectoryHandle(c.crowd, { create: true });
@@ -75,7 +77,9 @@ it('lists part of a folder with more entries than the panel shows, says so under
   await comeBack(page);
   await row(page, 'crowd').click();
   const note = page.locator('.files-panel').getByTestId('files-partial');
-  expect(await note.textContent()).toBe('“crowd” has more than 5000 entries; 5000 of them are shown. Ask the agent to find a file by name.');
+  expect(await note.textContent()).toBe(
+    '“crowd” has more than 5000 entries; 5000 of them are shown. Ask the agent to find a file by name.',
+  );
   expect(await files(page).locator('[role="treeitem"][aria-level="2"]').count()).toBe(5000);
   expect(await page.locator('.files-panel').getByRole('alert').count()).toBe(0);
   await row(page, 'crowd').click();
@@ -90,7 +94,10 @@ it('refuses a new-file path ending in "/" or naming an existing file, with a cod
   const dialog = page.getByRole('dialog', { name: 'New file' });
   await dialog.getByLabel('Path').fill('notes/');
   await dialog.getByRole('button', { name: 'Create file' }).click();
-  await dialog.getByRole('alert').filter({ hasText: /^E_PATH_INVALID: .*notes\/notes\.md/ }).waitFor();
+  await dialog
+    .getByRole('alert')
+    .filter({ hasText: /^E_PATH_INVALID: .*notes\/notes\.md/ })
+    .waitFor();
   await dialog.getByLabel('Path').fill('a.txt');
   await dialog.getByRole('button', { name: 'Create file' }).click();
   await dialog.waitFor({ state: 'detached' });
@@ -99,10 +106,15 @@ it('refuses a new-file path ending in "/" or naming an existing file, with a cod
   await dialog.getByLabel('Path').fill('a.txt');
   await dialog.getByLabel('Content').fill('would overwrite');
   await dialog.getByRole('button', { name: 'Create file' }).click();
-  await dialog.getByRole('alert').filter({ hasText: /^E_FS_EXISTS: / }).waitFor();
+  await dialog
+    .getByRole('alert')
+    .filter({ hasText: /^E_FS_EXISTS: / })
+    .waitFor();
   await page.keyboard.press('Escape');
   const names = await page.evaluate(async (wid) => {
-    const dir = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')).getDirectoryHandle(wid);
+    const dir = await (
+      await (await navigator.storage.getDirectory()).getDirectoryHandle('workspaces')
+    ).getDirectoryHandle(wid);
     const out: string[] = [];
     for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) out.push(name);
     return [out, await (await (await dir.getFileHandle('a.txt')).getFile()).text()];
@@ -139,7 +151,10 @@ it('offers “Restore access” when the browser withdraws a granted folder’s 
   await page.evaluate((picked) => {
     const w = window as unknown as { revoked: boolean };
     w.revoked = true;
-    const proto = FileSystemHandle.prototype as unknown as Record<string, (this: FileSystemHandle, d: unknown) => Promise<string>>;
+    const proto = FileSystemHandle.prototype as unknown as Record<
+      string,
+      (this: FileSystemHandle, d: unknown) => Promise<string>
+    >;
     const query = proto.queryPermission!;
     const request = proto.requestPermission!;
     proto.queryPermission = async function (d) {
@@ -149,7 +164,9 @@ it('offers “Restore access” when the browser withdraws a granted folder’s 
       if (this.name === picked) w.revoked = false;
       return request.call(this, d);
     };
-    const dirProto = FileSystemDirectoryHandle.prototype as unknown as { entries(this: FileSystemDirectoryHandle): unknown };
+    const dirProto = FileSystemDirectoryHandle.prototype as unknown as {
+      entries(this: FileSystemDirectoryHandle): unknown;
+    };
     const entries = dirProto.entries;
     dirProto.entries = function () {
       if (w.revoked && this.name === picked) throw new DOMException('The request is not allowed.', 'NotAllowedError');
@@ -173,6 +190,9 @@ it('shows the code with a refused workspace name', async () => {
   await dialog.getByLabel('Private, inside this browser').check();
   await dialog.getByLabel('Name').fill('\u200b\u200b');
   await dialog.getByRole('button', { name: 'Create' }).click();
-  await dialog.getByRole('alert').filter({ hasText: /^E_WORKSPACE_NAME_INVALID: .*visible character/ }).waitFor();
+  await dialog
+    .getByRole('alert')
+    .filter({ hasText: /^E_WORKSPACE_NAME_INVALID: .*visible character/ })
+    .waitFor();
   await page.keyboard.press('Escape');
 });

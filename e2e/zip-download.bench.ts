@@ -16,10 +16,25 @@ it('zip download of 1,000 OPFS files in Chromium vs reading them', async () => {
   const { page } = bench.browser;
   await page.goto(bench.url);
   await page.waitForFunction(() => 'zipBench' in globalThis);
-  type Bench = { setup(): Promise<number>; compareZip(runs: number): Promise<{ zipMs: number; readMs: number; memoryMs: number; inThreadMs: number; files: number; zipBytes: number }> };
+  type Bench = {
+    setup(): Promise<number>;
+    compareZip(runs: number): Promise<{
+      zipMs: number;
+      readMs: number;
+      memoryMs: number;
+      inThreadMs: number;
+      files: number;
+      zipBytes: number;
+    }>;
+  };
   const files = await page.evaluate(() => (globalThis as unknown as { zipBench: Bench }).zipBench.setup());
   if (files !== 1000) throw new Error(`tree has ${files} files`);
   const r = await page.evaluate(() => (globalThis as unknown as { zipBench: Bench }).zipBench.compareZip(7));
   if (r.files !== 1000 || r.zipBytes < 10_000) throw new Error(`unexpected download: ${JSON.stringify(r)}`);
-  report('zip download of 1,000 files in Chromium over OPFS', `writeWorkspaceZip ${fmt(r.zipMs)} (${r.zipBytes} bytes; ${fmt(r.memoryMs)} into a sink that drops them; ${fmt(r.inThreadMs)} zipped on the page's thread) vs read them through WorkspaceFs ${fmt(r.readMs)}`, r.zipMs / r.readMs, 2);
+  report(
+    'zip download of 1,000 files in Chromium over OPFS',
+    `writeWorkspaceZip ${fmt(r.zipMs)} (${r.zipBytes} bytes; ${fmt(r.memoryMs)} into a sink that drops them; ${fmt(r.inThreadMs)} zipped on the page's thread) vs read them through WorkspaceFs ${fmt(r.readMs)}`,
+    r.zipMs / r.readMs,
+    2,
+  );
 }, 600_000);

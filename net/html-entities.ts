@@ -2,7 +2,25 @@
 // and `&#xhh;`. Untrusted text, so no regex and no allocation for a reference that is not one: each `&` looks at
 // most 10 characters ahead, and names are compared in place.
 
-const NAMED = Object.entries({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…', copy: '©', reg: '®', laquo: '«', raquo: '»', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“' });
+const NAMED = Object.entries({
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  mdash: '—',
+  ndash: '–',
+  hellip: '…',
+  copy: '©',
+  reg: '®',
+  laquo: '«',
+  raquo: '»',
+  rsquo: '’',
+  lsquo: '‘',
+  rdquo: '”',
+  ldquo: '“',
+});
 /** The names by their first letter's code, for comparing in place. All are lower-case ASCII letters. */
 const NAMED_BY_FIRST: Record<number, Array<[string, string]>> = {};
 for (const entry of NAMED) (NAMED_BY_FIRST[entry[0].charCodeAt(0)] ??= []).push(entry);

@@ -12,7 +12,13 @@ import { htmlToText } from './html-to-text';
  * and single-threaded, and on two cores shared with other work the wall clock mostly measures the neighbours
  * (wall-time ratios of the same code swung from 2 to 6 between runs). Wall medians are printed alongside.
  */
-function compareCpu(name: string, baseline: { label: string; run: () => unknown }, candidate: { label: string; run: () => unknown }, runs: number, target?: number): number {
+function compareCpu(
+  name: string,
+  baseline: { label: string; run: () => unknown },
+  candidate: { label: string; run: () => unknown },
+  runs: number,
+  target?: number,
+): number {
   const cpu = { b: [] as number[], c: [] as number[] };
   const wall = { b: [] as number[], c: [] as number[] };
   const time = (run: () => unknown, c: number[], w: number[]) => {
@@ -32,21 +38,43 @@ function compareCpu(name: string, baseline: { label: string; run: () => unknown 
     time(candidate.run, cpu.c, wall.c);
   }
   const ratio = quantile(cpu.c, 0.5) / quantile(cpu.b, 0.5);
-  report(name, `${candidate.label} ${fmt(quantile(cpu.c, 0.5))} CPU vs ${baseline.label} ${fmt(quantile(cpu.b, 0.5))} CPU (wall ${fmt(quantile(wall.c, 0.5))} vs ${fmt(quantile(wall.b, 0.5))})`, ratio, target);
+  report(
+    name,
+    `${candidate.label} ${fmt(quantile(cpu.c, 0.5))} CPU vs ${baseline.label} ${fmt(quantile(cpu.b, 0.5))} CPU (wall ${fmt(quantile(wall.c, 0.5))} vs ${fmt(quantile(wall.b, 0.5))})`,
+    ratio,
+    target,
+  );
   return ratio;
 }
 
 describe('untrusted pages', () => {
   it('HTML to text: 1 MB of each hostile shape vs 1 MB of plain text', () => {
-    for (let round = 0; round < 3; round++) for (const html of [PLAIN, ORDINARY, ...Object.values(HOSTILE)]) htmlToText(html);
+    for (let round = 0; round < 3; round++)
+      for (const html of [PLAIN, ORDINARY, ...Object.values(HOSTILE)]) htmlToText(html);
     // The baseline itself, against the step web_fetch does just before (decoding the page's bytes): for context,
     // and so that a slow plain-text path cannot hide behind ratios that use it as their baseline.
     const bytes = Buffer.from(PLAIN, 'utf8');
-    compareCpu('html to text, 1 MB of plain text vs decoding it from UTF-8', { label: 'TextDecoder', run: () => new TextDecoder().decode(bytes) }, { label: 'html to text', run: () => htmlToText(PLAIN) }, 9);
+    compareCpu(
+      'html to text, 1 MB of plain text vs decoding it from UTF-8',
+      { label: 'TextDecoder', run: () => new TextDecoder().decode(bytes) },
+      { label: 'html to text', run: () => htmlToText(PLAIN) },
+      9,
+    );
     for (const [shape, html] of Object.entries(HOSTILE)) {
-      const ratio = compareCpu(`html to text, 1 MB: ${shape} vs plain text`, { label: 'plain text', run: () => htmlToText(PLAIN) }, { label: shape, run: () => htmlToText(html) }, 15, 3);
+      const ratio = compareCpu(
+        `html to text, 1 MB: ${shape} vs plain text`,
+        { label: 'plain text', run: () => htmlToText(PLAIN) },
+        { label: shape, run: () => htmlToText(html) },
+        15,
+        3,
+      );
       expect(ratio).toBeGreaterThan(0);
     }
-    compareCpu('html to text, 1 MB: ordinary markup vs plain text', { label: 'plain text', run: () => htmlToText(PLAIN) }, { label: 'ordinary markup', run: () => htmlToText(ORDINARY) }, 9);
+    compareCpu(
+      'html to text, 1 MB: ordinary markup vs plain text',
+      { label: 'plain text', run: () => htmlToText(PLAIN) },
+      { label: 'ordinary markup', run: () => htmlToText(ORDINARY) },
+      9,
+    );
   });
 });

@@ -7,15 +7,23 @@ const fill = (unit: string, tail = '') => unit.repeat(Math.ceil(MB / unit.length
 
 describe('html to text', () => {
   it('keeps the converter behaviour pages rely on: title, blocks, lists, links, entities, hidden elements', () => {
-    expect(htmlToText('<p>a &lt;b&gt; &#x41;&#66;</p><!-- secret --><noscript>x</noscript><template>t</template>')).toBe('a <b> AB');
-    const page = '<html><head><title>Hello &amp; welcome</title><script>alert(1)</script><style>p{}</style></head><body><h1>Title</h1><p>First&nbsp;para with <a href="/next">a link</a>.</p><ul><li>one</li><li>two</li></ul></body></html>';
+    expect(
+      htmlToText('<p>a &lt;b&gt; &#x41;&#66;</p><!-- secret --><noscript>x</noscript><template>t</template>'),
+    ).toBe('a <b> AB');
+    const page =
+      '<html><head><title>Hello &amp; welcome</title><script>alert(1)</script><style>p{}</style></head><body><h1>Title</h1><p>First&nbsp;para with <a href="/next">a link</a>.</p><ul><li>one</li><li>two</li></ul></body></html>';
     expect(htmlToText(page)).toBe('Hello & welcome\n\nTitle\n\nFirst para with a link (/next).\n\n- one\n- two');
-    expect(htmlToText('<div>one<br>two<hr/>three</div><table><tr><td>a</td><td>b</td></tr></table>')).toBe('one\ntwo\nthree\n\nab');
+    expect(htmlToText('<div>one<br>two<hr/>three</div><table><tr><td>a</td><td>b</td></tr></table>')).toBe(
+      'one\ntwo\nthree\n\nab',
+    );
   });
 
   it('reads attributes as a browser does: a quoted ">" does not end the tag, unquoted and single-quoted hrefs count, "#" links are not shown', () => {
-    expect(htmlToText('<p>x <a href="#top">top</a> <a href=\'y?a=1&amp;b=2\' title="q>r">Y <i>it</i></a> <a href=/z>Z</a></p>'))
-      .toBe('x top Y it (y?a=1&b=2) Z (/z)');
+    expect(
+      htmlToText(
+        '<p>x <a href="#top">top</a> <a href=\'y?a=1&amp;b=2\' title="q>r">Y <i>it</i></a> <a href=/z>Z</a></p>',
+      ),
+    ).toBe('x top Y it (y?a=1&b=2) Z (/z)');
     expect(htmlToText('<p data-x="<b>not text</b>">shown</p>')).toBe('shown');
   });
 
@@ -35,7 +43,9 @@ describe('html to text', () => {
   });
 
   it('treats a "<" that starts no tag as text, and skips doctype, processing instructions and CDATA', () => {
-    expect(htmlToText('<!DOCTYPE html><?xml version="1.0"?>a < b and c > d <![CDATA[x]]> </ x>e')).toBe('a < b and c > d e');
+    expect(htmlToText('<!DOCTYPE html><?xml version="1.0"?>a < b and c > d <![CDATA[x]]> </ x>e')).toBe(
+      'a < b and c > d e',
+    );
   });
 
   it('decodes an entity that straddles the point where a long text is cut into slices', () => {
@@ -64,7 +74,9 @@ describe('html to text', () => {
   });
 
   it('decodes only well-formed entities and leaves the rest as written', () => {
-    expect(decodeEntities('&amp;&AMP; &foo; &#0; &#x110000; &#xD800; &#128512; &#x1F600; & &amp')).toBe('&& &foo; &#0; &#x110000; &#xD800; 😀 😀 & &amp');
+    expect(decodeEntities('&amp;&AMP; &foo; &#0; &#x110000; &#xD800; &#128512; &#x1F600; & &amp')).toBe(
+      '&& &foo; &#0; &#x110000; &#xD800; 😀 😀 & &amp',
+    );
   });
 });
 

@@ -22,8 +22,35 @@ const HIDDEN = ['head', 'noscript', 'template', 'svg', 'iframe', 'object'];
 /** Raw text elements: their content is not markup, it runs to the matching end tag. */
 const RAW = ['script', 'style'];
 const BLOCK = [
-  'p', 'div', 'section', 'article', 'header', 'footer', 'nav', 'aside', 'main', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-  'ul', 'ol', 'table', 'tr', 'pre', 'blockquote', 'br', 'hr', 'dl', 'dt', 'dd', 'figure', 'figcaption', 'form',
+  'p',
+  'div',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'nav',
+  'aside',
+  'main',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'table',
+  'tr',
+  'pre',
+  'blockquote',
+  'br',
+  'hr',
+  'dl',
+  'dt',
+  'dd',
+  'figure',
+  'figcaption',
+  'form',
 ];
 const K_BLOCK = 1;
 const K_RAW = 2;
@@ -34,8 +61,13 @@ const K_LI = 6;
 const K_BODY = 7;
 /** What each element the scan acts on is, in one lookup per tag; any other element is skipped. */
 const KIND = new Map<string, number>([
-  ...BLOCK.map((n) => [n, K_BLOCK] as const), ...RAW.map((n) => [n, K_RAW] as const), ...HIDDEN.map((n) => [n, K_HIDDEN] as const),
-  ['title', K_TITLE], ['a', K_A], ['li', K_LI], ['body', K_BODY],
+  ...BLOCK.map((n) => [n, K_BLOCK] as const),
+  ...RAW.map((n) => [n, K_RAW] as const),
+  ...HIDDEN.map((n) => [n, K_HIDDEN] as const),
+  ['title', K_TITLE],
+  ['a', K_A],
+  ['li', K_LI],
+  ['body', K_BODY],
 ]);
 
 /** Lower case for a short ASCII name; most pages write names in lower case, which then costs no new string. */
@@ -159,7 +191,8 @@ class Squeezer {
       const c = i < n ? piece.charCodeAt(i) : -1;
       if (c >= 0 && !isBlank(c)) {
         if (runStart < 0) {
-          if ((this.size || this.done.length) && (this.newlines || this.space)) this.push(this.newlines >= 2 ? '\n\n' : this.newlines === 1 ? '\n' : ' ');
+          if ((this.size || this.done.length) && (this.newlines || this.space))
+            this.push(this.newlines >= 2 ? '\n\n' : this.newlines === 1 ? '\n' : ' ');
           this.newlines = 0;
           this.space = false;
           runStart = i;
@@ -277,7 +310,11 @@ function* convert(html: string): Generator<void, string> {
     const c = html.charCodeAt(lt + 1);
     if (c === 33 && html.startsWith('<!--', lt)) {
       // `<!-->` and `<!--->` are empty comments; an unclosed comment runs to the end.
-      const close = html.startsWith('>', lt + 4) ? lt + 1 : html.startsWith('->', lt + 4) ? lt + 3 : html.indexOf('-->', lt + 4);
+      const close = html.startsWith('>', lt + 4)
+        ? lt + 1
+        : html.startsWith('->', lt + 4)
+          ? lt + 3
+          : html.indexOf('-->', lt + 4);
       i = close < 0 ? n : close + 3;
       continue;
     }
@@ -311,7 +348,9 @@ function* convert(html: string): Generator<void, string> {
       if (kind === K_TITLE) {
         if (close < 0) continue; // an unclosed <title> is ignored and the text after it kept, as before
         // A heading, not a page: the first 1000 characters of the first title.
-        title ??= squeeze(decodeEntities(html.slice(i, Math.min(close, i + 1000)))).replaceAll('\n', ' ').replaceAll('  ', ' ');
+        title ??= squeeze(decodeEntities(html.slice(i, Math.min(close, i + 1000))))
+          .replaceAll('\n', ' ')
+          .replaceAll('  ', ' ');
       } else put(' ');
       i = close < 0 ? n : readTag(html, close);
       continue;

@@ -13,15 +13,36 @@ import { NetError } from './errors';
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
 // Native IPv6 ranges that are not globally reachable (IANA special-purpose registry): ULA, link-local, old
 // site-local, multicast, documentation (2001:db8::/32, 3fff::/20), benchmarking, discard-only.
 for (const [net, prefix] of [
-  ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['3fff::', 20], ['2001:2::', 48], ['100::', 64],
-] as const) blocked.addSubnet(net, prefix, 'ipv6');
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+  ['3fff::', 20],
+  ['2001:2::', 48],
+  ['100::', 64],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
 
 /** The eight 16-bit groups of an IPv6 address in any textual form (`::`, dotted tail, zone id, any case). */
 export function ipv6Groups(address: string): number[] | undefined {
@@ -32,7 +53,10 @@ export function ipv6Groups(address: string): number[] | undefined {
   if (dot >= 0) {
     // A dotted IPv4 tail (::ffff:127.0.0.1) becomes the last two groups.
     const colon = text.lastIndexOf(':');
-    const [a, b, c, d] = text.slice(colon + 1).split('.').map(Number) as [number, number, number, number];
+    const [a, b, c, d] = text
+      .slice(colon + 1)
+      .split('.')
+      .map(Number) as [number, number, number, number];
     text = `${text.slice(0, colon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const gap = text.indexOf('::');
@@ -78,7 +102,11 @@ export const DEFAULT_PRIVATE_HINT = 'private access is configured';
 
 /** `hint` completes "web_fetch only reaches public addresses unless …" with the caller's own setting. */
 export const refusedAddress = (host: string, address: string, hint = DEFAULT_PRIVATE_HINT) =>
-  new NetError('E_WEB_PRIVATE_ADDRESS', `${host} resolves to ${address}, a private or local address. web_fetch only reaches public addresses unless ${hint}.`, { host, address });
+  new NetError(
+    'E_WEB_PRIVATE_ADDRESS',
+    `${host} resolves to ${address}, a private or local address. web_fetch only reaches public addresses unless ${hint}.`,
+    { host, address },
+  );
 
 /** A `lookup` for http.request that resolves every address and refuses the name if any answer is not public. */
 export function guardedLookup(allowPrivate: boolean, hint = DEFAULT_PRIVATE_HINT): LookupFunction {

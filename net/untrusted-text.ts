@@ -28,7 +28,10 @@ export function escapeControls(text: string, options: { keepLayout?: boolean } =
     const c = text.charCodeAt(i);
     const escape = c < 0x20 ? !(keepLayout && (c === 0x0a || c === 0x09)) : c === 0x7f || isInvisible(c);
     if (!escape) continue;
-    out = (out ?? '') + text.slice(from, i) + (c < 0x100 ? `\\x${c.toString(16).padStart(2, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`);
+    out =
+      (out ?? '') +
+      text.slice(from, i) +
+      (c < 0x100 ? `\\x${c.toString(16).padStart(2, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`);
     from = i + 1;
   }
   return out === undefined ? text : out + text.slice(from);

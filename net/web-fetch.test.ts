@@ -25,7 +25,9 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/page') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      return res.end('<html><head><title>Hello &amp; welcome</title><script>alert(1)</script><style>p{}</style></head><body><h1>Title</h1><p>First&nbsp;para with <a href="/next">a link</a>.</p><ul><li>one</li><li>two</li></ul></body></html>');
+      return res.end(
+        '<html><head><title>Hello &amp; welcome</title><script>alert(1)</script><style>p{}</style></head><body><h1>Title</h1><p>First&nbsp;para with <a href="/next">a link</a>.</p><ul><li>one</li><li>two</li></ul></body></html>',
+      );
     }
     if (url.pathname === '/loop') {
       res.writeHead(302, { location: `/loop?n=${Number(url.searchParams.get('n') ?? 0) + 1}` });
@@ -91,11 +93,17 @@ describe('fetchPage (web_fetch for the bridge and headless i)', () => {
   it('refuses loopback, private and link-local targets by default, and URLs over 4096 characters, before any request is made', async () => {
     const before = hits;
     expect(await code(fetchPage(`${base}/page`, { allowPrivate: false }))).toBe('E_WEB_PRIVATE_ADDRESS');
-    expect(await code(fetchPage(`http://localhost:${new URL(base).port}/page`, { allowPrivate: false }))).toBe('E_WEB_PRIVATE_ADDRESS');
-    expect(await code(fetchPage('http://169.254.169.254/latest/meta-data', { allowPrivate: false }))).toBe('E_WEB_PRIVATE_ADDRESS');
+    expect(await code(fetchPage(`http://localhost:${new URL(base).port}/page`, { allowPrivate: false }))).toBe(
+      'E_WEB_PRIVATE_ADDRESS',
+    );
+    expect(await code(fetchPage('http://169.254.169.254/latest/meta-data', { allowPrivate: false }))).toBe(
+      'E_WEB_PRIVATE_ADDRESS',
+    );
     expect(await code(fetchPage('http://[::ffff:10.0.0.1]/', { allowPrivate: false }))).toBe('E_WEB_PRIVATE_ADDRESS');
     expect(await code(fetchPage('file:///etc/passwd', { allowPrivate: false }))).toBe('E_WEB_URL_INVALID');
-    const long = await fetchPage(`${base}/page?${'q'.repeat(3_000_000)}`, { allowPrivate: true }).catch((e: NetError) => e);
+    const long = await fetchPage(`${base}/page?${'q'.repeat(3_000_000)}`, { allowPrivate: true }).catch(
+      (e: NetError) => e,
+    );
     expect([(long as NetError).code, (long as NetError).message.length < 300]).toEqual(['E_WEB_URL_INVALID', true]);
     expect(hits).toBe(before);
   });
@@ -159,12 +167,14 @@ describe('fetchPage leaves no socket open', () => {
   });
 
   it('closes the connection of a page cut at the body cap and of a page that timed out', async () => {
-    expect((await fetchPage(`${base}/huge`, { allowPrivate: true, maxBodyBytes: 1000 })).output).toContain('[truncated: the page is larger than 1000 bytes]');
+    expect((await fetchPage(`${base}/huge`, { allowPrivate: true, maxBodyBytes: 1000 })).output).toContain(
+      '[truncated: the page is larger than 1000 bytes]',
+    );
     expect(await code(fetchPage(`${base}/slow`, { allowPrivate: true, timeoutMs: 200 }))).toBe('E_WEB_TIMEOUT');
     expect(await allClosed()).toBe(0);
   });
 
-  it('stops at the caller\'s signal with E_ABORTED, not as a timeout', async () => {
+  it("stops at the caller's signal with E_ABORTED, not as a timeout", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     expect(await code(fetchPage(`${base}/slow`, { allowPrivate: true, signal: controller.signal }))).toBe('E_ABORTED');

@@ -43,14 +43,16 @@ function checkTarget(url: URL, o: Settings): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new NetError('E_WEB_URL_INVALID', `web_fetch only fetches http and https URLs, not ${url.protocol}.`);
   }
-  if (url.username || url.password) throw new NetError('E_WEB_URL_INVALID', 'web_fetch refuses URLs with credentials in them.');
+  if (url.username || url.password)
+    throw new NetError('E_WEB_URL_INVALID', 'web_fetch refuses URLs with credentials in them.');
   if (o.allowPrivate) return;
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (isIP(host) && !isPublicAddress(host)) throw refusedAddress(host, host, o.privateHint);
   if (host === 'localhost' || host.endsWith('.localhost')) throw refusedAddress(host, 'loopback', o.privateHint);
 }
 
-const timeout = (ms: number) => new NetError('E_WEB_TIMEOUT', `The page did not load within ${ms} ms. Try again later or another URL.`);
+const timeout = (ms: number) =>
+  new NetError('E_WEB_TIMEOUT', `The page did not load within ${ms} ms. Try again later or another URL.`);
 
 function requestOnce(url: URL, o: Settings, signal: AbortSignal): Promise<Fetched> {
   return new Promise((resolve, reject) => {
@@ -60,11 +62,23 @@ function requestOnce(url: URL, o: Settings, signal: AbortSignal): Promise<Fetche
       agent: false,
       lookup: guardedLookup(o.allowPrivate, o.privateHint),
       signal,
-      headers: { 'user-agent': o.userAgent, accept: 'text/html, text/plain;q=0.9, application/json;q=0.8, */*;q=0.1', 'accept-encoding': 'identity' },
+      headers: {
+        'user-agent': o.userAgent,
+        accept: 'text/html, text/plain;q=0.9, application/json;q=0.8, */*;q=0.1',
+        'accept-encoding': 'identity',
+      },
     });
     req.on('error', (error) => {
       if (NetError.isInstance(error)) reject(error);
-      else reject(signal.aborted ? timeout(o.timeoutMs) : new NetError('E_WEB_FETCH_FAILED', `Fetching ${url.origin} failed (${error.message}). Check the URL or try later.`));
+      else
+        reject(
+          signal.aborted
+            ? timeout(o.timeoutMs)
+            : new NetError(
+                'E_WEB_FETCH_FAILED',
+                `Fetching ${url.origin} failed (${error.message}). Check the URL or try later.`,
+              ),
+        );
     });
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
@@ -97,7 +111,12 @@ function requestOnce(url: URL, o: Settings, signal: AbortSignal): Promise<Fetche
         if (!done) resolve({ status, location, contentType, body: Buffer.concat(parts, size), truncated: false });
       });
       res.on('error', (error) => {
-        if (!done) reject(signal.aborted ? timeout(o.timeoutMs) : new NetError('E_WEB_FETCH_FAILED', `Reading ${url.origin} failed (${error.message}).`));
+        if (!done)
+          reject(
+            signal.aborted
+              ? timeout(o.timeoutMs)
+              : new NetError('E_WEB_FETCH_FAILED', `Reading ${url.origin} failed (${error.message}).`),
+          );
       });
     });
     req.end();
@@ -126,7 +145,10 @@ function redirectTarget(location: string, from: URL): URL {
   try {
     return new URL(location, from);
   } catch {
-    throw new NetError('E_WEB_REDIRECT_INVALID', `${from.origin} redirected to ${quoteUntrusted(location)}, which is not a valid URL. Try the address the page meant directly.`);
+    throw new NetError(
+      'E_WEB_REDIRECT_INVALID',
+      `${from.origin} redirected to ${quoteUntrusted(location)}, which is not a valid URL. Try the address the page meant directly.`,
+    );
   }
 }
 
@@ -134,11 +156,20 @@ function redirectTarget(location: string, from: URL): URL {
 export async function fetchPage(href: string, options: WebFetchOptions): Promise<FetchedPage> {
   const { signal: outer, ...rest } = options;
   const o: Settings = {
-    timeoutMs: WEB_TIMEOUT_MS, maxBodyBytes: WEB_MAX_BODY_BYTES, maxOutputChars: WEB_MAX_OUTPUT_CHARS, maxRequests: WEB_MAX_REQUESTS,
-    userAgent: 'i web_fetch', privateHint: DEFAULT_PRIVATE_HINT, ...rest,
+    timeoutMs: WEB_TIMEOUT_MS,
+    maxBodyBytes: WEB_MAX_BODY_BYTES,
+    maxOutputChars: WEB_MAX_OUTPUT_CHARS,
+    maxRequests: WEB_MAX_REQUESTS,
+    userAgent: 'i web_fetch',
+    privateHint: DEFAULT_PRIVATE_HINT,
+    ...rest,
   };
   // The URL is echoed in the answer and in errors: a 10 MB URL must not make a 10 MB error (the app's tool says 4096 too).
-  if (href.length > MAX_URL_CHARS) throw new NetError('E_WEB_URL_INVALID', `The URL is ${href.length} characters long; web_fetch takes at most ${MAX_URL_CHARS}. Give a shorter URL.`);
+  if (href.length > MAX_URL_CHARS)
+    throw new NetError(
+      'E_WEB_URL_INVALID',
+      `The URL is ${href.length} characters long; web_fetch takes at most ${MAX_URL_CHARS}. Give a shorter URL.`,
+    );
   let url: URL;
   try {
     url = new URL(href);
@@ -156,16 +187,30 @@ export async function fetchPage(href: string, options: WebFetchOptions): Promise
       const got = await requestOnce(url, o, controller.signal);
       if (got.status >= 300 && got.status < 400 && got.location) {
         if (request >= o.maxRequests) {
-          throw new NetError('E_WEB_TOO_MANY_REDIRECTS', `Stopped after ${o.maxRequests} requests; the page keeps redirecting. Try the final address directly.`);
+          throw new NetError(
+            'E_WEB_TOO_MANY_REDIRECTS',
+            `Stopped after ${o.maxRequests} requests; the page keeps redirecting. Try the final address directly.`,
+          );
         }
         url = redirectTarget(got.location, url);
         continue;
       }
       const type = got.contentType.split(';')[0]!.trim().toLowerCase();
-      const textual = type === '' || type.startsWith('text/') || type.endsWith('/json') || type.endsWith('+json') || type.endsWith('/xml') || type.endsWith('+xml');
-      if (!textual) throw new NetError('E_WEB_UNSUPPORTED_TYPE', `${url.href} is ${type.slice(0, 100)}, not text or HTML. web_fetch returns text only.`);
+      const textual =
+        type === '' ||
+        type.startsWith('text/') ||
+        type.endsWith('/json') ||
+        type.endsWith('+json') ||
+        type.endsWith('/xml') ||
+        type.endsWith('+xml');
+      if (!textual)
+        throw new NetError(
+          'E_WEB_UNSUPPORTED_TYPE',
+          `${url.href} is ${type.slice(0, 100)}, not text or HTML. web_fetch returns text only.`,
+        );
       const raw = decode(got.body, got.contentType);
-      const text = type.includes('html') || (type === '' && raw.trimStart().startsWith('<')) ? await htmlToTextYielding(raw) : raw;
+      const text =
+        type.includes('html') || (type === '' && raw.trimStart().startsWith('<')) ? await htmlToTextYielding(raw) : raw;
       const head = `URL: ${url.href}\nStatus: ${got.status}\n\n`;
       let note = got.truncated ? `\n\n[truncated: the page is larger than ${o.maxBodyBytes} bytes]` : '';
       let output = `${head}${text}${note}`;

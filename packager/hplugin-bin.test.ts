@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { exampleManifest, LICENSE_TEXT, validWasm } from '../plugin-host/fixtures/packages/valid-parts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const hplugin = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/hplugin.js'), ...args], { encoding: 'utf8', cwd: root });
+const hplugin = (...args: string[]) =>
+  spawnSync(process.execPath, [join(root, 'bin/hplugin.js'), ...args], { encoding: 'utf8', cwd: root });
 let dir: string;
 
 beforeAll(async () => {
@@ -23,7 +24,17 @@ beforeAll(async () => {
 describe('bin/hplugin.js', () => {
   it('packs and verifies with exit 0, then refuses a tampered package with exit 1 and an error line', () => {
     const out = join(dir, 'p.hplugin.zip');
-    const pack = hplugin('pack', '--manifest', join(dir, 'manifest.json'), '--wasm', join(dir, 'plugin.wasm'), '--license', join(dir, 'LICENSE'), '-o', out);
+    const pack = hplugin(
+      'pack',
+      '--manifest',
+      join(dir, 'manifest.json'),
+      '--wasm',
+      join(dir, 'plugin.wasm'),
+      '--license',
+      join(dir, 'LICENSE'),
+      '-o',
+      out,
+    );
     expect(pack.status, pack.stderr).toBe(0);
     const ok = hplugin('verify', out, '--json');
     expect(ok.status).toBe(0);

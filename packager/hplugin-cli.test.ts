@@ -5,7 +5,13 @@ import { mkdir, mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from './main';
-import { buildPackage, exampleManifest, LICENSE_TEXT, sha256Of, validWasm } from '../plugin-host/fixtures/packages/valid-parts';
+import {
+  buildPackage,
+  exampleManifest,
+  LICENSE_TEXT,
+  sha256Of,
+  validWasm,
+} from '../plugin-host/fixtures/packages/valid-parts';
 import { readWat, watToWasm } from '../plugin-host/fixtures/packages/wat';
 
 let dir: string;
@@ -46,7 +52,17 @@ function withCustomSection(module: Uint8Array, bytes: number): Uint8Array {
   return result;
 }
 
-const packArgs = (out: string, wasmFile = 'plugin.wasm') => ['pack', '--manifest', p('manifest.json'), '--wasm', p(wasmFile), '--license', p('LICENSE'), '-o', p(out)];
+const packArgs = (out: string, wasmFile = 'plugin.wasm') => [
+  'pack',
+  '--manifest',
+  p('manifest.json'),
+  '--wasm',
+  p(wasmFile),
+  '--license',
+  p('LICENSE'),
+  '-o',
+  p(out),
+];
 
 describe('hplugin pack', () => {
   it('writes a package that verify accepts, with the real sha256', async () => {
@@ -71,7 +87,9 @@ describe('hplugin pack', () => {
     const r = await run(...packArgs('bad.zip', 'nomax.wasm'));
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error E_WASM_MEMORY_NO_MAXIMUM: The memory declares no maximum\. .*official config.*\n$/);
+    expect(r.stderr).toMatch(
+      /^error E_WASM_MEMORY_NO_MAXIMUM: The memory declares no maximum\. .*official config.*\n$/,
+    );
     expect((await readdir(dir)).filter((f) => f.startsWith('bad.zip'))).toEqual([]);
   });
 
@@ -96,66 +114,169 @@ describe('hplugin pack', () => {
   });
 
   it('reports an unreadable input file with exit 1', async () => {
-    const r = await run('pack', '--manifest', p('nope.json'), '--wasm', p('plugin.wasm'), '--license', p('LICENSE'), '-o', p('z.zip'));
+    const r = await run(
+      'pack',
+      '--manifest',
+      p('nope.json'),
+      '--wasm',
+      p('plugin.wasm'),
+      '--license',
+      p('LICENSE'),
+      '-o',
+      p('z.zip'),
+    );
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error E_FILE_READ: .*nope\.json does not exist \(ENOENT\)\. Write manifest\.json as step 3 of sdk-rust\/README\.md shows/);
+    expect(r.stderr).toMatch(
+      /^error E_FILE_READ: .*nope\.json does not exist \(ENOENT\)\. Write manifest\.json as step 3 of sdk-rust\/README\.md shows/,
+    );
   });
 
   it('says how to build a missing wasm: the release command, the "_" file name and crate-type cdylib', async () => {
-    const r = await run('pack', '--manifest', p('manifest.json'), '--wasm', p('target/wasm32-unknown-unknown/release/my_plugin.wasm'), '--license', p('LICENSE'), '-o', p('z.zip'));
+    const r = await run(
+      'pack',
+      '--manifest',
+      p('manifest.json'),
+      '--wasm',
+      p('target/wasm32-unknown-unknown/release/my_plugin.wasm'),
+      '--license',
+      p('LICENSE'),
+      '-o',
+      p('z.zip'),
+    );
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error E_FILE_READ: .*my_plugin\.wasm does not exist \(ENOENT\)\. Build it first with "cargo build --release --target wasm32-unknown-unknown"/);
+    expect(r.stderr).toMatch(
+      /^error E_FILE_READ: .*my_plugin\.wasm does not exist \(ENOENT\)\. Build it first with "cargo build --release --target wasm32-unknown-unknown"/,
+    );
     expect(r.stderr).toContain('crate-type = ["cdylib"]');
   });
 
   it('tells a newcomer without a LICENSE file to create one', async () => {
-    const r = await run('pack', '--manifest', p('manifest.json'), '--wasm', p('plugin.wasm'), '--license', p('NO-LICENSE'), '-o', p('z.zip'));
+    const r = await run(
+      'pack',
+      '--manifest',
+      p('manifest.json'),
+      '--wasm',
+      p('plugin.wasm'),
+      '--license',
+      p('NO-LICENSE'),
+      '-o',
+      p('z.zip'),
+    );
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error E_FILE_READ: .*NO-LICENSE does not exist \(ENOENT\)\. Every package carries its license text: create the file/);
+    expect(r.stderr).toMatch(
+      /^error E_FILE_READ: .*NO-LICENSE does not exist \(ENOENT\)\. Every package carries its license text: create the file/,
+    );
   });
 
   it('names the author’s manifest file, whatever it is called, when its JSON is broken', async () => {
     await writeFile(p('my-plugin.json'), '{\n  "name": "x",\n  "version" "1"\n}');
-    const r = await run('pack', '--manifest', p('my-plugin.json'), '--wasm', p('plugin.wasm'), '--license', p('LICENSE'), '-o', p('z.zip'));
+    const r = await run(
+      'pack',
+      '--manifest',
+      p('my-plugin.json'),
+      '--wasm',
+      p('plugin.wasm'),
+      '--license',
+      p('LICENSE'),
+      '-o',
+      p('z.zip'),
+    );
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^error E_MANIFEST_JSON: ${p('my-plugin.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} line 3 column`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^error E_MANIFEST_JSON: ${p('my-plugin.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} line 3 column`,
+      ),
+    );
   });
 
   it('names a folder given as an input file', async () => {
-    const r = await run('pack', '--manifest', p('manifest.json'), '--wasm', dir, '--license', p('LICENSE'), '-o', p('z.zip'));
+    const r = await run(
+      'pack',
+      '--manifest',
+      p('manifest.json'),
+      '--wasm',
+      dir,
+      '--license',
+      p('LICENSE'),
+      '-o',
+      p('z.zip'),
+    );
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error E_FILE_READ: .* is a folder, not a file \(EISDIR\)\. Pass the path of the file itself with --wasm\.\n$/);
+    expect(r.stderr).toMatch(
+      /^error E_FILE_READ: .* is a folder, not a file \(EISDIR\)\. Pass the path of the file itself with --wasm\.\n$/,
+    );
   });
 
   it('says to create the output folder when -o points into one that does not exist, and writes nothing', async () => {
     const r = await run(...packArgs('missing/deeper/out.hplugin.zip'));
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error E_FILE_WRITE: Cannot write .*out\.hplugin\.zip: the folder .*missing\/deeper does not exist \(ENOENT\)\. Create it first \(mkdir -p .*missing\/deeper\)/);
+    expect(r.stderr).toMatch(
+      /^error E_FILE_WRITE: Cannot write .*out\.hplugin\.zip: the folder .*missing\/deeper does not exist \(ENOENT\)\. Create it first \(mkdir -p .*missing\/deeper\)/,
+    );
     expect(existsSync(p('missing'))).toBe(false);
   });
 
   it('refuses to overwrite one of its inputs with the package', async () => {
     const before = await readFile(p('manifest.json'), 'utf8');
-    const r = await run('pack', '--manifest', p('manifest.json'), '--wasm', p('plugin.wasm'), '--license', p('LICENSE'), '-o', join(dir, '.', 'manifest.json'));
+    const r = await run(
+      'pack',
+      '--manifest',
+      p('manifest.json'),
+      '--wasm',
+      p('plugin.wasm'),
+      '--license',
+      p('LICENSE'),
+      '-o',
+      join(dir, '.', 'manifest.json'),
+    );
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error E_USAGE: -o .*manifest\.json is also the --manifest input, and packing would overwrite it; write the package elsewhere/);
+    expect(r.stderr).toMatch(
+      /^error E_USAGE: -o .*manifest\.json is also the --manifest input, and packing would overwrite it; write the package elsewhere/,
+    );
     expect(await readFile(p('manifest.json'), 'utf8')).toBe(before);
   });
 
   it('refuses a folder as -o and suggests a file name inside it', async () => {
-    const r = await run('pack', '--manifest', p('manifest.json'), '--wasm', p('plugin.wasm'), '--license', p('LICENSE'), '-o', dir);
+    const r = await run(
+      'pack',
+      '--manifest',
+      p('manifest.json'),
+      '--wasm',
+      p('plugin.wasm'),
+      '--license',
+      p('LICENSE'),
+      '-o',
+      dir,
+    );
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`error E_FILE_WRITE: -o ${dir} is a folder. Give a file name, for example -o ${dir}/NAME.hplugin.zip.\n`);
+    expect(r.stderr).toBe(
+      `error E_FILE_WRITE: -o ${dir} is a folder. Give a file name, for example -o ${dir}/NAME.hplugin.zip.\n`,
+    );
   });
 
   it('explains an over-limit debug build: same code, plus its size and the release build to run', async () => {
     await mkdir(p('target/wasm32-unknown-unknown/debug'), { recursive: true });
     const debugWasm = p('target/wasm32-unknown-unknown/debug/my_plugin.wasm');
     await writeFile(debugWasm, withCustomSection(wasm, 9 * 1024 * 1024));
-    const r = await run('pack', '--manifest', p('manifest.json'), '--wasm', debugWasm, '--license', p('LICENSE'), '-o', p('debug.zip'));
+    const r = await run(
+      'pack',
+      '--manifest',
+      p('manifest.json'),
+      '--wasm',
+      debugWasm,
+      '--license',
+      p('LICENSE'),
+      '-o',
+      p('debug.zip'),
+    );
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n')).toEqual([expect.stringMatching(/^error E_PACKAGE_ENTRY_TOO_LARGE: plugin\.wasm is more than .* It is a debug build .*\[profile\.release\].*"cargo build --release --target wasm32-unknown-unknown"\.$/), '']);
+    expect(r.stderr.split('\n')).toEqual([
+      expect.stringMatching(
+        /^error E_PACKAGE_ENTRY_TOO_LARGE: plugin\.wasm is more than .* It is a debug build .*\[profile\.release\].*"cargo build --release --target wasm32-unknown-unknown"\.$/,
+      ),
+      '',
+    ]);
     expect(existsSync(p('debug.zip'))).toBe(false);
   });
 
@@ -163,7 +284,9 @@ describe('hplugin pack', () => {
     await writeFile(p('big.wasm'), withCustomSection(wasm, 2 * 1024 * 1024));
     const r = await run(...packArgs('big.zip', 'big.wasm'));
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^note: .*big\.wasm is \d+ bytes\. A release build with the \[profile\.release\] of sdk-rust\/README\.md/);
+    expect(r.stderr).toMatch(
+      /^note: .*big\.wasm is \d+ bytes\. A release build with the \[profile\.release\] of sdk-rust\/README\.md/,
+    );
     const small = await run(...packArgs('small.zip'));
     expect(small.stderr).toBe('');
   });
@@ -191,30 +314,46 @@ describe('hplugin verify', () => {
   });
 
   it('exits 1 with one error line for a hostile package, and the refusal as JSON with --json', async () => {
-    await writeFile(p('hash.zip'), await buildPackage({ manifest: { ...exampleManifest(), sha256: 'ab'.repeat(32) }, keepSha256: true }));
+    await writeFile(
+      p('hash.zip'),
+      await buildPackage({ manifest: { ...exampleManifest(), sha256: 'ab'.repeat(32) }, keepSha256: true }),
+    );
     const r = await run('verify', p('hash.zip'));
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr.split('\n')).toEqual([expect.stringMatching(/^error E_HASH_MISMATCH: .*repack with hplugin pack/), '']);
+    expect(r.stderr.split('\n')).toEqual([
+      expect.stringMatching(/^error E_HASH_MISMATCH: .*repack with hplugin pack/),
+      '',
+    ]);
     const j = await run('verify', '--json', p('hash.zip'));
     expect(j.code).toBe(1);
-    expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, error: { code: 'E_HASH_MISMATCH', data: { declared: 'ab'.repeat(32) } } });
+    expect(JSON.parse(j.stdout)).toMatchObject({
+      ok: false,
+      error: { code: 'E_HASH_MISMATCH', data: { declared: 'ab'.repeat(32) } },
+    });
   });
 
-  it.skipIf(!existsSync('/dev/zero'))('refuses an endless file (/dev/zero) as too large, reading no more than the size cap', async () => {
-    const r = await run('verify', '/dev/zero');
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error E_PACKAGE_TOO_LARGE: /);
-    const ran = await run('run', '/dev/zero', '--tool', 'x', '--args', '{}', '--workspace', dir);
-    expect(ran.stderr).toMatch(/^error E_PACKAGE_TOO_LARGE: /);
-  });
+  it.skipIf(!existsSync('/dev/zero'))(
+    'refuses an endless file (/dev/zero) as too large, reading no more than the size cap',
+    async () => {
+      const r = await run('verify', '/dev/zero');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^error E_PACKAGE_TOO_LARGE: /);
+      const ran = await run('run', '/dev/zero', '--tool', 'x', '--args', '{}', '--workspace', dir);
+      expect(ran.stderr).toMatch(/^error E_PACKAGE_TOO_LARGE: /);
+    },
+  );
 
   it('says what to do when the file is missing or is a folder', async () => {
     const missing = await run('verify', p('never-packed.hplugin.zip'));
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^error E_FILE_READ: .*never-packed\.hplugin\.zip does not exist \(ENOENT\)\. Check the path, or build the package first with "hplugin pack"\.\n$/);
+    expect(missing.stderr).toMatch(
+      /^error E_FILE_READ: .*never-packed\.hplugin\.zip does not exist \(ENOENT\)\. Check the path, or build the package first with "hplugin pack"\.\n$/,
+    );
     const folder = await run('verify', dir);
-    expect(folder.stderr).toMatch(/^error E_FILE_READ: .* is a folder, not a file \(EISDIR\)\. Pass the path of the file itself\.\n$/);
+    expect(folder.stderr).toMatch(
+      /^error E_FILE_READ: .* is a folder, not a file \(EISDIR\)\. Pass the path of the file itself\.\n$/,
+    );
   });
 
   it('exits 2 without a file or with two', async () => {
@@ -236,6 +375,9 @@ describe('hplugin', () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('Usage: hplugin <command>');
     const unknown = await run('publish');
-    expect(unknown).toMatchObject({ code: 2, stderr: 'error E_USAGE: unknown command "publish". Run "hplugin --help".\n' });
+    expect(unknown).toMatchObject({
+      code: 2,
+      stderr: 'error E_USAGE: unknown command "publish". Run "hplugin --help".\n',
+    });
   });
 });

@@ -29,7 +29,9 @@ export const EXIT_USAGE = 2;
  * controls (newlines included: a quoted newline must not start a forged second line) are shown escaped.
  */
 export function errorLine(io: CliIo, code: string, message: string): void {
-  io.stderr(`error ${escapeControls(code, { keepLayout: false })}: ${escapeControls(message, { keepLayout: false })}\n`);
+  io.stderr(
+    `error ${escapeControls(code, { keepLayout: false })}: ${escapeControls(message, { keepLayout: false })}\n`,
+  );
 }
 
 /** A value as one line of JSON on stdout, exact but without raw control, C1 or bidi characters. */

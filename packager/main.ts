@@ -26,7 +26,9 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     case 'run':
       return runCommand(rest, io);
     case 'help':
-      io.stdout(({ pack: packHelp, verify: verifyHelp, run: runHelp } as Record<string, string>)[rest[0] ?? ''] ?? usage);
+      io.stdout(
+        ({ pack: packHelp, verify: verifyHelp, run: runHelp } as Record<string, string>)[rest[0] ?? ''] ?? usage,
+      );
       return EXIT_OK;
     case '--help':
     case '-h':

@@ -9,7 +9,10 @@ export const PACKAGE_MISSING = 'Check the path, or build the package first with 
 
 /** `deadline.check(step)` throws when a run's budget is spent; verify has none. */
 export async function readPackage(file: string, deadline?: { check(step: string): void }): Promise<Uint8Array> {
-  const problem = (e: NodeJS.ErrnoException) => ({ code: 'E_FILE_READ', message: readProblem(file, e, undefined, PACKAGE_MISSING) });
+  const problem = (e: NodeJS.ErrnoException) => ({
+    code: 'E_FILE_READ',
+    message: readProblem(file, e, undefined, PACKAGE_MISSING),
+  });
   const handle = await open(file, 'r').catch((e: NodeJS.ErrnoException) => {
     throw problem(e);
   });
@@ -18,9 +21,11 @@ export async function readPackage(file: string, deadline?: { check(step: string)
     let length = 0;
     while (length < buffer.length) {
       deadline?.check('reading the package');
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null).catch((e: NodeJS.ErrnoException) => {
-        throw problem(e);
-      });
+      const { bytesRead } = await handle
+        .read(buffer, length, buffer.length - length, null)
+        .catch((e: NodeJS.ErrnoException) => {
+          throw problem(e);
+        });
       if (bytesRead === 0) break;
       length += bytesRead;
     }

@@ -15,7 +15,9 @@ const DESCRIPTION = '\x1b]0;pwned\x07\x1b[2J\x7f';
 
 /** Code units a terminal acts on (newline and tab are layout and allowed). */
 const rawControls = (text: string) =>
-  [...text].map((ch) => ch.charCodeAt(0)).filter((c) => (c < 0x20 && c !== 0x0a && c !== 0x09) || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e));
+  [...text]
+    .map((ch) => ch.charCodeAt(0))
+    .filter((c) => (c < 0x20 && c !== 0x0a && c !== 0x09) || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e));
 
 let dir = '';
 let ws = '';
@@ -29,7 +31,11 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 async function hplugin(terminal: boolean, ...argv: string[]) {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stdoutIsTerminal: terminal };
+  const io: CliIo = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    stdoutIsTerminal: terminal,
+  };
   const code = await main(argv, io);
   return { code, stdout, stderr };
 }
@@ -56,7 +62,10 @@ describe('hplugin run shows plugin text safely', () => {
     const r = await hplugin(false, 'run', pkg, '--tool', 'run', '--args', '{}', '--workspace', ws);
     expect(r.code).toBe(1);
     expect(rawControls(r.stderr)).toEqual([]);
-    expect(r.stderr.split('\n')).toEqual([expect.stringMatching(/^error E_RUN_PLUGIN_ERROR: bad \\x1b\]0;pwned\\x07.*\\x0aerror E_FAKE: forged$/), '']);
+    expect(r.stderr.split('\n')).toEqual([
+      expect.stringMatching(/^error E_RUN_PLUGIN_ERROR: bad \\x1b\]0;pwned\\x07.*\\x0aerror E_FAKE: forged$/),
+      '',
+    ]);
   });
 });
 
@@ -74,7 +83,9 @@ describe('hplugin verify shows manifest text safely', () => {
     const json = await hplugin(false, 'verify', file, '--json');
     expect(json.code).toBe(0);
     expect(rawControls(json.stdout)).toEqual([]);
-    expect((JSON.parse(json.stdout) as { tools: Array<{ description: string }> }).tools[0]!.description).toBe(`Counts words ${DESCRIPTION}`);
+    expect((JSON.parse(json.stdout) as { tools: Array<{ description: string }> }).tools[0]!.description).toBe(
+      `Counts words ${DESCRIPTION}`,
+    );
   });
 
   it('shows a refused manifest field escaped in the error line and exact in the --json refusal', async () => {

@@ -14,7 +14,8 @@ import { main } from './main';
 const root = join(import.meta.dirname, '..');
 const readme = await readFile(join(root, 'sdk-rust/README.md'), 'utf8');
 const tutorial = readme.slice(readme.indexOf('## Tutorial'), readme.indexOf('## The SDK'));
-const blocks = (lang: string) => [...tutorial.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!.replace(/^ {4}/gm, ''));
+const blocks = (lang: string) =>
+  [...tutorial.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!.replace(/^ {4}/gm, ''));
 
 /** POSIX shell words of one command line: single and double quotes, backslash escapes; nothing else is needed. */
 function shellWords(line: string): string[] {
@@ -62,7 +63,9 @@ describe('sdk-rust/README.md tutorial', () => {
   it('tells the author to build a cdylib with the size profile, the memory maximum and the SDK from the checkout', () => {
     const [cargoToml, config] = blocks('toml');
     expect(cargoToml).toMatch(/\[lib\]\ncrate-type = \["cdylib"\]/);
-    expect(cargoToml).toMatch(/\[profile\.release\]\nopt-level = "s"\nlto = true\ncodegen-units = 1\npanic = "abort"\nstrip = true/);
+    expect(cargoToml).toMatch(
+      /\[profile\.release\]\nopt-level = "s"\nlto = true\ncodegen-units = 1\npanic = "abort"\nstrip = true/,
+    );
     const sdk = /harness-wasm-sdk = \{ path = "\.\.\/i\/(sdk-rust\/sdk)" \}/.exec(cargoToml!);
     expect(sdk, 'the SDK path is ../i/sdk-rust/sdk, matching the folder layout of the tutorial').not.toBeNull();
     expect(existsSync(join(root, sdk![1]!, 'Cargo.toml'))).toBe(true);
@@ -78,7 +81,10 @@ describe('sdk-rust/README.md tutorial', () => {
     await writeFile(join(dir, 'manifest.json'), manifest!);
     await writeFile(join(dir, 'LICENSE'), 'MIT License\n');
     await mkdir(join(dir, 'target/wasm32-unknown-unknown/release'), { recursive: true });
-    await writeFile(join(dir, 'target/wasm32-unknown-unknown/release/word_count.wasm'), rustWasm ?? (await validWasm()));
+    await writeFile(
+      join(dir, 'target/wasm32-unknown-unknown/release/word_count.wasm'),
+      rustWasm ?? (await validWasm()),
+    );
     const demo = /echo "([^"]*)" > demo\/notes\.txt/.exec(tutorial);
     expect(demo).not.toBeNull();
     await mkdir(join(dir, 'demo'));
@@ -86,7 +92,10 @@ describe('sdk-rust/README.md tutorial', () => {
 
     // Relative paths are the tutorial's, taken from the plugin crate's folder.
     const valued = new Set(['--tool', '--args']);
-    const inDir = (argv: string[]) => argv.map((a, i) => (i === 0 || a.startsWith('-') || valued.has(argv[i - 1]!) || isAbsolute(a) ? a : join(dir, a)));
+    const inDir = (argv: string[]) =>
+      argv.map((a, i) =>
+        i === 0 || a.startsWith('-') || valued.has(argv[i - 1]!) || isAbsolute(a) ? a : join(dir, a),
+      );
     const results = [];
     for (const argv of commands) {
       if (argv[0] === 'run' && !rustWasm) continue; // needs the real word-count module: `npm run plugins`

@@ -44,7 +44,12 @@ export async function compare(
     await candidate.run();
     c.push(performance.now() - t);
   }
-  const result: CompareResult = { name, baselineMs: median(b), candidateMs: median(c), ratio: median(c) / Math.max(median(b), 1e-6) };
+  const result: CompareResult = {
+    name,
+    baselineMs: median(b),
+    candidateMs: median(c),
+    ratio: median(c) / Math.max(median(b), 1e-6),
+  };
   if (target !== undefined) result.target = target;
   report(
     name,
@@ -57,8 +62,10 @@ export async function compare(
 
 /** Prints one benchmark line in the shared format: `BENCH name: detail → ratio R (target ≤ T) ok|MISSED`. */
 export function report(name: string, detail: string, ratio: number, target?: number): void {
-  const verdict = target === undefined ? '' : ratio <= target ? ` (target ≤ ${target}) ok` : ` (target ≤ ${target}) MISSED`;
+  const verdict =
+    target === undefined ? '' : ratio <= target ? ` (target ≤ ${target}) ok` : ` (target ≤ ${target}) MISSED`;
   console.log(`BENCH ${name}: ${detail} → ratio ${ratio.toFixed(2)}${verdict}`);
 }
 
-export const fmt = (ms: number) => (ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(1)} µs`);
+export const fmt = (ms: number) =>
+  ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(1)} µs`;

@@ -23,4 +23,8 @@ await build({
   outExtension: { '.js': '.js' },
   logLevel: 'warning',
 });
-console.log(`built ${Object.keys(entryPoints).map((n) => `dist/cli/${n}.js`).join(', ')}`);
+console.log(
+  `built ${Object.keys(entryPoints)
+    .map((n) => `dist/cli/${n}.js`)
+    .join(', ')}`,
+);

@@ -17,7 +17,15 @@ const tmp = mkdtempSync(join(tmpdir(), 'i-brand-'));
 let brand;
 try {
   const outfile = join(tmp, 'brand.mjs');
-  await build({ entryPoints: [join(repo, 'web/core/brand/node.ts')], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+  await build({
+    entryPoints: [join(repo, 'web/core/brand/node.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+  });
   brand = await import(pathToFileURL(outfile).href);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
@@ -41,7 +49,9 @@ for (const { path, bytes } of brand.brandFiles()) {
   console.log(`wrote ${path} (${bytes.length} bytes)`);
 }
 if (differing.length > 0) {
-  console.error(`These files differ from the brand glyph: ${differing.join(', ')}. Run \`node scripts/make-icons.mjs\` and commit them.`);
+  console.error(
+    `These files differ from the brand glyph: ${differing.join(', ')}. Run \`node scripts/make-icons.mjs\` and commit them.`,
+  );
   process.exit(1);
 }
 if (check) console.log('brand files match the glyph');

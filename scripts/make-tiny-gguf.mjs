@@ -83,12 +83,18 @@ class Writer {
 
 function writeValue(w, type, value) {
   switch (type) {
-    case 'u32': return w.u32(value);
-    case 'i32': return w.i32(value);
-    case 'f32': return w.f32(value);
-    case 'bool': return w.push(new Uint8Array([value ? 1 : 0]));
-    case 'string': return w.str(value);
-    default: throw new Error(`unknown type ${type}`);
+    case 'u32':
+      return w.u32(value);
+    case 'i32':
+      return w.i32(value);
+    case 'f32':
+      return w.f32(value);
+    case 'bool':
+      return w.push(new Uint8Array([value ? 1 : 0]));
+    case 'string':
+      return w.str(value);
+    default:
+      throw new Error(`unknown type ${type}`);
   }
 }
 
@@ -106,7 +112,8 @@ export function tinyVocab(extraTokens = 0) {
   // Optional whole-word pieces (lowercase letter pairs, then triples): a larger vocabulary of the same model, so the
   // bench can show how llama.cpp's grammar check grows with the number of tokens it has to test.
   const letters = 'abcdefghijklmnopqrstuvwxyz';
-  const word = (n, length) => Array.from({ length }, (_, k) => letters[Math.floor(n / 26 ** (length - 1 - k)) % 26]).join('');
+  const word = (n, length) =>
+    Array.from({ length }, (_, k) => letters[Math.floor(n / 26 ** (length - 1 - k)) % 26]).join('');
   for (let i = 0; i < Math.min(extraTokens, 676 + 17576); i++) {
     tokens.push(i < 676 ? word(i, 2) : word(i - 676, 3));
     types.push(1); // NORMAL
@@ -120,7 +127,18 @@ export function tinyVocab(extraTokens = 0) {
  * Builds the GGUF bytes. `architecture` / `tensorType` exist so refusal tests can make a file the app must refuse
  * (an unsupported architecture or quantisation) from the same honest layout; `tensorType` only relabels the F32 data.
  */
-export function makeTinyGguf({ seed = 21, nEmbd = 8, nHead = 2, nFf = 16, nCtx = 32768, architecture = 'llama', chatTemplate = TINY_CHAT_TEMPLATE, tensorType = TENSOR_F32, steer = true, extraTokens = 0 } = {}) {
+export function makeTinyGguf({
+  seed = 21,
+  nEmbd = 8,
+  nHead = 2,
+  nFf = 16,
+  nCtx = 32768,
+  architecture = 'llama',
+  chatTemplate = TINY_CHAT_TEMPLATE,
+  tensorType = TENSOR_F32,
+  steer = true,
+  extraTokens = 0,
+} = {}) {
   const rand = random(seed);
   const { tokens, types } = tinyVocab(extraTokens);
   const nVocab = tokens.length;
@@ -195,7 +213,11 @@ export function makeTinyGguf({ seed = 21, nEmbd = 8, nHead = 2, nFf = 16, nCtx =
     const chain = ['"', ...STEERED_PATH];
     const codes = chain.map((_, i) => [2 + (i % 6), i < 6 ? 1 : -1]);
     const follow = (prev, next, weight) => {
-      const [dim, sign] = codes[chain.indexOf(prev)] ?? (() => { throw new Error(`no code for ${prev}`); })();
+      const [dim, sign] =
+        codes[chain.indexOf(prev)] ??
+        (() => {
+          throw new Error(`no code for ${prev}`);
+        })();
       embd[byte(prev) * nEmbd + dim] = sign;
       output[byte(next) * nEmbd + dim] = sign * weight;
     };
@@ -255,7 +277,10 @@ export function makeTinyGguf({ seed = 21, nEmbd = 8, nHead = 2, nFf = 16, nCtx =
 }
 
 // Run as a script (browser tests import this file too, so Node modules load only here).
-if (globalThis.process?.argv?.[1] && import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href) {
+if (
+  globalThis.process?.argv?.[1] &&
+  import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href
+) {
   const { writeFileSync } = await import('node:fs');
   const out = process.argv[2];
   if (!out) {

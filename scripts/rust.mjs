@@ -52,8 +52,10 @@ function toolchain() {
       // Debian's rustc must come first: rustup's proxies earlier on PATH have no wasm32 standard library.
       env: { ...process.env, PATH: `/usr/bin:${process.env.PATH ?? ''}` },
       extra: [
-        '--config', 'source.crates-io.replace-with="debian"',
-        '--config', `source.debian.directory="${DEBIAN_REGISTRY}"`,
+        '--config',
+        'source.crates-io.replace-with="debian"',
+        '--config',
+        `source.debian.directory="${DEBIAN_REGISTRY}"`,
         '--offline',
       ],
     };
@@ -64,7 +66,9 @@ function toolchain() {
 function cargo(tc, args) {
   const r = spawnSync(tc.cmd, [...args, ...tc.extra], { cwd: WORKSPACE, env: tc.env, stdio: 'inherit' });
   if (r.error) {
-    fail(`could not run ${tc.cmd} (${r.error.message}). Install Rust (Debian: apt-get install cargo rustc libstd-rust-dev-wasm32 librust-serde-dev librust-serde-derive-dev librust-serde-json-dev lld; elsewhere: rustup and "rustup target add ${WASM_TARGET}").`);
+    fail(
+      `could not run ${tc.cmd} (${r.error.message}). Install Rust (Debian: apt-get install cargo rustc libstd-rust-dev-wasm32 librust-serde-dev librust-serde-derive-dev librust-serde-json-dev lld; elsewhere: rustup and "rustup target add ${WASM_TARGET}").`,
+    );
   }
   return r.status ?? 1;
 }
@@ -91,8 +95,8 @@ function newestMtime(dir) {
 /** `dist/cli/hplugin.js`, rebuilt when missing or older than the packager sources it bundles. */
 function ensureHplugin() {
   const bundle = join('dist', 'cli', 'hplugin.js');
-  const stale = !existsSync(bundle)
-    || Math.max(newestMtime('packager'), newestMtime('plugin-host')) > statSync(bundle).mtimeMs;
+  const stale =
+    !existsSync(bundle) || Math.max(newestMtime('packager'), newestMtime('plugin-host')) > statSync(bundle).mtimeMs;
   if (!stale) return;
   console.log('rust: building the hplugin CLI (npm run build:cli)');
   const r = spawnSync(process.execPath, ['scripts/build-cli.mjs'], { stdio: 'inherit' });
@@ -121,7 +125,8 @@ async function buildPlugins() {
     return { name, wasm, bytes };
   });
   console.log('\nplugin            wasm size');
-  for (const p of built) console.log(`${p.name.padEnd(16)} ${String(p.bytes).padStart(8)} B  (${(p.bytes / 1024).toFixed(1)} KiB)`);
+  for (const p of built)
+    console.log(`${p.name.padEnd(16)} ${String(p.bytes).padStart(8)} B  (${(p.bytes / 1024).toFixed(1)} KiB)`);
   console.log('');
 
   t0 = Date.now();
@@ -130,7 +135,9 @@ async function buildPlugins() {
     try {
       await smoke(p.name, p.wasm);
     } catch (error) {
-      fail(`${p.name}: the wasm module misbehaved when run through the ABI: ${error instanceof Error ? error.message : String(error)}`);
+      fail(
+        `${p.name}: the wasm module misbehaved when run through the ABI: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   console.log(`rust: ran each module through the ABI in Node in ${seconds(t0)}`);
@@ -143,15 +150,21 @@ async function buildPlugins() {
     const out = join(OUT_DIR, `${p.name}.hplugin.zip`);
     const pack = hplugin([
       'pack',
-      '--manifest', join(WORKSPACE, 'examples', p.name, 'manifest.json'),
-      '--wasm', p.wasm,
-      '--license', join(WORKSPACE, 'LICENSE'),
-      '-o', out,
+      '--manifest',
+      join(WORKSPACE, 'examples', p.name, 'manifest.json'),
+      '--wasm',
+      p.wasm,
+      '--license',
+      join(WORKSPACE, 'LICENSE'),
+      '-o',
+      out,
     ]);
     if (pack.status !== 0) {
       const why = (pack.stderr || pack.stdout).trim();
       if (/E_NOT_IMPLEMENTED|E_NOT_BUILT/.test(why)) {
-        problems.push(`${p.name}: "hplugin pack" is not available yet (${why}). The wasm module is built at ${p.wasm}; pack it once the packager lands.`);
+        problems.push(
+          `${p.name}: "hplugin pack" is not available yet (${why}). The wasm module is built at ${p.wasm}; pack it once the packager lands.`,
+        );
       } else {
         problems.push(`${p.name}: hplugin pack refused the plugin: ${why}`);
       }
@@ -171,10 +184,13 @@ async function buildPlugins() {
   }
 }
 
-if (!existsSync(join(WORKSPACE, 'Cargo.toml'))) fail(`${WORKSPACE}/Cargo.toml is missing; run this from the repository root.`);
+if (!existsSync(join(WORKSPACE, 'Cargo.toml')))
+  fail(`${WORKSPACE}/Cargo.toml is missing; run this from the repository root.`);
 if (command === 'test') runTests();
 else if (command === 'plugins') await buildPlugins();
 else {
-  console.error('Usage: node scripts/rust.mjs test|plugins [--online]\n(I_RUST_ONLINE=1 also selects cargo from PATH with crates.io.)');
+  console.error(
+    'Usage: node scripts/rust.mjs test|plugins [--online]\n(I_RUST_ONLINE=1 also selects cargo from PATH with crates.io.)',
+  );
   process.exit(2);
 }

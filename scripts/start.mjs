@@ -6,4 +6,6 @@ const port = Number(process.env.PORT || 4173);
 await build({ logLevel: 'warn' });
 const server = await preview({ preview: { port, strictPort: false, host: '127.0.0.1', open: false } });
 const url = server.resolvedUrls?.local?.[0] ?? `http://127.0.0.1:${port}/`;
-console.log(`\n  i is running at ${url}\n  Open it in Chrome (or Chromium) and install it from the address bar. Ctrl+C stops the server.\n`);
+console.log(
+  `\n  i is running at ${url}\n  Open it in Chrome (or Chromium) and install it from the address bar. Ctrl+C stops the server.\n`,
+);

@@ -18,7 +18,9 @@ server.registerTool(
   'shout',
   { description: 'Upper-case a text; fails on an empty one.', inputSchema: { text: z.string() } },
   async ({ text }) =>
-    text ? { content: [{ type: 'text', text: text.toUpperCase() }] } : { isError: true, content: [{ type: 'text', text: 'nothing to shout' }] },
+    text
+      ? { content: [{ type: 'text', text: text.toUpperCase() }] }
+      : { isError: true, content: [{ type: 'text', text: 'nothing to shout' }] },
 );
 
 await server.connect(new StdioServerTransport());

@@ -14,7 +14,13 @@ function tool(req) {
   const { name, arguments: args } = req.data;
   if (name === 'echo') return { output: String(args.text ?? '') };
   if (name === 'workspace_info') {
-    return { output: JSON.stringify({ workspace: req.workspace, workspace_id: req.workspace_id ?? null, data_dir: process.env.I_DATA_DIR }) };
+    return {
+      output: JSON.stringify({
+        workspace: req.workspace,
+        workspace_id: req.workspace_id ?? null,
+        data_dir: process.env.I_DATA_DIR,
+      }),
+    };
   }
   throw new Error(`unknown tool ${name}`);
 }

@@ -12,7 +12,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const GRAMMARS = { action: actionGrammar(coreFileTools().map((t) => t.schema)), literal: 'root ::= "a"{299}' };
 type Kind = 'free' | keyof typeof GRAMMARS;
 
-const perToken = (g: Generation) => g.decodeMsPerToken ?? (g.totalMs - g.firstTokenMs) / Math.max(1, g.outputTokens - 1);
+const perToken = (g: Generation) =>
+  g.decodeMsPerToken ?? (g.totalMs - g.firstTokenMs) / Math.max(1, g.outputTokens - 1);
 
 async function run(runs: number, model = '/tiny.gguf', grammars: Array<keyof typeof GRAMMARS> = ['action']) {
   const engine = new BrowserModelEngine();
@@ -25,7 +26,14 @@ async function run(runs: number, model = '/tiny.gguf', grammars: Array<keyof typ
   for (let i = 0; i < runs; i++) {
     for (const kind of i % 2 ? [...kinds].reverse() : kinds) {
       const grammar = kind === 'free' ? {} : { grammar: GRAMMARS[kind] };
-      const g = await engine.generate({ messages: [{ role: 'user', content: `bench ${i}` }], maxTokens: 300, seed: i + 1, ...grammar, signal: never, onText: () => undefined });
+      const g = await engine.generate({
+        messages: [{ role: 'user', content: `bench ${i}` }],
+        maxTokens: 300,
+        seed: i + 1,
+        ...grammar,
+        signal: never,
+        onText: () => undefined,
+      });
       ms[kind].push(perToken(g));
       if (kind === 'free') firstToken.push(g.firstTokenMs);
     }

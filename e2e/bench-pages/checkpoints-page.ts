@@ -3,4 +3,6 @@
 import { wrap } from 'comlink';
 import type { CheckpointsBenchApi } from './checkpoints-worker';
 
-(globalThis as unknown as { checkpointsBench: unknown }).checkpointsBench = wrap<CheckpointsBenchApi>(new Worker('/worker.js', { type: 'module' }));
+(globalThis as unknown as { checkpointsBench: unknown }).checkpointsBench = wrap<CheckpointsBenchApi>(
+  new Worker('/worker.js', { type: 'module' }),
+);

@@ -5,7 +5,13 @@
 import { expose } from 'comlink';
 import { createFsaWorkspaceFs, protectWrites, type WorkspaceFs } from '../../plugin-host/fs';
 import { writeTool as builtinWrite } from '../../web/core/tools/builtin/write';
-import { createIdbCheckpointStore, revertSince, startTurnCheckpoints, undoRevert, type CheckpointStore } from '../../web/core/checkpoints';
+import {
+  createIdbCheckpointStore,
+  revertSince,
+  startTurnCheckpoints,
+  undoRevert,
+  type CheckpointStore,
+} from '../../web/core/checkpoints';
 import { openHarnessDb } from '../../web/core/storage';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -71,7 +77,10 @@ async function smallFiles(runs: number) {
     },
     async (i) => {
       const turn = started[i]!;
-      for (const p of paths('recorded')) await turn.fsFor({ id: `c-${p}`, name: 'write', step: 1 }, fs).writeText(p, `export const v = ${i};\n`.repeat(20));
+      for (const p of paths('recorded'))
+        await turn
+          .fsFor({ id: `c-${p}`, name: 'write', step: 1 }, fs)
+          .writeText(p, `export const v = ${i};\n`.repeat(20));
     },
   );
 }
@@ -106,12 +115,18 @@ async function writeTool(runs: number, shape: 'small' | 'big') {
   const { fs, store } = await setup(`cp-tool-${shape}`);
   const started = await turns(store, `tool-${shape}`, runs);
   const write = builtinWrite();
-  const paths = (prefix: string) => (shape === 'big' ? [`${prefix}/big.txt`] : Array.from({ length: 100 }, (_, i) => `${prefix}/t${i}.ts`));
-  const content = (i: number) => (shape === 'big' ? `${'x'.repeat(63)}${i % 10}\n`.repeat(16 * 1024) : `export const v = ${i};\n`.repeat(20));
+  const paths = (prefix: string) =>
+    shape === 'big' ? [`${prefix}/big.txt`] : Array.from({ length: 100 }, (_, i) => `${prefix}/t${i}.ts`);
+  const content = (i: number) =>
+    shape === 'big' ? `${'x'.repeat(63)}${i % 10}\n`.repeat(16 * 1024) : `export const v = ${i};\n`.repeat(20);
   for (const p of [...paths('plain'), ...paths('recorded')]) await fs.writeText(p, 'old\n');
   const one = async (f: WorkspaceFs, path: string, text: string) => {
     const ctx = { fs: f, workspaceId: 'bench', callId: path, signal: new AbortController().signal };
-    const result = await write.execute({ path, content: text }, ctx, await write.prepare!({ path, content: text }, ctx));
+    const result = await write.execute(
+      { path, content: text },
+      ctx,
+      await write.prepare!({ path, content: text }, ctx),
+    );
     if (result.error) throw new Error(result.output);
   };
   return interleave(

@@ -11,7 +11,8 @@ function timedWorkers(onFrame: () => void): WorkerFactory {
     return {
       post: (message) => worker.postMessage(message),
       onMessage: (handler) => worker.addEventListener('message', (e) => (onFrame(), handler(e.data))),
-      onError: (handler) => worker.addEventListener('error', (e) => handler({ code: 'E_RUN_WORKER', message: e.message })),
+      onError: (handler) =>
+        worker.addEventListener('error', (e) => handler({ code: 'E_RUN_WORKER', message: e.message })),
       terminate: async () => worker.terminate(),
     };
   };
@@ -24,9 +25,26 @@ async function perCall(wasm: Uint8Array, calls: number): Promise<number> {
     last = performance.now();
     first ||= last;
   });
-  const plugin = { id: 'bench.many', version: '1.0.0', sha256: 'many', permissions: { workspace: 'none' as const, storage: true }, tools: [{ name: 'run' }], wasm };
-  const result = await invokePlugin({ plugin, tool: 'run', arguments: {}, workspaceId: 'bench', fs: null, kv: new MemoryKvStore(), approval: { mode: 'auto' }, createWorker });
-  if (result.status !== 'done') throw new Error(`the bench invocation ended ${result.status}: ${JSON.stringify(result)}`);
+  const plugin = {
+    id: 'bench.many',
+    version: '1.0.0',
+    sha256: 'many',
+    permissions: { workspace: 'none' as const, storage: true },
+    tools: [{ name: 'run' }],
+    wasm,
+  };
+  const result = await invokePlugin({
+    plugin,
+    tool: 'run',
+    arguments: {},
+    workspaceId: 'bench',
+    fs: null,
+    kv: new MemoryKvStore(),
+    approval: { mode: 'auto' },
+    createWorker,
+  });
+  if (result.status !== 'done')
+    throw new Error(`the bench invocation ended ${result.status}: ${JSON.stringify(result)}`);
   return (last - first) / calls;
 }
 
@@ -34,13 +52,28 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 if (typeof document === 'undefined') {
   // The agent Worker's side.
-  const scope = globalThis as unknown as { postMessage(m: unknown): void; addEventListener(t: 'message', l: (e: MessageEvent<{ wasm: Uint8Array; calls: number }>) => void): void };
-  scope.addEventListener('message', (e) => void perCall(e.data.wasm, e.data.calls).then((ms) => scope.postMessage({ ms }), (error: unknown) => scope.postMessage({ error: String(error) })));
+  const scope = globalThis as unknown as {
+    postMessage(m: unknown): void;
+    addEventListener(t: 'message', l: (e: MessageEvent<{ wasm: Uint8Array; calls: number }>) => void): void;
+  };
+  scope.addEventListener(
+    'message',
+    (e) =>
+      void perCall(e.data.wasm, e.data.calls).then(
+        (ms) => scope.postMessage({ ms }),
+        (error: unknown) => scope.postMessage({ error: String(error) }),
+      ),
+  );
 } else {
   const agentSide = new Worker('/page.js', { type: 'module', name: 'agent' });
   const inWorker = (wasm: Uint8Array, calls: number) =>
     new Promise<number>((resolve, reject) => {
-      agentSide.addEventListener('message', (e: MessageEvent<{ ms?: number; error?: string }>) => (e.data.error ? reject(new Error(e.data.error)) : resolve(e.data.ms!)), { once: true });
+      agentSide.addEventListener(
+        'message',
+        (e: MessageEvent<{ ms?: number; error?: string }>) =>
+          e.data.error ? reject(new Error(e.data.error)) : resolve(e.data.ms!),
+        { once: true },
+      );
       agentSide.postMessage({ wasm, calls });
     });
   (globalThis as unknown as { hostCallBench: unknown }).hostCallBench = {

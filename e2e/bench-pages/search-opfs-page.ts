@@ -3,4 +3,6 @@
 import { wrap } from 'comlink';
 import type { SearchBenchApi } from './search-opfs-worker';
 
-(globalThis as unknown as { searchBench: unknown }).searchBench = wrap<SearchBenchApi>(new Worker('/worker.js', { type: 'module' }));
+(globalThis as unknown as { searchBench: unknown }).searchBench = wrap<SearchBenchApi>(
+  new Worker('/worker.js', { type: 'module' }),
+);

@@ -14,7 +14,8 @@ const TREE = 'search-bench-tree';
 
 function source(i: number): string {
   const lines: string[] = [];
-  for (let l = 0; l < 40; l++) lines.push(`export function handler${i}_${l}(value: number): number { return value * ${l} + ${i}; }`);
+  for (let l = 0; l < 40; l++)
+    lines.push(`export function handler${i}_${l}(value: number): number { return value * ${l} + ${i}; }`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -90,7 +91,11 @@ async function compareSearch(args: Record<string, unknown>, runs: number): Promi
 }
 
 /** `count` files of `size` bytes read through the WorkspaceFs, 32 in flight, with and without synchronous handles. */
-async function compareLargeReads(size: number, count: number, runs: number): Promise<{ syncMs: number; getFileMs: number }> {
+async function compareLargeReads(
+  size: number,
+  count: number,
+  runs: number,
+): Promise<{ syncMs: number; getFileMs: number }> {
   const opfs = await navigator.storage.getDirectory();
   const dir = await opfs.getDirectoryHandle(`large-${size}`, { create: true });
   const body = new Uint8Array(size).fill(97);
@@ -123,5 +128,9 @@ async function compareLargeReads(size: number, count: number, runs: number): Pro
   return { syncMs: median(s), getFileMs: median(g) };
 }
 
-export type SearchBenchApi = { setup: typeof setup; compareSearch: typeof compareSearch; compareLargeReads: typeof compareLargeReads };
+export type SearchBenchApi = {
+  setup: typeof setup;
+  compareSearch: typeof compareSearch;
+  compareLargeReads: typeof compareLargeReads;
+};
 expose({ setup, compareSearch, compareLargeReads } satisfies SearchBenchApi);

@@ -15,7 +15,8 @@ const TREE = 'zip-bench-tree';
 
 function source(i: number): string {
   const lines: string[] = [];
-  for (let l = 0; l < 40; l++) lines.push(`export function handler${i}_${l}(value: number): number { return value * ${l} + ${i}; }`);
+  for (let l = 0; l < 40; l++)
+    lines.push(`export function handler${i}_${l}(value: number): number { return value * ${l} + ${i}; }`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -39,7 +40,9 @@ async function setup(): Promise<number> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
-async function compareZip(runs: number): Promise<{ zipMs: number; readMs: number; memoryMs: number; inThreadMs: number; files: number; zipBytes: number }> {
+async function compareZip(
+  runs: number,
+): Promise<{ zipMs: number; readMs: number; memoryMs: number; inThreadMs: number; files: number; zipBytes: number }> {
   const fs = createFsaWorkspaceFs(await tree(), { access: 'read' });
   const readAll = async () => {
     const { files } = await listZipContents(fs, '', false);
@@ -53,11 +56,16 @@ async function compareZip(runs: number): Promise<{ zipMs: number; readMs: number
   };
   const download = async (worker: typeof spawnWorker | null = spawnWorker) => {
     const handle = await (await opfs()).getFileHandle('bench.zip', { create: true });
-    const progress = await writeWorkspaceZip(fs, await (handle as unknown as { createWritable(): Promise<WritableStream<Uint8Array>> }).createWritable(), { spawnWorker: worker });
+    const progress = await writeWorkspaceZip(
+      fs,
+      await (handle as unknown as { createWritable(): Promise<WritableStream<Uint8Array>> }).createWritable(),
+      { spawnWorker: worker },
+    );
     return progress.filesDone;
   };
   // The same download into a sink that drops the bytes: how much of the time is zip.js and deflate.
-  const toMemory = () => writeWorkspaceZip(fs, new WritableStream<Uint8Array>({ write: () => undefined }), { spawnWorker });
+  const toMemory = () =>
+    writeWorkspaceZip(fs, new WritableStream<Uint8Array>({ write: () => undefined }), { spawnWorker });
   const files = await download();
   await readAll();
   const z: number[] = [];

@@ -46,4 +46,3 @@ export async function readFileThroughUi(page: Page, path: string): Promise<strin
   await dialog.waitFor({ state: 'detached' });
   return text;
 }
-

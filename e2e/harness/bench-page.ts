@@ -14,7 +14,15 @@ export interface BenchFile {
 
 /** One TypeScript entry (path relative to e2e/) as a browser ES module. */
 export async function bundlePage(entry: string): Promise<string> {
-  const out = await build({ entryPoints: [resolve(import.meta.dirname, '..', entry)], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'error' });
+  const out = await build({
+    entryPoints: [resolve(import.meta.dirname, '..', entry)],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'error',
+  });
   return out.outputFiles[0]!.text;
 }
 
@@ -22,11 +30,18 @@ export async function bundlePage(entry: string): Promise<string> {
  * Serves `/` (an HTML page loading `/page.js`), `/page.js` (the bundled `entry`) and `extra` files for the file's
  * benches, with one browser; read `url` and `browser` inside tests.
  */
-export function useBenchPage(title: string, entry: string, extra: () => Promise<Record<string, BenchFile>> = async () => ({})) {
+export function useBenchPage(
+  title: string,
+  entry: string,
+  extra: () => Promise<Record<string, BenchFile>> = async () => ({}),
+) {
   const state: { url: string; browser?: AppBrowser; close?: () => Promise<void> } = { url: '' };
   beforeAll(async () => {
     const files: Record<string, BenchFile> = {
-      '/': { type: 'text/html', body: `<!doctype html><meta charset="utf-8"><title>${title}</title><script type="module" src="/page.js"></script>` },
+      '/': {
+        type: 'text/html',
+        body: `<!doctype html><meta charset="utf-8"><title>${title}</title><script type="module" src="/page.js"></script>`,
+      },
       '/page.js': { type: 'text/javascript', body: await bundlePage(entry) },
       ...(await extra()),
     };

@@ -8,7 +8,9 @@ import { openContexts } from './launch-browser';
 afterEach(async (ctx) => {
   if (ctx.task.result?.state !== 'fail') return;
   const dir = resolve(import.meta.dirname, '../.artifacts/failed');
-  const name = `${basename(ctx.task.file?.name ?? 'spec', '.spec.ts')}--${ctx.task.name}`.replace(/[^\w.-]+/g, '-').slice(0, 120);
+  const name = `${basename(ctx.task.file?.name ?? 'spec', '.spec.ts')}--${ctx.task.name}`
+    .replace(/[^\w.-]+/g, '-')
+    .slice(0, 120);
   mkdirSync(dir, { recursive: true });
   let n = 0;
   for (const context of openContexts) {

@@ -21,7 +21,8 @@ export function useServedApp(launch: LaunchOptions = {}): ServedApp {
     await server?.close();
   });
   const ready = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`useServedApp: ${what} is not ready (read it inside a test, not at load time).`);
+    if (value === undefined)
+      throw new Error(`useServedApp: ${what} is not ready (read it inside a test, not at load time).`);
     return value;
   };
   return {

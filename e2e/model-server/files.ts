@@ -33,7 +33,12 @@ function parseMultipart(contentType: string, raw: Buffer): Multipart | null {
     const bytes = part.subarray(split + 4);
     const name = /name="([^"]*)"/.exec(head)?.[1];
     const filename = /filename="([^"]*)"/.exec(head)?.[1];
-    if (name === 'file' && filename !== undefined) out.file = { filename, contentType: /content-type:\s*([^\r\n]+)/i.exec(head)?.[1] ?? 'application/octet-stream', bytes: Buffer.from(bytes) };
+    if (name === 'file' && filename !== undefined)
+      out.file = {
+        filename,
+        contentType: /content-type:\s*([^\r\n]+)/i.exec(head)?.[1] ?? 'application/octet-stream',
+        bytes: Buffer.from(bytes),
+      };
     else if (name) out.fields[name] = bytes.toString('utf8');
     at = next;
   }
@@ -71,10 +76,34 @@ export function createFilesStore(options: FilesOptions) {
   let listPages = 0;
   const now = () => options.now?.() ?? Date.now();
   const alive = (f: StoredFile | undefined) => (f && (f.expires_at === null || f.expires_at > now()) ? f : undefined);
-  const openaiShape = (f: StoredFile) => ({ id: f.id, object: 'file', bytes: f.bytes.length, created_at: Math.floor(f.created_at / 1000), expires_at: f.expires_at === null ? null : Math.floor(f.expires_at / 1000), filename: f.filename, purpose: f.purpose, status: 'processed' });
-  const anthropicShape = (f: StoredFile) => ({ id: f.id, type: 'file', filename: f.filename, mime_type: f.mime_type, size_bytes: f.bytes.length, created_at: new Date(f.created_at).toISOString(), downloadable: false });
+  const openaiShape = (f: StoredFile) => ({
+    id: f.id,
+    object: 'file',
+    bytes: f.bytes.length,
+    created_at: Math.floor(f.created_at / 1000),
+    expires_at: f.expires_at === null ? null : Math.floor(f.expires_at / 1000),
+    filename: f.filename,
+    purpose: f.purpose,
+    status: 'processed',
+  });
+  const anthropicShape = (f: StoredFile) => ({
+    id: f.id,
+    type: 'file',
+    filename: f.filename,
+    mime_type: f.mime_type,
+    size_bytes: f.bytes.length,
+    created_at: new Date(f.created_at).toISOString(),
+    downloadable: false,
+  });
   const notFound = (anthropic: boolean, id: string): FilesRoute =>
-    anthropic ? { status: 404, body: { type: 'error', error: { type: 'not_found_error', message: `File not found: ${id}` } } } : { status: 404, body: { error: { message: `No such File object: ${id}`, type: 'invalid_request_error', param: 'id', code: null } } };
+    anthropic
+      ? { status: 404, body: { type: 'error', error: { type: 'not_found_error', message: `File not found: ${id}` } } }
+      : {
+          status: 404,
+          body: {
+            error: { message: `No such File object: ${id}`, type: 'invalid_request_error', param: 'id', code: null },
+          },
+        };
 
   return {
     files,
@@ -92,21 +121,66 @@ export function createFilesStore(options: FilesOptions) {
       const f = files.get(id);
       if (f) f.expires_at = now() - 1;
     },
-    handle(method: string, path: string, headers: Record<string, string>, raw: Buffer, query = new URLSearchParams()): FilesRoute {
+    handle(
+      method: string,
+      path: string,
+      headers: Record<string, string>,
+      raw: Buffer,
+      query = new URLSearchParams(),
+    ): FilesRoute {
       const anthropic = 'anthropic-version' in headers;
       const id = /\/files\/([^/]+)$/.exec(path)?.[1];
       if (anthropic && !(headers['anthropic-beta'] ?? '').includes('files-api-2025-04-14')) {
-        return { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'The Files API needs the anthropic-beta: files-api-2025-04-14 header.' } } };
+        return {
+          status: 400,
+          body: {
+            type: 'error',
+            error: {
+              type: 'invalid_request_error',
+              message: 'The Files API needs the anthropic-beta: files-api-2025-04-14 header.',
+            },
+          },
+        };
       }
       if (method === 'POST' && !id) {
         uploads++;
-        if (uploads <= (options.failUploads ?? 0)) return { status: 500, body: anthropic ? { type: 'error', error: { type: 'api_error', message: 'Scripted upload failure.' } } : { error: { message: 'Scripted upload failure.', type: 'server_error', code: null } } };
+        if (uploads <= (options.failUploads ?? 0))
+          return {
+            status: 500,
+            body: anthropic
+              ? { type: 'error', error: { type: 'api_error', message: 'Scripted upload failure.' } }
+              : { error: { message: 'Scripted upload failure.', type: 'server_error', code: null } },
+          };
         const form = parseMultipart(headers['content-type'] ?? '', raw);
-        if (!form?.file) return { status: 400, body: { error: { message: 'Expected multipart/form-data with a "file" part.', type: 'invalid_request_error', code: null } } };
-        if (!anthropic && !form.fields.purpose) return { status: 400, body: { error: { message: 'Missing required parameter: purpose.', type: 'invalid_request_error', code: null } } };
+        if (!form?.file)
+          return {
+            status: 400,
+            body: {
+              error: {
+                message: 'Expected multipart/form-data with a "file" part.',
+                type: 'invalid_request_error',
+                code: null,
+              },
+            },
+          };
+        if (!anthropic && !form.fields.purpose)
+          return {
+            status: 400,
+            body: {
+              error: { message: 'Missing required parameter: purpose.', type: 'invalid_request_error', code: null },
+            },
+          };
         const seconds = form.fields['expires_after[seconds]'] ? Number(form.fields['expires_after[seconds]']) : null;
         const created = now();
-        const f: StoredFile = { id: anthropic ? `file_${String(++seq).padStart(6, '0')}` : `file-${String(++seq).padStart(6, '0')}`, filename: form.file.filename, mime_type: form.file.contentType, purpose: form.fields.purpose ?? null, bytes: form.file.bytes, created_at: created, expires_at: seconds ? created + seconds * 1000 : null };
+        const f: StoredFile = {
+          id: anthropic ? `file_${String(++seq).padStart(6, '0')}` : `file-${String(++seq).padStart(6, '0')}`,
+          filename: form.file.filename,
+          mime_type: form.file.contentType,
+          purpose: form.fields.purpose ?? null,
+          bytes: form.file.bytes,
+          created_at: created,
+          expires_at: seconds ? created + seconds * 1000 : null,
+        };
         files.set(f.id, f);
         return { status: 200, body: anthropic ? anthropicShape(f) : openaiShape(f) };
       }
@@ -116,25 +190,48 @@ export function createFilesStore(options: FilesOptions) {
         const all = [...files.values()].filter((f) => alive(f));
         const asked = Number(query.get('limit') ?? (anthropic ? 20 : 10_000));
         const max = anthropic ? 1000 : 10_000;
-        if (!Number.isInteger(asked) || asked < 1 || asked > max) return { status: 400, body: { error: { message: `limit must be an integer from 1 to ${max}.`, type: 'invalid_request_error', code: null } } };
+        if (!Number.isInteger(asked) || asked < 1 || asked > max)
+          return {
+            status: 400,
+            body: {
+              error: {
+                message: `limit must be an integer from 1 to ${max}.`,
+                type: 'invalid_request_error',
+                code: null,
+              },
+            },
+          };
         const limit = Math.min(asked, options.maxPageSize ?? asked);
         const after = query.get(anthropic ? 'after_id' : 'after');
         const from = after === null ? 0 : all.findIndex((f) => f.id === after) + 1;
         if (after !== null && from === 0) return notFound(anthropic, after);
         const data = all.slice(from, from + limit);
-        const page = { has_more: from + limit < all.length, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+        const page = {
+          has_more: from + limit < all.length,
+          first_id: data[0]?.id ?? null,
+          last_id: data.at(-1)?.id ?? null,
+        };
         listPages++;
-        return anthropic ? { status: 200, body: { data: data.map(anthropicShape), ...page } } : { status: 200, body: { object: 'list', data: data.map(openaiShape), ...page } };
+        return anthropic
+          ? { status: 200, body: { data: data.map(anthropicShape), ...page } }
+          : { status: 200, body: { object: 'list', data: data.map(openaiShape), ...page } };
       }
       const f = id ? alive(files.get(id)) : undefined;
       if (!id || !f) return notFound(anthropic, id ?? '');
       if (method === 'GET') return { status: 200, body: anthropic ? anthropicShape(f) : openaiShape(f) };
       if (method === 'DELETE') {
-        if (raw.length > 0) return { status: 400, body: { error: { message: 'DELETE takes no body.', type: 'invalid_request_error', code: null } } };
+        if (raw.length > 0)
+          return {
+            status: 400,
+            body: { error: { message: 'DELETE takes no body.', type: 'invalid_request_error', code: null } },
+          };
         files.delete(id);
         return { status: 200, body: anthropic ? { id, type: 'file_deleted' } : { id, object: 'file', deleted: true } };
       }
-      return { status: 405, body: { error: { message: `${method} is not allowed on ${path}.`, type: 'invalid_request_error', code: null } } };
+      return {
+        status: 405,
+        body: { error: { message: `${method} is not allowed on ${path}.`, type: 'invalid_request_error', code: null } },
+      };
     },
     /** The first file_id a model request references that is unknown or expired, if any. */
     missingIn(body: unknown): string | null {

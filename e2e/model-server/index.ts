@@ -1,4 +1,11 @@
 // Public face of the scripted model server (Node only): used by transport tests, the agent loop, headless and
 // browser tests.
 export { startModelServer } from './server';
-export type { ModelServer, ModelServerOptions, RecordedRequest, ScriptTurn, ScriptToolCall, WireProtocol } from './types';
+export type {
+  ModelServer,
+  ModelServerOptions,
+  RecordedRequest,
+  ScriptTurn,
+  ScriptToolCall,
+  WireProtocol,
+} from './types';

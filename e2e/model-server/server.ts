@@ -44,7 +44,8 @@ function errorBody(protocol: WireProtocol | null, status: number, message: strin
 
 /** `GET /v1/models` (and `/models`): Anthropic's list shape when the request says anthropic-version, else OpenAI's. */
 function modelList(ids: string[], anthropic: boolean): unknown {
-  if (!anthropic) return { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })) };
+  if (!anthropic)
+    return { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })) };
   const data = ids.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }));
   return { data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
 }
@@ -90,18 +91,34 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       res.end(JSON.stringify(value));
     };
     if (files && isFilesPath(path)) {
-      const r = files.handle(req.method ?? 'GET', path, headers, Buffer.concat(chunks), new URL(req.url ?? '/', 'http://x').searchParams);
+      const r = files.handle(
+        req.method ?? 'GET',
+        path,
+        headers,
+        Buffer.concat(chunks),
+        new URL(req.url ?? '/', 'http://x').searchParams,
+      );
       return json(r.status, r.body);
     }
-    if (req.method === 'GET' && options.models && (path === '/v1/models' || path === '/models')) return json(200, modelList(options.models, 'anthropic-version' in headers));
-    if (req.method !== 'POST') return json(404, errorBody(protocol, 404, `No model endpoint at ${req.method} ${path}.`));
+    if (req.method === 'GET' && options.models && (path === '/v1/models' || path === '/models'))
+      return json(200, modelList(options.models, 'anthropic-version' in headers));
+    if (req.method !== 'POST')
+      return json(404, errorBody(protocol, 404, `No model endpoint at ${req.method} ${path}.`));
     if (!body) return json(400, errorBody(protocol, 400, 'The request body is not JSON.'));
 
     const missing = files && protocol ? files.missingIn(body) : null;
     if (missing) return json(404, errorBody(protocol, 404, `File not found: ${missing} (expired or deleted).`));
     const index = next++;
     const turn = typeof options.script === 'function' ? options.script(recorded, index) : options.script[index];
-    if (!turn) return json(500, errorBody(protocol, 500, `The script has no turn ${index + 1} (it has ${Array.isArray(options.script) ? options.script.length : '?'}).`));
+    if (!turn)
+      return json(
+        500,
+        errorBody(
+          protocol,
+          500,
+          `The script has no turn ${index + 1} (it has ${Array.isArray(options.script) ? options.script.length : '?'}).`,
+        ),
+      );
     if (turn.expect) {
       try {
         turn.expect(recorded);
@@ -124,13 +141,21 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     }
     if (turn.error) {
       const { status, message, headers: extra } = turn.error;
-      return json(status, turn.error.body ?? errorBody(protocol, status, message ?? `Scripted error ${status}.`), extra);
+      return json(
+        status,
+        turn.error.body ?? errorBody(protocol, status, message ?? `Scripted error ${status}.`),
+        extra,
+      );
     }
     // Other paths (e.g. a stand-in bridge at /v1/proxy) may only be answered with raw/error/redirect turns.
     if (!protocol) return json(404, errorBody(protocol, 404, `No model endpoint at ${req.method} ${path}.`));
     const answer = answerFor(turn, protocol, body);
     if (answer.kind === 'json') return json(answer.status, answer.body);
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     open.add(res);
     res.on('close', () => open.delete(res));
     for (let i = 0; i < answer.frames.length; i++) {

@@ -1,6 +1,7 @@
 import type { ScriptToolCall, ScriptTurn } from './types';
 
-export const argsText = (c: ScriptToolCall): string => (typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments));
+export const argsText = (c: ScriptToolCall): string =>
+  typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments);
 
 /** Splits text into small pieces so streams carry several deltas, as real providers do. */
 export function pieces(text: string, size = 8): string[] {

@@ -57,8 +57,6 @@ export interface ModelServerOptions {
   files?: FilesOptions;
 }
 
-
-
 export interface ModelServer {
   /** `http://127.0.0.1:<port>` — base_url for anthropic and deepseek; add `/v1` for openai and responses. */
   url: string;

@@ -46,7 +46,8 @@ export const LARGE_WASM_BYTES = 1024 * 1024;
 const MISSING_INPUT: Record<'manifest' | 'wasm' | 'license', string> = {
   manifest: 'Write manifest.json as step 3 of sdk-rust/README.md shows, or fix the --manifest path.',
   wasm: `Build it first with "${BUILD_COMMAND}". Cargo names it target/wasm32-unknown-unknown/release/CRATE.wasm with "-" in the crate name turned into "_", and writes it only if Cargo.toml has crate-type = ["cdylib"] under [lib].`,
-  license: 'Every package carries its license text: create the file (for example LICENSE with the MIT or Apache-2.0 text) and pass it with --license.',
+  license:
+    'Every package carries its license text: create the file (for example LICENSE with the MIT or Apache-2.0 text) and pass it with --license.',
 };
 
 /** The validator's fix sentence speaks of the package; when the cause is the build, say which build to run. */
@@ -72,9 +73,17 @@ export async function packCommand(argv: string[], io: CliIo): Promise<number> {
       if (typeof v !== 'string') throw new UsageError(`missing ${flag}`);
       return v;
     };
-    files = { manifest: need('manifest', '--manifest FILE'), wasm: need('wasm', '--wasm FILE'), license: need('license', '--license FILE'), out: need('out', '-o OUT') };
+    files = {
+      manifest: need('manifest', '--manifest FILE'),
+      wasm: need('wasm', '--wasm FILE'),
+      license: need('license', '--license FILE'),
+      out: need('out', '-o OUT'),
+    };
     const input = (['manifest', 'wasm', 'license'] as const).find((key) => resolve(files[key]) === resolve(files.out));
-    if (input) throw new UsageError(`-o ${files.out} is also the --${input} input, and packing would overwrite it; write the package elsewhere, e.g. -o NAME.hplugin.zip`);
+    if (input)
+      throw new UsageError(
+        `-o ${files.out} is also the --${input} input, and packing would overwrite it; write the package elsewhere, e.g. -o NAME.hplugin.zip`,
+      );
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     errorLine(io, 'E_USAGE', `${error.message}. Run "hplugin pack --help".`);
@@ -103,7 +112,8 @@ export async function packCommand(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     const data = toErrorData(error);
     // The validator names the file as it is inside a package; the author's may be called something else.
-    const message = data.code === 'E_MANIFEST_JSON' ? data.message.replace(/^manifest\.json /, `${files.manifest} `) : data.message;
+    const message =
+      data.code === 'E_MANIFEST_JSON' ? data.message.replace(/^manifest\.json /, `${files.manifest} `) : data.message;
     errorLine(io, data.code, `${message}${buildHint(data.code, files.wasm, inputs.wasm!.length)}`);
     return EXIT_REFUSED;
   }

@@ -70,7 +70,8 @@ const ARGS_EXAMPLE = `Pass one JSON object with double-quoted keys, in single qu
 function parse(argv: string[]): RunRequest | 'help' {
   const { flags, positionals } = parseArgs(argv, spec);
   if (flags.has('help')) return 'help';
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing PACKAGE' : 'run takes one PACKAGE');
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length === 0 ? 'missing PACKAGE' : 'run takes one PACKAGE');
   const need = (name: string) => {
     const v = flags.get(name);
     if (typeof v !== 'string') throw new UsageError(`missing --${name}`);
@@ -83,10 +84,12 @@ function parse(argv: string[]): RunRequest | 'help' {
   } catch (e) {
     throw new UsageError(`--args is not valid JSON (${e instanceof Error ? e.message : String(e)}). ${ARGS_EXAMPLE}`);
   }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new UsageError(`--args must be a JSON object, not ${quoteUntrusted(args)}. ${ARGS_EXAMPLE}`);
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    throw new UsageError(`--args must be a JSON object, not ${quoteUntrusted(args)}. ${ARGS_EXAMPLE}`);
   const timeout = flags.get('timeout-ms');
   const timeoutMs = typeof timeout === 'string' ? Number(timeout) : DEFAULT_TIMEOUT_MS;
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 3_600_000) throw new UsageError('--timeout-ms must be a whole number of milliseconds from 1 to 3600000');
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 3_600_000)
+    throw new UsageError('--timeout-ms must be a whole number of milliseconds from 1 to 3600000');
   const id = flags.get('workspace-id');
   const storage = flags.get('storage');
   return {
@@ -107,7 +110,7 @@ function parametersHint(parameters: unknown): string {
   const names = Object.keys(schema.properties ?? {});
   const required = new Set(schema.required ?? []);
   const list = names.map((n) => (required.has(n) ? `${n} (required)` : n)).join(', ');
-  return `Give --args the fields of the tool's "parameters" in manifest.json${list ? `: ${list}` : ' (it takes none: --args \'{}\')'}.`;
+  return `Give --args the fields of the tool's "parameters" in manifest.json${list ? `: ${list}` : " (it takes none: --args '{}')"}.`;
 }
 
 /** A Rust panic under panic = "abort" reaches the host as an `unreachable` trap; say so, and how to find it. */
@@ -118,12 +121,17 @@ function trapHint(code: string, message: string): string {
 
 /** The plugin's own budget is what reading and checking left of --timeout-ms: say so next to its figure. */
 function budgetHint(code: string, timeoutMs: number): string {
-  return code === AbortCode.TIMEOUT ? ` (That is what was left of --timeout-ms ${timeoutMs} after reading and checking the package and --args.)` : '';
+  return code === AbortCode.TIMEOUT
+    ? ` (That is what was left of --timeout-ms ${timeoutMs} after reading and checking the package and --args.)`
+    : '';
 }
 
 /** Stable default workspace id: the same folder (through any symlink or relative path) gets the same KV scope. */
 export async function defaultWorkspaceId(dir: string): Promise<string> {
-  return `dir-${createHash('sha256').update(await realpath(dir)).digest('hex').slice(0, 32)}`;
+  return `dir-${createHash('sha256')
+    .update(await realpath(dir))
+    .digest('hex')
+    .slice(0, 32)}`;
 }
 
 /**
@@ -134,7 +142,10 @@ export async function defaultWorkspaceId(dir: string): Promise<string> {
  */
 class Deadline {
   private readonly end: number;
-  constructor(readonly budgetMs: number, startedAt: number) {
+  constructor(
+    readonly budgetMs: number,
+    startedAt: number,
+  ) {
     this.end = startedAt + budgetMs;
   }
   remaining(): number {
@@ -160,7 +171,10 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
     }
     request = parsed;
     const info = await stat(request.workspace).catch(() => null);
-    if (!info?.isDirectory()) throw new UsageError(`--workspace ${request.workspace} ${info ? 'is a file, not a folder' : 'does not exist'}; pass the folder the plugin may read (create one with mkdir if you need an empty workspace)`);
+    if (!info?.isDirectory())
+      throw new UsageError(
+        `--workspace ${request.workspace} ${info ? 'is a file, not a folder' : 'does not exist'}; pass the folder the plugin may read (create one with mkdir if you need an empty workspace)`,
+      );
     if (request.storage !== undefined) {
       const s = await stat(request.storage).catch(() => null);
       if (s && !s.isDirectory()) throw new UsageError(`--storage ${request.storage} is not a folder`);
@@ -185,7 +199,11 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
   const m = pkg.manifest;
   const tool = m.tools.find((t) => t.name === request.tool);
   if (!tool) {
-    errorLine(io, 'E_USAGE', `${m.id} has no tool ${quoteUntrusted(request.tool)}; its tools: ${m.tools.map((t) => t.name).join(', ')}. Pass one of these local names (the "name" of a tool in manifest.json) with --tool.`);
+    errorLine(
+      io,
+      'E_USAGE',
+      `${m.id} has no tool ${quoteUntrusted(request.tool)}; its tools: ${m.tools.map((t) => t.name).join(', ')}. Pass one of these local names (the "name" of a tool in manifest.json) with --tool.`,
+    );
     return EXIT_USAGE;
   }
   // The app checks arguments against the tool's schema before a call reaches the plugin; so does this command, with
@@ -208,7 +226,11 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
   }
   if (problems.length > 0) {
     const first = problems[0]!.replace(/^At /, 'at ').replace(/\.$/, '');
-    errorLine(io, 'E_USAGE', `--args does not match ${tool.name}'s parameters: ${first}. ${parametersHint(tool.parameters)}`);
+    errorLine(
+      io,
+      'E_USAGE',
+      `--args does not match ${tool.name}'s parameters: ${first}. ${parametersHint(tool.parameters)}`,
+    );
     return EXIT_USAGE;
   }
   let fs;
@@ -229,7 +251,14 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
   process.once('SIGINT', onSignal);
   try {
     const result = await invokePlugin({
-      plugin: { id: m.id, version: m.version, sha256: pkg.sha256, permissions: m.permissions, tools: m.tools, wasm: pkg.wasm },
+      plugin: {
+        id: m.id,
+        version: m.version,
+        sha256: pkg.sha256,
+        permissions: m.permissions,
+        tools: m.tools,
+        wasm: pkg.wasm,
+      },
       tool: request.tool,
       arguments: request.args,
       workspaceId,
@@ -251,8 +280,15 @@ export async function runCommand(argv: string[], io: CliIo = processIo): Promise
         errorLine(io, PLUGIN_ERROR_CODE, result.error);
         return EXIT_REFUSED;
       case 'aborted':
-        errorLine(io, result.error.code, `${result.error.message}${trapHint(result.error.code, result.error.message)}${budgetHint(result.error.code, request.timeoutMs)}`);
-        if (result.sideEffects) io.stderr('note: the plugin may have written files or KV before it stopped; check before running it again.\n');
+        errorLine(
+          io,
+          result.error.code,
+          `${result.error.message}${trapHint(result.error.code, result.error.message)}${budgetHint(result.error.code, request.timeoutMs)}`,
+        );
+        if (result.sideEffects)
+          io.stderr(
+            'note: the plugin may have written files or KV before it stopped; check before running it again.\n',
+          );
         return EXIT_REFUSED;
     }
   } finally {

@@ -20,7 +20,6 @@ const spec = {
   '-h': { name: 'help', value: false },
 };
 
-
 export function summary(pkg: ValidatedPackage) {
   const m = pkg.manifest;
   return {
@@ -60,7 +59,8 @@ export async function verifyCommand(argv: string[], io: CliIo): Promise<number> 
       return EXIT_OK;
     }
     json = flags.has('json');
-    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing FILE' : 'verify takes one FILE');
+    if (positionals.length !== 1)
+      throw new UsageError(positionals.length === 0 ? 'missing FILE' : 'verify takes one FILE');
     file = positionals[0]!;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

@@ -3,7 +3,9 @@ import { HarnessError, toErrorData } from './harness-error';
 
 describe('HarnessError', () => {
   it('is recognised by its marker, not by instanceof, so it survives a structured clone boundary', () => {
-    const err = new HarnessError('E_PATH_ESCAPE', 'The path leaves the workspace. Use a path inside it.', { path: '../x' });
+    const err = new HarnessError('E_PATH_ESCAPE', 'The path leaves the workspace. Use a path inside it.', {
+      path: '../x',
+    });
     const plain = { ...err, code: err.code, message: err.message };
     expect(HarnessError.isInstance(err)).toBe(true);
     expect(HarnessError.isInstance(new Error('x'))).toBe(false);

@@ -39,7 +39,8 @@ export class HarnessError extends Error {
 /** Turns anything thrown into the plain boundary shape, keeping a HarnessError's code. */
 export function toErrorData(error: unknown, fallbackCode = 'E_INTERNAL'): ErrorData {
   if (HarnessError.isInstance(error)) return error.toJSON();
-  if (isErrorData(error)) return { code: error.code, message: error.message, ...(error.data ? { data: error.data } : {}) };
+  if (isErrorData(error))
+    return { code: error.code, message: error.message, ...(error.data ? { data: error.data } : {}) };
   const message = error instanceof Error ? error.message : String(error);
   return { code: fallbackCode, message };
 }

@@ -14,7 +14,11 @@ import { isInvisibleCodePoint, rewriteUnits } from './untrusted-text';
 export function stringifyForTerminal(value: unknown, space?: number): string {
   const text = JSON.stringify(value, null, space);
   if (text === undefined) return text as unknown as string;
-  return rewriteUnits(text, (c) => c >= 0x7f && (c === 0x7f || c === 0x2028 || c === 0x2029 || isInvisibleCodePoint(c)), (c) => `\\u${c.toString(16).padStart(4, '0')}`);
+  return rewriteUnits(
+    text,
+    (c) => c >= 0x7f && (c === 0x7f || c === 0x2028 || c === 0x2029 || isInvisibleCodePoint(c)),
+    (c) => `\\u${c.toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -24,5 +28,9 @@ export function stringifyForTerminal(value: unknown, space?: number): string {
  * and U+FEFF: they change no terminal state, and escaping them would garble ordinary text.
  */
 export function escapeProse(text: string): string {
-  return rewriteUnits(text, (c) => (c < 0x20 ? c !== 0x0a && c !== 0x09 : c === 0x7f || (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)));
+  return rewriteUnits(text, (c) =>
+    c < 0x20
+      ? c !== 0x0a && c !== 0x09
+      : c === 0x7f || (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069),
+  );
 }

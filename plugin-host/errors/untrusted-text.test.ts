@@ -29,7 +29,10 @@ describe('escapeControls', () => {
     const hostile = 'ok\x1b]0;pwned\x07\x1b[2J\u009b31m\u202Edone\n\tnext\x7f';
     const shown = escapeControls(hostile);
     expect(shown).toBe('ok\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\u202edone\n\tnext\\x7f');
-    const raw = [...shown].filter((ch) => { const c = ch.codePointAt(0)!; return (c < 0x20 && ch !== '\n' && ch !== '\t') || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e); });
+    const raw = [...shown].filter((ch) => {
+      const c = ch.codePointAt(0)!;
+      return (c < 0x20 && ch !== '\n' && ch !== '\t') || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e);
+    });
     expect(raw).toEqual([]);
   });
 

@@ -57,7 +57,11 @@ export function escapeOne(c: number): string {
  * Rewrites every UTF-16 unit `shouldEscape` names with `escape`, copying the runs between them once. A string with
  * nothing to rewrite is returned as is. The one loop behind escapeControls and the terminal forms.
  */
-export function rewriteUnits(text: string, shouldEscape: (c: number) => boolean, escape: (c: number) => string = escapeOne): string {
+export function rewriteUnits(
+  text: string,
+  shouldEscape: (c: number) => boolean,
+  escape: (c: number) => string = escapeOne,
+): string {
   let out: string | undefined;
   let from = 0;
   for (let i = 0; i < text.length; i++) {
@@ -92,7 +96,10 @@ export function quoteUntrusted(value: unknown, max = QUOTE_MAX_CHARS): string {
   let end = Math.min(value.length, max);
   const last = value.charCodeAt(end - 1);
   if (end < value.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-  const head = escapeControls(value.slice(0, end).replace(/["\\]/g, (ch) => `\\${ch}`), { keepLayout: false });
+  const head = escapeControls(
+    value.slice(0, end).replace(/["\\]/g, (ch) => `\\${ch}`),
+    { keepLayout: false },
+  );
   return end < value.length ? `"${head}…" (${value.length} characters)` : `"${head}"`;
 }
 

@@ -25,7 +25,12 @@ export type FsErrorCode =
   | 'E_FS_BROKEN_LINK'
   | 'E_FS_IO';
 
-export function fsError(code: FsErrorCode, path: string, extra: Record<string, unknown> = {}, cause?: unknown): HarnessError {
+export function fsError(
+  code: FsErrorCode,
+  path: string,
+  extra: Record<string, unknown> = {},
+  cause?: unknown,
+): HarnessError {
   const p = quoteUntrusted(path === '' ? '.' : path);
   const messages: Record<FsErrorCode, string> = {
     E_FS_NOT_FOUND: `Nothing exists at ${p} in the workspace. Check the path with a directory listing.`,
@@ -64,7 +69,11 @@ export function decodeUtf8Strict(bytes: Uint8Array, path: string): string {
 export function assertLimit(value: number | undefined, fallback: number, what: string): number {
   const n = value ?? fallback;
   if (!Number.isSafeInteger(n) || n < 0) {
-    throw new HarnessError('E_FS_BAD_OPTION', `${what} must be a non-negative integer, got ${String(value)}. Pass a whole number.`, { option: what });
+    throw new HarnessError(
+      'E_FS_BAD_OPTION',
+      `${what} must be a non-negative integer, got ${String(value)}. Pass a whole number.`,
+      { option: what },
+    );
   }
   return n;
 }
@@ -74,7 +83,8 @@ const loneSurrogate = /[\uD800-\uDFFF]/u;
 /** UTF-8 encoding that refuses unpaired surrogates instead of writing U+FFFD in their place. */
 export function encodeUtf8Strict(text: string, path: string): Uint8Array {
   if (typeof text !== 'string') throw fsError('E_FS_NOT_UTF8', path, { reason: 'text must be a string' });
-  if (loneSurrogate.test(text)) throw fsError('E_FS_NOT_UTF8', path, { reason: 'the text contains an unpaired surrogate' });
+  if (loneSurrogate.test(text))
+    throw fsError('E_FS_NOT_UTF8', path, { reason: 'the text contains an unpaired surrogate' });
   return new TextEncoder().encode(text);
 }
 

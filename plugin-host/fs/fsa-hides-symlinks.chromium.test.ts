@@ -63,8 +63,12 @@ describe('Chromium File System Access and symbolic links in a real folder', () =
       for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
         await cdp.send('Input.dispatchDragEvent', { type, x: 100, y: 100, data });
       }
-      await tab.waitForFunction(() => (window as unknown as { result: unknown }).result !== null, null, { timeout: 10_000 });
-      const result = (await tab.evaluate(() => (window as unknown as { result: Record<string, unknown> }).result)) as Record<string, unknown> & { entries: string[] };
+      await tab.waitForFunction(() => (window as unknown as { result: unknown }).result !== null, null, {
+        timeout: 10_000,
+      });
+      const result = (await tab.evaluate(
+        () => (window as unknown as { result: Record<string, unknown> }).result,
+      )) as Record<string, unknown> & { entries: string[] };
       expect([...result.entries].sort()).toEqual(['real.txt:file', 'realdir:directory']);
       expect(result).toMatchObject({
         'real.txt': 'file:inside',

@@ -21,7 +21,9 @@ interface SyncAccessHandle {
 }
 
 type SyncCapableFileHandle = FileSystemFileHandle & {
-  createSyncAccessHandle(options?: { mode?: 'read-only' | 'readwrite' | 'readwrite-unsafe' }): Promise<SyncAccessHandle>;
+  createSyncAccessHandle(options?: {
+    mode?: 'read-only' | 'readwrite' | 'readwrite-unsafe';
+  }): Promise<SyncAccessHandle>;
 };
 
 /** Whether this context can open synchronous access handles at all: a dedicated Worker of a browser that has them. */

@@ -52,5 +52,11 @@ it('lets a write wait for a reader that holds a synchronous handle instead of fa
 });
 
 it('runs beforeCommit in a Worker while the file still holds its contents; its read of the file being written takes no synchronous handle', async () => {
-  expect(await inWorker('before-commit')).toEqual({ seen: FIRST.length, seenStart: 'first', text: 'second', writables: 1, byFs: 0 });
+  expect(await inWorker('before-commit')).toEqual({
+    seen: FIRST.length,
+    seenStart: 'first',
+    text: 'second',
+    writables: 1,
+    byFs: 0,
+  });
 });

@@ -2,7 +2,9 @@
 // over an OPFS folder the test made, counting the synchronous access handles and writables the fs opens.
 import { createFsaWorkspaceFs } from './fsa-workspace-fs';
 
-type SyncProto = { createSyncAccessHandle(this: FileSystemFileHandle, options?: { mode?: string }): Promise<{ close(): void }> };
+type SyncProto = {
+  createSyncAccessHandle(this: FileSystemFileHandle, options?: { mode?: string }): Promise<{ close(): void }>;
+};
 type Counted = Record<string, (this: FileSystemFileHandle, ...args: never[]) => unknown>;
 const calls = { createSyncAccessHandle: 0, createWritable: 0 };
 
@@ -41,7 +43,13 @@ async function scenario(step: string, folder: string): Promise<Record<string, un
     // synchronous handle (it would meet the write's lock); it sees the old contents, and one createWritable does.
     let seen = '';
     await fs.writeText('a.txt', 'second', { beforeCommit: async () => void (seen = await fs.readText('a.txt')) });
-    return { seen: seen.length, seenStart: seen.slice(0, 5), text: await (await file.getFile()).text(), writables: calls.createWritable, byFs: calls.createSyncAccessHandle };
+    return {
+      seen: seen.length,
+      seenStart: seen.slice(0, 5),
+      text: await (await file.getFile()).text(),
+      writables: calls.createWritable,
+      byFs: calls.createSyncAccessHandle,
+    };
   }
   // write-while-read: another reader holds a read-only handle for 30 ms; the write waits for it, then lands.
   const held = await original.call(file, { mode: 'read-only' });

@@ -27,7 +27,11 @@ describe('File System Access WorkspaceFs specifics', () => {
       await fs.writeText('src/b.txt', 'two');
       await fs.writeText('src/big.txt', 'x'.repeat(100));
       // Without sizes a listing reports files as 0 bytes; with them, their sizes.
-      expect((await fs.list('src', { sizes: false })).map((e) => [e.name, e.size])).toEqual([['a.txt', 0], ['b.txt', 0], ['big.txt', 0]]);
+      expect((await fs.list('src', { sizes: false })).map((e) => [e.name, e.size])).toEqual([
+        ['a.txt', 0],
+        ['b.txt', 0],
+        ['big.txt', 0],
+      ]);
       expect((await fs.list('src')).find((e) => e.name === 'big.txt')?.size).toBe(100);
       expect(await fs.readText('src/a.txt')).toBe('one');
       // Changed by this fs, and behind its back through another handle of the same folder.

@@ -14,7 +14,15 @@
 // on close(); abort() discards it, so readers see the old content or the new one, never a partial file.
 import type { DirEntry, FileStat, WorkspaceAccess, WorkspaceFs, WriteOptions } from './workspace-fs';
 import { HarnessError } from '../errors';
-import { compareNames, joinWorkspacePath, nfcCollisions, normalizeWorkspacePath, pathError, sameName, type WorkspacePath } from './path-policy';
+import {
+  compareNames,
+  joinWorkspacePath,
+  nfcCollisions,
+  normalizeWorkspacePath,
+  pathError,
+  sameName,
+  type WorkspacePath,
+} from './path-policy';
 import {
   DEFAULT_MAX_FILE_BYTES,
   DEFAULT_MAX_LIST_ENTRIES,
@@ -101,7 +109,12 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
   const writing = new Map<string, number>();
 
   /** The file's bytes, through a synchronous access handle when it is large enough for that to pay. */
-  async function readFile(handle: FileSystemFileHandle, file: File, maxBytes: number, path: string): Promise<Uint8Array> {
+  async function readFile(
+    handle: FileSystemFileHandle,
+    file: File,
+    maxBytes: number,
+    path: string,
+  ): Promise<Uint8Array> {
     if (file.size >= SYNC_MIN_BYTES && !writing.has(path)) {
       const bytes = await readSync(handle, maxBytes, path);
       if (bytes) return bytes;
@@ -253,7 +266,13 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     }
   }
 
-  async function writeFileAt(parent: FileSystemDirectoryHandle, name: string, path: string, data: Uint8Array, opts?: WriteOptions): Promise<void> {
+  async function writeFileAt(
+    parent: FileSystemDirectoryHandle,
+    name: string,
+    path: string,
+    data: Uint8Array,
+    opts?: WriteOptions,
+  ): Promise<void> {
     let handle: FileSystemFileHandle;
     let created = false;
     // beforeCommit runs while the file keeps its contents: for a file that exists, from here through createWritable
@@ -322,7 +341,10 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     );
   }
 
-  async function list(path: string, opts?: { maxEntries?: number; truncate?: boolean; sizes?: boolean }): Promise<DirEntry[]> {
+  async function list(
+    path: string,
+    opts?: { maxEntries?: number; truncate?: boolean; sizes?: boolean },
+  ): Promise<DirEntry[]> {
     const p = normalizeWorkspacePath(path, { allowRoot: true });
     const maxEntries = assertLimit(opts?.maxEntries, defaultMaxEntries, 'maxEntries');
     const dir = await dirAt(p.segments, false);
@@ -374,7 +396,8 @@ export function createFsaWorkspaceFs(root: FileSystemDirectoryHandle, options: F
     try {
       parent = await dirAt(p.segments.slice(0, -1), false);
     } catch (error) {
-      if (HarnessError.isInstance(error) && (error.code === 'E_FS_NOT_FOUND' || error.code === 'E_FS_NOT_DIRECTORY')) return null;
+      if (HarnessError.isInstance(error) && (error.code === 'E_FS_NOT_FOUND' || error.code === 'E_FS_NOT_DIRECTORY'))
+        return null;
       throw error;
     }
     const name = p.segments[p.segments.length - 1] as string;

@@ -13,7 +13,13 @@ export {
   sameName,
 } from './path-policy';
 export type { PathErrorCode, WorkspacePath } from './path-policy';
-export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LIST_ENTRIES, decodeUtf8Strict, encodeUtf8Strict, fsError } from './fs-common';
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_LIST_ENTRIES,
+  decodeUtf8Strict,
+  encodeUtf8Strict,
+  fsError,
+} from './fs-common';
 export type { FsErrorCode } from './fs-common';
 export { createFsaWorkspaceFs, fromDomError } from './fsa-workspace-fs';
 export type { FsaWorkspaceFsOptions } from './fsa-workspace-fs';

@@ -74,18 +74,30 @@ describe('JSON registry files', () => {
     const child = spawnSync(process.execPath, ['-e', 'process.exit(0)']);
     const deadPid = child.pid as number;
     await writeJsonFileAtomic(file, 0);
-    await writeFile(`${file}.lock`, JSON.stringify({ pid: deadPid, host: hostname(), nonce: 'dead', created_ms: Date.now() }));
+    await writeFile(
+      `${file}.lock`,
+      JSON.stringify({ pid: deadPid, host: hostname(), nonce: 'dead', created_ms: Date.now() }),
+    );
     expect(await withFileLock(file, async () => 'got it', { lockTimeoutMs: 1000 })).toBe('got it');
 
-    await writeFile(`${file}.lock`, JSON.stringify({ pid: process.ppid, host: hostname(), nonce: 'old', created_ms: 0 }));
+    await writeFile(
+      `${file}.lock`,
+      JSON.stringify({ pid: process.ppid, host: hostname(), nonce: 'old', created_ms: 0 }),
+    );
     const hourAgo = new Date(Date.now() - 3_600_000);
     await utimes(`${file}.lock`, hourAgo, hourAgo);
-    expect(await withFileLock(file, async () => 'old lock broken', { lockTimeoutMs: 1000, staleLockMs: 60_000 })).toBe('old lock broken');
+    expect(await withFileLock(file, async () => 'old lock broken', { lockTimeoutMs: 1000, staleLockMs: 60_000 })).toBe(
+      'old lock broken',
+    );
     expect(await readdir(join(dir, 'data'))).toEqual(['registry.json']);
   });
 
   it('releases the lock when the locked work throws', async () => {
-    expect(await codeOf(withFileLock(file, async () => Promise.reject(Object.assign(new Error('boom'), { code: 'E_BOOM' }))))).toBe('E_BOOM');
+    expect(
+      await codeOf(
+        withFileLock(file, async () => Promise.reject(Object.assign(new Error('boom'), { code: 'E_BOOM' }))),
+      ),
+    ).toBe('E_BOOM');
     expect(await withFileLock(file, async () => 'next', { lockTimeoutMs: 100 })).toBe('next');
   });
 });

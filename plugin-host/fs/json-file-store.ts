@@ -52,7 +52,12 @@ export async function readJsonFile(file: string, options: JsonFileOptions = {}):
     handle = await open(file, fsc.O_RDONLY);
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return undefined;
-    throw new HarnessError('E_JSON_READ', `Cannot read ${file} (${errnoOf(error) || String(error)}). Check its permissions.`, { file }, { cause: error });
+    throw new HarnessError(
+      'E_JSON_READ',
+      `Cannot read ${file} (${errnoOf(error) || String(error)}). Check its permissions.`,
+      { file },
+      { cause: error },
+    );
   }
   let text: string;
   try {
@@ -116,7 +121,12 @@ export async function writeJsonFileAtomic(file: string, value: unknown, options:
     await rename(temp, file);
   } catch (error) {
     await unlink(temp).catch(() => undefined);
-    throw new HarnessError('E_JSON_WRITE', `Cannot write ${file} (${errnoOf(error) || String(error)}). Check free space and permissions.`, { file }, { cause: error });
+    throw new HarnessError(
+      'E_JSON_WRITE',
+      `Cannot write ${file} (${errnoOf(error) || String(error)}). Check free space and permissions.`,
+      { file },
+      { cause: error },
+    );
   }
   await syncDirectory(dir);
 }
@@ -171,7 +181,12 @@ export async function withFileLock<T>(file: string, fn: () => Promise<T>, option
   const lockFile = `${file}.lock`;
   const timeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const staleLockMs = options.staleLockMs ?? DEFAULT_STALE_LOCK_MS;
-  const mine: LockInfo = { pid: process.pid, host: hostname(), nonce: randomBytes(12).toString('hex'), created_ms: Date.now() };
+  const mine: LockInfo = {
+    pid: process.pid,
+    host: hostname(),
+    nonce: randomBytes(12).toString('hex'),
+    created_ms: Date.now(),
+  };
   const deadline = Date.now() + timeoutMs;
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
@@ -185,7 +200,12 @@ export async function withFileLock<T>(file: string, fn: () => Promise<T>, option
       break;
     } catch (error) {
       if (errnoOf(error) !== 'EEXIST') {
-        throw new HarnessError('E_LOCK_FAILED', `Cannot create ${lockFile} (${errnoOf(error) || String(error)}). Check the folder's permissions.`, { file: lockFile }, { cause: error });
+        throw new HarnessError(
+          'E_LOCK_FAILED',
+          `Cannot create ${lockFile} (${errnoOf(error) || String(error)}). Check the folder's permissions.`,
+          { file: lockFile },
+          { cause: error },
+        );
       }
     }
     const held = await readLock(lockFile);

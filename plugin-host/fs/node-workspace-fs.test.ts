@@ -8,132 +8,135 @@ import { judgeWrite, protectWrites } from './write-policy';
 import type { WorkspaceFs } from './workspace-fs';
 
 // Both ways of making the calls (libuv's pool, and the CLI's synchronous slices) keep one behaviour.
-for (const [mode, blockingCalls] of [['', false], [', blocking calls', true]] as const) {
-defineWorkspaceFsSuite(`Node fs over a temp folder${mode}`, async () => {
-  const base = await mkdtemp(join(tmpdir(), 'i-wsfs-'));
-  const root = join(base, 'root');
-  await mkdir(root);
-  return {
-    open: (access, limits) => createNodeWorkspaceFs({ root, access, blockingCalls, ...limits }),
-    cleanup: () => rm(base, { recursive: true, force: true }),
-  };
-});
-
-describe(`Node WorkspaceFs and symbolic links${mode}`, () => {
-  let base: string;
-  let root: string;
-  let outside: string;
-  let fs: WorkspaceFs;
-
-  beforeEach(async () => {
-    base = await mkdtemp(join(tmpdir(), 'i-wsfs-link-'));
-    root = join(base, 'root');
-    outside = join(base, 'outside');
+for (const [mode, blockingCalls] of [
+  ['', false],
+  [', blocking calls', true],
+] as const) {
+  defineWorkspaceFsSuite(`Node fs over a temp folder${mode}`, async () => {
+    const base = await mkdtemp(join(tmpdir(), 'i-wsfs-'));
+    const root = join(base, 'root');
     await mkdir(root);
-    await mkdir(outside);
-    await writeFile(join(outside, 'secret.txt'), 'secret');
-    fs = await createNodeWorkspaceFs({ root, access: 'read-write', blockingCalls });
-  });
-  afterEach(async () => {
-    await rm(base, { recursive: true, force: true });
+    return {
+      open: (access, limits) => createNodeWorkspaceFs({ root, access, blockingCalls, ...limits }),
+      cleanup: () => rm(base, { recursive: true, force: true }),
+    };
   });
 
-  it('refuses a file symlink that points outside, for reads, writes and stat', async () => {
-    await symlink(join(outside, 'secret.txt'), join(root, 'leak.txt'));
-    expect(await codeOf(fs.readText('leak.txt'))).toBe('E_PATH_ESCAPE');
-    expect(await codeOf(fs.writeText('leak.txt', 'overwritten'))).toBe('E_PATH_ESCAPE');
-    expect(await codeOf(fs.stat('leak.txt'))).toBe('E_PATH_ESCAPE');
-    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('secret');
-  });
+  describe(`Node WorkspaceFs and symbolic links${mode}`, () => {
+    let base: string;
+    let root: string;
+    let outside: string;
+    let fs: WorkspaceFs;
 
-  it('refuses a directory symlink that points outside, also for new files and folders below it', async () => {
-    await symlink(outside, join(root, 'out'), 'dir');
-    expect(await codeOf(fs.readText('out/secret.txt'))).toBe('E_PATH_ESCAPE');
-    expect(await codeOf(fs.readText('out/missing.txt'))).toBe('E_PATH_ESCAPE');
-    expect(await codeOf(fs.writeText('out/new.txt', 'x'))).toBe('E_PATH_ESCAPE');
-    expect(await codeOf(fs.writeText('out/deep/new.txt', 'x'))).toBe('E_PATH_ESCAPE');
-    expect(await codeOf(fs.mkdir('out/sub'))).toBe('E_PATH_ESCAPE');
-    expect(await codeOf(fs.list('out'))).toBe('E_PATH_ESCAPE');
-    expect(await codeOf(fs.remove('out/secret.txt'))).toBe('E_PATH_ESCAPE');
-    expect((await readdir(outside)).sort()).toEqual(['secret.txt']);
-  });
+    beforeEach(async () => {
+      base = await mkdtemp(join(tmpdir(), 'i-wsfs-link-'));
+      root = join(base, 'root');
+      outside = join(base, 'outside');
+      await mkdir(root);
+      await mkdir(outside);
+      await writeFile(join(outside, 'secret.txt'), 'secret');
+      fs = await createNodeWorkspaceFs({ root, access: 'read-write', blockingCalls });
+    });
+    afterEach(async () => {
+      await rm(base, { recursive: true, force: true });
+    });
 
-  it('refuses a symlink chain that leaves and re-enters nothing but the outside', async () => {
-    await mkdir(join(root, 'a'));
-    await symlink('../../outside', join(root, 'a', 'up'), 'dir');
-    expect(await codeOf(fs.readText('a/up/secret.txt'))).toBe('E_PATH_ESCAPE');
-    expect(await codeOf(fs.writeText('a/up/x.txt', 'x'))).toBe('E_PATH_ESCAPE');
-  });
+    it('refuses a file symlink that points outside, for reads, writes and stat', async () => {
+      await symlink(join(outside, 'secret.txt'), join(root, 'leak.txt'));
+      expect(await codeOf(fs.readText('leak.txt'))).toBe('E_PATH_ESCAPE');
+      expect(await codeOf(fs.writeText('leak.txt', 'overwritten'))).toBe('E_PATH_ESCAPE');
+      expect(await codeOf(fs.stat('leak.txt'))).toBe('E_PATH_ESCAPE');
+      expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('secret');
+    });
 
-  it('follows links that stay inside, and a write through one replaces the target and keeps the link', async () => {
-    await writeFile(join(root, 'real.txt'), 'v1');
-    await mkdir(join(root, 'realdir'));
-    await symlink('real.txt', join(root, 'alias.txt'));
-    await symlink('realdir', join(root, 'aliasdir'), 'dir');
-    expect(await fs.readText('alias.txt')).toBe('v1');
-    await fs.writeText('alias.txt', 'v2');
-    expect(await readFile(join(root, 'real.txt'), 'utf8')).toBe('v2');
-    expect(await fs.readText('alias.txt')).toBe('v2');
-    await fs.writeText('aliasdir/new.txt', 'n');
-    expect(await readFile(join(root, 'realdir', 'new.txt'), 'utf8')).toBe('n');
-  });
+    it('refuses a directory symlink that points outside, also for new files and folders below it', async () => {
+      await symlink(outside, join(root, 'out'), 'dir');
+      expect(await codeOf(fs.readText('out/secret.txt'))).toBe('E_PATH_ESCAPE');
+      expect(await codeOf(fs.readText('out/missing.txt'))).toBe('E_PATH_ESCAPE');
+      expect(await codeOf(fs.writeText('out/new.txt', 'x'))).toBe('E_PATH_ESCAPE');
+      expect(await codeOf(fs.writeText('out/deep/new.txt', 'x'))).toBe('E_PATH_ESCAPE');
+      expect(await codeOf(fs.mkdir('out/sub'))).toBe('E_PATH_ESCAPE');
+      expect(await codeOf(fs.list('out'))).toBe('E_PATH_ESCAPE');
+      expect(await codeOf(fs.remove('out/secret.txt'))).toBe('E_PATH_ESCAPE');
+      expect((await readdir(outside)).sort()).toEqual(['secret.txt']);
+    });
 
-  it('refuses to read, write or create through a dangling link, and stats it as nothing', async () => {
-    await symlink(join(outside, 'not-there.txt'), join(root, 'dangling.txt'));
-    await symlink(join(outside, 'no-dir'), join(root, 'dangling-dir'), 'dir');
-    expect(await codeOf(fs.readText('dangling.txt'))).toBe('E_FS_BROKEN_LINK');
-    expect(await fs.stat('dangling.txt')).toBeNull();
-    expect(await codeOf(fs.writeText('dangling.txt', 'x'))).toBe('E_FS_BROKEN_LINK');
-    expect(await codeOf(fs.writeText('dangling-dir/x.txt', 'x'))).toBe('E_FS_BROKEN_LINK');
-    expect(await codeOf(fs.mkdir('dangling-dir/sub'))).toBe('E_FS_BROKEN_LINK');
-    expect((await readdir(outside)).sort()).toEqual(['secret.txt']);
-  });
+    it('refuses a symlink chain that leaves and re-enters nothing but the outside', async () => {
+      await mkdir(join(root, 'a'));
+      await symlink('../../outside', join(root, 'a', 'up'), 'dir');
+      expect(await codeOf(fs.readText('a/up/secret.txt'))).toBe('E_PATH_ESCAPE');
+      expect(await codeOf(fs.writeText('a/up/x.txt', 'x'))).toBe('E_PATH_ESCAPE');
+    });
 
-  it('lists links that resolve inside as their targets, marked link: true, and leaves out links that escape or dangle', async () => {
-    await writeFile(join(root, 'real.txt'), 'abc');
-    await symlink('real.txt', join(root, 'alias.txt'));
-    await symlink(join(outside, 'secret.txt'), join(root, 'leak.txt'));
-    await symlink(outside, join(root, 'out'), 'dir');
-    await symlink('nowhere', join(root, 'dangling'));
-    expect(await fs.list('')).toEqual([
-      { path: 'alias.txt', name: 'alias.txt', directory: false, size: 3, link: true },
-      { path: 'real.txt', name: 'real.txt', directory: false, size: 3 },
-    ]);
-    // Without sizes a plain file costs no lstat (size 0); links are still resolved and judged.
-    expect(await fs.list('', { sizes: false })).toEqual([
-      { path: 'alias.txt', name: 'alias.txt', directory: false, size: 3, link: true },
-      { path: 'real.txt', name: 'real.txt', directory: false, size: 0 },
-    ]);
-  });
+    it('follows links that stay inside, and a write through one replaces the target and keeps the link', async () => {
+      await writeFile(join(root, 'real.txt'), 'v1');
+      await mkdir(join(root, 'realdir'));
+      await symlink('real.txt', join(root, 'alias.txt'));
+      await symlink('realdir', join(root, 'aliasdir'), 'dir');
+      expect(await fs.readText('alias.txt')).toBe('v1');
+      await fs.writeText('alias.txt', 'v2');
+      expect(await readFile(join(root, 'real.txt'), 'utf8')).toBe('v2');
+      expect(await fs.readText('alias.txt')).toBe('v2');
+      await fs.writeText('aliasdir/new.txt', 'n');
+      expect(await readFile(join(root, 'realdir', 'new.txt'), 'utf8')).toBe('n');
+    });
 
-  it('marks a directory link that stays inside as link: true, and only the link', async () => {
-    await mkdir(join(root, 'realdir'));
-    await writeFile(join(root, 'realdir', 'a.txt'), 'a');
-    await symlink('realdir', join(root, 'aliasdir'), 'dir');
-    expect(await fs.list('')).toEqual([
-      { path: 'aliasdir', name: 'aliasdir', directory: true, size: 0, link: true },
-      { path: 'realdir', name: 'realdir', directory: true, size: 0 },
-    ]);
-    expect(await fs.list('aliasdir')).toEqual([{ path: 'aliasdir/a.txt', name: 'a.txt', directory: false, size: 1 }]);
-  });
+    it('refuses to read, write or create through a dangling link, and stats it as nothing', async () => {
+      await symlink(join(outside, 'not-there.txt'), join(root, 'dangling.txt'));
+      await symlink(join(outside, 'no-dir'), join(root, 'dangling-dir'), 'dir');
+      expect(await codeOf(fs.readText('dangling.txt'))).toBe('E_FS_BROKEN_LINK');
+      expect(await fs.stat('dangling.txt')).toBeNull();
+      expect(await codeOf(fs.writeText('dangling.txt', 'x'))).toBe('E_FS_BROKEN_LINK');
+      expect(await codeOf(fs.writeText('dangling-dir/x.txt', 'x'))).toBe('E_FS_BROKEN_LINK');
+      expect(await codeOf(fs.mkdir('dangling-dir/sub'))).toBe('E_FS_BROKEN_LINK');
+      expect((await readdir(outside)).sort()).toEqual(['secret.txt']);
+    });
 
-  it('removes a link itself, never what it points to', async () => {
-    await symlink(join(outside, 'secret.txt'), join(root, 'leak.txt'));
-    await symlink(outside, join(root, 'out'), 'dir');
-    await fs.remove('leak.txt');
-    await fs.remove('out', { recursive: true });
-    expect(await readdir(root)).toEqual([]);
-    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('secret');
-  });
+    it('lists links that resolve inside as their targets, marked link: true, and leaves out links that escape or dangle', async () => {
+      await writeFile(join(root, 'real.txt'), 'abc');
+      await symlink('real.txt', join(root, 'alias.txt'));
+      await symlink(join(outside, 'secret.txt'), join(root, 'leak.txt'));
+      await symlink(outside, join(root, 'out'), 'dir');
+      await symlink('nowhere', join(root, 'dangling'));
+      expect(await fs.list('')).toEqual([
+        { path: 'alias.txt', name: 'alias.txt', directory: false, size: 3, link: true },
+        { path: 'real.txt', name: 'real.txt', directory: false, size: 3 },
+      ]);
+      // Without sizes a plain file costs no lstat (size 0); links are still resolved and judged.
+      expect(await fs.list('', { sizes: false })).toEqual([
+        { path: 'alias.txt', name: 'alias.txt', directory: false, size: 3, link: true },
+        { path: 'real.txt', name: 'real.txt', directory: false, size: 0 },
+      ]);
+    });
 
-  it('accepts a root that is itself a symlink and keeps its real folder as the boundary', async () => {
-    await symlink(root, join(base, 'root-link'), 'dir');
-    const viaLink = await createNodeWorkspaceFs({ root: join(base, 'root-link'), access: 'read-write' });
-    await viaLink.writeText('x.txt', 'x');
-    expect(await readFile(join(root, 'x.txt'), 'utf8')).toBe('x');
-    expect(viaLink.rootName).toBe('root');
+    it('marks a directory link that stays inside as link: true, and only the link', async () => {
+      await mkdir(join(root, 'realdir'));
+      await writeFile(join(root, 'realdir', 'a.txt'), 'a');
+      await symlink('realdir', join(root, 'aliasdir'), 'dir');
+      expect(await fs.list('')).toEqual([
+        { path: 'aliasdir', name: 'aliasdir', directory: true, size: 0, link: true },
+        { path: 'realdir', name: 'realdir', directory: true, size: 0 },
+      ]);
+      expect(await fs.list('aliasdir')).toEqual([{ path: 'aliasdir/a.txt', name: 'a.txt', directory: false, size: 1 }]);
+    });
+
+    it('removes a link itself, never what it points to', async () => {
+      await symlink(join(outside, 'secret.txt'), join(root, 'leak.txt'));
+      await symlink(outside, join(root, 'out'), 'dir');
+      await fs.remove('leak.txt');
+      await fs.remove('out', { recursive: true });
+      expect(await readdir(root)).toEqual([]);
+      expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('secret');
+    });
+
+    it('accepts a root that is itself a symlink and keeps its real folder as the boundary', async () => {
+      await symlink(root, join(base, 'root-link'), 'dir');
+      const viaLink = await createNodeWorkspaceFs({ root: join(base, 'root-link'), access: 'read-write' });
+      await viaLink.writeText('x.txt', 'x');
+      expect(await readFile(join(root, 'x.txt'), 'utf8')).toBe('x');
+      expect(viaLink.rootName).toBe('root');
+    });
   });
-});
 }
 
 describe('Node WorkspaceFs specifics', () => {
@@ -151,7 +154,12 @@ describe('Node WorkspaceFs specifics', () => {
     await writeFile(join(base, 'plain'), '3');
     const fs = await createNodeWorkspaceFs({ root: base, access: 'read' });
     const listed = await fs.list('');
-    expect(listed.filter((e) => e.nfcTwin).map((e) => e.name).sort()).toEqual(['caf\u00e9', 'cafe\u0301'].sort());
+    expect(
+      listed
+        .filter((e) => e.nfcTwin)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['caf\u00e9', 'cafe\u0301'].sort());
     expect(listed.find((e) => e.name === 'plain')?.nfcTwin).toBeUndefined();
     expect(await fs.readText('cafe\u0301')).toBe('22');
   });
@@ -159,7 +167,9 @@ describe('Node WorkspaceFs specifics', () => {
   it('refuses a missing root with E_FS_NOT_FOUND and a file root with E_FS_NOT_DIRECTORY', async () => {
     expect(await codeOf(createNodeWorkspaceFs({ root: join(base, 'nope'), access: 'read' }))).toBe('E_FS_NOT_FOUND');
     await writeFile(join(base, 'file'), 'x');
-    expect(await codeOf(createNodeWorkspaceFs({ root: join(base, 'file'), access: 'read' }))).toBe('E_FS_NOT_DIRECTORY');
+    expect(await codeOf(createNodeWorkspaceFs({ root: join(base, 'file'), access: 'read' }))).toBe(
+      'E_FS_NOT_DIRECTORY',
+    );
   });
 
   it('keeps the old content and leaves no temp file when a write fails midway', async () => {
@@ -233,8 +243,12 @@ describe('Node WorkspaceFs, the write policy and symbolic links', () => {
       expect(await codeOf(guarded.mkdir('history/other'))).toBe('E_PATH_PROTECTED');
       expect(await codeOf(guarded.remove('history/work/checkpoints/records.ndjson'))).toBe('E_PATH_PROTECTED');
     }
-    await expect(judgeWrite(fs, 'log.txt', { allowGitWrites: true })).rejects.toThrow(/symbolic link to \.i\/sessions\/work\/checkpoints\/records\.ndjson, inside \.i/);
-    expect(await readFile(join(base, '.i', 'sessions', 'work', 'checkpoints', 'records.ndjson'), 'utf8')).toBe('{"seq":1}\n');
+    await expect(judgeWrite(fs, 'log.txt', { allowGitWrites: true })).rejects.toThrow(
+      /symbolic link to \.i\/sessions\/work\/checkpoints\/records\.ndjson, inside \.i/,
+    );
+    expect(await readFile(join(base, '.i', 'sessions', 'work', 'checkpoints', 'records.ndjson'), 'utf8')).toBe(
+      '{"seq":1}\n',
+    );
   });
 
   it('names the real path a write reaches through a link on its target, for approval rules', async () => {

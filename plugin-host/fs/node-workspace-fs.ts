@@ -13,12 +13,32 @@
 //
 // Atomic writes: a temporary file in the target's folder, fsync, then rename over the target.
 import { constants as fsc, lstatSync, opendirSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { lstat, mkdir as mkdirFs, open, opendir, readdir, realpath, rename, rm, rmdir, stat as statFs, unlink } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir as mkdirFs,
+  open,
+  opendir,
+  readdir,
+  realpath,
+  rename,
+  rm,
+  rmdir,
+  stat as statFs,
+  unlink,
+} from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { DirEntry, FileStat, WorkspaceAccess, WorkspaceFs, WriteOptions } from './workspace-fs';
 import { HarnessError } from '../errors';
-import { compareNames, joinWorkspacePath, nfcCollisions, normalizeWorkspacePath, pathError, sameName, type WorkspacePath } from './path-policy';
+import {
+  compareNames,
+  joinWorkspacePath,
+  nfcCollisions,
+  normalizeWorkspacePath,
+  pathError,
+  sameName,
+  type WorkspacePath,
+} from './path-policy';
 import {
   DEFAULT_MAX_FILE_BYTES,
   DEFAULT_MAX_LIST_ENTRIES,
@@ -144,7 +164,11 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
   }
 
   /** Creates the missing folders of a not-yet-existing path (not its last name) and returns the target path. */
-  async function prepareCreate(p: WorkspacePath, r: Extract<Resolved, { exists: false }>, createLast: boolean): Promise<string> {
+  async function prepareCreate(
+    p: WorkspacePath,
+    r: Extract<Resolved, { exists: false }>,
+    createLast: boolean,
+  ): Promise<string> {
     const first = r.missing[0] as string;
     const firstPath = p.segments.slice(0, p.segments.length - r.missing.length + 1).join('/');
     await assertNoTwin(r.existing, first, firstPath);
@@ -224,7 +248,10 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
     );
   }
 
-  async function list(path: string, opts?: { maxEntries?: number; truncate?: boolean; sizes?: boolean }): Promise<DirEntry[]> {
+  async function list(
+    path: string,
+    opts?: { maxEntries?: number; truncate?: boolean; sizes?: boolean },
+  ): Promise<DirEntry[]> {
     const p = normalizeWorkspacePath(path, { allowRoot: true });
     const maxEntries = assertLimit(opts?.maxEntries, defaultMaxEntries, 'maxEntries');
     await turn?.();
@@ -305,7 +332,12 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
           if (info === null) return null;
           const link = (info as Stats & { link?: boolean }).link === true;
           const directory = info.isDirectory();
-          const entry: DirEntry = { path: joinWorkspacePath(p.path, name), name, directory, size: directory ? 0 : info.size };
+          const entry: DirEntry = {
+            path: joinWorkspacePath(p.path, name),
+            name,
+            directory,
+            size: directory ? 0 : info.size,
+          };
           if (twins.has(name)) entry.nfcTwin = true;
           if (link) entry.link = true;
           return entry;
@@ -324,7 +356,8 @@ export async function createNodeWorkspaceFs(options: NodeWorkspaceFsOptions): Pr
     try {
       r = await resolve(p);
     } catch (error) {
-      if (HarnessError.isInstance(error) && (error.code === 'E_FS_NOT_DIRECTORY' || error.code === 'E_FS_BROKEN_LINK')) return null;
+      if (HarnessError.isInstance(error) && (error.code === 'E_FS_NOT_DIRECTORY' || error.code === 'E_FS_BROKEN_LINK'))
+        return null;
       throw error;
     }
     if (!r.exists) return null;

@@ -14,7 +14,11 @@ function codeFor(input: unknown, allowRoot = false): string {
 
 describe('normalizeWorkspacePath', () => {
   it('keeps exact names, drops "." and resolves ".." that stays inside', () => {
-    expect(normalizeWorkspacePath('src/main.ts')).toEqual({ segments: ['src', 'main.ts'], path: 'src/main.ts', key: 'src/main.ts' });
+    expect(normalizeWorkspacePath('src/main.ts')).toEqual({
+      segments: ['src', 'main.ts'],
+      path: 'src/main.ts',
+      key: 'src/main.ts',
+    });
     expect(normalizeWorkspacePath('./a/./b/../c.txt').path).toBe('a/c.txt');
     expect(normalizeWorkspacePath('a/../b').path).toBe('b');
     expect(normalizeWorkspacePath('dir/').path).toBe('dir');
@@ -62,11 +66,39 @@ describe('normalizeWorkspacePath', () => {
   });
 
   it('refuses names that Windows or Chrome refuse for a real folder', () => {
-    for (const name of ['con', 'CON.txt', 'nul', 'com1.log', 'LPT9', 'aux .md', 'a:b', 'a<b', 'a|b', 'q?', 'star*', 'tab\tname', 'end.', 'end ', 'x.lnk', 'y.URL', 'z.{20D04FE0-3AEA-1069-A2D8-08002B30309D}']) {
+    for (const name of [
+      'con',
+      'CON.txt',
+      'nul',
+      'com1.log',
+      'LPT9',
+      'aux .md',
+      'a:b',
+      'a<b',
+      'a|b',
+      'q?',
+      'star*',
+      'tab\tname',
+      'end.',
+      'end ',
+      'x.lnk',
+      'y.URL',
+      'z.{20D04FE0-3AEA-1069-A2D8-08002B30309D}',
+    ]) {
       expect(nameProblem(name), name).not.toBeNull();
       expect(codeFor(`dir/${name}`), name).toBe('E_PATH_INVALID');
     }
-    for (const name of ['console.log', 'a.b.c', '.env', 'file~', 'comma,and;semicolon', 'naïve', '日本語.txt', 'com10', 'spaces inside']) {
+    for (const name of [
+      'console.log',
+      'a.b.c',
+      '.env',
+      'file~',
+      'comma,and;semicolon',
+      'naïve',
+      '日本語.txt',
+      'com10',
+      'spaces inside',
+    ]) {
       expect(nameProblem(name), name).toBeNull();
     }
   });

@@ -117,12 +117,14 @@ export function nameProblem(name: string): string | null {
   if (name.includes('\u0000')) return 'it contains a NUL character';
   if (encoder.encode(name).length > MAX_NAME_BYTES) return `a name is longer than ${MAX_NAME_BYTES} bytes`;
   const bad = forbiddenChar(name);
-  if (bad !== undefined) return `the name ${quoteUntrusted(name)} contains ${JSON.stringify(bad)}, which Windows and Chrome refuse`;
+  if (bad !== undefined)
+    return `the name ${quoteUntrusted(name)} contains ${JSON.stringify(bad)}, which Windows and Chrome refuse`;
   // Windows silently strips trailing dots and spaces, so 'a.' would alias 'a'.
   if (/[. ]$/.test(name)) return `the name ${quoteUntrusted(name)} ends with a dot or a space, which Windows strips`;
   const stem = name.split('.')[0]?.trimEnd() ?? '';
   if (reservedDevice.test(stem)) return `the name ${quoteUntrusted(name)} is a reserved Windows device name`;
-  if (refusedExtension.test(name)) return `Chrome refuses files named ${quoteUntrusted(name)} (.lnk, .scf, .url and {CLSID} extensions)`;
+  if (refusedExtension.test(name))
+    return `Chrome refuses files named ${quoteUntrusted(name)} (.lnk, .scf, .url and {CLSID} extensions)`;
   return null;
 }
 

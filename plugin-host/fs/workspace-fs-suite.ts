@@ -242,7 +242,9 @@ export function defineWorkspaceFsSuite(backend: string, makeHarness: () => Promi
       };
       await fs.writeText('doc.txt', 'new', { beforeCommit: look('doc.txt') });
       await fs.writeBytes('fresh/made.bin', bytes(1, 2), { beforeCommit: look('fresh/made.bin') });
-      await protectWrites(fs, { allowGitWrites: false }).writeText('doc.txt', 'newer', { beforeCommit: look('doc.txt') });
+      await protectWrites(fs, { allowGitWrites: false }).writeText('doc.txt', 'newer', {
+        beforeCommit: look('doc.txt'),
+      });
       expect(held).toEqual(['old', null, 'new']);
       expect(await fs.readText('doc.txt')).toBe('newer');
       expect(Array.from(await fs.readBytes('fresh/made.bin'))).toEqual([1, 2]);
@@ -250,7 +252,10 @@ export function defineWorkspaceFsSuite(backend: string, makeHarness: () => Promi
 
     it('leaves the file as it was, and nothing beside it (no temp file, no folder), when beforeCommit refuses', async () => {
       await fs.writeText('doc.txt', 'kept');
-      const refuse = { beforeCommit: () => Promise.reject(Object.assign(new Error('no room for undo'), { code: 'E_CHECKPOINT_FAILED' })) };
+      const refuse = {
+        beforeCommit: () =>
+          Promise.reject(Object.assign(new Error('no room for undo'), { code: 'E_CHECKPOINT_FAILED' })),
+      };
       expect(await codeOf(fs.writeText('doc.txt', 'lost', refuse))).toBe('E_CHECKPOINT_FAILED');
       expect(await codeOf(fs.writeBytes('new.bin', bytes(7), refuse))).toBe('E_CHECKPOINT_FAILED');
       // Nor a folder made on the way to a new file.
@@ -312,7 +317,10 @@ export function defineWorkspaceFsSuite(backend: string, makeHarness: () => Promi
       await fs.writeText('.git/config', '[core]\n');
       const guarded = protectWrites(fs, { allowGitWrites: false });
       for (const raw of GIT_DETOURS) {
-        expect([raw, await codeOf(guarded.writeText(raw, '[core]\n\tfsmonitor = touch /tmp/pwned\n'))]).toEqual([raw, 'E_PATH_PROTECTED']);
+        expect([raw, await codeOf(guarded.writeText(raw, '[core]\n\tfsmonitor = touch /tmp/pwned\n'))]).toEqual([
+          raw,
+          'E_PATH_PROTECTED',
+        ]);
         expect([raw, await codeOf(guarded.writeBytes(raw, bytes(1)))]).toEqual([raw, 'E_PATH_PROTECTED']);
         expect([raw, await codeOf(guarded.mkdir(raw))]).toEqual([raw, 'E_PATH_PROTECTED']);
         expect([raw, await codeOf(guarded.remove(raw, { recursive: true }))]).toEqual([raw, 'E_PATH_PROTECTED']);

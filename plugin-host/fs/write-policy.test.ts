@@ -14,19 +14,25 @@ const codeOf = (run: () => unknown): string => {
 
 describe('workspace write policy', () => {
   it('refuses every dot-padded, mixed, case-variant, 8.3 and ".." detour into .git with E_PATH_PROTECTED', () => {
-    for (const raw of GIT_DETOURS) expect([raw, codeOf(() => checkWriteTarget(raw))]).toEqual([raw, 'E_PATH_PROTECTED']);
+    for (const raw of GIT_DETOURS)
+      expect([raw, codeOf(() => checkWriteTarget(raw))]).toEqual([raw, 'E_PATH_PROTECTED']);
   });
 
   it('lets the same paths through when the workspace allows writes inside .git', () => {
-    for (const raw of GIT_DETOURS) expect(checkWriteTarget(raw, { allowGitWrites: true }).path.path).toBe(normalizeWorkspacePath(raw).path);
+    for (const raw of GIT_DETOURS)
+      expect(checkWriteTarget(raw, { allowGitWrites: true }).path.path).toBe(normalizeWorkspacePath(raw).path);
   });
 
   it('refuses every detour into .i (session logs, checkpoints) with E_PATH_PROTECTED, even where .git writes are allowed', () => {
     for (const policy of [{ allowGitWrites: false }, { allowGitWrites: true }]) {
-      for (const raw of I_STATE_DETOURS) expect([raw, codeOf(() => checkWriteTarget(raw, policy))]).toEqual([raw, 'E_PATH_PROTECTED']);
+      for (const raw of I_STATE_DETOURS)
+        expect([raw, codeOf(() => checkWriteTarget(raw, policy))]).toEqual([raw, 'E_PATH_PROTECTED']);
     }
-    expect(classifyWritePath(normalizeWorkspacePath('.I/sessions/w/checkpoints/records.ndjson'))).toEqual({ kind: 'i-state' });
-    for (const raw of ['.in', '.ignore', 'i/x', 'src/.i.md', '.idea.md', 'IDEA~1.MD']) expect([raw, codeOf(() => checkWriteTarget(raw))]).toEqual([raw, 'accepted']);
+    expect(classifyWritePath(normalizeWorkspacePath('.I/sessions/w/checkpoints/records.ndjson'))).toEqual({
+      kind: 'i-state',
+    });
+    for (const raw of ['.in', '.ignore', 'i/x', 'src/.i.md', '.idea.md', 'IDEA~1.MD'])
+      expect([raw, codeOf(() => checkWriteTarget(raw))]).toEqual([raw, 'accepted']);
   });
 
   it('says in the .i refusal what it protects and where to write instead, and names no switch that unlocks it', () => {
@@ -62,7 +68,15 @@ describe('workspace write policy', () => {
   });
 
   it('does not protect names that only resemble .git', () => {
-    for (const raw of ['.gitignore', 'git/config', 'src/.gitkeep', 'docs/.git-notes.md', '.github/CODEOWNERS', 'a.git', '.vscode']) {
+    for (const raw of [
+      '.gitignore',
+      'git/config',
+      'src/.gitkeep',
+      'docs/.git-notes.md',
+      '.github/CODEOWNERS',
+      'a.git',
+      '.vscode',
+    ]) {
       expect([raw, codeOf(() => checkWriteTarget(raw))]).toEqual([raw, 'accepted']);
       expect(checkWriteTarget(raw).ask).toBeUndefined();
     }

@@ -29,7 +29,8 @@ export interface WritePolicy {
 export const DEFAULT_WRITE_POLICY: WritePolicy = Object.freeze({ allowGitWrites: false });
 
 /** Why a write always asks: one class per kind of tool that runs code from the file. */
-export type AskReason = 'vscode' | 'idea' | 'devcontainer' | 'envrc' | 'git-hooks' | 'ci' | 'git-files' | 'package-manager';
+export type AskReason =
+  'vscode' | 'idea' | 'devcontainer' | 'envrc' | 'git-hooks' | 'ci' | 'git-files' | 'package-manager';
 
 /** English sentences for the model, CLIs and errors; the app shows its own translations of the same classes. */
 export const ASK_REASON_TEXT: Readonly<Record<AskReason, string>> = {
@@ -38,9 +39,11 @@ export const ASK_REASON_TEXT: Readonly<Record<AskReason, string>> = {
   devcontainer: 'opening this folder in a dev container runs the commands this file names',
   envrc: 'direnv runs this file as a shell script when a terminal enters the folder',
   'git-hooks': 'git hook managers run the commands in this file on commit or push',
-  ci: 'CI runs the commands in this file, with the repository\'s secrets, when it is pushed',
-  'git-files': 'git reads this file on checkout and diff: it can name filters and submodule URLs that run or fetch code',
-  'package-manager': 'npm and yarn read this file on every command: it can change the registry or the shell that runs scripts',
+  ci: "CI runs the commands in this file, with the repository's secrets, when it is pushed",
+  'git-files':
+    'git reads this file on checkout and diff: it can name filters and submodule URLs that run or fetch code',
+  'package-manager':
+    'npm and yarn read this file on every command: it can change the registry or the shell that runs scripts',
 };
 
 // Folders whose every file is in a class, matched as any segment of the path.
@@ -80,13 +83,18 @@ const SHORT_NAME = /^([^~.]{1,6})~[0-9]{1,6}(\.[^.]{0,3})?$/;
 
 /** A name as the protection check compares it: NFC, lower case, no trailing dots or spaces, 8.3 alias resolved. */
 export function foldName(name: string): string {
-  const folded = name.normalize('NFC').toLowerCase().replace(/[. ]+$/, '');
+  const folded = name
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[. ]+$/, '');
   const short = SHORT_NAME.exec(folded);
   if (short) {
     const stem = short[1]!;
     // Windows may also shorten to 2 characters + 4 hex digits of a hash ('GI1A2B~1'); only the readable form is
     // resolved, by prefix, so an alias of any protected name counts as that name.
-    const long = LONG_NAMES.find((n) => shortBase(n).startsWith(stem) && stem.length >= Math.min(2, shortBase(n).length));
+    const long = LONG_NAMES.find(
+      (n) => shortBase(n).startsWith(stem) && stem.length >= Math.min(2, shortBase(n).length),
+    );
     if (long) return long;
   }
   return folded;
@@ -104,7 +112,8 @@ export function classifyWritePath(path: WorkspacePath): WriteClass {
     const folder = FOLDERS.find(([n]) => n === names[i]);
     // A folder only counts as a folder: '.vscode' as a plain file runs nothing.
     if (folder && i < names.length - 1) return { kind: 'ask', reason: folder[1] };
-    if (names[i] === '.github' && names[i + 1] === 'workflows' && i + 1 < names.length - 1) return { kind: 'ask', reason: 'ci' };
+    if (names[i] === '.github' && names[i + 1] === 'workflows' && i + 1 < names.length - 1)
+      return { kind: 'ask', reason: 'ci' };
   }
   const file = FILES.find(([n]) => n === last);
   return file ? { kind: 'ask', reason: file[1] } : { kind: 'plain' };
@@ -130,7 +139,8 @@ export interface WriteTarget {
  * setting: a write there could hide the agent's own writes from `i --changes` and `i --revert`.
  */
 export function iStatePathError(raw: string, path: WorkspacePath, throughLink?: string): HarnessError {
-  const where = throughLink === undefined ? 'it is inside .i' : `it leads through a symbolic link to ${throughLink}, inside .i`;
+  const where =
+    throughLink === undefined ? 'it is inside .i' : `it leads through a symbolic link to ${throughLink}, inside .i`;
   return new HarnessError(
     'E_PATH_PROTECTED',
     `Writing ${shownWritePath(raw, path.path)} is refused: ${where}, where i keeps this workspace's session logs and undo history (checkpoints), and the agent may not change them, so that every write it makes stays listed by i --changes and can be reverted. ` +
@@ -140,14 +150,21 @@ export function iStatePathError(raw: string, path: WorkspacePath, throughLink?: 
 }
 
 /** The refusal of a protected class under `policy`, or null when the class may be written. */
-function refusalOf(found: WriteClass, policy: WritePolicy, raw: string, path: WorkspacePath, throughLink?: string): HarnessError | null {
+function refusalOf(
+  found: WriteClass,
+  policy: WritePolicy,
+  raw: string,
+  path: WorkspacePath,
+  throughLink?: string,
+): HarnessError | null {
   if (found.kind === 'i-state') return iStatePathError(raw, path, throughLink);
   if (found.kind === 'git' && !policy.allowGitWrites) return protectedPathError(raw, path, throughLink);
   return null;
 }
 
 export function protectedPathError(raw: string, path: WorkspacePath, throughLink?: string): HarnessError {
-  const where = throughLink === undefined ? 'it is inside .git' : `it leads through a symbolic link to ${throughLink}, inside .git`;
+  const where =
+    throughLink === undefined ? 'it is inside .git' : `it leads through a symbolic link to ${throughLink}, inside .git`;
   return new HarnessError(
     'E_PATH_PROTECTED',
     `Writing ${shownWritePath(raw, path.path)} is refused: ${where}, and git runs commands named in .git/config and .git/hooks, so a write there can run code on the next git command. ` +
@@ -183,7 +200,11 @@ export function checkWriteTarget(raw: unknown, policy: WritePolicy = DEFAULT_WRI
  * symbolic links (`fs.realPath`, Node): a link `notes -> .git` makes `notes/config` E_PATH_PROTECTED, and a link
  * into `.vscode` makes the write always ask. What is shown and written stays the normalised path.
  */
-export async function judgeWrite(fs: WorkspaceFs, raw: unknown, policy: WritePolicy = writePolicyOf(fs)): Promise<WriteTarget> {
+export async function judgeWrite(
+  fs: WorkspaceFs,
+  raw: unknown,
+  policy: WritePolicy = writePolicyOf(fs),
+): Promise<WriteTarget> {
   const target = checkWriteTarget(raw, policy);
   if (!fs.realPath) return target;
   const real = await fs.realPath(target.path.path);
@@ -191,7 +212,9 @@ export async function judgeWrite(fs: WorkspaceFs, raw: unknown, policy: WritePol
   const found = classifyWritePath(normalizeWorkspacePath(real));
   const refused = refusalOf(found, policy, target.raw, target.path, real);
   if (refused) throw refused;
-  return found.kind === 'ask' && !target.ask ? { ...target, ask: found.reason, realPath: real } : { ...target, realPath: real };
+  return found.kind === 'ask' && !target.ask
+    ? { ...target, ask: found.reason, realPath: real }
+    : { ...target, realPath: real };
 }
 
 /**
@@ -230,9 +253,14 @@ export function writePolicyOf(fs: WorkspaceFs): WritePolicy {
  * Refuses removing `raw` when the policy protects it (E_PATH_PROTECTED). `remove` acts on a link itself, so only the
  * path's folder is resolved through links. Removing a file with an unreadable name stays possible (cleanup).
  */
-export async function judgeRemove(fs: WorkspaceFs, raw: string, policy: WritePolicy = writePolicyOf(fs)): Promise<void> {
+export async function judgeRemove(
+  fs: WorkspaceFs,
+  raw: string,
+  policy: WritePolicy = writePolicyOf(fs),
+): Promise<void> {
   const p = normalizeWorkspacePath(raw);
-  const refusal = (real: string, throughLink?: string) => refusalOf(classifyWritePath(normalizeWorkspacePath(real)), policy, raw, p, throughLink);
+  const refusal = (real: string, throughLink?: string) =>
+    refusalOf(classifyWritePath(normalizeWorkspacePath(real)), policy, raw, p, throughLink);
   const direct = refusal(p.path);
   if (direct) throw direct;
   if (!fs.realPath || p.segments.length < 2) return;

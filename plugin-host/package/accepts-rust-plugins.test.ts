@@ -10,7 +10,8 @@ import { validateWasm } from './wasm-validate';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLES = ['word-count', 'notes', 'replace-text', 'list-tree'];
-const wasmPath = (name: string) => `${root}sdk-rust/target/wasm32-unknown-unknown/release/${name.replace(/-/g, '_')}.wasm`;
+const wasmPath = (name: string) =>
+  `${root}sdk-rust/target/wasm32-unknown-unknown/release/${name.replace(/-/g, '_')}.wasm`;
 
 describe('real Rust plugins', () => {
   it.each(EXAMPLES)('accepts the %s example built for wasm32-unknown-unknown', async (name) => {
@@ -19,7 +20,9 @@ describe('real Rust plugins', () => {
     const wasm = new Uint8Array(readFileSync(file));
     const info = validateWasm(wasm);
     expect(info.memory.max).toBeLessThanOrEqual(1024);
-    expect(info.exports).toEqual(expect.arrayContaining(['memory', 'harness_abi_version', 'harness_alloc', 'harness_free', 'harness_step']));
+    expect(info.exports).toEqual(
+      expect.arrayContaining(['memory', 'harness_abi_version', 'harness_alloc', 'harness_free', 'harness_step']),
+    );
     const { validated } = await packPackage({
       manifest: new Uint8Array(readFileSync(`${root}sdk-rust/examples/${name}/manifest.json`)),
       wasm,
@@ -28,11 +31,14 @@ describe('real Rust plugins', () => {
     expect(validated.manifest.id).toBe(`example.${name}`);
   });
 
-  it.each(EXAMPLES)('accepts dist/plugins/%s.hplugin.zip as packed by "npm run plugins" with hplugin pack', async (name) => {
-    const file = `${root}dist/plugins/${name}.hplugin.zip`;
-    expect(existsSync(file), `${file} is missing: run "npm run plugins" first`).toBe(true);
-    const pkg = await validatePackage(new Uint8Array(readFileSync(file)));
-    expect(pkg.manifest.id).toBe(`example.${name}`);
-    expect(pkg.wasmInfo.exports).toContain('harness_step');
-  });
+  it.each(EXAMPLES)(
+    'accepts dist/plugins/%s.hplugin.zip as packed by "npm run plugins" with hplugin pack',
+    async (name) => {
+      const file = `${root}dist/plugins/${name}.hplugin.zip`;
+      expect(existsSync(file), `${file} is missing: run "npm run plugins" first`).toBe(true);
+      const pkg = await validatePackage(new Uint8Array(readFileSync(file)));
+      expect(pkg.manifest.id).toBe(`example.${name}`);
+      expect(pkg.wasmInfo.exports).toContain('harness_step');
+    },
+  );
 });

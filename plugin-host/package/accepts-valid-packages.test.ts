@@ -32,26 +32,43 @@ describe('valid packages', () => {
   it('accepts a package written by a streaming tool (data descriptors, extra fields)', async () => {
     const pkg = await buildPackage({
       entries: (es) =>
-        es.map((e) => ({ ...e, descriptor: true, centralExtra: new Uint8Array([0x55, 0x54, 1, 0, 0]), localExtra: new Uint8Array([0x55, 0x54, 5, 0, 1, 0, 0, 0, 0]) })),
+        es.map((e) => ({
+          ...e,
+          descriptor: true,
+          centralExtra: new Uint8Array([0x55, 0x54, 1, 0, 0]),
+          localExtra: new Uint8Array([0x55, 0x54, 5, 0, 1, 0, 0, 0, 0]),
+        })),
     });
     await expect(validatePackage(pkg)).resolves.toMatchObject({ manifest: { id: 'example.word-count' } });
   });
 
   it('accepts the flags and versions common zippers write (UTF-8 names, deflate level hints, descriptors, ZIP 2.0-6.3)', async () => {
     // Info-ZIP sets bit 1 for -9 and bits 1+2 for -1; Java and .NET set bit 3; 7-Zip writes version 20, Python 20 or 45.
-    for (const [flags, versionNeeded] of [[0x0800, 20], [0x0802, 20], [0x0806, 10], [0x0808, 45], [0x080e, 63]] as const) {
+    for (const [flags, versionNeeded] of [
+      [0x0800, 20],
+      [0x0802, 20],
+      [0x0806, 10],
+      [0x0808, 45],
+      [0x080e, 63],
+    ] as const) {
       const pkg = await buildPackage({
-        entries: (es) => es.map((e) => ({ ...e, flags: flags & ~0x08, descriptor: (flags & 0x08) !== 0, versionNeeded })),
+        entries: (es) =>
+          es.map((e) => ({ ...e, flags: flags & ~0x08, descriptor: (flags & 0x08) !== 0, versionNeeded })),
       });
-      await expect(validatePackage(pkg), `flags 0x${flags.toString(16)}, version ${versionNeeded}`).resolves.toBeDefined();
+      await expect(
+        validatePackage(pkg),
+        `flags 0x${flags.toString(16)}, version ${versionNeeded}`,
+      ).resolves.toBeDefined();
     }
   });
 
   it('accepts manifest text with ordinary non-ASCII letters and emoji', async () => {
     const m = exampleManifest();
     m.name = 'Wörter zählen — 字数 😀';
-    ((m.tools as Record<string, unknown>[])[0]!).description = 'Zählt Wörter. 统计文件中的字数。';
-    await expect(validatePackage(await buildPackage({ manifest: m }))).resolves.toMatchObject({ manifest: { name: 'Wörter zählen — 字数 😀' } });
+    (m.tools as Record<string, unknown>[])[0]!.description = 'Zählt Wörter. 统计文件中的字数。';
+    await expect(validatePackage(await buildPackage({ manifest: m }))).resolves.toMatchObject({
+      manifest: { name: 'Wörter zählen — 字数 😀' },
+    });
   });
 
   it('accepts a whole parameters schema that uses every supported keyword', async () => {
@@ -84,7 +101,11 @@ describe('packPackage', () => {
     const wasm = await validWasm();
     const { sha256: _drop, ...without } = exampleManifest();
     for (const manifest of [exampleManifest(), without, { ...exampleManifest(), sha256: 'not even hex' }]) {
-      const { bytes, validated } = await packPackage({ manifest: JSON.stringify(manifest), wasm, license: LICENSE_TEXT });
+      const { bytes, validated } = await packPackage({
+        manifest: JSON.stringify(manifest),
+        wasm,
+        license: LICENSE_TEXT,
+      });
       expect(validated.manifest.sha256).toBe(sha256Of(wasm));
       const text = new TextDecoder().decode((await readPackageZip(bytes))['manifest.json']);
       expect(JSON.parse(text).sha256).toBe(sha256Of(wasm));
@@ -99,7 +120,11 @@ describe('packPackage', () => {
   });
 
   it('writes entries in a fixed order with the DOS epoch date and no extra fields or data descriptors', async () => {
-    const { bytes } = await packPackage({ manifest: exampleManifest() as never, wasm: await validWasm(), license: LICENSE_TEXT });
+    const { bytes } = await packPackage({
+      manifest: exampleManifest() as never,
+      wasm: await validWasm(),
+      license: LICENSE_TEXT,
+    });
     const view = new DataView(bytes.buffer, bytes.byteOffset);
     const names: string[] = [];
     let p = 0;
@@ -120,13 +145,17 @@ describe('packPackage', () => {
     const { bytes } = await packPackage({ manifest: source, wasm, license: LICENSE_TEXT });
     const text = new TextDecoder().decode((await readPackageZip(bytes))['manifest.json']);
     expect(Object.keys(JSON.parse(text))).toEqual(Object.keys(exampleManifest()));
-    await expect(packPackage({ manifest: source.replace('"name":', '"name":"x","name":'), wasm, license: LICENSE_TEXT })).rejects.toMatchObject({
+    await expect(
+      packPackage({ manifest: source.replace('"name":', '"name":"x","name":'), wasm, license: LICENSE_TEXT }),
+    ).rejects.toMatchObject({
       code: 'E_MANIFEST_DUPLICATE_KEY',
     });
   });
 
   it('refuses a wasm that breaks the ABI with the validator code', async () => {
     const wasm = await watToWasm(readWat('memory-no-max.wat'));
-    await expect(packPackage({ manifest: exampleManifest() as never, wasm, license: LICENSE_TEXT })).rejects.toMatchObject({ code: 'E_WASM_MEMORY_NO_MAXIMUM' });
+    await expect(
+      packPackage({ manifest: exampleManifest() as never, wasm, license: LICENSE_TEXT }),
+    ).rejects.toMatchObject({ code: 'E_WASM_MEMORY_NO_MAXIMUM' });
   });
 });

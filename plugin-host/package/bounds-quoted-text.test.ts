@@ -17,7 +17,9 @@ const wireSize = (e: HarnessError) => JSON.stringify(toErrorData(e)).length;
 describe('bounded quotes of package text', () => {
   it('a 60 KiB entry name yields an error of a few hundred bytes', async () => {
     const name = 'x'.repeat(60 * 1024);
-    const e = await refusalOf(async () => validatePackage(await buildPackage({ entries: (es) => [...es, { name, data: 'x' }] })));
+    const e = await refusalOf(async () =>
+      validatePackage(await buildPackage({ entries: (es) => [...es, { name, data: 'x' }] })),
+    );
     expect(e.code).toBe('E_PACKAGE_UNEXPECTED_ENTRY');
     expect(e.message).toContain(`(${name.length} characters)`);
     expect(wireSize(e)).toBeLessThan(1000);
@@ -38,20 +40,26 @@ describe('bounded quotes of package text', () => {
 
   it('a 60 KiB schema keyword inside a package yields a bounded error', async () => {
     const m = exampleManifest();
-    ((m.tools as Record<string, Record<string, unknown>>[])[0]!.parameters!)['y'.repeat(60 * 1024)] = 1;
+    (m.tools as Record<string, Record<string, unknown>>[])[0]!.parameters!['y'.repeat(60 * 1024)] = 1;
     const e = await refusalOf(async () => validatePackage(await buildPackage({ manifest: m })));
     expect(e.code).toBe('E_MANIFEST_SCHEMA_KEYWORD');
     expect(wireSize(e)).toBeLessThan(1200);
   });
 
   it('escapes bidi and control characters of a quoted name instead of passing them on', async () => {
-    const e = await refusalOf(async () => validatePackage(await buildPackage({ entries: (es) => [...es, { name: 'evil\u202Egnp.exe\u001b[2J', data: 'x' }] })));
+    const e = await refusalOf(async () =>
+      validatePackage(
+        await buildPackage({ entries: (es) => [...es, { name: 'evil\u202Egnp.exe\u001b[2J', data: 'x' }] }),
+      ),
+    );
     expect(e.message).toContain('"evil\\u202egnp.exe\\x1b[2J"');
     expect(e.message.includes('\u202e') || e.message.includes('\u001b')).toBe(false);
   });
 
   it('a manifest value is quoted bounded and escaped', async () => {
-    const e = await refusalOf(() => checkManifest({ ...exampleManifest(), runtime: `\u001b]0;pwned\u0007${'r'.repeat(100_000)}` } as JsonValue));
+    const e = await refusalOf(() =>
+      checkManifest({ ...exampleManifest(), runtime: `\u001b]0;pwned\u0007${'r'.repeat(100_000)}` } as JsonValue),
+    );
     expect(e.code).toBe('E_MANIFEST_RUNTIME');
     expect(e.message).toContain('"\\x1b]0;pwned\\x07rrr');
     expect(wireSize(e)).toBeLessThan(1000);
@@ -65,7 +73,13 @@ describe('bounded quotes of package text', () => {
     // The import section (id 2) goes right after the type section of the ABI module.
     const wasm = abiModule();
     const typeEnd = 8 + 2 + wasm[9]!;
-    const bytes = new Uint8Array([...wasm.subarray(0, typeEnd), 2, ...leb(payload.length), ...payload, ...wasm.subarray(typeEnd)]);
+    const bytes = new Uint8Array([
+      ...wasm.subarray(0, typeEnd),
+      2,
+      ...leb(payload.length),
+      ...payload,
+      ...wasm.subarray(typeEnd),
+    ]);
     const e = await refusalOf(() => validateWasm(bytes));
     expect(e.code).toBe('E_WASM_IMPORTS');
     expect(wireSize(e)).toBeLessThan(1000);

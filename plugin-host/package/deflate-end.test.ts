@@ -5,7 +5,9 @@ import { BYTES_PER_BLOCK, DeflateBlockBomb, FREE_BLOCKS, deflateEnd, walkDeflate
 
 const sample = (n: number) => {
   let seed = 7;
-  return new Uint8Array(n).map((_, i) => (i % 97 < 40 ? i % 7 : (seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 23));
+  return new Uint8Array(n).map((_, i) =>
+    i % 97 < 40 ? i % 7 : (seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 23,
+  );
 };
 
 describe('deflateEnd', () => {

@@ -15,7 +15,9 @@
 // It stops counting once the output passes `maxOutput` (the entry's cap), leaving that verdict to the native
 // inflater, which stops at the same cap.
 
-const LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
+const LENGTH_BASE = [
+  3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
+];
 const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
 const DIST_EXTRA = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
 const CODE_LENGTH_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
@@ -123,7 +125,10 @@ function fixed(lengths: Uint8Array, fastBits: number): Huffman {
   h.buildFast();
   return h;
 }
-const fixedLit = fixed(new Uint8Array(288).fill(8, 0, 144).fill(9, 144, 256).fill(7, 256, 280).fill(8, 280, 288), FAST_BITS);
+const fixedLit = fixed(
+  new Uint8Array(288).fill(8, 0, 144).fill(9, 144, 256).fill(7, 256, 280).fill(8, 280, 288),
+  FAST_BITS,
+);
 const fixedDist = fixed(new Uint8Array(30).fill(5), 8);
 
 class Bits {
@@ -216,7 +221,8 @@ export function walkDeflate(data: Uint8Array, maxOutput = Number.POSITIVE_INFINI
   const walk: DeflateWalk = { end: -1, blocks: 0, produced: 0 };
   for (;;) {
     walk.blocks++;
-    if (walk.blocks > FREE_BLOCKS + walk.produced / BYTES_PER_BLOCK) throw new DeflateBlockBomb(walk.blocks, walk.produced);
+    if (walk.blocks > FREE_BLOCKS + walk.produced / BYTES_PER_BLOCK)
+      throw new DeflateBlockBomb(walk.blocks, walk.produced);
     const final = r.bits(1);
     const type = r.bits(2);
     if (type === 0) {
@@ -263,7 +269,7 @@ function dynamicTables(r: Bits, s: Scratch): void {
   // Up to 320 code lengths follow: a 128-entry table pays for itself at once (bit-by-bit decoding cost ~12 µs/block).
   s.cl.buildFast();
   const total = hlit + hdist;
-  for (let i = 0; i < total; ) {
+  for (let i = 0; i < total;) {
     const sym = r.decode(s.cl);
     if (sym < 16) {
       lengths[i++] = sym;

@@ -2,7 +2,13 @@
 // the app's installer, `hplugin verify/pack/run` and the tests all call these.
 export { validatePackage, type ValidatedPackage } from './validate-package';
 export { packPackage, type PackInput, type PackResult } from './pack';
-export { validateManifest, checkManifest, type Manifest, type ToolDeclaration, type WorkspacePermission } from './manifest';
+export {
+  validateManifest,
+  checkManifest,
+  type Manifest,
+  type ToolDeclaration,
+  type WorkspacePermission,
+} from './manifest';
 export { validateWasm, REQUIRED_EXPORTS, type WasmSummary } from './wasm-validate';
 export { readPackageZip, type PackageEntries } from './zip-read';
 export { writeZip, type ZipInput } from './zip-write';

@@ -11,11 +11,15 @@ describe('inflateRawCapped', () => {
   it('stops one byte past the cap whatever the stream would produce', async () => {
     const bomb = new Uint8Array(deflateRawSync(new Uint8Array(32 * 1024 * 1024)));
     await expect(inflateRawCapped(bomb, 1024)).rejects.toBeInstanceOf(InflateCapExceeded);
-    await expect(inflateRawCapped(new Uint8Array(deflateRawSync(new Uint8Array(1025))), 1024)).rejects.toBeInstanceOf(InflateCapExceeded);
+    await expect(inflateRawCapped(new Uint8Array(deflateRawSync(new Uint8Array(1025))), 1024)).rejects.toBeInstanceOf(
+      InflateCapExceeded,
+    );
   });
 
   it('rejects truncated deflate data', async () => {
     const whole = new Uint8Array(deflateRawSync(new TextEncoder().encode('hello hello hello hello')));
-    await expect(inflateRawCapped(whole.slice(0, whole.length - 3), 1000)).rejects.not.toBeInstanceOf(InflateCapExceeded);
+    await expect(inflateRawCapped(whole.slice(0, whole.length - 3), 1000)).rejects.not.toBeInstanceOf(
+      InflateCapExceeded,
+    );
   });
 });

@@ -43,13 +43,17 @@ const encoder = new TextEncoder();
 const byteLength = (s: string) => encoder.encode(s).length;
 
 type JsonObject = { [key: string]: JsonValue };
-const isObject = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: JsonValue | undefined): v is JsonObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Parses and validates manifest.json (bytes as read from the package, or its text). */
 export function validateManifest(source: Uint8Array | string): Manifest {
   const size = typeof source === 'string' ? byteLength(source) : source.length;
   if (size > PACKAGE_LIMITS.manifestBytes) {
-    throw refuse('E_PACKAGE_ENTRY_TOO_LARGE', `manifest.json is ${size} bytes.`, { entry: 'manifest.json', limit: PACKAGE_LIMITS.manifestBytes });
+    throw refuse('E_PACKAGE_ENTRY_TOO_LARGE', `manifest.json is ${size} bytes.`, {
+      entry: 'manifest.json',
+      limit: PACKAGE_LIMITS.manifestBytes,
+    });
   }
   return checkManifest(parseStrictJson(source));
 }
@@ -75,21 +79,33 @@ export function checkManifest(value: JsonValue): Manifest {
   if (!VERSION.test(version) || version.split('.').some((p) => !Number.isSafeInteger(Number(p)))) {
     throw refuseAt('E_MANIFEST_VERSION', 'version', `${show(version)} is not a version like "1.0.0".`);
   }
-  if (root.runtime !== 'harness-wasm-v1') throw refuseAt('E_MANIFEST_RUNTIME', 'runtime', `expected "harness-wasm-v1", got ${show(root.runtime)}.`);
-  if (root.entry !== 'plugin.wasm') throw refuseAt('E_MANIFEST_ENTRY', 'entry', `expected "plugin.wasm", got ${show(root.entry)}.`);
+  if (root.runtime !== 'harness-wasm-v1')
+    throw refuseAt('E_MANIFEST_RUNTIME', 'runtime', `expected "harness-wasm-v1", got ${show(root.runtime)}.`);
+  if (root.entry !== 'plugin.wasm')
+    throw refuseAt('E_MANIFEST_ENTRY', 'entry', `expected "plugin.wasm", got ${show(root.entry)}.`);
   const sha256 = expectString(root, 'sha256', '', 'E_MANIFEST_SHA256');
-  if (!SHA256.test(sha256)) throw refuseAt('E_MANIFEST_SHA256', 'sha256', `${show(sha256)} is not 64 lowercase hex digits.`);
+  if (!SHA256.test(sha256))
+    throw refuseAt('E_MANIFEST_SHA256', 'sha256', `${show(sha256)} is not 64 lowercase hex digits.`);
 
   const perms = expectObject(root.permissions, 'permissions', PERMISSION_KEYS);
   if (typeof perms.workspace !== 'string' || !WORKSPACE.includes(perms.workspace)) {
-    throw refuseAt('E_MANIFEST_PERMISSIONS', 'permissions.workspace', `expected "none", "read" or "read-write", got ${show(perms.workspace)}.`);
+    throw refuseAt(
+      'E_MANIFEST_PERMISSIONS',
+      'permissions.workspace',
+      `expected "none", "read" or "read-write", got ${show(perms.workspace)}.`,
+    );
   }
   if (typeof perms.storage !== 'boolean') {
-    throw refuseAt('E_MANIFEST_PERMISSIONS', 'permissions.storage', `expected true or false, got ${show(perms.storage)}.`);
+    throw refuseAt(
+      'E_MANIFEST_PERMISSIONS',
+      'permissions.storage',
+      `expected true or false, got ${show(perms.storage)}.`,
+    );
   }
 
   const tools = root.tools;
-  if (!Array.isArray(tools)) throw refuseAt('E_MANIFEST_TYPE', 'tools', `expected an array of tools, got ${show(tools)}.`);
+  if (!Array.isArray(tools))
+    throw refuseAt('E_MANIFEST_TYPE', 'tools', `expected an array of tools, got ${show(tools)}.`);
   if (tools.length < MANIFEST_LIMITS.minTools || tools.length > MANIFEST_LIMITS.maxTools) {
     throw refuseAt('E_MANIFEST_TOOLS', 'tools', `the plugin declares ${tools.length} tools.`);
   }
@@ -102,12 +118,21 @@ export function checkManifest(value: JsonValue): Manifest {
     if (byteLength(toolName) > MANIFEST_LIMITS.toolNameBytes || !TOOL_NAME.test(toolName)) {
       throw refuseAt('E_MANIFEST_TOOL_NAME', joinPath(path, 'name'), `${show(toolName)} is not a valid tool name.`);
     }
-    if (names.has(toolName)) throw refuseAt('E_MANIFEST_DUPLICATE_TOOL', joinPath(path, 'name'), `the tool ${show(toolName)} is declared twice.`);
+    if (names.has(toolName))
+      throw refuseAt(
+        'E_MANIFEST_DUPLICATE_TOOL',
+        joinPath(path, 'name'),
+        `the tool ${show(toolName)} is declared twice.`,
+      );
     names.add(toolName);
     const description = expectString(tool, 'description', path, 'E_MANIFEST_DESCRIPTION');
     refuseInvisibleChar(description, joinPath(path, 'description'));
     if (description.trim() === '' || byteLength(description) > MANIFEST_LIMITS.descriptionBytes) {
-      throw refuseAt('E_MANIFEST_DESCRIPTION', joinPath(path, 'description'), `the description is empty or longer than ${MANIFEST_LIMITS.descriptionBytes} bytes.`);
+      throw refuseAt(
+        'E_MANIFEST_DESCRIPTION',
+        joinPath(path, 'description'),
+        `the description is empty or longer than ${MANIFEST_LIMITS.descriptionBytes} bytes.`,
+      );
     }
     checkParameters(tool.parameters, joinPath(path, 'parameters'));
     return { name: toolName, description, parameters: tool.parameters as JsonObject };
@@ -130,10 +155,12 @@ export function checkManifest(value: JsonValue): Manifest {
 function expectObject(value: JsonValue | undefined, path: string, allowed: string[]): JsonObject {
   if (!isObject(value)) throw refuseAt('E_MANIFEST_TYPE', path, `expected a JSON object, got ${show(value)}.`);
   for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) throw refuseAt('E_MANIFEST_UNKNOWN_KEY', joinPath(path, key), `unknown key ${show(key)}.`, { key: clip(key) });
+    if (!allowed.includes(key))
+      throw refuseAt('E_MANIFEST_UNKNOWN_KEY', joinPath(path, key), `unknown key ${show(key)}.`, { key: clip(key) });
   }
   for (const key of allowed) {
-    if (!Object.hasOwn(value, key)) throw refuseAt('E_MANIFEST_MISSING_FIELD', joinPath(path, key), `the field is missing.`, { key });
+    if (!Object.hasOwn(value, key))
+      throw refuseAt('E_MANIFEST_MISSING_FIELD', joinPath(path, key), `the field is missing.`, { key });
   }
   return value;
 }

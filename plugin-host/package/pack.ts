@@ -22,7 +22,10 @@ export interface PackResult {
 }
 
 export async function packPackage(input: PackInput): Promise<PackResult> {
-  const source = typeof input.manifest === 'string' || input.manifest instanceof Uint8Array ? parseStrictJson(input.manifest) : input.manifest;
+  const source =
+    typeof input.manifest === 'string' || input.manifest instanceof Uint8Array
+      ? parseStrictJson(input.manifest)
+      : input.manifest;
   if (typeof source !== 'object' || source === null || Array.isArray(source)) {
     throw refuse('E_MANIFEST_TYPE', 'At manifest: expected a JSON object.');
   }

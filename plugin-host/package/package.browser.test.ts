@@ -2,7 +2,14 @@
 // (multi-memory, memory64, tail calls, exnref, ...), so these cases prove the codes come from our own walk.
 import { describe, expect, it } from 'vitest';
 import { abiModule, section } from '../fixtures/packages/wasm-bytes';
-import { customSectionSpamModule, customSectionsToFill, deflateBlockBombPackage, manyTypesModule, packageAround, zipPrepared } from '../fixtures/packages/cost-bombs';
+import {
+  customSectionSpamModule,
+  customSectionsToFill,
+  deflateBlockBombPackage,
+  manyTypesModule,
+  packageAround,
+  zipPrepared,
+} from '../fixtures/packages/cost-bombs';
 import { packPackage } from './pack';
 import { sha256Hex } from './sha256';
 import { validatePackage } from './validate-package';
@@ -42,7 +49,11 @@ async function codeOf(bytes: Uint8Array): Promise<string> {
 
 describe('package validation in Chromium', () => {
   it('packs and accepts a valid package with the browser streams and WebCrypto', async () => {
-    const { bytes, validated } = await packPackage({ manifest: manifest('0'.repeat(64)), wasm: abiModule(), license: 'MIT' });
+    const { bytes, validated } = await packPackage({
+      manifest: manifest('0'.repeat(64)),
+      wasm: abiModule(),
+      license: 'MIT',
+    });
     expect(validated.sha256).toBe(await sha256Hex(abiModule()));
     expect(await codeOf(bytes)).toBe('accepted');
   });
@@ -61,7 +72,9 @@ describe('package validation in Chromium', () => {
   });
 
   it('refuses an extra entry and a hash mismatch with the same codes as Node', async () => {
-    expect(await codeOf(await rawPackage(abiModule(), [{ name: 'README.md', data: new Uint8Array([35]) }]))).toBe('E_PACKAGE_UNEXPECTED_ENTRY');
+    expect(await codeOf(await rawPackage(abiModule(), [{ name: 'README.md', data: new Uint8Array([35]) }]))).toBe(
+      'E_PACKAGE_UNEXPECTED_ENTRY',
+    );
     const wasm = abiModule();
     const wrong = JSON.stringify(manifest('ab'.repeat(32)));
     const bytes = await writeZip([
@@ -72,7 +85,7 @@ describe('package validation in Chromium', () => {
     expect(await codeOf(bytes)).toBe('E_HASH_MISMATCH');
   });
 
-  it('refuses bytes hidden after a deflate stream (which Chromium\'s inflater also rejects) with the Node code', async () => {
+  it("refuses bytes hidden after a deflate stream (which Chromium's inflater also rejects) with the Node code", async () => {
     const bytes = await rawPackage(abiModule());
     // manifest.json is the first entry and writeZip deflates it: two bytes go right after its final block.
     expect(await codeOf(spliceAfterFirstEntryData(bytes, [0x41, 0x42]))).toBe('E_PACKAGE_EXTRA_DATA');
@@ -98,7 +111,9 @@ describe('cost bombs, BOMs and invisible characters in Chromium', () => {
   });
 
   it('refuses an 8 MiB module of empty custom sections and 2.5 million types with E_WASM_LIMIT', async () => {
-    expect(await codeOf(await packageAround(customSectionSpamModule(customSectionsToFill(8 * 1024 * 1024))))).toBe('E_WASM_LIMIT');
+    expect(await codeOf(await packageAround(customSectionSpamModule(customSectionsToFill(8 * 1024 * 1024))))).toBe(
+      'E_WASM_LIMIT',
+    );
     expect(await codeOf(await packageAround(manyTypesModule(2_500_000)))).toBe('E_WASM_LIMIT');
   });
 
@@ -116,7 +131,9 @@ describe('cost bombs, BOMs and invisible characters in Chromium', () => {
 
   it('refuses a module exporting "\\uFEFFmemory" at validation, not at run time', async () => {
     const wasm = abiModule();
-    const i = wasm.findIndex((_, k) => wasm[k] === 6 && new TextDecoder().decode(wasm.subarray(k + 1, k + 7)) === 'memory');
+    const i = wasm.findIndex(
+      (_, k) => wasm[k] === 6 && new TextDecoder().decode(wasm.subarray(k + 1, k + 7)) === 'memory',
+    );
     const renamed = new Uint8Array([...wasm.subarray(0, i), 9, 0xef, 0xbb, 0xbf, ...wasm.subarray(i + 1)]);
     renamed[renamed.lastIndexOf(7, i)! + 1]! += 3; // the export section grew by the three BOM bytes
     expect(await codeOf(await rawPackage(renamed))).toBe('E_WASM_MEMORY_NOT_EXPORTED');

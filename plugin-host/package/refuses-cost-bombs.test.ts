@@ -31,7 +31,9 @@ describe('deflate block bombs', () => {
   }, 60_000);
 
   it('accepts the same package shape with a few empty blocks (the generator writes valid deflate)', async () => {
-    await expect(validatePackage(await packageAround(abiModule(), emptyBlocksDeflate(10, abiModule())))).resolves.toBeDefined();
+    await expect(
+      validatePackage(await packageAround(abiModule(), emptyBlocksDeflate(10, abiModule()))),
+    ).resolves.toBeDefined();
   });
 });
 
@@ -75,21 +77,32 @@ describe('wasm walk counts and allocation', () => {
     ['globals', 6, WASM_ENGINE_LIMITS.globals, [0x7f, 0, 0x41, 0, 0x0b]],
     ['exports', 7, WASM_ENGINE_LIMITS.exports, [0, 0, 0]],
     ['data segments', 11, WASM_ENGINE_LIMITS.dataSegments, [1, 0]],
-  ] as const)('refuses more %s than V8 accepts as it reads the count', async (what, id, limit, entry) => {
-    const e = await refusalOf(() => walkModule(repeatedEntriesModule(id, limit + 1, [...entry])));
-    expect(e.code).toBe('E_WASM_LIMIT');
-    expect(e.message).toContain(`${limit + 1} ${what} (at most ${limit})`);
-    // At the limit the count itself is fine: whatever is refused next is not E_WASM_LIMIT.
-    const atLimit = await refusalOf(() => validateWasm(repeatedEntriesModule(id, limit, [...entry])));
-    expect(atLimit.code).not.toBe('E_WASM_LIMIT');
-  }, 60_000);
+  ] as const)(
+    'refuses more %s than V8 accepts as it reads the count',
+    async (what, id, limit, entry) => {
+      const e = await refusalOf(() => walkModule(repeatedEntriesModule(id, limit + 1, [...entry])));
+      expect(e.code).toBe('E_WASM_LIMIT');
+      expect(e.message).toContain(`${limit + 1} ${what} (at most ${limit})`);
+      // At the limit the count itself is fine: whatever is refused next is not E_WASM_LIMIT.
+      const atLimit = await refusalOf(() => validateWasm(repeatedEntriesModule(id, limit, [...entry])));
+      expect(atLimit.code).not.toBe('E_WASM_LIMIT');
+    },
+    60_000,
+  );
 
   it('refuses a name longer than V8 accepts (100,000 bytes)', async () => {
     const name = new Uint8Array(100_001).fill(0x61);
     // A custom section with that name: id 0, size, name length (LEB128 of 100001 = a1 8d 06), name.
     const payload = [0xa1, 0x8d, 0x06, ...name];
     const size = payload.length;
-    const wasm = new Uint8Array([...abiModule(), 0, size & 0x7f | 0x80, (size >> 7) & 0x7f | 0x80, size >> 14, ...payload]);
+    const wasm = new Uint8Array([
+      ...abiModule(),
+      0,
+      (size & 0x7f) | 0x80,
+      ((size >> 7) & 0x7f) | 0x80,
+      size >> 14,
+      ...payload,
+    ]);
     const e = await refusalOf(() => walkModule(wasm));
     expect(e.code).toBe('E_WASM_LIMIT');
   });

@@ -36,12 +36,14 @@ const keywords = new Set<string>(SCHEMA_KEYWORDS);
 const types = new Set<string>(SCHEMA_TYPES);
 
 type JsonObject = { [key: string]: JsonValue };
-const isObject = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: JsonValue | undefined): v is JsonObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Checks a tool's `parameters`: an object schema (`"type": "object"`) in the subset. */
 export function checkParameters(value: JsonValue | undefined, path: string): void {
   if (!isObject(value)) throw refuseAt('E_MANIFEST_SCHEMA', path, 'parameters must be a JSON Schema object.');
-  if (value.type !== 'object') throw refuseAt('E_MANIFEST_SCHEMA', joinPath(path, 'type'), 'parameters must have "type": "object".');
+  if (value.type !== 'object')
+    throw refuseAt('E_MANIFEST_SCHEMA', joinPath(path, 'type'), 'parameters must have "type": "object".');
   checkSchema(value, path, 1);
 }
 
@@ -52,9 +54,14 @@ function checkSchema(schema: JsonValue, path: string, depth: number): void {
   }
   for (const key of Object.keys(schema)) {
     if (!keywords.has(key)) {
-      throw refuseAt('E_MANIFEST_SCHEMA_KEYWORD', joinPath(path, key), `the keyword ${quoteUntrusted(key)} is not in the supported subset.`, {
-        keyword: key.slice(0, 200),
-      });
+      throw refuseAt(
+        'E_MANIFEST_SCHEMA_KEYWORD',
+        joinPath(path, key),
+        `the keyword ${quoteUntrusted(key)} is not in the supported subset.`,
+        {
+          keyword: key.slice(0, 200),
+        },
+      );
     }
   }
   const at = (key: string) => joinPath(path, key);
@@ -68,7 +75,8 @@ function checkSchema(schema: JsonValue, path: string, depth: number): void {
     if (list.length === 0) bad('type', 'type must name at least one type.');
     const seen = new Set<string>();
     for (const item of list) {
-      if (typeof item !== 'string' || !types.has(item)) bad('type', `type must be one of ${SCHEMA_TYPES.join(', ')} (or a list of them).`);
+      if (typeof item !== 'string' || !types.has(item))
+        bad('type', `type must be one of ${SCHEMA_TYPES.join(', ')} (or a list of them).`);
       if (seen.has(item as string)) bad('type', `type lists ${quoteUntrusted(item)} twice.`);
       seen.add(item as string);
     }
@@ -83,13 +91,18 @@ function checkSchema(schema: JsonValue, path: string, depth: number): void {
   }
   if ('required' in schema) {
     const req = schema.required;
-    if (!Array.isArray(req) || req.some((r) => typeof r !== 'string')) bad('required', 'required must be an array of property names.');
+    if (!Array.isArray(req) || req.some((r) => typeof r !== 'string'))
+      bad('required', 'required must be an array of property names.');
     const names = req as string[];
     if (new Set(names).size !== names.length) bad('required', 'required lists a property twice.');
     if (schema.additionalProperties === false) {
       const declared = isObject(schema.properties) ? schema.properties : {};
       const missing = names.find((n) => !Object.hasOwn(declared, n));
-      if (missing !== undefined) bad('required', `${quoteUntrusted(missing)} is required but not declared in properties, and additionalProperties is false.`);
+      if (missing !== undefined)
+        bad(
+          'required',
+          `${quoteUntrusted(missing)} is required but not declared in properties, and additionalProperties is false.`,
+        );
     }
   }
   if ('additionalProperties' in schema) {
@@ -124,8 +137,15 @@ function checkSchema(schema: JsonValue, path: string, depth: number): void {
     try {
       compileLinearRegex(schema.pattern);
     } catch (error) {
-      const why = HarnessError.isInstance(error) ? error.message.replace(/^The regular expression /, '').replace(/(, which search does not support.*|\. (Fix it|Rewrite the pattern).*)$/, '') : 'is not supported';
-      bad('pattern', `pattern cannot be checked in linear time: it ${why}. Rewrite it without backreferences, lookahead or lookbehind.`);
+      const why = HarnessError.isInstance(error)
+        ? error.message
+            .replace(/^The regular expression /, '')
+            .replace(/(, which search does not support.*|\. (Fix it|Rewrite the pattern).*)$/, '')
+        : 'is not supported';
+      bad(
+        'pattern',
+        `pattern cannot be checked in linear time: it ${why}. Rewrite it without backreferences, lookahead or lookbehind.`,
+      );
     }
   }
   for (const key of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const) {
@@ -134,10 +154,12 @@ function checkSchema(schema: JsonValue, path: string, depth: number): void {
   for (const key of ['minLength', 'maxLength', 'minItems', 'maxItems'] as const) {
     if (key in schema) {
       const n = schema[key];
-      if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) bad(key, `${key} must be a non-negative integer.`);
+      if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+        bad(key, `${key} must be a non-negative integer.`);
     }
   }
-  if ('uniqueItems' in schema && typeof schema.uniqueItems !== 'boolean') bad('uniqueItems', 'uniqueItems must be true or false.');
+  if ('uniqueItems' in schema && typeof schema.uniqueItems !== 'boolean')
+    bad('uniqueItems', 'uniqueItems must be true or false.');
   const pairs = [
     ['minimum', 'maximum'],
     ['minLength', 'maxLength'],

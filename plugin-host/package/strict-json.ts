@@ -71,9 +71,9 @@ class Parser {
     if (c === '[') return this.array(path, depth + 1);
     if (c === '"') return this.string();
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number();
-    if (this.s.startsWith('true', this.i)) return (this.i += 4), true;
-    if (this.s.startsWith('false', this.i)) return (this.i += 5), false;
-    if (this.s.startsWith('null', this.i)) return (this.i += 4), null;
+    if (this.s.startsWith('true', this.i)) return ((this.i += 4), true);
+    if (this.s.startsWith('false', this.i)) return ((this.i += 5), false);
+    if (this.s.startsWith('null', this.i)) return ((this.i += 4), null);
     return this.fail(c === undefined ? 'unexpected end of input' : `unexpected character ${quoteUntrusted(c)}`);
   }
 
@@ -83,7 +83,7 @@ class Parser {
     const out: { [key: string]: JsonValue } = {};
     const keys = new Set<string>();
     this.ws();
-    if (this.s[this.i] === '}') return this.i++, out;
+    if (this.s[this.i] === '}') return (this.i++, out);
     for (;;) {
       this.ws();
       if (this.s[this.i] !== '"') this.fail('expected a string key');
@@ -92,7 +92,8 @@ class Parser {
       if (FORBIDDEN_KEYS.has(key)) {
         throw refuseAt('E_MANIFEST_FORBIDDEN_KEY', keyPath, `the key ${quoteUntrusted(key)} is refused.`);
       }
-      if (keys.has(key)) throw refuseAt('E_MANIFEST_DUPLICATE_KEY', keyPath, `the key ${quoteUntrusted(key)} appears twice.`);
+      if (keys.has(key))
+        throw refuseAt('E_MANIFEST_DUPLICATE_KEY', keyPath, `the key ${quoteUntrusted(key)} appears twice.`);
       keys.add(key);
       this.ws();
       if (this.s[this.i] !== ':') this.fail('expected ":"');
@@ -114,7 +115,7 @@ class Parser {
     this.i++;
     const out: JsonValue[] = [];
     this.ws();
-    if (this.s[this.i] === ']') return this.i++, out;
+    if (this.s[this.i] === ']') return (this.i++, out);
     for (;;) {
       this.ws();
       out.push(this.value(joinPath(path, out.length), depth));
@@ -199,7 +200,8 @@ class Parser {
     if (s[this.i] === '-') this.i++;
     if (s[this.i] === '0') {
       this.i++;
-      if (s.charCodeAt(this.i) >= 0x30 && s.charCodeAt(this.i) <= 0x39) this.fail('a number may not start with 0 followed by digits');
+      if (s.charCodeAt(this.i) >= 0x30 && s.charCodeAt(this.i) <= 0x39)
+        this.fail('a number may not start with 0 followed by digits');
     } else if (digits() === 0) this.fail('a number needs a digit here');
     if (s[this.i] === '.') {
       this.i++;

@@ -23,8 +23,7 @@ function mutate(input: Uint8Array): Uint8Array {
   else if (kind === 1) {
     const at = rand(out.length);
     out[at] = out[at]! ^ (1 << rand(8));
-  }
-  else if (kind === 2) return out.subarray(0, rand(out.length));
+  } else if (kind === 2) return out.subarray(0, rand(out.length));
   else for (let i = 0, at = rand(out.length); i < 4 && at + i < out.length; i++) out[at + i] = 0xff;
   return out;
 }

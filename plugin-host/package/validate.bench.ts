@@ -32,7 +32,7 @@ function bigModule(target = 8 * MiB - 4096): Uint8Array {
     for (;;) {
       const b = n & 0x7f;
       n >>= 7;
-      if ((n === 0 && !(b & 0x40)) || (n === -1 && b & 0x40)) return out.push(b), out;
+      if ((n === 0 && !(b & 0x40)) || (n === -1 && b & 0x40)) return (out.push(b), out);
       out.push(b | 0x80);
     }
   };
@@ -83,7 +83,20 @@ function bigModule(target = 8 * MiB - 4096): Uint8Array {
   ];
   const code: number[] = [...leb(bodies.length)];
   for (const b of bodies) for (const x of b) code.push(x);
-  const header = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...sec(1, vec(types)), ...sec(3, vec(funcs)), ...sec(5, [0x01, 0x01, 0x11, 0x80, 0x08]), ...sec(7, vec(exports))];
+  const header = [
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
+    ...sec(1, vec(types)),
+    ...sec(3, vec(funcs)),
+    ...sec(5, [0x01, 0x01, 0x11, 0x80, 0x08]),
+    ...sec(7, vec(exports)),
+  ];
   const codeSection = [10, ...leb(code.length)];
   const out = new Uint8Array(header.length + codeSection.length + code.length);
   out.set(header);
@@ -105,7 +118,11 @@ it('validates an 8 MiB package at a small multiple of unzip + hash', async () =>
     tools: [{ name: 'noop', description: 'Nothing.', parameters: { type: 'object' } }],
   };
   const { bytes } = await packPackage({ manifest, wasm, license: 'MIT' });
-  report('package sizes', `plugin.wasm ${(wasm.length / MiB).toFixed(2)} MiB, package ${(bytes.length / MiB).toFixed(2)} MiB`, bytes.length / wasm.length);
+  report(
+    'package sizes',
+    `plugin.wasm ${(wasm.length / MiB).toFixed(2)} MiB, package ${(bytes.length / MiB).toFixed(2)} MiB`,
+    bytes.length / wasm.length,
+  );
   await compare(
     'validate 8 MiB package',
     { label: 'unzip + sha256', run: async () => sha256Hex((await readPackageZip(bytes))['plugin.wasm']) },
@@ -134,7 +151,11 @@ it('uses the faster SHA-256 for large inputs', async () => {
     { label: 'WebCrypto', run: () => sha256HexWebCrypto(data) },
     { runs: 9, warmup: 2, target: 1 },
   );
-  report('sha256Hex picks', r.ratio <= 1 ? 'WebCrypto (as sha256.ts does for >= 64 KiB)' : 'noble would be faster: revisit sha256.ts', r.ratio);
+  report(
+    'sha256Hex picks',
+    r.ratio <= 1 ? 'WebCrypto (as sha256.ts does for >= 64 KiB)' : 'noble would be faster: revisit sha256.ts',
+    r.ratio,
+  );
   // Below the threshold the promise round-trip of WebCrypto costs more than hashing in JavaScript.
   const small = new Uint8Array(4 * 1024);
   await compare(
@@ -176,7 +197,11 @@ async function memoryOf(run: () => unknown): Promise<string> {
   return `heap + buffers +${mib(Math.max(0, peak))} after the run, +${mib(Math.max(0, held))} held, peak RSS +${mib((process.resourceUsage().maxRSS - rssBefore) * 1024)}`;
 }
 
-const settle = <T>(p: Promise<T>) => p.then(() => 'accepted', (e: { code?: string }) => e.code ?? 'error');
+const settle = <T>(p: Promise<T>) =>
+  p.then(
+    () => 'accepted',
+    (e: { code?: string }) => e.code ?? 'error',
+  );
 
 /** `wasm` deflated by a streaming writer that flushes every `every` bytes: the most blocks the walk accepts. */
 async function flushedDeflate(wasm: Uint8Array, every: number): Promise<Uint8Array> {
@@ -201,16 +226,37 @@ it('refuses the cost bombs of issue 13 within a small multiple of unzip + hash o
   const spam = await packageAround(customSectionSpamModule(customSectionsToFill(8 * MiB)));
   expect(await settle(validatePackage(deflateBomb))).toBe('E_PACKAGE_DEFLATE_BOMB');
   expect(await settle(validatePackage(spam))).toBe('E_WASM_LIMIT');
-  report('cost-bomb sizes', `normal ${mib(normal.length)}, deflate block bomb ${mib(deflateBomb.length)}, custom-section spam ${mib(spam.length)}`, deflateBomb.length / normal.length);
+  report(
+    'cost-bomb sizes',
+    `normal ${mib(normal.length)}, deflate block bomb ${mib(deflateBomb.length)}, custom-section spam ${mib(spam.length)}`,
+    deflateBomb.length / normal.length,
+  );
 
   // Memory first, before the timed runs raise the process's peak.
   report('memory: deflate block bomb', await memoryOf(() => settle(validatePackage(deflateBomb))), 1);
   report('memory: custom-section spam', await memoryOf(() => settle(validatePackage(spam))), 1);
-  report('memory: unzip + sha256 of the normal package', await memoryOf(async () => sha256Hex((await readPackageZip(normal))['plugin.wasm'])), 1);
+  report(
+    'memory: unzip + sha256 of the normal package',
+    await memoryOf(async () => sha256Hex((await readPackageZip(normal))['plugin.wasm'])),
+    1,
+  );
 
-  const baseline = { label: 'unzip + sha256 (normal 8 MiB)', run: async () => sha256Hex((await readPackageZip(normal))['plugin.wasm']) };
-  await compare('validate 10 MiB deflate block bomb', baseline, { label: 'validatePackage (refused)', run: () => settle(validatePackage(deflateBomb)) }, { runs: 9, warmup: 2, target: 3 });
-  await compare('validate 8 MiB custom-section spam', baseline, { label: 'validatePackage (refused)', run: () => settle(validatePackage(spam)) }, { runs: 9, warmup: 2, target: 3 });
+  const baseline = {
+    label: 'unzip + sha256 (normal 8 MiB)',
+    run: async () => sha256Hex((await readPackageZip(normal))['plugin.wasm']),
+  };
+  await compare(
+    'validate 10 MiB deflate block bomb',
+    baseline,
+    { label: 'validatePackage (refused)', run: () => settle(validatePackage(deflateBomb)) },
+    { runs: 9, warmup: 2, target: 3 },
+  );
+  await compare(
+    'validate 8 MiB custom-section spam',
+    baseline,
+    { label: 'validatePackage (refused)', run: () => settle(validatePackage(spam)) },
+    { runs: 9, warmup: 2, target: 3 },
+  );
 
   // The most blocks the walk lets through: a streaming writer sync-flushing every 1 KiB (two blocks each), about
   // one block per BYTES_PER_BLOCK inflated bytes, on the 8 MiB module. Validated in full and accepted; compared with
@@ -233,9 +279,13 @@ it('refuses the cost bombs of issue 13 within a small multiple of unzip + hash o
   );
 }, 600_000);
 
-it('walks a million function types (V8\'s limit) in a small multiple of the module\'s size', async () => {
+it("walks a million function types (V8's limit) in a small multiple of the module's size", async () => {
   const wasm = manyTypesModule(1_000_000);
-  report('memory: walk 1,000,000 types', `${await memoryOf(() => walkModule(wasm))} for a ${mib(wasm.length)} module`, 1);
+  report(
+    'memory: walk 1,000,000 types',
+    `${await memoryOf(() => walkModule(wasm))} for a ${mib(wasm.length)} module`,
+    1,
+  );
   await compare(
     'walk 1,000,000 types',
     { label: 'WebAssembly.validate', run: () => WebAssembly.validate(wasm as Uint8Array<ArrayBuffer>) },

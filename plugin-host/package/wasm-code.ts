@@ -17,13 +17,18 @@ function gc(r: WasmReader, what: string): never {
   throw refuse('E_WASM_GC', `The module uses ${what} (byte ${r.pos}).`, { feature: 'gc', offset: r.pos });
 }
 function exceptions(r: WasmReader, what: string): never {
-  throw refuse('E_WASM_EXCEPTIONS', `The module uses exception handling: ${what} (byte ${r.pos}).`, { feature: 'exceptions', offset: r.pos });
+  throw refuse('E_WASM_EXCEPTIONS', `The module uses exception handling: ${what} (byte ${r.pos}).`, {
+    feature: 'exceptions',
+    offset: r.pos,
+  });
 }
 function unsupported(r: WasmReader, what: string): never {
   throw refuse('E_WASM_UNSUPPORTED', `The module uses ${what} (byte ${r.pos}).`, { offset: r.pos });
 }
 function multiMemory(r: WasmReader): never {
-  throw refuse('E_WASM_MULTI_MEMORY', `An instruction addresses a memory other than memory 0 (byte ${r.pos}).`, { offset: r.pos });
+  throw refuse('E_WASM_MULTI_MEMORY', `An instruction addresses a memory other than memory 0 (byte ${r.pos}).`, {
+    offset: r.pos,
+  });
 }
 
 /** A value type of the accepted set; GC and exception reference types are refused by family. */
@@ -56,7 +61,14 @@ function readBlockType(r: WasmReader, typeCount: number): void {
     r.byte();
     return;
   }
-  if (NUMERIC_TYPES.has(t) || REF_TYPES.has(t) || t === 0x64 || t === 0x63 || GC_HEAP_TYPES.has(t) || EH_HEAP_TYPES.has(t)) {
+  if (
+    NUMERIC_TYPES.has(t) ||
+    REF_TYPES.has(t) ||
+    t === 0x64 ||
+    t === 0x63 ||
+    GC_HEAP_TYPES.has(t) ||
+    EH_HEAP_TYPES.has(t)
+  ) {
     readValueType(r);
     return;
   }

@@ -56,7 +56,21 @@ export interface WasmModuleInfo {
 export const EXPORT_KINDS = ['func', 'table', 'memory', 'global', 'tag'] as const;
 
 // Known non-custom sections in their required order (data count 12 sits between import-related and code).
-const SECTION_ORDER: Record<number, number> = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 13: 6, 6: 7, 7: 8, 8: 9, 9: 10, 12: 11, 10: 12, 11: 13 };
+const SECTION_ORDER: Record<number, number> = {
+  1: 1,
+  2: 2,
+  3: 3,
+  4: 4,
+  5: 5,
+  13: 6,
+  6: 7,
+  7: 8,
+  8: 9,
+  9: 10,
+  12: 11,
+  10: 12,
+  11: 13,
+};
 
 export function walkModule(bytes: Uint8Array): WasmModuleInfo {
   const r = new WasmReader(bytes, 0, bytes.length);
@@ -64,7 +78,11 @@ export function walkModule(bytes: Uint8Array): WasmModuleInfo {
     throw refuse('E_WASM_INVALID', 'plugin.wasm does not start with the WebAssembly magic bytes.');
   }
   const version = bytes[4]! | (bytes[5]! << 8) | (bytes[6]! << 16) | (bytes[7]! << 24);
-  if (version !== 1) throw refuse('E_WASM_INVALID', `plugin.wasm has binary version ${version >>> 0}, not a core module version 1 (components are refused).`);
+  if (version !== 1)
+    throw refuse(
+      'E_WASM_INVALID',
+      `plugin.wasm has binary version ${version >>> 0}, not a core module version 1 (components are refused).`,
+    );
   r.pos = 8;
 
   const info: WasmModuleInfo = {
@@ -90,14 +108,18 @@ export function walkModule(bytes: Uint8Array): WasmModuleInfo {
     const s = new WasmReader(bytes, start, start + size);
     if (id !== 0) {
       const order = SECTION_ORDER[id];
-      if (order === undefined) throw refuse('E_WASM_UNSUPPORTED', `The module has an unknown section with id ${id}.`, { section: id });
+      if (order === undefined)
+        throw refuse('E_WASM_UNSUPPORTED', `The module has an unknown section with id ${id}.`, { section: id });
       if (order <= lastOrder) s.invalid(`section ${id} is out of order or repeated`);
       lastOrder = order;
     }
     switch (id) {
       case 0:
         if (++customSections > MAX.customSections) {
-          throw refuse('E_WASM_LIMIT', `The module has more than ${MAX.customSections} custom sections.`, { limit: MAX.customSections, what: 'custom sections' });
+          throw refuse('E_WASM_LIMIT', `The module has more than ${MAX.customSections} custom sections.`, {
+            limit: MAX.customSections,
+            what: 'custom sections',
+          });
         }
         s.nameSpan(); // custom section: name checked, payload ignored
         s.pos = s.end;
@@ -115,7 +137,9 @@ export function walkModule(bytes: Uint8Array): WasmModuleInfo {
         info.tableCount = vec(s, MAX.tables, 'tables', () => keep(info.tables, KEPT_TABLES, readTable(s)));
         break;
       case 5:
-        info.memoryCount = vec(s, MAX.memories, 'memories', () => keep(info.memories, KEPT_MEMORIES, readLimits(s, 'memory')));
+        info.memoryCount = vec(s, MAX.memories, 'memories', () =>
+          keep(info.memories, KEPT_MEMORIES, readLimits(s, 'memory')),
+        );
         break;
       case 6:
         vec(s, MAX.globals, 'globals', () => {
@@ -132,7 +156,9 @@ export function walkModule(bytes: Uint8Array): WasmModuleInfo {
           const index = s.u32();
           if (kind === 4) {
             const name = quoteUntrusted(nameText(bytes, start, length));
-            throw refuse('E_WASM_EXCEPTIONS', `The module exports the exception tag ${name}.`, { feature: 'exceptions' });
+            throw refuse('E_WASM_EXCEPTIONS', `The module exports the exception tag ${name}.`, {
+              feature: 'exceptions',
+            });
           }
           if (EXPORT_KINDS[kind] === undefined) return s.invalid(`unknown export kind ${kind}`);
           info.exports.push(start);
@@ -157,7 +183,9 @@ export function walkModule(bytes: Uint8Array): WasmModuleInfo {
         vec(s, MAX.dataSegments, 'data segments', () => readData(s, info.typeOffsets.length));
         break;
       case 13:
-        throw refuse('E_WASM_EXCEPTIONS', 'The module has a tag section (exception handling).', { feature: 'exceptions' });
+        throw refuse('E_WASM_EXCEPTIONS', 'The module has a tag section (exception handling).', {
+          feature: 'exceptions',
+        });
     }
     if (s.pos !== s.end) s.invalid(`section ${id} has ${s.end - s.pos} unread bytes`);
     r.pos = s.end;
@@ -167,7 +195,8 @@ export function walkModule(bytes: Uint8Array): WasmModuleInfo {
   }
   for (let i = 0; i < info.functions.length; i++) {
     const t = info.functions.at(i)!;
-    if (t >= info.typeOffsets.length) throw refuse('E_WASM_INVALID', `A function uses type ${t}, which does not exist.`);
+    if (t >= info.typeOffsets.length)
+      throw refuse('E_WASM_INVALID', `A function uses type ${t}, which does not exist.`);
   }
   return info;
 }
@@ -260,7 +289,11 @@ function readImports(r: WasmReader, info: WasmModuleInfo): void {
         r.byte();
         break;
       case 4:
-        throw refuse('E_WASM_EXCEPTIONS', `The module imports the exception tag ${quoteUntrusted(`${module()}.${name()}`)}.`, { feature: 'exceptions' });
+        throw refuse(
+          'E_WASM_EXCEPTIONS',
+          `The module imports the exception tag ${quoteUntrusted(`${module()}.${name()}`)}.`,
+          { feature: 'exceptions' },
+        );
       default:
         r.invalid(`unknown import kind ${kind}`);
     }
@@ -268,7 +301,10 @@ function readImports(r: WasmReader, info: WasmModuleInfo): void {
 }
 
 function readTable(r: WasmReader): Limits {
-  if (r.peek() === 0x40) throw refuse('E_WASM_GC', 'A table declares an initialiser expression (typed function references).', { feature: 'gc' });
+  if (r.peek() === 0x40)
+    throw refuse('E_WASM_GC', 'A table declares an initialiser expression (typed function references).', {
+      feature: 'gc',
+    });
   readValueType(r);
   return readLimits(r, 'table');
 }
@@ -276,7 +312,11 @@ function readTable(r: WasmReader): Limits {
 function readLimits(r: WasmReader, what: 'memory' | 'table'): Limits {
   const flags = r.byte();
   if (flags > 0x07) {
-    throw refuse('E_WASM_UNSUPPORTED', `A ${what} uses limits flags 0x${flags.toString(16)} (for example custom page sizes).`, { flags });
+    throw refuse(
+      'E_WASM_UNSUPPORTED',
+      `A ${what} uses limits flags 0x${flags.toString(16)} (for example custom page sizes).`,
+      { flags },
+    );
   }
   const shared = (flags & 0x02) !== 0;
   const is64 = (flags & 0x04) !== 0;

@@ -8,7 +8,8 @@ import { WASM_ENGINE_LIMITS } from './limits';
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** A name the reader already checked (`nameSpan`), as a string: through the same decoder. */
-export const nameText = (bytes: Uint8Array, start: number, length: number): string => utf8.decode(bytes.subarray(start, start + length));
+export const nameText = (bytes: Uint8Array, start: number, length: number): string =>
+  utf8.decode(bytes.subarray(start, start + length));
 
 export class WasmReader {
   constructor(
@@ -83,7 +84,12 @@ export class WasmReader {
   count(limit: number, what: string): number {
     const n = this.u32();
     if (n > limit) {
-      throw refuse('E_WASM_LIMIT', `The module declares ${n} ${what} (at most ${limit}).`, { offset: this.pos, count: n, limit, what });
+      throw refuse('E_WASM_LIMIT', `The module declares ${n} ${what} (at most ${limit}).`, {
+        offset: this.pos,
+        count: n,
+        limit,
+        what,
+      });
     }
     if (n > this.end - this.pos) this.invalid('vector longer than its section');
     return n;
@@ -93,7 +99,11 @@ export class WasmReader {
   nameSpan(): [start: number, length: number] {
     const len = this.u32();
     if (len > WASM_ENGINE_LIMITS.nameBytes) {
-      throw refuse('E_WASM_LIMIT', `A name at byte ${this.pos} is ${len} bytes (at most ${WASM_ENGINE_LIMITS.nameBytes}).`, { offset: this.pos });
+      throw refuse(
+        'E_WASM_LIMIT',
+        `A name at byte ${this.pos} is ${len} bytes (at most ${WASM_ENGINE_LIMITS.nameBytes}).`,
+        { offset: this.pos },
+      );
     }
     if (this.pos + len > this.end) this.invalid('name runs past the section');
     const start = this.pos;

@@ -4,7 +4,15 @@
 import { quoteUntrusted } from '../errors';
 import { refuse } from './codes';
 import { PACKAGE_LIMITS, WASM_LIMITS } from './limits';
-import { exportAt, exportCount, findExport, funcType, walkModule, type FuncType, type WasmModuleInfo } from './wasm-module';
+import {
+  exportAt,
+  exportCount,
+  findExport,
+  funcType,
+  walkModule,
+  type FuncType,
+  type WasmModuleInfo,
+} from './wasm-module';
 
 const I32 = 0x7f;
 const I64 = 0x7e;
@@ -24,14 +32,25 @@ export interface WasmSummary {
   exports: string[];
 }
 
-const TYPE_NAMES: Record<number, string> = { 0x7f: 'i32', 0x7e: 'i64', 0x7d: 'f32', 0x7c: 'f64', 0x7b: 'v128', 0x70: 'funcref', 0x6f: 'externref' };
+const TYPE_NAMES: Record<number, string> = {
+  0x7f: 'i32',
+  0x7e: 'i64',
+  0x7d: 'f32',
+  0x7c: 'f64',
+  0x7b: 'v128',
+  0x70: 'funcref',
+  0x6f: 'externref',
+};
 const showType = (t: FuncType) =>
   `(${t.params.map((p) => TYPE_NAMES[p] ?? '?').join(', ')}) -> ${t.results.length === 0 ? '()' : t.results.map((p) => TYPE_NAMES[p] ?? '?').join(', ')}`;
 
 /** Validates plugin.wasm bytes against the ABI rules; throws HarnessError with an E_WASM_* code. */
 export function validateWasm(bytes: Uint8Array): WasmSummary {
   if (bytes.length > PACKAGE_LIMITS.wasmBytes) {
-    throw refuse('E_PACKAGE_ENTRY_TOO_LARGE', `plugin.wasm is ${bytes.length} bytes.`, { entry: 'plugin.wasm', limit: PACKAGE_LIMITS.wasmBytes });
+    throw refuse('E_PACKAGE_ENTRY_TOO_LARGE', `plugin.wasm is ${bytes.length} bytes.`, {
+      entry: 'plugin.wasm',
+      limit: PACKAGE_LIMITS.wasmBytes,
+    });
   }
   const info = walkModule(bytes);
   checkImports(info);
@@ -50,7 +69,10 @@ function checkImports(info: WasmModuleInfo): void {
   if (info.importCount === 0) return;
   const names = info.imports.map((i) => quoteUntrusted(`${i.module}.${i.name}`, 80));
   const more = info.importCount > names.length ? ` and ${info.importCount - names.length} more` : '';
-  throw refuse('E_WASM_IMPORTS', `plugin.wasm imports ${names.join(', ')}${more}.`, { imports: names, count: info.importCount });
+  throw refuse('E_WASM_IMPORTS', `plugin.wasm imports ${names.join(', ')}${more}.`, {
+    imports: names,
+    count: info.importCount,
+  });
 }
 
 function checkMemory(info: WasmModuleInfo): { min: number; max: number } {
@@ -61,7 +83,10 @@ function checkMemory(info: WasmModuleInfo): { min: number; max: number } {
   if (m.is64) throw refuse('E_WASM_MEMORY64', 'The memory is 64-bit (memory64).');
   if (m.max === undefined) throw refuse('E_WASM_MEMORY_NO_MAXIMUM', 'The memory declares no maximum.');
   if (m.max > WASM_LIMITS.maxMemoryPages) {
-    throw refuse('E_WASM_MEMORY_TOO_LARGE', `The memory maximum is ${m.max} pages.`, { max: m.max, limit: WASM_LIMITS.maxMemoryPages });
+    throw refuse('E_WASM_MEMORY_TOO_LARGE', `The memory maximum is ${m.max} pages.`, {
+      max: m.max,
+      limit: WASM_LIMITS.maxMemoryPages,
+    });
   }
   const exported = findExport(info, 'memory');
   if (exported?.kind !== 'memory' || exported.index !== 0) {
@@ -72,13 +97,17 @@ function checkMemory(info: WasmModuleInfo): { min: number; max: number } {
 
 function checkTables(info: WasmModuleInfo): { min: number; max: number }[] {
   if (info.tableCount > WASM_LIMITS.maxTables) {
-    throw refuse('E_WASM_TABLE_TOO_LARGE', `plugin.wasm defines ${info.tableCount} tables.`, { limit: WASM_LIMITS.maxTables });
+    throw refuse('E_WASM_TABLE_TOO_LARGE', `plugin.wasm defines ${info.tableCount} tables.`, {
+      limit: WASM_LIMITS.maxTables,
+    });
   }
   return info.tables.map((t, i) => {
     if (t.shared || t.is64) throw refuse('E_WASM_UNSUPPORTED', `Table ${i} is shared or 64-bit.`);
     if (t.max === undefined) throw refuse('E_WASM_TABLE_NO_MAXIMUM', `Table ${i} declares no maximum.`);
     if (t.max > WASM_LIMITS.maxTableElements) {
-      throw refuse('E_WASM_TABLE_TOO_LARGE', `Table ${i} declares a maximum of ${t.max} elements.`, { limit: WASM_LIMITS.maxTableElements });
+      throw refuse('E_WASM_TABLE_TOO_LARGE', `Table ${i} declares a maximum of ${t.max} elements.`, {
+        limit: WASM_LIMITS.maxTableElements,
+      });
     }
     return { min: t.min, max: t.max };
   });
@@ -89,17 +118,28 @@ function checkExports(info: WasmModuleInfo): void {
     const exp = findExport(info, name);
     if (!exp) throw refuse('E_WASM_EXPORT_MISSING', `plugin.wasm does not export ${name}.`, { export: name });
     if (exp.kind !== 'func') {
-      throw refuse('E_WASM_EXPORT_SIGNATURE', `${name} is exported as a ${exp.kind}, not a function.`, { export: name });
+      throw refuse('E_WASM_EXPORT_SIGNATURE', `${name} is exported as a ${exp.kind}, not a function.`, {
+        export: name,
+      });
     }
     const typeIndex = info.functions.at(exp.index);
     const got = typeIndex === undefined ? undefined : funcType(info, typeIndex);
     if (!got) throw refuse('E_WASM_INVALID', `The export ${name} names function ${exp.index}, which does not exist.`);
     if (!sameType(got, want)) {
-      throw refuse('E_WASM_EXPORT_SIGNATURE', `${name} has the signature ${showType(got)}, expected ${showType(want)}.`, { export: name });
+      throw refuse(
+        'E_WASM_EXPORT_SIGNATURE',
+        `${name} has the signature ${showType(got)}, expected ${showType(want)}.`,
+        { export: name },
+      );
     }
   }
 }
 
 function sameType(a: FuncType, b: FuncType): boolean {
-  return a.params.length === b.params.length && a.results.length === b.results.length && a.params.every((p, i) => p === b.params[i]) && a.results.every((p, i) => p === b.results[i]);
+  return (
+    a.params.length === b.params.length &&
+    a.results.length === b.results.length &&
+    a.params.every((p, i) => p === b.params[i]) &&
+    a.results.every((p, i) => p === b.results[i])
+  );
 }

@@ -63,7 +63,10 @@ export type PackageEntries = Record<EntryName, Uint8Array>;
 /** Reads the three entries of a package, refusing anything seed 004 does not allow. */
 export async function readPackageZip(bytes: Uint8Array): Promise<PackageEntries> {
   if (bytes.length > PACKAGE_LIMITS.packageBytes) {
-    throw refuse('E_PACKAGE_TOO_LARGE', `The package is ${bytes.length} bytes.`, { size: bytes.length, limit: PACKAGE_LIMITS.packageBytes });
+    throw refuse('E_PACKAGE_TOO_LARGE', `The package is ${bytes.length} bytes.`, {
+      size: bytes.length,
+      limit: PACKAGE_LIMITS.packageBytes,
+    });
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const eocd = findEndOfCentralDirectory(bytes, view);
@@ -100,7 +103,10 @@ function findEndOfCentralDirectory(bytes: Uint8Array, view: DataView): Eocd {
   if (at < 0) {
     // A file that starts like a ZIP but has no end record was cut short (an interrupted download or copy).
     if (view.getUint32(0, true) === SIG_LOCAL) {
-      throw refuse('E_PACKAGE_MALFORMED', `The file starts as a ZIP archive but its end is missing (${bytes.length} bytes): it was probably cut short by an interrupted download or copy, so get the whole file again.`);
+      throw refuse(
+        'E_PACKAGE_MALFORMED',
+        `The file starts as a ZIP archive but its end is missing (${bytes.length} bytes): it was probably cut short by an interrupted download or copy, so get the whole file again.`,
+      );
     }
     throw refuse('E_PACKAGE_NOT_ZIP', 'No end-of-central-directory record was found.');
   }
@@ -126,7 +132,10 @@ function findEndOfCentralDirectory(bytes: Uint8Array, view: DataView): Eocd {
   }
   if (cdOffset + cdSize > at) throw refuse('E_PACKAGE_MALFORMED', 'The central directory extends past its end record.');
   if (cdOffset + cdSize < at) {
-    throw refuse('E_PACKAGE_EXTRA_DATA', `${at - cdOffset - cdSize} bytes sit between the central directory and its end record.`);
+    throw refuse(
+      'E_PACKAGE_EXTRA_DATA',
+      `${at - cdOffset - cdSize} bytes sit between the central directory and its end record.`,
+    );
   }
   return { at, count, cdSize, cdOffset };
 }
@@ -179,13 +188,21 @@ function readCentralDirectory(bytes: Uint8Array, view: DataView, eocd: Eocd): Ce
     if (compressedSize === 0xffffffff || size === 0xffffffff || localOffset === 0xffffffff || diskStart === 0xffff) {
       throw refuse('E_PACKAGE_ZIP64', `Entry ${shown} defers to ZIP64 fields.`, { entry });
     }
-    if (diskStart !== 0) throw refuse('E_PACKAGE_MALFORMED', `Entry ${shown} claims to start on disk ${diskStart}.`, { entry });
+    if (diskStart !== 0)
+      throw refuse('E_PACKAGE_MALFORMED', `Entry ${shown} claims to start on disk ${diskStart}.`, { entry });
     if (flags & ~FLAGS_ALLOWED) {
       const bits = [...Array(16).keys()].filter((b) => flags & ~FLAGS_ALLOWED & (1 << b));
-      throw refuse('E_PACKAGE_ZIP_FEATURE', `Entry ${shown} sets general-purpose flag bit${bits.length > 1 ? 's' : ''} ${bits.join(', ')}.`, { entry, flags });
+      throw refuse(
+        'E_PACKAGE_ZIP_FEATURE',
+        `Entry ${shown} sets general-purpose flag bit${bits.length > 1 ? 's' : ''} ${bits.join(', ')}.`,
+        { entry, flags },
+      );
     }
     if (versionNeeded > MAX_VERSION_NEEDED) {
-      throw refuse('E_PACKAGE_ZIP_FEATURE', `Entry ${shown} needs ZIP version ${versionNeeded}.`, { entry, versionNeeded });
+      throw refuse('E_PACKAGE_ZIP_FEATURE', `Entry ${shown} needs ZIP version ${versionNeeded}.`, {
+        entry,
+        versionNeeded,
+      });
     }
     const unixMode = madeBy >> 8 === HOST_UNIX ? externalAttributes >>> 16 : 0;
     const type = unixMode & S_IFMT;
@@ -194,7 +211,11 @@ function readCentralDirectory(bytes: Uint8Array, view: DataView, eocd: Eocd): Ce
       throw refuse('E_PACKAGE_DIRECTORY', `Entry ${shown} is a directory.`, { entry });
     }
     if (type !== 0 && type !== S_IFREG) {
-      throw refuse('E_PACKAGE_SYMLINK', `Entry ${shown} is a special file (mode ${type.toString(8)}), not a regular file.`, { entry });
+      throw refuse(
+        'E_PACKAGE_SYMLINK',
+        `Entry ${shown} is a special file (mode ${type.toString(8)}), not a regular file.`,
+        { entry },
+      );
     }
     if (name === '' || /[/\\\0]/.test(name) || name === '.' || name === '..' || /^[a-zA-Z]:/.test(name)) {
       throw refuse('E_PACKAGE_ENTRY_NAME', `Entry ${shown} is not a plain root file name.`, { entry });
@@ -213,7 +234,9 @@ function readCentralDirectory(bytes: Uint8Array, view: DataView, eocd: Eocd): Ce
       throw refuse('E_PACKAGE_METHOD', `Entry ${shown} uses compression method ${method}.`, { entry, method });
     }
     if (method === METHOD_STORED && compressedSize !== size) {
-      throw refuse('E_PACKAGE_MALFORMED', `Stored entry ${shown} declares different stored and original sizes.`, { entry });
+      throw refuse('E_PACKAGE_MALFORMED', `Stored entry ${shown} declares different stored and original sizes.`, {
+        entry,
+      });
     }
     entries.push({ name, nameBytes, versionNeeded, flags, method, time, date, crc, compressedSize, size, localOffset });
     p = recordEnd;
@@ -256,9 +279,12 @@ function checkLayout(bytes: Uint8Array, view: DataView, entries: CentralEntry[],
     const shown = quoteUntrusted(entry.name);
     const p = entry.localOffset;
     if (p > expected) {
-      throw refuse('E_PACKAGE_EXTRA_DATA', `${p - expected} unexpected bytes precede the header of ${shown}.`, { entry: entry.name });
+      throw refuse('E_PACKAGE_EXTRA_DATA', `${p - expected} unexpected bytes precede the header of ${shown}.`, {
+        entry: entry.name,
+      });
     }
-    if (p < expected) throw refuse('E_PACKAGE_MALFORMED', `Entry ${shown} overlaps the entry before it.`, { entry: entry.name });
+    if (p < expected)
+      throw refuse('E_PACKAGE_MALFORMED', `Entry ${shown} overlaps the entry before it.`, { entry: entry.name });
     if (p + LOCAL_SIZE > cdOffset || view.getUint32(p, true) !== SIG_LOCAL) {
       throw refuse('E_PACKAGE_MALFORMED', `The local header of ${shown} is missing.`, { entry: entry.name });
     }
@@ -266,18 +292,24 @@ function checkLayout(bytes: Uint8Array, view: DataView, entries: CentralEntry[],
     const extraLength = view.getUint16(p + 28, true);
     const dataStart = p + LOCAL_SIZE + nameLength + extraLength;
     const dataEnd = dataStart + entry.compressedSize;
-    if (dataEnd > cdOffset) throw refuse('E_PACKAGE_MALFORMED', `The data of ${shown} runs into the central directory.`);
+    if (dataEnd > cdOffset)
+      throw refuse('E_PACKAGE_MALFORMED', `The data of ${shown} runs into the central directory.`);
     const localName = bytes.subarray(p + LOCAL_SIZE, p + LOCAL_SIZE + nameLength);
     const disagree = (field: string) =>
-      refuse('E_PACKAGE_HEADER_MISMATCH', `The local header of ${shown} has a different ${field} than the central directory.`, {
-        entry: entry.name,
-        field,
-      });
+      refuse(
+        'E_PACKAGE_HEADER_MISMATCH',
+        `The local header of ${shown} has a different ${field} than the central directory.`,
+        {
+          entry: entry.name,
+          field,
+        },
+      );
     if (!sameBytes(localName, entry.nameBytes)) throw disagree('name');
     if (view.getUint16(p + 4, true) !== entry.versionNeeded) throw disagree('version needed');
     if (view.getUint16(p + 6, true) !== entry.flags) throw disagree('flags');
     if (view.getUint16(p + 8, true) !== entry.method) throw disagree('method');
-    if (view.getUint16(p + 10, true) !== entry.time || view.getUint16(p + 12, true) !== entry.date) throw disagree('date');
+    if (view.getUint16(p + 10, true) !== entry.time || view.getUint16(p + 12, true) !== entry.date)
+      throw disagree('date');
     checkExtraField(view, p + LOCAL_SIZE + nameLength, extraLength, shown);
     const crc = view.getUint32(p + 14, true);
     const csize = view.getUint32(p + 18, true);
@@ -285,13 +317,21 @@ function checkLayout(bytes: Uint8Array, view: DataView, entries: CentralEntry[],
     let end = dataEnd;
     if (entry.flags & FLAG_DESCRIPTOR) {
       // Streaming writers leave the local fields zero and append a data descriptor, which must then agree.
-      if ((crc !== 0 && crc !== entry.crc) || (csize !== 0 && csize !== entry.compressedSize) || (usize !== 0 && usize !== entry.size)) {
+      if (
+        (crc !== 0 && crc !== entry.crc) ||
+        (csize !== 0 && csize !== entry.compressedSize) ||
+        (usize !== 0 && usize !== entry.size)
+      ) {
         throw disagree('size or CRC');
       }
       let q = dataEnd;
       if (q + 4 <= cdOffset && view.getUint32(q, true) === SIG_DESCRIPTOR) q += 4;
       if (q + 12 > cdOffset) throw refuse('E_PACKAGE_MALFORMED', `The data descriptor of ${shown} is missing.`);
-      if (view.getUint32(q, true) !== entry.crc || view.getUint32(q + 4, true) !== entry.compressedSize || view.getUint32(q + 8, true) !== entry.size) {
+      if (
+        view.getUint32(q, true) !== entry.crc ||
+        view.getUint32(q + 4, true) !== entry.compressedSize ||
+        view.getUint32(q + 8, true) !== entry.size
+      ) {
         throw disagree('data descriptor');
       }
       end = q + 12;
@@ -302,7 +342,8 @@ function checkLayout(bytes: Uint8Array, view: DataView, entries: CentralEntry[],
     placed.push({ ...entry, dataStart, dataEnd });
     expected = end;
   }
-  if (expected < cdOffset) throw refuse('E_PACKAGE_EXTRA_DATA', `${cdOffset - expected} unexpected bytes precede the central directory.`);
+  if (expected < cdOffset)
+    throw refuse('E_PACKAGE_EXTRA_DATA', `${cdOffset - expected} unexpected bytes precede the central directory.`);
   if (expected > cdOffset) throw refuse('E_PACKAGE_MALFORMED', 'The last entry overlaps the central directory.');
   return placed;
 }
@@ -313,7 +354,10 @@ async function extract(bytes: Uint8Array, entry: Located): Promise<Uint8Array> {
   const cap = ENTRY_LIMITS[name];
   const raw = bytes.subarray(entry.dataStart, entry.dataEnd);
   const tooLarge = (actual: string) =>
-    refuse('E_PACKAGE_ENTRY_TOO_LARGE', `${name} is ${actual} bytes, over its ${cap}-byte limit.`, { entry: name, limit: cap });
+    refuse('E_PACKAGE_ENTRY_TOO_LARGE', `${name} is ${actual} bytes, over its ${cap}-byte limit.`, {
+      entry: name,
+      limit: cap,
+    });
   let data: Uint8Array;
   if (entry.method === METHOD_STORED) {
     if (raw.length > cap) throw tooLarge(String(raw.length));
@@ -328,11 +372,15 @@ async function extract(bytes: Uint8Array, entry: Located): Promise<Uint8Array> {
       walk = walkDeflate(raw, cap);
     } catch (error) {
       if (error instanceof DeflateBlockBomb) {
-        throw refuse('E_PACKAGE_DEFLATE_BOMB', `${name} has ${error.blocks} deflate blocks for its first ${error.produced} inflated bytes.`, {
-          entry: name,
-          blocks: error.blocks,
-          produced: error.produced,
-        });
+        throw refuse(
+          'E_PACKAGE_DEFLATE_BOMB',
+          `${name} has ${error.blocks} deflate blocks for its first ${error.produced} inflated bytes.`,
+          {
+            entry: name,
+            blocks: error.blocks,
+            produced: error.produced,
+          },
+        );
       }
       walkFailed = true;
     }
@@ -348,7 +396,9 @@ async function extract(bytes: Uint8Array, entry: Located): Promise<Uint8Array> {
     checkDeflateEnd(raw, name, walk, walkFailed);
   }
   if (data.length !== entry.size) {
-    throw refuse('E_PACKAGE_MALFORMED', `${name} inflates to ${data.length} bytes but declares ${entry.size}.`, { entry });
+    throw refuse('E_PACKAGE_MALFORMED', `${name} inflates to ${data.length} bytes but declares ${entry.size}.`, {
+      entry,
+    });
   }
   if (crc32(data) !== entry.crc) throw refuse('E_PACKAGE_CRC', `${name} fails its CRC-32 check.`, { entry });
   return data;
@@ -359,7 +409,9 @@ function checkDeflateEnd(raw: Uint8Array, name: EntryName, walk: DeflateWalk | u
   // No end: the walk stopped at the cap, and the native inflater (which stops there too) has given the verdict.
   const end = walk?.end;
   if (end !== undefined && end !== raw.length) {
-    throw refuse('E_PACKAGE_EXTRA_DATA', `${raw.length - end} bytes are hidden after the deflate stream of ${name}.`, { entry: name });
+    throw refuse('E_PACKAGE_EXTRA_DATA', `${raw.length - end} bytes are hidden after the deflate stream of ${name}.`, {
+      entry: name,
+    });
   }
 }
 

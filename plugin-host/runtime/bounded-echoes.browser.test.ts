@@ -5,7 +5,15 @@ import { createFsaWorkspaceFs, type WorkspaceFs } from '../fs';
 import { sha256Hex } from '../package';
 import { bigFrameWasm } from '../fixtures/wat/wat';
 import { browserWorkerFactory } from './browser-worker';
-import { abortCases, bomCases, ECHO_BOUND, hasRawControls, importCases, refusalCases, refusalOf } from './hostile-echo-test-kit';
+import {
+  abortCases,
+  bomCases,
+  ECHO_BOUND,
+  hasRawControls,
+  importCases,
+  refusalCases,
+  refusalOf,
+} from './hostile-echo-test-kit';
 import { invokePlugin, type InvokeResult } from './invoke';
 import { MemoryKvStore } from './kv-store';
 import { ModuleCache } from './module-cache';
@@ -22,7 +30,14 @@ afterAll(async () => cleanup());
 
 async function invoke(wasm: Uint8Array, asked: { count: number } = { count: 0 }): Promise<InvokeResult> {
   return invokePlugin({
-    plugin: { id: 'test.echo', version: '1.0.0', sha256: await sha256Hex(wasm), permissions: { workspace: 'read-write', storage: true }, tools: [{ name: 'run' }], wasm },
+    plugin: {
+      id: 'test.echo',
+      version: '1.0.0',
+      sha256: await sha256Hex(wasm),
+      permissions: { workspace: 'read-write', storage: true },
+      tools: [{ name: 'run' }],
+      wasm,
+    },
     tool: 'run',
     arguments: {},
     workspaceId: 'ws',

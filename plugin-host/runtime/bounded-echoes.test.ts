@@ -5,7 +5,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bigFrameWasm } from '../fixtures/wat/wat';
 import { boundedError, MAX_ERROR_MESSAGE_CHARS } from './bounded-error';
-import { abortCases, bomCases, ECHO_BOUND, hasRawControls, importCases, refusalCases, refusalOf } from './hostile-echo-test-kit';
+import {
+  abortCases,
+  bomCases,
+  ECHO_BOUND,
+  hasRawControls,
+  importCases,
+  refusalCases,
+  refusalOf,
+} from './hostile-echo-test-kit';
 import { invokePlugin } from './invoke';
 import { MemoryKvStore } from './kv-store';
 import { pluginFrom, run, tempWorkspace } from './test-kit';
@@ -37,7 +45,9 @@ describe('an abort quotes what the plugin sent only as a short prefix', () => {
       expect(result).toMatchObject({ status: 'aborted', error: { code: 'E_RUN_IMPORTS' } });
       if (result.status !== 'aborted') return;
       expect(JSON.stringify(result.error).length).toBeLessThan(ECHO_BOUND);
-      expect(result.error.message).toMatch(/First import: "m\.[^"]{10,200}…" \(\d+ characters\)\.$|First import: "m\.[^"]+"\.$/);
+      expect(result.error.message).toMatch(
+        /First import: "m\.[^"]{10,200}…" \(\d+ characters\)\.$|First import: "m\.[^"]+"\.$/,
+      );
     });
   }
 });
@@ -86,14 +96,19 @@ describe('the page bounds what a worker reports', () => {
     });
 
   it('a 3 MiB detail is appended as a short quote with its length', async () => {
-    const result = await invoke({ error: { code: 'E_RUN_TRAP', message: 'The plugin trapped. Engine message:' }, detail: big });
+    const result = await invoke({
+      error: { code: 'E_RUN_TRAP', message: 'The plugin trapped. Engine message:' },
+      detail: big,
+    });
     expect(result).toMatchObject({ status: 'aborted', error: { code: 'E_RUN_TRAP' } });
     if (result.status !== 'aborted') return;
     expect(result.error.message).toMatch(/^The plugin trapped\. Engine message: "x{200}…" \(3145728 characters\)\.$/);
   });
 
   it('a 3 MiB message, data and code from the worker are cut to a bounded error', async () => {
-    const result = await invoke({ error: { code: `E_RUN_${'X'.repeat(1000)}`, message: big, data: { a: big, b: [big, big], c: { deep: big } } } });
+    const result = await invoke({
+      error: { code: `E_RUN_${'X'.repeat(1000)}`, message: big, data: { a: big, b: [big, big], c: { deep: big } } },
+    });
     expect(result).toMatchObject({ status: 'aborted', error: { code: 'E_RUN_WORKER' } });
     if (result.status !== 'aborted') return;
     expect(JSON.stringify(result.error).length).toBeLessThan(3 * 1024);
@@ -102,7 +117,11 @@ describe('the page bounds what a worker reports', () => {
 
 describe('boundedError', () => {
   it('keeps small errors as they are', () => {
-    expect(boundedError('E_X', 'Do this.', { n: 1, s: 'short', list: ['a'] })).toEqual({ code: 'E_X', message: 'Do this.', data: { n: 1, s: 'short', list: ['a'] } });
+    expect(boundedError('E_X', 'Do this.', { n: 1, s: 'short', list: ['a'] })).toEqual({
+      code: 'E_X',
+      message: 'Do this.',
+      data: { n: 1, s: 'short', list: ['a'] },
+    });
   });
 
   it('cuts a long message and describes nested objects without serialising them', () => {

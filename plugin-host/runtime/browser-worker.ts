@@ -9,8 +9,12 @@ export function createBrowserWorker(): WorkerHandle {
     post: (message) => worker.postMessage(message),
     onMessage: (handler) => worker.addEventListener('message', (e) => handler(e.data)),
     onError: (handler) => {
-      worker.addEventListener('error', (e) => handler({ code: 'E_RUN_WORKER', message: e.message || 'the worker failed to load or crashed' }));
-      worker.addEventListener('messageerror', () => handler({ code: 'E_RUN_WORKER', message: 'a worker message could not be deserialised' }));
+      worker.addEventListener('error', (e) =>
+        handler({ code: 'E_RUN_WORKER', message: e.message || 'the worker failed to load or crashed' }),
+      );
+      worker.addEventListener('messageerror', () =>
+        handler({ code: 'E_RUN_WORKER', message: 'a worker message could not be deserialised' }),
+      );
     },
     // terminate() stops the thread at once, even inside an infinite wasm loop; nothing it posts afterwards arrives.
     terminate: async () => worker.terminate(),

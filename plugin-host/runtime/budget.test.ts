@@ -8,7 +8,11 @@ describe('Budget', () => {
     vi.useFakeTimers();
     let now = 0;
     let expired = 0;
-    const b = new Budget(1000, () => expired++, () => now);
+    const b = new Budget(
+      1000,
+      () => expired++,
+      () => now,
+    );
     b.start();
     now = 400;
     vi.advanceTimersByTime(400);

@@ -44,10 +44,13 @@ export class Budget {
   private arm(): void {
     if (this.stopped) return;
     this.startedAt = this.now();
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (!this.stopped) this.onExpire();
-    }, Math.max(0, this.remaining));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        if (!this.stopped) this.onExpire();
+      },
+      Math.max(0, this.remaining),
+    );
   }
 
   private disarm(): void {

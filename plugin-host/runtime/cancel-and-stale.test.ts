@@ -22,18 +22,21 @@ describe('cancel during a pending write', () => {
     await writeFile(join(ws.root, 'notes.txt'), 'original');
     const controller = new AbortController();
     let approvalSignal: AbortSignal | undefined;
-    const result = await run(await pluginFrom(await recorderWasm([hostCall(1, 'fs.write', { path: 'notes.txt', text: 'new' })])), {
-      root: ws.root,
-      signal: controller.signal,
-      approval: {
-        mode: 'ask',
-        approve: (_request, signal) => {
-          approvalSignal = signal;
-          setTimeout(() => controller.abort(), 20);
-          return new Promise(() => {}); // the person never answers
+    const result = await run(
+      await pluginFrom(await recorderWasm([hostCall(1, 'fs.write', { path: 'notes.txt', text: 'new' })])),
+      {
+        root: ws.root,
+        signal: controller.signal,
+        approval: {
+          mode: 'ask',
+          approve: (_request, signal) => {
+            approvalSignal = signal;
+            setTimeout(() => controller.abort(), 20);
+            return new Promise(() => {}); // the person never answers
+          },
         },
       },
-    });
+    );
     expect(result).toMatchObject({ status: 'aborted', error: { code: 'E_RUN_CANCELLED' }, sideEffects: false });
     expect(approvalSignal?.aborted).toBe(true);
     expect(await readFile(join(ws.root, 'notes.txt'), 'utf8')).toBe('original');
@@ -102,14 +105,20 @@ describe('cancel during a pending write', () => {
   it('cancelling a running infinite loop terminates it at once', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const result = await run(await pluginFrom(await hostileWasm('infinite-loop')), { signal: controller.signal, timeoutMs: 10_000 });
+    const result = await run(await pluginFrom(await hostileWasm('infinite-loop')), {
+      signal: controller.signal,
+      timeoutMs: 10_000,
+    });
     expect(result).toMatchObject({ status: 'aborted', error: { code: 'E_RUN_CANCELLED' } });
     expect(result.durationMs).toBeLessThan(5_000);
   });
 });
 
 /** A worker whose messages the test scripts, to reach orderings a real driver never produces. */
-function scriptedWorker(onInit: (invocationId: string, emit: (message: unknown) => void) => void): { factory: () => WorkerHandle; terminated: () => boolean } {
+function scriptedWorker(onInit: (invocationId: string, emit: (message: unknown) => void) => void): {
+  factory: () => WorkerHandle;
+  terminated: () => boolean;
+} {
   let terminated = false;
   return {
     terminated: () => terminated,
@@ -134,10 +143,24 @@ describe('messages after the end and from other invocations are ignored', () => 
     const kv = new MemoryKvStore();
     const worker = scriptedWorker((invocationId, emit) => {
       emit({ type: 'frame', invocationId, text: JSON.stringify({ type: 'done', output: 'finished' }), bytes: 30 });
-      emit({ type: 'frame', invocationId, text: JSON.stringify({ type: 'host_call', request: { id: 1, op: 'kv.put', args: { key: 'k', value: 1 } } }), bytes: 80 });
+      emit({
+        type: 'frame',
+        invocationId,
+        text: JSON.stringify({ type: 'host_call', request: { id: 1, op: 'kv.put', args: { key: 'k', value: 1 } } }),
+        bytes: 80,
+      });
     });
     const plugin = await pluginFrom(new Uint8Array(8));
-    const result = await invokePlugin({ plugin, tool: 'run', arguments: {}, workspaceId: 'w', fs: null, kv, approval: { mode: 'auto' }, createWorker: worker.factory });
+    const result = await invokePlugin({
+      plugin,
+      tool: 'run',
+      arguments: {},
+      workspaceId: 'w',
+      fs: null,
+      kv,
+      approval: { mode: 'auto' },
+      createWorker: worker.factory,
+    });
     expect(result).toMatchObject({ status: 'done', output: 'finished', sideEffects: false, hostCalls: 0 });
     await new Promise((r) => setTimeout(r, 20));
     expect(await kv.usage({ workspaceId: 'w', pluginId: plugin.id })).toEqual({ entries: 0, bytes: 0 });
@@ -147,12 +170,31 @@ describe('messages after the end and from other invocations are ignored', () => 
   it('frames tagged with another invocation id are ignored', async () => {
     const kv = new MemoryKvStore();
     const worker = scriptedWorker((invocationId, emit) => {
-      emit({ type: 'frame', invocationId: 'someone-else', text: JSON.stringify({ type: 'host_call', request: { id: 1, op: 'kv.put', args: { key: 'k', value: 1 } } }), bytes: 80 });
-      emit({ type: 'frame', invocationId: 'someone-else', text: JSON.stringify({ type: 'done', output: 'forged' }), bytes: 30 });
+      emit({
+        type: 'frame',
+        invocationId: 'someone-else',
+        text: JSON.stringify({ type: 'host_call', request: { id: 1, op: 'kv.put', args: { key: 'k', value: 1 } } }),
+        bytes: 80,
+      });
+      emit({
+        type: 'frame',
+        invocationId: 'someone-else',
+        text: JSON.stringify({ type: 'done', output: 'forged' }),
+        bytes: 30,
+      });
       emit({ type: 'frame', invocationId, text: JSON.stringify({ type: 'done', output: 'real' }), bytes: 30 });
     });
     const plugin = await pluginFrom(new Uint8Array(8));
-    const result = await invokePlugin({ plugin, tool: 'run', arguments: {}, workspaceId: 'w', fs: null, kv, approval: { mode: 'auto' }, createWorker: worker.factory });
+    const result = await invokePlugin({
+      plugin,
+      tool: 'run',
+      arguments: {},
+      workspaceId: 'w',
+      fs: null,
+      kv,
+      approval: { mode: 'auto' },
+      createWorker: worker.factory,
+    });
     expect(result).toMatchObject({ status: 'done', output: 'real', sideEffects: false });
   });
 

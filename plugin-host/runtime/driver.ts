@@ -42,18 +42,35 @@ export function driverMain(endpoint: DriverEndpoint): void {
     return f;
   };
   const isFail = (e: unknown): e is Fail =>
-    typeof e === 'object' && e !== null && typeof (e as Fail).code === 'string' && typeof (e as Fail).message === 'string' && !(e instanceof Error);
+    typeof e === 'object' &&
+    e !== null &&
+    typeof (e as Fail).code === 'string' &&
+    typeof (e as Fail).message === 'string' &&
+    !(e instanceof Error);
 
   function fromThrown(e: unknown, during: string): Fail {
     if (isFail(e)) return e;
     const text = e instanceof Error ? e.message : String(e);
     if (e instanceof RangeError && /call stack/i.test(text)) {
-      return fail('E_RUN_STACK_OVERFLOW', `The plugin overflowed its call stack during ${during} (unbounded recursion?). Fix the plugin.`);
+      return fail(
+        'E_RUN_STACK_OVERFLOW',
+        `The plugin overflowed its call stack during ${during} (unbounded recursion?). Fix the plugin.`,
+      );
     }
     if (e instanceof WebAssembly.RuntimeError || e instanceof RangeError) {
-      return fail('E_RUN_TRAP', `The plugin trapped during ${during}. Fix the plugin; nothing was retried. Engine message:`, undefined, text);
+      return fail(
+        'E_RUN_TRAP',
+        `The plugin trapped during ${during}. Fix the plugin; nothing was retried. Engine message:`,
+        undefined,
+        text,
+      );
     }
-    return fail('E_RUN_TRAP', `The plugin failed during ${during}. Fix the plugin; nothing was retried. Engine message:`, undefined, text);
+    return fail(
+      'E_RUN_TRAP',
+      `The plugin failed during ${during}. Fix the plugin; nothing was retried. Engine message:`,
+      undefined,
+      text,
+    );
   }
 
   function send(message: FromWorker): void {
@@ -64,13 +81,23 @@ export function driverMain(endpoint: DriverEndpoint): void {
     if (finished || invocationId === null) return;
     finished = true;
     // No object rest here: this source runs as written in a Node worker and must not need a bundler helper.
-    const plain = error.data ? { code: error.code, message: error.message, data: error.data } : { code: error.code, message: error.message };
-    send(error.detail === undefined ? { type: 'abort', invocationId, error: plain } : { type: 'abort', invocationId, error: plain, detail: error.detail });
+    const plain = error.data
+      ? { code: error.code, message: error.message, data: error.data }
+      : { code: error.code, message: error.message };
+    send(
+      error.detail === undefined
+        ? { type: 'abort', invocationId, error: plain }
+        : { type: 'abort', invocationId, error: plain, detail: error.detail },
+    );
   }
 
   function checkRange(size: number, ptr: number, len: number, what: string): void {
     if (!Number.isInteger(ptr) || ptr < 0 || len < 0 || ptr + len > size) {
-      throw fail('E_RUN_OUT_OF_BOUNDS', `The plugin returned ${what} at ${ptr} with length ${len}, outside its ${size}-byte memory. Fix the plugin.`, { ptr, len, memoryBytes: size });
+      throw fail(
+        'E_RUN_OUT_OF_BOUNDS',
+        `The plugin returned ${what} at ${ptr} with length ${len}, outside its ${size}-byte memory. Fix the plugin.`,
+        { ptr, len, memoryBytes: size },
+      );
     }
   }
 
@@ -82,7 +109,11 @@ export function driverMain(endpoint: DriverEndpoint): void {
       if (typeof x[name] !== 'function') missing.push(name);
     }
     if (missing.length > 0) {
-      throw fail('E_RUN_ABI_EXPORTS', `The plugin does not export ${missing.join(', ')}. Build it with the harness SDK (export_plugin!).`, { missing });
+      throw fail(
+        'E_RUN_ABI_EXPORTS',
+        `The plugin does not export ${missing.join(', ')}. Build it with the harness SDK (export_plugin!).`,
+        { missing },
+      );
     }
     let version: unknown;
     try {
@@ -91,7 +122,11 @@ export function driverMain(endpoint: DriverEndpoint): void {
       throw fromThrown(e, 'harness_abi_version');
     }
     if (version !== 1) {
-      throw fail('E_RUN_ABI_VERSION', `The plugin speaks ABI version ${String(version)}, this host speaks version 1. Rebuild it with a current SDK.`, { version: String(version) });
+      throw fail(
+        'E_RUN_ABI_VERSION',
+        `The plugin speaks ABI version ${String(version)}, this host speaks version 1. Rebuild it with a current SDK.`,
+        { version: String(version) },
+      );
     }
     return {
       memory: x.memory as WebAssembly.Memory,
@@ -118,7 +153,9 @@ export function driverMain(endpoint: DriverEndpoint): void {
     const a = abi!;
     const input = encodeFrame(text);
     if (input.length > maxFrame) {
-      throw fail('E_RUN_FRAME_TOO_LARGE', `The host frame is ${input.length} bytes, over the ${maxFrame}-byte limit.`, { bytes: input.length });
+      throw fail('E_RUN_FRAME_TOO_LARGE', `The host frame is ${input.length} bytes, over the ${maxFrame}-byte limit.`, {
+        bytes: input.length,
+      });
     }
     let ptr: number;
     try {
@@ -127,7 +164,11 @@ export function driverMain(endpoint: DriverEndpoint): void {
       throw fromThrown(e, 'harness_alloc');
     }
     if (ptr === 0) {
-      throw fail('E_RUN_ALLOC', `The plugin could not allocate ${input.length} bytes for a frame (harness_alloc returned 0).`, { bytes: input.length });
+      throw fail(
+        'E_RUN_ALLOC',
+        `The plugin could not allocate ${input.length} bytes for a frame (harness_alloc returned 0).`,
+        { bytes: input.length },
+      );
     }
     // The buffer is fetched again after every call into the plugin: memory.grow detaches the old one.
     let buffer = a.memory.buffer;
@@ -140,12 +181,19 @@ export function driverMain(endpoint: DriverEndpoint): void {
       throw fromThrown(e, 'harness_step');
     }
     if (typeof packed !== 'bigint') {
-      throw fail('E_RUN_ABI_EXPORTS', 'harness_step must return an i64 (pointer << 32 | length). Build the plugin with the harness SDK.');
+      throw fail(
+        'E_RUN_ABI_EXPORTS',
+        'harness_step must return an i64 (pointer << 32 | length). Build the plugin with the harness SDK.',
+      );
     }
     const outPtr = Number(BigInt.asUintN(32, packed >> 32n));
     const outLen = Number(BigInt.asUintN(32, packed));
     if (outLen > maxFrame) {
-      throw fail('E_RUN_FRAME_TOO_LARGE', `The plugin returned a ${outLen}-byte frame, over the ${maxFrame}-byte limit.`, { bytes: outLen });
+      throw fail(
+        'E_RUN_FRAME_TOO_LARGE',
+        `The plugin returned a ${outLen}-byte frame, over the ${maxFrame}-byte limit.`,
+        { bytes: outLen },
+      );
     }
     buffer = a.memory.buffer;
     checkRange(buffer.byteLength, outPtr, outLen, 'a frame');
@@ -186,10 +234,18 @@ export function driverMain(endpoint: DriverEndpoint): void {
     let module: WebAssembly.Module;
     try {
       if (message.module instanceof WebAssembly.Module) module = message.module;
-      else if (message.bytes instanceof Uint8Array) module = await WebAssembly.compile(message.bytes as Uint8Array<ArrayBuffer>);
+      else if (message.bytes instanceof Uint8Array)
+        module = await WebAssembly.compile(message.bytes as Uint8Array<ArrayBuffer>);
       else throw new Error('neither a module nor bytes were sent');
     } catch (e) {
-      abort(fail('E_RUN_COMPILE', "The plugin's WebAssembly did not compile. Re-pack it with hplugin. Engine message:", undefined, e instanceof Error ? e.message : String(e)));
+      abort(
+        fail(
+          'E_RUN_COMPILE',
+          "The plugin's WebAssembly did not compile. Re-pack it with hplugin. Engine message:",
+          undefined,
+          e instanceof Error ? e.message : String(e),
+        ),
+      );
       return;
     }
     const imports = WebAssembly.Module.imports(module);
@@ -219,13 +275,23 @@ export function driverMain(endpoint: DriverEndpoint): void {
   endpoint.onMessage((raw) => {
     if (typeof raw !== 'object' || raw === null) return;
     const message = raw as Record<string, unknown>;
-    if (message.type === 'init' && invocationId === null && typeof message.invocationId === 'string' && typeof message.start === 'string') {
+    if (
+      message.type === 'init' &&
+      invocationId === null &&
+      typeof message.invocationId === 'string' &&
+      typeof message.start === 'string'
+    ) {
       invocationId = message.invocationId;
       void init(message);
       return;
     }
     // Stale or foreign messages are ignored; so is a resume before the worker is ready or after it finished.
-    if (message.type === 'resume' && message.invocationId === invocationId && abi !== null && typeof message.frame === 'string') {
+    if (
+      message.type === 'resume' &&
+      message.invocationId === invocationId &&
+      abi !== null &&
+      typeof message.frame === 'string'
+    ) {
       runStep(message.frame);
     }
   });

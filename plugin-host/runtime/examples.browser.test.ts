@@ -61,7 +61,16 @@ describe.skipIf(!replaceText || !notes)('Rust example plugins in Chromium (npm r
     await registry.enable('ws-b', 'example.notes');
     const call = async (workspaceId: string, tool: string, args: object) => {
       const { plugin } = (await registry.pin(workspaceId)).resolve(`example_notes--${tool}`)!;
-      return invokePlugin({ plugin, tool, arguments: args, workspaceId, fs: null, kv, approval: { mode: 'auto' }, createWorker: browserWorkerFactory });
+      return invokePlugin({
+        plugin,
+        tool,
+        arguments: args,
+        workspaceId,
+        fs: null,
+        kv,
+        approval: { mode: 'auto' },
+        createWorker: browserWorkerFactory,
+      });
     };
     expect((await call('ws-a', 'add_note', { text: 'buy milk' })).status).toBe('done');
     const a = await call('ws-a', 'list_notes', {});

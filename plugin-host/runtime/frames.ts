@@ -27,12 +27,11 @@ export interface HostCallRequest {
 }
 
 /** A host response: `ok:true` with `result`, or `ok:false` with `error` and never `result`. */
-export type HostResponse = { id: number; ok: true; result: Record<string, unknown> } | { id: number; ok: false; error: string };
+export type HostResponse =
+  { id: number; ok: true; result: Record<string, unknown> } | { id: number; ok: false; error: string };
 
 export type PluginFrame =
-  | { type: 'host_call'; request: HostCallRequest }
-  | { type: 'done'; output: string }
-  | { type: 'error'; error: string };
+  { type: 'host_call'; request: HostCallRequest } | { type: 'done'; output: string } | { type: 'error'; error: string };
 
 export const startFrame = (request: ToolRequest): string => JSON.stringify({ type: 'start', request });
 export const resumeFrame = (response: HostResponse): string => JSON.stringify({ type: 'resume', response });

@@ -24,7 +24,8 @@ function context(overrides: Partial<HostContext> = {}): HostContext {
   };
 }
 
-const put = (ctx: HostContext, key: string, value: unknown) => performHostCall({ id: 1, op: 'kv.put', args: { key, value } }, ctx);
+const put = (ctx: HostContext, key: string, value: unknown) =>
+  performHostCall({ id: 1, op: 'kv.put', args: { key, value } }, ctx);
 
 describe('kv quota', () => {
   it('counts key length in UTF-8 bytes: 256 accepted, 257 refused, whatever the characters', async () => {
@@ -99,10 +100,15 @@ describe('fs.write approval', () => {
   });
 
   describe('a file that changes while the person approves', () => {
-    const write = (ctx: HostContext, path: string, text: string) => performHostCall({ id: 7, op: 'fs.write', args: { path, text } }, ctx);
+    const write = (ctx: HostContext, path: string, text: string) =>
+      performHostCall({ id: 7, op: 'fs.write', args: { path, text } }, ctx);
     async function workspace() {
       const dir = await mkdtemp(join(tmpdir(), 'host-ops-conflict-'));
-      return { dir, fs: await createNodeWorkspaceFs({ root: dir, access: 'read-write' }), done: () => rm(dir, { recursive: true, force: true }) };
+      return {
+        dir,
+        fs: await createNodeWorkspaceFs({ root: dir, access: 'read-write' }),
+        done: () => rm(dir, { recursive: true, force: true }),
+      };
     }
 
     it('refuses with E_HOST_WRITE_CONFLICT and keeps the person’s edit', async () => {
@@ -134,7 +140,10 @@ describe('fs.write approval', () => {
     it('refuses a new file that appeared meanwhile, and writes when nothing changed', async () => {
       const { dir, fs, done } = await workspace();
       try {
-        const appear = context({ fs, approval: { mode: 'ask', approve: async () => (await writeFile(join(dir, 'new.txt'), 'mine'), true) } });
+        const appear = context({
+          fs,
+          approval: { mode: 'ask', approve: async () => (await writeFile(join(dir, 'new.txt'), 'mine'), true) },
+        });
         const r = await write(appear, 'new.txt', 'plugin');
         expect(r.ok === false && r.error.startsWith('E_HOST_WRITE_CONFLICT:')).toBe(true);
         expect(await readFile(join(dir, 'new.txt'), 'utf8')).toBe('mine');

@@ -50,7 +50,8 @@ export type ApproveWrite = (request: WriteApprovalRequest, signal: AbortSignal) 
  * without one they are refused. `yolo` (the person's explicit "run everything") writes those too. Writes inside
  * .git are refused in every mode unless the fs was wrapped with a policy allowing them (`protectWrites`).
  */
-export type WriteApproval = { mode: 'auto'; approve?: ApproveWrite } | { mode: 'ask'; approve: ApproveWrite } | { mode: 'yolo' };
+export type WriteApproval =
+  { mode: 'auto'; approve?: ApproveWrite } | { mode: 'ask'; approve: ApproveWrite } | { mode: 'yolo' };
 
 export interface HostContext {
   pluginId: string;
@@ -79,7 +80,10 @@ export async function performHostCall(request: HostCallRequest, ctx: HostContext
     // Refusals echo the path or key the plugin sent only as a bounded quote (the path policy and the messages here
     // quote through quoteUntrusted); boundedError keeps that true for any message from below (a store, a backend).
     const data = toErrorData(e, RefusalCode.FAILED);
-    const { code, message } = boundedError(/^E_[A-Z0-9_]{1,40}$/.test(data.code) ? data.code : RefusalCode.FAILED, data.message);
+    const { code, message } = boundedError(
+      /^E_[A-Z0-9_]{1,40}$/.test(data.code) ? data.code : RefusalCode.FAILED,
+      data.message,
+    );
     return { id: request.id, ok: false, error: `${code}: ${message}` };
   }
 }
@@ -108,7 +112,10 @@ async function dispatch({ op, args }: HostCallRequest, ctx: HostContext): Promis
       const json = JSON.stringify(args.value ?? null);
       const valueBytes = encoder.encode(json).length;
       if (valueBytes > KV_QUOTA.maxValueBytes) {
-        throw refuse(RefusalCode.KV_QUOTA, `The value is ${valueBytes} bytes of JSON; one KV value may hold ${KV_QUOTA.maxValueBytes}. Store less per key.`);
+        throw refuse(
+          RefusalCode.KV_QUOTA,
+          `The value is ${valueBytes} bytes of JSON; one KV value may hold ${KV_QUOTA.maxValueBytes}. Store less per key.`,
+        );
       }
       const [usage, old] = await Promise.all([ctx.kv.usage(scope(ctx)), ctx.kv.get(scope(ctx), key)]);
       const keyBytes = encoder.encode(key).length;
@@ -116,7 +123,10 @@ async function dispatch({ op, args }: HostCallRequest, ctx: HostContext): Promis
       const entries = usage.entries + (old === undefined ? 1 : 0);
       const total = usage.bytes - oldBytes + keyBytes + valueBytes;
       if (entries > KV_QUOTA.maxEntries || total > KV_QUOTA.maxTotalBytes) {
-        throw refuse(RefusalCode.KV_QUOTA, `This plugin's storage in this workspace would hold ${entries} keys / ${total} bytes; the quota is ${KV_QUOTA.maxEntries} keys / ${KV_QUOTA.maxTotalBytes} bytes. Delete keys first.`);
+        throw refuse(
+          RefusalCode.KV_QUOTA,
+          `This plugin's storage in this workspace would hold ${entries} keys / ${total} bytes; the quota is ${KV_QUOTA.maxEntries} keys / ${KV_QUOTA.maxTotalBytes} bytes. Delete keys first.`,
+        );
       }
       ctx.onSideEffect();
       await ctx.kv.put(scope(ctx), key, json);
@@ -133,19 +143,32 @@ async function dispatch({ op, args }: HostCallRequest, ctx: HostContext): Promis
 
 function readableFs(ctx: HostContext): WorkspaceFs {
   if (ctx.permissions.workspace === 'none') {
-    throw refuse(RefusalCode.PERMISSION, 'This plugin did not ask for workspace access in its manifest (permissions.workspace is "none").');
+    throw refuse(
+      RefusalCode.PERMISSION,
+      'This plugin did not ask for workspace access in its manifest (permissions.workspace is "none").',
+    );
   }
-  if (!ctx.fs) throw refuse(RefusalCode.NO_WORKSPACE, 'No folder is granted to this workspace. Grant a folder, then run the tool again.');
+  if (!ctx.fs)
+    throw refuse(
+      RefusalCode.NO_WORKSPACE,
+      'No folder is granted to this workspace. Grant a folder, then run the tool again.',
+    );
   return ctx.fs;
 }
 
 async function write(rawPath: string, text: string, ctx: HostContext): Promise<number> {
   const fs = readableFs(ctx);
   if (ctx.permissions.workspace !== 'read-write') {
-    throw refuse(RefusalCode.PERMISSION, 'This plugin may only read: its manifest asks for permissions.workspace "read". Writing needs "read-write".');
+    throw refuse(
+      RefusalCode.PERMISSION,
+      'This plugin may only read: its manifest asks for permissions.workspace "read". Writing needs "read-write".',
+    );
   }
   if (fs.access !== 'read-write') {
-    throw refuse(RefusalCode.READ_ONLY, 'The folder is granted read-only. Grant read-write access to let plugins write.');
+    throw refuse(
+      RefusalCode.READ_ONLY,
+      'The folder is granted read-only. Grant read-write access to let plugins write.',
+    );
   }
   // The write policy judges the normalised path before anyone is asked: a detour into .git is E_PATH_PROTECTED for
   // the plugin, and the person is never shown it. From here on only the normalised path is used and shown.
@@ -154,7 +177,10 @@ async function write(rawPath: string, text: string, ctx: HostContext): Promise<n
   const shown = shownWritePath(rawPath, path);
   const bytes = encoder.encode(text).length;
   if (bytes > MAX_FILE_BYTES) {
-    throw refuse(RefusalCode.TOO_LARGE, `The text is ${bytes} bytes; a plugin may write at most ${MAX_FILE_BYTES} bytes per file.`);
+    throw refuse(
+      RefusalCode.TOO_LARGE,
+      `The text is ${bytes} bytes; a plugin may write at most ${MAX_FILE_BYTES} bytes per file.`,
+    );
   }
   const approval = ctx.approval;
   const approve = approval.mode === 'yolo' ? undefined : approval.approve;
@@ -199,7 +225,11 @@ async function write(rawPath: string, text: string, ctx: HostContext): Promise<n
       );
     }
   }
-  if (ctx.signal.aborted) throw refuse(RefusalCode.WRITE_DENIED, 'The invocation was cancelled before the write started. Nothing was written.');
+  if (ctx.signal.aborted)
+    throw refuse(
+      RefusalCode.WRITE_DENIED,
+      'The invocation was cancelled before the write started. Nothing was written.',
+    );
   ctx.onSideEffect();
   await fs.writeText(path, text);
   return bytes;
@@ -238,7 +268,10 @@ function sameFile(a: FileSnapshot, b: FileSnapshot): boolean {
 
 function kvKey(key: string, ctx: HostContext): string {
   if (!ctx.permissions.storage) {
-    throw refuse(RefusalCode.NO_STORAGE, 'This plugin has no private storage: its manifest sets permissions.storage to false.');
+    throw refuse(
+      RefusalCode.NO_STORAGE,
+      'This plugin has no private storage: its manifest sets permissions.storage to false.',
+    );
   }
   // A UTF-16 unit is 1 to 3 UTF-8 bytes: short keys are within bounds without encoding them.
   if (key.length >= 1 && key.length * 3 <= KV_QUOTA.maxKeyBytes) return key;

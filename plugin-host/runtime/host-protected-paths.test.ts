@@ -29,7 +29,9 @@ afterEach(() => dispose());
 type Response = { ok: boolean; error?: string };
 
 async function writes(paths: readonly string[], approval: WriteApproval, fs?: WorkspaceFs): Promise<string[]> {
-  const script = paths.map((path, i) => hostCall(i + 1, 'fs.write', { path, text: '[core]\n\tfsmonitor = "touch pwned"\n' }));
+  const script = paths.map((path, i) =>
+    hostCall(i + 1, 'fs.write', { path, text: '[core]\n\tfsmonitor = "touch pwned"\n' }),
+  );
   const result = await invokePlugin({
     plugin: await pluginFrom(await recorderWasm(script)),
     tool: 'run',
@@ -56,7 +58,10 @@ describe('plugin fs.write and protected paths', () => {
     const asked: WriteApprovalRequest[] = [];
     const approve = async (r: WriteApprovalRequest) => (asked.push(r), true);
     for (const approval of [{ mode: 'ask', approve }, { mode: 'auto', approve }, { mode: 'yolo' }] as WriteApproval[]) {
-      expect([approval.mode, await writes(GIT_DETOURS, approval)]).toEqual([approval.mode, GIT_DETOURS.map(() => 'E_PATH_PROTECTED')]);
+      expect([approval.mode, await writes(GIT_DETOURS, approval)]).toEqual([
+        approval.mode,
+        GIT_DETOURS.map(() => 'E_PATH_PROTECTED'),
+      ]);
     }
     expect(asked).toEqual([]);
     expect(await readFile(join(root, '.git', 'config'), 'utf8')).toBe(CONFIG);
@@ -67,12 +72,19 @@ describe('plugin fs.write and protected paths', () => {
     await writeFile(join(root, '.i', 'sessions', 'work', 'checkpoints', 'records.ndjson'), '{"seq":1}\n');
     const asked: WriteApprovalRequest[] = [];
     const approve = async (r: WriteApprovalRequest) => (asked.push(r), true);
-    const allowing = protectWrites(await createNodeWorkspaceFs({ root, access: 'read-write' }), { allowGitWrites: true });
+    const allowing = protectWrites(await createNodeWorkspaceFs({ root, access: 'read-write' }), {
+      allowGitWrites: true,
+    });
     for (const approval of [{ mode: 'ask', approve }, { mode: 'auto', approve }, { mode: 'yolo' }] as WriteApproval[]) {
-      expect([approval.mode, await writes(I_STATE_DETOURS, approval, allowing)]).toEqual([approval.mode, I_STATE_DETOURS.map(() => 'E_PATH_PROTECTED')]);
+      expect([approval.mode, await writes(I_STATE_DETOURS, approval, allowing)]).toEqual([
+        approval.mode,
+        I_STATE_DETOURS.map(() => 'E_PATH_PROTECTED'),
+      ]);
     }
     expect(asked).toEqual([]);
-    expect(await readFile(join(root, '.i', 'sessions', 'work', 'checkpoints', 'records.ndjson'), 'utf8')).toBe('{"seq":1}\n');
+    expect(await readFile(join(root, '.i', 'sessions', 'work', 'checkpoints', 'records.ndjson'), 'utf8')).toBe(
+      '{"seq":1}\n',
+    );
   });
 
   it('lets the plugin write inside .git when the fs carries a policy that allows it', async () => {
@@ -84,7 +96,10 @@ describe('plugin fs.write and protected paths', () => {
   it('asks about .vscode/settings.json even in auto mode, with the reason; refuses it when nobody can answer; yolo writes it', async () => {
     const asked: WriteApprovalRequest[] = [];
     const deny = async (r: WriteApprovalRequest) => (asked.push(r), false);
-    expect(await writes(['.vscode/settings.json', 'src/plain.txt'], { mode: 'auto', approve: deny })).toEqual(['E_HOST_WRITE_DENIED', 'ok']);
+    expect(await writes(['.vscode/settings.json', 'src/plain.txt'], { mode: 'auto', approve: deny })).toEqual([
+      'E_HOST_WRITE_DENIED',
+      'ok',
+    ]);
     expect(asked.map((r) => [r.path, r.alwaysAsk?.reason])).toEqual([['.vscode/settings.json', 'vscode']]);
     expect(asked[0]!.alwaysAsk!.text).toContain('VS Code');
     expect(await writes(['.vscode/settings.json'], { mode: 'auto' })).toEqual(['E_HOST_WRITE_DENIED']);
@@ -105,7 +120,10 @@ describe('plugin fs.write and protected paths', () => {
   });
 
   it('refuses a name with a bidi or zero-width character (E_PATH_INVISIBLE_CHAR)', async () => {
-    expect(await writes(['report\u202Etxt.exe', '.g\u200cit/config'], { mode: 'yolo' })).toEqual(['E_PATH_INVISIBLE_CHAR', 'E_PATH_INVISIBLE_CHAR']);
+    expect(await writes(['report\u202Etxt.exe', '.g\u200cit/config'], { mode: 'yolo' })).toEqual([
+      'E_PATH_INVISIBLE_CHAR',
+      'E_PATH_INVISIBLE_CHAR',
+    ]);
   });
 
   it('judges the file a write reaches through a symbolic link (Node follows links inside the folder)', async () => {
@@ -113,7 +131,9 @@ describe('plugin fs.write and protected paths', () => {
     await symlink('.vscode', join(root, 'editor'));
     expect(await writes(['notes/config'], { mode: 'yolo' })).toEqual(['E_PATH_PROTECTED']);
     const asked: WriteApprovalRequest[] = [];
-    expect(await writes(['editor/settings.json'], { mode: 'auto', approve: async (r) => (asked.push(r), false) })).toEqual(['E_HOST_WRITE_DENIED']);
+    expect(
+      await writes(['editor/settings.json'], { mode: 'auto', approve: async (r) => (asked.push(r), false) }),
+    ).toEqual(['E_HOST_WRITE_DENIED']);
     expect(asked.map((r) => [r.path, r.alwaysAsk?.reason])).toEqual([['editor/settings.json', 'vscode']]);
     expect(await readFile(join(root, '.git', 'config'), 'utf8')).toBe(CONFIG);
   });
@@ -122,7 +142,9 @@ describe('plugin fs.write and protected paths', () => {
     await mkdir(join(root, 'secrets'));
     await symlink('secrets', join(root, 'notes'));
     const asked: WriteApprovalRequest[] = [];
-    expect(await writes(['notes/key.txt', 'docs/a.md'], { mode: 'ask', approve: async (r) => (asked.push(r), false) })).toEqual(['E_HOST_WRITE_DENIED', 'E_HOST_WRITE_DENIED']);
+    expect(
+      await writes(['notes/key.txt', 'docs/a.md'], { mode: 'ask', approve: async (r) => (asked.push(r), false) }),
+    ).toEqual(['E_HOST_WRITE_DENIED', 'E_HOST_WRITE_DENIED']);
     expect(asked.map((r) => [r.path, r.realPath])).toEqual([
       ['notes/key.txt', 'secrets/key.txt'],
       ['docs/a.md', undefined],

@@ -27,7 +27,10 @@ afterEach(async () => {
 type Response = { id: number; ok: boolean; error?: string; result?: unknown };
 
 /** Runs one scripted plugin and returns the host responses it received, in order. */
-async function responses(script: object[], options: RunOptions & { permissions?: PluginPermissions; id?: string } = {}): Promise<Response[]> {
+async function responses(
+  script: object[],
+  options: RunOptions & { permissions?: PluginPermissions; id?: string } = {},
+): Promise<Response[]> {
   const { permissions, id, ...rest } = options;
   const plugin = await pluginFrom(await recorderWasm(script), permissions, id);
   const result = await run(plugin, { root, ...rest });
@@ -50,7 +53,11 @@ describe('path escapes are refused through the shared WorkspaceFs policy', () =>
   ];
   for (const [path, code] of cases) {
     it(`fs.read, fs.list and fs.write of ${JSON.stringify(path)} → ${code}`, async () => {
-      const rs = await responses([hostCall(1, 'fs.read', { path }), hostCall(2, 'fs.list', { path }), hostCall(3, 'fs.write', { path, text: 'x' })]);
+      const rs = await responses([
+        hostCall(1, 'fs.read', { path }),
+        hostCall(2, 'fs.list', { path }),
+        hostCall(3, 'fs.write', { path, text: 'x' }),
+      ]);
       expect(rs.map(codeOf)).toEqual([code, code, code]);
     });
   }
@@ -65,7 +72,13 @@ describe('path escapes are refused through the shared WorkspaceFs policy', () =>
       hostCall(4, 'fs.write', { path: 'link/new.txt', text: 'pwned' }),
       hostCall(5, 'fs.list', { path: 'link' }),
     ]);
-    expect(rs.map(codeOf)).toEqual(['E_PATH_ESCAPE', 'E_PATH_ESCAPE', 'E_PATH_ESCAPE', 'E_PATH_ESCAPE', 'E_PATH_ESCAPE']);
+    expect(rs.map(codeOf)).toEqual([
+      'E_PATH_ESCAPE',
+      'E_PATH_ESCAPE',
+      'E_PATH_ESCAPE',
+      'E_PATH_ESCAPE',
+      'E_PATH_ESCAPE',
+    ]);
     expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('outside');
     await expect(readFile(join(outside, 'new.txt'))).rejects.toThrow();
   });
@@ -73,13 +86,17 @@ describe('path escapes are refused through the shared WorkspaceFs policy', () =>
 
 describe('permissions and approval', () => {
   it('a plugin whose manifest asks for read only cannot write (E_HOST_PERMISSION)', async () => {
-    const rs = await responses([hostCall(1, 'fs.write', { path: 'notes.txt', text: 'x' })], { permissions: { workspace: 'read', storage: false } });
+    const rs = await responses([hostCall(1, 'fs.write', { path: 'notes.txt', text: 'x' })], {
+      permissions: { workspace: 'read', storage: false },
+    });
     expect(codeOf(rs[0])).toBe('E_HOST_PERMISSION');
     expect(await readFile(join(root, 'notes.txt'), 'utf8')).toBe('inside');
   });
 
   it('a plugin with workspace "none" cannot read (E_HOST_PERMISSION)', async () => {
-    const rs = await responses([hostCall(1, 'fs.read', { path: 'notes.txt' })], { permissions: { workspace: 'none', storage: false } });
+    const rs = await responses([hostCall(1, 'fs.read', { path: 'notes.txt' })], {
+      permissions: { workspace: 'none', storage: false },
+    });
     expect(codeOf(rs[0])).toBe('E_HOST_PERMISSION');
   });
 
@@ -98,7 +115,11 @@ describe('permissions and approval', () => {
       },
     };
     const rs = await responses(
-      [hostCall(1, 'fs.write', { path: 'notes.txt', text: 'changed' }), hostCall(2, 'fs.write', { path: 'allowed.txt', text: 'ok' }), hostCall(3, 'fs.read', { path: 'notes.txt' })],
+      [
+        hostCall(1, 'fs.write', { path: 'notes.txt', text: 'changed' }),
+        hostCall(2, 'fs.write', { path: 'allowed.txt', text: 'ok' }),
+        hostCall(3, 'fs.read', { path: 'notes.txt' }),
+      ],
       { approval },
     );
     expect(rs.map(codeOf)).toEqual(['E_HOST_WRITE_DENIED', 'ok', 'ok']);
@@ -136,7 +157,13 @@ describe('permissions and approval', () => {
     expect(rs[1]).toEqual({
       id: 2,
       ok: true,
-      result: { entries: [{ path: 'bin.dat', directory: false, size: 1 }, { path: 'notes.txt', directory: false, size: 6 }, { path: 'sub', directory: true, size: 0 }] },
+      result: {
+        entries: [
+          { path: 'bin.dat', directory: false, size: 1 },
+          { path: 'notes.txt', directory: false, size: 6 },
+          { path: 'sub', directory: true, size: 0 },
+        ],
+      },
     });
   });
 });
@@ -144,22 +171,36 @@ describe('permissions and approval', () => {
 describe('answers too large for a frame', () => {
   it('refuses a read whose JSON-escaped answer would exceed 16 MiB (E_HOST_TOO_LARGE), and the plugin goes on', async () => {
     await writeFile(join(root, 'controls.txt'), '\u0001'.repeat(3 * 1024 * 1024)); // 3 MiB → 18 MiB escaped
-    const rs = await responses([hostCall(1, 'fs.read', { path: 'controls.txt' }), hostCall(2, 'fs.read', { path: 'notes.txt' })]);
+    const rs = await responses([
+      hostCall(1, 'fs.read', { path: 'controls.txt' }),
+      hostCall(2, 'fs.read', { path: 'notes.txt' }),
+    ]);
     expect(rs.map(codeOf)).toEqual(['E_HOST_TOO_LARGE', 'ok']);
   });
 });
 
 describe('private KV', () => {
   it('is refused without storage:true (E_HOST_NO_STORAGE)', async () => {
-    const rs = await responses([hostCall(1, 'kv.put', { key: 'k', value: 1 }), hostCall(2, 'kv.get', { key: 'k' }), hostCall(3, 'kv.delete', { key: 'k' })], {
-      permissions: { workspace: 'read', storage: false },
-    });
+    const rs = await responses(
+      [
+        hostCall(1, 'kv.put', { key: 'k', value: 1 }),
+        hostCall(2, 'kv.get', { key: 'k' }),
+        hostCall(3, 'kv.delete', { key: 'k' }),
+      ],
+      {
+        permissions: { workspace: 'read', storage: false },
+      },
+    );
     expect(rs.map(codeOf)).toEqual(['E_HOST_NO_STORAGE', 'E_HOST_NO_STORAGE', 'E_HOST_NO_STORAGE']);
   });
 
   it('is isolated across plugins and across workspaces: the same key reads back nothing elsewhere', async () => {
     const kv: KvStore = new MemoryKvStore();
-    await responses([hostCall(1, 'kv.put', { key: 'token', value: 'A-ws1' })], { kv, id: 'a.plugin', workspaceId: 'ws-1' });
+    await responses([hostCall(1, 'kv.put', { key: 'token', value: 'A-ws1' })], {
+      kv,
+      id: 'a.plugin',
+      workspaceId: 'ws-1',
+    });
     const get = [hostCall(1, 'kv.get', { key: 'token' })];
     const otherPlugin = await responses(get, { kv, id: 'b.plugin', workspaceId: 'ws-1' });
     const otherWorkspace = await responses(get, { kv, id: 'a.plugin', workspaceId: 'ws-2' });

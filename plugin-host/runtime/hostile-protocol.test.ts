@@ -24,7 +24,11 @@ describe('protocol violations abort the invocation', () => {
   });
 
   it('a done frame followed by another frame in the same buffer is not JSON → E_RUN_BAD_JSON', async () => {
-    expect(await abortCode(['{"type":"done","output":"x"}{"type":"host_call","request":{"id":1,"op":"kv.get","args":{"key":"k"}}}'])).toBe('E_RUN_BAD_JSON');
+    expect(
+      await abortCode([
+        '{"type":"done","output":"x"}{"type":"host_call","request":{"id":1,"op":"kv.get","args":{"key":"k"}}}',
+      ]),
+    ).toBe('E_RUN_BAD_JSON');
   });
 
   it('invalid UTF-8 inside a scripted frame → E_RUN_BAD_UTF8', async () => {
@@ -76,7 +80,10 @@ describe('protocol violations abort the invocation', () => {
   it('an extra argument → E_RUN_BAD_ARGS, and the call is not performed', async () => {
     const ws = await tempWorkspace();
     dispose = ws.dispose;
-    const result = await run(await pluginFrom(await recorderWasm([hostCall(1, 'fs.write', { path: 'a.txt', text: 'x', mode: 'append' })])), { root: ws.root });
+    const result = await run(
+      await pluginFrom(await recorderWasm([hostCall(1, 'fs.write', { path: 'a.txt', text: 'x', mode: 'append' })])),
+      { root: ws.root },
+    );
     expect(result).toMatchObject({ status: 'aborted', error: { code: 'E_RUN_BAD_ARGS' }, sideEffects: false });
     await expect(readFile(join(ws.root, 'a.txt'))).rejects.toThrow();
   });
@@ -99,7 +106,10 @@ describe('protocol violations abort the invocation', () => {
     dispose = ws.dispose;
     await writeFile(join(ws.root, 'bin.dat'), Uint8Array.from([0xff, 0xfe]));
     const kv = new MemoryKvStore();
-    const result = await run(await pluginFrom(await recorderWasm([hostCall(1, 'fs.read', { path: 'bin.dat' })])), { root: ws.root, kv });
+    const result = await run(await pluginFrom(await recorderWasm([hostCall(1, 'fs.read', { path: 'bin.dat' })])), {
+      root: ws.root,
+      kv,
+    });
     expect(result.status).toBe('done');
     if (result.status !== 'done') return;
     const response = (JSON.parse(result.output.split('\n')[1]!) as { response: Record<string, unknown> }).response;

@@ -23,15 +23,31 @@ describe('a well-behaved plugin', () => {
       hostCall(7, 'kv.get', { key: 'count' }),
     ]);
     const kv = new MemoryKvStore();
-    const result = await run(await pluginFrom(wasm), { root: ws.root, kv, arguments: { path: 'notes.txt' }, invocationId: 'inv-1' });
+    const result = await run(await pluginFrom(wasm), {
+      root: ws.root,
+      kv,
+      arguments: { path: 'notes.txt' },
+      invocationId: 'inv-1',
+    });
     expect(result.status).toBe('done');
     if (result.status !== 'done') return;
     expect(result.sideEffects).toBe(true);
     expect(result.hostCalls).toBe(7);
     expect(readTranscript(result.output)).toEqual([
-      { type: 'start', request: { id: 'inv-1', event: 'tool', workspace_id: 'ws-1', data: { name: 'run', arguments: { path: 'notes.txt' } } } },
+      {
+        type: 'start',
+        request: {
+          id: 'inv-1',
+          event: 'tool',
+          workspace_id: 'ws-1',
+          data: { name: 'run', arguments: { path: 'notes.txt' } },
+        },
+      },
       { type: 'resume', response: { id: 1, ok: true, result: { text: 'hello world' } } },
-      { type: 'resume', response: { id: 2, ok: true, result: { entries: [{ path: 'notes.txt', directory: false, size: 11 }] } } },
+      {
+        type: 'resume',
+        response: { id: 2, ok: true, result: { entries: [{ path: 'notes.txt', directory: false, size: 11 }] } },
+      },
       { type: 'resume', response: { id: 3, ok: true, result: { bytes: 6 } } },
       { type: 'resume', response: { id: 4, ok: true, result: {} } },
       { type: 'resume', response: { id: 5, ok: true, result: { value: { n: 2 } } } },
@@ -45,7 +61,9 @@ describe('a well-behaved plugin', () => {
     const ws = await tempWorkspace();
     dispose = ws.dispose;
     await writeFile(join(ws.root, 'a.txt'), 'x');
-    const result = await run(await pluginFrom(await recorderWasm([hostCall(1, 'fs.read', { path: 'a.txt' })])), { root: ws.root });
+    const result = await run(await pluginFrom(await recorderWasm([hostCall(1, 'fs.read', { path: 'a.txt' })])), {
+      root: ws.root,
+    });
     expect(result).toMatchObject({ status: 'done', sideEffects: false, hostCalls: 1 });
   });
 });

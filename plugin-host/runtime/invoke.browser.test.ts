@@ -10,14 +10,24 @@ import { MemoryKvStore } from './kv-store';
 import { ModuleCache } from './module-cache';
 
 async function plugin(wasm: Uint8Array): Promise<RuntimePlugin> {
-  return { id: 'test.recorder', version: '1.0.0', sha256: await sha256Hex(wasm), permissions: { workspace: 'read-write', storage: true }, tools: [{ name: 'run' }], wasm };
+  return {
+    id: 'test.recorder',
+    version: '1.0.0',
+    sha256: await sha256Hex(wasm),
+    permissions: { workspace: 'read-write', storage: true },
+    tools: [{ name: 'run' }],
+    wasm,
+  };
 }
 
 async function opfsWorkspace() {
   const opfs = await navigator.storage.getDirectory();
   const name = `runtime-${crypto.randomUUID()}`;
   const dir = await opfs.getDirectoryHandle(name, { create: true });
-  return { fs: createFsaWorkspaceFs(dir, { access: 'read-write' }), cleanup: () => opfs.removeEntry(name, { recursive: true }) };
+  return {
+    fs: createFsaWorkspaceFs(dir, { access: 'read-write' }),
+    cleanup: () => opfs.removeEntry(name, { recursive: true }),
+  };
 }
 
 describe('plugin runtime in a browser module Worker', () => {
@@ -26,7 +36,11 @@ describe('plugin runtime in a browser module Worker', () => {
     try {
       await fs.writeText('notes.txt', 'hello world');
       const p = await plugin(
-        await recorderWasm([hostCall(1, 'fs.read', { path: 'notes.txt' }), hostCall(2, 'fs.write', { path: 'notes.txt', text: 'HELLO' }), hostCall(3, 'kv.put', { key: 'k', value: [1] })]),
+        await recorderWasm([
+          hostCall(1, 'fs.read', { path: 'notes.txt' }),
+          hostCall(2, 'fs.write', { path: 'notes.txt', text: 'HELLO' }),
+          hostCall(3, 'kv.put', { key: 'k', value: [1] }),
+        ]),
       );
       const cache = new ModuleCache();
       const approvals: string[] = [];
@@ -37,7 +51,13 @@ describe('plugin runtime in a browser module Worker', () => {
         workspaceId: 'ws',
         fs,
         kv: new MemoryKvStore(),
-        approval: { mode: 'ask' as const, approve: async (r: { path: string; oldText: string | null; newText: string }) => (approvals.push(`${r.path}:${r.oldText}→${r.newText}`), true) },
+        approval: {
+          mode: 'ask' as const,
+          approve: async (r: { path: string; oldText: string | null; newText: string }) => (
+            approvals.push(`${r.path}:${r.oldText}→${r.newText}`),
+            true
+          ),
+        },
         createWorker: browserWorkerFactory,
         moduleCache: cache,
       };

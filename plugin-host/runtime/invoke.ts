@@ -76,7 +76,8 @@ function fitFrame(response: HostResponse): string {
 }
 
 let counter = 0;
-const newInvocationId = () => `inv-${Date.now().toString(36)}-${(++counter).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+const newInvocationId = () =>
+  `inv-${Date.now().toString(36)}-${(++counter).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
 export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
   const { plugin, createWorker } = options;
@@ -91,9 +92,17 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
   let resolveResult!: (r: InvokeResult) => void;
   const result = new Promise<InvokeResult>((r) => (resolveResult = r));
 
-  const base = (): ResultBase => ({ invocationId, sideEffects, hostCalls: mediator.hostCalls, durationMs: performance.now() - startedAt });
+  const base = (): ResultBase => ({
+    invocationId,
+    sideEffects,
+    hostCalls: mediator.hostCalls,
+    durationMs: performance.now() - startedAt,
+  });
 
-  function finish(outcome: { status: 'done'; output: string } | { status: 'error'; error: string } | { status: 'aborted'; error: ErrorData }): void {
+  function finish(
+    outcome:
+      { status: 'done'; output: string } | { status: 'error'; error: string } | { status: 'aborted'; error: ErrorData },
+  ): void {
     if (settled) return;
     settled = true;
     budget.stop();
@@ -102,17 +111,29 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
     const w = worker;
     worker = null;
     const r = { ...base(), ...outcome } as InvokeResult;
-    if (w) void w.terminate().then(() => resolveResult(r), () => resolveResult(r));
+    if (w)
+      void w.terminate().then(
+        () => resolveResult(r),
+        () => resolveResult(r),
+      );
     else resolveResult(r);
   }
   // Every abort leaves through here: boundedError is the net that keeps it small even if a message or data built
   // somewhere above ever embeds untrusted text whole (each site already quotes through quoteUntrusted).
-  const abort = (code: string, message: string, data?: Record<string, unknown>) => finish({ status: 'aborted', error: boundedError(code, message, data) });
+  const abort = (code: string, message: string, data?: Record<string, unknown>) =>
+    finish({ status: 'aborted', error: boundedError(code, message, data) });
 
   const budget = new Budget(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, () =>
-    abort(AbortCode.TIMEOUT, `The plugin ran past its ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms budget and was stopped. Nothing was retried; check the workspace before running it again.`),
+    abort(
+      AbortCode.TIMEOUT,
+      `The plugin ran past its ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms budget and was stopped. Nothing was retried; check the workspace before running it again.`,
+    ),
   );
-  const onCancel = () => abort(AbortCode.CANCELLED, 'The invocation was cancelled and the plugin stopped. Nothing was retried; check the workspace before running it again.');
+  const onCancel = () =>
+    abort(
+      AbortCode.CANCELLED,
+      'The invocation was cancelled and the plugin stopped. Nothing was retried; check the workspace before running it again.',
+    );
 
   const hostContext: HostContext = {
     pluginId: plugin.id,
@@ -130,16 +151,21 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
 
   async function onFrame(text: string): Promise<void> {
     // The driver steps only after a resume, so a frame while a host call is pending means a broken worker.
-    if (pending) return abort(AbortCode.BAD_FRAME, 'The plugin worker sent a frame while a host call was still being answered.');
+    if (pending)
+      return abort(AbortCode.BAD_FRAME, 'The plugin worker sent a frame while a host call was still being answered.');
     let frame: unknown;
     try {
       frame = JSON.parse(text);
     } catch {
       // JSON.parse refuses a leading U+FEFF, and the driver's decoder keeps it (ignoreBOM): a BOM-prefixed frame ends here.
-      return abort(AbortCode.BAD_JSON, `The plugin returned a frame that is not valid JSON (it starts ${quoteUntrusted(text, 40)}). Frames are one JSON object, without a byte order mark.`, {
-        head: quoteUntrusted(text, 80),
-        characters: text.length,
-      });
+      return abort(
+        AbortCode.BAD_JSON,
+        `The plugin returned a frame that is not valid JSON (it starts ${quoteUntrusted(text, 40)}). Frames are one JSON object, without a byte order mark.`,
+        {
+          head: quoteUntrusted(text, 80),
+          characters: text.length,
+        },
+      );
     }
     let judged;
     try {
@@ -161,11 +187,19 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
   async function start(): Promise<void> {
     if (!plugin.tools.some((t) => t.name === options.tool)) {
       const known = plugin.tools.map((t) => t.name).join(', ');
-      return abort(AbortCode.UNKNOWN_TOOL, `Plugin ${plugin.id} has no tool ${quoteUntrusted(options.tool, 80)}. Its tools: ${known}.`);
+      return abort(
+        AbortCode.UNKNOWN_TOOL,
+        `Plugin ${plugin.id} has no tool ${quoteUntrusted(options.tool, 80)}. Its tools: ${known}.`,
+      );
     }
     let start: string;
     try {
-      start = startFrame({ id: invocationId, event: 'tool', workspace_id: options.workspaceId, data: { name: options.tool, arguments: options.arguments } });
+      start = startFrame({
+        id: invocationId,
+        event: 'tool',
+        workspace_id: options.workspaceId,
+        data: { name: options.tool, arguments: options.arguments },
+      });
     } catch {
       return abort(AbortCode.BAD_ARGUMENTS, 'The tool arguments are not serialisable as JSON.');
     }
@@ -177,7 +211,10 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
       try {
         module = await options.moduleCache.get(plugin.sha256, plugin.wasm);
       } catch (e) {
-        return abort(AbortCode.COMPILE, `The plugin's WebAssembly did not compile. Re-pack it with hplugin. Engine message: ${quoteUntrusted(e instanceof Error ? e.message : String(e))}.`);
+        return abort(
+          AbortCode.COMPILE,
+          `The plugin's WebAssembly did not compile. Re-pack it with hplugin. Engine message: ${quoteUntrusted(e instanceof Error ? e.message : String(e))}.`,
+        );
       }
       if (settled) return;
     }
@@ -203,7 +240,9 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
     });
     w.onError((error) => {
       if (settled || worker !== w) return;
-      abort(AbortCode.WORKER, `The plugin worker stopped unexpectedly: ${quoteUntrusted(error.message)}.`, { cause: error.code });
+      abort(AbortCode.WORKER, `The plugin worker stopped unexpectedly: ${quoteUntrusted(error.message)}.`, {
+        cause: error.code,
+      });
     });
     w.post(
       module
@@ -212,6 +251,11 @@ export function invokePlugin(options: InvokeOptions): Promise<InvokeResult> {
     );
   }
 
-  void start().catch((e: unknown) => abort(AbortCode.HOST, `The host failed starting the plugin: ${quoteUntrusted(HarnessError.isInstance(e) ? e.message : String(e))}.`));
+  void start().catch((e: unknown) =>
+    abort(
+      AbortCode.HOST,
+      `The host failed starting the plugin: ${quoteUntrusted(HarnessError.isInstance(e) ? e.message : String(e))}.`,
+    ),
+  );
   return result;
 }

@@ -4,7 +4,10 @@ import { AbortCode } from './codes';
 import { driverMain } from './driver';
 import { FrameMediator } from './mediator';
 
-const call = (id: unknown, op = 'kv.get', args: unknown = { key: 'k' }) => ({ type: 'host_call', request: { id, op, args } });
+const call = (id: unknown, op = 'kv.get', args: unknown = { key: 'k' }) => ({
+  type: 'host_call',
+  request: { id, op, args },
+});
 const codeOf = (fn: () => unknown) => {
   try {
     fn();
@@ -44,10 +47,18 @@ describe('FrameMediator', () => {
     expect(codeOf(() => m().accept(call(1, 'fs.read', ['path'])))).toBe(AbortCode.BAD_ARGS);
     expect(codeOf(() => m().accept(call(1, 'toString', {})))).toBe(AbortCode.UNKNOWN_OP);
     expect(codeOf(() => m().accept(call(1, 'kv.get', { kye: 'k' })))).toBe(AbortCode.BAD_ARGS);
-    expect(codeOf(() => m().accept(call(1, 'kv.get', JSON.parse('{"key":"k","__proto__":"x"}'))))).toBe(AbortCode.BAD_ARGS);
-    expect(codeOf(() => m().accept(JSON.parse('{"type":"done","output":"x","__proto__":{}}')))).toBe(AbortCode.BAD_FRAME);
-    expect(codeOf(() => m().accept({ type: 'host_call', request: { id: 1, op: 'kv.get', arg: { key: 'k' } } }))).toBe(AbortCode.BAD_FRAME);
-    expect(codeOf(() => m().accept({ type: 'host_call', request: { id: 1, op: 'kv.get', args: { key: 'k' }, extra: 1 } }))).toBe(AbortCode.BAD_FRAME);
+    expect(codeOf(() => m().accept(call(1, 'kv.get', JSON.parse('{"key":"k","__proto__":"x"}'))))).toBe(
+      AbortCode.BAD_ARGS,
+    );
+    expect(codeOf(() => m().accept(JSON.parse('{"type":"done","output":"x","__proto__":{}}')))).toBe(
+      AbortCode.BAD_FRAME,
+    );
+    expect(codeOf(() => m().accept({ type: 'host_call', request: { id: 1, op: 'kv.get', arg: { key: 'k' } } }))).toBe(
+      AbortCode.BAD_FRAME,
+    );
+    expect(
+      codeOf(() => m().accept({ type: 'host_call', request: { id: 1, op: 'kv.get', args: { key: 'k' }, extra: 1 } })),
+    ).toBe(AbortCode.BAD_FRAME);
   });
 
   it('names at most three unexpected fields, each quoted briefly, and counts the rest', () => {

@@ -29,7 +29,10 @@ const KEYS_SHOWN = 3;
 const KEY_QUOTE_CHARS = 60;
 
 /** Unexpected and missing fields, with the unexpected ones (untrusted names) quoted and capped. */
-function fieldReport(value: Record<string, unknown>, keys: readonly string[]): { text: string; data: Record<string, unknown> } | undefined {
+function fieldReport(
+  value: Record<string, unknown>,
+  keys: readonly string[],
+): { text: string; data: Record<string, unknown> } | undefined {
   const extra: string[] = [];
   let extraCount = 0;
   for (const k in value) {
@@ -64,7 +67,12 @@ export class FrameMediator {
   private nextId = 1;
   private terminal = false;
 
-  constructor(private readonly limits: { maxHostCalls: number; maxOutputBytes: number } = { maxHostCalls: MAX_HOST_CALLS, maxOutputBytes: MAX_OUTPUT_BYTES }) {}
+  constructor(
+    private readonly limits: { maxHostCalls: number; maxOutputBytes: number } = {
+      maxHostCalls: MAX_HOST_CALLS,
+      maxOutputBytes: MAX_OUTPUT_BYTES,
+    },
+  ) {}
 
   /** Host calls accepted so far. */
   get hostCalls(): number {
@@ -74,10 +82,16 @@ export class FrameMediator {
   /** Validates one frame; throws a HarnessError with an E_RUN_* code on any violation. */
   accept(frame: unknown): PluginFrame {
     if (this.terminal) {
-      throw new HarnessError(AbortCode.AFTER_DONE, 'The plugin produced a frame after its final done/error frame. Fix the plugin: an invocation ends at done or error.');
+      throw new HarnessError(
+        AbortCode.AFTER_DONE,
+        'The plugin produced a frame after its final done/error frame. Fix the plugin: an invocation ends at done or error.',
+      );
     }
     if (!isRecord(frame) || typeof frame.type !== 'string') {
-      throw new HarnessError(AbortCode.BAD_FRAME, 'At frame: expected an object with a "type" of host_call, done or error.');
+      throw new HarnessError(
+        AbortCode.BAD_FRAME,
+        'At frame: expected an object with a "type" of host_call, done or error.',
+      );
     }
     switch (frame.type) {
       case 'host_call':
@@ -87,16 +101,24 @@ export class FrameMediator {
         const field = frame.type === 'done' ? 'output' : 'error';
         exactKeys(frame, frame.type === 'done' ? DONE_FIELDS : ERROR_FIELDS, 'frame');
         const text = frame[field];
-        if (typeof text !== 'string') throw new HarnessError(AbortCode.BAD_FRAME, `At frame.${field}: expected a string.`);
+        if (typeof text !== 'string')
+          throw new HarnessError(AbortCode.BAD_FRAME, `At frame.${field}: expected a string.`);
         const bytes = encoder.encode(text).length;
         if (bytes > this.limits.maxOutputBytes) {
-          throw new HarnessError(AbortCode.OUTPUT_TOO_LARGE, `The plugin's final ${field} is ${bytes} bytes, over the ${this.limits.maxOutputBytes}-byte limit. Return less text.`, { bytes });
+          throw new HarnessError(
+            AbortCode.OUTPUT_TOO_LARGE,
+            `The plugin's final ${field} is ${bytes} bytes, over the ${this.limits.maxOutputBytes}-byte limit. Return less text.`,
+            { bytes },
+          );
         }
         this.terminal = true;
         return frame.type === 'done' ? { type: 'done', output: text } : { type: 'error', error: text };
       }
       default:
-        throw new HarnessError(AbortCode.BAD_FRAME, `At frame.type: expected host_call, done or error, got ${quoteUntrusted(frame.type, 40)}.`);
+        throw new HarnessError(
+          AbortCode.BAD_FRAME,
+          `At frame.type: expected host_call, done or error, got ${quoteUntrusted(frame.type, 40)}.`,
+        );
     }
   }
 
@@ -107,20 +129,38 @@ export class FrameMediator {
     exactKeys(request, REQUEST_FIELDS, 'frame.request');
     const { id, op, args } = request;
     if (this.nextId > this.limits.maxHostCalls) {
-      throw new HarnessError(AbortCode.TOO_MANY_CALLS, `The plugin made more than ${this.limits.maxHostCalls} host calls in one invocation. Do less per call, or split the work.`, { limit: this.limits.maxHostCalls });
+      throw new HarnessError(
+        AbortCode.TOO_MANY_CALLS,
+        `The plugin made more than ${this.limits.maxHostCalls} host calls in one invocation. Do less per call, or split the work.`,
+        { limit: this.limits.maxHostCalls },
+      );
     }
     if (id !== this.nextId) {
-      throw new HarnessError(AbortCode.HOST_ID, `Host call id ${quoteUntrusted(id, 40)} is out of sequence: expected ${this.nextId}. Ids run 1, 2, 3, … with no gap or repeat.`, { expected: this.nextId, got: typeof id === 'number' ? id : quoteUntrusted(id, 40) });
+      throw new HarnessError(
+        AbortCode.HOST_ID,
+        `Host call id ${quoteUntrusted(id, 40)} is out of sequence: expected ${this.nextId}. Ids run 1, 2, 3, … with no gap or repeat.`,
+        { expected: this.nextId, got: typeof id === 'number' ? id : quoteUntrusted(id, 40) },
+      );
     }
     if (typeof op !== 'string' || !Object.hasOwn(HOST_OP_ARGS, op)) {
-      throw new HarnessError(AbortCode.UNKNOWN_OP, `Unknown host operation ${quoteUntrusted(op, 60)}. Known: ${Object.keys(HOST_OP_ARGS).join(', ')}.`);
+      throw new HarnessError(
+        AbortCode.UNKNOWN_OP,
+        `Unknown host operation ${quoteUntrusted(op, 60)}. Known: ${Object.keys(HOST_OP_ARGS).join(', ')}.`,
+      );
     }
     const fields = HOST_OP_ARGS[op as HostOp];
-    if (!isRecord(args)) throw new HarnessError(AbortCode.BAD_ARGS, `At frame.request.args: ${op} takes an object with ${fields.join(', ')}.`);
+    if (!isRecord(args))
+      throw new HarnessError(
+        AbortCode.BAD_ARGS,
+        `At frame.request.args: ${op} takes an object with ${fields.join(', ')}.`,
+      );
     if (!hasExactly(args, fields)) this.refuseArgs(op, fields, args);
     for (const field of fields) {
       if (field !== 'value' && typeof args[field] !== 'string') {
-        throw new HarnessError(AbortCode.BAD_ARGS, `At frame.request.args.${field}: ${op} needs a string.`, { op, field });
+        throw new HarnessError(AbortCode.BAD_ARGS, `At frame.request.args.${field}: ${op} needs a string.`, {
+          op,
+          field,
+        });
       }
     }
     this.nextId++;
@@ -129,6 +169,10 @@ export class FrameMediator {
 
   private refuseArgs(op: string, fields: readonly string[], args: Record<string, unknown>): void {
     const report = fieldReport(args, fields);
-    if (report) throw new HarnessError(AbortCode.BAD_ARGS, `${op} takes exactly ${fields.join(', ')}${report.text}.`, { op, ...report.data });
+    if (report)
+      throw new HarnessError(AbortCode.BAD_ARGS, `${op} takes exactly ${fields.join(', ')}${report.text}.`, {
+        op,
+        ...report.data,
+      });
   }
 }

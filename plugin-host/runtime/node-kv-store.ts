@@ -24,7 +24,11 @@ export class FileKvStore implements KvStore {
   }
 
   private file({ workspaceId, pluginId }: KvScope): string {
-    if (!PLUGIN_ID.test(pluginId)) throw new HarnessError('E_HOST_KV_KEY', `${quoteUntrusted(pluginId, 80)} is not a plugin id. Plugin ids are lower-case letters, digits, "." and "-".`);
+    if (!PLUGIN_ID.test(pluginId))
+      throw new HarnessError(
+        'E_HOST_KV_KEY',
+        `${quoteUntrusted(pluginId, 80)} is not a plugin id. Plugin ids are lower-case letters, digits, "." and "-".`,
+      );
     return join(this.workspaceDir(workspaceId), `${pluginId}.json`);
   }
 
@@ -37,8 +41,16 @@ export class FileKvStore implements KvStore {
       throw e;
     }
     const data = JSON.parse(text) as KvFile;
-    if (data.format !== 1 || data.workspaceId !== scope.workspaceId || data.pluginId !== scope.pluginId || !Array.isArray(data.entries)) {
-      throw new HarnessError('E_HOST_FAILED', `The KV file ${this.file(scope)} is not a format-1 store of this workspace and plugin. Move it away and run again.`);
+    if (
+      data.format !== 1 ||
+      data.workspaceId !== scope.workspaceId ||
+      data.pluginId !== scope.pluginId ||
+      !Array.isArray(data.entries)
+    ) {
+      throw new HarnessError(
+        'E_HOST_FAILED',
+        `The KV file ${this.file(scope)} is not a format-1 store of this workspace and plugin. Move it away and run again.`,
+      );
     }
     return new Map(data.entries);
   }
@@ -72,7 +84,13 @@ export class FileKvStore implements KvStore {
   }
 
   async clear({ pluginId, workspaceId }: { pluginId: string; workspaceId?: string }): Promise<void> {
-    const dirs = workspaceId !== undefined ? [this.workspaceDir(workspaceId)] : await readdir(join(this.dir, 'kv')).then((names) => names.map((n) => join(this.dir, 'kv', n)), () => []);
+    const dirs =
+      workspaceId !== undefined
+        ? [this.workspaceDir(workspaceId)]
+        : await readdir(join(this.dir, 'kv')).then(
+            (names) => names.map((n) => join(this.dir, 'kv', n)),
+            () => [],
+          );
     for (const d of dirs) await rm(join(d, `${pluginId}.json`), { force: true });
   }
 }

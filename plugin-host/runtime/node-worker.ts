@@ -29,7 +29,10 @@ export function createNodeWorker(options: NodeWorkerOptions = {}): WorkerHandle 
     stdout: true,
     stderr: true,
     env: {},
-    resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 256, stackSizeMb: options.stackSizeMb ?? 4 },
+    resourceLimits: {
+      maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 256,
+      stackSizeMb: options.stackSizeMb ?? 4,
+    },
   });
   worker.unref();
   let exited = false;
@@ -48,4 +51,7 @@ export function createNodeWorker(options: NodeWorkerOptions = {}): WorkerHandle 
   };
 }
 
-export const nodeWorkerFactory = (options: NodeWorkerOptions = {}): WorkerFactory => () => createNodeWorker(options);
+export const nodeWorkerFactory =
+  (options: NodeWorkerOptions = {}): WorkerFactory =>
+  () =>
+    createNodeWorker(options);

@@ -10,7 +10,11 @@ const setup = () => {
   return { kv, registry: createPluginRegistry({ storage: new MemoryRegistryStorage(), kv, now: () => 1000 }) };
 };
 
-const codeOf = async (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: string }) => e.code ?? 'no code');
+const codeOf = async (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: { code?: string }) => e.code ?? 'no code',
+  );
 
 describe('plugin registry', () => {
   it('imports a validated package and lists identity, version, permissions, tools and sha256, without enabling it', async () => {
@@ -54,7 +58,9 @@ describe('plugin registry', () => {
     const snapshot = await registry.pin('ws-1');
     expect(snapshot.tools.map((t) => t.publicName)).toEqual(['test_recorder--run']);
 
-    const update = await registry.import(await packFixture(await recorderWasm([{ type: 'done', output: 'version 2' }]), { version: '1.1.0' }));
+    const update = await registry.import(
+      await packFixture(await recorderWasm([{ type: 'done', output: 'version 2' }]), { version: '1.1.0' }),
+    );
     expect(update).toMatchObject({ status: 'updated', previousVersion: '1.0.0', disabledIn: [] });
     await registry.uninstall('test.recorder');
     expect(await registry.list()).toEqual([]);
@@ -67,9 +73,16 @@ describe('plugin registry', () => {
 
   it('switches a plugin off where it was enabled when an update asks for more permissions', async () => {
     const { registry } = setup();
-    await registry.import(await packFixture(await recorderWasm([]), { permissions: { workspace: 'read', storage: false } }));
+    await registry.import(
+      await packFixture(await recorderWasm([]), { permissions: { workspace: 'read', storage: false } }),
+    );
     await registry.enable('ws-1', 'test.recorder');
-    const update = await registry.import(await packFixture(await recorderWasm([]), { version: '2.0.0', permissions: { workspace: 'read-write', storage: false } }));
+    const update = await registry.import(
+      await packFixture(await recorderWasm([]), {
+        version: '2.0.0',
+        permissions: { workspace: 'read-write', storage: false },
+      }),
+    );
     expect(update.disabledIn).toEqual(['ws-1']);
     expect(await registry.enabledIn('ws-1')).toEqual([]);
   });
@@ -77,7 +90,9 @@ describe('plugin registry', () => {
   it('refuses a downgrade unless replace is explicit', async () => {
     const { registry } = setup();
     await registry.import(await packFixture(await recorderWasm([]), { version: '2.0.0' }));
-    expect(await codeOf(registry.import(await packFixture(await recorderWasm([]), { version: '1.9.9' })))).toBe('E_REGISTRY_DOWNGRADE');
+    expect(await codeOf(registry.import(await packFixture(await recorderWasm([]), { version: '1.9.9' })))).toBe(
+      'E_REGISTRY_DOWNGRADE',
+    );
   });
 
   it('uninstall removes the code, and its KV data only when asked', async () => {
@@ -98,7 +113,10 @@ describe('plugin registry', () => {
 
   it('names an unknown id of 1 MiB in a short quote', async () => {
     const { registry } = setup();
-    const error = await registry.uninstall('x'.repeat(1024 * 1024)).then(() => undefined, (e: { code: string; message: string; data: unknown }) => e);
+    const error = await registry.uninstall('x'.repeat(1024 * 1024)).then(
+      () => undefined,
+      (e: { code: string; message: string; data: unknown }) => e,
+    );
     expect(error?.code).toBe('E_REGISTRY_NOT_FOUND');
     expect(JSON.stringify({ message: error?.message, data: error?.data }).length).toBeLessThan(512);
   });

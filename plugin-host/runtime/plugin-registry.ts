@@ -60,7 +60,8 @@ export interface RegistryOptions {
 }
 
 const rank: Record<PluginPermissions['workspace'], number> = { none: 0, read: 1, 'read-write': 2 };
-const widens = (from: PluginPermissions, to: PluginPermissions) => rank[to.workspace] > rank[from.workspace] || (to.storage && !from.storage);
+const widens = (from: PluginPermissions, to: PluginPermissions) =>
+  rank[to.workspace] > rank[from.workspace] || (to.storage && !from.storage);
 
 function compareVersions(a: string, b: string): number {
   const pa = a.split('.').map(Number);
@@ -72,13 +73,30 @@ function compareVersions(a: string, b: string): number {
 const meta = ({ wasm: _w, licenseText: _l, ...rest }: StoredPlugin): InstalledPlugin => rest;
 
 export function toRuntimePlugin(p: StoredPlugin): RuntimePlugin {
-  return { id: p.id, version: p.version, sha256: p.sha256, permissions: { ...p.permissions }, tools: p.tools.map((t) => ({ name: t.name })), wasm: p.wasm };
+  return {
+    id: p.id,
+    version: p.version,
+    sha256: p.sha256,
+    permissions: { ...p.permissions },
+    tools: p.tools.map((t) => ({ name: t.name })),
+    wasm: p.wasm,
+  };
 }
 
-export function createPluginRegistry({ storage, kv, validate = validatePackage, now = Date.now }: RegistryOptions): PluginRegistry {
+export function createPluginRegistry({
+  storage,
+  kv,
+  validate = validatePackage,
+  now = Date.now,
+}: RegistryOptions): PluginRegistry {
   async function mustGet(id: string): Promise<StoredPlugin> {
     const p = await storage.getPlugin(id);
-    if (!p) throw new HarnessError('E_REGISTRY_NOT_FOUND', `No plugin ${quoteUntrusted(id, 80)} is installed. Import its .hplugin.zip in Settings → Plugins.`, { id: id.length <= 80 ? id : quoteUntrusted(id, 80) });
+    if (!p)
+      throw new HarnessError(
+        'E_REGISTRY_NOT_FOUND',
+        `No plugin ${quoteUntrusted(id, 80)} is installed. Import its .hplugin.zip in Settings → Plugins.`,
+        { id: id.length <= 80 ? id : quoteUntrusted(id, 80) },
+      );
     return p;
   }
 
@@ -98,11 +116,15 @@ export function createPluginRegistry({ storage, kv, validate = validatePackage, 
         );
       }
       if (existing && compareVersions(m.version, existing.version) < 0 && !replace) {
-        throw new HarnessError('E_REGISTRY_DOWNGRADE', `${m.id} ${existing.version} is installed; ${m.version} is older. Replace it explicitly to downgrade.`, {
-          id: m.id,
-          installed: existing.version,
-          imported: m.version,
-        });
+        throw new HarnessError(
+          'E_REGISTRY_DOWNGRADE',
+          `${m.id} ${existing.version} is installed; ${m.version} is older. Replace it explicitly to downgrade.`,
+          {
+            id: m.id,
+            installed: existing.version,
+            imported: m.version,
+          },
+        );
       }
       const stored: StoredPlugin = {
         id: m.id,
@@ -110,13 +132,19 @@ export function createPluginRegistry({ storage, kv, validate = validatePackage, 
         version: m.version,
         sha256: pkg.sha256,
         permissions: { workspace: m.permissions.workspace, storage: m.permissions.storage },
-        tools: m.tools.map((t) => ({ name: t.name, publicName: publicToolName(m.id, t.name), description: t.description, parameters: t.parameters as Record<string, unknown> })),
+        tools: m.tools.map((t) => ({
+          name: t.name,
+          publicName: publicToolName(m.id, t.name),
+          description: t.description,
+          parameters: t.parameters as Record<string, unknown>,
+        })),
         packageBytes: pkg.size,
         importedAt: now(),
         wasm: pkg.wasm,
         licenseText: pkg.licenseText,
       };
-      const disabledIn = existing && widens(existing.permissions, stored.permissions) ? await storage.clearEnablement(m.id) : [];
+      const disabledIn =
+        existing && widens(existing.permissions, stored.permissions) ? await storage.clearEnablement(m.id) : [];
       await storage.putPlugin(stored);
       const status = !existing ? 'installed' : existing.version === m.version ? 'replaced' : 'updated';
       return { plugin: meta(stored), status, ...(existing ? { previousVersion: existing.version } : {}), disabledIn };
@@ -137,10 +165,14 @@ export function createPluginRegistry({ storage, kv, validate = validatePackage, 
         const other = await storage.getPlugin(otherId);
         const clash = other?.tools.find((t) => names.has(t.publicName));
         if (clash) {
-          throw new HarnessError('E_REGISTRY_TOOL_NAME_CLASH', `Tool name ${clash.publicName} is already used by ${otherId} in this workspace. Disable ${otherId} first.`, {
-            publicName: clash.publicName,
-            other: otherId,
-          });
+          throw new HarnessError(
+            'E_REGISTRY_TOOL_NAME_CLASH',
+            `Tool name ${clash.publicName} is already used by ${otherId} in this workspace. Disable ${otherId} first.`,
+            {
+              publicName: clash.publicName,
+              other: otherId,
+            },
+          );
         }
       }
       await storage.setEnabled(workspaceId, pluginId, true);
@@ -175,7 +207,16 @@ export function createPluginRegistry({ storage, kv, validate = validatePackage, 
         // A private copy of the code: the storage may hand out the same buffer to the next import.
         plugins.push(Object.freeze({ ...toRuntimePlugin(p), wasm: p.wasm.slice() }));
         for (const t of p.tools) {
-          tools.push(Object.freeze({ publicName: t.publicName, pluginId: p.id, pluginVersion: p.version, name: t.name, description: t.description, parameters: t.parameters }));
+          tools.push(
+            Object.freeze({
+              publicName: t.publicName,
+              pluginId: p.id,
+              pluginVersion: p.version,
+              name: t.name,
+              description: t.description,
+              parameters: t.parameters,
+            }),
+          );
         }
       }
       const byName = new Map(tools.map((t) => [t.publicName, t]));

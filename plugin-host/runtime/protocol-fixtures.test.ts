@@ -21,14 +21,23 @@ function primed(id: number): FrameMediator {
 
 describe('protocol fixtures shared with the Rust SDK', () => {
   it('writes the start frame exactly as start.tool.json', () => {
-    const request = (json('start.tool.json').request as Parameters<typeof startFrame>[0]);
-    expect(startFrame({ id: request.id, event: 'tool', workspace_id: request.workspace_id, data: { name: request.data.name, arguments: request.data.arguments } })).toBe(text('start.tool.json'));
+    const request = json('start.tool.json').request as Parameters<typeof startFrame>[0];
+    expect(
+      startFrame({
+        id: request.id,
+        event: 'tool',
+        workspace_id: request.workspace_id,
+        data: { name: request.data.name, arguments: request.data.arguments },
+      }),
+    ).toBe(text('start.tool.json'));
   });
 
   for (const name of readdirSync(dir).filter((n) => n.startsWith('resume.'))) {
     it(`writes ${name} byte for byte`, () => {
       const r = json(name).response as HostResponse;
-      const rebuilt: HostResponse = r.ok ? { id: r.id, ok: true, result: r.result } : { id: r.id, ok: false, error: r.error };
+      const rebuilt: HostResponse = r.ok
+        ? { id: r.id, ok: true, result: r.result }
+        : { id: r.id, ok: false, error: r.error };
       expect(resumeFrame(rebuilt)).toBe(text(name));
     });
   }

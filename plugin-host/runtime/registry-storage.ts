@@ -67,7 +67,9 @@ export class MemoryRegistryStorage implements RegistryStorage {
   }
 
   async listPlugins(): Promise<InstalledPlugin[]> {
-    return [...this.plugins.values()].map(({ wasm: _w, licenseText: _l, ...meta }) => meta).sort((a, b) => (a.id < b.id ? -1 : 1));
+    return [...this.plugins.values()]
+      .map(({ wasm: _w, licenseText: _l, ...meta }) => meta)
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
   }
 
   async enabledIn(workspaceId: string): Promise<string[]> {

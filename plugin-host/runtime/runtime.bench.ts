@@ -21,7 +21,17 @@ import { packFixture } from './test-kit';
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 function options(plugin: RuntimePlugin, extra: Partial<InvokeOptions> = {}): InvokeOptions {
-  return { plugin, tool: 'run', arguments: {}, workspaceId: 'bench', fs: null, kv: new MemoryKvStore(), approval: { mode: 'auto' }, createWorker: nodeWorkerFactory(), ...extra };
+  return {
+    plugin,
+    tool: 'run',
+    arguments: {},
+    workspaceId: 'bench',
+    fs: null,
+    kv: new MemoryKvStore(),
+    approval: { mode: 'auto' },
+    createWorker: nodeWorkerFactory(),
+    ...extra,
+  };
 }
 
 async function mustBeDone(p: Promise<{ status: string }>): Promise<void> {
@@ -33,11 +43,20 @@ describe('plugin runtime', () => {
   it('cold and warm invocations', async () => {
     // The real word-count example when `npm run plugins` has built it, else the recorder fixture.
     const example = join(import.meta.dirname, '../../dist/plugins/word-count.hplugin.zip');
-    const packageBytes = existsSync(example) ? new Uint8Array(readFileSync(example)) : await packFixture(await recorderWasm([]));
+    const packageBytes = existsSync(example)
+      ? new Uint8Array(readFileSync(example))
+      : await packFixture(await recorderWasm([]));
     const pkg = await validatePackage(packageBytes);
     const tool = pkg.manifest.tools[0]!.name;
     const args = existsSync(example) ? { path: 'missing.txt' } : {};
-    const toPlugin = (v: typeof pkg): RuntimePlugin => ({ id: v.manifest.id, version: v.manifest.version, sha256: v.sha256, permissions: v.manifest.permissions, tools: v.manifest.tools, wasm: v.wasm });
+    const toPlugin = (v: typeof pkg): RuntimePlugin => ({
+      id: v.manifest.id,
+      version: v.manifest.version,
+      sha256: v.sha256,
+      permissions: v.manifest.permissions,
+      tools: v.manifest.tools,
+      wasm: v.wasm,
+    });
     const run = (extra: Partial<InvokeOptions>, plugin = toPlugin(pkg)) =>
       invokePlugin({ ...options(plugin, extra), tool, arguments: args }).then((r) => {
         if (r.status === 'aborted') throw new Error(r.error.code);
@@ -45,8 +64,14 @@ describe('plugin runtime', () => {
 
     await compare(
       'plugin cold invocation',
-      { label: 'bare compile+instantiate', run: async () => WebAssembly.instantiate(await WebAssembly.compile(pkg.wasm as Uint8Array<ArrayBuffer>), {}) },
-      { label: 'validate+compile+instantiate+first step in a fresh worker', run: async () => run({}, toPlugin(await validatePackage(packageBytes))) },
+      {
+        label: 'bare compile+instantiate',
+        run: async () => WebAssembly.instantiate(await WebAssembly.compile(pkg.wasm as Uint8Array<ArrayBuffer>), {}),
+      },
+      {
+        label: 'validate+compile+instantiate+first step in a fresh worker',
+        run: async () => run({}, toPlugin(await validatePackage(packageBytes))),
+      },
       { runs: 10, warmup: 2 },
     );
     const cache = new ModuleCache();
@@ -54,7 +79,10 @@ describe('plugin runtime', () => {
     await compare(
       'plugin invocation with a spare worker',
       { label: 'cold invocation', run: () => run({}) },
-      { label: 'cached Module + pre-started worker', run: () => run({ moduleCache: cache, createWorker: spares.factory }) },
+      {
+        label: 'cached Module + pre-started worker',
+        run: () => run({ moduleCache: cache, createWorker: spares.factory }),
+      },
       { runs: 10, warmup: 2 },
     );
     await spares.dispose();
@@ -70,10 +98,22 @@ describe('plugin runtime', () => {
     const calls = 128;
     const cache = new ModuleCache();
     const wasm = await recorderWasm(Array.from({ length: calls }, (_, i) => hostCall(i + 1, 'kv.get', { key: 'k' })));
-    const plugin = { id: 'bench.many', version: '1.0.0', sha256: 'many', permissions: { workspace: 'none' as const, storage: true }, tools: [{ name: 'run' }], wasm };
+    const plugin = {
+      id: 'bench.many',
+      version: '1.0.0',
+      sha256: 'many',
+      permissions: { workspace: 'none' as const, storage: true },
+      tools: [{ name: 'run' }],
+      wasm,
+    };
     const echoSource = `const { parentPort } = require('node:worker_threads'); parentPort.on('message', (m) => parentPort.postMessage(m));`;
-    const message = { type: 'resume', invocationId: 'inv-bench', frame: JSON.stringify({ type: 'resume', response: { id: 1, ok: true, result: {} } }) };
-    const roundTrip = (echo: Worker) => new Promise<void>((resolve) => (echo.once('message', () => resolve()), echo.postMessage(message)));
+    const message = {
+      type: 'resume',
+      invocationId: 'inv-bench',
+      frame: JSON.stringify({ type: 'resume', response: { id: 1, ok: true, result: {} } }),
+    };
+    const roundTrip = (echo: Worker) =>
+      new Promise<void>((resolve) => (echo.once('message', () => resolve()), echo.postMessage(message)));
     const echoPerCall = async (echo: Worker) => {
       const t = performance.now();
       for (let i = 0; i < calls; i++) await roundTrip(echo);
@@ -85,7 +125,13 @@ describe('plugin runtime', () => {
     // first round trip (thread start-up) excluded as the invocation's start-up is. The long-lived echo worker of the
     // first version of this benchmark is still measured and printed.
     const freshEchoPerCall = async () => {
-      const echo = new Worker(echoSource, { eval: true, stdout: true, stderr: true, env: {}, resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 4 } });
+      const echo = new Worker(echoSource, {
+        eval: true,
+        stdout: true,
+        stderr: true,
+        env: {},
+        resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 4 },
+      });
       try {
         await roundTrip(echo);
         return await echoPerCall(echo);
@@ -118,7 +164,8 @@ describe('plugin runtime', () => {
     };
     // Interleaved pairs, so that noise from other processes on the two cores hits both sides alike.
     const runs: [number, number, number][] = [];
-    for (let i = 0; i < 13; i++) runs.push([await invokePerCall(), await freshEchoPerCall(), await echoPerCall(longLived)]);
+    for (let i = 0; i < 13; i++)
+      runs.push([await invokePerCall(), await freshEchoPerCall(), await echoPerCall(longLived)]);
     await longLived.terminate();
     const measured = runs.slice(2);
     const perCall = median(measured.map((p) => p[0]));
@@ -133,14 +180,22 @@ describe('plugin runtime', () => {
   });
 
   it('budget expiry to worker gone', async () => {
-    const loop = { id: 'bench.loop', version: '1.0.0', sha256: 'loop', permissions: { workspace: 'none' as const, storage: false }, tools: [{ name: 'run' }], wasm: await hostileWasm('infinite-loop') };
+    const loop = {
+      id: 'bench.loop',
+      version: '1.0.0',
+      sha256: 'loop',
+      permissions: { workspace: 'none' as const, storage: false },
+      tools: [{ name: 'run' }],
+      wasm: await hostileWasm('infinite-loop'),
+    };
     const cache = new ModuleCache();
     const budget = 100;
     const expiries: number[] = [];
     for (let i = 0; i < 7; i++) {
       const t = performance.now();
       const r = await invokePlugin(options(loop, { moduleCache: cache, timeoutMs: budget }));
-      if (r.status !== 'aborted' || r.error.code !== 'E_RUN_TIMEOUT') throw new Error('the loop was not stopped at the budget');
+      if (r.status !== 'aborted' || r.error.code !== 'E_RUN_TIMEOUT')
+        throw new Error('the loop was not stopped at the budget');
       // durationMs is taken when the budget fires; the promise resolves once the worker has exited.
       expiries.push(performance.now() - t - r.durationMs);
     }
@@ -152,6 +207,10 @@ describe('plugin runtime', () => {
       await w.terminate();
       idle.push(performance.now() - t);
     }
-    report('plugin budget expiry → worker gone', `${fmt(median(expiries))} to stop a worker spinning in wasm vs ${fmt(median(idle))} to stop an idle one`, median(expiries) / Math.max(median(idle), 1e-3));
+    report(
+      'plugin budget expiry → worker gone',
+      `${fmt(median(expiries))} to stop a worker spinning in wasm vs ${fmt(median(idle))} to stop an idle one`,
+      median(expiries) / Math.max(median(idle), 1e-3),
+    );
   });
 });

@@ -34,7 +34,11 @@ self.onmessage = async (event: MessageEvent<{ plugin: RuntimePlugin; runs: numbe
         return w;
       },
     });
-    results.push({ status: r.status, ...(r.status === 'done' ? { output: r.output } : {}), startedBefore: created.indexOf(used[i]!) < before });
+    results.push({
+      status: r.status,
+      ...(r.status === 'done' ? { output: r.output } : {}),
+      startedBefore: created.indexOf(used[i]!) < before,
+    });
   }
   self.postMessage({ results, distinct: new Set(used).size, created: created.length, spares: pool.ready });
   await pool.dispose();

@@ -50,7 +50,12 @@ export async function run(plugin: RuntimePlugin, options: RunOptions = {}): Prom
 /** A real .hplugin.zip around a fixture module, packed and validated by the shared packager. */
 export async function packFixture(
   wasm: Uint8Array,
-  { id = 'test.recorder', version = '1.0.0', permissions = { workspace: 'read-write', storage: true } as PluginPermissions, tools = ['run'] } = {},
+  {
+    id = 'test.recorder',
+    version = '1.0.0',
+    permissions = { workspace: 'read-write', storage: true } as PluginPermissions,
+    tools = ['run'],
+  } = {},
 ): Promise<Uint8Array> {
   const manifest = {
     format_version: 1,
@@ -61,7 +66,11 @@ export async function packFixture(
     entry: 'plugin.wasm',
     sha256: '0'.repeat(64),
     permissions: { workspace: permissions.workspace, storage: permissions.storage },
-    tools: tools.map((name) => ({ name, description: 'Runs the script.', parameters: { type: 'object', properties: {}, additionalProperties: false } })),
+    tools: tools.map((name) => ({
+      name,
+      description: 'Runs the script.',
+      parameters: { type: 'object', properties: {}, additionalProperties: false },
+    })),
   };
   return (await packPackage({ manifest, wasm, license: 'MIT' })).bytes;
 }

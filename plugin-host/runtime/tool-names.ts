@@ -19,7 +19,9 @@ export function publicToolName(pluginId: string, tool: string): string {
   const plain = `${idPart}--${tool}`;
   if (plain.length <= MAX) return plain;
   const digest = sha256(new TextEncoder().encode(`${pluginId}\n${tool}`));
-  const hash = Array.from(digest.subarray(0, 5), (b) => b.toString(16).padStart(2, '0')).join('').toUpperCase();
+  const hash = Array.from(digest.subarray(0, 5), (b) => b.toString(16).padStart(2, '0'))
+    .join('')
+    .toUpperCase();
   const keep = MAX - tool.length - 2 - (2 + hash.length);
   return `${idPart.slice(0, keep)}_H${hash}--${tool}`;
 }

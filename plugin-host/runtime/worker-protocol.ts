@@ -62,5 +62,8 @@ export function isFromWorker(value: unknown, invocationId: string): value is Fro
   if (typeof value !== 'object' || value === null) return false;
   const m = value as Record<string, unknown>;
   if (m.invocationId !== invocationId) return false;
-  return (m.type === 'frame' && typeof m.text === 'string') || (m.type === 'abort' && isErrorData(m.error) && (m.detail === undefined || typeof m.detail === 'string'));
+  return (
+    (m.type === 'frame' && typeof m.text === 'string') ||
+    (m.type === 'abort' && isErrorData(m.error) && (m.detail === undefined || typeof m.detail === 'string'))
+  );
 }

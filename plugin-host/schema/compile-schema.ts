@@ -9,7 +9,16 @@ import { mapSchemaPatterns, PATTERN_HITS_MAX_CHARS, planPatterns } from './valid
 const ANNOTATION_ONLY: ReadonlySet<string> = new Set(['format']);
 
 /** Wrapper keywords that only repeat a deeper, more precise error. */
-const WRAPPERS = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', 'false', 'dependentSchemas', 'unevaluatedProperties']);
+const WRAPPERS = new Set([
+  'properties',
+  'items',
+  'prefixItems',
+  'allOf',
+  '$ref',
+  'false',
+  'dependentSchemas',
+  'unevaluatedProperties',
+]);
 
 const TOO_LARGE = (root: string) =>
   `At ${root}: E_SCHEMA_ARGS_TOO_LARGE: the strings that the schema's patterns apply to are too many or too long to check (more than ${PATTERN_HITS_MAX_CHARS} characters match one pattern). Nothing was run; send fewer or shorter strings.`;
@@ -75,5 +84,10 @@ function dedupe(xs: string[]): string[] {
 
 /** A schema a tool may declare: an object schema (seed 000 §1: "参数 schema 必须为 object"). */
 export function isObjectSchema(schema: unknown): schema is Record<string, unknown> {
-  return typeof schema === 'object' && schema !== null && !Array.isArray(schema) && (schema as Record<string, unknown>).type === 'object';
+  return (
+    typeof schema === 'object' &&
+    schema !== null &&
+    !Array.isArray(schema) &&
+    (schema as Record<string, unknown>).type === 'object'
+  );
 }

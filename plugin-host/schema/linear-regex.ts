@@ -28,14 +28,35 @@ type Ins =
   | { op: 'assert'; kind: '^' | '$' | 'b' | 'B' }
   | { op: 'match' };
 
-const invalid = (why: string) => new HarnessError('E_SEARCH_REGEX_INVALID', `The regular expression is not valid: ${why}. Fix it, or set regex to false for a literal search.`);
+const invalid = (why: string) =>
+  new HarnessError(
+    'E_SEARCH_REGEX_INVALID',
+    `The regular expression is not valid: ${why}. Fix it, or set regex to false for a literal search.`,
+  );
 const unsupported = (what: string) =>
-  new HarnessError('E_SEARCH_REGEX_UNSUPPORTED', `The regular expression uses ${what}, which search does not support (it guarantees linear-time matching). Rewrite the pattern without it.`);
+  new HarnessError(
+    'E_SEARCH_REGEX_UNSUPPORTED',
+    `The regular expression uses ${what}, which search does not support (it guarantees linear-time matching). Rewrite the pattern without it.`,
+  );
 
 const isDigit: Test = (c) => c >= 48 && c <= 57;
 const isWord: Test = (c) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-const isSpace: Test = (c) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-const not = (t: Test): Test => (c) => !t(c);
+const isSpace: Test = (c) =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff;
+const not =
+  (t: Test): Test =>
+  (c) =>
+    !t(c);
 
 /** toLowerCase / toUpperCase of each ASCII code unit (always ASCII again), for folding without building strings. */
 const ASCII_LOWER = Uint8Array.from({ length: 128 }, (_, c) => String.fromCharCode(c).toLowerCase().charCodeAt(0));
@@ -87,7 +108,8 @@ class Parser {
         min = Number(m[1]);
         max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
         if (max < min) throw invalid(`the repeat {${m[1]},${m[3]}} is out of order`);
-        if (min > REGEX_MAX_REPEAT || (max !== Infinity && max > REGEX_MAX_REPEAT)) throw invalid(`repeat counts above ${REGEX_MAX_REPEAT} are not supported`);
+        if (min > REGEX_MAX_REPEAT || (max !== Infinity && max > REGEX_MAX_REPEAT))
+          throw invalid(`repeat counts above ${REGEX_MAX_REPEAT} are not supported`);
         this.i += m[0].length - 1;
       } else return atom;
       this.i++;
@@ -111,8 +133,10 @@ class Parser {
         return { t: 'char', test: this.charClass() };
       case '(': {
         if (this.src.startsWith('?:', this.i)) this.i += 2;
-        else if (this.src.startsWith('?=', this.i) || this.src.startsWith('?!', this.i)) throw unsupported('lookahead ((?=…), (?!…))');
-        else if (this.src.startsWith('?<=', this.i) || this.src.startsWith('?<!', this.i)) throw unsupported('lookbehind ((?<=…), (?<!…))');
+        else if (this.src.startsWith('?=', this.i) || this.src.startsWith('?!', this.i))
+          throw unsupported('lookahead ((?=…), (?!…))');
+        else if (this.src.startsWith('?<=', this.i) || this.src.startsWith('?<!', this.i))
+          throw unsupported('lookbehind ((?<=…), (?<!…))');
         else if (this.src.startsWith('?<', this.i)) {
           const end = this.src.indexOf('>', this.i);
           if (end < 0) throw invalid('a group name is not closed with ">"');
@@ -142,23 +166,37 @@ class Parser {
     if (c === undefined) throw invalid('it ends with a lone "\\"');
     const lit = literal;
     switch (c) {
-      case 'd': return { t: 'char', test: isDigit };
-      case 'D': return { t: 'char', test: not(isDigit) };
-      case 'w': return { t: 'char', test: isWord };
-      case 'W': return { t: 'char', test: not(isWord) };
-      case 's': return { t: 'char', test: isSpace };
-      case 'S': return { t: 'char', test: not(isSpace) };
-      case 'b': return inClass ? lit(8) : { t: 'assert', kind: 'b' };
+      case 'd':
+        return { t: 'char', test: isDigit };
+      case 'D':
+        return { t: 'char', test: not(isDigit) };
+      case 'w':
+        return { t: 'char', test: isWord };
+      case 'W':
+        return { t: 'char', test: not(isWord) };
+      case 's':
+        return { t: 'char', test: isSpace };
+      case 'S':
+        return { t: 'char', test: not(isSpace) };
+      case 'b':
+        return inClass ? lit(8) : { t: 'assert', kind: 'b' };
       case 'B':
         if (inClass) throw invalid('\\B inside a character class');
         return { t: 'assert', kind: 'B' };
-      case 't': return lit(9);
-      case 'n': return lit(10);
-      case 'r': return lit(13);
-      case 'f': return lit(12);
-      case 'v': return lit(11);
-      case '0': return lit(0);
-      case 'x': case 'u': {
+      case 't':
+        return lit(9);
+      case 'n':
+        return lit(10);
+      case 'r':
+        return lit(13);
+      case 'f':
+        return lit(12);
+      case 'v':
+        return lit(11);
+      case '0':
+        return lit(0);
+      case 'x':
+      case 'u': {
         const len = c === 'x' ? 2 : 4;
         const hex = this.src.slice(this.i, this.i + len);
         if (!new RegExp(`^[0-9a-fA-F]{${len}}$`).test(hex)) return lit(c.charCodeAt(0));
@@ -190,7 +228,8 @@ class Parser {
       if (this.peek() === '-' && this.src[this.i + 1] !== ']' && this.src[this.i + 1] !== undefined) {
         this.i++;
         const hi = this.classAtom();
-        if (typeof lo !== 'number' || typeof hi !== 'number') throw invalid('a range in [...] uses a class like \\d as an end');
+        if (typeof lo !== 'number' || typeof hi !== 'number')
+          throw invalid('a range in [...] uses a class like \\d as an end');
         if (hi < lo) throw invalid('a range in [...] is out of order');
         tests.push((x) => x >= lo && x <= hi);
       } else tests.push(typeof lo === 'number' ? (x) => x === lo : lo);
@@ -210,7 +249,8 @@ class Parser {
 }
 
 function compile(node: Node, out: Ins[]): void {
-  if (out.length > REGEX_MAX_PROGRAM) throw invalid(`it is too large once repeats are expanded (more than ${REGEX_MAX_PROGRAM} steps)`);
+  if (out.length > REGEX_MAX_PROGRAM)
+    throw invalid(`it is too large once repeats are expanded (more than ${REGEX_MAX_PROGRAM} steps)`);
   switch (node.t) {
     case 'char':
       out.push({ op: 'char', test: node.test });
@@ -313,12 +353,17 @@ export function compileLinearRegex(pattern: string, options: { ignoreCase?: bool
   const prog: Ins[] = [];
   compile(ast, prog);
   prog.push({ op: 'match' });
-  if (prog.length > REGEX_MAX_PROGRAM) throw invalid(`it is too large once repeats are expanded (more than ${REGEX_MAX_PROGRAM} steps)`);
+  if (prog.length > REGEX_MAX_PROGRAM)
+    throw invalid(`it is too large once repeats are expanded (more than ${REGEX_MAX_PROGRAM} steps)`);
   const size = prog.length;
   // The program as flat arrays, and each character step's answer for an ASCII code unit remembered the first time it
   // is asked (0 unknown, 1 no, 2 yes; case folding applied): the per-character loop then reads typed arrays instead
   // of calling a predicate per thread, and compiling costs nothing per step (a schema pattern is compiled per call).
-  const OP_CHAR = 0, OP_SPLIT = 1, OP_JMP = 2, OP_ASSERT = 3, OP_MATCH = 4;
+  const OP_CHAR = 0,
+    OP_SPLIT = 1,
+    OP_JMP = 2,
+    OP_ASSERT = 3,
+    OP_MATCH = 4;
   const ops = new Uint8Array(size);
   const xs = new Int32Array(size);
   const ys = new Int32Array(size);
@@ -379,7 +424,14 @@ export function compileLinearRegex(pattern: string, options: { ignoreCase?: bool
           break;
         case OP_ASSERT: {
           const kind = xs[pc];
-          const ok = kind === 0 ? pos === 0 : kind === 1 ? pos === subject.length : kind === 2 ? wordAt(pos - 1) !== wordAt(pos) : wordAt(pos - 1) === wordAt(pos);
+          const ok =
+            kind === 0
+              ? pos === 0
+              : kind === 1
+                ? pos === subject.length
+                : kind === 2
+                  ? wordAt(pos - 1) !== wordAt(pos)
+                  : wordAt(pos - 1) === wordAt(pos);
           if (ok) stack[top++] = pc + 1;
           break;
         }

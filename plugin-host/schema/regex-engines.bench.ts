@@ -14,7 +14,9 @@ import { compileLinearRegex } from './linear-regex';
 
 function sourceLines(files: number): string[] {
   const lines: string[] = [];
-  for (let i = 0; i < files; i++) for (let l = 0; l < 40; l++) lines.push(`export function handler${i}_${l}(value: number): number { return value * ${l} + ${i}; }`);
+  for (let i = 0; i < files; i++)
+    for (let l = 0; l < 40; l++)
+      lines.push(`export function handler${i}_${l}(value: number): number { return value * ${l} + ${i}; }`);
   return lines;
 }
 
@@ -47,7 +49,12 @@ it('linear-regex vs re2js on search lines, hostile lines and schema patterns', a
     const a = counter(re2(pattern, ignoreCase), lines);
     const b = counter(linear(pattern, ignoreCase), lines);
     if (a() !== b()) throw new Error(`the engines disagree on ${pattern}`);
-    await compare(`regex engines, search lines: ${pattern}`, { label: 're2js', run: a }, { label: 'linear-regex', run: b }, { runs: 5, warmup: 1 });
+    await compare(
+      `regex engines, search lines: ${pattern}`,
+      { label: 're2js', run: a },
+      { label: 'linear-regex', run: b },
+      { runs: 5, warmup: 1 },
+    );
   }
 
   const hostile: Array<[string, string]> = [
@@ -62,7 +69,12 @@ it('linear-regex vs re2js on search lines, hostile lines and schema patterns', a
     const a = counter(re2(pattern, false), many);
     const b = counter(linear(pattern, false), many);
     if (a() !== b()) throw new Error(`the engines disagree on ${pattern}`);
-    await compare(`regex engines, hostile 4000-char lines: ${pattern}`, { label: 're2js', run: a }, { label: 'linear-regex', run: b }, { runs: 5, warmup: 1 });
+    await compare(
+      `regex engines, hostile 4000-char lines: ${pattern}`,
+      { label: 're2js', run: a },
+      { label: 'linear-regex', run: b },
+      { runs: 5, warmup: 1 },
+    );
   }
 
   const schema: Array<[string, string[]]> = [
@@ -80,6 +92,11 @@ it('linear-regex vs re2js on search lines, hostile lines and schema patterns', a
     const calls = (f: () => number) => () => {
       for (let i = 0; i < 100; i++) f();
     };
-    await compare(`regex engines, schema pattern (compile + 200 strings): ${pattern}`, { label: 're2js', run: calls(a) }, { label: 'linear-regex', run: calls(b) }, { runs: 5, warmup: 1 });
+    await compare(
+      `regex engines, schema pattern (compile + 200 strings): ${pattern}`,
+      { label: 're2js', run: calls(a) },
+      { label: 'linear-regex', run: calls(b) },
+      { runs: 5, warmup: 1 },
+    );
   }
 });

@@ -18,7 +18,10 @@ describe('tool argument checks in Chromium', () => {
   });
 
   it('refuses, in a bounded sentence, matching text too long to check', () => {
-    const errors = compileSchema(obj({ x: { type: 'string', pattern: '^a+$' } }), 'arguments')({ x: 'a'.repeat(300_000) });
+    const errors = compileSchema(
+      obj({ x: { type: 'string', pattern: '^a+$' } }),
+      'arguments',
+    )({ x: 'a'.repeat(300_000) });
     expect(errors).toEqual([expect.stringMatching(/^At arguments: E_SCHEMA_ARGS_TOO_LARGE: /)]);
     expect(errors[0]!.length).toBeLessThan(400);
   });

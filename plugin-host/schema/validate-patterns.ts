@@ -13,7 +13,20 @@ import { compileLinearRegex, type LinearRegex } from './linear-regex';
 type Schema = Record<string, unknown> | boolean;
 
 /** Keywords whose value is one schema (or, for `items`, possibly an array of schemas). */
-const ONE = new Set(['additionalProperties', 'additionalItems', 'items', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems', 'contentSchema']);
+const ONE = new Set([
+  'additionalProperties',
+  'additionalItems',
+  'items',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contentSchema',
+]);
 const MANY = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const MAP = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
 /** Keywords holding data, never schemas: left exactly as they are. */
@@ -28,7 +41,11 @@ const NONE: ReadonlySet<string> = new Set();
  * object. Walks schema positions only (a property called "pattern" or an enum value is data); unknown keywords are walked as schemas,
  * so a `$ref` into them cannot reach an unmapped pattern.
  */
-export function mapSchemaPatterns(schema: Schema, map: (pattern: string) => string, omit: ReadonlySet<string> = NONE): Schema {
+export function mapSchemaPatterns(
+  schema: Schema,
+  map: (pattern: string) => string,
+  omit: ReadonlySet<string> = NONE,
+): Schema {
   const walk = (s: unknown): unknown => {
     if (Array.isArray(s)) return s.map(walk);
     if (!isRecord(s)) return s;
@@ -40,7 +57,8 @@ export function mapSchemaPatterns(schema: Schema, map: (pattern: string) => stri
       else if (ONE.has(key) || MANY.has(key)) out[key] = walk(value);
       else if (MAP.has(key) && isRecord(value)) {
         const mapped: Record<string, unknown> = {};
-        for (const [name, sub] of Object.entries(value)) mapped[key === 'patternProperties' ? map(name) : name] = Array.isArray(sub) ? sub : walk(sub);
+        for (const [name, sub] of Object.entries(value))
+          mapped[key === 'patternProperties' ? map(name) : name] = Array.isArray(sub) ? sub : walk(sub);
         out[key] = mapped;
       } else out[key] = walk(value);
     }
@@ -126,7 +144,9 @@ export function planPatterns(schema: Schema, root: string): PatternPlan | undefi
     try {
       compiled.set(p, compileLinearRegex(p));
     } catch (error) {
-      const why = HarnessError.isInstance(error) ? error.message.replace(/^The regular expression /, '').replace(/\. (Fix it|Rewrite the pattern).*$/, '') : String(error);
+      const why = HarnessError.isInstance(error)
+        ? error.message.replace(/^The regular expression /, '').replace(/\. (Fix it|Rewrite the pattern).*$/, '')
+        : String(error);
       refusal.push(
         `At ${root}: E_SCHEMA_PATTERN_UNSUPPORTED: the tool's schema has the pattern ${quoteUntrusted(p)}, which i cannot check in linear time (it ${why}). ` +
           'Nothing was run; the tool can be called once its author rewrites that pattern without backreferences, lookaround or other unsupported syntax.',
@@ -148,7 +168,9 @@ export function planPatterns(schema: Schema, root: string): PatternPlan | undefi
         const hits = strings.filter((s) => re.search(s) >= 0);
         if (hits.reduce((n, s) => n + s.length, 0) > PATTERN_HITS_MAX_CHARS) tooLarge = true;
         // The leading empty groups keep two patterns with the same hits distinct (patternProperties keys must differ).
-        const source = '(?:)'.repeat(index.get(p)!) + (hits.length > 0 && !tooLarge ? `^(?:${hits.map(literal).join('|')})$` : '[^\\s\\S]');
+        const source =
+          '(?:)'.repeat(index.get(p)!) +
+          (hits.length > 0 && !tooLarge ? `^(?:${hits.map(literal).join('|')})$` : '[^\\s\\S]');
         original.set(source, p);
         done.set(p, source);
         return source;

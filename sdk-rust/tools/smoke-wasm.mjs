@@ -10,7 +10,8 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export async function instantiate(wasmPath) {
   const module = await WebAssembly.compile(readFileSync(wasmPath));
   const imports = WebAssembly.Module.imports(module);
-  if (imports.length > 0) throw new Error(`${wasmPath} imports ${imports.map((i) => `${i.module}.${i.name}`).join(', ')}`);
+  if (imports.length > 0)
+    throw new Error(`${wasmPath} imports ${imports.map((i) => `${i.module}.${i.name}`).join(', ')}`);
   const { exports } = await WebAssembly.instantiate(module, {});
   if (exports.harness_abi_version() !== 1) throw new Error(`${wasmPath}: harness_abi_version() is not 1`);
   return exports;
@@ -55,12 +56,26 @@ const scenarios = {
     for (let i = 0; i < 300; i++) {
       // The first invocations grow the heap to its working size; after that it must stay put.
       if (i === 10) pages = x.memory.buffer.byteLength;
-      const { frame, calls } = invoke(x, 'count_words', { path: 'notes.txt' }, (r) => ({ id: r.id, ok: true, result: { text } }));
-      expect(calls.length === 1 && calls[0].op === 'fs.read' && calls[0].args.path === 'notes.txt', 'expected one fs.read');
+      const { frame, calls } = invoke(x, 'count_words', { path: 'notes.txt' }, (r) => ({
+        id: r.id,
+        ok: true,
+        result: { text },
+      }));
+      expect(
+        calls.length === 1 && calls[0].op === 'fs.read' && calls[0].args.path === 'notes.txt',
+        'expected one fs.read',
+      );
       expect(frame.type === 'done' && frame.output === '{"words":10000}', `unexpected ${JSON.stringify(frame)}`);
     }
-    expect(x.memory.buffer.byteLength === pages, `memory grew from ${pages} to ${x.memory.buffer.byteLength} bytes over 290 invocations`);
-    const failed = invoke(x, 'count_words', { path: 'gone.txt' }, (r) => ({ id: r.id, ok: false, error: 'E_FS_NOT_FOUND: gone' }));
+    expect(
+      x.memory.buffer.byteLength === pages,
+      `memory grew from ${pages} to ${x.memory.buffer.byteLength} bytes over 290 invocations`,
+    );
+    const failed = invoke(x, 'count_words', { path: 'gone.txt' }, (r) => ({
+      id: r.id,
+      ok: false,
+      error: 'E_FS_NOT_FOUND: gone',
+    }));
     expect(failed.frame.type === 'error' && failed.frame.error.includes('E_FS_NOT_FOUND'), 'host error not reported');
     const bad = step(x, { type: 'resume', response: { id: 1, ok: true, result: {}, error: 'both' } });
     expect(bad.type === 'error' && bad.error.startsWith('invalid frame from the host'), 'bad frame not refused');
@@ -68,7 +83,8 @@ const scenarios = {
   async notes(x) {
     const kv = new Map();
     const answer = (r) => {
-      if (r.op === 'kv.get') return { id: r.id, ok: true, result: kv.has(r.args.key) ? { value: kv.get(r.args.key) } : {} };
+      if (r.op === 'kv.get')
+        return { id: r.id, ok: true, result: kv.has(r.args.key) ? { value: kv.get(r.args.key) } : {} };
       if (r.op === 'kv.put') kv.set(r.args.key, r.args.value);
       if (r.op === 'kv.delete') kv.delete(r.args.key);
       return { id: r.id, ok: true, result: {} };
@@ -84,7 +100,10 @@ const scenarios = {
       written = r.args.text;
       return { id: r.id, ok: true, result: { bytes: written.length } };
     });
-    expect(calls.map((c) => c.op).join() === 'fs.read,fs.write' && written === 'bbnbnb', `unexpected calls ${JSON.stringify(calls)}`);
+    expect(
+      calls.map((c) => c.op).join() === 'fs.read,fs.write' && written === 'bbnbnb',
+      `unexpected calls ${JSON.stringify(calls)}`,
+    );
     expect(frame.type === 'done' && JSON.parse(frame.output).replacements === 3, `unexpected ${JSON.stringify(frame)}`);
   },
   async 'list-tree'(x) {
@@ -92,10 +111,15 @@ const scenarios = {
     const { frame, calls } = invoke(x, 'list_tree', {}, (r) => ({
       id: r.id,
       ok: true,
-      result: { entries: (tree[r.args.path] ?? []).map((p) => ({ path: p, directory: p in tree, size: p in tree ? 0 : 3 })) },
+      result: {
+        entries: (tree[r.args.path] ?? []).map((p) => ({ path: p, directory: p in tree, size: p in tree ? 0 : 3 })),
+      },
     }));
     expect(calls.map((c) => c.id).join() === '1,2', `unexpected ids ${JSON.stringify(calls)}`);
-    expect(frame.type === 'done' && frame.output.startsWith('.\n  README.md (3 bytes)\n  src/\n    lib.rs'), `unexpected ${JSON.stringify(frame)}`);
+    expect(
+      frame.type === 'done' && frame.output.startsWith('.\n  README.md (3 bytes)\n  src/\n    lib.rs'),
+      `unexpected ${JSON.stringify(frame)}`,
+    );
   },
 };
 

@@ -15,15 +15,17 @@ const BUDGET_BYTES = 100 * 1024;
 /** Static imports of a built ES module (`import ... from "x"`, `import "x"`, `export ... from "x"`), not `import()`. */
 export function staticImports(code: string): string[] {
   const out: string[] = [];
-  for (const m of code.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+)["']/g)) out.push(m[1]!);
+  for (const m of code.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+)["']/g))
+    out.push(m[1]!);
   return out;
 }
 
 function initialChunks(): string[] {
   const html = readFileSync(resolve(DIST, 'index.html'), 'utf8');
-  const entries = [...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g), ...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) =>
-    m[1]!.replace(/^\//, ''),
-  );
+  const entries = [
+    ...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g),
+    ...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g),
+  ].map((m) => m[1]!.replace(/^\//, ''));
   const seen = new Set<string>();
   const queue = [...entries];
   while (queue.length) {
@@ -31,7 +33,8 @@ function initialChunks(): string[] {
     if (seen.has(file)) continue;
     seen.add(file);
     for (const spec of staticImports(readFileSync(resolve(DIST, file), 'utf8'))) {
-      if (spec.startsWith('.') || spec.startsWith('/')) queue.push(spec.startsWith('/') ? spec.slice(1) : posix.join(dirname(file), spec));
+      if (spec.startsWith('.') || spec.startsWith('/'))
+        queue.push(spec.startsWith('/') ? spec.slice(1) : posix.join(dirname(file), spec));
     }
   }
   return [...seen];

@@ -11,7 +11,9 @@ import { layoutState } from './state/layout-state';
 
 const SettingsDialog = lazy(() => import('./components/settings-dialog'));
 // Opened by a click: its .zip import brings zip.js, which the first screen does not need (issue 30).
-const NewWorkspaceDialog = lazy(() => import('./components/new-workspace-dialog').then((m) => ({ default: m.NewWorkspaceDialog })));
+const NewWorkspaceDialog = lazy(() =>
+  import('./components/new-workspace-dialog').then((m) => ({ default: m.NewWorkspaceDialog })),
+);
 
 /** Chromium's install offer (not in TypeScript's DOM types). */
 interface BeforeInstallPromptEvent extends Event {
@@ -32,7 +34,13 @@ export function Shell(props: { state: AppState }) {
     onError: () => undefined, // offline use is a bonus; the app works without a service worker
   });
 
-  onCleanup(bindAppActions({ state: s, openSettings: () => setSettingsOpen(true), newWorkspace: () => setNewWorkspace('folder') }));
+  onCleanup(
+    bindAppActions({
+      state: s,
+      openSettings: () => setSettingsOpen(true),
+      newWorkspace: () => setNewWorkspace('folder'),
+    }),
+  );
   onCleanup(installAppShortcuts());
 
   // The browser offers installation only when it judges the app installable; the button exists only then.
@@ -99,7 +107,12 @@ export function Shell(props: { state: AppState }) {
           <SettingsDialog state={s} onClose={() => setSettingsOpen(false)} />
         </Suspense>
       </Show>
-      <Notices state={s} updateReady={updateReady} onUpdate={() => void applyUpdate()} onLater={() => setUpdateReady(false)} />
+      <Notices
+        state={s}
+        updateReady={updateReady}
+        onUpdate={() => void applyUpdate()}
+        onLater={() => setUpdateReady(false)}
+      />
     </div>
   );
 }

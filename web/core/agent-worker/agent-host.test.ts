@@ -25,7 +25,9 @@ describe('the agent host (the Worker side of the boundary)', () => {
     expect(events.at(-1)!.type).toBe('done');
     // Streamed deltas are gathered: fewer calls than events.
     expect(turn.batches.length).toBeLessThan(events.length);
-    const saved = (await host.store('ws-1', 'load', [turn.started.session.id])) as { messages: Array<{ content: unknown }> };
+    const saved = (await host.store('ws-1', 'load', [turn.started.session.id])) as {
+      messages: Array<{ content: unknown }>;
+    };
     expect(saved.messages.at(-1)!.content).toBe('Done: **blue**.');
   });
 
@@ -34,7 +36,9 @@ describe('the agent host (the Worker side of the boundary)', () => {
     const { tab } = await setup([{ text }]);
     const { host } = await tab();
     const turn = await run(host, null, 'talk');
-    const deltas = turn.batches.flat().flatMap((e) => (e.type === 'model' && e.event.type === 'text-delta' ? [e.event.delta] : []));
+    const deltas = turn.batches
+      .flat()
+      .flatMap((e) => (e.type === 'model' && e.event.type === 'text-delta' ? [e.event.delta] : []));
     expect(deltas.join('')).toBe(text);
     // The server sends the text in 8-character pieces: far more pieces than merged deltas.
     expect(deltas.length).toBeLessThan(Math.ceil(text.length / 8) / 4);
@@ -45,7 +49,9 @@ describe('the agent host (the Worker side of the boundary)', () => {
     const { host } = await tab();
     const first = recorder();
     const started = await host.startTurn({ workspaceId: 'ws-1', sessionId: null, content: 'one' }, first.ports);
-    await expect(host.startTurn({ workspaceId: 'ws-1', sessionId: null, content: 'two' }, recorder().ports)).rejects.toMatchObject({ code: 'E_TURN_BUSY' });
+    await expect(
+      host.startTurn({ workspaceId: 'ws-1', sessionId: null, content: 'two' }, recorder().ports),
+    ).rejects.toMatchObject({ code: 'E_TURN_BUSY' });
     host.stopTurn(started.turnId);
     expect((await first.result).stopReason).toBe('aborted');
   });
@@ -59,16 +65,25 @@ describe('the agent host (the Worker side of the boundary)', () => {
     expect(await a.host.claim(id)).toBe('writer');
     expect(await b.host.claim(id)).toBe('reader');
     await expect(run(b.host, id, 'from b')).rejects.toMatchObject({ code: 'E_SESSION_READ_ONLY' });
-    await expect(b.host.store('ws-1', 'rename', [id, 'renamed by b'])).rejects.toMatchObject({ code: 'E_SESSION_READ_ONLY' });
+    await expect(b.host.store('ws-1', 'rename', [id, 'renamed by b'])).rejects.toMatchObject({
+      code: 'E_SESSION_READ_ONLY',
+    });
     expect(await b.host.claim(id, { steal: true })).toBe('writer');
     await new Promise((r) => setTimeout(r, 0));
     expect(a.roles).toEqual([[id, 'reader']]);
-    await expect(a.host.store('ws-1', 'rename', [id, 'renamed by a'])).rejects.toMatchObject({ code: 'E_SESSION_READ_ONLY' });
+    await expect(a.host.store('ws-1', 'rename', [id, 'renamed by a'])).rejects.toMatchObject({
+      code: 'E_SESSION_READ_ONLY',
+    });
     const second = await run(b.host, id, 'from b');
     expect(second.final.text).toBe('second answer');
     await b.host.release(id);
     // a had the session open (a follower): it becomes the writer when b lets go.
-    await expect.poll(() => a.roles).toEqual([[id, 'reader'], [id, 'writer']]);
+    await expect
+      .poll(() => a.roles)
+      .toEqual([
+        [id, 'reader'],
+        [id, 'writer'],
+      ]);
     await a.host.store('ws-1', 'rename', [id, 'renamed by a']);
     expect(await b.host.claim(id)).toBe('reader');
   });
@@ -85,7 +100,12 @@ describe('the agent host (the Worker side of the boundary)', () => {
     expect((await run(b.host, id, 'from b')).final.text).toBe('second');
     // And back: a steal makes b a reader that waits again.
     expect(await a.host.claim(id, { steal: true })).toBe('writer');
-    await expect.poll(() => b.roles).toEqual([[id, 'writer'], [id, 'reader']]);
+    await expect
+      .poll(() => b.roles)
+      .toEqual([
+        [id, 'writer'],
+        [id, 'reader'],
+      ]);
   });
 
   it('stops a turn whose session another tab takes over, and refuses its last save (the other tab writes now)', async () => {
@@ -101,7 +121,9 @@ describe('the agent host (the Worker side of the boundary)', () => {
     expect(result.stopReason).toBe('aborted');
     const saved = (await b.host.store('ws-1', 'load', [id])) as { messages: Array<{ role: string; content: unknown }> };
     expect(saved.messages.map((m) => m.content)).not.toContain('go on');
-    expect(hanging.batches.flat().some((e) => e.type === 'warning' && e.error.code === 'E_SESSION_READ_ONLY')).toBe(true);
+    expect(hanging.batches.flat().some((e) => e.type === 'warning' && e.error.code === 'E_SESSION_READ_ONLY')).toBe(
+      true,
+    );
   });
 
   it('renames sessions of a workspace whose chat is not open, behind the same writer check; claims in flight are shared', async () => {
@@ -109,7 +131,9 @@ describe('the agent host (the Worker side of the boundary)', () => {
     const a = await tab();
     const sidebar = await tab({ attach: false });
     const id = (await run(a.host, null, 'hello')).started.session.id;
-    await expect(sidebar.host.store('ws-1', 'rename', [id, 'from the sidebar'])).rejects.toMatchObject({ code: 'E_SESSION_READ_ONLY' });
+    await expect(sidebar.host.store('ws-1', 'rename', [id, 'from the sidebar'])).rejects.toMatchObject({
+      code: 'E_SESSION_READ_ONLY',
+    });
     await a.host.release(id);
     await sidebar.host.store('ws-1', 'rename', [id, 'from the sidebar']);
     expect(((await a.host.store('ws-1', 'get', [id])) as { title: string }).title).toBe('from the sidebar');
@@ -120,7 +144,12 @@ describe('the agent host (the Worker side of the boundary)', () => {
 
   it('refuses to run before the workspace is attached, with a code the page can act on', async () => {
     await setup([]);
-    const host = createAgentHost({ createFs: () => { throw new Error('unused'); }, locks: lockManager() });
+    const host = createAgentHost({
+      createFs: () => {
+        throw new Error('unused');
+      },
+      locks: lockManager(),
+    });
     await host.init({ dbName: `agent-host-empty-${Math.random()}` }, () => undefined);
     await expect(host.settings('nope')).rejects.toMatchObject({ code: 'E_WORKSPACE_NOT_ATTACHED' });
   });
@@ -128,7 +157,10 @@ describe('the agent host (the Worker side of the boundary)', () => {
 
 describe('approval mode through the host', () => {
   it('reads the workspace approval mode at each turn: auto runs the edit without asking the page', async () => {
-    const { db, tab, dir } = await setup([{ toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old_string: 'red', new_string: 'green' } }] }, { text: 'ok' }]);
+    const { db, tab, dir } = await setup([
+      { toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old_string: 'red', new_string: 'green' } }] },
+      { text: 'ok' },
+    ]);
     await saveApprovalMode(db, 'ws-1', 'auto');
     const { host } = await tab();
     const turn = await run(host, null, 'green please');

@@ -15,7 +15,13 @@ import type { RevertResult } from '../checkpoints';
 import { EventStream } from '../contracts';
 import { getWorkspace, workspaceDirectory } from '../workspaces';
 import type { HarnessDb } from '../storage';
-import { installErrorTransfer, type AgentHostApi, type SessionRole, type StoreMethod, type WorkspaceTicket } from './protocol';
+import {
+  installErrorTransfer,
+  type AgentHostApi,
+  type SessionRole,
+  type StoreMethod,
+  type WorkspaceTicket,
+} from './protocol';
 
 type Host = Remote<AgentHostApi>;
 const roleListeners = new Set<(sessionId: string, role: SessionRole) => void>();
@@ -34,10 +40,14 @@ export function agentWorker(dbName: string): Promise<Host> {
     const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'agent' });
     let started = false;
     const failed = (event: Event) => {
-      const detail = (event as ErrorEvent).message || (event.type === 'messageerror' ? 'a message could not be read' : 'its script did not load');
+      const detail =
+        (event as ErrorEvent).message ||
+        (event.type === 'messageerror' ? 'a message could not be read' : 'its script did not load');
       const error = new HarnessError(
         'E_AGENT_WORKER_FAILED',
-        started ? `The agent stopped working in this tab (${detail}). Send the message again; if it keeps happening, reload the page.` : `The agent could not start in this tab (${detail}). Reload the page.`,
+        started
+          ? `The agent stopped working in this tab (${detail}). Send the message again; if it keeps happening, reload the page.`
+          : `The agent could not start in this tab (${detail}). Reload the page.`,
       );
       if (shared?.host === host) shared = undefined;
       worker.terminate();
@@ -47,10 +57,15 @@ export function agentWorker(dbName: string): Promise<Host> {
     worker.addEventListener('error', failed);
     worker.addEventListener('messageerror', failed);
     const remote = wrap<AgentHostApi>(worker);
-    remote.init({ dbName }, proxy((sessionId: string, role: SessionRole) => roleListeners.forEach((l) => l(sessionId, role)))).then(() => {
-      started = true;
-      resolve(remote);
-    }, reject);
+    remote
+      .init(
+        { dbName },
+        proxy((sessionId: string, role: SessionRole) => roleListeners.forEach((l) => l(sessionId, role))),
+      )
+      .then(() => {
+        started = true;
+        resolve(remote);
+      }, reject);
   });
   shared = { dbName, host };
   return host;
@@ -78,7 +93,9 @@ export interface RemoteAgent {
   readonly store: SessionStore;
   settings(): Promise<AgentSettings>;
   listModels(): Promise<string[]>;
-  startTurn(turn: RemoteTurn): Promise<{ session: Pick<SessionInfo, 'id' | 'title'>; events: EventStream<AgentEvent, TurnResult> }>;
+  startTurn(
+    turn: RemoteTurn,
+  ): Promise<{ session: Pick<SessionInfo, 'id' | 'title'>; events: EventStream<AgentEvent, TurnResult> }>;
   interrupted(sessionId: string): Promise<TurnJournal | null>;
   dismissInterrupted(sessionId: string): Promise<void>;
   claim(sessionId: string, options?: { steal?: boolean }): Promise<SessionRole>;
@@ -94,18 +111,34 @@ export interface RemoteAgent {
   rewind(sessionId: string, messageIndex: number, mode: RewindMode, force?: boolean): Promise<RewindResult>;
 }
 
-const failedResult = (error: ErrorData): TurnResult => ({ stopReason: 'error', messages: [], text: '', steps: 0, toolCalls: [], usage: {}, error });
+const failedResult = (error: ErrorData): TurnResult => ({
+  stopReason: 'error',
+  messages: [],
+  text: '',
+  steps: 0,
+  toolCalls: [],
+  usage: {},
+  error,
+});
 
 async function ticketOf(db: HarnessDb, workspaceId: string): Promise<WorkspaceTicket> {
   const record = await getWorkspace(db, workspaceId);
-  if (!record) throw new HarnessError('E_WORKSPACE_NOT_FOUND', 'This workspace no longer exists. Choose another one in the sidebar.', { workspaceId });
+  if (!record)
+    throw new HarnessError(
+      'E_WORKSPACE_NOT_FOUND',
+      'This workspace no longer exists. Choose another one in the sidebar.',
+      { workspaceId },
+    );
   const handle = await workspaceDirectory(record);
   return { id: record.id, rootName: record.kind === 'opfs' ? record.name : handle.name, access: record.access, handle };
 }
 
 /** A SessionStore whose every call runs in the Worker (writes behind its one-writer check). */
 function storeThrough(host: () => Promise<Host>, workspaceId: string): SessionStore {
-  const call = (method: StoreMethod, args: unknown[]): Promise<unknown> => host().then((h) => (h.store as unknown as (w: string, m: StoreMethod, a: unknown[]) => Promise<unknown>)(workspaceId, method, args));
+  const call = (method: StoreMethod, args: unknown[]): Promise<unknown> =>
+    host().then((h) =>
+      (h.store as unknown as (w: string, m: StoreMethod, a: unknown[]) => Promise<unknown>)(workspaceId, method, args),
+    );
   return {
     workspaceId,
     create: (...args) => call('create', args) as never,
@@ -120,10 +153,16 @@ function storeThrough(host: () => Promise<Host>, workspaceId: string): SessionSt
 }
 
 /** The sessions of a workspace through the tab's Worker, for views that have no chat open (the sidebar). */
-export const remoteSessionStore = (db: HarnessDb, workspaceId: string): SessionStore => storeThrough(() => agentWorker(db.name), workspaceId);
+export const remoteSessionStore = (db: HarnessDb, workspaceId: string): SessionStore =>
+  storeThrough(() => agentWorker(db.name), workspaceId);
 
 /** The agent of one workspace, running in the tab's Worker. `askPerson`/`askWrite` are the page's cards. */
-export function remoteAgent(options: { db: HarnessDb; workspaceId: string; askPerson: AskPerson; askWrite: AskWrite }): RemoteAgent {
+export function remoteAgent(options: {
+  db: HarnessDb;
+  workspaceId: string;
+  askPerson: AskPerson;
+  askWrite: AskWrite;
+}): RemoteAgent {
   const { workspaceId } = options;
   // The Worker this agent is attached to; a Worker that died is replaced on the next call, and attached again.
   let attached: { host: Promise<Host>; ready: Promise<Host> } | undefined;
@@ -159,13 +198,21 @@ export function remoteAgent(options: { db: HarnessDb; workspaceId: string; askPe
       events: (batch: AgentEvent[]) => batch.forEach((event) => events.push(event)),
       end: (result: TurnResult) => events.end(result),
       ask: (id: number, request: Parameters<AskPerson>[0]) => asked(id, (signal) => options.askPerson(request, signal)),
-      askWrite: (id: number, request: Parameters<AskWrite>[0]) => asked(id, (signal) => options.askWrite(request, signal)),
+      askWrite: (id: number, request: Parameters<AskWrite>[0]) =>
+        asked(id, (signal) => options.askWrite(request, signal)),
       cancelAsk: (id: number) => asks.get(id)?.abort(),
     });
     let started;
     try {
       started = await host.startTurn(
-        { workspaceId, sessionId: turn.sessionId, content: turn.content, ...(turn.before ? { before: turn.before } : {}), ...(turn.model ? { model: turn.model } : {}), ...(turn.compact ? { compact: turn.compact } : {}) },
+        {
+          workspaceId,
+          sessionId: turn.sessionId,
+          content: turn.content,
+          ...(turn.before ? { before: turn.before } : {}),
+          ...(turn.model ? { model: turn.model } : {}),
+          ...(turn.compact ? { compact: turn.compact } : {}),
+        },
         ports,
       );
     } finally {
@@ -189,14 +236,17 @@ export function remoteAgent(options: { db: HarnessDb; workspaceId: string; askPe
     claim: (sessionId, claimOptions) => ready().then((host) => host.claim(sessionId, claimOptions)),
     release: (sessionId) => ready().then((host) => host.release(sessionId)),
     contextBreakdown: (sessionId) => ready().then((host) => host.contextBreakdown(workspaceId, sessionId)),
-    foldedMessages: (sessionId, compactionId) => ready().then((host) => host.foldedMessages(workspaceId, sessionId, compactionId)),
+    foldedMessages: (sessionId, compactionId) =>
+      ready().then((host) => host.foldedMessages(workspaceId, sessionId, compactionId)),
     sessionUsage: (sessionId) => ready().then((host) => host.sessionUsage(workspaceId, sessionId)),
     prices: () => ready().then((host) => host.prices()),
     changes: (sessionId) => ready().then((host) => host.changes(workspaceId, sessionId)),
     fileVersions: (sessionId, path) => ready().then((host) => host.fileVersions(workspaceId, sessionId, path)),
     revert: (sessionId, op, force) => ready().then((host) => host.revert(workspaceId, sessionId, op, force)),
-    revertPart: (sessionId, path, content, sha) => ready().then((host) => host.revertPart(workspaceId, sessionId, path, content, sha)),
-    rewind: (sessionId, index, mode, force) => ready().then((host) => host.rewind(workspaceId, sessionId, index, mode, force)),
+    revertPart: (sessionId, path, content, sha) =>
+      ready().then((host) => host.revertPart(workspaceId, sessionId, path, content, sha)),
+    rewind: (sessionId, index, mode, force) =>
+      ready().then((host) => host.rewind(workspaceId, sessionId, index, mode, force)),
   };
 }
 
@@ -206,6 +256,7 @@ export function remoteAgent(options: { db: HarnessDb; workspaceId: string; askPe
  */
 export async function remoteWorkspaceUsage(workspaceId: string, db?: HarnessDb): Promise<WorkspaceUsage> {
   const host = db ? agentWorker(db.name) : shared?.host;
-  if (!host) throw new HarnessError('E_AGENT_NOT_READY', 'The agent is still starting. Open a workspace, then try again.');
+  if (!host)
+    throw new HarnessError('E_AGENT_NOT_READY', 'The agent is still starting. Open a workspace, then try again.');
   return (await host).workspaceUsage(workspaceId);
 }

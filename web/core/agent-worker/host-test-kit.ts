@@ -39,7 +39,11 @@ export function lockManager() {
     if (grant) grant();
   };
   return {
-    request(name: string, options: { ifAvailable?: boolean; steal?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<unknown>) {
+    request(
+      name: string,
+      options: { ifAvailable?: boolean; steal?: boolean; signal?: AbortSignal },
+      callback: (lock: unknown) => Promise<unknown>,
+    ) {
       if (held.has(name) && options.ifAvailable) return later().then(() => callback(null));
       return new Promise((resolve, reject) => {
         const grant = () => {
@@ -62,7 +66,10 @@ export function lockManager() {
           const queue = queues.get(name) ?? [];
           queues.set(name, [...queue, grant]);
           options.signal?.addEventListener('abort', () => {
-            queues.set(name, (queues.get(name) ?? []).filter((g) => g !== grant));
+            queues.set(
+              name,
+              (queues.get(name) ?? []).filter((g) => g !== grant),
+            );
             reject(new DOMException('The request was aborted.', 'AbortError'));
           });
         }
@@ -71,21 +78,45 @@ export function lockManager() {
   };
 }
 
-export async function setup(script: Parameters<typeof startModelServer>[0]['script'], model: Record<string, unknown> = {}) {
+export async function setup(
+  script: Parameters<typeof startModelServer>[0]['script'],
+  model: Record<string, unknown> = {},
+) {
   server = await startModelServer({ script });
   dir = await mkdtemp(join(tmpdir(), 'agent-host-'));
   await writeFile(join(dir, 'notes.txt'), 'colour: red\n');
   const dbName = `agent-host-${Math.random()}`;
   const db = await openHarnessDb(dbName);
   await setSecret(db, 'TEST_KEY', 'sk-test');
-  await saveModel(db, null, { preset: null, config: { budget: { context_window: 1_000_000 }, protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 512, ...model } });
+  await saveModel(db, null, {
+    preset: null,
+    config: {
+      budget: { context_window: 1_000_000 },
+      protocol: 'openai',
+      base_url: server.baseUrl('openai'),
+      model: 'scripted',
+      api_key_env: 'TEST_KEY',
+      max_tokens: 512,
+      ...model,
+    },
+  });
   const locks = lockManager();
   const root = dir;
   const tab = async (options: { attach?: boolean } = {}) => {
     const roles: Array<[string, SessionRole]> = [];
-    const host = createAgentHost({ createFs: () => createNodeWorkspaceFs({ root, access: 'read-write' }), locks, batchMs: 5 });
+    const host = createAgentHost({
+      createFs: () => createNodeWorkspaceFs({ root, access: 'read-write' }),
+      locks,
+      batchMs: 5,
+    });
     await host.init({ dbName }, (id, role) => roles.push([id, role]));
-    if (options.attach !== false) await host.attach({ id: 'ws-1', rootName: 'project', access: 'read-write', handle: {} as FileSystemDirectoryHandle });
+    if (options.attach !== false)
+      await host.attach({
+        id: 'ws-1',
+        rootName: 'project',
+        access: 'read-write',
+        handle: {} as FileSystemDirectoryHandle,
+      });
     return { host, roles };
   };
   return { db, tab, dir: root, server };
@@ -107,9 +138,14 @@ export function recorder(answer: Awaited<ReturnType<TurnPorts['ask']>> = 'allow'
   return { ports, batches, asked, result };
 }
 
-export const run = async (host: AgentHostApi, sessionId: string | null, content: string, answer?: 'allow' | 'deny', extra: Partial<TurnRequest> = {}) => {
+export const run = async (
+  host: AgentHostApi,
+  sessionId: string | null,
+  content: string,
+  answer?: 'allow' | 'deny',
+  extra: Partial<TurnRequest> = {},
+) => {
   const r = recorder(answer);
   const started = await host.startTurn({ workspaceId: 'ws-1', sessionId, content, ...extra }, r.ports);
   return { ...r, started, final: await r.result };
 };
-

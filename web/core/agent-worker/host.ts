@@ -27,10 +27,23 @@ export interface AgentHostOptions {
 }
 
 /** Events the page must see at once (a card to show, a checkpoint to load), flushing what was gathered before. */
-const URGENT = new Set<AgentEvent['type']>(['approval-needed', 'checkpoint', 'assistant', 'tool-start', 'tool-result', 'warning', 'error', 'done']);
+const URGENT = new Set<AgentEvent['type']>([
+  'approval-needed',
+  'checkpoint',
+  'assistant',
+  'tool-start',
+  'tool-result',
+  'warning',
+  'error',
+  'done',
+]);
 
 const readOnly = (sessionId: string) =>
-  new HarnessError('E_SESSION_READ_ONLY', 'This session is open for writing in another tab. Use “Take over” to write it here, or close it in the other tab.', { sessionId });
+  new HarnessError(
+    'E_SESSION_READ_ONLY',
+    'This session is open for writing in another tab. Use “Take over” to write it here, or close it in the other tab.',
+    { sessionId },
+  );
 
 export function createAgentHost(options: AgentHostOptions): AgentHostApi {
   let db: Promise<HarnessDb> | undefined;
@@ -50,7 +63,12 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
 
   const agentOf = (workspaceId: string): AppAgent => {
     const agent = agents.get(workspaceId);
-    if (!agent) throw new HarnessError('E_WORKSPACE_NOT_ATTACHED', 'This workspace is not open in the agent. Reopen the workspace.', { workspaceId });
+    if (!agent)
+      throw new HarnessError(
+        'E_WORKSPACE_NOT_ATTACHED',
+        'This workspace is not open in the agent. Reopen the workspace.',
+        { workspaceId },
+      );
     return agent;
   };
   const lockOf = (): SessionLocks => {
@@ -106,11 +124,21 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
         };
         if (signal.aborted) return abort();
         signal.addEventListener('abort', abort, { once: true });
-        call(id).then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+        call(id)
+          .then(resolve, reject)
+          .finally(() => signal.removeEventListener('abort', abort));
       });
     return {
-      askPerson: (request: Parameters<TurnPorts['ask']>[1]) => ask((id) => ports.ask(id, request), (reject) => reject(new HarnessError('E_TURN_STOPPED', 'The turn was stopped.'))),
-      askWrite: (request: Parameters<TurnPorts['askWrite']>[1]) => ask((id) => ports.askWrite(id, request), (reject) => reject(new HarnessError('E_TURN_STOPPED', 'The turn was stopped.'))).catch(() => false),
+      askPerson: (request: Parameters<TurnPorts['ask']>[1]) =>
+        ask(
+          (id) => ports.ask(id, request),
+          (reject) => reject(new HarnessError('E_TURN_STOPPED', 'The turn was stopped.')),
+        ),
+      askWrite: (request: Parameters<TurnPorts['askWrite']>[1]) =>
+        ask(
+          (id) => ports.askWrite(id, request),
+          (reject) => reject(new HarnessError('E_TURN_STOPPED', 'The turn was stopped.')),
+        ).catch(() => false),
     };
   }
 
@@ -130,7 +158,11 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
       push(event: AgentEvent) {
         // Consecutive deltas of one stream part become one event: the page does one update per frame, not one per token.
         const last = queue.at(-1);
-        if (event.type === 'model' && last?.type === 'model' && (event.event.type === 'text-delta' || event.event.type === 'thinking-delta')) {
+        if (
+          event.type === 'model' &&
+          last?.type === 'model' &&
+          (event.event.type === 'text-delta' || event.event.type === 'thinking-delta')
+        ) {
           const prev = last.event;
           if (prev.type === event.event.type && prev.index === event.event.index && last.step === event.step) {
             queue[queue.length - 1] = { ...last, event: { ...prev, delta: prev.delta + event.event.delta } };
@@ -152,7 +184,8 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
       locks ??= createSessionLocks((sessionId, role) => {
         // Another tab took the session over: a turn writing it here stops now (its last save is refused, the other
         // tab writes). Either way the page is told.
-        if (role === 'reader') for (const turn of turns.values()) if (turn.sessionId === sessionId) turn.controller.abort();
+        if (role === 'reader')
+          for (const turn of turns.values()) if (turn.sessionId === sessionId) turn.controller.abort();
         onRoleChange(sessionId, role);
       }, options.locks);
     },
@@ -176,15 +209,27 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
     settings: async (workspaceId) => agentOf(workspaceId).settings(),
     async listModels(workspaceId) {
       const config = (await agentOf(workspaceId).settings()).model?.config;
-      if (!config) throw new HarnessError('E_MODEL_NOT_CONFIGURED', 'No model is configured yet. Open Settings → Model, choose a provider and save.');
+      if (!config)
+        throw new HarnessError(
+          'E_MODEL_NOT_CONFIGURED',
+          'No model is configured yet. Open Settings → Model, choose a provider and save.',
+        );
       const opened = await db!;
-      return listProviderModels({ config, getKey: (name) => getSecret(opened, name), getBridge: () => pairedBridge(opened) });
+      return listProviderModels({
+        config,
+        getKey: (name) => getSecret(opened, name),
+        getBridge: () => pairedBridge(opened),
+      });
     },
     async startTurn(request, ports) {
       const agent = agentOf(request.workspaceId);
       const sessionId = request.sessionId ?? crypto.randomUUID();
       if (asking.has(request.workspaceId)) {
-        throw new HarnessError('E_TURN_BUSY', 'A turn is already running in this workspace. Wait for it to finish or stop it first.', { workspaceId: request.workspaceId });
+        throw new HarnessError(
+          'E_TURN_BUSY',
+          'A turn is already running in this workspace. Wait for it to finish or stop it first.',
+          { workspaceId: request.workspaceId },
+        );
       }
       const l = lockOf();
       if (!l.holds(sessionId) && (await l.claim(sessionId)) !== 'writer') throw readOnly(sessionId);
@@ -198,8 +243,20 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
       };
       try {
         const turn = request.before
-          ? await agent.retryTurn({ sessionId, before: request.before, content: request.content, signal: controller.signal, ...(request.model ? { model: request.model } : {}) })
-          : await agent.startTurn({ sessionId, content: request.content, signal: controller.signal, ...(request.model ? { model: request.model } : {}), ...(request.compact ? { compact: request.compact } : {}) });
+          ? await agent.retryTurn({
+              sessionId,
+              before: request.before,
+              content: request.content,
+              signal: controller.signal,
+              ...(request.model ? { model: request.model } : {}),
+            })
+          : await agent.startTurn({
+              sessionId,
+              content: request.content,
+              signal: controller.signal,
+              ...(request.model ? { model: request.model } : {}),
+              ...(request.compact ? { compact: request.compact } : {}),
+            });
         const out = batcher(ports);
         void (async () => {
           try {
@@ -232,12 +289,21 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
     claim: async (sessionId, claimOptions) => lockOf().claim(sessionId, { ...claimOptions, follow: true }),
     release: async (sessionId) => lockOf().release(sessionId),
     contextBreakdown: async (workspaceId, sessionId) => agentOf(workspaceId).contextBreakdown(sessionId),
-    foldedMessages: async (workspaceId, sessionId, compactionId) => foldedMessages(await storeOf(workspaceId), sessionId, compactionId),
-    sessionUsage: async (workspaceId, sessionId) => (await usageOf(workspaceId)).sessionTotals(sessionId, await pricesNow()),
+    foldedMessages: async (workspaceId, sessionId, compactionId) =>
+      foldedMessages(await storeOf(workspaceId), sessionId, compactionId),
+    sessionUsage: async (workspaceId, sessionId) =>
+      (await usageOf(workspaceId)).sessionTotals(sessionId, await pricesNow()),
     async workspaceUsage(workspaceId) {
-      const [queries, prices, modules] = await Promise.all([usageOf(workspaceId), pricesNow(), readAgentSettings(await dbOf(), workspaceId).then((s) => s.modules)]);
+      const [queries, prices, modules] = await Promise.all([
+        usageOf(workspaceId),
+        pricesNow(),
+        readAgentSettings(await dbOf(), workspaceId).then((s) => s.modules),
+      ]);
       const stats = await createIdbStatsStore(await dbOf(), { workspaceId, namespace: modules.cache.namespace }).read();
-      const cache = stats.totals.prepared > 0 ? { report: cacheReport(stats, modules.cache.target_hit_ratio), records: stats.records } : null;
+      const cache =
+        stats.totals.prepared > 0
+          ? { report: cacheReport(stats, modules.cache.target_hit_ratio), records: stats.records }
+          : null;
       return { ...(await queries.workspaceTotals(prices)), cache };
     },
     prices: () => pricesNow(),
@@ -245,13 +311,25 @@ export function createAgentHost(options: AgentHostOptions): AgentHostApi {
     fileVersions: async (workspaceId, sessionId, path) => agentOf(workspaceId).undo.versions(sessionId, path),
     // A revert or rewind writes the session's files (and a rewind its log): only the session's writer may.
     // Not while a turn runs in the workspace: its next write would record a "before" the revert is changing.
-    revert: (workspaceId, sessionId, op, force) => idle(workspaceId, () => asWriter(sessionId, () => agentOf(workspaceId).undo.revert(sessionId, op, force))),
-    revertPart: (workspaceId, sessionId, path, content, expectedSha) => idle(workspaceId, () => asWriter(sessionId, () => agentOf(workspaceId).undo.revertPart(sessionId, path, content, expectedSha))),
-    rewind: (workspaceId, sessionId, messageIndex, mode, force) => idle(workspaceId, () => asWriter(sessionId, () => agentOf(workspaceId).undo.rewind(sessionId, messageIndex, mode, force))),
+    revert: (workspaceId, sessionId, op, force) =>
+      idle(workspaceId, () => asWriter(sessionId, () => agentOf(workspaceId).undo.revert(sessionId, op, force))),
+    revertPart: (workspaceId, sessionId, path, content, expectedSha) =>
+      idle(workspaceId, () =>
+        asWriter(sessionId, () => agentOf(workspaceId).undo.revertPart(sessionId, path, content, expectedSha)),
+      ),
+    rewind: (workspaceId, sessionId, messageIndex, mode, force) =>
+      idle(workspaceId, () =>
+        asWriter(sessionId, () => agentOf(workspaceId).undo.rewind(sessionId, messageIndex, mode, force)),
+      ),
   };
 
   async function idle<T>(workspaceId: string, work: () => Promise<T>): Promise<T> {
-    if (asking.has(workspaceId)) throw new HarnessError('E_TURN_BUSY', 'A turn is running in this workspace. Stop it or let it finish, then revert or rewind.', { workspaceId });
+    if (asking.has(workspaceId))
+      throw new HarnessError(
+        'E_TURN_BUSY',
+        'A turn is running in this workspace. Stop it or let it finish, then revert or rewind.',
+        { workspaceId },
+      );
     return work();
   }
 

@@ -57,7 +57,11 @@ export interface StartedTurn {
 /** Whether this tab may write a session: 'writer' holds its lock; 'reader' follows another tab's writing. */
 export type SessionRole = 'writer' | 'reader';
 
-type StoreMethods = { [K in keyof SessionStore]: SessionStore[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => Promise<R> : never };
+type StoreMethods = {
+  [K in keyof SessionStore]: SessionStore[K] extends (...args: infer A) => Promise<infer R>
+    ? (...args: A) => Promise<R>
+    : never;
+};
 export type StoreMethod = Exclude<keyof StoreMethods, 'workspaceId'>;
 
 export interface AgentHostApi {
@@ -74,7 +78,11 @@ export interface AgentHostApi {
   interrupted(workspaceId: string, sessionId: string): Promise<TurnJournal | null>;
   dismissInterrupted(workspaceId: string, sessionId: string): Promise<void>;
   /** The session store of a workspace; writes need this tab to be (or become) the session's writer. */
-  store<M extends StoreMethod>(workspaceId: string, method: M, args: Parameters<StoreMethods[M]>): Promise<Awaited<ReturnType<StoreMethods[M]>>>;
+  store<M extends StoreMethod>(
+    workspaceId: string,
+    method: M,
+    args: Parameters<StoreMethods[M]>,
+  ): Promise<Awaited<ReturnType<StoreMethods[M]>>>;
   /** Claims the session for writing: 'reader' when another tab holds it (unless `steal`, which takes it over). */
   claim(sessionId: string, options?: { steal?: boolean }): Promise<SessionRole>;
   release(sessionId: string): Promise<void>;
@@ -93,8 +101,20 @@ export interface AgentHostApi {
   fileVersions(workspaceId: string, sessionId: string, path: string): Promise<FileVersions>;
   revert(workspaceId: string, sessionId: string, op: RevertOp, force?: boolean): Promise<RevertResult>;
   /** One hunk put back: the file set to `content` (the page computed it), if it still holds `expectedSha`. */
-  revertPart(workspaceId: string, sessionId: string, path: string, content: string, expectedSha: string): Promise<RevertResult>;
-  rewind(workspaceId: string, sessionId: string, messageIndex: number, mode: RewindMode, force?: boolean): Promise<RewindResult>;
+  revertPart(
+    workspaceId: string,
+    sessionId: string,
+    path: string,
+    content: string,
+    expectedSha: string,
+  ): Promise<RevertResult>;
+  rewind(
+    workspaceId: string,
+    sessionId: string,
+    messageIndex: number,
+    mode: RewindMode,
+    force?: boolean,
+  ): Promise<RewindResult>;
 }
 
 let installed = false;
@@ -109,12 +129,21 @@ export function installErrorTransfer(): void {
     serialize(thrown: unknown) {
       const value = (thrown as { value: unknown }).value;
       const e = value as { code?: unknown; message?: unknown; data?: unknown; name?: unknown };
-      const plain = typeof e === 'object' && e !== null ? { code: typeof e.code === 'string' ? e.code : undefined, message: String(e.message ?? ''), data: e.data, name: String(e.name ?? 'Error') } : { message: String(value) };
+      const plain =
+        typeof e === 'object' && e !== null
+          ? {
+              code: typeof e.code === 'string' ? e.code : undefined,
+              message: String(e.message ?? ''),
+              data: e.data,
+              name: String(e.name ?? 'Error'),
+            }
+          : { message: String(value) };
       return [{ plain }, []];
     },
     deserialize(serialized: unknown) {
       const { plain } = serialized as { plain: { code?: string; message: string; data?: unknown; name?: string } };
-      if (plain.code) throw new HarnessError(plain.code, plain.message, plain.data as Record<string, unknown> | undefined);
+      if (plain.code)
+        throw new HarnessError(plain.code, plain.message, plain.data as Record<string, unknown> | undefined);
       throw Object.assign(new Error(plain.message), plain.name ? { name: plain.name } : {});
     },
   });

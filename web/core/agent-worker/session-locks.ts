@@ -7,7 +7,11 @@
 import type { SessionRole } from './protocol';
 
 interface LockManagerLike {
-  request(name: string, options: { ifAvailable?: boolean; steal?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<unknown>): Promise<unknown>;
+  request(
+    name: string,
+    options: { ifAvailable?: boolean; steal?: boolean; signal?: AbortSignal },
+    callback: (lock: unknown) => Promise<unknown>,
+  ): Promise<unknown>;
 }
 
 export interface SessionLocks {
@@ -21,7 +25,10 @@ export interface SessionLocks {
 
 export const lockName = (sessionId: string) => `i:session:${sessionId}`;
 
-export function createSessionLocks(onRole: (sessionId: string, role: SessionRole) => void, locks: LockManagerLike | undefined = (globalThis.navigator as { locks?: LockManagerLike } | undefined)?.locks): SessionLocks {
+export function createSessionLocks(
+  onRole: (sessionId: string, role: SessionRole) => void,
+  locks: LockManagerLike | undefined = (globalThis.navigator as { locks?: LockManagerLike } | undefined)?.locks,
+): SessionLocks {
   /** Held locks: calling the function releases the lock; the promise settles when it is free. */
   const held = new Map<string, () => void>();
   const settled = new Map<string, Promise<unknown>>();
@@ -50,7 +57,10 @@ export function createSessionLocks(onRole: (sessionId: string, role: SessionRole
       onRole(sessionId, 'writer');
       await released;
     });
-    settled.set(sessionId, queued.catch(() => undefined));
+    settled.set(
+      sessionId,
+      queued.catch(() => undefined),
+    );
     queued.then(undefined, () => {
       if (waiting.get(sessionId) === abort) waiting.delete(sessionId);
       if (held.get(sessionId) === release) {
@@ -88,13 +98,20 @@ export function createSessionLocks(onRole: (sessionId: string, role: SessionRole
     return new Promise<SessionRole>((resolve, reject) => {
       let release!: () => void;
       const released = new Promise<void>((r) => (release = r));
-      const request = locks.request(lockName(sessionId), options.steal ? { steal: true } : { ifAvailable: true }, async (lock) => {
-        if (!lock) return resolve('reader');
-        held.set(sessionId, release);
-        resolve('writer');
-        await released;
-      });
-      settled.set(sessionId, request.catch(() => undefined));
+      const request = locks.request(
+        lockName(sessionId),
+        options.steal ? { steal: true } : { ifAvailable: true },
+        async (lock) => {
+          if (!lock) return resolve('reader');
+          held.set(sessionId, release);
+          resolve('writer');
+          await released;
+        },
+      );
+      settled.set(
+        sessionId,
+        request.catch(() => undefined),
+      );
       request.then(
         () => undefined,
         (error: unknown) => {

@@ -41,7 +41,10 @@ describe('the app agent keeps results and file states across turns', () => {
   });
 
   it('records the state of every file an approved edit changes, per session and turn', async () => {
-    const { db, tab } = await setup([{ toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old_string: 'red', new_string: 'blue' } }] }, { text: 'ok' }]);
+    const { db, tab } = await setup([
+      { toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old_string: 'red', new_string: 'blue' } }] },
+      { text: 'ok' },
+    ]);
     const { host } = await tab();
     const turn = await run(host, null, 'Make it blue', 'allow');
     const records = await createIdbCheckpointStore(db, 'ws-1').list(turn.started.session.id);

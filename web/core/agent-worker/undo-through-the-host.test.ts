@@ -8,11 +8,21 @@ import type { Message } from '../contracts/messages';
 import { recorder, run, setup } from './host-test-kit';
 
 const A = 'alpha\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\n';
-const edit = (path: string, from: string, to: string) => ({ name: 'edit', arguments: { path, old_string: from, new_string: to } });
+const edit = (path: string, from: string, to: string) => ({
+  name: 'edit',
+  arguments: { path, old_string: from, new_string: to },
+});
 
 async function twoTurns() {
   const kit = await setup([
-    { toolCalls: [edit('a.txt', 'alpha', 'ALPHA'), edit('a.txt', 'theta', 'THETA'), edit('b.txt', 'one', 'two'), { name: 'write', arguments: { path: 'c.txt', content: 'new\n' } }] },
+    {
+      toolCalls: [
+        edit('a.txt', 'alpha', 'ALPHA'),
+        edit('a.txt', 'theta', 'THETA'),
+        edit('b.txt', 'one', 'two'),
+        { name: 'write', arguments: { path: 'c.txt', content: 'new\n' } },
+      ],
+    },
     { text: 'Turn one done.' },
     { toolCalls: [edit('a.txt', 'gamma', 'GAMMA')] },
     { text: 'Turn two done.' },
@@ -44,7 +54,9 @@ describe('undo through the host', () => {
     await host.revertPart('ws-1', id, 'a.txt', v.current!.replace('ALPHA', 'alpha'), v.currentSha);
     expect(await file('a.txt')).toBe(A.replace('gamma', 'GAMMA').replace('theta', 'THETA'));
     // A stale view (the file changed since) is refused.
-    await expect(host.revertPart('ws-1', id, 'a.txt', 'x', v.currentSha)).rejects.toMatchObject({ code: 'E_REVERT_CONFLICT' });
+    await expect(host.revertPart('ws-1', id, 'a.txt', 'x', v.currentSha)).rejects.toMatchObject({
+      code: 'E_REVERT_CONFLICT',
+    });
     // The partial revert is recorded: a full revert of the file still returns it to where the session started.
     await host.revert('ws-1', id, { kind: 'file', path: 'a.txt', turn: 1 });
     expect(await file('a.txt')).toBe(A);
@@ -55,8 +67,13 @@ describe('undo through the host', () => {
     await writeFile(join(dir, 'b.txt'), 'two\nmine\n');
     expect((await host.changes('ws-1', id)).files.find((f) => f.path === 'b.txt')?.changedSince).toBe(true);
     // Turn one alone cannot go back while turn two changed a.txt after it.
-    await expect(host.revert('ws-1', id, { kind: 'turn', turn: 1 })).rejects.toMatchObject({ code: 'E_REVERT_LATER_CHANGES' });
-    await expect(host.revert('ws-1', id, { kind: 'since', turn: 1 })).rejects.toMatchObject({ code: 'E_REVERT_CONFLICT', data: { path: 'b.txt' } });
+    await expect(host.revert('ws-1', id, { kind: 'turn', turn: 1 })).rejects.toMatchObject({
+      code: 'E_REVERT_LATER_CHANGES',
+    });
+    await expect(host.revert('ws-1', id, { kind: 'since', turn: 1 })).rejects.toMatchObject({
+      code: 'E_REVERT_CONFLICT',
+      data: { path: 'b.txt' },
+    });
     expect(await file('a.txt')).toContain('GAMMA');
     expect(await file('b.txt')).toBe('two\nmine\n');
     const done = await host.revert('ws-1', id, { kind: 'file', path: 'b.txt', turn: 1 }, true);
@@ -68,7 +85,8 @@ describe('undo through the host', () => {
   it('rewinds files and conversation to before a prompt, or only one of them', async () => {
     const { host, id, file } = await twoTurns();
     const load = async () => ((await host.store('ws-1', 'load', [id])) as { messages: Message[] }).messages;
-    const prompts = (messages: Message[]) => messages.flatMap((m, i) => (m.role === 'user' && m._meta === undefined ? [i] : []));
+    const prompts = (messages: Message[]) =>
+      messages.flatMap((m, i) => (m.role === 'user' && m._meta === undefined ? [i] : []));
     const second = prompts(await load())[1]!;
     // Files only: turn two's edit goes, the conversation stays.
     const filesOnly = await host.rewind('ws-1', id, second, 'files');
@@ -90,7 +108,9 @@ describe('undo through the host', () => {
     const messages = ((await host.store('ws-1', 'load', [id])) as { messages: Message[] }).messages;
     const answer = messages.findIndex((m) => m.role === 'assistant');
     await expect(host.rewind('ws-1', id, answer, 'both')).rejects.toMatchObject({ code: 'E_REWIND_NOT_A_PROMPT' });
-    const second = messages.map((m, i) => (m.role === 'user' && m._meta === undefined ? i : -1)).filter((i) => i >= 0)[1]!;
+    const second = messages
+      .map((m, i) => (m.role === 'user' && m._meta === undefined ? i : -1))
+      .filter((i) => i >= 0)[1]!;
     await host.rewind('ws-1', id, second, 'conversation');
     expect(await file('a.txt')).toContain('GAMMA');
     expect(((await host.store('ws-1', 'load', [id])) as { messages: Message[] }).messages).toHaveLength(second);
@@ -101,8 +121,12 @@ describe('undo through the host', () => {
     expect(await host.claim(id)).toBe('writer');
     const other = await tab();
     expect(await other.host.claim(id)).toBe('reader');
-    await expect(other.host.revert('ws-1', id, { kind: 'since', turn: 1 })).rejects.toMatchObject({ code: 'E_SESSION_READ_ONLY' });
-    await expect(other.host.rewind('ws-1', id, 1, 'conversation')).rejects.toMatchObject({ code: 'E_SESSION_READ_ONLY' });
+    await expect(other.host.revert('ws-1', id, { kind: 'since', turn: 1 })).rejects.toMatchObject({
+      code: 'E_SESSION_READ_ONLY',
+    });
+    await expect(other.host.rewind('ws-1', id, 1, 'conversation')).rejects.toMatchObject({
+      code: 'E_SESSION_READ_ONLY',
+    });
   });
 
   it('refuses a revert or rewind while a turn runs in the workspace (its next write would record the wrong before)', async () => {

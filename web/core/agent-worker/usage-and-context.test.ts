@@ -35,9 +35,30 @@ describe('totals over the session log', () => {
       { kind: 'message', message: user },
       { kind: 'message', message: a2 },
       // A compaction folds a1 (it leaves the history) and keeps a2; the step's answer a3 is saved inside the reset.
-      { kind: 'reset', messages: [{ role: 'user', content: 'Summary of the earlier conversation:\n…', _meta: { kind: 'compaction_summary', usage: usage(400, 40) } }, structuredClone(a2), a3] },
+      {
+        kind: 'reset',
+        messages: [
+          {
+            role: 'user',
+            content: 'Summary of the earlier conversation:\n…',
+            _meta: { kind: 'compaction_summary', usage: usage(400, 40) },
+          },
+          structuredClone(a2),
+          a3,
+        ],
+      },
       // A later reset keeps the summary again: its call is not counted twice.
-      { kind: 'reset', messages: [{ role: 'user', content: 'Summary of the earlier conversation:\n…', _meta: { kind: 'compaction_summary', usage: usage(400, 40) } }, a3] },
+      {
+        kind: 'reset',
+        messages: [
+          {
+            role: 'user',
+            content: 'Summary of the earlier conversation:\n…',
+            _meta: { kind: 'compaction_summary', usage: usage(400, 40) },
+          },
+          a3,
+        ],
+      },
     ];
     const counted = measuredMessages(entries);
     expect(counted.map((m) => [m.content, m._usage?.input_tokens])).toEqual([
@@ -73,7 +94,9 @@ describe('the host answers the page about usage and context', () => {
     // No prices: tokens are counted, cost is unknown (never a guess).
     const unpriced = await host.sessionUsage('ws-1', id);
     expect(unpriced).toMatchObject({ steps: 2, input_tokens: 4000, output_tokens: 300, cost: null, unpriced_steps: 2 });
-    await updateGlobalSettings(db, { prices: { as_of: '2026-12-01', prices: [{ model: 'scripted', input: 2, output: 10 }] } });
+    await updateGlobalSettings(db, {
+      prices: { as_of: '2026-12-01', prices: [{ model: 'scripted', input: 2, output: 10 }] },
+    });
     const priced = await host.sessionUsage('ws-1', id);
     expect(priced.cost).toBeCloseTo((4000 * 2 + 300 * 10) / 1e6, 10);
     const workspace = await host.workspaceUsage('ws-1');
@@ -86,7 +109,9 @@ describe('the host answers the page about usage and context', () => {
   });
 
   it('breaks the next request down: system prompt, AGENTS.md, tools, and the history once there is one', async () => {
-    const { tab, dir } = await setup([{ text: 'noted', usage: { input: 900, output: 10 } }], { budget: { context_window: 32000 } });
+    const { tab, dir } = await setup([{ text: 'noted', usage: { input: 900, output: 10 } }], {
+      budget: { context_window: 32000 },
+    });
     await writeFile(join(dir, 'AGENTS.md'), '# Rules\nAlways answer in haiku.\n'.repeat(20));
     const { host } = await tab();
     const fresh = await host.contextBreakdown('ws-1', null);

@@ -32,8 +32,16 @@ export function measuredMessages(entries: readonly SessionEntry[]): AssistantMes
   const out: AssistantMessage[] = [];
   const visit = (m: Message) => {
     // A compaction's summary request is a paid model call too: its usage rides on the summary message.
-    const summary = m.role === 'user' && m._meta?.kind === 'compaction_summary' ? (m._meta.usage as StepUsage | undefined) : undefined;
-    const call: AssistantMessage | null = m.role === 'assistant' && m._usage ? m : summary ? { role: 'assistant', content: typeof m.content === 'string' ? m.content : '', _usage: summary } : null;
+    const summary =
+      m.role === 'user' && m._meta?.kind === 'compaction_summary'
+        ? (m._meta.usage as StepUsage | undefined)
+        : undefined;
+    const call: AssistantMessage | null =
+      m.role === 'assistant' && m._usage
+        ? m
+        : summary
+          ? { role: 'assistant', content: typeof m.content === 'string' ? m.content : '', _usage: summary }
+          : null;
     if (!call) return;
     // The usage record and the reply identify a model call; the same call is the same JSON wherever it is stored.
     const key = JSON.stringify([call._usage, call.content, call.tool_calls?.map((c) => c.id)]);
@@ -79,7 +87,11 @@ export function createUsageQueries(store: SessionStore) {
       totals = addTotals(totals, t);
       sessions.push({ id: info.id, title: info.title, totals: t });
     }
-    sessions.sort((a, b) => (b.totals.cost ?? 0) - (a.totals.cost ?? 0) || b.totals.input_tokens + b.totals.output_tokens - (a.totals.input_tokens + a.totals.output_tokens));
+    sessions.sort(
+      (a, b) =>
+        (b.totals.cost ?? 0) - (a.totals.cost ?? 0) ||
+        b.totals.input_tokens + b.totals.output_tokens - (a.totals.input_tokens + a.totals.output_tokens),
+    );
     return { totals, sessions };
   }
 

@@ -7,4 +7,8 @@ import { createAgentHost } from './host';
 import { installErrorTransfer } from './protocol';
 
 installErrorTransfer();
-expose(createAgentHost({ createFs: (ticket) => createFsaWorkspaceFs(ticket.handle, { access: ticket.access, rootName: ticket.rootName }) }));
+expose(
+  createAgentHost({
+    createFs: (ticket) => createFsaWorkspaceFs(ticket.handle, { access: ticket.access, rootName: ticket.rootName }),
+  }),
+);

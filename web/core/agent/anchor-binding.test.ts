@@ -31,33 +31,82 @@ async function anchored() {
   const hooks = new HookPipeline();
   for (const h of profile.handlers) hooks.register(h);
   const none = { fits: true, estimate: 0, trigger: 0, tool_budget: 0, method: 'none' };
-  await hooks.run('context_budget', { model: 'm', budget: model.budget, history: [user], tools: [], pending_calls: 0, compact: false, result: none }, ctx);
-  const sent = await hooks.run('before_request', { url: 'https://llm.example/v1/x', body: {}, protocol: 'openai', model: 'm', request_meta: {} }, ctx);
-  await hooks.run('after_response', { response: { usage: { prompt_tokens: 40, completion_tokens: 5 } }, request_meta: sent.request_meta }, ctx);
+  await hooks.run(
+    'context_budget',
+    { model: 'm', budget: model.budget, history: [user], tools: [], pending_calls: 0, compact: false, result: none },
+    ctx,
+  );
+  const sent = await hooks.run(
+    'before_request',
+    { url: 'https://llm.example/v1/x', body: {}, protocol: 'openai', model: 'm', request_meta: {} },
+    ctx,
+  );
+  await hooks.run(
+    'after_response',
+    { response: { usage: { prompt_tokens: 40, completion_tokens: 5 } }, request_meta: sent.request_meta },
+    ctx,
+  );
   return profile.budget!;
 }
 
 describe('usage anchor and the provider worker binding', () => {
   it('reuses the anchor under the same binding', async () => {
     const budget = await anchored();
-    expect(budget.estimate({ model: 'm', history: [user, answer, next], tools: [], pendingCalls: 0, compact: false }).method).toBe('usage');
-    expect(budget.estimate({ model: 'm', history: [user, answer, next], tools: [], pendingCalls: 0, compact: false, endpoint: budgetEndpointOf(model) }).method).toBe('usage');
+    expect(
+      budget.estimate({ model: 'm', history: [user, answer, next], tools: [], pendingCalls: 0, compact: false }).method,
+    ).toBe('usage');
+    expect(
+      budget.estimate({
+        model: 'm',
+        history: [user, answer, next],
+        tools: [],
+        pendingCalls: 0,
+        compact: false,
+        endpoint: budgetEndpointOf(model),
+      }).method,
+    ).toBe('usage');
   });
 
   it('drops the anchor when only the binding changed (same selector, address and model)', async () => {
     const budget = await anchored();
     const other = budgetEndpointOf({ ...model, provider: { worker: 'provider-b' } });
-    expect(budget.estimate({ model: 'm', history: [user, answer, next], tools: [], pendingCalls: 0, compact: false, endpoint: other }).method).toBe('utf8_bytes');
+    expect(
+      budget.estimate({
+        model: 'm',
+        history: [user, answer, next],
+        tools: [],
+        pendingCalls: 0,
+        compact: false,
+        endpoint: other,
+      }).method,
+    ).toBe('utf8_bytes');
     const unbound = budgetEndpointOf({ ...model, provider: null });
-    expect(budget.estimate({ model: 'm', history: [user, answer, next], tools: [], pendingCalls: 0, compact: false, endpoint: unbound }).method).toBe('utf8_bytes');
+    expect(
+      budget.estimate({
+        model: 'm',
+        history: [user, answer, next],
+        tools: [],
+        pendingCalls: 0,
+        compact: false,
+        endpoint: unbound,
+      }).method,
+    ).toBe('utf8_bytes');
   });
 });
 
 describe('the binding reaches the budget module from a model config', () => {
-  it('is part of the app\'s model settings, so a changed binding is a new profile (the profile cache key) with no anchor', () => {
-    const config = parseModelConfig({ protocol: 'openai', base_url: 'https://llm.example/v1', model: 'm', budget: { context_window: 10_000 }, provider: { worker: 'provider-a' } });
+  it("is part of the app's model settings, so a changed binding is a new profile (the profile cache key) with no anchor", () => {
+    const config = parseModelConfig({
+      protocol: 'openai',
+      base_url: 'https://llm.example/v1',
+      model: 'm',
+      budget: { context_window: 10_000 },
+      provider: { worker: 'provider-a' },
+    });
     expect(modelSettingsOf(config).provider).toEqual({ worker: 'provider-a' });
     expect(budgetEndpointOf(modelSettingsOf(config)).binding).toEqual({ worker: 'provider-a' });
-    expect(JSON.stringify(modelSettingsOf(config))).not.toBe(JSON.stringify(modelSettingsOf({ ...config, provider: { worker: 'provider-b' } })));
+    expect(JSON.stringify(modelSettingsOf(config))).not.toBe(
+      JSON.stringify(modelSettingsOf({ ...config, provider: { worker: 'provider-b' } })),
+    );
   });
 });

@@ -16,29 +16,44 @@ export interface BatchProblem {
   message: string;
 }
 
-export type BatchVerdict = { ok: true; calls: ValidCall[] } | { ok: false; problems: BatchProblem[]; idsUsable: boolean };
+export type BatchVerdict =
+  { ok: true; calls: ValidCall[] } | { ok: false; problems: BatchProblem[]; idsUsable: boolean };
 
 /** Parses a tool call's argument string; a JSON object is the only acceptable result. */
-export function parseArguments(raw: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
+export function parseArguments(
+  raw: unknown,
+): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
   if (typeof raw !== 'string') return { ok: false, message: 'arguments must be a JSON string' };
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch (error) {
-    return { ok: false, message: `arguments are not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      ok: false,
+      message: `arguments are not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: 'arguments must be a JSON object' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, message: 'arguments must be a JSON object' };
   return { ok: true, value: value as Record<string, unknown> };
 }
 
-export function validateBatch(message: AssistantMessage, finishReason: FinishReason, tools: ToolRegistry): BatchVerdict {
+export function validateBatch(
+  message: AssistantMessage,
+  finishReason: FinishReason,
+  tools: ToolRegistry,
+): BatchVerdict {
   const calls = (message.tool_calls ?? []) as unknown[];
   const problems: BatchProblem[] = [];
   const seen = new Set<string>();
   let idsUsable = true;
   const valid: ValidCall[] = [];
   if (finishReason !== 'tool_calls') {
-    problems.push({ index: -1, id: null, message: `the response ended with finish reason "${finishReason}", not "tool_calls", so its tool calls may be incomplete` });
+    problems.push({
+      index: -1,
+      id: null,
+      message: `the response ended with finish reason "${finishReason}", not "tool_calls", so its tool calls may be incomplete`,
+    });
   }
   calls.forEach((raw, index) => {
     const call = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<ToolCall>;
@@ -54,10 +69,15 @@ export function validateBatch(message: AssistantMessage, finishReason: FinishRea
       return;
     }
     seen.add(id);
-    if (call.type !== 'function') problems.push({ index, id, message: `tool call "${id}" has type "${String(call.type)}", expected "function"` });
+    if (call.type !== 'function')
+      problems.push({ index, id, message: `tool call "${id}" has type "${String(call.type)}", expected "function"` });
     const name = call.function?.name;
     if (typeof name !== 'string' || !tools.has(name)) {
-      problems.push({ index, id, message: `tool call "${id}" names unknown tool "${String(name)}"; available: ${tools.names().join(', ') || 'none'}` });
+      problems.push({
+        index,
+        id,
+        message: `tool call "${id}" names unknown tool "${String(name)}"; available: ${tools.names().join(', ') || 'none'}`,
+      });
       return;
     }
     const args = parseArguments(call.function?.arguments);

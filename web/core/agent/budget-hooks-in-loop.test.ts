@@ -7,7 +7,11 @@ import { call } from './__fixtures__/scripted-stream';
 import type { ToolDefinition } from '../contracts/tools';
 
 const big: ToolDefinition = {
-  schema: { name: 'big', description: 'returns 3000 bytes', parameters: { type: 'object', properties: {}, additionalProperties: false } },
+  schema: {
+    name: 'big',
+    description: 'returns 3000 bytes',
+    parameters: { type: 'object', properties: {}, additionalProperties: false },
+  },
   approval: 'free',
   external: false,
   execute: async () => ({ output: 'z'.repeat(3000) }),
@@ -25,10 +29,19 @@ describe('budget hooks in the loop', () => {
         const d = data as HookDataMap['context_budget'];
         seen.push(d.pending_calls);
         // 1000 bytes shared by the pending calls.
-        return { ...d, result: { ...d.result, tool_budget: d.pending_calls > 0 ? Math.floor(1000 / d.pending_calls) : d.result.tool_budget } };
+        return {
+          ...d,
+          result: {
+            ...d.result,
+            tool_budget: d.pending_calls > 0 ? Math.floor(1000 / d.pending_calls) : d.result.tool_budget,
+          },
+        };
       },
     });
-    const run = await runScripted([{ tool_calls: [call('a', 'big', {}), call('b', 'big', {})] }, { content: 'done' }], { hooks, tools: [big] });
+    const run = await runScripted([{ tool_calls: [call('a', 'big', {}), call('b', 'big', {})] }, { content: 'done' }], {
+      hooks,
+      tools: [big],
+    });
     expect(run.result.stopReason).toBe('stop');
     expect(seen).toEqual([0, 2, 0]);
     const outputs = run.result.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));

@@ -65,7 +65,9 @@ export function estimateBytes(messages: readonly Message[], settings: BudgetSett
 export const toolSchemaBytes = (tools: readonly ToolSchema[]): number => bytesOf(tools);
 
 export function triggerOf(b: BudgetSettings): number {
-  return Math.floor(Math.min(b.context_window * b.threshold, b.context_window - b.max_tokens - b.safety * b.context_window));
+  return Math.floor(
+    Math.min(b.context_window * b.threshold, b.context_window - b.max_tokens - b.safety * b.context_window),
+  );
 }
 
 /** A usage anchor: the tokens the provider reported for a history of `length` messages (input + output). */
@@ -101,11 +103,23 @@ export function estimateBudget(
     estimate = estimateBytes(history, settings) + toolBytes;
   }
   // The same split as the budget module's (one rule, seed 000 §7).
-  return { fits: estimate <= trigger, estimate, trigger, tool_budget: toolBudget(settings, trigger - estimate, pendingCalls), method };
+  return {
+    fits: estimate <= trigger,
+    estimate,
+    trigger,
+    tool_budget: toolBudget(settings, trigger - estimate, pendingCalls),
+    method,
+  };
 }
 
 /** The verdict when no budget is configured: everything fits, nothing is truncated by budget. */
-export const UNBUDGETED: BudgetEstimate = { fits: true, estimate: 0, trigger: Number.MAX_SAFE_INTEGER, tool_budget: Number.MAX_SAFE_INTEGER, method: 'none' };
+export const UNBUDGETED: BudgetEstimate = {
+  fits: true,
+  estimate: 0,
+  trigger: Number.MAX_SAFE_INTEGER,
+  tool_budget: Number.MAX_SAFE_INTEGER,
+  method: 'none',
+};
 
 /** Cuts text to at most `maxBytes` UTF-8 bytes (on a character boundary) and says how much was left out. */
 export function truncateToBytes(text: string, maxBytes: number): string {

@@ -61,33 +61,69 @@ function newId(): string {
 }
 
 /** Returns the compacted history, or null when no plugin chose to compact. Throws when a step fails. */
-export async function compactHistory(history: Message[], budget: BudgetEstimate, deps: CompactDeps): Promise<Compacted | null> {
+export async function compactHistory(
+  history: Message[],
+  budget: BudgetEstimate,
+  deps: CompactDeps,
+): Promise<Compacted | null> {
   const { hooks, signal } = deps;
   if (!hooks.has('compact_plan')) return null;
   const focus = deps.manual?.focus;
-  const plan = await hooks.run('compact_plan', { budget, history, cut: null, ...(deps.manual ? { manual: true } : {}) }, { signal });
+  const plan = await hooks.run(
+    'compact_plan',
+    { budget, history, cut: null, ...(deps.manual ? { manual: true } : {}) },
+    { signal },
+  );
   if (plan.cut === null) return null;
   const systemCount = headLength(history);
   if (plan.cut <= systemCount || plan.cut >= history.length) {
-    throw new HarnessError('E_COMPACT_INVALID_CUT', `The compaction plan chose cut ${plan.cut}, outside ${systemCount + 1}..${history.length - 1}. Nothing was compacted.`);
+    throw new HarnessError(
+      'E_COMPACT_INVALID_CUT',
+      `The compaction plan chose cut ${plan.cut}, outside ${systemCount + 1}..${history.length - 1}. Nothing was compacted.`,
+    );
   }
   if (history[plan.cut]?.role === 'tool') {
-    throw new HarnessError('E_COMPACT_INVALID_CUT', `The compaction plan's cut ${plan.cut} splits a tool call from its result. Nothing was compacted.`);
+    throw new HarnessError(
+      'E_COMPACT_INVALID_CUT',
+      `The compaction plan's cut ${plan.cut} splits a tool call from its result. Nothing was compacted.`,
+    );
   }
   const prefix = history.slice(systemCount, plan.cut);
   const policy = deps.manual ? { manual: true, ...(focus ? { focus } : {}) } : {};
-  const before = await hooks.run('before_compact', { messages: prefix, cut: plan.cut, ...(plan.state !== undefined ? { state: plan.state } : {}), model: deps.model, policy }, { signal });
+  const before = await hooks.run(
+    'before_compact',
+    {
+      messages: prefix,
+      cut: plan.cut,
+      ...(plan.state !== undefined ? { state: plan.state } : {}),
+      model: deps.model,
+      policy,
+    },
+    { signal },
+  );
   let summary = before.summary;
   let usage: StepUsage | undefined;
   if (summary === undefined) {
-    if (!before.prompt) throw new HarnessError('E_COMPACT_NO_PROMPT', 'before_compact returned neither a summary nor a prompt. Nothing was compacted.');
+    if (!before.prompt)
+      throw new HarnessError(
+        'E_COMPACT_NO_PROMPT',
+        'before_compact returned neither a summary nor a prompt. Nothing was compacted.',
+      );
     // The person's focus reaches the summary request whichever prompt is in force (default, compact.json, a plugin's).
     const text = focus ? before.prompt + focusInstruction(focus) : before.prompt;
-    const prompt: UserMessage = { role: 'user', content: before.images?.length ? [{ type: 'text', text }, ...before.images] : text };
+    const prompt: UserMessage = {
+      role: 'user',
+      content: before.images?.length ? [{ type: 'text', text }, ...before.images] : text,
+    };
     ({ text: summary, usage } = await deps.summarise(before.messages, prompt));
   }
-  const after = await hooks.run('after_compact', { summary, ...(before.state !== undefined ? { state: before.state } : {}) }, { signal });
-  if (after.summary.trim() === '') throw new HarnessError('E_COMPACT_EMPTY', 'The compaction summary is empty. Nothing was compacted.');
+  const after = await hooks.run(
+    'after_compact',
+    { summary, ...(before.state !== undefined ? { state: before.state } : {}) },
+    { signal },
+  );
+  if (after.summary.trim() === '')
+    throw new HarnessError('E_COMPACT_EMPTY', 'The compaction summary is empty. Nothing was compacted.');
   const info: CompactionInfo = {
     id: newId(),
     folded_messages: plan.cut - systemCount,
@@ -107,18 +143,39 @@ export async function compactHistory(history: Message[], budget: BudgetEstimate,
   // cut, so later deltas still apply (seed 000 §7); before_compact_commit sees it and may adjust.
   const kept = history.slice(plan.cut);
   const restored = snapshotToRestore(history.slice(0, plan.cut), kept);
-  const candidate: Message[] = [...history.slice(0, systemCount), summaryMessage, ...(restored ? [restored] : []), ...kept];
+  const candidate: Message[] = [
+    ...history.slice(0, systemCount),
+    summaryMessage,
+    ...(restored ? [restored] : []),
+    ...kept,
+  ];
   const committed = hooks.has('before_compact_commit')
-    ? (await hooks.run('before_compact_commit', { messages: candidate, summary: after.summary, ...(after.state !== undefined ? { state: after.state } : {}) }, { signal })).messages
+    ? (
+        await hooks.run(
+          'before_compact_commit',
+          { messages: candidate, summary: after.summary, ...(after.state !== undefined ? { state: after.state } : {}) },
+          { signal },
+        )
+      ).messages
     : candidate;
   // Both sides by the same byte estimate: an anchored figure for one side only would not be comparable (seed 000 §7).
   const tokensAfter = deps.estimate(committed);
-  if (tokensAfter >= info.tokens_before) throw new HarnessError('E_COMPACT_NOT_SMALLER', 'The compacted history is not smaller than the original. Nothing was compacted.');
-  if (!deps.check(committed).fits) throw new HarnessError('E_COMPACT_OVER_BUDGET', 'The compacted history still exceeds the context budget. Start a new session or lower the history size.');
+  if (tokensAfter >= info.tokens_before)
+    throw new HarnessError(
+      'E_COMPACT_NOT_SMALLER',
+      'The compacted history is not smaller than the original. Nothing was compacted.',
+    );
+  if (!deps.check(committed).fits)
+    throw new HarnessError(
+      'E_COMPACT_OVER_BUDGET',
+      'The compacted history still exceeds the context budget. Start a new session or lower the history size.',
+    );
   const compaction: CompactionInfo = { ...info, tokens_after: tokensAfter };
   // The summary message carries the final figures (a commit hook may have copied it: find it by its id).
   const messages = committed.map((m) =>
-    m.role === 'user' && (m._meta?.compaction as CompactionInfo | undefined)?.id === info.id ? { ...m, _meta: { ...m._meta, compaction } } : m,
+    m.role === 'user' && (m._meta?.compaction as CompactionInfo | undefined)?.id === info.id
+      ? { ...m, _meta: { ...m._meta, compaction } }
+      : m,
   );
   return { messages, removed: compaction.folded_messages, compaction, summary: after.summary };
 }

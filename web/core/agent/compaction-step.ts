@@ -40,7 +40,11 @@ export interface CompactionStep {
 export function checkFocus(focus: string | undefined): string | undefined {
   const text = focus?.trim() ?? '';
   if (text.length > MAX_COMPACT_FOCUS_CHARS) {
-    throw new HarnessError('E_COMPACT_FOCUS_TOO_LONG', `The focus text has ${text.length} characters; the limit is ${MAX_COMPACT_FOCUS_CHARS}. Say in a sentence or two what the summary must keep.`, { length: text.length, limit: MAX_COMPACT_FOCUS_CHARS });
+    throw new HarnessError(
+      'E_COMPACT_FOCUS_TOO_LONG',
+      `The focus text has ${text.length} characters; the limit is ${MAX_COMPACT_FOCUS_CHARS}. Say in a sentence or two what the summary must keep.`,
+      { length: text.length, limit: MAX_COMPACT_FOCUS_CHARS },
+    );
   }
   return text === '' ? undefined : text;
 }
@@ -54,7 +58,13 @@ export function checkFocus(focus: string | undefined): string | undefined {
 function compactionHooks(s: CompactionStep): HookPipeline {
   if (!s.manual || s.deps.hooks.has('compact_plan')) return s.deps.hooks;
   const fallback = new HookPipeline();
-  fallback.register(createCompactModule({ config: DEFAULT_COMPACT_CONFIG, ...(s.input.model.budget ? { budget: s.input.model.budget } : {}), name: 'compact (default, manual)' }));
+  fallback.register(
+    createCompactModule({
+      config: DEFAULT_COMPACT_CONFIG,
+      ...(s.input.model.budget ? { budget: s.input.model.budget } : {}),
+      name: 'compact (default, manual)',
+    }),
+  );
   return fallback;
 }
 
@@ -75,7 +85,11 @@ export async function compactionStep(s: CompactionStep): Promise<Compacted | nul
       // The fixed head (system prompt, AGENTS.md) first, so the summary request reuses the cached prefix.
       // The folded part goes as the turn's requests show it: under the JSON action protocol as its projection (the
       // server may not know tool messages), natively with each tool result marked as untrusted data.
-      history: [...s.history.slice(0, headLength(s.history)), ...(input.model.tool_protocol === 'json' ? jsonProtocolMessages(messages) : nativeRequestHistory(messages)), prompt],
+      history: [
+        ...s.history.slice(0, headLength(s.history)),
+        ...(input.model.tool_protocol === 'json' ? jsonProtocolMessages(messages) : nativeRequestHistory(messages)),
+        prompt,
+      ],
       max_tokens: requestMaxTokens(input.model), // the summary's output fits the reserve too (seed 002)
       compact: true,
       tools: [],
@@ -87,7 +101,12 @@ export async function compactionStep(s: CompactionStep): Promise<Compacted | nul
     s.emit({ type: 'compacting', step, manual: input.compact !== undefined });
     const started = performance.now();
     const requestMeta = { step, compact: true, ...(deps.session ? { session: deps.session.path } : {}) };
-    const outcome = await callModel(deps.stream, { input: call, hooks: transportHooksOf(deps.hooks, signal), requestMeta, signal }, step, s.send);
+    const outcome = await callModel(
+      deps.stream,
+      { input: call, hooks: transportHooksOf(deps.hooks, signal), requestMeta, signal },
+      step,
+      s.send,
+    );
     if (!outcome.ok) throw new HarnessError(outcome.error.code, outcome.error.message, outcome.error.data);
     const response = outcome.result.parsed.response;
     const answer = response.choices[0]?.message ?? { role: 'assistant', content: null };
@@ -102,11 +121,19 @@ export async function compactionStep(s: CompactionStep): Promise<Compacted | nul
     });
     s.addUsage(summaryUsage);
     const text = answer.content;
-    if (typeof text !== 'string' || text.trim() === '') throw new HarnessError('E_COMPACT_EMPTY', 'The summary request returned no text. Nothing was compacted.');
+    if (typeof text !== 'string' || text.trim() === '')
+      throw new HarnessError('E_COMPACT_EMPTY', 'The summary request returned no text. Nothing was compacted.');
     return { text, usage: summaryUsage };
   };
   const usageEvent = (history: Message[]) => {
-    if (summaryUsage) s.emit({ type: 'usage', step, usage: summaryUsage, context: contextSizeOf(budget, history, s.tools, null), compact: true });
+    if (summaryUsage)
+      s.emit({
+        type: 'usage',
+        step,
+        usage: summaryUsage,
+        context: contextSizeOf(budget, history, s.tools, null),
+        compact: true,
+      });
   };
   let compacted: Compacted | null;
   try {
@@ -128,7 +155,13 @@ export async function compactionStep(s: CompactionStep): Promise<Compacted | nul
   }
   if (compacted) {
     usageEvent(compacted.messages);
-    s.emit({ type: 'compacted', step, removed: compacted.removed, compaction: compacted.compaction, summary: compacted.summary });
+    s.emit({
+      type: 'compacted',
+      step,
+      removed: compacted.removed,
+      compaction: compacted.compaction,
+      summary: compacted.summary,
+    });
   }
   return compacted;
 }

@@ -2,7 +2,15 @@
 // an append-only snapshot plus deltas (seed 000 §7, §9). Asserted on the exact message lists the model received.
 import { describe, expect, it } from 'vitest';
 import { HookPipeline } from '../hooks';
-import { createInMemoryMemoryStore, desiredItems, memoryTools, projectInstructionsMessage, resolveSystemPrompt, snapshotMessage, type ContextState } from '../modules';
+import {
+  createInMemoryMemoryStore,
+  desiredItems,
+  memoryTools,
+  projectInstructionsMessage,
+  resolveSystemPrompt,
+  snapshotMessage,
+  type ContextState,
+} from '../modules';
 import type { Message } from '../contracts/messages';
 import type { CompactionInfo } from '../contracts/usage';
 import { runScripted } from './__fixtures__/harness';
@@ -11,14 +19,18 @@ import { nativeRequestHistory } from './native-marks';
 
 const AGENTS = '# Conventions\nUse tabs.\n';
 const SKILLS = [{ name: 'deploy', description: 'How to deploy', source: '.agents/skills/deploy/SKILL.md' }];
-const sentAt = (run: Awaited<ReturnType<typeof runScripted>>, i: number): Message[] => run.model.calls[i]!.input.history;
+const sentAt = (run: Awaited<ReturnType<typeof runScripted>>, i: number): Message[] =>
+  run.model.calls[i]!.input.history;
 
 describe('system prompt, AGENTS.md and context injection', () => {
   it('sends system prompt → AGENTS.md → snapshot → user, then only a delta when memory changed, and nothing when it did not', async () => {
     const memory = createInMemoryMemoryStore();
     await memory.update('ws', () => ({ next: { version: 1, entries: { style: 'tabs' } }, result: null }));
     let reads = 0;
-    const context = async (): Promise<ContextState> => (reads++, { memory: (await memory.read('ws')).entries, skills: SKILLS });
+    const context = async (): Promise<ContextState> => (
+      reads++,
+      { memory: (await memory.read('ws')).entries, skills: SKILLS }
+    );
     const run = await runScripted(
       [
         { tool_calls: [call('c1', 'memory_set', { key: 'lang', value: 'TypeScript' })], finish_reason: 'tool_calls' },
@@ -37,7 +49,11 @@ describe('system prompt, AGENTS.md and context injection', () => {
     ];
     expect(sentAt(run, 0)).toEqual(head);
     expect(String(head[0]!.content)).toContain('project folder "mem"');
-    expect(projectInstructionsMessage(AGENTS)!._meta).toMatchObject({ kind: 'project_instructions', workspace_content: true, untrusted: true });
+    expect(projectInstructionsMessage(AGENTS)!._meta).toMatchObject({
+      kind: 'project_instructions',
+      workspace_content: true,
+      untrusted: true,
+    });
 
     const second = sentAt(run, 1);
     expect(second.slice(0, head.length)).toEqual(head);
@@ -58,7 +74,10 @@ describe('system prompt, AGENTS.md and context injection', () => {
     expect(reads).toBe(3);
     // The saved history is what the model saw (tool results without their untrusted-data mark, which only the
     // request carries), plus its answer: the next turn rebuilds the view from it.
-    expect(nativeRequestHistory(run.saves.at(-1)!)).toEqual([...third, expect.objectContaining({ role: 'assistant', content: 'done' })]);
+    expect(nativeRequestHistory(run.saves.at(-1)!)).toEqual([
+      ...third,
+      expect.objectContaining({ role: 'assistant', content: 'done' }),
+    ]);
   });
 
   it('a resumed session keeps its system prompt and AGENTS.md as they were and adds no snapshot when nothing changed', async () => {
@@ -69,20 +88,34 @@ describe('system prompt, AGENTS.md and context injection', () => {
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: 'hello' },
     ];
-    const run = await runScripted([{ content: 'ok' }], { history, files: { 'AGENTS.md': AGENTS }, context: () => state, content: 'again' });
+    const run = await runScripted([{ content: 'ok' }], {
+      history,
+      files: { 'AGENTS.md': AGENTS },
+      context: () => state,
+      content: 'again',
+    });
     expect(sentAt(run, 0)).toEqual([...history, { role: 'user', content: 'again' }]);
   });
 
   it('a module that became disabled is removed by a delta; without a context port nothing is injected', async () => {
-    const history: Message[] = [{ role: 'system', content: 's' }, snapshotMessage(desiredItems({ memory: { a: '1' }, skills: SKILLS }))];
+    const history: Message[] = [
+      { role: 'system', content: 's' },
+      snapshotMessage(desiredItems({ memory: { a: '1' }, skills: SKILLS })),
+    ];
     const run = await runScripted([{ content: 'ok' }], { history, context: () => ({ skills: SKILLS }) });
     expect(sentAt(run, 0).slice(2)).toEqual([
-      expect.objectContaining({ role: 'user', _meta: { kind: 'context_delta', untrusted: true, upsert: {}, remove: ['memory/a'] } }),
+      expect.objectContaining({
+        role: 'user',
+        _meta: { kind: 'context_delta', untrusted: true, upsert: {}, remove: ['memory/a'] },
+      }),
       { role: 'user', content: 'go' },
     ]);
 
     const plain = await runScripted([{ content: 'ok' }], { systemPrompt: 'Work in {{workspace}}.' });
-    expect(sentAt(plain, 0)).toEqual([{ role: 'system', content: 'Work in {{workspace}}.' }, { role: 'user', content: 'go' }]);
+    expect(sentAt(plain, 0)).toEqual([
+      { role: 'system', content: 'Work in {{workspace}}.' },
+      { role: 'user', content: 'go' },
+    ]);
   });
 
   it('an AGENTS.md it cannot use is a warning and the turn goes on without it; a failing context read too', async () => {
@@ -99,15 +132,27 @@ describe('system prompt, AGENTS.md and context injection', () => {
   });
 
   it('compaction keeps the system prompt and AGENTS.md and restores the snapshot the kept part lost', async () => {
-    const budget = { context_window: 10_000, max_tokens: 1_000, safety: 0.02, tool_ratio: 0.02, threshold: 0.8, image_tokens: 1600 };
+    const budget = {
+      context_window: 10_000,
+      max_tokens: 1_000,
+      safety: 0.02,
+      tool_ratio: 0.02,
+      threshold: 0.8,
+      image_tokens: 1600,
+    };
     const hooks = new HookPipeline();
     let committed: Message[] = [];
-    hooks.register({ name: 'compact', source: 'profile', events: ['compact_plan', 'before_compact', 'before_compact_commit'], handle: (e, d) => {
-      if (e === 'compact_plan') return { ...(d as object), cut: 5 };
-      if (e === 'before_compact') return { ...(d as object), summary: 'Earlier: a long log.' };
-      committed = structuredClone((d as { messages: Message[] }).messages);
-      return d;
-    } });
+    hooks.register({
+      name: 'compact',
+      source: 'profile',
+      events: ['compact_plan', 'before_compact', 'before_compact_commit'],
+      handle: (e, d) => {
+        if (e === 'compact_plan') return { ...(d as object), cut: 5 };
+        if (e === 'before_compact') return { ...(d as object), summary: 'Earlier: a long log.' };
+        committed = structuredClone((d as { messages: Message[] }).messages);
+        return d;
+      },
+    });
     const state: ContextState = { memory: { a: '1' } };
     const instructions = projectInstructionsMessage(AGENTS)!;
     const snapshot = snapshotMessage(desiredItems(state));
@@ -120,19 +165,36 @@ describe('system prompt, AGENTS.md and context injection', () => {
       { role: 'user', content: 'and then' },
       { role: 'assistant', content: 'ok' },
     ];
-    const run = await runScripted([{ content: 'fine' }], { history, content: 'next', model: { budget }, hooks, context: () => state });
+    const run = await runScripted([{ content: 'fine' }], {
+      history,
+      content: 'next',
+      model: { budget },
+      hooks,
+      context: () => state,
+    });
     expect(run.result.stopReason).toBe('stop');
     const sent = sentAt(run, 0);
     // The summary's figures are final only after the commit hook (tokens_after counts what it committed).
     const info = sent[2]!.role === 'user' ? (sent[2]!._meta?.compaction as CompactionInfo) : undefined;
-    expect(info).toMatchObject({ folded_messages: 3, folded_tool_results: 0, manual: false, tokens_after: expect.any(Number) as number });
+    expect(info).toMatchObject({
+      folded_messages: 3,
+      folded_tool_results: 0,
+      manual: false,
+      tokens_after: expect.any(Number) as number,
+    });
     expect(info!.tokens_after).toBeGreaterThan(0);
     expect(info!.tokens_after).toBeLessThan(info!.tokens_before);
-    expect(sent).toEqual(committed.map((m, i) => (i === 2 ? { ...m, _meta: { kind: 'compaction_summary', compaction: info } } : m)));
+    expect(sent).toEqual(
+      committed.map((m, i) => (i === 2 ? { ...m, _meta: { kind: 'compaction_summary', compaction: info } } : m)),
+    );
     expect(sent).toEqual([
       { role: 'system', content: 's' },
       instructions,
-      expect.objectContaining({ role: 'user', content: expect.stringContaining('Earlier: a long log.') as string, _meta: expect.objectContaining({ kind: 'compaction_summary' }) as object }),
+      expect.objectContaining({
+        role: 'user',
+        content: expect.stringContaining('Earlier: a long log.') as string,
+        _meta: expect.objectContaining({ kind: 'compaction_summary' }) as object,
+      }),
       snapshot,
       { role: 'user', content: 'and then' },
       { role: 'assistant', content: 'ok' },

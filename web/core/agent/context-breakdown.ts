@@ -24,7 +24,18 @@ export interface BreakdownInput {
 }
 
 /** The parts in the order the view lists them (every kind is present, 0 when empty, so shares are comparable). */
-export const CONTEXT_PART_KINDS: readonly ContextPartKind[] = ['system', 'instructions', 'memory', 'skills', 'tools:builtin', 'tools:plugins', 'tools:bridge', 'tools:mcp', 'history', 'images'];
+export const CONTEXT_PART_KINDS: readonly ContextPartKind[] = [
+  'system',
+  'instructions',
+  'memory',
+  'skills',
+  'tools:builtin',
+  'tools:plugins',
+  'tools:bridge',
+  'tools:mcp',
+  'history',
+  'images',
+];
 
 interface ContextMark {
   kind?: unknown;
@@ -53,7 +64,9 @@ function memoryShare(meta: ContextMark): number {
 export function contextBreakdown(input: BreakdownInput): ContextBreakdown {
   const settings: BudgetSettings = input.budget ?? { ...DEFAULT_BUDGET, context_window: 0, max_tokens: 0 };
   const textOnly: BudgetSettings = { ...settings, image_tokens: 0 };
-  const parts = new Map<ContextPartKind, { tokens: number; items: number }>(CONTEXT_PART_KINDS.map((k) => [k, { tokens: 0, items: 0 }]));
+  const parts = new Map<ContextPartKind, { tokens: number; items: number }>(
+    CONTEXT_PART_KINDS.map((k) => [k, { tokens: 0, items: 0 }]),
+  );
   const add = (kind: ContextPartKind, tokens: number, items: number) => {
     const p = parts.get(kind)!;
     p.tokens += tokens;
@@ -74,11 +87,13 @@ export function contextBreakdown(input: BreakdownInput): ContextBreakdown {
     } else add('history', text, 1);
   }
   // Items of memory and skills: the entries the model knows now (the last snapshot with its deltas applied).
-  for (const id of Object.keys(knownContext(input.history) ?? {})) add(id.startsWith('skill/') ? 'skills' : 'memory', 0, 1);
+  for (const id of Object.keys(knownContext(input.history) ?? {}))
+    add(id.startsWith('skill/') ? 'skills' : 'memory', 0, 1);
 
   const bySource = new Map<ToolSource, ToolSchema[]>();
   for (const t of input.tools) bySource.set(t.source, [...(bySource.get(t.source) ?? []), t.schema]);
-  for (const [source, schemas] of bySource) add(`tools:${source}`, estimateBudget(settings, [], schemas, 0, null).estimate, schemas.length);
+  for (const [source, schemas] of bySource)
+    add(`tools:${source}`, estimateBudget(settings, [], schemas, 0, null).estimate, schemas.length);
 
   const meter = createContextMeter({ budget: input.budget, tools: input.tools.map((t) => t.schema) });
   const size = meter.reset(input.history);
@@ -87,7 +102,11 @@ export function contextBreakdown(input: BreakdownInput): ContextBreakdown {
   let would_fold: ContextBreakdown['would_fold'] = null;
   if (cut !== null) {
     const folded = input.history.slice(headLength(input.history), cut);
-    would_fold = { messages: folded.length, tool_results: folded.filter((m) => m.role === 'tool').length, tokens: estimateBytes(folded, settings) };
+    would_fold = {
+      messages: folded.length,
+      tool_results: folded.filter((m) => m.role === 'tool').length,
+      tokens: estimateBytes(folded, settings),
+    };
   }
   return { size, parts: CONTEXT_PART_KINDS.map((kind) => ({ kind, ...parts.get(kind)! })), would_fold };
 }

@@ -11,8 +11,21 @@ import { createContextMeter } from './context-meter';
 import type { StepUsage } from '../contracts/usage';
 
 const BUDGET: BudgetSettings = { ...DEFAULT_BUDGET, context_window: 200_000, max_tokens: 8_000 };
-const TOOLS: ToolSchema[] = ['read', 'write', 'edit', 'search', 'run'].map((name) => ({ name, description: `The ${name} tool.`, parameters: { type: 'object', properties: { path: { type: 'string' } } } }));
-const usage: StepUsage = { input_tokens: 150_000, output_tokens: 300, cache_read_tokens: 140_000, cache_write_tokens: 0, reported: { input: true, output: true, cache: true }, duration_ms: 900, protocol: 'openai', model: 'm' };
+const TOOLS: ToolSchema[] = ['read', 'write', 'edit', 'search', 'run'].map((name) => ({
+  name,
+  description: `The ${name} tool.`,
+  parameters: { type: 'object', properties: { path: { type: 'string' } } },
+}));
+const usage: StepUsage = {
+  input_tokens: 150_000,
+  output_tokens: 300,
+  cache_read_tokens: 140_000,
+  cache_write_tokens: 0,
+  reported: { input: true, output: true, cache: true },
+  duration_ms: 900,
+  protocol: 'openai',
+  model: 'm',
+};
 
 /** A long agent session: user / assistant-with-call / tool result / answer, a few hundred bytes each. */
 function message(i: number): Message {
@@ -20,12 +33,20 @@ function message(i: number): Message {
     case 0:
       return { role: 'user', content: `Please look at src/file${i}.ts and explain what it exports.` };
     case 1:
-      return { role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'read', arguments: `{"path":"src/file${i}.ts"}` } }] };
+      return {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: `c${i}`, type: 'function', function: { name: 'read', arguments: `{"path":"src/file${i}.ts"}` } },
+        ],
+      };
     case 2:
       return { role: 'tool', tool_call_id: `c${i - 1}`, content: `export const value${i} = ${i};\n`.repeat(12) };
     default:
       // Every fourth answer without usage, so the recount also walks bytes after the anchor.
-      return i % 8 === 3 ? { role: 'assistant', content: `It exports value${i - 1}.`, _usage: usage } : { role: 'assistant', content: `It exports value${i - 1}.` };
+      return i % 8 === 3
+        ? { role: 'assistant', content: `It exports value${i - 1}.`, _usage: usage }
+        : { role: 'assistant', content: `It exports value${i - 1}.` };
   }
 }
 

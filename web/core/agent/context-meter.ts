@@ -41,7 +41,10 @@ function anchorTokens(m: Message): number | null {
   return Number.isSafeInteger(tokens) && u.input_tokens >= 0 && u.output_tokens >= 0 ? tokens : null;
 }
 
-export function createContextMeter(options: { budget: BudgetSettings | null; tools?: readonly ToolSchema[] }): ContextMeter {
+export function createContextMeter(options: {
+  budget: BudgetSettings | null;
+  tools?: readonly ToolSchema[];
+}): ContextMeter {
   const settings = options.budget ?? UNBUDGETED_ESTIMATOR;
   const window = options.budget ? options.budget.context_window : null;
   const trigger = options.budget ? triggerOf(options.budget) : null;

@@ -11,16 +11,23 @@ describe('tool-call batch validation', () => {
     ['an unknown tool name', [good, call('x1', 'rm_rf', {})], /unknown tool "rm_rf"/],
     ['arguments that are not JSON', [good, call('x1', 'read', '{"path": ')], /not valid JSON/],
     ['arguments that are a JSON array', [good, call('x1', 'read', '["a"]')], /must be a JSON object/],
-    ['a call of type other than function', [good, { ...call('x1', 'read', { path: 'a' }), type: 'custom' as 'function' }], /expected "function"/],
+    [
+      'a call of type other than function',
+      [good, { ...call('x1', 'read', { path: 'a' }), type: 'custom' as 'function' }],
+      /expected "function"/,
+    ],
     ['a finish reason other than tool_calls', [good], /finish reason "length"/, 'length'],
   ];
   it.each(cases)('runs no call of a batch with %s, and tells the model why', async (_label, calls, message, finish) => {
     const log: string[] = [];
-    const run = await runScripted([{ tool_calls: calls, ...(finish ? { finish_reason: finish } : {}) }, { content: 'sorry' }], {
-      tools: [readTool(log), writeTool(log)],
-      files: { a: 'A' },
-      approval: { yolo: true },
-    });
+    const run = await runScripted(
+      [{ tool_calls: calls, ...(finish ? { finish_reason: finish } : {}) }, { content: 'sorry' }],
+      {
+        tools: [readTool(log), writeTool(log)],
+        files: { a: 'A' },
+        approval: { yolo: true },
+      },
+    );
     expect(log).toEqual([]);
     expect(run.events.some((e) => e.type === 'batch-invalid')).toBe(true);
     const next = run.model.calls[1]!.input.history;
@@ -36,7 +43,10 @@ describe('tool-call batch validation', () => {
     ['a missing id', [good, { ...call('', 'read', { path: 'b' }) }]],
   ])('drops the calls and explains in a user message when a batch has %s', async (_label, calls) => {
     const log: string[] = [];
-    const run = await runScripted([{ content: 'trying', tool_calls: calls }, { content: 'sorry' }], { tools: [readTool(log)], files: { a: 'A', b: 'B' } });
+    const run = await runScripted([{ content: 'trying', tool_calls: calls }, { content: 'sorry' }], {
+      tools: [readTool(log)],
+      files: { a: 'A', b: 'B' },
+    });
     expect(log).toEqual([]);
     const next = run.model.calls[1]!.input.history;
     expect(next.at(-2)).toMatchObject({ role: 'assistant', content: 'trying' });

@@ -24,12 +24,16 @@ const BASE: Record<WireProtocol, string> = {
   responses: 'https://models.example/v1',
 };
 
-
 function scriptedFetch(protocol: WireProtocol, script: ScriptTurn[], bodies: string[]): typeof fetch {
   let next = 0;
   return async (_url, init) => {
     const b = init?.body;
-    const raw = typeof b === 'string' ? b : b instanceof Uint8Array || b instanceof ArrayBuffer ? new TextDecoder().decode(b) : await new Response(b).text();
+    const raw =
+      typeof b === 'string'
+        ? b
+        : b instanceof Uint8Array || b instanceof ArrayBuffer
+          ? new TextDecoder().decode(b)
+          : await new Response(b).text();
     bodies.push(raw);
     const body = JSON.parse(raw) as Record<string, unknown>;
     const turn = script[next++]!;
@@ -39,58 +43,83 @@ function scriptedFetch(protocol: WireProtocol, script: ScriptTurn[], bodies: str
         ? anthropicAnswer(turn, 'scripted', stream)
         : protocol === 'responses'
           ? responsesAnswer(turn, 'scripted', stream)
-          : chatAnswer(turn, 'scripted', stream, (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true, protocol === 'deepseek');
-    if (answer.kind === 'json') return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+          : chatAnswer(
+              turn,
+              'scripted',
+              stream,
+              (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
+              protocol === 'deepseek',
+            );
+    if (answer.kind === 'json')
+      return new Response(JSON.stringify(answer.body), {
+        status: answer.status,
+        headers: { 'content-type': 'application/json' },
+      });
     return new Response(answer.frames.join(''), { status: 200, headers: { 'content-type': 'text/event-stream' } });
   };
 }
 
-describe.each<WireProtocol>(['openai', 'deepseek', 'anthropic', 'responses'])('the loop in Chromium over %s', (protocol) => {
-  it('reads and edits files in an OPFS workspace across steps and checkpoints into IndexedDB', async () => {
-    const opfs = await navigator.storage.getDirectory();
-    const dirName = `loop-${crypto.randomUUID()}`;
-    const dir = await opfs.getDirectoryHandle(dirName, { create: true });
-    try {
-      const fs = createFsaWorkspaceFs(dir, { access: 'read-write' });
-      await fs.writeText('notes.txt', 'colour: red\n');
-      const script: ScriptTurn[] = [
-        { text: 'Reading.', toolCalls: [{ name: 'read', arguments: { path: 'notes.txt' } }] },
-        { toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old_string: 'red', new_string: 'blue' } }] },
-        { text: 'Changed red to blue.' },
-      ];
-      const bodies: string[] = [];
-      const tools = new ToolRegistry();
-      for (const t of coreFileTools()) tools.register(t);
-      const db = await openHarnessDb(`loop-browser-${crypto.randomUUID()}`);
-      const store = createIdbSessionStore(db, 'ws');
-      const info = await store.create({ title: 'browser turn' });
-      const asked: string[] = [];
-      const result = await runTurn(
-        { model: { protocol, base_url: BASE[protocol], model: 'scripted', max_tokens: 256, use_max_tokens: false, extra_body: {}, budget: null }, history: [], content: 'Make it blue.' },
-        {
-          stream: transportStream({ apiKeyName: null, fetch: scriptedFetch(protocol, script, bodies) }),
-          tools,
-          hooks: new HookPipeline(),
-          approval: DEFAULT_APPROVAL,
-          askPerson: async (req) => (asked.push(`${req.name}: ${req.prepared?.summary ?? ''}`), 'allow'),
-          fs,
-          workspaceId: 'ws',
-          session: createCheckpointSink(store, info, []),
-        },
-      ).result();
-      expect(result.error).toBeUndefined();
-      expect(result.stopReason).toBe('stop');
-      expect(result.text).toBe('Changed red to blue.');
-      expect(await fs.readText('notes.txt')).toBe('colour: blue\n');
-      expect(asked).toHaveLength(1);
-      expect(asked[0]).toMatch(/^edit: /);
-      expect(bodies[1]).toContain('colour: red');
-      const saved = await store.load(info.id);
-      expect(saved.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Changed red to blue.' });
-      expect(saved.messages.filter((m) => m.role === 'tool')).toHaveLength(2);
-      db.close();
-    } finally {
-      await opfs.removeEntry(dirName, { recursive: true });
-    }
-  });
-});
+describe.each<WireProtocol>(['openai', 'deepseek', 'anthropic', 'responses'])(
+  'the loop in Chromium over %s',
+  (protocol) => {
+    it('reads and edits files in an OPFS workspace across steps and checkpoints into IndexedDB', async () => {
+      const opfs = await navigator.storage.getDirectory();
+      const dirName = `loop-${crypto.randomUUID()}`;
+      const dir = await opfs.getDirectoryHandle(dirName, { create: true });
+      try {
+        const fs = createFsaWorkspaceFs(dir, { access: 'read-write' });
+        await fs.writeText('notes.txt', 'colour: red\n');
+        const script: ScriptTurn[] = [
+          { text: 'Reading.', toolCalls: [{ name: 'read', arguments: { path: 'notes.txt' } }] },
+          { toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old_string: 'red', new_string: 'blue' } }] },
+          { text: 'Changed red to blue.' },
+        ];
+        const bodies: string[] = [];
+        const tools = new ToolRegistry();
+        for (const t of coreFileTools()) tools.register(t);
+        const db = await openHarnessDb(`loop-browser-${crypto.randomUUID()}`);
+        const store = createIdbSessionStore(db, 'ws');
+        const info = await store.create({ title: 'browser turn' });
+        const asked: string[] = [];
+        const result = await runTurn(
+          {
+            model: {
+              protocol,
+              base_url: BASE[protocol],
+              model: 'scripted',
+              max_tokens: 256,
+              use_max_tokens: false,
+              extra_body: {},
+              budget: null,
+            },
+            history: [],
+            content: 'Make it blue.',
+          },
+          {
+            stream: transportStream({ apiKeyName: null, fetch: scriptedFetch(protocol, script, bodies) }),
+            tools,
+            hooks: new HookPipeline(),
+            approval: DEFAULT_APPROVAL,
+            askPerson: async (req) => (asked.push(`${req.name}: ${req.prepared?.summary ?? ''}`), 'allow'),
+            fs,
+            workspaceId: 'ws',
+            session: createCheckpointSink(store, info, []),
+          },
+        ).result();
+        expect(result.error).toBeUndefined();
+        expect(result.stopReason).toBe('stop');
+        expect(result.text).toBe('Changed red to blue.');
+        expect(await fs.readText('notes.txt')).toBe('colour: blue\n');
+        expect(asked).toHaveLength(1);
+        expect(asked[0]).toMatch(/^edit: /);
+        expect(bodies[1]).toContain('colour: red');
+        const saved = await store.load(info.id);
+        expect(saved.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Changed red to blue.' });
+        expect(saved.messages.filter((m) => m.role === 'tool')).toHaveLength(2);
+        db.close();
+      } finally {
+        await opfs.removeEntry(dirName, { recursive: true });
+      }
+    });
+  },
+);

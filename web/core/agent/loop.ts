@@ -16,7 +16,15 @@
 //   stopped          a stop (Stop, abort, failure) keeps what is valid, a stopped answer included, then finishWith
 import { toErrorData, type ErrorData } from '../contracts';
 import { abortError, transportHooksOf, type BudgetEstimate, type HookPipeline } from '../hooks';
-import type { AssistantMessage, FinishReason, Message, PrepareInput, ToolSchema, Usage, UserMessage } from '../contracts';
+import type {
+  AssistantMessage,
+  FinishReason,
+  Message,
+  PrepareInput,
+  ToolSchema,
+  Usage,
+  UserMessage,
+} from '../contracts';
 import { contextMessagesToAppend } from '../modules';
 import { loadProjectInstructions, resolveSystemPrompt } from '../modules';
 import { isConsistent } from '../sessions';
@@ -116,7 +124,8 @@ class Turn {
 
   private readonly emit = (e: AgentEvent): void => {
     // Each model call starts afresh (a compaction summary streams through here too, before the answer).
-    if (e.type === 'step-start' || e.type === 'assistant' || (e.type === 'model' && e.event.type === 'start')) this.streamed.text = this.streamed.thinking = '';
+    if (e.type === 'step-start' || e.type === 'assistant' || (e.type === 'model' && e.event.type === 'start'))
+      this.streamed.text = this.streamed.thinking = '';
     else if (e.type === 'model' && e.event.type === 'text-delta') this.streamed.text += e.event.delta;
     else if (e.type === 'model' && e.event.type === 'thinking-delta') this.streamed.thinking += e.event.delta;
     this.send(e);
@@ -165,9 +174,14 @@ class Turn {
   private async takeUserInput(): Promise<void> {
     let content = this.input.content;
     if (this.hooks.has('user_input')) content = (await this.hooks.run('user_input', { content }, this.ctx)).content;
-    const userMessage: UserMessage = { role: 'user', content, ...(this.input.turnId !== undefined ? { _turn: this.input.turnId } : {}) };
+    const userMessage: UserMessage = {
+      role: 'user',
+      content,
+      ...(this.input.turnId !== undefined ? { _turn: this.input.turnId } : {}),
+    };
     this.history.push(userMessage);
-    if (this.hooks.has('before_turn')) this.history = [...(await this.hooks.run('before_turn', { messages: this.history }, this.ctx)).messages];
+    if (this.hooks.has('before_turn'))
+      this.history = [...(await this.hooks.run('before_turn', { messages: this.history }, this.ctx)).messages];
   }
 
   /** The tool view (seed 002): the selected, limit-checked tools; an invalid view stops the turn before any request. */
@@ -182,7 +196,10 @@ class Turn {
   private async runStep(offered: OfferedTools): Promise<StepEnd> {
     this.abortIfNeeded();
     if (this.step >= this.maxSteps) {
-      throw new Stop('step_limit', { code: 'E_STEP_LIMIT', message: `The turn stopped after ${this.maxSteps} model calls without finishing. Continue with a new prompt, or raise the step limit.` });
+      throw new Stop('step_limit', {
+        code: 'E_STEP_LIMIT',
+        message: `The turn stopped after ${this.maxSteps} model calls without finishing. Continue with a new prompt, or raise the step limit.`,
+      });
     }
     this.step++;
     this.emit({ type: 'step-start', step: this.step });
@@ -231,7 +248,17 @@ class Turn {
       stream: true,
     };
     this.inFlight = { started: performance.now(), messages: request.messages, tools: request.tools };
-    const outcome = await callModel(deps.stream, { input: prepare, hooks: transportHooksOf(this.hooks, this.signal), requestMeta: { step, ...(deps.session ? { session: deps.session.path } : {}) }, signal: this.signal }, step, this.emit);
+    const outcome = await callModel(
+      deps.stream,
+      {
+        input: prepare,
+        hooks: transportHooksOf(this.hooks, this.signal),
+        requestMeta: { step, ...(deps.session ? { session: deps.session.path } : {}) },
+        signal: this.signal,
+      },
+      step,
+      this.emit,
+    );
     this.abortIfNeeded();
     if (!outcome.ok) throw new Stop(outcome.error.code === 'E_ABORTED' ? 'aborted' : 'error', outcome.error);
     // What the provider adapter said about this request (e.g. N_REPLAY_NOT_LOSSLESS after a protocol switch): once a turn.
@@ -242,10 +269,20 @@ class Turn {
     }
     const response = outcome.result.parsed.response;
     const choice = response.choices[0];
-    if (!choice) throw new Stop('error', { code: 'E_MODEL_EMPTY', message: 'The model returned no choice. Try again; if it repeats, check the provider.' });
-    let answer: AssistantMessage = { ...choice.message, role: 'assistant', _provider: { protocol: input.model.protocol, model: input.model.model } };
+    if (!choice)
+      throw new Stop('error', {
+        code: 'E_MODEL_EMPTY',
+        message: 'The model returned no choice. Try again; if it repeats, check the provider.',
+      });
+    let answer: AssistantMessage = {
+      ...choice.message,
+      role: 'assistant',
+      _provider: { protocol: input.model.protocol, model: input.model.model },
+    };
     let finishReason = choice.finish_reason;
-    const acted = json ? jsonAnswer(answer, finishReason, offered.names, () => `json_${step}_${crypto.randomUUID().slice(0, 8)}`) : null;
+    const acted = json
+      ? jsonAnswer(answer, finishReason, offered.names, () => `json_${step}_${crypto.randomUUID().slice(0, 8)}`)
+      : null;
     if (acted) ({ message: answer, finishReason } = acted);
     const stepUsage = this.usageOf(answer, response.usage, response.raw_usage);
     addUsage(this.usage, stepUsage);
@@ -255,7 +292,12 @@ class Turn {
     this.emit({ type: 'assistant', step, message, finishReason });
     this.lastAssistant = message;
     this.anchor = anchorFrom(anchorUsage(stepUsage), [...this.history, message]);
-    this.emit({ type: 'usage', step, usage: stepUsage, context: nextContextSize(this.budgetSettings, stepUsage, this.history, message, offered.all, this.anchor) });
+    this.emit({
+      type: 'usage',
+      step,
+      usage: stepUsage,
+      context: nextContextSize(this.budgetSettings, stepUsage, this.history, message, offered.all, this.anchor),
+    });
     return { message, finishReason, acted };
   }
 
@@ -265,7 +307,11 @@ class Turn {
     if (acted?.kind === 'malformed') {
       // Not an action: the model is told why in the result envelope and tries again within the step limit.
       this.emit({ type: 'warning', step, error: { code: acted.code, message: acted.error } });
-      history.push(message, { role: 'user', content: acted.envelope, _meta: { kind: 'json_protocol_error', code: acted.code } });
+      history.push(message, {
+        role: 'user',
+        content: acted.envelope,
+        _meta: { kind: 'json_protocol_error', code: acted.code },
+      });
       await this.checkpoint();
       return null;
     }
@@ -274,7 +320,11 @@ class Turn {
       await this.checkpoint();
       if (finishReason === 'tool_calls') {
         // Claimed tool calls but sent none: tell the model and let it try again within the step limit.
-        this.history.push({ role: 'user', content: 'Your response ended with finish reason "tool_calls" but contained no tool call. Continue.', _meta: { kind: 'batch_error' } });
+        this.history.push({
+          role: 'user',
+          content: 'Your response ended with finish reason "tool_calls" but contained no tool call. Continue.',
+          _meta: { kind: 'batch_error' },
+        });
         return null;
       }
       const known: readonly string[] = ['stop', 'length', 'content_filter', 'incomplete'];
@@ -293,13 +343,29 @@ class Turn {
   /** An invalid batch runs nothing: each call is answered with why (or, without usable ids, the model is told). */
   private async refuseBatch(message: AssistantMessage, batch: Extract<BatchVerdict, { ok: false }>): Promise<void> {
     const { history, step } = this;
-    this.emit({ type: 'batch-invalid', step, errors: batch.problems.map((p) => ({ index: p.index, id: p.id, message: p.message })) });
+    this.emit({
+      type: 'batch-invalid',
+      step,
+      errors: batch.problems.map((p) => ({ index: p.index, id: p.id, message: p.message })),
+    });
     const text = `No tool ran: the tool-call batch is invalid. ${batch.problems.map((p) => p.message).join('; ')}. Send the calls again, corrected.`;
     if (batch.idsUsable) {
       history.push(message);
       for (const call of message.tool_calls ?? []) {
-        history.push({ role: 'tool', tool_call_id: call.id, content: `Error E_TOOL_BATCH_INVALID: ${text}`, _error: true });
-        this.records.push({ id: call.id, name: String(call.function?.name), step, ran: false, error: true, code: 'E_TOOL_BATCH_INVALID' });
+        history.push({
+          role: 'tool',
+          tool_call_id: call.id,
+          content: `Error E_TOOL_BATCH_INVALID: ${text}`,
+          _error: true,
+        });
+        this.records.push({
+          id: call.id,
+          name: String(call.function?.name),
+          step,
+          ran: false,
+          error: true,
+          code: 'E_TOOL_BATCH_INVALID',
+        });
       }
     } else {
       // Calls without usable ids cannot be answered; keep the text, drop the calls and any replay state.
@@ -329,18 +395,30 @@ class Turn {
 
   /** Native requests mark each tool result as untrusted data (native-marks.ts); JSON requests carry the envelope. */
   private requestFor(messages: Message[], tools: ToolSchema[]): RequestShape {
-    return this.json ? { messages: jsonRequestHistory(messages, tools), tools: [] as ToolSchema[] } : { messages: nativeRequestHistory(messages), tools };
+    return this.json
+      ? { messages: jsonRequestHistory(messages, tools), tools: [] as ToolSchema[] }
+      : { messages: nativeRequestHistory(messages), tools };
   }
 
   private budgetOf(request: RequestShape, pending: number): BudgetEstimate {
-    return this.budgetSettings ? estimateBudget(this.budgetSettings, request.messages, request.tools, pending, this.anchor) : UNBUDGETED;
+    return this.budgetSettings
+      ? estimateBudget(this.budgetSettings, request.messages, request.tools, pending, this.anchor)
+      : UNBUDGETED;
   }
 
   /** The default verdict on a request, then the `context_budget` hook's. */
   private async judgeBudget(request: RequestShape, pendingCalls: number): Promise<BudgetEstimate> {
     const verdict = this.budgetOf(request, pendingCalls);
     if (!this.hooks.has('context_budget')) return verdict;
-    const data = { model: this.input.model.model, budget: this.budgetSettings, history: request.messages, tools: request.tools, pending_calls: pendingCalls, compact: false, result: verdict };
+    const data = {
+      model: this.input.model.model,
+      budget: this.budgetSettings,
+      history: request.messages,
+      tools: request.tools,
+      pending_calls: pendingCalls,
+      compact: false,
+      result: verdict,
+    };
     return (await this.hooks.run('context_budget', data, this.ctx)).result;
   }
 
@@ -389,14 +467,22 @@ class Turn {
       model: this.input.model.model,
       usage: reported,
       rawUsage: raw,
-      request: { messages: sent.messages, tools: sent.tools, imageTokens: this.budgetSettings?.image_tokens ?? DEFAULT_BUDGET.image_tokens },
+      request: {
+        messages: sent.messages,
+        tools: sent.tools,
+        imageTokens: this.budgetSettings?.image_tokens ?? DEFAULT_BUDGET.image_tokens,
+      },
       answer,
       durationMs: performance.now() - sent.started,
     });
   }
 
   /** Compacts the history now (events included); the new history, or null when no compactor chose a cut. */
-  private async compact(verdict: BudgetEstimate, tools: ToolSchema[], manual?: { focus?: string }): Promise<Message[] | null> {
+  private async compact(
+    verdict: BudgetEstimate,
+    tools: ToolSchema[],
+    manual?: { focus?: string },
+  ): Promise<Message[] | null> {
     try {
       const done = await compactionStep({
         input: this.input,
@@ -439,7 +525,8 @@ class Turn {
     if (!compacted) {
       const error: ErrorData = {
         code: 'E_COMPACT_NOTHING_TO_FOLD',
-        message: 'Nothing to compact: the conversation is no longer than the messages compaction always keeps (the system prompt, project instructions and the most recent messages). Nothing was changed.',
+        message:
+          'Nothing to compact: the conversation is no longer than the messages compaction always keeps (the system prompt, project instructions and the most recent messages). Nothing was changed.',
         data: { messages: this.history.length },
       };
       this.emit({ type: 'compaction-failed', step: this.step, error });
@@ -463,7 +550,12 @@ class Turn {
           : new Stop('error', toErrorData(error, 'E_TURN_FAILED'));
     // A stop while the model was answering keeps the answer so far, marked as stopped (the next turn can continue it).
     if (stop.reason === 'aborted' && (this.streamed.text || this.streamed.thinking) && isConsistent(history)) {
-      const stopped: AssistantMessage = { role: 'assistant', content: this.streamed.text, _provider: { protocol: input.model.protocol, model: input.model.model }, _stopped: this.streamed.thinking ? { thinking: this.streamed.thinking } : {} };
+      const stopped: AssistantMessage = {
+        role: 'assistant',
+        content: this.streamed.text,
+        _provider: { protocol: input.model.protocol, model: input.model.model },
+        _stopped: this.streamed.thinking ? { thinking: this.streamed.thinking } : {},
+      };
       // What is known of a stopped call: no provider figures, so estimates of what was sent and streamed.
       history.push(this.inFlight ? { ...stopped, _usage: this.usageOf(stopped, undefined, undefined) } : stopped);
     }
@@ -480,10 +572,22 @@ class Turn {
 
   private async finishWith(stopReason: StopReason, error?: ErrorData): Promise<TurnResult> {
     const last = this.lastAssistant;
-    const result: TurnResult = { stopReason, messages: this.history, text: typeof last?.content === 'string' ? last.content : '', steps: this.step, toolCalls: this.records, usage: this.usage, ...(error ? { error } : {}) };
+    const result: TurnResult = {
+      stopReason,
+      messages: this.history,
+      text: typeof last?.content === 'string' ? last.content : '',
+      steps: this.step,
+      toolCalls: this.records,
+      usage: this.usage,
+      ...(error ? { error } : {}),
+    };
     if (this.hooks.has('finish')) {
       try {
-        await this.hooks.run('finish', { messages: this.history, stop_reason: stopReason }, { signal: new AbortController().signal });
+        await this.hooks.run(
+          'finish',
+          { messages: this.history, stop_reason: stopReason },
+          { signal: new AbortController().signal },
+        );
       } catch (e) {
         this.emit({ type: 'warning', step: this.step, error: toErrorData(e) });
       }
@@ -495,7 +599,13 @@ class Turn {
 /** The turn's total: Σ of its calls' usage in seed 000 §8's accounting (estimates where a provider reported none). */
 function addUsage(total: Usage, u: StepUsage | undefined): void {
   if (!u) return;
-  for (const key of ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens'] as const) {
+  for (const key of [
+    'input_tokens',
+    'output_tokens',
+    'cache_read_tokens',
+    'cache_write_tokens',
+    'reasoning_tokens',
+  ] as const) {
     const v = u[key];
     if (typeof v === 'number' && Number.isFinite(v)) total[key] = (total[key] ?? 0) + v;
   }

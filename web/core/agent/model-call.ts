@@ -6,7 +6,12 @@ import type { AgentEvent, ModelCall, StreamFn } from './types';
 
 export type CallOutcome = { ok: true; result: ModelResult } | { ok: false; error: ErrorData };
 
-export async function callModel(stream: StreamFn, call: ModelCall, step: number, emit: (e: AgentEvent) => void): Promise<CallOutcome> {
+export async function callModel(
+  stream: StreamFn,
+  call: ModelCall,
+  step: number,
+  emit: (e: AgentEvent) => void,
+): Promise<CallOutcome> {
   try {
     for await (const event of stream(call)) {
       emit({ type: 'model', step, event });
@@ -17,5 +22,11 @@ export async function callModel(stream: StreamFn, call: ModelCall, step: number,
     return { ok: false, error: toErrorData(error, 'E_MODEL_STREAM') };
   }
   if (call.signal.aborted) return { ok: false, error: { code: 'E_ABORTED', message: 'The turn was stopped.' } };
-  return { ok: false, error: { code: 'E_MODEL_STREAM', message: 'The model stream ended without a final result. Try again; if it repeats, check the provider.' } };
+  return {
+    ok: false,
+    error: {
+      code: 'E_MODEL_STREAM',
+      message: 'The model stream ended without a final result. Try again; if it repeats, check the provider.',
+    },
+  };
 }

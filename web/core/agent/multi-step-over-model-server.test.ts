@@ -21,7 +21,11 @@ describe.each(PROTOCOLS)('multi-step tool use over %s', (protocol) => {
   it('reads, writes after approval is refused, and answers; the key goes only where api_key_env says', async () => {
     server = await startModelServer({
       script: [
-        { text: 'Reading.', toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }], usage: { input: 50, output: 10 } },
+        {
+          text: 'Reading.',
+          toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }],
+          usage: { input: 50, output: 10 },
+        },
         { toolCalls: [{ name: 'write', arguments: { path: 'b.txt', text: 'x' } }] },
         { text: 'a.txt says hello; I could not write b.txt.' },
       ],
@@ -32,16 +36,32 @@ describe.each(PROTOCOLS)('multi-step tool use over %s', (protocol) => {
     tools.register(writeTool(log));
     const hooks = new HookPipeline();
     const seen: string[] = [];
-    hooks.register({ name: 'spy', source: 'profile', events: ['before_request', 'after_response'], handle: (e, d) => (seen.push(e), d) });
+    hooks.register({
+      name: 'spy',
+      source: 'profile',
+      events: ['before_request', 'after_response'],
+      handle: (e, d) => (seen.push(e), d),
+    });
     const fs = memoryFs({ 'a.txt': 'hello' });
     const stream = runTurn(
       {
-        model: { protocol, base_url: server.baseUrl(protocol), model: 'scripted', max_tokens: 256, use_max_tokens: false, extra_body: {}, budget: null },
+        model: {
+          protocol,
+          base_url: server.baseUrl(protocol),
+          model: 'scripted',
+          max_tokens: 256,
+          use_max_tokens: false,
+          extra_body: {},
+          budget: null,
+        },
         history: [],
         content: 'What does a.txt say? Then write b.txt.',
       },
       {
-        stream: transportStream({ apiKeyName: 'TEST_KEY', getSecret: (n) => (n === 'TEST_KEY' ? 'sk-test-123' : undefined) }),
+        stream: transportStream({
+          apiKeyName: 'TEST_KEY',
+          getSecret: (n) => (n === 'TEST_KEY' ? 'sk-test-123' : undefined),
+        }),
         tools,
         hooks,
         approval: DEFAULT_APPROVAL,
@@ -65,6 +85,13 @@ describe.each(PROTOCOLS)('multi-step tool use over %s', (protocol) => {
     expect(server.requests[2]!.rawBody).toContain('E_APPROVAL_REQUIRED');
     const auth = server.requests[0]!.headers[protocol === 'anthropic' ? 'x-api-key' : 'authorization'];
     expect(auth).toContain('sk-test-123');
-    expect(seen).toEqual(['before_request', 'after_response', 'before_request', 'after_response', 'before_request', 'after_response']);
+    expect(seen).toEqual([
+      'before_request',
+      'after_response',
+      'before_request',
+      'after_response',
+      'before_request',
+      'after_response',
+    ]);
   });
 });

@@ -30,7 +30,13 @@ export async function openSessionForTurn(
   }
   const loaded = await store.load(id);
   let history = loaded.messages;
-  if (hooks.has('session_load')) history = (await hooks.run('session_load', { messages: history, session: id }, { signal })).messages;
+  if (hooks.has('session_load'))
+    history = (await hooks.run('session_load', { messages: history, session: id }, { signal })).messages;
   // The sink's prefix is what is stored; a session_load rewrite is saved as a reset on the next checkpoint.
-  return { info: loaded.info, history, sink: createCheckpointSink(store, loaded.info, loaded.messages, options.path ?? id), resumed: true };
+  return {
+    info: loaded.info,
+    history,
+    sink: createCheckpointSink(store, loaded.info, loaded.messages, options.path ?? id),
+    resumed: true,
+  };
 }

@@ -19,7 +19,12 @@ afterEach(async () => {
 
 const PROTOCOLS: WireProtocol[] = ['openai', 'deepseek', 'anthropic', 'responses'];
 /** Where each wire API carries the output limit. */
-const FIELD: Record<WireProtocol, string> = { openai: 'max_completion_tokens', deepseek: 'max_tokens', anthropic: 'max_tokens', responses: 'max_output_tokens' };
+const FIELD: Record<WireProtocol, string> = {
+  openai: 'max_completion_tokens',
+  deepseek: 'max_tokens',
+  anthropic: 'max_tokens',
+  responses: 'max_output_tokens',
+};
 
 async function sentLimit(protocol: WireProtocol, maxTokens: number, reserve: number | null): Promise<unknown> {
   server = await startModelServer({ script: [{ text: 'ok' }] });
@@ -34,7 +39,14 @@ async function sentLimit(protocol: WireProtocol, maxTokens: number, reserve: num
   };
   const result = await runTurn(
     { model, history: [], content: 'hi' },
-    { stream: transportStream({ apiKeyName: null }), tools: new ToolRegistry(), hooks: new HookPipeline(), approval: DEFAULT_APPROVAL, fs: memoryFs({}), workspaceId: 'ws' },
+    {
+      stream: transportStream({ apiKeyName: null }),
+      tools: new ToolRegistry(),
+      hooks: new HookPipeline(),
+      approval: DEFAULT_APPROVAL,
+      fs: memoryFs({}),
+      workspaceId: 'ws',
+    },
   ).result();
   expect(result.error).toBeUndefined();
   expect(server.requests).toHaveLength(1);

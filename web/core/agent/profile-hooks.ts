@@ -31,7 +31,12 @@ export interface ProfileHooks {
 
 /** What a usage anchor is bound to besides the model and history (seed 003): endpoint, selector, worker binding, options. */
 export function budgetEndpointOf(m: ModelSettings): BudgetEndpoint {
-  return { protocol: m.protocol, base_url: m.base_url, binding: m.provider ?? null, options: { model: m.model, max_tokens: m.max_tokens, use_max_tokens: m.use_max_tokens, extra_body: m.extra_body } };
+  return {
+    protocol: m.protocol,
+    base_url: m.base_url,
+    binding: m.provider ?? null,
+    options: { model: m.model, max_tokens: m.max_tokens, use_max_tokens: m.use_max_tokens, extra_body: m.extra_body },
+  };
 }
 
 export function profileHooks(o: ProfileHooksOptions): ProfileHooks {
@@ -49,7 +54,13 @@ export function profileHooks(o: ProfileHooksOptions): ProfileHooks {
     out.active.push('budget');
   }
   if (wantCompact) {
-    out.handlers.push(createCompactModule({ config: compact.config, ...(compact.promptText !== undefined ? { promptText: compact.promptText } : {}), ...(settings ? { budget: settings } : {}) }));
+    out.handlers.push(
+      createCompactModule({
+        config: compact.config,
+        ...(compact.promptText !== undefined ? { promptText: compact.promptText } : {}),
+        ...(settings ? { budget: settings } : {}),
+      }),
+    );
     out.active.push('compact');
   }
   if (o.cache && active.has('cache') && o.cache.config.enabled) {

@@ -5,7 +5,10 @@ import { runScripted } from './__fixtures__/harness';
 import { call } from './__fixtures__/scripted-stream';
 import { readTool } from '../tools/builtin';
 
-const notice = { code: 'N_REPLAY_NOT_LOSSLESS', message: 'Earlier answers came from another protocol: their thinking is not replayed.' };
+const notice = {
+  code: 'N_REPLAY_NOT_LOSSLESS',
+  message: 'Earlier answers came from another protocol: their thinking is not replayed.',
+};
 
 describe('provider notices in a turn', () => {
   it('are said once as warnings, in the step that first had them', async () => {

@@ -36,9 +36,18 @@ export interface TurnResultViews extends ResultViews {
 export const RESULT_SCOPE_TTL_MS = 60 * 60 * 1000;
 
 /** One turn's scope (a fresh task id) over `store`, and the read_result tool bound to it. */
-export function turnResultViews(o: { store: ContentStore; sessionId: string; now?: () => number; ttlMs?: number }): TurnResultViews {
+export function turnResultViews(o: {
+  store: ContentStore;
+  sessionId: string;
+  now?: () => number;
+  ttlMs?: number;
+}): TurnResultViews {
   const now = o.now ?? Date.now;
-  const scope: ContentScope = { sessionId: o.sessionId, taskId: globalThis.crypto.randomUUID(), expiresAtMs: now() + (o.ttlMs ?? RESULT_SCOPE_TTL_MS) };
+  const scope: ContentScope = {
+    sessionId: o.sessionId,
+    taskId: globalThis.crypto.randomUUID(),
+    expiresAtMs: now() + (o.ttlMs ?? RESULT_SCOPE_TTL_MS),
+  };
   return { store: o.store, scope, tool: createReadResultTool({ store: o.store, scope: () => scope, now }) };
 }
 
@@ -53,10 +62,24 @@ export const SESSION_RESULT_TTL_MS = 30 * 24 * 60 * 60 * 1000;
  * reload or in a new process when the store persists). Call it at each turn start and pass the result whole as
  * `TurnDeps.results` (its `turnId` keeps sources of different turns apart); register `tool`.
  */
-export function sessionResultViews(o: { store: ContentStore; sessionId: string; now?: () => number; ttlMs?: number }): TurnResultViews {
+export function sessionResultViews(o: {
+  store: ContentStore;
+  sessionId: string;
+  now?: () => number;
+  ttlMs?: number;
+}): TurnResultViews {
   const now = o.now ?? Date.now;
-  const scope: ContentScope = { sessionId: o.sessionId, taskId: SESSION_TASK_ID, expiresAtMs: now() + (o.ttlMs ?? SESSION_RESULT_TTL_MS) };
-  return { store: o.store, scope, turnId: globalThis.crypto.randomUUID(), tool: createReadResultTool({ store: o.store, scope: () => scope, now }) };
+  const scope: ContentScope = {
+    sessionId: o.sessionId,
+    taskId: SESSION_TASK_ID,
+    expiresAtMs: now() + (o.ttlMs ?? SESSION_RESULT_TTL_MS),
+  };
+  return {
+    store: o.store,
+    scope,
+    turnId: globalThis.crypto.randomUUID(),
+    tool: createReadResultTool({ store: o.store, scope: () => scope, now }),
+  };
 }
 
 /** The content store source id of one tool result: unique per session, turn, step and call. */
@@ -69,11 +92,20 @@ export function resultSourceId(views: ResultViews, step: number, callId: string)
  * (that would hide the page behind another reference). If the full text cannot be stored, the model gets the
  * plain preview with the reason: the tool is never run again for it.
  */
-export async function boundedOutput(views: ResultViews, sourceId: string, name: string, outcome: { output: string; error: boolean; code?: string }): Promise<string> {
+export async function boundedOutput(
+  views: ResultViews,
+  sourceId: string,
+  name: string,
+  outcome: { output: string; error: boolean; code?: string },
+): Promise<string> {
   if (name === READ_RESULT_TOOL) return outcome.output;
   try {
     const view = await projectToolResult({
-      outcome: { error: outcome.error, output: outcome.output, ...(outcome.code !== undefined ? { code: outcome.code } : {}) },
+      outcome: {
+        error: outcome.error,
+        output: outcome.output,
+        ...(outcome.code !== undefined ? { code: outcome.code } : {}),
+      },
       sourceId,
       scope: views.scope,
       nowMs: Date.now(),

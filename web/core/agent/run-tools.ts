@@ -34,7 +34,15 @@ export interface BatchRun {
   records: ToolCallRecord[];
 }
 
-const stopped = (id: string, name: string): Outcome => ({ id, name, output: 'Not run: the turn was stopped before this call.', error: true, code: 'E_ABORTED', images: [], ran: false });
+const stopped = (id: string, name: string): Outcome => ({
+  id,
+  name,
+  output: 'Not run: the turn was stopped before this call.',
+  error: true,
+  code: 'E_ABORTED',
+  images: [],
+  ran: false,
+});
 
 export async function runBatch(
   calls: ValidCall[],
@@ -57,7 +65,15 @@ export async function runBatch(
     // Whatever the model is shown, the log keeps what the tool returned (after after_tool) whole (seed 002).
     const whole = outcome.output;
     if (deps.results) {
-      outcome = { ...outcome, output: await boundedOutput(deps.results, resultSourceId(deps.results, step, outcome.id), outcome.name, outcome) };
+      outcome = {
+        ...outcome,
+        output: await boundedOutput(
+          deps.results,
+          resultSourceId(deps.results, step, outcome.id),
+          outcome.name,
+          outcome,
+        ),
+      };
     }
     const verdict = checkToolImages(outcome.images, imagesAccepted);
     imagesAccepted += verdict.accepted.length;
@@ -66,9 +82,26 @@ export async function runBatch(
     const cut = shown !== whole || !output.startsWith(whole);
     outcome = { ...outcome, output, images: verdict.accepted, ...(cut ? { full: whole } : {}) };
     outcomes.push(outcome);
-    emit({ type: 'tool-result', step, id: outcome.id, name: outcome.name, output: outcome.output, error: outcome.error, ...(outcome.code ? { code: outcome.code } : {}), images: outcome.images.length });
+    emit({
+      type: 'tool-result',
+      step,
+      id: outcome.id,
+      name: outcome.name,
+      output: outcome.output,
+      error: outcome.error,
+      ...(outcome.code ? { code: outcome.code } : {}),
+      images: outcome.images.length,
+    });
   }
-  const tools: ToolMessage[] = outcomes.map((o) => ({ role: 'tool', tool_call_id: o.id, content: o.output, ...(o.error ? { _error: true } : {}), ...(o.full !== undefined ? { _full_output: o.full } : {}), ...(o.decided ? { _approval: o.decided } : {}), ...(o.outsideUndo ? { _outside_undo: true } : {}) }));
+  const tools: ToolMessage[] = outcomes.map((o) => ({
+    role: 'tool',
+    tool_call_id: o.id,
+    content: o.output,
+    ...(o.error ? { _error: true } : {}),
+    ...(o.full !== undefined ? { _full_output: o.full } : {}),
+    ...(o.decided ? { _approval: o.decided } : {}),
+    ...(o.outsideUndo ? { _outside_undo: true } : {}),
+  }));
   const images: UserMessage[] = outcomes
     .filter((o) => o.images.length > 0)
     .map((o) => ({
@@ -78,7 +111,14 @@ export async function runBatch(
     }));
   return {
     messages: [...tools, ...images],
-    records: outcomes.map((o) => ({ id: o.id, name: o.name, step, ran: o.ran, error: o.error, ...(o.code ? { code: o.code } : {}) })),
+    records: outcomes.map((o) => ({
+      id: o.id,
+      name: o.name,
+      step,
+      ran: o.ran,
+      error: o.error,
+      ...(o.code ? { code: o.code } : {}),
+    })),
   };
 }
 
@@ -87,7 +127,13 @@ function failed(id: string, name: string, error: ErrorData | HarnessError, ran =
   return { id, name, output: `Error ${e.code}: ${e.message}`, error: true, code: e.code, images: [], ran };
 }
 
-async function runOne(call: ValidCall, step: number, deps: TurnDeps, signal: AbortSignal, emit: (e: AgentEvent) => void): Promise<Outcome> {
+async function runOne(
+  call: ValidCall,
+  step: number,
+  deps: TurnDeps,
+  signal: AbortSignal,
+  emit: (e: AgentEvent) => void,
+): Promise<Outcome> {
   let { name } = call;
   let raw = call.rawArguments;
   // before_tool sees the raw JSON string so a hook can replace the whole call (seed 000 §5).
@@ -104,14 +150,26 @@ async function runOne(call: ValidCall, step: number, deps: TurnDeps, signal: Abo
   const tool = deps.tools.get(name);
   if (!tool) return failed(call.id, name, { code: 'E_TOOL_UNKNOWN', message: `No tool named "${name}" is available.` });
   const parsed = parseArguments(raw);
-  if (!parsed.ok) return failed(call.id, name, { code: 'E_TOOL_ARGUMENTS', message: `The arguments of ${name} are invalid: ${parsed.message}.` });
+  if (!parsed.ok)
+    return failed(call.id, name, {
+      code: 'E_TOOL_ARGUMENTS',
+      message: `The arguments of ${name} are invalid: ${parsed.message}.`,
+    });
   const args = parsed.value;
   const problems = deps.tools.checkArguments(name, args);
   if (problems.length > 0) {
-    return failed(call.id, name, { code: 'E_TOOL_ARGUMENTS', message: `The arguments of ${name} do not match its schema. ${problems.slice(0, 5).join('; ')}. Fix the arguments and call again.` });
+    return failed(call.id, name, {
+      code: 'E_TOOL_ARGUMENTS',
+      message: `The arguments of ${name} do not match its schema. ${problems.slice(0, 5).join('; ')}. Fix the arguments and call again.`,
+    });
   }
   emit({ type: 'tool-start', step, id: call.id, name, arguments: args });
-  const ctx: ToolContext = { fs: deps.checkpoints ? deps.checkpoints.fsFor({ id: call.id, name, step }, deps.fs) : deps.fs, workspaceId: deps.workspaceId, callId: call.id, signal };
+  const ctx: ToolContext = {
+    fs: deps.checkpoints ? deps.checkpoints.fsFor({ id: call.id, name, step }, deps.fs) : deps.fs,
+    workspaceId: deps.workspaceId,
+    callId: call.id,
+    signal,
+  };
   let prepared: PreparedCall | undefined;
   if (tool.prepare) {
     try {
@@ -135,15 +193,36 @@ async function runOne(call: ValidCall, step: number, deps: TurnDeps, signal: Abo
     if (signal.aborted) return stopped(call.id, name);
     return failed(call.id, name, toErrorData(error, 'E_APPROVAL_POLICY_FAILED'));
   }
-  emit({ type: 'approval', step, id: call.id, name, allowed: approval.allowed, by: approval.by, ...(approval.rule ? { rule: approval.rule } : {}) });
+  emit({
+    type: 'approval',
+    step,
+    id: call.id,
+    name,
+    allowed: approval.allowed,
+    by: approval.by,
+    ...(approval.rule ? { rule: approval.rule } : {}),
+  });
   const decided = { by: approval.by, ...(approval.rule ? { rule: approval.rule } : {}) };
-  if (!approval.allowed) return { ...failed(call.id, name, { code: approval.code ?? 'E_TOOL_DENIED', message: approval.reason ?? 'The tool call was not approved.' }), decided };
+  if (!approval.allowed)
+    return {
+      ...failed(call.id, name, {
+        code: approval.code ?? 'E_TOOL_DENIED',
+        message: approval.reason ?? 'The tool call was not approved.',
+      }),
+      decided,
+    };
   if (signal.aborted) return stopped(call.id, name);
   if (approval.content !== undefined) {
     // Only a built-in tool that offered the whole content for review writes the person's version; any other would
     // run its own proposal and the person's edit would be lost without a word.
     if (!prepared?.review || tool.external) {
-      return { ...failed(call.id, name, { code: 'E_APPROVAL_EDIT_UNSUPPORTED', message: `The person edited what ${name} would do before allowing it, but ${name} cannot take edited content, so it was not run. Ask the person how to go on.` }), decided };
+      return {
+        ...failed(call.id, name, {
+          code: 'E_APPROVAL_EDIT_UNSUPPORTED',
+          message: `The person edited what ${name} would do before allowing it, but ${name} cannot take edited content, so it was not run. Ask the person how to go on.`,
+        }),
+        decided,
+      };
     }
     ctx.approved = { content: approval.content };
   }
@@ -154,7 +233,12 @@ async function runOne(call: ValidCall, step: number, deps: TurnDeps, signal: Abo
     return failed(call.id, name, toErrorData(error, 'E_TOOL_FAILED'), true);
   }
   if (typeof result?.output !== 'string') {
-    return failed(call.id, name, { code: 'E_TOOL_RESULT_INVALID', message: `The tool ${name} returned no text output.` }, true);
+    return failed(
+      call.id,
+      name,
+      { code: 'E_TOOL_RESULT_INVALID', message: `The tool ${name} returned no text output.` },
+      true,
+    );
   }
   return {
     id: call.id,
@@ -172,7 +256,11 @@ async function runOne(call: ValidCall, step: number, deps: TurnDeps, signal: Abo
 async function afterTool(o: Outcome, hooks: HookPipeline, signal: AbortSignal): Promise<Outcome> {
   if (!hooks.has('after_tool')) return o;
   try {
-    const out = await hooks.run('after_tool', { id: o.id, name: o.name, output: o.output, error: o.error, ...(o.images.length ? { images: o.images } : {}) }, { signal });
+    const out = await hooks.run(
+      'after_tool',
+      { id: o.id, name: o.name, output: o.output, error: o.error, ...(o.images.length ? { images: o.images } : {}) },
+      { signal },
+    );
     return { ...o, output: out.output, error: out.error, images: out.images ?? [] };
   } catch (error) {
     const e = toErrorData(error);

@@ -9,7 +9,10 @@ describe('the agent loop', () => {
     const log: string[] = [];
     const run = await runScripted(
       [
-        { content: 'Let me look.', tool_calls: [call('c1', 'read', { path: 'a.txt' }), call('c2', 'read', { path: 'b.txt' })] },
+        {
+          content: 'Let me look.',
+          tool_calls: [call('c1', 'read', { path: 'a.txt' }), call('c2', 'read', { path: 'b.txt' })],
+        },
         { tool_calls: [call('c3', 'write', { path: 'c.txt', text: 'A+B' })] },
         { content: 'Done: wrote c.txt.' },
       ],
@@ -24,7 +27,10 @@ describe('the agent loop', () => {
     // The second request carries both tool results, in call order, after the assistant's calls.
     const second = run.model.calls[1]!.input.history;
     expect(second.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool']);
-    expect(second.slice(3)).toMatchObject([{ tool_call_id: 'c1', content: markedToolContent('AAA') }, { tool_call_id: 'c2', content: markedToolContent('BBB') }]);
+    expect(second.slice(3)).toMatchObject([
+      { tool_call_id: 'c1', content: markedToolContent('AAA') },
+      { tool_call_id: 'c2', content: markedToolContent('BBB') },
+    ]);
     expect(run.model.calls[0]!.input.tools.map((t) => t.name)).toEqual(['read', 'write']);
     expect(run.result.toolCalls.map((c) => [c.id, c.ran, c.error])).toEqual([
       ['c1', true, false],
@@ -56,11 +62,16 @@ describe('the agent loop', () => {
 
   it('does not retry a failed tool call: the error goes to the model once', async () => {
     let runs = 0;
-    const failing = { ...readTool(), async execute() {
-      runs++;
-      throw new Error('disk on fire');
-    } };
-    const run = await runScripted([{ tool_calls: [call('c1', 'read', { path: 'a' })] }, { content: 'ok' }], { tools: [failing] });
+    const failing = {
+      ...readTool(),
+      async execute() {
+        runs++;
+        throw new Error('disk on fire');
+      },
+    };
+    const run = await runScripted([{ tool_calls: [call('c1', 'read', { path: 'a' })] }, { content: 'ok' }], {
+      tools: [failing],
+    });
     expect(runs).toBe(1);
     expect(run.model.calls[1]!.input.history.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'c1', _error: true });
     expect(String(run.model.calls[1]!.input.history.at(-1)!.content)).toContain('disk on fire');
@@ -69,7 +80,9 @@ describe('the agent loop', () => {
 
   it('returns argument schema violations to the model as tool errors without running the tool', async () => {
     const log: string[] = [];
-    const run = await runScripted([{ tool_calls: [call('c1', 'read', { path: 3 })] }, { content: 'ok' }], { tools: [readTool(log)] });
+    const run = await runScripted([{ tool_calls: [call('c1', 'read', { path: 3 })] }, { content: 'ok' }], {
+      tools: [readTool(log)],
+    });
     expect(log).toEqual([]);
     const tool = run.model.calls[1]!.input.history.at(-1)!;
     expect(tool).toMatchObject({ role: 'tool', _error: true });
@@ -79,7 +92,7 @@ describe('the agent loop', () => {
 });
 
 describe('a resumed turn', () => {
-  it('never reports an earlier turn\'s answer as this turn\'s text when the model fails', async () => {
+  it("never reports an earlier turn's answer as this turn's text when the model fails", async () => {
     const history = [
       { role: 'system' as const, content: 's' },
       { role: 'user' as const, content: 'first' },

@@ -9,14 +9,26 @@ import { anchorFrom, DEFAULT_BUDGET, estimateBudget } from './budget';
 import { anchorUsage, nextContextSize, stepUsageOf } from './step-usage';
 
 const budget = { ...DEFAULT_BUDGET, context_window: 2_000_000, max_tokens: 4096 };
-const tools: ToolSchema[] = Array.from({ length: 12 }, (_, i) => ({ name: `tool_${i}`, description: 'does a thing '.repeat(10), parameters: { type: 'object', properties: { path: { type: 'string' } } } }));
+const tools: ToolSchema[] = Array.from({ length: 12 }, (_, i) => ({
+  name: `tool_${i}`,
+  description: 'does a thing '.repeat(10),
+  parameters: { type: 'object', properties: { path: { type: 'string' } } },
+}));
 
 function session(n: number): Message[] {
   const out: Message[] = [{ role: 'system', content: 'You are a coding agent. '.repeat(40) }];
   for (let i = 1; i < n; i++) {
     if (i % 4 === 1) out.push({ role: 'user', content: `question ${i}: ${'why does it fail '.repeat(8)}` });
-    else if (i % 4 === 2) out.push({ role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'read', arguments: `{"path":"src/file-${i}.ts"}` } }] });
-    else if (i % 4 === 3) out.push({ role: 'tool', tool_call_id: `c${i - 1}`, content: `export const x${i} = ${i};\n`.repeat(12) });
+    else if (i % 4 === 2)
+      out.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: `c${i}`, type: 'function', function: { name: 'read', arguments: `{"path":"src/file-${i}.ts"}` } },
+        ],
+      });
+    else if (i % 4 === 3)
+      out.push({ role: 'tool', tool_call_id: `c${i - 1}`, content: `export const x${i} = ${i};\n`.repeat(12) });
     else out.push({ role: 'assistant', content: `The file defines x${i}. ${'It is fine. '.repeat(10)}` });
   }
   return out;
@@ -38,6 +50,16 @@ it('usage measurement per step vs a full recount, 10,000 messages', async () => 
     nextContextSize(budget, usage, history, answer, tools, anchorFrom(anchorUsage(usage), next));
   };
   const recount = { label: 'full recount', run: () => estimateBudget(budget, next, tools, 0, null) };
-  await compare('usage + context per step with provider usage (10,000 messages)', recount, { label: 'measure', run: measure(true) }, { runs: 11, warmup: 2, target: 0.05 });
-  await compare('usage + context per step without provider usage (10,000 messages)', recount, { label: 'measure', run: measure(false) }, { runs: 11, warmup: 2, target: 1.5 });
+  await compare(
+    'usage + context per step with provider usage (10,000 messages)',
+    recount,
+    { label: 'measure', run: measure(true) },
+    { runs: 11, warmup: 2, target: 0.05 },
+  );
+  await compare(
+    'usage + context per step without provider usage (10,000 messages)',
+    recount,
+    { label: 'measure', run: measure(false) },
+    { runs: 11, warmup: 2, target: 1.5 },
+  );
 });

@@ -6,8 +6,10 @@ import type { AssistantMessage, Message, ToolSchema, Usage } from '../contracts'
 import type { ContextSize, StepUsage } from '../contracts';
 import { DEFAULT_BUDGET, estimateBudget, estimateBytes, toolSchemaBytes, triggerOf, type UsageAnchor } from './budget';
 
-const count = (v: unknown): number | undefined => (Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : undefined);
-const rec = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const count = (v: unknown): number | undefined =>
+  Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : undefined;
+const rec = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /** Settings for estimating without a configured budget: the same estimator, no window. */
 const UNLIMITED: BudgetSettings = { ...DEFAULT_BUDGET, context_window: Number.MAX_SAFE_INTEGER, max_tokens: 0 };
@@ -27,7 +29,13 @@ interface Reported {
  */
 function reportedFigures(protocol: string, usage: Usage | undefined, raw: unknown): Reported {
   const u = usage ?? {};
-  const out: Reported = { input: count(u.input_tokens), output: count(u.output_tokens), cacheRead: count(u.cache_read_tokens), cacheWrite: count(u.cache_write_tokens), reasoning: count(u.reasoning_tokens) };
+  const out: Reported = {
+    input: count(u.input_tokens),
+    output: count(u.output_tokens),
+    cacheRead: count(u.cache_read_tokens),
+    cacheWrite: count(u.cache_write_tokens),
+    reasoning: count(u.reasoning_tokens),
+  };
   if (protocol === 'anthropic' && out.input !== undefined) out.input += (out.cacheRead ?? 0) + (out.cacheWrite ?? 0);
   if (protocol === 'deepseek') {
     const r = rec(raw);
@@ -89,7 +97,9 @@ export function stepUsageOf(o: StepUsageInput): StepUsage {
 
 /** Usage in the shape the budget anchors on (input + output), only from figures the provider reported. */
 export function anchorUsage(u: StepUsage): Usage | undefined {
-  return u.reported.input && u.reported.output ? { input_tokens: u.input_tokens, output_tokens: u.output_tokens } : undefined;
+  return u.reported.input && u.reported.output
+    ? { input_tokens: u.input_tokens, output_tokens: u.output_tokens }
+    : undefined;
 }
 
 /**
@@ -97,9 +107,19 @@ export function anchorUsage(u: StepUsage): Usage | undefined {
  * estimator (anchored on the provider's usage when the anchor still covers a prefix). Without a budget the same
  * estimate, with no window or trigger.
  */
-export function contextSizeOf(budget: BudgetSettings | null, history: readonly Message[], tools: readonly ToolSchema[], anchor: UsageAnchor | null): ContextSize {
+export function contextSizeOf(
+  budget: BudgetSettings | null,
+  history: readonly Message[],
+  tools: readonly ToolSchema[],
+  anchor: UsageAnchor | null,
+): ContextSize {
   const verdict = estimateBudget(budget ?? UNLIMITED, history, tools, 0, anchor);
-  return { tokens: verdict.estimate, window: budget ? budget.context_window : null, trigger: budget ? triggerOf(budget) : null, estimated: verdict.method !== 'usage' };
+  return {
+    tokens: verdict.estimate,
+    window: budget ? budget.context_window : null,
+    trigger: budget ? triggerOf(budget) : null,
+    estimated: verdict.method !== 'usage',
+  };
 }
 
 /**
@@ -107,13 +127,29 @@ export function contextSizeOf(budget: BudgetSettings | null, history: readonly M
  * output; else, when the input was estimated, that estimate plus the answer's bytes — the same sum as a full recount
  * of `[...history, answer]`, without walking a long history a second time in the same step.
  */
-export function nextContextSize(budget: BudgetSettings | null, usage: StepUsage, history: readonly Message[], answer: AssistantMessage, tools: readonly ToolSchema[], anchor: UsageAnchor | null): ContextSize {
+export function nextContextSize(
+  budget: BudgetSettings | null,
+  usage: StepUsage,
+  history: readonly Message[],
+  answer: AssistantMessage,
+  tools: readonly ToolSchema[],
+  anchor: UsageAnchor | null,
+): ContextSize {
   if (anchor || usage.reported.input) return contextSizeOf(budget, [...history, answer], tools, anchor);
   const settings = budget ?? UNLIMITED;
-  return { tokens: usage.input_tokens + estimateBytes([answer], settings), window: budget ? budget.context_window : null, trigger: budget ? triggerOf(budget) : null, estimated: true };
+  return {
+    tokens: usage.input_tokens + estimateBytes([answer], settings),
+    window: budget ? budget.context_window : null,
+    trigger: budget ? triggerOf(budget) : null,
+    estimated: true,
+  };
 }
 
 /** An estimate of a whole history and tool schemas, also without a budget (compaction's before/after figures). */
-export function estimateTokens(budget: BudgetSettings | null, history: readonly Message[], tools: readonly ToolSchema[]): number {
+export function estimateTokens(
+  budget: BudgetSettings | null,
+  history: readonly Message[],
+  tools: readonly ToolSchema[],
+): number {
   return estimateBudget(budget ?? UNLIMITED, history, tools, 0, null).estimate;
 }

@@ -9,11 +9,23 @@ const settings = { ...DEFAULT_BUDGET, context_window: 10_000, max_tokens: 1000, 
 const tools: ToolSchema[] = [{ name: 'read', description: 'Reads a file.', parameters: { type: 'object' } }];
 const history = (bytes: number): Message[] => [{ role: 'user', content: 'x'.repeat(bytes) }];
 const moduleVerdict = (h: Message[], pending: number) =>
-  createBudgetModule({ settings, endpoint: { protocol: 'openai', base_url: 'http://x' } }).estimate({ model: 'm', history: h, tools, pendingCalls: pending, compact: false });
+  createBudgetModule({ settings, endpoint: { protocol: 'openai', base_url: 'http://x' } }).estimate({
+    model: 'm',
+    history: h,
+    tools,
+    pendingCalls: pending,
+    compact: false,
+  });
 
 describe('tool budget split', () => {
   it('gives the same per-call budget on the loop path and the module path', () => {
-    for (const [bytes, pending] of [[100, 1], [100, 3], [7000, 2], [7700, 4], [9000, 1]] as const) {
+    for (const [bytes, pending] of [
+      [100, 1],
+      [100, 3],
+      [7000, 2],
+      [7700, 4],
+      [9000, 1],
+    ] as const) {
       const loop = estimateBudget(settings, history(bytes), tools, pending, null);
       const module = moduleVerdict(history(bytes), pending);
       expect(loop.estimate).toBe(module.estimate);

@@ -89,7 +89,8 @@ export interface TurnInput {
   compact?: { focus?: string };
 }
 
-export type StopReason = 'stop' | 'length' | 'content_filter' | 'incomplete' | 'step_limit' | 'budget' | 'aborted' | 'error';
+export type StopReason =
+  'stop' | 'length' | 'content_filter' | 'incomplete' | 'step_limit' | 'budget' | 'aborted' | 'error';
 
 export interface ToolCallRecord {
   id: string;
@@ -123,7 +124,16 @@ export type AgentEvent =
   | { type: 'tool-start'; step: number; id: string; name: string; arguments: Record<string, unknown> }
   | { type: 'approval-needed'; step: number; request: ApprovalRequest }
   | { type: 'approval'; step: number; id: string; name: string; allowed: boolean; by: string; rule?: DecidingRule }
-  | { type: 'tool-result'; step: number; id: string; name: string; output: string; error: boolean; code?: string; images: number }
+  | {
+      type: 'tool-result';
+      step: number;
+      id: string;
+      name: string;
+      output: string;
+      error: boolean;
+      code?: string;
+      images: number;
+    }
   /**
    * After every model call (answers and compaction summaries): what it used, and the size of the NEXT request
    * (the history including this answer, and the tool schemas). `compact`: the call was a compaction summary.
@@ -139,4 +149,3 @@ export type AgentEvent =
   | { type: 'warning'; step: number; error: ErrorData }
   | { type: 'done'; result: TurnResult }
   | { type: 'error'; error: ErrorData; result: TurnResult };
-

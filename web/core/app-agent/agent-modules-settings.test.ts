@@ -10,7 +10,14 @@ import { startModelServer, type ModelServer, type RecordedRequest } from '../../
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
 import { setSecret } from '../settings';
 import { openHarnessDb, type HarnessDb } from '../storage';
-import { AGENT_GLOBAL_SCOPE, checkAgentModules, readAgentSettings, readStoredModules, saveAgentModules, saveModel } from './agent-settings';
+import {
+  AGENT_GLOBAL_SCOPE,
+  checkAgentModules,
+  readAgentSettings,
+  readStoredModules,
+  saveAgentModules,
+  saveModel,
+} from './agent-settings';
 import { createAppAgent } from './create-app-agent';
 
 let server: ModelServer | undefined;
@@ -34,13 +41,37 @@ const codeOf = (fn: () => unknown) => {
 
 describe('Settings → Agent validation', () => {
   it('accepts the defaults and a full set, and refuses unknown keys, modules, values and prompt lengths with their codes', () => {
-    expect(checkAgentModules({})).toEqual({ selection: { profile: 'standard', disabled: [] }, compact: { enabled: true, keep_recent: 4, images: 'keep' }, cache: expect.objectContaining({ enabled: true, mode: 'observe' }), systemPrompt: null, denyTools: [], compactPrompt: null, webSearch: null, bindings: {}, skillWorkspaces: [] });
-    const full = checkAgentModules({ selection: { profile: 'full', disabled: ['memory', 'web'] }, compact: { enabled: false, keep_recent: 8, images: 'drop' }, cache: { enabled: true, mode: 'anthropic' }, system_prompt: 'You work in {{workspace}}.' });
-    expect(full).toMatchObject({ selection: { profile: 'full', disabled: ['memory', 'web'] }, compact: { enabled: false, keep_recent: 8, images: 'drop' }, cache: { mode: 'anthropic' }, systemPrompt: 'You work in {{workspace}}.' });
+    expect(checkAgentModules({})).toEqual({
+      selection: { profile: 'standard', disabled: [] },
+      compact: { enabled: true, keep_recent: 4, images: 'keep' },
+      cache: expect.objectContaining({ enabled: true, mode: 'observe' }),
+      systemPrompt: null,
+      denyTools: [],
+      compactPrompt: null,
+      webSearch: null,
+      bindings: {},
+      skillWorkspaces: [],
+    });
+    const full = checkAgentModules({
+      selection: { profile: 'full', disabled: ['memory', 'web'] },
+      compact: { enabled: false, keep_recent: 8, images: 'drop' },
+      cache: { enabled: true, mode: 'anthropic' },
+      system_prompt: 'You work in {{workspace}}.',
+    });
+    expect(full).toMatchObject({
+      selection: { profile: 'full', disabled: ['memory', 'web'] },
+      compact: { enabled: false, keep_recent: 8, images: 'drop' },
+      cache: { mode: 'anthropic' },
+      systemPrompt: 'You work in {{workspace}}.',
+    });
     expect(codeOf(() => checkAgentModules({ extra: 1 }))).toBe('E_AGENT_MODULES_INVALID');
     expect(codeOf(() => checkAgentModules([]))).toBe('E_AGENT_MODULES_INVALID');
-    expect(codeOf(() => checkAgentModules({ selection: { profile: 'standard', disabled: ['nope'] } }))).toBe('E_PROFILE_INVALID');
-    expect(codeOf(() => checkAgentModules({ selection: { profile: 'standard', disabled: ['memory', 'memory'] } }))).toBe('E_PROFILE_INVALID');
+    expect(codeOf(() => checkAgentModules({ selection: { profile: 'standard', disabled: ['nope'] } }))).toBe(
+      'E_PROFILE_INVALID',
+    );
+    expect(
+      codeOf(() => checkAgentModules({ selection: { profile: 'standard', disabled: ['memory', 'memory'] } })),
+    ).toBe('E_PROFILE_INVALID');
     expect(codeOf(() => checkAgentModules({ compact: { keep_recent: 0 } }))).toBe('E_COMPACT_CONFIG');
     expect(codeOf(() => checkAgentModules({ compact: { prompt: 'p.txt' } }))).toBe('E_COMPACT_CONFIG');
     expect(codeOf(() => checkAgentModules({ cache: { mode: 'off' } }))).toBe('E_CACHE_CONFIG');
@@ -52,19 +83,41 @@ describe('Settings → Agent validation', () => {
   it('stores per workspace over global, writes nothing when invalid, and removes a workspace override', async () => {
     const db: HarnessDb = await freshDb();
     await saveAgentModules(db, null, { selection: { profile: 'standard', disabled: ['skills'] } });
-    await saveAgentModules(db, 'ws-2', { selection: { profile: 'full', disabled: [] }, cache: { ...checkAgentModules({}).cache, enabled: false } });
-    expect(await readAgentSettings(db, 'ws-1')).toMatchObject({ modulesScope: 'global', modules: { selection: { disabled: ['skills'] } }, modulesError: null });
-    expect(await readAgentSettings(db, 'ws-2')).toMatchObject({ modulesScope: 'workspace', modules: { selection: { profile: 'full' }, cache: { enabled: false } } });
+    await saveAgentModules(db, 'ws-2', {
+      selection: { profile: 'full', disabled: [] },
+      cache: { ...checkAgentModules({}).cache, enabled: false },
+    });
+    expect(await readAgentSettings(db, 'ws-1')).toMatchObject({
+      modulesScope: 'global',
+      modules: { selection: { disabled: ['skills'] } },
+      modulesError: null,
+    });
+    expect(await readAgentSettings(db, 'ws-2')).toMatchObject({
+      modulesScope: 'workspace',
+      modules: { selection: { profile: 'full' }, cache: { enabled: false } },
+    });
     // Defaults are left out of the stored form.
-    expect(await readStoredModules(db, 'ws-2')).toEqual({ selection: { profile: 'full', disabled: [] }, cache: expect.objectContaining({ enabled: false }) });
+    expect(await readStoredModules(db, 'ws-2')).toEqual({
+      selection: { profile: 'full', disabled: [] },
+      cache: expect.objectContaining({ enabled: false }),
+    });
     await expect(saveAgentModules(db, null, { system_prompt: '' })).rejects.toMatchObject({ code: 'E_PROMPT_EMPTY' });
     expect(await readStoredModules(db, null)).toEqual({ selection: { profile: 'standard', disabled: ['skills'] } });
     await saveAgentModules(db, 'ws-2', null);
-    expect(await readAgentSettings(db, 'ws-2')).toMatchObject({ modulesScope: 'global', modules: { selection: { disabled: ['skills'] } } });
+    expect(await readAgentSettings(db, 'ws-2')).toMatchObject({
+      modulesScope: 'global',
+      modules: { selection: { disabled: ['skills'] } },
+    });
     // The model settings of the same scope are untouched by the agent settings.
-    await saveModel(db, null, { preset: null, config: { base_url: 'http://127.0.0.1:1/v1', model: 'm', max_tokens: 16 } });
+    await saveModel(db, null, {
+      preset: null,
+      config: { base_url: 'http://127.0.0.1:1/v1', model: 'm', max_tokens: 16 },
+    });
     await saveAgentModules(db, null, { compact: { enabled: true, keep_recent: 6, images: 'keep' } });
-    expect(await readAgentSettings(db, 'ws-1')).toMatchObject({ model: { config: { model: 'm' } }, modules: { compact: { keep_recent: 6 }, selection: { disabled: [] } } });
+    expect(await readAgentSettings(db, 'ws-1')).toMatchObject({
+      model: { config: { model: 'm' } },
+      modules: { compact: { keep_recent: 6 }, selection: { disabled: [] } },
+    });
   });
 
   it('reports bad stored data with its code and keeps it as it was', async () => {
@@ -79,15 +132,29 @@ describe('Settings → Agent validation', () => {
 });
 
 describe('a turn with Settings → Agent', () => {
-  const toolNames = (r: RecordedRequest) => ((r.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((t) => t.function.name);
-  const systemText = (r: RecordedRequest) => String((r.body as { messages: Array<{ role: string; content: unknown }> }).messages.find((m) => m.role === 'system')?.content ?? '');
+  const toolNames = (r: RecordedRequest) =>
+    ((r.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((t) => t.function.name);
+  const systemText = (r: RecordedRequest) =>
+    String(
+      (r.body as { messages: Array<{ role: string; content: unknown }> }).messages.find((m) => m.role === 'system')
+        ?.content ?? '',
+    );
 
   async function setup() {
     server = await startModelServer({ script: () => ({ text: 'ok' }) });
     dir = await mkdtemp(join(tmpdir(), 'agent-modules-'));
     const db = await freshDb();
     await setSecret(db, 'TEST_KEY', 'sk-test');
-    await saveModel(db, null, { preset: null, config: { budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 64 } });
+    await saveModel(db, null, {
+      preset: null,
+      config: {
+        budget: { context_window: 1_000_000 },
+        base_url: server.baseUrl('openai'),
+        model: 'scripted',
+        api_key_env: 'TEST_KEY',
+        max_tokens: 64,
+      },
+    });
     const fs = await createNodeWorkspaceFs({ root: dir, access: 'read-write' });
     const agent = createAppAgent({ db, workspaceId: 'ws-1', fs, plugins: null, bridge: null });
     const run = async () => {
@@ -102,7 +169,10 @@ describe('a turn with Settings → Agent', () => {
     const { db, run, folder } = await setup();
     await run();
     expect(toolNames(server!.requests[0]!)).toEqual(expect.arrayContaining(['memory_get', 'memory_set', 'read']));
-    await saveAgentModules(db, 'ws-1', { selection: { profile: 'standard', disabled: ['memory'] }, system_prompt: 'PROMPT-X for {{workspace}}' });
+    await saveAgentModules(db, 'ws-1', {
+      selection: { profile: 'standard', disabled: ['memory'] },
+      system_prompt: 'PROMPT-X for {{workspace}}',
+    });
     expect((await run()).stopReason).toBe('stop');
     const names = toolNames(server!.requests[1]!);
     expect(names).toContain('read');
@@ -113,8 +183,16 @@ describe('a turn with Settings → Agent', () => {
 
   it('refuses to start a turn while the stored settings are invalid, naming Settings → Agent', async () => {
     const { db, run } = await setup();
-    await db.put('settings', { scope: AGENT_GLOBAL_SCOPE, version: 1, values: { ...(await db.get('settings', AGENT_GLOBAL_SCOPE))!.values, modules: { cache: { mode: 'psychic' } } }, updatedAt: 0 });
-    await expect(run()).rejects.toMatchObject({ code: 'E_CACHE_CONFIG', message: expect.stringContaining('Settings → Agent') });
+    await db.put('settings', {
+      scope: AGENT_GLOBAL_SCOPE,
+      version: 1,
+      values: { ...(await db.get('settings', AGENT_GLOBAL_SCOPE))!.values, modules: { cache: { mode: 'psychic' } } },
+      updatedAt: 0,
+    });
+    await expect(run()).rejects.toMatchObject({
+      code: 'E_CACHE_CONFIG',
+      message: expect.stringContaining('Settings → Agent'),
+    });
     expect(server!.requests).toHaveLength(0);
   });
 });

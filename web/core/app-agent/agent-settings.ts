@@ -18,7 +18,14 @@ import {
 } from '../modules';
 import type { HarnessDb } from '../storage';
 import { parseRules, type ApprovalRule } from '../approval';
-import { checkParityModules, DEFAULT_PARITY, PARITY_KEYS, storedParityOf, type ParityModules, type StoredParity } from './agent-parity-settings';
+import {
+  checkParityModules,
+  DEFAULT_PARITY,
+  PARITY_KEYS,
+  storedParityOf,
+  type ParityModules,
+  type StoredParity,
+} from './agent-parity-settings';
 
 export const AGENT_GLOBAL_SCOPE = 'agent:global';
 // Deleting a workspace deletes this scope: it is listed in WORKSPACE_SETTINGS_SCOPES (web/core/workspaces).
@@ -66,7 +73,13 @@ export interface AgentModules extends ParityModules {
   systemPrompt: string | null;
 }
 
-export const DEFAULT_AGENT_MODULES: AgentModules = { selection: DEFAULT_SELECTION, compact: DEFAULT_COMPACT_CONFIG, cache: DEFAULT_CACHE_CONFIG, systemPrompt: null, ...DEFAULT_PARITY };
+export const DEFAULT_AGENT_MODULES: AgentModules = {
+  selection: DEFAULT_SELECTION,
+  compact: DEFAULT_COMPACT_CONFIG,
+  cache: DEFAULT_CACHE_CONFIG,
+  systemPrompt: null,
+  ...DEFAULT_PARITY,
+};
 const MODULES_KEYS: readonly string[] = ['selection', 'compact', 'cache', 'system_prompt', ...PARITY_KEYS];
 
 export interface EffectiveModel {
@@ -107,21 +120,33 @@ export function checkModelConfig(config: unknown): ModelConfig {
 export function checkAgentModules(value: unknown): AgentModules {
   const at = 'agent';
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new HarnessError('E_AGENT_MODULES_INVALID', `At ${at}: expected an object with ${MODULES_KEYS.join(', ')}.`, { at });
+    throw new HarnessError('E_AGENT_MODULES_INVALID', `At ${at}: expected an object with ${MODULES_KEYS.join(', ')}.`, {
+      at,
+    });
   }
   const v = value as Record<string, unknown>;
   for (const key of Object.keys(v)) {
-    if (!MODULES_KEYS.includes(key)) throw new HarnessError('E_AGENT_MODULES_INVALID', `At ${at}.${key}: unknown key; allowed: ${MODULES_KEYS.join(', ')}.`, { at: `${at}.${key}` });
+    if (!MODULES_KEYS.includes(key))
+      throw new HarnessError(
+        'E_AGENT_MODULES_INVALID',
+        `At ${at}.${key}: unknown key; allowed: ${MODULES_KEYS.join(', ')}.`,
+        { at: `${at}.${key}` },
+      );
   }
   const compactRaw = v.compact as Record<string, unknown> | undefined;
   if (compactRaw && typeof compactRaw === 'object' && 'prompt' in compactRaw) {
-    throw new HarnessError('E_COMPACT_CONFIG', `At ${at}.compact.prompt: the app has no prompt files; remove "prompt" to use the built-in compaction prompt.`, { at: `${at}.compact.prompt` });
+    throw new HarnessError(
+      'E_COMPACT_CONFIG',
+      `At ${at}.compact.prompt: the app has no prompt files; remove "prompt" to use the built-in compaction prompt.`,
+      { at: `${at}.compact.prompt` },
+    );
   }
   return {
     selection: v.selection === undefined ? DEFAULT_SELECTION : validateProfileSelection(v.selection, `${at}.selection`),
     compact: parseCompactConfig(v.compact, `${at}.compact`),
     cache: parseCacheConfig(v.cache, `${at}.cache`),
-    systemPrompt: v.system_prompt === undefined ? null : validateSystemPrompt(v.system_prompt, 'The replacement system prompt'),
+    systemPrompt:
+      v.system_prompt === undefined ? null : validateSystemPrompt(v.system_prompt, 'The replacement system prompt'),
     ...checkParityModules(v, at),
   };
 }
@@ -129,7 +154,8 @@ export function checkAgentModules(value: unknown): AgentModules {
 /** The canonical stored form of checked settings (defaults left out, so a later default change reaches them). */
 export function storedModulesOf(m: AgentModules): StoredModules {
   const out: StoredModules = {};
-  if (m.selection.profile !== DEFAULT_SELECTION.profile || m.selection.disabled.length) out.selection = { profile: m.selection.profile, disabled: [...m.selection.disabled] };
+  if (m.selection.profile !== DEFAULT_SELECTION.profile || m.selection.disabled.length)
+    out.selection = { profile: m.selection.profile, disabled: [...m.selection.disabled] };
   const { prompt: _prompt, ...compact } = m.compact;
   if (JSON.stringify(compact) !== JSON.stringify(DEFAULT_COMPACT_CONFIG)) out.compact = compact;
   if (JSON.stringify(m.cache) !== JSON.stringify(DEFAULT_CACHE_CONFIG)) out.cache = { ...m.cache };
@@ -162,19 +188,38 @@ export async function saveModel(db: HarnessDb, workspaceId: string | null, model
 }
 
 export async function saveApprovalMode(db: HarnessDb, workspaceId: string, mode: ApprovalMode): Promise<void> {
-  if (!APPROVAL_MODES.includes(mode)) throw new HarnessError('E_SETTINGS_INVALID', `The approval mode must be one of ${APPROVAL_MODES.join(', ')}.`, { mode });
+  if (!APPROVAL_MODES.includes(mode))
+    throw new HarnessError('E_SETTINGS_INVALID', `The approval mode must be one of ${APPROVAL_MODES.join(', ')}.`, {
+      mode,
+    });
   const scope = agentWorkspaceScope(workspaceId);
   await writeValues(db, scope, { ...(await readValues(db, scope)), approval: mode });
 }
 
 export async function readAgentSettings(db: HarnessDb, workspaceId: string): Promise<AgentSettings> {
-  const [global, own] = await Promise.all([readValues(db, AGENT_GLOBAL_SCOPE), readValues(db, agentWorkspaceScope(workspaceId))]);
+  const [global, own] = await Promise.all([
+    readValues(db, AGENT_GLOBAL_SCOPE),
+    readValues(db, agentWorkspaceScope(workspaceId)),
+  ]);
   const approval = own.approval && APPROVAL_MODES.includes(own.approval) ? own.approval : 'ask';
   const modules = { ...effectiveModules(global, own), ...storedRules(global, own) };
-  const stored = own.model ? { model: own.model, scope: 'workspace' as const } : global.model ? { model: global.model, scope: 'global' as const } : null;
+  const stored = own.model
+    ? { model: own.model, scope: 'workspace' as const }
+    : global.model
+      ? { model: global.model, scope: 'global' as const }
+      : null;
   if (!stored) return { model: null, modelError: null, approval, ...modules };
   try {
-    return { model: { config: checkModelConfig(stored.model.config), preset: stored.model.preset ?? null, scope: stored.scope }, modelError: null, approval, ...modules };
+    return {
+      model: {
+        config: checkModelConfig(stored.model.config),
+        preset: stored.model.preset ?? null,
+        scope: stored.scope,
+      },
+      modelError: null,
+      approval,
+      ...modules,
+    };
   } catch (error) {
     return { model: null, modelError: toErrorData(error, 'E_CONFIG_INVALID'), approval, ...modules };
   }
@@ -182,7 +227,13 @@ export async function readAgentSettings(db: HarnessDb, workspaceId: string): Pro
 
 function storedRules(global: AgentValues, own: AgentValues): Pick<AgentSettings, 'rules' | 'rulesError'> {
   try {
-    return { rules: { workspace: parseRules(own.rules ?? [], 'workspace rules'), global: parseRules(global.rules ?? [], 'global rules') }, rulesError: null };
+    return {
+      rules: {
+        workspace: parseRules(own.rules ?? [], 'workspace rules'),
+        global: parseRules(global.rules ?? [], 'global rules'),
+      },
+      rulesError: null,
+    };
   } catch (error) {
     return { rules: { workspace: [], global: [] }, rulesError: toErrorData(error, 'E_APPROVAL_RULES_INVALID') };
   }
@@ -190,7 +241,10 @@ function storedRules(global: AgentValues, own: AgentValues): Pick<AgentSettings,
 
 /** The approval rules stored in exactly this scope (a damaged list throws E_APPROVAL_RULES_INVALID). */
 export async function readApprovalRules(db: HarnessDb, workspaceId: string | null): Promise<ApprovalRule[]> {
-  return parseRules((await readValues(db, workspaceId ? agentWorkspaceScope(workspaceId) : AGENT_GLOBAL_SCOPE)).rules ?? [], workspaceId ? 'workspace rules' : 'global rules');
+  return parseRules(
+    (await readValues(db, workspaceId ? agentWorkspaceScope(workspaceId) : AGENT_GLOBAL_SCOPE)).rules ?? [],
+    workspaceId ? 'workspace rules' : 'global rules',
+  );
 }
 
 /**
@@ -202,7 +256,11 @@ export async function readStoredApprovalRules(db: HarnessDb, workspaceId: string
 }
 
 /** Replaces the approval rules of a scope (validated whole; nothing is written when one is bad). */
-export async function saveApprovalRules(db: HarnessDb, workspaceId: string | null, rules: readonly ApprovalRule[]): Promise<ApprovalRule[]> {
+export async function saveApprovalRules(
+  db: HarnessDb,
+  workspaceId: string | null,
+  rules: readonly ApprovalRule[],
+): Promise<ApprovalRule[]> {
   const checked = parseRules(rules, workspaceId ? 'workspace rules' : 'global rules');
   const scope = workspaceId ? agentWorkspaceScope(workspaceId) : AGENT_GLOBAL_SCOPE;
   const values = await readValues(db, scope);
@@ -213,7 +271,11 @@ export async function saveApprovalRules(db: HarnessDb, workspaceId: string | nul
 }
 
 /** Adds one rule to a scope (an approval card's "Always allow …"), unless the same rule is already there. */
-export async function addApprovalRule(db: HarnessDb, workspaceId: string | null, rule: ApprovalRule): Promise<ApprovalRule[]> {
+export async function addApprovalRule(
+  db: HarnessDb,
+  workspaceId: string | null,
+  rule: ApprovalRule,
+): Promise<ApprovalRule[]> {
   const scope = workspaceId ? agentWorkspaceScope(workspaceId) : AGENT_GLOBAL_SCOPE;
   const current = parseRules((await readValues(db, scope)).rules ?? [], 'stored rules');
   const same = (r: ApprovalRule) => r.decision === rule.decision && r.tool === rule.tool && r.path === rule.path;
@@ -229,7 +291,11 @@ export async function readStoredModules(db: HarnessDb, workspaceId: string | nul
  * Saves (validated; nothing is written when invalid) or removes (null) Settings → Agent of a scope. A workspace
  * without its own uses the global one. Returns what a turn will run with.
  */
-export async function saveAgentModules(db: HarnessDb, workspaceId: string | null, modules: StoredModules | null): Promise<AgentModules> {
+export async function saveAgentModules(
+  db: HarnessDb,
+  workspaceId: string | null,
+  modules: StoredModules | null,
+): Promise<AgentModules> {
   const checked = modules ? checkAgentModules(modules) : DEFAULT_AGENT_MODULES;
   const scope = workspaceId ? agentWorkspaceScope(workspaceId) : AGENT_GLOBAL_SCOPE;
   const values = await readValues(db, scope);
@@ -239,12 +305,23 @@ export async function saveAgentModules(db: HarnessDb, workspaceId: string | null
   return checked;
 }
 
-function effectiveModules(global: AgentValues, own: AgentValues): Pick<AgentSettings, 'modules' | 'modulesScope' | 'modulesError'> {
+function effectiveModules(
+  global: AgentValues,
+  own: AgentValues,
+): Pick<AgentSettings, 'modules' | 'modulesScope' | 'modulesError'> {
   const modulesScope = own.modules !== undefined ? 'workspace' : global.modules !== undefined ? 'global' : 'default';
   if (modulesScope === 'default') return { modules: DEFAULT_AGENT_MODULES, modulesScope, modulesError: null };
   try {
-    return { modules: checkAgentModules(modulesScope === 'workspace' ? own.modules : global.modules), modulesScope, modulesError: null };
+    return {
+      modules: checkAgentModules(modulesScope === 'workspace' ? own.modules : global.modules),
+      modulesScope,
+      modulesError: null,
+    };
   } catch (error) {
-    return { modules: DEFAULT_AGENT_MODULES, modulesScope, modulesError: toErrorData(error, 'E_AGENT_MODULES_INVALID') };
+    return {
+      modules: DEFAULT_AGENT_MODULES,
+      modulesScope,
+      modulesError: toErrorData(error, 'E_AGENT_MODULES_INVALID'),
+    };
   }
 }

@@ -6,7 +6,15 @@ import type { AskPerson } from '../approval';
 import type { ModelConfig } from '../config';
 import type { WorkspaceFs } from '../contracts';
 import type { HookPipeline } from '../hooks';
-import type { Bindings, CacheConfig, CompactConfig, MemoryStore, ProfileSelection, StatsStore, WebFetchBackend } from '../modules';
+import type {
+  Bindings,
+  CacheConfig,
+  CompactConfig,
+  MemoryStore,
+  ProfileSelection,
+  StatsStore,
+  WebFetchBackend,
+} from '../modules';
 import type { PluginService } from '../plugins';
 import type { ContentPart, Message } from '../contracts';
 import type { SessionInfo, SessionStore } from '../sessions';

@@ -30,7 +30,17 @@ async function setup(protocol: WireProtocol, script: Parameters<typeof startMode
   await writeFile(join(dir, 'notes.txt'), 'colour: red\n');
   const db: HarnessDb = await openHarnessDb(`app-agent-${Math.random()}`);
   await setSecret(db, 'TEST_KEY', 'sk-test-123');
-  await saveModel(db, null, { preset: null, config: { budget: { context_window: 1_000_000 }, protocol, base_url: server.baseUrl(protocol), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 512 } });
+  await saveModel(db, null, {
+    preset: null,
+    config: {
+      budget: { context_window: 1_000_000 },
+      protocol,
+      base_url: server.baseUrl(protocol),
+      model: 'scripted',
+      api_key_env: 'TEST_KEY',
+      max_tokens: 512,
+    },
+  });
   const fs = await createNodeWorkspaceFs({ root: dir, access: 'read-write' });
   return { db, fs, dir };
 }
@@ -46,7 +56,11 @@ describe.each<WireProtocol>(['openai', 'deepseek', 'anthropic', 'responses'])('t
     const { db, fs, dir } = await setup(protocol, editScript());
     const asked: ApprovalRequest[] = [];
     const agent = createAppAgent({ db, workspaceId: 'ws-1', fs, askPerson: async (req) => (asked.push(req), 'allow') });
-    const turn = await agent.startTurn({ sessionId: null, content: 'Make the colour blue', signal: new AbortController().signal });
+    const turn = await agent.startTurn({
+      sessionId: null,
+      content: 'Make the colour blue',
+      signal: new AbortController().signal,
+    });
     const events: AgentEvent[] = [];
     for await (const e of turn.events) events.push(e);
     const result = await turn.events.result();
@@ -56,7 +70,9 @@ describe.each<WireProtocol>(['openai', 'deepseek', 'anthropic', 'responses'])('t
     expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('colour: blue\n');
     expect(asked.map((r) => r.name)).toEqual(['edit']); // read is free
     expect(asked[0]!.prepared?.detail).toContain('+colour: blue');
-    expect(server!.requests[0]!.headers[protocol === 'anthropic' ? 'x-api-key' : 'authorization']).toContain('sk-test-123');
+    expect(server!.requests[0]!.headers[protocol === 'anthropic' ? 'x-api-key' : 'authorization']).toContain(
+      'sk-test-123',
+    );
     const stored = await agent.store.load(turn.session.id);
     expect(stored.info.title).toBe('Make the colour blue');
     expect(stored.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Changed the colour to **blue**.' });
@@ -74,7 +90,11 @@ describe('the app agent', () => {
     const controller = new AbortController();
     let pending!: () => void;
     const waiting = new Promise<void>((resolve) => (pending = resolve));
-    const agent = createAppAgent({ db, workspaceId: 'ws-1', fs, askPerson: (_req, signal) => {
+    const agent = createAppAgent({
+      db,
+      workspaceId: 'ws-1',
+      fs,
+      askPerson: (_req, signal) => {
         pending();
         // The UI's card: stays open until answered or the turn is stopped.
         return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('stopped'))));
@@ -91,7 +111,9 @@ describe('the app agent', () => {
     const reopened = createAppAgent({ db, workspaceId: 'ws-1', fs });
     const journal = await reopened.interrupted(turn.session.id);
     expect(journal?.prompt).toBe('Make it green');
-    expect(journal?.calls).toEqual([{ id: 'call_1', name: 'edit', state: 'waiting-approval', summary: 'Edit notes.txt (1 replacement)' }]);
+    expect(journal?.calls).toEqual([
+      { id: 'call_1', name: 'edit', state: 'waiting-approval', summary: 'Edit notes.txt (1 replacement)' },
+    ]);
     const checkpoint = await reopened.store.load(turn.session.id);
     expect(checkpoint.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
     expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('colour: red\n');
@@ -107,21 +129,49 @@ describe('the app agent', () => {
     const fs = await createNodeWorkspaceFs({ root: dir, access: 'read-write' });
     const agent = createAppAgent({ db, workspaceId: 'ws-1', fs });
     const signal = new AbortController().signal;
-    await expect(agent.startTurn({ sessionId: null, content: 'hi', signal })).rejects.toMatchObject({ code: 'E_MODEL_NOT_CONFIGURED' });
-    await saveModel(db, null, { preset: 'openai', config: { protocol: 'openai', base_url: 'https://api.openai.com/v1', model: 'gpt-4.1', api_key_env: 'OPENAI_API_KEY' } });
-    await expect(agent.startTurn({ sessionId: null, content: 'hi', signal })).rejects.toMatchObject({ code: 'E_API_KEY_MISSING' });
+    await expect(agent.startTurn({ sessionId: null, content: 'hi', signal })).rejects.toMatchObject({
+      code: 'E_MODEL_NOT_CONFIGURED',
+    });
+    await saveModel(db, null, {
+      preset: 'openai',
+      config: {
+        protocol: 'openai',
+        base_url: 'https://api.openai.com/v1',
+        model: 'gpt-4.1',
+        api_key_env: 'OPENAI_API_KEY',
+      },
+    });
+    await expect(agent.startTurn({ sessionId: null, content: 'hi', signal })).rejects.toMatchObject({
+      code: 'E_API_KEY_MISSING',
+    });
     expect(await agent.store.list()).toEqual([]);
   });
 
   it('refuses to save an invalid model config and lets a workspace override the global model and approval mode', async () => {
     const db = await openHarnessDb(`app-agent-${Math.random()}`);
-    await expect(saveModel(db, null, { preset: null, config: { base_url: 'x', model: 'm' } })).rejects.toMatchObject({ code: 'E_CONFIG_INVALID' });
-    await expect(saveModel(db, null, { preset: null, config: { base_url: 'https://a.example/v1', model: 'm', extra_body: { model: 'other' } } })).rejects.toThrow(/extra_body/);
+    await expect(saveModel(db, null, { preset: null, config: { base_url: 'x', model: 'm' } })).rejects.toMatchObject({
+      code: 'E_CONFIG_INVALID',
+    });
+    await expect(
+      saveModel(db, null, {
+        preset: null,
+        config: { base_url: 'https://a.example/v1', model: 'm', extra_body: { model: 'other' } },
+      }),
+    ).rejects.toThrow(/extra_body/);
     await saveModel(db, null, { preset: null, config: { base_url: 'https://a.example/v1', model: 'global-model' } });
-    await saveModel(db, 'ws-2', { preset: null, config: { protocol: 'anthropic', base_url: 'https://b.example', model: 'ws-model' } });
+    await saveModel(db, 'ws-2', {
+      preset: null,
+      config: { protocol: 'anthropic', base_url: 'https://b.example', model: 'ws-model' },
+    });
     await saveApprovalMode(db, 'ws-2', 'yolo');
-    expect(await readAgentSettings(db, 'ws-1')).toMatchObject({ model: { scope: 'global', config: { model: 'global-model' } }, approval: 'ask' });
-    expect(await readAgentSettings(db, 'ws-2')).toMatchObject({ model: { scope: 'workspace', config: { model: 'ws-model', protocol: 'anthropic' } }, approval: 'yolo' });
+    expect(await readAgentSettings(db, 'ws-1')).toMatchObject({
+      model: { scope: 'global', config: { model: 'global-model' } },
+      approval: 'ask',
+    });
+    expect(await readAgentSettings(db, 'ws-2')).toMatchObject({
+      model: { scope: 'workspace', config: { model: 'ws-model', protocol: 'anthropic' } },
+      approval: 'yolo',
+    });
   });
 
   it('offers the tools of registered sources next to the built-ins, and reports a duplicate name instead of replacing', async () => {
@@ -129,14 +179,19 @@ describe('the app agent', () => {
       {
         expect: (r) => {
           const names = (r.body!.tools as { function: { name: string } }[]).map((t) => t.function.name);
-          if (!names.includes('shout') || names.filter((n) => n === 'read').length !== 1) throw new Error(`tools: ${names.join(',')}`);
+          if (!names.includes('shout') || names.filter((n) => n === 'read').length !== 1)
+            throw new Error(`tools: ${names.join(',')}`);
         },
         toolCalls: [{ name: 'shout', arguments: { text: 'hi' } }],
       },
       { text: 'done' },
     ]);
     const plugin = (name: string): ToolDefinition => ({
-      schema: { name, description: 'test tool', parameters: { type: 'object', properties: { text: { type: 'string' } } } },
+      schema: {
+        name,
+        description: 'test tool',
+        parameters: { type: 'object', properties: { text: { type: 'string' } } },
+      },
       approval: 'ask',
       external: true,
       execute: async (args) => ({ output: String(args.text).toUpperCase() }),
@@ -145,7 +200,10 @@ describe('the app agent', () => {
     const agent = createAppAgent({ db, workspaceId: 'ws-1', fs });
     let seenWorkspace = '';
     agent.registerToolSource({ name: 'plugin-x', tools: () => [plugin('shout'), plugin('read')] });
-    const removeGlobal = registerToolSource({ name: 'bridge', tools: (ctx) => ((seenWorkspace = ctx.workspaceId), []) });
+    const removeGlobal = registerToolSource({
+      name: 'bridge',
+      tools: (ctx) => ((seenWorkspace = ctx.workspaceId), []),
+    });
     const turn = await agent.startTurn({ sessionId: null, content: 'shout', signal: new AbortController().signal });
     const events: AgentEvent[] = [];
     for await (const e of turn.events) events.push(e);
@@ -159,14 +217,20 @@ describe('the app agent', () => {
 
   it('keeps the turn going without a tool source that fails, saying which one', async () => {
     const { db, fs } = await setup('openai', [{ text: 'fine' }]);
-    const remove = registerToolSource({ name: 'broken-bridge', tools: () => Promise.reject(new Error('bridge not paired')) });
+    const remove = registerToolSource({
+      name: 'broken-bridge',
+      tools: () => Promise.reject(new Error('bridge not paired')),
+    });
     try {
       const agent = createAppAgent({ db, workspaceId: 'ws-1', fs });
       const turn = await agent.startTurn({ sessionId: null, content: 'hi', signal: new AbortController().signal });
       const events: AgentEvent[] = [];
       for await (const e of turn.events) events.push(e);
       expect((await turn.events.result()).text).toBe('fine');
-      expect(events[0]).toMatchObject({ type: 'warning', error: { code: 'E_TOOL_SOURCE_FAILED', data: { source: 'broken-bridge' } } });
+      expect(events[0]).toMatchObject({
+        type: 'warning',
+        error: { code: 'E_TOOL_SOURCE_FAILED', data: { source: 'broken-bridge' } },
+      });
       expect((events[0] as { error: { message: string } }).error.message).toContain('bridge not paired');
     } finally {
       remove();
@@ -177,16 +241,39 @@ describe('the app agent', () => {
 describe('the bridge route', () => {
   it('sends a bridge-routed model request through the paired bridge proxy with the bridge token, the provider key inside', async () => {
     const { db, fs } = await setup('openai', [
-      { raw: { status: 200, contentType: 'application/json', body: JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: 'via bridge' }, finish_reason: 'stop' }] }) } },
+      {
+        raw: {
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            choices: [{ index: 0, message: { role: 'assistant', content: 'via bridge' }, finish_reason: 'stop' }],
+          }),
+        },
+      },
     ]);
-    await saveModel(db, null, { preset: 'ollama', config: { budget: { context_window: 1_000_000 }, protocol: 'openai', base_url: 'http://127.0.0.1:11434/v1', model: 'qwen3', api_key_env: 'TEST_KEY', route: 'bridge' } });
+    await saveModel(db, null, {
+      preset: 'ollama',
+      config: {
+        budget: { context_window: 1_000_000 },
+        protocol: 'openai',
+        base_url: 'http://127.0.0.1:11434/v1',
+        model: 'qwen3',
+        api_key_env: 'TEST_KEY',
+        route: 'bridge',
+      },
+    });
     const agent = createAppAgent({ db, workspaceId: 'ws-1', fs });
     const signal = new AbortController().signal;
     const unpaired = await agent.startTurn({ sessionId: null, content: 'hi', signal });
     for await (const _ of unpaired.events) void _;
     expect((await unpaired.events.result()).error).toMatchObject({ code: 'E_BRIDGE_UNAVAILABLE' });
 
-    await db.put('settings', { scope: 'bridge', version: 1, values: { url: server!.url, root: '/work', pairedAt: 1 }, updatedAt: 1 });
+    await db.put('settings', {
+      scope: 'bridge',
+      version: 1,
+      values: { url: server!.url, root: '/work', pairedAt: 1 },
+      updatedAt: 1,
+    });
     // Saved by an older version as the ordinary secret I_BRIDGE_TOKEN: moved to the internal entry on first use.
     await db.put('secrets', { name: 'I_BRIDGE_TOKEN', value: 'bridge-token-1', updatedAt: 1 });
     const turn = await agent.startTurn({ sessionId: null, content: 'hi', signal });
@@ -206,7 +293,12 @@ describe('the bridge route', () => {
       { type: 'text' as const, text: 'Explain notes.txt' },
       { type: 'text' as const, text: '[Workspace file notes.txt]\ncolour: red' },
     ];
-    const turn = await agent.startTurn({ sessionId: null, content, signal: new AbortController().signal, model: 'other-model' });
+    const turn = await agent.startTurn({
+      sessionId: null,
+      content,
+      signal: new AbortController().signal,
+      model: 'other-model',
+    });
     for await (const _ of turn.events) void _;
     expect(turn.session.title).toBe('Explain notes.txt');
     expect(server!.requests[0]!.body?.model).toBe('other-model');

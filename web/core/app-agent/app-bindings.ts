@@ -4,7 +4,14 @@
 // stands in, and a half-served module is not run either.
 import { HarnessError } from '../contracts';
 import type { HookHandler } from '../hooks';
-import { MODULE_HOOK_EVENTS, MODULE_TOOL_NAMES, enabledModules, type Bindings, type ModuleName, type ProfileSelection } from '../modules';
+import {
+  MODULE_HOOK_EVENTS,
+  MODULE_TOOL_NAMES,
+  enabledModules,
+  type Bindings,
+  type ModuleName,
+  type ProfileSelection,
+} from '../modules';
 import type { ToolDefinition } from '../contracts';
 
 const MODULE_TOOLS: Partial<Record<ModuleName, readonly string[]>> = {
@@ -13,12 +20,19 @@ const MODULE_TOOLS: Partial<Record<ModuleName, readonly string[]>> = {
 };
 
 /** Throws E_BINDING_WORKER_MISSING naming what the paired bridge lacks for a bound, enabled module. */
-export function checkBridgeServes(selection: ProfileSelection, bindings: Bindings, bridge: { tools: ToolDefinition[]; hooks: HookHandler[] }): void {
+export function checkBridgeServes(
+  selection: ProfileSelection,
+  bindings: Bindings,
+  bridge: { tools: ToolDefinition[]; hooks: HookHandler[] },
+): void {
   const tools = new Set(bridge.tools.filter((t) => t.origin?.kind === 'bridge').map((t) => t.schema.name));
   const events = new Set(bridge.hooks.filter((h) => h.name === 'i-bridge').flatMap((h) => h.events));
   for (const module of enabledModules(selection)) {
     if (!bindings[module]) continue;
-    const missing = [...(MODULE_TOOLS[module] ?? []).filter((n) => !tools.has(n)), ...MODULE_HOOK_EVENTS[module].filter((e) => !events.has(e) && !events.has('*')).map((e) => `a ${e} hook`)];
+    const missing = [
+      ...(MODULE_TOOLS[module] ?? []).filter((n) => !tools.has(n)),
+      ...MODULE_HOOK_EVENTS[module].filter((e) => !events.has(e) && !events.has('*')).map((e) => `a ${e} hook`),
+    ];
     if (missing.length) {
       throw new HarnessError(
         'E_BINDING_WORKER_MISSING',

@@ -41,10 +41,16 @@ export async function clearJournal(db: HarnessDb, workspaceId: string, sessionId
 }
 
 /** Did any call of the interrupted batch run (side effects may have happened)? */
-export const ranCalls = (journal: TurnJournal) => journal.calls.filter((c) => c.state === 'running' || c.state === 'done' || c.state === 'failed');
+export const ranCalls = (journal: TurnJournal) =>
+  journal.calls.filter((c) => c.state === 'running' || c.state === 'done' || c.state === 'failed');
 
 /** Follows one agent event into the journal, writing it when the batch state changed. */
-export async function trackJournal(db: HarnessDb, workspaceId: string, journal: TurnJournal, event: AgentEvent): Promise<void> {
+export async function trackJournal(
+  db: HarnessDb,
+  workspaceId: string,
+  journal: TurnJournal,
+  event: AgentEvent,
+): Promise<void> {
   const set = (id: string, state: CallState, summary?: string) => {
     const call = journal.calls.find((c) => c.id === id);
     if (call) {

@@ -32,7 +32,12 @@ beforeAll(async () => {
   await writeFile(
     manifest,
     JSON.stringify({
-      tools: ['memory_get', 'memory_set'].map((name) => ({ name, description: `${name} from the bound worker`, parameters: params, exec: ['node', worker] })),
+      tools: ['memory_get', 'memory_set'].map((name) => ({
+        name,
+        description: `${name} from the bound worker`,
+        parameters: params,
+        exec: ['node', worker],
+      })),
       hooks: [{ events: ['context_budget'], exec: ['node', worker, '--fail-on', 'PLEASE-FAIL'] }],
     }),
   );
@@ -52,9 +57,24 @@ afterEach(async () => {
 
 async function agentWith(modules: StoredModules, script: ScriptTurn[]) {
   server = await startModelServer({ script });
-  await saveModel(db, null, { preset: null, config: { base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256, budget: { context_window: 1_000_000 } } });
+  await saveModel(db, null, {
+    preset: null,
+    config: {
+      base_url: server.baseUrl('openai'),
+      model: 'scripted',
+      api_key_env: 'TEST_KEY',
+      max_tokens: 256,
+      budget: { context_window: 1_000_000 },
+    },
+  });
   await saveAgentModules(db, null, modules);
-  const agent = createAppAgent({ db, workspaceId: WS, fs: await createNodeWorkspaceFs({ root: bridge.root, access: 'read-write' }), plugins: null, askPerson: async () => 'allow' });
+  const agent = createAppAgent({
+    db,
+    workspaceId: WS,
+    fs: await createNodeWorkspaceFs({ root: bridge.root, access: 'read-write' }),
+    plugins: null,
+    askPerson: async () => 'allow',
+  });
   return async (content: string, sessionId: string | null = null) => {
     const t = await agent.startTurn({ sessionId, content, signal: new AbortController().signal });
     const events: AgentEvent[] = [];
@@ -63,13 +83,20 @@ async function agentWith(modules: StoredModules, script: ScriptTurn[]) {
   };
 }
 
-const toolNames = (r: RecordedRequest) => ((r.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((t) => t.function.name);
-const toolMessages = (r: RecordedRequest) => (r.body as { messages: Array<{ role: string; content: string }> }).messages.filter((m) => m.role === 'tool').map((m) => m.content);
+const toolNames = (r: RecordedRequest) =>
+  ((r.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((t) => t.function.name);
+const toolMessages = (r: RecordedRequest) =>
+  (r.body as { messages: Array<{ role: string; content: string }> }).messages
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.content);
 const memoryGet: ScriptTurn[] = [{ toolCalls: [{ name: 'memory_get', arguments: {} }] }, { text: 'done' }];
 
 describe('modules bound to the paired i-bridge', () => {
   it('a bound memory module answers from the bridge worker; a failing bound budget hook stops the turn with its error', async () => {
-    const run = await agentWith({ bindings: { memory: { worker: 'bridge' }, budget: { worker: 'bridge' } } }, [...memoryGet, { text: 'never sent' }]);
+    const run = await agentWith({ bindings: { memory: { worker: 'bridge' }, budget: { worker: 'bridge' } } }, [
+      ...memoryGet,
+      { text: 'never sent' },
+    ]);
     const first = await run('use memory');
     expect(first.result.error).toBeUndefined();
     expect(first.events.filter((e) => e.type === 'warning')).toEqual([]);
@@ -91,7 +118,10 @@ describe('modules bound to the paired i-bridge', () => {
 
   it('refuses to start a turn whose bound module the bridge does not serve (skills here), sending nothing', async () => {
     const run = await agentWith({ bindings: { skills: { worker: 'bridge' } } }, [{ text: 'never' }]);
-    await expect(run('hi')).rejects.toMatchObject({ code: 'E_BINDING_WORKER_MISSING', message: expect.stringContaining('skill_load') });
+    await expect(run('hi')).rejects.toMatchObject({
+      code: 'E_BINDING_WORKER_MISSING',
+      message: expect.stringContaining('skill_load'),
+    });
     expect(server!.requests).toHaveLength(0);
   }, 60_000);
 });

@@ -15,7 +15,8 @@ import { saveModel } from './agent-settings';
 import { withLoadedWindow } from './browser-model';
 import { createAppAgent } from './create-app-agent';
 
-const browser = (extra: Record<string, unknown> = {}) => parseModelConfig({ protocol: 'browser', model: 'tiny.gguf', ...extra });
+const browser = (extra: Record<string, unknown> = {}) =>
+  parseModelConfig({ protocol: 'browser', model: 'tiny.gguf', ...extra });
 const opening = (bytes: Uint8Array<ArrayBuffer>) => {
   const opened: string[] = [];
   return { opened, open: async (name: string) => (opened.push(name), new Blob([bytes])) };
@@ -34,14 +35,18 @@ describe('the budget window of a model in the browser', () => {
 
   it('keeps the window a config names, and leaves other protocols alone, without opening any model', async () => {
     const o = opening(makeTinyGguf());
-    expect((await withLoadedWindow(browser({ budget: { context_window: 1024 } }), o.open)).budget).toEqual({ context_window: 1024 });
+    expect((await withLoadedWindow(browser({ budget: { context_window: 1024 } }), o.open)).budget).toEqual({
+      context_window: 1024,
+    });
     const cloud = parseModelConfig({ protocol: 'openai', base_url: 'https://api.example/v1', model: 'gpt' });
     expect(await withLoadedWindow(cloud, o.open)).toBe(cloud);
     expect(o.opened).toEqual([]);
   });
 
   it('refuses a damaged stored model with its GGUF code when deriving the window', async () => {
-    await expect(withLoadedWindow(browser(), async () => new Blob(['<html>']))).rejects.toMatchObject({ code: 'E_GGUF_NOT_GGUF' });
+    await expect(withLoadedWindow(browser(), async () => new Blob(['<html>']))).rejects.toMatchObject({
+      code: 'E_GGUF_NOT_GGUF',
+    });
   });
 });
 
@@ -56,7 +61,15 @@ describe('a browser-model turn without a window in the app', () => {
     dir = await mkdtemp(join(tmpdir(), 'browser-window-'));
     const db = await openHarnessDb(`browser-window-${Math.random()}`);
     await saveModel(db, null, { preset: null, config: { protocol: 'browser', model: 'tiny.gguf', max_tokens: 256 } });
-    const agent = createAppAgent({ db, workspaceId: 'ws', fs: await createNodeWorkspaceFs({ root: dir, access: 'read-write' }), plugins: null, bridge: null });
-    await expect(agent.startTurn({ sessionId: null, content: 'hi', signal: new AbortController().signal })).rejects.toMatchObject({ code: 'E_BROWSER_MODEL_MISSING', message: expect.stringContaining('Settings → Model') });
+    const agent = createAppAgent({
+      db,
+      workspaceId: 'ws',
+      fs: await createNodeWorkspaceFs({ root: dir, access: 'read-write' }),
+      plugins: null,
+      bridge: null,
+    });
+    await expect(
+      agent.startTurn({ sessionId: null, content: 'hi', signal: new AbortController().signal }),
+    ).rejects.toMatchObject({ code: 'E_BROWSER_MODEL_MISSING', message: expect.stringContaining('Settings → Model') });
   });
 });

@@ -14,14 +14,20 @@ export const isBrowserModel = (config: Pick<ModelConfig, 'protocol'>) => config.
  * refused E_CONFIG_BUDGET_WINDOW) and a long session ran into llama.cpp's context limit. Reads the model's header:
  * a missing or damaged model is refused here, before the turn starts. Other configs are returned as they are.
  */
-export async function withLoadedWindow(config: ModelConfig, open?: (name: string) => Promise<Blob>): Promise<ModelConfig> {
+export async function withLoadedWindow(
+  config: ModelConfig,
+  open?: (name: string) => Promise<Blob>,
+): Promise<ModelConfig> {
   if (!isBrowserModel(config) || config.budget?.context_window !== undefined) return config;
   const { openStoredModel, readGgufHeader, defaultContextWindow } = await import('../browser-model');
   const header = await readGgufHeader(await (open ?? ((name: string) => openStoredModel(name)))(config.model));
   return { ...config, budget: { ...config.budget, context_window: defaultContextWindow(header) } };
 }
 
-const settingsOf = (config: ModelConfig) => ({ model: config.model, contextWindow: config.budget?.context_window ?? null });
+const settingsOf = (config: ModelConfig) => ({
+  model: config.model,
+  contextWindow: config.budget?.context_window ?? null,
+});
 
 export function browserModelStream(config: ModelConfig): StreamFn {
   return (call) =>

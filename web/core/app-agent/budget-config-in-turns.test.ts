@@ -28,20 +28,42 @@ async function startWith(config: Record<string, unknown>, modules?: StoredModule
   const db = await openHarnessDb(`budget-config-${Math.random()}`);
   await setSecret(db, 'TEST_KEY', 'sk-test');
   const protocol = (config.protocol as 'openai' | 'responses' | undefined) ?? 'openai';
-  await saveModel(db, null, { preset: null, config: { base_url: server.baseUrl(protocol), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256, ...config } });
+  await saveModel(db, null, {
+    preset: null,
+    config: {
+      base_url: server.baseUrl(protocol),
+      model: 'scripted',
+      api_key_env: 'TEST_KEY',
+      max_tokens: 256,
+      ...config,
+    },
+  });
   if (modules) await saveAgentModules(db, null, modules);
-  const agent = createAppAgent({ db, workspaceId: 'ws', fs: await createNodeWorkspaceFs({ root: dir, access: 'read-write' }), plugins: null, bridge: null });
+  const agent = createAppAgent({
+    db,
+    workspaceId: 'ws',
+    fs: await createNodeWorkspaceFs({ root: dir, access: 'read-write' }),
+    plugins: null,
+    bridge: null,
+  });
   return agent.startTurn({ sessionId: null, content: 'hi', signal: new AbortController().signal });
 }
 
-const modules = (disabled: ModuleName[], compactEnabled = true, profile: 'standard' | 'full' = 'standard'): StoredModules => ({
+const modules = (
+  disabled: ModuleName[],
+  compactEnabled = true,
+  profile: 'standard' | 'full' = 'standard',
+): StoredModules => ({
   selection: { profile, disabled },
   compact: { ...DEFAULT_COMPACT_CONFIG, enabled: compactEnabled },
 });
 
 describe('a turn whose profile the model config cannot serve', () => {
   it('refuses to start without a context window under the default profile, naming Settings → Model; nothing is sent', async () => {
-    await expect(startWith({})).rejects.toMatchObject({ code: 'E_CONFIG_BUDGET_WINDOW', message: expect.stringContaining('Settings → Model') });
+    await expect(startWith({})).rejects.toMatchObject({
+      code: 'E_CONFIG_BUDGET_WINDOW',
+      message: expect.stringContaining('Settings → Model'),
+    });
     expect(server!.requests).toHaveLength(0);
   });
 
@@ -58,7 +80,9 @@ describe('a turn whose profile the model config cannot serve', () => {
   });
 
   it('refuses protocol "responses" under the full profile (the old responses hook would encode twice)', async () => {
-    await expect(startWith({ protocol: 'responses', budget: { context_window: 100_000 } }, modules([], true, 'full'))).rejects.toMatchObject({ code: 'E_CONFIG_RESPONSES_HOOK' });
+    await expect(
+      startWith({ protocol: 'responses', budget: { context_window: 100_000 } }, modules([], true, 'full')),
+    ).rejects.toMatchObject({ code: 'E_CONFIG_RESPONSES_HOOK' });
     expect(server!.requests).toHaveLength(0);
   });
 });

@@ -8,7 +8,20 @@ import { openHarnessDb } from '../storage';
 import { checkpointUpkeep, tidyCheckpoints } from './checkpoint-upkeep';
 
 const text = (s: string) => new TextEncoder().encode(s);
-const write = (session: string, path: string, after: string, at: number): NewRecord => ({ kind: 'write', session, turn: 1, step: 1, callId: 'c', tool: 'write', path, before: ABSENT, after, beforeBytes: null, afterBytes: 0, at });
+const write = (session: string, path: string, after: string, at: number): NewRecord => ({
+  kind: 'write',
+  session,
+  turn: 1,
+  step: 1,
+  callId: 'c',
+  tool: 'write',
+  path,
+  before: ABSENT,
+  after,
+  beforeBytes: null,
+  afterBytes: 0,
+  at,
+});
 
 async function setup() {
   const db = await openHarnessDb(`upkeep-${crypto.randomUUID()}`);
@@ -30,7 +43,11 @@ describe('checkpoint upkeep in the app', () => {
   it('drops a deleted session’s records and the contents only they named, and contents no record names', async () => {
     const { sessions, checkpoints, kept, gone, shared, own, orphan } = await setup();
     const r = await tidyCheckpoints(checkpoints, sessions);
-    expect(r).toEqual({ sessions: [gone], blobs: 2, bytes: 'only the deleted session'.length + 'stored for a write that failed'.length });
+    expect(r).toEqual({
+      sessions: [gone],
+      blobs: 2,
+      bytes: 'only the deleted session'.length + 'stored for a write that failed'.length,
+    });
     expect(await checkpoints.list(gone)).toEqual([]);
     expect((await checkpoints.list(kept)).map((x) => x.path)).toEqual(['a.txt']);
     expect(await checkpoints.getBlob(kept, shared)).not.toBeNull();

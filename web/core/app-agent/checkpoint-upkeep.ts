@@ -38,5 +38,9 @@ export async function tidyCheckpoints(checkpoints: CheckpointStore, sessions: Se
  */
 export function checkpointUpkeep(checkpoints: CheckpointStore, sessions: SessionStore): () => Promise<void> {
   let once: Promise<void> | null = null;
-  return () => (once ??= tidyCheckpoints(checkpoints, sessions).then(() => undefined, () => undefined));
+  return () =>
+    (once ??= tidyCheckpoints(checkpoints, sessions).then(
+      () => undefined,
+      () => undefined,
+    ));
 }

@@ -21,7 +21,10 @@ const SOURCE = { plugin: 'plugins', bridge: 'bridge', mcp: 'mcp' } as const;
  * → Tools the agent sees), each with where it came from (built-ins are the non-external tools). A view the turn would
  * refuse shows every tool here; the turn itself says what is wrong.
  */
-export function sourcedTools(registry: ToolRegistry, selector?: ToolSelector): Array<{ source: ToolOrigin; schema: ToolSchema }> {
+export function sourcedTools(
+  registry: ToolRegistry,
+  selector?: ToolSelector,
+): Array<{ source: ToolOrigin; schema: ToolSchema }> {
   let visible: Set<string> | null = null;
   if (selector) {
     try {
@@ -54,7 +57,15 @@ export interface BreakdownInput {
 export async function nextRequestBreakdown(input: BreakdownInput): Promise<ContextBreakdown> {
   let history = input.history;
   if (!history.some((m) => m.role === 'system')) {
-    const head: Message[] = [{ role: 'system', content: resolveSystemPrompt({ workspace: input.fs.rootName, ...(input.systemPrompt !== undefined ? { replacement: input.systemPrompt } : {}) }) }];
+    const head: Message[] = [
+      {
+        role: 'system',
+        content: resolveSystemPrompt({
+          workspace: input.fs.rootName,
+          ...(input.systemPrompt !== undefined ? { replacement: input.systemPrompt } : {}),
+        }),
+      },
+    ];
     // An unreadable AGENTS.md is left out here as the turn leaves it out (the turn says why).
     const instructions = await loadProjectInstructions(input.fs).catch(() => null);
     if (instructions) head.push(instructions);
@@ -74,8 +85,16 @@ export async function nextRequestBreakdown(input: BreakdownInput): Promise<Conte
 export function checkpointNote(event: CheckpointEvent, warn: (error: ErrorData) => void): void {
   if (event.type === 'pruned') {
     const p = event.pruned;
-    warn({ code: 'N_CHECKPOINTS_PRUNED', message: `Older undo history was removed to stay under the workspace's cap: ${p.records} saved file states (${Math.round(p.bytes / 1024)} KiB) can no longer be reverted.`, data: { ...p } });
+    warn({
+      code: 'N_CHECKPOINTS_PRUNED',
+      message: `Older undo history was removed to stay under the workspace's cap: ${p.records} saved file states (${Math.round(p.bytes / 1024)} KiB) can no longer be reverted.`,
+      data: { ...p },
+    });
   } else if (event.type === 'untracked') {
-    warn({ code: 'E_CHECKPOINT_UNTRACKED', message: `The change to ${event.path} was made, but it is not in the undo history (${event.error.code}): revert this file by hand if you need to.`, data: { path: event.path, cause: event.error.code } });
+    warn({
+      code: 'E_CHECKPOINT_UNTRACKED',
+      message: `The change to ${event.path} was made, but it is not in the undo history (${event.error.code}): revert this file by hand if you need to.`,
+      data: { path: event.path, cause: event.error.code },
+    });
   }
 }

@@ -23,26 +23,57 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-async function turnWith(o: { profile: 'standard' | 'full'; disabled: ModuleName[]; script: ScriptTurn[]; mode?: 'ask' | 'auto'; allowWrite?: boolean; denyWrite?: boolean }) {
+async function turnWith(o: {
+  profile: 'standard' | 'full';
+  disabled: ModuleName[];
+  script: ScriptTurn[];
+  mode?: 'ask' | 'auto';
+  allowWrite?: boolean;
+  denyWrite?: boolean;
+}) {
   server = await startModelServer({ script: o.script });
   const dir = await mkdtemp(join(tmpdir(), 'module-toggles-'));
   dirs.push(dir);
   const db = await openHarnessDb(`module-toggles-${Math.random()}`);
   await setSecret(db, 'TEST_KEY', 'sk-test');
-  await saveModel(db, null, { preset: null, config: { base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256, budget: { context_window: 1_000_000 } } });
+  await saveModel(db, null, {
+    preset: null,
+    config: {
+      base_url: server.baseUrl('openai'),
+      model: 'scripted',
+      api_key_env: 'TEST_KEY',
+      max_tokens: 256,
+      budget: { context_window: 1_000_000 },
+    },
+  });
   await saveAgentModules(db, null, { selection: { profile: o.profile, disabled: o.disabled } });
   if (o.mode) await saveApprovalMode(db, 'ws', o.mode);
-  const rules = [...(o.allowWrite ? [{ decision: 'allow' as const, tool: 'write' }] : []), ...(o.denyWrite ? [{ decision: 'deny' as const, tool: 'write' }] : [])];
+  const rules = [
+    ...(o.allowWrite ? [{ decision: 'allow' as const, tool: 'write' }] : []),
+    ...(o.denyWrite ? [{ decision: 'deny' as const, tool: 'write' }] : []),
+  ];
   if (rules.length) await saveApprovalRules(db, 'ws', rules);
-  const agent = createAppAgent({ db, workspaceId: 'ws', fs: await createNodeWorkspaceFs({ root: dir, access: 'read-write' }), plugins: null, bridge: null });
+  const agent = createAppAgent({
+    db,
+    workspaceId: 'ws',
+    fs: await createNodeWorkspaceFs({ root: dir, access: 'read-write' }),
+    plugins: null,
+    bridge: null,
+  });
   const running = await agent.startTurn({ sessionId: null, content: 'go', signal: new AbortController().signal });
   const events = [];
   for await (const e of running.events) events.push(e);
   return { dir, result: await running.events.result(), events, requests: server.requests };
 }
 
-const writeCall: ScriptTurn[] = [{ toolCalls: [{ name: 'write', arguments: { path: 'out.txt', content: 'x' } }] }, { text: 'done' }];
-const refusals = (events: Array<{ type: string }>) => events.filter((e): e is { type: 'tool-result'; code?: string } & typeof e => e.type === 'tool-result').map((e) => (e as { code?: string }).code ?? 'ok');
+const writeCall: ScriptTurn[] = [
+  { toolCalls: [{ name: 'write', arguments: { path: 'out.txt', content: 'x' } }] },
+  { text: 'done' },
+];
+const refusals = (events: Array<{ type: string }>) =>
+  events
+    .filter((e): e is { type: 'tool-result'; code?: string } & typeof e => e.type === 'tool-result')
+    .map((e) => (e as { code?: string }).code ?? 'ok');
 
 describe('the responses module (legacy Responses transformation for protocol openai)', () => {
   it('sends the turn to the Responses API under the full profile, and to Chat Completions with responses off', async () => {
@@ -79,7 +110,13 @@ describe('the approval module (the approval policy)', () => {
     const off = await turnWith({ profile: 'standard', disabled: ['approval'], allowWrite: true, script: writeCall });
     expect(refusals(off.events)).toEqual(['E_APPROVAL_REQUIRED']);
 
-    const denied = await turnWith({ profile: 'standard', disabled: ['approval'], mode: 'auto', denyWrite: true, script: writeCall });
+    const denied = await turnWith({
+      profile: 'standard',
+      disabled: ['approval'],
+      mode: 'auto',
+      denyWrite: true,
+      script: writeCall,
+    });
     expect(refusals(denied.events)).toEqual(['E_TOOL_DENIED']);
   });
 });

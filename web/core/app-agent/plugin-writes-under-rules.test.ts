@@ -26,8 +26,15 @@ afterEach(async () => {
   server = dir = undefined;
 });
 
-async function pluginWrite(path: string, mode: ApprovalMode, rules: ApprovalRule[], links: Record<string, string> = {}) {
-  server = await startModelServer({ script: [{ toolCalls: [{ name: TOOL, arguments: { path, find: 'old', replace: 'new' } }] }, { text: 'done' }] });
+async function pluginWrite(
+  path: string,
+  mode: ApprovalMode,
+  rules: ApprovalRule[],
+  links: Record<string, string> = {},
+) {
+  server = await startModelServer({
+    script: [{ toolCalls: [{ name: TOOL, arguments: { path, find: 'old', replace: 'new' } }] }, { text: 'done' }],
+  });
   dir = await mkdtemp(join(tmpdir(), 'plugin-rules-'));
   for (const f of ['secrets/key.txt', 'src/a.txt', 'notes.txt']) {
     await mkdir(join(dir, f, '..'), { recursive: true });
@@ -36,7 +43,17 @@ async function pluginWrite(path: string, mode: ApprovalMode, rules: ApprovalRule
   for (const [link, to] of Object.entries(links)) await symlink(to, join(dir, link));
   const db = await openHarnessDb(`plugin-rules-${Math.random()}`);
   await setSecret(db, 'TEST_KEY', 'sk-test');
-  await saveModel(db, null, { preset: null, config: { budget: { context_window: 1_000_000 }, protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256 } });
+  await saveModel(db, null, {
+    preset: null,
+    config: {
+      budget: { context_window: 1_000_000 },
+      protocol: 'openai',
+      base_url: server.baseUrl('openai'),
+      model: 'scripted',
+      api_key_env: 'TEST_KEY',
+      max_tokens: 256,
+    },
+  });
   await saveApprovalMode(db, 'ws-1', mode);
   await saveApprovalRules(db, 'ws-1', rules);
   const plugins = createPluginService(db, { createWorker: nodeWorkerFactory() });
@@ -45,7 +62,15 @@ async function pluginWrite(path: string, mode: ApprovalMode, rules: ApprovalRule
   const asked: PluginWriteRequest[] = [];
   const fs = await createNodeWorkspaceFs({ root: dir, access: 'read-write' });
   // The tool call itself is allowed by the person; only the write inside it is under test.
-  const agent = createAppAgent({ db, workspaceId: 'ws-1', fs, plugins, bridge: null, askPerson: async () => 'allow', askWrite: async (w) => (asked.push(w), true) });
+  const agent = createAppAgent({
+    db,
+    workspaceId: 'ws-1',
+    fs,
+    plugins,
+    bridge: null,
+    askPerson: async () => 'allow',
+    askWrite: async (w) => (asked.push(w), true),
+  });
   try {
     const turn = await agent.startTurn({ sessionId: null, content: 'replace', signal: new AbortController().signal });
     for await (const _ of turn.events) void _;

@@ -39,7 +39,17 @@ async function setup(script: ScriptTurn[]) {
   const db: HarnessDb = await openHarnessDb(`app-agent-ext-${Math.random()}`);
   cleanups.push(() => db.close());
   await setSecret(db, 'TEST_KEY', 'sk-test-123');
-  await saveModel(db, null, { preset: null, config: { budget: { context_window: 1_000_000 }, protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 512 } });
+  await saveModel(db, null, {
+    preset: null,
+    config: {
+      budget: { context_window: 1_000_000 },
+      protocol: 'openai',
+      base_url: server.baseUrl('openai'),
+      model: 'scripted',
+      api_key_env: 'TEST_KEY',
+      max_tokens: 512,
+    },
+  });
   const fs = await createNodeWorkspaceFs({ root: dir, access: 'read-write' });
   return { server, dir, db, fs };
 }
@@ -60,8 +70,12 @@ async function run(options: AppAgentOptions, prompt: string) {
   return { events, result: await turn.events.result() };
 }
 
-const toolNames = (r: RecordedRequest) => ((r.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
-const toolMessages = (r: RecordedRequest) => ((r.body?.messages ?? []) as { role: string; content: string }[]).filter((m) => m.role === 'tool').map((m) => m.content);
+const toolNames = (r: RecordedRequest) =>
+  ((r.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+const toolMessages = (r: RecordedRequest) =>
+  ((r.body?.messages ?? []) as { role: string; content: string }[])
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.content);
 
 describe('plugin tools in the app agent', () => {
   it('offers an enabled plugin by its public name; the call and then its write are approved, and the file changes even if the plugin is removed mid-turn', async () => {
@@ -73,7 +87,11 @@ describe('plugin tools in the app agent', () => {
     const writes: PluginWriteRequest[] = [];
     const plugins = await pluginService(db, true);
     // The turn pinned the plugin at its start: uninstalling it while the call waits does not take it away.
-    const askPerson = async (r: ApprovalRequest) => (asked.push(r), await plugins.registry.uninstall('example.replace-text'), 'allow' as const);
+    const askPerson = async (r: ApprovalRequest) => (
+      asked.push(r),
+      await plugins.registry.uninstall('example.replace-text'),
+      'allow' as const
+    );
     const { result, events } = await run(
       { db, workspaceId: 'ws-1', fs, plugins, bridge: null, askPerson, askWrite: async (w) => (writes.push(w), true) },
       'Make it blue',
@@ -85,24 +103,55 @@ describe('plugin tools in the app agent', () => {
     expect(toolNames(server.requests[0]!)).toContain(PLUGIN_TOOL);
     expect(asked.map((r) => [r.name, r.external])).toEqual([[PLUGIN_TOOL, true]]);
     expect(writes).toHaveLength(1);
-    expect(writes[0]).toMatchObject({ callId: asked[0]!.callId, tool: PLUGIN_TOOL, pluginId: 'example.replace-text', path: 'notes.txt', exists: true });
+    expect(writes[0]).toMatchObject({
+      callId: asked[0]!.callId,
+      tool: PLUGIN_TOOL,
+      pluginId: 'example.replace-text',
+      path: 'notes.txt',
+      exists: true,
+    });
     expect(writes[0]!.diff).toContain('-colour: red\n+colour: blue');
     expect(events.filter((e) => e.type === 'warning')).toEqual([]);
   });
 
   it('denying the write leaves the file unchanged and tells the model the write was denied', async () => {
-    const { server, dir, db, fs } = await setup([{ toolCalls: [{ name: PLUGIN_TOOL, arguments: { path: 'notes.txt', find: 'red', replace: 'blue' } }] }, { text: 'Could not.' }]);
-    await run({ db, workspaceId: 'ws-1', fs, plugins: await pluginService(db, true), bridge: null, askPerson: async () => 'allow', askWrite: async () => false }, 'Make it blue');
+    const { server, dir, db, fs } = await setup([
+      { toolCalls: [{ name: PLUGIN_TOOL, arguments: { path: 'notes.txt', find: 'red', replace: 'blue' } }] },
+      { text: 'Could not.' },
+    ]);
+    await run(
+      {
+        db,
+        workspaceId: 'ws-1',
+        fs,
+        plugins: await pluginService(db, true),
+        bridge: null,
+        askPerson: async () => 'allow',
+        askWrite: async () => false,
+      },
+      'Make it blue',
+    );
     expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('colour: red\n');
     expect(toolMessages(server.requests[1]!).join('\n')).toContain('E_HOST_WRITE_DENIED');
   });
 
   it('in auto mode neither the call nor the write asks', async () => {
-    const { dir, db, fs } = await setup([{ toolCalls: [{ name: PLUGIN_TOOL, arguments: { path: 'notes.txt', find: 'red', replace: 'green' } }] }, { text: 'Done.' }]);
+    const { dir, db, fs } = await setup([
+      { toolCalls: [{ name: PLUGIN_TOOL, arguments: { path: 'notes.txt', find: 'red', replace: 'green' } }] },
+      { text: 'Done.' },
+    ]);
     await saveApprovalMode(db, 'ws-1', 'auto');
     const asked: string[] = [];
     await run(
-      { db, workspaceId: 'ws-1', fs, plugins: await pluginService(db, true), bridge: null, askPerson: async (r) => (asked.push(r.name), 'allow'), askWrite: async (w) => (asked.push(w.path), true) },
+      {
+        db,
+        workspaceId: 'ws-1',
+        fs,
+        plugins: await pluginService(db, true),
+        bridge: null,
+        askPerson: async (r) => (asked.push(r.name), 'allow'),
+        askWrite: async (w) => (asked.push(w.path), true),
+      },
       'Make it green',
     );
     expect(asked).toEqual([]);
@@ -135,16 +184,33 @@ describe('a paired i-bridge in the app agent', () => {
     const asked: ApprovalRequest[] = [];
     const hooks = new HookPipeline();
     const seen: unknown[] = [];
-    hooks.register({ name: 'profile-module', source: 'profile', events: ['before_turn'], handle: (_e, data) => (seen.push(data), data) });
+    hooks.register({
+      name: 'profile-module',
+      source: 'profile',
+      events: ['before_turn'],
+      handle: (_e, data) => (seen.push(data), data),
+    });
     let order: string[] = [];
-    const askPerson = async (r: ApprovalRequest) => ((order = hooks.handlersFor('before_turn').map((h) => `${h.source}:${h.name}`)), asked.push(r), 'allow' as const);
-    const { result, events } = await run({ db, workspaceId: WS, fs, plugins: null, hooks, askPerson }, 'Echo something');
+    const askPerson = async (r: ApprovalRequest) => (
+      (order = hooks.handlersFor('before_turn').map((h) => `${h.source}:${h.name}`)),
+      asked.push(r),
+      'allow' as const
+    );
+    const { result, events } = await run(
+      { db, workspaceId: WS, fs, plugins: null, hooks, askPerson },
+      'Echo something',
+    );
 
     expect(result.error).toBeUndefined();
     expect(result.stopReason).toBe('stop');
     expect(events.filter((e) => e.type === 'warning')).toEqual([]);
-    expect(toolNames(server.requests[0]!)).toEqual(expect.arrayContaining(['echo', 'workspace_info', 'word_count', 'web_fetch']));
-    expect(asked.map((r) => [r.name, r.external])).toEqual([['echo', true], ['web_fetch', true]]);
+    expect(toolNames(server.requests[0]!)).toEqual(
+      expect.arrayContaining(['echo', 'workspace_info', 'word_count', 'web_fetch']),
+    );
+    expect(asked.map((r) => [r.name, r.external])).toEqual([
+      ['echo', true],
+      ['web_fetch', true],
+    ]);
     expect(asked[1]!.prepared?.summary).toBe('Fetch http://127.0.0.1:9/ (via bridge)');
     expect(toolMessages(server.requests[1]!)).toEqual([markedToolContent('ping from the model')]);
     // web_fetch ran in the bridge: only the bridge's resolver refuses a loopback address with this code.
@@ -165,7 +231,12 @@ describe('a paired i-bridge in the app agent', () => {
 
     expect(result.text).toBe('Still here.');
     const warnings = events.flatMap((e) => (e.type === 'warning' ? [e.error] : []));
-    expect(warnings).toEqual([expect.objectContaining({ code: 'E_TOOL_SOURCE_FAILED', data: expect.objectContaining({ source: 'i-bridge', cause: 'E_BRIDGE_UNREACHABLE' }) })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        code: 'E_TOOL_SOURCE_FAILED',
+        data: expect.objectContaining({ source: 'i-bridge', cause: 'E_BRIDGE_UNREACHABLE' }),
+      }),
+    ]);
     expect(toolNames(server.requests[0]!)).not.toContain('echo');
     expect(toolNames(server.requests[0]!)).not.toContain('web_fetch');
     expect(toolNames(server.requests[0]!)).toContain('read');

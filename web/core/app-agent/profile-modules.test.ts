@@ -25,8 +25,12 @@ afterEach(async () => {
 
 type Chat = Array<{ role: string; content: unknown }>;
 const messages = (r: RecordedRequest) => (r.body as { messages: Chat }).messages;
-const toolNames = (r: RecordedRequest) => ((r.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((t) => t.function.name);
-const text = (r: RecordedRequest) => messages(r).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+const toolNames = (r: RecordedRequest) =>
+  ((r.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((t) => t.function.name);
+const text = (r: RecordedRequest) =>
+  messages(r)
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+    .join('\n');
 const count = (haystack: string, needle: string) => haystack.split(needle).length - 1;
 
 async function setup(script: ScriptTurn[] | ((r: RecordedRequest, i: number) => ScriptTurn)) {
@@ -39,7 +43,16 @@ async function setup(script: ScriptTurn[] | ((r: RecordedRequest, i: number) => 
   return { db, fs };
 }
 
-const model = (budget?: Record<string, unknown>) => ({ preset: null, config: { base_url: server!.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256, budget: { context_window: 1_000_000, ...budget } } });
+const model = (budget?: Record<string, unknown>) => ({
+  preset: null,
+  config: {
+    base_url: server!.baseUrl('openai'),
+    model: 'scripted',
+    api_key_env: 'TEST_KEY',
+    max_tokens: 256,
+    budget: { context_window: 1_000_000, ...budget },
+  },
+});
 
 async function turn(agent: AppAgent, sessionId: string | null, content: string) {
   const t = await agent.startTurn({ sessionId, content, signal: new AbortController().signal });
@@ -49,16 +62,27 @@ async function turn(agent: AppAgent, sessionId: string | null, content: string) 
 
 describe('the app agent with the profile modules', () => {
   it('offers the memory tools and injects the stored memory once across steps', async () => {
-    const { db, fs } = await setup([{ toolCalls: [{ name: 'read', arguments: { path: 'notes.txt' } }] }, { text: 'done' }]);
+    const { db, fs } = await setup([
+      { toolCalls: [{ name: 'read', arguments: { path: 'notes.txt' } }] },
+      { text: 'done' },
+    ]);
     await saveModel(db, null, model());
-    await createIdbMemoryStore(db).update('ws-1', (m) => ({ next: { ...m, entries: { colour: 'MEMO-blue-is-preferred' } }, result: null }));
+    await createIdbMemoryStore(db).update('ws-1', (m) => ({
+      next: { ...m, entries: { colour: 'MEMO-blue-is-preferred' } },
+      result: null,
+    }));
     const agent = createAppAgent({ db, workspaceId: 'ws-1', fs, plugins: null, bridge: null });
     const { result } = await turn(agent, null, 'hi');
     expect(result.stopReason).toBe('stop');
-    expect(toolNames(server!.requests[0]!)).toEqual(expect.arrayContaining(['memory_get', 'memory_set', 'skill_load', 'read_result']));
+    expect(toolNames(server!.requests[0]!)).toEqual(
+      expect.arrayContaining(['memory_get', 'memory_set', 'skill_load', 'read_result']),
+    );
     for (const r of server!.requests) expect(count(text(r), 'MEMO-blue-is-preferred')).toBe(1);
     // Cache statistics (observe) went to IndexedDB `metrics` for this workspace.
-    const stats = await createIdbStatsStore(db, { workspaceId: 'ws-1', namespace: DEFAULT_CACHE_CONFIG.namespace }).read();
+    const stats = await createIdbStatsStore(db, {
+      workspaceId: 'ws-1',
+      namespace: DEFAULT_CACHE_CONFIG.namespace,
+    }).read();
     expect(stats.totals).toMatchObject({ prepared: 2, observed: 2 });
   });
 
@@ -66,7 +90,9 @@ describe('the app agent with the profile modules', () => {
     // Usage of about a token per byte of the messages: the budget module anchors on it across turns (and adds the
     // tool schemas on top itself, conservatively).
     const usage = (r: RecordedRequest) => ({ input: JSON.stringify(messages(r)).length, output: 2 });
-    const { db, fs } = await setup((r) => (toolNames(r).length > 0 ? { text: 'ok', usage: usage(r) } : { text: 'SUMMARY-1', usage: usage(r) }));
+    const { db, fs } = await setup((r) =>
+      toolNames(r).length > 0 ? { text: 'ok', usage: usage(r) } : { text: 'SUMMARY-1', usage: usage(r) },
+    );
     await saveModel(db, null, model());
     const agent = createAppAgent({ db, workspaceId: 'ws-1', fs, plugins: null, bridge: null });
     const probe = await turn(agent, null, 'probe');
@@ -92,7 +118,14 @@ describe('the app agent with the profile modules', () => {
   it('refuses the over-budget request when the profile disables compaction', async () => {
     const { db, fs } = await setup(() => ({ text: 'ok' }));
     await saveModel(db, null, model({ context_window: 3000 }));
-    const agent = createAppAgent({ db, workspaceId: 'ws-1', fs, plugins: null, bridge: null, selection: { profile: 'standard', disabled: ['compact'] } });
+    const agent = createAppAgent({
+      db,
+      workspaceId: 'ws-1',
+      fs,
+      plugins: null,
+      bridge: null,
+      selection: { profile: 'standard', disabled: ['compact'] },
+    });
     const { result } = await turn(agent, null, 'x'.repeat(4000));
     expect(result.stopReason).toBe('budget');
     expect(result.error?.code).toBe('E_CONTEXT_BUDGET');

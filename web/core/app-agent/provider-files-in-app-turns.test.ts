@@ -27,11 +27,26 @@ afterEach(async () => {
 const PNG = `data:image/png;base64,${Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(5000, 3)]).toString('base64')}`;
 
 async function setup(operations: boolean, images: 'files' | 'base64') {
-  server = await startModelServer({ script: [{ toolCalls: [{ name: 'glob', arguments: { pattern: '*' } }] }, { toolCalls: [{ name: 'glob', arguments: { pattern: '*' } }] }, { text: 'seen' }], files: {} });
+  server = await startModelServer({
+    script: [
+      { toolCalls: [{ name: 'glob', arguments: { pattern: '*' } }] },
+      { toolCalls: [{ name: 'glob', arguments: { pattern: '*' } }] },
+      { text: 'seen' },
+    ],
+    files: {},
+  });
   dir = await mkdtemp(join(tmpdir(), 'files-app-'));
   const db = await openHarnessDb(`files-app-${Math.random()}`);
   await setSecret(db, 'TEST_KEY', 'sk-test');
-  const config = { budget: { context_window: 1_000_000 }, protocol: 'anthropic', base_url: server.baseUrl('anthropic'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256, ...(operations ? { provider_operations: true } : {}) };
+  const config = {
+    budget: { context_window: 1_000_000 },
+    protocol: 'anthropic',
+    base_url: server.baseUrl('anthropic'),
+    model: 'scripted',
+    api_key_env: 'TEST_KEY',
+    max_tokens: 256,
+    ...(operations ? { provider_operations: true } : {}),
+  };
   await saveModel(db, null, { preset: null, config });
   await saveProviderJson(db, { images, account_scope: null, expires_after_seconds: null });
   return { db, fs: await createNodeWorkspaceFs({ root: dir, access: 'read-write' }), config: checkModelConfig(config) };
@@ -39,10 +54,20 @@ async function setup(operations: boolean, images: 'files' | 'base64') {
 
 async function turn(db: HarnessDb, fs: Awaited<ReturnType<typeof setup>>['fs']) {
   const agent = createAppAgent({ db, workspaceId: 'ws-1', fs, plugins: null, bridge: null });
-  const running = await agent.startTurn({ sessionId: null, content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: PNG } }], signal: new AbortController().signal });
+  const running = await agent.startTurn({
+    sessionId: null,
+    content: [
+      { type: 'text', text: 'what is this?' },
+      { type: 'image_url', image_url: { url: PNG } },
+    ],
+    signal: new AbortController().signal,
+  });
   const events: AgentEvent[] = [];
   for await (const e of running.events) events.push(e);
-  return { result: await running.events.result(), warnings: events.flatMap((e) => (e.type === 'warning' ? [e.error.code] : [])) };
+  return {
+    result: await running.events.result(),
+    warnings: events.flatMap((e) => (e.type === 'warning' ? [e.error.code] : [])),
+  };
 }
 
 const uploads = () => server!.requests.filter((r) => r.method === 'POST' && r.path === '/v1/files');
@@ -62,7 +87,9 @@ describe('provider Files in app turns', () => {
     const listed = await manageFromPage(db, 'ws-1', config, { action: 'list' }, async () => true);
     expect(listed).toMatchObject({ action: 'list', files: [{ file_id: id, bytes: 5008, known: true }] });
     const asked: string[] = [];
-    await expect(manageFromPage(db, 'ws-1', config, { action: 'delete', file_id: id }, async (q) => (asked.push(q), false))).rejects.toMatchObject({ code: 'E_PROVIDER_DELETE_DECLINED' });
+    await expect(
+      manageFromPage(db, 'ws-1', config, { action: 'delete', file_id: id }, async (q) => (asked.push(q), false)),
+    ).rejects.toMatchObject({ code: 'E_PROVIDER_DELETE_DECLINED' });
     expect(asked).toHaveLength(1);
     expect(server!.files!.list()).toHaveLength(1);
     await manageFromPage(db, 'ws-1', config, { action: 'delete', file_id: id }, async () => true);
@@ -79,6 +106,10 @@ describe('provider Files in app turns', () => {
     const b = await setup(true, 'base64');
     expect((await turn(b.db, b.fs)).warnings).toContain('N_PROVIDER_OPERATIONS_UNUSED');
     expect(uploads()).toHaveLength(0);
-    expect(await readProviderJson(b.db)).toEqual({ images: 'base64', account_scope: null, expires_after_seconds: null });
+    expect(await readProviderJson(b.db)).toEqual({
+      images: 'base64',
+      account_scope: null,
+      expires_after_seconds: null,
+    });
   });
 });

@@ -3,10 +3,24 @@
 // named (E_IMPORT_NEEDS_CONFIRM); with it, they are applied. Node + fake-indexeddb.
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readGlobalSettings, readWorkspaceSettings, setSecret, updateWorkspaceSettings, type TrustChange } from '../settings';
+import {
+  readGlobalSettings,
+  readWorkspaceSettings,
+  setSecret,
+  updateWorkspaceSettings,
+  type TrustChange,
+} from '../settings';
 import { openHarnessDb, type HarnessDb } from '../storage';
 import { createWorkspaceRecord } from '../workspaces';
-import { readAgentSettings, readStoredModel, readStoredModules, saveAgentModules, saveApprovalMode, saveApprovalRules, saveModel } from './agent-settings';
+import {
+  readAgentSettings,
+  readStoredModel,
+  readStoredModules,
+  saveAgentModules,
+  saveApprovalMode,
+  saveApprovalRules,
+  saveModel,
+} from './agent-settings';
 import { importAllSettings, previewAllSettingsImport } from './settings-transfer';
 
 const dbs: HarnessDb[] = [];
@@ -14,8 +28,18 @@ afterEach(() => {
   for (const db of dbs.splice(0)) db.close();
 });
 
-const MODEL = { protocol: 'openai', base_url: 'https://api.openai.com/v1', model: 'gpt-4.1', api_key_env: 'OPENAI_API_KEY' };
-const SEARCH = { url: 'https://search.example.test/q', params: { q: '{query}' }, auth: { header: 'x-key', secret: 'SEARCH_KEY' }, results: { items: 'items', title: 'title', url: 'url' } };
+const MODEL = {
+  protocol: 'openai',
+  base_url: 'https://api.openai.com/v1',
+  model: 'gpt-4.1',
+  api_key_env: 'OPENAI_API_KEY',
+};
+const SEARCH = {
+  url: 'https://search.example.test/q',
+  params: { q: '{query}' },
+  auth: { header: 'x-key', secret: 'SEARCH_KEY' },
+  results: { items: 'items', title: 'title', url: 'url' },
+};
 
 /** A browser with a stored key, a model using it, a workspace that asks, a deny rule and a denied tool. */
 async function setUp() {
@@ -56,23 +80,41 @@ function looseningFile(w: { id: string }, other: { id: string }) {
 }
 
 const kinds = (changes: TrustChange[]) => changes.map((c) => `${c.workspace ?? 'global'}:${c.kind}`).sort();
-const ALL = ['Project:allow_rule', 'Project:approval_mode', 'Project:deny_tools_removed', 'Project:git_writes', 'Project:key_origin', 'Project:provider_operations', 'Project:rule_removed', 'Project:skill_workspaces', 'global:key_origin'];
+const ALL = [
+  'Project:allow_rule',
+  'Project:approval_mode',
+  'Project:deny_tools_removed',
+  'Project:git_writes',
+  'Project:key_origin',
+  'Project:provider_operations',
+  'Project:rule_removed',
+  'Project:skill_workspaces',
+  'global:key_origin',
+];
 
 describe('settings import that widens trust', () => {
   it('without confirmation applies only the safe part and holds back each change, one sentence each, under E_IMPORT_NEEDS_CONFIRM', async () => {
     const { db, w } = await setUp();
-    const report = await importAllSettings(db, looseningFile(w, await createWorkspaceRecord(db, { name: 'Skills', kind: 'opfs' })));
+    const report = await importAllSettings(
+      db,
+      looseningFile(w, await createWorkspaceRecord(db, { name: 'Skills', kind: 'opfs' })),
+    );
     expect(kinds(report.heldBack)).toEqual(ALL);
     expect(report.confirmed).toEqual([]);
     expect(report.notice?.code).toBe('E_IMPORT_NEEDS_CONFIRM');
     for (const c of report.heldBack) expect(report.notice?.message).toContain(c.message);
     expect(report.notice?.message).toContain('Import the file again and confirm them');
-    expect(report.heldBack.find((c) => c.kind === 'key_origin' && c.workspace === null)?.message).toBe('the model config would send your stored key OPENAI_API_KEY to https://collector.example.test instead of https://api.openai.com.');
+    expect(report.heldBack.find((c) => c.kind === 'key_origin' && c.workspace === null)?.message).toBe(
+      'the model config would send your stored key OPENAI_API_KEY to https://collector.example.test instead of https://api.openai.com.',
+    );
 
     // The safe part is in.
     expect((await readGlobalSettings(db)).theme).toBe('dark');
     expect(await readWorkspaceSettings(db, w.id)).toEqual({ showHiddenFiles: true });
-    expect((await readStoredModules(db, w.id)) as object).toMatchObject({ system_prompt: 'Be brief.', deny_tools: ['shell'] });
+    expect((await readStoredModules(db, w.id)) as object).toMatchObject({
+      system_prompt: 'Be brief.',
+      deny_tools: ['shell'],
+    });
     // Every protection is as it was.
     expect(await readStoredModel(db, null)).toEqual({ config: MODEL, preset: 'openai' });
     expect(await readStoredModel(db, w.id)).toBeNull();
@@ -99,14 +141,22 @@ describe('settings import that widens trust', () => {
     expect(await readWorkspaceSettings(db, w.id)).toEqual({ showHiddenFiles: true, allowGitWrites: true });
     expect((await readStoredModel(db, null))?.config.base_url).toBe('https://collector.example.test/v1');
     const agent = await readAgentSettings(db, w.id);
-    expect(agent).toMatchObject({ approval: 'yolo', model: { scope: 'workspace', config: { provider_operations: true } } });
+    expect(agent).toMatchObject({
+      approval: 'yolo',
+      model: { scope: 'workspace', config: { provider_operations: true } },
+    });
     expect(agent.rules.workspace).toEqual([{ decision: 'allow', tool: 'edit', path: 'src/**' }]);
     expect(agent.modules).toMatchObject({ denyTools: [], skillWorkspaces: [other.id], webSearch: { url: SEARCH.url } });
   });
 
   it('holds back a change the preview did not show (the file was edited after it), applying the confirmed ones', async () => {
     const { db, w } = await setUp();
-    const auto = JSON.stringify({ format: 'i-settings', version: 2, workspaces: [], agent: { workspaces: [{ id: w.id, name: 'Project', approval: 'auto' }] } });
+    const auto = JSON.stringify({
+      format: 'i-settings',
+      version: 2,
+      workspaces: [],
+      agent: { workspaces: [{ id: w.id, name: 'Project', approval: 'auto' }] },
+    });
     const confirmed = (await previewAllSettingsImport(db, auto)).heldBack.map((c) => c.id);
     const report = await importAllSettings(db, auto.replace('"auto"', '"yolo"'), { confirmed });
     expect(report.heldBack.map((c) => c.data)).toEqual([{ from: 'ask', to: 'yolo' }]);
@@ -118,7 +168,20 @@ describe('settings import that widens trust', () => {
   it('flags a key sent to a new origin only when that key is stored here', async () => {
     const db = await openHarnessDb(`import-confirm-${Math.random()}`);
     dbs.push(db);
-    const moved = (apiKey: string) => JSON.stringify({ format: 'i-settings', version: 2, workspaces: [], agent: { global: { model: { config: { ...MODEL, api_key_env: apiKey, base_url: 'https://other.example.test/v1' }, preset: null } } } });
+    const moved = (apiKey: string) =>
+      JSON.stringify({
+        format: 'i-settings',
+        version: 2,
+        workspaces: [],
+        agent: {
+          global: {
+            model: {
+              config: { ...MODEL, api_key_env: apiKey, base_url: 'https://other.example.test/v1' },
+              preset: null,
+            },
+          },
+        },
+      });
     await saveModel(db, null, { config: MODEL, preset: 'openai' });
     // No stored key of that name: nothing to leak, nothing held back.
     expect((await importAllSettings(db, moved('OPENAI_API_KEY'))).heldBack).toEqual([]);
@@ -127,16 +190,33 @@ describe('settings import that widens trust', () => {
     await saveModel(db, null, { config: MODEL, preset: 'openai' });
     await setSecret(db, 'OPENAI_API_KEY', 'sk-stored');
     const held = await importAllSettings(db, moved('OPENAI_API_KEY'));
-    expect(held.heldBack.map((c) => [c.kind, c.data])).toEqual([['key_origin', { key: 'OPENAI_API_KEY', origin: 'https://other.example.test', from: 'https://api.openai.com', part: 'model' }]]);
+    expect(held.heldBack.map((c) => [c.kind, c.data])).toEqual([
+      [
+        'key_origin',
+        { key: 'OPENAI_API_KEY', origin: 'https://other.example.test', from: 'https://api.openai.com', part: 'model' },
+      ],
+    ]);
     expect((await readStoredModel(db, null))?.config.base_url).toBe(MODEL.base_url);
     // The same origin under another path, or another model at the same address, is not a new destination.
-    const samePlace = JSON.stringify({ format: 'i-settings', version: 2, workspaces: [], agent: { global: { model: { config: { ...MODEL, base_url: 'https://api.openai.com/v2', model: 'o3' }, preset: null } } } });
+    const samePlace = JSON.stringify({
+      format: 'i-settings',
+      version: 2,
+      workspaces: [],
+      agent: {
+        global: { model: { config: { ...MODEL, base_url: 'https://api.openai.com/v2', model: 'o3' }, preset: null } },
+      },
+    });
     expect((await importAllSettings(db, samePlace)).heldBack).toEqual([]);
   });
 
   it('counts a workspace modules part that leaves out the global deny_tools it followed as removing them', async () => {
     const { db, w } = await setUp();
-    const file = JSON.stringify({ format: 'i-settings', version: 2, workspaces: [], agent: { workspaces: [{ id: w.id, name: 'Project', modules: { system_prompt: 'Hi.' } }] } });
+    const file = JSON.stringify({
+      format: 'i-settings',
+      version: 2,
+      workspaces: [],
+      agent: { workspaces: [{ id: w.id, name: 'Project', modules: { system_prompt: 'Hi.' } }] },
+    });
     const report = await importAllSettings(db, file);
     expect(report.heldBack.map((c) => [c.kind, c.data])).toEqual([['deny_tools_removed', { tools: ['shell'] }]]);
     expect((await readAgentSettings(db, w.id)).modules).toMatchObject({ denyTools: ['shell'], systemPrompt: 'Hi.' });
@@ -145,7 +225,11 @@ describe('settings import that widens trust', () => {
   it('holds back turning on allowGitWrites through the general settings import as well', async () => {
     const { db, w } = await setUp();
     await updateWorkspaceSettings(db, w.id, { showHiddenFiles: false });
-    const file = JSON.stringify({ format: 'i-settings', version: 1, workspaces: [{ id: w.id, name: 'Project', settings: { allowGitWrites: true } }] });
+    const file = JSON.stringify({
+      format: 'i-settings',
+      version: 1,
+      workspaces: [{ id: w.id, name: 'Project', settings: { allowGitWrites: true } }],
+    });
     const report = await importAllSettings(db, file);
     expect(report.heldBack.map((c) => c.kind)).toEqual(['git_writes']);
     expect(await readWorkspaceSettings(db, w.id)).toEqual({});

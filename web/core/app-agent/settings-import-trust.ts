@@ -10,7 +10,13 @@
 //   that the file's modules leave out; skill_workspaces: other workspaces added as skill folders.
 // A held-back change keeps the current value of just that piece (the whole model config for its two kinds: a
 // half-applied config could point the old key at the new address); everything else in the part is written.
-import { AGENT_GLOBAL_SCOPE, APPROVAL_MODES, checkAgentModules, storedModulesOf, type StoredModules } from './agent-settings';
+import {
+  AGENT_GLOBAL_SCOPE,
+  APPROVAL_MODES,
+  checkAgentModules,
+  storedModulesOf,
+  type StoredModules,
+} from './agent-settings';
 import { describeRule, MAX_RULES, parseRules, type ApprovalRule } from '../approval';
 import { originOf, type SectionContext, type TrustChange } from '../settings';
 import type { SettingsRecord } from '../storage';
@@ -29,7 +35,8 @@ function keyUses(values: unknown): [string, string | null][] {
   const config = isObj(values.model) && isObj(values.model.config) ? values.model.config : null;
   if (config && typeof config.api_key_env === 'string') out.push([config.api_key_env, originOf(config.base_url)]);
   const search = isObj(values.modules) && isObj(values.modules.web_search) ? values.modules.web_search : null;
-  if (search && isObj(search.auth) && typeof search.auth.secret === 'string') out.push([search.auth.secret, originOf(search.url)]);
+  if (search && isObj(search.auth) && typeof search.auth.secret === 'string')
+    out.push([search.auth.secret, originOf(search.url)]);
   return out;
 }
 
@@ -80,7 +87,12 @@ export interface ScopeGateInput {
 export async function gateScopeParts(parts: Obj, input: ScopeGateInput): Promise<Obj> {
   const { scopeKey, workspace, current, ctx } = input;
   const out: Obj = { ...parts };
-  const change = (kind: TrustChange['kind'], detail: string, message: string, data: TrustChange['data']): TrustChange => ({ id: `${kind}:${scopeKey}:${detail}`, kind, workspace, message, data });
+  const change = (
+    kind: TrustChange['kind'],
+    detail: string,
+    message: string,
+    data: TrustChange['data'],
+  ): TrustChange => ({ id: `${kind}:${scopeKey}:${detail}`, kind, workspace, message, data });
   const keepCurrent = (part: string) => {
     if (current[part] === undefined) delete out[part];
     else out[part] = current[part];
@@ -98,12 +110,24 @@ export async function gateScopeParts(parts: Obj, input: ScopeGateInput): Promise
     const origin = await newKeyOrigin(config.api_key_env, config.base_url);
     if (origin) {
       const from = originOf(was.base_url);
-      found.push(change('key_origin', `model:${String(config.api_key_env)}:${origin}`, `the model config would send your stored key ${String(config.api_key_env)} to ${origin}${from && from !== origin ? ` instead of ${from}` : ''}.`, { key: String(config.api_key_env), origin, from: from && from !== origin ? from : null, part: 'model' }));
+      found.push(
+        change(
+          'key_origin',
+          `model:${String(config.api_key_env)}:${origin}`,
+          `the model config would send your stored key ${String(config.api_key_env)} to ${origin}${from && from !== origin ? ` instead of ${from}` : ''}.`,
+          { key: String(config.api_key_env), origin, from: from && from !== origin ? from : null, part: 'model' },
+        ),
+      );
     }
     for (const field of ['provider_operations', 'provider_cleanup']) {
       if (config[field] === true && was[field] !== true) {
-        const what = field === 'provider_operations' ? 'lets the provider worker upload and run file operations with your key' : 'lets the provider worker delete its uploads without asking';
-        found.push(change('provider_operations', field, `turns on ${field} in the model config, which ${what}.`, { field }));
+        const what =
+          field === 'provider_operations'
+            ? 'lets the provider worker upload and run file operations with your key'
+            : 'lets the provider worker delete its uploads without asking';
+        found.push(
+          change('provider_operations', field, `turns on ${field} in the model config, which ${what}.`, { field }),
+        );
       }
     }
     // Every change is asked about (and so reported), not just the first.
@@ -112,11 +136,20 @@ export async function gateScopeParts(parts: Obj, input: ScopeGateInput): Promise
   }
 
   if (typeof parts.approval === 'string') {
-    const from = typeof current.approval === 'string' && APPROVAL_MODES.includes(current.approval as never) ? current.approval : 'ask';
+    const from =
+      typeof current.approval === 'string' && APPROVAL_MODES.includes(current.approval as never)
+        ? current.approval
+        : 'ask';
     const to = parts.approval;
     if (APPROVAL_MODES.indexOf(to as never) > APPROVAL_MODES.indexOf(from as never)) {
-      const what = to === 'yolo' ? 'every tool not in deny_tools would run without asking' : 'more tools would run without asking';
-      if (!ctx.gate.allows(change('approval_mode', to, `moves the approval mode from ${from} to ${to}: ${what}.`, { from, to }))) keepCurrent('approval');
+      const what =
+        to === 'yolo' ? 'every tool not in deny_tools would run without asking' : 'more tools would run without asking';
+      if (
+        !ctx.gate.allows(
+          change('approval_mode', to, `moves the approval mode from ${from} to ${to}: ${what}.`, { from, to }),
+        )
+      )
+        keepCurrent('approval');
     }
   }
 
@@ -128,12 +161,33 @@ export async function gateScopeParts(parts: Obj, input: ScopeGateInput): Promise
     const rules: ApprovalRule[] = [];
     for (const r of parts.rules as ApprovalRule[]) {
       const added = r.decision === 'allow' && !nowKeys.has(keyOf(r));
-      if (added && !ctx.gate.allows(change('allow_rule', keyOf(r), `adds the approval rule "${describeRule(r)}": matching calls would run without asking.`, { rule: describeRule(r), tool: r.tool, path: r.path ?? null }))) continue;
+      if (
+        added &&
+        !ctx.gate.allows(
+          change(
+            'allow_rule',
+            keyOf(r),
+            `adds the approval rule "${describeRule(r)}": matching calls would run without asking.`,
+            { rule: describeRule(r), tool: r.tool, path: r.path ?? null },
+          ),
+        )
+      )
+        continue;
       rules.push(r);
     }
     for (const r of now) {
       if (r.decision === 'allow' || fileKeys.has(keyOf(r))) continue;
-      if (!ctx.gate.allows(change('rule_removed', keyOf(r), `removes the approval rule "${describeRule(r)}": matching calls would no longer be ${r.decision === 'deny' ? 'refused' : 'asked about'}.`, { rule: describeRule(r), decision: r.decision, tool: r.tool, path: r.path ?? null }))) rules.push(r);
+      if (
+        !ctx.gate.allows(
+          change(
+            'rule_removed',
+            keyOf(r),
+            `removes the approval rule "${describeRule(r)}": matching calls would no longer be ${r.decision === 'deny' ? 'refused' : 'asked about'}.`,
+            { rule: describeRule(r), decision: r.decision, tool: r.tool, path: r.path ?? null },
+          ),
+        )
+      )
+        rules.push(r);
     }
     if (rules.length > MAX_RULES) keepCurrent('rules');
     else out.rules = rules;
@@ -145,14 +199,34 @@ export async function gateScopeParts(parts: Obj, input: ScopeGateInput): Promise
     const now = own ?? (input.global ? modulesOf(input.global) : null) ?? {};
     const denied = new Set(modules.deny_tools ?? []);
     const removed = (now.deny_tools ?? []).filter((t) => !denied.has(t)).sort();
-    if (removed.length && !ctx.gate.allows(change('deny_tools_removed', removed.join(','), `stops denying ${removed.join(', ')} (deny_tools): ${removed.length === 1 ? 'it' : 'they'} could run again.`, { tools: removed }))) {
+    if (
+      removed.length &&
+      !ctx.gate.allows(
+        change(
+          'deny_tools_removed',
+          removed.join(','),
+          `stops denying ${removed.join(', ')} (deny_tools): ${removed.length === 1 ? 'it' : 'they'} could run again.`,
+          { tools: removed },
+        ),
+      )
+    ) {
       const union = [...(modules.deny_tools ?? []), ...removed];
       modules.deny_tools = union.length > MAX_DENY_TOOLS ? [...(now.deny_tools ?? [])] : union;
     }
     const search = modules.web_search;
     if (search?.auth) {
       const origin = await newKeyOrigin(search.auth.secret, search.url);
-      if (origin && !ctx.gate.allows(change('key_origin', `web_search:${search.auth.secret}:${origin}`, `web_search would send your stored key ${search.auth.secret} to ${origin}.`, { key: search.auth.secret, origin, from: null, part: 'web_search' }))) {
+      if (
+        origin &&
+        !ctx.gate.allows(
+          change(
+            'key_origin',
+            `web_search:${search.auth.secret}:${origin}`,
+            `web_search would send your stored key ${search.auth.secret} to ${origin}.`,
+            { key: search.auth.secret, origin, from: null, part: 'web_search' },
+          ),
+        )
+      ) {
         if (own?.web_search) modules.web_search = own.web_search;
         else delete modules.web_search;
       }
@@ -160,7 +234,17 @@ export async function gateScopeParts(parts: Obj, input: ScopeGateInput): Promise
     const had = new Set(own?.skill_workspaces ?? []);
     const addedRoots = (modules.skill_workspaces ?? []).filter((w) => !had.has(w));
     const names = await Promise.all(addedRoots.map((id) => input.nameOf(id)));
-    if (addedRoots.length && !ctx.gate.allows(change('skill_workspaces', [...addedRoots].sort().join(','), `lets the agent read skills from the folder${names.length === 1 ? '' : 's'} of ${names.map((n) => `"${n}"`).join(', ')}.`, { workspaces: names }))) {
+    if (
+      addedRoots.length &&
+      !ctx.gate.allows(
+        change(
+          'skill_workspaces',
+          [...addedRoots].sort().join(','),
+          `lets the agent read skills from the folder${names.length === 1 ? '' : 's'} of ${names.map((n) => `"${n}"`).join(', ')}.`,
+          { workspaces: names },
+        ),
+      )
+    ) {
       if (own?.skill_workspaces) modules.skill_workspaces = own.skill_workspaces;
       else delete modules.skill_workspaces;
     }

@@ -31,12 +31,32 @@ async function agentWith(modules: StoredModules, script: ScriptTurn[] | ((r: Rec
   dirs.push(dir);
   const db: HarnessDb = await openHarnessDb(`settings-parity-${Math.random()}`);
   await setSecret(db, 'TEST_KEY', 'sk-test');
-  await saveModel(db, null, { preset: null, config: { base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256, budget: { context_window: 1_000_000 } } });
+  await saveModel(db, null, {
+    preset: null,
+    config: {
+      base_url: server.baseUrl('openai'),
+      model: 'scripted',
+      api_key_env: 'TEST_KEY',
+      max_tokens: 256,
+      budget: { context_window: 1_000_000 },
+    },
+  });
   await saveAgentModules(db, null, modules);
   await saveApprovalMode(db, 'ws', 'auto');
-  const agent = createAppAgent({ db, workspaceId: 'ws', fs: await createNodeWorkspaceFs({ root: dir, access: 'read-write' }), plugins: null, bridge: null });
+  const agent = createAppAgent({
+    db,
+    workspaceId: 'ws',
+    fs: await createNodeWorkspaceFs({ root: dir, access: 'read-write' }),
+    plugins: null,
+    bridge: null,
+  });
   const run = async (content: string, sessionId: string | null = null, compact?: { focus?: string }) => {
-    const t = await agent.startTurn({ sessionId, content, signal: new AbortController().signal, ...(compact ? { compact } : {}) });
+    const t = await agent.startTurn({
+      sessionId,
+      content,
+      signal: new AbortController().signal,
+      ...(compact ? { compact } : {}),
+    });
     const events = [];
     for await (const e of t.events) events.push(e);
     return { session: t.session.id, events, result: await t.events.result() };
@@ -44,9 +64,14 @@ async function agentWith(modules: StoredModules, script: ScriptTurn[] | ((r: Rec
   return { db, run };
 }
 
-const results = (events: Array<{ type: string }>) => events.filter((e) => e.type === 'tool-result') as unknown as Array<{ name: string; output: string; code?: string }>;
-const toolNames = (r: RecordedRequest) => ((r.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((t) => t.function.name);
-const writeCall: ScriptTurn[] = [{ toolCalls: [{ name: 'write', arguments: { path: 'out.txt', content: 'x' } }] }, { text: 'done' }];
+const results = (events: Array<{ type: string }>) =>
+  events.filter((e) => e.type === 'tool-result') as unknown as Array<{ name: string; output: string; code?: string }>;
+const toolNames = (r: RecordedRequest) =>
+  ((r.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((t) => t.function.name);
+const writeCall: ScriptTurn[] = [
+  { toolCalls: [{ name: 'write', arguments: { path: 'out.txt', content: 'x' } }] },
+  { text: 'done' },
+];
 
 describe('Settings → Agent parity with the headless config files', () => {
   it('deny_tools: a listed tool is refused even in mode auto; without the list it runs', async () => {
@@ -57,7 +82,9 @@ describe('Settings → Agent parity with the headless config files', () => {
   });
 
   it('the compaction prompt replaces the built-in one in the summary request', async () => {
-    const a = await agentWith({ compact_prompt: 'APP-COMPACT-PROMPT: one line only.' }, (r) => (toolNames(r).length ? { text: 'ok' } : { text: 'SUMMARY' }));
+    const a = await agentWith({ compact_prompt: 'APP-COMPACT-PROMPT: one line only.' }, (r) =>
+      toolNames(r).length ? { text: 'ok' } : { text: 'SUMMARY' },
+    );
     let session: string | null = null;
     for (let i = 0; i < 3; i++) session = (await a.run(`message ${i} ${'x'.repeat(200)}`, session)).session;
     const compacted = await a.run('', session, {});
@@ -83,7 +110,10 @@ describe('Settings → Agent parity with the headless config files', () => {
       results: { items: 'hits', title: 't', url: 'u', snippet: 's' },
       max_results: 5,
     };
-    const a = await agentWith({ web_search }, [{ toolCalls: [{ name: 'web_search', arguments: { query: 'solid signals' } }] }, { text: 'done' }]);
+    const a = await agentWith({ web_search }, [
+      { toolCalls: [{ name: 'web_search', arguments: { query: 'solid signals' } }] },
+      { text: 'done' },
+    ]);
     await setSecret(a.db, 'SEARCH_KEY', 'sk-search');
     const { events } = await a.run('find it');
     expect(toolNames(server!.requests[0]!)).toContain('web_search');
@@ -103,16 +133,31 @@ describe('Settings → Agent parity with the headless config files', () => {
   });
 
   it('cache statistics go to the configured namespace', async () => {
-    const a = await agentWith({ cache: { ...checkAgentModules({}).cache, namespace: 'my-workload', target_hit_ratio: 0.5 } }, [{ text: 'ok' }]);
+    const a = await agentWith(
+      { cache: { ...checkAgentModules({}).cache, namespace: 'my-workload', target_hit_ratio: 0.5 } },
+      [{ text: 'ok' }],
+    );
     await a.run('hi');
-    expect((await createIdbStatsStore(a.db, { workspaceId: 'ws', namespace: 'my-workload' }).read()).totals).toMatchObject({ prepared: 1 });
-    expect((await createIdbStatsStore(a.db, { workspaceId: 'ws', namespace: 'default' }).read()).totals).toMatchObject({ prepared: 0 });
+    expect(
+      (await createIdbStatsStore(a.db, { workspaceId: 'ws', namespace: 'my-workload' }).read()).totals,
+    ).toMatchObject({ prepared: 1 });
+    expect((await createIdbStatsStore(a.db, { workspaceId: 'ws', namespace: 'default' }).read()).totals).toMatchObject({
+      prepared: 0,
+    });
   });
 
   it('refuses bad values with their path and writes nothing', async () => {
     expect(() => checkAgentModules({ deny_tools: ['write', 'write'] })).toThrow(/agent\.deny_tools\.1/);
     expect(() => checkAgentModules({ deny_tools: ['no spaces'] })).toThrow(/agent\.deny_tools\.0/);
     expect(() => checkAgentModules({ compact_prompt: '  ' })).toThrow(/compact_prompt/);
-    expect(() => checkAgentModules({ web_search: { url: 'http://example.org', params: { q: '{query}' }, results: { items: '', title: 't', url: 'u' } } })).toThrow(/agent\.web_search\.url/);
+    expect(() =>
+      checkAgentModules({
+        web_search: {
+          url: 'http://example.org',
+          params: { q: '{query}' },
+          results: { items: '', title: 't', url: 'u' },
+        },
+      }),
+    ).toThrow(/agent\.web_search\.url/);
   });
 });

@@ -14,7 +14,16 @@
 // when confirmed by id (`importAllSettings(db, text, {confirmed})`, ids from `previewAllSettingsImport`); otherwise
 // the rest is applied and the report names what was held back (E_IMPORT_NEEDS_CONFIRM).
 import type { HarnessDb, SettingsRecord } from '../storage';
-import { exportSettings, importSettings, previewSettingsImport, type ImportOptions, type ImportReport, type SettingsFile, type SettingsFileSection, type SettingsIssue } from '../settings';
+import {
+  exportSettings,
+  importSettings,
+  previewSettingsImport,
+  type ImportOptions,
+  type ImportReport,
+  type SettingsFile,
+  type SettingsFileSection,
+  type SettingsIssue,
+} from '../settings';
 import {
   AGENT_GLOBAL_SCOPE,
   AGENT_SETTINGS_VERSION,
@@ -67,12 +76,20 @@ function exportScope(values: unknown, withApproval: boolean): AgentScopeExport {
       checkModelConfig(model.config);
       // A deep copy of the config exactly as saved (it passed the strict checker, so it holds only allowed fields).
       const config = JSON.parse(JSON.stringify(model.config)) as Obj;
-      out.model = { config, preset: typeof model.preset === 'string' && PRESET_RE.test(model.preset) ? model.preset : null };
+      out.model = {
+        config,
+        preset: typeof model.preset === 'string' && PRESET_RE.test(model.preset) ? model.preset : null,
+      };
     } catch {
       // A stored model that no longer passes (shown as an error in Settings → Model) is not exported.
     }
   }
-  if (withApproval && typeof values.approval === 'string' && (APPROVAL_MODES as readonly string[]).includes(values.approval)) out.approval = values.approval as ApprovalMode;
+  if (
+    withApproval &&
+    typeof values.approval === 'string' &&
+    (APPROVAL_MODES as readonly string[]).includes(values.approval)
+  )
+    out.approval = values.approval as ApprovalMode;
   if (values.modules !== undefined) {
     try {
       out.modules = storedModulesOf(checkAgentModules(values.modules));
@@ -132,14 +149,25 @@ function checkScope(value: unknown, path: string, workspace: boolean): SettingsI
   const allowed = workspace ? ['id', 'name', ...SCOPE_PARTS] : SCOPE_PARTS.filter((k) => !WORKSPACE_ONLY.includes(k));
   for (const key of Object.keys(value)) {
     if (allowed.includes(key)) continue;
-    issues.push({ path: `${path}.${key}`, problem: key === 'approval' ? 'the approval mode is set per workspace, not globally' : key === 'toolView' ? 'the tools the agent sees are set per workspace, not globally' : `unknown field; allowed: ${allowed.join(', ')}` });
+    issues.push({
+      path: `${path}.${key}`,
+      problem:
+        key === 'approval'
+          ? 'the approval mode is set per workspace, not globally'
+          : key === 'toolView'
+            ? 'the tools the agent sees are set per workspace, not globally'
+            : `unknown field; allowed: ${allowed.join(', ')}`,
+    });
   }
   if (workspace && value.toolView !== undefined) {
     try {
       parseToolViewConfig(value.toolView, `${path}.toolView`);
     } catch (error) {
       const e = toErrorData(error);
-      issues.push({ path: typeof e.data?.path === 'string' ? e.data.path : `${path}.toolView`, problem: e.message.replace(/^At [^:]+: /, '').replace(/\.$/, '') });
+      issues.push({
+        path: typeof e.data?.path === 'string' ? e.data.path : `${path}.toolView`,
+        problem: e.message.replace(/^At [^:]+: /, '').replace(/\.$/, ''),
+      });
     }
   }
   if (workspace) {
@@ -151,19 +179,32 @@ function checkScope(value: unknown, path: string, workspace: boolean): SettingsI
     const at = `${path}.model`;
     if (!isObj(model)) issues.push({ path: at, problem: 'expected an object {"config": {...}, "preset": null}' });
     else {
-      for (const key of Object.keys(model)) if (key !== 'config' && key !== 'preset') issues.push({ path: `${at}.${key}`, problem: 'unknown field; allowed: config, preset' });
+      for (const key of Object.keys(model))
+        if (key !== 'config' && key !== 'preset')
+          issues.push({ path: `${at}.${key}`, problem: 'unknown field; allowed: config, preset' });
       try {
         checkModelConfig(model.config);
       } catch (error) {
         issues.push(issueOf(error, `${at}.config`, `${at}.config`));
       }
-      if (model.preset !== undefined && model.preset !== null && !(typeof model.preset === 'string' && PRESET_RE.test(model.preset))) {
+      if (
+        model.preset !== undefined &&
+        model.preset !== null &&
+        !(typeof model.preset === 'string' && PRESET_RE.test(model.preset))
+      ) {
         issues.push({ path: `${at}.preset`, problem: 'expected a preset id such as "openai", or null' });
       }
     }
   }
-  if (value.approval !== undefined && workspace && !(typeof value.approval === 'string' && (APPROVAL_MODES as readonly string[]).includes(value.approval))) {
-    issues.push({ path: `${path}.approval`, problem: `expected one of ${APPROVAL_MODES.map((m) => JSON.stringify(m)).join(', ')}` });
+  if (
+    value.approval !== undefined &&
+    workspace &&
+    !(typeof value.approval === 'string' && (APPROVAL_MODES as readonly string[]).includes(value.approval))
+  ) {
+    issues.push({
+      path: `${path}.approval`,
+      problem: `expected one of ${APPROVAL_MODES.map((m) => JSON.stringify(m)).join(', ')}`,
+    });
   }
   if (value.modules !== undefined) {
     try {
@@ -174,14 +215,18 @@ function checkScope(value: unknown, path: string, workspace: boolean): SettingsI
       issues.push({ ...issue, path: issue.path.replace(`${path}.modules.agent`, `${path}.modules`) });
     }
   }
-  if (value.rules !== undefined) for (const problem of checkRules(value.rules, `${path}.rules`)) issues.push({ path: problem.split(':')[0]!, problem: problem.slice(problem.indexOf(':') + 2) });
+  if (value.rules !== undefined)
+    for (const problem of checkRules(value.rules, `${path}.rules`))
+      issues.push({ path: problem.split(':')[0]!, problem: problem.slice(problem.indexOf(':') + 2) });
   return issues;
 }
 
 function checkAgentPart(value: unknown): SettingsIssue[] {
   if (!isObj(value)) return [{ path: 'agent', problem: 'expected an object {"global": {...}, "workspaces": [...]}' }];
   const issues: SettingsIssue[] = [];
-  for (const key of Object.keys(value)) if (key !== 'global' && key !== 'workspaces') issues.push({ path: `agent.${key}`, problem: 'unknown field; allowed: global, workspaces' });
+  for (const key of Object.keys(value))
+    if (key !== 'global' && key !== 'workspaces')
+      issues.push({ path: `agent.${key}`, problem: 'unknown field; allowed: global, workspaces' });
   if (value.global !== undefined) issues.push(...checkScope(value.global, 'agent.global', false));
   if (value.workspaces !== undefined) {
     if (!Array.isArray(value.workspaces)) issues.push({ path: 'agent.workspaces', problem: 'expected an array' });
@@ -193,7 +238,8 @@ function checkAgentPart(value: unknown): SettingsIssue[] {
 /** The checked parts of a scope as they are stored (modules in their canonical form). */
 function storedParts(value: Obj): Obj {
   const parts: Obj = {};
-  if (isObj(value.model)) parts.model = { config: value.model.config, preset: (value.model.preset as string | null | undefined) ?? null };
+  if (isObj(value.model))
+    parts.model = { config: value.model.config, preset: (value.model.preset as string | null | undefined) ?? null };
   if (value.approval !== undefined) parts.approval = value.approval;
   if (value.modules !== undefined) parts.modules = storedModulesOf(checkAgentModules(value.modules));
   if (value.rules !== undefined) parts.rules = parseRules(value.rules, 'rules');
@@ -217,7 +263,15 @@ export const AGENT_SETTINGS_SECTION: SettingsFileSection = {
     const globalNow = (await store.get(AGENT_GLOBAL_SCOPE))?.values ?? {};
     const nameOf = async (id: string) => (await findWorkspace(id, ''))?.name ?? id;
     if (isObj(part.global)) {
-      const parts = await gateScopeParts(storedParts(part.global), { scopeKey: 'global', workspace: null, current: globalNow, global: null, keyOrigins, ctx, nameOf });
+      const parts = await gateScopeParts(storedParts(part.global), {
+        scopeKey: 'global',
+        workspace: null,
+        current: globalNow,
+        global: null,
+        keyOrigins,
+        ctx,
+        nameOf,
+      });
       if (Object.keys(parts).length) {
         await store.put(agentRecord(AGENT_GLOBAL_SCOPE, { ...globalNow, ...parts }));
         report.globalApplied = true;
@@ -231,7 +285,15 @@ export const AGENT_SETTINGS_SECTION: SettingsFileSection = {
       }
       const scope = agentWorkspaceScope(target.id);
       const current = (await store.get(scope))?.values ?? {};
-      const parts = await gateScopeParts(storedParts(entry), { scopeKey: target.id, workspace: target.name, current, global: globalNow, keyOrigins, ctx, nameOf });
+      const parts = await gateScopeParts(storedParts(entry), {
+        scopeKey: target.id,
+        workspace: target.name,
+        current,
+        global: globalNow,
+        keyOrigins,
+        ctx,
+        nameOf,
+      });
       await store.put(agentRecord(scope, { ...current, ...parts }));
       if (!report.applied.includes(target.name)) report.applied.push(target.name);
     }

@@ -35,10 +35,16 @@ async function folder(files: Record<string, string>): Promise<string> {
 const nodeFs = (root: string) => createNodeWorkspaceFs({ root, access: 'read' });
 
 async function lending(): Promise<SkillWorkspaceOpener> {
-  const lender = await folder({ 'pdf/SKILL.md': '---\nname: pdf\ndescription: Fill PDF forms.\n---\nUse the form tool.\n' });
+  const lender = await folder({
+    'pdf/SKILL.md': '---\nname: pdf\ndescription: Fill PDF forms.\n---\nUse the form tool.\n',
+  });
   return async (id) => {
     if (id === 'lender') return { name: 'Team skills', fs: await nodeFs(lender) };
-    if (id === 'forgotten') throw new HarnessError('E_WORKSPACE_ACCESS_NEEDED', 'The browser needs your permission again to open this folder. Click “Restore access”.');
+    if (id === 'forgotten')
+      throw new HarnessError(
+        'E_WORKSPACE_ACCESS_NEEDED',
+        'The browser needs your permission again to open this folder. Click “Restore access”.',
+      );
     return null;
   };
 }
@@ -46,7 +52,12 @@ async function lending(): Promise<SkillWorkspaceOpener> {
 describe('skills lent by other workspaces', () => {
   it('adds the other folder’s skills after the workspace’s own, and names each one that cannot be opened', async () => {
     const own = await folder({ '.agents/skills/lint/SKILL.md': '---\nname: lint\ndescription: Lint things.\n---\n' });
-    const catalog = await skillCatalogWith(await nodeFs(own), 'self', ['self', 'lender', 'gone', 'forgotten'], await lending());
+    const catalog = await skillCatalogWith(
+      await nodeFs(own),
+      'self',
+      ['self', 'lender', 'gone', 'forgotten'],
+      await lending(),
+    );
     expect(catalog.skills.map((s) => [s.name, s.source])).toEqual([
       ['lint', '.agents/skills/lint'],
       ['pdf', 'workspace:Team skills/pdf'],
@@ -59,9 +70,13 @@ describe('skills lent by other workspaces', () => {
 
   it('stores the chosen workspaces strictly (ids, each once, at most eight)', () => {
     expect(checkAgentModules({ skill_workspaces: ['a', 'b'] }).skillWorkspaces).toEqual(['a', 'b']);
-    expect(() => checkAgentModules({ skill_workspaces: ['a', 'a'] })).toThrow(/skill_workspaces\.1: the workspace "a" is listed twice/);
+    expect(() => checkAgentModules({ skill_workspaces: ['a', 'a'] })).toThrow(
+      /skill_workspaces\.1: the workspace "a" is listed twice/,
+    );
     expect(() => checkAgentModules({ skill_workspaces: ['../x'] })).toThrow(/is not a workspace id/);
-    expect(() => checkAgentModules({ skill_workspaces: Array.from({ length: MAX_SKILL_WORKSPACES + 1 }, (_, i) => `w${i}`) })).toThrow(/at most 8/);
+    expect(() =>
+      checkAgentModules({ skill_workspaces: Array.from({ length: MAX_SKILL_WORKSPACES + 1 }, (_, i) => `w${i}`) }),
+    ).toThrow(/at most 8/);
   });
 
   it('a turn offers the lent skill to the model; without the setting it does not', async () => {
@@ -71,10 +86,26 @@ describe('skills lent by other workspaces', () => {
     for (const lend of [['lender'], []]) {
       const db = await openHarnessDb(`skill-ws-${Math.random()}`);
       await setSecret(db, 'TEST_KEY', 'sk-test');
-      await saveModel(db, null, { preset: null, config: { base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256, budget: { context_window: 1_000_000 } } });
+      await saveModel(db, null, {
+        preset: null,
+        config: {
+          base_url: server.baseUrl('openai'),
+          model: 'scripted',
+          api_key_env: 'TEST_KEY',
+          max_tokens: 256,
+          budget: { context_window: 1_000_000 },
+        },
+      });
       await saveAgentModules(db, null, lend.length ? { skill_workspaces: lend } : {});
       await saveApprovalMode(db, 'ws', 'auto');
-      const agent = createAppAgent({ db, workspaceId: 'ws', fs: await createNodeWorkspaceFs({ root: await folder({}), access: 'read-write' }), plugins: null, bridge: null, openSkillWorkspace: open });
+      const agent = createAppAgent({
+        db,
+        workspaceId: 'ws',
+        fs: await createNodeWorkspaceFs({ root: await folder({}), access: 'read-write' }),
+        plugins: null,
+        bridge: null,
+        openSkillWorkspace: open,
+      });
       const turn = await agent.startTurn({ sessionId: null, content: 'hello', signal: new AbortController().signal });
       for await (const _ of turn.events) void _;
       expect((await turn.events.result()).stopReason).toBe('stop');

@@ -28,7 +28,17 @@ async function setup() {
   dir = await mkdtemp(join(tmpdir(), 'tool-view-'));
   const db = await openHarnessDb(`tool-view-${Math.random()}`);
   await setSecret(db, 'TEST_KEY', 'sk-test');
-  await saveModel(db, null, { preset: null, config: { budget: { context_window: 1_000_000 }, protocol: 'openai', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TEST_KEY', max_tokens: 256 } });
+  await saveModel(db, null, {
+    preset: null,
+    config: {
+      budget: { context_window: 1_000_000 },
+      protocol: 'openai',
+      base_url: server.baseUrl('openai'),
+      model: 'scripted',
+      api_key_env: 'TEST_KEY',
+      max_tokens: 256,
+    },
+  });
   return { db, fs: await createNodeWorkspaceFs({ root: dir, access: 'read-write' }) };
 }
 
@@ -40,7 +50,10 @@ async function turn(db: HarnessDb, fs: Awaited<ReturnType<typeof setup>>['fs'], 
   return { result: await running.events.result(), events };
 }
 
-const sentTools = () => server!.requests.map((r) => ((r.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name).sort());
+const sentTools = () =>
+  server!.requests.map((r) =>
+    ((r.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name).sort(),
+  );
 
 describe('tool view of a workspace in app turns', () => {
   it("sends only the view's schemas for that workspace, all tools for another", async () => {
@@ -54,7 +67,12 @@ describe('tool view of a workspace in app turns', () => {
 
   it('stops before any request when the stored view is damaged, naming the code', async () => {
     const { db, fs } = await setup();
-    await db.put('settings', { scope: agentWorkspaceScope('ws-1'), version: 1, values: { toolView: { names: ['read', 'read'] } }, updatedAt: 0 });
+    await db.put('settings', {
+      scope: agentWorkspaceScope('ws-1'),
+      version: 1,
+      values: { toolView: { names: ['read', 'read'] } },
+      updatedAt: 0,
+    });
     await expect(readToolView(db, 'ws-1')).rejects.toMatchObject({ code: 'E_TOOL_VIEW_DUPLICATE' });
     const { result } = await turn(db, fs, 'ws-1');
     expect(result.stopReason).toBe('error');
@@ -69,7 +87,9 @@ describe('tool view of a workspace in app turns', () => {
     await saveToolView(db, 'ws-1', { names: ['read'], groups: ['search'] });
     expect((await readAgentSettings(db, 'ws-1')).approval).toBe('auto');
     expect(await readToolView(db, 'ws-1')).toEqual({ names: ['read'], groups: ['search'] });
-    await expect(saveToolView(db, 'ws-1', { names: [], groups: ['shell'] })).rejects.toMatchObject({ code: 'E_TOOL_VIEW_CONFIG_INVALID' });
+    await expect(saveToolView(db, 'ws-1', { names: [], groups: ['shell'] })).rejects.toMatchObject({
+      code: 'E_TOOL_VIEW_CONFIG_INVALID',
+    });
     expect(await readToolView(db, 'ws-1')).toEqual({ names: ['read'], groups: ['search'] });
     await saveToolView(db, 'ws-1', null);
     expect(await readToolView(db, 'ws-1')).toBeNull();

@@ -7,7 +7,13 @@ import { HarnessError, toErrorData, type ErrorData } from '../contracts';
 import { builtinTools, createIdbMemoryStore } from '../modules';
 import { discoverSkills } from '../modules';
 import type { HarnessDb } from '../storage';
-import { groupedSelector, parseToolViewConfig, selectToolView, type ToolSelector, type ToolViewConfig } from '../tool-views';
+import {
+  groupedSelector,
+  parseToolViewConfig,
+  selectToolView,
+  type ToolSelector,
+  type ToolViewConfig,
+} from '../tool-views';
 import { ToolRegistry } from '../tools';
 import { AGENT_SETTINGS_VERSION, agentWorkspaceScope, readAgentSettings } from './agent-settings';
 
@@ -23,12 +29,21 @@ export async function readToolView(db: HarnessDb, workspaceId: string): Promise<
 }
 
 /** Saves (validated; nothing written when invalid) or removes (null) the view of a workspace. */
-export async function saveToolView(db: HarnessDb, workspaceId: string, view: ToolViewConfig | null): Promise<ToolViewConfig | null> {
+export async function saveToolView(
+  db: HarnessDb,
+  workspaceId: string,
+  view: ToolViewConfig | null,
+): Promise<ToolViewConfig | null> {
   const checked = view ? parseToolViewConfig(view, 'tool view') : null;
   const current = { ...(await values(db, workspaceId)) };
   if (checked) current.toolView = checked;
   else delete current.toolView;
-  await db.put('settings', { scope: agentWorkspaceScope(workspaceId), version: AGENT_SETTINGS_VERSION, values: current, updatedAt: Date.now() });
+  await db.put('settings', {
+    scope: agentWorkspaceScope(workspaceId),
+    version: AGENT_SETTINGS_VERSION,
+    values: current,
+    updatedAt: Date.now(),
+  });
   return checked;
 }
 
@@ -44,7 +59,11 @@ export async function toolViewDeps(db: HarnessDb, workspaceId: string): Promise<
     const refused = toErrorData(error, 'E_TOOL_VIEW_CONFIG_INVALID');
     return {
       toolView: () => {
-        throw new HarnessError(refused.code, `${refused.message} Fix or reset "Tools the agent sees" in Settings → Agent.`, refused.data);
+        throw new HarnessError(
+          refused.code,
+          `${refused.message} Fix or reset "Tools the agent sees" in Settings → Agent.`,
+          refused.data,
+        );
       },
     };
   }
@@ -70,14 +89,29 @@ const TURN_ONLY_GROUP = /^(web|bridge|plugin:.+|mcp:.+)$/;
  * them: plugin, bridge and MCP tools, and web tools (they need the bridge or a search key), exist only when a turn
  * starts, so entries naming them are listed in `atTurnStart` rather than judged here.
  */
-export async function summariseToolView(db: HarnessDb, workspaceId: string, view: ToolViewConfig | null): Promise<ToolViewSummary> {
+export async function summariseToolView(
+  db: HarnessDb,
+  workspaceId: string,
+  view: ToolViewConfig | null,
+): Promise<ToolViewSummary> {
   const { modules } = await readAgentSettings(db, workspaceId);
   const registry = new ToolRegistry();
   // Skills listed from no folder: only the tools' schemas are needed here, and they do not depend on the catalog.
-  for (const tool of builtinTools({ selection: modules.selection, memory: createIdbMemoryStore(db), skills: () => discoverSkills([]) })) registry.register(tool);
-  registry.register(sessionResultViews({ store: createMemoryContentStore(SESSION_RESULT_STORE_LIMITS), sessionId: 'settings' }).tool);
-  const atTurnStart = view ? [...view.groups.filter((g) => TURN_ONLY_GROUP.test(g)), ...view.names.filter((n) => !registry.has(n))] : [];
-  const judged = view ? { names: view.names.filter((n) => registry.has(n)), groups: view.groups.filter((g) => !TURN_ONLY_GROUP.test(g)) } : null;
+  for (const tool of builtinTools({
+    selection: modules.selection,
+    memory: createIdbMemoryStore(db),
+    skills: () => discoverSkills([]),
+  }))
+    registry.register(tool);
+  registry.register(
+    sessionResultViews({ store: createMemoryContentStore(SESSION_RESULT_STORE_LIMITS), sessionId: 'settings' }).tool,
+  );
+  const atTurnStart = view
+    ? [...view.groups.filter((g) => TURN_ONLY_GROUP.test(g)), ...view.names.filter((n) => !registry.has(n))]
+    : [];
+  const judged = view
+    ? { names: view.names.filter((n) => registry.has(n)), groups: view.groups.filter((g) => !TURN_ONLY_GROUP.test(g)) }
+    : null;
   try {
     const v = selectToolView(registry, groupedSelector(judged));
     return { count: v.tools.length + v.pluginTools.length, bytes: v.bytes, atTurnStart, error: null };

@@ -15,7 +15,9 @@ describe('tool view in settings export/import', () => {
     const db = await fresh();
     const w = await createWorkspaceRecord(db, { name: 'Project', kind: 'opfs' });
     await saveToolView(db, w.id, { names: ['read'], groups: ['files', 'mcp:gh'] });
-    const file = JSON.parse(serializeSettings(await exportAllSettings(db))) as { agent: { workspaces: { toolView?: unknown }[] } };
+    const file = JSON.parse(serializeSettings(await exportAllSettings(db))) as {
+      agent: { workspaces: { toolView?: unknown }[] };
+    };
     expect(file.agent.workspaces[0]!.toolView).toEqual({ names: ['read'], groups: ['files', 'mcp:gh'] });
 
     const other = await fresh();
@@ -25,11 +27,17 @@ describe('tool view in settings export/import', () => {
 
     const bad = structuredClone(file) as { agent: { workspaces: { toolView?: unknown }[]; global?: unknown } };
     bad.agent.workspaces[0]!.toolView = { names: ['read'], groups: ['files', 'files'] };
-    const refused = await importAllSettings(other, JSON.stringify(bad)).then(() => null, (e: unknown) => e as { message: string });
+    const refused = await importAllSettings(other, JSON.stringify(bad)).then(
+      () => null,
+      (e: unknown) => e as { message: string },
+    );
     expect(refused?.message).toContain('agent.workspaces.0.toolView.groups[1]');
     bad.agent.workspaces[0]!.toolView = { names: [], groups: [] };
     bad.agent.global = { toolView: { names: [], groups: [] } };
-    const global = await importAllSettings(other, JSON.stringify(bad)).then(() => null, (e: unknown) => e as { message: string });
+    const global = await importAllSettings(other, JSON.stringify(bad)).then(
+      () => null,
+      (e: unknown) => e as { message: string },
+    );
     expect(global?.message).toContain('agent.global.toolView');
     expect(await readToolView(other, target.id)).toEqual({ names: ['read'], groups: ['files', 'mcp:gh'] });
   });

@@ -18,7 +18,13 @@ function fakeBridge(hooks: BridgeManifest['hooks']) {
   return { calls, bridge: async () => ({ client, connection }) };
 }
 
-const ports = (bridge: ReturnType<typeof fakeBridge>['bridge']) => ({ workspaceId: 'ws-1', approval: 'ask' as const, plugins: null, bridge, signal: new AbortController().signal });
+const ports = (bridge: ReturnType<typeof fakeBridge>['bridge']) => ({
+  workspaceId: 'ws-1',
+  approval: 'ask' as const,
+  plugins: null,
+  bridge,
+  signal: new AbortController().signal,
+});
 
 describe('bridge hooks in a turn', () => {
   it('registers a "*" hook without an unknown-event warning and sends each event to the bridge', async () => {
@@ -28,9 +34,16 @@ describe('bridge hooks in a turn', () => {
     expect(ext.hooks).toHaveLength(1);
     const pipeline = new HookPipeline();
     pipeline.register(ext.hooks[0]!);
-    expect([pipeline.has('session_load'), pipeline.has('after_response'), pipeline.has('before_turn')]).toEqual([true, true, true]);
+    expect([pipeline.has('session_load'), pipeline.has('after_response'), pipeline.has('before_turn')]).toEqual([
+      true,
+      true,
+      true,
+    ]);
     const ctx = { signal: new AbortController().signal };
-    expect(await pipeline.handlersFor('user_input')[0]!.handle('user_input', { text: 'hi' }, ctx)).toEqual({ text: 'hi', seen: 'user_input' });
+    expect(await pipeline.handlersFor('user_input')[0]!.handle('user_input', { text: 'hi' }, ctx)).toEqual({
+      text: 'hi',
+      seen: 'user_input',
+    });
     expect(calls.map((c) => c.event)).toEqual(['user_input']);
   });
 

@@ -64,12 +64,19 @@ export const BRIDGE_MANIFEST_MS = 5_000;
 
 const unavailable = (source: string, error: unknown): ErrorData => {
   const e = toErrorData(error, 'E_TOOL_SOURCE_FAILED');
-  return { code: 'E_TOOL_SOURCE_FAILED', message: `The tools of ${source} are unavailable this turn: ${e.message}`, data: { source, cause: e.code } };
+  return {
+    code: 'E_TOOL_SOURCE_FAILED',
+    message: `The tools of ${source} are unavailable this turn: ${e.message}`,
+    data: { source, cause: e.code },
+  };
 };
 
 export async function turnExtensions(ports: ExtensionPorts): Promise<TurnExtensions> {
   const out: TurnExtensions = { tools: [], hooks: [], warnings: [] };
-  const [plugins, bridge] = await Promise.allSettled([pluginTools(ports), ports.bridge ? bridgeExtensions(ports.bridge, ports) : Promise.resolve(undefined)]);
+  const [plugins, bridge] = await Promise.allSettled([
+    pluginTools(ports),
+    ports.bridge ? bridgeExtensions(ports.bridge, ports) : Promise.resolve(undefined),
+  ]);
   if (plugins.status === 'fulfilled') out.tools.push(...plugins.value);
   else out.warnings.push(unavailable('plugins', plugins.reason));
   if (bridge.status === 'rejected') out.warnings.push(unavailable('i-bridge', bridge.reason));
@@ -82,7 +89,13 @@ export async function turnExtensions(ports: ExtensionPorts): Promise<TurnExtensi
   return out;
 }
 
-async function pluginTools({ plugins, workspaceId, approval, askWrite, rules }: ExtensionPorts): Promise<ToolDefinition[]> {
+async function pluginTools({
+  plugins,
+  workspaceId,
+  approval,
+  askWrite,
+  rules,
+}: ExtensionPorts): Promise<ToolDefinition[]> {
   if (!plugins) return [];
   const source = pluginToolSource(plugins, {
     workspaceId,
@@ -121,13 +134,28 @@ function personApproves(call: { callId: string; publicName: string }, askWrite: 
  * matching deny refuses it even in yolo, an allow writes it unasked (a file that always asks still asks), no rule
  * leaves the mode's answer.
  */
-function ruledWrites(call: { callId: string; publicName: string }, approval: AgentSettings['approval'], rules: RuleSet, askWrite: AskWrite | undefined): WriteApproval {
+function ruledWrites(
+  call: { callId: string; publicName: string },
+  approval: AgentSettings['approval'],
+  rules: RuleSet,
+  askWrite: AskWrite | undefined,
+): WriteApproval {
   const ask = personApproves(call, askWrite);
   return {
     mode: 'ask',
     approve: async (request, signal) => {
-      const tool: ToolDefinition = { schema: { name: call.publicName, description: '', parameters: {} }, approval: 'ask', external: true, origin: { kind: 'plugin', pluginId: request.pluginId }, execute: async () => ({ output: '' }) };
-      const rule = rules.decide(tool, { path: request.path, ...(request.realPath !== undefined ? { realPath: request.realPath } : {}) }, true);
+      const tool: ToolDefinition = {
+        schema: { name: call.publicName, description: '', parameters: {} },
+        approval: 'ask',
+        external: true,
+        origin: { kind: 'plugin', pluginId: request.pluginId },
+        execute: async () => ({ output: '' }),
+      };
+      const rule = rules.decide(
+        tool,
+        { path: request.path, ...(request.realPath !== undefined ? { realPath: request.realPath } : {}) },
+        true,
+      );
       if (rule?.decision === 'deny') return false;
       if (approval === 'yolo') return true;
       if (request.alwaysAsk) return ask(request, signal);
@@ -137,7 +165,10 @@ function ruledWrites(call: { callId: string; publicName: string }, approval: Age
   };
 }
 
-async function bridgeExtensions(connect: () => Promise<ConnectedBridge | undefined>, { workspaceId, signal }: ExtensionPorts) {
+async function bridgeExtensions(
+  connect: () => Promise<ConnectedBridge | undefined>,
+  { workspaceId, signal }: ExtensionPorts,
+) {
   const connected = await connect();
   if (!connected) return undefined; // not paired: nothing to offer, nothing to warn about
   const { client, connection } = connected;
@@ -155,9 +186,14 @@ async function bridgeExtensions(connect: () => Promise<ConnectedBridge | undefin
   const known = listed.filter((e): e is HookEvent | '*' => e === '*' || (HOOK_EVENTS as readonly string[]).includes(e));
   const unknown = listed.filter((e) => !known.includes(e as HookEvent | '*'));
   if (unknown.length) {
-    warnings.push({ code: 'E_HOOK_UNKNOWN_EVENT', message: `i-bridge lists hooks for events this app does not have (${unknown.join(', ')}); they do not run. Check the bridge manifest.`, data: { source: 'i-bridge', events: unknown } });
+    warnings.push({
+      code: 'E_HOOK_UNKNOWN_EVENT',
+      message: `i-bridge lists hooks for events this app does not have (${unknown.join(', ')}); they do not run. Check the bridge manifest.`,
+      data: { source: 'i-bridge', events: unknown },
+    });
   }
   const events = known.includes('*') ? (['*'] as const) : known;
-  if (events.length) hooks.push(manifestHookHandler('i-bridge', events, (event, data, s) => runner.run(event, data, s)));
+  if (events.length)
+    hooks.push(manifestHookHandler('i-bridge', events, (event, data, s) => runner.run(event, data, s)));
   return { tools, ...(webFetch ? { webFetch } : {}), hooks, warnings };
 }

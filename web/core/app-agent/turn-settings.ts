@@ -26,7 +26,12 @@ export function modelSettingsOf(config: ModelConfig): ModelSettings {
 
 export function approvalSettingsOf(mode: AgentSettings['approval'], rules?: AgentSettings['rules']): ApprovalSettings {
   const scoped = rules ? scopedRules(rules.workspace, rules.global) : [];
-  return { mode: mode === 'auto' ? 'auto' : 'ask', deny_tools: [], yolo: mode === 'yolo', ...(scoped.length ? { rules: new RuleSet(scoped) } : {}) };
+  return {
+    mode: mode === 'auto' ? 'auto' : 'ask',
+    deny_tools: [],
+    yolo: mode === 'yolo',
+    ...(scoped.length ? { rules: new RuleSet(scoped) } : {}),
+  };
 }
 
 export const titleOf = (content: string | ContentPart[]) => {

@@ -20,7 +20,11 @@ it('puts the files forward again when the conversation cannot be saved', async (
   const checkpoints = createNodeCheckpointStore({ sessionsRoot: mkdtempSync(join(tmpdir(), 'rewind-s-')) });
   const turn = await startTurnCheckpoints({ store: checkpoints, session: 's', turnId: 'turn-1' });
   await turn.fsFor({ id: 'c1', name: 'write', step: 1 }, fs).writeText('f.txt', 'after\n');
-  const messages: Message[] = [{ role: 'system', content: 'sys' }, { role: 'user', content: 'change it', _turn: 'turn-1' }, { role: 'assistant', content: 'done' }];
+  const messages: Message[] = [
+    { role: 'system', content: 'sys' },
+    { role: 'user', content: 'change it', _turn: 'turn-1' },
+    { role: 'assistant', content: 'done' },
+  ];
   const info = { id: 's', workspaceId: 'w', title: 't', createdAt: 0, updatedAt: 0, checkpointSeq: 2 };
   const sessions = {
     load: async () => ({ info, messages }),

@@ -3,7 +3,22 @@
 // now), reverts (a file, a turn, everything since a turn, a file to given contents — one hunk — and the undo of a
 // revert), and "Rewind to here": the conversation, the files, or both, back to before a prompt.
 import { diffLines } from 'diff';
-import { changesOf, currentState, revertFile, revertSince, revertTurn, undoRevert, revertedSeqs, ABSENT, sha256Hex, type ChangeRow, type CheckpointRecord, type CheckpointStore, type RevertResult, type RevertRow } from '../checkpoints';
+import {
+  changesOf,
+  currentState,
+  revertFile,
+  revertSince,
+  revertTurn,
+  undoRevert,
+  revertedSeqs,
+  ABSENT,
+  sha256Hex,
+  type ChangeRow,
+  type CheckpointRecord,
+  type CheckpointStore,
+  type RevertResult,
+  type RevertRow,
+} from '../checkpoints';
 import { HarnessError } from '../contracts';
 import type { WorkspaceFs } from '../contracts';
 import type { Message } from '../contracts';
@@ -65,7 +80,12 @@ export interface RewindResult {
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 export function createUndo(o: { checkpoints: CheckpointStore; sessions: SessionStore; fs: () => WorkspaceFs }) {
-  const ctx = (session: string, force?: boolean) => ({ store: o.checkpoints, fs: o.fs(), session, ...(force ? { force } : {}) });
+  const ctx = (session: string, force?: boolean) => ({
+    store: o.checkpoints,
+    fs: o.fs(),
+    session,
+    ...(force ? { force } : {}),
+  });
 
   async function text(session: string, sha: string): Promise<string | null | 'missing' | 'binary'> {
     if (sha === ABSENT) return null;
@@ -109,7 +129,9 @@ export function createUndo(o: { checkpoints: CheckpointStore; sessions: SessionS
       let added: number | null = null;
       let removed: number | null = null;
       const small = (first.beforeBytes ?? 0) <= MAX_DIFF_BYTES && (last.afterBytes ?? 0) <= MAX_DIFF_BYTES;
-      const [a, b] = small ? await Promise.all([text(session, first.before), text(session, last.after)]) : ['missing', 'missing'];
+      const [a, b] = small
+        ? await Promise.all([text(session, first.before), text(session, last.after)])
+        : ['missing', 'missing'];
       if (a !== 'missing' && a !== 'binary' && b !== 'missing' && b !== 'binary') {
         added = removed = 0;
         for (const part of diffLines(a ?? '', b ?? '')) {
@@ -120,18 +142,29 @@ export function createUndo(o: { checkpoints: CheckpointStore; sessions: SessionS
       const now = await currentState(fs, path).catch(() => null);
       files.push({ path, change, turns: [...turns], added, removed, changedSince: now !== null && now !== last.after });
     }
-    const totals = { files: files.length, added: files.reduce((n, f) => n + (f.added ?? 0), 0), removed: files.reduce((n, f) => n + (f.removed ?? 0), 0) };
+    const totals = {
+      files: files.length,
+      added: files.reduce((n, f) => n + (f.added ?? 0), 0),
+      removed: files.reduce((n, f) => n + (f.removed ?? 0), 0),
+    };
     return { rows, reverts, files, totals };
   }
 
   async function versions(session: string, path: string): Promise<FileVersions> {
     const span = spans(await o.checkpoints.list(session)).get(path);
-    if (!span) throw new HarnessError('E_CHANGE_NOT_FOUND', `${path} has no change of this session left to show (it was never changed, or every change is reverted).`, { path });
+    if (!span)
+      throw new HarnessError(
+        'E_CHANGE_NOT_FOUND',
+        `${path} has no change of this session left to show (it was never changed, or every change is reverted).`,
+        { path },
+      );
     const fs = o.fs();
     const stat = await fs.stat(path);
     const currentBytes = stat && !stat.directory ? await fs.readBytes(path) : null;
     const currentSha = currentBytes ? await sha256Hex(currentBytes) : ABSENT;
-    const big = [span.first.beforeBytes, span.last.afterBytes, currentBytes?.byteLength ?? 0].some((n) => (n ?? 0) > MAX_DIFF_BYTES);
+    const big = [span.first.beforeBytes, span.last.afterBytes, currentBytes?.byteLength ?? 0].some(
+      (n) => (n ?? 0) > MAX_DIFF_BYTES,
+    );
     if (big) return { path, before: null, after: null, current: null, currentSha, unavailable: 'too-large' };
     let current: string | null | 'binary' = null;
     if (currentBytes) {
@@ -143,31 +176,63 @@ export function createUndo(o: { checkpoints: CheckpointStore; sessions: SessionS
     }
     const [before, after] = await Promise.all([text(session, span.first.before), text(session, span.last.after)]);
     for (const v of [before, after, current]) {
-      if (v === 'missing' || v === 'binary') return { path, before: null, after: null, current: null, currentSha, unavailable: v };
+      if (v === 'missing' || v === 'binary')
+        return { path, before: null, after: null, current: null, currentSha, unavailable: v };
     }
-    return { path, before: before as string | null, after: after as string | null, current: current as string | null, currentSha };
+    return {
+      path,
+      before: before as string | null,
+      after: after as string | null,
+      current: current as string | null,
+      currentSha,
+    };
   }
 
   /**
    * Puts `path` to `content` as a partial revert (one hunk of the session's change undone), recorded like a revert so
    * it can be undone and later reverts stay consistent. Refused when the file no longer holds `expectedSha`.
    */
-  async function revertPart(session: string, path: string, content: string, expectedSha: string): Promise<RevertResult> {
+  async function revertPart(
+    session: string,
+    path: string,
+    content: string,
+    expectedSha: string,
+  ): Promise<RevertResult> {
     const span = spans(await o.checkpoints.list(session)).get(path);
-    if (!span) throw new HarnessError('E_CHANGE_NOT_FOUND', `${path} has no change of this session left to revert.`, { path });
+    if (!span)
+      throw new HarnessError('E_CHANGE_NOT_FOUND', `${path} has no change of this session left to revert.`, { path });
     const fs = o.fs();
     const stat = await fs.stat(path);
     const held = stat && !stat.directory ? await fs.readBytes(path) : null;
     const actual = held ? await sha256Hex(held) : ABSENT;
     if (actual !== expectedSha) {
-      throw new HarnessError('E_REVERT_CONFLICT', `${path} changed while you were looking at it. Nothing was reverted. Look at the file again and choose the part to revert.`, { path, expected: expectedSha, actual, conflicts: [{ path, expected: expectedSha, actual }] });
+      throw new HarnessError(
+        'E_REVERT_CONFLICT',
+        `${path} changed while you were looking at it. Nothing was reverted. Look at the file again and choose the part to revert.`,
+        { path, expected: expectedSha, actual, conflicts: [{ path, expected: expectedSha, actual }] },
+      );
     }
     const bytes = new TextEncoder().encode(content);
     const replaced = held ? await o.checkpoints.putBlob(session, held) : ABSENT;
     const target = await o.checkpoints.putBlob(session, bytes);
     await fs.writeBytes(path, bytes);
     const group = `p${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
-    await o.checkpoints.append({ kind: 'revert', session, turn: span.last.turn, step: 0, callId: group, tool: 'revert', path, before: replaced, after: target, beforeBytes: held?.byteLength ?? null, afterBytes: bytes.byteLength, at: Date.now(), group, covers: [] });
+    await o.checkpoints.append({
+      kind: 'revert',
+      session,
+      turn: span.last.turn,
+      step: 0,
+      callId: group,
+      tool: 'revert',
+      path,
+      before: replaced,
+      after: target,
+      beforeBytes: held?.byteLength ?? null,
+      afterBytes: bytes.byteLength,
+      at: Date.now(),
+      group,
+      covers: [],
+    });
     return { group, files: [{ path, restored: target, replaced: actual, bytes: bytes.byteLength }], forced: [] };
   }
 
@@ -197,22 +262,35 @@ export function createUndo(o: { checkpoints: CheckpointStore; sessions: SessionS
     const loaded = await o.sessions.load(session);
     const prompt = loaded.messages[index];
     if (!prompt || prompt.role !== 'user' || prompt._meta !== undefined) {
-      throw new HarnessError('E_REWIND_NOT_A_PROMPT', 'Rewind works from one of your messages. Choose “Rewind to here” on the message to go back to.', { index });
+      throw new HarnessError(
+        'E_REWIND_NOT_A_PROMPT',
+        'Rewind works from one of your messages. Choose “Rewind to here” on the message to go back to.',
+        { index },
+      );
     }
     let files: RevertResult | null = null;
     if (mode !== 'conversation') {
       const turn = await turnOf(session, prompt);
       if (turn === null) {
-        throw new HarnessError('E_REWIND_NO_CHECKPOINT', 'This message has no undo record (it was sent before undo existed, or its records were pruned). Rewind the conversation only, or revert files from the Changes panel.', { index });
+        throw new HarnessError(
+          'E_REWIND_NO_CHECKPOINT',
+          'This message has no undo record (it was sent before undo existed, or its records were pruned). Rewind the conversation only, or revert files from the Changes panel.',
+          { index },
+        );
       }
       const live = spans(await o.checkpoints.list(session));
-      if ([...live.values()].some((s) => [...s.turns].some((t) => t >= turn))) files = await revertSince(ctx(session, force), turn);
+      if ([...live.values()].some((s) => [...s.turns].some((t) => t >= turn)))
+        files = await revertSince(ctx(session, force), turn);
     }
     let messages: number | null = null;
     if (mode !== 'files') {
       // The files first: a conflict refuses before the conversation changes, so the two never disagree.
       try {
-        await o.sessions.commit(session, [{ kind: 'reset', messages: loaded.messages.slice(0, index) }], loaded.info.checkpointSeq);
+        await o.sessions.commit(
+          session,
+          [{ kind: 'reset', messages: loaded.messages.slice(0, index) }],
+          loaded.info.checkpointSeq,
+        );
       } catch (error) {
         // Files and conversation go back together or not at all: put the files back as they were, then report.
         if (files) await undoRevert(ctx(session, true), files.group).catch(() => undefined);

@@ -10,10 +10,15 @@ import type { ApprovalRequest } from './types';
 const writeThenStop = [{ tool_calls: [call('w1', 'write', { path: 'out.txt', text: 'x' })] }, { content: 'ok' }];
 const policy = (answer: unknown, fail = false) => {
   const hooks = new HookPipeline();
-  hooks.register({ name: 'policy', source: 'profile', events: ['tool_approval'], handle: (_e, d) => {
-    if (fail) throw new Error('policy crashed');
-    return { ...(d as object), decision: answer };
-  } });
+  hooks.register({
+    name: 'policy',
+    source: 'profile',
+    events: ['tool_approval'],
+    handle: (_e, d) => {
+      if (fail) throw new Error('policy crashed');
+      return { ...(d as object), decision: answer };
+    },
+  });
   return hooks;
 };
 
@@ -22,13 +27,19 @@ describe('approval gate', () => {
     const asked: ApprovalRequest[] = [];
     const log: string[] = [];
     const run = await runScripted(
-      [{ tool_calls: [call('r1', 'read', { path: 'a' }), call('w1', 'write', { path: 'out.txt', text: 'x' })] }, { content: 'ok' }],
+      [
+        { tool_calls: [call('r1', 'read', { path: 'a' }), call('w1', 'write', { path: 'out.txt', text: 'x' })] },
+        { content: 'ok' },
+      ],
       { tools: [readTool(log), writeTool(log)], files: { a: 'A' }, askPerson: async (r) => (asked.push(r), 'allow') },
     );
     expect(asked.map((r) => [r.name, r.arguments])).toEqual([['write', { path: 'out.txt', text: 'x' }]]);
     expect(log).toEqual(['read a', 'write out.txt']);
     expect(run.events.filter((e) => e.type === 'approval-needed')).toHaveLength(1);
-    expect(run.events.filter((e) => e.type === 'approval').map((e) => (e.type === 'approval' ? e.by : ''))).toEqual(['free', 'person']);
+    expect(run.events.filter((e) => e.type === 'approval').map((e) => (e.type === 'approval' ? e.by : ''))).toEqual([
+      'free',
+      'person',
+    ]);
   });
 
   it('returns a declined call to the model as a tool error and continues the turn', async () => {
@@ -72,16 +83,28 @@ describe('approval gate', () => {
 
   it('never runs a deny_tools tool, not even under yolo or an allowing policy', async () => {
     const log: string[] = [];
-    const run = await runScripted(writeThenStop, { tools: [writeTool(log)], approval: { yolo: true, deny_tools: ['write'] }, hooks: policy('allow') });
+    const run = await runScripted(writeThenStop, {
+      tools: [writeTool(log)],
+      approval: { yolo: true, deny_tools: ['write'] },
+      hooks: policy('allow'),
+    });
     expect(log).toEqual([]);
     expect(run.result.toolCalls[0]).toMatchObject({ code: 'E_TOOL_DENIED' });
   });
 
   it('asks for external tools even when they declare themselves free', async () => {
     const log: string[] = [];
-    const plugin: ToolDefinition = { ...readTool(log), schema: { ...readTool().schema, name: 'plugin_read' }, external: true };
+    const plugin: ToolDefinition = {
+      ...readTool(log),
+      schema: { ...readTool().schema, name: 'plugin_read' },
+      external: true,
+    };
     let asked = 0;
-    await runScripted([{ tool_calls: [call('p1', 'plugin_read', { path: 'a' })] }, { content: 'ok' }], { tools: [plugin], files: { a: 'A' }, askPerson: async () => (asked++, 'deny') });
+    await runScripted([{ tool_calls: [call('p1', 'plugin_read', { path: 'a' })] }, { content: 'ok' }], {
+      tools: [plugin],
+      files: { a: 'A' },
+      askPerson: async () => (asked++, 'deny'),
+    });
     expect(asked).toBe(1);
     expect(log).toEqual([]);
   });
@@ -97,7 +120,11 @@ describe('approval gate', () => {
     for (const [hooks, ran, asks] of cases) {
       const log: string[] = [];
       let asked = 0;
-      const run = await runScripted(writeThenStop, { tools: [writeTool(log)], hooks, askPerson: async () => (asked++, 'allow') });
+      const run = await runScripted(writeThenStop, {
+        tools: [writeTool(log)],
+        hooks,
+        askPerson: async () => (asked++, 'allow'),
+      });
       expect([log.length > 0, asked]).toEqual([ran, asks]);
       if (!ran) expect(run.result.toolCalls[0]!.error).toBe(true);
     }
@@ -108,7 +135,12 @@ describe('approval gate', () => {
     let seen: unknown;
     hooks.register({ name: 'spy', source: 'profile', events: ['tool_approval'], handle: (_e, d) => ((seen = d), d) });
     await runScripted(writeThenStop, { tools: [writeTool()], hooks });
-    expect(seen).toEqual({ name: 'write', arguments: { path: 'out.txt', text: 'x' }, external: false, decision: 'ask' });
+    expect(seen).toEqual({
+      name: 'write',
+      arguments: { path: 'out.txt', text: 'x' },
+      external: false,
+      decision: 'ask',
+    });
   });
 });
 
@@ -117,20 +149,25 @@ describe('edit conflict detection', () => {
     for (const changeMeanwhile of [true, false]) {
       const log: string[] = [];
       const fs = memoryFs({ 'f.txt': 'a-original' });
-      const run = await runScripted([{ tool_calls: [call('e1', 'edit', { path: 'f.txt', old: 'a', new: 'b' })] }, { content: 'ok' }], {
-        tools: [editTool(log)],
-        fs,
-        askPerson: async (req) => {
-          expect(req.prepared?.summary).toBe('Edit f.txt');
-          if (changeMeanwhile) await fs.writeText('f.txt', 'a-changed-by-someone');
-          return 'allow';
+      const run = await runScripted(
+        [{ tool_calls: [call('e1', 'edit', { path: 'f.txt', old: 'a', new: 'b' })] }, { content: 'ok' }],
+        {
+          tools: [editTool(log)],
+          fs,
+          askPerson: async (req) => {
+            expect(req.prepared?.summary).toBe('Edit f.txt');
+            if (changeMeanwhile) await fs.writeText('f.txt', 'a-changed-by-someone');
+            return 'allow';
+          },
         },
-      });
+      );
       const text = new TextDecoder().decode(fs.files.get('f.txt'));
       if (changeMeanwhile) {
         expect(text).toBe('a-changed-by-someone');
         expect(run.result.toolCalls[0]).toMatchObject({ ran: true, error: true, code: 'E_EDIT_CONFLICT' });
-        expect(String(run.model.calls[1]!.input.history.at(-1)!.content)).toContain('changed after the edit was prepared');
+        expect(String(run.model.calls[1]!.input.history.at(-1)!.content)).toContain(
+          'changed after the edit was prepared',
+        );
       } else {
         expect(text).toBe('b-original');
         expect(log).toEqual(['edit f.txt']);

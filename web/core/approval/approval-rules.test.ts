@@ -59,14 +59,28 @@ describe('approval rules: which rule decides', () => {
       { decision: 'allow', tool: 'mcp:files' },
       { decision: 'ask', tool: 'group:bridge' },
     ]);
-    const plugin = tool('example_words--count', { external: true, origin: { kind: 'plugin', pluginId: 'example.words' } });
-    const other = tool('example_words2--count', { external: true, origin: { kind: 'plugin', pluginId: 'example.words2' } });
+    const plugin = tool('example_words--count', {
+      external: true,
+      origin: { kind: 'plugin', pluginId: 'example.words' },
+    });
+    const other = tool('example_words2--count', {
+      external: true,
+      origin: { kind: 'plugin', pluginId: 'example.words2' },
+    });
     expect(set.decide(plugin, undefined)?.decision).toBe('deny');
     expect(set.decide(other, undefined)).toBeNull();
-    expect(set.decide(tool('mcp__files__read', { external: true, origin: { kind: 'mcp', server: 'files' } }), undefined)?.decision).toBe('allow');
+    expect(
+      set.decide(tool('mcp__files__read', { external: true, origin: { kind: 'mcp', server: 'files' } }), undefined)
+        ?.decision,
+    ).toBe('allow');
     expect(set.decide(tool('build', { external: true, origin: { kind: 'bridge' } }), undefined)?.decision).toBe('ask');
     // group:writes is the built-in writers only.
-    expect(rules([{ decision: 'allow', tool: 'group:writes' }]).decide(tool('write', { external: true, origin: { kind: 'bridge' } }), 'a')).toBeNull();
+    expect(
+      rules([{ decision: 'allow', tool: 'group:writes' }]).decide(
+        tool('write', { external: true, origin: { kind: 'bridge' } }),
+        'a',
+      ),
+    ).toBeNull();
   });
 
   it('matches deny and ask rules on the case-folded path too (a case-insensitive folder), allow rules exactly', () => {
@@ -86,10 +100,16 @@ describe('approval rules: which rule decides', () => {
   it('refuses a bad list whole, naming each problem', () => {
     expect(() => parseRules([{ decision: 'maybe', tool: 'edit' }], 'rules')).toThrow(/rules\[0\]\.decision/);
     expect(() => parseRules([{ decision: 'allow', tool: 'rm -rf' }], 'rules')).toThrow(/rules\[0\]\.tool/);
-    expect(() => parseRules([{ decision: 'allow', tool: 'edit', path: '/etc/**' }], 'rules')).toThrow(/rules\[0\]\.path/);
-    expect(() => parseRules([{ decision: 'allow', tool: 'edit', when: 'always' }], 'rules')).toThrow(/rules\[0\]\.when: unknown key/);
+    expect(() => parseRules([{ decision: 'allow', tool: 'edit', path: '/etc/**' }], 'rules')).toThrow(
+      /rules\[0\]\.path/,
+    );
+    expect(() => parseRules([{ decision: 'allow', tool: 'edit', when: 'always' }], 'rules')).toThrow(
+      /rules\[0\]\.when: unknown key/,
+    );
     expect(() => parseRules({}, 'rules')).toThrow(/expected a list/);
-    expect(parseRules([{ decision: 'ask', tool: 'edit', path: 'package.json' }], 'rules')).toEqual([{ decision: 'ask', tool: 'edit', path: 'package.json' }]);
+    expect(parseRules([{ decision: 'ask', tool: 'edit', path: 'package.json' }], 'rules')).toEqual([
+      { decision: 'ask', tool: 'edit', path: 'package.json' },
+    ]);
   });
 });
 
@@ -113,8 +133,16 @@ describe('approval rules in the gate', () => {
 
   async function turn(calls: ReturnType<typeof call>[], yolo = false) {
     const asked: string[] = [];
-    const askPerson = async (r: ApprovalRequest) => (asked.push(`${r.name} ${r.prepared?.target?.path ?? String(r.arguments.path)}`), 'allow' as const);
-    const run = await runScripted([{ tool_calls: calls }, { content: 'done' }], { tools: [readTool(), writeTool(), editTool()], fs: fs as never, approval: { mode: 'ask', rules: ruleSet, yolo }, askPerson });
+    const askPerson = async (r: ApprovalRequest) => (
+      asked.push(`${r.name} ${r.prepared?.target?.path ?? String(r.arguments.path)}`),
+      'allow' as const
+    );
+    const run = await runScripted([{ tool_calls: calls }, { content: 'done' }], {
+      tools: [readTool(), writeTool(), editTool()],
+      fs: fs as never,
+      approval: { mode: 'ask', rules: ruleSet, yolo },
+      askPerson,
+    });
     return { run, asked };
   }
 
@@ -133,13 +161,21 @@ describe('approval rules in the gate', () => {
     expect(await fs.readText('src/a.ts')).toBe('b\n');
     expect(await fs.readText('secrets/key.txt')).toBe('k\n');
     // Each tool message records who decided it; the rule, when one did (the tool card shows it, after a reload too).
-    const decided = Object.fromEntries(run.result.messages.flatMap((m) => (m.role === 'tool' ? [[m.tool_call_id, m._approval]] : [])));
+    const decided = Object.fromEntries(
+      run.result.messages.flatMap((m) => (m.role === 'tool' ? [[m.tool_call_id, m._approval]] : [])),
+    );
     expect(decided).toEqual({
       e1: { by: 'rule', rule: { decision: 'allow', tool: 'edit', path: 'src/**', scope: 'workspace', index: 0 } },
       e2: { by: 'person' },
-      w1: { by: 'rule', rule: { decision: 'deny', tool: 'group:writes', path: 'secrets/**', scope: 'workspace', index: 2 } },
+      w1: {
+        by: 'rule',
+        rule: { decision: 'deny', tool: 'group:writes', path: 'secrets/**', scope: 'workspace', index: 2 },
+      },
     });
-    expect(run.events.find((e) => e.type === 'approval' && e.id === 'e1')).toMatchObject({ by: 'rule', rule: { path: 'src/**' } });
+    expect(run.events.find((e) => e.type === 'approval' && e.id === 'e1')).toMatchObject({
+      by: 'rule',
+      rule: { path: 'src/**' },
+    });
     const denial = run.events.find((e) => e.type === 'tool-result' && e.id === 'w1');
     expect(denial).toMatchObject({ output: expect.stringContaining('deny group:writes on secrets/**') });
   });
@@ -147,12 +183,15 @@ describe('approval rules in the gate', () => {
   it('keeps asking for a protected path under an allow rule, and a deny rule holds under yolo', async () => {
     const asking = rules([{ decision: 'allow', tool: '*' }]);
     const asked: string[] = [];
-    const run = await runScripted([{ tool_calls: [call('w', 'write', { path: '.vscode/settings.json', content: '{}' })] }, { content: 'done' }], {
-      tools: [writeTool()],
-      fs: fs as never,
-      approval: { mode: 'ask', rules: asking },
-      askPerson: async (r) => (asked.push(r.name), 'deny'),
-    });
+    const run = await runScripted(
+      [{ tool_calls: [call('w', 'write', { path: '.vscode/settings.json', content: '{}' })] }, { content: 'done' }],
+      {
+        tools: [writeTool()],
+        fs: fs as never,
+        approval: { mode: 'ask', rules: asking },
+        askPerson: async (r) => (asked.push(r.name), 'deny'),
+      },
+    );
     expect(asked).toEqual(['write']);
     expect(run.result.toolCalls[0]).toMatchObject({ ran: false });
     const { run: yolo } = await turn([call('w1', 'write', { path: 'secrets/key.txt', content: 'stolen' })], true);

@@ -16,7 +16,11 @@ async function toolErrorAfter(answer: ApprovalAnswer) {
 
 describe('denying a tool call with a reason', () => {
   it('gives the model the person’s reason, quoted as their words, in the tool error', async () => {
-    const { log, sent, call: c } = await toolErrorAfter({ decision: 'deny', reason: 'Write to notes/out.txt instead,\nnot the root.' });
+    const {
+      log,
+      sent,
+      call: c,
+    } = await toolErrorAfter({ decision: 'deny', reason: 'Write to notes/out.txt instead,\nnot the root.' });
     expect(log).toEqual([]);
     expect(sent).toMatchObject({ role: 'tool', tool_call_id: 'w1', _error: true });
     expect(String(sent.content)).toContain('in their own words: "Write to notes/out.txt instead, not the root."');

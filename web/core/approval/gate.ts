@@ -36,20 +36,45 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
   const { tool, request, settings, hooks, askPerson, signal } = input;
   const name = tool.schema.name;
   if (settings.deny_tools.includes(name)) {
-    return refuse('deny_tools', 'E_TOOL_DENIED', `The tool "${name}" is in deny_tools of the approval settings, so it never runs. Do the task without it.`);
+    return refuse(
+      'deny_tools',
+      'E_TOOL_DENIED',
+      `The tool "${name}" is in deny_tools of the approval settings, so it never runs. Do the task without it.`,
+    );
   }
   const alwaysAsk = request.prepared?.alwaysAsk;
   const initial = defaultDecision(tool, settings, alwaysAsk !== undefined);
   let decision: ApprovalDecision = initial;
-  let by = initial === 'allow' ? (alwaysAsk ? 'yolo' : tool.approval === 'free' && !tool.external ? 'free' : settings.yolo ? 'yolo' : 'auto') : 'default';
+  let by =
+    initial === 'allow'
+      ? alwaysAsk
+        ? 'yolo'
+        : tool.approval === 'free' && !tool.external
+          ? 'free'
+          : settings.yolo
+            ? 'yolo'
+            : 'auto'
+      : 'default';
   // The person's rules replace the mode's default (rules.ts has the order); a deny rule is final like deny_tools.
   // The rules judge the normalised path and, where the fs follows links (Node), the path it really reaches.
   const target = request.prepared?.target;
   const path = target?.path;
   let rule = settings.rules?.decide(tool, target) ?? undefined;
   if (rule?.decision === 'deny') {
-    const on = path === undefined ? '' : target?.realPath !== undefined ? ` on ${path} (a symbolic link to ${target.realPath})` : ` on ${path}`;
-    return { ...refuse('rule', 'E_TOOL_DENIED', `The approval rule "${describeRule(rule)}" (${rule.scope}) denies "${name}"${on}, so it was not run. Do the task another way or ask the person.`), rule };
+    const on =
+      path === undefined
+        ? ''
+        : target?.realPath !== undefined
+          ? ` on ${path} (a symbolic link to ${target.realPath})`
+          : ` on ${path}`;
+    return {
+      ...refuse(
+        'rule',
+        'E_TOOL_DENIED',
+        `The approval rule "${describeRule(rule)}" (${rule.scope}) denies "${name}"${on}, so it was not run. Do the task another way or ask the person.`,
+      ),
+      rule,
+    };
   }
   if (rule) {
     // A protected path (always-ask) still asks under an allow rule: only explicit yolo writes it unasked.
@@ -58,7 +83,11 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
   }
   if (hooks.has('tool_approval')) {
     try {
-      const out = await hooks.run('tool_approval', { name, arguments: structuredClone(request.arguments), external: tool.external, decision }, { signal });
+      const out = await hooks.run(
+        'tool_approval',
+        { name, arguments: structuredClone(request.arguments), external: tool.external, decision },
+        { signal },
+      );
       // A policy that confirms a rule's answer leaves the rule as the decider; any other answer is the policy's.
       if (!rule || out.decision !== decision) {
         decision = out.decision;
@@ -68,15 +97,30 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
     } catch (error) {
       if (signal.aborted) throw error;
       const reason = HarnessError.isInstance(error) ? error.message : String(error);
-      return refuse('policy', 'E_APPROVAL_POLICY_FAILED', `The approval policy failed, so "${name}" was not run (${reason}).`);
+      return refuse(
+        'policy',
+        'E_APPROVAL_POLICY_FAILED',
+        `The approval policy failed, so "${name}" was not run (${reason}).`,
+      );
     }
   }
-  if (decision === 'deny') return refuse(by, 'E_TOOL_DENIED', `The approval policy denied the tool "${name}". Do the task another way or ask the person.`);
+  if (decision === 'deny')
+    return refuse(
+      by,
+      'E_TOOL_DENIED',
+      `The approval policy denied the tool "${name}". Do the task another way or ask the person.`,
+    );
   if (decision === 'allow' && !(alwaysAsk && !settings.yolo)) return { allowed: true, by, ...(rule ? { rule } : {}) };
   if (settings.yolo) return { allowed: true, by: 'yolo' };
   if (!askPerson) {
-    const why = alwaysAsk ? ` Writing ${request.prepared?.target?.path ?? 'this file'} always needs a person's approval because ${alwaysAsk.text}.` : '';
-    return refuse('no-person', 'E_APPROVAL_REQUIRED', `The tool "${name}" needs the person's approval and nobody can approve it in this run (run with --yolo to allow tools).${why} It was not run.`);
+    const why = alwaysAsk
+      ? ` Writing ${request.prepared?.target?.path ?? 'this file'} always needs a person's approval because ${alwaysAsk.text}.`
+      : '';
+    return refuse(
+      'no-person',
+      'E_APPROVAL_REQUIRED',
+      `The tool "${name}" needs the person's approval and nobody can approve it in this run (run with --yolo to allow tools).${why} It was not run.`,
+    );
   }
   let answer: unknown;
   try {
@@ -88,7 +132,12 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
   }
   const { decision: said, reason, content } = personAnswer(answer);
   if (said === 'allow') return { allowed: true, by: 'person', ...(content !== undefined ? { content } : {}) };
-  if (reason === undefined) return refuse('person', 'E_TOOL_REJECTED', `The person declined the tool call "${name}". Do not repeat it; ask what they want instead.`);
+  if (reason === undefined)
+    return refuse(
+      'person',
+      'E_TOOL_REJECTED',
+      `The person declined the tool call "${name}". Do not repeat it; ask what they want instead.`,
+    );
   // The reason is the person's own words: quoted and bounded, so it reads as their words and a pasted wall of text
   // cannot crowd out the rest of the context.
   return refuse(

@@ -14,10 +14,23 @@ import { protectWrites, type WorkspaceFs } from '../contracts/fs';
 import { BUILTIN_TOOL_NAMES } from '../modules/profiles/tool-names';
 import { editTool, readTool, viewImageTool, writeTool } from '../tools/builtin';
 import type { ToolDefinition } from '../contracts/tools';
-import { checkRules, parseRules, PATH_RULE_TOOLS, PATHLESS_RULE_TOOLS, RuleSet, scopedRules, type ApprovalRule } from './rules';
+import {
+  checkRules,
+  parseRules,
+  PATH_RULE_TOOLS,
+  PATHLESS_RULE_TOOLS,
+  RuleSet,
+  scopedRules,
+  type ApprovalRule,
+} from './rules';
 import type { ApprovalRequest } from './types';
 
-const tool = (name: string): ToolDefinition => ({ schema: { name, description: name, parameters: { type: 'object' } }, approval: 'ask', external: false, execute: async () => ({ output: 'ok' }) });
+const tool = (name: string): ToolDefinition => ({
+  schema: { name, description: name, parameters: { type: 'object' } },
+  approval: 'ask',
+  external: false,
+  execute: async () => ({ output: 'ok' }),
+});
 const rules = (list: ApprovalRule[]) => new RuleSet(scopedRules(list, []));
 const edit = tool('edit');
 
@@ -27,11 +40,14 @@ describe('approval rule paths', () => {
       { decision: 'deny', tool: 'write', path: 'secrets/' },
       { decision: 'allow', tool: 'edit', path: 'src/' },
     ]);
-    for (const path of ['secrets', 'secrets/key', 'secrets/a/b/c.txt']) expect([path, set.decide(tool('write'), path)?.decision]).toEqual([path, 'deny']);
+    for (const path of ['secrets', 'secrets/key', 'secrets/a/b/c.txt'])
+      expect([path, set.decide(tool('write'), path)?.decision]).toEqual([path, 'deny']);
     expect(set.decide(tool('write'), 'secrets2/key')).toBeNull();
     expect(set.decide(edit, 'src/a/b.ts')?.decision).toBe('allow');
     expect(set.decide(edit, 'Secrets/key')).toBeNull();
-    expect(rules([{ decision: 'deny', tool: 'write', path: 'Secrets/' }]).decide(tool('write'), 'secrets/KEY')?.decision).toBe('deny');
+    expect(
+      rules([{ decision: 'deny', tool: 'write', path: 'Secrets/' }]).decide(tool('write'), 'secrets/KEY')?.decision,
+    ).toBe('deny');
   });
 
   it('matches a deny or ask on the typed or the real path, and an allow only on both', () => {
@@ -49,13 +65,20 @@ describe('approval rule paths', () => {
   });
 
   it('lets allow wildcards skip a leading dot unless the pattern names it; deny and ask wildcards match it', () => {
-    const allow = rules([{ decision: 'allow', tool: 'edit', path: 'src/**' }, { decision: 'allow', tool: 'write', path: 'src/*' }]);
+    const allow = rules([
+      { decision: 'allow', tool: 'edit', path: 'src/**' },
+      { decision: 'allow', tool: 'write', path: 'src/*' },
+    ]);
     expect(allow.decide(edit, 'src/.env')).toBeNull();
     expect(allow.decide(edit, 'src/.config/app.json')).toBeNull();
     expect(allow.decide(edit, 'src/app/main.ts')?.decision).toBe('allow');
     expect(allow.decide(tool('write'), 'src/.env')).toBeNull();
-    expect(rules([{ decision: 'allow', tool: 'edit', path: 'src/.*' }]).decide(edit, 'src/.env')?.decision).toBe('allow');
-    expect(rules([{ decision: 'allow', tool: 'edit', path: '.github/' }]).decide(edit, '.github/CODEOWNERS')?.decision).toBe('allow');
+    expect(rules([{ decision: 'allow', tool: 'edit', path: 'src/.*' }]).decide(edit, 'src/.env')?.decision).toBe(
+      'allow',
+    );
+    expect(
+      rules([{ decision: 'allow', tool: 'edit', path: '.github/' }]).decide(edit, '.github/CODEOWNERS')?.decision,
+    ).toBe('allow');
     expect(rules([{ decision: 'deny', tool: 'edit', path: 'src/*' }]).decide(edit, 'src/.env')?.decision).toBe('deny');
     expect(rules([{ decision: 'ask', tool: 'edit', path: '**' }]).decide(edit, '.env')?.decision).toBe('ask');
   });
@@ -66,16 +89,38 @@ describe('approval rule paths', () => {
       expect([tool, problems.length]).toEqual([tool, 1]);
       expect(problems[0]).toContain('would never match; remove the path');
     }
-    expect(() => parseRules([{ decision: 'deny', tool: 'search', path: 'secrets/' }], 'rules')).toThrow(expect.objectContaining({ code: 'E_APPROVAL_RULES_INVALID' }));
-    for (const tool of ['read', 'view_image', 'write', 'edit', 'group:writes', 'plugin:example.words', '*', 'some_plugin--tool']) {
+    expect(() => parseRules([{ decision: 'deny', tool: 'search', path: 'secrets/' }], 'rules')).toThrow(
+      expect.objectContaining({ code: 'E_APPROVAL_RULES_INVALID' }),
+    );
+    for (const tool of [
+      'read',
+      'view_image',
+      'write',
+      'edit',
+      'group:writes',
+      'plugin:example.words',
+      '*',
+      'some_plugin--tool',
+    ]) {
       expect([tool, checkRules([{ decision: 'deny', tool, path: 'secrets/' }], 'rules')]).toEqual([tool, []]);
     }
     // Tool-wide rules on them stay valid: the gate applies those to every call.
-    expect(checkRules([{ decision: 'ask', tool: 'search' }, { decision: 'ask', tool: 'read' }, { decision: 'deny', tool: 'mcp:files' }], 'rules')).toEqual([]);
+    expect(
+      checkRules(
+        [
+          { decision: 'ask', tool: 'search' },
+          { decision: 'ask', tool: 'read' },
+          { decision: 'deny', tool: 'mcp:files' },
+        ],
+        'rules',
+      ),
+    ).toEqual([]);
   });
 
   it('knows every built-in tool as either judged by path or not', () => {
-    expect([...PATH_RULE_TOOLS, ...PATHLESS_RULE_TOOLS].sort()).toEqual([...BUILTIN_TOOL_NAMES, READ_RESULT_TOOL].sort());
+    expect([...PATH_RULE_TOOLS, ...PATHLESS_RULE_TOOLS].sort()).toEqual(
+      [...BUILTIN_TOOL_NAMES, READ_RESULT_TOOL].sort(),
+    );
   });
 });
 
@@ -97,18 +142,32 @@ describe('approval rules on real symbolic links (Node WorkspaceFs)', () => {
 
   async function turn(list: ApprovalRule[], calls: ReturnType<typeof call>[], yolo = false) {
     const asked: string[] = [];
-    const askPerson = async (r: ApprovalRequest) => (asked.push(`${r.name} ${r.prepared?.target?.path ?? '?'}`), 'deny' as const);
+    const askPerson = async (r: ApprovalRequest) => (
+      asked.push(`${r.name} ${r.prepared?.target?.path ?? '?'}`),
+      'deny' as const
+    );
     const run = await runScripted([{ tool_calls: calls }, { content: 'done' }], {
       tools: [readTool(), writeTool(), editTool(), viewImageTool()],
       fs: fs as never,
       approval: { mode: 'ask', rules: rules(list), yolo },
       askPerson,
     });
-    return { asked, calls: run.result.toolCalls.map((c) => [c.id, c.ran, c.code ?? null]), outputs: run.events.flatMap((e) => (e.type === 'tool-result' ? [e.output] : [])) };
+    return {
+      asked,
+      calls: run.result.toolCalls.map((c) => [c.id, c.ran, c.code ?? null]),
+      outputs: run.events.flatMap((e) => (e.type === 'tool-result' ? [e.output] : [])),
+    };
   }
 
   it('denies a write or edit through a link into a denied folder (secrets/), even under yolo', async () => {
-    const r = await turn([{ decision: 'deny', tool: 'group:writes', path: 'secrets/' }], [call('w', 'write', { path: 'notes/key.txt', content: 'stolen' }), call('e', 'edit', { path: './notes/key.txt', old_string: 'k', new_string: 'x' })], true);
+    const r = await turn(
+      [{ decision: 'deny', tool: 'group:writes', path: 'secrets/' }],
+      [
+        call('w', 'write', { path: 'notes/key.txt', content: 'stolen' }),
+        call('e', 'edit', { path: './notes/key.txt', old_string: 'k', new_string: 'x' }),
+      ],
+      true,
+    );
     expect(r.calls).toEqual([
       ['w', false, 'E_TOOL_DENIED'],
       ['e', false, 'E_TOOL_DENIED'],
@@ -118,7 +177,10 @@ describe('approval rules on real symbolic links (Node WorkspaceFs)', () => {
   });
 
   it('does not let an allow on docs/** cover a link out of docs/ (docs/lnk -> ../src): the person is asked', async () => {
-    const r = await turn([{ decision: 'allow', tool: 'edit', path: 'docs/**' }], [call('e', 'edit', { path: 'docs/lnk/main.ts', old_string: 'a', new_string: 'b' })]);
+    const r = await turn(
+      [{ decision: 'allow', tool: 'edit', path: 'docs/**' }],
+      [call('e', 'edit', { path: 'docs/lnk/main.ts', old_string: 'a', new_string: 'b' })],
+    );
     expect(r.asked).toEqual(['edit docs/lnk/main.ts']);
     expect(r.calls).toEqual([['e', false, 'E_TOOL_REJECTED']]);
     expect(await fs.readText('src/main.ts')).toBe('a\n');
@@ -126,8 +188,16 @@ describe('approval rules on real symbolic links (Node WorkspaceFs)', () => {
 
   it('judges reads by path: deny read on "secrets/" holds for ./secrets/…, a link into it and view_image; other reads run', async () => {
     const r = await turn(
-      [{ decision: 'deny', tool: 'read', path: 'secrets/' }, { decision: 'deny', tool: 'view_image', path: 'secrets/' }],
-      [call('r1', 'read', { path: './secrets/key.txt' }), call('r2', 'read', { path: 'notes/key.txt' }), call('v', 'view_image', { path: 'notes/key.txt' }), call('r3', 'read', { path: 'src/main.ts' })],
+      [
+        { decision: 'deny', tool: 'read', path: 'secrets/' },
+        { decision: 'deny', tool: 'view_image', path: 'secrets/' },
+      ],
+      [
+        call('r1', 'read', { path: './secrets/key.txt' }),
+        call('r2', 'read', { path: 'notes/key.txt' }),
+        call('v', 'view_image', { path: 'notes/key.txt' }),
+        call('r3', 'read', { path: 'src/main.ts' }),
+      ],
     );
     expect(r.calls).toEqual([
       ['r1', false, 'E_TOOL_DENIED'],
@@ -139,7 +209,10 @@ describe('approval rules on real symbolic links (Node WorkspaceFs)', () => {
   });
 
   it('asks before a read an ask rule covers (read is otherwise free)', async () => {
-    const r = await turn([{ decision: 'ask', tool: 'read', path: 'src/.*' }], [call('r', 'read', { path: 'src/.env' }), call('r2', 'read', { path: 'src/main.ts' })]);
+    const r = await turn(
+      [{ decision: 'ask', tool: 'read', path: 'src/.*' }],
+      [call('r', 'read', { path: 'src/.env' }), call('r2', 'read', { path: 'src/main.ts' })],
+    );
     expect(r.asked).toEqual(['read src/.env']);
     expect(r.calls).toEqual([
       ['r', false, 'E_TOOL_REJECTED'],
@@ -148,7 +221,13 @@ describe('approval rules on real symbolic links (Node WorkspaceFs)', () => {
   });
 
   it('does not let an allow on src/** write src/.env unasked', async () => {
-    const r = await turn([{ decision: 'allow', tool: 'edit', path: 'src/**' }], [call('e', 'edit', { path: 'src/.env', old_string: '1', new_string: '2' }), call('m', 'edit', { path: 'src/main.ts', old_string: 'a', new_string: 'b' })]);
+    const r = await turn(
+      [{ decision: 'allow', tool: 'edit', path: 'src/**' }],
+      [
+        call('e', 'edit', { path: 'src/.env', old_string: '1', new_string: '2' }),
+        call('m', 'edit', { path: 'src/main.ts', old_string: 'a', new_string: 'b' }),
+      ],
+    );
     expect(r.asked).toEqual(['edit src/.env']);
     expect(await fs.readText('src/.env')).toBe('TOKEN=1\n');
     expect(await fs.readText('src/main.ts')).toBe('b\n');

@@ -58,14 +58,25 @@ export const PATH_RULE_TOOLS: readonly string[] = [...FILE_WRITE_TOOLS, 'read', 
  * where to start, not what they read), the module tools name keys, URLs, skills or stored results. Written out (the
  * tool lists import this module while they load); approval-rules.test.ts holds it to every built-in name.
  */
-export const PATHLESS_RULE_TOOLS: readonly string[] = ['glob', 'search', 'memory_get', 'memory_set', 'skill_load', 'skill_read', 'web_fetch', 'web_search', 'read_result'];
+export const PATHLESS_RULE_TOOLS: readonly string[] = [
+  'glob',
+  'search',
+  'memory_get',
+  'memory_set',
+  'skill_load',
+  'skill_read',
+  'web_fetch',
+  'web_search',
+  'read_result',
+];
 
 /** What a rule's path is matched against: the normalised path, and the path it reaches through links when that differs. */
 export interface RuleTarget {
   path: string;
   realPath?: string;
 }
-const TOOL_SELECTOR = /^(\*|group:writes|group:bridge|plugin:[a-z0-9][a-z0-9._-]{0,63}|mcp:[A-Za-z0-9_-]{1,64}|[a-zA-Z0-9_-]{1,64})$/;
+const TOOL_SELECTOR =
+  /^(\*|group:writes|group:bridge|plugin:[a-z0-9][a-z0-9._-]{0,63}|mcp:[A-Za-z0-9_-]{1,64}|[a-zA-Z0-9_-]{1,64})$/;
 const DECISIONS: readonly ApprovalDecision[] = ['allow', 'ask', 'deny'];
 const STRENGTH: Record<ApprovalDecision, number> = { allow: 0, ask: 1, deny: 2 };
 
@@ -76,12 +87,17 @@ export function checkRules(value: unknown, at: string): string[] {
   const problems: string[] = [];
   value.forEach((raw, i) => {
     const where = `${at}[${i}]`;
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return void problems.push(`${where}: expected {"decision", "tool", "path"?}`);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      return void problems.push(`${where}: expected {"decision", "tool", "path"?}`);
     const rule = raw as Record<string, unknown>;
-    for (const key of Object.keys(rule)) if (!['decision', 'tool', 'path'].includes(key)) problems.push(`${where}.${key}: unknown key`);
-    if (!DECISIONS.includes(rule.decision as ApprovalDecision)) problems.push(`${where}.decision: expected "allow", "ask" or "deny"`);
+    for (const key of Object.keys(rule))
+      if (!['decision', 'tool', 'path'].includes(key)) problems.push(`${where}.${key}: unknown key`);
+    if (!DECISIONS.includes(rule.decision as ApprovalDecision))
+      problems.push(`${where}.decision: expected "allow", "ask" or "deny"`);
     if (typeof rule.tool !== 'string' || !TOOL_SELECTOR.test(rule.tool)) {
-      problems.push(`${where}.tool: expected a tool name, "group:writes", "group:bridge", "plugin:<id>", "mcp:<server>" or "*"`);
+      problems.push(
+        `${where}.tool: expected a tool name, "group:writes", "group:bridge", "plugin:<id>", "mcp:<server>" or "*"`,
+      );
     }
     if (rule.path !== undefined) {
       const tool = typeof rule.tool === 'string' ? rule.tool : '';
@@ -90,8 +106,8 @@ export function checkRules(value: unknown, at: string): string[] {
         problems.push(
           `${where}.path: calls of "${tool}" carry no file path the rules can judge (${tool === 'glob' || tool === 'search' ? 'it walks folders' : 'it names no workspace file'}), so this rule would never match; remove the path to cover every call of "${tool}", or name a tool that acts on one file (${PATH_RULE_TOOLS.join(', ')}, group:writes, plugin:<id>)`,
         );
-      }
-      else if (rule.path.split('/').includes('..')) problems.push(`${where}.path: ".." never matches: rules see workspace paths, e.g. "src/**"`);
+      } else if (rule.path.split('/').includes('..'))
+        problems.push(`${where}.path: ".." never matches: rules see workspace paths, e.g. "src/**"`);
       else {
         try {
           compileGlob(rule.path);
@@ -107,8 +123,17 @@ export function checkRules(value: unknown, at: string): string[] {
 /** Parses a rules list, refusing it whole (E_APPROVAL_RULES_INVALID) when any rule is bad. */
 export function parseRules(value: unknown, at: string): ApprovalRule[] {
   const problems = checkRules(value, at);
-  if (problems.length) throw new HarnessError('E_APPROVAL_RULES_INVALID', `The approval rules are invalid: ${problems.slice(0, 5).join('; ')}. Fix or remove those rules.`, { problems });
-  return (value as ApprovalRule[]).map((r) => ({ decision: r.decision, tool: r.tool, ...(r.path !== undefined ? { path: r.path } : {}) }));
+  if (problems.length)
+    throw new HarnessError(
+      'E_APPROVAL_RULES_INVALID',
+      `The approval rules are invalid: ${problems.slice(0, 5).join('; ')}. Fix or remove those rules.`,
+      { problems },
+    );
+  return (value as ApprovalRule[]).map((r) => ({
+    decision: r.decision,
+    tool: r.tool,
+    ...(r.path !== undefined ? { path: r.path } : {}),
+  }));
 }
 
 function selects(selector: string, tool: ToolDefinition, write: boolean): boolean {
@@ -116,12 +141,14 @@ function selects(selector: string, tool: ToolDefinition, write: boolean): boolea
   if (selector === '*') return true;
   if (selector === 'group:writes') return write || (!tool.external && FILE_WRITE_TOOLS.includes(name));
   if (selector === 'group:bridge') return tool.origin?.kind === 'bridge';
-  if (selector.startsWith('plugin:')) return tool.origin?.kind === 'plugin' && tool.origin.pluginId === selector.slice(7);
+  if (selector.startsWith('plugin:'))
+    return tool.origin?.kind === 'plugin' && tool.origin.pluginId === selector.slice(7);
   if (selector.startsWith('mcp:')) return tool.origin?.kind === 'mcp' && tool.origin.server === selector.slice(4);
   return selector === name;
 }
 
-const toolRank = (selector: string) => (selector === '*' ? 0 : selector.startsWith('group:') ? 1 : selector.includes(':') ? 2 : 3);
+const toolRank = (selector: string) =>
+  selector === '*' ? 0 : selector.startsWith('group:') ? 1 : selector.includes(':') ? 2 : 3;
 
 /**
  * A path as a case-insensitive folder may name the same file: NFC, lower case, no trailing dots or spaces per
@@ -131,7 +158,12 @@ const toolRank = (selector: string) => (selector === '*' ? 0 : selector.startsWi
 const fold = (path: string) =>
   path
     .split('/')
-    .map((s) => s.normalize('NFC').toLowerCase().replace(/[. ]+$/, ''))
+    .map((s) =>
+      s
+        .normalize('NFC')
+        .toLowerCase()
+        .replace(/[. ]+$/, ''),
+    )
     .join('/');
 
 /** A rule's glob as matched: a trailing `/` names the folder and everything under it (`secrets/` → `secrets/**`). */
@@ -175,7 +207,14 @@ export class RuleSet {
         const hit = (p: string) => glob.matches(p) || (folded !== null && folded.matches(fold(p)));
         if (!(rule.decision === 'allow' ? hit(path) && hit(real) : hit(path) || hit(real))) continue;
       }
-      const key = [STRENGTH[rule.decision], glob ? 1 : 0, toolRank(rule.tool), glob ? glob.base.length : 0, rule.scope === 'workspace' ? 1 : 0, -rule.index];
+      const key = [
+        STRENGTH[rule.decision],
+        glob ? 1 : 0,
+        toolRank(rule.tool),
+        glob ? glob.base.length : 0,
+        rule.scope === 'workspace' ? 1 : 0,
+        -rule.index,
+      ];
       if (!best || greater(key, best.key)) best = { rule, key };
     }
     return best?.rule ?? null;
@@ -189,7 +228,10 @@ function greater(a: number[], b: number[]): boolean {
 
 /** The workspace's rules first, then the global ones (the order Settings shows; scope breaks specificity ties). */
 export function scopedRules(workspace: readonly ApprovalRule[], global: readonly ApprovalRule[]): ScopedRule[] {
-  return [...workspace.map((r) => ({ ...r, scope: 'workspace' as const })), ...global.map((r) => ({ ...r, scope: 'global' as const }))];
+  return [
+    ...workspace.map((r) => ({ ...r, scope: 'workspace' as const })),
+    ...global.map((r) => ({ ...r, scope: 'global' as const })),
+  ];
 }
 
 /** One line naming a rule, for the tool card and the CLI: `allow edit on src/**`. */

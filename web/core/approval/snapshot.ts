@@ -27,7 +27,9 @@ export async function takeFileSnapshot(fs: WorkspaceFs, path: string): Promise<F
 export function isFileSnapshot(value: unknown): value is FileSnapshot {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.path === 'string' && (v.sha256 === null || typeof v.sha256 === 'string') && typeof v.size === 'number';
+  return (
+    typeof v.path === 'string' && (v.sha256 === null || typeof v.sha256 === 'string') && typeof v.size === 'number'
+  );
 }
 
 /** Throws E_EDIT_CONFLICT when the file differs from the snapshot taken before approval. */

@@ -35,7 +35,8 @@ export interface ApprovalRequest {
  * review (`prepared.review`: write, edit) — the content the person edited the proposal into: the tool writes it
  * instead of its own and tells the model so.
  */
-export type ApprovalAnswer = 'allow' | 'deny' | { decision: 'allow' | 'deny'; reason?: string } | { decision: 'allow'; content: string };
+export type ApprovalAnswer =
+  'allow' | 'deny' | { decision: 'allow' | 'deny'; reason?: string } | { decision: 'allow'; content: string };
 
 /**
  * The port the UI implements (a dialog; the headless runner has none). Contract: resolves an ApprovalAnswer;

@@ -1,10 +1,19 @@
 // Shared by the archive tests (Node and Chromium): archives made with zip.js, and raw byte surgery on them for
 // the hostile cases a writer refuses to produce.
-import { Uint8ArrayReader, Uint8ArrayWriter, ZipWriter, type ZipWriterAddDataOptions, type ZipWriterConstructorOptions } from '@zip.js/zip.js';
+import {
+  Uint8ArrayReader,
+  Uint8ArrayWriter,
+  ZipWriter,
+  type ZipWriterAddDataOptions,
+  type ZipWriterConstructorOptions,
+} from '@zip.js/zip.js';
 
 export type TestEntry = { name: string; data?: string | Uint8Array; options?: ZipWriterAddDataOptions };
 
-export async function zipOf(entries: TestEntry[], options: ZipWriterConstructorOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
+export async function zipOf(
+  entries: TestEntry[],
+  options: ZipWriterConstructorOptions = {},
+): Promise<Uint8Array<ArrayBuffer>> {
   const zip = new ZipWriter(new Uint8ArrayWriter(), { useWebWorkers: false, ...options });
   for (const e of entries) {
     const data = typeof e.data === 'string' ? new TextEncoder().encode(e.data) : e.data;
@@ -32,7 +41,12 @@ function records(bytes: Uint8Array, signature: number): number[] {
 }
 
 /** Rewrites a field of the first entry in both its local header and its central record. */
-export function patchFirstEntry(bytes: Uint8Array, field: 'method' | 'uncompressedSize' | 'crc', value: number, where: 'both' | 'local' = 'both'): Uint8Array {
+export function patchFirstEntry(
+  bytes: Uint8Array,
+  field: 'method' | 'uncompressedSize' | 'crc',
+  value: number,
+  where: 'both' | 'local' = 'both',
+): Uint8Array {
   const out = bytes.slice();
   const view = new DataView(out.buffer);
   const local = records(out, LOCAL)[0] as number;

@@ -38,7 +38,8 @@ function aborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw cancelled();
 }
 
-const spawnModuleWorker = (): ZipWorker => new Worker(new URL('./zip-worker.ts', import.meta.url), { type: 'module', name: 'zip' }) as unknown as ZipWorker;
+const spawnModuleWorker = (): ZipWorker =>
+  new Worker(new URL('./zip-worker.ts', import.meta.url), { type: 'module', name: 'zip' }) as unknown as ZipWorker;
 
 /**
  * Starts the zip Worker ahead of a download (the dialog calls it when it opens), so fetching and compiling zip.js
@@ -54,7 +55,12 @@ export function prepareZipDownload(): void {
 }
 
 /** Everything under `folder` (links skipped: they could lead back up the tree), in a stable order. */
-export async function listZipContents(fs: WorkspaceFs, folder: string, includeGit: boolean, signal?: AbortSignal): Promise<ZipContents> {
+export async function listZipContents(
+  fs: WorkspaceFs,
+  folder: string,
+  includeGit: boolean,
+  signal?: AbortSignal,
+): Promise<ZipContents> {
   const root = normalizeWorkspacePath(folder, { allowRoot: true }).path;
   const files: DirEntry[] = [];
   const emptyFolders: string[] = [];
@@ -88,7 +94,11 @@ const relative = (root: string, path: string) => (root ? path.slice(root.length 
  * Writes the zip into `sink` and closes it; on failure or cancel the sink is aborted (a save-picker file is
  * then discarded, not left half-written). Resolves to the final progress.
  */
-export async function writeWorkspaceZip(fs: WorkspaceFs, sink: WritableStream<Uint8Array>, options: ZipDownloadOptions = {}): Promise<ZipProgress> {
+export async function writeWorkspaceZip(
+  fs: WorkspaceFs,
+  sink: WritableStream<Uint8Array>,
+  options: ZipDownloadOptions = {},
+): Promise<ZipProgress> {
   const root = normalizeWorkspacePath(options.folder ?? '', { allowRoot: true }).path;
   const { signal } = options;
   // zip.js writes into the assembler, so the real sink's writer stays ours to abort.
@@ -109,7 +119,12 @@ export async function writeWorkspaceZip(fs: WorkspaceFs, sink: WritableStream<Ui
     const progress: ZipProgress = { filesDone: 0, filesTotal: files.length, bytesDone: 0, bytesTotal: contents.bytes };
     options.onProgress?.({ ...progress });
     aborted(signal);
-    const spawn = options.spawnWorker === undefined ? (typeof Worker === 'function' ? spawnModuleWorker : null) : options.spawnWorker;
+    const spawn =
+      options.spawnWorker === undefined
+        ? typeof Worker === 'function'
+          ? spawnModuleWorker
+          : null
+        : options.spawnWorker;
     const write = (chunk: Uint8Array<ArrayBuffer>) => out.write(chunk);
     zip = spawn ? zipOffThread(spawn, write) : openZipAssembler(write);
     const assembler = zip;

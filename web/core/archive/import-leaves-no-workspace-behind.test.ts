@@ -56,11 +56,19 @@ function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
 it('deletes the new workspace and its files when unpacking fails half-way (a bad checksum in the second file)', async () => {
   db = await openHarnessDb(`zip-ws-${crypto.randomUUID()}`);
   const opfs = await opfsOnDisk();
-  const bad = await zipOf([{ name: 'first.txt', data: 'written before the failure' }, { name: 'second.txt', data: 'corrupt data', options: { level: 0 } }], { dataDescriptor: false });
+  const bad = await zipOf(
+    [
+      { name: 'first.txt', data: 'written before the failure' },
+      { name: 'second.txt', data: 'corrupt data', options: { level: 0 } },
+    ],
+    { dataDescriptor: false },
+  );
   // The second entry is stored, so its text is in the archive as is: flip a byte of it.
   const at = indexOf(bad, new TextEncoder().encode('corrupt data'));
   bad[at] = (bad[at] as number) ^ 0xff;
-  await expect(importZipAsWorkspace(db, { name: 'Half', archive: new Blob([bad]), openFs: opfs.openFs, opfsRoot: opfs.opfsRoot })).rejects.toMatchObject({ code: 'E_PACKAGE_CRC' });
+  await expect(
+    importZipAsWorkspace(db, { name: 'Half', archive: new Blob([bad]), openFs: opfs.openFs, opfsRoot: opfs.opfsRoot }),
+  ).rejects.toMatchObject({ code: 'E_PACKAGE_CRC' });
   expect(await listWorkspaces(db)).toEqual([]);
   expect([...opfs.children]).toEqual([]);
   expect(await readdir(opfs.base)).toEqual([]);
@@ -69,8 +77,20 @@ it('deletes the new workspace and its files when unpacking fails half-way (a bad
 it('lists the imported workspace with the archive’s files', async () => {
   db = await openHarnessDb(`zip-ws-${crypto.randomUUID()}`);
   const opfs = await opfsOnDisk();
-  const archive = await zipOf([{ name: 'README.md', data: '# hi' }, { name: 'src/a.ts', data: 'export {}' }]);
-  const record = await importZipAsWorkspace(db, { name: 'Project', archive: new Blob([archive]), openFs: opfs.openFs, opfsRoot: opfs.opfsRoot });
+  const archive = await zipOf([
+    { name: 'README.md', data: '# hi' },
+    { name: 'src/a.ts', data: 'export {}' },
+  ]);
+  const record = await importZipAsWorkspace(db, {
+    name: 'Project',
+    archive: new Blob([archive]),
+    openFs: opfs.openFs,
+    opfsRoot: opfs.opfsRoot,
+  });
   expect((await listWorkspaces(db)).map((w) => [w.name, w.kind])).toEqual([['Project', 'opfs']]);
-  expect((await readdir(join(opfs.base, record.id), { recursive: true })).sort()).toEqual(['README.md', 'src', 'src/a.ts']);
+  expect((await readdir(join(opfs.base, record.id), { recursive: true })).sort()).toEqual([
+    'README.md',
+    'src',
+    'src/a.ts',
+  ]);
 });

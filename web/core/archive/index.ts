@@ -3,5 +3,18 @@
 export { ZIP_IMPORT_LIMITS, type ZipImportLimits } from './limits';
 export { ZIP_IMPORT_FIXES, type ZipImportCode } from './refusals';
 export { planZipImport, type ZipImportPlan, type PlannedEntry } from './zip-entries';
-export { importZip, importZipAsWorkspace, extractZipPlan, type ZipProgress, type ZipImportOptions, type ZipWorkspaceImport } from './import-zip';
-export { listZipContents, prepareZipDownload, writeWorkspaceZip, type ZipDownloadOptions, type ZipContents } from './download-zip';
+export {
+  importZip,
+  importZipAsWorkspace,
+  extractZipPlan,
+  type ZipProgress,
+  type ZipImportOptions,
+  type ZipWorkspaceImport,
+} from './import-zip';
+export {
+  listZipContents,
+  prepareZipDownload,
+  writeWorkspaceZip,
+  type ZipDownloadOptions,
+  type ZipContents,
+} from './download-zip';

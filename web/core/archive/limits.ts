@@ -30,4 +30,5 @@ export const ZIP_IMPORT_LIMITS: ZipImportLimits = {
 };
 
 /** Names whose content is already compressed: deflating them again costs time and saves nothing. */
-export const STORED_EXTENSIONS = /\.(zip|gz|tgz|bz2|xz|zst|7z|rar|jar|apk|png|jpe?g|gif|webp|avif|heic|mp[34]|m4a|mov|webm|mkv|ogg|opus|woff2?|pdf|docx|xlsx|pptx|wasm)$/i;
+export const STORED_EXTENSIONS =
+  /\.(zip|gz|tgz|bz2|xz|zst|7z|rar|jar|apk|png|jpe?g|gif|webp|avif|heic|mp[34]|m4a|mov|webm|mkv|ogg|opus|woff2?|pdf|docx|xlsx|pptx|wasm)$/i;

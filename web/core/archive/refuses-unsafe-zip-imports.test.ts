@@ -24,7 +24,10 @@ async function target() {
 async function refusal(bytes: Uint8Array, limits?: Partial<ZipImportLimits>, signal?: AbortSignal) {
   const { root, fs } = await target();
   try {
-    await importZip(new Blob([bytes as Uint8Array<ArrayBuffer>]), fs, { ...(limits ? { limits } : {}), ...(signal ? { signal } : {}) });
+    await importZip(new Blob([bytes as Uint8Array<ArrayBuffer>]), fs, {
+      ...(limits ? { limits } : {}),
+      ...(signal ? { signal } : {}),
+    });
   } catch (error) {
     const e = error as { code: string; message: string };
     return { code: e.code, message: e.message, left: await readdir(root) };
@@ -48,7 +51,12 @@ describe('import .zip refuses', () => {
     ['a//b.txt', 'empty'],
     ['con.txt', 'reserved Windows device'],
   ])('an entry named %j with E_PACKAGE_ENTRY_NAME (%s) and writes nothing', async (name, reason) => {
-    const r = await refusal(await zipOf([{ name: 'fine.txt', data: 'ok' }, { name, data: 'x' }]));
+    const r = await refusal(
+      await zipOf([
+        { name: 'fine.txt', data: 'ok' },
+        { name, data: 'x' },
+      ]),
+    );
     expect(r.code).toBe('E_PACKAGE_ENTRY_NAME');
     expect(r.message).toContain(reason);
     expect(r.message).toContain('Nothing was imported.');
@@ -56,12 +64,22 @@ describe('import .zip refuses', () => {
   });
 
   it('two names that are equal after Unicode normalisation with E_PACKAGE_DUPLICATE_ENTRY', async () => {
-    const r = await refusal(await zipOf([{ name: 'caf\u00e9.txt', data: '1' }, { name: 'cafe\u0301.txt', data: '2' }]));
+    const r = await refusal(
+      await zipOf([
+        { name: 'caf\u00e9.txt', data: '1' },
+        { name: 'cafe\u0301.txt', data: '2' },
+      ]),
+    );
     expect(r.code).toBe('E_PACKAGE_DUPLICATE_ENTRY');
   });
 
   it('a path that is both a file and a folder with E_PACKAGE_DUPLICATE_ENTRY', async () => {
-    const r = await refusal(await zipOf([{ name: 'a', data: 'file' }, { name: 'a/b.txt', data: 'inside' }]));
+    const r = await refusal(
+      await zipOf([
+        { name: 'a', data: 'file' },
+        { name: 'a/b.txt', data: 'inside' },
+      ]),
+    );
     expect(r.code).toBe('E_PACKAGE_DUPLICATE_ENTRY');
     expect(r.left).toEqual([]);
   });
@@ -111,7 +129,12 @@ describe('import .zip refuses', () => {
 
   it('a local header that disagrees with the directory with E_PACKAGE_HEADER_MISMATCH', async () => {
     // Without a data descriptor the local header carries the CRC, so a different one there is a second reading.
-    const bytes = patchFirstEntry(await zipOf([{ name: 'a.txt', data: 'hello' }], { dataDescriptor: false }), 'crc', 0x12345678, 'local');
+    const bytes = patchFirstEntry(
+      await zipOf([{ name: 'a.txt', data: 'hello' }], { dataDescriptor: false }),
+      'crc',
+      0x12345678,
+      'local',
+    );
     expect((await refusal(bytes)).code).toBe('E_PACKAGE_HEADER_MISMATCH');
   });
 
@@ -123,7 +146,10 @@ describe('import .zip refuses', () => {
   });
 
   it('more inflated bytes in all than the limit with E_ARCHIVE_TOO_LARGE', async () => {
-    const bytes = await zipOf([{ name: 'a', data: zeros(3000) }, { name: 'b', data: zeros(3000) }]);
+    const bytes = await zipOf([
+      { name: 'a', data: zeros(3000) },
+      { name: 'b', data: zeros(3000) },
+    ]);
     expect((await refusal(bytes, { totalBytes: 5000 })).code).toBe('E_ARCHIVE_TOO_LARGE');
   });
 
@@ -136,7 +162,11 @@ describe('import .zip refuses', () => {
 
   it('an entry that inflates past the size it declares with E_PACKAGE_HEADER_MISMATCH, leaving no file', async () => {
     // Declares 10 bytes, inflates to 64 KiB: the declared-size checks pass, inflating stops at the declared size.
-    const bytes = patchFirstEntry(await zipOf([{ name: 'liar.bin', data: zeros(64 * 1024) }], { dataDescriptor: false }), 'uncompressedSize', 10);
+    const bytes = patchFirstEntry(
+      await zipOf([{ name: 'liar.bin', data: zeros(64 * 1024) }], { dataDescriptor: false }),
+      'uncompressedSize',
+      10,
+    );
     const r = await refusal(bytes);
     expect(r.code).toBe('E_PACKAGE_HEADER_MISMATCH');
     expect(r.message).toContain('does not inflate to the size it declares');
@@ -146,7 +176,9 @@ describe('import .zip refuses', () => {
   it('a cancelled import with E_ARCHIVE_CANCELLED', async () => {
     const controller = new AbortController();
     controller.abort();
-    expect((await refusal(await zipOf([{ name: 'a.txt', data: 'x' }]), undefined, controller.signal)).code).toBe('E_ARCHIVE_CANCELLED');
+    expect((await refusal(await zipOf([{ name: 'a.txt', data: 'x' }]), undefined, controller.signal)).code).toBe(
+      'E_ARCHIVE_CANCELLED',
+    );
   });
 
   it('with a sentence for every code it uses', () => {

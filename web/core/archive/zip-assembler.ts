@@ -51,11 +51,15 @@ export function openZipAssembler(write: (chunk: Uint8Array<ArrayBuffer>) => Prom
     return done.then(() => undefined);
   };
   return {
-    add: (name, data, level, signal) => queue(() => zip.add(name, new Uint8ArrayReader(data as Uint8Array<ArrayBuffer>), { level, ...(signal ? { signal } : {}) })),
+    add: (name, data, level, signal) =>
+      queue(() =>
+        zip.add(name, new Uint8ArrayReader(data as Uint8Array<ArrayBuffer>), { level, ...(signal ? { signal } : {}) }),
+      ),
     folder: (name) => queue(() => zip.add(name, undefined, { directory: true })),
-    close: () => queue(async () => {
-      await zip.close();
-      await flush();
-    }),
+    close: () =>
+      queue(async () => {
+        await zip.close();
+        await flush();
+      }),
   };
 }

@@ -50,7 +50,8 @@ function channelWorkers() {
         if (message.type === 'chunk') state.chunksSent++;
         port2.postMessage(message, transfer as never);
       },
-      addEventListener: (type: 'message', listener: (e: MessageEvent<ZipRequest>) => void) => port2.addEventListener(type, listener as never),
+      addEventListener: (type: 'message', listener: (e: MessageEvent<ZipRequest>) => void) =>
+        port2.addEventListener(type, listener as never),
     };
     serveZipWorker(inside);
     port1.start();
@@ -70,7 +71,13 @@ function channelWorkers() {
 }
 
 const binary = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 7919) % 251);
-const tree = { 'README.md': '# Project\n', 'src/main.ts': 'export const x = 1;\n'.repeat(200), 'src/deep/caf\u00e9.txt': 'unicode', 'assets/logo.png': binary, 'empty.txt': '' };
+const tree = {
+  'README.md': '# Project\n',
+  'src/main.ts': 'export const x = 1;\n'.repeat(200),
+  'src/deep/caf\u00e9.txt': 'unicode',
+  'assets/logo.png': binary,
+  'empty.txt': '',
+};
 
 describe('download as .zip through the zip Worker', () => {
   it('makes an archive that imports back to the same files as one zipped on the page’s thread', async () => {
@@ -92,7 +99,10 @@ describe('download as .zip through the zip Worker', () => {
   it('reports progress file by file as the Worker adds them, ending at the totals', async () => {
     const source = await folder({ 'a.txt': 'aaaa', 'b/c.txt': 'cc', 'd.bin': new Uint8Array(1000) });
     const seen: ZipProgress[] = [];
-    await writeWorkspaceZip(source.fs, collectingSink().stream, { spawnWorker: channelWorkers().spawn, onProgress: (p) => seen.push(p) });
+    await writeWorkspaceZip(source.fs, collectingSink().stream, {
+      spawnWorker: channelWorkers().spawn,
+      onProgress: (p) => seen.push(p),
+    });
     expect(seen.map((p) => p.filesDone)).toEqual([0, 1, 2, 3]);
     expect(seen.at(-1)).toEqual({ filesDone: 3, filesTotal: 3, bytesDone: 1006, bytesTotal: 1006 });
   });
@@ -103,7 +113,11 @@ describe('download as .zip through the zip Worker', () => {
     const controller = new AbortController();
     let abortedWith: unknown;
     const sink = new WritableStream<Uint8Array>({ abort: (reason) => void (abortedWith = reason) });
-    const run = writeWorkspaceZip(source.fs, sink, { spawnWorker: workers.spawn, signal: controller.signal, onProgress: (p) => p.filesDone === 5 && controller.abort() });
+    const run = writeWorkspaceZip(source.fs, sink, {
+      spawnWorker: workers.spawn,
+      signal: controller.signal,
+      onProgress: (p) => p.filesDone === 5 && controller.abort(),
+    });
     await expect(run).rejects.toMatchObject({ code: 'E_ABORTED' });
     expect(abortedWith).toBeDefined();
     expect(workers.made[0]?.terminated).toBe(true);
@@ -124,7 +138,9 @@ describe('download as .zip through the zip Worker', () => {
     await importZip(second.blob(), copy.fs);
     expect((await snapshot(copy.root)).map(([p]) => p)).toEqual(['deep', 'deep/caf\u00e9.txt', 'main.ts']);
     // Cancel the idle timer's Worker so the test leaves nothing running.
-    await writeWorkspaceZip(source.fs, new WritableStream({ write: () => Promise.reject(new Error('disk full')) }), { spawnWorker: workers.spawn }).catch(() => undefined);
+    await writeWorkspaceZip(source.fs, new WritableStream({ write: () => Promise.reject(new Error('disk full')) }), {
+      spawnWorker: workers.spawn,
+    }).catch(() => undefined);
     expect(workers.made[0]?.terminated).toBe(true);
   });
 
@@ -150,12 +166,21 @@ describe('download as .zip through the zip Worker', () => {
   it('turns a zip.js failure in the Worker into E_ZIP_WRITE and a crash into E_ZIP_WORKER, aborting the sink', async () => {
     const replies: ZipReply[] = [];
     const { port1, port2 } = new MessageChannel();
-    serveZipWorker({ postMessage: (m) => port2.postMessage(m), addEventListener: (t, l) => port2.addEventListener(t, l as never) });
+    serveZipWorker({
+      postMessage: (m) => port2.postMessage(m),
+      addEventListener: (t, l) => port2.addEventListener(t, l as never),
+    });
     port1.addEventListener('message', (e) => replies.push((e as MessageEvent<ZipReply>).data));
     port1.start();
     port2.start();
     // zip.js refuses a name longer than a ZIP header can hold.
-    port1.postMessage({ type: 'file', id: 0, name: 'x'.repeat(70_000), level: 6, bytes: new Uint8Array(3) } satisfies ZipRequest);
+    port1.postMessage({
+      type: 'file',
+      id: 0,
+      name: 'x'.repeat(70_000),
+      level: 6,
+      bytes: new Uint8Array(3),
+    } satisfies ZipRequest);
     await expect.poll(() => replies.length).toBe(1);
     expect(replies[0]).toMatchObject({ type: 'failed', error: { code: 'E_ZIP_WRITE' } });
     port1.close();
@@ -165,13 +190,16 @@ describe('download as .zip through the zip Worker', () => {
     const crashing = (): ZipWorker => {
       const listeners: ((e: MessageEvent<ZipReply>) => void)[] = [];
       return {
-        postMessage: () => setTimeout(() => listeners.forEach((l) => l({ message: 'boom' } as unknown as MessageEvent<ZipReply>))),
+        postMessage: () =>
+          setTimeout(() => listeners.forEach((l) => l({ message: 'boom' } as unknown as MessageEvent<ZipReply>))),
         addEventListener: (type, listener) => void (type === 'error' && listeners.push(listener)),
         removeEventListener: () => undefined,
         terminate: () => undefined,
       };
     };
-    const run = writeWorkspaceZip(source.fs, new WritableStream({ abort: (r) => void (abortedWith = r) }), { spawnWorker: crashing });
+    const run = writeWorkspaceZip(source.fs, new WritableStream({ abort: (r) => void (abortedWith = r) }), {
+      spawnWorker: crashing,
+    });
     await expect(run).rejects.toMatchObject({ code: 'E_ZIP_WORKER' });
     expect(abortedWith).toBeDefined();
   });
@@ -191,13 +219,20 @@ describe('download as .zip through the zip Worker', () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
         return source.fs.readBytes(path, options);
       };
-      await writeWorkspaceZip(slow, collectingSink().stream, { spawnWorker: channelWorkers().spawn, onProgress: (p) => void (added = p.filesDone) });
+      await writeWorkspaceZip(slow, collectingSink().stream, {
+        spawnWorker: channelWorkers().spawn,
+        onProgress: (p) => void (added = p.filesDone),
+      });
       return most;
     };
-    const small = await mostAhead(Object.fromEntries(Array.from({ length: READ_AHEAD_FILES * 2 }, (_, i) => [`f${i}.txt`, `file ${i}`])));
+    const small = await mostAhead(
+      Object.fromEntries(Array.from({ length: READ_AHEAD_FILES * 2 }, (_, i) => [`f${i}.txt`, `file ${i}`])),
+    );
     expect(small).toBeGreaterThan(16);
     expect(small).toBeLessThanOrEqual(READ_AHEAD_FILES);
     const mib = new Uint8Array(1024 * 1024);
-    expect(await mostAhead(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`big${i}.bin`, mib])))).toBeLessThanOrEqual(READ_AHEAD_BYTES / mib.byteLength);
+    expect(
+      await mostAhead(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`big${i}.bin`, mib]))),
+    ).toBeLessThanOrEqual(READ_AHEAD_BYTES / mib.byteLength);
   });
 });

@@ -74,7 +74,12 @@ describe('download as .zip', () => {
     await writeWorkspaceZip(source.fs, sink.stream, { folder: 'src' });
     const copy = await folder({});
     await importZip(sink.blob(), copy.fs);
-    expect((await snapshot(copy.root)).map(([p]) => p)).toEqual(['deep', 'deep/nested', 'deep/nested/caf\u00e9 \u4e2d\u6587.txt', 'main.ts']);
+    expect((await snapshot(copy.root)).map(([p]) => p)).toEqual([
+      'deep',
+      'deep/nested',
+      'deep/nested/caf\u00e9 \u4e2d\u6587.txt',
+      'main.ts',
+    ]);
   });
 
   it('reports progress in files and bytes, ending at the totals', async () => {
@@ -91,8 +96,14 @@ describe('download as .zip', () => {
     const controller = new AbortController();
     let abortedWith: unknown;
     let closed = false;
-    const sink = new WritableStream<Uint8Array>({ abort: (reason) => void (abortedWith = reason), close: () => void (closed = true) });
-    const run = writeWorkspaceZip(source.fs, sink, { signal: controller.signal, onProgress: (p) => p.filesDone === 5 && controller.abort() });
+    const sink = new WritableStream<Uint8Array>({
+      abort: (reason) => void (abortedWith = reason),
+      close: () => void (closed = true),
+    });
+    const run = writeWorkspaceZip(source.fs, sink, {
+      signal: controller.signal,
+      onProgress: (p) => p.filesDone === 5 && controller.abort(),
+    });
     await expect(run).rejects.toMatchObject({ code: 'E_ABORTED' });
     expect(abortedWith).toBeDefined();
     expect(closed).toBe(false);

@@ -9,7 +9,6 @@ import type { ZipWorker } from './zip-worker-protocol';
 export type { ZipWorker };
 import { ZIP_WORKER_CODE, zipWorkerFailure, type ZipReply, type ZipRequest } from './zip-worker-protocol';
 
-
 export interface OffThreadZip extends ZipAssembler {
   /** Terminates the Worker; whatever is pending rejects with `reason`. Idempotent. */
   dispose(reason: unknown): void;
@@ -18,7 +17,10 @@ export interface OffThreadZip extends ZipAssembler {
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 
 /** Takes a Worker (kept, or new from `spawn`); `write` gets the archive in order, one chunk at a time (the next waits for it). */
-export function zipOffThread(spawn: () => ZipWorker, write: (chunk: Uint8Array<ArrayBuffer>) => Promise<void>): OffThreadZip {
+export function zipOffThread(
+  spawn: () => ZipWorker,
+  write: (chunk: Uint8Array<ArrayBuffer>) => Promise<void>,
+): OffThreadZip {
   const failure = (detail: string) => new HarnessError(ZIP_WORKER_CODE, zipWorkerFailure(detail));
   let lease: ReturnType<typeof leaseZipWorker>;
   try {
@@ -60,14 +62,19 @@ export function zipOffThread(spawn: () => ZipWorker, write: (chunk: Uint8Array<A
         adds.delete(reply.id);
         break;
       case 'chunk':
-        writes = writes.then(() => write(reply.bytes)).then(() => {
-          if (ended === undefined) worker.postMessage({ type: 'written' }, []);
-        });
+        writes = writes
+          .then(() => write(reply.bytes))
+          .then(() => {
+            if (ended === undefined) worker.postMessage({ type: 'written' }, []);
+          });
         writes.catch(dispose);
         break;
       case 'closed':
         // Every chunk was posted before 'closed': resolve once the last one is written.
-        writes.then(() => closing?.resolve(), () => undefined);
+        writes.then(
+          () => closing?.resolve(),
+          () => undefined,
+        );
         break;
       case 'failed':
         dispose(new HarnessError(reply.error.code, reply.error.message, reply.error.data));
@@ -84,7 +91,10 @@ export function zipOffThread(spawn: () => ZipWorker, write: (chunk: Uint8Array<A
     add(name, data, level) {
       const id = nextId++;
       // A view of part of a buffer is copied: transferring the whole buffer would take bytes that are not ours.
-      const own = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength && data.buffer instanceof ArrayBuffer ? (data as Uint8Array<ArrayBuffer>) : (data.slice() as Uint8Array<ArrayBuffer>);
+      const own =
+        data.byteOffset === 0 && data.byteLength === data.buffer.byteLength && data.buffer instanceof ArrayBuffer
+          ? (data as Uint8Array<ArrayBuffer>)
+          : (data.slice() as Uint8Array<ArrayBuffer>);
       return new Promise<void>((resolve, reject) => {
         adds.set(id, { resolve, reject });
         try {

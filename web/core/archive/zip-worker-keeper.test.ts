@@ -11,8 +11,10 @@ function fakeWorkers() {
     const worker = {
       terminated: false,
       postMessage: () => undefined,
-      addEventListener: (type: string, listener: (e: MessageEvent) => void) => target.addEventListener(type, listener as EventListener),
-      removeEventListener: (type: string, listener: (e: MessageEvent) => void) => target.removeEventListener(type, listener as EventListener),
+      addEventListener: (type: string, listener: (e: MessageEvent) => void) =>
+        target.addEventListener(type, listener as EventListener),
+      removeEventListener: (type: string, listener: (e: MessageEvent) => void) =>
+        target.removeEventListener(type, listener as EventListener),
       terminate: () => void (worker.terminated = true),
       fail: () => target.dispatchEvent(new Event('error')),
     };

@@ -47,7 +47,12 @@ export function leaseZipWorker(spawn: () => ZipWorker): ZipWorkerLease {
       if (kept) drop(kept);
       // A Worker that fails while idle (its script did not load) is dropped, so no download inherits a dead one
       // whose error event has already passed.
-      const slot: Slot = { spawn, worker, timer: setTimeout(() => drop(slot), ZIP_WORKER_IDLE_MS), onError: () => drop(slot) };
+      const slot: Slot = {
+        spawn,
+        worker,
+        timer: setTimeout(() => drop(slot), ZIP_WORKER_IDLE_MS),
+        onError: () => drop(slot),
+      };
       worker.addEventListener('error', slot.onError);
       kept = slot;
     },

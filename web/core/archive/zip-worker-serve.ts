@@ -3,7 +3,14 @@
 // everything after it ignored (the page terminates the Worker on failure or cancel).
 import { toErrorData } from '../../../plugin-host/errors';
 import { openZipAssembler } from './zip-assembler';
-import { CHUNKS_IN_FLIGHT, ZIP_WRITE_CODE, zipWriteFailure, type ZipPort, type ZipReply, type ZipRequest } from './zip-worker-protocol';
+import {
+  CHUNKS_IN_FLIGHT,
+  ZIP_WRITE_CODE,
+  zipWriteFailure,
+  type ZipPort,
+  type ZipReply,
+  type ZipRequest,
+} from './zip-worker-protocol';
 
 export function serveZipWorker(port: ZipPort<ZipRequest, ZipReply>): void {
   let unwritten = 0;
@@ -28,7 +35,9 @@ export function serveZipWorker(port: ZipPort<ZipRequest, ZipReply>): void {
     const request = e.data;
     switch (request.type) {
       case 'file':
-        zip.add(request.name, request.bytes, request.level).then(() => port.postMessage({ type: 'added', id: request.id }, []), fail);
+        zip
+          .add(request.name, request.bytes, request.level)
+          .then(() => port.postMessage({ type: 'added', id: request.id }, []), fail);
         break;
       case 'folder':
         zip.folder(request.name).catch(fail);

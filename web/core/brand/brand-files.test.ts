@@ -13,9 +13,14 @@ const repo = resolve(__dirname, '../../..');
 describe('brand files', () => {
   it('regenerates every committed icon and logo byte-identically from the glyph', () => {
     const files = brandFiles();
-    expect(files.map((f) => f.path).sort()).toEqual(['public/favicon.svg', 'public/logo.svg', ...ICON_SPECS.map((s) => s.path)].sort());
+    expect(files.map((f) => f.path).sort()).toEqual(
+      ['public/favicon.svg', 'public/logo.svg', ...ICON_SPECS.map((s) => s.path)].sort(),
+    );
     for (const { path, bytes } of files) {
-      expect(Buffer.from(bytes).equals(readFileSync(join(repo, path))), `${path} differs from the glyph: run node scripts/make-icons.mjs`).toBe(true);
+      expect(
+        Buffer.from(bytes).equals(readFileSync(join(repo, path))),
+        `${path} differs from the glyph: run node scripts/make-icons.mjs`,
+      ).toBe(true);
     }
   });
 
@@ -32,7 +37,8 @@ describe('brand files', () => {
     expect(buf.subarray(1, 4).toString('ascii')).toBe('PNG');
     const idat = buf.indexOf('IDAT');
     const raw = inflateSync(buf.subarray(idat + 4, idat + 4 + buf.readUInt32BE(idat - 4)));
-    const at = (x: number, y: number) => Array.from(raw.subarray(y * (512 * 4 + 1) + 1 + x * 4, y * (512 * 4 + 1) + 5 + x * 4));
+    const at = (x: number, y: number) =>
+      Array.from(raw.subarray(y * (512 * 4 + 1) + 1 + x * 4, y * (512 * 4 + 1) + 5 + x * 4));
     expect(at(256, 300)).toEqual([...rgbOf(GLYPH.ink), 255]);
     expect(at(GLYPH.dot.cx, GLYPH.dot.cy)).toEqual([...rgbOf(GLYPH.ink), 255]);
     expect(at(256, 180)).toEqual([...rgbOf(GLYPH.tile.color), 255]);

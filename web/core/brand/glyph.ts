@@ -22,7 +22,10 @@ export type GlyphPart = 'out' | 'tile' | 'ink';
 /** The mark as SVG path data (the stem, then the dot as two half arcs): what `i logo --svg` and logo.svg draw. */
 export function glyphPathData(): string {
   const { stem: s, dot: d } = GLYPH;
-  return `M${s.x} ${s.y}h${s.width}v${s.height}h${-s.width}z` + `M${d.cx - d.r} ${d.cy}a${d.r} ${d.r} 0 1 0 ${2 * d.r} 0a${d.r} ${d.r} 0 1 0 ${-2 * d.r} 0z`;
+  return (
+    `M${s.x} ${s.y}h${s.width}v${s.height}h${-s.width}z` +
+    `M${d.cx - d.r} ${d.cy}a${d.r} ${d.r} 0 1 0 ${2 * d.r} 0a${d.r} ${d.r} 0 1 0 ${-2 * d.r} 0z`
+  );
 }
 
 /**

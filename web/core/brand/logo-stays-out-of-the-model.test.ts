@@ -6,7 +6,11 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const web = resolve(__dirname, '../..');
-const ALLOWED = new Set(['core/headless/logo-command.ts', 'core/headless/smoke-command.ts', 'core/headless/logo-command.test.ts']);
+const ALLOWED = new Set([
+  'core/headless/logo-command.ts',
+  'core/headless/smoke-command.ts',
+  'core/headless/logo-command.test.ts',
+]);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

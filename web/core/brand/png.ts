@@ -24,11 +24,17 @@ function chunk(type: string, data: Uint8Array): Buffer {
 }
 
 /** Fixed deflate settings: level 9, 32 KiB window, default memory level and strategy, no dictionary. */
-export const PNG_DEFLATE_OPTIONS = { level: 9, windowBits: 15, memLevel: 8, strategy: constants.Z_DEFAULT_STRATEGY } as const;
+export const PNG_DEFLATE_OPTIONS = {
+  level: 9,
+  windowBits: 15,
+  memLevel: 8,
+  strategy: constants.Z_DEFAULT_STRATEGY,
+} as const;
 
 /** A PNG of `size`×`size` from scanlines (filter byte + RGBA per row, as raster.ts makes them). */
 export function encodePng(size: number, scanlines: Uint8Array): Buffer {
-  if (scanlines.length !== size * (size * 4 + 1)) throw new RangeError(`expected ${size} scanlines of ${size * 4 + 1} bytes`);
+  if (scanlines.length !== size * (size * 4 + 1))
+    throw new RangeError(`expected ${size} scanlines of ${size * 4 + 1} bytes`);
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(size, 0);
   ihdr.writeUInt32BE(size, 4);

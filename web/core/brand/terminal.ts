@@ -33,7 +33,9 @@ function partOfCell(x0: number, y0: number, width: number, height: number): Glyp
 function grid(columns: number, rows: number): GlyphPart[][] {
   const w = GLYPH_UNITS / columns;
   const h = GLYPH_UNITS / rows;
-  return Array.from({ length: rows }, (_, r) => Array.from({ length: columns }, (_, c) => partOfCell(c * w, r * h, w, h)));
+  return Array.from({ length: rows }, (_, r) =>
+    Array.from({ length: columns }, (_, c) => partOfCell(c * w, r * h, w, h)),
+  );
 }
 
 const sgr = (ground: 38 | 48, hex: string) => `\x1b[${ground};2;${rgbOf(hex).join(';')}m`;
@@ -77,9 +79,15 @@ export function terminalLogo(style: LogoStyle): string {
     const px = grid(LOGO_COLUMNS, rows * 2);
     return `${Array.from({ length: rows }, (_, r) => colourRow(px[2 * r]!, px[2 * r + 1]!)).join('\n')}\n`;
   }
-  const chars: Record<GlyphPart, string> = style.ascii ? { out: ' ', tile: '.', ink: '#' } : { out: ' ', tile: '░', ink: '█' };
+  const chars: Record<GlyphPart, string> = style.ascii
+    ? { out: ' ', tile: '.', ink: '#' }
+    : { out: ' ', tile: '░', ink: '█' };
   const lines = grid(LOGO_COLUMNS, rows).map((row) => {
-    if (!style.color) return row.map((p) => chars[p]).join('').trimEnd();
+    if (!style.color)
+      return row
+        .map((p) => chars[p])
+        .join('')
+        .trimEnd();
     // Coloured ASCII: each run of one part in its colour (the characters stay ASCII; the escapes are colour).
     let line = '';
     let last: GlyphPart | null = null;

@@ -13,7 +13,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type ConnectBridge = () => Promise<{ client: BridgeClient; connection: BridgeConnection } | undefined>;
 
-export function appProviderAdapter(config: Pick<ModelConfig, 'protocol' | 'provider'>, connect: ConnectBridge | null, workspaceId?: string): ProviderAdapter | undefined {
+export function appProviderAdapter(
+  config: Pick<ModelConfig, 'protocol' | 'provider'>,
+  connect: ConnectBridge | null,
+  workspaceId?: string,
+): ProviderAdapter | undefined {
   const binding = config.provider;
   if (binding && 'exec' in binding) {
     throw new HarnessError(
@@ -31,7 +35,11 @@ export function appProviderAdapter(config: Pick<ModelConfig, 'protocol' | 'provi
       connection = connected?.connection;
       return connected?.client;
     },
-    where: () => (connection?.root ? { workspace: connection.root, ...(workspaceId && UUID.test(workspaceId) ? { workspaceId } : {}) } : undefined),
-    missingHint: 'Start i-bridge with a desktop manifest that has "provider", pair it in Settings → Bridge, or pick a built-in protocol (openai, deepseek, anthropic, responses).',
+    where: () =>
+      connection?.root
+        ? { workspace: connection.root, ...(workspaceId && UUID.test(workspaceId) ? { workspaceId } : {}) }
+        : undefined,
+    missingHint:
+      'Start i-bridge with a desktop manifest that has "provider", pair it in Settings → Bridge, or pick a built-in protocol (openai, deepseek, anthropic, responses).',
   });
 }

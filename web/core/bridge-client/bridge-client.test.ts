@@ -5,7 +5,15 @@ import { getSecret, listSecretNames } from '../settings';
 import { openHarnessDb } from '../storage';
 import { bridgeHooks, bridgeToolSource } from './bridge-tools';
 import { createBridgeClient, normalizeBridgeUrl } from './client';
-import { BRIDGE_TOKEN_KEY, LEGACY_BRIDGE_TOKEN_SECRET, connectedBridge, forgetBridge, pairBridge, readBridgeConnection, readBridgeToken } from './connection';
+import {
+  BRIDGE_TOKEN_KEY,
+  LEGACY_BRIDGE_TOKEN_SECRET,
+  connectedBridge,
+  forgetBridge,
+  pairBridge,
+  readBridgeConnection,
+  readBridgeToken,
+} from './connection';
 import { startTestBridge, type TestBridge } from './test-bridge';
 
 const WORKSPACE_ID = '0b7c3a52-6f1e-4a57-9f0e-2d8c1b9e4a10';
@@ -19,7 +27,10 @@ afterAll(async () => {
 });
 
 const codeOf = async (p: Promise<unknown>) => {
-  const e = await p.then(() => undefined, (x: unknown) => x);
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   return HarnessError.isInstance(e) ? e.code : e;
 };
 
@@ -48,7 +59,12 @@ describe('bridge client against a real i-bridge', () => {
     const tools = await bridgeToolSource(client, () => ({ workspace: connection.root }))();
     const echo = tools.find((t) => t.schema.name === 'echo')!;
     expect([echo.approval, echo.external]).toEqual(['ask', true]);
-    const ctx = { fs: undefined as never, workspaceId: WORKSPACE_ID, callId: 'c1', signal: new AbortController().signal };
+    const ctx = {
+      fs: undefined as never,
+      workspaceId: WORKSPACE_ID,
+      callId: 'c1',
+      signal: new AbortController().signal,
+    };
     expect(await echo.execute({ text: 'hi from the app' }, ctx)).toEqual({ output: 'hi from the app' });
     const info = await tools.find((t) => t.schema.name === 'workspace_info')!.execute({}, ctx);
     expect(info.output).toContain(WORKSPACE_ID);
@@ -86,7 +102,11 @@ describe('bridge client against a real i-bridge', () => {
     const foreign = createBridgeClient({
       url: bridge.url,
       token: 'x',
-      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), origin: 'https://evil.example' } }),
+      fetch: (input, init) =>
+        fetch(input, {
+          ...init,
+          headers: { ...(init?.headers as Record<string, string>), origin: 'https://evil.example' },
+        }),
     });
     expect(await codeOf(foreign.status())).toBe('E_ORIGIN_DENIED');
   });

@@ -35,30 +35,33 @@ export function bridgeToolSource(client: BridgeClient, where: () => BridgeWorksp
     const manifest = await client.manifest();
     return manifest.tools
       .filter((t) => t.name !== 'web_fetch')
-      .map(
-        (tool): ToolDefinition => ({
-          schema: { name: tool.name, description: `${tool.description} (i-bridge)`, parameters: tool.parameters },
-          approval: 'ask',
-          external: true,
-          // The bridge names an MCP server's tools `mcp__<server>__<tool>` (bridge/mcp-hub.ts).
-          origin: mcpServerOf(tool.name) !== null ? { kind: 'mcp', server: mcpServerOf(tool.name)! } : { kind: 'bridge' },
-          async prepare() {
-            return { summary: `Run ${tool.name} on i-bridge (${where().workspace})` };
-          },
-          async execute(args, ctx) {
-            try {
-              return toResult(await client.callTool(tool.name, args, { ...where(), workspaceId: ctx.workspaceId }, ctx.signal));
-            } catch (error) {
-              return failure(error);
-            }
-          },
-        }),
-      );
+      .map((tool): ToolDefinition => ({
+        schema: { name: tool.name, description: `${tool.description} (i-bridge)`, parameters: tool.parameters },
+        approval: 'ask',
+        external: true,
+        // The bridge names an MCP server's tools `mcp__<server>__<tool>` (bridge/mcp-hub.ts).
+        origin: mcpServerOf(tool.name) !== null ? { kind: 'mcp', server: mcpServerOf(tool.name)! } : { kind: 'bridge' },
+        async prepare() {
+          return { summary: `Run ${tool.name} on i-bridge (${where().workspace})` };
+        },
+        async execute(args, ctx) {
+          try {
+            return toResult(
+              await client.callTool(tool.name, args, { ...where(), workspaceId: ctx.workspaceId }, ctx.signal),
+            );
+          } catch (error) {
+            return failure(error);
+          }
+        },
+      }));
   };
 }
 
 /** web_fetch through the bridge (which checks every address it connects to); only when the bridge offers it. */
-export async function bridgeWebFetchBackend(client: BridgeClient, where: () => BridgeWorkspace): Promise<BridgeWebFetchBackend | undefined> {
+export async function bridgeWebFetchBackend(
+  client: BridgeClient,
+  where: () => BridgeWorkspace,
+): Promise<BridgeWebFetchBackend | undefined> {
   const manifest = await client.manifest();
   if (!manifest.tools.some((t) => t.name === 'web_fetch')) return undefined;
   return {
@@ -78,7 +81,8 @@ export function bridgeHooks(client: BridgeClient, where: () => BridgeWorkspace) 
       return [...new Set(manifest.hooks.flatMap((h) => h.events))].sort();
     },
     async run(event: string, data: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
-      if (!/^[a-z_]{1,64}$/.test(event)) throw new HarnessError('E_BRIDGE_HOOK_EVENT', `"${event}" is not a hook event name.`);
+      if (!/^[a-z_]{1,64}$/.test(event))
+        throw new HarnessError('E_BRIDGE_HOOK_EVENT', `"${event}" is not a hook event name.`);
       return client.runHooks(event, data, where(), signal);
     },
   };

@@ -23,7 +23,10 @@ export interface BridgeConnection {
 
 /** The saved bridge token, moving a legacy `I_BRIDGE_TOKEN` entry to the internal one first. */
 export async function readBridgeToken(db: HarnessDb): Promise<string | undefined> {
-  const [current, legacy] = await Promise.all([db.get('secrets', BRIDGE_TOKEN_KEY), db.get('secrets', LEGACY_BRIDGE_TOKEN_SECRET)]);
+  const [current, legacy] = await Promise.all([
+    db.get('secrets', BRIDGE_TOKEN_KEY),
+    db.get('secrets', LEGACY_BRIDGE_TOKEN_SECRET),
+  ]);
   if (legacy) {
     if (!current) await saveBridgeToken(db, legacy.value);
     await db.delete('secrets', LEGACY_BRIDGE_TOKEN_SECRET);
@@ -43,7 +46,10 @@ export async function readBridgeConnection(db: HarnessDb): Promise<BridgeConnect
 }
 
 /** The client of the saved connection with its token, or undefined when none is saved. */
-export async function connectedBridge(db: HarnessDb, options: { fetch?: typeof fetch } = {}): Promise<{ client: BridgeClient; connection: BridgeConnection } | undefined> {
+export async function connectedBridge(
+  db: HarnessDb,
+  options: { fetch?: typeof fetch } = {},
+): Promise<{ client: BridgeClient; connection: BridgeConnection } | undefined> {
   const connection = await readBridgeConnection(db);
   const token = connection && (await readBridgeToken(db));
   if (!connection || !token) return undefined;
@@ -54,10 +60,18 @@ export async function connectedBridge(db: HarnessDb, options: { fetch?: typeof f
  * Pairs with the one-time code, checks the token against /v1/status, and only then saves URL, root and token:
  * a failed pairing leaves the previous connection as it was.
  */
-export async function pairBridge(db: HarnessDb, rawUrl: string, code: string, options: { fetch?: typeof fetch } = {}): Promise<{ client: BridgeClient; connection: BridgeConnection }> {
+export async function pairBridge(
+  db: HarnessDb,
+  rawUrl: string,
+  code: string,
+  options: { fetch?: typeof fetch } = {},
+): Promise<{ client: BridgeClient; connection: BridgeConnection }> {
   const url = normalizeBridgeUrl(rawUrl);
   if (!/^[A-Za-z0-9]{4}-?[A-Za-z0-9]{4}$/.test(code.trim())) {
-    throw new HarnessError('E_BRIDGE_CODE', 'A pairing code looks like K7QM-X2RD: copy it from the line "Pairing code:" that i-bridge printed.');
+    throw new HarnessError(
+      'E_BRIDGE_CODE',
+      'A pairing code looks like K7QM-X2RD: copy it from the line "Pairing code:" that i-bridge printed.',
+    );
   }
   const token = await createBridgeClient({ url, ...options }).pair(code);
   const client = createBridgeClient({ url, token, ...options });

@@ -41,7 +41,14 @@ async function turn(options: AppAgentOptions, prompt: string) {
   return running.events.result();
 }
 
-const toyConfig = (server: ModelServer) => ({ budget: { context_window: 1_000_000 }, protocol: 'toy-chat', base_url: server.baseUrl('openai'), model: 'scripted', api_key_env: 'TOY_KEY', max_tokens: 256 });
+const toyConfig = (server: ModelServer) => ({
+  budget: { context_window: 1_000_000 },
+  protocol: 'toy-chat',
+  base_url: server.baseUrl('openai'),
+  model: 'scripted',
+  api_key_env: 'TOY_KEY',
+  max_tokens: 256,
+});
 
 describe('a custom protocol in the app', () => {
   it('runs a turn through the paired bridge provider worker: prepared there, sent by the core with the key, parsed there', async () => {
@@ -78,7 +85,10 @@ describe('a custom protocol in the app', () => {
   }, 30_000);
 
   it('refuses an {"exec"} provider binding in the app before anything runs', async () => {
-    const { server, options } = await setup([{ text: 'never' }], (s) => ({ ...toyConfig(s), provider: { exec: ['node', 'worker.mjs'] } }));
+    const { server, options } = await setup([{ text: 'never' }], (s) => ({
+      ...toyConfig(s),
+      provider: { exec: ['node', 'worker.mjs'] },
+    }));
     await expect(turn(options, 'Say hello')).rejects.toMatchObject({ code: 'E_CONFIG_UNSUPPORTED' });
     expect(server.requests).toHaveLength(0);
   }, 30_000);

@@ -5,7 +5,17 @@
 // Non-streaming: the worker is asked for `stream: false` and the adapter has no stream decoder.
 // No bridge, a bridge without a provider, or a failing worker is an error: never a fallback to a built-in adapter.
 import { HarnessError, toErrorData } from '../contracts';
-import type { AuthSpec, Message, OperationPlan, ParsedResponse, PrepareInput, PreparedRequest, PrepareStepInput, ProviderAdapter, ProviderOperation } from '../providers';
+import type {
+  AuthSpec,
+  Message,
+  OperationPlan,
+  ParsedResponse,
+  PrepareInput,
+  PreparedRequest,
+  PrepareStepInput,
+  ProviderAdapter,
+  ProviderOperation,
+} from '../providers';
 import type { BridgeClient, BridgeWorkspace } from './client';
 
 export interface BridgeProviderOptions {
@@ -25,23 +35,35 @@ const PREPARED_KEYS = ['version', 'url', 'body', 'headers', 'auth'];
 const PARSED_KEYS = ['version', 'response'];
 
 function invalid(protocol: string, step: string, what: string): HarnessError {
-  return new HarnessError('E_PROVIDER_INVALID', `The provider worker for protocol "${protocol}" returned an invalid ${step} answer: ${what} Fix the worker (seed 003 provider contract v1).`, { protocol, step });
+  return new HarnessError(
+    'E_PROVIDER_INVALID',
+    `The provider worker for protocol "${protocol}" returned an invalid ${step} answer: ${what} Fix the worker (seed 003 provider contract v1).`,
+    { protocol, step },
+  );
 }
 
 /** Checks a `provider_prepare` answer: exactly {version: 1, url, body, headers, auth}. */
 export function checkPreparedAnswer(data: unknown, protocol: string): PreparedRequest {
   const bad = (what: string) => invalid(protocol, 'prepare', what);
   if (!isObj(data)) throw bad('expected an object.');
-  for (const key of Object.keys(data)) if (!PREPARED_KEYS.includes(key)) throw bad(`unknown field "${key}" (allowed: ${PREPARED_KEYS.join(', ')}).`);
+  for (const key of Object.keys(data))
+    if (!PREPARED_KEYS.includes(key)) throw bad(`unknown field "${key}" (allowed: ${PREPARED_KEYS.join(', ')}).`);
   if (data.version !== 1) throw bad(`version must be 1, not ${JSON.stringify(data.version)}.`);
-  if (typeof data.url !== 'string' || !/^https?:\/\//i.test(data.url)) throw bad('"url" must be an absolute http(s) URL string.');
+  if (typeof data.url !== 'string' || !/^https?:\/\//i.test(data.url))
+    throw bad('"url" must be an absolute http(s) URL string.');
   if (!isObj(data.body)) throw bad('"body" must be a JSON object.');
   const headers = data.headers === undefined ? {} : data.headers;
-  if (!isObj(headers) || !Object.values(headers).every((v) => typeof v === 'string')) throw bad('"headers" must be an object of string values.');
+  if (!isObj(headers) || !Object.values(headers).every((v) => typeof v === 'string'))
+    throw bad('"headers" must be an object of string values.');
   let auth: AuthSpec | null = null;
   if (data.auth !== undefined && data.auth !== null) {
     const a = data.auth;
-    if (!isObj(a) || typeof a.header !== 'string' || typeof a.prefix !== 'string' || Object.keys(a).some((k) => k !== 'header' && k !== 'prefix')) {
+    if (
+      !isObj(a) ||
+      typeof a.header !== 'string' ||
+      typeof a.prefix !== 'string' ||
+      Object.keys(a).some((k) => k !== 'header' && k !== 'prefix')
+    ) {
       throw bad('"auth" must be null or {header, prefix} strings.');
     }
     auth = { header: a.header, prefix: a.prefix };
@@ -58,20 +80,33 @@ const OPERATION_KEYS = ['method', 'url', 'headers', 'auth', 'content_type', 'bod
  */
 export function checkOperationPlan(data: Obj, protocol: string): OperationPlan {
   const bad = (what: string) => invalid(protocol, 'prepare', what);
-  for (const key of Object.keys(data)) if (!PLAN_KEYS.includes(key)) throw bad(`unknown field "${key}" in an operation plan (allowed: ${PLAN_KEYS.join(', ')}).`);
+  for (const key of Object.keys(data))
+    if (!PLAN_KEYS.includes(key))
+      throw bad(`unknown field "${key}" in an operation plan (allowed: ${PLAN_KEYS.join(', ')}).`);
   if (data.version !== 1) throw bad(`version must be 1, not ${JSON.stringify(data.version)}.`);
   const op = data.operation;
   if (!isObj(op)) throw bad('"operation" must be an object.');
-  for (const key of Object.keys(op)) if (!OPERATION_KEYS.includes(key)) throw bad(`unknown field "operation.${key}" (allowed: ${OPERATION_KEYS.join(', ')}).`);
-  if (op.method !== 'GET' && op.method !== 'POST' && op.method !== 'DELETE') throw bad('"operation.method" must be GET, POST or DELETE.');
+  for (const key of Object.keys(op))
+    if (!OPERATION_KEYS.includes(key))
+      throw bad(`unknown field "operation.${key}" (allowed: ${OPERATION_KEYS.join(', ')}).`);
+  if (op.method !== 'GET' && op.method !== 'POST' && op.method !== 'DELETE')
+    throw bad('"operation.method" must be GET, POST or DELETE.');
   if (typeof op.url !== 'string') throw bad('"operation.url" must be a string.');
   const headers = op.headers === undefined ? {} : op.headers;
-  if (!isObj(headers) || !Object.values(headers).every((v) => typeof v === 'string')) throw bad('"operation.headers" must be an object of string values.');
+  if (!isObj(headers) || !Object.values(headers).every((v) => typeof v === 'string'))
+    throw bad('"operation.headers" must be an object of string values.');
   const a = op.auth;
-  if (a !== undefined && a !== null && (!isObj(a) || typeof a.header !== 'string' || typeof a.prefix !== 'string')) throw bad('"operation.auth" must be null or {header, prefix} strings.');
-  if (op.content_type !== undefined && typeof op.content_type !== 'string') throw bad('"operation.content_type" must be a string.');
-  if (op.body_base64 !== undefined && (typeof op.body_base64 !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(op.body_base64))) throw bad('"operation.body_base64" must be base64 text.');
-  if (op.cleanup !== undefined && typeof op.cleanup !== 'boolean') throw bad('"operation.cleanup" must be true or false.');
+  if (a !== undefined && a !== null && (!isObj(a) || typeof a.header !== 'string' || typeof a.prefix !== 'string'))
+    throw bad('"operation.auth" must be null or {header, prefix} strings.');
+  if (op.content_type !== undefined && typeof op.content_type !== 'string')
+    throw bad('"operation.content_type" must be a string.');
+  if (
+    op.body_base64 !== undefined &&
+    (typeof op.body_base64 !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(op.body_base64))
+  )
+    throw bad('"operation.body_base64" must be base64 text.');
+  if (op.cleanup !== undefined && typeof op.cleanup !== 'boolean')
+    throw bad('"operation.cleanup" must be true or false.');
   const operation: ProviderOperation = {
     method: op.method,
     url: op.url,
@@ -88,7 +123,8 @@ export function checkOperationPlan(data: Obj, protocol: string): OperationPlan {
 export function checkParsedAnswer(data: unknown, protocol: string): ParsedResponse {
   const bad = (what: string) => invalid(protocol, 'parse', what);
   if (!isObj(data)) throw bad('expected an object.');
-  for (const key of Object.keys(data)) if (!PARSED_KEYS.includes(key)) throw bad(`unknown field "${key}" (allowed: ${PARSED_KEYS.join(', ')}).`);
+  for (const key of Object.keys(data))
+    if (!PARSED_KEYS.includes(key)) throw bad(`unknown field "${key}" (allowed: ${PARSED_KEYS.join(', ')}).`);
   if (data.version !== 1) throw bad(`version must be 1, not ${JSON.stringify(data.version)}.`);
   const r = data.response;
   if (!isObj(r) || !Array.isArray(r.choices)) throw bad('"response" must be an object with a "choices" array.');
@@ -97,9 +133,11 @@ export function checkParsedAnswer(data: unknown, protocol: string): ParsedRespon
       throw bad(`response.choices.${i} must be {finish_reason: string, message: {role: "assistant", ...}}.`);
     }
     const m = c.message;
-    if (m.content !== undefined && m.content !== null && typeof m.content !== 'string') throw bad(`response.choices.${i}.message.content must be a string or null.`);
+    if (m.content !== undefined && m.content !== null && typeof m.content !== 'string')
+      throw bad(`response.choices.${i}.message.content must be a string or null.`);
     if (m.content === undefined) m.content = null;
-    if (m.tool_calls !== undefined && !Array.isArray(m.tool_calls)) throw bad(`response.choices.${i}.message.tool_calls must be an array.`);
+    if (m.tool_calls !== undefined && !Array.isArray(m.tool_calls))
+      throw bad(`response.choices.${i}.message.tool_calls must be an array.`);
   });
   if (r.usage !== undefined && !isObj(r.usage)) throw bad('"response.usage" must be an object.');
   return data as unknown as ParsedResponse;
@@ -129,22 +167,41 @@ export function bridgeProviderAdapter(options: BridgeProviderOptions): ProviderA
         { protocol },
       );
     }
-    if (!client.provider) throw new HarnessError('E_PROVIDER_BRIDGE_MISSING', `This bridge client cannot reach a provider worker (protocol "${protocol}").`, { protocol });
+    if (!client.provider)
+      throw new HarnessError(
+        'E_PROVIDER_BRIDGE_MISSING',
+        `This bridge client cannot reach a provider worker (protocol "${protocol}").`,
+        { protocol },
+      );
     const where = options.where?.();
     try {
       return await client.provider(step, data, where);
     } catch (error) {
       const e = toErrorData(error, 'E_PROVIDER_WORKER');
-      throw new HarnessError(e.code, `The provider worker for protocol "${protocol}" failed in ${step} (not retried, no other provider used): ${e.message}`, { protocol, step, ...(e.data ?? {}) });
+      throw new HarnessError(
+        e.code,
+        `The provider worker for protocol "${protocol}" failed in ${step} (not retried, no other provider used): ${e.message}`,
+        { protocol, step, ...(e.data ?? {}) },
+      );
     }
   }
   return {
     protocol,
     async prepare(input: PrepareInput) {
       // Custom providers are called without streaming: the answer is one JSON body for provider_parse.
-      const data = await call('prepare', { ...input, history: input.history.map(withoutHostRecords), version: 1, protocol, stream: false } as unknown as Obj);
+      const data = await call('prepare', {
+        ...input,
+        history: input.history.map(withoutHostRecords),
+        version: 1,
+        protocol,
+        stream: false,
+      } as unknown as Obj);
       if ('operation' in data) {
-        throw new HarnessError('E_PROVIDER_OPERATIONS_OFF', `The provider worker for protocol "${protocol}" asked for an extra operation, which the model config does not allow. Set "provider_operations": true in it to let the core run the worker's operations.`, { protocol, key: 'provider_operations' });
+        throw new HarnessError(
+          'E_PROVIDER_OPERATIONS_OFF',
+          `The provider worker for protocol "${protocol}" asked for an extra operation, which the model config does not allow. Set "provider_operations": true in it to let the core run the worker's operations.`,
+          { protocol, key: 'provider_operations' },
+        );
       }
       return checkPreparedAnswer(data, protocol);
     },

@@ -5,7 +5,13 @@ import { bridgeProviderAdapter, checkParsedAnswer, checkPreparedAnswer } from '.
 import type { PrepareInput } from '../providers';
 import type { BridgeClient } from './client';
 
-const good = { version: 1, url: 'https://svc.example/v1/gen', body: { q: 1 }, headers: { 'x-a': 'b' }, auth: { header: 'authorization', prefix: 'Bearer ' } };
+const good = {
+  version: 1,
+  url: 'https://svc.example/v1/gen',
+  body: { q: 1 },
+  headers: { 'x-a': 'b' },
+  auth: { header: 'authorization', prefix: 'Bearer ' },
+};
 const codeOf = (f: () => unknown) => {
   try {
     f();
@@ -34,11 +40,21 @@ describe('provider worker answers', () => {
   });
 
   it('accepts a parse answer and refuses wrong versions, shapes and roles', () => {
-    const ok = { version: 1, response: { choices: [{ finish_reason: 'stop', message: { role: 'assistant', content: 'hi' } }] } };
+    const ok = {
+      version: 1,
+      response: { choices: [{ finish_reason: 'stop', message: { role: 'assistant', content: 'hi' } }] },
+    };
     expect(checkParsedAnswer(ok, 'svc')).toEqual(ok);
     expect(codeOf(() => checkParsedAnswer({ ...ok, version: '1' }, 'svc'))).toBe('E_PROVIDER_INVALID');
     expect(codeOf(() => checkParsedAnswer({ version: 1, response: {} }, 'svc'))).toBe('E_PROVIDER_INVALID');
-    expect(codeOf(() => checkParsedAnswer({ version: 1, response: { choices: [{ finish_reason: 'stop', message: { role: 'user', content: 'x' } }] } }, 'svc'))).toBe('E_PROVIDER_INVALID');
+    expect(
+      codeOf(() =>
+        checkParsedAnswer(
+          { version: 1, response: { choices: [{ finish_reason: 'stop', message: { role: 'user', content: 'x' } }] } },
+          'svc',
+        ),
+      ),
+    ).toBe('E_PROVIDER_INVALID');
   });
 
   it('passes the worker failure on with its code, asks once, and asks for a non-streaming request', async () => {
@@ -50,24 +66,76 @@ describe('provider worker answers', () => {
       },
     } as unknown as BridgeClient;
     const adapter = bridgeProviderAdapter({ protocol: 'svc', client: () => client });
-    const input: PrepareInput = { version: 1, protocol: 'svc', base_url: 'https://svc.example', model: 'm', history: [], max_tokens: 5, compact: false, tools: [], plugin_tools: [], use_max_tokens: false, extra_body: {}, stream: true };
-    await expect(adapter.prepare(input)).rejects.toMatchObject({ code: 'E_WORKER_CRASHED', message: expect.stringContaining('not retried') });
+    const input: PrepareInput = {
+      version: 1,
+      protocol: 'svc',
+      base_url: 'https://svc.example',
+      model: 'm',
+      history: [],
+      max_tokens: 5,
+      compact: false,
+      tools: [],
+      plugin_tools: [],
+      use_max_tokens: false,
+      extra_body: {},
+      stream: true,
+    };
+    await expect(adapter.prepare(input)).rejects.toMatchObject({
+      code: 'E_WORKER_CRASHED',
+      message: expect.stringContaining('not retried'),
+    });
     expect(calls).toHaveLength(1);
     expect(calls[0]!.data).toMatchObject({ version: 1, protocol: 'svc', stream: false });
   });
 
   it('sends a provider worker the history without the host’s records (whole tool output, usage, approval, turn id)', async () => {
     let sent: Record<string, unknown> | undefined;
-    const client = { provider: async (_step: string, data: Record<string, unknown>) => ((sent = data), good) } as unknown as BridgeClient;
+    const client = {
+      provider: async (_step: string, data: Record<string, unknown>) => ((sent = data), good),
+    } as unknown as BridgeClient;
     const adapter = bridgeProviderAdapter({ protocol: 'svc', client: () => client });
     const history: PrepareInput['history'] = [
       { role: 'user', content: 'q', _turn: 'turn-id' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{}' } }], _usage: { input_tokens: 424242, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0, reported: { input: true, output: true, cache: true }, duration_ms: 1, protocol: 'svc', model: 'm' } },
-      { role: 'tool', tool_call_id: 'c1', content: 'preview', _full_output: 'WHOLE-OUTPUT'.repeat(1000), _approval: { by: 'person' } },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{}' } }],
+        _usage: {
+          input_tokens: 424242,
+          output_tokens: 1,
+          cache_read_tokens: 0,
+          cache_write_tokens: 0,
+          reported: { input: true, output: true, cache: true },
+          duration_ms: 1,
+          protocol: 'svc',
+          model: 'm',
+        },
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'c1',
+        content: 'preview',
+        _full_output: 'WHOLE-OUTPUT'.repeat(1000),
+        _approval: { by: 'person' },
+      },
     ];
-    await adapter.prepare({ version: 1, protocol: 'svc', base_url: 'https://svc.example', model: 'm', history, max_tokens: 5, compact: false, tools: [], plugin_tools: [], use_max_tokens: false, extra_body: {}, stream: true });
+    await adapter.prepare({
+      version: 1,
+      protocol: 'svc',
+      base_url: 'https://svc.example',
+      model: 'm',
+      history,
+      max_tokens: 5,
+      compact: false,
+      tools: [],
+      plugin_tools: [],
+      use_max_tokens: false,
+      extra_body: {},
+      stream: true,
+    });
     const text = JSON.stringify(sent);
-    for (const marker of ['WHOLE-OUTPUT', '_full_output', '424242', '_usage', '_approval', 'turn-id']) expect(text).not.toContain(marker);
+    for (const marker of ['WHOLE-OUTPUT', '_full_output', '424242', '_usage', '_approval', 'turn-id'])
+      expect(text).not.toContain(marker);
     expect(text).toContain('preview');
     // The caller's history is not changed.
     expect(history[2]).toHaveProperty('_full_output');

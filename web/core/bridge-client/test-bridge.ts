@@ -16,7 +16,10 @@ export interface TestBridge {
 }
 
 /** `manifest`: another desktop manifest than the example one (absolute path). */
-export async function startTestBridge(allowOrigins: string[] = [], manifest = join(REPO, 'bridge/examples/desktop.json')): Promise<TestBridge> {
+export async function startTestBridge(
+  allowOrigins: string[] = [],
+  manifest = join(REPO, 'bridge/examples/desktop.json'),
+): Promise<TestBridge> {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'bridge-client-')));
   const root = join(base, 'root');
   const bundle = join(base, 'i-bridge.mjs');
@@ -32,8 +35,23 @@ export async function startTestBridge(allowOrigins: string[] = [], manifest = jo
   });
   const { mkdirSync } = await import('node:fs');
   mkdirSync(root);
-  const env = { PATH: process.env.PATH, I_CONFIG_DIR: join(base, 'config'), I_DATA_DIR: join(base, 'data'), I_CACHE_DIR: join(base, 'cache'), I_RUNTIME_DIR: join(base, 'runtime') };
-  const args = [bundle, '--port', '0', '--manifest', manifest, '--root', root, ...allowOrigins.flatMap((o) => ['--allow-origin', o])];
+  const env = {
+    PATH: process.env.PATH,
+    I_CONFIG_DIR: join(base, 'config'),
+    I_DATA_DIR: join(base, 'data'),
+    I_CACHE_DIR: join(base, 'cache'),
+    I_RUNTIME_DIR: join(base, 'runtime'),
+  };
+  const args = [
+    bundle,
+    '--port',
+    '0',
+    '--manifest',
+    manifest,
+    '--root',
+    root,
+    ...allowOrigins.flatMap((o) => ['--allow-origin', o]),
+  ];
   const child: ChildProcess = spawn(process.execPath, args, { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));

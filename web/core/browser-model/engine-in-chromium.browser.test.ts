@@ -19,7 +19,12 @@ describe('the browser model engine (wllama in Chromium)', () => {
     expect(info.nCtxTrain).toBe(32768);
     expect(info.chatTemplate).toContain('<|im_start|>');
     let streamed = '';
-    const out = await engine.generate({ messages: [{ role: 'user', content: 'hi' }], maxTokens: 12, signal: never(), onText: (d) => (streamed += d) });
+    const out = await engine.generate({
+      messages: [{ role: 'user', content: 'hi' }],
+      maxTokens: 12,
+      signal: never(),
+      onText: (d) => (streamed += d),
+    });
     expect(out.outputTokens).toBe(12);
     expect(out.finish).toBe('length');
     expect(out.promptTokens).toBeGreaterThan(0);
@@ -28,7 +33,14 @@ describe('the browser model engine (wllama in Chromium)', () => {
 
   it('follows a GBNF grammar token by token, whatever the random weights prefer', async () => {
     for (const seed of [1, 2, 3]) {
-      const g = await engine.generate({ messages: [{ role: 'user', content: `try ${seed}` }], maxTokens: 40, seed, grammar: 'root ::= "{\\"a\\":" [0-9]{1,3} "}"', signal: never(), onText: () => undefined });
+      const g = await engine.generate({
+        messages: [{ role: 'user', content: `try ${seed}` }],
+        maxTokens: 40,
+        seed,
+        grammar: 'root ::= "{\\"a\\":" [0-9]{1,3} "}"',
+        signal: never(),
+        onText: () => undefined,
+      });
       expect(g.text).toMatch(/^\{"a":[0-9]{1,3}\}$/);
       expect(g.finish).toBe('stop');
     }
@@ -48,7 +60,12 @@ describe('the browser model engine (wllama in Chromium)', () => {
     expect(deltas).toBeGreaterThanOrEqual(3);
     expect(deltas).toBeLessThan(100);
     expect(out.text.length).toBeGreaterThan(0);
-    const again = await engine.generate({ messages: [{ role: 'user', content: 'hi' }], maxTokens: 4, signal: never(), onText: () => undefined });
+    const again = await engine.generate({
+      messages: [{ role: 'user', content: 'hi' }],
+      maxTokens: 4,
+      signal: never(),
+      onText: () => undefined,
+    });
     expect(again.outputTokens).toBe(4);
   });
 });

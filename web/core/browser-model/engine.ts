@@ -59,7 +59,13 @@ export class BrowserModelEngine {
 
   /** Loads `file` unless the same file (name, size, lastModified) is loaded with the same window already. */
   async load(file: Blob & { name?: string; lastModified?: number }, options: EngineLoadOptions): Promise<LoadedModel> {
-    const key = JSON.stringify([file.name ?? '', file.size, file.lastModified ?? 0, options.nCtx, options.gpu === true]);
+    const key = JSON.stringify([
+      file.name ?? '',
+      file.size,
+      file.lastModified ?? 0,
+      options.nCtx,
+      options.gpu === true,
+    ]);
     if (this.info && this.loadedKey === key) return this.info;
     await this.unload();
     const wllama = new Wllama({ default: options.wasmUrl }, { suppressNativeLog: true, logger: quietLogger });
@@ -73,7 +79,10 @@ export class BrowserModelEngine {
       });
     } catch (error) {
       await wllama.exit().catch(() => undefined);
-      throw new HarnessError('E_BROWSER_MODEL_LOAD', `llama.cpp could not load this model: ${messageOf(error)} Check that the file is a complete llama.cpp GGUF, or pick another model in Settings → Model.`);
+      throw new HarnessError(
+        'E_BROWSER_MODEL_LOAD',
+        `llama.cpp could not load this model: ${messageOf(error)} Check that the file is a complete llama.cpp GGUF, or pick another model in Settings → Model.`,
+      );
     }
     const context = wllama.getLoadedContextInfo();
     this.wllama = wllama;
@@ -99,7 +108,11 @@ export class BrowserModelEngine {
   /** Streams one chat completion; abort stops between tokens and resolves with the text so far. */
   async generate(o: GenerateOptions): Promise<Generation> {
     const wllama = this.wllama;
-    if (!wllama) throw new HarnessError('E_BROWSER_MODEL_NOT_LOADED', 'No model is loaded in this tab. Pick a model in Settings → Model.');
+    if (!wllama)
+      throw new HarnessError(
+        'E_BROWSER_MODEL_NOT_LOADED',
+        'No model is loaded in this tab. Pick a model in Settings → Model.',
+      );
     const started = performance.now();
     let firstTokenMs = -1;
     let text = '';
@@ -140,13 +153,27 @@ export class BrowserModelEngine {
     } catch (error) {
       if (!(error instanceof WllamaAbortError) && !o.signal.aborted) {
         if (/exceeds the available context size/.test(messageOf(error))) {
-          throw new HarnessError('E_BROWSER_MODEL_CONTEXT_FULL', `The request does not fit the loaded context window: ${messageOf(error)}. Start a new session, compact this one (/compact), or raise the context window in Settings → Model.`);
+          throw new HarnessError(
+            'E_BROWSER_MODEL_CONTEXT_FULL',
+            `The request does not fit the loaded context window: ${messageOf(error)}. Start a new session, compact this one (/compact), or raise the context window in Settings → Model.`,
+          );
         }
-        throw new HarnessError('E_BROWSER_MODEL_GENERATE', `The model stopped with an error: ${messageOf(error)} Try again; if it repeats, reload the tab or pick a smaller model.`);
+        throw new HarnessError(
+          'E_BROWSER_MODEL_GENERATE',
+          `The model stopped with an error: ${messageOf(error)} Try again; if it repeats, reload the tab or pick a smaller model.`,
+        );
       }
     }
     const totalMs = performance.now() - started;
-    return { text, finish, promptTokens, outputTokens, firstTokenMs: firstTokenMs < 0 ? totalMs : firstTokenMs, totalMs, ...(decodeMsPerToken !== undefined ? { decodeMsPerToken } : {}) };
+    return {
+      text,
+      finish,
+      promptTokens,
+      outputTokens,
+      firstTokenMs: firstTokenMs < 0 ? totalMs : firstTokenMs,
+      totalMs,
+      ...(decodeMsPerToken !== undefined ? { decodeMsPerToken } : {}),
+    };
   }
 }
 

@@ -17,7 +17,12 @@ const pick = {
   description: 'test',
   parameters: {
     type: 'object',
-    properties: { mode: { enum: ['a', 'b'] }, tags: { type: 'array', items: { type: 'string', maxLength: 5 }, maxItems: 3 }, n: { type: 'integer', minimum: 1 }, x: { anyOf: [{ type: 'boolean' }, { type: 'null' }] } },
+    properties: {
+      mode: { enum: ['a', 'b'] },
+      tags: { type: 'array', items: { type: 'string', maxLength: 5 }, maxItems: 3 },
+      n: { type: 'integer', minimum: 1 },
+      x: { anyOf: [{ type: 'boolean' }, { type: 'null' }] },
+    },
     additionalProperties: false,
   },
 };
@@ -29,30 +34,55 @@ describe('the action grammar with a model of random weights', () => {
   afterAll(() => engine.unload());
 
   it('makes every reply a valid action whose arguments match the tool schema', async () => {
-    await engine.load(new File([makeTinyGguf({ steer: false })], 'tiny.gguf'), { nCtx: 4096, wasmUrl: new URL(wasmPath, location.href).href });
+    await engine.load(new File([makeTinyGguf({ steer: false })], 'tiny.gguf'), {
+      nCtx: 4096,
+      wasmUrl: new URL(wasmPath, location.href).href,
+    });
     const grammar = actionGrammar(tools);
     const kinds = new Set<string>();
     for (let seed = 1; seed <= 6; seed++) {
-      const out = await engine.generate({ messages: [{ role: 'user', content: `task ${seed}` }], maxTokens: 1500, seed, grammar, signal: new AbortController().signal, onText: () => undefined });
+      const out = await engine.generate({
+        messages: [{ role: 'user', content: `task ${seed}` }],
+        maxTokens: 1500,
+        seed,
+        grammar,
+        signal: new AbortController().signal,
+        onText: () => undefined,
+      });
       const parsed = parseJsonAction(out.text, names);
       expect(parsed.ok, `${out.text} → ${JSON.stringify(parsed)}`).toBe(true);
       if (!parsed.ok) continue;
       kinds.add(parsed.action.type);
-      if (parsed.action.type === 'tool_call') expect(checks.get(parsed.action.name)!(parsed.action.arguments)).toEqual([]);
+      if (parsed.action.type === 'tool_call')
+        expect(checks.get(parsed.action.name)!(parsed.action.arguments)).toEqual([]);
     }
     expect(kinds.size).toBeGreaterThan(0);
     // This model prefers ask_user; with the other actions left out, its tool calls must be just as valid.
     const callsOnly = actionGrammar(tools, { askUser: false, final: false });
     for (let seed = 1; seed <= 3; seed++) {
-      const out = await engine.generate({ messages: [{ role: 'user', content: `call ${seed}` }], maxTokens: 3500, seed, grammar: callsOnly, signal: new AbortController().signal, onText: () => undefined });
+      const out = await engine.generate({
+        messages: [{ role: 'user', content: `call ${seed}` }],
+        maxTokens: 3500,
+        seed,
+        grammar: callsOnly,
+        signal: new AbortController().signal,
+        onText: () => undefined,
+      });
       const parsed = parseJsonAction(out.text, names);
       expect(parsed.ok && parsed.action.type === 'tool_call', `${out.text} → ${JSON.stringify(parsed)}`).toBe(true);
-      if (parsed.ok && parsed.action.type === 'tool_call') expect(checks.get(parsed.action.name)!(parsed.action.arguments), out.text).toEqual([]);
+      if (parsed.ok && parsed.action.type === 'tool_call')
+        expect(checks.get(parsed.action.name)!(parsed.action.arguments), out.text).toEqual([]);
     }
   }, 120_000);
 
   it('is needed: the same model without it does not produce an action', async () => {
-    const out = await engine.generate({ messages: [{ role: 'user', content: 'task 1' }], maxTokens: 64, seed: 1, signal: new AbortController().signal, onText: () => undefined });
+    const out = await engine.generate({
+      messages: [{ role: 'user', content: 'task 1' }],
+      maxTokens: 64,
+      seed: 1,
+      signal: new AbortController().signal,
+      onText: () => undefined,
+    });
     expect(parseJsonAction(out.text, names).ok).toBe(false);
   });
 });

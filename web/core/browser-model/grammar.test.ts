@@ -27,7 +27,11 @@ function reached(rules: Map<string, string[]>) {
   return seen;
 }
 
-const anyValueTool = { name: 'set', description: '', parameters: { type: 'object', properties: { key: { type: 'string' }, value: {} }, required: ['key'] } };
+const anyValueTool = {
+  name: 'set',
+  description: '',
+  parameters: { type: 'object', properties: { key: { type: 'string' }, value: {} }, required: ['key'] },
+};
 
 describe('the action grammar text', () => {
   for (const [label, tools] of [
@@ -46,7 +50,8 @@ describe('the action grammar text', () => {
   it('keeps the rules for any JSON value only when a schema needs one', () => {
     expect(parse(actionGrammar(coreFileTools().map((t) => t.schema))).has('value')).toBe(false);
     const withAny = parse(actionGrammar([anyValueTool]));
-    for (const name of ['value', 'object', 'array', 'number', 'integer', 'boolean']) expect(withAny.has(name), name).toBe(true);
+    for (const name of ['value', 'object', 'array', 'number', 'integer', 'boolean'])
+      expect(withAny.has(name), name).toBe(true);
   });
 
   it('lets the actions share their opening text, so llama.cpp follows one parse stack until they differ', () => {

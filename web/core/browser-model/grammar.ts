@@ -91,7 +91,9 @@ function typedRule(type: unknown, s: Schema, rs: RuleSet, depth: number): string
 function objectRule(s: Schema, rs: RuleSet, depth: number): string {
   const props = isObject(s.properties) ? Object.entries(s.properties) : [];
   if (!props.length) return s.additionalProperties === false ? '"{" "}"' : 'object';
-  const required = new Set(Array.isArray(s.required) ? (s.required as unknown[]).filter((r): r is string => typeof r === 'string') : []);
+  const required = new Set(
+    Array.isArray(s.required) ? (s.required as unknown[]).filter((r): r is string => typeof r === 'string') : [],
+  );
   const member = ([key, sub]: [string, unknown]) => `${jsonLit(key)} ":" ${schemaRule(sub, rs, depth + 1)}`;
   const req = props.filter(([k]) => required.has(k));
   const opt = props.filter(([k]) => !required.has(k));
@@ -121,7 +123,12 @@ export interface ActionGrammarOptions {
 export function actionGrammar(tools: readonly ToolSchema[], options: ActionGrammarOptions = {}): string {
   const rs = new RuleSet();
   // The quote that opens the name is shared; each call starts at its name's first character.
-  const calls = tools.map((t) => rs.add('call', `${lit(`${JSON.stringify(t.name).slice(1)},"arguments":`)} ${schemaRule({ type: 'object', ...t.parameters }, rs)}`));
+  const calls = tools.map((t) =>
+    rs.add(
+      'call',
+      `${lit(`${JSON.stringify(t.name).slice(1)},"arguments":`)} ${schemaRule({ type: 'object', ...t.parameters }, rs)}`,
+    ),
+  );
   const actions: string[] = options.final === false && calls.length ? [] : ['final'];
   const lines: string[] = [];
   if (calls.length) {
@@ -134,7 +141,9 @@ export function actionGrammar(tools: readonly ToolSchema[], options: ActionGramm
     lines.push('ask-user ::= "ask_user\\",\\"question\\":\\"" char+ "\\"}"');
     actions.push('ask-user');
   }
-  return reachable([`root ::= "{\\"type\\":\\"" (${actions.join(' | ')})`, ...lines, ...rs.rules, ...COMMON]).join('\n');
+  return reachable([`root ::= "{\\"type\\":\\"" (${actions.join(' | ')})`, ...lines, ...rs.rules, ...COMMON]).join(
+    '\n',
+  );
 }
 
 /** The rules `root` reaches: an unused rule costs llama.cpp parsing and memory on every request, and nothing else. */
@@ -145,7 +154,10 @@ function reachable(rules: string[]): string[] {
     if (seen.has(name) || !byName.has(name)) return;
     seen.add(name);
     // Rule names are what is left once string literals and character classes are taken out.
-    const body = byName.get(name)!.slice(name.length + 5).replace(/"(?:[^"\\]|\\.)*"|\[(?:[^\]\\]|\\.)*\]/g, ' ');
+    const body = byName
+      .get(name)!
+      .slice(name.length + 5)
+      .replace(/"(?:[^"\\]|\\.)*"|\[(?:[^\]\\]|\\.)*\]/g, ' ');
     for (const ref of body.match(/[a-z][a-z0-9-]*/g) ?? []) visit(ref);
   };
   visit('root');

@@ -4,6 +4,11 @@ import { parseModelConfig } from '../headless/model-config';
 
 describe('protocol "browser" in headless i', () => {
   it('is refused with E_CONFIG_UNSUPPORTED and the llama-server alternative', () => {
-    expect(() => parseModelConfig({ protocol: 'browser', model: 'm.gguf' }, 'model.json')).toThrow(expect.objectContaining({ code: 'E_CONFIG_UNSUPPORTED', message: expect.stringMatching(/model\.json .*llama-server/) }));
+    expect(() => parseModelConfig({ protocol: 'browser', model: 'm.gguf' }, 'model.json')).toThrow(
+      expect.objectContaining({
+        code: 'E_CONFIG_UNSUPPORTED',
+        message: expect.stringMatching(/model\.json .*llama-server/),
+      }),
+    );
   });
 });

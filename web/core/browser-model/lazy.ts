@@ -39,7 +39,13 @@ export interface BrowserModelConfig {
 }
 
 export function appBrowserStream(c: BrowserModelConfig) {
-  const o: BrowserStreamOptions = { model: c.model, contextWindow: c.contextWindow, open: (name) => openStoredModel(name), wasmUrl: wllamaWasmUrl(), gpu: () => webGpuAvailable() };
+  const o: BrowserStreamOptions = {
+    model: c.model,
+    contextWindow: c.contextWindow,
+    open: (name) => openStoredModel(name),
+    wasmUrl: wllamaWasmUrl(),
+    gpu: () => webGpuAvailable(),
+  };
   const dm = deviceMemory();
   return browserStream(dm ? { ...o, deviceMemory: dm } : o);
 }
@@ -49,10 +55,38 @@ export async function testBrowserModel(c: BrowserModelConfig, signal?: AbortSign
   const started = performance.now();
   try {
     const dm = deviceMemory();
-    const { loaded } = await loadChecked(await openStoredModel(c.model), { contextWindow: c.contextWindow, wasmUrl: wllamaWasmUrl(), gpu: () => webGpuAvailable(), ...(dm ? { deviceMemory: dm } : {}) }, sharedEngine());
-    const g = await sharedEngine().generate({ messages: [{ role: 'user', content: 'Say hello.' }], maxTokens: 8, signal: signal ?? new AbortController().signal, onText: () => undefined });
-    return { ok: true, latencyMs: performance.now() - started, firstEventMs: g.firstTokenMs, outputCap: 8, text: g.text, finishReason: g.finish, usage: { input_tokens: g.promptTokens, output_tokens: g.outputTokens }, nCtx: loaded.nCtx };
+    const { loaded } = await loadChecked(
+      await openStoredModel(c.model),
+      {
+        contextWindow: c.contextWindow,
+        wasmUrl: wllamaWasmUrl(),
+        gpu: () => webGpuAvailable(),
+        ...(dm ? { deviceMemory: dm } : {}),
+      },
+      sharedEngine(),
+    );
+    const g = await sharedEngine().generate({
+      messages: [{ role: 'user', content: 'Say hello.' }],
+      maxTokens: 8,
+      signal: signal ?? new AbortController().signal,
+      onText: () => undefined,
+    });
+    return {
+      ok: true,
+      latencyMs: performance.now() - started,
+      firstEventMs: g.firstTokenMs,
+      outputCap: 8,
+      text: g.text,
+      finishReason: g.finish,
+      usage: { input_tokens: g.promptTokens, output_tokens: g.outputTokens },
+      nCtx: loaded.nCtx,
+    };
   } catch (error) {
-    return { ok: false, latencyMs: performance.now() - started, outputCap: 8, error: toErrorData(error, 'E_BROWSER_MODEL') };
+    return {
+      ok: false,
+      latencyMs: performance.now() - started,
+      outputCap: 8,
+      error: toErrorData(error, 'E_BROWSER_MODEL'),
+    };
   }
 }

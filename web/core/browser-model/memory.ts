@@ -15,7 +15,8 @@ export const FALLBACK_CONTEXT = 4096;
  * The context window loaded when the config names none: the GGUF's trained context, at most FALLBACK_CONTEXT (a
  * longer one would cost KV-cache memory most small-model turns never use). The turn's budget counts this window.
  */
-export const defaultContextWindow = (header: Pick<GgufHeader, 'contextLength'>) => Math.min(header.contextLength ?? FALLBACK_CONTEXT, FALLBACK_CONTEXT);
+export const defaultContextWindow = (header: Pick<GgufHeader, 'contextLength'>) =>
+  Math.min(header.contextLength ?? FALLBACK_CONTEXT, FALLBACK_CONTEXT);
 /** wllama 3.13's WebAssembly memory maximum: 65536 pages of 64 KiB. */
 export const WASM_MEMORY_LIMIT = 4 * GiB;
 
@@ -41,10 +42,13 @@ export function estimateMemory(header: GgufHeader, fileSize: number, nCtx: numbe
 
 /** The bytes a tab may use: the WebAssembly limit, or half the reported device memory when that is lower. */
 export function memoryAvailable(deviceMemoryGiB: number | undefined): number {
-  return deviceMemoryGiB && deviceMemoryGiB > 0 ? Math.min(WASM_MEMORY_LIMIT, (deviceMemoryGiB * GiB) / 2) : WASM_MEMORY_LIMIT;
+  return deviceMemoryGiB && deviceMemoryGiB > 0
+    ? Math.min(WASM_MEMORY_LIMIT, (deviceMemoryGiB * GiB) / 2)
+    : WASM_MEMORY_LIMIT;
 }
 
-export const formatBytes = (n: number) => (n >= GiB ? `${(n / GiB).toFixed(1)} GiB` : `${Math.max(1, Math.round(n / MiB))} MiB`);
+export const formatBytes = (n: number) =>
+  n >= GiB ? `${(n / GiB).toFixed(1)} GiB` : `${Math.max(1, Math.round(n / MiB))} MiB`;
 
 /** Refuses E_BROWSER_MODEL_TOO_LARGE when the estimate does not fit; returns it otherwise. */
 export function checkFits(estimate: MemoryEstimate, available: number, nCtx: number): MemoryEstimate {

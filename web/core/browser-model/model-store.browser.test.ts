@@ -3,11 +3,24 @@
 // (If-Range); the quota is checked before writing.
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTinyGguf } from '../../../scripts/make-tiny-gguf.mjs';
-import { deleteStoredModel, downloadModel, importModelFile, listStoredModels, openStoredModel, partialDownloads, type StorePorts } from './model-store';
+import {
+  deleteStoredModel,
+  downloadModel,
+  importModelFile,
+  listStoredModels,
+  openStoredModel,
+  partialDownloads,
+  type StorePorts,
+} from './model-store';
 
 const bytes = makeTinyGguf();
-const hex = async (b: Uint8Array<ArrayBuffer>) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', b))].map((x) => x.toString(16).padStart(2, '0')).join('');
-const codeOf = (p: Promise<unknown>) => p.then(() => 'accepted', (e: { code?: string }) => e.code);
+const hex = async (b: Uint8Array<ArrayBuffer>) =>
+  [...new Uint8Array(await crypto.subtle.digest('SHA-256', b))].map((x) => x.toString(16).padStart(2, '0')).join('');
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'accepted',
+    (e: { code?: string }) => e.code,
+  );
 
 interface ServerOptions {
   /** The first answer's body errors after this many bytes. */
@@ -46,12 +59,21 @@ function server(o: ServerOptions = {}) {
     if (ifRange && o.refuseIfRange) throw new TypeError('Failed to fetch');
     const n = Math.min(answers++, (o.versions?.length ?? 1) - 1);
     const file = o.versions?.[n] ?? bytes;
-    const v = o.validators ? (o.validators[Math.min(n, o.validators.length - 1)] ?? {}) : { etag: `"v${o.versions ? n : 0}"` };
-    const validators: Record<string, string> = { ...(v.etag ? { etag: v.etag } : {}), ...(v.lastModified ? { 'last-modified': v.lastModified } : {}) };
+    const v = o.validators
+      ? (o.validators[Math.min(n, o.validators.length - 1)] ?? {})
+      : { etag: `"v${o.versions ? n : 0}"` };
+    const validators: Record<string, string> = {
+      ...(v.etag ? { etag: v.etag } : {}),
+      ...(v.lastModified ? { 'last-modified': v.lastModified } : {}),
+    };
     const current = !ifRange || o.ignoreIfRange || ifRange === v.etag || ifRange === v.lastModified;
     const ranged = range !== null && current;
     const from = ranged && !o.wrongStart ? Number(/bytes=(\d+)-/.exec(range)![1]) : 0;
-    if (from >= file.length) return new Response(null, { status: 416, headers: { ...validators, ...(o.hideRange ? {} : { 'content-range': `bytes */${file.length}` }) } });
+    if (from >= file.length)
+      return new Response(null, {
+        status: 416,
+        headers: { ...validators, ...(o.hideRange ? {} : { 'content-range': `bytes */${file.length}` }) },
+      });
     const body = file.slice(from);
     const stopAt = cut;
     cut = undefined;
@@ -93,7 +115,8 @@ async function quotaAfter(limit: number, suffix: string, hide: string[] = []): P
           let written = 0;
           return {
             write: async (c: ArrayBuffer | Uint8Array<ArrayBuffer>) => {
-              if (written + c.byteLength > limit) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+              if (written + c.byteLength > limit)
+                throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
               written += c.byteLength;
               await w.write(c);
             },
@@ -108,7 +131,8 @@ async function quotaAfter(limit: number, suffix: string, hide: string[] = []): P
   const models = new Proxy(real, {
     get(t, k) {
       if (k !== 'getFileHandle') return bound(t, k);
-      return async (n: string, o?: FileSystemGetFileOptions) => (n.endsWith(suffix) ? limited(await t.getFileHandle(n, o)) : t.getFileHandle(n, o));
+      return async (n: string, o?: FileSystemGetFileOptions) =>
+        n.endsWith(suffix) ? limited(await t.getFileHandle(n, o)) : t.getFileHandle(n, o);
     },
   });
   return { root: async () => ({ getDirectoryHandle: async () => models }) as unknown as FileSystemDirectoryHandle };
@@ -125,7 +149,9 @@ describe('the model store (OPFS)', () => {
   it('copies a picked GGUF in, lists it with its size and SHA-256, and deleting it reports the space freed', async () => {
     const stored = await importModelFile(new File([bytes], 'tiny.gguf'));
     expect(stored).toMatchObject({ name: 'tiny.gguf', size: bytes.length, sha256: await hex(bytes), source: 'file' });
-    expect((await listStoredModels()).map((m) => [m.name, m.size, m.sha256])).toEqual([['tiny.gguf', bytes.length, await hex(bytes)]]);
+    expect((await listStoredModels()).map((m) => [m.name, m.size, m.sha256])).toEqual([
+      ['tiny.gguf', bytes.length, await hex(bytes)],
+    ]);
     expect((await openStoredModel('tiny.gguf')).size).toBe(bytes.length);
     expect(await deleteStoredModel('tiny.gguf')).toBe(bytes.length);
     expect(await listStoredModels()).toEqual([]);
@@ -133,7 +159,13 @@ describe('the model store (OPFS)', () => {
 
   it('refuses to copy a file that is not a GGUF, and one larger than the free quota, storing nothing', async () => {
     expect(await codeOf(importModelFile(new File(['hello'], 'notes.gguf')))).toBe('E_GGUF_NOT_GGUF');
-    expect(await codeOf(importModelFile(new File([bytes], 'tiny.gguf'), undefined, { estimate: async () => ({ quota: 1000, usage: 900 }) }))).toBe('E_BROWSER_MODEL_QUOTA');
+    expect(
+      await codeOf(
+        importModelFile(new File([bytes], 'tiny.gguf'), undefined, {
+          estimate: async () => ({ quota: 1000, usage: 900 }),
+        }),
+      ),
+    ).toBe('E_BROWSER_MODEL_QUOTA');
     expect(await listStoredModels()).toEqual([]);
   });
 
@@ -153,47 +185,69 @@ describe('the model store (OPFS)', () => {
   it.each([
     ['with Content-Range', false],
     ['without a readable Content-Range (cross-origin)', true],
-  ])('stores a download whose every byte arrived before it was stopped: the retry\'s 416 finishes it (%s)', async (_, hideRange) => {
-    const s = server({ cutAt: bytes.length, hideRange });
-    const url = 'https://models.example/tiny.gguf';
-    expect(await codeOf(downloadModel(url, {}, { fetch: s.fetch }))).toBe('E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED');
-    expect(await partialDownloads()).toEqual([{ name: 'tiny.gguf', url, have: bytes.length, total: bytes.length }]);
-    const done = await downloadModel(url, {}, { fetch: s.fetch });
-    expect(s.ranges).toEqual([null, `bytes=${bytes.length}-`]);
-    expect(done).toMatchObject({ name: 'tiny.gguf', size: bytes.length, sha256: await hex(bytes) });
-    expect(await partialDownloads()).toEqual([]);
-    expect(await stored('tiny.gguf')).toEqual(bytes);
-  });
+  ])(
+    "stores a download whose every byte arrived before it was stopped: the retry's 416 finishes it (%s)",
+    async (_, hideRange) => {
+      const s = server({ cutAt: bytes.length, hideRange });
+      const url = 'https://models.example/tiny.gguf';
+      expect(await codeOf(downloadModel(url, {}, { fetch: s.fetch }))).toBe('E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED');
+      expect(await partialDownloads()).toEqual([{ name: 'tiny.gguf', url, have: bytes.length, total: bytes.length }]);
+      const done = await downloadModel(url, {}, { fetch: s.fetch });
+      expect(s.ranges).toEqual([null, `bytes=${bytes.length}-`]);
+      expect(done).toMatchObject({ name: 'tiny.gguf', size: bytes.length, sha256: await hex(bytes) });
+      expect(await partialDownloads()).toEqual([]);
+      expect(await stored('tiny.gguf')).toEqual(bytes);
+    },
+  );
 
   it.each([
     ['a 206 that starts elsewhere', { wrongStart: true }],
     ['a 206 whose length does not add up, without Content-Range', { wrongStart: true, hideRange: true }],
-  ])('starts over from byte 0 when the resumed answer is %s, instead of splicing bytes in the wrong place', async (_, o) => {
-    const s = server({ cutAt: 3000, ...o });
-    const url = 'https://models.example/tiny.gguf';
-    expect(await codeOf(downloadModel(url, {}, { fetch: s.fetch }))).toBe('E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED');
-    // The second answer (206 from 0) is refused as a resume, the third is a plain GET that the server answers 200.
-    const plain = server();
-    let calls = 0;
-    const fetch = ((url: string, init?: RequestInit) => (calls++ === 0 ? s.fetch(url, init) : plain.fetch(url, init))) as typeof globalThis.fetch;
-    const done = await downloadModel(url, {}, { fetch });
-    expect([...s.ranges, ...plain.ranges]).toEqual([null, 'bytes=3000-', null]);
-    expect(done).toMatchObject({ size: bytes.length, sha256: await hex(bytes) });
-    expect(await stored('tiny.gguf')).toEqual(bytes);
-  });
+  ])(
+    'starts over from byte 0 when the resumed answer is %s, instead of splicing bytes in the wrong place',
+    async (_, o) => {
+      const s = server({ cutAt: 3000, ...o });
+      const url = 'https://models.example/tiny.gguf';
+      expect(await codeOf(downloadModel(url, {}, { fetch: s.fetch }))).toBe('E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED');
+      // The second answer (206 from 0) is refused as a resume, the third is a plain GET that the server answers 200.
+      const plain = server();
+      let calls = 0;
+      const fetch = ((url: string, init?: RequestInit) =>
+        calls++ === 0 ? s.fetch(url, init) : plain.fetch(url, init)) as typeof globalThis.fetch;
+      const done = await downloadModel(url, {}, { fetch });
+      expect([...s.ranges, ...plain.ranges]).toEqual([null, 'bytes=3000-', null]);
+      expect(done).toMatchObject({ size: bytes.length, sha256: await hex(bytes) });
+      expect(await stored('tiny.gguf')).toEqual(bytes);
+    },
+  );
 
   it('refuses a download larger than the free quota before writing, leaving no partial file', async () => {
     const s = server();
-    expect(await codeOf(downloadModel('https://models.example/tiny.gguf', {}, { fetch: s.fetch, estimate: async () => ({ quota: 1000, usage: 900 }) }))).toBe('E_BROWSER_MODEL_QUOTA');
+    expect(
+      await codeOf(
+        downloadModel(
+          'https://models.example/tiny.gguf',
+          {},
+          { fetch: s.fetch, estimate: async () => ({ quota: 1000, usage: 900 }) },
+        ),
+      ),
+    ).toBe('E_BROWSER_MODEL_QUOTA');
     expect(await partialDownloads()).toEqual([]);
     const models = await (await navigator.storage.getDirectory()).getDirectoryHandle('models');
-    expect(await models.getFileHandle('tiny.gguf.part').then(() => 'left behind', (e: DOMException) => e.name)).toBe('NotFoundError');
+    expect(
+      await models.getFileHandle('tiny.gguf.part').then(
+        () => 'left behind',
+        (e: DOMException) => e.name,
+      ),
+    ).toBe('NotFoundError');
   });
 
   it('stops with E_BROWSER_MODEL_QUOTA when the storage fills during a download, keeping what arrived for a resume', async () => {
     const s = server({ chunk: 1000 });
     const url = 'https://models.example/tiny.gguf';
-    expect(await codeOf(downloadModel(url, {}, { fetch: s.fetch, ...(await quotaAfter(3000, '.gguf.part')) }))).toBe('E_BROWSER_MODEL_QUOTA');
+    expect(await codeOf(downloadModel(url, {}, { fetch: s.fetch, ...(await quotaAfter(3000, '.gguf.part')) }))).toBe(
+      'E_BROWSER_MODEL_QUOTA',
+    );
     expect(await partialDownloads()).toEqual([{ name: 'tiny.gguf', url, have: 3000, total: bytes.length }]);
     await downloadModel(url, {}, { fetch: s.fetch });
     expect(s.ranges).toEqual([null, 'bytes=3000-']);
@@ -202,7 +256,9 @@ describe('the model store (OPFS)', () => {
 
   it('keeps the stored model when a re-import of the same name fails, and replaces it when one succeeds', async () => {
     await importModelFile(new File([bytes], 'tiny.gguf'));
-    expect(await codeOf(importModelFile(new File([bytes], 'tiny.gguf'), undefined, await quotaAfter(1000, '.gguf.import')))).toBe('E_BROWSER_MODEL_QUOTA');
+    expect(
+      await codeOf(importModelFile(new File([bytes], 'tiny.gguf'), undefined, await quotaAfter(1000, '.gguf.import'))),
+    ).toBe('E_BROWSER_MODEL_QUOTA');
     expect((await listStoredModels()).map((m) => [m.name, m.sha256])).toEqual([['tiny.gguf', await hex(bytes)]]);
     expect(await stored('tiny.gguf')).toEqual(bytes);
     const other = makeTinyGguf({ seed: 22 });
@@ -211,8 +267,14 @@ describe('the model store (OPFS)', () => {
     expect((await listStoredModels()).map((m) => [m.name, m.sha256])).toEqual([['tiny.gguf', await hex(other)]]);
     expect(await stored('tiny.gguf')).toEqual(other);
     // A browser without FileSystemHandle.move copies the finished file over the stored one.
-    await importModelFile(new File([bytes], 'tiny.gguf'), undefined, await quotaAfter(Infinity, '.gguf.import', ['move']));
-    expect((await listStoredModels()).map((m) => [m.name, m.size, m.sha256])).toEqual([['tiny.gguf', bytes.length, await hex(bytes)]]);
+    await importModelFile(
+      new File([bytes], 'tiny.gguf'),
+      undefined,
+      await quotaAfter(Infinity, '.gguf.import', ['move']),
+    );
+    expect((await listStoredModels()).map((m) => [m.name, m.size, m.sha256])).toEqual([
+      ['tiny.gguf', bytes.length, await hex(bytes)],
+    ]);
     expect(await stored('tiny.gguf')).toEqual(bytes);
   });
 
@@ -287,7 +349,9 @@ describe('the model store (OPFS)', () => {
       await deleteStoredModel('tiny.gguf');
 
       const changed = server({ cutAt: 3000, versions: [bytes, other], refuseIfRange: true });
-      expect(await codeOf(downloadModel(url, {}, { fetch: changed.fetch }))).toBe('E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED');
+      expect(await codeOf(downloadModel(url, {}, { fetch: changed.fetch }))).toBe(
+        'E_BROWSER_MODEL_DOWNLOAD_INTERRUPTED',
+      );
       await downloadModel(url, {}, { fetch: changed.fetch });
       expect(changed.ranges).toEqual([null, 'bytes=3000-', 'bytes=3000-', null]);
       expect(await stored('tiny.gguf')).toEqual(other);

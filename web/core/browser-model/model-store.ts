@@ -31,10 +31,15 @@ export interface StorePorts {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._ -]{0,150}\.gguf$/;
 const CHUNK = 8 * 1024 * 1024;
 
-const dir = async (p: StorePorts) => (await (p.root ?? (() => navigator.storage.getDirectory()))()).getDirectoryHandle('models', { create: true });
+const dir = async (p: StorePorts) =>
+  (await (p.root ?? (() => navigator.storage.getDirectory()))()).getDirectoryHandle('models', { create: true });
 
 export function checkModelName(name: string): string {
-  if (!NAME.test(name)) throw new HarnessError('E_BROWSER_MODEL_NAME', `"${name.slice(0, 80)}" is not a usable model file name. Use letters, digits, dots, dashes or spaces, ending in .gguf.`);
+  if (!NAME.test(name))
+    throw new HarnessError(
+      'E_BROWSER_MODEL_NAME',
+      `"${name.slice(0, 80)}" is not a usable model file name. Use letters, digits, dots, dashes or spaces, ending in .gguf.`,
+    );
   return name;
 }
 
@@ -107,7 +112,11 @@ async function hashOf(file: Blob, onProgress?: (done: number) => void): Promise<
 }
 
 const quotaError = (need: number, free: number) =>
-  new HarnessError('E_BROWSER_MODEL_QUOTA', `The browser's storage for this app has about ${Math.round(free / 2 ** 20)} MiB free and this model needs ${Math.round(need / 2 ** 20)} MiB. Delete a stored model in Settings → Model, free disk space, or pick a smaller model.`, { need, free });
+  new HarnessError(
+    'E_BROWSER_MODEL_QUOTA',
+    `The browser's storage for this app has about ${Math.round(free / 2 ** 20)} MiB free and this model needs ${Math.round(need / 2 ** 20)} MiB. Delete a stored model in Settings → Model, free disk space, or pick a smaller model.`,
+    { need, free },
+  );
 
 async function checkQuota(p: StorePorts, need: number) {
   const e = await (p.estimate ?? (() => navigator.storage.estimate()))();
@@ -134,7 +143,11 @@ export async function openStoredModel(name: string, p: StorePorts = {}): Promise
     return await (await (await dir(p)).getFileHandle(checkModelName(name))).getFile();
   } catch (error) {
     if (error instanceof HarnessError) throw error;
-    throw new HarnessError('E_BROWSER_MODEL_MISSING', `The model "${name}" is not stored in this browser. Add it again in Settings → Model.`, { name });
+    throw new HarnessError(
+      'E_BROWSER_MODEL_MISSING',
+      `The model "${name}" is not stored in this browser. Add it again in Settings → Model.`,
+      { name },
+    );
   }
 }
 
@@ -155,7 +168,11 @@ export async function deleteStoredModel(name: string, p: StorePorts = {}): Promi
 }
 
 /** Copies a picked file into the store after checking it is a GGUF this app can run and that it fits. */
-export async function importModelFile(file: File, onProgress: (done: number, total: number) => void = () => undefined, p: StorePorts = {}): Promise<StoredModel> {
+export async function importModelFile(
+  file: File,
+  onProgress: (done: number, total: number) => void = () => undefined,
+  p: StorePorts = {},
+): Promise<StoredModel> {
   const name = checkModelName(file.name);
   await readGgufHeader(file);
   await checkQuota(p, file.size);
@@ -214,7 +231,13 @@ export async function partialDownloads(p: StorePorts = {}): Promise<PartialDownl
     if (!name.endsWith('.gguf.part.json')) continue;
     const meta = await readJson<PartMeta>(d, name);
     const part = name.slice(0, -'.json'.length);
-    const have = await d.getFileHandle(part).then((h) => h.getFile()).then((f) => f.size, () => 0);
+    const have = await d
+      .getFileHandle(part)
+      .then((h) => h.getFile())
+      .then(
+        (f) => f.size,
+        () => 0,
+      );
     if (meta) out.push({ name: part.slice(0, -'.part'.length), url: meta.url, have, total: meta.total });
   }
   return out;
@@ -231,15 +254,28 @@ export async function partialDownloads(p: StorePorts = {}): Promise<PartialDownl
  * E_BROWSER_MODEL_QUOTA (before writing, or during it with the part kept for a resume). A model of the same name
  * is replaced only once the new file is whole and checked.
  */
-export async function downloadModel(url: string, o: { onProgress?: (done: number, total: number | null) => void; signal?: AbortSignal } = {}, p: StorePorts = {}): Promise<StoredModel> {
+export async function downloadModel(
+  url: string,
+  o: { onProgress?: (done: number, total: number | null) => void; signal?: AbortSignal } = {},
+  p: StorePorts = {},
+): Promise<StoredModel> {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new HarnessError('E_BROWSER_MODEL_URL', `"${url.slice(0, 120)}" is not a URL. Paste the model file's https:// address.`);
+    throw new HarnessError(
+      'E_BROWSER_MODEL_URL',
+      `"${url.slice(0, 120)}" is not a URL. Paste the model file's https:// address.`,
+    );
   }
-  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname))) {
-    throw new HarnessError('E_BROWSER_MODEL_URL', 'Model downloads use https:// addresses (http only from localhost). Paste the https:// address of the .gguf file.');
+  if (
+    parsed.protocol !== 'https:' &&
+    !(parsed.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname))
+  ) {
+    throw new HarnessError(
+      'E_BROWSER_MODEL_URL',
+      'Model downloads use https:// addresses (http only from localhost). Paste the https:// address of the .gguf file.',
+    );
   }
   const name = nameFromUrl(url);
   const d = await dir(p);
@@ -251,7 +287,9 @@ export async function downloadModel(url: string, o: { onProgress?: (done: number
   // rather than splice two versions together.
   let have = meta?.url === url && ifRange ? (await partHandle.getFile()).size : 0;
   const request = (from: number, condition?: string) => {
-    const headers: Record<string, string> = from ? { range: `bytes=${from}-`, ...(condition ? { 'if-range': condition } : {}) } : {};
+    const headers: Record<string, string> = from
+      ? { range: `bytes=${from}-`, ...(condition ? { 'if-range': condition } : {}) }
+      : {};
     return (p.fetch ?? fetch)(url, { ...(from ? { headers } : {}), ...(o.signal ? { signal: o.signal } : {}) });
   };
   const get = (from: number, condition?: string) =>
@@ -270,7 +308,12 @@ export async function downloadModel(url: string, o: { onProgress?: (done: number
       response = await get(have);
       confirm = true;
     }
-    const resume = response.status === 206 || response.status === 416 ? (sameFile(response, meta, confirm) ? resumeOf(response, have, meta.total) : 'restart') : 'continue';
+    const resume =
+      response.status === 206 || response.status === 416
+        ? sameFile(response, meta, confirm)
+          ? resumeOf(response, have, meta.total)
+          : 'restart'
+        : 'continue';
     if (resume !== 'continue') await response.body?.cancel().catch(() => undefined);
     // Every byte arrived before the tab closed (or the last attempt stopped before the move): check and store it.
     if (resume === 'complete') return finish(d, partHandle, partName, name, url);
@@ -281,12 +324,20 @@ export async function downloadModel(url: string, o: { onProgress?: (done: number
   } else {
     response = await get(0);
   }
-  if (!response.ok || !response.body) throw new HarnessError('E_BROWSER_MODEL_DOWNLOAD', `The server answered ${response.status} for ${parsed.host}. Check the address (it must be the .gguf file itself, not its web page).`, { status: response.status });
+  if (!response.ok || !response.body)
+    throw new HarnessError(
+      'E_BROWSER_MODEL_DOWNLOAD',
+      `The server answered ${response.status} for ${parsed.host}. Check the address (it must be the .gguf file itself, not its web page).`,
+      { status: response.status },
+    );
   if (response.status !== 206) have = 0; // the server sent the whole file (a 200 to If-Range: it changed)
   const rest = Number(response.headers.get('content-length') ?? NaN);
   const total = Number.isFinite(rest) ? have + rest : null;
   // A resumed part keeps the validators of its first answer; a fresh start records the ones of this answer.
-  const validators = have > 0 && meta ? { ...(meta.etag ? { etag: meta.etag } : {}), ...(meta.lastModified ? { lastModified: meta.lastModified } : {}) } : validatorsOf(response);
+  const validators =
+    have > 0 && meta
+      ? { ...(meta.etag ? { etag: meta.etag } : {}), ...(meta.lastModified ? { lastModified: meta.lastModified } : {}) }
+      : validatorsOf(response);
   if (total !== null) {
     await checkQuota(p, total - have).catch(async (error: unknown) => {
       if (have === 0) await d.removeEntry(partName).catch(() => undefined); // nothing held: leave no empty file behind
@@ -336,7 +387,13 @@ function resumeOf(r: Response, have: number, total: number | null): 'continue' |
 }
 
 /** Checks the whole .part file as a GGUF, hashes it, and moves it in place of any model of the same name. */
-async function finish(d: FileSystemDirectoryHandle, partHandle: FileSystemFileHandle, partName: string, name: string, url: string): Promise<StoredModel> {
+async function finish(
+  d: FileSystemDirectoryHandle,
+  partHandle: FileSystemFileHandle,
+  partName: string,
+  name: string,
+  url: string,
+): Promise<StoredModel> {
   const part = await partHandle.getFile();
   await readGgufHeader(part);
   const model: StoredModel = { name, size: part.size, sha256: await hashOf(part), source: url, addedAt: Date.now() };

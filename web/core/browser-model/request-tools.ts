@@ -9,7 +9,9 @@ const TOOLS_LINE = /^Tools \((\d+)\), one JSON schema per line:$/;
 
 /** The instructions' tools, or null when the request carries no JSON-protocol instructions (a native request). */
 export function toolsOfJsonRequest(history: readonly Message[]): ToolSchema[] | null {
-  const message = history.find((m) => m.role === 'system' && typeof m.content === 'string' && m.content.startsWith(INSTRUCTIONS_START));
+  const message = history.find(
+    (m) => m.role === 'system' && typeof m.content === 'string' && m.content.startsWith(INSTRUCTIONS_START),
+  );
   if (!message || typeof message.content !== 'string') return null;
   const lines = message.content.split('\n');
   const at = lines.findIndex((l) => TOOLS_LINE.test(l));
@@ -18,7 +20,12 @@ export function toolsOfJsonRequest(history: readonly Message[]): ToolSchema[] | 
   const tools: ToolSchema[] = [];
   for (const line of lines.slice(at + 1, at + 1 + count)) {
     const t = JSON.parse(line) as Partial<ToolSchema>;
-    if (typeof t.name === 'string') tools.push({ name: t.name, description: typeof t.description === 'string' ? t.description : '', parameters: t.parameters && typeof t.parameters === 'object' ? t.parameters : { type: 'object' } });
+    if (typeof t.name === 'string')
+      tools.push({
+        name: t.name,
+        description: typeof t.description === 'string' ? t.description : '',
+        parameters: t.parameters && typeof t.parameters === 'object' ? t.parameters : { type: 'object' },
+      });
   }
   return tools;
 }

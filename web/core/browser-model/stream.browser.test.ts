@@ -16,12 +16,28 @@ const wasmUrl = new URL(wasmPath, location.href).href;
 const tools = coreFileTools().map((t) => t.schema);
 const tiny = new File([makeTinyGguf()], 'tiny.gguf', { lastModified: 1 });
 
-const start: Message[] = [{ role: 'system', content: 'You are i.' }, { role: 'user', content: 'read a.txt' }];
+const start: Message[] = [
+  { role: 'system', content: 'You are i.' },
+  { role: 'user', content: 'read a.txt' },
+];
 
 function call(signal = new AbortController().signal, messages: Message[] = start): ModelCall {
   const history = jsonRequestHistory(messages, tools);
   return {
-    input: { version: 1, protocol: 'browser', base_url: '', model: 'tiny.gguf', history, max_tokens: 3000, compact: false, tools: [], plugin_tools: [], use_max_tokens: false, extra_body: {}, stream: true },
+    input: {
+      version: 1,
+      protocol: 'browser',
+      base_url: '',
+      model: 'tiny.gguf',
+      history,
+      max_tokens: 3000,
+      compact: false,
+      tools: [],
+      plugin_tools: [],
+      use_max_tokens: false,
+      extra_body: {},
+      stream: true,
+    },
     hooks: {},
     requestMeta: {},
     signal,
@@ -69,7 +85,14 @@ describe('the browser provider stream', () => {
     expect(action.ok && action.action.type === 'tool_call' && action.action.arguments).toEqual({ path: STEERED_PATH });
     const withResult: Message[] = [
       ...start,
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: STEERED_PATH }) } }], _provider: { protocol: 'browser', model: 'tiny.gguf', tool_protocol: 'json', json_reply: first } },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: STEERED_PATH }) } },
+        ],
+        _provider: { protocol: 'browser', model: 'tiny.gguf', tool_protocol: 'json', json_reply: first },
+      },
       { role: 'tool', tool_call_id: 'c1', content: '     1\tthe answer is 42' },
     ];
     const second = parseJsonAction(await answer(withResult), names);
@@ -92,7 +115,13 @@ describe('the browser provider stream', () => {
   }, 60_000);
 
   it('refuses a stored file that is not a GGUF, and a window larger than the model was trained for', async () => {
-    const bad = browserStream({ model: 'x.gguf', contextWindow: 16384, open: async () => new File(['<html>'], 'x.gguf'), wasmUrl, engine });
+    const bad = browserStream({
+      model: 'x.gguf',
+      contextWindow: 16384,
+      open: async () => new File(['<html>'], 'x.gguf'),
+      wasmUrl,
+      engine,
+    });
     const e1 = (await collect(bad(call()))).at(-1)!;
     expect(e1.type === 'error' && e1.error.code).toBe('E_GGUF_NOT_GGUF');
     const wide = browserStream({ model: 'tiny.gguf', contextWindow: 65536, open: async () => tiny, wasmUrl, engine });

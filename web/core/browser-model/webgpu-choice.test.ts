@@ -23,22 +23,30 @@ const model = () => new File([makeTinyGguf({ nCtx: 32 })], 'tiny.gguf');
 describe('the in-browser model and WebGPU', () => {
   it('offloads to WebGPU when an adapter answers, and falls back to the CPU when loading there fails', async () => {
     const ok = engine(false);
-    expect((await loadChecked(model(), { contextWindow: 32, wasmUrl: 'w', gpu: async () => true }, ok.e)).gpu).toBe(true);
+    expect((await loadChecked(model(), { contextWindow: 32, wasmUrl: 'w', gpu: async () => true }, ok.e)).gpu).toBe(
+      true,
+    );
     expect(ok.asked.map((o) => o.gpu === true)).toEqual([true]);
 
     const failing = engine(true);
-    expect((await loadChecked(model(), { contextWindow: 32, wasmUrl: 'w', gpu: async () => true }, failing.e)).gpu).toBe(false);
+    expect(
+      (await loadChecked(model(), { contextWindow: 32, wasmUrl: 'w', gpu: async () => true }, failing.e)).gpu,
+    ).toBe(false);
     expect(failing.asked.map((o) => o.gpu === true)).toEqual([true, false]);
 
     const none = engine(false);
-    expect((await loadChecked(model(), { contextWindow: 32, wasmUrl: 'w', gpu: async () => false }, none.e)).gpu).toBe(false);
+    expect((await loadChecked(model(), { contextWindow: 32, wasmUrl: 'w', gpu: async () => false }, none.e)).gpu).toBe(
+      false,
+    );
     expect(none.asked.map((o) => o.gpu === true)).toEqual([false]);
   });
 
   it('sees an adapter only when navigator.gpu gives one', async () => {
     expect(await webGpuAvailable({})).toBe(false);
     expect(await webGpuAvailable({ gpu: { requestAdapter: async () => null } })).toBe(false);
-    expect(await webGpuAvailable({ gpu: { requestAdapter: async () => Promise.reject(new Error('blocked')) } })).toBe(false);
+    expect(await webGpuAvailable({ gpu: { requestAdapter: async () => Promise.reject(new Error('blocked')) } })).toBe(
+      false,
+    );
     expect(await webGpuAvailable({ gpu: { requestAdapter: async () => ({ features: new Set() }) } })).toBe(true);
   });
 });

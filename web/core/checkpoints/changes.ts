@@ -28,7 +28,8 @@ export function revertedSeqs(records: readonly CheckpointRecord[]): Set<number> 
   const active = activeGroups(records);
   const out = new Set<number>();
   for (const r of records) {
-    if (r.kind === 'revert' && r.undoes === undefined && active.has(r.group!)) for (const seq of r.covers ?? []) out.add(seq);
+    if (r.kind === 'revert' && r.undoes === undefined && active.has(r.group!))
+      for (const seq of r.covers ?? []) out.add(seq);
   }
   return out;
 }
@@ -72,9 +73,31 @@ export function changesOf(records: readonly CheckpointRecord[]): { changes: Chan
   for (const r of records) {
     if (r.kind === 'write') {
       const change = r.before === 'absent' ? 'created' : r.after === 'absent' ? 'deleted' : 'modified';
-      changes.push({ seq: r.seq, turn: r.turn, step: r.step, tool: r.tool, callId: r.callId, path: r.path, before: r.before, after: r.after, beforeBytes: r.beforeBytes, afterBytes: r.afterBytes, change, reverted: reverted.has(r.seq), at: r.at });
+      changes.push({
+        seq: r.seq,
+        turn: r.turn,
+        step: r.step,
+        tool: r.tool,
+        callId: r.callId,
+        path: r.path,
+        before: r.before,
+        after: r.after,
+        beforeBytes: r.beforeBytes,
+        afterBytes: r.afterBytes,
+        change,
+        reverted: reverted.has(r.seq),
+        at: r.at,
+      });
     } else if (r.kind === 'revert' && r.group !== undefined) {
-      const row = reverts.get(r.group) ?? { group: r.group, tool: r.tool, turn: r.turn, paths: [], active: active.has(r.group), ...(r.undoes !== undefined ? { undoes: r.undoes } : {}), at: r.at };
+      const row = reverts.get(r.group) ?? {
+        group: r.group,
+        tool: r.tool,
+        turn: r.turn,
+        paths: [],
+        active: active.has(r.group),
+        ...(r.undoes !== undefined ? { undoes: r.undoes } : {}),
+        at: r.at,
+      };
       row.paths.push(r.path);
       reverts.set(r.group, row);
     }

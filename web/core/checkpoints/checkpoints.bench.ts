@@ -24,7 +24,14 @@ const WARMUP = 3;
 async function workspace() {
   // Both sides write through the write policy over the fs a headless run makes (blockingCalls: small reads are
   // synchronous, in 4 ms slices); the recorder wraps that fs.
-  const fs = protectWrites(await createNodeWorkspaceFs({ root: mkdtempSync(join(tmpdir(), 'i-bench-cp-')), access: 'read-write', blockingCalls: true }), { allowGitWrites: false });
+  const fs = protectWrites(
+    await createNodeWorkspaceFs({
+      root: mkdtempSync(join(tmpdir(), 'i-bench-cp-')),
+      access: 'read-write',
+      blockingCalls: true,
+    }),
+    { allowGitWrites: false },
+  );
   const store = createNodeCheckpointStore({ sessionsRoot: mkdtempSync(join(tmpdir(), 'i-bench-cp-sessions-')) });
   return { fs, store };
 }
@@ -52,7 +59,10 @@ it('a blind overwrite with checkpoints vs without: a 1 MiB file', async () => {
     {
       label: 'with checkpoints',
       run: async () => {
-        await started.shift()!.fsFor({ id: 'c', name: 'write', step: 1 }, fs).writeBytes('big.bin', contents(1 << 20, n++));
+        await started
+          .shift()!
+          .fsFor({ id: 'c', name: 'write', step: 1 }, fs)
+          .writeBytes('big.bin', contents(1 << 20, n++));
       },
     },
     { runs: RUNS, warmup: WARMUP },
@@ -78,7 +88,10 @@ it('blind overwrites with checkpoints vs without: 100 small files', async () => 
       run: async () => {
         n++;
         const turn = started.shift()!;
-        for (const path of files('recorded')) await turn.fsFor({ id: `c${path}`, name: 'write', step: 1 }, fs).writeText(path, `export const v = ${n};\n`.repeat(20));
+        for (const path of files('recorded'))
+          await turn
+            .fsFor({ id: `c${path}`, name: 'write', step: 1 }, fs)
+            .writeText(path, `export const v = ${n};\n`.repeat(20));
       },
     },
     { runs: RUNS, warmup: WARMUP },
@@ -121,7 +134,12 @@ it('revert of 100 files vs writing them', async () => {
 it('the write tool with checkpoints vs without: a 1 MiB file and 100 small files', async () => {
   const { fs, store } = await workspace();
   const write = writeTool();
-  const ctxOf = (f: WorkspaceFs, id: string) => ({ fs: f, workspaceId: 'bench', callId: id, signal: new AbortController().signal });
+  const ctxOf = (f: WorkspaceFs, id: string) => ({
+    fs: f,
+    workspaceId: 'bench',
+    callId: id,
+    signal: new AbortController().signal,
+  });
   const run = async (f: (id: string) => WorkspaceFs, path: string, content: string) => {
     const ctx = ctxOf(f(path), path);
     const args = { path, content };
@@ -131,19 +149,33 @@ it('the write tool with checkpoints vs without: a 1 MiB file and 100 small files
   const big = (n: number) => `${'x'.repeat(63)}${n % 10}\n`.repeat(16 * 1024);
   const small = (n: number) => `export const v = ${n};\n`.repeat(20);
   const paths = (prefix: string) => Array.from({ length: 100 }, (_, i) => `${prefix}/t${i}.ts`);
-  for (const p of ['plain/big.txt', 'recorded/big.txt', ...paths('plain'), ...paths('recorded')]) await fs.writeText(p, 'old\n');
-  for (const [name, one, content] of [['a 1 MiB file', true, big], ['100 small files', false, small]] as const) {
+  for (const p of ['plain/big.txt', 'recorded/big.txt', ...paths('plain'), ...paths('recorded')])
+    await fs.writeText(p, 'old\n');
+  for (const [name, one, content] of [
+    ['a 1 MiB file', true, big],
+    ['100 small files', false, small],
+  ] as const) {
     const started = await turns(store, `tool-${one}`);
     let n = 0;
     await compare(
       `checkpoints: the write tool, ${name}`,
-      { label: 'plain fs', run: () => (n++, one ? run(() => fs, 'plain/big.txt', content(n)) : sequential(paths('plain'), (p) => run(() => fs, p, content(n)))) },
+      {
+        label: 'plain fs',
+        run: () => (
+          n++,
+          one
+            ? run(() => fs, 'plain/big.txt', content(n))
+            : sequential(paths('plain'), (p) => run(() => fs, p, content(n)))
+        ),
+      },
       {
         label: 'with checkpoints',
         run: async () => {
           const turn = started.shift()!;
           const recorded = (id: string) => turn.fsFor({ id, name: 'write', step: 1 }, fs);
-          await (one ? run(recorded, 'recorded/big.txt', content(n)) : sequential(paths('recorded'), (p) => run(recorded, p, content(n))));
+          await (one
+            ? run(recorded, 'recorded/big.txt', content(n))
+            : sequential(paths('recorded'), (p) => run(recorded, p, content(n))));
         },
       },
       { runs: RUNS, warmup: WARMUP, target: 1.3 },

@@ -11,7 +11,11 @@ import { checkpointStoreSuite } from './store-suite';
 
 checkpointStoreSuite('IndexedDB (Chromium)', {
   async make(capBytes) {
-    return createIdbCheckpointStore(await openHarnessDb(`cp-browser-${crypto.randomUUID()}`), 'w1', capBytes !== undefined ? { capBytes } : {});
+    return createIdbCheckpointStore(
+      await openHarnessDb(`cp-browser-${crypto.randomUUID()}`),
+      'w1',
+      capBytes !== undefined ? { capBytes } : {},
+    );
   },
 });
 
@@ -30,10 +34,17 @@ describe('checkpoints on OPFS', () => {
       await cfs.writeText('a.bin', 'agent');
       await cfs.writeText('dir/new.txt', 'created');
       await cfs.remove('old.txt');
-      expect(changesOf(await store.list('s')).changes.map((c) => [c.path, c.change])).toEqual([['a.bin', 'modified'], ['dir/new.txt', 'created'], ['old.txt', 'deleted']]);
+      expect(changesOf(await store.list('s')).changes.map((c) => [c.path, c.change])).toEqual([
+        ['a.bin', 'modified'],
+        ['dir/new.txt', 'created'],
+        ['old.txt', 'deleted'],
+      ]);
 
       await fs.writeText('a.bin', 'person');
-      await expect(revertSince({ store, fs, session: 's' }, turn.turn)).rejects.toMatchObject({ code: 'E_REVERT_CONFLICT', data: { path: 'a.bin' } });
+      await expect(revertSince({ store, fs, session: 's' }, turn.turn)).rejects.toMatchObject({
+        code: 'E_REVERT_CONFLICT',
+        data: { path: 'a.bin' },
+      });
       expect(await fs.stat('dir/new.txt')).not.toBeNull();
       await fs.writeText('a.bin', 'agent');
 

@@ -21,7 +21,20 @@ describe('IndexedDB checkpoint store', () => {
     const two = createIdbCheckpointStore(db, 'w2');
     const a = await one.putBlob('s1', new TextEncoder().encode('shared'));
     await one.putBlob('s2', new TextEncoder().encode('shared'));
-    await one.append({ kind: 'write', session: 's1', turn: 1, step: 1, callId: 'c', tool: 'write', path: 'a', before: ABSENT, after: a, beforeBytes: null, afterBytes: 6, at: 1 });
+    await one.append({
+      kind: 'write',
+      session: 's1',
+      turn: 1,
+      step: 1,
+      callId: 'c',
+      tool: 'write',
+      path: 'a',
+      before: ABSENT,
+      after: a,
+      beforeBytes: null,
+      afterBytes: 6,
+      at: 1,
+    });
     expect(await one.usedBytes()).toBe(6);
     expect(await two.list()).toEqual([]);
     expect(await two.getBlob('s1', a)).toBeNull();

@@ -20,7 +20,11 @@ const strip = (row: Record<string, unknown>): CheckpointRecord => {
   return rest as unknown as CheckpointRecord;
 };
 
-export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, options: IdbCheckpointStoreOptions = {}): CheckpointStore {
+export function createIdbCheckpointStore(
+  db: HarnessDb,
+  workspaceId: string,
+  options: IdbCheckpointStoreOptions = {},
+): CheckpointStore {
   const capBytes = options.capBytes ?? DEFAULT_CAP_BYTES;
   const ws = (from: number | string, to: number | string) => IDBKeyRange.bound([workspaceId, from], [workspaceId, to]);
   let used: number | null = null;
@@ -48,15 +52,21 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
     rows.map((row) => {
       const problem = recordProblem(strip(row));
       if (problem) {
-        throw new HarnessError('E_CHECKPOINT_CORRUPT', `A stored checkpoint of this workspace is damaged (${problem}). Nothing was changed. Clear this workspace's checkpoints to start afresh (earlier changes can then no longer be reverted).`, { seq: row.seq });
+        throw new HarnessError(
+          'E_CHECKPOINT_CORRUPT',
+          `A stored checkpoint of this workspace is damaged (${problem}). Nothing was changed. Clear this workspace's checkpoints to start afresh (earlier changes can then no longer be reverted).`,
+          { seq: row.seq },
+        );
       }
       return strip(row);
     });
 
   // Checkpoints are an undo aid beside the session log: commits need not wait for the disk flush ('relaxed'; they
   // survive a tab or browser crash, not a power loss), which cut a checkpointed write's cost (CONTEXT.md).
-  const rw = <N extends 'checkpoint_blobs' | 'checkpoint_records'>(names: N[]) => db.transaction(names, 'readwrite', { durability: 'relaxed' });
-  const plain = (bytes: Uint8Array) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice());
+  const rw = <N extends 'checkpoint_blobs' | 'checkpoint_records'>(names: N[]) =>
+    db.transaction(names, 'readwrite', { durability: 'relaxed' });
+  const plain = (bytes: Uint8Array) =>
+    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
 
   /**
    * Appends records (and `put`, contents to store with them) in ONE read-write transaction, then prunes
@@ -70,8 +80,13 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
     const records = tx.objectStore('checkpoint_records');
     const blobs = tx.objectStore('checkpoint_blobs');
     const offered = new Map(put.map((b) => [b.sha, b.bytes]));
-    const named = [...new Set([...offered.keys(), ...inputs.flatMap((r) => [r.before, r.after])])].filter((sha) => sha !== ABSENT);
-    const [known, last] = await Promise.all([Promise.all(named.map((sha) => blobs.getKey([workspaceId, sha]))), records.openKeyCursor(ws(-Infinity, Infinity), 'prev')]);
+    const named = [...new Set([...offered.keys(), ...inputs.flatMap((r) => [r.before, r.after])])].filter(
+      (sha) => sha !== ABSENT,
+    );
+    const [known, last] = await Promise.all([
+      Promise.all(named.map((sha) => blobs.getKey([workspaceId, sha]))),
+      records.openKeyCursor(ws(-Infinity, Infinity), 'prev'),
+    ]);
     const writes: Array<Promise<unknown>> = [];
     let added = 0;
     for (const [i, sha] of named.entries()) {
@@ -80,7 +95,11 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
       if (!bytes) {
         tx.done.catch(() => undefined);
         tx.abort();
-        throw new HarnessError('E_CHECKPOINT_FAILED', `A checkpoint names contents (${sha.slice(0, 12)}…) that are not stored. Store them with putBlob first.`, { sha });
+        throw new HarnessError(
+          'E_CHECKPOINT_FAILED',
+          `A checkpoint names contents (${sha.slice(0, 12)}…) that are not stored. Store them with putBlob first.`,
+          { sha },
+        );
       }
       // A blob already stored (the same contents written before) is not put again nor counted twice.
       writes.push(blobs.put({ workspaceId, sha, size: bytes.byteLength, bytes: plain(bytes) }));
@@ -104,7 +123,14 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
         cursor = await cursor.continue();
       }
       const all = checked((await records.getAll(ws(-Infinity, Infinity))) as unknown as Array<Record<string, unknown>>);
-      const plan = planPrune(all, (_r, sha) => sha, (sha) => blobSizes.get(sha) ?? 0, total, capBytes, out);
+      const plan = planPrune(
+        all,
+        (_r, sha) => sha,
+        (sha) => blobSizes.get(sha) ?? 0,
+        total,
+        capBytes,
+        out,
+      );
       for (const r of plan.drop) await records.delete([workspaceId, r.seq]);
       for (const m of plan.markers) await records.put({ ...m, workspaceId } as never);
       for (const sha of plan.freeBlobs) await blobs.delete([workspaceId, sha]);
@@ -120,7 +146,9 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
   async function sweep(among?: ReadonlySet<string>): Promise<{ blobs: number; bytes: number }> {
     const tx = rw(['checkpoint_records', 'checkpoint_blobs']);
     const named = new Set<string>();
-    for (const row of (await tx.objectStore('checkpoint_records').getAll(ws(-Infinity, Infinity))) as unknown as CheckpointRecord[]) {
+    for (const row of (await tx
+      .objectStore('checkpoint_records')
+      .getAll(ws(-Infinity, Infinity))) as unknown as CheckpointRecord[]) {
       named.add(row.before);
       named.add(row.after);
     }
@@ -155,7 +183,8 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
       if ((await db.getKey('checkpoint_blobs', [workspaceId, sha])) !== undefined) return sha;
       const tx = rw(['checkpoint_blobs']);
       const stored = await tx.objectStore('checkpoint_blobs').getKey([workspaceId, sha]);
-      if (stored === undefined) await tx.objectStore('checkpoint_blobs').put({ workspaceId, sha, size: bytes.byteLength, bytes: plain(bytes) });
+      if (stored === undefined)
+        await tx.objectStore('checkpoint_blobs').put({ workspaceId, sha, size: bytes.byteLength, bytes: plain(bytes) });
       await tx.done;
       if (stored === undefined) used! += bytes.byteLength;
       return sha;
@@ -195,7 +224,10 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
     async lastTurn(session) {
       // Markers are appended in turn order: the newest marker, found walking back from the session's last record,
       // names the highest turn (reverts after it name lower ones). Not a read of the whole session.
-      let cursor = await db.transaction('checkpoint_records').store.index('by_session').openCursor(IDBKeyRange.bound([workspaceId, session, -Infinity], [workspaceId, session, Infinity]), 'prev');
+      let cursor = await db
+        .transaction('checkpoint_records')
+        .store.index('by_session')
+        .openCursor(IDBKeyRange.bound([workspaceId, session, -Infinity], [workspaceId, session, Infinity]), 'prev');
       while (cursor) {
         const row = cursor.value as unknown as CheckpointRecord;
         if (row.kind === 'turn') return row.turn;
@@ -207,7 +239,11 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
       const rows =
         session === undefined
           ? await db.getAll('checkpoint_records', ws(-Infinity, Infinity))
-          : await db.getAllFromIndex('checkpoint_records', 'by_session', IDBKeyRange.bound([workspaceId, session, -Infinity], [workspaceId, session, Infinity]));
+          : await db.getAllFromIndex(
+              'checkpoint_records',
+              'by_session',
+              IDBKeyRange.bound([workspaceId, session, -Infinity], [workspaceId, session, Infinity]),
+            );
       return checked(rows as unknown as Array<Record<string, unknown>>);
     },
     usedBytes: usedNow,
@@ -215,7 +251,9 @@ export function createIdbCheckpointStore(db: HarnessDb, workspaceId: string, opt
     async dropSession(session) {
       const tx = rw(['checkpoint_records']);
       const index = tx.objectStore('checkpoint_records').index('by_session');
-      let cursor = await index.openKeyCursor(IDBKeyRange.bound([workspaceId, session, -Infinity], [workspaceId, session, Infinity]));
+      let cursor = await index.openKeyCursor(
+        IDBKeyRange.bound([workspaceId, session, -Infinity], [workspaceId, session, Infinity]),
+      );
       while (cursor) {
         await tx.objectStore('checkpoint_records').delete(cursor.primaryKey);
         cursor = await cursor.continue();

@@ -19,7 +19,20 @@ describe('session-folder checkpoint store', () => {
     const root = mkdtempSync(join(tmpdir(), 'i-cp-'));
     const store = createNodeCheckpointStore({ sessionsRoot: root });
     const sha = await store.putBlob('work', new TextEncoder().encode('hello'));
-    await store.append({ kind: 'write', session: 'work', turn: 1, step: 1, callId: 'c1', tool: 'write', path: 'a.txt', before: ABSENT, after: sha, beforeBytes: null, afterBytes: 5, at: 1 });
+    await store.append({
+      kind: 'write',
+      session: 'work',
+      turn: 1,
+      step: 1,
+      callId: 'c1',
+      tool: 'write',
+      path: 'a.txt',
+      before: ABSENT,
+      after: sha,
+      beforeBytes: null,
+      afterBytes: 5,
+      at: 1,
+    });
     expect(await readFile(join(root, 'work', 'checkpoints', 'blobs', sha), 'utf8')).toBe('hello');
     const again = createNodeCheckpointStore({ sessionsRoot: root });
     expect((await again.list('work')).map((r) => r.path)).toEqual(['a.txt']);
@@ -30,10 +43,36 @@ describe('session-folder checkpoint store', () => {
     const root = mkdtempSync(join(tmpdir(), 'i-cp-'));
     const store = createNodeCheckpointStore({ sessionsRoot: root, capBytes: 150 });
     const a = await store.putBlob('one', new Uint8Array(100));
-    await store.append({ kind: 'write', session: 'one', turn: 1, step: 1, callId: 'c', tool: 'write', path: 'a', before: ABSENT, after: a, beforeBytes: null, afterBytes: 100, at: 1 });
+    await store.append({
+      kind: 'write',
+      session: 'one',
+      turn: 1,
+      step: 1,
+      callId: 'c',
+      tool: 'write',
+      path: 'a',
+      before: ABSENT,
+      after: a,
+      beforeBytes: null,
+      afterBytes: 100,
+      at: 1,
+    });
     const later = createNodeCheckpointStore({ sessionsRoot: root, capBytes: 150 });
     const b = await later.putBlob('two', new Uint8Array(100).fill(1));
-    const r = await later.append({ kind: 'write', session: 'two', turn: 1, step: 1, callId: 'c', tool: 'write', path: 'b', before: ABSENT, after: b, beforeBytes: null, afterBytes: 100, at: 2 });
+    const r = await later.append({
+      kind: 'write',
+      session: 'two',
+      turn: 1,
+      step: 1,
+      callId: 'c',
+      tool: 'write',
+      path: 'b',
+      before: ABSENT,
+      after: b,
+      beforeBytes: null,
+      afterBytes: 100,
+      at: 2,
+    });
     expect(r.pruned).toMatchObject({ sessions: ['one'], throughTurn: { one: 1 }, bytes: 100 });
     expect(await later.list('one')).toEqual([]);
     await expect(readFile(join(root, 'one', 'checkpoints', 'blobs', a))).rejects.toMatchObject({ code: 'ENOENT' });
@@ -51,7 +90,20 @@ describe('session-folder checkpoint store', () => {
     const root = mkdtempSync(join(tmpdir(), 'i-cp-'));
     const store = createNodeCheckpointStore({ sessionsRoot: root });
     const sha = await store.putBlob('work', new TextEncoder().encode('x'));
-    const rec = { kind: 'write' as const, session: 'work', turn: 1, step: 1, callId: 'c', tool: 'write', path: 'a', before: ABSENT, after: sha, beforeBytes: null, afterBytes: 1, at: 1 };
+    const rec = {
+      kind: 'write' as const,
+      session: 'work',
+      turn: 1,
+      step: 1,
+      callId: 'c',
+      tool: 'write',
+      path: 'a',
+      before: ABSENT,
+      after: sha,
+      beforeBytes: null,
+      afterBytes: 1,
+      at: 1,
+    };
     await store.append(rec);
     const file = join(root, 'work', 'checkpoints', 'records.ndjson');
     const good = await readFile(file, 'utf8');
@@ -59,10 +111,18 @@ describe('session-folder checkpoint store', () => {
     const torn = createNodeCheckpointStore({ sessionsRoot: root });
     expect((await torn.list('work')).map((r) => r.seq)).toEqual([0]);
     await torn.append({ ...rec, turn: 2, at: 2 });
-    expect((await readFile(file, 'utf8')).split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { seq: number }).seq)).toEqual([0, 1]);
+    expect(
+      (await readFile(file, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { seq: number }).seq),
+    ).toEqual([0, 1]);
     const damaged = good.replace('"before":"absent"', '"before":"../../etc"');
     await writeFile(file, damaged);
-    await expect(createNodeCheckpointStore({ sessionsRoot: root }).list('work')).rejects.toMatchObject({ code: 'E_CHECKPOINT_CORRUPT', data: { line: 1 } });
+    await expect(createNodeCheckpointStore({ sessionsRoot: root }).list('work')).rejects.toMatchObject({
+      code: 'E_CHECKPOINT_CORRUPT',
+      data: { line: 1 },
+    });
     expect(await readFile(file, 'utf8')).toBe(damaged);
   });
 
@@ -85,16 +145,44 @@ describe('session-folder staging that fails before its record', () => {
   it('leaves neither contents nor a count behind (the new contents written alongside go too)', async () => {
     const root = mkdtempSync(join(tmpdir(), 'i-cp-'));
     const store = createNodeCheckpointStore({ sessionsRoot: root });
-    await store.append({ kind: 'turn', session: 'work', turn: 1, step: 0, callId: '', tool: '', path: '', before: ABSENT, after: ABSENT, beforeBytes: null, afterBytes: null, at: 1 });
+    await store.append({
+      kind: 'turn',
+      session: 'work',
+      turn: 1,
+      step: 0,
+      callId: '',
+      tool: '',
+      path: '',
+      before: ABSENT,
+      after: ABSENT,
+      beforeBytes: null,
+      afterBytes: null,
+      at: 1,
+    });
     const prior = new TextEncoder().encode('prior contents');
     const next = new TextEncoder().encode('new contents');
     const [priorSha, nextSha] = [await store.sha256(prior), await store.sha256(next)];
     // A folder where the prior contents' blob would go: storing them fails.
     await mkdir(join(root, 'work', 'checkpoints', 'blobs', priorSha, 'x'), { recursive: true });
-    const write = { kind: 'write' as const, session: 'work', turn: 1, step: 1, callId: 'c', tool: 'write', path: 'a.txt', before: priorSha, after: nextSha, beforeBytes: prior.length, afterBytes: next.length, at: 2 };
+    const write = {
+      kind: 'write' as const,
+      session: 'work',
+      turn: 1,
+      step: 1,
+      callId: 'c',
+      tool: 'write',
+      path: 'a.txt',
+      before: priorSha,
+      after: nextSha,
+      beforeBytes: prior.length,
+      afterBytes: next.length,
+      at: 2,
+    };
     await expect(store.stageWrite(write, prior, next)).rejects.toBeTruthy();
     expect((await store.list('work')).filter((r) => r.kind === 'write')).toEqual([]);
     expect(await store.usedBytes()).toBe(0);
-    await expect(readFile(join(root, 'work', 'checkpoints', 'blobs', nextSha))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(readFile(join(root, 'work', 'checkpoints', 'blobs', nextSha))).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
   });
 });

@@ -46,7 +46,8 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
  * prior state (and the file system's write aside) go on meanwhile; small ones at once (a hand-off costs more).
  */
 const OFF_THREAD_BYTES = 256 * 1024;
-const sha256Async = (bytes: Uint8Array): Promise<string> => (bytes.byteLength >= OFF_THREAD_BYTES ? sha256Hex(bytes) : Promise.resolve(sha256(bytes)));
+const sha256Async = (bytes: Uint8Array): Promise<string> =>
+  bytes.byteLength >= OFF_THREAD_BYTES ? sha256Hex(bytes) : Promise.resolve(sha256(bytes));
 
 async function writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
   const tmp = `${file}.${randomUUID()}.tmp`;
@@ -127,7 +128,12 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
       }
       records.push(value as CheckpointRecord);
     }
-    const log: SessionLog = { next: (records.at(-1)?.seq ?? -1) + 1, blobs: blobsOf(records), records, torn: last !== '' };
+    const log: SessionLog = {
+      next: (records.at(-1)?.seq ?? -1) + 1,
+      blobs: blobsOf(records),
+      records,
+      torn: last !== '',
+    };
     for (const size of log.blobs.values()) usedTotal += size;
     logs.set(session, log);
     return log;
@@ -172,7 +178,10 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
 
   const rewrite = async (session: string, log: SessionLog) => {
     await fsp.mkdir(dirOf(session), { recursive: true });
-    await writeAtomic(join(dirOf(session), 'records.ndjson'), log.records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    await writeAtomic(
+      join(dirOf(session), 'records.ndjson'),
+      log.records.map((r) => `${JSON.stringify(r)}\n`).join(''),
+    );
     log.torn = false;
   };
 
@@ -202,7 +211,8 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
     }
   }
 
-  const held = (session: string, sha: string) => logs.get(session)?.blobs.has(sha) === true || pending.has(`${session}/${sha}`);
+  const held = (session: string, sha: string) =>
+    logs.get(session)?.blobs.has(sha) === true || pending.has(`${session}/${sha}`);
 
   /** Counts a blob as stored and not yet named by a record. */
   const hold = (session: string, sha: string, size: number) => {
@@ -286,7 +296,8 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
         staging--;
         // No record names them: the contents stored for this write go again (they would count towards the cap).
         await stored.catch(() => undefined);
-        for (const sha of new Set([input.before, input.after])) if (sha !== ABSENT) await forgetUnnamed(input.session, sha);
+        for (const sha of new Set([input.before, input.after]))
+          if (sha !== ABSENT) await forgetUnnamed(input.session, sha);
         throw error;
       }
       const { records, pruned } = appended;
@@ -320,7 +331,11 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
         const log = await load(input.session);
         for (const sha of new Set([input.before, input.after])) {
           if (sha !== ABSENT && !log.blobs.has(sha) && !pending.has(`${input.session}/${sha}`)) {
-            throw new HarnessError('E_CHECKPOINT_FAILED', `A checkpoint names contents (${sha.slice(0, 12)}…) that were not stored in the session "${input.session}". Store them with putBlob first.`, { sha });
+            throw new HarnessError(
+              'E_CHECKPOINT_FAILED',
+              `A checkpoint names contents (${sha.slice(0, 12)}…) that were not stored in the session "${input.session}". Store them with putBlob first.`,
+              { sha },
+            );
           }
         }
       }
@@ -332,7 +347,10 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
         log.records.push(record);
         added.push(record);
         lines.set(input.session, `${lines.get(input.session) ?? ''}${JSON.stringify(record)}\n`);
-        for (const [sha, size] of [[record.before, record.beforeBytes], [record.after, record.afterBytes]] as const) {
+        for (const [sha, size] of [
+          [record.before, record.beforeBytes],
+          [record.after, record.afterBytes],
+        ] as const) {
           if (sha === ABSENT) continue;
           // The size of the bytes stored wins over the record's (they agree when the recorder wrote both).
           log.blobs.set(sha, pending.get(`${input.session}/${sha}`) ?? log.blobs.get(sha) ?? size ?? 0);
@@ -347,7 +365,9 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
         const slash = blob.indexOf('/');
         return logs.get(blob.slice(0, slash))?.blobs.get(blob.slice(slash + 1)) ?? 0;
       };
-      const plan = over ? planPrune(all, (r, sha) => `${r.session}/${sha}`, sizeOf, used(), capBytes, added) : { pruned: null, drop: [], markers: [], freeBlobs: [] };
+      const plan = over
+        ? planPrune(all, (r, sha) => `${r.session}/${sha}`, sizeOf, used(), capBytes, added)
+        : { pruned: null, drop: [], markers: [], freeBlobs: [] };
       const rewritten = new Set<string>();
       const freed = new Map<string, string[]>();
       if (plan.pruned) {
@@ -376,7 +396,8 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
       for (const session of rewritten) await rewrite(session, logs.get(session)!);
       // Blob files go after the lists that no longer name them: a crash in between leaves an orphan file, never a
       // record without its bytes.
-      for (const [session, shas] of freed) for (const sha of shas) await fsp.rm(join(dirOf(session), 'blobs', sha), { force: true });
+      for (const [session, shas] of freed)
+        for (const sha of shas) await fsp.rm(join(dirOf(session), 'blobs', sha), { force: true });
       return { records: added, pruned: plan.pruned };
     },
     async lastTurn(session) {
@@ -429,7 +450,10 @@ export function createNodeCheckpointStore(options: NodeCheckpointStoreOptions): 
           // orphan: this runs between turns, never while a write is staged.
           if (!SHA256_PATTERN.test(name) || log.blobs.has(name)) continue;
           const file = join(dirOf(session), 'blobs', name);
-          const size = await fsp.stat(file).then((st) => st.size, () => 0);
+          const size = await fsp.stat(file).then(
+            (st) => st.size,
+            () => 0,
+          );
           if (pending.delete(`${session}/${name}`)) usedTotal -= size;
           await fsp.rm(file, { force: true });
           blobs++;

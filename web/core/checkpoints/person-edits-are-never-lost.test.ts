@@ -17,7 +17,14 @@ async function setup() {
   const fs = await createNodeWorkspaceFs({ root: dir, access: 'read-write' });
   const store = createNodeCheckpointStore({ sessionsRoot: mkdtempSync(join(tmpdir(), 'ckpt-person-s-')) });
   const ctx = { store, fs, session: 's' };
-  return { dir, fs, store, ctx, read: () => readFile(join(dir, 'f.txt'), 'utf8'), personWrites: (text: string) => writeFile(join(dir, 'f.txt'), text) };
+  return {
+    dir,
+    fs,
+    store,
+    ctx,
+    read: () => readFile(join(dir, 'f.txt'), 'utf8'),
+    personWrites: (text: string) => writeFile(join(dir, 'f.txt'), text),
+  };
 }
 
 describe('a person’s edit between the agent’s writes', () => {

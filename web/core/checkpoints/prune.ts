@@ -29,7 +29,8 @@ export function planPrune(
   const kept = new Set(keep);
   if (used <= cap) return { drop: [], markers: [], freeBlobs: [], pruned: null };
   const refs = new Map<string, number>();
-  const blobsOf = (r: CheckpointRecord) => [...new Set([r.before, r.after])].filter((sha) => sha !== ABSENT).map((sha) => blobOf(r, sha));
+  const blobsOf = (r: CheckpointRecord) =>
+    [...new Set([r.before, r.after])].filter((sha) => sha !== ABSENT).map((sha) => blobOf(r, sha));
   for (const r of records) for (const blob of blobsOf(r)) refs.set(blob, (refs.get(blob) ?? 0) + 1);
   const drop: CheckpointRecord[] = [];
   const freeBlobs: string[] = [];
@@ -53,5 +54,10 @@ export function planPrune(
   const lost = new Set(drop.map((r) => `${r.session}\n${r.turn}`));
   const markers = records.filter((r) => r.kind === 'turn' && !r.pruned && lost.has(`${r.session}\n${r.turn}`));
   for (const m of markers) m.pruned = true;
-  return { drop, markers, freeBlobs, pruned: { records: drop.length, sessions: Object.keys(throughTurn), throughTurn, bytes: freed } };
+  return {
+    drop,
+    markers,
+    freeBlobs,
+    pruned: { records: drop.length, sessions: Object.keys(throughTurn), throughTurn, bytes: freed },
+  };
 }

@@ -9,7 +9,13 @@
 // before the file is touched: an undo must never be promised and then be missing. A file write that fails drops its
 // record again.
 import { HarnessError, toErrorData, type ErrorData } from '../contracts';
-import { judgeRemove, normalizeWorkspacePath, withWritePolicyOf, type WorkspaceFs, type WriteOptions } from '../contracts';
+import {
+  judgeRemove,
+  normalizeWorkspacePath,
+  withWritePolicyOf,
+  type WorkspaceFs,
+  type WriteOptions,
+} from '../contracts';
 import { ABSENT, type CheckpointStore, type Pruned, type StagedWrite } from './types';
 
 export type CheckpointEvent =
@@ -41,11 +47,26 @@ export async function nextTurn(store: CheckpointStore, session: string): Promise
  * factory. `turn` may be given by a host that numbers turns itself; `turnId` (kept as the marker's callId) ties the
  * marker to the prompt that started the turn (`UserMessage._turn`), for "Rewind to here".
  */
-export async function startTurnCheckpoints(options: TurnCheckpointOptions & { turn?: number; turnId?: string }): Promise<TurnCheckpoints> {
+export async function startTurnCheckpoints(
+  options: TurnCheckpointOptions & { turn?: number; turnId?: string },
+): Promise<TurnCheckpoints> {
   const { store, session } = options;
   const now = options.now ?? Date.now;
   const turn = options.turn ?? (await nextTurn(store, session));
-  const marker = await store.append({ kind: 'turn', session, turn, step: 0, callId: options.turnId ?? '', tool: '', path: '', before: ABSENT, after: ABSENT, beforeBytes: null, afterBytes: null, at: now() });
+  const marker = await store.append({
+    kind: 'turn',
+    session,
+    turn,
+    step: 0,
+    callId: options.turnId ?? '',
+    tool: '',
+    path: '',
+    before: ABSENT,
+    after: ABSENT,
+    beforeBytes: null,
+    afterBytes: null,
+    at: now(),
+  });
   if (marker.pruned) options.onEvent?.({ type: 'pruned', pruned: marker.pruned });
   const last = lastWrittenOf(store);
 
@@ -57,13 +78,16 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
      * when it is at most REUSE_READ_MS old, instead of reading the file a second time.
      */
     const seen = new Map<string, { bytes: Uint8Array | null; at: number }>();
-    const saw = (raw: string, bytes: Uint8Array | null) => seen.set(normalizeWorkspacePath(raw).path, { bytes, at: performance.now() });
+    const saw = (raw: string, bytes: Uint8Array | null) =>
+      seen.set(normalizeWorkspacePath(raw).path, { bytes, at: performance.now() });
     const refuse = (path: string, error: unknown) => {
       const e = toErrorData(error, 'E_CHECKPOINT_FAILED');
       return new HarnessError(
         'E_CHECKPOINT_FAILED',
         `${path} was not changed: its current contents could not be saved for undo (${e.code}: ${e.message}). ${
-          e.code === 'E_FS_TOO_LARGE' ? 'A file over the read limit cannot be kept for undo; change it outside the agent.' : 'Free browser storage or disk space and try again.'
+          e.code === 'E_FS_TOO_LARGE'
+            ? 'A file over the read limit cannot be kept for undo; change it outside the agent.'
+            : 'Free browser storage or disk space and try again.'
         }`,
         { path, cause: e },
       );
@@ -79,22 +103,39 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
       seen.delete(path);
       try {
         const reuse = fresh !== undefined && performance.now() - fresh.at <= REUSE_READ_MS;
-        const reading = reuse ? Promise.resolve(fresh.bytes) : inner.readBytes(path).catch((error: unknown) => {
-          const code = HarnessError.isInstance(error) ? error.code : '';
-          if (code === 'E_FS_NOT_FILE') return 'directory' as const;
-          // Nothing there (or a parent that is a file, or a dangling link: what stat calls null).
-          if (code === 'E_FS_NOT_FOUND' || code === 'E_FS_NOT_DIRECTORY' || code === 'E_FS_BROKEN_LINK') return null;
-          throw error;
-        });
+        const reading = reuse
+          ? Promise.resolve(fresh.bytes)
+          : inner.readBytes(path).catch((error: unknown) => {
+              const code = HarnessError.isInstance(error) ? error.code : '';
+              if (code === 'E_FS_NOT_FILE') return 'directory' as const;
+              // Nothing there (or a parent that is a file, or a dangling link: what stat calls null).
+              if (code === 'E_FS_NOT_FOUND' || code === 'E_FS_NOT_DIRECTORY' || code === 'E_FS_BROKEN_LINK')
+                return null;
+              throw error;
+            });
         // The new contents are hashed while the read is under way.
         const afterSha = after === null ? ABSENT : await store.sha256(after);
         const prior = await reading;
         if (prior === 'directory') return null;
         // What this store last wrote there, byte for byte: its hash is known (a compare is cheaper than a digest).
         const mine = last.get(key);
-        const before = prior === null ? ABSENT : mine && sameBytes(mine.bytes, prior) ? mine.sha : await store.sha256(prior);
+        const before =
+          prior === null ? ABSENT : mine && sameBytes(mine.bytes, prior) ? mine.sha : await store.sha256(prior);
         return await store.stageWrite(
-          { kind: 'write', session, turn, step: call.step, callId: call.id, tool: call.name, path, before, after: afterSha, beforeBytes: prior?.byteLength ?? null, afterBytes: after?.byteLength ?? null, at: now() },
+          {
+            kind: 'write',
+            session,
+            turn,
+            step: call.step,
+            callId: call.id,
+            tool: call.name,
+            path,
+            before,
+            after: afterSha,
+            beforeBytes: prior?.byteLength ?? null,
+            afterBytes: after?.byteLength ?? null,
+            at: now(),
+          },
           prior,
           after,
         );
@@ -132,7 +173,11 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
       let hook: Promise<void> | undefined;
       let hookSettled = false;
       const broken = (how: string) =>
-        new HarnessError('E_CHECKPOINT_FAILED', `${path} was written by a file system that ${how} (WriteOptions.beforeCommit), so no undo is kept for it. This is a bug in i: please report it.`, { path });
+        new HarnessError(
+          'E_CHECKPOINT_FAILED',
+          `${path} was written by a file system that ${how} (WriteOptions.beforeCommit), so no undo is kept for it. This is a bug in i: please report it.`,
+          { path },
+        );
       try {
         await run({
           beforeCommit: () => {
@@ -151,7 +196,9 @@ export async function startTurnCheckpoints(options: TurnCheckpointOptions & { tu
       if (!hook || !hookSettled) {
         await hook?.catch(() => undefined);
         await dropStaged(path, staged);
-        throw broken(hook ? 'changed the file before its prior state was kept' : 'gave no chance to keep its prior state');
+        throw broken(
+          hook ? 'changed the file before its prior state was kept' : 'gave no chance to keep its prior state',
+        );
       }
       if (!staged) return;
       settled(path, staged, bytes);

@@ -20,7 +20,15 @@ import { startTurnCheckpoints, type CheckpointEvent } from './recorder';
 import { revertFile, revertSince, revertTurn, undoRevert } from './revert';
 import { ABSENT, type CheckpointStore } from './types';
 
-const MODEL: ModelSettings = { protocol: 'openai', base_url: 'http://127.0.0.1:9/v1', model: 'm', max_tokens: 1000, use_max_tokens: false, extra_body: {}, budget: null };
+const MODEL: ModelSettings = {
+  protocol: 'openai',
+  base_url: 'http://127.0.0.1:9/v1',
+  model: 'm',
+  max_tokens: 1000,
+  use_max_tokens: false,
+  extra_body: {},
+  budget: null,
+};
 const SESSION = 'work';
 
 async function setup(files: Record<string, string>) {
@@ -33,14 +41,27 @@ async function setup(files: Record<string, string>) {
 }
 
 /** One turn of the real loop in yolo mode: the scripted model calls the given tools, then answers. */
-async function agentTurn(store: CheckpointStore, fs: Awaited<ReturnType<typeof createNodeWorkspaceFs>>, calls: ReturnType<typeof call>[], events: CheckpointEvent[] = []) {
+async function agentTurn(
+  store: CheckpointStore,
+  fs: Awaited<ReturnType<typeof createNodeWorkspaceFs>>,
+  calls: ReturnType<typeof call>[],
+  events: CheckpointEvent[] = [],
+) {
   const tools = new ToolRegistry();
   tools.register(writeTool());
   tools.register(editTool());
   const checkpoints = await startTurnCheckpoints({ store, session: SESSION, onEvent: (e) => events.push(e) });
   const stream = runTurn(
     { model: MODEL, history: [], content: 'change the files' },
-    { stream: scriptedModel([{ tool_calls: calls, finish_reason: 'tool_calls' }, { content: 'done' }]).stream, tools, hooks: new HookPipeline(), approval: { ...DEFAULT_APPROVAL, yolo: true }, fs, workspaceId: 'ws', checkpoints },
+    {
+      stream: scriptedModel([{ tool_calls: calls, finish_reason: 'tool_calls' }, { content: 'done' }]).stream,
+      tools,
+      hooks: new HookPipeline(),
+      approval: { ...DEFAULT_APPROVAL, yolo: true },
+      fs,
+      workspaceId: 'ws',
+      checkpoints,
+    },
   );
   for await (const _ of stream) void _;
   const result = await stream.result();
@@ -58,7 +79,9 @@ describe('checkpoints of agent writes, and reverts', () => {
     ]);
     expect(turn).toBe(1);
     const { changes } = changesOf(await store.list(SESSION));
-    expect(changes.map((c) => [c.turn, c.step, c.tool, c.callId, c.path, c.change, c.beforeBytes, c.afterBytes, c.reverted])).toEqual([
+    expect(
+      changes.map((c) => [c.turn, c.step, c.tool, c.callId, c.path, c.change, c.beforeBytes, c.afterBytes, c.reverted]),
+    ).toEqual([
       [1, 1, 'edit', 'c1', 'a.txt', 'modified', 6, 6, false],
       [1, 1, 'edit', 'c2', 'b.txt', 'modified', 5, 5, false],
       [1, 1, 'write', 'c3', 'new/c.txt', 'created', null, 6, false],
@@ -86,10 +109,20 @@ describe('checkpoints of agent writes, and reverts', () => {
 
   it('refuses to overwrite a file the person changed after the turn (E_REVERT_CONFLICT with path, expected, actual) and changes nothing; force overwrites', async () => {
     const { dir, fs, store, read } = await setup({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n' });
-    await agentTurn(store, fs, [call('c1', 'write', { path: 'a.txt', content: 'agent a\n' }), call('c2', 'write', { path: 'b.txt', content: 'agent b\n' })]);
+    await agentTurn(store, fs, [
+      call('c1', 'write', { path: 'a.txt', content: 'agent a\n' }),
+      call('c2', 'write', { path: 'b.txt', content: 'agent b\n' }),
+    ]);
     await writeFile(join(dir, 'b.txt'), 'my own edit\n');
     const error = await revertSince({ store, fs, session: SESSION }, 1).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'E_REVERT_CONFLICT', data: { path: 'b.txt', expected: expect.stringMatching(/^[0-9a-f]{64}$/), actual: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    expect(error).toMatchObject({
+      code: 'E_REVERT_CONFLICT',
+      data: {
+        path: 'b.txt',
+        expected: expect.stringMatching(/^[0-9a-f]{64}$/),
+        actual: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
+    });
     expect(await read('a.txt')).toBe('agent a\n');
     expect(await read('b.txt')).toBe('my own edit\n');
     const forced = await revertSince({ store, fs, session: SESSION, force: true }, 1);
@@ -98,9 +131,12 @@ describe('checkpoints of agent writes, and reverts', () => {
     expect(await read('a.txt')).toBe('alpha\n');
   });
 
-  it('undoes a revert (redo): the agent\'s versions come back, the writes count as not reverted, and the redo can be undone too', async () => {
+  it("undoes a revert (redo): the agent's versions come back, the writes count as not reverted, and the redo can be undone too", async () => {
     const { fs, store, read } = await setup({ 'a.txt': 'alpha\n' });
-    await agentTurn(store, fs, [call('c1', 'write', { path: 'a.txt', content: 'agent\n' }), call('c2', 'write', { path: 'n.txt', content: 'new\n' })]);
+    await agentTurn(store, fs, [
+      call('c1', 'write', { path: 'a.txt', content: 'agent\n' }),
+      call('c2', 'write', { path: 'n.txt', content: 'new\n' }),
+    ]);
     const revert = await revertSince({ store, fs, session: SESSION }, 1);
     expect(await read('n.txt')).toBeNull();
     const redo = await undoRevert({ store, fs, session: SESSION }, revert.group);
@@ -108,8 +144,13 @@ describe('checkpoints of agent writes, and reverts', () => {
     expect(await read('n.txt')).toBe('new\n');
     const listed = changesOf(await store.list(SESSION));
     expect(listed.changes.map((c) => c.reverted)).toEqual([false, false]);
-    expect(listed.reverts.map((x) => [x.tool, x.active])).toEqual([['revert', false], ['redo', true]]);
-    await expect(undoRevert({ store, fs, session: SESSION }, revert.group)).rejects.toMatchObject({ code: 'E_REVERT_NOTHING' });
+    expect(listed.reverts.map((x) => [x.tool, x.active])).toEqual([
+      ['revert', false],
+      ['redo', true],
+    ]);
+    await expect(undoRevert({ store, fs, session: SESSION }, revert.group)).rejects.toMatchObject({
+      code: 'E_REVERT_NOTHING',
+    });
     await undoRevert({ store, fs, session: SESSION }, redo.group);
     expect(await read('a.txt')).toBe('alpha\n');
     expect(changesOf(await store.list(SESSION)).changes.map((c) => c.reverted)).toEqual([true, true]);
@@ -117,9 +158,15 @@ describe('checkpoints of agent writes, and reverts', () => {
 
   it('reverts one file to its state before a turn, and refuses a turn alone when a later turn changed the same file', async () => {
     const { fs, store, read } = await setup({ 'a.txt': 'v0\n', 'b.txt': 'b0\n' });
-    await agentTurn(store, fs, [call('c1', 'write', { path: 'a.txt', content: 'v1\n' }), call('c2', 'write', { path: 'b.txt', content: 'b1\n' })]);
+    await agentTurn(store, fs, [
+      call('c1', 'write', { path: 'a.txt', content: 'v1\n' }),
+      call('c2', 'write', { path: 'b.txt', content: 'b1\n' }),
+    ]);
     await agentTurn(store, fs, [call('c3', 'write', { path: 'a.txt', content: 'v2\n' })]);
-    await expect(revertTurn({ store, fs, session: SESSION }, 1)).rejects.toMatchObject({ code: 'E_REVERT_LATER_CHANGES', data: { path: 'a.txt', laterTurn: 2 } });
+    await expect(revertTurn({ store, fs, session: SESSION }, 1)).rejects.toMatchObject({
+      code: 'E_REVERT_LATER_CHANGES',
+      data: { path: 'a.txt', laterTurn: 2 },
+    });
     await revertTurn({ store, fs, session: SESSION }, 2);
     expect(await read('a.txt')).toBe('v1\n');
     await revertFile({ store, fs, session: SESSION }, 'a.txt', 1);
@@ -129,12 +176,18 @@ describe('checkpoints of agent writes, and reverts', () => {
 
   it('refuses a revert reaching back to a pruned turn (E_CHECKPOINT_PRUNED) without touching any file; later turns still revert', async () => {
     const { fs, read } = await setup({ 'a.txt': 'x'.repeat(100) });
-    const store = createNodeCheckpointStore({ sessionsRoot: mkdtempSync(join(tmpdir(), 'i-revert-cap-')), capBytes: 150 });
+    const store = createNodeCheckpointStore({
+      sessionsRoot: mkdtempSync(join(tmpdir(), 'i-revert-cap-')),
+      capBytes: 150,
+    });
     const events: CheckpointEvent[] = [];
     await agentTurn(store, fs, [call('c1', 'write', { path: 'a.txt', content: 'y'.repeat(100) })], events);
     await agentTurn(store, fs, [call('c2', 'write', { path: 'a.txt', content: 'z'.repeat(100) })], events);
     expect(events.filter((e) => e.type === 'pruned')).toHaveLength(1);
-    await expect(revertSince({ store, fs, session: SESSION }, 1)).rejects.toMatchObject({ code: 'E_CHECKPOINT_PRUNED', data: { prunedThrough: 1 } });
+    await expect(revertSince({ store, fs, session: SESSION }, 1)).rejects.toMatchObject({
+      code: 'E_CHECKPOINT_PRUNED',
+      data: { prunedThrough: 1 },
+    });
     expect(await read('a.txt')).toBe('z'.repeat(100));
     await revertSince({ store, fs, session: SESSION }, 2);
     expect(await read('a.txt')).toBe('y'.repeat(100));
@@ -144,23 +197,34 @@ describe('checkpoints of agent writes, and reverts', () => {
     const { fs, store, read } = await setup({ 'a.txt': 'precious\n' });
     const failing: CheckpointStore = { ...store, stageWrite: () => Promise.reject(new Error('quota exceeded')) };
     const turn = await startTurnCheckpoints({ store: failing, session: SESSION });
-    await expect(turn.fsFor({ id: 'c', name: 'write', step: 1 }, fs).writeText('a.txt', 'lost?\n')).rejects.toMatchObject({ code: 'E_CHECKPOINT_FAILED', data: { path: 'a.txt' } });
+    await expect(
+      turn.fsFor({ id: 'c', name: 'write', step: 1 }, fs).writeText('a.txt', 'lost?\n'),
+    ).rejects.toMatchObject({ code: 'E_CHECKPOINT_FAILED', data: { path: 'a.txt' } });
     expect(await read('a.txt')).toBe('precious\n');
   });
 
   it('keeps the workspace write policy of the fs it wraps, so --allow-git-writes still reaches the tools', async () => {
     const { fs, store } = await setup({});
     const turn = await startTurnCheckpoints({ store, session: SESSION });
-    expect(writePolicyOf(turn.fsFor({ id: 'c', name: 'write', step: 1 }, protectWrites(fs, { allowGitWrites: true }))).allowGitWrites).toBe(true);
-    await expect(turn.fsFor({ id: 'c', name: 'write', step: 1 }, protectWrites(fs, { allowGitWrites: false })).writeText('.git/config', 'x')).rejects.toMatchObject({ code: 'E_PATH_PROTECTED' });
+    expect(
+      writePolicyOf(turn.fsFor({ id: 'c', name: 'write', step: 1 }, protectWrites(fs, { allowGitWrites: true })))
+        .allowGitWrites,
+    ).toBe(true);
+    await expect(
+      turn
+        .fsFor({ id: 'c', name: 'write', step: 1 }, protectWrites(fs, { allowGitWrites: false }))
+        .writeText('.git/config', 'x'),
+    ).rejects.toMatchObject({ code: 'E_PATH_PROTECTED' });
     expect((await store.list(SESSION)).filter((r) => r.kind === 'write')).toEqual([]);
   });
 
-  it('numbers turns from the session\'s records, so a turn that changed nothing keeps its number', async () => {
+  it("numbers turns from the session's records, so a turn that changed nothing keeps its number", async () => {
     const { store } = await setup({});
     expect((await startTurnCheckpoints({ store, session: SESSION })).turn).toBe(1);
     expect((await startTurnCheckpoints({ store, session: SESSION })).turn).toBe(2);
-    expect((await store.list(SESSION)).map((r) => [r.kind, r.path, r.before, r.after])).toEqual([['turn', '', ABSENT, ABSENT], ['turn', '', ABSENT, ABSENT]]);
+    expect((await store.list(SESSION)).map((r) => [r.kind, r.path, r.before, r.after])).toEqual([
+      ['turn', '', ABSENT, ABSENT],
+      ['turn', '', ABSENT, ABSENT],
+    ]);
   });
 });
-

@@ -52,7 +52,11 @@ export async function currentState(fs: WorkspaceFs, path: string): Promise<FileS
   return (await readState(fs, path)).state;
 }
 
-async function readState(fs: WorkspaceFs, path: string, hash: (bytes: Uint8Array) => Promise<string> = sha256Hex): Promise<{ state: FileState; bytes: Uint8Array | null }> {
+async function readState(
+  fs: WorkspaceFs,
+  path: string,
+  hash: (bytes: Uint8Array) => Promise<string> = sha256Hex,
+): Promise<{ state: FileState; bytes: Uint8Array | null }> {
   // One read, no stat first: a missing file or a folder is the read's own refusal.
   let bytes: Uint8Array;
   try {
@@ -60,7 +64,8 @@ async function readState(fs: WorkspaceFs, path: string, hash: (bytes: Uint8Array
   } catch (error) {
     const code = HarnessError.isInstance(error) ? error.code : '';
     if (code === 'E_FS_NOT_FILE') return { state: 'directory', bytes: null };
-    if (code === 'E_FS_NOT_FOUND' || code === 'E_FS_NOT_DIRECTORY' || code === 'E_FS_BROKEN_LINK') return { state: ABSENT, bytes: null };
+    if (code === 'E_FS_NOT_FOUND' || code === 'E_FS_NOT_DIRECTORY' || code === 'E_FS_BROKEN_LINK')
+      return { state: ABSENT, bytes: null };
     throw error;
   }
   return { state: await hash(bytes), bytes };
@@ -95,7 +100,8 @@ function lastStates(records: readonly CheckpointRecord[]): Map<string, FileState
 }
 
 let groups = 0;
-const newGroup = (now: number) => `r${now.toString(36)}-${(groups++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+const newGroup = (now: number) =>
+  `r${now.toString(36)}-${(groups++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
 /** Plans restoring each path among `writes` to the state before its earliest write. */
 function plan(records: readonly CheckpointRecord[], writes: readonly CheckpointRecord[]): Step[] {
@@ -117,14 +123,24 @@ function plan(records: readonly CheckpointRecord[], writes: readonly CheckpointR
   return [...byPath.values()];
 }
 
-async function apply(ctx: RevertContext, steps: Step[], meta: { turn: number; tool: 'revert' | 'redo'; undoes?: string }): Promise<RevertResult> {
+async function apply(
+  ctx: RevertContext,
+  steps: Step[],
+  meta: { turn: number; tool: 'revert' | 'redo'; undoes?: string },
+): Promise<RevertResult> {
   const now = ctx.now ?? Date.now;
   const { store, fs, session } = ctx;
   // Check everything before writing anything: every file read and hashed, every state to restore fetched, in
   // parallel (bounded); results kept in step order.
-  const found = new Map<string, { actual: FileState; held: Uint8Array | null; target: Uint8Array | null; missing: boolean }>();
+  const found = new Map<
+    string,
+    { actual: FileState; held: Uint8Array | null; target: Uint8Array | null; missing: boolean }
+  >();
   await eachLimited(steps, CONCURRENCY, async (s) => {
-    const [{ state: actual, bytes: held }, target] = await Promise.all([readState(fs, s.path, (b) => store.sha256(b)), s.target === ABSENT ? null : store.getBlob(session, s.target)]);
+    const [{ state: actual, bytes: held }, target] = await Promise.all([
+      readState(fs, s.path, (b) => store.sha256(b)),
+      s.target === ABSENT ? null : store.getBlob(session, s.target),
+    ]);
     found.set(s.path, { actual, held, target, missing: s.target !== ABSENT && target === null });
   });
   const conflicts: Array<{ path: string; expected: FileState; actual: FileState }> = [];
@@ -162,9 +178,21 @@ async function apply(ctx: RevertContext, steps: Step[], meta: { turn: number; to
       } else await fs.writeBytes(s.path, target);
       done.set(s.path, {
         record: {
-          kind: 'revert', session, turn: meta.turn, step: 0, callId: group, tool: meta.tool, path: s.path,
-          before: replaced, after: s.target, beforeBytes: held?.byteLength ?? null, afterBytes: target?.byteLength ?? null,
-          at: now(), group, covers: s.covers, ...(meta.undoes ? { undoes: meta.undoes } : {}),
+          kind: 'revert',
+          session,
+          turn: meta.turn,
+          step: 0,
+          callId: group,
+          tool: meta.tool,
+          path: s.path,
+          before: replaced,
+          after: s.target,
+          beforeBytes: held?.byteLength ?? null,
+          afterBytes: target?.byteLength ?? null,
+          at: now(),
+          group,
+          covers: s.covers,
+          ...(meta.undoes ? { undoes: meta.undoes } : {}),
         },
         file: { path: s.path, restored: s.target, replaced: actual, bytes: target?.byteLength ?? null },
       });
@@ -178,14 +206,20 @@ async function apply(ctx: RevertContext, steps: Step[], meta: { turn: number; to
   return { group, files, forced: ctx.force ? conflicts.map((c) => c.path) : [] };
 }
 
-const nothing = (what: string) => new HarnessError('E_REVERT_NOTHING', `${what} Nothing was changed. List the session's changes to see what can be reverted.`);
+const nothing = (what: string) =>
+  new HarnessError(
+    'E_REVERT_NOTHING',
+    `${what} Nothing was changed. List the session's changes to see what can be reverted.`,
+  );
 
 /**
  * Refuses a revert reaching back to turn `turn` when a turn from there on lost records to pruning: the state
  * "before" it is no longer known, and restoring a later one instead would be a silent lie.
  */
 function checkNotPruned(records: readonly CheckpointRecord[], turn: number, upTo = Infinity): void {
-  const lost = records.filter((r) => r.kind === 'turn' && r.pruned && r.turn >= turn && r.turn <= upTo).map((r) => r.turn);
+  const lost = records
+    .filter((r) => r.kind === 'turn' && r.pruned && r.turn >= turn && r.turn <= upTo)
+    .map((r) => r.turn);
   if (lost.length === 0) return;
   const last = Math.max(...lost);
   throw new HarnessError(
@@ -244,7 +278,12 @@ export async function revertTurn(ctx: RevertContext, turn: number): Promise<Reve
 export async function undoRevert(ctx: RevertContext, group: string): Promise<RevertResult> {
   const records = await ctx.store.list(ctx.session);
   const ops = records.filter((r) => r.kind === 'revert' && r.group === group);
-  if (ops.length === 0) throw new HarnessError('E_REVERT_NOT_FOUND', `There is no revert "${group}" in this session. List the session's changes to see its reverts.`, { group });
+  if (ops.length === 0)
+    throw new HarnessError(
+      'E_REVERT_NOT_FOUND',
+      `There is no revert "${group}" in this session. List the session's changes to see its reverts.`,
+      { group },
+    );
   if (!activeGroups(records).has(group)) throw nothing(`The revert "${group}" is undone already.`);
   const newer = records.find((r) => r.kind !== 'turn' && r.seq > ops.at(-1)!.seq && ops.some((o) => o.path === r.path));
   if (newer) {
@@ -255,7 +294,11 @@ export async function undoRevert(ctx: RevertContext, group: string): Promise<Rev
     );
   }
   const last = lastStates(records);
-  const steps: Step[] = ops.map((r) => ({ path: r.path, target: r.before, expected: last.get(r.path)!, covers: [r.seq] }));
+  const steps: Step[] = ops.map((r) => ({
+    path: r.path,
+    target: r.before,
+    expected: last.get(r.path)!,
+    covers: [r.seq],
+  }));
   return apply(ctx, steps, { turn: ops[0]!.turn, tool: 'redo', undoes: group });
 }
-

@@ -9,8 +9,27 @@ export interface StoreHarness {
 }
 
 const bytes = (text: string) => new TextEncoder().encode(text);
-const write = (session: string, turn: number, path: string, before: string, after: string, at: number, sizes: [number | null, number | null] = [null, null]): NewRecord => ({
-  kind: 'write', session, turn, step: 1, callId: `c${turn}`, tool: 'write', path, before, after, beforeBytes: sizes[0], afterBytes: sizes[1], at,
+const write = (
+  session: string,
+  turn: number,
+  path: string,
+  before: string,
+  after: string,
+  at: number,
+  sizes: [number | null, number | null] = [null, null],
+): NewRecord => ({
+  kind: 'write',
+  session,
+  turn,
+  step: 1,
+  callId: `c${turn}`,
+  tool: 'write',
+  path,
+  before,
+  after,
+  beforeBytes: sizes[0],
+  afterBytes: sizes[1],
+  at,
 });
 
 export function checkpointStoreSuite(name: string, h: StoreHarness): void {
@@ -33,7 +52,8 @@ export function checkpointStoreSuite(name: string, h: StoreHarness): void {
       const old = bytes('old');
       const neu = bytes('new contents');
       const [oldSha, newSha] = [await store.sha256(old), await store.sha256(neu)];
-      const w = (step: number, path: string, before: string, after: string, sizes: [number | null, number | null]) => write('s1', 1, path, before, after, step, sizes);
+      const w = (step: number, path: string, before: string, after: string, sizes: [number | null, number | null]) =>
+        write('s1', 1, path, before, after, step, sizes);
       const staged = await store.stageWrite(w(1, 'a.txt', oldSha, newSha, [3, 12]), old, neu);
       expect(staged.record).toMatchObject({ seq: 0, before: oldSha, after: newSha, afterBytes: 12 });
       // Both contents are there before the file write.
@@ -48,9 +68,17 @@ export function checkpointStoreSuite(name: string, h: StoreHarness): void {
 
     it('drops a cancelled write (its file write failed) with the contents only it named, and keeps the rest', async () => {
       const store = await h.make();
-      const kept = await store.stageWrite(write('s1', 1, 'a.txt', ABSENT, await store.sha256(bytes('kept')), 1, [null, 4]), null, bytes('kept'));
+      const kept = await store.stageWrite(
+        write('s1', 1, 'a.txt', ABSENT, await store.sha256(bytes('kept')), 1, [null, 4]),
+        null,
+        bytes('kept'),
+      );
       const prior = bytes('prior of b');
-      const failed = await store.stageWrite(write('s1', 1, 'b.txt', await store.sha256(prior), await store.sha256(bytes('never written')), 2, [10, 13]), prior, bytes('never written'));
+      const failed = await store.stageWrite(
+        write('s1', 1, 'b.txt', await store.sha256(prior), await store.sha256(bytes('never written')), 2, [10, 13]),
+        prior,
+        bytes('never written'),
+      );
       await failed.cancel();
       expect((await store.list('s1')).map((r) => r.path)).toEqual(['a.txt']);
       expect(await store.getBlob('s1', failed.record.before)).toBeNull();
@@ -91,7 +119,20 @@ export function checkpointStoreSuite(name: string, h: StoreHarness): void {
     it('names the last turn of a session from its newest marker, not from later reverts', async () => {
       const store = await h.make();
       expect(await store.lastTurn('s1')).toBe(0);
-      const marker = (turn: number, at: number): NewRecord => ({ kind: 'turn', session: 's1', turn, step: 0, callId: '', tool: '', path: '', before: ABSENT, after: ABSENT, beforeBytes: null, afterBytes: null, at });
+      const marker = (turn: number, at: number): NewRecord => ({
+        kind: 'turn',
+        session: 's1',
+        turn,
+        step: 0,
+        callId: '',
+        tool: '',
+        path: '',
+        before: ABSENT,
+        after: ABSENT,
+        beforeBytes: null,
+        afterBytes: null,
+        at,
+      });
       await store.append(marker(1, 1));
       await store.append(marker(2, 2));
       await store.append({ ...marker(1, 3), kind: 'revert', tool: 'revert', path: 'a', group: 'g', covers: [] });
@@ -109,13 +150,18 @@ export function checkpointStoreSuite(name: string, h: StoreHarness): void {
       const r3 = await store.append(write('s1', 2, 'a.txt', x, ABSENT, 3));
       expect(r3.record.seq).toBeGreaterThan(r1.record.seq);
       const s1 = await store.list('s1');
-      expect(s1.map((r) => [r.turn, r.path, r.before === ABSENT, r.after === ABSENT])).toEqual([[1, 'a.txt', true, false], [2, 'a.txt', false, true]]);
+      expect(s1.map((r) => [r.turn, r.path, r.before === ABSENT, r.after === ABSENT])).toEqual([
+        [1, 'a.txt', true, false],
+        [2, 'a.txt', false, true],
+      ]);
       expect((await store.list()).map((r) => r.session).sort()).toEqual(['s1', 's1', 's2']);
     });
 
     it('refuses a record naming contents that were never stored', async () => {
       const store = await h.make();
-      await expect(store.append(write('s1', 1, 'a.txt', ABSENT, 'e'.repeat(64), 1))).rejects.toMatchObject({ code: 'E_CHECKPOINT_FAILED' });
+      await expect(store.append(write('s1', 1, 'a.txt', ABSENT, 'e'.repeat(64), 1))).rejects.toMatchObject({
+        code: 'E_CHECKPOINT_FAILED',
+      });
     });
 
     it('prunes the oldest records over the cap, says what went, and keeps the newest states', async () => {
@@ -147,7 +193,10 @@ export function checkpointStoreSuite(name: string, h: StoreHarness): void {
       const r = await store.append(write('s1', 3, 'c.txt', ABSENT, other, 3));
       // Both older records must go (the shared contents are freed only with the second), the marker stays.
       expect(r.pruned).toMatchObject({ records: 2, bytes: 100 });
-      expect((await store.list('s1')).map((x) => [x.kind, x.pruned ?? false])).toEqual([['turn', true], ['write', false]]);
+      expect((await store.list('s1')).map((x) => [x.kind, x.pruned ?? false])).toEqual([
+        ['turn', true],
+        ['write', false],
+      ]);
       expect(await store.getBlob('s1', shared)).toBeNull();
     });
   });

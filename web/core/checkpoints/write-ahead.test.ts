@@ -37,14 +37,21 @@ describe('the recorder’s write path', () => {
         fs.writeText(path, text, {
           beforeCommit: async () => {
             await o!.beforeCommit!();
-            seenByWrite = { records: await store.list('s'), prior: await store.getBlob('s', await sha(store, 'A\n')), onDisk: await readFile(join(dir, 'f.txt'), 'utf8') };
+            seenByWrite = {
+              records: await store.list('s'),
+              prior: await store.getBlob('s', await sha(store, 'A\n')),
+              onDisk: await readFile(join(dir, 'f.txt'), 'utf8'),
+            };
           },
         }),
     };
     const turn = await startTurnCheckpoints({ store, session: 's' });
     await turn.fsFor({ id: 'c1', name: 'write', step: 1 }, spy).writeText('f.txt', 'B\n');
     expect((seenByWrite as { onDisk: string }).onDisk).toBe('A\n');
-    const { records, prior } = seenByWrite as { records: Array<{ kind: string; path: string; before: string }>; prior: Uint8Array | null };
+    const { records, prior } = seenByWrite as {
+      records: Array<{ kind: string; path: string; before: string }>;
+      prior: Uint8Array | null;
+    };
     expect(records.filter((r) => r.kind === 'write').map((r) => r.path)).toEqual(['f.txt']);
     expect(new TextDecoder().decode(prior!)).toBe('A\n');
     expect(await readFile(join(dir, 'f.txt'), 'utf8')).toBe('B\n');
@@ -62,7 +69,9 @@ describe('the recorder’s write path', () => {
         throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
       },
     };
-    await expect(turn.fsFor({ id: 'c1', name: 'write', step: 1 }, failing).writeText('f.txt', 'never written\n')).rejects.toThrow('disk full');
+    await expect(
+      turn.fsFor({ id: 'c1', name: 'write', step: 1 }, failing).writeText('f.txt', 'never written\n'),
+    ).rejects.toThrow('disk full');
     expect((await store.list('s')).filter((r) => r.kind === 'write')).toEqual([]);
     expect(await readdir(join(sessions, 's', 'checkpoints', 'blobs')).catch(() => [])).toEqual([]);
     expect(await store.usedBytes()).toBe(0);
@@ -72,7 +81,10 @@ describe('the recorder’s write path', () => {
     const { fs, store } = await setup();
     const turn = await startTurnCheckpoints({ store, session: 's' });
     const careless: WorkspaceFs = { ...fs, writeText: (path, text) => fs.writeText(path, text) };
-    const failure = await turn.fsFor({ id: 'c1', name: 'write', step: 1 }, careless).writeText('f.txt', 'B\n').catch((e: unknown) => e);
+    const failure = await turn
+      .fsFor({ id: 'c1', name: 'write', step: 1 }, careless)
+      .writeText('f.txt', 'B\n')
+      .catch((e: unknown) => e);
     expect((failure as { code?: string }).code).toBe('E_CHECKPOINT_FAILED');
     expect((await store.list('s')).filter((r) => r.kind === 'write')).toEqual([]);
   });
@@ -99,10 +111,23 @@ describe('the recorder’s write path', () => {
   it('refuses an fs that changed the file before the hook settled, or called it twice, and keeps no record of it', async () => {
     const { fs, store } = await setup();
     const turn = await startTurnCheckpoints({ store, session: 's' });
-    const hasty: WorkspaceFs = { ...fs, writeText: async (path, text, o) => (void o!.beforeCommit!(), fs.writeText(path, text)) };
-    const twice: WorkspaceFs = { ...fs, writeText: async (path, text, o) => (await o!.beforeCommit!(), await o!.beforeCommit!(), fs.writeText(path, text)) };
+    const hasty: WorkspaceFs = {
+      ...fs,
+      writeText: async (path, text, o) => (void o!.beforeCommit!(), fs.writeText(path, text)),
+    };
+    const twice: WorkspaceFs = {
+      ...fs,
+      writeText: async (path, text, o) => (
+        await o!.beforeCommit!(),
+        await o!.beforeCommit!(),
+        fs.writeText(path, text)
+      ),
+    };
     for (const bad of [hasty, twice]) {
-      const failure = await turn.fsFor({ id: 'c1', name: 'write', step: 1 }, bad).writeText('f.txt', 'B\n').catch((e: unknown) => e);
+      const failure = await turn
+        .fsFor({ id: 'c1', name: 'write', step: 1 }, bad)
+        .writeText('f.txt', 'B\n')
+        .catch((e: unknown) => e);
       expect((failure as { code?: string }).code).toBe('E_CHECKPOINT_FAILED');
     }
     expect((await store.list('s')).filter((r) => r.kind === 'write')).toEqual([]);
@@ -113,7 +138,10 @@ describe('the recorder’s write path', () => {
     const small = await createNodeWorkspaceFs({ root: dir, access: 'read-write', maxBytes: 1000 });
     await writeFile(join(dir, 'big.txt'), 'x'.repeat(5000));
     const turn = await startTurnCheckpoints({ store, session: 's' });
-    const failure = await turn.fsFor({ id: 'c1', name: 'write', step: 1 }, small).writeText('big.txt', 'short\n').catch((e: unknown) => e);
+    const failure = await turn
+      .fsFor({ id: 'c1', name: 'write', step: 1 }, small)
+      .writeText('big.txt', 'short\n')
+      .catch((e: unknown) => e);
     expect((failure as { code?: string }).code).toBe('E_CHECKPOINT_FAILED');
     expect(await readFile(join(dir, 'big.txt'), 'utf8')).toBe('x'.repeat(5000));
     expect((await store.list('s')).filter((r) => r.kind === 'write')).toEqual([]);
@@ -126,8 +154,14 @@ describe('the recorder’s write path', () => {
     await writeFile(join(dir, '.git', 'config'), '[core]\n');
     const turn = await startTurnCheckpoints({ store, session: 's' });
     const read: string[] = [];
-    const guarded = protectWrites({ ...fs, readBytes: (path, o) => (read.push(path), fs.readBytes(path, o)) }, { allowGitWrites: false });
-    const failure = await turn.fsFor({ id: 'c1', name: 'write', step: 1 }, guarded).remove('.git', { recursive: true }).catch((e: unknown) => e);
+    const guarded = protectWrites(
+      { ...fs, readBytes: (path, o) => (read.push(path), fs.readBytes(path, o)) },
+      { allowGitWrites: false },
+    );
+    const failure = await turn
+      .fsFor({ id: 'c1', name: 'write', step: 1 }, guarded)
+      .remove('.git', { recursive: true })
+      .catch((e: unknown) => e);
     expect((failure as { code?: string }).code).toBe('E_PATH_PROTECTED');
     expect(read).toEqual([]);
     expect((await store.list('s')).filter((r) => r.kind === 'write')).toEqual([]);
@@ -167,7 +201,10 @@ describe('the recorder’s write path', () => {
   it('checks a file against what it last wrote there byte for byte (no digest of it), in a later turn too', async () => {
     const { fs, store } = await setup();
     const hashed: string[] = [];
-    const counting: CheckpointStore = { ...store, sha256: (bytes) => (hashed.push(new TextDecoder().decode(bytes)), store.sha256(bytes)) };
+    const counting: CheckpointStore = {
+      ...store,
+      sha256: (bytes) => (hashed.push(new TextDecoder().decode(bytes)), store.sha256(bytes)),
+    };
     const t1 = await startTurnCheckpoints({ store: counting, session: 's' });
     await t1.fsFor({ id: 'c1', name: 'write', step: 1 }, fs).writeText('f.txt', 'one\n');
     const t2 = await startTurnCheckpoints({ store: counting, session: 's' });

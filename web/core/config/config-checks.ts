@@ -28,7 +28,11 @@ export function checkResponsesHook(config: Pick<ModelConfig, 'protocol'>, enable
  * silence this ("不要为绕过配置错误而关闭预算检查"). `where` says where the person fixes it (the config file, or
  * Settings → Model in the app).
  */
-export function checkBudgetConfig(config: Pick<ModelConfig, 'budget' | 'max_tokens' | 'model'>, budgetEnabled: boolean, where = 'the model config'): void {
+export function checkBudgetConfig(
+  config: Pick<ModelConfig, 'budget' | 'max_tokens' | 'model'>,
+  budgetEnabled: boolean,
+  where = 'the model config',
+): void {
   if (!budgetEnabled) return;
   const window = config.budget?.context_window;
   if (window === undefined) {
@@ -41,15 +45,22 @@ export function checkBudgetConfig(config: Pick<ModelConfig, 'budget' | 'max_toke
   const reserve = config.budget?.output_reserve ?? config.max_tokens;
   if (reserve >= window) {
     const path = config.budget?.output_reserve === undefined ? 'max_tokens' : 'budget.output_reserve';
-    throw new HarnessError('E_CONFIG_BUDGET_WINDOW', `At ${path}: an output reserve of ${reserve} leaves no room for input in a ${window}-token window. Lower ${path} in ${where}.`, { path });
+    throw new HarnessError(
+      'E_CONFIG_BUDGET_WINDOW',
+      `At ${path}: an output reserve of ${reserve} leaves no room for input in a ${window}-token window. Lower ${path} in ${where}.`,
+      { path },
+    );
   }
 }
 
 /** `binding: null`: a custom protocol served by the worker the environment provides (plugins manifest, paired bridge). */
-export type ProviderResolution = { kind: 'builtin'; protocol: string } | { kind: 'custom'; protocol: string; binding: ProviderBinding | null };
+export type ProviderResolution =
+  { kind: 'builtin'; protocol: string } | { kind: 'custom'; protocol: string; binding: ProviderBinding | null };
 
 /** An explicit binding wins; a selector that is not built in needs a worker; neither ever falls back to a built-in adapter (seed 003). */
 export function resolveProvider(config: Pick<ModelConfig, 'protocol' | 'provider'>): ProviderResolution {
   if (config.provider) return { kind: 'custom', protocol: config.protocol, binding: config.provider };
-  return isBuiltinProtocol(config.protocol) ? { kind: 'builtin', protocol: config.protocol } : { kind: 'custom', protocol: config.protocol, binding: null };
+  return isBuiltinProtocol(config.protocol)
+    ? { kind: 'builtin', protocol: config.protocol }
+    : { kind: 'custom', protocol: config.protocol, binding: null };
 }

@@ -70,8 +70,33 @@ export const MODEL_CONFIG_DEFAULTS = {
 } as const;
 
 const MAX_IO_LIMIT = 48 * 1024 * 1024;
-const TOP_KEYS = ['protocol', 'base_url', 'model', 'api_key_env', 'max_tokens', 'use_max_tokens', 'budget', 'extra_body', 'plugins', 'io_limit_bytes', 'provider', 'provider_operations', 'provider_cleanup', 'route', 'tool_view', 'tool_protocol'];
-const BUDGET_KEYS = ['context_window', 'output_reserve', 'threshold', 'safety_ratio', 'tool_output_ratio', 'image_tokens', 'tokenizer'];
+const TOP_KEYS = [
+  'protocol',
+  'base_url',
+  'model',
+  'api_key_env',
+  'max_tokens',
+  'use_max_tokens',
+  'budget',
+  'extra_body',
+  'plugins',
+  'io_limit_bytes',
+  'provider',
+  'provider_operations',
+  'provider_cleanup',
+  'route',
+  'tool_view',
+  'tool_protocol',
+];
+const BUDGET_KEYS = [
+  'context_window',
+  'output_reserve',
+  'threshold',
+  'safety_ratio',
+  'tool_output_ratio',
+  'image_tokens',
+  'tokenizer',
+];
 const REMOVED_TOKENIZERS = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'];
 
 const invalid = (path: string, what: string) => new HarnessError('E_CONFIG_INVALID', `At ${path}: ${what}`, { path });
@@ -84,19 +109,27 @@ function strictKeys(value: Obj, allowed: string[], path: string): void {
     if (allowed.includes(key)) continue;
     const at = path ? `${path}.${key}` : key;
     if (/^api[_-]?key$|secret|password|token$/i.test(key)) {
-      throw new HarnessError('E_CONFIG_UNKNOWN_KEY', `At ${at}: keys are never stored in the config file. Put the key in the credentials store (or an environment variable) and name it in api_key_env.`, { path: at });
+      throw new HarnessError(
+        'E_CONFIG_UNKNOWN_KEY',
+        `At ${at}: keys are never stored in the config file. Put the key in the credentials store (or an environment variable) and name it in api_key_env.`,
+        { path: at },
+      );
     }
-    throw new HarnessError('E_CONFIG_UNKNOWN_KEY', `At ${at}: unknown key. Allowed here: ${allowed.join(', ')}.`, { path: at });
+    throw new HarnessError('E_CONFIG_UNKNOWN_KEY', `At ${at}: unknown key. Allowed here: ${allowed.join(', ')}.`, {
+      path: at,
+    });
   }
 }
 
 function int(v: unknown, path: string, min: number, max: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw invalid(path, `expected an integer from ${min} to ${max}.`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    throw invalid(path, `expected an integer from ${min} to ${max}.`);
   return v;
 }
 
 function ratio(v: unknown, path: string, min: number, max: number): number {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) throw invalid(path, `expected a number from ${min} to ${max}.`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
+    throw invalid(path, `expected a number from ${min} to ${max}.`);
   return v;
 }
 
@@ -104,17 +137,22 @@ function ratio(v: unknown, path: string, min: number, max: number): number {
 const HOST_PORT_WITHOUT_SCHEME = /^[A-Za-z0-9.-]+:[0-9]+(?:\/|$)/;
 
 function checkBaseUrl(v: unknown): string {
-  if (typeof v !== 'string' || v.trim() === '') throw invalid('base_url', 'expected the API address, e.g. "https://api.openai.com/v1".');
-  if (HOST_PORT_WITHOUT_SCHEME.test(v.trim())) throw invalid('base_url', `"${v}" has no http:// or https:// in front. Write "http://${v.trim()}" (or https://).`);
+  if (typeof v !== 'string' || v.trim() === '')
+    throw invalid('base_url', 'expected the API address, e.g. "https://api.openai.com/v1".');
+  if (HOST_PORT_WITHOUT_SCHEME.test(v.trim()))
+    throw invalid('base_url', `"${v}" has no http:// or https:// in front. Write "http://${v.trim()}" (or https://).`);
   let u: URL;
   try {
     u = new URL(v);
   } catch {
     throw invalid('base_url', `"${v}" is not an absolute URL. Use a full http:// or https:// address.`);
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw invalid('base_url', `only http and https addresses are allowed, not "${u.protocol}".`);
-  if (u.username || u.password) throw invalid('base_url', 'remove the user name/password; keys belong in the credentials store.');
-  if (u.search || u.hash) throw invalid('base_url', 'remove the query string and fragment; the adapter appends the endpoint path.');
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    throw invalid('base_url', `only http and https addresses are allowed, not "${u.protocol}".`);
+  if (u.username || u.password)
+    throw invalid('base_url', 'remove the user name/password; keys belong in the credentials store.');
+  if (u.search || u.hash)
+    throw invalid('base_url', 'remove the query string and fragment; the adapter appends the endpoint path.');
   return v.replace(/\/+$/, '');
 }
 
@@ -127,15 +165,21 @@ function checkBudget(v: unknown): BudgetConfig | null {
   if (v.output_reserve !== undefined) b.output_reserve = int(v.output_reserve, 'budget.output_reserve', 0, 100_000_000);
   if (v.threshold !== undefined) b.threshold = ratio(v.threshold, 'budget.threshold', 0.05, 1);
   if (v.safety_ratio !== undefined) b.safety_ratio = ratio(v.safety_ratio, 'budget.safety_ratio', 0, 0.5);
-  if (v.tool_output_ratio !== undefined) b.tool_output_ratio = ratio(v.tool_output_ratio, 'budget.tool_output_ratio', 0, 1);
+  if (v.tool_output_ratio !== undefined)
+    b.tool_output_ratio = ratio(v.tool_output_ratio, 'budget.tool_output_ratio', 0, 1);
   if (v.image_tokens !== undefined) b.image_tokens = int(v.image_tokens, 'budget.image_tokens', 0, 10_000_000);
   if (v.tokenizer !== undefined) {
     if (typeof v.tokenizer === 'string' && REMOVED_TOKENIZERS.includes(v.tokenizer)) {
-      throw new HarnessError('E_CONFIG_TOKENIZER_REMOVED', `At budget.tokenizer: "${v.tokenizer}" was removed; the budget uses the conservative UTF-8 byte estimate. Remove the field or set "utf8_bytes".`, {
-        path: 'budget.tokenizer',
-      });
+      throw new HarnessError(
+        'E_CONFIG_TOKENIZER_REMOVED',
+        `At budget.tokenizer: "${v.tokenizer}" was removed; the budget uses the conservative UTF-8 byte estimate. Remove the field or set "utf8_bytes".`,
+        {
+          path: 'budget.tokenizer',
+        },
+      );
     }
-    if (v.tokenizer !== 'utf8_bytes') throw invalid('budget.tokenizer', 'the only tokenizer is "utf8_bytes" (or leave it out).');
+    if (v.tokenizer !== 'utf8_bytes')
+      throw invalid('budget.tokenizer', 'the only tokenizer is "utf8_bytes" (or leave it out).');
     b.tokenizer = 'utf8_bytes';
   }
   return b;
@@ -143,10 +187,12 @@ function checkBudget(v: unknown): BudgetConfig | null {
 
 function checkProvider(v: unknown): ProviderBinding | null {
   if (v === undefined || v === null) return null;
-  if (!isObj(v)) throw invalid('provider', 'expected a worker binding {"exec": [...], "cwd": "..."} or {"worker": "id"}.');
+  if (!isObj(v))
+    throw invalid('provider', 'expected a worker binding {"exec": [...], "cwd": "..."} or {"worker": "id"}.');
   if ('worker' in v) {
     strictKeys(v, ['worker'], 'provider');
-    if (typeof v.worker !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(v.worker)) throw invalid('provider.worker', 'expected a bridge worker id of 1–64 letters, digits, - or _.');
+    if (typeof v.worker !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(v.worker))
+      throw invalid('provider.worker', 'expected a bridge worker id of 1–64 letters, digits, - or _.');
     return { worker: v.worker };
   }
   strictKeys(v, ['exec', 'cwd'], 'provider');
@@ -168,14 +214,18 @@ export function parseModelConfig(input: unknown): ModelConfig {
     try {
       value = JSON.parse(input);
     } catch (e) {
-      throw new HarnessError('E_CONFIG_JSON', `The model config is not valid JSON (${e instanceof Error ? e.message : String(e)}). Fix the file and try again.`);
+      throw new HarnessError(
+        'E_CONFIG_JSON',
+        `The model config is not valid JSON (${e instanceof Error ? e.message : String(e)}). Fix the file and try again.`,
+      );
     }
   }
   if (!isObj(value)) throw invalid('(root)', 'expected a JSON object.');
   strictKeys(value, TOP_KEYS, '');
 
   const protocol = value.protocol === undefined ? MODEL_CONFIG_DEFAULTS.protocol : value.protocol;
-  if (typeof protocol !== 'string' || !/^[a-z0-9][a-z0-9_.-]{0,63}$/.test(protocol)) throw invalid('protocol', 'expected a selector such as "openai", "deepseek", "anthropic" or "responses".');
+  if (typeof protocol !== 'string' || !/^[a-z0-9][a-z0-9_.-]{0,63}$/.test(protocol))
+    throw invalid('protocol', 'expected a selector such as "openai", "deepseek", "anthropic" or "responses".');
   const provider = checkProvider(value.provider);
   // Any other selector is a custom protocol (seed 003): a provider worker interprets it — the `provider` binding or
   // the `plugins` manifest's provider in headless i, the paired bridge's provider in the app. Where none is
@@ -183,14 +233,23 @@ export function parseModelConfig(input: unknown): ModelConfig {
   // protocol "browser" (issue 21): the model runs in the tab (web/core/browser-model); `model` names the stored
   // GGUF, there is no address or key, and tools always go through the JSON action protocol.
   const inBrowser = protocol === 'browser';
-  if (inBrowser && value.tool_protocol === 'native') throw invalid('tool_protocol', 'a model in the browser has no native tool calling; use "json" (or leave it out).');
-  if (inBrowser && value.api_key_env !== undefined && value.api_key_env !== null) throw invalid('api_key_env', 'a model in the browser needs no key; remove api_key_env.');
-  const base_url = inBrowser && (value.base_url === undefined || value.base_url === '' || value.base_url === 'browser:local') ? 'browser:local' : checkBaseUrl(value.base_url);
-  if (typeof value.model !== 'string' || value.model.trim() === '' || value.model.length > 256) throw invalid('model', 'expected the model name, e.g. "gpt-4.1".');
+  if (inBrowser && value.tool_protocol === 'native')
+    throw invalid('tool_protocol', 'a model in the browser has no native tool calling; use "json" (or leave it out).');
+  if (inBrowser && value.api_key_env !== undefined && value.api_key_env !== null)
+    throw invalid('api_key_env', 'a model in the browser needs no key; remove api_key_env.');
+  const base_url =
+    inBrowser && (value.base_url === undefined || value.base_url === '' || value.base_url === 'browser:local')
+      ? 'browser:local'
+      : checkBaseUrl(value.base_url);
+  if (typeof value.model !== 'string' || value.model.trim() === '' || value.model.length > 256)
+    throw invalid('model', 'expected the model name, e.g. "gpt-4.1".');
   let api_key_env: string | null = null;
   if (value.api_key_env !== undefined && value.api_key_env !== null) {
     if (typeof value.api_key_env !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(value.api_key_env)) {
-      throw invalid('api_key_env', 'expected the NAME of an environment variable / credential entry (letters, digits, _), never the key itself.');
+      throw invalid(
+        'api_key_env',
+        'expected the NAME of an environment variable / credential entry (letters, digits, _), never the key itself.',
+      );
     }
     if (!isPublicSecretName(value.api_key_env)) {
       throw new HarnessError(
@@ -201,7 +260,10 @@ export function parseModelConfig(input: unknown): ModelConfig {
     }
     api_key_env = value.api_key_env;
   }
-  const max_tokens = value.max_tokens === undefined ? MODEL_CONFIG_DEFAULTS.max_tokens : int(value.max_tokens, 'max_tokens', 1, 10_000_000);
+  const max_tokens =
+    value.max_tokens === undefined
+      ? MODEL_CONFIG_DEFAULTS.max_tokens
+      : int(value.max_tokens, 'max_tokens', 1, 10_000_000);
   const bool = (key: string, dflt: boolean) => {
     const v = value[key];
     if (v === undefined) return dflt;
@@ -210,10 +272,18 @@ export function parseModelConfig(input: unknown): ModelConfig {
   };
   // Built-in providers refuse reserved fields; a custom provider enforces its own rules (seed 003), but no
   // protocol may carry credentials in extra_body.
-  const extra_body = validateExtraBody(isBuiltinProtocol(protocol) && !provider ? protocol : `custom:${protocol}`, value.extra_body ?? {}, 'extra_body');
+  const extra_body = validateExtraBody(
+    isBuiltinProtocol(protocol) && !provider ? protocol : `custom:${protocol}`,
+    value.extra_body ?? {},
+    'extra_body',
+  );
   let plugins: string | null = null;
   if (value.plugins !== undefined && value.plugins !== null) {
-    if (typeof value.plugins !== 'string' || value.plugins === '') throw invalid('plugins', 'expected the path of a desktop manifest (tools, hooks, provider), relative to this file, e.g. "desktop.json".');
+    if (typeof value.plugins !== 'string' || value.plugins === '')
+      throw invalid(
+        'plugins',
+        'expected the path of a desktop manifest (tools, hooks, provider), relative to this file, e.g. "desktop.json".',
+      );
     plugins = value.plugins;
   }
   let route: Route | null = null;
@@ -231,7 +301,10 @@ export function parseModelConfig(input: unknown): ModelConfig {
     budget: checkBudget(value.budget),
     extra_body,
     plugins,
-    io_limit_bytes: value.io_limit_bytes === undefined ? MODEL_CONFIG_DEFAULTS.io_limit_bytes : int(value.io_limit_bytes, 'io_limit_bytes', 1024, MAX_IO_LIMIT),
+    io_limit_bytes:
+      value.io_limit_bytes === undefined
+        ? MODEL_CONFIG_DEFAULTS.io_limit_bytes
+        : int(value.io_limit_bytes, 'io_limit_bytes', 1024, MAX_IO_LIMIT),
     provider,
     provider_operations: bool('provider_operations', MODEL_CONFIG_DEFAULTS.provider_operations),
     ...(bool('provider_cleanup', false) ? { provider_cleanup: true as const } : {}),
@@ -243,6 +316,10 @@ export function parseModelConfig(input: unknown): ModelConfig {
 
 function toolProtocolOf(v: unknown): 'native' | 'json' {
   if (v === undefined) return MODEL_CONFIG_DEFAULTS.tool_protocol;
-  if (v !== 'native' && v !== 'json') throw invalid('tool_protocol', 'expected "native" (the provider\'s tool calling) or "json" (the JSON action protocol, for models without tool calling).');
+  if (v !== 'native' && v !== 'json')
+    throw invalid(
+      'tool_protocol',
+      'expected "native" (the provider\'s tool calling) or "json" (the JSON action protocol, for models without tool calling).',
+    );
   return v;
 }

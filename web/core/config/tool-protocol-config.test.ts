@@ -11,6 +11,11 @@ describe('tool_protocol in the model config', () => {
   });
 
   it.each([['JSON'], ['xml'], [true], [null]])('refuses %j with E_CONFIG_INVALID at tool_protocol', (value) => {
-    expect(() => parseModelConfig({ ...BASE, tool_protocol: value })).toThrow(expect.objectContaining({ code: 'E_CONFIG_INVALID', message: expect.stringContaining('At tool_protocol: expected "native"') }));
+    expect(() => parseModelConfig({ ...BASE, tool_protocol: value })).toThrow(
+      expect.objectContaining({
+        code: 'E_CONFIG_INVALID',
+        message: expect.stringContaining('At tool_protocol: expected "native"'),
+      }),
+    );
   });
 });

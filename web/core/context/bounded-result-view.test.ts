@@ -6,14 +6,27 @@ import { decodeRef, encodeRef } from './ref-token';
 import { BoundedResultPolicy, projectToolResult, renderResultView } from './result-policy';
 
 const scope: ContentScope = { sessionId: 'session-1', taskId: 'task-1', expiresAtMs: 60_000 };
-const newStore = () => createMemoryContentStore({ storeId: 'host-memory-1', maxEntries: 128, maxBytes: 1024 * 1024, maxContentBytes: 64 * 1024, maxPageBytes: 4096, maxTtlMs: 60_000 });
+const newStore = () =>
+  createMemoryContentStore({
+    storeId: 'host-memory-1',
+    maxEntries: 128,
+    maxBytes: 1024 * 1024,
+    maxContentBytes: 64 * 1024,
+    maxPageBytes: 4096,
+    maxTtlMs: 60_000,
+  });
 const base = { scope, nowMs: 1, policy: new BoundedResultPolicy(), maxPreviewBytes: 4096 };
 const ctx = { fs: undefined as never, workspaceId: 'w', callId: 'c', signal: new AbortController().signal };
 
 describe('bounded tool-result views', () => {
   it('keeps a result of up to 4096 bytes whole and stores nothing', async () => {
     const store = newStore();
-    const view = await projectToolResult({ ...base, store, sourceId: 'e1', outcome: { error: false, output: 'x'.repeat(4096) } });
+    const view = await projectToolResult({
+      ...base,
+      store,
+      sourceId: 'e1',
+      outcome: { error: false, output: 'x'.repeat(4096) },
+    });
     expect(view.output).toEqual({ text: 'x'.repeat(4096), truncated: false, totalBytes: 4096 });
     expect(await store.purgeExpired(10 ** 9)).toBe(0);
   });
@@ -32,7 +45,12 @@ describe('bounded tool-result views', () => {
 
   it('keeps failure status and code and only shortens the message text', async () => {
     const store = newStore();
-    const view = await projectToolResult({ ...base, store, sourceId: 'e2', outcome: { error: true, code: 'E_X', output: 'e'.repeat(5000) } });
+    const view = await projectToolResult({
+      ...base,
+      store,
+      sourceId: 'e2',
+      outcome: { error: true, code: 'E_X', output: 'e'.repeat(5000) },
+    });
     expect(view.error).toBe(true);
     expect(view.code).toBe('E_X');
     expect(view.output.text).toHaveLength(512);
@@ -40,7 +58,15 @@ describe('bounded tool-result views', () => {
 
   it('refuses a policy preview larger than the caller allows', async () => {
     const store = newStore();
-    await expect(projectToolResult({ ...base, maxPreviewBytes: 100, store, sourceId: 'e3', outcome: { error: false, output: 'x'.repeat(5000) } })).rejects.toMatchObject({ code: 'E_RESULT_POLICY' });
+    await expect(
+      projectToolResult({
+        ...base,
+        maxPreviewBytes: 100,
+        store,
+        sourceId: 'e3',
+        outcome: { error: false, output: 'x'.repeat(5000) },
+      }),
+    ).rejects.toMatchObject({ code: 'E_RESULT_POLICY' });
   });
 
   it('read_result pages through the whole stored result with the host scope, and refuses another scope', async () => {
@@ -67,7 +93,10 @@ describe('bounded tool-result views', () => {
     expect(pages).toBeGreaterThan(1);
     const other = createReadResultTool({ store, scope: () => ({ ...scope, taskId: 'task-2' }), now: () => 2 });
     expect(await other.execute(call, ctx)).toMatchObject({ error: true, code: 'E_CONTENT_SCOPE' });
-    expect(await tool.execute({ ref: 'cr1.bm90IGEgcmVm', offset: 0 }, ctx)).toMatchObject({ error: true, code: 'E_CONTENT_REF_INVALID' });
+    expect(await tool.execute({ ref: 'cr1.bm90IGEgcmVm', offset: 0 }, ctx)).toMatchObject({
+      error: true,
+      code: 'E_CONTENT_REF_INVALID',
+    });
   });
 
   it('encodes a reference as an opaque token that decodes to the same fields and no path', async () => {

@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../contracts/errors';
 import type { ContentScope, ContentStore, ContentStoreConfig } from './content-store';
 
-const config: ContentStoreConfig = { storeId: 'mem-1', maxEntries: 3, maxBytes: 100, maxContentBytes: 60, maxPageBytes: 16, maxTtlMs: 1000 };
+const config: ContentStoreConfig = {
+  storeId: 'mem-1',
+  maxEntries: 3,
+  maxBytes: 100,
+  maxContentBytes: 60,
+  maxPageBytes: 16,
+  maxTtlMs: 1000,
+};
 const scope: ContentScope = { sessionId: 's1', taskId: 't1', expiresAtMs: 10_000 };
 
 async function code(p: Promise<unknown>): Promise<string> {
@@ -22,7 +29,14 @@ export function contentStoreContract(name: string, make: (c: ContentStoreConfig)
     it('stores with an expiry bounded by both the scope and the max TTL', async () => {
       const store = make(config);
       const ref = await store.put('call-1', 'hello', scope, 0);
-      expect(ref).toEqual({ storeId: 'mem-1', sourceId: 'call-1', sessionId: 's1', taskId: 't1', totalBytes: 5, expiresAtMs: 1000 });
+      expect(ref).toEqual({
+        storeId: 'mem-1',
+        sourceId: 'call-1',
+        sessionId: 's1',
+        taskId: 't1',
+        totalBytes: 5,
+        expiresAtMs: 1000,
+      });
       const short = await store.put('call-2', 'x', { ...scope, expiresAtMs: 300 }, 0);
       expect(short.expiresAtMs).toBe(300);
     });

@@ -57,9 +57,17 @@ export interface ContentStore {
   purgeExpired(nowMs: number): Promise<number>;
 }
 
-export const contentError = (code: string, message: string, data?: Record<string, unknown>): HarnessError => new HarnessError(code, message, data);
+export const contentError = (code: string, message: string, data?: Record<string, unknown>): HarnessError =>
+  new HarnessError(code, message, data);
 
-const REF_KEYS: ReadonlyArray<keyof ContentRef> = ['storeId', 'sourceId', 'sessionId', 'taskId', 'totalBytes', 'expiresAtMs'];
+const REF_KEYS: ReadonlyArray<keyof ContentRef> = [
+  'storeId',
+  'sourceId',
+  'sessionId',
+  'taskId',
+  'totalBytes',
+  'expiresAtMs',
+];
 
 export function sameRef(a: ContentRef, b: ContentRef): boolean {
   return REF_KEYS.every((k) => a[k] === b[k]);
@@ -67,24 +75,35 @@ export function sameRef(a: ContentRef, b: ContentRef): boolean {
 
 /** Strict shape check of a reference that came from outside (e.g. decoded from the model's `ref` string). */
 export function checkRef(value: unknown): ContentRef {
-  const bad = () => contentError('E_CONTENT_REF_INVALID', 'The content reference is malformed. Copy the ref exactly as the truncated result showed it.');
+  const bad = () =>
+    contentError(
+      'E_CONTENT_REF_INVALID',
+      'The content reference is malformed. Copy the ref exactly as the truncated result showed it.',
+    );
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad();
   const v = value as Record<string, unknown>;
   if (Object.keys(v).length !== REF_KEYS.length) throw bad();
-  for (const k of ['storeId', 'sourceId', 'sessionId', 'taskId'] as const) if (typeof v[k] !== 'string' || v[k] === '') throw bad();
-  for (const k of ['totalBytes', 'expiresAtMs'] as const) if (!Number.isSafeInteger(v[k]) || (v[k] as number) < 0) throw bad();
+  for (const k of ['storeId', 'sourceId', 'sessionId', 'taskId'] as const)
+    if (typeof v[k] !== 'string' || v[k] === '') throw bad();
+  for (const k of ['totalBytes', 'expiresAtMs'] as const)
+    if (!Number.isSafeInteger(v[k]) || (v[k] as number) < 0) throw bad();
   return v as unknown as ContentRef;
 }
 
 /** Validates a store configuration: every limit a positive safe integer, page <= content <= total. */
 export function checkStoreConfig(c: ContentStoreConfig): ContentStoreConfig {
   if (typeof c.storeId !== 'string' || !/^[A-Za-z0-9._:-]{1,128}$/.test(c.storeId)) {
-    throw contentError('E_CONTENT_CONFIG', 'The content store needs a storeId of 1–128 letters, digits, ".", "_", ":" or "-".');
+    throw contentError(
+      'E_CONTENT_CONFIG',
+      'The content store needs a storeId of 1–128 letters, digits, ".", "_", ":" or "-".',
+    );
   }
   for (const k of ['maxEntries', 'maxBytes', 'maxContentBytes', 'maxPageBytes', 'maxTtlMs'] as const) {
-    if (!Number.isSafeInteger(c[k]) || c[k] <= 0) throw contentError('E_CONTENT_CONFIG', `The content store limit ${k} must be a positive integer.`, { key: k });
+    if (!Number.isSafeInteger(c[k]) || c[k] <= 0)
+      throw contentError('E_CONTENT_CONFIG', `The content store limit ${k} must be a positive integer.`, { key: k });
   }
   if (c.maxContentBytes > c.maxBytes) throw contentError('E_CONTENT_CONFIG', 'maxContentBytes cannot exceed maxBytes.');
-  if (c.maxPageBytes < 4) throw contentError('E_CONTENT_CONFIG', 'maxPageBytes must hold at least one character (4 bytes).');
+  if (c.maxPageBytes < 4)
+    throw contentError('E_CONTENT_CONFIG', 'maxPageBytes must hold at least one character (4 bytes).');
   return { ...c };
 }

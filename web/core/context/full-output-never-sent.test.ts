@@ -8,8 +8,18 @@ import { prepareInput } from '../transport/test-support';
 const FULL = 'FULL-OUTPUT-ONLY-IN-THE-LOG '.repeat(300);
 const history: Message[] = [
   { role: 'user', content: 'read it' },
-  { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{"path":"a.txt"}' } }] },
-  { role: 'tool', tool_call_id: 'c1', content: 'PREVIEW-SHOWN\n[result truncated: 13 of 8400 bytes shown. Read the rest with read_result {"ref":"cr1.x","offset":13}]', _full_output: FULL },
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{"path":"a.txt"}' } }],
+  },
+  {
+    role: 'tool',
+    tool_call_id: 'c1',
+    content:
+      'PREVIEW-SHOWN\n[result truncated: 13 of 8400 bytes shown. Read the rest with read_result {"ref":"cr1.x","offset":13}]',
+    _full_output: FULL,
+  },
 ];
 
 describe.each(BUILTIN_PROTOCOLS)('%s request body', (protocol) => {

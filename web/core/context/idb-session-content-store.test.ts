@@ -13,7 +13,14 @@ import { createIdbSessionContentStore } from './idb-session-content-store';
 
 let n = 0;
 const openDb = () => openHarnessDb(`session-content-${Date.now()}-${n++}`);
-const limits = { storeId: 'session-results', maxEntries: 3, maxBytes: 1000, maxContentBytes: 500, maxPageBytes: 64, maxTtlMs: 100_000 };
+const limits = {
+  storeId: 'session-results',
+  maxEntries: 3,
+  maxBytes: 1000,
+  maxContentBytes: 500,
+  maxPageBytes: 64,
+  maxTtlMs: 100_000,
+};
 const scopeOf = (sessionId: string): ContentScope => ({ sessionId, taskId: 'session', expiresAtMs: 50_000 });
 
 contentStoreContract('IndexedDB session store', (config) => {
@@ -21,7 +28,8 @@ contentStoreContract('IndexedDB session store', (config) => {
   checkStoreConfig(config);
   const dbp = openDb();
   let store: ReturnType<typeof createIdbSessionContentStore> | undefined;
-  const lazy = async () => (store ??= createIdbSessionContentStore(await dbp, { ...config, workspaceId: 'w1', sessionId: 's1' }));
+  const lazy = async () =>
+    (store ??= createIdbSessionContentStore(await dbp, { ...config, workspaceId: 'w1', sessionId: 's1' }));
   // The factory must return synchronously: forward every call to the store once its database is open.
   return {
     storeId: config.storeId,
@@ -34,9 +42,19 @@ contentStoreContract('IndexedDB session store', (config) => {
 describe('IndexedDB session content store', () => {
   it('reads a reference through a new store object over the same database (a reload), and counts limits per session', async () => {
     const db = await openDb();
-    const ref = await createIdbSessionContentStore(db, { ...limits, workspaceId: 'w1', sessionId: 'a' }).put('t1:1:c1', 'é'.repeat(40), scopeOf('a'), 0);
+    const ref = await createIdbSessionContentStore(db, { ...limits, workspaceId: 'w1', sessionId: 'a' }).put(
+      't1:1:c1',
+      'é'.repeat(40),
+      scopeOf('a'),
+      0,
+    );
     const reloaded = createIdbSessionContentStore(db, { ...limits, workspaceId: 'w1', sessionId: 'a' });
-    expect(await reloaded.read(ref, scopeOf('a'), 1, 0, 64)).toEqual({ text: 'é'.repeat(32), offset: 0, nextOffset: 64, totalBytes: 80 });
+    expect(await reloaded.read(ref, scopeOf('a'), 1, 0, 64)).toEqual({
+      text: 'é'.repeat(32),
+      offset: 0,
+      nextOffset: 64,
+      totalBytes: 80,
+    });
     const other = createIdbSessionContentStore(db, { ...limits, workspaceId: 'w1', sessionId: 'b' });
     await expect(other.read(ref, scopeOf('b'), 1, 0, 64)).rejects.toMatchObject({ code: 'E_CONTENT_SCOPE' });
     // Session b's limit is its own: a full session a does not stop it.
@@ -64,13 +82,41 @@ describe('IndexedDB session content store', () => {
     const ws = await createWorkspaceRecord(db, { name: 'w', kind: 'opfs' });
     const sessions = createIdbSessionStore(db, ws.id);
     const [s1, s2] = [await sessions.create({ title: 'one' }), await sessions.create({ title: 'two' })];
-    const ref1 = await createIdbSessionContentStore(db, { ...limits, workspaceId: ws.id, sessionId: s1.id }).put('c1', 'first', scopeOf(s1.id), 0);
-    const ref2 = await createIdbSessionContentStore(db, { ...limits, workspaceId: ws.id, sessionId: s2.id }).put('c1', 'second', scopeOf(s2.id), 0);
+    const ref1 = await createIdbSessionContentStore(db, { ...limits, workspaceId: ws.id, sessionId: s1.id }).put(
+      'c1',
+      'first',
+      scopeOf(s1.id),
+      0,
+    );
+    const ref2 = await createIdbSessionContentStore(db, { ...limits, workspaceId: ws.id, sessionId: s2.id }).put(
+      'c1',
+      'second',
+      scopeOf(s2.id),
+      0,
+    );
     expect(await db.count('content')).toBe(4);
     await sessions.delete(s1.id);
     expect(await db.count('content')).toBe(2);
-    await expect(createIdbSessionContentStore(db, { ...limits, workspaceId: ws.id, sessionId: s1.id }).read(ref1, scopeOf(s1.id), 1, 0, 64)).rejects.toMatchObject({ code: 'E_CONTENT_REF_INVALID' });
-    expect((await createIdbSessionContentStore(db, { ...limits, workspaceId: ws.id, sessionId: s2.id }).read(ref2, scopeOf(s2.id), 1, 0, 64)).text).toBe('second');
+    await expect(
+      createIdbSessionContentStore(db, { ...limits, workspaceId: ws.id, sessionId: s1.id }).read(
+        ref1,
+        scopeOf(s1.id),
+        1,
+        0,
+        64,
+      ),
+    ).rejects.toMatchObject({ code: 'E_CONTENT_REF_INVALID' });
+    expect(
+      (
+        await createIdbSessionContentStore(db, { ...limits, workspaceId: ws.id, sessionId: s2.id }).read(
+          ref2,
+          scopeOf(s2.id),
+          1,
+          0,
+          64,
+        )
+      ).text,
+    ).toBe('second');
     await deleteWorkspaceRecord(db, ws.id);
     expect(await db.count('content')).toBe(0);
     db.close();

@@ -1,6 +1,15 @@
 // Public face of web/core/context: the content store (bounded, scoped, expiring references to full tool output),
 // bounded tool-result views, and the read_result tool that pages through a stored result (seed 002).
-export { checkRef, checkStoreConfig, sameRef, type ContentPage, type ContentRef, type ContentScope, type ContentStore, type ContentStoreConfig } from './content-store';
+export {
+  checkRef,
+  checkStoreConfig,
+  sameRef,
+  type ContentPage,
+  type ContentRef,
+  type ContentScope,
+  type ContentStore,
+  type ContentStoreConfig,
+} from './content-store';
 export { createMemoryContentStore, page } from './memory-content-store';
 export { createIdbContentStore } from './idb-content-store';
 export { createIdbSessionContentStore, sessionContentRange } from './idb-session-content-store';

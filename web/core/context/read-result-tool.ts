@@ -29,7 +29,11 @@ export function createReadResultTool(o: ReadResultToolOptions): ToolDefinition {
         type: 'object',
         properties: {
           ref: { type: 'string', description: 'The ref from the truncation note.' },
-          offset: { type: 'integer', minimum: 0, description: 'Byte offset to start from (the "offset" the note or the previous page gave).' },
+          offset: {
+            type: 'integer',
+            minimum: 0,
+            description: 'Byte offset to start from (the "offset" the note or the previous page gave).',
+          },
         },
         required: ['ref', 'offset'],
         additionalProperties: false,
@@ -43,7 +47,10 @@ export function createReadResultTool(o: ReadResultToolOptions): ToolDefinition {
         const ref = decodeRef(String(args.ref));
         const p = await o.store.read(ref, o.scope(), now(), Number(args.offset), pageBytes);
         const end = p.nextOffset ?? p.totalBytes;
-        const tail = p.nextOffset === null ? `[end of result: bytes ${p.offset}–${end} of ${p.totalBytes}]` : `[bytes ${p.offset}–${end} of ${p.totalBytes}; next: read_result ${JSON.stringify({ ref: args.ref, offset: p.nextOffset })}]`;
+        const tail =
+          p.nextOffset === null
+            ? `[end of result: bytes ${p.offset}–${end} of ${p.totalBytes}]`
+            : `[bytes ${p.offset}–${end} of ${p.totalBytes}; next: read_result ${JSON.stringify({ ref: args.ref, offset: p.nextOffset })}]`;
         return { output: `${p.text}\n${tail}` };
       } catch (error) {
         const e = toErrorData(error, 'E_CONTENT_READ');

@@ -20,13 +20,30 @@ function fromBase64Url(text: string): Uint8Array {
 }
 
 export function encodeRef(ref: ContentRef): string {
-  const r = { s: ref.storeId, i: ref.sourceId, ss: ref.sessionId, t: ref.taskId, n: ref.totalBytes, e: ref.expiresAtMs };
+  const r = {
+    s: ref.storeId,
+    i: ref.sourceId,
+    ss: ref.sessionId,
+    t: ref.taskId,
+    n: ref.totalBytes,
+    e: ref.expiresAtMs,
+  };
   return PREFIX + toBase64Url(utf8Encoder.encode(JSON.stringify(r)));
 }
 
 export function decodeRef(token: string): ContentRef {
-  const bad = () => contentError('E_CONTENT_REF_INVALID', 'The ref is not a content reference. Copy it exactly as the truncated result showed it.');
-  if (typeof token !== 'string' || !token.startsWith(PREFIX) || token.length > MAX_TOKEN || !/^[A-Za-z0-9_-]+$/.test(token.slice(PREFIX.length))) throw bad();
+  const bad = () =>
+    contentError(
+      'E_CONTENT_REF_INVALID',
+      'The ref is not a content reference. Copy it exactly as the truncated result showed it.',
+    );
+  if (
+    typeof token !== 'string' ||
+    !token.startsWith(PREFIX) ||
+    token.length > MAX_TOKEN ||
+    !/^[A-Za-z0-9_-]+$/.test(token.slice(PREFIX.length))
+  )
+    throw bad();
   let r: Record<string, unknown>;
   try {
     r = JSON.parse(decodeUtf8(fromBase64Url(token.slice(PREFIX.length)))) as Record<string, unknown>;

@@ -21,8 +21,17 @@ export class BoundedResultPolicy implements ToolResultPolicy {
     readonly keepWholeBytes = DEFAULT_KEEP_WHOLE_BYTES,
     readonly previewBytes = DEFAULT_PREVIEW_BYTES,
   ) {
-    if (!Number.isSafeInteger(keepWholeBytes) || keepWholeBytes < 0 || !Number.isSafeInteger(previewBytes) || previewBytes < 0 || previewBytes > keepWholeBytes) {
-      throw contentError('E_CONTENT_CONFIG', 'BoundedResultPolicy needs 0 <= previewBytes <= keepWholeBytes (integers).');
+    if (
+      !Number.isSafeInteger(keepWholeBytes) ||
+      keepWholeBytes < 0 ||
+      !Number.isSafeInteger(previewBytes) ||
+      previewBytes < 0 ||
+      previewBytes > keepWholeBytes
+    ) {
+      throw contentError(
+        'E_CONTENT_CONFIG',
+        'BoundedResultPolicy needs 0 <= previewBytes <= keepWholeBytes (integers).',
+      );
     }
   }
 
@@ -71,8 +80,16 @@ export async function projectToolResult(o: ProjectOptions): Promise<ToolResultVi
   const decision = o.policy.decide(outcome.output, totalBytes);
   const base = { error: outcome.error, ...(outcome.code !== undefined ? { code: outcome.code } : {}) };
   if (decision.keep === 'whole') return { ...base, output: { text: outcome.output, truncated: false, totalBytes } };
-  if (decision.keep !== 'prefix' || !Number.isSafeInteger(decision.bytes) || decision.bytes < 0 || decision.bytes > o.maxPreviewBytes) {
-    throw contentError('E_RESULT_POLICY', `The result policy asked for an invalid preview (max ${o.maxPreviewBytes} bytes); it may keep the whole text or a UTF-8 prefix only.`);
+  if (
+    decision.keep !== 'prefix' ||
+    !Number.isSafeInteger(decision.bytes) ||
+    decision.bytes < 0 ||
+    decision.bytes > o.maxPreviewBytes
+  ) {
+    throw contentError(
+      'E_RESULT_POLICY',
+      `The result policy asked for an invalid preview (max ${o.maxPreviewBytes} bytes); it may keep the whole text or a UTF-8 prefix only.`,
+    );
   }
   if (decision.bytes >= totalBytes) return { ...base, output: { text: outcome.output, truncated: false, totalBytes } };
   const reference = await o.store.put(o.sourceId, outcome.output, o.scope, o.nowMs);

@@ -23,7 +23,14 @@ describe('glob matcher', () => {
   });
 
   it('lets wildcards match a leading dot by default (glob and search), and not with dot: false unless the pattern names it', () => {
-    const hidden: Array<[string, string]> = [['src/*', 'src/.env'], ['src/**', 'src/.env'], ['src/**', 'src/.cfg/a'], ['?env', '.env'], ['[.]env', '.env'], ['**/*.ts', '.hidden/a.ts']];
+    const hidden: Array<[string, string]> = [
+      ['src/*', 'src/.env'],
+      ['src/**', 'src/.env'],
+      ['src/**', 'src/.cfg/a'],
+      ['?env', '.env'],
+      ['[.]env', '.env'],
+      ['**/*.ts', '.hidden/a.ts'],
+    ];
     for (const [pattern, path] of hidden) {
       expect([pattern, path, m(pattern, path)]).toEqual([pattern, path, true]);
       expect([pattern, path, compileGlob(pattern, { dot: false }).matches(path)]).toEqual([pattern, path, false]);
@@ -47,7 +54,16 @@ describe('glob matcher', () => {
   });
 
   it('refuses broken patterns and brace explosions with E_GLOB_PATTERN', () => {
-    for (const bad of ['x'.repeat(1001), '', '/abs/*', 'a{b', '[abc', '[z-a]', 'x\\', '{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}']) {
+    for (const bad of [
+      'x'.repeat(1001),
+      '',
+      '/abs/*',
+      'a{b',
+      '[abc',
+      '[z-a]',
+      'x\\',
+      '{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}',
+    ]) {
       expect(() => compileGlob(bad), bad).toThrow(expect.objectContaining({ code: 'E_GLOB_PATTERN' }) as Error);
     }
     expect(expandBraces('{a,b}{c,d}')).toEqual(['ac', 'ad', 'bc', 'bd']);

@@ -6,11 +6,19 @@
 import { HarnessError } from './errors';
 import { GLOB_MAX_ALTERNATIVES, GLOB_MAX_PATTERN_CHARS } from './tool-limits';
 
-type Token = { t: 'char'; c: string } | { t: 'any' } | { t: 'star' } | { t: 'class'; negate: boolean; ranges: Array<[string, string]> };
+type Token =
+  | { t: 'char'; c: string }
+  | { t: 'any' }
+  | { t: 'star' }
+  | { t: 'class'; negate: boolean; ranges: Array<[string, string]> };
 type Segment = { globstar: true } | { globstar: false; tokens: Token[] };
 
 function globError(pattern: string, why: string): HarnessError {
-  return new HarnessError('E_GLOB_PATTERN', `The glob pattern ${JSON.stringify(pattern.slice(0, 200))} is not valid: ${why}.`, { pattern: pattern.slice(0, 200) });
+  return new HarnessError(
+    'E_GLOB_PATTERN',
+    `The glob pattern ${JSON.stringify(pattern.slice(0, 200))} is not valid: ${why}.`,
+    { pattern: pattern.slice(0, 200) },
+  );
 }
 
 /** Expands `{a,b}` alternatives (nested allowed) into plain patterns. */
@@ -41,7 +49,8 @@ export function expandBraces(pattern: string, max = GLOB_MAX_ALTERNATIVES): stri
         const out: string[] = [];
         for (const part of parts) {
           for (const expanded of expandBraces(head + part + tail, max)) {
-            if (out.length >= max) throw globError(pattern, `it expands to more than ${max} alternatives; use fewer {a,b} groups`);
+            if (out.length >= max)
+              throw globError(pattern, `it expands to more than ${max} alternatives; use fewer {a,b} groups`);
             if (!out.includes(expanded)) out.push(expanded);
           }
         }
@@ -171,7 +180,9 @@ export interface GlobMatcher {
 
 function compileOne(pattern: string, original: string): Segment[] {
   const parts = pattern.split('/').filter((p) => p !== '' && p !== '.');
-  return parts.map((part) => (part === '**' ? { globstar: true } : { globstar: false, tokens: tokenize(part, original) }));
+  return parts.map((part) =>
+    part === '**' ? { globstar: true } : { globstar: false, tokens: tokenize(part, original) },
+  );
 }
 
 function matchSegments(segs: Segment[], names: string[], dot: boolean): boolean {
@@ -185,7 +196,10 @@ function matchSegments(segs: Segment[], names: string[], dot: boolean): boolean 
     for (let j = names.length; j >= 0; j--) {
       let ok: boolean;
       // Without `dot`, `**` does not cross a segment starting with '.'.
-      if (seg.globstar) ok = memo[(i + 1) * cols + j] === 1 || (j < names.length && (dot || !names[j]!.startsWith('.')) && memo[i * cols + j + 1] === 1);
+      if (seg.globstar)
+        ok =
+          memo[(i + 1) * cols + j] === 1 ||
+          (j < names.length && (dot || !names[j]!.startsWith('.')) && memo[i * cols + j + 1] === 1);
       else ok = j < names.length && matchSegment(seg.tokens, names[j]!, dot) && memo[(i + 1) * cols + j + 1] === 1;
       memo[i * cols + j] = ok ? 1 : 0;
     }
@@ -215,8 +229,10 @@ export interface GlobOptions {
 export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMatcher {
   const dot = options.dot ?? true;
   if (pattern.length === 0) throw globError(pattern, 'it is empty');
-  if (pattern.length > GLOB_MAX_PATTERN_CHARS) throw globError(pattern, `it is longer than ${GLOB_MAX_PATTERN_CHARS} characters`);
-  if (pattern.startsWith('/')) throw globError(pattern, 'it starts with "/"; patterns are relative to the workspace root');
+  if (pattern.length > GLOB_MAX_PATTERN_CHARS)
+    throw globError(pattern, `it is longer than ${GLOB_MAX_PATTERN_CHARS} characters`);
+  if (pattern.startsWith('/'))
+    throw globError(pattern, 'it starts with "/"; patterns are relative to the workspace root');
   const alternatives = expandBraces(pattern).map((p) => compileOne(p.replace(/^\.\//, ''), pattern));
   const mentioned = new Set<string>();
   let mentionsHidden = false;
@@ -227,14 +243,16 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMat
     segs.forEach((seg, i) => {
       const lit = literalOf(seg);
       if (lit !== null) mentioned.add(lit);
-      if (lit?.startsWith('.') || (!seg.globstar && seg.tokens[0]?.t === 'char' && seg.tokens[0].c === '.')) mentionsHidden = true;
+      if (lit?.startsWith('.') || (!seg.globstar && seg.tokens[0]?.t === 'char' && seg.tokens[0].c === '.'))
+        mentionsHidden = true;
       if (literal && lit !== null && i < segs.length - 1) prefix.push(lit);
       else literal = false;
     });
     prefixes.push(prefix);
   }
   const common: string[] = [];
-  for (let i = 0; prefixes.every((p) => p[i] !== undefined && p[i] === prefixes[0]![i]); i++) common.push(prefixes[0]![i]!);
+  for (let i = 0; prefixes.every((p) => p[i] !== undefined && p[i] === prefixes[0]![i]); i++)
+    common.push(prefixes[0]![i]!);
   return {
     base: common.join('/'),
     mentionsHidden,

@@ -11,10 +11,38 @@ export type ImageKind = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
 export function sniffImage(bytes: Uint8Array): ImageKind | null {
   const b = (i: number) => bytes[i] ?? -1;
-  if (b(0) === 0x89 && b(1) === 0x50 && b(2) === 0x4e && b(3) === 0x47 && b(4) === 0x0d && b(5) === 0x0a && b(6) === 0x1a && b(7) === 0x0a) return 'image/png';
+  if (
+    b(0) === 0x89 &&
+    b(1) === 0x50 &&
+    b(2) === 0x4e &&
+    b(3) === 0x47 &&
+    b(4) === 0x0d &&
+    b(5) === 0x0a &&
+    b(6) === 0x1a &&
+    b(7) === 0x0a
+  )
+    return 'image/png';
   if (b(0) === 0xff && b(1) === 0xd8 && b(2) === 0xff) return 'image/jpeg';
-  if (b(0) === 0x47 && b(1) === 0x49 && b(2) === 0x46 && b(3) === 0x38 && (b(4) === 0x37 || b(4) === 0x39) && b(5) === 0x61) return 'image/gif';
-  if (b(0) === 0x52 && b(1) === 0x49 && b(2) === 0x46 && b(3) === 0x46 && b(8) === 0x57 && b(9) === 0x45 && b(10) === 0x42 && b(11) === 0x50) return 'image/webp';
+  if (
+    b(0) === 0x47 &&
+    b(1) === 0x49 &&
+    b(2) === 0x46 &&
+    b(3) === 0x38 &&
+    (b(4) === 0x37 || b(4) === 0x39) &&
+    b(5) === 0x61
+  )
+    return 'image/gif';
+  if (
+    b(0) === 0x52 &&
+    b(1) === 0x49 &&
+    b(2) === 0x46 &&
+    b(3) === 0x46 &&
+    b(8) === 0x57 &&
+    b(9) === 0x45 &&
+    b(10) === 0x42 &&
+    b(11) === 0x50
+  )
+    return 'image/webp';
   return null;
 }
 
@@ -34,7 +62,8 @@ function decodeHead(payload: string, bytes: number): Uint8Array {
 
 /** Why one image is refused, or null when it is acceptable. */
 export function checkImage(image: unknown): string | null {
-  if (typeof image !== 'object' || image === null) return 'an image must be {"type":"image_url","image_url":{"url":"data:..."}}';
+  if (typeof image !== 'object' || image === null)
+    return 'an image must be {"type":"image_url","image_url":{"url":"data:..."}}';
   const part = image as Partial<ImagePart>;
   const url = part.type === 'image_url' ? part.image_url?.url : undefined;
   if (typeof url !== 'string') return 'an image must be {"type":"image_url","image_url":{"url":"data:..."}}';

@@ -202,7 +202,13 @@ export type RequestMeta = Record<string, unknown>;
  */
 export interface TransportHooks {
   /** `before_request`: may change same-origin URL and body; a changed origin is refused by the core. */
-  beforeRequest?(data: { url: string; body: Record<string, unknown>; protocol: string; model: string; request_meta: RequestMeta }): Promise<{ url: string; body: Record<string, unknown>; request_meta: RequestMeta }>;
+  beforeRequest?(data: {
+    url: string;
+    body: Record<string, unknown>;
+    protocol: string;
+    model: string;
+    request_meta: RequestMeta;
+  }): Promise<{ url: string; body: Record<string, unknown>; request_meta: RequestMeta }>;
   /** `request_retry`: notification before each physical retry; its return value never changes the request. */
   requestRetry?(data: { request_meta: RequestMeta; attempt: number; reason: string }): Promise<void>;
   /** `after_response`: sees the raw response JSON before `provider_parse`; returns it (possibly adjusted). */
@@ -286,7 +292,14 @@ export interface ListPage {
 export interface VendorFiles {
   /** The protocol selector this belongs to. */
   protocol: string;
-  upload(args: { baseUrl: string; bytes: Uint8Array; mediaType: string; filename: string; expiresAfterSeconds: number | null; boundary: string }): ProviderOperation;
+  upload(args: {
+    baseUrl: string;
+    bytes: Uint8Array;
+    mediaType: string;
+    filename: string;
+    expiresAfterSeconds: number | null;
+    boundary: string;
+  }): ProviderOperation;
   /** One page of the list, from the start (`after` null) or after the file id of the previous page's cursor. */
   list(baseUrl: string, after: string | null): ProviderOperation;
   get(baseUrl: string, fileId: string): ProviderOperation;

@@ -21,4 +21,3 @@ export interface CheckpointSink {
   /** Persists `messages` as the new committed checkpoint (append-only + pointer move). */
   save(messages: Message[]): Promise<void>;
 }
-

@@ -32,7 +32,15 @@ export const WALK_MAX_ENTRIES = 20_000;
 export const WALK_MAX_DEPTH = 32;
 /** Names skipped by the walk (build output, dependencies, caches) unless the walk starts inside one. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
-  'node_modules', 'bower_components', 'dist', 'build', 'out', 'target', 'coverage', '__pycache__', 'venv',
+  'node_modules',
+  'bower_components',
+  'dist',
+  'build',
+  'out',
+  'target',
+  'coverage',
+  '__pycache__',
+  'venv',
 ]);
 
 /** `glob`: paths listed at most. */

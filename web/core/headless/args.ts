@@ -36,93 +36,125 @@ export interface CliArgs {
 const usageError = (message: string) => new HarnessError('E_USAGE', `${message} Run \`i --help\` for usage.`);
 
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const out: CliArgs = { dir: null, config: null, sessionName: null, yolo: false, allowGitWrites: false, json: false, prompt: null, help: false, version: false, maxSteps: null, recover: null, compact: null, changes: false, revert: null, force: false, sessionFile: null, workspaceId: null };
-  walkFlags(argv, usageError, (flag, take, arg, takeIf) => {
-    switch (flag) {
-      case '-h':
-      case '--help':
-        out.help = true;
-        break;
-      case '--version':
-        out.version = true;
-        break;
-      case '-C':
-      case '--cwd':
-        out.dir = take();
-        break;
-      case '--config':
-        out.config = take();
-        break;
-      case '--session-name':
-        out.sessionName = take();
-        break;
-      case '--session':
-        out.sessionFile = take();
-        break;
-      case '--workspace-id':
-        out.workspaceId = take();
-        break;
-      case '--yolo':
-      case '--dangerously-skip-permissions':
-        out.yolo = true;
-        break;
-      case '--allow-git-writes':
-        out.allowGitWrites = true;
-        break;
-      case '--json':
-        out.json = true;
-        break;
-      case '-p':
-      case '--prompt':
-        if (out.prompt !== null) throw usageError('Give the prompt once.');
-        out.prompt = take();
-        break;
-      case '--recover':
-        out.recover = take();
-        break;
-      case '--compact': {
-        // FOCUS is optional: the next word is taken unless it is another option (`--compact=-x` for that).
-        const focus = takeIf((next) => !next.startsWith('-'));
-        out.compact = focus !== undefined && focus.trim() !== '' ? { focus } : {};
-        break;
+  const out: CliArgs = {
+    dir: null,
+    config: null,
+    sessionName: null,
+    yolo: false,
+    allowGitWrites: false,
+    json: false,
+    prompt: null,
+    help: false,
+    version: false,
+    maxSteps: null,
+    recover: null,
+    compact: null,
+    changes: false,
+    revert: null,
+    force: false,
+    sessionFile: null,
+    workspaceId: null,
+  };
+  walkFlags(
+    argv,
+    usageError,
+    (flag, take, arg, takeIf) => {
+      switch (flag) {
+        case '-h':
+        case '--help':
+          out.help = true;
+          break;
+        case '--version':
+          out.version = true;
+          break;
+        case '-C':
+        case '--cwd':
+          out.dir = take();
+          break;
+        case '--config':
+          out.config = take();
+          break;
+        case '--session-name':
+          out.sessionName = take();
+          break;
+        case '--session':
+          out.sessionFile = take();
+          break;
+        case '--workspace-id':
+          out.workspaceId = take();
+          break;
+        case '--yolo':
+        case '--dangerously-skip-permissions':
+          out.yolo = true;
+          break;
+        case '--allow-git-writes':
+          out.allowGitWrites = true;
+          break;
+        case '--json':
+          out.json = true;
+          break;
+        case '-p':
+        case '--prompt':
+          if (out.prompt !== null) throw usageError('Give the prompt once.');
+          out.prompt = take();
+          break;
+        case '--recover':
+          out.recover = take();
+          break;
+        case '--compact': {
+          // FOCUS is optional: the next word is taken unless it is another option (`--compact=-x` for that).
+          const focus = takeIf((next) => !next.startsWith('-'));
+          out.compact = focus !== undefined && focus.trim() !== '' ? { focus } : {};
+          break;
+        }
+        case '--changes':
+          out.changes = true;
+          break;
+        case '--force':
+          out.force = true;
+          break;
+        case '--revert': {
+          // TURN is optional: the next word is taken only when it is a number (`--revert --json` reverts the last turn).
+          const text = takeIf((next) => /^[0-9]+$/.test(next)) ?? null;
+          if (text !== null && !/^[1-9][0-9]{0,8}$/.test(text))
+            throw usageError('--revert TURN must be a turn number (1, 2, ...; see --changes).');
+          out.revert = text === null ? 'last' : Number(text);
+          break;
+        }
+        case '--redo':
+          out.revert = 'redo';
+          break;
+        case '--max-steps': {
+          // Digits only: Number() would also take "0x10", "1e2" and " 3 ".
+          const text = take();
+          const n = /^[0-9]{1,4}$/.test(text) ? Number(text) : NaN;
+          if (!Number.isInteger(n) || n < 1 || n > 1000)
+            throw usageError('--max-steps must be an integer from 1 to 1000.');
+          out.maxSteps = n;
+          break;
+        }
+        default:
+          return false;
       }
-      case '--changes':
-        out.changes = true;
-        break;
-      case '--force':
-        out.force = true;
-        break;
-      case '--revert': {
-        // TURN is optional: the next word is taken only when it is a number (`--revert --json` reverts the last turn).
-        const text = takeIf((next) => /^[0-9]+$/.test(next)) ?? null;
-        if (text !== null && !/^[1-9][0-9]{0,8}$/.test(text)) throw usageError('--revert TURN must be a turn number (1, 2, ...; see --changes).');
-        out.revert = text === null ? 'last' : Number(text);
-        break;
-      }
-      case '--redo':
-        out.revert = 'redo';
-        break;
-      case '--max-steps': {
-        // Digits only: Number() would also take "0x10", "1e2" and " 3 ".
-        const text = take();
-        const n = /^[0-9]{1,4}$/.test(text) ? Number(text) : NaN;
-        if (!Number.isInteger(n) || n < 1 || n > 1000) throw usageError('--max-steps must be an integer from 1 to 1000.');
-        out.maxSteps = n;
-        break;
-      }
-      default:
-        return false;
-    }
-    return true;
-  }, (arg) => (arg.startsWith('-') ? `Unknown option ${arg}.` : `Unexpected argument "${arg}" (the prompt goes after -p).`));
+      return true;
+    },
+    (arg) =>
+      arg.startsWith('-') ? `Unknown option ${arg}.` : `Unexpected argument "${arg}" (the prompt goes after -p).`,
+  );
   if (!out.help && !out.version && out.sessionFile !== null) {
     if (out.sessionName !== null) throw usageError('Give --session FILE or --session-name NAME, not both.');
-    if (out.recover !== null || out.changes || out.revert !== null || out.compact !== null) throw usageError('--recover, --changes, --revert and --compact work on --session-name sessions, not on --session FILE.');
+    if (out.recover !== null || out.changes || out.revert !== null || out.compact !== null)
+      throw usageError(
+        '--recover, --changes, --revert and --compact work on --session-name sessions, not on --session FILE.',
+      );
   }
   if (!out.help && !out.version && out.recover !== null) {
-    if (out.sessionName === null) throw usageError('--recover NEW_NAME needs --session-name NAME: the damaged session to recover from.');
+    if (out.sessionName === null)
+      throw usageError('--recover NEW_NAME needs --session-name NAME: the damaged session to recover from.');
     if (out.prompt !== null || out.json || out.yolo || out.allowGitWrites || out.maxSteps !== null) {
-      throw usageError('--recover only copies a session and runs no turn: leave out -p, --json, --yolo, --allow-git-writes and --max-steps, then continue with --session-name NEW_NAME -p PROMPT.');
+      throw usageError(
+        '--recover only copies a session and runs no turn: leave out -p, --json, --yolo, --allow-git-writes and --max-steps, then continue with --session-name NEW_NAME -p PROMPT.',
+      );
     }
     return out;
   }
@@ -130,13 +162,21 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     if (out.force && out.revert === null) throw usageError('--force only applies to --revert.');
     if (out.changes && out.revert !== null) throw usageError('Give --changes or --revert, not both.');
     const op = out.changes ? '--changes' : out.revert === 'redo' ? '--redo' : '--revert';
-    if (out.sessionName === null) throw usageError(`${op} needs --session-name NAME: the session whose changes to ${out.changes ? 'list' : op === '--redo' ? 'redo' : 'revert'}.`);
-    if (out.prompt !== null || out.yolo || out.maxSteps !== null) throw usageError(`${op} runs no turn: leave out -p, --yolo and --max-steps.`);
+    if (out.sessionName === null)
+      throw usageError(
+        `${op} needs --session-name NAME: the session whose changes to ${out.changes ? 'list' : op === '--redo' ? 'redo' : 'revert'}.`,
+      );
+    if (out.prompt !== null || out.yolo || out.maxSteps !== null)
+      throw usageError(`${op} runs no turn: leave out -p, --yolo and --max-steps.`);
     return out;
   }
   if (!out.help && !out.version && out.compact !== null) {
-    if (out.sessionName === null) throw usageError('--compact needs --session-name NAME: the saved session to compact.');
-    if (out.prompt !== null) throw usageError('--compact runs no prompt: leave out -p, compact first, then continue with --session-name NAME -p PROMPT.');
+    if (out.sessionName === null)
+      throw usageError('--compact needs --session-name NAME: the saved session to compact.');
+    if (out.prompt !== null)
+      throw usageError(
+        '--compact runs no prompt: leave out -p, compact first, then continue with --session-name NAME -p PROMPT.',
+      );
     return out;
   }
   if (!out.help && !out.version) {

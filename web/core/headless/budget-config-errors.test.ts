@@ -16,7 +16,10 @@ afterEach(async () => {
   for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
 });
 
-async function runWith(model: Record<string, unknown>, files: Record<string, unknown> = {}): Promise<{ code: number; stderr: string; requests: number }> {
+async function runWith(
+  model: Record<string, unknown>,
+  files: Record<string, unknown> = {},
+): Promise<{ code: number; stderr: string; requests: number }> {
   const root = mkdtempSync(join(tmpdir(), 'i-budget-config-'));
   roots.push(root);
   const dir = join(root, 'project');
@@ -24,7 +27,10 @@ async function runWith(model: Record<string, unknown>, files: Record<string, unk
   for (const d of [dir, configDir, join(root, 'data')]) mkdirSync(d);
   server = await startModelServer({ script: () => ({ text: 'ok' }) });
   const protocol = typeof model.protocol === 'string' ? model.protocol : 'openai';
-  writeFileSync(join(configDir, 'model.json'), JSON.stringify({ base_url: server.baseUrl(protocol as 'openai'), model: 'm', max_tokens: 256, ...model }));
+  writeFileSync(
+    join(configDir, 'model.json'),
+    JSON.stringify({ base_url: server.baseUrl(protocol as 'openai'), model: 'm', max_tokens: 256, ...model }),
+  );
   for (const [name, value] of Object.entries(files)) writeFileSync(join(configDir, name), JSON.stringify(value));
   let stderr = '';
   const code = await runCli({
@@ -55,8 +61,17 @@ describe('headless i refuses a profile its model config cannot serve', () => {
   });
 
   it('runs without a window when neither the budget nor compaction is on', async () => {
-    expect((await runWith({}, { 'plugins.json': { profile: 'standard', disabled: ['budget', 'compact'] } })).code).toBe(0);
-    expect((await runWith({}, { 'plugins.json': { profile: 'standard', disabled: ['budget'] }, 'compact.json': { enabled: false } })).code).toBe(0);
+    expect((await runWith({}, { 'plugins.json': { profile: 'standard', disabled: ['budget', 'compact'] } })).code).toBe(
+      0,
+    );
+    expect(
+      (
+        await runWith(
+          {},
+          { 'plugins.json': { profile: 'standard', disabled: ['budget'] }, 'compact.json': { enabled: false } },
+        )
+      ).code,
+    ).toBe(0);
   });
 
   it('runs with the window set', async () => {
@@ -73,7 +88,10 @@ describe('headless i refuses a profile its model config cannot serve', () => {
   });
 
   it('exits 2 with E_CONFIG_RESPONSES_HOOK for protocol "responses" under the full profile (the old hook would encode twice)', async () => {
-    const r = await runWith({ protocol: 'responses', budget: { context_window: 100_000 } }, { 'plugins.json': { profile: 'full', disabled: [] } });
+    const r = await runWith(
+      { protocol: 'responses', budget: { context_window: 100_000 } },
+      { 'plugins.json': { profile: 'full', disabled: [] } },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('E_CONFIG_RESPONSES_HOOK');
     expect(r.requests).toBe(0);

@@ -82,18 +82,24 @@ interface Args {
   help: boolean;
 }
 
-const usageError = (message: string) => new HarnessError('E_USAGE', `${message} Run \`i cache-report --help\` for usage.`);
+const usageError = (message: string) =>
+  new HarnessError('E_USAGE', `${message} Run \`i cache-report --help\` for usage.`);
 
 function parseReportArgs(argv: readonly string[]): Args {
   const out: Args = { dir: null, config: null, json: false, help: false };
-  walkFlags(argv, usageError, (flag, take) => {
-    if (flag === '-h' || flag === '--help') out.help = true;
-    else if (flag === '-C' || flag === '--cwd') out.dir = take();
-    else if (flag === '--config') out.config = take();
-    else if (flag === '--json') out.json = true;
-    else return false;
-    return true;
-  }, unknownFor('cache-report'));
+  walkFlags(
+    argv,
+    usageError,
+    (flag, take) => {
+      if (flag === '-h' || flag === '--help') out.help = true;
+      else if (flag === '-C' || flag === '--cwd') out.dir = take();
+      else if (flag === '--config') out.config = take();
+      else if (flag === '--json') out.json = true;
+      else return false;
+      return true;
+    },
+    unknownFor('cache-report'),
+  );
   return out;
 }
 
@@ -108,9 +114,19 @@ function checkStats(value: unknown, file: string): CacheStats {
     s !== null &&
     value !== undefined &&
     typeof s.namespace === 'string' &&
-    ['prepared', 'observed', 'unknown_usage', 'input_tokens', 'cache_read_tokens', 'output_tokens'].every((k) => isCount(t?.[k])) &&
+    ['prepared', 'observed', 'unknown_usage', 'input_tokens', 'cache_read_tokens', 'output_tokens'].every((k) =>
+      isCount(t?.[k]),
+    ) &&
     ['new', 'append', 'reset', 'compact'].every((k) => isCount(classes?.[k])) &&
-    s.records.every((r) => typeof r === 'object' && r !== null && typeof r.class === 'string' && typeof r.model === 'string' && typeof r.protocol === 'string' && Number.isFinite(r.at));
+    s.records.every(
+      (r) =>
+        typeof r === 'object' &&
+        r !== null &&
+        typeof r.class === 'string' &&
+        typeof r.model === 'string' &&
+        typeof r.protocol === 'string' &&
+        Number.isFinite(r.at),
+    );
   if (!ok) throw corruptStats(file);
   return s;
 }
@@ -123,13 +139,20 @@ function reasonOf(r: CacheReport): TargetReason {
 }
 
 /** The report of the project's statistics file; throws the E_ errors listed in the help. */
-export async function buildCacheReport(io: Pick<CliIo, 'env' | 'cwd'>, args: Pick<Args, 'dir' | 'config'>): Promise<CacheReportDocument> {
+export async function buildCacheReport(
+  io: Pick<CliIo, 'env' | 'cwd'>,
+  args: Pick<Args, 'dir' | 'config'>,
+): Promise<CacheReportDocument> {
   const paths = resolveAppPaths(io.env);
   const workspace = await projectFolder(io.cwd, args.dir);
   const configFile = args.config !== null ? resolve(io.cwd, args.config) : join(paths.config_dir, 'cache.json');
   const raw = await readJsonFile(configFile);
   if (raw === undefined && args.config !== null) {
-    throw new HarnessError('E_CONFIG_UNREADABLE', `There is no cache settings file at ${configFile}. Check --config, or leave it out to use ${join(paths.config_dir, 'cache.json')} or the defaults.`, { file: configFile });
+    throw new HarnessError(
+      'E_CONFIG_UNREADABLE',
+      `There is no cache settings file at ${configFile}. Check --config, or leave it out to use ${join(paths.config_dir, 'cache.json')} or the defaults.`,
+      { file: configFile },
+    );
   }
   const config = parseCacheConfig(raw, configFile);
   // The same workspace id as a run of `i` in that folder (run.ts), so the report reads the file the runs wrote.
@@ -148,13 +171,24 @@ export async function buildCacheReport(io: Pick<CliIo, 'env' | 'cwd'>, args: Pic
   const streams = Object.entries(stats.streams)
     .map(([stream, s]) => ({ stream, items: s.items, last_at: s.last_at, compacting: s.compacting }))
     .sort((a, b) => b.last_at - a.last_at);
-  return { version: 1, workspace, stats_file: statsFile, config, ...report, output_tokens: stats.totals.output_tokens, target_met_reason: reasonOf(report), streams, records: stats.records };
+  return {
+    version: 1,
+    workspace,
+    stats_file: statsFile,
+    config,
+    ...report,
+    output_tokens: stats.totals.output_tokens,
+    target_met_reason: reasonOf(report),
+    streams,
+    records: stats.records,
+  };
 }
 
 const int = (n: number) => n.toLocaleString('en-US');
 const pct = (r: number | null) => (r === null ? '—' : `${(r * 100).toFixed(1)}%`);
 const utc = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
-const cell = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width));
+const cell = (text: string, width: number) =>
+  text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
 /** Text from the file (model names, namespaces) is untrusted: controls are shown escaped, on one line. */
 const safe = (text: string) => escapeControls(text, { keepLayout: false });
 
@@ -183,11 +217,15 @@ export function formatCacheReport(r: CacheReportDocument, lastRecords = 10): str
   const shown = r.records.slice(-lastRecords);
   if (shown.length > 0) {
     lines.push('', `Last ${shown.length} of ${r.records.length} record(s), oldest first:`);
-    lines.push(`  ${cell('time (UTC)', 20)} ${cell('class', 8)} ${cell('protocol', 10)} ${cell('model', 26)} ${'input'.padStart(10)} ${'cache read'.padStart(10)} ${'hit'.padStart(7)}`);
+    lines.push(
+      `  ${cell('time (UTC)', 20)} ${cell('class', 8)} ${cell('protocol', 10)} ${cell('model', 26)} ${'input'.padStart(10)} ${'cache read'.padStart(10)} ${'hit'.padStart(7)}`,
+    );
     for (const x of shown) {
       const hit = x.input !== null && x.cache_read !== null && x.input > 0 ? x.cache_read / x.input : null;
       const num = (n: number | null) => (n === null ? (x.observed ? '?' : '—') : int(n));
-      lines.push(`  ${cell(utc(x.at), 20)} ${cell(safe(x.class), 8)} ${cell(safe(x.protocol), 10)} ${cell(safe(x.model), 26)} ${num(x.input).padStart(10)} ${num(x.cache_read).padStart(10)} ${pct(hit).padStart(7)}${x.prepared > 1 ? ` ×${x.prepared}` : ''}`);
+      lines.push(
+        `  ${cell(utc(x.at), 20)} ${cell(safe(x.class), 8)} ${cell(safe(x.protocol), 10)} ${cell(safe(x.model), 26)} ${num(x.input).padStart(10)} ${num(x.cache_read).padStart(10)} ${pct(hit).padStart(7)}${x.prepared > 1 ? ` ×${x.prepared}` : ''}`,
+      );
     }
     lines.push('  (— never observed, ? usage unknown, ×N prepared N times)');
   }

@@ -7,8 +7,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../../e2e/model-server';
 import { useBuiltCli } from './cli-test-kit';
 
-
-
 let server: ModelServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -41,8 +39,14 @@ async function agentRun() {
     ],
   });
   const config = join(root, 'model.json');
-  writeFileSync(config, JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm' }));
-  const run = await runI(['-C', dir, '--config', config, '--session-name', 'work', '--yolo', '-p', 'change them'], root);
+  writeFileSync(
+    config,
+    JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm' }),
+  );
+  const run = await runI(
+    ['-C', dir, '--config', config, '--session-name', 'work', '--yolo', '-p', 'change them'],
+    root,
+  );
   expect(run.stderr).not.toContain('refused');
   expect(run.code).toBe(0);
   expect(readFileSync(join(dir, 'src', 'b.ts'), 'utf8')).toContain('b = 2');
@@ -55,7 +59,9 @@ describe('i --changes / --revert', () => {
     const listed = await runI(['-C', dir, '--session-name', 'work', '--changes', '--json'], root);
     expect(listed.code).toBe(0);
     const changes = JSON.parse(listed.stdout) as { changes: Array<Record<string, unknown>> };
-    expect(changes.changes.map((c) => [c.path, c.turn, c.tool, c.change, c.bytes_before, c.bytes_after, c.reverted])).toEqual([
+    expect(
+      changes.changes.map((c) => [c.path, c.turn, c.tool, c.change, c.bytes_before, c.bytes_after, c.reverted]),
+    ).toEqual([
       ['a.txt', 1, 'edit', 'modified', A.byteLength, A.byteLength, false],
       ['src/b.ts', 1, 'edit', 'modified', B.byteLength, B.byteLength, false],
       ['src/c.ts', 1, 'write', 'created', null, 20, false],
@@ -72,12 +78,17 @@ describe('i --changes / --revert', () => {
     expect(readFileSync(join(dir, 'src', 'b.ts'))).toEqual(B);
     expect(existsSync(join(dir, 'src', 'c.ts'))).toBe(false);
 
-    const after = JSON.parse((await runI(['-C', dir, '--session-name', 'work', '--changes', '--json'], root)).stdout) as { changes: Array<{ reverted: boolean }>; reverts: unknown[] };
+    const after = JSON.parse(
+      (await runI(['-C', dir, '--session-name', 'work', '--changes', '--json'], root)).stdout,
+    ) as { changes: Array<{ reverted: boolean }>; reverts: unknown[] };
     expect(after.changes.map((c) => c.reverted)).toEqual([true, true, true]);
     expect(after.reverts).toHaveLength(1);
     const again = await runI(['-C', dir, '--session-name', 'work', '--revert', '--json'], root);
     expect(again.code).toBe(1);
-    expect(JSON.parse(again.stdout.trim().split('\n').at(-1)!)).toMatchObject({ type: 'error', error: { code: 'E_REVERT_NOTHING' } });
+    expect(JSON.parse(again.stdout.trim().split('\n').at(-1)!)).toMatchObject({
+      type: 'error',
+      error: { code: 'E_REVERT_NOTHING' },
+    });
   }, 60_000);
 
   it('refuses to revert a file changed outside the session (E_REVERT_CONFLICT, exit 1, nothing changed) unless --force', async () => {
@@ -85,7 +96,9 @@ describe('i --changes / --revert', () => {
     writeFileSync(join(dir, 'src', 'b.ts'), 'my own edit\n');
     const refused = await runI(['-C', dir, '--session-name', 'work', '--revert', '1'], root);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^error E_REVERT_CONFLICT: src\/b\.ts was changed since the agent left it .*--force/);
+    expect(refused.stderr).toMatch(
+      /^error E_REVERT_CONFLICT: src\/b\.ts was changed since the agent left it .*--force/,
+    );
     expect(readFileSync(join(dir, 'src', 'b.ts'), 'utf8')).toBe('my own edit\n');
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toContain('SECOND');
     expect(existsSync(join(dir, 'src', 'c.ts'))).toBe(true);
@@ -115,16 +128,30 @@ describe('i --changes / --revert', () => {
     const redone = await runI(['-C', dir, '--session-name', 'work', '--redo', '--json'], root);
     expect(redone.stderr).toBe('');
     expect(redone.code).toBe(0);
-    expect(JSON.parse(redone.stdout)).toMatchObject({ type: 'redone', session: 'work', files: [{ path: 'a.txt' }, { path: 'src/b.ts' }, { path: 'src/c.ts' }] });
+    expect(JSON.parse(redone.stdout)).toMatchObject({
+      type: 'redone',
+      session: 'work',
+      files: [{ path: 'a.txt' }, { path: 'src/b.ts' }, { path: 'src/c.ts' }],
+    });
     expect(readFileSync(join(dir, 'a.txt'))).toEqual(agentA);
     expect(readFileSync(join(dir, 'src', 'b.ts'))).toEqual(agentB);
     expect(readFileSync(join(dir, 'src', 'c.ts'), 'utf8')).toBe('export const c = 3;\n');
 
-    const listed = JSON.parse((await runI(['-C', dir, '--session-name', 'work', '--changes', '--json'], root)).stdout) as { changes: Array<{ reverted: boolean }>; reverts: Array<{ group: string; tool: string; active: boolean; undoes?: string }> };
+    const listed = JSON.parse(
+      (await runI(['-C', dir, '--session-name', 'work', '--changes', '--json'], root)).stdout,
+    ) as {
+      changes: Array<{ reverted: boolean }>;
+      reverts: Array<{ group: string; tool: string; active: boolean; undoes?: string }>;
+    };
     expect(listed.changes.map((c) => c.reverted)).toEqual([false, false, false]);
-    expect(listed.reverts.map((g) => [g.tool, g.active])).toEqual([['revert', false], ['redo', true]]);
+    expect(listed.reverts.map((g) => [g.tool, g.active])).toEqual([
+      ['revert', false],
+      ['redo', true],
+    ]);
     expect(listed.reverts[1]!.undoes).toBe(listed.reverts[0]!.group);
-    expect((await runI(['-C', dir, '--session-name', 'work', '--changes'], root)).stdout).toMatch(/revert since turn 1: .*\(undone by a redo\)\nredo \(undid a revert\): /);
+    expect((await runI(['-C', dir, '--session-name', 'work', '--changes'], root)).stdout).toMatch(
+      /revert since turn 1: .*\(undone by a redo\)\nredo \(undid a revert\): /,
+    );
 
     const again = await runI(['-C', dir, '--session-name', 'work', '--redo'], root);
     expect(again.code).toBe(1);
@@ -147,6 +174,7 @@ describe('i --changes / --revert', () => {
 
   it('documents --changes, --revert, --redo and --force in --help', async () => {
     const r = await runI(['--help'], tmpdir());
-    for (const text of ['--changes', '--revert [TURN]', '--redo', '--force', 'E_REVERT_CONFLICT', 'exit 1']) expect(r.stdout).toContain(text);
+    for (const text of ['--changes', '--revert [TURN]', '--redo', '--force', 'E_REVERT_CONFLICT', 'exit 1'])
+      expect(r.stdout).toContain(text);
   });
 });

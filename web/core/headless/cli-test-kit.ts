@@ -27,16 +27,30 @@ export interface RunOptions {
 const repo = resolve(__dirname, '../../..');
 
 /** Registers the build for this test file (`name` keeps parallel files apart) and returns the runner. */
-export function useBuiltCli(name: string): ((args: string[], options: RunOptions) => Promise<Ran>) & { bundle: string } {
+export function useBuiltCli(
+  name: string,
+): ((args: string[], options: RunOptions) => Promise<Ran>) & { bundle: string } {
   const bundle = join(repo, 'dist', `cli-test-${name}`, String(process.pid), 'i.js');
   beforeAll(async () => {
-    await build({ entryPoints: [join(repo, 'web/core/headless/cli.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+    await build({
+      entryPoints: [join(repo, 'web/core/headless/cli.ts')],
+      outfile: bundle,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'warning',
+    });
   }, 60_000);
   afterAll(() => rmSync(dirname(bundle), { recursive: true, force: true }));
   const run = (args: string[], options: RunOptions) =>
     new Promise<Ran>((done) => {
       const home = mkdtempSync(join(tmpdir(), 'i-home-'));
-      const child = spawn(process.execPath, [bundle, ...args], { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', HOME: home, ...options.env } });
+      const child = spawn(process.execPath, [bundle, ...args], {
+        cwd: options.cwd,
+        env: { PATH: process.env.PATH ?? '', HOME: home, ...options.env },
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

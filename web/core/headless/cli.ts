@@ -13,14 +13,20 @@ const MAX_STDIN_PROMPT_BYTES = 4 * 1024 * 1024;
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) {
-    throw new HarnessError('E_USAGE', '-p - reads the prompt from standard input, but it is a terminal. Pipe the prompt in (`echo "..." | i -p -`) or pass the text after -p.');
+    throw new HarnessError(
+      'E_USAGE',
+      '-p - reads the prompt from standard input, but it is a terminal. Pipe the prompt in (`echo "..." | i -p -`) or pass the text after -p.',
+    );
   }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of process.stdin) {
     size += (chunk as Buffer).length;
     if (size > MAX_STDIN_PROMPT_BYTES) {
-      throw new HarnessError('E_PROMPT_TOO_LARGE', `The prompt on standard input is larger than ${MAX_STDIN_PROMPT_BYTES} bytes. Put the material in a file in the project folder and ask the model to read it.`);
+      throw new HarnessError(
+        'E_PROMPT_TOO_LARGE',
+        `The prompt on standard input is larger than ${MAX_STDIN_PROMPT_BYTES} bytes. Put the material in a file in the project folder and ask the model to read it.`,
+      );
     }
     chunks.push(chunk as Buffer);
   }
@@ -30,7 +36,8 @@ async function readStdin(): Promise<string> {
 function packageVersion(): string {
   try {
     // dist/cli/i.js → the package root.
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+      .version;
   } catch {
     return 'unknown';
   }
@@ -81,10 +88,15 @@ const io: Parameters<typeof runCli>[0] = {
 };
 // `i cache-report ...` is a command of its own (seed 000 §8): it reads statistics and runs no turn.
 const code =
-  io.argv[0] === 'cache-report' ? await runCacheReport({ ...io, argv: io.argv.slice(1) })
-  : io.argv[0] === 'paths' ? await runPathsCommand({ ...io, argv: io.argv.slice(1) }) // seed 000 §3: folders and workspace id
-  : io.argv[0] === 'smoke' ? await runSmokeCommand({ ...io, argv: io.argv.slice(1), isTTY: process.stdout.isTTY === true }) // seed 000 §10
-  : io.argv[0] === 'logo' ? await runLogoCommand({ ...io, argv: io.argv.slice(1) }) // seed 000 §10: the brand logo
-  : hasProviderAction(io.argv) ? await runProviderAction({ ...io, confirm: process.stdin.isTTY ? askOnTerminal : null }) // seed 003: the management channel
-  : await runCli(io);
+  io.argv[0] === 'cache-report'
+    ? await runCacheReport({ ...io, argv: io.argv.slice(1) })
+    : io.argv[0] === 'paths'
+      ? await runPathsCommand({ ...io, argv: io.argv.slice(1) }) // seed 000 §3: folders and workspace id
+      : io.argv[0] === 'smoke'
+        ? await runSmokeCommand({ ...io, argv: io.argv.slice(1), isTTY: process.stdout.isTTY === true }) // seed 000 §10
+        : io.argv[0] === 'logo'
+          ? await runLogoCommand({ ...io, argv: io.argv.slice(1) }) // seed 000 §10: the brand logo
+          : hasProviderAction(io.argv)
+            ? await runProviderAction({ ...io, confirm: process.stdin.isTTY ? askOnTerminal : null }) // seed 003: the management channel
+            : await runCli(io);
 process.exitCode = code;

@@ -10,7 +10,11 @@ const approvalCheck = compileSchema(
   {
     type: 'object',
     additionalProperties: false,
-    properties: { mode: { enum: ['ask', 'auto'] }, deny_tools: { type: 'array', items: { type: 'string' } }, rules: { type: 'array' } },
+    properties: {
+      mode: { enum: ['ask', 'auto'] },
+      deny_tools: { type: 'array', items: { type: 'string' } },
+      rules: { type: 'array' },
+    },
   },
   'approval',
 );
@@ -31,7 +35,11 @@ export async function readJson(file: string, what: string): Promise<unknown> {
         if (bytesRead === 0) break;
         length += bytesRead;
         if (length > MAX_CONFIG_BYTES) {
-          throw new HarnessError('E_CONFIG_TOO_LARGE', `The ${what} ${file} is larger than ${MAX_CONFIG_BYTES} bytes, so it is not a config file. Check the path.`, { file, limit: MAX_CONFIG_BYTES });
+          throw new HarnessError(
+            'E_CONFIG_TOO_LARGE',
+            `The ${what} ${file} is larger than ${MAX_CONFIG_BYTES} bytes, so it is not a config file. Check the path.`,
+            { file, limit: MAX_CONFIG_BYTES },
+          );
         }
       }
       text = buffer.subarray(0, length).toString('utf8');
@@ -41,31 +49,55 @@ export async function readJson(file: string, what: string): Promise<unknown> {
   } catch (error) {
     if (HarnessError.isInstance(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new HarnessError('E_CONFIG_UNREADABLE', `Cannot read the ${what} ${file} (${code ?? String(error)}). Check the path.`, { file });
+    throw new HarnessError(
+      'E_CONFIG_UNREADABLE',
+      `Cannot read the ${what} ${file} (${code ?? String(error)}). Check the path.`,
+      { file },
+    );
   }
   // Editors on Windows often save UTF-8 with a byte order mark; JSON.parse refuses it.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') {
-    throw new HarnessError('E_CONFIG_INVALID', `The ${what} ${file} is empty. Write a JSON object in it (see \`i --help\`).`, { file });
+    throw new HarnessError(
+      'E_CONFIG_INVALID',
+      `The ${what} ${file} is empty. Write a JSON object in it (see \`i --help\`).`,
+      { file },
+    );
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new HarnessError('E_CONFIG_INVALID', `The ${what} ${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}. Fix the syntax (see \`i --help\` for the fields).`, { file });
+    throw new HarnessError(
+      'E_CONFIG_INVALID',
+      `The ${what} ${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}. Fix the syntax (see \`i --help\` for the fields).`,
+      { file },
+    );
   }
 }
 
 export async function loadApproval(configDir: string, yolo: boolean): Promise<ApprovalSettings> {
   const file = join(configDir, 'approval.json');
-  const exists = await fsp.stat(file).then(() => true, () => false);
+  const exists = await fsp.stat(file).then(
+    () => true,
+    () => false,
+  );
   if (!exists) return { ...DEFAULT_APPROVAL, yolo };
   const value = await readJson(file, 'approval settings');
   const problems = approvalCheck(value);
   // The rules are checked whole (selectors, globs) with the same sentences the app's Settings shows.
   const rules = (value as { rules?: unknown }).rules;
   if (rules !== undefined) problems.push(...checkRules(rules, 'rules'));
-  if (problems.length > 0) throw new HarnessError('E_CONFIG_INVALID', `The approval settings ${file} are invalid: ${problems.join('; ').replace(/\.+$/, '')}. Write {"mode": "ask"|"auto", "deny_tools": [...], "rules": [{"decision": "allow"|"ask"|"deny", "tool": "edit", "path": "src/**"}]} or remove the file (default: ask).`, { file });
+  if (problems.length > 0)
+    throw new HarnessError(
+      'E_CONFIG_INVALID',
+      `The approval settings ${file} are invalid: ${problems.join('; ').replace(/\.+$/, '')}. Write {"mode": "ask"|"auto", "deny_tools": [...], "rules": [{"decision": "allow"|"ask"|"deny", "tool": "edit", "path": "src/**"}]} or remove the file (default: ask).`,
+      { file },
+    );
   const v = value as Partial<ApprovalSettings>;
-  return { mode: v.mode ?? 'ask', deny_tools: v.deny_tools ?? [], yolo, ...(rules !== undefined ? { rules: new RuleSet(scopedRules(parseRules(rules, 'rules'), [])) } : {}) };
+  return {
+    mode: v.mode ?? 'ask',
+    deny_tools: v.deny_tools ?? [],
+    yolo,
+    ...(rules !== undefined ? { rules: new RuleSet(scopedRules(parseRules(rules, 'rules'), [])) } : {}),
+  };
 }
-

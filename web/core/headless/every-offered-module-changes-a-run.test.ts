@@ -45,7 +45,10 @@ interface Case extends Scenario {
 }
 
 const body = (r: RecordedRequest) => (r.body ?? {}) as Record<string, unknown>;
-const toolNames = (r: RecordedRequest) => ((body(r).tools ?? []) as Array<{ name?: string; function?: { name: string } }>).map((t) => t.function?.name ?? t.name ?? '');
+const toolNames = (r: RecordedRequest) =>
+  ((body(r).tools ?? []) as Array<{ name?: string; function?: { name: string } }>).map(
+    (t) => t.function?.name ?? t.name ?? '',
+  );
 const hasTools = (r: RecordedRequest) => toolNames(r).length > 0;
 const ok = (): ScriptTurn => ({ text: 'ok' });
 /** The E_ code a run stopped with (or "ok"). */
@@ -59,74 +62,146 @@ const summarising = (r: RecordedRequest): ScriptTurn => (hasTools(r) ? ok() : { 
  * the budget module must not anchor on (seed 000 §7: "溢出时使用 UTF-8 字节估计"), then "done". `read` runs without
  * asking, so nobody needs to approve it here.
  */
-const overflowingUsage = (_r: RecordedRequest, i: number): ScriptTurn => (i === 0 ? { toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }], usage: { input: 2_000_000, output: 1 } } : { text: 'done' });
-const writeCall = (_r: RecordedRequest, i: number): ScriptTurn => (i === 0 ? { toolCalls: [{ name: 'write', arguments: { path: 'out.txt', content: 'x' } }] } : { text: 'done' });
-const compactionObserved = (run: Run) => ({ summaryRequests: run.requests.filter((r) => !hasTools(r)).length, outcomes: run.runs.map(outcome) });
+const overflowingUsage = (_r: RecordedRequest, i: number): ScriptTurn =>
+  i === 0
+    ? { toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }], usage: { input: 2_000_000, output: 1 } }
+    : { text: 'done' };
+const writeCall = (_r: RecordedRequest, i: number): ScriptTurn =>
+  i === 0 ? { toolCalls: [{ name: 'write', arguments: { path: 'out.txt', content: 'x' } }] } : { text: 'done' };
+const compactionObserved = (run: Run) => ({
+  summaryRequests: run.requests.filter((r) => !hasTools(r)).length,
+  outcomes: run.runs.map(outcome),
+});
 const meteredObserved = (run: Run) => ({ requests: run.requests.length, outcomes: run.runs.map(outcome) });
 
 const CASES: Partial<Record<ModuleName, Case>> = {
   approval: {
-    profile: 'standard', config: { 'approval.json': { mode: 'auto' } }, prompts: ['go'], script: writeCall,
-    observe: (run) => (/\[write\] (ok|refused\/failed: E_[A-Z_]+)/.exec(run.runs[0]!.stderr)?.[1] ?? null),
-    on: 'ok', off: 'refused/failed: E_APPROVAL_REQUIRED',
+    profile: 'standard',
+    config: { 'approval.json': { mode: 'auto' } },
+    prompts: ['go'],
+    script: writeCall,
+    observe: (run) => /\[write\] (ok|refused\/failed: E_[A-Z_]+)/.exec(run.runs[0]!.stderr)?.[1] ?? null,
+    on: 'ok',
+    off: 'refused/failed: E_APPROVAL_REQUIRED',
   },
   budget: {
     // Headless runs one turn per process, so the module's anchor never carries over a run; within a turn the
     // loop's default estimate anchors on usage too. What the module alone changes here is which usage it trusts:
     // an overflowing one falls back to bytes (the request goes out), where the default estimate refuses.
-    profile: 'standard', disabled: ['compact'], window: 1_000_000, files: { 'a.txt': 'A' }, prompts: ['go'], script: overflowingUsage,
+    profile: 'standard',
+    disabled: ['compact'],
+    window: 1_000_000,
+    files: { 'a.txt': 'A' },
+    prompts: ['go'],
+    script: overflowingUsage,
     observe: meteredObserved,
-    on: { requests: 2, outcomes: ['ok'] }, off: { requests: 1, outcomes: ['E_CONTEXT_BUDGET'] },
+    on: { requests: 2, outcomes: ['ok'] },
+    off: { requests: 1, outcomes: ['E_CONTEXT_BUDGET'] },
   },
   compact: {
-    profile: 'standard', window: 'tight', prompts: longPrompts, script: summarising,
+    profile: 'standard',
+    window: 'tight',
+    prompts: longPrompts,
+    script: summarising,
     observe: compactionObserved,
-    on: { summaryRequests: 1, outcomes: ['ok', 'ok', 'ok'] }, off: { summaryRequests: 0, outcomes: ['ok', 'ok', 'E_CONTEXT_BUDGET'] },
+    on: { summaryRequests: 1, outcomes: ['ok', 'ok', 'ok'] },
+    off: { summaryRequests: 0, outcomes: ['ok', 'ok', 'E_CONTEXT_BUDGET'] },
   },
   cache: {
-    profile: 'standard', config: { 'cache.json': { mode: 'openai' } }, prompts: ['go'], script: ok,
+    profile: 'standard',
+    config: { 'cache.json': { mode: 'openai' } },
+    prompts: ['go'],
+    script: ok,
     observe: (run) => String(body(run.requests[0]!).prompt_cache_key ?? '').length,
-    on: 64, off: 0,
+    on: 64,
+    off: 0,
   },
   responses: {
-    profile: 'full', prompts: ['go'], script: ok,
+    profile: 'full',
+    prompts: ['go'],
+    script: ok,
     observe: (run) => run.requests.map((r) => r.path),
-    on: ['/v1/responses'], off: ['/v1/chat/completions'],
+    on: ['/v1/responses'],
+    off: ['/v1/chat/completions'],
   },
   'responses-budget': {
     // budget's stand-in while protocol openai speaks the Responses API through `responses`.
-    profile: 'full', disabled: ['budget', 'compact', 'responses-compact'], window: 1_000_000, files: { 'a.txt': 'A' }, prompts: ['go'], script: overflowingUsage,
+    profile: 'full',
+    disabled: ['budget', 'compact', 'responses-compact'],
+    window: 1_000_000,
+    files: { 'a.txt': 'A' },
+    prompts: ['go'],
+    script: overflowingUsage,
     observe: meteredObserved,
-    on: { requests: 2, outcomes: ['ok'] }, off: { requests: 1, outcomes: ['E_CONTEXT_BUDGET'] },
+    on: { requests: 2, outcomes: ['ok'] },
+    off: { requests: 1, outcomes: ['E_CONTEXT_BUDGET'] },
   },
   'responses-compact': {
-    profile: 'full', disabled: ['budget', 'compact', 'responses-budget'], window: 'tight', prompts: longPrompts, script: summarising,
+    profile: 'full',
+    disabled: ['budget', 'compact', 'responses-budget'],
+    window: 'tight',
+    prompts: longPrompts,
+    script: summarising,
     observe: compactionObserved,
-    on: { summaryRequests: 1, outcomes: ['ok', 'ok', 'ok'] }, off: { summaryRequests: 0, outcomes: ['ok', 'ok', 'E_CONTEXT_BUDGET'] },
+    on: { summaryRequests: 1, outcomes: ['ok', 'ok', 'ok'] },
+    off: { summaryRequests: 0, outcomes: ['ok', 'ok', 'E_CONTEXT_BUDGET'] },
   },
   memory: {
-    profile: 'standard', memory: { favourite: 'MEMORY-VALUE-42' }, prompts: ['go'], script: ok,
-    observe: (run) => ({ tools: toolNames(run.requests[0]!).filter((n) => n.startsWith('memory_')), shown: run.requests[0]!.rawBody.includes('MEMORY-VALUE-42') }),
-    on: { tools: ['memory_get', 'memory_set'], shown: true }, off: { tools: [], shown: false },
+    profile: 'standard',
+    memory: { favourite: 'MEMORY-VALUE-42' },
+    prompts: ['go'],
+    script: ok,
+    observe: (run) => ({
+      tools: toolNames(run.requests[0]!).filter((n) => n.startsWith('memory_')),
+      shown: run.requests[0]!.rawBody.includes('MEMORY-VALUE-42'),
+    }),
+    on: { tools: ['memory_get', 'memory_set'], shown: true },
+    off: { tools: [], shown: false },
   },
   skills: {
-    profile: 'standard', files: { '.agents/skills/demo/SKILL.md': '---\nname: demo-skill\ndescription: SKILL-DESCRIPTION-42\n---\nThe body.\n' }, prompts: ['go'], script: ok,
-    observe: (run) => ({ tools: toolNames(run.requests[0]!).filter((n) => n.startsWith('skill_')), listed: run.requests[0]!.rawBody.includes('SKILL-DESCRIPTION-42') }),
-    on: { tools: ['skill_load', 'skill_read'], listed: true }, off: { tools: [], listed: false },
+    profile: 'standard',
+    files: {
+      '.agents/skills/demo/SKILL.md': '---\nname: demo-skill\ndescription: SKILL-DESCRIPTION-42\n---\nThe body.\n',
+    },
+    prompts: ['go'],
+    script: ok,
+    observe: (run) => ({
+      tools: toolNames(run.requests[0]!).filter((n) => n.startsWith('skill_')),
+      listed: run.requests[0]!.rawBody.includes('SKILL-DESCRIPTION-42'),
+    }),
+    on: { tools: ['skill_load', 'skill_read'], listed: true },
+    off: { tools: [], listed: false },
   },
   web: {
     // web_fetch (Node backend) always, web_search from web.json.
     profile: 'standard',
-    config: { 'web.json': { search: { url: 'http://127.0.0.1:9/find', method: 'GET', params: { q: '{query}' }, results: { items: 'hits', title: 't', url: 'u', snippet: 's' } } } },
-    prompts: ['go'], script: ok,
-    observe: (run) => toolNames(run.requests[0]!).filter((n) => n.startsWith('web_')).sort(),
-    on: ['web_fetch', 'web_search'], off: [],
+    config: {
+      'web.json': {
+        search: {
+          url: 'http://127.0.0.1:9/find',
+          method: 'GET',
+          params: { q: '{query}' },
+          results: { items: 'hits', title: 't', url: 'u', snippet: 's' },
+        },
+      },
+    },
+    prompts: ['go'],
+    script: ok,
+    observe: (run) =>
+      toolNames(run.requests[0]!)
+        .filter((n) => n.startsWith('web_'))
+        .sort(),
+    on: ['web_fetch', 'web_search'],
+    off: [],
   },
 };
 
 async function runScenario(s: Scenario, disabled: ModuleName[], window: number): Promise<Run> {
   server = await startModelServer({ script: s.script });
-  const p = headlessProject({ base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256, budget: { context_window: window } }, s.files);
+  const p = headlessProject(
+    { base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256, budget: { context_window: window } },
+    s.files,
+  );
   const files = { ...s.config, 'plugins.json': { profile: s.profile, disabled } };
   for (const [name, value] of Object.entries(files)) writeFileSync(join(p.conf, name), JSON.stringify(value));
   if (s.memory) {
@@ -156,7 +231,10 @@ describe('every module Settings → Agent offers changes a headless run (plugins
   for (const name of OFFERED_MODULES) {
     it(`${name}: on and off, the same run differs in what the module does`, async () => {
       const c = CASES[name];
-      if (!c) throw new Error(`"${name}" is offered as a module toggle but has no case in CASES here: add the smallest scenario whose requests, exit code or refusals differ with it on and off in plugins.json.`);
+      if (!c)
+        throw new Error(
+          `"${name}" is offered as a module toggle but has no case in CASES here: add the smallest scenario whose requests, exit code or refusals differ with it on and off in plugins.json.`,
+        );
       expect(c.on, 'a case whose expected on and off observations are equal proves nothing').not.toEqual(c.off);
       const base = c.disabled ?? [];
       expect(base, 'the case must leave the module itself enabled in the "on" run').not.toContain(name);

@@ -13,7 +13,12 @@ import { HarnessError } from '../contracts';
 export function walkFlags(
   argv: readonly string[],
   usageError: (message: string) => HarnessError,
-  on: (flag: string, take: () => string, arg: string, takeIf: (accept: (next: string) => boolean) => string | undefined) => boolean,
+  on: (
+    flag: string,
+    take: () => string,
+    arg: string,
+    takeIf: (accept: (next: string) => boolean) => string | undefined,
+  ) => boolean,
   unknown: (arg: string) => string,
 ): void {
   for (let i = 0; i < argv.length; i++) {
@@ -36,7 +41,8 @@ export function walkFlags(
 }
 
 /** The refusal of an argument a sub-command does not know: an option by name, anything else as unexpected. */
-export const unknownFor = (command: string) => (arg: string) => (arg.startsWith('-') ? `Unknown option ${arg} for ${command}.` : `Unexpected argument "${arg}".`);
+export const unknownFor = (command: string) => (arg: string) =>
+  arg.startsWith('-') ? `Unknown option ${arg} for ${command}.` : `Unexpected argument "${arg}".`;
 
 /** The canonical project folder of -C (default: the current directory), or E_WORKSPACE_INVALID. */
 export async function projectFolder(cwd: string, dir: string | null): Promise<string> {
@@ -46,6 +52,10 @@ export async function projectFolder(cwd: string, dir: string | null): Promise<st
     if (!(await fsp.stat(workspace)).isDirectory()) throw new Error('not a folder');
     return workspace;
   } catch {
-    throw new HarnessError('E_WORKSPACE_INVALID', `The project folder ${path} does not exist or is not a folder. Check -C.`, { dir: path });
+    throw new HarnessError(
+      'E_WORKSPACE_INVALID',
+      `The project folder ${path} does not exist or is not a folder. Check -C.`,
+      { dir: path },
+    );
   }
 }

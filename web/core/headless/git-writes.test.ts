@@ -17,7 +17,12 @@ afterEach(async () => {
   for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
 });
 
-async function runWith(toolCall: { name: string; arguments: Record<string, unknown> }, args: string[], approval?: object, files: Record<string, string> = {}) {
+async function runWith(
+  toolCall: { name: string; arguments: Record<string, unknown> },
+  args: string[],
+  approval?: object,
+  files: Record<string, string> = {},
+) {
   server = await startModelServer({ script: [{ toolCalls: [toolCall] }, { text: 'done' }] });
   const root = mkdtempSync(join(tmpdir(), 'i-git-'));
   roots.push(root);
@@ -30,7 +35,15 @@ async function runWith(toolCall: { name: string; arguments: Record<string, unkno
     mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  writeFileSync(join(conf, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256 }));
+  writeFileSync(
+    join(conf, 'model.json'),
+    JSON.stringify({
+      budget: { context_window: 1_000_000 },
+      base_url: server.baseUrl('openai'),
+      model: 'm',
+      max_tokens: 256,
+    }),
+  );
   if (approval) writeFileSync(join(conf, 'approval.json'), JSON.stringify(approval));
   let stdout = '';
   const code = await runCli({
@@ -47,11 +60,22 @@ async function runWith(toolCall: { name: string; arguments: Record<string, unkno
     .split('\n')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
   const results = events.filter((e) => e.type === 'tool_result');
-  return { code, events, result: results[0] as { error: boolean; output: string }, file: (p: string) => readFileSync(join(dir, p), 'utf8') };
+  return {
+    code,
+    events,
+    result: results[0] as { error: boolean; output: string },
+    file: (p: string) => readFileSync(join(dir, p), 'utf8'),
+  };
 }
 
-const gitWrite = { name: 'write', arguments: { path: 'notes.md/./././../.git/config', content: '[core]\n\tfsmonitor = "touch pwned"\n' } };
-const vscodeEdit = { name: 'edit', arguments: { path: '.vscode/settings.json', old_string: '{}', new_string: '{"x": 1}' } };
+const gitWrite = {
+  name: 'write',
+  arguments: { path: 'notes.md/./././../.git/config', content: '[core]\n\tfsmonitor = "touch pwned"\n' },
+};
+const vscodeEdit = {
+  name: 'edit',
+  arguments: { path: '.vscode/settings.json', old_string: '{}', new_string: '{"x": 1}' },
+};
 
 describe('headless i and protected paths', () => {
   it('refuses a write into .git under --yolo with E_PATH_PROTECTED, naming --allow-git-writes', async () => {
@@ -85,13 +109,21 @@ describe('headless i and protected paths', () => {
 
 describe('headless i and approval rules (approval.json "rules")', () => {
   const srcEdit = { name: 'edit', arguments: { path: 'src/a.ts', old_string: 'a', new_string: 'b' } };
-  const rules = { rules: [{ decision: 'allow', tool: 'edit', path: 'src/**' }, { decision: 'allow', tool: '*' }, { decision: 'deny', tool: 'group:writes', path: 'secrets/**' }] };
+  const rules = {
+    rules: [
+      { decision: 'allow', tool: 'edit', path: 'src/**' },
+      { decision: 'allow', tool: '*' },
+      { decision: 'deny', tool: 'group:writes', path: 'secrets/**' },
+    ],
+  };
 
   it('runs an edit an allow rule covers without --yolo, and refuses a write a deny rule covers even with --yolo', async () => {
     const allowed = await runWith(srcEdit, [], rules, { 'src/a.ts': 'a\n' });
     expect(allowed.result).toMatchObject({ error: false });
     expect(allowed.file('src/a.ts')).toBe('b\n');
-    const denied = await runWith({ name: 'write', arguments: { path: 'secrets/k', content: 'x' } }, ['--yolo'], rules, { 'secrets/k': 'k\n' });
+    const denied = await runWith({ name: 'write', arguments: { path: 'secrets/k', content: 'x' } }, ['--yolo'], rules, {
+      'secrets/k': 'k\n',
+    });
     expect(denied.result.output).toContain('E_TOOL_DENIED');
     expect(denied.result.output).toContain('deny group:writes on secrets/**');
     expect(denied.file('secrets/k')).toBe('k\n');
@@ -104,9 +136,20 @@ describe('headless i and approval rules (approval.json "rules")', () => {
   });
 
   it('refuses invalid rules before anything runs, naming the rule and the fix', async () => {
-    const r = await runWith(srcEdit, [], { rules: [{ decision: 'allow', tool: 'edit', path: '/etc/**' }] }, { 'src/a.ts': 'a\n' });
+    const r = await runWith(
+      srcEdit,
+      [],
+      { rules: [{ decision: 'allow', tool: 'edit', path: '/etc/**' }] },
+      { 'src/a.ts': 'a\n' },
+    );
     expect(r.code).toBe(2);
-    expect(r.events.at(-1)).toMatchObject({ type: 'error', error: { code: 'E_CONFIG_INVALID', message: expect.stringMatching(/The approval settings .* are invalid: rules\[0\]\.path: .*"rules": \[/) } });
+    expect(r.events.at(-1)).toMatchObject({
+      type: 'error',
+      error: {
+        code: 'E_CONFIG_INVALID',
+        message: expect.stringMatching(/The approval settings .* are invalid: rules\[0\]\.path: .*"rules": \[/),
+      },
+    });
     expect(r.file('src/a.ts')).toBe('a\n');
     expect(USAGE).toContain('"group:writes"');
   });

@@ -15,7 +15,8 @@ function configFilesInSource(): Set<string> {
       const path = join(dir, e.name);
       if (e.isDirectory()) walk(path);
       else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) {
-        for (const m of readFileSync(path, 'utf8').matchAll(/\b(?:configDir|config_dir)\b[^;\n]*?'([a-z_-]+\.json)'/g)) found.add(m[1]!);
+        for (const m of readFileSync(path, 'utf8').matchAll(/\b(?:configDir|config_dir)\b[^;\n]*?'([a-z_-]+\.json)'/g))
+          found.add(m[1]!);
       }
     }
   };
@@ -27,10 +28,22 @@ describe('i --help', () => {
   it('names every file of the config folder that i reads, in its "Files i reads" list', () => {
     const files = configFilesInSource();
     // The scan itself must see the well-known ones, or it proves nothing.
-    for (const known of ['config.json', 'approval.json', 'plugins.json', 'prompts.json', 'cache.json', 'compact.json', 'bindings.json', 'skills.json', 'web.json']) expect(files).toContain(known);
+    for (const known of [
+      'config.json',
+      'approval.json',
+      'plugins.json',
+      'prompts.json',
+      'cache.json',
+      'compact.json',
+      'bindings.json',
+      'skills.json',
+      'web.json',
+    ])
+      expect(files).toContain(known);
     const list = USAGE.slice(USAGE.indexOf('Files i reads'));
     expect(list.length).toBeLessThan(USAGE.length);
-    for (const f of files) expect(list, f).toContain(f === 'config.json' ? '$I_CONFIG_DIR/config.json' : `$I_CONFIG_DIR/${f}`);
+    for (const f of files)
+      expect(list, f).toContain(f === 'config.json' ? '$I_CONFIG_DIR/config.json' : `$I_CONFIG_DIR/${f}`);
     for (const other of ['AGENTS.md', 'workspaces.json', '--session']) expect(list).toContain(other);
   });
 });

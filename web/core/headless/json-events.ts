@@ -12,18 +12,46 @@ export type JsonEvent =
   | { type: 'text'; step: number; delta: string }
   | { type: 'thinking'; step: number; delta: string }
   | { type: 'retry'; step: number; attempt: number; delay_ms: number; reason: string }
-  | { type: 'assistant'; step: number; content: string | null; finish_reason: string; tool_calls: Array<{ id: string; name: string; arguments: string }> }
+  | {
+      type: 'assistant';
+      step: number;
+      content: string | null;
+      finish_reason: string;
+      tool_calls: Array<{ id: string; name: string; arguments: string }>;
+    }
   | { type: 'batch_invalid'; step: number; errors: Array<{ index: number; id: string | null; message: string }> }
   | { type: 'tool_call'; step: number; id: string; name: string; arguments: Record<string, unknown> }
   | { type: 'approval'; step: number; id: string; name: string; allowed: boolean; by: string }
-  | { type: 'tool_result'; step: number; id: string; name: string; error: boolean; code?: string; output: string; images: number }
+  | {
+      type: 'tool_result';
+      step: number;
+      id: string;
+      name: string;
+      error: boolean;
+      code?: string;
+      output: string;
+      images: number;
+    }
   | { type: 'usage'; step: number; usage: StepUsage; context: ContextSize; compact?: true }
   | { type: 'compacted'; step: number; removed: number; compaction: CompactionInfo; summary: string }
   | { type: 'compaction_failed'; step: number; error: ErrorData }
   | { type: 'checkpoint'; step: number; messages: number; session: string }
   | { type: 'warning'; step: number; error: ErrorData }
-  | { type: 'done'; stop_reason: string; text: string; steps: number; usage: TurnResult['usage']; tool_calls: TurnResult['toolCalls'] }
-  | { type: 'error'; stop_reason: string | null; error: ErrorData; steps?: number; tool_calls?: TurnResult['toolCalls'] };
+  | {
+      type: 'done';
+      stop_reason: string;
+      text: string;
+      steps: number;
+      usage: TurnResult['usage'];
+      tool_calls: TurnResult['toolCalls'];
+    }
+  | {
+      type: 'error';
+      stop_reason: string | null;
+      error: ErrorData;
+      steps?: number;
+      tool_calls?: TurnResult['toolCalls'];
+    };
 
 /** Maps a loop event to zero or one JSON event (stream block boundaries are folded into text/thinking deltas). */
 export function toJsonEvent(e: AgentEvent): JsonEvent | null {
@@ -34,7 +62,8 @@ export function toJsonEvent(e: AgentEvent): JsonEvent | null {
       const m = e.event;
       if (m.type === 'text-delta') return { type: 'text', step: e.step, delta: m.delta };
       if (m.type === 'thinking-delta') return { type: 'thinking', step: e.step, delta: m.delta };
-      if (m.type === 'retry') return { type: 'retry', step: e.step, attempt: m.attempt, delay_ms: m.delayMs, reason: m.reason };
+      if (m.type === 'retry')
+        return { type: 'retry', step: e.step, attempt: m.attempt, delay_ms: m.delayMs, reason: m.reason };
       return null;
     }
     case 'assistant':
@@ -43,7 +72,11 @@ export function toJsonEvent(e: AgentEvent): JsonEvent | null {
         step: e.step,
         content: e.message.content,
         finish_reason: e.finishReason,
-        tool_calls: (e.message.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function?.name, arguments: c.function?.arguments })),
+        tool_calls: (e.message.tool_calls ?? []).map((c) => ({
+          id: c.id,
+          name: c.function?.name,
+          arguments: c.function?.arguments,
+        })),
       };
     case 'batch-invalid':
       return { type: 'batch_invalid', step: e.step, errors: e.errors };
@@ -52,9 +85,24 @@ export function toJsonEvent(e: AgentEvent): JsonEvent | null {
     case 'approval':
       return { type: 'approval', step: e.step, id: e.id, name: e.name, allowed: e.allowed, by: e.by };
     case 'tool-result':
-      return { type: 'tool_result', step: e.step, id: e.id, name: e.name, error: e.error, ...(e.code ? { code: e.code } : {}), output: e.output, images: e.images };
+      return {
+        type: 'tool_result',
+        step: e.step,
+        id: e.id,
+        name: e.name,
+        error: e.error,
+        ...(e.code ? { code: e.code } : {}),
+        output: e.output,
+        images: e.images,
+      };
     case 'usage':
-      return { type: 'usage', step: e.step, usage: e.usage, context: e.context, ...(e.compact ? { compact: true as const } : {}) };
+      return {
+        type: 'usage',
+        step: e.step,
+        usage: e.usage,
+        context: e.context,
+        ...(e.compact ? { compact: true as const } : {}),
+      };
     case 'compacted':
       return { type: 'compacted', step: e.step, removed: e.removed, compaction: e.compaction, summary: e.summary };
     case 'compaction-failed':
@@ -64,9 +112,22 @@ export function toJsonEvent(e: AgentEvent): JsonEvent | null {
     case 'warning':
       return { type: 'warning', step: e.step, error: e.error };
     case 'done':
-      return { type: 'done', stop_reason: e.result.stopReason, text: e.result.text, steps: e.result.steps, usage: e.result.usage, tool_calls: e.result.toolCalls };
+      return {
+        type: 'done',
+        stop_reason: e.result.stopReason,
+        text: e.result.text,
+        steps: e.result.steps,
+        usage: e.result.usage,
+        tool_calls: e.result.toolCalls,
+      };
     case 'error':
-      return { type: 'error', stop_reason: e.result.stopReason, error: e.error, steps: e.result.steps, tool_calls: e.result.toolCalls };
+      return {
+        type: 'error',
+        stop_reason: e.result.stopReason,
+        error: e.error,
+        steps: e.result.steps,
+        tool_calls: e.result.toolCalls,
+      };
     default:
       return null;
   }

@@ -25,7 +25,17 @@ describe.each(PROTOCOLS)('tool_protocol "json" over %s (headless i)', (protocol)
         { text: '{"type": "final", "content": "a.txt holds the answer: 42"}' },
       ],
     });
-    const project = headlessProject({ protocol, base_url: server.baseUrl(protocol), model: 'm', max_tokens: 256, budget: { context_window: 1_000_000 }, tool_protocol: 'json' }, { 'a.txt': 'the answer is 42\n' });
+    const project = headlessProject(
+      {
+        protocol,
+        base_url: server.baseUrl(protocol),
+        model: 'm',
+        max_tokens: 256,
+        budget: { context_window: 1_000_000 },
+        tool_protocol: 'json',
+      },
+      { 'a.txt': 'the answer is 42\n' },
+    );
     const { code, stdout, stderr } = await project.run(['-p', 'What does a.txt say?']);
     expect(server.failures).toEqual([]);
     expect(code).toBe(0);
@@ -40,7 +50,11 @@ describe.each(PROTOCOLS)('tool_protocol "json" over %s (headless i)', (protocol)
     expect(second).toContain('the answer is 42');
     expect(second).toContain(inBody('"untrusted_tool_data":true}'));
     const third = server.requests[2]!.rawBody;
-    expect(third).toContain(inBody('{"jingwei_tool_result":{"name":"json_action_protocol","ok":false,"output":"Error E_JSON_ACTION_NO_JSON: '));
+    expect(third).toContain(
+      inBody(
+        '{"jingwei_tool_result":{"name":"json_action_protocol","ok":false,"output":"Error E_JSON_ACTION_NO_JSON: ',
+      ),
+    );
     expect(stderr).toContain('E_JSON_ACTION_NO_JSON');
   });
 });

@@ -10,16 +10,23 @@ const run = useBuiltCli('logo');
 function checkSvg(text: string): Array<{ name: string; attrs: Record<string, string> }> {
   const elements: Array<{ name: string; attrs: Record<string, string> }> = [];
   const open: string[] = [];
-  const rest = text.trim().replace(/<(\/?)([a-z]+)((?:\s+[a-zA-Z:]+="[^"<>]*")*)\s*(\/?)>/g, (_all, close: string, name: string, attrText: string, self: string) => {
-    if (close) {
-      expect(open.pop()).toBe(name);
-    } else {
-      const attrs = Object.fromEntries([...attrText.matchAll(/([a-zA-Z:]+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
-      elements.push({ name, attrs });
-      if (!self) open.push(name);
-    }
-    return '';
-  });
+  const rest = text
+    .trim()
+    .replace(
+      /<(\/?)([a-z]+)((?:\s+[a-zA-Z:]+="[^"<>]*")*)\s*(\/?)>/g,
+      (_all, close: string, name: string, attrText: string, self: string) => {
+        if (close) {
+          expect(open.pop()).toBe(name);
+        } else {
+          const attrs = Object.fromEntries(
+            [...attrText.matchAll(/([a-zA-Z:]+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]),
+          );
+          elements.push({ name, attrs });
+          if (!self) open.push(name);
+        }
+        return '';
+      },
+    );
   expect(rest).toBe('');
   expect(open).toEqual([]);
   return elements;
@@ -40,7 +47,10 @@ describe('i logo', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(logoSvg());
     const elements = checkSvg(r.stdout);
-    expect(elements[0]).toEqual({ name: 'svg', attrs: { xmlns: 'http://www.w3.org/2000/svg', viewBox: '0 0 512 512' } });
+    expect(elements[0]).toEqual({
+      name: 'svg',
+      attrs: { xmlns: 'http://www.w3.org/2000/svg', viewBox: '0 0 512 512' },
+    });
     const path = elements.find((e) => e.name === 'path')!;
     expect(path.attrs.d).toBe(glyphPathData());
     // SVG path grammar for the commands the glyph uses.
@@ -50,7 +60,10 @@ describe('i logo', () => {
   it('colours by default and not under NO_COLOR or --plain; refuses --svg with --ascii', async () => {
     const coloured = await run(['logo'], { cwd: process.cwd() });
     expect(coloured.stdout).toContain('\x1b[');
-    for (const [args, env] of [[['logo'], { NO_COLOR: '1' }], [['logo', '--plain'], {}]] as const) {
+    for (const [args, env] of [
+      [['logo'], { NO_COLOR: '1' }],
+      [['logo', '--plain'], {}],
+    ] as const) {
       const r = await run([...args], { cwd: process.cwd(), env });
       expect(r.code).toBe(0);
       expect(r.stdout).not.toContain('\x1b');

@@ -28,7 +28,8 @@ export async function runLogoCommand(io: CliIo): Promise<number> {
       else if (arg === '--no-logo') throw usageError('i logo only prints the logo; leave out --no-logo.');
       else throw usageError(arg.startsWith('-') ? `Unknown option ${arg} for logo.` : `Unexpected argument "${arg}".`);
     }
-    if (flags.svg && (flags.plain || flags.ascii)) throw usageError('--svg prints the vector file; give it without --plain and --ascii.');
+    if (flags.svg && (flags.plain || flags.ascii))
+      throw usageError('--svg prints the vector file; give it without --plain and --ascii.');
   } catch (error) {
     const e = cliErrorData(error, 'E_USAGE');
     io.stderr(`error ${e.code}: ${escapeControls(e.message, { keepLayout: false })}\n`);

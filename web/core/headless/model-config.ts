@@ -27,7 +27,11 @@ export function parseModelConfig(value: unknown, file: string): HeadlessModelCon
   // The shared parser reads a string as JSON text (the app hands it a pasted config); the file was parsed already,
   // so a JSON string at the root is a wrong file, never a config to parse a second time.
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new HarnessError('E_CONFIG_INVALID', `The model config ${file} is invalid. At (root): expected a JSON object such as {"base_url": "http://127.0.0.1:11434/v1", "model": "..."}.`, { file, path: '(root)' });
+    throw new HarnessError(
+      'E_CONFIG_INVALID',
+      `The model config ${file} is invalid. At (root): expected a JSON object such as {"base_url": "http://127.0.0.1:11434/v1", "model": "..."}.`,
+      { file, path: '(root)' },
+    );
   }
   try {
     config = parseShared(value);
@@ -37,7 +41,11 @@ export function parseModelConfig(value: unknown, file: string): HeadlessModelCon
   }
   // Issue 21: protocol "browser" is a model stored in a browser tab's private storage; a terminal has neither.
   if (config.protocol === 'browser') {
-    throw new HarnessError('E_CONFIG_UNSUPPORTED', `The model config ${file} uses protocol "browser", which runs a model inside the app's browser tab. For i, serve the GGUF with llama.cpp's llama-server and use {"protocol": "openai", "base_url": "http://127.0.0.1:8080/v1"}.`, { file, path: 'protocol' });
+    throw new HarnessError(
+      'E_CONFIG_UNSUPPORTED',
+      `The model config ${file} uses protocol "browser", which runs a model inside the app's browser tab. For i, serve the GGUF with llama.cpp's llama-server and use {"protocol": "openai", "base_url": "http://127.0.0.1:8080/v1"}.`,
+      { file, path: 'protocol' },
+    );
   }
   return { config, budget: budgetSettings(config, file) };
 }
@@ -46,7 +54,11 @@ export function budgetSettings(config: ModelConfig, file: string): BudgetSetting
   const settings = budgetOf(config);
   if (!settings) return null;
   if (settings.max_tokens >= settings.context_window) {
-    throw new HarnessError('E_CONFIG_INVALID', `The model config ${file} is invalid. At budget: the output reserve (${settings.max_tokens}) must be smaller than context_window (${settings.context_window}).`, { file });
+    throw new HarnessError(
+      'E_CONFIG_INVALID',
+      `The model config ${file} is invalid. At budget: the output reserve (${settings.max_tokens}) must be smaller than context_window (${settings.context_window}).`,
+      { file },
+    );
   }
   return settings;
 }

@@ -13,7 +13,15 @@ afterEach(() => {
 async function paths(argv: string[], env: Record<string, string>, cwd: string) {
   let stdout = '';
   let stderr = '';
-  const code = await runPathsCommand({ argv, env, cwd, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), signal: new AbortController().signal, version: 'test' });
+  const code = await runPathsCommand({
+    argv,
+    env,
+    cwd,
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    signal: new AbortController().signal,
+    version: 'test',
+  });
   return { code, stdout, stderr };
 }
 
@@ -26,7 +34,7 @@ function home() {
 }
 
 describe('i paths', () => {
-  it('prints the four folders from I_*_DIR / HOME and the project\'s registry UUID (--json)', async () => {
+  it("prints the four folders from I_*_DIR / HOME and the project's registry UUID (--json)", async () => {
     const { root, project } = home();
     const env = { HOME: root, I_DATA_DIR: join(root, 'state') };
     const r = await paths(['-C', 'project', '--json'], env, root);
@@ -41,7 +49,12 @@ describe('i paths', () => {
       workspace_id_source: 'registry',
       registry: join(root, 'state', 'workspaces.json'),
       workspace_state: join(root, 'state', 'workspaces', id),
-      paths: { config_dir: join(root, '.i', 'config'), data_dir: join(root, 'state'), cache_dir: join(root, '.i', 'cache'), runtime_dir: join(root, '.i', 'runtime') },
+      paths: {
+        config_dir: join(root, '.i', 'config'),
+        data_dir: join(root, 'state'),
+        cache_dir: join(root, '.i', 'cache'),
+        runtime_dir: join(root, '.i', 'runtime'),
+      },
     });
     // The same folder, asked again in words, keeps its id.
     const text = await paths(['-C', project], env, '/');
@@ -51,8 +64,15 @@ describe('i paths', () => {
 
   it('shows an explicit --workspace-id only when it is a UUID', async () => {
     const { root, project } = home();
-    const ok = await paths(['-C', project, '--workspace-id', '0F0E0D0C-0B0A-4908-8706-050403020100', '--json'], { HOME: root }, root);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ workspace_id: '0f0e0d0c-0b0a-4908-8706-050403020100', workspace_id_source: 'explicit' });
+    const ok = await paths(
+      ['-C', project, '--workspace-id', '0F0E0D0C-0B0A-4908-8706-050403020100', '--json'],
+      { HOME: root },
+      root,
+    );
+    expect(JSON.parse(ok.stdout)).toMatchObject({
+      workspace_id: '0f0e0d0c-0b0a-4908-8706-050403020100',
+      workspace_id_source: 'explicit',
+    });
     const bad = await paths(['-C', project, '--workspace-id', 'my-project'], { HOME: root }, root);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error E_WORKSPACE_ID_INVALID: --workspace-id must be a UUID/);

@@ -37,14 +37,19 @@ interface PathsArgs {
 function parsePathsArgs(argv: readonly string[]): PathsArgs {
   const out: PathsArgs = { dir: null, workspaceId: null, json: false, help: false };
   const usage = (m: string) => new HarnessError('E_USAGE', `${m} Run \`i paths --help\` for usage.`);
-  walkFlags(argv, usage, (flag, take) => {
-    if (flag === '-C' || flag === '--cwd') out.dir = take();
-    else if (flag === '--workspace-id') out.workspaceId = take();
-    else if (flag === '--json') out.json = true;
-    else if (flag === '-h' || flag === '--help') out.help = true;
-    else return false;
-    return true;
-  }, unknownFor('i paths'));
+  walkFlags(
+    argv,
+    usage,
+    (flag, take) => {
+      if (flag === '-C' || flag === '--cwd') out.dir = take();
+      else if (flag === '--workspace-id') out.workspaceId = take();
+      else if (flag === '--json') out.json = true;
+      else if (flag === '-h' || flag === '--help') out.help = true;
+      else return false;
+      return true;
+    },
+    unknownFor('i paths'),
+  );
   return out;
 }
 
@@ -59,7 +64,11 @@ export interface PathsDocument {
 }
 
 /** What `i paths` prints; warnings (old data that could not be moved) go to `warn`. */
-export async function resolvePaths(io: Pick<CliIo, 'env' | 'cwd'>, args: Pick<PathsArgs, 'dir' | 'workspaceId'>, warn: (text: string) => void): Promise<PathsDocument> {
+export async function resolvePaths(
+  io: Pick<CliIo, 'env' | 'cwd'>,
+  args: Pick<PathsArgs, 'dir' | 'workspaceId'>,
+  warn: (text: string) => void,
+): Promise<PathsDocument> {
   const paths = resolveAppPaths(io.env);
   const workspace = await projectFolder(io.cwd, args.dir);
   const identity = await headlessWorkspaceId(paths.data_dir, workspace, args.workspaceId);

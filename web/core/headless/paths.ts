@@ -17,18 +17,30 @@ const VARS: Array<[keyof AppPaths, string, string]> = [
   ['runtime_dir', 'I_RUNTIME_DIR', 'runtime'],
 ];
 
-export function resolveAppPaths(env: Record<string, string | undefined>, platform: string = process.platform): AppPaths {
+export function resolveAppPaths(
+  env: Record<string, string | undefined>,
+  platform: string = process.platform,
+): AppPaths {
   const home = env.HOME || (platform === 'win32' ? env.USERPROFILE : undefined);
   const out = {} as AppPaths;
   for (const [key, name, sub] of VARS) {
     const override = env[name];
     if (override) {
       if (!isAbsolute(override) || override.split(/[\\/]/).includes('..')) {
-        throw new HarnessError('E_PATH_ENV_INVALID', `${name} must be an absolute path without "..", got "${override}".`, { name });
+        throw new HarnessError(
+          'E_PATH_ENV_INVALID',
+          `${name} must be an absolute path without "..", got "${override}".`,
+          { name },
+        );
       }
       out[key] = override;
     } else {
-      if (!home) throw new HarnessError('E_HOME_UNKNOWN', `Neither ${name} nor HOME is set, so i cannot find its ${sub} folder. Set ${name} or HOME.`, { name });
+      if (!home)
+        throw new HarnessError(
+          'E_HOME_UNKNOWN',
+          `Neither ${name} nor HOME is set, so i cannot find its ${sub} folder. Set ${name} or HOME.`,
+          { name },
+        );
       out[key] = join(home, '.i', sub);
     }
   }
@@ -37,7 +49,11 @@ export function resolveAppPaths(env: Record<string, string | undefined>, platfor
     for (const wipe of ['cache_dir', 'runtime_dir'] as const) {
       const rel = relative(out[wipe], out[keep]);
       if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
-        throw new HarnessError('E_PATH_ENV_INVALID', `${keep} (${out[keep]}) must not be inside ${wipe} (${out[wipe]}): that folder may be wiped. Point them elsewhere.`, { keep, wipe });
+        throw new HarnessError(
+          'E_PATH_ENV_INVALID',
+          `${keep} (${out[keep]}) must not be inside ${wipe} (${out[wipe]}): that folder may be wiped. Point them elsewhere.`,
+          { keep, wipe },
+        );
       }
     }
   }

@@ -53,10 +53,14 @@ async function run(p: Project, args: string[]): Promise<{ code: number; stdout: 
 type Chat = Array<{ role: string; content: unknown; tool_call_id?: string }>;
 const messages = (r: RecordedRequest) => (r.body as { messages: Chat }).messages;
 const hasTools = (r: RecordedRequest) => Array.isArray((r.body as { tools?: unknown[] }).tools);
-const text = (r: RecordedRequest) => messages(r).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+const text = (r: RecordedRequest) =>
+  messages(r)
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+    .join('\n');
 
 /** Answers a summary request (no tools) with SUMMARY-1 and every other request with "ok". */
-const summarising = (): ((r: RecordedRequest) => ScriptTurn) => (r) => (hasTools(r) ? { text: 'ok' } : { text: 'SUMMARY-1' });
+const summarising = (): ((r: RecordedRequest) => ScriptTurn) => (r) =>
+  hasTools(r) ? { text: 'ok' } : { text: 'SUMMARY-1' };
 
 /**
  * A context window whose trigger sits ~4000 bytes above what a fresh one-message session sends (system prompt,
@@ -64,7 +68,15 @@ const summarising = (): ((r: RecordedRequest) => ScriptTurn) => (r) => (hasTools
  */
 async function windowFor(p: Project): Promise<number> {
   server = await startModelServer({ script: () => ({ text: 'ok' }) });
-  writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256 }));
+  writeFileSync(
+    join(p.configDir, 'model.json'),
+    JSON.stringify({
+      budget: { context_window: 1_000_000 },
+      base_url: server.baseUrl('openai'),
+      model: 'm',
+      max_tokens: 256,
+    }),
+  );
   expect((await run(p, ['-p', 'probe'])).code).toBe(0);
   const base = server.requests[0]!.rawBody.length;
   await server.close();
@@ -79,7 +91,15 @@ describe('headless i with the profile modules', () => {
     const p = project();
     const window = await windowFor(p);
     server = await startModelServer({ script: summarising() });
-    writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256, budget: { context_window: window } }));
+    writeFileSync(
+      join(p.configDir, 'model.json'),
+      JSON.stringify({
+        base_url: server.baseUrl('openai'),
+        model: 'm',
+        max_tokens: 256,
+        budget: { context_window: window },
+      }),
+    );
     for (const n of [1, 2]) expect((await run(p, ['--session-name', 's', '-p', prompt(n)])).code).toBe(0);
     expect(server.requests.every(hasTools)).toBe(true);
 
@@ -105,7 +125,15 @@ describe('headless i with the profile modules', () => {
     const window = await windowFor(p);
     writeFileSync(join(p.configDir, 'plugins.json'), JSON.stringify({ profile: 'standard', disabled: ['compact'] }));
     server = await startModelServer({ script: summarising() });
-    writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256, budget: { context_window: window } }));
+    writeFileSync(
+      join(p.configDir, 'model.json'),
+      JSON.stringify({
+        base_url: server.baseUrl('openai'),
+        model: 'm',
+        max_tokens: 256,
+        budget: { context_window: window },
+      }),
+    );
     for (const n of [1, 2]) expect((await run(p, ['--session-name', 's', '-p', prompt(n)])).code).toBe(0);
     const third = await run(p, ['--session-name', 's', '-p', prompt(3)]);
     expect(third.code).toBe(1);
@@ -131,7 +159,15 @@ describe('headless i with the profile modules', () => {
         return { text: 'done' };
       },
     });
-    writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256 }));
+    writeFileSync(
+      join(p.configDir, 'model.json'),
+      JSON.stringify({
+        budget: { context_window: 1_000_000 },
+        base_url: server.baseUrl('openai'),
+        model: 'm',
+        max_tokens: 256,
+      }),
+    );
     const r = await run(p, ['-p', 'read big.txt']);
     expect(server.failures).toEqual([]);
     expect(r.code).toBe(0);
@@ -145,7 +181,9 @@ describe('headless i with the profile modules', () => {
     expect(preview).toMatch(/\[result truncated: \d+ of \d+ bytes shown/);
     expect(call!.ref).toMatch(/^cr1\./);
     expect(call!.offset).toBe(Buffer.byteLength(shown));
-    const page = messages(server.requests[2]!).filter((m) => m.role === 'tool').at(-1)!.content as string;
+    const page = messages(server.requests[2]!)
+      .filter((m) => m.role === 'tool')
+      .at(-1)!.content as string;
     // The page continues exactly where the preview stopped (line 8 lies after the first 512 bytes).
     expect(page).toContain('line 008');
     expect(page).not.toMatch(/^\s*1\tline 000/);
@@ -155,9 +193,19 @@ describe('headless i with the profile modules', () => {
   it('writes cache statistics (observe) under I_DATA_DIR/workspaces/<id>/metrics/ without adding cache fields', async () => {
     const p = project();
     server = await startModelServer({ script: [{ text: 'ok', usage: { input: 100, output: 5 } }] });
-    writeFileSync(join(p.configDir, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256 }));
+    writeFileSync(
+      join(p.configDir, 'model.json'),
+      JSON.stringify({
+        budget: { context_window: 1_000_000 },
+        base_url: server.baseUrl('openai'),
+        model: 'm',
+        max_tokens: 256,
+      }),
+    );
     expect((await run(p, ['-p', 'hi'])).code).toBe(0);
-    const stats = JSON.parse(readFileSync(join(p.dataDir, 'workspaces', p.workspaceId, 'metrics', 'cache-stats.json'), 'utf8')) as { totals: Record<string, unknown>; records: Array<Record<string, unknown>> };
+    const stats = JSON.parse(
+      readFileSync(join(p.dataDir, 'workspaces', p.workspaceId, 'metrics', 'cache-stats.json'), 'utf8'),
+    ) as { totals: Record<string, unknown>; records: Array<Record<string, unknown>> };
     expect(stats.totals).toMatchObject({ prepared: 1, observed: 1 });
     expect(stats.records[0]).toMatchObject({ class: 'new', model: 'm', input: 100 });
     expect(server.requests[0]!.body).not.toHaveProperty('prompt_cache_key');

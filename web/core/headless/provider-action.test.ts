@@ -18,8 +18,19 @@ afterEach(async () => {
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2000, 1)]);
 
 async function setUp(model: Record<string, unknown> = {}) {
-  server = await startModelServer({ script: [{ toolCalls: [{ name: 'view_image', arguments: { path: 'shot.png' } }] }, { text: 'Done.' }], files: {} });
-  const p = headlessProject({ protocol: 'responses', base_url: server.baseUrl('responses'), model: 'm', max_tokens: 256, budget: { context_window: 1_000_000 }, provider_operations: true, ...model });
+  server = await startModelServer({
+    script: [{ toolCalls: [{ name: 'view_image', arguments: { path: 'shot.png' } }] }, { text: 'Done.' }],
+    files: {},
+  });
+  const p = headlessProject({
+    protocol: 'responses',
+    base_url: server.baseUrl('responses'),
+    model: 'm',
+    max_tokens: 256,
+    budget: { context_window: 1_000_000 },
+    provider_operations: true,
+    ...model,
+  });
   writeFileSync(join(p.dir, 'shot.png'), PNG);
   writeFileSync(join(p.conf, 'provider.json'), JSON.stringify({ images: 'files' }));
   expect((await p.run(['-p', 'look'])).code).toBe(0);
@@ -28,15 +39,31 @@ async function setUp(model: Record<string, unknown> = {}) {
   const form = new FormData();
   form.append('purpose', 'user_data');
   form.append('file', new Blob([new Uint8Array([1, 2])]), 'other.bin');
-  const theirs = ((await (await fetch(`${server.baseUrl('responses')}/files`, { method: 'POST', body: form })).json()) as { id: string }).id;
+  const theirs = (
+    (await (await fetch(`${server.baseUrl('responses')}/files`, { method: 'POST', body: form })).json()) as {
+      id: string;
+    }
+  ).id;
   return { p, ours, theirs };
 }
 
-async function action(p: HeadlessProject, json: unknown, opts: { confirm?: ((q: string) => Promise<boolean>) | null; extra?: string[]; model?: Record<string, unknown> } = {}) {
+async function action(
+  p: HeadlessProject,
+  json: unknown,
+  opts: { confirm?: ((q: string) => Promise<boolean>) | null; extra?: string[]; model?: Record<string, unknown> } = {},
+) {
   let stdout = '';
   let stderr = '';
   const code = await runProviderAction({
-    argv: ['-C', p.dir, '--config', join(p.conf, 'model.json'), '--provider-action', JSON.stringify(json), ...(opts.extra ?? [])],
+    argv: [
+      '-C',
+      p.dir,
+      '--config',
+      join(p.conf, 'model.json'),
+      '--provider-action',
+      JSON.stringify(json),
+      ...(opts.extra ?? []),
+    ],
     env: { HOME: p.root, I_CONFIG_DIR: p.conf, I_DATA_DIR: join(p.root, 'data') },
     cwd: p.dir,
     stdout: (t) => void (stdout += t),
@@ -45,7 +72,19 @@ async function action(p: HeadlessProject, json: unknown, opts: { confirm?: ((q: 
     version: 'test',
     confirm: opts.confirm === undefined ? null : opts.confirm,
   });
-  return { code, stdout, stderr, event: stdout && opts.extra?.includes('--json') ? (JSON.parse(stdout.trim().split('\n').at(-1)!) as { type: string; result?: Record<string, unknown>; error?: { code: string; message: string } }) : null };
+  return {
+    code,
+    stdout,
+    stderr,
+    event:
+      stdout && opts.extra?.includes('--json')
+        ? (JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+            type: string;
+            result?: Record<string, unknown>;
+            error?: { code: string; message: string };
+          })
+        : null,
+  };
 }
 
 const deletes = (s: ModelServer) => s.requests.filter((r) => r.method === 'DELETE');
@@ -53,7 +92,10 @@ const deletes = (s: ModelServer) => s.requests.filter((r) => r.method === 'DELET
 describe('i --provider-action', () => {
   it('is refused with exit 2 naming provider_operations when the model config does not allow operations', async () => {
     const { p } = await setUp();
-    writeFileSync(join(p.conf, 'model.json'), JSON.stringify({ protocol: 'responses', base_url: server!.baseUrl('responses') }));
+    writeFileSync(
+      join(p.conf, 'model.json'),
+      JSON.stringify({ protocol: 'responses', base_url: server!.baseUrl('responses') }),
+    );
     const before = server!.requests.length;
     const r = await action(p, { action: 'list' }, { extra: ['--json'] });
     expect(r.code).toBe(2);
@@ -67,7 +109,13 @@ describe('i --provider-action', () => {
     const r = await action(p, { action: 'list' }, { extra: ['--json'] });
     expect(r.code).toBe(0);
     expect(r.event?.type).toBe('provider_manage');
-    expect(r.event?.result).toMatchObject({ action: 'list', files: [{ file_id: ours, bytes: PNG.length, known: true }, { file_id: theirs, bytes: 2, known: false }] });
+    expect(r.event?.result).toMatchObject({
+      action: 'list',
+      files: [
+        { file_id: ours, bytes: PNG.length, known: true },
+        { file_id: theirs, bytes: 2, known: false },
+      ],
+    });
     const get = await action(p, { action: 'get', file_id: ours });
     expect(get.stdout).toContain(`${ours}  ${PNG.length} bytes`);
     expect(get.stdout).toContain('(uploaded by this app)');
@@ -84,7 +132,11 @@ describe('i --provider-action', () => {
   it('a plain delete asks: "no" keeps the file, "yes" sends an empty-bodied DELETE and forgets the record', async () => {
     const { p, ours } = await setUp();
     const questions: string[] = [];
-    const no = await action(p, { action: 'delete', file_id: ours }, { confirm: async (q) => (questions.push(q), false), extra: ['--yolo'] });
+    const no = await action(
+      p,
+      { action: 'delete', file_id: ours },
+      { confirm: async (q) => (questions.push(q), false), extra: ['--yolo'] },
+    );
     expect(no.code).toBe(1);
     expect(no.stderr).toContain('E_PROVIDER_DELETE_DECLINED');
     expect(questions[0]).toContain(`Delete the remote file ${ours} (uploaded by this app)`);
@@ -97,10 +149,14 @@ describe('i --provider-action', () => {
     expect((list.event?.result as { files: unknown[] }).files).toHaveLength(1);
   });
 
-  it('provider_cleanup lets only a cleanup: true delete of this app\'s own upload run unattended', async () => {
+  it("provider_cleanup lets only a cleanup: true delete of this app's own upload run unattended", async () => {
     const { p, ours, theirs } = await setUp({ provider_cleanup: true });
-    expect((await action(p, { action: 'delete', file_id: ours }, { extra: ['--json'] })).event?.error?.code).toBe('E_PROVIDER_CONFIRM_NEEDS_TTY');
-    expect((await action(p, { action: 'delete', file_id: theirs, cleanup: true }, { extra: ['--json'] })).event?.error?.code).toBe('E_PROVIDER_CLEANUP_NOT_OURS');
+    expect((await action(p, { action: 'delete', file_id: ours }, { extra: ['--json'] })).event?.error?.code).toBe(
+      'E_PROVIDER_CONFIRM_NEEDS_TTY',
+    );
+    expect(
+      (await action(p, { action: 'delete', file_id: theirs, cleanup: true }, { extra: ['--json'] })).event?.error?.code,
+    ).toBe('E_PROVIDER_CLEANUP_NOT_OURS');
     expect(deletes(server!)).toHaveLength(0);
     const ok = await action(p, { action: 'delete', file_id: ours, cleanup: true }, { extra: ['--json'] });
     expect(ok.event?.result).toMatchObject({ action: 'delete', file_id: ours, confirmed_by: 'provider_cleanup' });
@@ -109,7 +165,9 @@ describe('i --provider-action', () => {
 
   it('cleanup: true without provider_cleanup still needs the person', async () => {
     const { p, ours } = await setUp();
-    expect((await action(p, { action: 'delete', file_id: ours, cleanup: true }, { extra: ['--json'] })).event?.error?.code).toBe('E_PROVIDER_CONFIRM_NEEDS_TTY');
+    expect(
+      (await action(p, { action: 'delete', file_id: ours, cleanup: true }, { extra: ['--json'] })).event?.error?.code,
+    ).toBe('E_PROVIDER_CONFIRM_NEEDS_TTY');
     expect(deletes(server!)).toHaveLength(0);
   });
 
@@ -117,7 +175,13 @@ describe('i --provider-action', () => {
     const { p, ours, theirs } = await setUp();
     server!.files!.expire(ours);
     const r = await action(p, { action: 'reconcile' }, { extra: ['--json'] });
-    expect(r.event?.result).toEqual({ action: 'reconcile', remote: 1, complete: true, unknown_remote: [theirs], forgotten_local: [ours] });
+    expect(r.event?.result).toEqual({
+      action: 'reconcile',
+      remote: 1,
+      complete: true,
+      unknown_remote: [theirs],
+      forgotten_local: [ours],
+    });
     expect(deletes(server!)).toHaveLength(0);
   });
 });

@@ -26,7 +26,17 @@ const script = (): ScriptTurn[] => [
 ];
 
 function project(protocol: WireProtocol, s: ModelServer, model: Record<string, unknown>, providerJson?: unknown) {
-  const p = headlessProject({ protocol, base_url: s.baseUrl(protocol), model: 'm', max_tokens: 256, budget: { context_window: 1_000_000 }, ...model }, { 'a.txt': 'text\n' });
+  const p = headlessProject(
+    {
+      protocol,
+      base_url: s.baseUrl(protocol),
+      model: 'm',
+      max_tokens: 256,
+      budget: { context_window: 1_000_000 },
+      ...model,
+    },
+    { 'a.txt': 'text\n' },
+  );
   writeFileSync(join(p.dir, 'shot.png'), PNG);
   if (providerJson !== undefined) writeFileSync(join(p.conf, 'provider.json'), JSON.stringify(providerJson));
   return p;
@@ -38,7 +48,12 @@ const uploads = (s: ModelServer) => s.requests.filter((r) => r.method === 'POST'
 describe.each(['responses', 'anthropic'] as WireProtocol[])('provider Files over %s (headless i)', (protocol) => {
   it('uploads the image once and references it by file_id in the next three requests', async () => {
     server = await startModelServer({ script: script(), files: {} });
-    const p = project(protocol, server, { provider_operations: true }, { images: 'files', account_scope: 'test-account', expires_after_seconds: 86_400 });
+    const p = project(
+      protocol,
+      server,
+      { provider_operations: true },
+      { images: 'files', account_scope: 'test-account', expires_after_seconds: 86_400 },
+    );
     const { code, stderr } = await p.run(['-p', 'Look at shot.png']);
     expect(server.failures).toEqual([]);
     expect(stderr).not.toContain('N_PROVIDER');
@@ -55,12 +70,20 @@ describe.each(['responses', 'anthropic'] as WireProtocol[])('provider Files over
       expect(r.rawBody.length).toBeLessThan(B64.length);
     }
     if (protocol === 'anthropic') expect(requests[1]!.headers['anthropic-beta']).toBe('files-api-2025-04-14');
-    const registry = JSON.parse(readFileSync(join(p.root, 'data', 'workspaces', readdirOne(join(p.root, 'data', 'workspaces')), 'provider-files.json'), 'utf8'));
+    const registry = JSON.parse(
+      readFileSync(
+        join(p.root, 'data', 'workspaces', readdirOne(join(p.root, 'data', 'workspaces')), 'provider-files.json'),
+        'utf8',
+      ),
+    );
     expect(registry.records).toMatchObject([{ scope: 'test-account', file_id: file!.id, bytes: PNG.length }]);
   });
 
   it('uploads again once when the vendor says the file is gone, and once when the local record expired', async () => {
-    server = await startModelServer({ script: (_r, i) => (i % 4 === 0 ? script()[0]! : i % 4 === 3 ? { text: 'Done.' } : script()[1]!), files: {} });
+    server = await startModelServer({
+      script: (_r, i) => (i % 4 === 0 ? script()[0]! : i % 4 === 3 ? { text: 'Done.' } : script()[1]!),
+      files: {},
+    });
     const p = project(protocol, server, { provider_operations: true }, { images: 'files' });
     expect((await p.run(['--session-name', 's', '-p', 'Look at shot.png'])).code).toBe(0);
     expect(uploads(server)).toHaveLength(1);
@@ -78,7 +101,9 @@ describe.each(['responses', 'anthropic'] as WireProtocol[])('provider Files over
     const before = server.requests.length;
     expect((await p.run(['--session-name', 's', '-p', 'Once more'])).code).toBe(0);
     expect(uploads(server)).toHaveLength(3);
-    expect(server.requests.slice(before).filter((r) => r.protocol !== null && r.rawBody.includes('"file_id"'))).toHaveLength(4);
+    expect(
+      server.requests.slice(before).filter((r) => r.protocol !== null && r.rawBody.includes('"file_id"')),
+    ).toHaveLength(4);
     expect(server.failures).toEqual([]);
   });
 
@@ -115,7 +140,12 @@ function readdirOne(dir: string): string {
 describe('gc_expired (optional lifecycle, headless i)', () => {
   async function expiredUpload(model: Record<string, unknown>) {
     server = await startModelServer({ script: [...script(), ...script()], files: {} });
-    const p = project('responses', server, { provider_operations: true, ...model }, { images: 'files', expires_after_seconds: 3600, gc_expired: true });
+    const p = project(
+      'responses',
+      server,
+      { provider_operations: true, ...model },
+      { images: 'files', expires_after_seconds: 3600, gc_expired: true },
+    );
     expect((await p.run(['--session-name', 's', '-p', 'Look at shot.png'])).code).toBe(0);
     const dir = join(p.root, 'data', 'workspaces', readdirOne(join(p.root, 'data', 'workspaces')));
     const reg = JSON.parse(readFileSync(join(dir, 'provider-files.json'), 'utf8'));

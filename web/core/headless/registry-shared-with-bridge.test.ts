@@ -46,15 +46,32 @@ function setup(): Setup {
   cleanups.push(() => rmSync(base, { recursive: true, force: true }));
   const project = join(base, 'project');
   mkdirSync(project);
-  const env = { PATH: process.env.PATH ?? '', HOME: base, I_CONFIG_DIR: join(base, 'config'), I_DATA_DIR: join(base, 'data'), I_CACHE_DIR: join(base, 'cache'), I_RUNTIME_DIR: join(base, 'runtime') };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: base,
+    I_CONFIG_DIR: join(base, 'config'),
+    I_DATA_DIR: join(base, 'data'),
+    I_CACHE_DIR: join(base, 'cache'),
+    I_RUNTIME_DIR: join(base, 'runtime'),
+  };
   mkdirSync(env.I_CONFIG_DIR);
   const manifest = join(base, 'manifest.json');
-  const tool = { name: 'workspace_info', description: 'The workspace and its id as the worker sees them.', parameters: { type: 'object', properties: {} }, exec: [process.execPath, exampleWorker] };
+  const tool = {
+    name: 'workspace_info',
+    description: 'The workspace and its id as the worker sees them.',
+    parameters: { type: 'object', properties: {} },
+    exec: [process.execPath, exampleWorker],
+  };
   writeFileSync(manifest, JSON.stringify({ tools: [tool] }));
   return { base, project, env, manifest };
 }
 
-function runNode(script: string, args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runNode(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const child = spawn(process.execPath, [join(outDir, script), ...args], { cwd, env });
     let stdout = '';
@@ -74,7 +91,11 @@ async function iPathsId(s: Setup, dir = s.project): Promise<string> {
 
 /** Starts the real i-bridge rooted at the project; resolves with its URL and local token (runtime/bridge.json). */
 async function startBridge(s: Setup): Promise<{ url: string; token: string }> {
-  const child = spawn(process.execPath, [join(outDir, 'i-bridge.js'), '--port', '0', '--root', s.project, '--manifest', s.manifest, '--no-settings'], { cwd: s.project, env: s.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [join(outDir, 'i-bridge.js'), '--port', '0', '--root', s.project, '--manifest', s.manifest, '--no-settings'],
+    { cwd: s.project, env: s.env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -88,7 +109,11 @@ async function startBridge(s: Setup): Promise<{ url: string; token: string }> {
   const deadline = Date.now() + 15_000;
   for (;;) {
     try {
-      const info = JSON.parse(readFileSync(join(s.env.I_RUNTIME_DIR!, 'bridge.json'), 'utf8')) as { url: string; token: string; pid: number };
+      const info = JSON.parse(readFileSync(join(s.env.I_RUNTIME_DIR!, 'bridge.json'), 'utf8')) as {
+        url: string;
+        token: string;
+        pid: number;
+      };
       if (info.pid === child.pid) return info;
     } catch {
       // not written yet
@@ -124,19 +149,38 @@ describe('one workspace id for a folder, from i-bridge and from i', () => {
     const fromI = await iPathsId(s);
     expect(fromI).toMatch(UUID);
     expect(await bridgeWorkspaceId(await startBridge(s), s.project)).toBe(fromI);
-    const registry = JSON.parse(readFileSync(join(s.env.I_DATA_DIR!, 'workspaces.json'), 'utf8')) as { workspaces: Record<string, string> };
+    const registry = JSON.parse(readFileSync(join(s.env.I_DATA_DIR!, 'workspaces.json'), 'utf8')) as {
+      workspaces: Record<string, string>;
+    };
     expect(Object.values(registry.workspaces)).toEqual([fromI]);
   }, 60_000);
 
   /** Runs `i` with a native workspace_info tool (private bridge) and returns the workspace_id its worker saw. */
   async function idSeenByNativeTool(s: Setup, extra: string[]): Promise<string | undefined> {
-    const server: ModelServer = await startModelServer({ script: [{ toolCalls: [{ name: 'workspace_info', arguments: {} }] }, { text: 'done' }] });
+    const server: ModelServer = await startModelServer({
+      script: [{ toolCalls: [{ name: 'workspace_info', arguments: {} }] }, { text: 'done' }],
+    });
     cleanups.push(() => server.close());
     const model = join(s.base, 'model.json');
-    writeFileSync(model, JSON.stringify({ base_url: server.baseUrl('openai'), model: 'scripted', budget: { context_window: 128000 }, plugins: s.manifest }));
-    const r = await runNode('i.js', ['-C', s.project, '--config', model, '--yolo', ...extra, '-p', 'which workspace?'], s.env, s.base);
+    writeFileSync(
+      model,
+      JSON.stringify({
+        base_url: server.baseUrl('openai'),
+        model: 'scripted',
+        budget: { context_window: 128000 },
+        plugins: s.manifest,
+      }),
+    );
+    const r = await runNode(
+      'i.js',
+      ['-C', s.project, '--config', model, '--yolo', ...extra, '-p', 'which workspace?'],
+      s.env,
+      s.base,
+    );
     expect(r.code, r.stderr).toBe(0);
-    const toolMessage = (server.requests[1]!.body!.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'tool')!;
+    const toolMessage = (server.requests[1]!.body!.messages as Array<{ role: string; content: string }>).find(
+      (m) => m.role === 'tool',
+    )!;
     return /"workspace_id":"([0-9a-f-]{36})"/.exec(toolMessage.content)?.[1];
   }
 
@@ -147,8 +191,10 @@ describe('one workspace id for a folder, from i-bridge and from i', () => {
     expect(await iPathsId(s)).toBe(seen);
   }, 60_000);
 
-  it('with --workspace-id, the private bridge\'s workers see that id too', async () => {
+  it("with --workspace-id, the private bridge's workers see that id too", async () => {
     const s = setup();
-    expect(await idSeenByNativeTool(s, ['--workspace-id', '0F0E0D0C-0B0A-4908-8706-050403020100'])).toBe('0f0e0d0c-0b0a-4908-8706-050403020100');
+    expect(await idSeenByNativeTool(s, ['--workspace-id', '0F0E0D0C-0B0A-4908-8706-050403020100'])).toBe(
+      '0f0e0d0c-0b0a-4908-8706-050403020100',
+    );
   }, 60_000);
 });

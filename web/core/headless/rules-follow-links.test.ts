@@ -36,7 +36,15 @@ async function run(toolCall: { name: string; arguments: Record<string, unknown> 
   writeFileSync(join(dir, 'docs', 'a.md'), 'a\n');
   symlinkSync('secrets', join(dir, 'notes'));
   symlinkSync('../src', join(dir, 'docs', 'lnk'));
-  writeFileSync(join(conf, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256 }));
+  writeFileSync(
+    join(conf, 'model.json'),
+    JSON.stringify({
+      budget: { context_window: 1_000_000 },
+      base_url: server.baseUrl('openai'),
+      model: 'm',
+      max_tokens: 256,
+    }),
+  );
   writeFileSync(join(conf, 'approval.json'), JSON.stringify(RULES));
   let stdout = '';
   await runCli({
@@ -65,7 +73,10 @@ describe('headless i: approval rules and symbolic links', () => {
   });
 
   it('does not let "allow edit on docs/**" cover docs/lnk -> ../src: without a person it is not run', async () => {
-    const linked = await run({ name: 'edit', arguments: { path: 'docs/lnk/main.ts', old_string: 'a', new_string: 'b' } }, []);
+    const linked = await run(
+      { name: 'edit', arguments: { path: 'docs/lnk/main.ts', old_string: 'a', new_string: 'b' } },
+      [],
+    );
     expect(linked.result.output).toContain('E_APPROVAL_REQUIRED');
     expect(linked.file('src/main.ts')).toBe('a\n');
     await server?.close();

@@ -2,15 +2,43 @@
 // session, run one turn of the same core the app uses, print the answer or NDJSON events, return the exit code.
 import { promises as fsp } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { openSessionForTurn, RESULT_STORE_LIMITS, runTurn, SESSION_RESULT_STORE_LIMITS, sessionResultViews, transportStream, turnResultViews } from '../agent';
+import {
+  openSessionForTurn,
+  RESULT_STORE_LIMITS,
+  runTurn,
+  SESSION_RESULT_STORE_LIMITS,
+  sessionResultViews,
+  transportStream,
+  turnResultViews,
+} from '../agent';
 import { profileHooks, type ProfileHooks } from '../agent';
 import type { ModelSettings, TurnResult } from '../agent';
 import type { ApprovalSettings } from '../approval';
-import { escapeControls, escapeProse, HarnessError, stringifyForTerminal, toErrorData, type ErrorData } from '../contracts';
+import {
+  escapeControls,
+  escapeProse,
+  HarnessError,
+  stringifyForTerminal,
+  toErrorData,
+  type ErrorData,
+} from '../contracts';
 import { HookPipeline } from '../hooks';
 import { createMemoryContentStore } from '../context';
-import { approvalUnderProfile, builtinModules, checkProfileConfig, parseCacheConfig, resolveSystemPrompt, withWireProtocol } from '../modules';
-import { createNodeStatsStore, loadBoundModules, loadCompactConfig, loadNodeModules, type NodeModules } from '../modules/node';
+import {
+  approvalUnderProfile,
+  builtinModules,
+  checkProfileConfig,
+  parseCacheConfig,
+  resolveSystemPrompt,
+  withWireProtocol,
+} from '../modules';
+import {
+  createNodeStatsStore,
+  loadBoundModules,
+  loadCompactConfig,
+  loadNodeModules,
+  type NodeModules,
+} from '../modules/node';
 import { readJsonFile } from '../../../plugin-host/fs/node';
 import { projectFolder } from './flags';
 import type { Message } from '../contracts';
@@ -66,11 +94,18 @@ export function cliErrorData(error: unknown, fallbackCode: string): ErrorData {
  * meets none of that, so the same codes get a sentence about what the person here can check: the server and
  * base_url, or the environment variable named by api_key_env.
  */
-export function headlessErrorData(error: ErrorData, config: Pick<ModelConfig, 'base_url' | 'api_key_env' | 'budget'>, configFile: string): ErrorData {
+export function headlessErrorData(
+  error: ErrorData,
+  config: Pick<ModelConfig, 'base_url' | 'api_key_env' | 'budget'>,
+  configFile: string,
+): ErrorData {
   const d = (error.data ?? {}) as Record<string, unknown>;
   if (error.code === 'E_NETWORK' && d.route !== 'bridge') {
     const detail = typeof d.detail === 'string' && d.detail ? ` (${d.detail})` : '';
-    return { ...error, message: `The connection to ${String(d.origin ?? config.base_url)} failed${detail}. Check that the model server runs and that base_url in ${configFile} is right, then try again.` };
+    return {
+      ...error,
+      message: `The connection to ${String(d.origin ?? config.base_url)} failed${detail}. Check that the model server runs and that base_url in ${configFile} is right, then try again.`,
+    };
   }
   if (error.code === 'E_PROVIDER_AUTH') {
     const said = typeof d.provider_message === 'string' ? `: ${d.provider_message}` : '';
@@ -80,9 +115,13 @@ export function headlessErrorData(error: ErrorData, config: Pick<ModelConfig, 'b
     return { ...error, message: `The provider refused the request (${String(d.status ?? 'auth')}${said}). ${fix}` };
   }
   // The loop's own sentences name the app's settings; add where the same setting lives for headless i.
-  if (error.code === 'E_STEP_LIMIT') return { ...error, message: `${error.message} Here the limit is --max-steps N (1-1000, default 50).` };
+  if (error.code === 'E_STEP_LIMIT')
+    return { ...error, message: `${error.message} Here the limit is --max-steps N (1-1000, default 50).` };
   if (error.code === 'E_CONTEXT_BUDGET' && config.budget?.context_window !== undefined) {
-    return { ...error, message: `${error.message} If the model's window is larger, raise budget.context_window (now ${config.budget.context_window}) in ${configFile}.` };
+    return {
+      ...error,
+      message: `${error.message} If the model's window is larger, raise budget.context_window (now ${config.budget.context_window}) in ${configFile}.`,
+    };
   }
   return error;
 }
@@ -126,9 +165,16 @@ async function recoverNamed(io: CliIo, args: ReturnType<typeof parseArgs>): Prom
   checkSessionName(name);
   checkSessionName(target);
   const root = join(workspace, '.i', 'sessions');
-  const store = createFileSessionStore({ root, workspace, workspaceId: await runWorkspaceId(io, workspace, args.workspaceId) });
+  const store = createFileSessionStore({
+    root,
+    workspace,
+    workspaceId: await runWorkspaceId(io, workspace, args.workspaceId),
+  });
   const r = await recoverSession(store, name, { newId: target });
-  const cut = r.cut > 0 ? ` The ${r.cut} intact message(s) after it were left out: they end on a tool call whose results were lost.` : '';
+  const cut =
+    r.cut > 0
+      ? ` The ${r.cut} intact message(s) after it were left out: they end on a tool call whose results were lost.`
+      : '';
   return (
     `Recovered the session "${name}" into the new session "${target}" (${join(root, target)}): ${r.kept} message(s) kept, ` +
     `up to the last complete step before the damage (entries 0–${r.intactEntries - 1} of 0–${r.committedEntries - 1} were intact).${cut}\n` +
@@ -143,7 +189,13 @@ async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<P
   if (args.sessionName !== null) checkSessionName(args.sessionName);
   // A relative --config is resolved from the current directory, not from -C (the person typed it here).
   const configFile = args.config !== null ? resolve(io.cwd, args.config) : join(paths.config_dir, 'config.json');
-  if (args.config === null && !(await fsp.stat(configFile).then(() => true, () => false))) {
+  if (
+    args.config === null &&
+    !(await fsp.stat(configFile).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     // A newcomer's first run: say what the file is and how to make one, not just ENOENT.
     throw new HarnessError(
       'E_CONFIG_MISSING',
@@ -159,7 +211,11 @@ async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<P
   if (config.api_key_env) {
     apiKey = io.env[config.api_key_env];
     if (!apiKey) {
-      throw new HarnessError('E_API_KEY_MISSING', `The environment variable ${config.api_key_env} (api_key_env in ${configFile}) is not set. Export the key in it, or remove api_key_env for a local server without auth.`, { name: config.api_key_env });
+      throw new HarnessError(
+        'E_API_KEY_MISSING',
+        `The environment variable ${config.api_key_env} (api_key_env in ${configFile}) is not set. Export the key in it, or remove api_key_env for a local server without auth.`,
+        { name: config.api_key_env },
+      );
     }
   }
   const approval = await loadApproval(paths.config_dir, args.yolo);
@@ -167,17 +223,34 @@ async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<P
 }
 
 function modelSettings(config: ModelConfig, budget: BudgetSettings | null): ModelSettings {
-  return { protocol: config.protocol, base_url: config.base_url, model: config.model, max_tokens: config.max_tokens, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, budget, provider: config.provider };
+  return {
+    protocol: config.protocol,
+    base_url: config.base_url,
+    model: config.model,
+    max_tokens: config.max_tokens,
+    use_max_tokens: config.use_max_tokens,
+    extra_body: config.extra_body,
+    budget,
+    provider: config.provider,
+  };
 }
 
 /** The `responses` module sends protocol openai to the Responses API (modules/profiles/module-effects.ts). */
-const wireModel = (model: ModelSettings, modules: NodeModules) => withWireProtocol(model, builtinModules(modules.selection, modules.bindings));
+const wireModel = (model: ModelSettings, modules: NodeModules) =>
+  withWireProtocol(model, builtinModules(modules.selection, modules.bindings));
 
 /**
  * The profile's budget/compact/cache hooks: compact.json and cache.json from config_dir (read only when their
  * module runs), cache statistics under data_dir/workspaces/<workspace id>/ (cache.json `stats`).
  */
-async function loadProfileHooks(paths: AppPaths, workspaceId: string, modules: NodeModules, model: ModelSettings, config: ModelConfig, configFile: string): Promise<ProfileHooks> {
+async function loadProfileHooks(
+  paths: AppPaths,
+  workspaceId: string,
+  modules: NodeModules,
+  model: ModelSettings,
+  config: ModelConfig,
+  configFile: string,
+): Promise<ProfileHooks> {
   const active = builtinModules(modules.selection, modules.bindings);
   const compactOn = active.has('compact') || (model.protocol === 'responses' && active.has('responses-compact'));
   const compact = compactOn ? await loadCompactConfig(paths.config_dir) : undefined;
@@ -188,9 +261,22 @@ async function loadProfileHooks(paths: AppPaths, workspaceId: string, modules: N
   if (active.has('cache')) {
     const file = join(paths.config_dir, 'cache.json');
     const config = parseCacheConfig(await readJsonFile(file), file);
-    cache = { config, store: createNodeStatsStore({ stateRoot: join(paths.data_dir, 'workspaces', workspaceId), stats: config.stats, namespace: config.namespace }) };
+    cache = {
+      config,
+      store: createNodeStatsStore({
+        stateRoot: join(paths.data_dir, 'workspaces', workspaceId),
+        stats: config.stats,
+        namespace: config.namespace,
+      }),
+    };
   }
-  return profileHooks({ selection: modules.selection, bindings: modules.bindings, model, ...(compact ? { compact } : {}), ...(cache ? { cache } : {}) });
+  return profileHooks({
+    selection: modules.selection,
+    bindings: modules.bindings,
+    model,
+    ...(compact ? { compact } : {}),
+    ...(cache ? { cache } : {}),
+  });
 }
 
 /** Runs the CLI; the private i-bridge of native workers (plugins, provider) is stopped however the run ends. */
@@ -247,12 +333,23 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   if (args.prompt === '-') {
     // `-p -`: the prompt comes from standard input (a file, a heredoc, another command's output).
     try {
-      if (!io.readStdin) throw new HarnessError('E_USAGE', '-p - reads the prompt from standard input, which this caller does not provide. Pass the prompt text after -p.');
+      if (!io.readStdin)
+        throw new HarnessError(
+          'E_USAGE',
+          '-p - reads the prompt from standard input, which this caller does not provide. Pass the prompt text after -p.',
+        );
       args.prompt = await io.readStdin();
     } catch (error) {
       return fail(cliErrorData(error, 'E_USAGE'), EXIT_USAGE);
     }
-    if (args.prompt.trim() === '') return fail({ code: 'E_USAGE', message: 'The prompt from standard input (-p -) is empty. Pipe the question in, e.g. `echo "..." | i -p -`.' }, EXIT_USAGE);
+    if (args.prompt.trim() === '')
+      return fail(
+        {
+          code: 'E_USAGE',
+          message: 'The prompt from standard input (-p -) is empty. Pipe the question in, e.g. `echo "..." | i -p -`.',
+        },
+        EXIT_USAGE,
+      );
   }
 
   let prep: Prepared;
@@ -264,7 +361,14 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   const { config, budget, approval, workspace, apiKey } = prep;
   let native: NativeWorkers;
   try {
-    native = slot.native = await startNativeWorkers({ config, configFile: prep.configFile, workspace, env: io.env, bound: await loadBoundModules(resolveAppPaths(io.env).config_dir), ...(args.workspaceId !== null ? { workspaceId: checkExplicitWorkspaceId(args.workspaceId) } : {}) });
+    native = slot.native = await startNativeWorkers({
+      config,
+      configFile: prep.configFile,
+      workspace,
+      env: io.env,
+      bound: await loadBoundModules(resolveAppPaths(io.env).config_dir),
+      ...(args.workspaceId !== null ? { workspaceId: checkExplicitWorkspaceId(args.workspaceId) } : {}),
+    });
   } catch (error) {
     return fail(cliErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
   }
@@ -280,14 +384,26 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     workspaceId = await runWorkspaceId(io, workspace, args.workspaceId); // the registry's UUID, shared with i-bridge
     // The workspace write policy for every writer of the run: .git refused unless --allow-git-writes.
     // blockingCalls: the CLI's event loop has little else to do while a tool runs (plugin-host/fs/node-read-file.ts).
-    fs = protectWrites(await createNodeWorkspaceFs({ root: workspace, access: 'read-write', blockingCalls: true }), { allowGitWrites: args.allowGitWrites });
+    fs = protectWrites(await createNodeWorkspaceFs({ root: workspace, access: 'read-write', blockingCalls: true }), {
+      allowGitWrites: args.allowGitWrites,
+    });
     // The profile's modules from config_dir (plugins.json, bindings.json, web.json, skills.json, prompts.json);
     // memory under data_dir/workspaces/<workspace id>/. A bad file is a configuration error (exit 2).
     const paths = resolveAppPaths(io.env);
     modules = await loadNodeModules({ configDir: paths.config_dir, dataDir: paths.data_dir, fs, env: io.env });
     // `{{workspace}}` is the folder's real path here (the browser, without paths, uses the folder's name).
-    systemPrompt = resolveSystemPrompt({ workspace, ...(modules.systemPrompt !== undefined ? { replacement: modules.systemPrompt } : {}) });
-    profile = await loadProfileHooks(paths, workspaceId, modules, wireModel(modelSettings(config, budget), modules), config, prep.configFile);
+    systemPrompt = resolveSystemPrompt({
+      workspace,
+      ...(modules.systemPrompt !== undefined ? { replacement: modules.systemPrompt } : {}),
+    });
+    profile = await loadProfileHooks(
+      paths,
+      workspaceId,
+      modules,
+      wireModel(modelSettings(config, budget), modules),
+      config,
+      prep.configFile,
+    );
   } catch (error) {
     return fail(cliErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
   }
@@ -301,37 +417,74 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   if (args.sessionName !== null) {
     try {
       const store = createFileSessionStore({ root: join(workspace, '.i', 'sessions'), workspace, workspaceId });
-      const opened = await openSessionForTurn(store, args.sessionName, hooks, io.signal, args.compact !== null ? {} : { createTitle: args.prompt!.slice(0, 80) });
+      const opened = await openSessionForTurn(
+        store,
+        args.sessionName,
+        hooks,
+        io.signal,
+        args.compact !== null ? {} : { createTitle: args.prompt!.slice(0, 80) },
+      );
       history = opened.history;
       session = opened.sink;
       // Every file this turn's tools write or delete is recorded in the session folder (--changes, --revert).
-      checkpoints = await headlessCheckpoints(workspace, args.sessionName, (text) => io.stderr(`warning: ${line(text)}\n`));
+      checkpoints = await headlessCheckpoints(workspace, args.sessionName, (text) =>
+        io.stderr(`warning: ${line(text)}\n`),
+      );
     } catch (error) {
       const e = cliErrorData(error, 'E_SESSION_FAILED');
       const folder = join(workspace, '.i', 'sessions', args.sessionName);
       // Only --compact opens without creating: there is nothing to compact in a session that does not exist.
-      if (e.code === 'E_SESSION_NOT_FOUND') return fail({ ...e, message: `${e.message} --compact works on a saved session: check --session-name and -C (sessions are in ${join(workspace, '.i', 'sessions')}).` }, EXIT_USAGE);
+      if (e.code === 'E_SESSION_NOT_FOUND')
+        return fail(
+          {
+            ...e,
+            message: `${e.message} --compact works on a saved session: check --session-name and -C (sessions are in ${join(workspace, '.i', 'sessions')}).`,
+          },
+          EXIT_USAGE,
+        );
       // A store error from Node (a missing log.ndjson, a file where the folder should be) names no fix; add one.
-      return fail(e.code === 'E_SESSION_FAILED' ? { ...e, message: `Cannot open the session "${args.sessionName}" at ${folder} (${e.message}). Move away what blocks it — a file where a folder of that path should be, or a session folder without log.ndjson (nothing was changed) — or choose another --session-name.` } : e, EXIT_USAGE);
+      return fail(
+        e.code === 'E_SESSION_FAILED'
+          ? {
+              ...e,
+              message: `Cannot open the session "${args.sessionName}" at ${folder} (${e.message}). Move away what blocks it — a file where a folder of that path should be, or a session folder without log.ndjson (nothing was changed) — or choose another --session-name.`,
+            }
+          : e,
+        EXIT_USAGE,
+      );
     }
   }
 
   if (args.sessionFile !== null) {
     const file = resolve(io.cwd, args.sessionFile);
     try {
-      ({ history, sink: session } = await openSessionForTurn(createSessionFileStore({ file, workspaceId, workspace }), file, hooks, io.signal, { createTitle: args.prompt!.slice(0, 80) }));
+      ({ history, sink: session } = await openSessionForTurn(
+        createSessionFileStore({ file, workspaceId, workspace }),
+        file,
+        hooks,
+        io.signal,
+        { createTitle: args.prompt!.slice(0, 80) },
+      ));
     } catch (error) {
       return fail(cliErrorData(error, 'E_SESSION_FAILED'), EXIT_USAGE);
     }
     // Said every run: a session file keeps the conversation only (session-file.ts), unlike --session-name.
-    io.stderr(`warning: ${line(`--session FILE keeps the conversation only: this run's file changes are not recorded for --changes/--revert, and long tool results can be paged back during this run only. Use --session-name NAME to keep both.`)}\n`);
+    io.stderr(
+      `warning: ${line(`--session FILE keeps the conversation only: this run's file changes are not recorded for --changes/--revert, and long tool results can be paged back during this run only. Use --session-name NAME to keep both.`)}\n`,
+    );
   }
 
   // Bounded tool-result views (seed 002): with a session, references last the session (its content/ folder, read
   // by later runs too); without one, the full text stays in memory for this run only.
   const results =
     args.sessionName !== null
-      ? sessionResultViews({ store: createFileContentStore({ ...SESSION_RESULT_STORE_LIMITS, dir: join(workspace, '.i', 'sessions', args.sessionName, 'content') }), sessionId: args.sessionName })
+      ? sessionResultViews({
+          store: createFileContentStore({
+            ...SESSION_RESULT_STORE_LIMITS,
+            dir: join(workspace, '.i', 'sessions', args.sessionName, 'content'),
+          }),
+          sessionId: args.sessionName,
+        })
       : turnResultViews({ store: createMemoryContentStore(RESULT_STORE_LIMITS), sessionId: `run-${process.pid}` });
   const tools = createHeadlessTools([...modules.tools, results.tool]);
   for (const tool of native.tools) {
@@ -346,14 +499,43 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
   let plans: PlanContext | null;
   try {
     const appPaths = resolveAppPaths(io.env);
-    files = await headlessProviderFiles({ configDir: appPaths.config_dir, dataDir: appPaths.data_dir, workspaceId, config, apiKey, ...(io.fetch ? { fetch: io.fetch } : {}) });
-    plans = native.adapter ? await headlessOperationPlans({ configDir: appPaths.config_dir, dataDir: appPaths.data_dir, workspaceId, config, apiKey, ...(io.fetch ? { fetch: io.fetch } : {}) }) : null;
+    files = await headlessProviderFiles({
+      configDir: appPaths.config_dir,
+      dataDir: appPaths.data_dir,
+      workspaceId,
+      config,
+      apiKey,
+      ...(io.fetch ? { fetch: io.fetch } : {}),
+    });
+    plans = native.adapter
+      ? await headlessOperationPlans({
+          configDir: appPaths.config_dir,
+          dataDir: appPaths.data_dir,
+          workspaceId,
+          config,
+          apiKey,
+          ...(io.fetch ? { fetch: io.fetch } : {}),
+        })
+      : null;
   } catch (error) {
     return fail(cliErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
   }
   // A provider worker's operation plans run only under provider_operations (seed 003; without it they are refused).
-  const streamOptions = { apiKeyName: config.api_key_env, getSecret: () => apiKey, ...(io.fetch ? { fetch: io.fetch } : {}), ...(native.adapter ? { adapter: native.adapter } : {}) };
-  if (json) emit({ type: 'start', version: 1, session: args.sessionName, protocol: config.protocol, model: config.model, workspace });
+  const streamOptions = {
+    apiKeyName: config.api_key_env,
+    getSecret: () => apiKey,
+    ...(io.fetch ? { fetch: io.fetch } : {}),
+    ...(native.adapter ? { adapter: native.adapter } : {}),
+  };
+  if (json)
+    emit({
+      type: 'start',
+      version: 1,
+      session: args.sessionName,
+      protocol: config.protocol,
+      model: config.model,
+      workspace,
+    });
   const stream = runTurn(
     {
       // The tool protocol only changes how requests carry tools and results (web/core/agent/json-actions).
@@ -384,14 +566,17 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     if (json) {
       const out = toJsonEvent(event);
       if (out?.type === 'error') emit({ ...out, error: present(out.error) });
-      else if (out?.type === 'retry' && out.reason.startsWith('E_NETWORK:')) emit({ ...out, reason: `E_NETWORK: no answer from ${config.base_url}; trying again.` });
+      else if (out?.type === 'retry' && out.reason.startsWith('E_NETWORK:'))
+        emit({ ...out, reason: `E_NETWORK: no answer from ${config.base_url}; trying again.` });
       else if (out) emit(out);
     } else if (event.type === 'tool-result') {
       io.stderr(`[${line(event.name)}] ${event.error ? `refused/failed: ${line(event.code ?? 'error')}` : 'ok'}\n`);
     } else if (event.type === 'compacted') {
       const c = event.compaction;
       const focus = c.focus ? ` Focus: ${line(c.focus)}.` : '';
-      io.stdout(`Compacted the session "${args.sessionName}": ${c.folded_messages} messages (${c.folded_tool_results} tool results) folded into a summary, about ${c.tokens_before} → ${c.tokens_after} tokens.${focus}\n\n${escapeProse(event.summary)}\n`);
+      io.stdout(
+        `Compacted the session "${args.sessionName}": ${c.folded_messages} messages (${c.folded_tool_results} tool results) folded into a summary, about ${c.tokens_before} → ${c.tokens_after} tokens.${focus}\n\n${escapeProse(event.summary)}\n`,
+      );
     } else if (event.type === 'warning') {
       io.stderr(`warning ${line(event.error.code)}: ${line(event.error.message)}\n`);
     }
@@ -403,7 +588,8 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
     const text = escapeProse(result.text);
     if (text) io.stdout(text.endsWith('\n') ? text : `${text}\n`);
     if (result.error) errorLine(present(result.error));
-    else if (result.stopReason !== 'stop') errorLine({ code: 'E_TURN_INCOMPLETE', message: incompleteMessage(result.stopReason, config, prep.configFile) });
+    else if (result.stopReason !== 'stop')
+      errorLine({ code: 'E_TURN_INCOMPLETE', message: incompleteMessage(result.stopReason, config, prep.configFile) });
   }
   return result.stopReason === 'stop' && !result.error ? EXIT_OK : EXIT_TURN_FAILED;
 }

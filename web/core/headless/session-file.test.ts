@@ -25,7 +25,13 @@ const tempDir = () => {
   return d;
 };
 const model = () => ({ base_url: server!.baseUrl('openai'), model: 'scripted', budget: { context_window: 128_000 } });
-type Doc = { format: string; workspace_id: string; workspace: string; checkpointSeq: number; messages: Array<{ role: string; content: unknown }> };
+type Doc = {
+  format: string;
+  workspace_id: string;
+  workspace: string;
+  checkpointSeq: number;
+  messages: Array<{ role: string; content: unknown }>;
+};
 /** The file, its messages without the system prompt (saved too, as in a --session-name session). */
 const readDoc = (file: string) => {
   const doc = JSON.parse(readFileSync(file, 'utf8')) as Doc;
@@ -39,18 +45,29 @@ describe('i --session FILE', () => {
     const file = join(tempDir(), 'chat.json');
     const first = await p.run(['--session', file, '-p', 'My name is Ada.']);
     // The one line said every run: a session file keeps no undo records and no references past the run.
-    expect(first.stderr).toBe('warning: --session FILE keeps the conversation only: this run\'s file changes are not recorded for --changes/--revert, and long tool results can be paged back during this run only. Use --session-name NAME to keep both.\n');
+    expect(first.stderr).toBe(
+      "warning: --session FILE keeps the conversation only: this run's file changes are not recorded for --changes/--revert, and long tool results can be paged back during this run only. Use --session-name NAME to keep both.\n",
+    );
     expect(first.code).toBe(0);
     const doc = readDoc(file);
     expect(doc.format).toBe(SESSION_FILE_FORMAT);
     expect(doc.workspace_id).toBe(testWorkspaceId(join(p.root, 'data'), p.dir)); // the registry's UUID
-    expect(doc.messages.map((m) => [m.role, m.content])).toEqual([['user', 'My name is Ada.'], ['assistant', 'Hello, Ada.']]);
+    expect(doc.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'My name is Ada.'],
+      ['assistant', 'Hello, Ada.'],
+    ]);
 
     const second = await p.run(['--session', file, '-p', 'What is my name?']);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('Your name is Ada.');
-    const sent = (server.requests[1]!.body!.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role !== 'system');
-    expect(sent.map((m) => [m.role, m.content])).toEqual([['user', 'My name is Ada.'], ['assistant', 'Hello, Ada.'], ['user', 'What is my name?']]);
+    const sent = (server.requests[1]!.body!.messages as Array<{ role: string; content: unknown }>).filter(
+      (m) => m.role !== 'system',
+    );
+    expect(sent.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'My name is Ada.'],
+      ['assistant', 'Hello, Ada.'],
+      ['user', 'What is my name?'],
+    ]);
     expect(readDoc(file).messages).toHaveLength(4);
   });
 
@@ -92,41 +109,83 @@ describe('i --session FILE', () => {
 
   it('refuses a checkpoint when another run moved the file on meanwhile', async () => {
     const file = join(tempDir(), 's.json');
-    const store = createSessionFileStore({ file, workspaceId: '0f0e0d0c-0b0a-4908-8706-050403020100', workspace: '/p' });
+    const store = createSessionFileStore({
+      file,
+      workspaceId: '0f0e0d0c-0b0a-4908-8706-050403020100',
+      workspace: '/p',
+    });
     const info = await store.create({ title: 't' });
     await store.commit(info.id, [{ kind: 'message', message: { role: 'user', content: 'a' } }], info.checkpointSeq);
-    await expect(store.commit(info.id, [{ kind: 'message', message: { role: 'user', content: 'b' } }], info.checkpointSeq)).rejects.toMatchObject({ code: 'E_SESSION_CONFLICT' });
+    await expect(
+      store.commit(info.id, [{ kind: 'message', message: { role: 'user', content: 'b' } }], info.checkpointSeq),
+    ).rejects.toMatchObject({ code: 'E_SESSION_CONFLICT' });
     expect((await store.load(info.id)).messages).toEqual([{ role: 'user', content: 'a' }]);
   });
 
   it('refuses to grow the file past its size cap, keeping the last checkpoint, and to read a file over it', async () => {
     const file = join(tempDir(), 'big.json');
-    const store = createSessionFileStore({ file, workspaceId: '0f0e0d0c-0b0a-4908-8706-050403020100', workspace: '/p', maxBytes: 4000 });
+    const store = createSessionFileStore({
+      file,
+      workspaceId: '0f0e0d0c-0b0a-4908-8706-050403020100',
+      workspace: '/p',
+      maxBytes: 4000,
+    });
     const info = await store.create({ title: 't' });
-    const saved = await store.commit(info.id, [{ kind: 'message', message: { role: 'user', content: 'short' } }], info.checkpointSeq);
+    const saved = await store.commit(
+      info.id,
+      [{ kind: 'message', message: { role: 'user', content: 'short' } }],
+      info.checkpointSeq,
+    );
     const before = readFileSync(file, 'utf8');
-    await expect(store.commit(info.id, [{ kind: 'message', message: { role: 'assistant', content: 'x'.repeat(5000) } }], saved.checkpointSeq)).rejects.toMatchObject({ code: 'E_SESSION_FILE_TOO_LARGE' });
+    await expect(
+      store.commit(
+        info.id,
+        [{ kind: 'message', message: { role: 'assistant', content: 'x'.repeat(5000) } }],
+        saved.checkpointSeq,
+      ),
+    ).rejects.toMatchObject({ code: 'E_SESSION_FILE_TOO_LARGE' });
     expect(readFileSync(file, 'utf8')).toBe(before);
-    const smaller = createSessionFileStore({ file, workspaceId: '0f0e0d0c-0b0a-4908-8706-050403020100', workspace: '/p', maxBytes: 100 });
+    const smaller = createSessionFileStore({
+      file,
+      workspaceId: '0f0e0d0c-0b0a-4908-8706-050403020100',
+      workspace: '/p',
+      maxBytes: 100,
+    });
     await expect(smaller.load(info.id)).rejects.toMatchObject({ code: 'E_SESSION_FILE_TOO_LARGE' });
   });
 
   it('is refused together with --session-name or the commands that need a session folder', () => {
     expect(() => parseArgs(['--session', 'f.json', '--session-name', 'n', '-p', 'x'])).toThrow(/not both/);
     expect(() => parseArgs(['--session', 'f.json', '--changes'])).toThrow(/--session-name sessions/);
-    expect(parseArgs(['--session', 'f.json', '--workspace-id', 'x', '-p', 'hi'])).toMatchObject({ sessionFile: 'f.json', workspaceId: 'x' });
+    expect(parseArgs(['--session', 'f.json', '--workspace-id', 'x', '-p', 'hi'])).toMatchObject({
+      sessionFile: 'f.json',
+      workspaceId: 'x',
+    });
   });
 
   it('leaves --session-name sessions an older i saved under the path-hash id resumable', async () => {
     server = await startModelServer({ script: [{ text: 'Still here.' }] });
     const p = headlessProject(model());
     const workspace = realpathSync(p.dir);
-    const old = createFileSessionStore({ root: join(workspace, '.i', 'sessions'), workspace, workspaceId: legacyWorkspaceKey(workspace) });
+    const old = createFileSessionStore({
+      root: join(workspace, '.i', 'sessions'),
+      workspace,
+      workspaceId: legacyWorkspaceKey(workspace),
+    });
     const info = await old.create({ id: 'notes', title: 'notes' });
-    await old.commit(info.id, [{ kind: 'message', message: { role: 'user', content: 'remember 7' } }, { kind: 'message', message: { role: 'assistant', content: 'ok' } }], info.checkpointSeq);
+    await old.commit(
+      info.id,
+      [
+        { kind: 'message', message: { role: 'user', content: 'remember 7' } },
+        { kind: 'message', message: { role: 'assistant', content: 'ok' } },
+      ],
+      info.checkpointSeq,
+    );
     const r = await p.run(['--session-name', 'notes', '-p', 'what number?']);
     expect(r.code, r.stderr).toBe(0);
-    const sent = (server.requests[0]!.body!.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role !== 'system');
+    const sent = (server.requests[0]!.body!.messages as Array<{ role: string; content: unknown }>).filter(
+      (m) => m.role !== 'system',
+    );
     expect(sent.map((m) => m.content)).toEqual(['remember 7', 'ok', 'what number?']);
   });
 });

@@ -11,7 +11,13 @@ import { promises as fsp } from 'node:fs';
 import { HarnessError } from '../contracts';
 import { messageSchema } from '../hooks';
 import type { Message } from '../contracts';
-import { historyProblems, SESSION_FORMAT_VERSION, type SessionEntry, type SessionInfo, type SessionStore } from '../sessions';
+import {
+  historyProblems,
+  SESSION_FORMAT_VERSION,
+  type SessionEntry,
+  type SessionInfo,
+  type SessionStore,
+} from '../sessions';
 import { compileSchema } from '../contracts';
 import { readJsonFile, withFileLock, writeJsonFileAtomic } from '../../../plugin-host/fs/node';
 
@@ -34,7 +40,17 @@ interface SessionFile {
 const checkShape = compileSchema(
   {
     type: 'object',
-    required: ['format', 'version', 'workspace_id', 'workspace', 'title', 'createdAt', 'updatedAt', 'checkpointSeq', 'messages'],
+    required: [
+      'format',
+      'version',
+      'workspace_id',
+      'workspace',
+      'title',
+      'createdAt',
+      'updatedAt',
+      'checkpointSeq',
+      'messages',
+    ],
     additionalProperties: false,
     properties: {
       format: { const: SESSION_FILE_FORMAT },
@@ -67,7 +83,11 @@ export function createSessionFileStore(options: SessionFileOptions): SessionStor
   const maxBytes = options.maxBytes ?? SESSION_FILE_MAX_BYTES;
   const opts = { maxBytes };
   const corrupt = (why: string) =>
-    new HarnessError('E_SESSION_CORRUPT', `The session file ${file} cannot be used: ${why}. Nothing was changed. Restore it from a backup, or pass another --session FILE.`, { file });
+    new HarnessError(
+      'E_SESSION_CORRUPT',
+      `The session file ${file} cannot be used: ${why}. Nothing was changed. Restore it from a backup, or pass another --session FILE.`,
+      { file },
+    );
 
   async function read(): Promise<SessionFile | null> {
     let value: unknown;
@@ -75,15 +95,25 @@ export function createSessionFileStore(options: SessionFileOptions): SessionStor
       value = await readJsonFile(file, opts);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      if (code === 'E_JSON_TOO_LARGE') throw new HarnessError('E_SESSION_FILE_TOO_LARGE', `The session file ${file} is over ${maxBytes} bytes. Start a new --session FILE.`, { file });
+      if (code === 'E_JSON_TOO_LARGE')
+        throw new HarnessError(
+          'E_SESSION_FILE_TOO_LARGE',
+          `The session file ${file} is over ${maxBytes} bytes. Start a new --session FILE.`,
+          { file },
+        );
       if (code === 'E_JSON_CORRUPT') throw corrupt('it is not UTF-8 JSON (cut short or edited)');
       throw error;
     }
     if (value === undefined) return null;
     const head = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-    if (head.format !== SESSION_FILE_FORMAT) throw corrupt(`it is not an i session file (no "format": "${SESSION_FILE_FORMAT}")`);
+    if (head.format !== SESSION_FILE_FORMAT)
+      throw corrupt(`it is not an i session file (no "format": "${SESSION_FILE_FORMAT}")`);
     if (typeof head.version === 'number' && head.version > SESSION_FORMAT_VERSION) {
-      throw new HarnessError('E_SESSION_VERSION', `The session file ${file} was written by a newer i (format ${head.version}; this i reads ${SESSION_FORMAT_VERSION}). Update i; nothing was changed.`, { file, version: head.version });
+      throw new HarnessError(
+        'E_SESSION_VERSION',
+        `The session file ${file} was written by a newer i (format ${head.version}; this i reads ${SESSION_FORMAT_VERSION}). Update i; nothing was changed.`,
+        { file, version: head.version },
+      );
     }
     const problems = checkShape(value);
     if (problems.length > 0) throw corrupt(problems.slice(0, 3).join('; '));
@@ -100,13 +130,30 @@ export function createSessionFileStore(options: SessionFileOptions): SessionStor
     return doc;
   }
 
-  const info = (id: string, doc: SessionFile): SessionInfo => ({ id, workspaceId: doc.workspace_id, title: doc.title, createdAt: doc.createdAt, updatedAt: doc.updatedAt, checkpointSeq: doc.checkpointSeq });
+  const info = (id: string, doc: SessionFile): SessionInfo => ({
+    id,
+    workspaceId: doc.workspace_id,
+    title: doc.title,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    checkpointSeq: doc.checkpointSeq,
+  });
   const mustRead = async (id: string) => {
     const doc = await read();
-    if (!doc) throw new HarnessError('E_SESSION_NOT_FOUND', `There is no session file ${file}. Run a prompt with --session ${file} to create it.`, { id, file });
+    if (!doc)
+      throw new HarnessError(
+        'E_SESSION_NOT_FOUND',
+        `There is no session file ${file}. Run a prompt with --session ${file} to create it.`,
+        { id, file },
+      );
     return doc;
   };
-  const tooLarge = () => new HarnessError('E_SESSION_FILE_TOO_LARGE', `The session file ${file} would grow past ${maxBytes} bytes. Start a new --session FILE; this one keeps its last checkpoint.`, { file });
+  const tooLarge = () =>
+    new HarnessError(
+      'E_SESSION_FILE_TOO_LARGE',
+      `The session file ${file} would grow past ${maxBytes} bytes. Start a new --session FILE; this one keeps its last checkpoint.`,
+      { file },
+    );
   const write = (doc: SessionFile) =>
     writeJsonFileAtomic(file, doc, opts).catch((error: unknown) => {
       throw (error as { code?: unknown }).code === 'E_JSON_TOO_LARGE' ? tooLarge() : error;
@@ -118,9 +165,24 @@ export function createSessionFileStore(options: SessionFileOptions): SessionStor
     async create(init) {
       const id = init.id ?? file;
       return locked(async () => {
-        if (await read()) throw new HarnessError('E_SESSION_EXISTS', `The session file ${file} exists already. Resume it with --session ${file}, or choose another file.`, { file });
+        if (await read())
+          throw new HarnessError(
+            'E_SESSION_EXISTS',
+            `The session file ${file} exists already. Resume it with --session ${file}, or choose another file.`,
+            { file },
+          );
         const now = Date.now();
-        const doc: SessionFile = { format: SESSION_FILE_FORMAT, version: SESSION_FORMAT_VERSION, workspace_id: workspaceId, workspace, title: init.title, createdAt: init.createdAt ?? now, updatedAt: now, checkpointSeq: -1, messages: [] };
+        const doc: SessionFile = {
+          format: SESSION_FILE_FORMAT,
+          version: SESSION_FORMAT_VERSION,
+          workspace_id: workspaceId,
+          workspace,
+          title: init.title,
+          createdAt: init.createdAt ?? now,
+          updatedAt: now,
+          checkpointSeq: -1,
+          messages: [],
+        };
         await write(doc);
         return info(id, doc);
       });
@@ -145,7 +207,11 @@ export function createSessionFileStore(options: SessionFileOptions): SessionStor
       return locked(async () => {
         const doc = await mustRead(id);
         if (doc.checkpointSeq !== expectedSeq) {
-          throw new HarnessError('E_SESSION_CONFLICT', `The session file ${file} was changed by another run meanwhile. Run one i per session file at a time; run again to continue from what it holds now.`, { file });
+          throw new HarnessError(
+            'E_SESSION_CONFLICT',
+            `The session file ${file} was changed by another run meanwhile. Run one i per session file at a time; run again to continue from what it holds now.`,
+            { file },
+          );
         }
         let messages = [...doc.messages];
         for (const e of entries) {
@@ -153,7 +219,13 @@ export function createSessionFileStore(options: SessionFileOptions): SessionStor
           else messages.push(e.message);
         }
         // The workspace's last real path is informative only: the id is what is checked.
-        const next: SessionFile = { ...doc, workspace, messages, checkpointSeq: doc.checkpointSeq + entries.length, updatedAt: Date.now() };
+        const next: SessionFile = {
+          ...doc,
+          workspace,
+          messages,
+          checkpointSeq: doc.checkpointSeq + entries.length,
+          updatedAt: Date.now(),
+        };
         await write(next);
         return info(id, next);
       });

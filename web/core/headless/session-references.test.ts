@@ -8,8 +8,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../../e2e/model-server';
 import { useBuiltCli } from './cli-test-kit';
 
-
-
 let server: ModelServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -37,7 +35,10 @@ describe('i --session-name: references across runs', () => {
       script: (request, index) => {
         if (index === 0) return { toolCalls: [{ name: 'read', arguments: { path: 'big.txt' } }] };
         if (index === 1) {
-          ref = JSON.parse(/read_result (\{.*\})\]$/.exec(lastToolText(request.body))![1]!) as { ref: string; offset: number };
+          ref = JSON.parse(/read_result (\{.*\})\]$/.exec(lastToolText(request.body))![1]!) as {
+            ref: string;
+            offset: number;
+          };
           return { text: 'It is long.' };
         }
         if (index === 2 || index === 4) return { toolCalls: [{ name: 'read_result', arguments: ref! }] };
@@ -45,7 +46,10 @@ describe('i --session-name: references across runs', () => {
       },
     });
     const config = join(root, 'model.json');
-    writeFileSync(config, JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm' }));
+    writeFileSync(
+      config,
+      JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm' }),
+    );
     const first = await runI(['-C', dir, '--config', config, '--session-name', 'work', '-p', 'read big.txt'], root);
     expect(first.code, first.stderr).toBe(0);
     const second = await runI(['-C', dir, '--config', config, '--session-name', 'work', '-p', 'read on'], root);
@@ -56,7 +60,15 @@ describe('i --session-name: references across runs', () => {
     expect(page).toMatch(/\[bytes \d+–\d+ of \d+; next: read_result/);
 
     const log = readFileSync(join(dir, '.i', 'sessions', 'work', 'log.ndjson'), 'utf8');
-    const tools = log.trim().split('\n').map((l) => (JSON.parse(l) as { entry: { message?: { role: string; content: string; _full_output?: string } } }).entry.message).filter((m) => m?.role === 'tool');
+    const tools = log
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          (JSON.parse(l) as { entry: { message?: { role: string; content: string; _full_output?: string } } }).entry
+            .message,
+      )
+      .filter((m) => m?.role === 'tool');
     // `read` numbers the lines: the log holds that whole output, the model was sent its first 512 bytes.
     expect(tools[0]?._full_output).toContain('\trow 1999: 数据');
     expect(tools[0]?._full_output?.split('\n')).toHaveLength(2000);

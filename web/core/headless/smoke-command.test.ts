@@ -23,14 +23,25 @@ async function setup(script: ScriptTurn[], model: Record<string, unknown> = {}) 
   const conf = join(root, 'conf');
   const project = join(root, 'project');
   for (const d of [conf, project]) mkdirSync(d);
-  writeFileSync(join(conf, 'config.json'), JSON.stringify({ protocol: 'openai', base_url: server.baseUrl('openai'), model: 'gpt-test', ...model }));
+  writeFileSync(
+    join(conf, 'config.json'),
+    JSON.stringify({ protocol: 'openai', base_url: server.baseUrl('openai'), model: 'gpt-test', ...model }),
+  );
   // The project's cache.json asks for provider cache fields: the smoke request must still only observe.
   writeFileSync(join(conf, 'cache.json'), JSON.stringify({ mode: 'openai', namespace: 'team' }));
   const env = { HOME: root, I_CONFIG_DIR: conf, I_DATA_DIR: join(root, 'data') };
   const run = async (argv: string[], extra: { env?: Record<string, string>; isTTY?: boolean } = {}) => {
     let stdout = '';
     let stderr = '';
-    const io = { argv, env: { ...env, ...extra.env }, cwd: project, stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t), signal: new AbortController().signal, version: 'test' };
+    const io = {
+      argv,
+      env: { ...env, ...extra.env },
+      cwd: project,
+      stdout: (t: string) => void (stdout += t),
+      stderr: (t: string) => void (stderr += t),
+      signal: new AbortController().signal,
+      version: 'test',
+    };
     const code = await runSmokeCommand({ ...io, ...(extra.isTTY ? { isTTY: true } : {}) });
     return { code, stdout, stderr, io };
   };
@@ -45,7 +56,9 @@ describe('i smoke', () => {
     const r = await run([]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^smoke {3}openai gpt-test at http:\/\/127\.0\.0\.1:\d+\/v1 \(no tools, output cap 32\)\nok {6}\d+ ms/);
+    expect(r.stdout).toMatch(
+      /^smoke {3}openai gpt-test at http:\/\/127\.0\.0\.1:\d+\/v1 \(no tools, output cap 32\)\nok {6}\d+ ms/,
+    );
     expect(r.stdout).toContain('usage   14 input, 1 output tokens');
     expect(r.stdout).toContain('reply   ok');
     expect(s.requests).toHaveLength(1);
@@ -62,11 +75,22 @@ describe('i smoke', () => {
     const file = join(data, 'metrics', 'smoke-cache.json');
     expect(r.stdout).toContain(`stats   ${file} (observed only)`);
     const stats = JSON.parse(readFileSync(file, 'utf8'));
-    expect(stats).toMatchObject({ namespace: 'smoke', totals: { prepared: 1, observed: 1, input_tokens: 30, cache_read_tokens: 10 } });
+    expect(stats).toMatchObject({
+      namespace: 'smoke',
+      totals: { prepared: 1, observed: 1, input_tokens: 30, cache_read_tokens: 10 },
+    });
     expect(existsSync(join(data, 'workspaces'))).toBe(false);
     expect(readdirSync(data)).toEqual(['metrics']);
     let err = '';
-    const code = await runCacheReport({ argv: ['-C', project], env: { HOME: root, I_CONFIG_DIR: join(root, 'conf'), I_DATA_DIR: data }, cwd: project, stdout: () => undefined, stderr: (t) => void (err += t), signal: new AbortController().signal, version: 'test' });
+    const code = await runCacheReport({
+      argv: ['-C', project],
+      env: { HOME: root, I_CONFIG_DIR: join(root, 'conf'), I_DATA_DIR: data },
+      cwd: project,
+      stdout: () => undefined,
+      stderr: (t) => void (err += t),
+      signal: new AbortController().signal,
+      version: 'test',
+    });
     expect(code).toBe(2);
     expect(err).toContain('E_CACHE_STATS_MISSING');
   });
@@ -81,11 +105,21 @@ describe('i smoke', () => {
   });
 
   it('--thinking caps at 1024 and still refuses a tool call; --output-cap N sets the cap', async () => {
-    const { s, run } = await setup([{ thinking: 'plan', toolCalls: [{ name: 'read', arguments: {} }] }, { text: 'ok' }]);
+    const { s, run } = await setup([
+      { thinking: 'plan', toolCalls: [{ name: 'read', arguments: {} }] },
+      { text: 'ok' },
+    ]);
     const thinking = await run(['--thinking', '--json']);
     expect(thinking.code).toBe(1);
     const out = JSON.parse(thinking.stdout);
-    expect(out).toMatchObject({ type: 'smoke', version: 1, ok: false, variant: 'thinking', output_cap: 1024, error: { code: 'E_SMOKE_TOOL_CALL' } });
+    expect(out).toMatchObject({
+      type: 'smoke',
+      version: 1,
+      ok: false,
+      variant: 'thinking',
+      output_cap: 1024,
+      error: { code: 'E_SMOKE_TOOL_CALL' },
+    });
     const capped = await run(['--output-cap', '200']);
     expect(capped.code).toBe(0);
     expect(s.requests.map((q) => capOf(q.body!))).toEqual([1024, 200]);
@@ -124,19 +158,40 @@ describe('i smoke', () => {
     expect(refused.stderr).toMatch(/^error E_PROVIDER_AUTH: .*SMOKE_KEY/);
   });
   it('--image: the vision variant sends the image with the prompt, capped at 1024, tools still refused; a non-image is refused before any request', async () => {
-    const { s, run, project } = await setup([{ text: 'a red square' }, { toolCalls: [{ name: 'read', arguments: {} }] }]);
+    const { s, run, project } = await setup([
+      { text: 'a red square' },
+      { toolCalls: [{ name: 'read', arguments: {} }] },
+    ]);
     // A 1×1 PNG.
-    writeFileSync(join(project, 'dot.png'), Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
+    writeFileSync(
+      join(project, 'dot.png'),
+      Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+        'base64',
+      ),
+    );
     writeFileSync(join(project, 'notes.txt'), 'not an image');
     const seen = await run(['--image', 'dot.png', '--json']);
     expect(seen.code).toBe(0);
-    expect(JSON.parse(seen.stdout)).toMatchObject({ ok: true, variant: 'vision', output_cap: 1024, reply: 'a red square' });
-    const content = (s.requests[0]!.body!.messages as Array<{ content: unknown }>)[0]!.content as Array<{ type: string; image_url?: { url: string } }>;
+    expect(JSON.parse(seen.stdout)).toMatchObject({
+      ok: true,
+      variant: 'vision',
+      output_cap: 1024,
+      reply: 'a red square',
+    });
+    const content = (s.requests[0]!.body!.messages as Array<{ content: unknown }>)[0]!.content as Array<{
+      type: string;
+      image_url?: { url: string };
+    }>;
     expect(content.map((p) => p.type)).toEqual(['text', 'image_url']);
     expect(content[1]!.image_url!.url).toMatch(/^data:image\/png;base64,iVBOR/);
     const tool = await run(['--image', 'dot.png', '--json']);
     expect(tool.code).toBe(1);
-    expect(JSON.parse(tool.stdout)).toMatchObject({ ok: false, variant: 'vision', error: { code: 'E_SMOKE_TOOL_CALL' } });
+    expect(JSON.parse(tool.stdout)).toMatchObject({
+      ok: false,
+      variant: 'vision',
+      error: { code: 'E_SMOKE_TOOL_CALL' },
+    });
     const bad = await run(['--image', 'notes.txt']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error E_SMOKE_IMAGE: --image .*notes\.txt is not a PNG, JPEG, GIF or WebP image/);

@@ -8,7 +8,14 @@ import { join, resolve } from 'node:path';
 import { colourAllowed, terminalLogo } from '../brand';
 import { escapeControls, escapeProse, HarnessError, stringifyForTerminal, type ErrorData } from '../contracts';
 import { createNodeStatsStore } from '../modules/node';
-import { runSmoke, SMOKE_NAMESPACE, SMOKE_STATS_FILE, smokeOutputCap, type ConnectionReport, type SmokeVariant } from '../smoke';
+import {
+  runSmoke,
+  SMOKE_NAMESPACE,
+  SMOKE_STATS_FILE,
+  smokeOutputCap,
+  type ConnectionReport,
+  type SmokeVariant,
+} from '../smoke';
 import { MAX_IMAGE_BYTES, sniffImage } from '../contracts';
 import { readJson } from './config-files';
 import { unknownFor, walkFlags } from './flags';
@@ -53,23 +60,36 @@ interface SmokeArgs {
 const usageError = (message: string) => new HarnessError('E_USAGE', `${message} Run \`i smoke --help\` for usage.`);
 
 function parseSmokeArgs(argv: readonly string[]): SmokeArgs {
-  const out: SmokeArgs = { config: null, image: null, outputCap: null, variant: 'plain', json: false, logo: true, help: false };
-  walkFlags(argv, usageError, (flag, take) => {
-    if (flag === '-h' || flag === '--help') out.help = true;
-    else if (flag === '--config') out.config = take();
-    else if (flag === '--thinking') out.variant = out.variant === 'vision' ? 'vision' : 'thinking';
-    else if (flag === '--image') {
-      out.image = take();
-      out.variant = 'vision';
-    } else if (flag === '--json') out.json = true;
-    else if (flag === '--no-logo') out.logo = false;
-    else if (flag === '--output-cap') {
-      // Digits only: Number() would also take "0x10", "1e2" and " 3 ".
-      const text = take();
-      out.outputCap = /^[0-9]{1,5}$/.test(text) ? Number(text) : NaN;
-    } else return false;
-    return true;
-  }, unknownFor('smoke'));
+  const out: SmokeArgs = {
+    config: null,
+    image: null,
+    outputCap: null,
+    variant: 'plain',
+    json: false,
+    logo: true,
+    help: false,
+  };
+  walkFlags(
+    argv,
+    usageError,
+    (flag, take) => {
+      if (flag === '-h' || flag === '--help') out.help = true;
+      else if (flag === '--config') out.config = take();
+      else if (flag === '--thinking') out.variant = out.variant === 'vision' ? 'vision' : 'thinking';
+      else if (flag === '--image') {
+        out.image = take();
+        out.variant = 'vision';
+      } else if (flag === '--json') out.json = true;
+      else if (flag === '--no-logo') out.logo = false;
+      else if (flag === '--output-cap') {
+        // Digits only: Number() would also take "0x10", "1e2" and " 3 ".
+        const text = take();
+        out.outputCap = /^[0-9]{1,5}$/.test(text) ? Number(text) : NaN;
+      } else return false;
+      return true;
+    },
+    unknownFor('smoke'),
+  );
   if (out.outputCap !== null) smokeOutputCap(out.outputCap, out.variant);
   return out;
 }
@@ -87,27 +107,64 @@ interface Prepared {
 async function prepare(io: CliIo, args: SmokeArgs): Promise<Prepared> {
   const paths = resolveAppPaths(io.env);
   const configFile = args.config !== null ? resolve(io.cwd, args.config) : join(paths.config_dir, 'config.json');
-  if (args.config === null && !(await fsp.stat(configFile).then(() => true, () => false))) {
-    throw new HarnessError('E_CONFIG_MISSING', `No model config at ${configFile}. Create it (fields: \`i --help\`) or pass --config FILE.`, { file: configFile });
+  if (
+    args.config === null &&
+    !(await fsp.stat(configFile).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    throw new HarnessError(
+      'E_CONFIG_MISSING',
+      `No model config at ${configFile}. Create it (fields: \`i --help\`) or pass --config FILE.`,
+      { file: configFile },
+    );
   }
   const { config } = parseModelConfig(await readJson(configFile, 'model config'), configFile);
   let apiKey: string | undefined;
   if (config.api_key_env) {
     apiKey = io.env[config.api_key_env];
-    if (!apiKey) throw new HarnessError('E_API_KEY_MISSING', `The environment variable ${config.api_key_env} (api_key_env in ${configFile}) is not set. Export the key in it, or remove api_key_env for a local server without auth.`, { name: config.api_key_env });
+    if (!apiKey)
+      throw new HarnessError(
+        'E_API_KEY_MISSING',
+        `The environment variable ${config.api_key_env} (api_key_env in ${configFile}) is not set. Export the key in it, or remove api_key_env for a local server without auth.`,
+        { name: config.api_key_env },
+      );
   }
   const image = args.image === null ? undefined : await imageDataUrl(resolve(io.cwd, args.image));
-  return { config, configFile, apiKey, statsFile: join(paths.data_dir, ...SMOKE_STATS_FILE.split('/')), dataDir: paths.data_dir, ...(image ? { image } : {}) };
+  return {
+    config,
+    configFile,
+    apiKey,
+    statsFile: join(paths.data_dir, ...SMOKE_STATS_FILE.split('/')),
+    dataDir: paths.data_dir,
+    ...(image ? { image } : {}),
+  };
 }
 
 /** The image file as a data URL; its kind from its first bytes (the smoke policy checks it again). */
 async function imageDataUrl(file: string): Promise<string> {
   const stat = await fsp.stat(file).catch(() => null);
-  if (!stat?.isFile()) throw new HarnessError('E_SMOKE_IMAGE', `--image ${file} is not a file. Give the path of a PNG, JPEG, GIF or WebP image.`, { file });
-  if (stat.size > MAX_IMAGE_BYTES) throw new HarnessError('E_SMOKE_IMAGE', `--image ${file} has ${stat.size} bytes, more than ${MAX_IMAGE_BYTES}. Use a smaller image.`, { file });
+  if (!stat?.isFile())
+    throw new HarnessError(
+      'E_SMOKE_IMAGE',
+      `--image ${file} is not a file. Give the path of a PNG, JPEG, GIF or WebP image.`,
+      { file },
+    );
+  if (stat.size > MAX_IMAGE_BYTES)
+    throw new HarnessError(
+      'E_SMOKE_IMAGE',
+      `--image ${file} has ${stat.size} bytes, more than ${MAX_IMAGE_BYTES}. Use a smaller image.`,
+      { file },
+    );
   const bytes = new Uint8Array(await fsp.readFile(file));
   const kind = sniffImage(bytes);
-  if (!kind) throw new HarnessError('E_SMOKE_IMAGE', `--image ${file} is not a PNG, JPEG, GIF or WebP image. Convert it to one of these.`, { file });
+  if (!kind)
+    throw new HarnessError(
+      'E_SMOKE_IMAGE',
+      `--image ${file} is not a PNG, JPEG, GIF or WebP image. Convert it to one of these.`,
+      { file },
+    );
   return `data:${kind};base64,${Buffer.from(bytes).toString('base64')}`;
 }
 
@@ -117,8 +174,12 @@ const ms = (n: number) => `${Math.round(n)} ms`;
 function reportLines(r: ConnectionReport, p: Prepared, variant: SmokeVariant): string {
   const c = p.config;
   const u = r.usage;
-  const out = [`smoke   ${line(c.protocol)} ${line(c.model)} at ${line(c.base_url)} (no tools, output cap ${r.outputCap}${variant === 'plain' ? '' : `, ${variant}`})`];
-  out.push(`${r.ok ? 'ok     ' : 'failed '} ${ms(r.latencyMs)}${r.firstEventMs !== undefined ? ` (first event after ${ms(r.firstEventMs)})` : ''}`);
+  const out = [
+    `smoke   ${line(c.protocol)} ${line(c.model)} at ${line(c.base_url)} (no tools, output cap ${r.outputCap}${variant === 'plain' ? '' : `, ${variant}`})`,
+  ];
+  out.push(
+    `${r.ok ? 'ok     ' : 'failed '} ${ms(r.latencyMs)}${r.firstEventMs !== undefined ? ` (first event after ${ms(r.firstEventMs)})` : ''}`,
+  );
   if (u) {
     const cached = u.cache_read_tokens ? `, ${u.cache_read_tokens} of them from the cache` : '';
     const reasoning = u.reasoning_tokens ? `, ${u.reasoning_tokens} of them reasoning` : '';
@@ -127,7 +188,9 @@ function reportLines(r: ConnectionReport, p: Prepared, variant: SmokeVariant): s
   if (r.reasoningChars) out.push(`reason  ${r.reasoningChars} characters of reasoning`);
   if (r.text !== undefined) out.push(`reply   ${escapeProse(r.text).trim() || '(empty)'}`);
   if (r.ok && r.finishReason === 'length') {
-    out.push(`note    the reply was cut at the output cap (${r.outputCap} tokens): the connection works${variant === 'plain' ? '; a model that reasons first needs --thinking' : ''}.`);
+    out.push(
+      `note    the reply was cut at the output cap (${r.outputCap} tokens): the connection works${variant === 'plain' ? '; a model that reasons first needs --thinking' : ''}.`,
+    );
   }
   out.push(`stats   ${line(p.statsFile)} (observed only)`);
   return `${out.join('\n')}\n`;
@@ -158,13 +221,26 @@ export async function runSmokeCommand(io: CliIo & { isTTY?: boolean }): Promise<
     // A custom protocol or an explicit provider binding answers through its worker, as in a turn; the manifest's
     // tools and hooks are not used (the smoke request offers no tools).
     try {
-      native = await startNativeWorkers({ config: prep.config, configFile: prep.configFile, workspace: await fsp.realpath(io.cwd), env: io.env });
+      native = await startNativeWorkers({
+        config: prep.config,
+        configFile: prep.configFile,
+        workspace: await fsp.realpath(io.cwd),
+        env: io.env,
+      });
     } catch (error) {
       return fail(cliErrorData(error, 'E_CONFIG_INVALID'), EXIT_USAGE);
     }
     const c = prep.config;
     const report = await runSmoke(
-      { protocol: c.protocol, base_url: c.base_url, model: c.model, api_key_env: c.api_key_env, use_max_tokens: c.use_max_tokens, extra_body: c.extra_body, ...(native.adapter ? { adapter: native.adapter } : {}) },
+      {
+        protocol: c.protocol,
+        base_url: c.base_url,
+        model: c.model,
+        api_key_env: c.api_key_env,
+        use_max_tokens: c.use_max_tokens,
+        extra_body: c.extra_body,
+        ...(native.adapter ? { adapter: native.adapter } : {}),
+      },
       {
         variant: args.variant,
         outputCap: args.outputCap,
@@ -177,11 +253,25 @@ export async function runSmokeCommand(io: CliIo & { isTTY?: boolean }): Promise<
     );
     const error = report.error ? headlessErrorData(report.error, c, prep.configFile) : undefined;
     if (json) {
-      io.stdout(`${stringifyForTerminal({
-        type: 'smoke', version: 1, ok: report.ok, protocol: c.protocol, model: c.model, base_url: c.base_url, variant: args.variant,
-        output_cap: report.outputCap, latency_ms: Math.round(report.latencyMs), first_event_ms: report.firstEventMs !== undefined ? Math.round(report.firstEventMs) : null,
-        finish_reason: report.finishReason ?? null, usage: report.usage ?? null, reply: report.text ?? null, stats_file: prep.statsFile, ...(error ? { error } : {}),
-      })}\n`);
+      io.stdout(
+        `${stringifyForTerminal({
+          type: 'smoke',
+          version: 1,
+          ok: report.ok,
+          protocol: c.protocol,
+          model: c.model,
+          base_url: c.base_url,
+          variant: args.variant,
+          output_cap: report.outputCap,
+          latency_ms: Math.round(report.latencyMs),
+          first_event_ms: report.firstEventMs !== undefined ? Math.round(report.firstEventMs) : null,
+          finish_reason: report.finishReason ?? null,
+          usage: report.usage ?? null,
+          reply: report.text ?? null,
+          stats_file: prep.statsFile,
+          ...(error ? { error } : {}),
+        })}\n`,
+      );
     } else {
       if (args.logo && io.isTTY) io.stdout(`${terminalLogo({ color: colourAllowed(io.env), ascii: false })}\n`);
       io.stdout(reportLines(report, prep, args.variant));

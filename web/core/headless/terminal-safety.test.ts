@@ -14,7 +14,15 @@ const SCRIPTS = 'می\u200cخواهم 👨\u200d👩\u200d👧';
 
 /** Code units a terminal or a bidi algorithm acts on; newline and tab are layout. */
 const rawControls = (text: string) =>
-  [...text].map((ch) => ch.charCodeAt(0)).filter((c) => (c < 0x20 && c !== 0x0a && c !== 0x09) || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069));
+  [...text]
+    .map((ch) => ch.charCodeAt(0))
+    .filter(
+      (c) =>
+        (c < 0x20 && c !== 0x0a && c !== 0x09) ||
+        (c >= 0x7f && c <= 0x9f) ||
+        (c >= 0x202a && c <= 0x202e) ||
+        (c >= 0x2066 && c <= 0x2069),
+    );
 
 let server: ModelServer | undefined;
 const roots: string[] = [];
@@ -32,12 +40,25 @@ async function runI(script: ScriptTurn[], json: boolean): Promise<{ code: number
   const configDir = join(root, 'conf');
   mkdirSync(dir);
   mkdirSync(configDir);
-  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, protocol: 'deepseek', base_url: server.baseUrl('deepseek'), model: 'scripted' }));
+  writeFileSync(
+    join(configDir, 'config.json'),
+    JSON.stringify({
+      budget: { context_window: 1_000_000 },
+      protocol: 'deepseek',
+      base_url: server.baseUrl('deepseek'),
+      model: 'scripted',
+    }),
+  );
   let stdout = '';
   let stderr = '';
   const code = await runCli({
     argv: ['-C', dir, '-p', 'go', ...(json ? ['--json'] : [])],
-    env: { I_CONFIG_DIR: configDir, I_DATA_DIR: join(root, 'data'), I_CACHE_DIR: join(root, 'cache'), I_RUNTIME_DIR: join(root, 'run') },
+    env: {
+      I_CONFIG_DIR: configDir,
+      I_DATA_DIR: join(root, 'data'),
+      I_CACHE_DIR: join(root, 'cache'),
+      I_RUNTIME_DIR: join(root, 'run'),
+    },
     cwd: root,
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
@@ -66,18 +87,31 @@ describe('i shows untrusted text safely', () => {
   it('writes --json events without raw control characters that parse back to the exact text', async () => {
     const r = await runI(hostileTurns(), true);
     expect(rawControls(r.stdout)).toEqual([]);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(events.at(-1)).toMatchObject({ type: 'done', text: `answer ${HOSTILE}\nsecond line\tend ${SCRIPTS}` });
-    expect(events.filter((e) => e.type === 'text').map((e) => e.delta).join('')).toContain(`thinking ${HOSTILE}`);
+    expect(
+      events
+        .filter((e) => e.type === 'text')
+        .map((e) => e.delta)
+        .join(''),
+    ).toContain(`thinking ${HOSTILE}`);
   });
 
   it('escapes a provider error message quoted in the error line, which stays one line', async () => {
     const r = await runI([{ error: { status: 400, message: `refused ${HOSTILE}\nerror E_FAKE: forged` } }], false);
     expect(r.code).toBe(1);
     expect(rawControls(r.stderr)).toEqual([]);
-    expect(r.stderr.split('\n')).toEqual([expect.stringMatching(/^error E_[A-Z_]+: .*refused \\x1b\]0;pwned.*\\x0aerror E_FAKE: forged/), '']);
+    expect(r.stderr.split('\n')).toEqual([
+      expect.stringMatching(/^error E_[A-Z_]+: .*refused \\x1b\]0;pwned.*\\x0aerror E_FAKE: forged/),
+      '',
+    ]);
     const j = await runI([{ error: { status: 400, message: `refused ${HOSTILE}` } }], true);
     expect(rawControls(j.stdout)).toEqual([]);
-    expect(JSON.stringify(JSON.parse(j.stdout.trim().split('\n').at(-1)!))).toContain(JSON.stringify(`refused ${HOSTILE}`).slice(1, -1));
+    expect(JSON.stringify(JSON.parse(j.stdout.trim().split('\n').at(-1)!))).toContain(
+      JSON.stringify(`refused ${HOSTILE}`).slice(1, -1),
+    );
   });
 });

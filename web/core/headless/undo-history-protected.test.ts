@@ -32,12 +32,30 @@ function project() {
 async function run(p: ReturnType<typeof project>, args: string[], toolCalls: ToolCall[] = [], approval?: object) {
   await server?.close();
   server = await startModelServer({ script: [{ toolCalls }, { text: 'done' }] });
-  writeFileSync(join(p.conf, 'model.json'), JSON.stringify({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256 }));
+  writeFileSync(
+    join(p.conf, 'model.json'),
+    JSON.stringify({
+      budget: { context_window: 1_000_000 },
+      base_url: server.baseUrl('openai'),
+      model: 'm',
+      max_tokens: 256,
+    }),
+  );
   rmSync(join(p.conf, 'approval.json'), { force: true });
   if (approval) writeFileSync(join(p.conf, 'approval.json'), JSON.stringify(approval));
   let stdout = '';
   const code = await runCli({
-    argv: ['-C', p.dir, '--config', join(p.conf, 'model.json'), '--json', '--session-name', 'work', ...args, ...(toolCalls.length ? ['-p', 'go'] : [])],
+    argv: [
+      '-C',
+      p.dir,
+      '--config',
+      join(p.conf, 'model.json'),
+      '--json',
+      '--session-name',
+      'work',
+      ...args,
+      ...(toolCalls.length ? ['-p', 'go'] : []),
+    ],
     env: { HOME: p.root, I_CONFIG_DIR: p.conf, I_DATA_DIR: join(p.root, 'data') },
     cwd: p.dir,
     stdout: (t) => void (stdout += t),
@@ -45,8 +63,16 @@ async function run(p: ReturnType<typeof project>, args: string[], toolCalls: Too
     signal: new AbortController().signal,
     version: 'test',
   });
-  const lines = stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { code, lines, results: lines.filter((e) => e.type === 'tool_result') as Array<{ error: boolean; output: string }> };
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return {
+    code,
+    lines,
+    results: lines.filter((e) => e.type === 'tool_result') as Array<{ error: boolean; output: string }>,
+  };
 }
 
 const RECORDS = '.i/sessions/work/checkpoints/records.ndjson';

@@ -14,7 +14,11 @@ const dataDir = () => {
   dirs.push(d);
   return d;
 };
-const codeOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: { code?: string }) => e.code);
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'resolved',
+    (e: { code?: string }) => e.code,
+  );
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('the workspace registry as headless i keeps it', () => {
@@ -31,17 +35,26 @@ describe('the workspace registry as headless i keeps it', () => {
     expect(statSync(file).mtimeMs).toBe(mtime);
     const b = await registryWorkspaceId(data, '/p/b');
     expect(b.id).not.toBe(a.id);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, workspaces: { [workspaceDigest('/p/a')]: a.id, [workspaceDigest('/p/b')]: b.id } });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      version: 1,
+      workspaces: { [workspaceDigest('/p/a')]: a.id, [workspaceDigest('/p/b')]: b.id },
+    });
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('reads a binding the bridge wrote (compact JSON, its key) and keeps fields it does not know when adding one', async () => {
     const data = dataDir();
     const id = '0f0e0d0c-0b0a-4908-8706-050403020100';
-    writeFileSync(join(data, 'workspaces.json'), JSON.stringify({ version: 1, workspaces: { [workspaceDigest('/srv/proj')]: id }, note: 'kept' }));
+    writeFileSync(
+      join(data, 'workspaces.json'),
+      JSON.stringify({ version: 1, workspaces: { [workspaceDigest('/srv/proj')]: id }, note: 'kept' }),
+    );
     expect((await registryWorkspaceId(data, '/srv/proj')).id).toBe(id);
     await registryWorkspaceId(data, '/srv/other');
-    const after = JSON.parse(readFileSync(join(data, 'workspaces.json'), 'utf8')) as { note: string; workspaces: Record<string, string> };
+    const after = JSON.parse(readFileSync(join(data, 'workspaces.json'), 'utf8')) as {
+      note: string;
+      workspaces: Record<string, string>;
+    };
     expect(after.note).toBe('kept');
     expect(after.workspaces[workspaceDigest('/srv/proj')]).toBe(id);
   });
@@ -51,18 +64,25 @@ describe('the workspace registry as headless i keeps it', () => {
     const ids = await Promise.all(Array.from({ length: 6 }, () => registryWorkspaceId(data, '/p/same')));
     expect(new Set(ids.map((r) => r.id)).size).toBe(1);
     expect(ids.filter((r) => r.created)).toHaveLength(1);
-    expect(Object.keys((JSON.parse(readFileSync(join(data, 'workspaces.json'), 'utf8')) as { workspaces: object }).workspaces)).toHaveLength(1);
+    expect(
+      Object.keys(
+        (JSON.parse(readFileSync(join(data, 'workspaces.json'), 'utf8')) as { workspaces: object }).workspaces,
+      ),
+    ).toHaveLength(1);
   });
 
   it('refuses a 10,001st folder, a file over 2 MB and an invalid entry, leaving the file as it was', async () => {
     const data = dataDir();
     const file = join(data, 'workspaces.json');
     const full: Record<string, string> = {};
-    for (let i = 0; i < 10_000; i++) full[workspaceDigest(`/w/${i}`)] = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    for (let i = 0; i < 10_000; i++)
+      full[workspaceDigest(`/w/${i}`)] = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
     writeFileSync(file, JSON.stringify({ version: 1, workspaces: full }));
     expect((await registryWorkspaceId(data, '/w/7')).id).toBe('00000000-0000-4000-8000-000000000007');
     expect(await codeOf(registryWorkspaceId(data, '/w/new'))).toBe('E_REGISTRY_FULL');
-    expect(Object.keys((JSON.parse(readFileSync(file, 'utf8')) as { workspaces: object }).workspaces)).toHaveLength(10_000);
+    expect(Object.keys((JSON.parse(readFileSync(file, 'utf8')) as { workspaces: object }).workspaces)).toHaveLength(
+      10_000,
+    );
     writeFileSync(file, ' '.repeat(2 * 1024 * 1024 + 1));
     expect(await codeOf(registryWorkspaceId(data, '/w/7'))).toBe('E_REGISTRY_INVALID');
     writeFileSync(file, '{"version":1,"workspaces":{"zz":"not-a-uuid"}}');
@@ -78,12 +98,17 @@ describe('the workspace registry as headless i keeps it', () => {
   });
 });
 
-describe('a headless run\'s workspace id', () => {
+describe("a headless run's workspace id", () => {
   it('takes an explicit --workspace-id only when it is a UUID, and does not touch the registry for it', async () => {
     const data = dataDir();
-    expect(await headlessWorkspaceId(data, '/p/a', '0F0E0D0C-0B0A-4908-8706-050403020100')).toEqual({ id: '0f0e0d0c-0b0a-4908-8706-050403020100', source: 'explicit', warnings: [] });
+    expect(await headlessWorkspaceId(data, '/p/a', '0F0E0D0C-0B0A-4908-8706-050403020100')).toEqual({
+      id: '0f0e0d0c-0b0a-4908-8706-050403020100',
+      source: 'explicit',
+      warnings: [],
+    });
     expect(existsSync(join(data, 'workspaces.json'))).toBe(false);
-    for (const bad of ['abc', '../x', '0f0e0d0c0b0a49088706050403020100', '']) expect(await codeOf(headlessWorkspaceId(data, '/p/a', bad))).toBe('E_WORKSPACE_ID_INVALID');
+    for (const bad of ['abc', '../x', '0f0e0d0c0b0a49088706050403020100', ''])
+      expect(await codeOf(headlessWorkspaceId(data, '/p/a', bad))).toBe('E_WORKSPACE_ID_INVALID');
   });
 
   it('moves the data an older i kept under the path hash (memory, cache statistics) under the UUID', async () => {

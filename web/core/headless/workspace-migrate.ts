@@ -8,7 +8,8 @@ import { constants, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 
 /** Where headless i kept a folder's data before the registry: the first 32 hex digits of SHA-256(real path). */
-export const legacyWorkspaceKey = (canonicalPath: string): string => createHash('sha256').update(canonicalPath, 'utf8').digest('hex').slice(0, 32);
+export const legacyWorkspaceKey = (canonicalPath: string): string =>
+  createHash('sha256').update(canonicalPath, 'utf8').digest('hex').slice(0, 32);
 
 const errno = (error: unknown) => String((error as { code?: unknown }).code ?? '');
 
@@ -58,7 +59,11 @@ async function moveTree(from: string, to: string, kept: string[]): Promise<void>
  * Moves the folder's pre-registry state under its UUID. Returns warnings (files kept in the old folder because
  * the new one already has them); nothing when there was nothing to move.
  */
-export async function migrateLegacyWorkspaceData(dataDir: string, canonicalPath: string, id: string): Promise<string[]> {
+export async function migrateLegacyWorkspaceData(
+  dataDir: string,
+  canonicalPath: string,
+  id: string,
+): Promise<string[]> {
   const from = join(dataDir, 'workspaces', legacyWorkspaceKey(canonicalPath));
   const info = await fsp.lstat(from).catch(() => null);
   if (!info?.isDirectory()) return [];

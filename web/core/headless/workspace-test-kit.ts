@@ -7,7 +7,9 @@ import { REGISTRY_FILE, workspaceDigest } from './workspace-id';
 
 export function testWorkspaceId(dataDir: string, dir: string): string {
   const file = join(dataDir, REGISTRY_FILE);
-  const reg = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: 1; workspaces: Record<string, string> }) : { version: 1 as const, workspaces: {} };
+  const reg = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as { version: 1; workspaces: Record<string, string> })
+    : { version: 1 as const, workspaces: {} };
   const digest = workspaceDigest(realpathSync(dir));
   const bound = reg.workspaces[digest];
   if (bound) return bound;

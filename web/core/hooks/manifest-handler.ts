@@ -5,7 +5,11 @@ import type { HookEvent, HookHandler } from './types';
 
 export type RemoteHookCall = (event: HookEvent, data: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;
 
-export function manifestHookHandler(name: string, events: ReadonlyArray<HookEvent | '*'>, call: RemoteHookCall): HookHandler {
+export function manifestHookHandler(
+  name: string,
+  events: ReadonlyArray<HookEvent | '*'>,
+  call: RemoteHookCall,
+): HookHandler {
   return {
     name,
     source: 'manifest',

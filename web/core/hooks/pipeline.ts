@@ -13,11 +13,19 @@ export class HookPipeline {
   /** Adds a handler after the others of its group. Returns its unregister function. */
   register(handler: HookHandler): () => void {
     if (handler.events.length === 0) {
-      throw new HarnessError('E_HOOK_INVALID', `Hook "${handler.name}" subscribes to no event. List at least one event or "*".`, { hook: handler.name });
+      throw new HarnessError(
+        'E_HOOK_INVALID',
+        `Hook "${handler.name}" subscribes to no event. List at least one event or "*".`,
+        { hook: handler.name },
+      );
     }
     for (const e of handler.events) {
       if (e !== '*' && !EVENT_SET.has(e)) {
-        throw new HarnessError('E_HOOK_UNKNOWN_EVENT', `Hook "${handler.name}" subscribes to unknown event "${e}". Use one of: ${HOOK_EVENTS.join(', ')} or "*".`, { hook: handler.name, event: e });
+        throw new HarnessError(
+          'E_HOOK_UNKNOWN_EVENT',
+          `Hook "${handler.name}" subscribes to unknown event "${e}". Use one of: ${HOOK_EVENTS.join(', ')} or "*".`,
+          { hook: handler.name, event: e },
+        );
       }
     }
     const entry = { ...handler, events: [...handler.events] };
@@ -52,9 +60,17 @@ export class HookPipeline {
       } catch (error) {
         if (HarnessError.isInstance(error) && error.code === 'E_ABORTED') throw error;
         const reason = error instanceof Error ? error.message : String(error);
-        throw new HarnessError('E_HOOK_FAILED', `Hook "${handler.name}" failed on ${event}: ${reason}`, { hook: handler.name, event, reason }, { cause: error });
+        throw new HarnessError(
+          'E_HOOK_FAILED',
+          `Hook "${handler.name}" failed on ${event}: ${reason}`,
+          { hook: handler.name, event, reason },
+          { cause: error },
+        );
       }
-      const problems = typeof next === 'object' && next !== null && !Array.isArray(next) ? hookDataCheck(event)(next) : ['At data: expected an object (hooks return full data, not a patch).'];
+      const problems =
+        typeof next === 'object' && next !== null && !Array.isArray(next)
+          ? hookDataCheck(event)(next)
+          : ['At data: expected an object (hooks return full data, not a patch).'];
       if (problems.length > 0) {
         throw new HarnessError(
           'E_HOOK_INVALID_DATA',
@@ -62,7 +78,8 @@ export class HookPipeline {
           { hook: handler.name, event, problems },
         );
       }
-      if (event === 'before_request') checkSameOrigin(handler.name, current as HookDataMap['before_request'], next as HookDataMap['before_request']);
+      if (event === 'before_request')
+        checkSameOrigin(handler.name, current as HookDataMap['before_request'], next as HookDataMap['before_request']);
       current = next;
     }
     return current as HookDataMap[E];
@@ -77,10 +94,18 @@ function checkSameOrigin(hook: string, before: { url: string }, after: { url: st
     a = new URL(before.url).origin;
     b = new URL(after.url).origin;
   } catch {
-    throw new HarnessError('E_HOOK_ORIGIN_CHANGED', `Hook "${hook}" returned a request URL that is not a valid URL. A before_request hook may change the path, not the origin.`, { hook });
+    throw new HarnessError(
+      'E_HOOK_ORIGIN_CHANGED',
+      `Hook "${hook}" returned a request URL that is not a valid URL. A before_request hook may change the path, not the origin.`,
+      { hook },
+    );
   }
   if (a !== b) {
-    throw new HarnessError('E_HOOK_ORIGIN_CHANGED', `Hook "${hook}" changed the model request origin from ${a} to ${b}. Hooks may change the path and body only; set base_url in the model config instead.`, { hook, from: a, to: b });
+    throw new HarnessError(
+      'E_HOOK_ORIGIN_CHANGED',
+      `Hook "${hook}" changed the model request origin from ${a} to ${b}. Hooks may change the path and body only; set base_url in the model config instead.`,
+      { hook, from: a, to: b },
+    );
   }
 }
 

@@ -54,7 +54,16 @@ export interface HookDataMap {
    */
   compact_plan: { budget: BudgetEstimate; history: Message[]; cut: number | null; state?: unknown; manual?: boolean };
   /** Contract: returns a summary `prompt` (with text/images) or a local `summary`; a failure commits nothing. */
-  before_compact: { messages: Message[]; cut: number; state?: unknown; model: string; policy: Record<string, unknown>; prompt?: string; summary?: string; images?: ImagePart[] };
+  before_compact: {
+    messages: Message[];
+    cut: number;
+    state?: unknown;
+    model: string;
+    policy: Record<string, unknown>;
+    prompt?: string;
+    summary?: string;
+    images?: ImagePart[];
+  };
   /** Contract: checks/adjusts `summary`; a failure commits nothing and keeps the original history. */
   after_compact: { summary: string; state?: unknown };
   /**
@@ -63,7 +72,13 @@ export interface HookDataMap {
    */
   before_compact_commit: { messages: Message[]; summary: string; state?: unknown };
   /** Contract: may change same-origin `url` and `body`, and `request_meta` (never sent); another origin is refused. */
-  before_request: { url: string; body: Record<string, unknown>; protocol: string; model: string; request_meta: Record<string, unknown> };
+  before_request: {
+    url: string;
+    body: Record<string, unknown>;
+    protocol: string;
+    model: string;
+    request_meta: Record<string, unknown>;
+  };
   /** Contract: notification before each physical retry; the return value never changes the request. */
   request_retry: { request_meta: Record<string, unknown>; attempt: number; reason: string };
   /** Contract: sees the raw `response` before the provider parses it; may return it adjusted; a failure fails the request. */
@@ -71,7 +86,12 @@ export interface HookDataMap {
   /** Contract: may replace the whole call: `name` and `arguments` (the raw JSON string); a failure becomes a tool error. */
   before_tool: { id: string; name: string; arguments: string };
   /** Contract: answers `decision` allow | ask | deny; an invalid answer or a failure denies. */
-  tool_approval: { name: string; arguments: Record<string, unknown>; external: boolean; decision: 'allow' | 'ask' | 'deny' };
+  tool_approval: {
+    name: string;
+    arguments: Record<string, unknown>;
+    external: boolean;
+    decision: 'allow' | 'ask' | 'deny';
+  };
   /** Contract: may adjust `output`/`images`, also for tool errors (`error` true); a failure becomes a tool error. */
   after_tool: { id: string; name: string; output: string; images?: ImagePart[]; error: boolean };
   /** Contract: validates the full history before it is saved; a failure (throw) refuses the save, the last checkpoint stays. */

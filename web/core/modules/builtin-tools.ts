@@ -21,8 +21,15 @@ export interface BuiltinToolsOptions {
 }
 
 /** Modules that run built-in in this selection (enabled and not bound to a worker). */
-export function builtinModules(selection: ProfileSelection = DEFAULT_SELECTION, bindings: Bindings = {}): Set<ModuleName> {
-  return new Set(planModules(selection, bindings).filter((p) => p.runs === 'builtin').map((p) => p.module));
+export function builtinModules(
+  selection: ProfileSelection = DEFAULT_SELECTION,
+  bindings: Bindings = {},
+): Set<ModuleName> {
+  return new Set(
+    planModules(selection, bindings)
+      .filter((p) => p.runs === 'builtin')
+      .map((p) => p.module),
+  );
 }
 
 export function builtinTools(options: BuiltinToolsOptions = {}): ToolDefinition[] {
@@ -42,12 +49,19 @@ export function builtinTools(options: BuiltinToolsOptions = {}): ToolDefinition[
  * enabled, unbound modules; a disabled or bound module, or one without its store, is undefined (shows nothing, and
  * what it showed before is removed by a delta). Browser-safe: the app passes its memory store and skill catalog.
  */
-export function moduleContext(options: Pick<BuiltinToolsOptions, 'selection' | 'bindings' | 'memory' | 'skills'>): (workspaceId: string) => Promise<ContextState> {
+export function moduleContext(
+  options: Pick<BuiltinToolsOptions, 'selection' | 'bindings' | 'memory' | 'skills'>,
+): (workspaceId: string) => Promise<ContextState> {
   const active = builtinModules(options.selection, options.bindings);
   return async (workspaceId) => {
     const state: ContextState = {};
     if (active.has('memory') && options.memory) state.memory = (await options.memory.read(workspaceId)).entries;
-    if (active.has('skills') && options.skills) state.skills = (await options.skills()).skills.map(({ name, description, source }) => ({ name, description, source }));
+    if (active.has('skills') && options.skills)
+      state.skills = (await options.skills()).skills.map(({ name, description, source }) => ({
+        name,
+        description,
+        source,
+      }));
     return state;
   };
 }

@@ -4,7 +4,13 @@
 // manifest entry without cwd runs in the manifest's folder. Node-only.
 import { join } from 'node:path';
 import { readJsonFile } from '../../../plugin-host/fs/node';
-import { boundModuleEntries, DEFAULT_SELECTION, validateBindings, validateProfileSelection, type BoundEntries } from './profiles';
+import {
+  boundModuleEntries,
+  DEFAULT_SELECTION,
+  validateBindings,
+  validateProfileSelection,
+  type BoundEntries,
+} from './profiles';
 import { validateWebConfig } from './web';
 
 export async function loadBoundModules(configDir: string): Promise<BoundEntries> {
@@ -14,7 +20,8 @@ export async function loadBoundModules(configDir: string): Promise<BoundEntries>
   const bindings = validateBindings(rawBindings, bindingsFile);
   const pluginsFile = join(configDir, 'plugins.json');
   const rawSelection = await readJsonFile(pluginsFile);
-  const selection = rawSelection === undefined ? DEFAULT_SELECTION : validateProfileSelection(rawSelection, pluginsFile);
+  const selection =
+    rawSelection === undefined ? DEFAULT_SELECTION : validateProfileSelection(rawSelection, pluginsFile);
   const webFile = join(configDir, 'web.json');
   const web = await readJsonFile(webFile);
   const webSearch = web === undefined ? undefined : validateWebConfig(web, webFile).search;

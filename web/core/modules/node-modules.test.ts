@@ -21,7 +21,10 @@ describe('loadNodeModules (headless i)', () => {
     dataDir = join(base, 'data');
     await mkdir(join(base, 'project', '.agents', 'skills', 'pdf'), { recursive: true });
     await mkdir(configDir, { recursive: true });
-    await writeFile(join(base, 'project', '.agents', 'skills', 'pdf', 'SKILL.md'), '---\nname: pdf\ndescription: PDF work.\n---\nBody.\n');
+    await writeFile(
+      join(base, 'project', '.agents', 'skills', 'pdf', 'SKILL.md'),
+      '---\nname: pdf\ndescription: PDF work.\n---\nBody.\n',
+    );
     fs = await createNodeWorkspaceFs({ root: join(base, 'project'), access: 'read-write' });
   });
   afterEach(() => rm(base, { recursive: true, force: true }));
@@ -32,26 +35,58 @@ describe('loadNodeModules (headless i)', () => {
     const modules = await loadNodeModules({ configDir, dataDir, fs, env: {} });
     expect(modules.selection).toEqual({ profile: 'standard', disabled: [] });
     expect(modules.systemPrompt).toBeUndefined();
-    expect(names(modules.tools)).toEqual(['read', 'write', 'edit', 'glob', 'search', 'view_image', 'memory_get', 'memory_set', 'skill_load', 'skill_read', 'web_fetch']);
+    expect(names(modules.tools)).toEqual([
+      'read',
+      'write',
+      'edit',
+      'glob',
+      'search',
+      'view_image',
+      'memory_get',
+      'memory_set',
+      'skill_load',
+      'skill_read',
+      'web_fetch',
+    ]);
     const set = modules.tools.find((t) => t.schema.name === 'memory_set')!;
     await set.execute({ key: 'build', value: 'npm run build' }, { workspaceId: WS } as ToolContext);
     const state = await modules.contextState(WS);
-    expect(state).toEqual({ memory: { build: 'npm run build' }, skills: [{ name: 'pdf', description: 'PDF work.', source: '.agents/skills/pdf' }] });
+    expect(state).toEqual({
+      memory: { build: 'npm run build' },
+      skills: [{ name: 'pdf', description: 'PDF work.', source: '.agents/skills/pdf' }],
+    });
     expect(contextMessagesToAppend([{ role: 'system', content: 's' }], state)).toHaveLength(1);
   });
 
   it('applies plugins.json, bindings.json, web.json, skills.json and prompts.json from config_dir', async () => {
     await writeFile(join(configDir, 'plugins.json'), JSON.stringify({ profile: 'full', disabled: ['skills'] }));
     await writeFile(join(configDir, 'bindings.json'), JSON.stringify({ memory: { exec: ['/opt/memory-worker'] } }));
-    await writeFile(join(configDir, 'web.json'), JSON.stringify({
-      search: { url: 'https://api.example.com/s', params: { q: '{query}' }, auth: { header: 'X-Key', secret: 'SEARCH_KEY' }, results: { items: 'r', title: 't', url: 'u' } },
-      fetch: { allow_private: false },
-    }));
+    await writeFile(
+      join(configDir, 'web.json'),
+      JSON.stringify({
+        search: {
+          url: 'https://api.example.com/s',
+          params: { q: '{query}' },
+          auth: { header: 'X-Key', secret: 'SEARCH_KEY' },
+          results: { items: 'r', title: 't', url: 'u' },
+        },
+        fetch: { allow_private: false },
+      }),
+    );
     await mkdir(join(configDir, 'prompts'));
     await writeFile(join(configDir, 'prompts', 'system.txt'), 'Custom prompt for {{workspace}}.');
     await writeFile(join(configDir, 'prompts.json'), JSON.stringify({ system: 'prompts/system.txt' }));
     const modules = await loadNodeModules({ configDir, dataDir, fs, env: {} });
-    expect(names(modules.tools)).toEqual(['read', 'write', 'edit', 'glob', 'search', 'view_image', 'web_fetch', 'web_search']);
+    expect(names(modules.tools)).toEqual([
+      'read',
+      'write',
+      'edit',
+      'glob',
+      'search',
+      'view_image',
+      'web_fetch',
+      'web_search',
+    ]);
     expect(modules.systemPrompt).toBe('Custom prompt for {{workspace}}.');
     expect(await modules.contextState(WS)).toEqual({});
     expect(JSON.stringify(modules.tools.map((t) => t.schema))).not.toContain('SEARCH_KEY');
@@ -59,7 +94,9 @@ describe('loadNodeModules (headless i)', () => {
 
   it('refuses invalid config files with the file and path in the message', async () => {
     await writeFile(join(configDir, 'plugins.json'), JSON.stringify({ profile: 'huge' }));
-    await expect(loadNodeModules({ configDir, dataDir, fs })).rejects.toThrow(`At ${join(configDir, 'plugins.json')}.profile`);
+    await expect(loadNodeModules({ configDir, dataDir, fs })).rejects.toThrow(
+      `At ${join(configDir, 'plugins.json')}.profile`,
+    );
     await rm(join(configDir, 'plugins.json'));
     await writeFile(join(configDir, 'prompts.json'), JSON.stringify({ system: 'missing.txt' }));
     await expect(loadNodeModules({ configDir, dataDir, fs })).rejects.toMatchObject({ code: 'E_PROMPT_FILE_MISSING' });

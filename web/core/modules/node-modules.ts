@@ -10,7 +10,13 @@ import { builtinTools, moduleContext } from './builtin-tools';
 import type { ContextState } from './context';
 import type { MemoryStore } from './memory';
 import { createNodeMemoryStore } from './memory/node-memory-store';
-import { DEFAULT_SELECTION, validateBindings, validateProfileSelection, type Bindings, type ProfileSelection } from './profiles';
+import {
+  DEFAULT_SELECTION,
+  validateBindings,
+  validateProfileSelection,
+  type Bindings,
+  type ProfileSelection,
+} from './profiles';
 import { validateSystemPrompt } from './prompts';
 import { readPromptFile, readPromptsConfig } from './prompts/node-prompts-config';
 import { discoverSkills, validateSkillsConfig, workspaceSkillRoots, type SkillCatalog, type SkillRoot } from './skills';
@@ -50,7 +56,9 @@ async function readConfig(configDir: string, name: string): Promise<{ file: stri
 
 async function loadPrompt(configDir: string): Promise<string | undefined> {
   const system = (await readPromptsConfig(configDir))?.system;
-  return system === undefined ? undefined : validateSystemPrompt(await readPromptFile(system, 'system'), `The system prompt file ${system}`);
+  return system === undefined
+    ? undefined
+    : validateSystemPrompt(await readPromptFile(system, 'system'), `The system prompt file ${system}`);
 }
 
 export async function loadNodeModules(options: NodeModulesOptions): Promise<NodeModules> {
@@ -62,7 +70,9 @@ export async function loadNodeModules(options: NodeModulesOptions): Promise<Node
   const webFile = await readConfig(configDir, 'web.json');
   const web = webFile ? validateWebConfig(webFile.value, webFile.file) : validateWebConfig({});
   const skillsFile = await readConfig(configDir, 'skills.json');
-  const extraRoots: SkillRoot[] = skillsFile ? await configuredSkillRoots(validateSkillsConfig(skillsFile.value, skillsFile.file), skillsFile.file) : [];
+  const extraRoots: SkillRoot[] = skillsFile
+    ? await configuredSkillRoots(validateSkillsConfig(skillsFile.value, skillsFile.file), skillsFile.file)
+    : [];
   const systemPrompt = await loadPrompt(configDir);
 
   const env = options.env ?? process.env;

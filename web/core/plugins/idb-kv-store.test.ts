@@ -63,7 +63,8 @@ describe('plugin KV over IndexedDB', () => {
     // Fill the scope up to the byte quota directly, then one more key through the host is refused.
     const chunk = new Uint8Array(KV_QUOTA.maxValueBytes);
     const tx = db.transaction('plugin_kv', 'readwrite');
-    for (let i = 0; i < KV_QUOTA.maxTotalBytes / KV_QUOTA.maxValueBytes - 1; i++) void tx.store.put({ ...a, key: `k${i}`, value: chunk });
+    for (let i = 0; i < KV_QUOTA.maxTotalBytes / KV_QUOTA.maxValueBytes - 1; i++)
+      void tx.store.put({ ...a, key: `k${i}`, value: chunk });
     void tx.store.put({ ...a, key: 'last', value: new Uint8Array(KV_QUOTA.maxValueBytes - 64) });
     await tx.done;
     const over = await performHostCall({ id: 2, op: 'kv.put', args: { key: 'one-more', value: 'x'.repeat(100) } }, ctx);
@@ -71,7 +72,10 @@ describe('plugin KV over IndexedDB', () => {
     const fits = await performHostCall({ id: 3, op: 'kv.put', args: { key: 'k0', value: 2 } }, ctx);
     expect(fits.ok).toBe(true);
     // Another workspace of the same plugin has its own quota.
-    const elsewhere = await performHostCall({ id: 1, op: 'kv.put', args: { key: 'one-more', value: 1 } }, hostContext(kv, { ...a, workspaceId: 'ws-b' }));
+    const elsewhere = await performHostCall(
+      { id: 1, op: 'kv.put', args: { key: 'one-more', value: 1 } },
+      hostContext(kv, { ...a, workspaceId: 'ws-b' }),
+    );
     expect(elsewhere.ok).toBe(true);
     expect(await kv.get(a, 'k0')).toBe('2');
     db.close();

@@ -9,7 +9,8 @@ const encoder = new TextEncoder();
 // starts with a JSON token, but no decoder of plugin data strips bytes).
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-const scopeRange = ({ workspaceId, pluginId }: KvScope) => IDBKeyRange.bound([workspaceId, pluginId], [workspaceId, pluginId, []]);
+const scopeRange = ({ workspaceId, pluginId }: KvScope) =>
+  IDBKeyRange.bound([workspaceId, pluginId], [workspaceId, pluginId, []]);
 
 export class IdbKvStore implements KvStore {
   constructor(private readonly db: HarnessDb) {}
@@ -55,7 +56,8 @@ export class IdbKvStore implements KvStore {
   async countOf(pluginId: string): Promise<number> {
     let n = 0;
     const tx = this.db.transaction('plugin_kv', 'readonly');
-    for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) if (cursor.value.pluginId === pluginId) n++;
+    for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue())
+      if (cursor.value.pluginId === pluginId) n++;
     await tx.done;
     return n;
   }

@@ -31,7 +31,14 @@ export class IdbRegistryStorage implements RegistryStorage {
     const { wasm, licenseText, ...meta } = plugin;
     const tx = this.db.transaction('plugins', 'readwrite');
     await tx.store.delete(idRange(plugin.id));
-    await tx.store.put({ pluginId: plugin.id, version: plugin.version, sha256: plugin.sha256, meta, wasm: wasm.slice(), licenseText });
+    await tx.store.put({
+      pluginId: plugin.id,
+      version: plugin.version,
+      sha256: plugin.sha256,
+      meta,
+      wasm: wasm.slice(),
+      licenseText,
+    });
     await tx.done;
   }
 
@@ -42,12 +49,17 @@ export class IdbRegistryStorage implements RegistryStorage {
   async listPlugins(): Promise<InstalledPlugin[]> {
     // Values include the wasm bytes; a registry holds a handful of plugins, so reading them whole is fine.
     const records = await this.db.getAll('plugins');
-    return records.map((r) => (r as unknown as PluginPayload).meta).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return records
+      .map((r) => (r as unknown as PluginPayload).meta)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   async enabledIn(workspaceId: string): Promise<string[]> {
     const records = await this.db.getAll('plugin_enablement', IDBKeyRange.bound([workspaceId], [workspaceId, []]));
-    return records.filter((r) => r.enabled).map((r) => r.pluginId).sort();
+    return records
+      .filter((r) => r.enabled)
+      .map((r) => r.pluginId)
+      .sort();
   }
 
   async setEnabled(workspaceId: string, pluginId: string, enabled: boolean): Promise<void> {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { decideImport, planImport, type PackageFacts } from './import-plan';
 
-const facts = (version: string, sha: string, permissions: PackageFacts['permissions'] = { workspace: 'read', storage: true }): PackageFacts => ({
+const facts = (
+  version: string,
+  sha: string,
+  permissions: PackageFacts['permissions'] = { workspace: 'read', storage: true },
+): PackageFacts => ({
   id: 'example.notes',
   name: 'Notes',
   version,
@@ -24,13 +28,26 @@ describe('deciding what an import would do', () => {
     expect(planImport(facts('2.0.0', 'a'), facts('1.99.99', 'b')).versionChange).toBe('downgrade');
     expect(planImport(facts('1.0.0', 'a'), facts('1.0.0', 'b')).versionChange).toBe('same-version');
     expect(planImport(facts('1.0.0', 'a'), facts('1.0.0', 'a')).versionChange).toBeUndefined();
-    expect(planImport(undefined, facts('1.0.0', 'a'))).toEqual({ decision: 'install', incoming: facts('1.0.0', 'a'), widensPermissions: false });
+    expect(planImport(undefined, facts('1.0.0', 'a'))).toEqual({
+      decision: 'install',
+      incoming: facts('1.0.0', 'a'),
+      widensPermissions: false,
+    });
   });
 
   it('says when the update asks for more access (the registry then switches it off where it was on)', () => {
     const read = { workspace: 'read', storage: false } as const;
-    expect(planImport(facts('1.0.0', 'a', read), facts('1.1.0', 'b', { workspace: 'read-write', storage: false })).widensPermissions).toBe(true);
-    expect(planImport(facts('1.0.0', 'a', read), facts('1.1.0', 'b', { workspace: 'read', storage: true })).widensPermissions).toBe(true);
-    expect(planImport(facts('1.0.0', 'a', { workspace: 'read-write', storage: true }), facts('1.1.0', 'b', read)).widensPermissions).toBe(false);
+    expect(
+      planImport(facts('1.0.0', 'a', read), facts('1.1.0', 'b', { workspace: 'read-write', storage: false }))
+        .widensPermissions,
+    ).toBe(true);
+    expect(
+      planImport(facts('1.0.0', 'a', read), facts('1.1.0', 'b', { workspace: 'read', storage: true }))
+        .widensPermissions,
+    ).toBe(true);
+    expect(
+      planImport(facts('1.0.0', 'a', { workspace: 'read-write', storage: true }), facts('1.1.0', 'b', read))
+        .widensPermissions,
+    ).toBe(false);
   });
 });

@@ -33,7 +33,10 @@ export interface ImportPlan {
 }
 
 /** Same rule as the registry (plugin-registry.ts): one installed version per id, identical iff sha256 and version match. */
-export function decideImport(installed: Pick<PackageFacts, 'version' | 'sha256'> | undefined, incoming: Pick<PackageFacts, 'version' | 'sha256'>): ImportDecision {
+export function decideImport(
+  installed: Pick<PackageFacts, 'version' | 'sha256'> | undefined,
+  incoming: Pick<PackageFacts, 'version' | 'sha256'>,
+): ImportDecision {
   if (!installed) return 'install';
   return installed.sha256 === incoming.sha256 && installed.version === incoming.version ? 'unchanged' : 'update';
 }
@@ -49,11 +52,18 @@ export function compareVersions(a: string, b: string): number {
 const rank: Record<PluginPermissions['workspace'], number> = { none: 0, read: 1, 'read-write': 2 };
 
 /** The registry's rule for switching a plugin off on update: more workspace access, or storage it did not have. */
-export const widens = (from: PluginPermissions, to: PluginPermissions): boolean => rank[to.workspace] > rank[from.workspace] || (to.storage && !from.storage);
+export const widens = (from: PluginPermissions, to: PluginPermissions): boolean =>
+  rank[to.workspace] > rank[from.workspace] || (to.storage && !from.storage);
 
 export function factsOfPackage(pkg: Pick<ValidatedPackage, 'manifest' | 'sha256'>): PackageFacts {
   const m = pkg.manifest;
-  return { id: m.id, name: m.name, version: m.version, sha256: pkg.sha256, permissions: { workspace: m.permissions.workspace, storage: m.permissions.storage } };
+  return {
+    id: m.id,
+    name: m.name,
+    version: m.version,
+    sha256: pkg.sha256,
+    permissions: { workspace: m.permissions.workspace, storage: m.permissions.storage },
+  };
 }
 
 export function factsOfInstalled(p: InstalledPlugin): PackageFacts {

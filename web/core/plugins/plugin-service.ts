@@ -52,7 +52,12 @@ export interface PluginService {
    * Runs the tool behind `publicName` with the code pinned in `snapshot`. Never throws: an unknown name is an
    * aborted result with E_RUN_UNKNOWN_TOOL.
    */
-  invoke(snapshot: PluginSnapshot, publicName: string, args: unknown, options: InvokeToolOptions): Promise<InvokeResult>;
+  invoke(
+    snapshot: PluginSnapshot,
+    publicName: string,
+    args: unknown,
+    options: InvokeToolOptions,
+  ): Promise<InvokeResult>;
   dispose(): Promise<void>;
 }
 
@@ -69,13 +74,19 @@ export function createPluginService(db: HarnessDb, options: PluginServiceOptions
   // Packages prepareImport has validated, keyed by the caller's bytes object (transferred, so detached by then):
   // the registry's own validation step gets the verified result instead of running the full check again.
   const verified = new WeakMap<Uint8Array, ValidatedPackage>();
-  const registry = createPluginRegistry({ storage: new IdbRegistryStorage(db), kv, validate: (bytes) => (verified.has(bytes) ? Promise.resolve(verified.get(bytes)!) : validate(bytes)) });
+  const registry = createPluginRegistry({
+    storage: new IdbRegistryStorage(db),
+    kv,
+    validate: (bytes) => (verified.has(bytes) ? Promise.resolve(verified.get(bytes)!) : validate(bytes)),
+  });
   const moduleCache = new ModuleCache();
   // Started on first use, not at page load: most sessions never run a plugin.
   let spares: SpareWorkers | undefined;
-  const createWorker: WorkerFactory = options.createWorker ?? (() => (spares ??= spareWorkers(browserWorkerFactory)).factory());
+  const createWorker: WorkerFactory =
+    options.createWorker ?? (() => (spares ??= spareWorkers(browserWorkerFactory)).factory());
 
-  const sameInstall = (a: ImportPlan['installed'], b: ImportPlan['installed']) => a?.sha256 === b?.sha256 && a?.version === b?.version;
+  const sameInstall = (a: ImportPlan['installed'], b: ImportPlan['installed']) =>
+    a?.sha256 === b?.sha256 && a?.version === b?.version;
 
   return {
     registry,
@@ -112,7 +123,10 @@ export function createPluginService(db: HarnessDb, options: PluginServiceOptions
           sideEffects: false,
           hostCalls: 0,
           durationMs: 0,
-          error: { code: 'E_RUN_UNKNOWN_TOOL', message: `No enabled plugin offers ${publicName} in this workspace. Enable the plugin in Settings → Plugins.` },
+          error: {
+            code: 'E_RUN_UNKNOWN_TOOL',
+            message: `No enabled plugin offers ${publicName} in this workspace. Enable the plugin in Settings → Plugins.`,
+          },
         };
       }
       return invokePlugin({

@@ -1,6 +1,12 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { HarnessError, packPackage, readPackageZip, validatePackage, type ValidatedPackage } from '../../../plugin-host';
+import {
+  HarnessError,
+  packPackage,
+  readPackageZip,
+  validatePackage,
+  type ValidatedPackage,
+} from '../../../plugin-host';
 import { createPluginService } from './plugin-service';
 import { examplePackage, freshDb } from './test-kit';
 

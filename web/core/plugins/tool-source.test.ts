@@ -27,7 +27,9 @@ it('offers enabled plugins as external ask tools pinned at task start, runs them
     });
 
     const tools = await source();
-    expect(tools.map((t) => [t.schema.name, t.approval, t.external])).toEqual([['example_replace-text--replace_text', 'ask', true]]);
+    expect(tools.map((t) => [t.schema.name, t.approval, t.external])).toEqual([
+      ['example_replace-text--replace_text', 'ask', true],
+    ]);
     const fs = await createNodeWorkspaceFs({ root, access: 'read-write' });
     const ctx = { fs, workspaceId: 'ws-1', callId: 'c1', signal: new AbortController().signal };
 

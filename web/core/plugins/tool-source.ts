@@ -26,29 +26,40 @@ export function toToolResult(result: InvokeResult): ToolResult {
     case 'error':
       return { error: true, code: 'E_RUN_PLUGIN_ERROR', output: `E_RUN_PLUGIN_ERROR: ${result.error}` };
     case 'aborted': {
-      const note = result.sideEffects ? ' A write or storage change may have happened before it stopped; check the workspace before retrying.' : '';
+      const note = result.sideEffects
+        ? ' A write or storage change may have happened before it stopped; check the workspace before retrying.'
+        : '';
       return { error: true, code: result.error.code, output: `${result.error.code}: ${result.error.message}${note}` };
     }
   }
 }
 
-export function pluginToolSource(service: PluginService, { workspaceId, approval }: PluginToolSourceOptions): ToolSource {
+export function pluginToolSource(
+  service: PluginService,
+  { workspaceId, approval }: PluginToolSourceOptions,
+): ToolSource {
   return async () => {
     const snapshot = await service.registry.pin(workspaceId);
-    return snapshot.tools.map(
-      (tool): ToolDefinition => ({
-        schema: { name: tool.publicName, description: `${tool.description} (plugin ${tool.pluginId} ${tool.pluginVersion})`, parameters: tool.parameters },
-        approval: 'ask',
-        external: true,
-        origin: { kind: 'plugin', pluginId: tool.pluginId },
-        async prepare() {
-          return { summary: `Run ${tool.name} of plugin ${tool.pluginId} ${tool.pluginVersion}` };
-        },
-        async execute(args, ctx) {
-          const result = await service.invoke(snapshot, tool.publicName, args, { fs: ctx.fs, approval: approval({ callId: ctx.callId, publicName: tool.publicName }), signal: ctx.signal });
-          return toToolResult(result);
-        },
-      }),
-    );
+    return snapshot.tools.map((tool): ToolDefinition => ({
+      schema: {
+        name: tool.publicName,
+        description: `${tool.description} (plugin ${tool.pluginId} ${tool.pluginVersion})`,
+        parameters: tool.parameters,
+      },
+      approval: 'ask',
+      external: true,
+      origin: { kind: 'plugin', pluginId: tool.pluginId },
+      async prepare() {
+        return { summary: `Run ${tool.name} of plugin ${tool.pluginId} ${tool.pluginVersion}` };
+      },
+      async execute(args, ctx) {
+        const result = await service.invoke(snapshot, tool.publicName, args, {
+          fs: ctx.fs,
+          approval: approval({ callId: ctx.callId, publicName: tool.publicName }),
+          signal: ctx.signal,
+        });
+        return toToolResult(result);
+      },
+    }));
   };
 }

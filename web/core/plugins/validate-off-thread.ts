@@ -25,19 +25,25 @@ export interface ValidateOffThreadOptions {
 /** Far above what the bounded validator needs for a 10 MiB package on a slow phone; a last line, not a budget. */
 export const VALIDATE_TIMEOUT_MS = 60_000;
 
-const spawnModuleWorker = (): ValidateWorker => new Worker(new URL('./validate-worker.ts', import.meta.url), { type: 'module', name: 'plugin-validate' });
+const spawnModuleWorker = (): ValidateWorker =>
+  new Worker(new URL('./validate-worker.ts', import.meta.url), { type: 'module', name: 'plugin-validate' });
 
 /**
  * Validates `bytes` in a dedicated Worker and returns the validator's result, or throws its refusal as a HarnessError
  * with the same code. The bytes are transferred: afterwards `bytes` is empty (detached) on this side.
  */
-export function validateOffThread(bytes: Uint8Array, { spawn = spawnModuleWorker, timeoutMs = VALIDATE_TIMEOUT_MS }: ValidateOffThreadOptions = {}): Promise<ValidatedPackage> {
+export function validateOffThread(
+  bytes: Uint8Array,
+  { spawn = spawnModuleWorker, timeoutMs = VALIDATE_TIMEOUT_MS }: ValidateOffThreadOptions = {},
+): Promise<ValidatedPackage> {
   return new Promise((resolve, reject) => {
     let worker: ValidateWorker;
     try {
       worker = spawn();
     } catch (error) {
-      reject(new HarnessError(VALIDATE_WORKER_CODE, workerFailure(error instanceof Error ? error.message : String(error))));
+      reject(
+        new HarnessError(VALIDATE_WORKER_CODE, workerFailure(error instanceof Error ? error.message : String(error))),
+      );
       return;
     }
     let settled = false;
@@ -48,16 +54,27 @@ export function validateOffThread(bytes: Uint8Array, { spawn = spawnModuleWorker
       worker.terminate();
       outcome();
     };
-    const fail = (detail: string, data?: Record<string, unknown>) => finish(() => reject(new HarnessError(VALIDATE_WORKER_CODE, workerFailure(detail), data)));
-    const timer = setTimeout(() => fail(`no answer within ${Math.round(timeoutMs / 1000)} s`, { timeoutMs }), timeoutMs);
+    const fail = (detail: string, data?: Record<string, unknown>) =>
+      finish(() => reject(new HarnessError(VALIDATE_WORKER_CODE, workerFailure(detail), data)));
+    const timer = setTimeout(
+      () => fail(`no answer within ${Math.round(timeoutMs / 1000)} s`, { timeoutMs }),
+      timeoutMs,
+    );
     worker.addEventListener('message', (e) => {
       const reply = (e as MessageEvent<ValidateReply>).data;
-      finish(() => (reply.ok ? resolve(reply.pkg) : reject(new HarnessError(reply.error.code, reply.error.message, reply.error.data))));
+      finish(() =>
+        reply.ok
+          ? resolve(reply.pkg)
+          : reject(new HarnessError(reply.error.code, reply.error.message, reply.error.data)),
+      );
     });
     worker.addEventListener('error', (e) => fail((e as ErrorEvent).message || 'the worker failed to load or crashed'));
     worker.addEventListener('messageerror', () => fail('its answer could not be deserialised'));
     // A view of part of a buffer is copied first: transferring the whole buffer would take bytes that are not ours.
-    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : bytes.slice();
+    const own =
+      bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+        ? bytes
+        : bytes.slice();
     try {
       worker.postMessage({ bytes: own }, [own.buffer as ArrayBuffer]);
     } catch (error) {

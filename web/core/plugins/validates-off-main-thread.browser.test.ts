@@ -39,12 +39,24 @@ function bigModule(): Uint8Array {
   for (let i = 0; i + 2 < instructions.length; i += 3) instructions.set([0x41, 0x00, 0x1a], i); // i32.const 0; drop
   instructions[instructions.length - 1] = 0x0b;
   const big = concat([leb(instructions.length + 1), [0x00], instructions]);
-  const tiny = [[0x41, 0x01, 0x0b], [0x20, 0x00, 0x0b], [0x0b], [0x42, 0x00, 0x0b]].flatMap((b) => [b.length + 1, 0x00, ...b]);
+  const tiny = [[0x41, 0x01, 0x0b], [0x20, 0x00, 0x0b], [0x0b], [0x42, 0x00, 0x0b]].flatMap((b) => [
+    b.length + 1,
+    0x00,
+    ...b,
+  ]);
   const code = concat([[0x05], tiny, big]);
   const noise = new Uint8Array(1.5 * MiB);
   for (let i = 0; i < noise.length; i += 65536) crypto.getRandomValues(noise.subarray(i, i + 65536));
   const custom = concat([[0x05], new TextEncoder().encode('noise'), noise]);
-  return concat([small.subarray(0, small.length - CODE_SECTION_BYTES), [10], leb(code.length), code, [0], leb(custom.length), custom]);
+  return concat([
+    small.subarray(0, small.length - CODE_SECTION_BYTES),
+    [10],
+    leb(code.length),
+    code,
+    [0],
+    leb(custom.length),
+    custom,
+  ]);
 }
 
 async function bigPackage(): Promise<Uint8Array> {
@@ -71,7 +83,9 @@ async function bigPackage(): Promise<Uint8Array> {
 /** Durations of the main thread's long tasks while `work` runs (entries are delivered after the task, so wait a frame). */
 async function longTasksDuring(work: () => Promise<unknown>): Promise<number[]> {
   const seen: number[] = [];
-  const observer = new PerformanceObserver((list) => seen.push(...list.getEntries().map((e) => Math.round(e.duration))));
+  const observer = new PerformanceObserver((list) =>
+    seen.push(...list.getEntries().map((e) => Math.round(e.duration))),
+  );
   observer.observe({ type: 'longtask', buffered: false });
   try {
     await work();
@@ -114,7 +128,9 @@ describe('validating an imported package', () => {
 
     let terminated = false;
     const silent = { postMessage() {}, addEventListener() {}, terminate: () => void (terminated = true) };
-    const late = await validateOffThread(await fresh(), { spawn: () => silent, timeoutMs: 50 }).catch((e: { code?: string }) => e);
+    const late = await validateOffThread(await fresh(), { spawn: () => silent, timeoutMs: 50 }).catch(
+      (e: { code?: string }) => e,
+    );
     expect((late as { code: string }).code).toBe('E_PLUGIN_VALIDATE_WORKER');
     expect(terminated).toBe(true);
   });

@@ -15,13 +15,38 @@ const outDir = join(repo, 'dist', 'cli-test', `${process.pid}-provider-files`);
 
 // The built i finds its private i-bridge beside it (as `npm run build:cli` lays them out).
 beforeAll(async () => {
-  await build({ entryPoints: { i: join(repo, 'web/core/headless/cli.ts'), 'i-bridge': join(repo, 'bridge/cli.ts') }, outdir: outDir, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+  await build({
+    entryPoints: { i: join(repo, 'web/core/headless/cli.ts'), 'i-bridge': join(repo, 'bridge/cli.ts') },
+    outdir: outDir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
 }, 60_000);
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-function run(p: ReturnType<typeof headlessProject>, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  p: ReturnType<typeof headlessProject>,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(outDir, 'i.js'), '-C', p.dir, '--config', join(p.conf, 'model.json'), ...args], { cwd: p.dir, env: { PATH: process.env.PATH ?? '', HOME: p.root, I_CONFIG_DIR: p.conf, I_DATA_DIR: join(p.root, 'data'), UP_KEY: 'up-secret' } });
+    const child = spawn(
+      process.execPath,
+      [join(outDir, 'i.js'), '-C', p.dir, '--config', join(p.conf, 'model.json'), ...args],
+      {
+        cwd: p.dir,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: p.root,
+          I_CONFIG_DIR: p.conf,
+          I_DATA_DIR: join(p.root, 'data'),
+          UP_KEY: 'up-secret',
+        },
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -38,7 +63,12 @@ async function service() {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      seen.push({ path: req.url ?? '', key: req.headers['x-upload-key'] as string | undefined, type: req.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') });
+      seen.push({
+        path: req.url ?? '',
+        key: req.headers['x-upload-key'] as string | undefined,
+        type: req.headers['content-type'],
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(req.url === '/upload' ? { id: 'up-7' } : { text: 'generated' }));
     });
@@ -47,10 +77,18 @@ async function service() {
   return { url: `http://127.0.0.1:${(server!.address() as { port: number }).port}`, seen };
 }
 
-describe('a custom provider worker\'s operation plan (headless i)', () => {
+describe("a custom provider worker's operation plan (headless i)", () => {
   it('runs the upload under provider_operations and prepares the model request with its result', async () => {
     const s = await service();
-    const p = headlessProject({ protocol: 'my-upload', base_url: s.url, model: 'm', api_key_env: 'UP_KEY', budget: { context_window: 1_000_000 }, provider_operations: true, provider: { exec: [process.execPath, worker] } });
+    const p = headlessProject({
+      protocol: 'my-upload',
+      base_url: s.url,
+      model: 'm',
+      api_key_env: 'UP_KEY',
+      budget: { context_window: 1_000_000 },
+      provider_operations: true,
+      provider: { exec: [process.execPath, worker] },
+    });
     const r = await run(p, ['-p', 'hi']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -63,7 +101,13 @@ describe('a custom provider worker\'s operation plan (headless i)', () => {
 
   it('without provider_operations the plan is refused naming the key, and nothing is sent', async () => {
     const s = await service();
-    const p = headlessProject({ protocol: 'my-upload', base_url: s.url, model: 'm', budget: { context_window: 1_000_000 }, provider: { exec: [process.execPath, worker] } });
+    const p = headlessProject({
+      protocol: 'my-upload',
+      base_url: s.url,
+      model: 'm',
+      budget: { context_window: 1_000_000 },
+      provider: { exec: [process.execPath, worker] },
+    });
     const r = await run(p, ['-p', 'hi']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('E_PROVIDER_OPERATIONS_OFF');

@@ -12,13 +12,20 @@ import { withProviderFiles, type ProviderFilesContext } from './files-adapter';
 import { newBudget } from './operations';
 import { withOperationPlans, type PlanContext } from './operation-plans';
 
-export function providerFilesStream(options: TransportStreamOptions & { files: ProviderFilesContext | null; plans?: PlanContext | null }): StreamFn {
+export function providerFilesStream(
+  options: TransportStreamOptions & { files: ProviderFilesContext | null; plans?: PlanContext | null },
+): StreamFn {
   const { adapter, files, plans, ...transport } = options;
   return (call) => {
     const budget = newBudget();
     // Only a custom adapter has plans (prepareStep); a built-in one is looked up inside the stream, as streamModel does.
     const planned = adapter && plans ? withOperationPlans(adapter, plans, call.signal, budget) : adapter;
-    const once = (): AsyncIterable<StreamEvent> => streamCall(transport, call, files ? withProviderFiles(planned ?? builtinAdapter(call.input.protocol), files, call.signal, budget) : planned);
+    const once = (): AsyncIterable<StreamEvent> =>
+      streamCall(
+        transport,
+        call,
+        files ? withProviderFiles(planned ?? builtinAdapter(call.input.protocol), files, call.signal, budget) : planned,
+      );
     if (!files) return once();
     return (async function* () {
       const held: StreamEvent[] = [];
@@ -27,7 +34,13 @@ export function providerFilesStream(options: TransportStreamOptions & { files: P
           held.push(event);
           continue;
         }
-        if (held.length && event.type === 'error' && files.lastUsed.length && files.policy.vendor && notFound(event, files)) {
+        if (
+          held.length &&
+          event.type === 'error' &&
+          files.lastUsed.length &&
+          files.policy.vendor &&
+          notFound(event, files)
+        ) {
           await files.registry.forget(files.lastUsed);
           held.length = 0;
           yield* once();
@@ -43,5 +56,8 @@ export function providerFilesStream(options: TransportStreamOptions & { files: P
 
 function notFound(event: Extract<StreamEvent, { type: 'error' }>, files: ProviderFilesContext): boolean {
   const d = (event.error.data ?? {}) as { status?: unknown; provider_message?: unknown };
-  return typeof d.status === 'number' && files.policy.vendor!.isFileNotFound(d.status, String(d.provider_message ?? event.error.message));
+  return (
+    typeof d.status === 'number' &&
+    files.policy.vendor!.isFileNotFound(d.status, String(d.provider_message ?? event.error.message))
+  );
 }

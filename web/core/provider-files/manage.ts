@@ -8,7 +8,11 @@ import type { RemoteFile, VendorFiles } from '../providers';
 import { answerMessage, newBudget, runOperation, type OperationPorts } from './operations';
 import type { FileRegistry } from './registry';
 
-export type ManageAction = { action: 'list' } | { action: 'get'; file_id: string } | { action: 'delete'; file_id: string; cleanup?: boolean } | { action: 'reconcile' };
+export type ManageAction =
+  | { action: 'list' }
+  | { action: 'get'; file_id: string }
+  | { action: 'delete'; file_id: string; cleanup?: boolean }
+  | { action: 'reconcile' };
 
 export interface ListedFile extends RemoteFile {
   /** The local registry knows it: this app uploaded it. */
@@ -21,7 +25,8 @@ export type ManageResult =
   | { action: 'delete'; file_id: string; deleted: true; confirmed_by: 'person' | 'provider_cleanup' }
   | { action: 'reconcile'; remote: number; complete: boolean; unknown_remote: string[]; forgotten_local: string[] };
 
-const FIX = 'Write {"action": "list"}, {"action": "get", "file_id": "…"}, {"action": "delete", "file_id": "…"} or {"action": "reconcile"}.';
+const FIX =
+  'Write {"action": "list"}, {"action": "get", "file_id": "…"}, {"action": "delete", "file_id": "…"} or {"action": "reconcile"}.';
 
 export function parseManageAction(text: string): ManageAction {
   let v: unknown;
@@ -31,16 +36,36 @@ export function parseManageAction(text: string): ManageAction {
     throw new HarnessError('E_USAGE', `--provider-action is not valid JSON. ${FIX}`);
   }
   const o = v as Record<string, unknown>;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new HarnessError('E_USAGE', `--provider-action must be a JSON object. ${FIX}`);
-  const allowed: Record<string, string[]> = { list: ['action'], reconcile: ['action'], get: ['action', 'file_id'], delete: ['action', 'file_id', 'cleanup'] };
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new HarnessError('E_USAGE', `--provider-action must be a JSON object. ${FIX}`);
+  const allowed: Record<string, string[]> = {
+    list: ['action'],
+    reconcile: ['action'],
+    get: ['action', 'file_id'],
+    delete: ['action', 'file_id', 'cleanup'],
+  };
   const keys = allowed[String(o.action)];
-  if (!keys) throw new HarnessError('E_USAGE', `--provider-action has no known "action" (got ${JSON.stringify(o.action ?? null)}). ${FIX}`);
-  for (const k of Object.keys(o)) if (!keys.includes(k)) throw new HarnessError('E_USAGE', `--provider-action "${String(o.action)}" takes no "${k}". ${FIX}`, { path: k });
+  if (!keys)
+    throw new HarnessError(
+      'E_USAGE',
+      `--provider-action has no known "action" (got ${JSON.stringify(o.action ?? null)}). ${FIX}`,
+    );
+  for (const k of Object.keys(o))
+    if (!keys.includes(k))
+      throw new HarnessError('E_USAGE', `--provider-action "${String(o.action)}" takes no "${k}". ${FIX}`, { path: k });
   // Dots alone ("." or "..") would name another path segment once put into the URL (/files/.. is /).
-  if (keys.includes('file_id') && (typeof o.file_id !== 'string' || !/^[\w.:-]{1,200}$/.test(o.file_id) || /^\.+$/.test(o.file_id))) {
-    throw new HarnessError('E_USAGE', `--provider-action "${String(o.action)}" needs "file_id": the id the provider gave (letters, digits, ".", ":", "_", "-"; not dots alone).`, { path: 'file_id' });
+  if (
+    keys.includes('file_id') &&
+    (typeof o.file_id !== 'string' || !/^[\w.:-]{1,200}$/.test(o.file_id) || /^\.+$/.test(o.file_id))
+  ) {
+    throw new HarnessError(
+      'E_USAGE',
+      `--provider-action "${String(o.action)}" needs "file_id": the id the provider gave (letters, digits, ".", ":", "_", "-"; not dots alone).`,
+      { path: 'file_id' },
+    );
   }
-  if (o.cleanup !== undefined && typeof o.cleanup !== 'boolean') throw new HarnessError('E_USAGE', '--provider-action "cleanup" must be true or false.', { path: 'cleanup' });
+  if (o.cleanup !== undefined && typeof o.cleanup !== 'boolean')
+    throw new HarnessError('E_USAGE', '--provider-action "cleanup" must be true or false.', { path: 'cleanup' });
   return o as ManageAction;
 }
 
@@ -61,15 +86,28 @@ export const MAX_LIST_PAGES = 8;
 
 function failed(what: string, status: number, body: unknown): HarnessError {
   const said = answerMessage({ status, body });
-  if (status === 404) return new HarnessError('E_PROVIDER_FILE_NOT_FOUND', `The provider has no such file (404${said ? `: ${said}` : ''}). List the files to see which exist.`, { status });
-  return new HarnessError('E_PROVIDER_MANAGE_FAILED', `The provider refused to ${what} (${status}${said ? `: ${said}` : ''}). Nothing was retried; check the key and base_url, then try again.`, { status });
+  if (status === 404)
+    return new HarnessError(
+      'E_PROVIDER_FILE_NOT_FOUND',
+      `The provider has no such file (404${said ? `: ${said}` : ''}). List the files to see which exist.`,
+      { status },
+    );
+  return new HarnessError(
+    'E_PROVIDER_MANAGE_FAILED',
+    `The provider refused to ${what} (${status}${said ? `: ${said}` : ''}). Nothing was retried; check the key and base_url, then try again.`,
+    { status },
+  );
 }
 
 export async function runManageAction(action: ManageAction, deps: ManageDeps): Promise<ManageResult> {
   const budget = newBudget();
   const base = deps.ports.baseUrl;
   // Another account's or another vendor's records of this workspace are not this list's business.
-  const known = new Set((await deps.registry.all()).filter((r) => r.scope === deps.scope && r.protocol === deps.vendor.protocol).map((r) => r.file_id));
+  const known = new Set(
+    (await deps.registry.all())
+      .filter((r) => r.scope === deps.scope && r.protocol === deps.vendor.protocol)
+      .map((r) => r.file_id),
+  );
   const send = async (what: string, op: Parameters<typeof runOperation>[0]) => {
     const r = await runOperation(op, deps.ports, budget);
     if (r.status < 200 || r.status >= 300) throw failed(what, r.status, r.body);
@@ -107,20 +145,39 @@ export async function runManageAction(action: ManageAction, deps: ManageDeps): P
       let by: 'person' | 'provider_cleanup';
       if (action.cleanup === true && deps.cleanupAllowed) {
         if (!known.has(action.file_id)) {
-          throw new HarnessError('E_PROVIDER_CLEANUP_NOT_OURS', `provider_cleanup only deletes files this app uploaded, and the local registry does not know ${action.file_id}. Delete it without "cleanup" (you will be asked), or leave it.`, { file_id: action.file_id });
+          throw new HarnessError(
+            'E_PROVIDER_CLEANUP_NOT_OURS',
+            `provider_cleanup only deletes files this app uploaded, and the local registry does not know ${action.file_id}. Delete it without "cleanup" (you will be asked), or leave it.`,
+            { file_id: action.file_id },
+          );
         }
         by = 'provider_cleanup';
       } else {
         if (!deps.confirm) {
-          throw new HarnessError('E_PROVIDER_CONFIRM_NEEDS_TTY', `Deleting ${action.file_id} needs your confirmation on a terminal, and there is none (no flag, not even --yolo, skips it). Run it in a terminal; unattended deletes exist only for {"cleanup": true} of this app's own uploads with provider_cleanup: true in the model config.`, { file_id: action.file_id });
+          throw new HarnessError(
+            'E_PROVIDER_CONFIRM_NEEDS_TTY',
+            `Deleting ${action.file_id} needs your confirmation on a terminal, and there is none (no flag, not even --yolo, skips it). Run it in a terminal; unattended deletes exist only for {"cleanup": true} of this app's own uploads with provider_cleanup: true in the model config.`,
+            { file_id: action.file_id },
+          );
         }
         const mark = known.has(action.file_id) ? 'uploaded by this app' : 'not in the local registry';
-        if (!(await deps.confirm(`Delete the remote file ${action.file_id} (${mark}) at ${new URL(base).origin}? This cannot be undone. [y/N] `))) {
-          throw new HarnessError('E_PROVIDER_DELETE_DECLINED', `Not deleted: ${action.file_id} stays at the provider.`, { file_id: action.file_id });
+        if (
+          !(await deps.confirm(
+            `Delete the remote file ${action.file_id} (${mark}) at ${new URL(base).origin}? This cannot be undone. [y/N] `,
+          ))
+        ) {
+          throw new HarnessError(
+            'E_PROVIDER_DELETE_DECLINED',
+            `Not deleted: ${action.file_id} stays at the provider.`,
+            { file_id: action.file_id },
+          );
         }
         by = 'person';
       }
-      await send('delete the file', { ...deps.vendor.remove(base, action.file_id), ...(by === 'provider_cleanup' ? { cleanup: true } : {}) });
+      await send('delete the file', {
+        ...deps.vendor.remove(base, action.file_id),
+        ...(by === 'provider_cleanup' ? { cleanup: true } : {}),
+      });
       await deps.registry.forget([action.file_id], { scope: deps.scope, protocol: deps.vendor.protocol });
       return { action: 'delete', file_id: action.file_id, deleted: true, confirmed_by: by };
     }
@@ -132,7 +189,13 @@ export async function runManageAction(action: ManageAction, deps: ManageDeps): P
       const remote = new Set(files.map((f) => f.file_id));
       const forgotten = complete ? [...known].filter((id) => !remote.has(id)) : [];
       await deps.registry.forget(forgotten, { scope: deps.scope, protocol: deps.vendor.protocol });
-      return { action: 'reconcile', remote: files.length, complete, unknown_remote: files.filter((f) => !known.has(f.file_id)).map((f) => f.file_id), forgotten_local: forgotten };
+      return {
+        action: 'reconcile',
+        remote: files.length,
+        complete,
+        unknown_remote: files.filter((f) => !known.has(f.file_id)).map((f) => f.file_id),
+        forgotten_local: forgotten,
+      };
     }
   }
 }

@@ -18,20 +18,32 @@ function answer(first: Uint8Array, end: { error: Error } | { signal: AbortSignal
     start(c) {
       c.enqueue(first);
       if ('error' in end) c.error(end.error);
-      else end.signal.addEventListener('abort', () => c.error(new DOMException('The operation was aborted.', 'AbortError')));
+      else
+        end.signal.addEventListener('abort', () =>
+          c.error(new DOMException('The operation was aborted.', 'AbortError')),
+        );
     },
   });
   return new Response(body, { status: 200 });
 }
 
-const code = (p: Promise<unknown> | unknown) => Promise.resolve(p).then(() => null, (e: { code?: string }) => e.code ?? String(e));
+const code = (p: Promise<unknown> | unknown) =>
+  Promise.resolve(p).then(
+    () => null,
+    (e: { code?: string }) => e.code ?? String(e),
+  );
 
-describe('errors while reading an operation\'s answer', () => {
+describe("errors while reading an operation's answer", () => {
   it('an answer cut off half-way is E_PROVIDER_OPERATION_NETWORK, one over 16 MiB is E_PROVIDER_OPERATION_TOO_LARGE', async () => {
-    const cut: typeof fetch = async () => answer(new TextEncoder().encode('{"data": ['), { error: new TypeError('terminated') });
-    expect(await code(runOperation(get, { baseUrl: BASE, apiKeyName: null, fetch: cut }, newBudget()))).toBe('E_PROVIDER_OPERATION_NETWORK');
+    const cut: typeof fetch = async () =>
+      answer(new TextEncoder().encode('{"data": ['), { error: new TypeError('terminated') });
+    expect(await code(runOperation(get, { baseUrl: BASE, apiKeyName: null, fetch: cut }, newBudget()))).toBe(
+      'E_PROVIDER_OPERATION_NETWORK',
+    );
     const big: typeof fetch = async () => new Response(new Uint8Array(MAX_OPERATION_BYTES + 1), { status: 200 });
-    expect(await code(runOperation(get, { baseUrl: BASE, apiKeyName: null, fetch: big }, newBudget()))).toBe('E_PROVIDER_OPERATION_TOO_LARGE');
+    expect(await code(runOperation(get, { baseUrl: BASE, apiKeyName: null, fetch: big }, newBudget()))).toBe(
+      'E_PROVIDER_OPERATION_TOO_LARGE',
+    );
   });
 
   it('a Stop while the answer arrives is E_ABORTED, and the upload is tried again at the next step', async () => {
@@ -45,11 +57,32 @@ describe('errors while reading an operation\'s answer', () => {
       }
       return new Response(JSON.stringify({ id: 'file-2', bytes: 3, created_at: 1 }), { status: 200 });
     };
-    const policy = filesPolicy({ provider: { images: 'files', account_scope: null, expires_after_seconds: null }, providerOperations: true, protocol: 'responses', baseUrl: BASE, apiKeyName: null });
+    const policy = filesPolicy({
+      provider: { images: 'files', account_scope: null, expires_after_seconds: null },
+      providerOperations: true,
+      protocol: 'responses',
+      baseUrl: BASE,
+      apiKeyName: null,
+    });
     const ctx = newFilesContext(policy, new FileRegistry(memoryRegistryStore()), { apiKeyName: null, fetch });
-    const input: PrepareInput = { version: 1, protocol: 'responses', base_url: BASE, model: 'm', history: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAEC' } }] }], max_tokens: 16, compact: false, tools: [], plugin_tools: [], use_max_tokens: false, extra_body: {}, stream: false };
+    const input: PrepareInput = {
+      version: 1,
+      protocol: 'responses',
+      base_url: BASE,
+      model: 'm',
+      history: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAEC' } }] }],
+      max_tokens: 16,
+      compact: false,
+      tools: [],
+      plugin_tools: [],
+      use_max_tokens: false,
+      extra_body: {},
+      stream: false,
+    };
 
-    expect(await code(withProviderFiles(builtinAdapter('responses'), ctx, stop.signal).prepare(input))).toBe('E_ABORTED');
+    expect(await code(withProviderFiles(builtinAdapter('responses'), ctx, stop.signal).prepare(input))).toBe(
+      'E_ABORTED',
+    );
     expect(ctx.failed.size).toBe(0);
     const next = await withProviderFiles(builtinAdapter('responses'), ctx, new AbortController().signal).prepare(input);
     expect(uploads).toBe(2);

@@ -2,7 +2,14 @@
 // refusal (cross-origin, forbidden header, a body on GET/DELETE, too large) happens before the key is read.
 import { describe, expect, it, vi } from 'vitest';
 import type { ProviderOperation } from '../providers';
-import { MAX_OPERATION_BYTES, MAX_OPERATIONS_PER_STEP, newBudget, OPERATIONS_WINDOW_MS, runOperation, type OperationPorts } from './operations';
+import {
+  MAX_OPERATION_BYTES,
+  MAX_OPERATIONS_PER_STEP,
+  newBudget,
+  OPERATIONS_WINDOW_MS,
+  runOperation,
+  type OperationPorts,
+} from './operations';
 
 const BASE = 'https://api.example.test/v1';
 const post = (bytes: number, extra: Partial<ProviderOperation> = {}): ProviderOperation => ({
@@ -17,8 +24,21 @@ const post = (bytes: number, extra: Partial<ProviderOperation> = {}): ProviderOp
 
 function ports(overrides: Partial<OperationPorts> = {}) {
   const getSecret = vi.fn(() => 'sk-secret');
-  const fetch = vi.fn(async (_url: string | URL | Request, _init?: RequestInit) => new Response(JSON.stringify({ id: 'file-1' }), { status: 200, headers: { 'content-type': 'application/json' } }));
-  return { getSecret, fetch, p: { baseUrl: BASE, apiKeyName: 'KEY', getSecret, fetch: fetch as unknown as typeof globalThis.fetch, ...overrides } };
+  const fetch = vi.fn(
+    async (_url: string | URL | Request, _init?: RequestInit) =>
+      new Response(JSON.stringify({ id: 'file-1' }), { status: 200, headers: { 'content-type': 'application/json' } }),
+  );
+  return {
+    getSecret,
+    fetch,
+    p: {
+      baseUrl: BASE,
+      apiKeyName: 'KEY',
+      getSecret,
+      fetch: fetch as unknown as typeof globalThis.fetch,
+      ...overrides,
+    },
+  };
 }
 
 async function refusal(op: ProviderOperation, p: OperationPorts) {
@@ -50,7 +70,7 @@ describe('provider operation limits', () => {
     expect(t.fetch).toHaveBeenCalledTimes(9);
   });
 
-  it('refuses an operation 180 s after the step\'s first one, and allows one just before', async () => {
+  it("refuses an operation 180 s after the step's first one, and allows one just before", async () => {
     let now = 1_000_000;
     const t = ports({ now: () => now });
     const budget = newBudget();
@@ -72,7 +92,14 @@ describe('provider operation limits', () => {
 
   it('refuses routing/transport headers and a second auth header before the key is read', async () => {
     const t = ports();
-    for (const name of ['Host', 'Content-Type', 'Content-Length', 'Transfer-Encoding', 'Connection', 'Proxy-Authorization']) {
+    for (const name of [
+      'Host',
+      'Content-Type',
+      'Content-Length',
+      'Transfer-Encoding',
+      'Connection',
+      'Proxy-Authorization',
+    ]) {
       expect(await refusal(post(1, { headers: { [name]: 'x' } }), t.p)).toBe('E_HEADER_FORBIDDEN');
     }
     expect(await refusal(post(1, { headers: { Authorization: 'Bearer other' } }), t.p)).toBe('E_HEADER_FORBIDDEN');
@@ -83,7 +110,12 @@ describe('provider operation limits', () => {
 
   it('GET and DELETE send an empty body: one with a body is refused', async () => {
     const t = ports();
-    expect(await refusal({ method: 'DELETE', url: `${BASE}/files/f`, headers: {}, auth: null, body: new Uint8Array(1) }, t.p)).toBe('E_PROVIDER_OPERATION_INVALID');
+    expect(
+      await refusal(
+        { method: 'DELETE', url: `${BASE}/files/f`, headers: {}, auth: null, body: new Uint8Array(1) },
+        t.p,
+      ),
+    ).toBe('E_PROVIDER_OPERATION_INVALID');
     await runOperation({ method: 'GET', url: `${BASE}/files`, headers: {}, auth: null }, t.p, newBudget());
     expect(t.fetch.mock.calls[0]![1]).toMatchObject({ method: 'GET', redirect: 'error' });
     expect(t.fetch.mock.calls[0]![1]!.body).toBeUndefined();
@@ -93,17 +125,31 @@ describe('provider operation limits', () => {
     const t = ports();
     await runOperation(post(3), t.p, newBudget());
     expect((t.fetch.mock.calls[0]![1]!.headers as Record<string, string>).authorization).toBe('Bearer sk-secret');
-    expect((t.fetch.mock.calls[0]![1]!.headers as Record<string, string>)['content-type']).toBe('application/octet-stream');
-    const down = ports({ fetch: vi.fn(async () => Promise.reject(new TypeError('fetch failed'))) as unknown as typeof fetch });
-    await expect(runOperation(post(3), down.p, newBudget())).rejects.toMatchObject({ code: 'E_PROVIDER_OPERATION_NETWORK' });
+    expect((t.fetch.mock.calls[0]![1]!.headers as Record<string, string>)['content-type']).toBe(
+      'application/octet-stream',
+    );
+    const down = ports({
+      fetch: vi.fn(async () => Promise.reject(new TypeError('fetch failed'))) as unknown as typeof fetch,
+    });
+    await expect(runOperation(post(3), down.p, newBudget())).rejects.toMatchObject({
+      code: 'E_PROVIDER_OPERATION_NETWORK',
+    });
     expect(down.p.fetch).toHaveBeenCalledTimes(1);
-    const busy = ports({ fetch: vi.fn(async () => new Response('{"error":{"message":"busy"}}', { status: 503 })) as unknown as typeof fetch });
+    const busy = ports({
+      fetch: vi.fn(
+        async () => new Response('{"error":{"message":"busy"}}', { status: 503 }),
+      ) as unknown as typeof fetch,
+    });
     await expect(runOperation(post(3), busy.p, newBudget())).resolves.toMatchObject({ status: 503 });
     expect(busy.p.fetch).toHaveBeenCalledTimes(1);
   });
 
   it('refuses a redirect answer', async () => {
-    const t = ports({ fetch: vi.fn(async () => new Response(null, { status: 307, headers: { location: 'https://elsewhere.test/' } })) as unknown as typeof fetch });
+    const t = ports({
+      fetch: vi.fn(
+        async () => new Response(null, { status: 307, headers: { location: 'https://elsewhere.test/' } }),
+      ) as unknown as typeof fetch,
+    });
     expect(await refusal(post(1), t.p)).toBe('E_REDIRECT_REFUSED');
   });
 });

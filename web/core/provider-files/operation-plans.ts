@@ -44,7 +44,15 @@ function uploadLocation(url: string): string {
 function namesUpload(url: URL, record: UploadRecord, baseOrigin: string): boolean {
   if (record.location === undefined) return false;
   const at = new URL(record.location);
-  if (url.origin !== baseOrigin || at.origin !== baseOrigin || url.search !== at.search || url.hash !== '' || url.username !== '' || url.password !== '') return false;
+  if (
+    url.origin !== baseOrigin ||
+    at.origin !== baseOrigin ||
+    url.search !== at.search ||
+    url.hash !== '' ||
+    url.username !== '' ||
+    url.password !== ''
+  )
+    return false;
   const prefix = at.pathname.replace(/\/+$/, '');
   if (!url.pathname.startsWith(`${prefix}/`)) return false;
   const rest = url.pathname.slice(prefix.length + 1);
@@ -62,13 +70,26 @@ function deleteAddressOf(location: string, fileId: string): string {
   return `${at.origin}${at.pathname.replace(/\/+$/, '')}/${encodeURIComponent(fileId)}${at.search}`;
 }
 
-async function checkDelete(op: ProviderOperation, plans: PlanContext, protocol: string, baseUrl: string): Promise<UploadRecord> {
+async function checkDelete(
+  op: ProviderOperation,
+  plans: PlanContext,
+  protocol: string,
+  baseUrl: string,
+): Promise<UploadRecord> {
   const id = fileIdOf(op.url);
   if (op.cleanup !== true) {
-    throw new HarnessError('E_PROVIDER_DELETE_IN_TURN', `The provider asked to delete ${id} during a turn. A plain delete runs only through the management channel (i --provider-action), which asks you first; a provider may delete its own uploads unattended only with "cleanup": true and provider_cleanup: true in the model config.`, { file_id: id });
+    throw new HarnessError(
+      'E_PROVIDER_DELETE_IN_TURN',
+      `The provider asked to delete ${id} during a turn. A plain delete runs only through the management channel (i --provider-action), which asks you first; a provider may delete its own uploads unattended only with "cleanup": true and provider_cleanup: true in the model config.`,
+      { file_id: id },
+    );
   }
   if (!plans.cleanupAllowed) {
-    throw new HarnessError('E_PROVIDER_CLEANUP_OFF', `The provider asked to delete ${id} as cleanup, which the model config does not allow. Set "provider_cleanup": true in the model config to let it delete this app's own uploads unattended, or delete the file yourself (i --provider-action).`, { file_id: id, key: 'provider_cleanup' });
+    throw new HarnessError(
+      'E_PROVIDER_CLEANUP_OFF',
+      `The provider asked to delete ${id} as cleanup, which the model config does not allow. Set "provider_cleanup": true in the model config to let it delete this app's own uploads unattended, or delete the file yourself (i --provider-action).`,
+      { file_id: id, key: 'provider_cleanup' },
+    );
   }
   const ours = (await plans.registry.all()).filter((r) => r.scope === plans.scope && r.protocol === protocol);
   const url = new URL(op.url);
@@ -77,14 +98,20 @@ async function checkDelete(op: ProviderOperation, plans: PlanContext, protocol: 
   const sameId = ours.filter((r) => r.file_id === id);
   if (sameId.length) {
     const expected = sameId.flatMap((r) => (r.location === undefined ? [] : [deleteAddressOf(r.location, r.file_id)]));
-    const where = expected.length ? `this app's upload of ${id} lives at ${expected.join(' or ')}` : `the local registry does not record where this app's upload of ${id} lives (it was recorded before i kept upload addresses)`;
+    const where = expected.length
+      ? `this app's upload of ${id} lives at ${expected.join(' or ')}`
+      : `the local registry does not record where this app's upload of ${id} lives (it was recorded before i kept upload addresses)`;
     throw new HarnessError(
       'E_PROVIDER_CLEANUP_WRONG_TARGET',
       `The provider asked to delete ${url.origin}${url.pathname} as cleanup, but ${where}; a cleanup may delete only that exact address at base_url's origin. Nothing was deleted. Delete the file yourself with i --provider-action (you will be asked), and tell the worker's author.`,
       { file_id: id, url: `${url.origin}${url.pathname}`, expected },
     );
   }
-  throw new HarnessError('E_PROVIDER_CLEANUP_NOT_OURS', `provider_cleanup only deletes files this app uploaded, and the local registry does not know ${id} under this account. Delete it yourself with i --provider-action (you will be asked), or leave it.`, { file_id: id });
+  throw new HarnessError(
+    'E_PROVIDER_CLEANUP_NOT_OURS',
+    `provider_cleanup only deletes files this app uploaded, and the local registry does not know ${id} under this account. Delete it yourself with i --provider-action (you will be asked), or leave it.`,
+    { file_id: id },
+  );
 }
 
 async function sha256Hex(bytes: Uint8Array): Promise<string> {
@@ -93,7 +120,12 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
 }
 
 /** `signal`: the model call's (Stop ends a running operation); `budget`: the call's one budget, shared by its attempts. */
-export function withOperationPlans(adapter: ProviderAdapter, plans: PlanContext, signal?: AbortSignal, budget?: OperationBudget): ProviderAdapter {
+export function withOperationPlans(
+  adapter: ProviderAdapter,
+  plans: PlanContext,
+  signal?: AbortSignal,
+  budget?: OperationBudget,
+): ProviderAdapter {
   if (!adapter.prepareStep) return adapter;
   const step = adapter.prepareStep.bind(adapter);
   const now = plans.ports.now ?? Date.now;
@@ -109,12 +141,23 @@ export function withOperationPlans(adapter: ProviderAdapter, plans: PlanContext,
         const deleting = op.method === 'DELETE' ? await checkDelete(op, plans, adapter.protocol, input.base_url) : null;
         const result = await runOperation(op, ports, stepBudget);
         const ok = result.status >= 200 && result.status < 300;
-        if (deleting !== null && (ok || result.status === 404)) await plans.registry.forget([deleting.file_id], { scope: deleting.scope, protocol: deleting.protocol });
+        if (deleting !== null && (ok || result.status === 404))
+          await plans.registry.forget([deleting.file_id], { scope: deleting.scope, protocol: deleting.protocol });
         const id = (result.body as { id?: unknown } | null)?.id;
         if (op.method === 'POST' && ok && op.body && typeof id === 'string' && id) {
           // 'op:' keeps these apart from the built-in adapters' image hashes (a raw image upload would match one).
           const media = (op.content_type ?? 'application/octet-stream').split(';')[0]!;
-          await plans.registry.put({ scope: plans.scope, hash: `op:${await sha256Hex(op.body)}`, file_id: id, protocol: adapter.protocol, bytes: op.body.byteLength, media_type: media, created_at: now(), expires_at: null, location: uploadLocation(op.url) });
+          await plans.registry.put({
+            scope: plans.scope,
+            hash: `op:${await sha256Hex(op.body)}`,
+            file_id: id,
+            protocol: adapter.protocol,
+            bytes: op.body.byteLength,
+            media_type: media,
+            created_at: now(),
+            expires_at: null,
+            location: uploadLocation(op.url),
+          });
         }
         answer = await step({ ...input, operation_result: result, state: answer.state });
       }

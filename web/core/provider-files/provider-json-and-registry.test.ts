@@ -3,7 +3,13 @@
 // upload only under the same scope and content and not within 5 minutes of its expiry, and stays bounded.
 import { describe, expect, it } from 'vitest';
 import { filesPolicy, parseProviderJson } from './provider-json';
-import { EXPIRY_MARGIN_MS, FileRegistry, MAX_REGISTRY_RECORDS, memoryRegistryStore, type UploadRecord } from './registry';
+import {
+  EXPIRY_MARGIN_MS,
+  FileRegistry,
+  MAX_REGISTRY_RECORDS,
+  memoryRegistryStore,
+  type UploadRecord,
+} from './registry';
 
 const refusal = (v: unknown) => {
   try {
@@ -17,7 +23,11 @@ const refusal = (v: unknown) => {
 describe('provider.json', () => {
   it('defaults to base64 and refuses unknown keys, other modes and expiries outside 3600-2592000 s', () => {
     expect(parseProviderJson({}, 'p')).toEqual({ images: 'base64', account_scope: null, expires_after_seconds: null });
-    expect(parseProviderJson({ images: 'files', account_scope: 'acct-1', expires_after_seconds: 3600 }, 'p')).toEqual({ images: 'files', account_scope: 'acct-1', expires_after_seconds: 3600 });
+    expect(parseProviderJson({ images: 'files', account_scope: 'acct-1', expires_after_seconds: 3600 }, 'p')).toEqual({
+      images: 'files',
+      account_scope: 'acct-1',
+      expires_after_seconds: 3600,
+    });
     expect(refusal({ image: 'files' })).toBe('image');
     expect(refusal({ images: 'url' })).toBe('images');
     expect(refusal({ expires_after_seconds: 3599 })).toBe('expires_after_seconds');
@@ -28,15 +38,41 @@ describe('provider.json', () => {
   it('uploads only with both switches; each alone is a notice naming the other', () => {
     const base = { protocol: 'responses', baseUrl: 'https://api.example.test/v1', apiKeyName: 'K' };
     const files = { images: 'files' as const, account_scope: null, expires_after_seconds: null };
-    expect(filesPolicy({ ...base, provider: files, providerOperations: true })).toMatchObject({ mode: 'files', notice: null, scope: 'https://api.example.test#K' });
-    expect(filesPolicy({ ...base, provider: files, providerOperations: false })).toMatchObject({ mode: 'base64', notice: { code: 'N_PROVIDER_FILES_NOT_AUTHORISED' } });
-    expect(filesPolicy({ ...base, provider: { ...files, images: 'base64' }, providerOperations: true })).toMatchObject({ mode: 'base64', notice: { code: 'N_PROVIDER_OPERATIONS_UNUSED' } });
-    expect(filesPolicy({ ...base, protocol: 'deepseek', provider: files, providerOperations: true })).toMatchObject({ mode: 'base64', notice: { code: 'N_PROVIDER_FILES_UNSUPPORTED' } });
-    expect(filesPolicy({ ...base, provider: files, providerOperations: true, route: 'bridge' })).toMatchObject({ mode: 'base64', notice: { code: 'N_PROVIDER_FILES_UNSUPPORTED' } });
+    expect(filesPolicy({ ...base, provider: files, providerOperations: true })).toMatchObject({
+      mode: 'files',
+      notice: null,
+      scope: 'https://api.example.test#K',
+    });
+    expect(filesPolicy({ ...base, provider: files, providerOperations: false })).toMatchObject({
+      mode: 'base64',
+      notice: { code: 'N_PROVIDER_FILES_NOT_AUTHORISED' },
+    });
+    expect(filesPolicy({ ...base, provider: { ...files, images: 'base64' }, providerOperations: true })).toMatchObject({
+      mode: 'base64',
+      notice: { code: 'N_PROVIDER_OPERATIONS_UNUSED' },
+    });
+    expect(filesPolicy({ ...base, protocol: 'deepseek', provider: files, providerOperations: true })).toMatchObject({
+      mode: 'base64',
+      notice: { code: 'N_PROVIDER_FILES_UNSUPPORTED' },
+    });
+    expect(filesPolicy({ ...base, provider: files, providerOperations: true, route: 'bridge' })).toMatchObject({
+      mode: 'base64',
+      notice: { code: 'N_PROVIDER_FILES_UNSUPPORTED' },
+    });
   });
 });
 
-const rec = (over: Partial<UploadRecord>): UploadRecord => ({ scope: 's', hash: 'h', file_id: 'f', protocol: 'responses', bytes: 1, media_type: 'image/png', created_at: 0, expires_at: null, ...over });
+const rec = (over: Partial<UploadRecord>): UploadRecord => ({
+  scope: 's',
+  hash: 'h',
+  file_id: 'f',
+  protocol: 'responses',
+  bytes: 1,
+  media_type: 'image/png',
+  created_at: 0,
+  expires_at: null,
+  ...over,
+});
 
 describe('upload registry', () => {
   it('reuses an upload only under the same scope and hash, and not within the expiry margin', async () => {
@@ -50,7 +86,10 @@ describe('upload registry', () => {
   });
 
   it('keeps at most 10 000 records, dropping the oldest, and refuses a registry of another version', async () => {
-    const store = memoryRegistryStore({ version: 1, records: Array.from({ length: MAX_REGISTRY_RECORDS }, (_, i) => rec({ hash: `h${i}`, file_id: `f${i}` })) });
+    const store = memoryRegistryStore({
+      version: 1,
+      records: Array.from({ length: MAX_REGISTRY_RECORDS }, (_, i) => rec({ hash: `h${i}`, file_id: `f${i}` })),
+    });
     const r = new FileRegistry(store);
     await r.put(rec({ hash: 'new', file_id: 'fnew' }));
     expect(store.value!.records).toHaveLength(MAX_REGISTRY_RECORDS);
@@ -61,9 +100,35 @@ describe('upload registry', () => {
   });
 
   it('reads version-1 records written before upload addresses were kept, and drops one whose address is not a string', async () => {
-    const frozen = { version: 1 as const, records: [{ scope: 's', hash: 'h', file_id: 'f', protocol: 'p', bytes: 1, media_type: 'image/png', created_at: 1, expires_at: null }] };
-    const r = new FileRegistry(memoryRegistryStore({ version: 1, records: [...frozen.records, { ...rec({ hash: 'h2', file_id: 'f2' }), location: 42 as unknown as string }, rec({ hash: 'h3', file_id: 'f3', location: 'https://x.test/files' })] }));
-    expect((await r.all()).map((x) => [x.file_id, x.location])).toEqual([['f', undefined], ['f3', 'https://x.test/files']]);
+    const frozen = {
+      version: 1 as const,
+      records: [
+        {
+          scope: 's',
+          hash: 'h',
+          file_id: 'f',
+          protocol: 'p',
+          bytes: 1,
+          media_type: 'image/png',
+          created_at: 1,
+          expires_at: null,
+        },
+      ],
+    };
+    const r = new FileRegistry(
+      memoryRegistryStore({
+        version: 1,
+        records: [
+          ...frozen.records,
+          { ...rec({ hash: 'h2', file_id: 'f2' }), location: 42 as unknown as string },
+          rec({ hash: 'h3', file_id: 'f3', location: 'https://x.test/files' }),
+        ],
+      }),
+    );
+    expect((await r.all()).map((x) => [x.file_id, x.location])).toEqual([
+      ['f', undefined],
+      ['f3', 'https://x.test/files'],
+    ]);
   });
 
   it('forgets a file id only under the given scope and protocol when asked to', async () => {

@@ -16,17 +16,30 @@ export function nodeRegistryStore(workspaceStateDir: string): RegistryStore & { 
       let text: string;
       try {
         const st = await fsp.stat(file);
-        if (st.size > MAX_REGISTRY_BYTES) throw new HarnessError('E_PROVIDER_FILES_REGISTRY', `${file} is larger than ${MAX_REGISTRY_BYTES} bytes. Delete it (it only costs re-uploads).`, { file });
+        if (st.size > MAX_REGISTRY_BYTES)
+          throw new HarnessError(
+            'E_PROVIDER_FILES_REGISTRY',
+            `${file} is larger than ${MAX_REGISTRY_BYTES} bytes. Delete it (it only costs re-uploads).`,
+            { file },
+          );
         text = await fsp.readFile(file, 'utf8');
       } catch (e) {
         if (HarnessError.isInstance(e)) throw e;
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw new HarnessError('E_PROVIDER_FILES_REGISTRY', `Cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)}). Check its permissions or delete it.`, { file });
+        throw new HarnessError(
+          'E_PROVIDER_FILES_REGISTRY',
+          `Cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)}). Check its permissions or delete it.`,
+          { file },
+        );
       }
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        throw new HarnessError('E_PROVIDER_FILES_REGISTRY', `${file} is not valid JSON. Delete it (it only costs re-uploads) and run again.`, { file });
+        throw new HarnessError(
+          'E_PROVIDER_FILES_REGISTRY',
+          `${file} is not valid JSON. Delete it (it only costs re-uploads) and run again.`,
+          { file },
+        );
       }
     },
     async save(value) {

@@ -39,8 +39,16 @@ export const EXPIRY_MARGIN_MS = 5 * 60 * 1000;
 const isRecord = (r: unknown): r is UploadRecord => {
   const v = r as UploadRecord;
   return (
-    typeof v === 'object' && v !== null && typeof v.scope === 'string' && typeof v.hash === 'string' && typeof v.file_id === 'string' && typeof v.protocol === 'string' &&
-    typeof v.bytes === 'number' && typeof v.media_type === 'string' && typeof v.created_at === 'number' && (v.expires_at === null || typeof v.expires_at === 'number') &&
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.scope === 'string' &&
+    typeof v.hash === 'string' &&
+    typeof v.file_id === 'string' &&
+    typeof v.protocol === 'string' &&
+    typeof v.bytes === 'number' &&
+    typeof v.media_type === 'string' &&
+    typeof v.created_at === 'number' &&
+    (v.expires_at === null || typeof v.expires_at === 'number') &&
     (v.location === undefined || typeof v.location === 'string')
   );
 };
@@ -55,7 +63,10 @@ export class FileRegistry {
     if (raw === undefined || raw === null) return (this.records = []);
     const v = raw as { version?: unknown; records?: unknown };
     if (v.version !== REGISTRY_VERSION || !Array.isArray(v.records)) {
-      throw new HarnessError('E_PROVIDER_FILES_REGISTRY', `The local registry of provider uploads is not version ${REGISTRY_VERSION}. Delete it (it only costs re-uploads) and run again.`);
+      throw new HarnessError(
+        'E_PROVIDER_FILES_REGISTRY',
+        `The local registry of provider uploads is not version ${REGISTRY_VERSION}. Delete it (it only costs re-uploads) and run again.`,
+      );
     }
     return (this.records = v.records.filter(isRecord));
   }
@@ -81,7 +92,9 @@ export class FileRegistry {
   async forget(fileIds: Iterable<string>, only?: { scope: string; protocol: string }): Promise<number> {
     const ids = new Set(fileIds);
     const list = await this.list();
-    const kept = list.filter((x) => !(ids.has(x.file_id) && (!only || (x.scope === only.scope && x.protocol === only.protocol))));
+    const kept = list.filter(
+      (x) => !(ids.has(x.file_id) && (!only || (x.scope === only.scope && x.protocol === only.protocol))),
+    );
     if (kept.length === list.length) return 0;
     this.records = kept;
     await this.store.save({ version: REGISTRY_VERSION, records: kept });
@@ -93,7 +106,10 @@ export class FileRegistry {
   }
 }
 
-export function memoryRegistryStore(initial?: { version: 1; records: UploadRecord[] }): RegistryStore & { value: { version: 1; records: UploadRecord[] } | undefined } {
+export function memoryRegistryStore(initial?: {
+  version: 1;
+  records: UploadRecord[];
+}): RegistryStore & { value: { version: 1; records: UploadRecord[] } | undefined } {
   const s = {
     value: initial,
     load: async () => s.value,

@@ -11,7 +11,16 @@ import { answerDanglingToolCalls, ownsReplayState } from './history';
 import { argumentsObject, arr, isObject, joinUrl, obj, str } from './json-text';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 import { mapAnthropicUsage } from './map-usage';
-import type { AssistantMessage, ContentPart, Message, ParsedResponse, PrepareInput, PreparedRequest, ProviderAdapter, ToolCall } from '../contracts';
+import type {
+  AssistantMessage,
+  ContentPart,
+  Message,
+  ParsedResponse,
+  PrepareInput,
+  PreparedRequest,
+  ProviderAdapter,
+  ToolCall,
+} from '../contracts';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -41,7 +50,8 @@ function assistantBlocks(m: AssistantMessage): Block[] {
   if (m._anthropic_content && ownsReplayState(m, 'anthropic')) return m._anthropic_content as Block[];
   const out: Block[] = [];
   if (m.content) out.push({ type: 'text', text: m.content });
-  for (const c of m.tool_calls ?? []) out.push({ type: 'tool_use', id: c.id, name: c.function.name, input: argumentsObject(c.function.arguments) });
+  for (const c of m.tool_calls ?? [])
+    out.push({ type: 'tool_use', id: c.id, name: c.function.name, input: argumentsObject(c.function.arguments) });
   return out;
 }
 
@@ -59,7 +69,15 @@ function wireMessages(history: readonly Message[]): { system: string; messages: 
     if (m.role === 'system') system.push(m.content);
     else if (m.role === 'user') add('user', userBlocks(m.content));
     else if (m.role === 'assistant') add('assistant', assistantBlocks(m));
-    else add('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id, content: m.content, ...(m._error ? { is_error: true } : {}) }]);
+    else
+      add('user', [
+        {
+          type: 'tool_result',
+          tool_use_id: m.tool_call_id,
+          content: m.content,
+          ...(m._error ? { is_error: true } : {}),
+        },
+      ]);
   }
   return { system: system.join('\n\n'), messages };
 }
@@ -71,7 +89,8 @@ export function prepareAnthropic(input: PrepareInput): PreparedRequest {
   const body: Record<string, unknown> = { model: input.model, max_tokens: input.max_tokens };
   if (system) body.system = system;
   body.messages = messages;
-  if (tools.length) body.tools = tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+  if (tools.length)
+    body.tools = tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
   body.stream = input.stream;
   Object.assign(body, extra);
   return {
@@ -102,7 +121,11 @@ export function parseAnthropic(raw: unknown): ParsedResponse {
     if (block.type === 'text') text.push(str(block.text) ?? '');
     else if (block.type === 'thinking') thinking.push(str(block.thinking) ?? '');
     else if (block.type === 'tool_use') {
-      calls.push({ id: str(block.id) ?? '', type: 'function', function: { name: str(block.name) ?? '', arguments: JSON.stringify(block.input ?? {}) } });
+      calls.push({
+        id: str(block.id) ?? '',
+        type: 'function',
+        function: { name: str(block.name) ?? '', arguments: JSON.stringify(block.input ?? {}) },
+      });
     }
   }
   const message: AssistantMessage = { role: 'assistant', content: text.length ? text.join('') : null };
@@ -113,7 +136,10 @@ export function parseAnthropic(raw: unknown): ParsedResponse {
   const usage = mapAnthropicUsage(raw.usage);
   return {
     version: 1,
-    response: { choices: [{ finish_reason: mapAnthropicStopReason(raw.stop_reason), message }], ...(usage ? { usage, raw_usage: raw.usage } : {}) },
+    response: {
+      choices: [{ finish_reason: mapAnthropicStopReason(raw.stop_reason), message }],
+      ...(usage ? { usage, raw_usage: raw.usage } : {}),
+    },
   };
 }
 

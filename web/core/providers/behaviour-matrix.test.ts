@@ -7,20 +7,41 @@ import { MISSING_TOOL_RESULT } from './history';
 import type { AssistantMessage, Message, StreamEvent } from '../contracts/messages';
 
 const PROTOCOLS: WireProtocol[] = ['openai', 'deepseek', 'anthropic', 'responses'];
-const KEY_HEADER: Record<WireProtocol, string> = { openai: 'authorization', deepseek: 'authorization', anthropic: 'x-api-key', responses: 'authorization' };
+const KEY_HEADER: Record<WireProtocol, string> = {
+  openai: 'authorization',
+  deepseek: 'authorization',
+  anthropic: 'x-api-key',
+  responses: 'authorization',
+};
 
 let queue: ScriptTurn[] = [];
 let server: ModelServer;
 beforeAll(async () => {
-  server = await startModelServer({ script: () => queue.shift() ?? { error: { status: 500, message: 'script empty' } } });
+  server = await startModelServer({
+    script: () => queue.shift() ?? { error: { status: 500, message: 'script empty' } },
+  });
 });
 afterAll(() => server.close());
 
-async function call(protocol: WireProtocol, history: Message[], turn: ScriptTurn, extra: { stream?: boolean; signal?: AbortSignal } = {}) {
+async function call(
+  protocol: WireProtocol,
+  history: Message[],
+  turn: ScriptTurn,
+  extra: { stream?: boolean; signal?: AbortSignal } = {},
+) {
   queue = [turn];
   const before = server.requests.length;
   const stream = streamModel({
-    input: prepareInput(protocol, server.baseUrl(protocol), history, { stream: extra.stream ?? true, tools: [{ name: 'read', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } }] }),
+    input: prepareInput(protocol, server.baseUrl(protocol), history, {
+      stream: extra.stream ?? true,
+      tools: [
+        {
+          name: 'read',
+          description: 'Read a file',
+          parameters: { type: 'object', properties: { path: { type: 'string' } } },
+        },
+      ],
+    }),
     apiKeyName: 'KEY',
     getSecret: () => 'sk-matrix-key-1234567',
     sleep: noSleep,
@@ -38,7 +59,12 @@ const textOf = (events: StreamEvent[]) => events.flatMap((e) => (e.type === 'tex
 
 describe.each(PROTOCOLS)('behaviour matrix: %s', (protocol) => {
   it.each([true, false])('answers text and a tool call, streaming=%s, with the key in its header', async (stream) => {
-    const { outcome, request } = await call(protocol, [{ role: 'user', content: 'go' }], { text: 'Reading.', thinking: 'plan', toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }] }, { stream });
+    const { outcome, request } = await call(
+      protocol,
+      [{ role: 'user', content: 'go' }],
+      { text: 'Reading.', thinking: 'plan', toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }] },
+      { stream },
+    );
     const choice = ok(outcome);
     expect(choice.finish_reason).toBe('tool_calls');
     expect(choice.message.content).toBe('Reading.');
@@ -51,7 +77,11 @@ describe.each(PROTOCOLS)('behaviour matrix: %s', (protocol) => {
   it('stops on abort mid-stream with E_ABORTED and the partial text', async () => {
     const ac = new AbortController();
     queue = [{ text: 'one two three four five six seven eight', hang: true }];
-    const stream = streamModel({ input: prepareInput(protocol, server.baseUrl(protocol), [{ role: 'user', content: 'go' }]), signal: ac.signal, retry: { maxRetries: 0 } });
+    const stream = streamModel({
+      input: prepareInput(protocol, server.baseUrl(protocol), [{ role: 'user', content: 'go' }]),
+      signal: ac.signal,
+      retry: { maxRetries: 0 },
+    });
     const events: StreamEvent[] = [];
     for await (const e of stream) {
       events.push(e);
@@ -70,19 +100,35 @@ describe.each(PROTOCOLS)('behaviour matrix: %s', (protocol) => {
 
   it('reports an empty stream as E_PROVIDER_EMPTY', async () => {
     const body = protocol === 'openai' || protocol === 'deepseek' ? 'data: [DONE]\n\n' : ': keep-alive\n\n';
-    const { outcome } = await call(protocol, [{ role: 'user', content: 'go' }], { raw: { contentType: 'text/event-stream', body } });
+    const { outcome } = await call(protocol, [{ role: 'user', content: 'go' }], {
+      raw: { contentType: 'text/event-stream', body },
+    });
     expect((outcome as ModelFailure).error.code).toBe('E_PROVIDER_EMPTY');
   });
 
   it('reports a context overflow error body as E_CONTEXT_OVERFLOW without retrying', async () => {
-    const message = protocol === 'anthropic' ? 'prompt is too long: 210000 tokens > 200000 maximum' : "This model's maximum context length is 65536 tokens.";
+    const message =
+      protocol === 'anthropic'
+        ? 'prompt is too long: 210000 tokens > 200000 maximum'
+        : "This model's maximum context length is 65536 tokens.";
     const { outcome } = await call(protocol, [{ role: 'user', content: 'go' }], { error: { status: 400, message } });
-    expect((outcome as ModelFailure).error).toMatchObject({ code: 'E_CONTEXT_OVERFLOW', data: { provider_message: message } });
+    expect((outcome as ModelFailure).error).toMatchObject({
+      code: 'E_CONTEXT_OVERFLOW',
+      data: { provider_message: message },
+    });
   });
 
   it('answers a tool call that has no result with a synthetic error result', async () => {
-    const dangling: AssistantMessage = { role: 'assistant', content: null, tool_calls: [{ id: 'call_lost', type: 'function', function: { name: 'read', arguments: '{"path":"x"}' } }] };
-    const { outcome, request } = await call(protocol, [{ role: 'user', content: 'go' }, dangling, { role: 'user', content: 'and now?' }], { text: 'ok' });
+    const dangling: AssistantMessage = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_lost', type: 'function', function: { name: 'read', arguments: '{"path":"x"}' } }],
+    };
+    const { outcome, request } = await call(
+      protocol,
+      [{ role: 'user', content: 'go' }, dangling, { role: 'user', content: 'and now?' }],
+      { text: 'ok' },
+    );
     ok(outcome);
     const wire = JSON.stringify(request!.body);
     expect(wire).toContain('call_lost');
@@ -98,26 +144,33 @@ describe.each(PROTOCOLS)('behaviour matrix: %s', (protocol) => {
 });
 
 describe('behaviour matrix: handing a session from one provider to another', () => {
-  it.each(PROTOCOLS.flatMap((from) => PROTOCOLS.filter((to) => to !== from).map((to) => [from, to] as const)))('%s → %s drops foreign replay state and says so once', async (from, to) => {
-    const history: Message[] = [{ role: 'user', content: 'start' }];
-    const first = await call(from, history, { text: 'Looking.', thinking: 'secret-plan', toolCalls: [{ name: 'read', arguments: { path: 'a' } }] });
-    const assistant = ok(first.outcome).message;
-    const tool = assistant.tool_calls![0]!;
-    const continued: Message[] = [...history, assistant, { role: 'tool', tool_call_id: tool.id, content: 'file a' }];
-    const second = await call(to, continued, { text: 'Done.' });
-    const r = second.outcome as ModelResult;
-    expect(ok(r).message.content).toBe('Done.');
-    expect(r.notices).toEqual([expect.objectContaining({ code: 'N_REPLAY_NOT_LOSSLESS' })]);
-    const body = second.request!.body!;
-    const wire = JSON.stringify(body.messages ?? body.input);
-    // No opaque or provider-specific reasoning crosses over: no signatures, no encrypted content, no thinking text.
-    expect(wire).not.toContain('secret-plan');
-    expect(wire).not.toMatch(/"signature"|encrypted_content|reasoning_content/);
-    // The tool exchange itself survives in the new protocol's shape.
-    expect(wire).toContain(tool.id);
-    expect(wire).toContain('file a');
-    // After the new provider answered once, the notice stops.
-    const third = await call(to, [...continued, ok(r).message, { role: 'user', content: 'more' }], { text: 'More.' });
-    expect((third.outcome as ModelResult).notices).toBeUndefined();
-  });
+  it.each(PROTOCOLS.flatMap((from) => PROTOCOLS.filter((to) => to !== from).map((to) => [from, to] as const)))(
+    '%s → %s drops foreign replay state and says so once',
+    async (from, to) => {
+      const history: Message[] = [{ role: 'user', content: 'start' }];
+      const first = await call(from, history, {
+        text: 'Looking.',
+        thinking: 'secret-plan',
+        toolCalls: [{ name: 'read', arguments: { path: 'a' } }],
+      });
+      const assistant = ok(first.outcome).message;
+      const tool = assistant.tool_calls![0]!;
+      const continued: Message[] = [...history, assistant, { role: 'tool', tool_call_id: tool.id, content: 'file a' }];
+      const second = await call(to, continued, { text: 'Done.' });
+      const r = second.outcome as ModelResult;
+      expect(ok(r).message.content).toBe('Done.');
+      expect(r.notices).toEqual([expect.objectContaining({ code: 'N_REPLAY_NOT_LOSSLESS' })]);
+      const body = second.request!.body!;
+      const wire = JSON.stringify(body.messages ?? body.input);
+      // No opaque or provider-specific reasoning crosses over: no signatures, no encrypted content, no thinking text.
+      expect(wire).not.toContain('secret-plan');
+      expect(wire).not.toMatch(/"signature"|encrypted_content|reasoning_content/);
+      // The tool exchange itself survives in the new protocol's shape.
+      expect(wire).toContain(tool.id);
+      expect(wire).toContain('file a');
+      // After the new provider answered once, the notice stops.
+      const third = await call(to, [...continued, ok(r).message, { role: 'user', content: 'more' }], { text: 'More.' });
+      expect((third.outcome as ModelResult).notices).toBeUndefined();
+    },
+  );
 });

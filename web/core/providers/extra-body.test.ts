@@ -12,11 +12,20 @@ const refusal = (protocol: string, body: unknown) => {
 };
 
 describe('extra_body', () => {
-  it.each(Object.entries(RESERVED_EXTRA_BODY_FIELDS).flatMap(([p, fields]) => fields.map((f) => [p, f])))('%s refuses the control field %s', (protocol, field) => {
-    expect(refusal(protocol, { [field]: 1 })).toBe('E_EXTRA_BODY_RESERVED');
-  });
+  it.each(Object.entries(RESERVED_EXTRA_BODY_FIELDS).flatMap(([p, fields]) => fields.map((f) => [p, f])))(
+    '%s refuses the control field %s',
+    (protocol, field) => {
+      expect(refusal(protocol, { [field]: 1 })).toBe('E_EXTRA_BODY_RESERVED');
+    },
+  );
 
-  it.each([[{ api_key: 'x' }], [{ nested: { 'x-api-key': 'x' } }], [{ a: ['Bearer abcdef'] }], [{ b: 'sk-proj-abcdefghijk' }], [{ client_secret: 'y' }]])('refuses credential-looking content %j', (body) => {
+  it.each([
+    [{ api_key: 'x' }],
+    [{ nested: { 'x-api-key': 'x' } }],
+    [{ a: ['Bearer abcdef'] }],
+    [{ b: 'sk-proj-abcdefghijk' }],
+    [{ client_secret: 'y' }],
+  ])('refuses credential-looking content %j', (body) => {
     expect(refusal('openai', body)).toBe('E_EXTRA_BODY_CREDENTIAL');
     expect(refusal('my-custom', body)).toBe('E_EXTRA_BODY_CREDENTIAL');
   });

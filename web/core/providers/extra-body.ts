@@ -55,7 +55,11 @@ function findCredential(value: unknown, path: string): string | null {
 export function validateExtraBody(protocol: string, extraBody: unknown, path = 'extra_body'): Record<string, unknown> {
   if (extraBody === undefined || extraBody === null) return {};
   if (!isObject(extraBody)) {
-    throw new HarnessError('E_CONFIG_INVALID', `At ${path}: expected an object of extra request fields. Use {} when there are none.`, { path });
+    throw new HarnessError(
+      'E_CONFIG_INVALID',
+      `At ${path}: expected an object of extra request fields. Use {} when there are none.`,
+      { path },
+    );
   }
   const reserved = RESERVED_EXTRA_BODY_FIELDS[protocol] ?? [];
   for (const key of Object.keys(extraBody)) {

@@ -10,7 +10,11 @@ import { multipartBody } from './multipart';
 import type { ProviderOperation, RemoteFile, VendorFiles } from '../contracts';
 
 export const ANTHROPIC_FILES_BETA = 'files-api-2025-04-14';
-const HEADERS = { 'anthropic-version': ANTHROPIC_VERSION, 'anthropic-beta': ANTHROPIC_FILES_BETA, 'anthropic-dangerous-direct-browser-access': 'true' };
+const HEADERS = {
+  'anthropic-version': ANTHROPIC_VERSION,
+  'anthropic-beta': ANTHROPIC_FILES_BETA,
+  'anthropic-dangerous-direct-browser-access': 'true',
+};
 /** The documented maximum page size (the default, 20, would take many pages). */
 const LIST_LIMIT = 1000;
 const KEY = { header: 'x-api-key', prefix: '' };
@@ -18,27 +22,70 @@ const KEY = { header: 'x-api-key', prefix: '' };
 function readFile(body: unknown): RemoteFile {
   const f = obj(body);
   const id = str(f.id);
-  if (!id) throw new HarnessError('E_PROVIDER_FILES_RESPONSE', 'The Files API answer has no file "id". Check base_url points at the provider\'s API.', { got: typeof body });
+  if (!id)
+    throw new HarnessError(
+      'E_PROVIDER_FILES_RESPONSE',
+      'The Files API answer has no file "id". Check base_url points at the provider\'s API.',
+      { got: typeof body },
+    );
   const created = str(f.created_at) ? Date.parse(str(f.created_at)!) : NaN;
-  return { file_id: id, bytes: num(f.size_bytes) ?? null, created_at: Number.isFinite(created) ? created : null, expires_at: null, filename: str(f.filename) ?? null };
+  return {
+    file_id: id,
+    bytes: num(f.size_bytes) ?? null,
+    created_at: Number.isFinite(created) ? created : null,
+    expires_at: null,
+    filename: str(f.filename) ?? null,
+  };
 }
 
 export const anthropicFiles: VendorFiles = {
   protocol: 'anthropic',
   upload({ baseUrl, bytes, mediaType, filename, boundary }): ProviderOperation {
     const { contentType, body } = multipartBody([{ name: 'file', filename, contentType: mediaType, bytes }], boundary);
-    return { method: 'POST', url: joinUrl(baseUrl, '/v1/files'), headers: { ...HEADERS }, auth: KEY, content_type: contentType, body };
+    return {
+      method: 'POST',
+      url: joinUrl(baseUrl, '/v1/files'),
+      headers: { ...HEADERS },
+      auth: KEY,
+      content_type: contentType,
+      body,
+    };
   },
-  list: (baseUrl, after) => ({ method: 'GET', url: joinUrl(baseUrl, `/v1/files?limit=${LIST_LIMIT}${after === null ? '' : `&after_id=${encodeURIComponent(after)}`}`), headers: { ...HEADERS }, auth: KEY }),
-  get: (baseUrl, id) => ({ method: 'GET', url: joinUrl(baseUrl, `/v1/files/${encodeURIComponent(id)}`), headers: { ...HEADERS }, auth: KEY }),
-  remove: (baseUrl, id) => ({ method: 'DELETE', url: joinUrl(baseUrl, `/v1/files/${encodeURIComponent(id)}`), headers: { ...HEADERS }, auth: KEY }),
+  list: (baseUrl, after) => ({
+    method: 'GET',
+    url: joinUrl(
+      baseUrl,
+      `/v1/files?limit=${LIST_LIMIT}${after === null ? '' : `&after_id=${encodeURIComponent(after)}`}`,
+    ),
+    headers: { ...HEADERS },
+    auth: KEY,
+  }),
+  get: (baseUrl, id) => ({
+    method: 'GET',
+    url: joinUrl(baseUrl, `/v1/files/${encodeURIComponent(id)}`),
+    headers: { ...HEADERS },
+    auth: KEY,
+  }),
+  remove: (baseUrl, id) => ({
+    method: 'DELETE',
+    url: joinUrl(baseUrl, `/v1/files/${encodeURIComponent(id)}`),
+    headers: { ...HEADERS },
+    auth: KEY,
+  }),
   readFile,
   readList(body) {
-    if (!isObject(body) || !Array.isArray(body.data)) throw new HarnessError('E_PROVIDER_FILES_RESPONSE', 'The Files list answer has no "data" array. Check base_url points at the provider\'s API.');
+    if (!isObject(body) || !Array.isArray(body.data))
+      throw new HarnessError(
+        'E_PROVIDER_FILES_RESPONSE',
+        'The Files list answer has no "data" array. Check base_url points at the provider\'s API.',
+      );
     const files = arr(body.data).map(readFile);
     const hasMore = body.has_more === true;
     return { files, hasMore, next: hasMore ? (str(body.last_id) ?? files.at(-1)?.file_id ?? null) : null };
   },
   modelHeaders: { 'anthropic-beta': ANTHROPIC_FILES_BETA },
-  isFileNotFound: (status, message) => (status === 400 || status === 404) && /file/i.test(message) && /(not found|not_found|no such|does not exist)/i.test(message),
+  isFileNotFound: (status, message) =>
+    (status === 400 || status === 404) &&
+    /file/i.test(message) &&
+    /(not found|not_found|no such|does not exist)/i.test(message),
 };

@@ -5,7 +5,8 @@
 //   without a result (an interrupted batch, a crash between call and result) gets a synthetic error result.
 import type { AssistantMessage, Message, ProviderNotice, ToolMessage } from '../contracts';
 
-export const MISSING_TOOL_RESULT = 'No result: the tool call was interrupted before it returned. Call it again if it is still needed.';
+export const MISSING_TOOL_RESULT =
+  'No result: the tool call was interrupted before it returned. Call it again if it is still needed.';
 
 /** True when the message's replay state belongs to `protocol` (messages without `_provider` are trusted as-is). */
 export function ownsReplayState(message: AssistantMessage, protocol: string): boolean {
@@ -39,7 +40,6 @@ export function answerDanglingToolCalls(history: readonly Message[]): Message[] 
   }
   return out;
 }
-
 
 /**
  * The one-time notice of a protocol switch: it fires while the latest assistant turn came from another protocol,

@@ -1,8 +1,46 @@
 // Public face of the provider layer: contract types, built-in adapters, presets and pure helpers.
-export type { AssistantMessage, AuthSpec, ContentPart, FinishReason, ImagePart, ListPage, Message, ModelResult, OperationMethod, OperationPlan, OperationResult, ParsedResponse, PrepareInput, PrepareStepInput, PreparedRequest, ProviderAdapter, ProviderNotice, ProviderOperation, RemoteFile, RequestMeta, StreamDecoder, StreamEvent, SystemMessage, TextPart, ToolCall, ToolMessage, ToolSchema, TransportHooks, Usage, UserMessage, VendorFiles } from '../contracts';
+export type {
+  AssistantMessage,
+  AuthSpec,
+  ContentPart,
+  FinishReason,
+  ImagePart,
+  ListPage,
+  Message,
+  ModelResult,
+  OperationMethod,
+  OperationPlan,
+  OperationResult,
+  ParsedResponse,
+  PrepareInput,
+  PrepareStepInput,
+  PreparedRequest,
+  ProviderAdapter,
+  ProviderNotice,
+  ProviderOperation,
+  RemoteFile,
+  RequestMeta,
+  StreamDecoder,
+  StreamEvent,
+  SystemMessage,
+  TextPart,
+  ToolCall,
+  ToolMessage,
+  ToolSchema,
+  TransportHooks,
+  Usage,
+  UserMessage,
+  VendorFiles,
+} from '../contracts';
 export { builtinAdapter, isBuiltinProtocol, BUILTIN_PROTOCOLS, DEFAULT_PROTOCOL } from './registry';
 export type { BuiltinProtocol } from './registry';
-export { openaiChatAdapter, deepseekAdapter, createChatAdapter, OPENAI_CHAT_FLAGS, DEEPSEEK_FLAGS } from './openai-chat';
+export {
+  openaiChatAdapter,
+  deepseekAdapter,
+  createChatAdapter,
+  OPENAI_CHAT_FLAGS,
+  DEEPSEEK_FLAGS,
+} from './openai-chat';
 export type { ChatFlags } from './openai-chat';
 export { anthropicAdapter, ANTHROPIC_VERSION } from './anthropic-messages';
 export { responsesAdapter } from './openai-responses';

@@ -2,8 +2,7 @@
 import { num, obj } from './json-text';
 import type { Usage } from '../contracts';
 
-const defined = (u: Usage): Usage =>
-  Object.fromEntries(Object.entries(u).filter(([, v]) => v !== undefined)) as Usage;
+const defined = (u: Usage): Usage => Object.fromEntries(Object.entries(u).filter(([, v]) => v !== undefined)) as Usage;
 
 /** Chat Completions (OpenAI, DeepSeek's `prompt_cache_hit_tokens`). */
 export function mapChatUsage(raw: unknown): Usage | undefined {

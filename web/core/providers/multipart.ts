@@ -2,13 +2,18 @@
 // as bytes before the request (FormData would leave the boundary and the framing to fetch).
 const encoder = new TextEncoder();
 
-export type FormField = { name: string; value: string } | { name: string; filename: string; contentType: string; bytes: Uint8Array };
+export type FormField =
+  { name: string; value: string } | { name: string; filename: string; contentType: string; bytes: Uint8Array };
 
 /** Field names and file names go inside quotes: quotes and line breaks would break the framing. */
 const quoted = (text: string) => text.replace(/[\r\n"\\]/g, '_');
 
-export function multipartBody(fields: readonly FormField[], boundary: string): { contentType: string; body: Uint8Array } {
-  if (!/^[0-9A-Za-z'()+_,./:=?-]{1,70}$/.test(boundary)) throw new Error('multipart boundary must be 1-70 safe characters');
+export function multipartBody(
+  fields: readonly FormField[],
+  boundary: string,
+): { contentType: string; body: Uint8Array } {
+  if (!/^[0-9A-Za-z'()+_,./:=?-]{1,70}$/.test(boundary))
+    throw new Error('multipart boundary must be 1-70 safe characters');
   const parts: Uint8Array[] = [];
   for (const f of fields) {
     const head =

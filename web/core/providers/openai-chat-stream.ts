@@ -105,7 +105,10 @@ export function createChatStreamDecoder(): StreamDecoder {
       const toolCalls = [...tools.entries()]
         .sort(([a], [b]) => a - b)
         .map(([, t]) => ({ id: t.id, type: 'function', function: { name: t.name, arguments: t.arguments } }));
-      const message: Record<string, unknown> = { role: 'assistant', content: content ?? (toolCalls.length ? null : '') };
+      const message: Record<string, unknown> = {
+        role: 'assistant',
+        content: content ?? (toolCalls.length ? null : ''),
+      };
       if (reasoning !== undefined) message.reasoning_content = reasoning;
       if (toolCalls.length) message.tool_calls = toolCalls;
       const raw: Record<string, unknown> = {

@@ -6,7 +6,16 @@ import { answerDanglingToolCalls, ownsReplayState } from './history';
 import { arr, isObject, joinUrl, obj, str } from './json-text';
 import { mapChatUsage } from './map-usage';
 import { createChatStreamDecoder } from './openai-chat-stream';
-import type { AssistantMessage, FinishReason, Message, ParsedResponse, PrepareInput, PreparedRequest, ProviderAdapter, ToolCall } from '../contracts';
+import type {
+  AssistantMessage,
+  FinishReason,
+  Message,
+  ParsedResponse,
+  PrepareInput,
+  PreparedRequest,
+  ProviderAdapter,
+  ToolCall,
+} from '../contracts';
 
 export interface ChatFlags {
   protocol: string;
@@ -26,18 +35,32 @@ function wireMessage(m: Message, flags: ChatFlags): Record<string, unknown> {
     case 'user':
       return {
         role: 'user',
-        content: typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: p.image_url.url } })),
+        content:
+          typeof m.content === 'string'
+            ? m.content
+            : m.content.map((p) =>
+                p.type === 'text'
+                  ? { type: 'text', text: p.text }
+                  : { type: 'image_url', image_url: { url: p.image_url.url } },
+              ),
       };
     case 'tool':
       return { role: 'tool', tool_call_id: m.tool_call_id, content: m.content };
     case 'assistant': {
-      const out: Record<string, unknown> = { role: 'assistant', content: m.content ?? (m.tool_calls?.length ? null : '') };
+      const out: Record<string, unknown> = {
+        role: 'assistant',
+        content: m.content ?? (m.tool_calls?.length ? null : ''),
+      };
       if (flags.replayReasoning && m.reasoning_content !== undefined && ownsReplayState(m, flags.protocol)) {
         out.reasoning_content = m.reasoning_content;
       }
       if (m.tool_calls?.length) {
         // Arguments go back as the exact string the model produced (seed 003: DeepSeek keeps the raw text).
-        out.tool_calls = m.tool_calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.function.name, arguments: c.function.arguments } }));
+        out.tool_calls = m.tool_calls.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: { name: c.function.name, arguments: c.function.arguments },
+        }));
       }
       return out;
     }
@@ -56,7 +79,10 @@ export function prepareChat(input: PrepareInput, flags: ChatFlags): PreparedRequ
       .map((m) => wireMessage(m, flags)),
   };
   if (tools.length) {
-    body.tools = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    body.tools = tools.map((t) => ({
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
   }
   const field = flags.outputField === 'max_tokens' || input.use_max_tokens ? 'max_tokens' : 'max_completion_tokens';
   body[field] = input.max_tokens;
@@ -81,9 +107,13 @@ function finishReason(v: unknown, hasCalls: boolean): FinishReason {
 
 export function parseChat(raw: unknown, flags: ChatFlags): ParsedResponse {
   if (!isObject(raw) || !Array.isArray(raw.choices)) {
-    throw new HarnessError('E_PROVIDER_RESPONSE', 'The model response has no "choices" array, so it is not a Chat Completions response. Check the protocol and base_url settings.', {
-      protocol: flags.protocol,
-    });
+    throw new HarnessError(
+      'E_PROVIDER_RESPONSE',
+      'The model response has no "choices" array, so it is not a Chat Completions response. Check the protocol and base_url settings.',
+      {
+        protocol: flags.protocol,
+      },
+    );
   }
   const choices = raw.choices.map((c) => {
     const choice = obj(c);
@@ -91,7 +121,11 @@ export function parseChat(raw: unknown, flags: ChatFlags): ParsedResponse {
     const calls: ToolCall[] = arr(msg.tool_calls).map((t) => {
       const tc = obj(t);
       const fn = obj(tc.function);
-      return { id: str(tc.id) ?? '', type: 'function', function: { name: str(fn.name) ?? '', arguments: str(fn.arguments) ?? '' } };
+      return {
+        id: str(tc.id) ?? '',
+        type: 'function',
+        function: { name: str(fn.name) ?? '', arguments: str(fn.arguments) ?? '' },
+      };
     });
     const message: AssistantMessage = { role: 'assistant', content: str(msg.content) ?? null };
     const reasoning = str(msg.reasoning_content) ?? str(msg.reasoning);

@@ -11,7 +11,13 @@ import { StreamBlocks } from './stream-blocks';
 import type { StreamDecoder, StreamEvent } from '../contracts';
 
 /** Keeps a partial item's text current, so a stream cut mid-way still yields what arrived. */
-function appendPart(item: Record<string, unknown> | undefined, field: 'content' | 'summary', i: number, type: string, delta: string): void {
+function appendPart(
+  item: Record<string, unknown> | undefined,
+  field: 'content' | 'summary',
+  i: number,
+  type: string,
+  delta: string,
+): void {
   if (!item) return;
   const parts = Array.isArray(item[field]) ? (item[field] as Record<string, unknown>[]).slice() : [];
   const part = { ...(parts[i] ?? { type }) };
@@ -49,7 +55,12 @@ export function createResponsesStreamDecoder(): StreamDecoder {
   const reasoningItem = (oi: number, ev: Record<string, unknown>): Record<string, unknown> | undefined => {
     const item = items[oi];
     if (item) return item.type === 'reasoning' ? item : undefined;
-    return (items[oi] = { ...(str(ev.item_id) ? { id: ev.item_id } : {}), type: 'reasoning', summary: [], content: [] });
+    return (items[oi] = {
+      ...(str(ev.item_id) ? { id: ev.item_id } : {}),
+      type: 'reasoning',
+      summary: [],
+      content: [],
+    });
   };
   const track = (oi: number, key: string) => {
     let s = keysOf.get(oi);
@@ -179,7 +190,12 @@ export function createResponsesStreamDecoder(): StreamDecoder {
       }
       // No terminal event: the stream was cut. Incomplete, so nothing it started may execute.
       if (!base && seen.length === 0) return {};
-      return { ...(base ?? { object: 'response' }), status: 'incomplete', incomplete_details: { reason: 'stream_ended' }, output: seen };
+      return {
+        ...(base ?? { object: 'response' }),
+        status: 'incomplete',
+        incomplete_details: { reason: 'stream_ended' },
+        output: seen,
+      };
     },
   };
 }

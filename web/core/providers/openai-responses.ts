@@ -9,7 +9,16 @@ import { answerDanglingToolCalls, ownsReplayState } from './history';
 import { arr, isObject, joinUrl, obj, str } from './json-text';
 import { mapResponsesUsage } from './map-usage';
 import { createResponsesStreamDecoder } from './openai-responses-stream';
-import type { AssistantMessage, FinishReason, Message, ParsedResponse, PrepareInput, PreparedRequest, ProviderAdapter, ToolCall } from '../contracts';
+import type {
+  AssistantMessage,
+  FinishReason,
+  Message,
+  ParsedResponse,
+  PrepareInput,
+  PreparedRequest,
+  ProviderAdapter,
+  ToolCall,
+} from '../contracts';
 
 function inputItems(history: readonly Message[]): { instructions: string; input: unknown[] } {
   const system: string[] = [];
@@ -23,7 +32,13 @@ function inputItems(history: readonly Message[]): { instructions: string; input:
         const parts = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content;
         input.push({
           role: 'user',
-          content: parts.map((p) => (p.type === 'text' ? { type: 'input_text', text: p.text } : p.file_id ? { type: 'input_image', file_id: p.file_id } : { type: 'input_image', image_url: p.image_url.url })),
+          content: parts.map((p) =>
+            p.type === 'text'
+              ? { type: 'input_text', text: p.text }
+              : p.file_id
+                ? { type: 'input_image', file_id: p.file_id }
+                : { type: 'input_image', image_url: p.image_url.url },
+          ),
         });
         break;
       }
@@ -32,7 +47,13 @@ function inputItems(history: readonly Message[]): { instructions: string; input:
           input.push(...m._responses_output);
         } else {
           if (m.content) input.push({ role: 'assistant', content: m.content });
-          for (const c of m.tool_calls ?? []) input.push({ type: 'function_call', call_id: c.id, name: c.function.name, arguments: c.function.arguments });
+          for (const c of m.tool_calls ?? [])
+            input.push({
+              type: 'function_call',
+              call_id: c.id,
+              name: c.function.name,
+              arguments: c.function.arguments,
+            });
         }
         break;
       case 'tool':
@@ -50,13 +71,26 @@ export function prepareResponses(input: PrepareInput): PreparedRequest {
   const body: Record<string, unknown> = { model: input.model };
   if (instructions) body.instructions = instructions;
   body.input = items;
-  if (tools.length) body.tools = tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  if (tools.length)
+    body.tools = tools.map((t) => ({
+      type: 'function',
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+      strict: false,
+    }));
   body.max_output_tokens = input.max_tokens;
   body.store = false;
   body.include = ['reasoning.encrypted_content'];
   body.stream = input.stream;
   Object.assign(body, extra);
-  return { version: 1, url: joinUrl(input.base_url, '/responses'), body, headers: {}, auth: { header: 'authorization', prefix: 'Bearer ' } };
+  return {
+    version: 1,
+    url: joinUrl(input.base_url, '/responses'),
+    body,
+    headers: {},
+    auth: { header: 'authorization', prefix: 'Bearer ' },
+  };
 }
 
 export function parseResponses(raw: unknown): ParsedResponse {
@@ -64,14 +98,22 @@ export function parseResponses(raw: unknown): ParsedResponse {
   if (isObject(raw) && raw.status === 'failed') {
     const e = obj(raw.error);
     const code = str(e.code) ?? null;
-    throw new HarnessError('E_PROVIDER_FAILED', `The provider reports the response failed: ${str(e.message) ?? 'no reason given'}${code ? ` (code ${code})` : ''}. Try again, or shorten the request.`, {
-      code,
-    });
+    throw new HarnessError(
+      'E_PROVIDER_FAILED',
+      `The provider reports the response failed: ${str(e.message) ?? 'no reason given'}${code ? ` (code ${code})` : ''}. Try again, or shorten the request.`,
+      {
+        code,
+      },
+    );
   }
   if (!isObject(raw) || !Array.isArray(raw.output)) {
-    throw new HarnessError('E_PROVIDER_RESPONSE', 'The model response has no "output" array, so it is not a Responses API response. Check the protocol and base_url settings.', {
-      protocol: 'responses',
-    });
+    throw new HarnessError(
+      'E_PROVIDER_RESPONSE',
+      'The model response has no "output" array, so it is not a Responses API response. Check the protocol and base_url settings.',
+      {
+        protocol: 'responses',
+      },
+    );
   }
   const incomplete = raw.status === 'incomplete' || raw.status === 'in_progress';
   const text: string[] = [];
@@ -84,10 +126,16 @@ export function parseResponses(raw: unknown): ParsedResponse {
     } else if (item.type === 'reasoning') {
       // A summary (OpenAI) is what is shown; raw `reasoning_text` content (open models on local servers) when
       // there is no summary. Both stay in the item, which is replayed as it came.
-      const parts = arr(item.summary).length ? arr(item.summary) : arr(item.content).filter((c) => obj(c).type === 'reasoning_text');
+      const parts = arr(item.summary).length
+        ? arr(item.summary)
+        : arr(item.content).filter((c) => obj(c).type === 'reasoning_text');
       for (const s of parts) summary.push(str(obj(s).text) ?? '');
     } else if (item.type === 'function_call') {
-      calls.push({ id: str(item.call_id) ?? '', type: 'function', function: { name: str(item.name) ?? '', arguments: str(item.arguments) ?? '' } });
+      calls.push({
+        id: str(item.call_id) ?? '',
+        type: 'function',
+        function: { name: str(item.name) ?? '', arguments: str(item.arguments) ?? '' },
+      });
     }
   }
   const message: AssistantMessage = { role: 'assistant', content: text.length ? text.join('') : null };
@@ -99,7 +147,10 @@ export function parseResponses(raw: unknown): ParsedResponse {
   message._provider = { protocol: 'responses', model: str(raw.model) ?? '' };
   const finish: FinishReason = incomplete ? 'incomplete' : calls.length ? 'tool_calls' : 'stop';
   const usage = mapResponsesUsage(raw.usage);
-  return { version: 1, response: { choices: [{ finish_reason: finish, message }], ...(usage ? { usage, raw_usage: raw.usage } : {}) } };
+  return {
+    version: 1,
+    response: { choices: [{ finish_reason: finish, message }], ...(usage ? { usage, raw_usage: raw.usage } : {}) },
+  };
 }
 
 export const responsesAdapter: ProviderAdapter = {

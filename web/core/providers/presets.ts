@@ -61,7 +61,8 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     api_key_env: 'ANTHROPIC_API_KEY',
     use_max_tokens: false,
     route: 'direct',
-    routeNote: 'Anthropic allows browser requests that send anthropic-dangerous-direct-browser-access: true (done for you).',
+    routeNote:
+      'Anthropic allows browser requests that send anthropic-dangerous-direct-browser-access: true (done for you).',
     local: false,
   },
   {

@@ -17,7 +17,8 @@ const adapters: Record<BuiltinProtocol, ProviderAdapter> = {
   responses: responsesAdapter,
 };
 
-export const isBuiltinProtocol = (p: string): p is BuiltinProtocol => (BUILTIN_PROTOCOLS as readonly string[]).includes(p);
+export const isBuiltinProtocol = (p: string): p is BuiltinProtocol =>
+  (BUILTIN_PROTOCOLS as readonly string[]).includes(p);
 
 export function builtinAdapter(protocol: string = DEFAULT_PROTOCOL): ProviderAdapter {
   if (isBuiltinProtocol(protocol)) return adapters[protocol];

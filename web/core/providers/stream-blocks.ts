@@ -39,7 +39,10 @@ export class StreamBlocks {
     const b = this.open.get(key);
     if (!b) return;
     this.open.delete(key);
-    out.push({ type: b.kind === 'text' ? 'text-end' : b.kind === 'thinking' ? 'thinking-end' : 'tool-call-end', index: b.index });
+    out.push({
+      type: b.kind === 'text' ? 'text-end' : b.kind === 'thinking' ? 'thinking-end' : 'tool-call-end',
+      index: b.index,
+    });
   }
 
   endAll(out: StreamEvent[]): void {

@@ -14,14 +14,19 @@ async function recordingStore() {
   const store = createFileSessionStore({ root: mkdtempSync(join(tmpdir(), 'i-sink-')), workspace: '/p' });
   const commits: SessionEntry['kind'][][] = [];
   const recording: SessionStore = Object.assign(Object.create(store) as SessionStore, {
-    commit: (id: string, entries: SessionEntry[], expected: number) => (commits.push(entries.map((e) => e.kind)), store.commit(id, entries, expected)),
+    commit: (id: string, entries: SessionEntry[], expected: number) => (
+      commits.push(entries.map((e) => e.kind)),
+      store.commit(id, entries, expected)
+    ),
   });
   return { store: recording, commits, info: await store.create({ title: 't', id: 's1' }) };
 }
 
 /** What a before_save hook gives back: the same messages as fresh objects (a bridge hook's JSON round trip), keys reordered. */
 const hookCopy = (messages: Message[]): Message[] =>
-  (JSON.parse(JSON.stringify(messages)) as Record<string, unknown>[]).map((m) => Object.fromEntries(Object.entries(m).reverse()) as unknown as Message);
+  (JSON.parse(JSON.stringify(messages)) as Record<string, unknown>[]).map(
+    (m) => Object.fromEntries(Object.entries(m).reverse()) as unknown as Message,
+  );
 
 describe('checkpoint sink', () => {
   it('appends only the new messages when a before_save hook returns cloned-but-equal messages', async () => {

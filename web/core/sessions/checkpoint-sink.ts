@@ -8,7 +8,12 @@ import { cachedStableJson } from '../contracts';
 import type { SessionEntry, SessionInfo, SessionStore } from './types';
 import { assertValidHistory } from './validate-history';
 
-export function createCheckpointSink(store: SessionStore, info: SessionInfo, saved: readonly Message[], path = info.id): CheckpointSink & { readonly info: SessionInfo } {
+export function createCheckpointSink(
+  store: SessionStore,
+  info: SessionInfo,
+  saved: readonly Message[],
+  path = info.id,
+): CheckpointSink & { readonly info: SessionInfo } {
   let current = info;
   let last: Message[] = [...saved];
   return {

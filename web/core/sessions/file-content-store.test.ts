@@ -12,7 +12,14 @@ import { createFileContentStore } from './node-content-store';
 const fresh = () => join(mkdtempSync(join(tmpdir(), 'i-content-')), 'content');
 contentStoreContract('file store', (config) => createFileContentStore({ ...config, dir: fresh() }));
 
-const limits = { storeId: 'session-results', maxEntries: 4, maxBytes: 1000, maxContentBytes: 500, maxPageBytes: 64, maxTtlMs: 100_000 };
+const limits = {
+  storeId: 'session-results',
+  maxEntries: 4,
+  maxBytes: 1000,
+  maxContentBytes: 500,
+  maxPageBytes: 64,
+  maxTtlMs: 100_000,
+};
 const scope: ContentScope = { sessionId: 's1', taskId: 'session', expiresAtMs: 50_000 };
 
 describe('file content store in a session folder', () => {

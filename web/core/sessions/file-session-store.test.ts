@@ -1,4 +1,13 @@
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -80,12 +89,14 @@ describe('file session store corruption', () => {
 });
 
 describe('file session store locking', () => {
-  it('refuses to commit while another live process holds the lock, and takes over a dead one\'s lock', async () => {
+  it("refuses to commit while another live process holds the lock, and takes over a dead one's lock", async () => {
     const root = mkdtempSync(join(tmpdir(), 'i-lock-'));
     const store = createFileSessionStore({ root, workspace: '/p' });
     await store.create({ title: 't', id: 'locked' });
     writeFileSync(join(root, 'locked', 'lock'), String(process.ppid));
-    await expect(store.commit('locked', [{ kind: 'message', message: user('x') }], -1)).rejects.toMatchObject({ code: 'E_SESSION_BUSY' });
+    await expect(store.commit('locked', [{ kind: 'message', message: user('x') }], -1)).rejects.toMatchObject({
+      code: 'E_SESSION_BUSY',
+    });
     const { spawnSync } = await import('node:child_process');
     const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)']).stdout.toString().trim();
     writeFileSync(join(root, 'locked', 'lock'), dead);
@@ -99,7 +110,11 @@ describe('file session store with damaged or moved files', () => {
     const root = mkdtempSync(join(tmpdir(), 'i-damage-'));
     const store = createFileSessionStore({ root, workspace: '/p' });
     await store.create({ title: 't', id });
-    await store.commit(id, Array.from({ length: count }, (_, i) => ({ kind: 'message' as const, message: user(`m${i}`) })), -1);
+    await store.commit(
+      id,
+      Array.from({ length: count }, (_, i) => ({ kind: 'message' as const, message: user(`m${i}`) })),
+      -1,
+    );
     const dir = join(root, id);
     return { root, store, dir, log: join(dir, 'log.ndjson'), checkpoint: join(dir, 'checkpoint.json') };
   };
@@ -118,18 +133,32 @@ describe('file session store with damaged or moved files', () => {
     expect((error as Error).message).toMatch(/line 2 of .*log\.ndjson \(entry 1, at byte \d+\) is not valid JSON/);
     expect((error as Error).message).toContain('Entries 0–0 are intact; nothing was changed');
     expect((error as Error).message).toContain('--session-name');
-    expect((error as Error).message).toMatch(/`i -C "[^"]+" --session-name mid --recover NEW_NAME` \(this one stays as it is\)/);
+    expect((error as Error).message).toMatch(
+      /`i -C "[^"]+" --session-name mid --recover NEW_NAME` \(this one stays as it is\)/,
+    );
     // A commit must not truncate (pad) the damaged log to the checkpoint's length and append after it.
-    await expect(store.commit('mid', [{ kind: 'message', message: user('more') }], 2)).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT' });
+    await expect(store.commit('mid', [{ kind: 'message', message: user('more') }], 2)).rejects.toMatchObject({
+      code: 'E_SESSION_CORRUPT',
+    });
     expect(readFileSync(log)).toEqual(before);
   });
 
   it('refuses a line that is JSON but not an entry, naming it', async () => {
     const { store, log } = await setup('shape');
-    editLine(log, 2, () => JSON.stringify({ seq: 2, entry: { kind: 'message', message: { role: 'wizard', content: 'x' } } }).padEnd(readFileSync(log, 'utf8').split('\n')[2]!.length));
-    await expect(store.load('shape')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT', data: { line: 3, intactEntries: 2 } });
+    editLine(log, 2, () =>
+      JSON.stringify({ seq: 2, entry: { kind: 'message', message: { role: 'wizard', content: 'x' } } }).padEnd(
+        readFileSync(log, 'utf8').split('\n')[2]!.length,
+      ),
+    );
+    await expect(store.load('shape')).rejects.toMatchObject({
+      code: 'E_SESSION_CORRUPT',
+      data: { line: 3, intactEntries: 2 },
+    });
     editLine(log, 2, () => 'null');
-    await expect(store.load('shape')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT', message: expect.stringContaining('line 3') });
+    await expect(store.load('shape')).rejects.toMatchObject({
+      code: 'E_SESSION_CORRUPT',
+      message: expect.stringContaining('line 3'),
+    });
   });
 
   it('refuses a checkpoint that points past the end of the log without writing to it', async () => {
@@ -137,8 +166,13 @@ describe('file session store with damaged or moved files', () => {
     const cp = JSON.parse(readFileSync(checkpoint, 'utf8'));
     writeFileSync(checkpoint, JSON.stringify({ ...cp, checkpointSeq: 5, logBytes: cp.logBytes + 200 }));
     const before = readFileSync(log);
-    await expect(store.load('past')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT', message: expect.stringContaining('the end of the log is missing') });
-    await expect(store.commit('past', [{ kind: 'message', message: user('x') }], 5)).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT' });
+    await expect(store.load('past')).rejects.toMatchObject({
+      code: 'E_SESSION_CORRUPT',
+      message: expect.stringContaining('the end of the log is missing'),
+    });
+    await expect(store.commit('past', [{ kind: 'message', message: user('x') }], 5)).rejects.toMatchObject({
+      code: 'E_SESSION_CORRUPT',
+    });
     expect(readFileSync(log)).toEqual(before);
   });
 
@@ -146,13 +180,19 @@ describe('file session store with damaged or moved files', () => {
     const { store, checkpoint, dir } = await setup('cp');
     const text = readFileSync(checkpoint, 'utf8');
     writeFileSync(checkpoint, text.slice(0, 40));
-    await expect(store.get('cp')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT', message: expect.stringContaining('is not valid JSON') });
+    await expect(store.get('cp')).rejects.toMatchObject({
+      code: 'E_SESSION_CORRUPT',
+      message: expect.stringContaining('is not valid JSON'),
+    });
     for (const bad of ['null', '{"version":1}', '[]']) {
       writeFileSync(checkpoint, bad);
       await expect(store.load('cp')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT' });
     }
     writeFileSync(checkpoint, JSON.stringify({ ...JSON.parse(text), version: 2 }));
-    await expect(store.load('cp')).rejects.toMatchObject({ code: 'E_SESSION_VERSION', message: expect.stringContaining('newer i') });
+    await expect(store.load('cp')).rejects.toMatchObject({
+      code: 'E_SESSION_VERSION',
+      message: expect.stringContaining('newer i'),
+    });
     await store.delete('cp');
     expect(existsSync(dir)).toBe(false);
   });
@@ -167,13 +207,24 @@ describe('file session store with damaged or moved files', () => {
 
   it('reports a session folder removed while a commit runs as E_SESSION_GONE, not E_SESSION_BUSY', async () => {
     const { root, store } = await setup('gone', 1);
-    const racing = createFileSessionStore({ root, workspace: '/p', failpoint: () => rmSync(join(root, 'gone'), { recursive: true }) });
-    await expect(racing.commit('gone', [{ kind: 'message', message: user('x') }], 0)).rejects.toMatchObject({ code: 'E_SESSION_GONE' });
+    const racing = createFileSessionStore({
+      root,
+      workspace: '/p',
+      failpoint: () => rmSync(join(root, 'gone'), { recursive: true }),
+    });
+    await expect(racing.commit('gone', [{ kind: 'message', message: user('x') }], 0)).rejects.toMatchObject({
+      code: 'E_SESSION_GONE',
+    });
     // Removed between opening the session (the start of a run) and its next checkpoint.
     const info = await store.create({ title: 't', id: 'gone2' });
     rmSync(join(root, 'gone2'), { recursive: true });
-    const error = await store.commit('gone2', [{ kind: 'message', message: user('x') }], info.checkpointSeq).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'E_SESSION_GONE', message: expect.stringContaining('was removed while this run was saving') });
+    const error = await store
+      .commit('gone2', [{ kind: 'message', message: user('x') }], info.checkpointSeq)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'E_SESSION_GONE',
+      message: expect.stringContaining('was removed while this run was saving'),
+    });
   });
 
   it('writes a copied session folder into the copy, never into the original', async () => {
@@ -188,7 +239,9 @@ describe('file session store with damaged or moved files', () => {
 
   it('lets only one of two writers in one process commit on the same checkpoint', async () => {
     const { store } = await setup('two', 1);
-    const results = await Promise.allSettled([0, 1].map((i) => store.commit('two', [{ kind: 'message', message: user(`writer ${i}`) }], 0)));
+    const results = await Promise.allSettled(
+      [0, 1].map((i) => store.commit('two', [{ kind: 'message', message: user(`writer ${i}`) }], 0)),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const codes = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code: string }).code] : []));
     expect(['E_SESSION_BUSY', 'E_SESSION_CONFLICT']).toContain(codes[0]);
@@ -197,7 +250,10 @@ describe('file session store with damaged or moved files', () => {
 
   it('never loses a rename or a commit that run at the same time', async () => {
     const { store } = await setup('race', 1);
-    const [commit, rename] = await Promise.allSettled([store.commit('race', [{ kind: 'message', message: user('x') }], 0), store.rename('race', 'renamed')]);
+    const [commit, rename] = await Promise.allSettled([
+      store.commit('race', [{ kind: 'message', message: user('x') }], 0),
+      store.rename('race', 'renamed'),
+    ]);
     const loaded = await store.load('race');
     if (commit.status === 'fulfilled') expect(loaded.messages).toEqual([user('m0'), user('x')]);
     if (rename.status === 'fulfilled') expect(loaded.info.title).toBe('renamed');
@@ -225,7 +281,10 @@ describe('file session store opening from the last reset', () => {
     const cp = JSON.parse(readFileSync(file, 'utf8')) as { resetSeq: number; resetBytes: number };
     const log = readFileSync(join(root, 'hint', 'log.ndjson'));
     expect(cp.resetSeq).toBe(2);
-    expect(JSON.parse(log.subarray(cp.resetBytes, log.indexOf(0x0a, cp.resetBytes)).toString())).toMatchObject({ seq: 2, entry: { kind: 'reset' } });
+    expect(JSON.parse(log.subarray(cp.resetBytes, log.indexOf(0x0a, cp.resetBytes)).toString())).toMatchObject({
+      seq: 2,
+      entry: { kind: 'reset' },
+    });
     // A hint (e.g. edited by hand) pointing at the plain message line after the reset: replaying from there would
     // drop the reset, so the whole log is replayed instead.
     writeFileSync(file, JSON.stringify({ ...cp, resetSeq: 3, resetBytes: log.indexOf(0x0a, cp.resetBytes) + 1 }));

@@ -23,7 +23,11 @@ const a = (t: string): Message => ({ role: 'assistant', content: t });
 const old: Message[] = [
   { role: 'system', content: 's' },
   u('y'.repeat(3000)),
-  { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{"path":"a.ts"}' } }] },
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{"path":"a.ts"}' } }],
+  },
   { role: 'tool', tool_call_id: 'c1', content: 'x'.repeat(2000), _full_output: 'x'.repeat(9000) },
   a('noted'),
   u('q2'),
@@ -36,7 +40,11 @@ it('gives back, from the log, the messages a compaction made by the loop folded'
   const root = mkdtempSync(join(tmpdir(), 'i-folded-'));
   const store = createFileSessionStore({ root, workspace: '/p' });
   const created = await store.create({ title: 't', id: 'long' });
-  const info = await store.commit('long', old.map((message) => ({ kind: 'message' as const, message })), created.checkpointSeq);
+  const info = await store.commit(
+    'long',
+    old.map((message) => ({ kind: 'message' as const, message })),
+    created.checkpointSeq,
+  );
 
   const hooks = new HookPipeline();
   const settings = parseBudgetConfig({ context_window: 10_000 }, 1000);
@@ -45,7 +53,15 @@ it('gives back, from the log, the messages a compaction made by the loop folded'
   const model = scriptedModel([{ content: 'Goal: read a.ts.' }, { content: 'fine' }]);
   const stream = runTurn(
     { model: { ...MODEL, budget: settings }, history: [...old], content: 'next' },
-    { stream: model.stream, tools: new ToolRegistry(), hooks, approval: DEFAULT_APPROVAL, fs: memoryFs(), workspaceId: 'ws', session: createCheckpointSink(store, info, old) },
+    {
+      stream: model.stream,
+      tools: new ToolRegistry(),
+      hooks,
+      approval: DEFAULT_APPROVAL,
+      fs: memoryFs(),
+      workspaceId: 'ws',
+      session: createCheckpointSink(store, info, old),
+    },
   );
   let id: string | undefined;
   let folded = 0;

@@ -8,7 +8,8 @@ import type { Message } from '../contracts';
 import type { CompactionInfo } from '../contracts';
 import type { SessionStore } from './types';
 
-const compactionOf = (m: Message): CompactionInfo | undefined => (m.role === 'user' ? (m._meta?.compaction as CompactionInfo | undefined) : undefined);
+const compactionOf = (m: Message): CompactionInfo | undefined =>
+  m.role === 'user' ? (m._meta?.compaction as CompactionInfo | undefined) : undefined;
 
 /**
  * The messages compaction `compactionId` folded: at the `reset` whose messages hold that compaction's summary, the
@@ -32,8 +33,12 @@ export async function foldedMessages(store: SessionStore, sessionId: string, com
     history = [...entry.messages];
   }
   if (damage) throw new HarnessError(damage.code, damage.message, damage.data);
-  throw new HarnessError('E_COMPACTION_NOT_FOUND', `The session "${sessionId}" has no compaction ${compactionId} in its log. Reload the conversation: the compaction may belong to another session or to a save that did not finish.`, {
-    sessionId,
-    compactionId,
-  });
+  throw new HarnessError(
+    'E_COMPACTION_NOT_FOUND',
+    `The session "${sessionId}" has no compaction ${compactionId} in its log. Reload the conversation: the compaction may belong to another session or to a save that did not finish.`,
+    {
+      sessionId,
+      compactionId,
+    },
+  );
 }

@@ -25,7 +25,9 @@ export function idbDamageCases(name: string, open: () => Promise<HarnessDb>): vo
       const error = await store.load(id).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'E_SESSION_CORRUPT', data: { intactEntries: 1, checkpointSeq: 2 } });
       expect((error as Error).message).toContain('entry 1 is missing');
-      expect((error as Error).message).toContain('Recover what is intact into a new session (this one stays as it is), or delete this session');
+      expect((error as Error).message).toContain(
+        'Recover what is intact into a new session (this one stays as it is), or delete this session',
+      );
       expect(await count()).toBe(2);
       await store.delete(id);
       expect(await count()).toBe(0);
@@ -34,8 +36,15 @@ export function idbDamageCases(name: string, open: () => Promise<HarnessDb>): vo
     it('refuses a stored entry that is not an entry instead of replaying it', async () => {
       const { db, store, id } = await setup();
       await db.put('session_entries', { sessionId: id, seq: 2, entry: { kind: 'bogus' } });
-      await expect(store.load(id)).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT', message: expect.stringContaining('entry 2 is not a session entry') });
-      await db.put('session_entries', { sessionId: id, seq: 2, entry: { kind: 'message', message: { role: 'tool', content: 'no id' } } });
+      await expect(store.load(id)).rejects.toMatchObject({
+        code: 'E_SESSION_CORRUPT',
+        message: expect.stringContaining('entry 2 is not a session entry'),
+      });
+      await db.put('session_entries', {
+        sessionId: id,
+        seq: 2,
+        entry: { kind: 'message', message: { role: 'tool', content: 'no id' } },
+      });
       await expect(store.load(id)).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT', data: { intactEntries: 2 } });
     });
 
@@ -43,7 +52,10 @@ export function idbDamageCases(name: string, open: () => Promise<HarnessDb>): vo
       const { db, store, id } = await setup();
       const record = (await db.get('sessions', id))!;
       await db.put('sessions', { ...record, checkpointSeq: 5 });
-      await expect(store.load(id)).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT', message: expect.stringContaining('entries 3–5 are missing') });
+      await expect(store.load(id)).rejects.toMatchObject({
+        code: 'E_SESSION_CORRUPT',
+        message: expect.stringContaining('entries 3–5 are missing'),
+      });
     });
 
     it('refuses a session of another format version but deletes it when asked', async () => {

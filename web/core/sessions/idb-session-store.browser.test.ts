@@ -39,7 +39,10 @@ describe('IndexedDB session store when the page goes away', () => {
     </script>`;
     const seen: string[] = [];
     const committing = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`iframe never started committing (saw ${seen.join(',')})`)), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error(`iframe never started committing (saw ${seen.join(',')})`)),
+        20_000,
+      );
       window.addEventListener('message', (e) => {
         seen.push(String(e.data));
         if (e.data === 'committing') {
@@ -59,7 +62,9 @@ describe('IndexedDB session store when the page goes away', () => {
     const count = await db.count('session_entries', IDBKeyRange.bound(['victim', 0], ['victim', Infinity]));
     // Pointer 0 = the checkpoint before the batch; 401 = the whole batch (1 assistant + 400 tool results).
     expect([0, 401]).toContain(loaded.info.checkpointSeq);
-    console.log(`page closed mid-commit: loaded checkpoint ${loaded.info.checkpointSeq} (${loaded.info.checkpointSeq === 0 ? 'batch discarded' : 'batch had committed'})`);
+    console.log(
+      `page closed mid-commit: loaded checkpoint ${loaded.info.checkpointSeq} (${loaded.info.checkpointSeq === 0 ? 'batch discarded' : 'batch had committed'})`,
+    );
     expect(count).toBe(loaded.info.checkpointSeq + 1);
     expect(loaded.messages[0]).toEqual({ role: 'user', content: 'before' });
     expect([1, 402]).toContain(loaded.messages.length);

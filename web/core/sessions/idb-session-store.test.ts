@@ -31,7 +31,14 @@ describe('IndexedDB session store atomicity', () => {
     // The second entry cannot be cloned: the put fails after the first put was queued, aborting the transaction.
     const poisoned = { role: 'user', content: 'x', _meta: { f: () => 1 } } as unknown as Message;
     await expect(
-      store.commit(info.id, [{ kind: 'message', message: { role: 'user', content: 'two' } }, { kind: 'message', message: poisoned }], committed.checkpointSeq),
+      store.commit(
+        info.id,
+        [
+          { kind: 'message', message: { role: 'user', content: 'two' } },
+          { kind: 'message', message: poisoned },
+        ],
+        committed.checkpointSeq,
+      ),
     ).rejects.toBeTruthy();
     const loaded = await store.load(info.id);
     expect(loaded.messages).toEqual([one]);

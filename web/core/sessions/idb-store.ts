@@ -8,7 +8,14 @@ import { HarnessError, toErrorData } from '../contracts';
 import type { HarnessDb, SessionRecord } from '../storage';
 import { entryProblem, replayEntries } from './replay';
 import { checkSessionTitle } from './title';
-import { SESSION_FORMAT_VERSION, type CreateSession, type LoadedSession, type SessionEntry, type SessionInfo, type SessionStore } from './types';
+import {
+  SESSION_FORMAT_VERSION,
+  type CreateSession,
+  type LoadedSession,
+  type SessionEntry,
+  type SessionInfo,
+  type SessionStore,
+} from './types';
 
 interface StoredSession extends SessionRecord {
   formatVersion: number;
@@ -21,7 +28,14 @@ interface StoredSession extends SessionRecord {
 }
 
 const toInfo = (r: StoredSession): SessionInfo => {
-  const out: SessionInfo = { id: r.id, workspaceId: r.workspaceId, title: r.title, createdAt: r.createdAt, updatedAt: r.updatedAt, checkpointSeq: r.checkpointSeq };
+  const out: SessionInfo = {
+    id: r.id,
+    workspaceId: r.workspaceId,
+    title: r.title,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    checkpointSeq: r.checkpointSeq,
+  };
   if (r.forkedFrom) out.forkedFrom = r.forkedFrom;
   return out;
 };
@@ -38,13 +52,22 @@ const entryRange = (id: string, from: number, to = Infinity) => IDBKeyRange.boun
 
 export function createIdbSessionStore(db: HarnessDb, workspaceId: string): SessionStore {
   function own(record: SessionRecord | undefined, id: string, options: { anyVersion?: boolean } = {}): StoredSession {
-    if (!record) throw new HarnessError('E_SESSION_NOT_FOUND', `There is no session "${id}" in this workspace.`, { id });
+    if (!record)
+      throw new HarnessError('E_SESSION_NOT_FOUND', `There is no session "${id}" in this workspace.`, { id });
     if (record.workspaceId !== workspaceId) {
-      throw new HarnessError('E_SESSION_WORKSPACE_MISMATCH', `The session "${id}" belongs to another workspace. Open it from that workspace.`, { id });
+      throw new HarnessError(
+        'E_SESSION_WORKSPACE_MISMATCH',
+        `The session "${id}" belongs to another workspace. Open it from that workspace.`,
+        { id },
+      );
     }
     const stored = record as StoredSession;
     if (stored.formatVersion !== SESSION_FORMAT_VERSION && !options.anyVersion) {
-      throw new HarnessError('E_SESSION_VERSION', `The session "${id}" was written in format ${String(stored.formatVersion)}, which this version of i does not read. Reload to update the app, or delete the session.`, { id });
+      throw new HarnessError(
+        'E_SESSION_VERSION',
+        `The session "${id}" was written in format ${String(stored.formatVersion)}, which this version of i does not read. Reload to update the app, or delete the session.`,
+        { id },
+      );
     }
     return stored;
   }
@@ -57,10 +80,15 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
    */
   const checked = new Map<string, number>();
 
-  async function scan(id: string): Promise<{ record: StoredSession; entries: SessionEntry[]; damage: HarnessError | null }> {
+  async function scan(
+    id: string,
+  ): Promise<{ record: StoredSession; entries: SessionEntry[]; damage: HarnessError | null }> {
     const tx = db.transaction(['sessions', 'session_entries']);
     const record = own(await tx.objectStore('sessions').get(id), id);
-    const rows = record.checkpointSeq < 0 ? [] : await tx.objectStore('session_entries').getAll(entryRange(id, 0, record.checkpointSeq));
+    const rows =
+      record.checkpointSeq < 0
+        ? []
+        : await tx.objectStore('session_entries').getAll(entryRange(id, 0, record.checkpointSeq));
     await tx.done;
     const entries: SessionEntry[] = [];
     const stop = (problem: string) => ({ record, entries, damage: damaged(record, problem, entries.length) });
@@ -71,7 +99,8 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
       if (problem) return stop(`entry ${entries.length} is not a session entry (${problem})`);
       entries.push(row.entry as SessionEntry);
     }
-    if (entries.length !== record.checkpointSeq + 1) return stop(`entries ${entries.length}–${record.checkpointSeq} are missing`);
+    if (entries.length !== record.checkpointSeq + 1)
+      return stop(`entries ${entries.length}–${record.checkpointSeq} are missing`);
     checked.set(id, entries.length);
     return { record, entries, damage: null };
   }
@@ -111,10 +140,21 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
     async create(init: CreateSession) {
       checkSessionTitle(init.title);
       const now = Date.now();
-      const record: StoredSession = { id: init.id ?? crypto.randomUUID(), workspaceId, title: init.title, createdAt: init.createdAt ?? now, updatedAt: now, checkpointSeq: -1, formatVersion: SESSION_FORMAT_VERSION };
+      const record: StoredSession = {
+        id: init.id ?? crypto.randomUUID(),
+        workspaceId,
+        title: init.title,
+        createdAt: init.createdAt ?? now,
+        updatedAt: now,
+        checkpointSeq: -1,
+        formatVersion: SESSION_FORMAT_VERSION,
+      };
       if (init.forkedFrom) record.forkedFrom = init.forkedFrom;
       await db.add('sessions', record).catch((error: unknown) => {
-        throw new HarnessError('E_SESSION_EXISTS', `A session "${record.id}" already exists.`, { id: record.id, reason: String(error) });
+        throw new HarnessError('E_SESSION_EXISTS', `A session "${record.id}" already exists.`, {
+          id: record.id,
+          reason: String(error),
+        });
       });
       return toInfo(record);
     },
@@ -146,11 +186,19 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
       try {
         const found = await sessions.get(id);
         if (!found) {
-          throw new HarnessError('E_SESSION_GONE', `The session "${id}" was deleted (in another tab?) while this turn was saving to it, so this step was not saved. Start a new session to keep going.`, { id });
+          throw new HarnessError(
+            'E_SESSION_GONE',
+            `The session "${id}" was deleted (in another tab?) while this turn was saving to it, so this step was not saved. Start a new session to keep going.`,
+            { id },
+          );
         }
         const record = own(found, id);
         if (record.checkpointSeq !== expectedSeq) {
-          throw new HarnessError('E_SESSION_CONFLICT', `The session "${id}" was changed elsewhere (another tab?). Reload it and try again.`, { id });
+          throw new HarnessError(
+            'E_SESSION_CONFLICT',
+            `The session "${id}" was changed elsewhere (another tab?). Reload it and try again.`,
+            { id },
+          );
         }
         if (entries.length === 0) {
           await tx.done;
@@ -169,7 +217,12 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
           track(rows.put({ sessionId: id, seq: ++seq, entry }));
           if (entry.kind === 'reset') resetSeq = seq;
         }
-        const next: StoredSession = { ...record, checkpointSeq: seq, updatedAt: Date.now(), ...(resetSeq !== undefined ? { resetSeq } : {}) };
+        const next: StoredSession = {
+          ...record,
+          checkpointSeq: seq,
+          updatedAt: Date.now(),
+          ...(resetSeq !== undefined ? { resetSeq } : {}),
+        };
         track(sessions.put(next));
         await Promise.all(puts);
         await tx.done;
@@ -198,7 +251,11 @@ export function createIdbSessionStore(db: HarnessDb, workspaceId: string): Sessi
       // A session of another format can still be deleted on purpose; another workspace's cannot.
       own(await tx.objectStore('sessions').get(id), id, { anyVersion: true });
       // Its stored tool results (read_result references) go with it, in the same transaction.
-      await Promise.all([tx.objectStore('sessions').delete(id), tx.objectStore('session_entries').delete(entryRange(id, -Infinity)), tx.objectStore('content').delete(sessionContentRange(id))]);
+      await Promise.all([
+        tx.objectStore('sessions').delete(id),
+        tx.objectStore('session_entries').delete(entryRange(id, -Infinity)),
+        tx.objectStore('content').delete(sessionContentRange(id)),
+      ]);
       await tx.done;
       checked.delete(id);
       checkedTail.delete(id);

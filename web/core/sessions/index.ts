@@ -5,7 +5,20 @@ export type { SessionEntry, SessionInfo, SessionStore, LoadedSession, CreateSess
 export { replayEntries } from './replay';
 export { foldedMessages } from './folded';
 export { historyProblems, isConsistent, assertValidHistory } from './validate-history';
-export { recoverSession, recoveredTitle, consistentLength, RECOVERED_TITLE_SUFFIX, type RecoveredSession } from './recover';
+export {
+  recoverSession,
+  recoveredTitle,
+  consistentLength,
+  RECOVERED_TITLE_SUFFIX,
+  type RecoveredSession,
+} from './recover';
 export { createCheckpointSink } from './checkpoint-sink';
 export { createIdbSessionStore } from './idb-store';
-export { exportSession, importSession, forkSession, sessionToMarkdown, SESSION_EXPORT_FORMAT, type SessionExport } from './transfer';
+export {
+  exportSession,
+  importSession,
+  forkSession,
+  sessionToMarkdown,
+  SESSION_EXPORT_FORMAT,
+  type SessionExport,
+} from './transfer';

@@ -15,12 +15,34 @@ const user = (text: string): Message => ({ role: 'user', content: text });
 const answer = (text: string): Message => ({ role: 'assistant', content: text });
 const FULL = 'line of a long tool output\n'.repeat(400);
 const toolPair = (id: string): Message[] => [
-  { role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: '{"path":"big.txt"}' } }] },
-  { role: 'tool', tool_call_id: id, content: 'line of a long …\n[result truncated: 16 of 10800 bytes shown. Read the rest with read_result {"ref":"cr1.x","offset":16}]', _full_output: FULL },
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: '{"path":"big.txt"}' } }],
+  },
+  {
+    role: 'tool',
+    tool_call_id: id,
+    content:
+      'line of a long …\n[result truncated: 16 of 10800 bytes shown. Read the rest with read_result {"ref":"cr1.x","offset":16}]',
+    _full_output: FULL,
+  },
 ];
 const summary = (id: string, folded: number): Message => {
-  const compaction: CompactionInfo = { id, folded_messages: folded, folded_tool_results: 1, tokens_before: 900, tokens_after: 100, manual: false, at: 1 };
-  return { role: 'user', content: `Summary of the earlier conversation:\n${id}`, _meta: { kind: 'compaction_summary', compaction } };
+  const compaction: CompactionInfo = {
+    id,
+    folded_messages: folded,
+    folded_tool_results: 1,
+    tokens_before: 900,
+    tokens_after: 100,
+    manual: false,
+    at: 1,
+  };
+  return {
+    role: 'user',
+    content: `Summary of the earlier conversation:\n${id}`,
+    _meta: { kind: 'compaction_summary', compaction },
+  };
 };
 
 let n = 0;

@@ -12,7 +12,17 @@ import { constants as fsc, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { checkRef, checkStoreConfig, isCharBoundary, page, sameRef, type ContentRef, type ContentScope, type ContentStore, type ContentStoreConfig } from '../context';
+import {
+  checkRef,
+  checkStoreConfig,
+  isCharBoundary,
+  page,
+  sameRef,
+  type ContentRef,
+  type ContentScope,
+  type ContentStore,
+  type ContentStoreConfig,
+} from '../context';
 import { HarnessError } from '../contracts';
 
 const O_NOFOLLOW = fsc.O_NOFOLLOW ?? 0;
@@ -28,9 +38,15 @@ export interface FileContentStoreOptions extends ContentStoreConfig {
 const err = (code: string, message: string, data?: Record<string, unknown>) => new HarnessError(code, message, data);
 const keyOf = (storeId: string, sourceId: string) => bytesToHex(sha256(utf8ToBytes(`${storeId}\u0000${sourceId}`)));
 const isErrno = (e: unknown, code: string) => (e as NodeJS.ErrnoException | null)?.code === code;
-const expired = () => err('E_CONTENT_EXPIRED', 'The stored result has expired. Run the tool again if you still need its full output.');
-const outOfScope = () => err('E_CONTENT_SCOPE', 'This stored result belongs to another session or task and cannot be read here.');
-const invalidRef = () => err('E_CONTENT_REF_INVALID', 'The content reference does not match any stored result. Copy the ref exactly as the truncated result showed it.');
+const expired = () =>
+  err('E_CONTENT_EXPIRED', 'The stored result has expired. Run the tool again if you still need its full output.');
+const outOfScope = () =>
+  err('E_CONTENT_SCOPE', 'This stored result belongs to another session or task and cannot be read here.');
+const invalidRef = () =>
+  err(
+    'E_CONTENT_REF_INVALID',
+    'The content reference does not match any stored result. Copy the ref exactly as the truncated result showed it.',
+  );
 
 interface Entry {
   meta: ContentRef;
@@ -44,7 +60,11 @@ export function createFileContentStore(options: FileContentStoreOptions): Conten
   const c = checkStoreConfig(options);
   const dir = options.dir;
   const corrupt = (file: string, what: string) =>
-    err('E_CONTENT_CORRUPT', `The stored result ${file} ${what}; it was not read or changed. Run the tool again for its output, or delete the file (the session log still holds the full text).`, { file });
+    err(
+      'E_CONTENT_CORRUPT',
+      `The stored result ${file} ${what}; it was not read or changed. Run the tool again for its output, or delete the file (the session log still holds the full text).`,
+      { file },
+    );
 
   /** The content folder must be a real folder: a symbolic link there could point anywhere. */
   async function checkDir(create: boolean): Promise<boolean> {
@@ -56,7 +76,11 @@ export function createFileContentStore(options: FileContentStoreOptions): Conten
       if (isErrno(error, 'ENOENT')) return false;
       throw error;
     }
-    throw err('E_CONTENT_CORRUPT', `${dir} is not a folder (a symbolic link or a file), so stored results are neither read nor written there. Move it away; the session log still holds every full text.`, { dir });
+    throw err(
+      'E_CONTENT_CORRUPT',
+      `${dir} is not a folder (a symbolic link or a file), so stored results are neither read nor written there. Move it away; the session log still holds every full text.`,
+      { dir },
+    );
   }
 
   /**
@@ -90,7 +114,8 @@ export function createFileContentStore(options: FileContentStoreOptions): Conten
         throw corrupt(file, 'has a damaged entry header');
       }
       if (`${keyOf(meta.storeId, meta.sourceId)}.entry` !== name) throw corrupt(file, 'is named for another source');
-      if (st.size - nl - 1 !== meta.totalBytes) throw corrupt(file, `holds ${st.size - nl - 1} bytes of text where its header says ${meta.totalBytes}`);
+      if (st.size - nl - 1 !== meta.totalBytes)
+        throw corrupt(file, `holds ${st.size - nl - 1} bytes of text where its header says ${meta.totalBytes}`);
       if (typeof want !== 'object') return { meta, body: headerOnly ? Buffer.alloc(0) : buf.subarray(nl + 1) };
       const from = Math.min(want.from, meta.totalBytes);
       const body = Buffer.alloc(Math.max(0, Math.min(want.to, meta.totalBytes) - from));
@@ -126,13 +151,24 @@ export function createFileContentStore(options: FileContentStoreOptions): Conten
     };
     const prev = queues.get(dir) ?? Promise.resolve();
     const next = prev.then(run, run);
-    queues.set(dir, next.catch(() => undefined));
+    queues.set(
+      dir,
+      next.catch(() => undefined),
+    );
     return next;
   }
-  const busy = (cause: unknown) => new HarnessError('E_CONTENT_BUSY', `Another i process is storing a result in ${dir} right now. Try again when it has finished.`, { dir }, { cause });
+  const busy = (cause: unknown) =>
+    new HarnessError(
+      'E_CONTENT_BUSY',
+      `Another i process is storing a result in ${dir} right now. Try again when it has finished.`,
+      { dir },
+      { cause },
+    );
 
   /** Entries of this store (headers only), deleting the expired ones. Damaged files count by size and stay. */
-  async function scan(nowMs: number): Promise<{ live: Map<string, ContentRef>; damaged: Set<string>; bytes: number; purged: number }> {
+  async function scan(
+    nowMs: number,
+  ): Promise<{ live: Map<string, ContentRef>; damaged: Set<string>; bytes: number; purged: number }> {
     const live = new Map<string, ContentRef>();
     const damaged = new Set<string>();
     let bytes = 0;
@@ -164,9 +200,11 @@ export function createFileContentStore(options: FileContentStoreOptions): Conten
   return {
     storeId: c.storeId,
     async put(sourceId, content, scope, nowMs) {
-      if (typeof sourceId !== 'string' || sourceId === '') throw err('E_CONTENT_SOURCE', 'Stored content needs the id of the confirmed tool result it came from.');
+      if (typeof sourceId !== 'string' || sourceId === '')
+        throw err('E_CONTENT_SOURCE', 'Stored content needs the id of the confirmed tool result it came from.');
       checkScope(scope);
-      if (scope.expiresAtMs <= nowMs) throw err('E_CONTENT_EXPIRED', 'The scope has already expired; nothing was stored.');
+      if (scope.expiresAtMs <= nowMs)
+        throw err('E_CONTENT_EXPIRED', 'The scope has already expired; nothing was stored.');
       await checkDir(true);
       return locked(async () => {
         const name = `${keyOf(c.storeId, sourceId)}.entry`;
@@ -175,15 +213,47 @@ export function createFileContentStore(options: FileContentStoreOptions): Conten
         const body = Buffer.from(content, 'utf8');
         const existing = live.get(name);
         if (existing) {
-          if (existing.sessionId !== scope.sessionId || existing.taskId !== scope.taskId) throw err('E_CONTENT_CONFLICT', `Content for source "${sourceId}" is already stored in another scope; it is not overwritten.`, { sourceId });
+          if (existing.sessionId !== scope.sessionId || existing.taskId !== scope.taskId)
+            throw err(
+              'E_CONTENT_CONFLICT',
+              `Content for source "${sourceId}" is already stored in another scope; it is not overwritten.`,
+              { sourceId },
+            );
           const whole = await readEntry(name, 'all');
-          if (!whole || !whole.body.equals(body)) throw err('E_CONTENT_CONFLICT', `Different content for source "${sourceId}" is already stored; it is not overwritten.`, { sourceId });
+          if (!whole || !whole.body.equals(body))
+            throw err(
+              'E_CONTENT_CONFLICT',
+              `Different content for source "${sourceId}" is already stored; it is not overwritten.`,
+              { sourceId },
+            );
           return { ...existing };
         }
-        if (body.length > c.maxContentBytes) throw err('E_CONTENT_TOO_LARGE', `The result is ${body.length} bytes; the content store keeps at most ${c.maxContentBytes} per result.`, { bytes: body.length, max: c.maxContentBytes });
-        if (live.size + damaged.size >= c.maxEntries) throw err('E_CONTENT_STORE_FULL', `The content store holds its maximum of ${c.maxEntries} results; older ones expire after their TTL.`, { max: c.maxEntries });
-        if (held + body.length > c.maxBytes) throw err('E_CONTENT_STORE_FULL', `The content store would exceed ${c.maxBytes} bytes; older results expire after their TTL.`, { max: c.maxBytes });
-        const meta: ContentRef = { storeId: c.storeId, sourceId, sessionId: scope.sessionId, taskId: scope.taskId, totalBytes: body.length, expiresAtMs: Math.min(scope.expiresAtMs, nowMs + c.maxTtlMs) };
+        if (body.length > c.maxContentBytes)
+          throw err(
+            'E_CONTENT_TOO_LARGE',
+            `The result is ${body.length} bytes; the content store keeps at most ${c.maxContentBytes} per result.`,
+            { bytes: body.length, max: c.maxContentBytes },
+          );
+        if (live.size + damaged.size >= c.maxEntries)
+          throw err(
+            'E_CONTENT_STORE_FULL',
+            `The content store holds its maximum of ${c.maxEntries} results; older ones expire after their TTL.`,
+            { max: c.maxEntries },
+          );
+        if (held + body.length > c.maxBytes)
+          throw err(
+            'E_CONTENT_STORE_FULL',
+            `The content store would exceed ${c.maxBytes} bytes; older results expire after their TTL.`,
+            { max: c.maxBytes },
+          );
+        const meta: ContentRef = {
+          storeId: c.storeId,
+          sourceId,
+          sessionId: scope.sessionId,
+          taskId: scope.taskId,
+          totalBytes: body.length,
+          expiresAtMs: Math.min(scope.expiresAtMs, nowMs + c.maxTtlMs),
+        };
         const tmp = join(dir, `.${name}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
         const h = await fsp.open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | O_NOFOLLOW, 0o600);
         try {
@@ -202,13 +272,17 @@ export function createFileContentStore(options: FileContentStoreOptions): Conten
     async read(ref, scope, nowMs, offset, maxBytes) {
       checkScope(scope);
       // This folder holds one session's results: another session's reference is refused as such, not as unknown.
-      if (ref.storeId === c.storeId && (ref.sessionId !== scope.sessionId || ref.taskId !== scope.taskId)) throw outOfScope();
+      if (ref.storeId === c.storeId && (ref.sessionId !== scope.sessionId || ref.taskId !== scope.taskId))
+        throw outOfScope();
       // Only the page's bytes are read (plus one, to see where the next character starts); the arguments are
       // checked after the reference, in the memory store's order.
       const total = ref.totalBytes;
       const from = Number.isSafeInteger(offset) && offset >= 0 && offset <= total ? offset : 0;
       const span = Number.isSafeInteger(maxBytes) && maxBytes > 0 && maxBytes <= c.maxPageBytes ? maxBytes : 0;
-      const e = ref.storeId === c.storeId && (await checkDir(false)) ? await readEntry(`${keyOf(c.storeId, ref.sourceId)}.entry`, { from, to: from + span + 1 }) : null;
+      const e =
+        ref.storeId === c.storeId && (await checkDir(false))
+          ? await readEntry(`${keyOf(c.storeId, ref.sourceId)}.entry`, { from, to: from + span + 1 })
+          : null;
       if (!e || !sameRef(e.meta, ref)) {
         if (!e && ref.storeId === c.storeId && nowMs >= ref.expiresAtMs) throw expired();
         throw invalidRef();
@@ -218,9 +292,19 @@ export function createFileContentStore(options: FileContentStoreOptions): Conten
         throw expired();
       }
       checkPageArgs(offset, maxBytes, total, c.maxPageBytes);
-      if (!isCharBoundary(e.body, 0)) throw err('E_CONTENT_OFFSET', `The offset ${offset} falls inside a character. Use the next offset the previous page gave.`, { offset });
+      if (!isCharBoundary(e.body, 0))
+        throw err(
+          'E_CONTENT_OFFSET',
+          `The offset ${offset} falls inside a character. Use the next offset the previous page gave.`,
+          { offset },
+        );
       const p = page(e.body, 0, maxBytes, c.maxPageBytes);
-      return { text: p.text, offset, nextOffset: p.nextOffset === null ? null : offset + p.nextOffset, totalBytes: total };
+      return {
+        text: p.text,
+        offset,
+        nextOffset: p.nextOffset === null ? null : offset + p.nextOffset,
+        totalBytes: total,
+      };
     },
     async purgeExpired(nowMs) {
       if (!(await checkDir(false))) return 0;
@@ -232,10 +316,15 @@ export function createFileContentStore(options: FileContentStoreOptions): Conten
 /** The page arguments `page()` checks first, checked here against the whole result (only a slice is read). */
 function checkPageArgs(offset: number, maxBytes: number, total: number, maxPageBytes: number): void {
   if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0 || maxBytes > maxPageBytes) {
-    throw err('E_CONTENT_PAGE_LIMIT', `A page is 1–${maxPageBytes} bytes; ${maxBytes} was asked.`, { max: maxPageBytes });
+    throw err('E_CONTENT_PAGE_LIMIT', `A page is 1–${maxPageBytes} bytes; ${maxBytes} was asked.`, {
+      max: maxPageBytes,
+    });
   }
   if (!Number.isSafeInteger(offset) || offset < 0 || offset > total || (offset === total && total > 0)) {
-    throw err('E_CONTENT_OFFSET', `The offset ${offset} is outside the stored result (0–${Math.max(0, total - 1)}).`, { offset, total });
+    throw err('E_CONTENT_OFFSET', `The offset ${offset} is outside the stored result (0–${Math.max(0, total - 1)}).`, {
+      offset,
+      total,
+    });
   }
 }
 
@@ -249,7 +338,14 @@ function alive(pid: number): boolean {
 }
 
 function checkScope(scope: ContentScope): void {
-  if (!scope || typeof scope.sessionId !== 'string' || scope.sessionId === '' || typeof scope.taskId !== 'string' || scope.taskId === '' || !Number.isSafeInteger(scope.expiresAtMs)) {
+  if (
+    !scope ||
+    typeof scope.sessionId !== 'string' ||
+    scope.sessionId === '' ||
+    typeof scope.taskId !== 'string' ||
+    scope.taskId === '' ||
+    !Number.isSafeInteger(scope.expiresAtMs)
+  ) {
     throw err('E_CONTENT_SCOPE', 'The host must give a content scope {sessionId, taskId, expiresAtMs}.');
   }
 }

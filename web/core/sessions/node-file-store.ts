@@ -15,7 +15,14 @@ import { HarnessError, toErrorData } from '../contracts';
 import { readFromReset } from './node-log-tail';
 import { entryProblem, replayEntries } from './replay';
 import { checkSessionTitle } from './title';
-import { SESSION_FORMAT_VERSION, type CreateSession, type LoadedSession, type SessionEntry, type SessionInfo, type SessionStore } from './types';
+import {
+  SESSION_FORMAT_VERSION,
+  type CreateSession,
+  type LoadedSession,
+  type SessionEntry,
+  type SessionInfo,
+  type SessionStore,
+} from './types';
 
 /** --session-name: a plain folder name, never a path (seed: "validated: no path characters"). */
 export const SESSION_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -75,7 +82,8 @@ async function withLock<T>(dir: string, id: string, fn: () => Promise<T>): Promi
       if (code !== 'EEXIST' || attempt > 0) throw busy(id, error);
       const pid = Number(await fsp.readFile(file, 'utf8').catch(() => ''));
       // Our own pid in a lock we do not hold is a leftover of a failed commit in this process.
-      if (Number.isInteger(pid) && pid > 0 && (pid === process.pid ? held.has(file) : alive(pid))) throw busy(id, error);
+      if (Number.isInteger(pid) && pid > 0 && (pid === process.pid ? held.has(file) : alive(pid)))
+        throw busy(id, error);
       await fsp.rm(file, { force: true });
     }
   }
@@ -100,7 +108,12 @@ function alive(pid: number): boolean {
 }
 
 const busy = (id: string, cause: unknown) =>
-  new HarnessError('E_SESSION_BUSY', `Another i process (or another save in this one) is writing the session "${id}" right now. Wait for it to finish and try again, or use another --session-name.`, { id }, { cause });
+  new HarnessError(
+    'E_SESSION_BUSY',
+    `Another i process (or another save in this one) is writing the session "${id}" right now. Wait for it to finish and try again, or use another --session-name.`,
+    { id },
+    { cause },
+  );
 
 const gone = (id: string, dir: string, cause: unknown) =>
   new HarnessError(
@@ -117,14 +130,20 @@ function checkpointProblem(cp: Record<string, unknown>): string | null {
   const bad: string[] = [];
   const int = (v: unknown, min: number) => typeof v === 'number' && Number.isSafeInteger(v) && v >= min;
   for (const key of ['workspace', 'workspaceId', 'title'] as const) if (typeof cp[key] !== 'string') bad.push(key);
-  for (const key of ['createdAt', 'updatedAt'] as const) if (typeof cp[key] !== 'number' || !Number.isFinite(cp[key])) bad.push(key);
+  for (const key of ['createdAt', 'updatedAt'] as const)
+    if (typeof cp[key] !== 'number' || !Number.isFinite(cp[key])) bad.push(key);
   if (!int(cp.checkpointSeq, -1)) bad.push('checkpointSeq');
   if (!int(cp.logBytes, 0)) bad.push('logBytes');
   // Nothing committed means an empty log, and the other way round.
-  else if (int(cp.checkpointSeq, -1) && (cp.checkpointSeq === -1) !== (cp.logBytes === 0)) bad.push('checkpointSeq/logBytes');
+  else if (int(cp.checkpointSeq, -1) && (cp.checkpointSeq === -1) !== (cp.logBytes === 0))
+    bad.push('checkpointSeq/logBytes');
   for (const key of ['resetSeq', 'resetBytes'] as const) if (cp[key] !== undefined && !int(cp[key], 0)) bad.push(key);
   const fork = cp.forkedFrom as { sessionId?: unknown; messageIndex?: unknown } | undefined;
-  if (fork !== undefined && (typeof fork !== 'object' || fork === null || typeof fork.sessionId !== 'string' || !int(fork.messageIndex, 0))) bad.push('forkedFrom');
+  if (
+    fork !== undefined &&
+    (typeof fork !== 'object' || fork === null || typeof fork.sessionId !== 'string' || !int(fork.messageIndex, 0))
+  )
+    bad.push('forkedFrom');
   return bad.length > 0 ? `invalid ${bad.join(', ')}` : null;
 }
 
@@ -157,12 +176,21 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
     } catch {
       throw corrupt('is not valid JSON (cut short or edited)');
     }
-    if (typeof cp !== 'object' || cp === null || Array.isArray(cp)) throw corrupt('is not a session checkpoint (not a JSON object)');
+    if (typeof cp !== 'object' || cp === null || Array.isArray(cp))
+      throw corrupt('is not a session checkpoint (not a JSON object)');
     if (cp.version !== SESSION_FORMAT_VERSION) {
       if (typeof cp.version === 'number' && cp.version > SESSION_FORMAT_VERSION) {
-        throw new HarnessError('E_SESSION_VERSION', `The session "${id}" was written by a newer i (format ${cp.version}; this i reads format ${SESSION_FORMAT_VERSION}). Update i, or use another --session-name; nothing was changed.`, { id, version: cp.version });
+        throw new HarnessError(
+          'E_SESSION_VERSION',
+          `The session "${id}" was written by a newer i (format ${cp.version}; this i reads format ${SESSION_FORMAT_VERSION}). Update i, or use another --session-name; nothing was changed.`,
+          { id, version: cp.version },
+        );
       }
-      throw corrupt(cp.version === undefined ? 'is not a session checkpoint (no "version")' : `has an unknown format version ${JSON.stringify(cp.version)}`);
+      throw corrupt(
+        cp.version === undefined
+          ? 'is not a session checkpoint (no "version")'
+          : `has an unknown format version ${JSON.stringify(cp.version)}`,
+      );
     }
     const problem = checkpointProblem(cp);
     if (problem) throw corrupt(`is not a valid session checkpoint (${problem})`);
@@ -191,7 +219,14 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
   }
 
   const info = (cp: CheckpointFile): SessionInfo => {
-    const out: SessionInfo = { id: cp.id, workspaceId: cp.workspaceId, title: cp.title, createdAt: cp.createdAt, updatedAt: cp.updatedAt, checkpointSeq: cp.checkpointSeq };
+    const out: SessionInfo = {
+      id: cp.id,
+      workspaceId: cp.workspaceId,
+      title: cp.title,
+      createdAt: cp.createdAt,
+      updatedAt: cp.updatedAt,
+      checkpointSeq: cp.checkpointSeq,
+    };
     if (cp.forkedFrom) out.forkedFrom = cp.forkedFrom;
     return out;
   };
@@ -210,7 +245,10 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
   }
 
   /** The committed entries up to the first damaged line, and the refusal naming that line (null: all intact). */
-  async function scanLog(id: string, cp: CheckpointFile): Promise<{ entries: SessionEntry[]; damage: HarnessError | null }> {
+  async function scanLog(
+    id: string,
+    cp: CheckpointFile,
+  ): Promise<{ entries: SessionEntry[]; damage: HarnessError | null }> {
     const dir = dirOf(id);
     const file = join(dir, 'log.ndjson');
     const damaged = (detail: string, intact: number, data: Record<string, unknown> = {}) =>
@@ -244,29 +282,55 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
       const end = nl === -1 ? buf.length : nl;
       const where = `line ${line} of ${file} (entry ${entries.length}, at byte ${start})`;
       // A last line without its newline inside the committed bytes: the file was changed after the commit.
-      if (nl === -1 && buf.length === cp.logBytes) return { entries, damage: damaged(`${where} is cut short`, entries.length, { line }) };
+      if (nl === -1 && buf.length === cp.logBytes)
+        return { entries, damage: damaged(`${where} is cut short`, entries.length, { line }) };
       if (nl === -1) break;
       let row: unknown;
       try {
         row = JSON.parse(decoder.decode(buf.subarray(start, end)));
       } catch (error) {
-        const why = error instanceof SyntaxError ? 'is not valid JSON' : error instanceof TypeError ? 'is not valid UTF-8' : `cannot be read (${String(error)})`;
+        const why =
+          error instanceof SyntaxError
+            ? 'is not valid JSON'
+            : error instanceof TypeError
+              ? 'is not valid UTF-8'
+              : `cannot be read (${String(error)})`;
         return { entries, damage: damaged(`${where} ${why}`, entries.length, { line }) };
       }
       const seq = (row as { seq?: unknown } | null)?.seq;
       if (seq !== entries.length) {
-        return { entries, damage: damaged(`${where} ${typeof seq === 'number' ? `is numbered ${seq}` : 'has no entry number ("seq")'} where entry ${entries.length} belongs`, entries.length, { line }) };
+        return {
+          entries,
+          damage: damaged(
+            `${where} ${typeof seq === 'number' ? `is numbered ${seq}` : 'has no entry number ("seq")'} where entry ${entries.length} belongs`,
+            entries.length,
+            { line },
+          ),
+        };
       }
       const problem = entryProblem((row as { entry?: unknown }).entry);
-      if (problem) return { entries, damage: damaged(`${where} is not a session entry (${problem})`, entries.length, { line }) };
+      if (problem)
+        return { entries, damage: damaged(`${where} is not a session entry (${problem})`, entries.length, { line }) };
       entries.push((row as { entry: SessionEntry }).entry);
       start = end + 1;
     }
     if (size < cp.logBytes) {
-      return { entries, damage: damaged(`its log.ndjson ends after entry ${entries.length - 1} (${size} bytes) but the checkpoint covers entries 0–${cp.checkpointSeq} (${cp.logBytes} bytes): the end of the log is missing`, entries.length) };
+      return {
+        entries,
+        damage: damaged(
+          `its log.ndjson ends after entry ${entries.length - 1} (${size} bytes) but the checkpoint covers entries 0–${cp.checkpointSeq} (${cp.logBytes} bytes): the end of the log is missing`,
+          entries.length,
+        ),
+      };
     }
     if (entries.length - 1 !== cp.checkpointSeq) {
-      return { entries, damage: damaged(`its log.ndjson holds entries 0–${entries.length - 1} where the checkpoint says 0–${cp.checkpointSeq}`, entries.length) };
+      return {
+        entries,
+        damage: damaged(
+          `its log.ndjson holds entries 0–${entries.length - 1} where the checkpoint says 0–${cp.checkpointSeq}`,
+          entries.length,
+        ),
+      };
     }
     return { entries, damage: null };
   }
@@ -278,7 +342,12 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
       const id = init.id ?? `s-${randomUUID()}`;
       const dir = dirOf(id);
       await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-      if (await readCheckpoint(id)) throw new HarnessError('E_SESSION_EXISTS', `A session "${id}" already exists. Choose another name or resume it.`, { id });
+      if (await readCheckpoint(id))
+        throw new HarnessError(
+          'E_SESSION_EXISTS',
+          `A session "${id}" already exists. Choose another name or resume it.`,
+          { id },
+        );
       const log = join(dir, 'log.ndjson');
       try {
         await (await fsp.open(log, 'wx', 0o600)).close();
@@ -295,7 +364,17 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
         }
       }
       const now = Date.now();
-      const cp: CheckpointFile = { version: SESSION_FORMAT_VERSION, id, workspace, workspaceId, title: init.title, createdAt: init.createdAt ?? now, updatedAt: now, checkpointSeq: -1, logBytes: 0 };
+      const cp: CheckpointFile = {
+        version: SESSION_FORMAT_VERSION,
+        id,
+        workspace,
+        workspaceId,
+        title: init.title,
+        createdAt: init.createdAt ?? now,
+        updatedAt: now,
+        checkpointSeq: -1,
+        logBytes: 0,
+      };
       if (init.forkedFrom) cp.forkedFrom = init.forkedFrom;
       await writeCheckpoint(cp);
       return info(cp);
@@ -333,7 +412,11 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
       const cp = await mustRead(id);
       const { entries, damage } = await scanLog(id, cp);
       // Never past the pointer: lines beyond it belong to a commit that did not finish.
-      return { info: info(cp), entries: entries.slice(0, cp.checkpointSeq + 1), damage: damage ? toErrorData(damage) : null };
+      return {
+        info: info(cp),
+        entries: entries.slice(0, cp.checkpointSeq + 1),
+        damage: damage ? toErrorData(damage) : null,
+      };
     },
     async commit(id, entries, expectedSeq) {
       const dir = dirOf(id);
@@ -364,7 +447,12 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
           bytes = Buffer.concat(lines);
         } catch (error) {
           if (!(error instanceof RangeError)) throw error;
-          throw new HarnessError('E_SESSION_TOO_LARGE', `One entry of the session "${id}" is too large to save as text (${error.message}), so this step was not saved. Start a new session, or compact this one.`, { id }, { cause: error });
+          throw new HarnessError(
+            'E_SESSION_TOO_LARGE',
+            `One entry of the session "${id}" is too large to save as text (${error.message}), so this step was not saved. Start a new session, or compact this one.`,
+            { id },
+            { cause: error },
+          );
         }
         const log = join(dir, 'log.ndjson');
         const handle = await fsp.open(log, 'r+');
@@ -388,7 +476,13 @@ export function createFileSessionStore(options: FileSessionStoreOptions): Sessio
           await handle.close();
         }
         options.failpoint?.('appended');
-        const next: CheckpointFile = { ...cp, checkpointSeq: seq, logBytes: cp.logBytes + bytes.length, updatedAt: Date.now(), ...(reset ?? {}) };
+        const next: CheckpointFile = {
+          ...cp,
+          checkpointSeq: seq,
+          logBytes: cp.logBytes + bytes.length,
+          updatedAt: Date.now(),
+          ...(reset ?? {}),
+        };
         await writeCheckpoint(next);
         return info(next);
       });

@@ -38,7 +38,7 @@ export async function readFromReset(file: string, cp: ResetHint): Promise<Sessio
   if (buf[buf.length - 1] !== 0x0a) return null;
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const entries: SessionEntry[] = [];
-  for (let start = 0; start < buf.length; ) {
+  for (let start = 0; start < buf.length;) {
     const end = buf.indexOf(0x0a, start);
     try {
       const row = JSON.parse(decoder.decode(buf.subarray(start, end))) as { seq?: unknown; entry?: unknown };

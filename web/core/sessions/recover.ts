@@ -57,10 +57,18 @@ export function consistentLength(messages: readonly Message[]): number {
  * `newId` for the file store's session name). Refuses a session that is not damaged (E_SESSION_NOT_DAMAGED: open
  * it as it is) and one with no intact message (E_SESSION_NOTHING_INTACT), creating nothing in both cases.
  */
-export async function recoverSession(store: SessionStore, id: string, options: { title?: string; newId?: string } = {}): Promise<RecoveredSession> {
+export async function recoverSession(
+  store: SessionStore,
+  id: string,
+  options: { title?: string; newId?: string } = {},
+): Promise<RecoveredSession> {
   const { info: from, entries, damage } = await store.loadIntact(id);
   if (!damage) {
-    throw new HarnessError('E_SESSION_NOT_DAMAGED', `The session "${from.title}" is not damaged: all its ${from.checkpointSeq + 1} entries read back, so there is nothing to recover. Open it as it is.`, { id });
+    throw new HarnessError(
+      'E_SESSION_NOT_DAMAGED',
+      `The session "${from.title}" is not damaged: all its ${from.checkpointSeq + 1} entries read back, so there is nothing to recover. Open it as it is.`,
+      { id },
+    );
   }
   const intact = replayEntries(entries);
   const kept = consistentLength(intact);
@@ -84,5 +92,12 @@ export async function recoverSession(store: SessionStore, id: string, options: {
     await store.delete(created.id).catch(() => undefined);
     throw error;
   }
-  return { info, from, kept, cut: intact.length - kept, intactEntries: entries.length, committedEntries: from.checkpointSeq + 1 };
+  return {
+    info,
+    from,
+    kept,
+    cut: intact.length - kept,
+    intactEntries: entries.length,
+    committedEntries: from.checkpointSeq + 1,
+  };
 }

@@ -19,8 +19,14 @@ const checkEntry = compileSchema(
     required: ['kind'],
     properties: { kind: { enum: ['message', 'reset'] } },
     allOf: [
-      { if: { properties: { kind: { const: 'message' } } }, then: { required: ['message'], properties: { message: messageSchema } } },
-      { if: { properties: { kind: { const: 'reset' } } }, then: { required: ['messages'], properties: { messages: { type: 'array', items: messageSchema } } } },
+      {
+        if: { properties: { kind: { const: 'message' } } },
+        then: { required: ['message'], properties: { message: messageSchema } },
+      },
+      {
+        if: { properties: { kind: { const: 'reset' } } },
+        then: { required: ['messages'], properties: { messages: { type: 'array', items: messageSchema } } },
+      },
     ],
   },
   'entry',

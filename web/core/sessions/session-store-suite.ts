@@ -12,7 +12,11 @@ import type { SuiteEnv } from './log-suite';
 const user = (text: string): Message => ({ role: 'user', content: text });
 const sys: Message = { role: 'system', content: 'sys' };
 const batch: Message[] = [
-  { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{"path":"a"}' } }] },
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{"path":"a"}' } }],
+  },
   { role: 'tool', tool_call_id: 'c1', content: 'AAA' },
 ];
 
@@ -63,7 +67,9 @@ export function sessionStoreSuite(name: string, env: SuiteEnv): void {
       const store = await fresh();
       const info = await store.create({ title: 'c', id: 'c' });
       await store.commit('c', [{ kind: 'message', message: user('x') }], info.checkpointSeq);
-      await expect(store.commit('c', [{ kind: 'message', message: user('y') }], info.checkpointSeq)).rejects.toMatchObject({ code: 'E_SESSION_CONFLICT' });
+      await expect(
+        store.commit('c', [{ kind: 'message', message: user('y') }], info.checkpointSeq),
+      ).rejects.toMatchObject({ code: 'E_SESSION_CONFLICT' });
     });
 
     it('renames, lists and deletes sessions', async () => {
@@ -84,19 +90,32 @@ export function sessionStoreSuite(name: string, env: SuiteEnv): void {
       await a.create({ title: 'mine', id: 'mine' });
       const b = await env.store('ws-b', key);
       await expect(b.load('mine')).rejects.toMatchObject({ code: 'E_SESSION_WORKSPACE_MISMATCH' });
-      await expect(b.commit('mine', [{ kind: 'message', message: user('x') }], -1)).rejects.toMatchObject({ code: 'E_SESSION_WORKSPACE_MISMATCH' });
+      await expect(b.commit('mine', [{ kind: 'message', message: user('x') }], -1)).rejects.toMatchObject({
+        code: 'E_SESSION_WORKSPACE_MISMATCH',
+      });
     });
 
     it('exports JSON that imports back as an equal new session, and refuses a malformed import', async () => {
       const store = await fresh();
       const info = await store.create({ title: 'exp', id: 'exp' });
-      await store.commit('exp', [sys, user('q'), ...batch].map((message) => ({ kind: 'message' as const, message })), info.checkpointSeq);
+      await store.commit(
+        'exp',
+        [sys, user('q'), ...batch].map((message) => ({ kind: 'message' as const, message })),
+        info.checkpointSeq,
+      );
       const exported = JSON.parse(JSON.stringify(await exportSession(store, 'exp')));
       const imported = await importSession(store, exported);
       expect((await store.load(imported.id)).messages).toEqual([sys, user('q'), ...batch]);
-      await expect(importSession(store, { ...exported, version: 99 })).rejects.toMatchObject({ code: 'E_SESSION_IMPORT_VERSION', message: expect.stringContaining('newer i') });
-      await expect(importSession(store, { ...exported, messages: [batch[1]] })).rejects.toMatchObject({ code: 'E_SESSION_IMPORT_INVALID' });
-      await expect(importSession(store, { ...exported, extra: 1 })).rejects.toMatchObject({ code: 'E_SESSION_IMPORT_INVALID' });
+      await expect(importSession(store, { ...exported, version: 99 })).rejects.toMatchObject({
+        code: 'E_SESSION_IMPORT_VERSION',
+        message: expect.stringContaining('newer i'),
+      });
+      await expect(importSession(store, { ...exported, messages: [batch[1]] })).rejects.toMatchObject({
+        code: 'E_SESSION_IMPORT_INVALID',
+      });
+      await expect(importSession(store, { ...exported, extra: 1 })).rejects.toMatchObject({
+        code: 'E_SESSION_IMPORT_INVALID',
+      });
     });
 
     it('round-trips an export with unicode, images and the creation time, dropping host-only fields on import', async () => {
@@ -105,8 +124,20 @@ export function sessionStoreSuite(name: string, env: SuiteEnv): void {
       const info = await store.create({ title, id: 'uni' });
       const history = [
         sys,
-        { role: 'user', content: [{ type: 'text', text: '看图 🖼️' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] },
-        { role: 'assistant', content: null, reasoning_content: '思考…', _provider: { protocol: 'openai', model: 'm' }, tool_calls: batch[0]!.role === 'assistant' ? batch[0]!.tool_calls : [] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '看图 🖼️' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: null,
+          reasoning_content: '思考…',
+          _provider: { protocol: 'openai', model: 'm' },
+          tool_calls: batch[0]!.role === 'assistant' ? batch[0]!.tool_calls : [],
+        },
         { ...batch[1]!, _error: true },
         { role: 'user', content: 'x', _meta: { kind: 'tool_images' } },
       ] as Message[];
@@ -124,9 +155,14 @@ export function sessionStoreSuite(name: string, env: SuiteEnv): void {
     it('refuses an import from another app or a newer i with a code and what to do, adding nothing', async () => {
       const store = await fresh();
       for (const foreign of [[{ role: 'user', content: 'hi' }], { title: 'chat', mapping: {} }, null, 'text']) {
-        await expect(importSession(store, foreign)).rejects.toMatchObject({ code: 'E_SESSION_IMPORT_INVALID', message: expect.stringContaining('another app') });
+        await expect(importSession(store, foreign)).rejects.toMatchObject({
+          code: 'E_SESSION_IMPORT_INVALID',
+          message: expect.stringContaining('another app'),
+        });
       }
-      await expect(importSession(store, { format: 'i-session', version: 2, title: 't', messages: [], tags: [] })).rejects.toMatchObject({ code: 'E_SESSION_IMPORT_VERSION' });
+      await expect(
+        importSession(store, { format: 'i-session', version: 2, title: 't', messages: [], tags: [] }),
+      ).rejects.toMatchObject({ code: 'E_SESSION_IMPORT_VERSION' });
       expect(await store.list()).toEqual([]);
     });
 
@@ -144,7 +180,9 @@ export function sessionStoreSuite(name: string, env: SuiteEnv): void {
       const store = await fresh();
       const info = await store.create({ title: 'g', id: 'g' });
       await store.delete('g');
-      await expect(store.commit('g', [{ kind: 'message', message: user('x') }], info.checkpointSeq)).rejects.toMatchObject({ code: 'E_SESSION_GONE' });
+      await expect(
+        store.commit('g', [{ kind: 'message', message: user('x') }], info.checkpointSeq),
+      ).rejects.toMatchObject({ code: 'E_SESSION_GONE' });
     });
 
     it('forks from a message, extending a cut inside a tool batch to its results', async () => {
@@ -186,13 +224,30 @@ export function sessionStoreSuite(name: string, env: SuiteEnv): void {
       const { key, store } = await freshWithKey();
       const info = await store.create({ title: 'Broken 会话', id: 'broken' });
       const half: Message[] = [
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c2', type: 'function', function: { name: 'read', arguments: '{}' } }, { id: 'c3', type: 'function', function: { name: 'read', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'c2', type: 'function', function: { name: 'read', arguments: '{}' } },
+            { id: 'c3', type: 'function', function: { name: 'read', arguments: '{}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'c2', content: 'BBB' },
         { role: 'tool', tool_call_id: 'c3', content: 'CCC' },
       ];
       const intactPart = [sys, user('q'), ...batch, { role: 'assistant', content: 'a' } as Message, user('more')];
       // Entry 0 is a reset (a compaction), then one entry per message; entry 7 (the result c3) gets damaged.
-      await store.commit('broken', [{ kind: 'reset', messages: [sys, user('q')] }, ...[...intactPart.slice(2), ...half, { role: 'assistant', content: 'end' } as Message].map((message) => ({ kind: 'message' as const, message }))], info.checkpointSeq);
+      await store.commit(
+        'broken',
+        [
+          { kind: 'reset', messages: [sys, user('q')] },
+          ...[...intactPart.slice(2), ...half, { role: 'assistant', content: 'end' } as Message].map((message) => ({
+            kind: 'message' as const,
+            message,
+          })),
+        ],
+        info.checkpointSeq,
+      );
       await env.damageEntry(key, 'broken', 7);
       const refusal = await store.load('broken').catch((e: unknown) => e);
       expect(refusal).toMatchObject({ code: 'E_SESSION_CORRUPT', data: { intactEntries: 7 } });
@@ -206,13 +261,18 @@ export function sessionStoreSuite(name: string, env: SuiteEnv): void {
       expect(recovered.info.id).not.toBe('broken');
       expect((await store.load(recovered.info.id)).messages).toEqual(intactPart);
       // The damaged session is only read: it is refused the same way, and can still be deleted.
-      await expect(store.load('broken')).rejects.toMatchObject({ code: 'E_SESSION_CORRUPT', message: (refusal as Error).message });
+      await expect(store.load('broken')).rejects.toMatchObject({
+        code: 'E_SESSION_CORRUPT',
+        message: (refusal as Error).message,
+      });
       expect(await store.loadIntact('broken')).toEqual(before);
       expect((await store.list()).map((s) => s.id).sort()).toEqual(['broken', recovered.info.id].sort());
       // A second recovery under a chosen name (the file store's session name) is another new session.
       const named = await recoverSession(store, 'broken', { newId: 'rescued', title: 'mine' });
       expect(named.info).toMatchObject({ id: 'rescued', title: 'mine' });
-      await expect(recoverSession(store, 'broken', { newId: 'rescued' })).rejects.toMatchObject({ code: 'E_SESSION_EXISTS' });
+      await expect(recoverSession(store, 'broken', { newId: 'rescued' })).rejects.toMatchObject({
+        code: 'E_SESSION_EXISTS',
+      });
       await store.delete('broken');
       expect((await store.load('rescued')).messages).toEqual(intactPart);
     });
@@ -220,16 +280,33 @@ export function sessionStoreSuite(name: string, env: SuiteEnv): void {
     it('refuses to recover a session that is not damaged, or one with nothing intact, creating nothing', async () => {
       const { key, store } = await freshWithKey();
       const info = await store.create({ title: 'fine', id: 'fine' });
-      await store.commit('fine', [sys, user('q')].map((message) => ({ kind: 'message' as const, message })), info.checkpointSeq);
-      await expect(recoverSession(store, 'fine')).rejects.toMatchObject({ code: 'E_SESSION_NOT_DAMAGED', message: expect.stringContaining('Open it as it is') });
+      await store.commit(
+        'fine',
+        [sys, user('q')].map((message) => ({ kind: 'message' as const, message })),
+        info.checkpointSeq,
+      );
+      await expect(recoverSession(store, 'fine')).rejects.toMatchObject({
+        code: 'E_SESSION_NOT_DAMAGED',
+        message: expect.stringContaining('Open it as it is'),
+      });
       expect((await store.loadIntact('fine')).damage).toBeNull();
       const gone = await store.create({ title: 'gone', id: 'gone' });
-      await store.commit('gone', [batch[0]!, batch[1]!, user('x')].map((message) => ({ kind: 'message' as const, message })), gone.checkpointSeq);
+      await store.commit(
+        'gone',
+        [batch[0]!, batch[1]!, user('x')].map((message) => ({ kind: 'message' as const, message })),
+        gone.checkpointSeq,
+      );
       await env.damageEntry(key, 'gone', 1);
       // Entry 0 is intact but is a tool call without its result: nothing consistent is left.
-      await expect(recoverSession(store, 'gone')).rejects.toMatchObject({ code: 'E_SESSION_NOTHING_INTACT', data: { intactEntries: 1 } });
+      await expect(recoverSession(store, 'gone')).rejects.toMatchObject({
+        code: 'E_SESSION_NOTHING_INTACT',
+        data: { intactEntries: 1 },
+      });
       await env.damageEntry(key, 'gone', 0);
-      await expect(recoverSession(store, 'gone')).rejects.toMatchObject({ code: 'E_SESSION_NOTHING_INTACT', message: expect.stringContaining('first entry is already damaged') });
+      await expect(recoverSession(store, 'gone')).rejects.toMatchObject({
+        code: 'E_SESSION_NOTHING_INTACT',
+        message: expect.stringContaining('first entry is already damaged'),
+      });
       expect((await store.list()).map((s) => s.id).sort()).toEqual(['fine', 'gone']);
     });
   });

@@ -6,9 +6,13 @@ export const MAX_SESSION_TITLE = 500;
 export function checkSessionTitle(title: unknown): asserts title is string {
   if (typeof title !== 'string' || title.length > MAX_SESSION_TITLE) {
     const what = typeof title === 'string' ? `has ${title.length} characters` : 'is not text';
-    throw new HarnessError('E_SESSION_TITLE_INVALID', `The session title ${what}; a title is text of at most ${MAX_SESSION_TITLE} characters. Shorten it and try again.`, {
-      length: typeof title === 'string' ? title.length : null,
-    });
+    throw new HarnessError(
+      'E_SESSION_TITLE_INVALID',
+      `The session title ${what}; a title is text of at most ${MAX_SESSION_TITLE} characters. Shorten it and try again.`,
+      {
+        length: typeof title === 'string' ? title.length : null,
+      },
+    );
   }
 }
 

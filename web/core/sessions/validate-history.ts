@@ -19,7 +19,8 @@ export function historyProblems(messages: readonly Message[], shapeFrom = 0): st
   messages.forEach((m, i) => {
     if (problems.length >= 5) return;
     if (m.role === 'tool') {
-      if (!open.delete(m.tool_call_id)) problems.push(`At messages[${i}]: tool result "${m.tool_call_id}" answers no open tool call`);
+      if (!open.delete(m.tool_call_id))
+        problems.push(`At messages[${i}]: tool result "${m.tool_call_id}" answers no open tool call`);
       return;
     }
     if (open.size > 0 && !(m.role === 'user' && m._meta?.kind === 'tool_images')) {
@@ -31,7 +32,8 @@ export function historyProblems(messages: readonly Message[], shapeFrom = 0): st
       opener = i;
     }
   });
-  if (open.size > 0 && problems.length < 5) problems.push(`At messages[${opener}]: tool call(s) ${[...open].join(', ')} have no result`);
+  if (open.size > 0 && problems.length < 5)
+    problems.push(`At messages[${opener}]: tool call(s) ${[...open].join(', ')} have no result`);
   return problems;
 }
 
@@ -42,6 +44,10 @@ export function isConsistent(messages: readonly Message[]): boolean {
 export function assertValidHistory(messages: readonly Message[], shapeFrom = 0): void {
   const problems = historyProblems(messages, shapeFrom);
   if (problems.length > 0) {
-    throw new HarnessError('E_SESSION_HISTORY_INVALID', `The conversation is not in a state that can be saved: ${problems.join('; ')}. The last checkpoint is kept.`, { problems });
+    throw new HarnessError(
+      'E_SESSION_HISTORY_INVALID',
+      `The conversation is not in a state that can be saved: ${problems.join('; ')}. The last checkpoint is kept.`,
+      { problems },
+    );
   }
 }

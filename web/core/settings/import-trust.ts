@@ -47,7 +47,10 @@ export interface TrustGate {
   allows(change: TrustChange): boolean;
 }
 
-export function createTrustGate(confirmed: readonly string[], out: { confirmed: TrustChange[]; heldBack: TrustChange[] }): TrustGate {
+export function createTrustGate(
+  confirmed: readonly string[],
+  out: { confirmed: TrustChange[]; heldBack: TrustChange[] },
+): TrustGate {
   const ok = new Set(confirmed);
   return {
     allows(change) {
@@ -64,7 +67,9 @@ export function createTrustGate(confirmed: readonly string[], out: { confirmed: 
 /** The report's notice for held-back changes (null when none was held back). */
 export function needsConfirmNotice(heldBack: readonly TrustChange[]): ImportNotice | null {
   if (!heldBack.length) return null;
-  const each = heldBack.map((c) => `${c.workspace === null ? 'Global' : `Workspace "${c.workspace}"`}: ${c.message}`).join(' ');
+  const each = heldBack
+    .map((c) => `${c.workspace === null ? 'Global' : `Workspace "${c.workspace}"`}: ${c.message}`)
+    .join(' ');
   return {
     code: 'E_IMPORT_NEEDS_CONFIRM',
     message: `The rest of the file was imported, but ${heldBack.length === 1 ? 'one change was' : `${heldBack.length} changes were`} held back because ${heldBack.length === 1 ? 'it loosens' : 'they loosen'} a protection or send${heldBack.length === 1 ? 's' : ''} a stored key somewhere new. ${each} Import the file again and confirm ${heldBack.length === 1 ? 'it' : 'them'} to apply ${heldBack.length === 1 ? 'it' : 'them'}.`,

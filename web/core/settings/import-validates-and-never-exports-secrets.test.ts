@@ -28,9 +28,13 @@ describe('settings', () => {
 
   it('refuses invalid values and workspace-only misuse with the path in the message', async () => {
     await open();
-    await expect(updateGlobalSettings(db, { language: 'fr' as never })).rejects.toThrow(/At global\.language: expected one of/);
+    await expect(updateGlobalSettings(db, { language: 'fr' as never })).rejects.toThrow(
+      /At global\.language: expected one of/,
+    );
     const w = await createWorkspaceRecord(db, { name: 'W', kind: 'opfs' });
-    await expect(updateWorkspaceSettings(db, w.id, { language: 'en' } as never)).rejects.toMatchObject({ code: 'E_SETTINGS_INVALID' });
+    await expect(updateWorkspaceSettings(db, w.id, { language: 'en' } as never)).rejects.toMatchObject({
+      code: 'E_SETTINGS_INVALID',
+    });
   });
 
   it('exports non-secret settings only, and an export imports back into a fresh database', async () => {
@@ -47,7 +51,13 @@ describe('settings', () => {
     await open();
     await createWorkspaceRecord(db, { name: 'project', kind: 'opfs' }); // another browser: new UUID, same name
     const report = await importSettings(db, text);
-    expect(report).toMatchObject({ globalApplied: true, applied: ['project'], skipped: [], heldBack: [], notice: null });
+    expect(report).toMatchObject({
+      globalApplied: true,
+      applied: ['project'],
+      skipped: [],
+      heldBack: [],
+      notice: null,
+    });
     expect((await readGlobalSettings(db)).theme).toBe('dark');
     expect(await listSecretNames(db)).toEqual([]);
   });
@@ -55,13 +65,26 @@ describe('settings', () => {
   it('changes nothing when the file is bad, and says where it is bad', async () => {
     await open();
     await updateGlobalSettings(db, { theme: 'light' });
-    const bad = JSON.stringify({ format: 'i-settings', version: 1, global: { theme: 'dark', apiKey: 'x' }, workspaces: [{ id: 'a', name: 'A', settings: { showHiddenFiles: 'yes' } }] });
+    const bad = JSON.stringify({
+      format: 'i-settings',
+      version: 1,
+      global: { theme: 'dark', apiKey: 'x' },
+      workspaces: [{ id: 'a', name: 'A', settings: { showHiddenFiles: 'yes' } }],
+    });
     const error = await importSettings(db, bad).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'E_SETTINGS_IMPORT_INVALID' });
     expect(String((error as Error).message)).toContain('At global.apiKey: unknown setting');
-    expect(String((error as Error).message)).toContain('At workspaces.0.settings.showHiddenFiles: expected true or false');
+    expect(String((error as Error).message)).toContain(
+      'At workspaces.0.settings.showHiddenFiles: expected true or false',
+    );
     expect((await readGlobalSettings(db)).theme).toBe('light');
-    for (const text of ['not json', '[]', JSON.stringify({ format: 'other', version: 1 }), JSON.stringify({ format: 'i-settings', version: 99 }), 'x'.repeat(1024 * 1024 + 1)]) {
+    for (const text of [
+      'not json',
+      '[]',
+      JSON.stringify({ format: 'other', version: 1 }),
+      JSON.stringify({ format: 'i-settings', version: 99 }),
+      'x'.repeat(1024 * 1024 + 1),
+    ]) {
       await expect(importSettings(db, text)).rejects.toMatchObject({ code: 'E_SETTINGS_IMPORT_INVALID' });
     }
     expect((await readGlobalSettings(db)).theme).toBe('light');

@@ -20,17 +20,25 @@ describe('prices in settings', () => {
     await open();
     expect((await readGlobalSettings(db)).prices).toBeUndefined();
     await updateGlobalSettings(db, { prices: mergePrices(null, deepseek) });
-    expect(priceFor((await readGlobalSettings(db)).prices, 'deepseek-chat')).toMatchObject({ input: 0.56, cache_read: 0.07 });
+    expect(priceFor((await readGlobalSettings(db)).prices, 'deepseek-chat')).toMatchObject({
+      input: 0.56,
+      cache_read: 0.07,
+    });
   });
 
   it('refuses a bad table with E_SETTINGS_INVALID and the path inside it, and keeps the old one', async () => {
     await open();
     await updateGlobalSettings(db, { prices: deepseek });
     const bad = { as_of: '2026-12-02', prices: [{ model: 'm', input: 1, output: Number.NaN }] };
-    await expect(updateGlobalSettings(db, { prices: bad })).rejects.toMatchObject({ code: 'E_SETTINGS_INVALID', message: expect.stringMatching(/At global\.prices: prices\.0\.output: expected a number/) });
+    await expect(updateGlobalSettings(db, { prices: bad })).rejects.toMatchObject({
+      code: 'E_SETTINGS_INVALID',
+      message: expect.stringMatching(/At global\.prices: prices\.0\.output: expected a number/),
+    });
     expect((await readGlobalSettings(db)).prices).toEqual(deepseek);
     const w = await createWorkspaceRecord(db, { name: 'W', kind: 'opfs' });
-    await expect(updateWorkspaceSettings(db, w.id, { prices: deepseek } as never)).rejects.toMatchObject({ code: 'E_SETTINGS_INVALID' });
+    await expect(updateWorkspaceSettings(db, w.id, { prices: deepseek } as never)).rejects.toMatchObject({
+      code: 'E_SETTINGS_INVALID',
+    });
   });
 
   it('travels with an export and imports back; an import with a bad table changes nothing', async () => {
@@ -45,7 +53,10 @@ describe('prices in settings', () => {
     const doc = JSON.parse(text) as { global: { prices: { prices: Array<Record<string, unknown>> }; theme: string } };
     doc.global.theme = 'light';
     doc.global.prices.prices[1]!.cache_read = -0.07;
-    await expect(importSettings(db, JSON.stringify(doc))).rejects.toMatchObject({ code: 'E_SETTINGS_IMPORT_INVALID', message: expect.stringMatching(/At global\.prices: prices\.1\.cache_read/) });
+    await expect(importSettings(db, JSON.stringify(doc))).rejects.toMatchObject({
+      code: 'E_SETTINGS_IMPORT_INVALID',
+      message: expect.stringMatching(/At global\.prices: prices\.1\.cache_read/),
+    });
     expect(await readGlobalSettings(db)).toMatchObject({ theme: 'dark', prices: deepseek });
   });
 });

@@ -40,12 +40,16 @@ type Check = (value: unknown) => string | null;
 const oneOf =
   (...allowed: string[]): Check =>
   (v) =>
-    typeof v === 'string' && allowed.includes(v) ? null : `expected one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
+    typeof v === 'string' && allowed.includes(v)
+      ? null
+      : `expected one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
 const bool: Check = (v) => (typeof v === 'boolean' ? null : 'expected true or false');
 /** Every problem of the table in one sentence, each with its path inside the table (`prices.2.input: …`). */
 const priceTableCheck: Check = (v) => {
   const problems = checkPriceTable(v);
-  return problems.length ? `${problems.slice(0, 5).join('; ')}${problems.length > 5 ? ` (${problems.length - 5} more)` : ''}` : null;
+  return problems.length
+    ? `${problems.slice(0, 5).join('; ')}${problems.length > 5 ? ` (${problems.length - 5} more)` : ''}`
+    : null;
 };
 
 interface FieldSpec {
@@ -71,7 +75,8 @@ export interface SettingsIssue {
 
 /** Checks one settings object of a scope; unknown keys are refused (strict at a trust boundary). */
 export function checkSettingsValues(values: unknown, scope: 'global' | 'workspace', path: string): SettingsIssue[] {
-  if (typeof values !== 'object' || values === null || Array.isArray(values)) return [{ path, problem: 'expected an object' }];
+  if (typeof values !== 'object' || values === null || Array.isArray(values))
+    return [{ path, problem: 'expected an object' }];
   const issues: SettingsIssue[] = [];
   for (const [key, value] of Object.entries(values)) {
     const spec = (SETTING_FIELDS as Record<string, FieldSpec | undefined>)[key];

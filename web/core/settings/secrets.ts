@@ -21,19 +21,32 @@ export function isPublicSecretName(name: string): boolean {
 
 export function validateSecretName(name: string): string {
   if (!SECRET_NAME_RE.test(name)) {
-    throw new HarnessError('E_SECRET_NAME_INVALID', 'Secret names use letters, digits and _ (like OPENAI_API_KEY), start with a letter or _, and have at most 128 characters.', { name });
+    throw new HarnessError(
+      'E_SECRET_NAME_INVALID',
+      'Secret names use letters, digits and _ (like OPENAI_API_KEY), start with a letter or _, and have at most 128 characters.',
+      { name },
+    );
   }
   if (!isPublicSecretName(name)) {
-    throw new HarnessError('E_SECRET_NAME_RESERVED', `The name ${name} is reserved for the app's own credentials. Choose another name, such as MY_API_KEY.`, { name });
+    throw new HarnessError(
+      'E_SECRET_NAME_RESERVED',
+      `The name ${name} is reserved for the app's own credentials. Choose another name, such as MY_API_KEY.`,
+      { name },
+    );
   }
   return name;
 }
 
 export async function setSecret(db: HarnessDb, name: string, value: string): Promise<void> {
   validateSecretName(name);
-  if (value.length === 0) throw new HarnessError('E_SECRET_EMPTY', 'The secret value is empty. Paste the key and try again.', { name });
+  if (value.length === 0)
+    throw new HarnessError('E_SECRET_EMPTY', 'The secret value is empty. Paste the key and try again.', { name });
   if (new TextEncoder().encode(value).length > MAX_SECRET_BYTES) {
-    throw new HarnessError('E_SECRET_TOO_LARGE', `Secrets are at most ${MAX_SECRET_BYTES / 1024} KiB. Check that you pasted only the key.`, { name });
+    throw new HarnessError(
+      'E_SECRET_TOO_LARGE',
+      `Secrets are at most ${MAX_SECRET_BYTES / 1024} KiB. Check that you pasted only the key.`,
+      { name },
+    );
   }
   await db.put('secrets', { name, value, updatedAt: Date.now() });
 }

@@ -2,7 +2,13 @@
 // by hand) never breaks the app: the bad fields fall back to their defaults and the rest is kept.
 import { HarnessError } from '../contracts';
 import type { HarnessDb, SettingsRecord } from '../storage';
-import { checkSettingsValues, DEFAULT_GLOBAL_SETTINGS, SETTINGS_VERSION, type GlobalSettings, type WorkspaceSettings } from './schema';
+import {
+  checkSettingsValues,
+  DEFAULT_GLOBAL_SETTINGS,
+  SETTINGS_VERSION,
+  type GlobalSettings,
+  type WorkspaceSettings,
+} from './schema';
 
 export const GLOBAL_SCOPE = 'global';
 export const workspaceScope = (id: string) => `workspace:${id}`;
@@ -30,7 +36,11 @@ export async function updateGlobalSettings(db: HarnessDb, patch: Partial<GlobalS
 }
 
 /** `undefined` in the patch removes an override (the workspace follows the global value again). */
-export async function updateWorkspaceSettings(db: HarnessDb, workspaceId: string, patch: WorkspaceSettings): Promise<WorkspaceSettings> {
+export async function updateWorkspaceSettings(
+  db: HarnessDb,
+  workspaceId: string,
+  patch: WorkspaceSettings,
+): Promise<WorkspaceSettings> {
   const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   assertValid(defined, 'workspace');
   const next: Record<string, unknown> = { ...(await readWorkspaceSettings(db, workspaceId)), ...defined };
@@ -47,6 +57,10 @@ function assertValid(values: object, scope: 'global' | 'workspace'): void {
   const issues = checkSettingsValues(values, scope, scope);
   if (issues.length) {
     const first = issues[0]!;
-    throw new HarnessError('E_SETTINGS_INVALID', `At ${first.path}: ${first.problem}. Change the value and try again.`, { issues });
+    throw new HarnessError(
+      'E_SETTINGS_INVALID',
+      `At ${first.path}: ${first.problem}. Change the value and try again.`,
+      { issues },
+    );
   }
 }

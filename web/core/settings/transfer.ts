@@ -14,7 +14,13 @@ import { HarnessError } from '../contracts';
 import { nameKeyOf, type HarnessDb, type SettingsRecord, type WorkspaceRecord } from '../storage';
 import { checkSettingsValues, type GlobalSettings, type SettingsIssue, type WorkspaceSettings } from './schema';
 import { GLOBAL_SCOPE, readGlobalSettings, readWorkspaceSettings, record, workspaceScope } from './store';
-import { createTrustGate, needsConfirmNotice, type ImportNotice, type TrustChange, type TrustGate } from './import-trust';
+import {
+  createTrustGate,
+  needsConfirmNotice,
+  type ImportNotice,
+  type TrustChange,
+  type TrustGate,
+} from './import-trust';
 
 export const SETTINGS_FILE_FORMAT = 'i-settings';
 /** Version of the file's shape (not of the stored records: that is SETTINGS_VERSION). Older versions still import. */
@@ -56,7 +62,13 @@ export interface SettingsFileSection {
    * Writes a checked part. `findWorkspace` matches by id, then by name; applied/skipped names go into `report`.
    * Every trust-widening change goes through `ctx.gate` and is written only when it allows it.
    */
-  apply(value: unknown, store: SettingsTxStore, findWorkspace: (id: string, name: string) => Promise<WorkspaceRecord | undefined>, report: ImportReport, ctx: SectionContext): Promise<void>;
+  apply(
+    value: unknown,
+    store: SettingsTxStore,
+    findWorkspace: (id: string, name: string) => Promise<WorkspaceRecord | undefined>,
+    report: ImportReport,
+    ctx: SectionContext,
+  ): Promise<void>;
 }
 
 export interface ImportReport {
@@ -101,38 +113,54 @@ export function serializeSettings(file: SettingsFile): string {
 /** Parses and validates a settings file; throws E_SETTINGS_IMPORT_INVALID listing every problem with its path. */
 export function parseSettingsFile(text: string, sections: readonly SettingsFileSection[] = []): SettingsFile {
   if (new TextEncoder().encode(text).length > MAX_SETTINGS_FILE_BYTES) {
-    throw invalid([{ path: '(file)', problem: `larger than ${MAX_SETTINGS_FILE_BYTES / 1024} KiB; this is not a settings export` }]);
+    throw invalid([
+      { path: '(file)', problem: `larger than ${MAX_SETTINGS_FILE_BYTES / 1024} KiB; this is not a settings export` },
+    ]);
   }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (error) {
-    throw invalid([{ path: '(file)', problem: `not valid JSON (${error instanceof Error ? error.message : String(error)})` }]);
+    throw invalid([
+      { path: '(file)', problem: `not valid JSON (${error instanceof Error ? error.message : String(error)})` },
+    ]);
   }
   const issues: SettingsIssue[] = [];
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw invalid([{ path: '(file)', problem: 'expected a JSON object' }]);
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    throw invalid([{ path: '(file)', problem: 'expected a JSON object' }]);
   const d = doc as Record<string, unknown>;
   const versionOk = typeof d.version === 'number' && Number.isInteger(d.version) && d.version >= 1;
   for (const key of Object.keys(d)) {
     if (BASE_FIELDS.includes(key)) continue;
     const section = sections.find((s) => s.field === key);
     if (!section) issues.push({ path: key, problem: 'unknown field' });
-    else if (versionOk && (d.version as number) < section.since) issues.push({ path: key, problem: `not part of version ${String(d.version)} files (it came in version ${section.since})` });
+    else if (versionOk && (d.version as number) < section.since)
+      issues.push({
+        path: key,
+        problem: `not part of version ${String(d.version)} files (it came in version ${section.since})`,
+      });
     else issues.push(...section.check(d[key]));
   }
   if (d.format !== SETTINGS_FILE_FORMAT) issues.push({ path: 'format', problem: `expected "${SETTINGS_FILE_FORMAT}"` });
   if (!versionOk) issues.push({ path: 'version', problem: 'expected a positive integer' });
-  else if ((d.version as number) > SETTINGS_FILE_VERSION) issues.push({ path: 'version', problem: `written by a newer version of i (${String(d.version)} > ${SETTINGS_FILE_VERSION}); update the app first` });
-  if (d.exportedAt !== undefined && typeof d.exportedAt !== 'string') issues.push({ path: 'exportedAt', problem: 'expected a string' });
+  else if ((d.version as number) > SETTINGS_FILE_VERSION)
+    issues.push({
+      path: 'version',
+      problem: `written by a newer version of i (${String(d.version)} > ${SETTINGS_FILE_VERSION}); update the app first`,
+    });
+  if (d.exportedAt !== undefined && typeof d.exportedAt !== 'string')
+    issues.push({ path: 'exportedAt', problem: 'expected a string' });
   if (d.global !== undefined) issues.push(...checkSettingsValues(d.global, 'global', 'global'));
   const workspaces = d.workspaces ?? [];
   if (!Array.isArray(workspaces)) issues.push({ path: 'workspaces', problem: 'expected an array' });
   else {
     workspaces.forEach((w: unknown, i) => {
       const p = `workspaces.${i}`;
-      if (typeof w !== 'object' || w === null || Array.isArray(w)) return void issues.push({ path: p, problem: 'expected an object' });
+      if (typeof w !== 'object' || w === null || Array.isArray(w))
+        return void issues.push({ path: p, problem: 'expected an object' });
       const e = w as Record<string, unknown>;
-      for (const key of Object.keys(e)) if (!['id', 'name', 'settings'].includes(key)) issues.push({ path: `${p}.${key}`, problem: 'unknown field' });
+      for (const key of Object.keys(e))
+        if (!['id', 'name', 'settings'].includes(key)) issues.push({ path: `${p}.${key}`, problem: 'unknown field' });
       if (typeof e.id !== 'string') issues.push({ path: `${p}.id`, problem: 'expected a string' });
       if (typeof e.name !== 'string') issues.push({ path: `${p}.name`, problem: 'expected a string' });
       issues.push(...checkSettingsValues(e.settings, 'workspace', `${p}.settings`));
@@ -155,7 +183,12 @@ export function parseSettingsFile(text: string, sections: readonly SettingsFileS
  * entries for workspaces that do not exist here are skipped and named in the report. Trust-widening changes not
  * named in `options.confirmed` are held back and reported (`report.notice`).
  */
-export function importSettings(db: HarnessDb, text: string, sections: readonly SettingsFileSection[] = [], options: ImportOptions = {}): Promise<ImportReport> {
+export function importSettings(
+  db: HarnessDb,
+  text: string,
+  sections: readonly SettingsFileSection[] = [],
+  options: ImportOptions = {},
+): Promise<ImportReport> {
   return runImport(db, text, sections, options.confirmed ?? [], false);
 }
 
@@ -163,13 +196,30 @@ export function importSettings(db: HarnessDb, text: string, sections: readonly S
  * What importing the file would do, without writing anything: the same pass as the import inside a transaction
  * that is then abandoned. `heldBack` lists every trust-widening change (none is confirmed), with the ids to confirm.
  */
-export function previewSettingsImport(db: HarnessDb, text: string, sections: readonly SettingsFileSection[] = []): Promise<ImportReport> {
+export function previewSettingsImport(
+  db: HarnessDb,
+  text: string,
+  sections: readonly SettingsFileSection[] = [],
+): Promise<ImportReport> {
   return runImport(db, text, sections, [], true);
 }
 
-async function runImport(db: HarnessDb, text: string, sections: readonly SettingsFileSection[], confirmed: readonly string[], dryRun: boolean): Promise<ImportReport> {
+async function runImport(
+  db: HarnessDb,
+  text: string,
+  sections: readonly SettingsFileSection[],
+  confirmed: readonly string[],
+  dryRun: boolean,
+): Promise<ImportReport> {
   const file = parseSettingsFile(text, sections);
-  const report: ImportReport = { globalApplied: false, applied: [], skipped: [], confirmed: [], heldBack: [], notice: null };
+  const report: ImportReport = {
+    globalApplied: false,
+    applied: [],
+    skipped: [],
+    confirmed: [],
+    heldBack: [],
+    notice: null,
+  };
   const gate = createTrustGate(confirmed, report);
   const tx = db.transaction(['settings', 'workspaces', 'secrets'], 'readwrite');
   const settings = tx.objectStore('settings');
@@ -181,7 +231,8 @@ async function runImport(db: HarnessDb, text: string, sections: readonly Setting
     report.globalApplied = true;
   }
   const registry = tx.objectStore('workspaces');
-  const findWorkspace = async (id: string, name: string) => (await registry.get(id)) ?? (await registry.index('by_name_key').get(nameKeyOf(name)));
+  const findWorkspace = async (id: string, name: string) =>
+    (await registry.get(id)) ?? (await registry.index('by_name_key').get(nameKeyOf(name)));
   for (const entry of file.workspaces) {
     const target = await findWorkspace(entry.id, entry.name);
     if (!target) {
@@ -200,7 +251,8 @@ async function runImport(db: HarnessDb, text: string, sections: readonly Setting
   }
   try {
     for (const section of sections) {
-      if (file[section.field] !== undefined) await section.apply(file[section.field], settings, findWorkspace, report, ctx);
+      if (file[section.field] !== undefined)
+        await section.apply(file[section.field], settings, findWorkspace, report, ctx);
     }
   } catch (error) {
     tx.abort(); // a section that fails while writing leaves nothing behind either
@@ -220,13 +272,21 @@ function gitWritesChange(target: WorkspaceRecord): TrustChange {
     id: `git_writes:${target.id}`,
     kind: 'git_writes',
     workspace: target.name,
-    message: 'turns on "Allow the agent to write inside .git", so the agent and plugins could change the repository\'s history, hooks and config.',
+    message:
+      'turns on "Allow the agent to write inside .git", so the agent and plugins could change the repository\'s history, hooks and config.',
     data: {},
   };
 }
 
 function invalid(issues: SettingsIssue[]): HarnessError {
-  const shown = issues.slice(0, 5).map((i) => `At ${i.path}: ${i.problem}.`).join(' ');
+  const shown = issues
+    .slice(0, 5)
+    .map((i) => `At ${i.path}: ${i.problem}.`)
+    .join(' ');
   const more = issues.length > 5 ? ` (${issues.length - 5} more)` : '';
-  return new HarnessError('E_SETTINGS_IMPORT_INVALID', `This settings file was not imported and nothing changed. ${shown}${more}`, { issues });
+  return new HarnessError(
+    'E_SETTINGS_IMPORT_INVALID',
+    `This settings file was not imported and nothing changed. ${shown}${more}`,
+    { issues },
+  );
 }

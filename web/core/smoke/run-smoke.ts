@@ -6,7 +6,13 @@ import { createCacheModule, type StatsStore } from '../modules';
 import type { FinishReason, ProviderAdapter, Route, TransportHooks, Usage } from '../providers';
 import { isModelFailure, streamModel, type TransportPorts } from '../transport';
 import { checkImage } from '../contracts';
-import { SMOKE_CACHE_CONFIG, smokeOutputCap, smokeRequestInput, smokeToolCallRefusal, type SmokeVariant } from './smoke-policy';
+import {
+  SMOKE_CACHE_CONFIG,
+  smokeOutputCap,
+  smokeRequestInput,
+  smokeToolCallRefusal,
+  type SmokeVariant,
+} from './smoke-policy';
 
 export interface ConnectionTarget {
   protocol: string;
@@ -76,8 +82,18 @@ export async function runSmoke(target: ConnectionTarget, options: SmokeOptions =
   } catch (error) {
     return { ok: false, latencyMs: 0, outputCap: 0, error: toErrorData(error, 'E_SMOKE_OUTPUT_CAP') };
   }
-  const imageProblem = options.image === undefined ? null : checkImage({ type: 'image_url', image_url: { url: options.image } });
-  if (imageProblem) return { ok: false, latencyMs: 0, outputCap, error: { code: 'E_SMOKE_IMAGE', message: `The smoke test's image was refused: ${imageProblem}. Use a PNG, JPEG, GIF or WebP file of at most 8 MiB.` } };
+  const imageProblem =
+    options.image === undefined ? null : checkImage({ type: 'image_url', image_url: { url: options.image } });
+  if (imageProblem)
+    return {
+      ok: false,
+      latencyMs: 0,
+      outputCap,
+      error: {
+        code: 'E_SMOKE_IMAGE',
+        message: `The smoke test's image was refused: ${imageProblem}. Use a PNG, JPEG, GIF or WebP file of at most 8 MiB.`,
+      },
+    };
   let firstEventMs: number | undefined;
   const { variant: _variant, outputCap: _cap, image, stats, signal, ...ports } = options;
   const stream = streamModel({
@@ -100,7 +116,13 @@ export async function runSmoke(target: ConnectionTarget, options: SmokeOptions =
   const choice = outcome.parsed.response.choices[0]!;
   const usage = outcome.parsed.response.usage;
   const reasoning = choice.message.reasoning_content?.length ?? 0;
-  const base = { ...timing, text: choice.message.content ?? '', finishReason: choice.finish_reason, ...(reasoning > 0 ? { reasoningChars: reasoning } : {}), ...(usage ? { usage } : {}) };
+  const base = {
+    ...timing,
+    text: choice.message.content ?? '',
+    finishReason: choice.finish_reason,
+    ...(reasoning > 0 ? { reasoningChars: reasoning } : {}),
+    ...(usage ? { usage } : {}),
+  };
   const refusal = smokeToolCallRefusal(choice.message);
   return refusal ? { ok: false, ...base, error: refusal } : { ok: true, ...base };
 }

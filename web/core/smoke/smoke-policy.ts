@@ -26,16 +26,27 @@ export const SMOKE_STATS_FILE = 'metrics/smoke-cache.json';
 /** The namespace the smoke statistics are recorded under, apart from every workspace's cache namespace. */
 export const SMOKE_NAMESPACE = 'smoke';
 /** Observe only: whatever cache.json says, the smoke request gets no provider cache field. */
-export const SMOKE_CACHE_CONFIG: CacheConfig = { ...DEFAULT_CACHE_CONFIG, enabled: true, mode: 'observe', namespace: SMOKE_NAMESPACE, stats: SMOKE_STATS_FILE };
+export const SMOKE_CACHE_CONFIG: CacheConfig = {
+  ...DEFAULT_CACHE_CONFIG,
+  enabled: true,
+  mode: 'observe',
+  namespace: SMOKE_NAMESPACE,
+  stats: SMOKE_STATS_FILE,
+};
 
 /** extra_body fields that would offer or force tools; the smoke request never carries them. */
 const TOOL_FIELDS = ['tools', 'tool_choice', 'parallel_tool_calls', 'functions', 'function_call'];
 
 /** The cap for a variant: `requested` when given (an integer 1..1024), else 32 (plain) or 1024 (thinking). */
 export function smokeOutputCap(requested: number | null | undefined, variant: SmokeVariant = 'plain'): number {
-  if (requested === null || requested === undefined) return variant === 'plain' ? SMOKE_OUTPUT_CAP : SMOKE_MAX_OUTPUT_CAP;
+  if (requested === null || requested === undefined)
+    return variant === 'plain' ? SMOKE_OUTPUT_CAP : SMOKE_MAX_OUTPUT_CAP;
   if (!Number.isInteger(requested) || requested < 1 || requested > SMOKE_MAX_OUTPUT_CAP) {
-    throw new HarnessError('E_SMOKE_OUTPUT_CAP', `The smoke output cap must be a whole number of tokens from 1 to ${SMOKE_MAX_OUTPUT_CAP} (default ${SMOKE_OUTPUT_CAP}; ${SMOKE_MAX_OUTPUT_CAP} with the thinking variant). Choose one in that range.`, { requested });
+    throw new HarnessError(
+      'E_SMOKE_OUTPUT_CAP',
+      `The smoke output cap must be a whole number of tokens from 1 to ${SMOKE_MAX_OUTPUT_CAP} (default ${SMOKE_OUTPUT_CAP}; ${SMOKE_MAX_OUTPUT_CAP} with the thinking variant). Choose one in that range.`,
+      { requested },
+    );
   }
   return requested;
 }
@@ -50,13 +61,26 @@ export interface SmokeModel {
 
 /** The one request a smoke test sends: the prompt (with the image of the vision variant), no tools, the cap, streamed. */
 export function smokeRequestInput(model: SmokeModel, outputCap: number, image?: string): PrepareInput {
-  const extra = Object.fromEntries(Object.entries(model.extra_body ?? {}).filter(([key]) => !TOOL_FIELDS.includes(key)));
+  const extra = Object.fromEntries(
+    Object.entries(model.extra_body ?? {}).filter(([key]) => !TOOL_FIELDS.includes(key)),
+  );
   return {
     version: 1,
     protocol: model.protocol,
     base_url: model.base_url,
     model: model.model,
-    history: [{ role: 'user', content: image === undefined ? SMOKE_PROMPT : [{ type: 'text', text: SMOKE_IMAGE_PROMPT }, { type: 'image_url', image_url: { url: image } }] }],
+    history: [
+      {
+        role: 'user',
+        content:
+          image === undefined
+            ? SMOKE_PROMPT
+            : [
+                { type: 'text', text: SMOKE_IMAGE_PROMPT },
+                { type: 'image_url', image_url: { url: image } },
+              ],
+      },
+    ],
     max_tokens: outputCap,
     compact: false,
     tools: [],

@@ -55,8 +55,15 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 3,
     description: 'checkpoints of the files agent tools change (blobs by content hash, records per workspace)',
     run(db) {
-      db.createObjectStore('checkpoint_blobs', { keyPath: ['workspaceId', 'sha'] }).createIndex('by_size', ['workspaceId', 'size']);
-      db.createObjectStore('checkpoint_records', { keyPath: ['workspaceId', 'seq'] }).createIndex('by_session', ['workspaceId', 'session', 'seq']);
+      db.createObjectStore('checkpoint_blobs', { keyPath: ['workspaceId', 'sha'] }).createIndex('by_size', [
+        'workspaceId',
+        'size',
+      ]);
+      db.createObjectStore('checkpoint_records', { keyPath: ['workspaceId', 'seq'] }).createIndex('by_session', [
+        'workspaceId',
+        'session',
+        'seq',
+      ]);
     },
   },
 ];

@@ -36,6 +36,10 @@ export async function openHarnessDb(name: string = DB_NAME): Promise<HarnessDb> 
         { reason },
       );
     }
-    throw new HarnessError('E_STORAGE_OPEN_FAILED', `The app's database could not be opened (${reason}). Reload the page; if it keeps failing, check the browser's site-data settings.`, { reason });
+    throw new HarnessError(
+      'E_STORAGE_OPEN_FAILED',
+      `The app's database could not be opened (${reason}). Reload the page; if it keeps failing, check the browser's site-data settings.`,
+      { reason },
+    );
   }
 }

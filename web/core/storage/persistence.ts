@@ -7,7 +7,9 @@ export interface StorageUsage {
 }
 
 /** Asks the browser to keep this origin's data. Returns whether storage is persistent afterwards. */
-export async function requestPersistentStorage(storage: StorageManager | undefined = globalThis.navigator?.storage): Promise<boolean> {
+export async function requestPersistentStorage(
+  storage: StorageManager | undefined = globalThis.navigator?.storage,
+): Promise<boolean> {
   if (!storage?.persist) return false;
   if (storage.persisted && (await storage.persisted())) return true;
   try {
@@ -17,8 +19,13 @@ export async function requestPersistentStorage(storage: StorageManager | undefin
   }
 }
 
-export async function readStorageUsage(storage: StorageManager | undefined = globalThis.navigator?.storage): Promise<StorageUsage | null> {
+export async function readStorageUsage(
+  storage: StorageManager | undefined = globalThis.navigator?.storage,
+): Promise<StorageUsage | null> {
   if (!storage?.estimate) return null;
-  const [estimate, persisted] = await Promise.all([storage.estimate(), storage.persisted ? storage.persisted() : Promise.resolve(false)]);
+  const [estimate, persisted] = await Promise.all([
+    storage.estimate(),
+    storage.persisted ? storage.persisted() : Promise.resolve(false),
+  ]);
   return { usageBytes: estimate.usage ?? 0, quotaBytes: estimate.quota ?? 0, persisted };
 }

@@ -139,7 +139,11 @@ export interface HarnessDbSchema extends DBSchema {
   metrics: { key: [string, string]; value: MetricsRecord };
   content: { key: string; value: ContentRecord; indexes: { by_workspace: string } };
   checkpoint_blobs: { key: [string, string]; value: CheckpointBlobRecord; indexes: { by_size: [string, number] } };
-  checkpoint_records: { key: [string, number]; value: CheckpointRecordRow; indexes: { by_session: [string, string, number] } };
+  checkpoint_records: {
+    key: [string, number];
+    value: CheckpointRecordRow;
+    indexes: { by_session: [string, string, number] };
+  };
 }
 
 export type StoreName =

@@ -30,7 +30,15 @@ describe('database schema and migrations', () => {
   it('upgrades a frozen v1 database, keeping records and back-filling new fields', async () => {
     const name = freshName();
     await createV1Database(name, {
-      workspaces: [{ id: '0b6f6f3e-6c5a-4a57-9a52-3b1d2f7c9a10', name: 'Ünïcode Project', access: 'read', createdAt: 1, updatedAt: 2 }],
+      workspaces: [
+        {
+          id: '0b6f6f3e-6c5a-4a57-9a52-3b1d2f7c9a10',
+          name: 'Ünïcode Project',
+          access: 'read',
+          createdAt: 1,
+          updatedAt: 2,
+        },
+      ],
       settings: [{ scope: 'global', version: 1, values: { language: 'zh' }, updatedAt: 3 }],
       secrets: [{ name: 'OPENAI_API_KEY', value: 'sk-test', updatedAt: 4 }],
     });
@@ -38,7 +46,13 @@ describe('database schema and migrations', () => {
     expect(db.version).toBe(DB_VERSION);
     expect([...db.objectStoreNames].sort()).toEqual([...STORE_NAMES].sort());
     const ws = await db.get('workspaces', '0b6f6f3e-6c5a-4a57-9a52-3b1d2f7c9a10');
-    expect(ws).toMatchObject({ name: 'Ünïcode Project', access: 'read', kind: 'folder', nameKey: 'ünïcode project', createdAt: 1 });
+    expect(ws).toMatchObject({
+      name: 'Ünïcode Project',
+      access: 'read',
+      kind: 'folder',
+      nameKey: 'ünïcode project',
+      createdAt: 1,
+    });
     expect(await db.getAllFromIndex('workspaces', 'by_name_key', 'ünïcode project')).toHaveLength(1);
     expect(await db.get('settings', 'global')).toMatchObject({ values: { language: 'zh' } });
     expect(await db.get('secrets', 'OPENAI_API_KEY')).toMatchObject({ value: 'sk-test' });

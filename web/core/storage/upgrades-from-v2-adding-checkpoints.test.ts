@@ -8,7 +8,17 @@ describe('database upgrade to v3 (checkpoints)', () => {
   it('keeps v2 records and adds the checkpoint stores with their indexes', async () => {
     const name = `test-db-v2-${Date.now()}`;
     await createV2Database(name, {
-      workspaces: [{ id: 'w1', name: 'Project', nameKey: 'project', kind: 'opfs', access: 'read-write', createdAt: 1, updatedAt: 2 }],
+      workspaces: [
+        {
+          id: 'w1',
+          name: 'Project',
+          nameKey: 'project',
+          kind: 'opfs',
+          access: 'read-write',
+          createdAt: 1,
+          updatedAt: 2,
+        },
+      ],
       content: [{ ref: 'a'.repeat(64), workspaceId: 'w1', text: 'kept' }],
     });
     const db = await openHarnessDb(name);

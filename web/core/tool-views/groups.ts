@@ -24,7 +24,8 @@ const BUILTIN_MEMBERS: Record<string, (typeof BUILTIN_GROUPS)[number]> = {
 };
 
 /** A group name as configured: a fixed group, `plugin:<id>`, `bridge` or `mcp:<server>`. */
-export const GROUP_PATTERN = /^(files|search|web|memory|skills|bridge|plugin:[a-z0-9][a-z0-9._-]{0,63}|mcp:[A-Za-z0-9_-]{1,64})$/;
+export const GROUP_PATTERN =
+  /^(files|search|web|memory|skills|bridge|plugin:[a-z0-9][a-z0-9._-]{0,63}|mcp:[A-Za-z0-9_-]{1,64})$/;
 
 /** The group a tool belongs to, or null (a built-in outside the groups is reachable by name only). */
 export function groupOf(def: Pick<ToolDefinition, 'external' | 'origin' | 'schema'>): string | null {

@@ -14,9 +14,17 @@ afterEach(async () => {
 
 async function run(toolView: unknown) {
   server = await startModelServer({ script: [{ text: 'done' }] });
-  const project = headlessProject({ budget: { context_window: 1_000_000 }, base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256, ...(toolView !== undefined ? { tool_view: toolView } : {}) });
+  const project = headlessProject({
+    budget: { context_window: 1_000_000 },
+    base_url: server.baseUrl('openai'),
+    model: 'm',
+    max_tokens: 256,
+    ...(toolView !== undefined ? { tool_view: toolView } : {}),
+  });
   const { code, stdout, stderr } = await project.run(['-p', 'go']);
-  const sent = server.requests.map((r) => ((r.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name));
+  const sent = server.requests.map((r) =>
+    ((r.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name),
+  );
   return { code, stdout, stderr, sent };
 }
 
@@ -44,7 +52,11 @@ describe('tool_view in the model config (headless i)', () => {
     expect(r.stderr).toContain('E_TOOL_VIEW_DUPLICATE');
     expect(r.stderr).toContain('tool_view.groups[1]');
     expect(r.sent).toEqual([]);
-    expect(() => parseModelConfig({ base_url: 'http://127.0.0.1:1/v1', model: 'm', tool_view: { names: ['read'], tools: [] } })).toThrow(expect.objectContaining({ code: 'E_TOOL_VIEW_CONFIG_INVALID' }));
-    expect(parseModelConfig({ base_url: 'http://127.0.0.1:1/v1', model: 'm', tool_view: { groups: ['mcp:gh'] } }).tool_view).toEqual({ names: [], groups: ['mcp:gh'] });
+    expect(() =>
+      parseModelConfig({ base_url: 'http://127.0.0.1:1/v1', model: 'm', tool_view: { names: ['read'], tools: [] } }),
+    ).toThrow(expect.objectContaining({ code: 'E_TOOL_VIEW_CONFIG_INVALID' }));
+    expect(
+      parseModelConfig({ base_url: 'http://127.0.0.1:1/v1', model: 'm', tool_view: { groups: ['mcp:gh'] } }).tool_view,
+    ).toEqual({ names: [], groups: ['mcp:gh'] });
   });
 });

@@ -32,12 +32,17 @@ const code = (f: () => unknown) => {
   }
   return 'no error';
 };
-const names = (v: { tools: { name: string }[]; pluginTools: { name: string }[] }) => [...v.tools, ...v.pluginTools].map((t) => t.name);
+const names = (v: { tools: { name: string }[]; pluginTools: { name: string }[] }) =>
+  [...v.tools, ...v.pluginTools].map((t) => t.name);
 
 describe('tool views: the grouped selector', () => {
   it('without a config shows every authorised tool, in the registry order the request has always had', () => {
     const r = mixed();
-    expect(groupedSelector()([...r.names()].map((name) => ({ name, description: '', parameters: {}, group: null, external: false })))).toEqual(['edit', 'gh_issue', 'pdf', 'read', 'search', 'shell', 'toc', 'web_fetch', 'write']);
+    expect(
+      groupedSelector()(
+        [...r.names()].map((name) => ({ name, description: '', parameters: {}, group: null, external: false })),
+      ),
+    ).toEqual(['edit', 'gh_issue', 'pdf', 'read', 'search', 'shell', 'toc', 'web_fetch', 'write']);
     const view = selectToolView(r);
     expect(view.tools.map((t) => t.name)).toEqual(['write', 'read', 'search', 'edit', 'web_fetch']);
     expect(view.pluginTools.map((t) => t.name)).toEqual(['pdf', 'toc', 'shell', 'gh_issue']);
@@ -45,9 +50,18 @@ describe('tool views: the grouped selector', () => {
 
   it('shows the union of explicit names and the members of active groups, nothing else', () => {
     const r = mixed();
-    expect(names(selectToolView(r, groupedSelector({ names: [], groups: ['files'] })))).toEqual(['write', 'read', 'edit']);
-    expect(names(selectToolView(r, groupedSelector({ names: ['search', 'read'], groups: ['plugin:docs', 'mcp:gh'] })))).toEqual(['read', 'search', 'pdf', 'toc', 'gh_issue']);
-    expect(names(selectToolView(r, groupedSelector({ names: [], groups: ['bridge', 'web'] })))).toEqual(['web_fetch', 'shell']);
+    expect(names(selectToolView(r, groupedSelector({ names: [], groups: ['files'] })))).toEqual([
+      'write',
+      'read',
+      'edit',
+    ]);
+    expect(
+      names(selectToolView(r, groupedSelector({ names: ['search', 'read'], groups: ['plugin:docs', 'mcp:gh'] }))),
+    ).toEqual(['read', 'search', 'pdf', 'toc', 'gh_issue']);
+    expect(names(selectToolView(r, groupedSelector({ names: [], groups: ['bridge', 'web'] })))).toEqual([
+      'web_fetch',
+      'shell',
+    ]);
     // Seed 002: empty names with empty groups is an empty view, not "everything".
     expect(names(selectToolView(r, groupedSelector({ names: [], groups: [] })))).toEqual([]);
     expect(groupsIn(r)).toEqual(['files', 'search', 'web', 'bridge', 'mcp:gh', 'plugin:docs']);
@@ -55,12 +69,22 @@ describe('tool views: the grouped selector', () => {
 
   it('refuses an unknown name, an unknown group and duplicates with stable codes before any request', () => {
     const r = mixed();
-    expect(code(() => selectToolView(r, groupedSelector({ names: ['bash'], groups: [] })))).toBe('E_TOOL_VIEW_UNKNOWN_NAME');
+    expect(code(() => selectToolView(r, groupedSelector({ names: ['bash'], groups: [] })))).toBe(
+      'E_TOOL_VIEW_UNKNOWN_NAME',
+    );
     // A group with no member this turn (the memory module is off, plugin "x" not enabled) is unknown, not empty.
-    expect(code(() => selectToolView(r, groupedSelector({ names: [], groups: ['memory'] })))).toBe('E_TOOL_VIEW_UNKNOWN_GROUP');
-    expect(code(() => selectToolView(r, groupedSelector({ names: [], groups: ['plugin:x'] })))).toBe('E_TOOL_VIEW_UNKNOWN_GROUP');
-    expect(code(() => selectToolView(r, groupedSelector({ names: ['read', 'read'], groups: [] })))).toBe('E_TOOL_VIEW_DUPLICATE');
-    expect(code(() => selectToolView(r, groupedSelector({ names: [], groups: ['files', 'files'] })))).toBe('E_TOOL_VIEW_DUPLICATE');
+    expect(code(() => selectToolView(r, groupedSelector({ names: [], groups: ['memory'] })))).toBe(
+      'E_TOOL_VIEW_UNKNOWN_GROUP',
+    );
+    expect(code(() => selectToolView(r, groupedSelector({ names: [], groups: ['plugin:x'] })))).toBe(
+      'E_TOOL_VIEW_UNKNOWN_GROUP',
+    );
+    expect(code(() => selectToolView(r, groupedSelector({ names: ['read', 'read'], groups: [] })))).toBe(
+      'E_TOOL_VIEW_DUPLICATE',
+    );
+    expect(code(() => selectToolView(r, groupedSelector({ names: [], groups: ['files', 'files'] })))).toBe(
+      'E_TOOL_VIEW_DUPLICATE',
+    );
   });
 
   it('re-checks what any selector returns: names outside the set and duplicates are errors, schemas come from the set', () => {
@@ -77,14 +101,22 @@ describe('tool views: the grouped selector', () => {
       }
       return [snapshot[0]!.name];
     });
-    expect(view.tools).toEqual([{ name: 'write', description: 'write tool', parameters: { type: 'object', properties: {} } }]);
+    expect(view.tools).toEqual([
+      { name: 'write', description: 'write tool', parameters: { type: 'object', properties: {} } },
+    ]);
   });
 });
 
 describe('tool views: limits', () => {
   const many = (n: number, external = false) => {
     const r = new ToolRegistry();
-    for (let i = 0; i < n; i++) r.register(tool(`t${String(i).padStart(4, '0')}`, external ? { external: true, origin: { kind: 'mcp', server: 'big' } } : {}));
+    for (let i = 0; i < n; i++)
+      r.register(
+        tool(
+          `t${String(i).padStart(4, '0')}`,
+          external ? { external: true, origin: { kind: 'mcp', server: 'big' } } : {},
+        ),
+      );
     return r;
   };
 
@@ -92,19 +124,28 @@ describe('tool views: limits', () => {
     expect(names(selectToolView(many(64))).length).toBe(64);
     expect(code(() => selectToolView(many(65)))).toBe('E_TOOL_VIEW_TOO_MANY_VISIBLE');
     const r = many(65, true);
-    expect(code(() => selectToolView(r, groupedSelector({ names: [], groups: ['mcp:big'] })))).toBe('E_TOOL_VIEW_TOO_MANY_VISIBLE');
+    expect(code(() => selectToolView(r, groupedSelector({ names: [], groups: ['mcp:big'] })))).toBe(
+      'E_TOOL_VIEW_TOO_MANY_VISIBLE',
+    );
     expect(names(selectToolView(r, groupedSelector({ names: r.names().slice(1), groups: [] }))).length).toBe(64);
   });
 
   it('takes 1024 authorised schemas and refuses 1025, whatever the view', () => {
     const ok = many(1024);
-    expect(names(selectToolView(ok, groupedSelector({ names: ['t0000', 't1023'], groups: [] })))).toEqual(['t0000', 't1023']);
-    expect(code(() => selectToolView(many(1025), groupedSelector({ names: ['t0000'], groups: [] })))).toBe('E_TOOL_VIEW_TOO_MANY_AUTHORISED');
+    expect(names(selectToolView(ok, groupedSelector({ names: ['t0000', 't1023'], groups: [] })))).toEqual([
+      't0000',
+      't1023',
+    ]);
+    expect(code(() => selectToolView(many(1025), groupedSelector({ names: ['t0000'], groups: [] })))).toBe(
+      'E_TOOL_VIEW_TOO_MANY_AUTHORISED',
+    );
   });
 
   it('accepts schemas of exactly 4 MiB serialised and refuses one byte more', () => {
     const sized = (bytes: number) => {
-      const base = utf8Length(JSON.stringify([{ name: 'big', description: '', parameters: { type: 'object', properties: {} } }]));
+      const base = utf8Length(
+        JSON.stringify([{ name: 'big', description: '', parameters: { type: 'object', properties: {} } }]),
+      );
       // 'é' is 2 bytes in UTF-8: the limit counts bytes, not characters.
       const pad = bytes - base;
       const r = new ToolRegistry();
@@ -118,7 +159,10 @@ describe('tool views: limits', () => {
 
 describe('tool views: configuration', () => {
   it('parses names and groups strictly and names the offending path', () => {
-    expect(parseToolViewConfig({ names: ['read'], groups: ['files', 'plugin:docs', 'mcp:gh', 'bridge'] })).toEqual({ names: ['read'], groups: ['files', 'plugin:docs', 'mcp:gh', 'bridge'] });
+    expect(parseToolViewConfig({ names: ['read'], groups: ['files', 'plugin:docs', 'mcp:gh', 'bridge'] })).toEqual({
+      names: ['read'],
+      groups: ['files', 'plugin:docs', 'mcp:gh', 'bridge'],
+    });
     expect(parseToolViewConfig({})).toEqual({ names: [], groups: [] });
     const err = (v: unknown) => {
       try {

@@ -47,7 +47,11 @@ export function groupedSelector(config?: ToolViewConfig | null): ToolSelector {
     for (const name of config.names) {
       if (chosen.has(name)) throw duplicate(name, 'tool_view.names');
       if (!byName.has(name)) {
-        throw new HarnessError('E_TOOL_VIEW_UNKNOWN_NAME', `The tool view names "${name}", which is not among this turn's tools (${listed(sortedByName(byName))}). Remove it from the view, or enable what provides it.`, { name });
+        throw new HarnessError(
+          'E_TOOL_VIEW_UNKNOWN_NAME',
+          `The tool view names "${name}", which is not among this turn's tools (${listed(sortedByName(byName))}). Remove it from the view, or enable what provides it.`,
+          { name },
+        );
       }
       chosen.add(name);
     }
@@ -58,7 +62,11 @@ export function groupedSelector(config?: ToolViewConfig | null): ToolSelector {
       const members = snapshot.filter((t) => t.group === group);
       if (members.length === 0) {
         const present = sortedByName(new Set(snapshot.flatMap((t) => (t.group ? [t.group] : []))));
-        throw new HarnessError('E_TOOL_VIEW_UNKNOWN_GROUP', `The tool view names the group "${group}", which has no tool this turn (groups now: ${listed(present)}). Remove it from the view, or enable what provides it.`, { group });
+        throw new HarnessError(
+          'E_TOOL_VIEW_UNKNOWN_GROUP',
+          `The tool view names the group "${group}", which has no tool this turn (groups now: ${listed(present)}). Remove it from the view, or enable what provides it.`,
+          { group },
+        );
       }
       for (const m of members) chosen.add(m.name);
     }
@@ -67,35 +75,68 @@ export function groupedSelector(config?: ToolViewConfig | null): ToolSelector {
 }
 
 /** The view for one request: selector names re-checked, schemas from the registry, limits enforced. */
-export function selectToolView(registry: ToolRegistry, selector: ToolSelector = groupedSelector(), limits: ToolViewLimits = TOOL_VIEW_LIMITS): ToolView {
+export function selectToolView(
+  registry: ToolRegistry,
+  selector: ToolSelector = groupedSelector(),
+  limits: ToolViewLimits = TOOL_VIEW_LIMITS,
+): ToolView {
   const names = registry.names();
   if (names.length > limits.authorised) {
-    throw new HarnessError('E_TOOL_VIEW_TOO_MANY_AUTHORISED', `${names.length} tools are registered; at most ${limits.authorised} can be offered to a tool view. Disable plugins, bridge workers or MCP servers you do not need.`, { count: names.length, limit: limits.authorised });
+    throw new HarnessError(
+      'E_TOOL_VIEW_TOO_MANY_AUTHORISED',
+      `${names.length} tools are registered; at most ${limits.authorised} can be offered to a tool view. Disable plugins, bridge workers or MCP servers you do not need.`,
+      { count: names.length, limit: limits.authorised },
+    );
   }
   const snapshot: ToolSnapshotEntry[] = [];
   for (const name of names) {
     const def = registry.get(name)!;
-    snapshot.push(Object.freeze({ name, description: def.schema.description, parameters: def.schema.parameters, group: groupOf(def), external: def.external }));
+    snapshot.push(
+      Object.freeze({
+        name,
+        description: def.schema.description,
+        parameters: def.schema.parameters,
+        group: groupOf(def),
+        external: def.external,
+      }),
+    );
   }
   const picked = selector(Object.freeze(snapshot));
-  if (!Array.isArray(picked)) throw new HarnessError('E_TOOL_VIEW_INVALID', 'The tool selector returned something other than a list of tool names. Fix the selector.', {});
+  if (!Array.isArray(picked))
+    throw new HarnessError(
+      'E_TOOL_VIEW_INVALID',
+      'The tool selector returned something other than a list of tool names. Fix the selector.',
+      {},
+    );
   const chosen = new Set<string>();
   for (const name of picked as unknown[]) {
     if (typeof name !== 'string' || !registry.has(name)) {
-      throw new HarnessError('E_TOOL_VIEW_UNKNOWN_NAME', `The tool selector chose ${typeof name === 'string' ? `"${name.slice(0, 80)}"` : 'a non-name'}, which is not among this turn's tools. A view can only show authorised tools; fix the selector or its configuration.`, { name: typeof name === 'string' ? name.slice(0, 80) : String(typeof name) });
+      throw new HarnessError(
+        'E_TOOL_VIEW_UNKNOWN_NAME',
+        `The tool selector chose ${typeof name === 'string' ? `"${name.slice(0, 80)}"` : 'a non-name'}, which is not among this turn's tools. A view can only show authorised tools; fix the selector or its configuration.`,
+        { name: typeof name === 'string' ? name.slice(0, 80) : String(typeof name) },
+      );
     }
     if (chosen.has(name)) throw duplicate(name, 'the selector result');
     chosen.add(name);
   }
   if (chosen.size > limits.visible) {
-    throw new HarnessError('E_TOOL_VIEW_TOO_MANY_VISIBLE', `The tool view has ${chosen.size} tools; a request shows at most ${limits.visible}. Narrow the view with names or groups (Settings → Agent, or "tool_view" in the model config).`, { count: chosen.size, limit: limits.visible });
+    throw new HarnessError(
+      'E_TOOL_VIEW_TOO_MANY_VISIBLE',
+      `The tool view has ${chosen.size} tools; a request shows at most ${limits.visible}. Narrow the view with names or groups (Settings → Agent, or "tool_view" in the model config).`,
+      { count: chosen.size, limit: limits.visible },
+    );
   }
   // Schemas come from the original set, never from what the selector saw or returned.
   const tools = registry.schemas((d) => !d.external && chosen.has(d.schema.name));
   const pluginTools = registry.schemas((d) => d.external && chosen.has(d.schema.name));
   const bytes = utf8Length(JSON.stringify([...tools, ...pluginTools]));
   if (bytes > limits.bytes) {
-    throw new HarnessError('E_TOOL_VIEW_TOO_LARGE', `The visible tools' schemas are ${bytes} bytes; a request carries at most ${limits.bytes}. Narrow the view, or disable the tools with the largest schemas.`, { bytes, limit: limits.bytes });
+    throw new HarnessError(
+      'E_TOOL_VIEW_TOO_LARGE',
+      `The visible tools' schemas are ${bytes} bytes; a request carries at most ${limits.bytes}. Narrow the view, or disable the tools with the largest schemas.`,
+      { bytes, limit: limits.bytes },
+    );
   }
   return { tools, pluginTools, bytes };
 }
@@ -107,7 +148,10 @@ export function groupsIn(registry: ToolRegistry): string[] {
     const group = groupOf(registry.get(name)!);
     if (group) found.add(group);
   }
-  return [...BUILTIN_GROUPS.filter((g) => found.has(g)), ...sortedByName([...found].filter((g) => !(BUILTIN_GROUPS as readonly string[]).includes(g)))];
+  return [
+    ...BUILTIN_GROUPS.filter((g) => found.has(g)),
+    ...sortedByName([...found].filter((g) => !(BUILTIN_GROUPS as readonly string[]).includes(g))),
+  ];
 }
 
 /** UTF-8 byte length without allocating the encoded bytes. */
@@ -125,5 +169,9 @@ export function utf8Length(text: string): number {
   return n;
 }
 
-const duplicate = (name: string, where: string) => new HarnessError('E_TOOL_VIEW_DUPLICATE', `"${name}" appears twice in ${where}. List each tool or group once.`, { name });
-const listed = (xs: string[]) => (xs.length === 0 ? 'none' : xs.slice(0, 20).join(', ') + (xs.length > 20 ? `, … ${xs.length - 20} more` : ''));
+const duplicate = (name: string, where: string) =>
+  new HarnessError('E_TOOL_VIEW_DUPLICATE', `"${name}" appears twice in ${where}. List each tool or group once.`, {
+    name,
+  });
+const listed = (xs: string[]) =>
+  xs.length === 0 ? 'none' : xs.slice(0, 20).join(', ') + (xs.length > 20 ? `, … ${xs.length - 20} more` : '');

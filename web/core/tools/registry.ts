@@ -21,19 +21,35 @@ export class ToolRegistry {
   register(def: ToolDefinition): () => void {
     const name = def.schema.name;
     if (!TOOL_NAME_PATTERN.test(name)) {
-      throw new HarnessError('E_TOOL_NAME_INVALID', `The tool name ${quoteUntrusted(name, 80)} is not allowed. Use 1–64 ASCII letters, digits, "-" or "_".`, { name: typeof name === 'string' ? name.slice(0, 80) : String(typeof name) });
+      throw new HarnessError(
+        'E_TOOL_NAME_INVALID',
+        `The tool name ${quoteUntrusted(name, 80)} is not allowed. Use 1–64 ASCII letters, digits, "-" or "_".`,
+        { name: typeof name === 'string' ? name.slice(0, 80) : String(typeof name) },
+      );
     }
     if (this.tools.has(name)) {
-      throw new HarnessError('E_TOOL_DUPLICATE', `A tool named "${name}" is already registered. Rename one of them; a tool never replaces another.`, { name });
+      throw new HarnessError(
+        'E_TOOL_DUPLICATE',
+        `A tool named "${name}" is already registered. Rename one of them; a tool never replaces another.`,
+        { name },
+      );
     }
     if (!isObjectSchema(def.schema.parameters)) {
-      throw new HarnessError('E_TOOL_SCHEMA_INVALID', `The parameters schema of tool "${name}" must be a JSON schema with "type": "object".`, { name });
+      throw new HarnessError(
+        'E_TOOL_SCHEMA_INVALID',
+        `The parameters schema of tool "${name}" must be a JSON schema with "type": "object".`,
+        { name },
+      );
     }
     let check: SchemaCheck;
     try {
       check = compileSchema(def.schema.parameters, 'arguments');
     } catch (error) {
-      throw new HarnessError('E_TOOL_SCHEMA_INVALID', `The parameters schema of tool "${name}" could not be compiled: ${String(error)}. Fix the schema.`, { name });
+      throw new HarnessError(
+        'E_TOOL_SCHEMA_INVALID',
+        `The parameters schema of tool "${name}" could not be compiled: ${String(error)}. Fix the schema.`,
+        { name },
+      );
     }
     const entry: Entry = { def, check };
     this.tools.set(name, entry);

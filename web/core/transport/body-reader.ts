@@ -3,12 +3,19 @@
 import { HarnessError } from '../contracts';
 
 export function tooLarge(limit: number, what: string): HarnessError {
-  return new HarnessError('E_BODY_TOO_LARGE', `The ${what} is larger than ${limit} bytes, the model HTTP limit. Shorten the conversation or ask for less output.`, {
-    limit,
-  });
+  return new HarnessError(
+    'E_BODY_TOO_LARGE',
+    `The ${what} is larger than ${limit} bytes, the model HTTP limit. Shorten the conversation or ask for less output.`,
+    {
+      limit,
+    },
+  );
 }
 
-export async function* boundedChunks(body: ReadableStream<Uint8Array> | null, limit: number): AsyncGenerator<Uint8Array> {
+export async function* boundedChunks(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+): AsyncGenerator<Uint8Array> {
   if (!body) return;
   const reader = body.getReader();
   let total = 0;

@@ -4,7 +4,8 @@ import { htmlPageText, isHtmlPage } from './html-error-page';
 
 const causeText = (e: unknown): string => {
   const c = (e as { cause?: unknown })?.cause;
-  if (c instanceof Error) return `${c.message}${(c as { code?: string }).code ? ` (${(c as { code?: string }).code})` : ''}`;
+  if (c instanceof Error)
+    return `${c.message}${(c as { code?: string }).code ? ` (${(c as { code?: string }).code})` : ''}`;
   return typeof c === 'string' ? c : '';
 };
 
@@ -19,8 +20,16 @@ export function abortedError(): HarnessError {
  * or a tunnel reconnecting comes back within the backoff.
  */
 const PERMANENT_CODES = new Set([
-  'ENOTFOUND', 'EAI_FAIL', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ENOTFOUND',
+  'EAI_FAIL',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 export function isPermanentNetworkFailure(e: unknown): boolean {
   const c = (e as { cause?: unknown })?.cause;
@@ -79,16 +88,32 @@ export function httpError(status: number, bodyText: string, origin: string): Har
   const said = providerMessage(bodyText);
   const data = { status, origin, provider_message: said };
   if (OVERFLOW.test(said) || OVERFLOW.test(bodyText.slice(0, 4000))) {
-    return new HarnessError('E_CONTEXT_OVERFLOW', `The conversation is longer than the model's context window (${status}: ${said}). Compact the session or lower max_tokens.`, data);
+    return new HarnessError(
+      'E_CONTEXT_OVERFLOW',
+      `The conversation is longer than the model's context window (${status}: ${said}). Compact the session or lower max_tokens.`,
+      data,
+    );
   }
   if (status === 401 || status === 403) {
-    return new HarnessError('E_PROVIDER_AUTH', `The provider refused the key (${status}: ${said}). Check the API key in the credentials store and that it may use this model.`, data);
+    return new HarnessError(
+      'E_PROVIDER_AUTH',
+      `The provider refused the key (${status}: ${said}). Check the API key in the credentials store and that it may use this model.`,
+      data,
+    );
   }
   if (status === 404) {
-    return new HarnessError('E_PROVIDER_HTTP', `The provider answered 404 (${said}). Check base_url and the model name.`, data);
+    return new HarnessError(
+      'E_PROVIDER_HTTP',
+      `The provider answered 404 (${said}). Check base_url and the model name.`,
+      data,
+    );
   }
   if (status === 429) {
-    return new HarnessError('E_RATE_LIMITED', `The provider is rate limiting this key (429: ${said}). Wait a moment or check the plan's limits.`, data);
+    return new HarnessError(
+      'E_RATE_LIMITED',
+      `The provider is rate limiting this key (429: ${said}). Wait a moment or check the plan's limits.`,
+      data,
+    );
   }
   return new HarnessError('E_PROVIDER_HTTP', `The provider answered ${status}: ${said || 'no details'}.`, data);
 }

@@ -21,6 +21,11 @@ const summarise = (text: string) => (isHtmlPage(text) ? htmlPageText(text) : tex
 
 it('summarises 1 MiB hostile HTML error pages in about the time of an ordinary one', async () => {
   for (const [name, page] of Object.entries(HOSTILE)) {
-    await compare(`html error page: ${name} (1 MiB)`, { label: 'ordinary page', run: () => summarise(ORDINARY) }, { label: name, run: () => summarise(page) }, { target: 3 });
+    await compare(
+      `html error page: ${name} (1 MiB)`,
+      { label: 'ordinary page', run: () => summarise(ORDINARY) },
+      { label: name, run: () => summarise(page) },
+      { target: 3 },
+    );
   }
 });

@@ -13,10 +13,14 @@ describe('HTML error pages in provider answers', () => {
   });
 
   it('summarises by title, else by text without scripts, styles, tags or entities', () => {
-    expect(htmlPageText('<html><head><TITLE lang=en>502 Bad\n Gateway</title></head>')).toBe('an HTML page titled "502 Bad Gateway"');
-    expect(htmlPageText('<html><body><script>var x = "<b>";</script><STYLE>p{}</style><p>Sign in &amp; try   again</p>\n<p>Team&nbsp;SSO</p></body></html>')).toBe(
-      'an HTML page saying "Sign in & try again Team SSO"',
+    expect(htmlPageText('<html><head><TITLE lang=en>502 Bad\n Gateway</title></head>')).toBe(
+      'an HTML page titled "502 Bad Gateway"',
     );
+    expect(
+      htmlPageText(
+        '<html><body><script>var x = "<b>";</script><STYLE>p{}</style><p>Sign in &amp; try   again</p>\n<p>Team&nbsp;SSO</p></body></html>',
+      ),
+    ).toBe('an HTML page saying "Sign in & try again Team SSO"');
     // An unclosed script block and a "<" without ">" are left as text, as the regexes did.
     expect(htmlPageText('<p>a</p><script>b')).toBe('an HTML page saying "a b"');
     expect(htmlPageText('<p>1 < 2')).toBe('an HTML page saying "1 < 2"');

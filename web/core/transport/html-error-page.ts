@@ -80,7 +80,11 @@ function withoutMarkup(html: string): string {
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
 // Linear: fixed alternatives, and a whitespace run collapsed once.
-const plain = (s: string) => s.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, e: string) => ENTITIES[e]!).replace(/\s+/g, ' ').trim();
+const plain = (s: string) =>
+  s
+    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, e: string) => ENTITIES[e]!)
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /**
  * The words of an HTML error page: its title, else its text without tags, on one line. Printing the markup itself

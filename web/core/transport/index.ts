@@ -7,7 +7,13 @@ export { DEFAULT_RETRY } from './retry-policy';
 export type { RetryPolicy } from './retry-policy';
 export { FORBIDDEN_HEADERS, isHttpToken } from './headers';
 export type { ModelResult, StreamEvent } from '../providers';
-export { listProviderModels, parseModelList, MODEL_LIST_MAX_BYTES, MODEL_LIST_MAX_MODELS, MODEL_LIST_TIMEOUT_MS } from './list-models';
+export {
+  listProviderModels,
+  parseModelList,
+  MODEL_LIST_MAX_BYTES,
+  MODEL_LIST_MAX_MODELS,
+  MODEL_LIST_TIMEOUT_MS,
+} from './list-models';
 export type { ListModelsOptions } from './list-models';
 export { streamCall, transportStream, type TransportStreamOptions } from './stream-call';
 export { boundedChunks } from './body-reader';

@@ -13,8 +13,18 @@ afterEach(async () => {
   raw = undefined;
 });
 
-const config = (protocol: string, base_url: string, api_key_env: string | null = null) => ({ protocol, base_url, api_key_env, route: null, provider: null });
-const refusal = (p: Promise<unknown>) => p.then(() => null, (e: { code?: string; message?: string }) => e);
+const config = (protocol: string, base_url: string, api_key_env: string | null = null) => ({
+  protocol,
+  base_url,
+  api_key_env,
+  route: null,
+  provider: null,
+});
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: { code?: string; message?: string }) => e,
+  );
 
 /** A bare server for answers the scripted server does not give (a huge list, silence). */
 async function rawServer(handler: Parameters<typeof createServer>[1]): Promise<string> {
@@ -26,20 +36,32 @@ async function rawServer(handler: Parameters<typeof createServer>[1]): Promise<s
 describe('listProviderModels', () => {
   it('lists an OpenAI-compatible server with GET {base}/models and a bearer key, sorted and unique', async () => {
     server = await startModelServer({ script: [], models: ['gpt-b', 'gpt-a', 'gpt-b'] });
-    const ids = await listProviderModels({ config: config('openai', server.baseUrl('openai'), 'OPENAI_API_KEY'), getKey: () => 'sk-test-0001' });
+    const ids = await listProviderModels({
+      config: config('openai', server.baseUrl('openai'), 'OPENAI_API_KEY'),
+      getKey: () => 'sk-test-0001',
+    });
     expect(ids).toEqual(['gpt-a', 'gpt-b']);
-    expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/v1/models', headers: { authorization: 'Bearer sk-test-0001' } });
+    expect(server.requests[0]).toMatchObject({
+      method: 'GET',
+      path: '/v1/models',
+      headers: { authorization: 'Bearer sk-test-0001' },
+    });
   });
 
   it('lists a local server without a key (Ollama, LM Studio and llama.cpp speak the same /v1/models)', async () => {
     server = await startModelServer({ script: [], models: ['qwen3:8b'] });
-    expect(await listProviderModels({ config: config('openai', server.baseUrl('openai')), getKey: () => undefined })).toEqual(['qwen3:8b']);
+    expect(
+      await listProviderModels({ config: config('openai', server.baseUrl('openai')), getKey: () => undefined }),
+    ).toEqual(['qwen3:8b']);
     expect(server.requests[0]!.headers).not.toHaveProperty('authorization');
   });
 
   it('lists Anthropic with GET /v1/models, x-api-key, the version and the browser-access header', async () => {
     server = await startModelServer({ script: [], models: ['claude-b', 'claude-a'] });
-    const ids = await listProviderModels({ config: config('anthropic', server.baseUrl('anthropic'), 'ANTHROPIC_API_KEY'), getKey: () => 'sk-ant-1' });
+    const ids = await listProviderModels({
+      config: config('anthropic', server.baseUrl('anthropic'), 'ANTHROPIC_API_KEY'),
+      getKey: () => 'sk-ant-1',
+    });
     expect(ids).toEqual(['claude-a', 'claude-b']);
     expect(server.requests[0]).toMatchObject({
       path: '/v1/models',
@@ -60,13 +82,20 @@ describe('listProviderModels', () => {
 
   it('refuses before any request when the named key is missing', async () => {
     server = await startModelServer({ script: [], models: ['m'] });
-    const e = await refusal(listProviderModels({ config: config('openai', server.baseUrl('openai'), 'MISSING_KEY'), getKey: () => undefined }));
+    const e = await refusal(
+      listProviderModels({
+        config: config('openai', server.baseUrl('openai'), 'MISSING_KEY'),
+        getKey: () => undefined,
+      }),
+    );
     expect(e).toMatchObject({ code: 'E_CREDENTIAL_MISSING' });
     expect(server.requests).toHaveLength(0);
   });
 
   it('refuses a custom protocol (a provider worker has no list)', async () => {
-    const e = await refusal(listProviderModels({ config: config('my-proto', 'http://127.0.0.1:1'), getKey: () => undefined }));
+    const e = await refusal(
+      listProviderModels({ config: config('my-proto', 'http://127.0.0.1:1'), getKey: () => undefined }),
+    );
     expect(e).toMatchObject({ code: 'E_MODELS_UNSUPPORTED' });
   });
 
@@ -75,12 +104,16 @@ describe('listProviderModels', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(`{"data":[{"id":"${'x'.repeat(MODEL_LIST_MAX_BYTES)}"}]}`);
     });
-    expect(await refusal(listProviderModels({ config: config('openai', base), getKey: () => undefined }))).toMatchObject({ code: 'E_MODELS_TOO_LARGE' });
+    expect(
+      await refusal(listProviderModels({ config: config('openai', base), getKey: () => undefined })),
+    ).toMatchObject({ code: 'E_MODELS_TOO_LARGE' });
   });
 
   it('gives up on a silent server at the deadline', async () => {
     const base = await rawServer(() => undefined);
-    const e = await refusal(listProviderModels({ config: config('openai', base), getKey: () => undefined, timeoutMs: 100 }));
+    const e = await refusal(
+      listProviderModels({ config: config('openai', base), getKey: () => undefined, timeoutMs: 100 }),
+    );
     expect(e).toMatchObject({ code: 'E_MODELS_TIMEOUT' });
   });
 
@@ -89,7 +122,9 @@ describe('listProviderModels', () => {
       res.writeHead(307, { location: 'http://example.invalid/models' });
       res.end();
     });
-    expect(await refusal(listProviderModels({ config: config('openai', base, 'K'), getKey: () => 'sk-x' }))).toMatchObject({ code: 'E_REDIRECT_REFUSED' });
+    expect(
+      await refusal(listProviderModels({ config: config('openai', base, 'K'), getKey: () => 'sk-x' })),
+    ).toMatchObject({ code: 'E_REDIRECT_REFUSED' });
   });
 
   it('goes through the bridge proxy as a GET when the route is bridge', async () => {
@@ -109,7 +144,11 @@ describe('listProviderModels', () => {
       getBridge: () => ({ url: base, token: 'tok' }),
     });
     expect(ids).toEqual(['via-bridge']);
-    expect(seen).toEqual({ path: '/v1/proxy', auth: 'Bearer tok', body: { url: 'https://api.example.com/v1/models', method: 'GET', headers: { authorization: 'Bearer sk-x' } } });
+    expect(seen).toEqual({
+      path: '/v1/proxy',
+      auth: 'Bearer tok',
+      body: { url: 'https://api.example.com/v1/models', method: 'GET', headers: { authorization: 'Bearer sk-x' } },
+    });
   });
 });
 

@@ -64,7 +64,10 @@ const hasControl = (s: string) => [...s].some((c) => c.charCodeAt(0) < 0x20 || c
 export function parseModelList(value: unknown): string[] {
   const data = (value as { data?: unknown } | null)?.data;
   if (!Array.isArray(data)) {
-    throw new HarnessError('E_MODELS_RESPONSE', 'The provider answered the model list without a "data" array. Check base_url points at the API (for example ending in /v1).');
+    throw new HarnessError(
+      'E_MODELS_RESPONSE',
+      'The provider answered the model list without a "data" array. Check base_url points at the API (for example ending in /v1).',
+    );
   }
   const ids = new Set<string>();
   for (const item of data) {
@@ -79,12 +82,17 @@ async function readText(body: ReadableStream<Uint8Array> | null): Promise<string
   const decoder = new TextDecoder();
   let text = '';
   try {
-    for await (const chunk of boundedChunks(body, MODEL_LIST_MAX_BYTES)) text += decoder.decode(chunk, { stream: true });
+    for await (const chunk of boundedChunks(body, MODEL_LIST_MAX_BYTES))
+      text += decoder.decode(chunk, { stream: true });
   } catch (e) {
     if (HarnessError.isInstance(e) && e.code === 'E_BODY_TOO_LARGE') {
-      throw new HarnessError('E_MODELS_TOO_LARGE', `The provider's model list is larger than ${MODEL_LIST_MAX_BYTES} bytes, so it was not read. Type the model name in Settings → Model instead.`, {
-        limit: MODEL_LIST_MAX_BYTES,
-      });
+      throw new HarnessError(
+        'E_MODELS_TOO_LARGE',
+        `The provider's model list is larger than ${MODEL_LIST_MAX_BYTES} bytes, so it was not read. Type the model name in Settings → Model instead.`,
+        {
+          limit: MODEL_LIST_MAX_BYTES,
+        },
+      );
     }
     throw e;
   }
@@ -104,7 +112,11 @@ export async function listProviderModels(options: ListModelsOptions): Promise<st
   if (req.auth && config.api_key_env) {
     const key = await options.getKey(config.api_key_env);
     if (key === undefined || key === null) {
-      throw new HarnessError('E_CREDENTIAL_MISSING', `No API key is stored under "${config.api_key_env}". Add it in Settings → Model.`, { name: config.api_key_env });
+      throw new HarnessError(
+        'E_CREDENTIAL_MISSING',
+        `No API key is stored under "${config.api_key_env}". Add it in Settings → Model.`,
+        { name: config.api_key_env },
+      );
     }
     checkSecretValue(key);
     headers[req.auth.header] = req.auth.prefix + key;
@@ -112,7 +124,10 @@ export async function listProviderModels(options: ListModelsOptions): Promise<st
   const route = config.route ?? 'direct';
   const bridge = route === 'bridge' ? ((await options.getBridge?.()) ?? null) : null;
   if (route === 'bridge' && !bridge) {
-    throw new HarnessError('E_BRIDGE_UNAVAILABLE', 'This provider is set to go through the bridge, but no bridge is paired. Start i-bridge and pair it, or switch the route to direct.');
+    throw new HarnessError(
+      'E_BRIDGE_UNAVAILABLE',
+      'This provider is set to go through the bridge, but no bridge is paired. Start i-bridge and pair it, or switch the route to direct.',
+    );
   }
 
   const deadline = new AbortController();
@@ -125,7 +140,8 @@ export async function listProviderModels(options: ListModelsOptions): Promise<st
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.signal?.aborted) deadline.abort();
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const stopped = () => (timedOut ? timeoutError(options.timeoutMs ?? MODEL_LIST_TIMEOUT_MS, target.origin) : abortedError());
+  const stopped = () =>
+    timedOut ? timeoutError(options.timeoutMs ?? MODEL_LIST_TIMEOUT_MS, target.origin) : abortedError();
   try {
     let res: Response;
     try {
@@ -160,9 +176,13 @@ export async function listProviderModels(options: ListModelsOptions): Promise<st
     try {
       value = JSON.parse(text);
     } catch {
-      throw new HarnessError('E_MODELS_RESPONSE', `The provider's model list is not JSON (${res.headers.get('content-type') ?? 'no content type'}). Check base_url points at the API, not a web page.`, {
-        start: text.slice(0, 200),
-      });
+      throw new HarnessError(
+        'E_MODELS_RESPONSE',
+        `The provider's model list is not JSON (${res.headers.get('content-type') ?? 'no content type'}). Check base_url points at the API, not a web page.`,
+        {
+          start: text.slice(0, 200),
+        },
+      );
     }
     return parseModelList(value);
   } finally {
@@ -172,8 +192,12 @@ export async function listProviderModels(options: ListModelsOptions): Promise<st
 }
 
 function timeoutError(ms: number, origin: string): HarnessError {
-  return new HarnessError('E_MODELS_TIMEOUT', `${origin} did not list its models within ${ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`}. Check that the server runs, or type the model name in Settings → Model.`, {
-    origin,
-    ms,
-  });
+  return new HarnessError(
+    'E_MODELS_TIMEOUT',
+    `${origin} did not list its models within ${ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`}. Check that the server runs, or type the model name in Settings → Model.`,
+    {
+      origin,
+      ms,
+    },
+  );
 }

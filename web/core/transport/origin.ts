@@ -5,13 +5,23 @@ function parse(url: string, what: string): URL {
   try {
     u = new URL(url);
   } catch {
-    throw new HarnessError('E_URL_INVALID', `The ${what} "${url.slice(0, 200)}" is not an absolute URL. Use a full http:// or https:// address.`, { what });
+    throw new HarnessError(
+      'E_URL_INVALID',
+      `The ${what} "${url.slice(0, 200)}" is not an absolute URL. Use a full http:// or https:// address.`,
+      { what },
+    );
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') {
-    throw new HarnessError('E_URL_INVALID', `The ${what} uses "${u.protocol}"; only http and https are allowed.`, { what });
+    throw new HarnessError('E_URL_INVALID', `The ${what} uses "${u.protocol}"; only http and https are allowed.`, {
+      what,
+    });
   }
   if (u.username || u.password) {
-    throw new HarnessError('E_URL_INVALID', `The ${what} contains a user name or password. Remove it and keep the key in the credentials store.`, { what });
+    throw new HarnessError(
+      'E_URL_INVALID',
+      `The ${what} contains a user name or password. Remove it and keep the key in the credentials store.`,
+      { what },
+    );
   }
   return u;
 }

@@ -9,9 +9,15 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxRetries: 4,
+  baseDelayMs: 1000,
+  maxDelayMs: 30_000,
+  maxRetryAfterMs: 120_000,
+};
 
-export const isRetryableStatus = (status: number): boolean => status === 408 || status === 409 || status === 429 || status >= 500;
+export const isRetryableStatus = (status: number): boolean =>
+  status === 408 || status === 409 || status === 429 || status >= 500;
 
 /** Retry-After (seconds or HTTP date) or OpenAI's `retry-after-ms`; null when absent or unreadable. */
 export function retryAfterMs(headers: Headers, now: number): number | null {
@@ -25,7 +31,12 @@ export function retryAfterMs(headers: Headers, now: number): number | null {
 }
 
 /** Exponential backoff with jitter (half fixed, half random), or the server's Retry-After when it gave one. */
-export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number, serverDelay: number | null): number {
+export function backoffDelay(
+  retry: number,
+  policy: RetryPolicy,
+  random: () => number,
+  serverDelay: number | null,
+): number {
   if (serverDelay !== null) return serverDelay;
   const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
   return Math.round(exp / 2 + (random() * exp) / 2);

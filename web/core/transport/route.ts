@@ -15,7 +15,12 @@ export interface OutgoingRequest {
   init: RequestInit;
 }
 
-export function directRequest(url: string, headers: Record<string, string>, body: Uint8Array, signal: AbortSignal | undefined): OutgoingRequest {
+export function directRequest(
+  url: string,
+  headers: Record<string, string>,
+  body: Uint8Array,
+  signal: AbortSignal | undefined,
+): OutgoingRequest {
   return {
     url,
     init: { method: 'POST', headers, body: body as BodyInit, redirect: 'error', ...(signal ? { signal } : {}) },
@@ -30,7 +35,10 @@ export function bridgeRequest(
   signal: AbortSignal | undefined,
 ): OutgoingRequest {
   if (!bridge) {
-    throw new HarnessError('E_BRIDGE_UNAVAILABLE', 'This provider is set to go through the bridge, but no bridge is paired. Start i-bridge and pair it, or switch the route to direct.');
+    throw new HarnessError(
+      'E_BRIDGE_UNAVAILABLE',
+      'This provider is set to go through the bridge, but no bridge is paired. Start i-bridge and pair it, or switch the route to direct.',
+    );
   }
   return {
     url: bridge.url.replace(/\/+$/, '') + '/v1/proxy',

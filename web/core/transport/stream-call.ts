@@ -15,7 +15,11 @@ export function transportStream(options: TransportStreamOptions): StreamFn {
 }
 
 /** One model call through the transport, with `adapter` (absent: the built-in one for the call's protocol). */
-export function streamCall(options: TransportStreamOptions, call: ModelCall, adapter: ProviderAdapter | undefined): AsyncIterable<StreamEvent> {
+export function streamCall(
+  options: TransportStreamOptions,
+  call: ModelCall,
+  adapter: ProviderAdapter | undefined,
+): AsyncIterable<StreamEvent> {
   const { apiKeyName, adapter: _configured, route, ...ports } = options;
   return streamModel({
     ...ports,

@@ -20,7 +20,14 @@ import type {
 } from '../providers';
 import { EventStream } from '../contracts';
 import { boundedChunks, readBoundedText, tooLarge } from './body-reader';
-import { abortedError, httpError, isPermanentNetworkFailure, isRedirectFailure, networkError, redirectError } from './fetch-errors';
+import {
+  abortedError,
+  httpError,
+  isPermanentNetworkFailure,
+  isRedirectFailure,
+  networkError,
+  redirectError,
+} from './fetch-errors';
 import { checkAuthSpec, checkHeaders, checkSecretValue } from './headers';
 import { MAX_BODY_BYTES } from './limits';
 import { checkSameOrigin } from './origin';
@@ -91,8 +98,18 @@ class AttemptFailure {
 }
 
 function checkPrepared(p: PreparedRequest): PreparedRequest {
-  if (!p || p.version !== 1 || typeof p.url !== 'string' || typeof p.body !== 'object' || p.body === null || Array.isArray(p.body)) {
-    throw new HarnessError('E_PROVIDER_PREPARE', 'The provider returned a request that is not {version: 1, url, body, headers, auth}. Fix the provider.');
+  if (
+    !p ||
+    p.version !== 1 ||
+    typeof p.url !== 'string' ||
+    typeof p.body !== 'object' ||
+    p.body === null ||
+    Array.isArray(p.body)
+  ) {
+    throw new HarnessError(
+      'E_PROVIDER_PREPARE',
+      'The provider returned a request that is not {version: 1, url, body, headers, auth}. Fix the provider.',
+    );
   }
   return p;
 }
@@ -152,7 +169,13 @@ async function run(o: ModelCallOptions, out: EventStream<StreamEvent, ModelOutco
     let body = prepared.body;
     let meta: RequestMeta = { ...(o.requestMeta ?? {}) };
     if (o.hooks?.beforeRequest) {
-      const r = await o.hooks.beforeRequest({ url, body, protocol: input.protocol, model: input.model, request_meta: meta });
+      const r = await o.hooks.beforeRequest({
+        url,
+        body,
+        protocol: input.protocol,
+        model: input.model,
+        request_meta: meta,
+      });
       url = r.url;
       body = r.body;
       meta = r.request_meta ?? meta;
@@ -169,9 +192,13 @@ async function run(o: ModelCallOptions, out: EventStream<StreamEvent, ModelOutco
     if (auth && o.apiKeyName) {
       const secret = await o.getSecret?.(o.apiKeyName);
       if (secret === undefined || secret === null) {
-        throw new HarnessError('E_CREDENTIAL_MISSING', `No API key is stored under "${o.apiKeyName}". Add it in the credentials settings (or set the environment variable for the CLI).`, {
-          name: o.apiKeyName,
-        });
+        throw new HarnessError(
+          'E_CREDENTIAL_MISSING',
+          `No API key is stored under "${o.apiKeyName}". Add it in the credentials settings (or set the environment variable for the CLI).`,
+          {
+            name: o.apiKeyName,
+          },
+        );
       }
       checkSecretValue(secret);
       wireHeaders[auth.header.toLowerCase()] = auth.prefix + secret;
@@ -179,18 +206,30 @@ async function run(o: ModelCallOptions, out: EventStream<StreamEvent, ModelOutco
     if (signal?.aborted) throw abortedError();
     const bridge = route === 'bridge' ? ((await o.getBridge?.()) ?? null) : null;
     const outgoing: OutgoingRequest =
-      route === 'bridge' ? bridgeRequest(bridge, url, wireHeaders, bodyText, signal) : directRequest(url, wireHeaders, bodyBytes, signal);
+      route === 'bridge'
+        ? bridgeRequest(bridge, url, wireHeaders, bodyText, signal)
+        : directRequest(url, wireHeaders, bodyBytes, signal);
 
     for (;;) {
       attempts++;
       partial = undefined;
       try {
         const { raw, streamed } = await attempt(outgoing, target.origin, route);
-        if (!streamed && raw === undefined) throw new HarnessError('E_PROVIDER_EMPTY', 'The provider answered with an empty body. Check base_url and the model name, then try again.');
+        if (!streamed && raw === undefined)
+          throw new HarnessError(
+            'E_PROVIDER_EMPTY',
+            'The provider answered with an empty body. Check base_url and the model name, then try again.',
+          );
         let response = raw;
         if (o.hooks?.afterResponse) response = (await o.hooks.afterResponse({ response, request_meta: meta })).response;
         const parsed = normalise(await adapter.parse(response), input);
-        const result: ModelResult = { raw: response, parsed, request: sentRequest, attempts, ...(notices.length ? { notices } : {}) };
+        const result: ModelResult = {
+          raw: response,
+          parsed,
+          request: sentRequest,
+          attempts,
+          ...(notices.length ? { notices } : {}),
+        };
         if (!streamed && parsed.response.usage) out.push({ type: 'usage', usage: parsed.response.usage });
         out.push({ type: 'done', result });
         out.end(result);
@@ -210,7 +249,11 @@ async function run(o: ModelCallOptions, out: EventStream<StreamEvent, ModelOutco
     fail(e);
   }
 
-  async function attempt(req: OutgoingRequest, origin: string, via: Route): Promise<{ raw: unknown; streamed: boolean }> {
+  async function attempt(
+    req: OutgoingRequest,
+    origin: string,
+    via: Route,
+  ): Promise<{ raw: unknown; streamed: boolean }> {
     let res: Response;
     try {
       res = await doFetch(req.url, req.init);
@@ -229,7 +272,11 @@ async function run(o: ModelCallOptions, out: EventStream<StreamEvent, ModelOutco
         return '';
       });
       const err = httpError(res.status, text, origin);
-      throw new AttemptFailure(err, isRetryableStatus(res.status) && err.code !== 'E_CONTEXT_OVERFLOW', retryAfterMs(res.headers, now()));
+      throw new AttemptFailure(
+        err,
+        isRetryableStatus(res.status) && err.code !== 'E_CONTEXT_OVERFLOW',
+        retryAfterMs(res.headers, now()),
+      );
     }
     const type = res.headers.get('content-type') ?? '';
     const decoder = /text\/event-stream/i.test(type) ? adapterDecoder() : undefined;
@@ -240,9 +287,13 @@ async function run(o: ModelCallOptions, out: EventStream<StreamEvent, ModelOutco
       try {
         return { raw: JSON.parse(text) as unknown, streamed: false };
       } catch {
-        throw new HarnessError('E_PROVIDER_RESPONSE', `The provider's answer is not JSON (${type || 'no content type'}). Check base_url points at the API, not a web page.`, {
-          start: text.slice(0, 200),
-        });
+        throw new HarnessError(
+          'E_PROVIDER_RESPONSE',
+          `The provider's answer is not JSON (${type || 'no content type'}). Check base_url points at the API, not a web page.`,
+          {
+            start: text.slice(0, 200),
+          },
+        );
       }
     } catch (e) {
       if (e instanceof AttemptFailure) throw e;
@@ -271,9 +322,13 @@ async function run(o: ModelCallOptions, out: EventStream<StreamEvent, ModelOutco
           events = decoder.push({ ...(ev.event ? { event: ev.event } : {}), data: ev.data });
         } catch (e) {
           if (HarnessError.isInstance(e)) throw e;
-          throw new HarnessError('E_PROVIDER_STREAM', `The provider sent an unreadable stream event (${e instanceof Error ? e.message : String(e)}).`, {
-            data: ev.data.slice(0, 200),
-          });
+          throw new HarnessError(
+            'E_PROVIDER_STREAM',
+            `The provider sent an unreadable stream event (${e instanceof Error ? e.message : String(e)}).`,
+            {
+              data: ev.data.slice(0, 200),
+            },
+          );
         }
         for (const se of events) {
           delivered = true;
@@ -294,7 +349,11 @@ async function run(o: ModelCallOptions, out: EventStream<StreamEvent, ModelOutco
     drain();
     for (const se of decoder.end?.() ?? []) out.push(se);
     partial = undefined;
-    if (dataEvents === 0) throw new HarnessError('E_PROVIDER_EMPTY', 'The provider ended the stream without sending anything. Check the model name and try again.');
+    if (dataEvents === 0)
+      throw new HarnessError(
+        'E_PROVIDER_EMPTY',
+        'The provider ended the stream without sending anything. Check the model name and try again.',
+      );
     return decoder.finish();
   }
 
@@ -308,10 +367,16 @@ async function run(o: ModelCallOptions, out: EventStream<StreamEvent, ModelOutco
 /** Stamps the producing protocol/model and enforces: an incomplete response never carries tool calls. */
 function normalise(parsed: ParsedResponse, input: PrepareInput): ParsedResponse {
   if (!parsed || parsed.version !== 1 || !parsed.response || !Array.isArray(parsed.response.choices)) {
-    throw new HarnessError('E_PROVIDER_PARSE', 'The provider parse step returned something other than {version: 1, response: {choices}}. Fix the provider.');
+    throw new HarnessError(
+      'E_PROVIDER_PARSE',
+      'The provider parse step returned something other than {version: 1, response: {choices}}. Fix the provider.',
+    );
   }
   if (parsed.response.choices.length === 0) {
-    throw new HarnessError('E_PROVIDER_EMPTY', 'The provider answered without any message. Check the model name and try again.');
+    throw new HarnessError(
+      'E_PROVIDER_EMPTY',
+      'The provider answered without any message. Check the model name and try again.',
+    );
   }
   for (const c of parsed.response.choices) {
     c.message._provider = { protocol: input.protocol, model: input.model };

@@ -3,7 +3,12 @@ import type { Message, PrepareInput, StreamEvent } from '../providers';
 import type { EventStream } from '../contracts';
 import type { ModelOutcome } from './stream-model';
 
-export function prepareInput(protocol: string, base_url: string, history: Message[], extra: Partial<PrepareInput> = {}): PrepareInput {
+export function prepareInput(
+  protocol: string,
+  base_url: string,
+  history: Message[],
+  extra: Partial<PrepareInput> = {},
+): PrepareInput {
   return {
     version: 1,
     protocol,
@@ -21,7 +26,9 @@ export function prepareInput(protocol: string, base_url: string, history: Messag
   };
 }
 
-export async function collect(stream: EventStream<StreamEvent, ModelOutcome>): Promise<{ events: StreamEvent[]; outcome: ModelOutcome }> {
+export async function collect(
+  stream: EventStream<StreamEvent, ModelOutcome>,
+): Promise<{ events: StreamEvent[]; outcome: ModelOutcome }> {
   const events: StreamEvent[] = [];
   for await (const e of stream) events.push(e);
   return { events, outcome: await stream.result() };

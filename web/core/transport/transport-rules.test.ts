@@ -25,7 +25,11 @@ describe('transport: credentials and origins', () => {
   it('attaches the key in the adapter-named header only, and never puts it in events or results', async () => {
     const s = await server([{ text: 'hello' }]);
     const { events, outcome } = await collect(
-      streamModel({ input: prepareInput('openai', s.baseUrl('openai'), hello), apiKeyName: 'OPENAI_API_KEY', getSecret: (n) => (n === 'OPENAI_API_KEY' ? KEY : undefined) }),
+      streamModel({
+        input: prepareInput('openai', s.baseUrl('openai'), hello),
+        apiKeyName: 'OPENAI_API_KEY',
+        getSecret: (n) => (n === 'OPENAI_API_KEY' ? KEY : undefined),
+      }),
     );
     expect(isModelFailure(outcome)).toBe(false);
     expect(s.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -54,15 +58,35 @@ describe('transport: credentials and origins', () => {
 
   it('refuses a provider whose prepared URL leaves the base_url origin', async () => {
     const s = await server([]);
-    const evil: ProviderAdapter = { ...openaiChatAdapter, prepare: (i) => ({ ...openaiChatAdapter.prepare(i) as ReturnType<typeof openaiChatAdapter.prepare> & object, url: 'http://127.0.0.2:9/x' }) };
-    const { outcome } = await collect(streamModel({ input: prepareInput('openai', s.baseUrl('openai'), hello), adapter: evil, apiKeyName: 'K', getSecret: () => KEY }));
+    const evil: ProviderAdapter = {
+      ...openaiChatAdapter,
+      prepare: (i) => ({
+        ...(openaiChatAdapter.prepare(i) as ReturnType<typeof openaiChatAdapter.prepare> & object),
+        url: 'http://127.0.0.2:9/x',
+      }),
+    };
+    const { outcome } = await collect(
+      streamModel({
+        input: prepareInput('openai', s.baseUrl('openai'), hello),
+        adapter: evil,
+        apiKeyName: 'K',
+        getSecret: () => KEY,
+      }),
+    );
     expect(failure(outcome).error.code).toBe('E_ORIGIN_MISMATCH');
   });
 
   it('refuses a redirect and never reaches the redirect target', async () => {
     const target = await server([{ text: 'moved' }]);
     const s = await server([{ redirect: `${target.url}/v1/chat/completions` }]);
-    const { outcome } = await collect(streamModel({ input: prepareInput('openai', s.baseUrl('openai'), hello), apiKeyName: 'K', getSecret: () => KEY, sleep: noSleep }));
+    const { outcome } = await collect(
+      streamModel({
+        input: prepareInput('openai', s.baseUrl('openai'), hello),
+        apiKeyName: 'K',
+        getSecret: () => KEY,
+        sleep: noSleep,
+      }),
+    );
     expect(failure(outcome).error.code).toBe('E_REDIRECT_REFUSED');
     expect(s.requests).toHaveLength(1);
     expect(target.requests).toHaveLength(0);
@@ -70,14 +94,23 @@ describe('transport: credentials and origins', () => {
 
   it('reports a missing credential by name without sending anything', async () => {
     const s = await server([{ text: 'x' }]);
-    const { outcome } = await collect(streamModel({ input: prepareInput('openai', s.baseUrl('openai'), hello), apiKeyName: 'NOPE', getSecret: () => undefined }));
+    const { outcome } = await collect(
+      streamModel({
+        input: prepareInput('openai', s.baseUrl('openai'), hello),
+        apiKeyName: 'NOPE',
+        getSecret: () => undefined,
+      }),
+    );
     expect(failure(outcome).error).toMatchObject({ code: 'E_CREDENTIAL_MISSING', data: { name: 'NOPE' } });
     expect(s.requests).toHaveLength(0);
   });
 });
 
 describe('transport: header rules', () => {
-  const withHeaders = (headers: Record<string, string>, auth = { header: 'x-api-key', prefix: '' }): ProviderAdapter => ({
+  const withHeaders = (
+    headers: Record<string, string>,
+    auth = { header: 'x-api-key', prefix: '' },
+  ): ProviderAdapter => ({
     protocol: 'custom',
     prepare: (i) => ({ version: 1, url: `${i.base_url}/custom`, body: { q: 1 }, headers, auth }),
     parse: () => ({ version: 1, response: { choices: [] } }),
@@ -94,7 +127,14 @@ describe('transport: header rules', () => {
     [{ 'x-ok': 'line\r\nbreak' }, 'E_HEADER_INVALID'],
   ])('refuses provider headers %j with %s and sends nothing', async (headers, code) => {
     const s = await server([]);
-    const { outcome } = await collect(streamModel({ input: prepareInput('custom', s.url, hello), adapter: withHeaders(headers), apiKeyName: 'K', getSecret: () => KEY }));
+    const { outcome } = await collect(
+      streamModel({
+        input: prepareInput('custom', s.url, hello),
+        adapter: withHeaders(headers),
+        apiKeyName: 'K',
+        getSecret: () => KEY,
+      }),
+    );
     expect(failure(outcome).error.code).toBe(code);
     expect(s.requests).toHaveLength(0);
   });
@@ -106,7 +146,14 @@ describe('transport: header rules', () => {
     [{ header: 'Host', prefix: '' }],
   ])('refuses the auth spec %j', async (auth) => {
     const s = await server([]);
-    const { outcome } = await collect(streamModel({ input: prepareInput('custom', s.url, hello), adapter: withHeaders({}, auth), apiKeyName: 'K', getSecret: () => KEY }));
+    const { outcome } = await collect(
+      streamModel({
+        input: prepareInput('custom', s.url, hello),
+        adapter: withHeaders({}, auth),
+        apiKeyName: 'K',
+        getSecret: () => KEY,
+      }),
+    );
     expect(failure(outcome).error.code).toMatch(/^E_(AUTH_SPEC_INVALID|HEADER_FORBIDDEN)$/);
     expect(s.requests).toHaveLength(0);
   });
@@ -148,15 +195,28 @@ describe('transport: retries', () => {
 
   it('does not retry a 400 and reports the provider message verbatim', async () => {
     const s = await server([{ error: { status: 400, message: 'Unknown parameter: foo' } }, { text: 'no' }]);
-    const { outcome } = await collect(streamModel({ input: prepareInput('openai', s.baseUrl('openai'), hello), sleep: noSleep }));
-    expect(failure(outcome).error).toMatchObject({ code: 'E_PROVIDER_HTTP', data: { status: 400, provider_message: 'Unknown parameter: foo' } });
+    const { outcome } = await collect(
+      streamModel({ input: prepareInput('openai', s.baseUrl('openai'), hello), sleep: noSleep }),
+    );
+    expect(failure(outcome).error).toMatchObject({
+      code: 'E_PROVIDER_HTTP',
+      data: { status: 400, provider_message: 'Unknown parameter: foo' },
+    });
     expect(s.requests).toHaveLength(1);
   });
 
   it('does not wait for a Retry-After longer than the policy allows; it reports the error instead', async () => {
-    const s = await server([{ error: { status: 429, message: 'quota', headers: { 'retry-after': '3600' } } }, { text: 'x' }]);
+    const s = await server([
+      { error: { status: 429, message: 'quota', headers: { 'retry-after': '3600' } } },
+      { text: 'x' },
+    ]);
     const sleeps: number[] = [];
-    const { outcome } = await collect(streamModel({ input: prepareInput('openai', s.baseUrl('openai'), hello), sleep: async (ms) => void sleeps.push(ms) }));
+    const { outcome } = await collect(
+      streamModel({
+        input: prepareInput('openai', s.baseUrl('openai'), hello),
+        sleep: async (ms) => void sleeps.push(ms),
+      }),
+    );
     expect(failure(outcome).error.code).toBe('E_RATE_LIMITED');
     expect(sleeps).toEqual([]);
     expect(s.requests).toHaveLength(1);
@@ -164,7 +224,13 @@ describe('transport: retries', () => {
 
   it('gives up after the retry budget', async () => {
     const s = await server(() => ({ error: { status: 500 } }));
-    const { outcome } = await collect(streamModel({ input: prepareInput('openai', s.baseUrl('openai'), hello), sleep: noSleep, retry: { maxRetries: 2 } }));
+    const { outcome } = await collect(
+      streamModel({
+        input: prepareInput('openai', s.baseUrl('openai'), hello),
+        sleep: noSleep,
+        retry: { maxRetries: 2 },
+      }),
+    );
     expect(failure(outcome).attempts).toBe(3);
     expect(s.requests).toHaveLength(3);
   });
@@ -177,13 +243,16 @@ describe('transport: retries', () => {
       let pulls = 0;
       const body = new ReadableStream<Uint8Array>({
         pull(c) {
-          if (pulls++ === 0) c.enqueue(enc.encode('data: {"id":"1","model":"m","choices":[{"index":0,"delta":{"content":"par"}}]}\n\n'));
+          if (pulls++ === 0)
+            c.enqueue(enc.encode('data: {"id":"1","model":"m","choices":[{"index":0,"delta":{"content":"par"}}]}\n\n'));
           else c.error(new TypeError('network changed'));
         },
       });
       return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
     };
-    const { events, outcome } = await collect(streamModel({ input: prepareInput('openai', 'https://api.example/v1', hello), fetch: fetchStub, sleep: noSleep }));
+    const { events, outcome } = await collect(
+      streamModel({ input: prepareInput('openai', 'https://api.example/v1', hello), fetch: fetchStub, sleep: noSleep }),
+    );
     expect(calls).toBe(1);
     const f = failure(outcome);
     expect(f.error.code).toBe('E_NETWORK');
@@ -195,7 +264,14 @@ describe('transport: retries', () => {
     const fetchStub: typeof fetch = async () => {
       throw new TypeError('Failed to fetch');
     };
-    const { outcome } = await collect(streamModel({ input: prepareInput('openai', 'https://api.example/v1', hello), fetch: fetchStub, sleep: noSleep, retry: { maxRetries: 1 } }));
+    const { outcome } = await collect(
+      streamModel({
+        input: prepareInput('openai', 'https://api.example/v1', hello),
+        fetch: fetchStub,
+        sleep: noSleep,
+        retry: { maxRetries: 1 },
+      }),
+    );
     const f = failure(outcome);
     expect(f.error.code).toBe('E_NETWORK');
     expect(f.error.message).toMatch(/CORS/);
@@ -206,9 +282,11 @@ describe('transport: retries', () => {
   });
 
   it('does not retry what Node says a retry cannot fix: no such host, a port fetch refuses, a bad certificate', async () => {
-    const failWith = (cause: Error): typeof fetch => async () => {
-      throw new TypeError('fetch failed', { cause });
-    };
+    const failWith =
+      (cause: Error): typeof fetch =>
+      async () => {
+        throw new TypeError('fetch failed', { cause });
+      };
     const causes = [
       Object.assign(new Error('getaddrinfo ENOTFOUND llm.invalid'), { code: 'ENOTFOUND' }),
       new Error('bad port'),
@@ -216,14 +294,22 @@ describe('transport: retries', () => {
     ];
     for (const cause of causes) {
       const sleeps: number[] = [];
-      const { outcome } = await collect(streamModel({ input: prepareInput('openai', 'https://llm.example/v1', hello), fetch: failWith(cause), sleep: async (ms) => void sleeps.push(ms) }));
+      const { outcome } = await collect(
+        streamModel({
+          input: prepareInput('openai', 'https://llm.example/v1', hello),
+          fetch: failWith(cause),
+          sleep: async (ms) => void sleeps.push(ms),
+        }),
+      );
       const f = failure(outcome);
       expect(f.error.code, cause.message).toBe('E_NETWORK');
       expect(f.attempts, cause.message).toBe(1);
       expect(sleeps, cause.message).toEqual([]);
     }
     // Node's own fetch really says "bad port" for port 9: no request, no retry.
-    const { outcome } = await collect(streamModel({ input: prepareInput('openai', 'http://127.0.0.1:9/v1', hello), sleep: noSleep }));
+    const { outcome } = await collect(
+      streamModel({ input: prepareInput('openai', 'http://127.0.0.1:9/v1', hello), sleep: noSleep }),
+    );
     expect(failure(outcome).attempts).toBe(1);
   });
 
@@ -235,7 +321,13 @@ describe('transport: retries', () => {
         probe.close(() => done(port));
       });
     });
-    const { outcome } = await collect(streamModel({ input: prepareInput('openai', `http://127.0.0.1:${closed}/v1`, hello), sleep: noSleep, retry: { maxRetries: 2 } }));
+    const { outcome } = await collect(
+      streamModel({
+        input: prepareInput('openai', `http://127.0.0.1:${closed}/v1`, hello),
+        sleep: noSleep,
+        retry: { maxRetries: 2 },
+      }),
+    );
     expect(failure(outcome).error.code).toBe('E_NETWORK');
     expect(failure(outcome).attempts).toBe(3);
   });
@@ -244,9 +336,18 @@ describe('transport: retries', () => {
     let calls = 0;
     const fetchStub: typeof fetch = async () => {
       calls++;
-      throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+      });
     };
-    const { outcome } = await collect(streamModel({ input: prepareInput('openai', 'https://api.example/v1', hello), fetch: fetchStub, sleep: noSleep, retry: { maxRetries: 2 } }));
+    const { outcome } = await collect(
+      streamModel({
+        input: prepareInput('openai', 'https://api.example/v1', hello),
+        fetch: fetchStub,
+        sleep: noSleep,
+        retry: { maxRetries: 2 },
+      }),
+    );
     expect(failure(outcome).attempts).toBe(3);
     expect(calls).toBe(3);
   });
@@ -256,7 +357,9 @@ describe('transport: limits and cancellation', () => {
   it('refuses a request body over 48 MiB before sending it', async () => {
     const s = await server([{ text: 'x' }]);
     const big = 'a'.repeat(48 * 1024 * 1024);
-    const { outcome } = await collect(streamModel({ input: prepareInput('openai', s.baseUrl('openai'), [{ role: 'user', content: big }]) }));
+    const { outcome } = await collect(
+      streamModel({ input: prepareInput('openai', s.baseUrl('openai'), [{ role: 'user', content: big }]) }),
+    );
     expect(failure(outcome).error).toMatchObject({ code: 'E_BODY_TOO_LARGE', data: { limit: 48 * 1024 * 1024 } });
     expect(s.requests).toHaveLength(0);
   });
@@ -264,7 +367,9 @@ describe('transport: limits and cancellation', () => {
   it('cuts off a response body over 48 MiB while it streams', async () => {
     const body = new Uint8Array(48 * 1024 * 1024 + 1).fill(0x20);
     const s = await server([{ raw: { contentType: 'application/json', body } }]);
-    const { outcome } = await collect(streamModel({ input: prepareInput('openai', s.baseUrl('openai'), hello, { stream: false }) }));
+    const { outcome } = await collect(
+      streamModel({ input: prepareInput('openai', s.baseUrl('openai'), hello, { stream: false }) }),
+    );
     expect(failure(outcome).error.code).toBe('E_BODY_TOO_LARGE');
   });
 
@@ -288,7 +393,9 @@ describe('transport: limits and cancellation', () => {
 describe('transport: non-streaming calls', () => {
   it('callModel asks for a plain JSON answer and yields start, usage, done', async () => {
     const s = await server([{ text: 'plain', usage: { input: 3, output: 1 } }]);
-    const { events, outcome } = await collect(callModel({ input: prepareInput('responses', s.baseUrl('responses'), hello) }));
+    const { events, outcome } = await collect(
+      callModel({ input: prepareInput('responses', s.baseUrl('responses'), hello) }),
+    );
     expect(s.requests[0]!.body!.stream).toBe(false);
     expect(events.map((e) => e.type)).toEqual(['start', 'usage', 'done']);
     expect(isModelFailure(outcome)).toBe(false);
@@ -298,7 +405,14 @@ describe('transport: non-streaming calls', () => {
 describe('transport: bridge route', () => {
   it('sends the request to the bridge proxy with the exact body, the key, and the bridge token', async () => {
     const bridge = await server(() => ({
-      raw: { contentType: 'application/json', body: JSON.stringify({ id: 'x', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'via bridge' }, finish_reason: 'stop' }] }) },
+      raw: {
+        contentType: 'application/json',
+        body: JSON.stringify({
+          id: 'x',
+          model: 'm',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'via bridge' }, finish_reason: 'stop' }],
+        }),
+      },
     }));
     const base = 'https://api.provider.example/v1';
     const stream = streamModel({
@@ -321,7 +435,13 @@ describe('transport: bridge route', () => {
   });
 
   it('refuses the bridge route when no bridge is paired', async () => {
-    const { outcome } = await collect(streamModel({ input: prepareInput('openai', 'https://a.example/v1', hello), route: 'bridge', getBridge: () => null }));
+    const { outcome } = await collect(
+      streamModel({
+        input: prepareInput('openai', 'https://a.example/v1', hello),
+        route: 'bridge',
+        getBridge: () => null,
+      }),
+    );
     expect(failure(outcome).error.code).toBe('E_BRIDGE_UNAVAILABLE');
   });
 });

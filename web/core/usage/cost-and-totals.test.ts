@@ -3,7 +3,17 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../contracts/errors';
 import type { AssistantMessage, Message } from '../contracts/messages';
-import { addTotals, checkPriceTable, costOf, mergePrices, parsePriceTable, PRICE_PRESETS, priceFor, usageTotals, withPrice } from '.';
+import {
+  addTotals,
+  checkPriceTable,
+  costOf,
+  mergePrices,
+  parsePriceTable,
+  PRICE_PRESETS,
+  priceFor,
+  usageTotals,
+  withPrice,
+} from '.';
 import type { PriceTable, StepUsage } from '../contracts/usage';
 
 const step = (over: Partial<StepUsage> = {}): StepUsage => ({
@@ -17,7 +27,11 @@ const step = (over: Partial<StepUsage> = {}): StepUsage => ({
   model: 'claude-sonnet-4-0',
   ...over,
 });
-const answer = (usage: StepUsage | undefined, content = 'ok'): AssistantMessage => ({ role: 'assistant', content, ...(usage ? { _usage: usage } : {}) });
+const answer = (usage: StepUsage | undefined, content = 'ok'): AssistantMessage => ({
+  role: 'assistant',
+  content,
+  ...(usage ? { _usage: usage } : {}),
+});
 
 const TABLE: PriceTable = {
   as_of: '2026-12-02',
@@ -36,7 +50,13 @@ describe('costOf', () => {
   });
 
   it('charges DeepSeek hits at the hit price and misses at the input price', () => {
-    const u = step({ model: 'deepseek-chat', protocol: 'deepseek', input_tokens: 2_000_000, cache_read_tokens: 1_500_000, output_tokens: 1_000_000 });
+    const u = step({
+      model: 'deepseek-chat',
+      protocol: 'deepseek',
+      input_tokens: 2_000_000,
+      cache_read_tokens: 1_500_000,
+      output_tokens: 1_000_000,
+    });
     expect(costOf(u, priceFor(TABLE, 'deepseek-chat'))).toBeCloseTo(0.5 * 0.56 + 1.5 * 0.07 + 1.68, 10);
   });
 
@@ -65,13 +85,28 @@ describe('usageTotals', () => {
     answer(step({ cache_read_tokens: 500_000 })),
     { role: 'tool', tool_call_id: 'a', content: 'x' },
     answer(step({ model: 'unknown-model', input_tokens: 10, output_tokens: 5 })),
-    answer(step({ model: 'deepseek-chat', reported: { input: false, output: true, cache: false }, input_tokens: 1000, output_tokens: 10 })),
+    answer(
+      step({
+        model: 'deepseek-chat',
+        reported: { input: false, output: true, cache: false },
+        input_tokens: 1000,
+        output_tokens: 10,
+      }),
+    ),
     answer(undefined, 'an answer saved before usage was stamped'),
   ];
 
   it('sums every stamped step, prices the priced ones and counts the unpriced and estimated ones', () => {
     const t = usageTotals(history, TABLE);
-    expect(t).toMatchObject({ steps: 3, input_tokens: 1_001_010, output_tokens: 100_015, cache_read_tokens: 500_000, cache_write_tokens: 0, unpriced_steps: 1, estimated_steps: 1 });
+    expect(t).toMatchObject({
+      steps: 3,
+      input_tokens: 1_001_010,
+      output_tokens: 100_015,
+      cache_read_tokens: 500_000,
+      cache_write_tokens: 0,
+      unpriced_steps: 1,
+      estimated_steps: 1,
+    });
     const sonnet = 0.5 * 3 + 0.5 * 0.3 + 0.1 * 15;
     const deepseek = (1000 * 0.56 + 10 * 1.68) / 1_000_000;
     expect(t.cost).toBeCloseTo(sonnet + deepseek, 10);
@@ -96,7 +131,15 @@ describe('usageTotals', () => {
 describe('price table', () => {
   it('accepts every preset and refuses bad tables with E_PRICES_INVALID naming each path', () => {
     for (const p of PRICE_PRESETS) expect(checkPriceTable(p.table)).toEqual([]);
-    const bad = { as_of: '2026-13-01', prices: [{ model: 'a', input: -1, output: 2 }, { model: 'A', input: 1, output: 1, cache_read: 'cheap' }, { model: ' b', input: 1, output: 1, extra: 1 }], more: 1 };
+    const bad = {
+      as_of: '2026-13-01',
+      prices: [
+        { model: 'a', input: -1, output: 2 },
+        { model: 'A', input: 1, output: 1, cache_read: 'cheap' },
+        { model: ' b', input: 1, output: 1, extra: 1 },
+      ],
+      more: 1,
+    };
     const problems = checkPriceTable(bad);
     expect(problems).toEqual(
       expect.arrayContaining([

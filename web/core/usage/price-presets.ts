@@ -23,8 +23,19 @@ export interface PricePreset {
   table: PriceTable;
 }
 
-const anthropic = (model: string, input: number, output: number, read: number, write: number) => ({ model, input, output, cache_read: read, cache_write: write });
-const openai = (model: string, input: number, cached: number, output: number) => ({ model, input, output, cache_read: cached });
+const anthropic = (model: string, input: number, output: number, read: number, write: number) => ({
+  model,
+  input,
+  output,
+  cache_read: read,
+  cache_write: write,
+});
+const openai = (model: string, input: number, cached: number, output: number) => ({
+  model,
+  input,
+  output,
+  cache_read: cached,
+});
 
 const ANTHROPIC: PriceTable = {
   as_of: '2026-12-02',
@@ -68,9 +79,24 @@ const DEEPSEEK: PriceTable = {
 
 export const PRICE_PRESETS: readonly PricePreset[] = [
   { provider: 'openai', label: 'OpenAI', source: 'https://developers.openai.com/api/docs/pricing', table: OPENAI },
-  { provider: 'openai-responses', label: 'OpenAI', source: 'https://developers.openai.com/api/docs/pricing', table: OPENAI },
-  { provider: 'anthropic', label: 'Anthropic', source: 'https://platform.claude.com/docs/en/about-claude/pricing', table: ANTHROPIC },
-  { provider: 'deepseek', label: 'DeepSeek', source: 'https://api-docs.deepseek.com/quick_start/pricing', table: DEEPSEEK },
+  {
+    provider: 'openai-responses',
+    label: 'OpenAI',
+    source: 'https://developers.openai.com/api/docs/pricing',
+    table: OPENAI,
+  },
+  {
+    provider: 'anthropic',
+    label: 'Anthropic',
+    source: 'https://platform.claude.com/docs/en/about-claude/pricing',
+    table: ANTHROPIC,
+  },
+  {
+    provider: 'deepseek',
+    label: 'DeepSeek',
+    source: 'https://api-docs.deepseek.com/quick_start/pricing',
+    table: DEEPSEEK,
+  },
 ];
 
 /** The preset for a provider preset id, or undefined (OpenRouter and local servers have none: prices vary or are 0). */

@@ -21,13 +21,16 @@ export function isIsoDate(text: unknown): text is string {
 }
 
 const priceProblem = (v: unknown): string | null =>
-  typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= MAX_PRICE_PER_MILLION ? null : `expected a number of dollars per million tokens from 0 to ${MAX_PRICE_PER_MILLION}`;
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= MAX_PRICE_PER_MILLION
+    ? null
+    : `expected a number of dollars per million tokens from 0 to ${MAX_PRICE_PER_MILLION}`;
 
 /** Every problem of a price table, each with its path inside the table (`prices.2.input: …`). Empty when valid. */
 export function checkPriceTable(value: unknown): string[] {
   if (!isObj(value)) return ['expected an object {"as_of": "YYYY-MM-DD", "prices": [...]}'];
   const problems: string[] = [];
-  for (const key of Object.keys(value)) if (key !== 'as_of' && key !== 'prices') problems.push(`${key}: unknown field (allowed: as_of, prices)`);
+  for (const key of Object.keys(value))
+    if (key !== 'as_of' && key !== 'prices') problems.push(`${key}: unknown field (allowed: as_of, prices)`);
   if (!isIsoDate(value.as_of)) problems.push('as_of: expected the date the prices were checked, as YYYY-MM-DD');
   if (!Array.isArray(value.prices)) {
     problems.push('prices: expected an array of {"model", "input", "output", "cache_read"?, "cache_write"?}');
@@ -38,9 +41,17 @@ export function checkPriceTable(value: unknown): string[] {
   value.prices.forEach((p: unknown, i) => {
     const at = `prices.${i}`;
     if (!isObj(p)) return void problems.push(`${at}: expected an object`);
-    for (const key of Object.keys(p)) if (!PRICE_KEYS.includes(key)) problems.push(`${at}.${key}: unknown field (allowed: ${PRICE_KEYS.join(', ')})`);
-    if (typeof p.model !== 'string' || p.model.trim() === '' || p.model !== p.model.trim() || p.model.length > MAX_MODEL_CHARS) {
-      problems.push(`${at}.model: expected the model name as sent to the provider (1-${MAX_MODEL_CHARS} characters, no surrounding spaces)`);
+    for (const key of Object.keys(p))
+      if (!PRICE_KEYS.includes(key)) problems.push(`${at}.${key}: unknown field (allowed: ${PRICE_KEYS.join(', ')})`);
+    if (
+      typeof p.model !== 'string' ||
+      p.model.trim() === '' ||
+      p.model !== p.model.trim() ||
+      p.model.length > MAX_MODEL_CHARS
+    ) {
+      problems.push(
+        `${at}.model: expected the model name as sent to the provider (1-${MAX_MODEL_CHARS} characters, no surrounding spaces)`,
+      );
     } else {
       // One price per model: priceFor matches case-insensitively, so "GPT-4o" and "gpt-4o" would be ambiguous.
       const key = p.model.toLowerCase();
@@ -65,7 +76,11 @@ export function parsePriceTable(value: unknown, where = 'the price table'): Pric
   const problems = checkPriceTable(value);
   if (problems.length > 0) {
     const more = problems.length > 5 ? ` (${problems.length - 5} more)` : '';
-    throw new HarnessError('E_PRICES_INVALID', `${where} was not accepted: ${problems.slice(0, 5).join('; ')}${more}. Correct these entries, or remove the model to show its cost as "—".`, { problems });
+    throw new HarnessError(
+      'E_PRICES_INVALID',
+      `${where} was not accepted: ${problems.slice(0, 5).join('; ')}${more}. Correct these entries, or remove the model to show its cost as "—".`,
+      { problems },
+    );
   }
   const t = value as PriceTable;
   return { as_of: t.as_of, prices: t.prices.map((p) => ({ ...p })) };
@@ -89,7 +104,11 @@ export function costOf(usage: StepUsage, price: ModelPrice | null): number | nul
   const write = Math.max(0, usage.cache_write_tokens);
   // input_tokens is ALL input (seed 000 §8); a provider reporting more cache than input is clamped, not negative.
   const plain = Math.max(0, usage.input_tokens - read - write);
-  const dollars = plain * price.input + read * (price.cache_read ?? price.input) + write * (price.cache_write ?? price.input) + Math.max(0, usage.output_tokens) * price.output;
+  const dollars =
+    plain * price.input +
+    read * (price.cache_read ?? price.input) +
+    write * (price.cache_write ?? price.input) +
+    Math.max(0, usage.output_tokens) * price.output;
   return dollars / 1_000_000;
 }
 
@@ -108,7 +127,12 @@ export function mergePrices(table: PriceTable | null | undefined, preset: PriceT
 }
 
 /** The table after the person sets (or, with `price: null`, removes) one model's price; dated `today`. */
-export function withPrice(table: PriceTable | null | undefined, model: string, price: Omit<ModelPrice, 'model'> | null, today: string): PriceTable {
+export function withPrice(
+  table: PriceTable | null | undefined,
+  model: string,
+  price: Omit<ModelPrice, 'model'> | null,
+  today: string,
+): PriceTable {
   const key = model.toLowerCase();
   const rest = (table?.prices ?? []).filter((p) => p.model.toLowerCase() !== key);
   return { as_of: today, prices: price ? [...rest, { model, ...price }] : rest };

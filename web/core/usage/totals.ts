@@ -54,4 +54,5 @@ export function addTotals(...all: readonly UsageTotals[]): UsageTotals {
 }
 
 /** Σ cache read / Σ input of some totals (seed 000 §8's ratio), or null before any input. */
-export const cacheHitRatio = (t: Pick<UsageTotals, 'input_tokens' | 'cache_read_tokens'>): number | null => (t.input_tokens > 0 ? t.cache_read_tokens / t.input_tokens : null);
+export const cacheHitRatio = (t: Pick<UsageTotals, 'input_tokens' | 'cache_read_tokens'>): number | null =>
+  t.input_tokens > 0 ? t.cache_read_tokens / t.input_tokens : null;

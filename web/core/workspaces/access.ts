@@ -19,10 +19,16 @@ export type WorkspaceFsFactory = (handle: FileSystemDirectoryHandle, access: Wor
 
 const modeOf = (access: WorkspaceAccess): PermissionMode => (access === 'read-write' ? 'readwrite' : 'read');
 
-export async function workspaceDirectory(record: WorkspaceRecord, opfsRoot?: OpfsRoot): Promise<FileSystemDirectoryHandle> {
-  if (record.kind === 'opfs') return opfsWorkspaceDirectory(record.id, { create: false, ...(opfsRoot ? { root: opfsRoot } : {}) });
+export async function workspaceDirectory(
+  record: WorkspaceRecord,
+  opfsRoot?: OpfsRoot,
+): Promise<FileSystemDirectoryHandle> {
+  if (record.kind === 'opfs')
+    return opfsWorkspaceDirectory(record.id, { create: false, ...(opfsRoot ? { root: opfsRoot } : {}) });
   if (!record.handle) {
-    throw new HarnessError('E_WORKSPACE_NO_FOLDER', 'This workspace has no folder yet. Choose its folder again.', { id: record.id });
+    throw new HarnessError('E_WORKSPACE_NO_FOLDER', 'This workspace has no folder yet. Choose its folder again.', {
+      id: record.id,
+    });
   }
   return record.handle;
 }
@@ -53,13 +59,25 @@ export async function requestWorkspaceAccess(record: WorkspaceRecord, opfsRoot?:
 }
 
 /** Opens the WorkspaceFs of a workspace whose access is granted; refuses with a code the UI can act on otherwise. */
-export async function openWorkspaceFs(record: WorkspaceRecord, createFs: WorkspaceFsFactory, opfsRoot?: OpfsRoot): Promise<WorkspaceFs> {
+export async function openWorkspaceFs(
+  record: WorkspaceRecord,
+  createFs: WorkspaceFsFactory,
+  opfsRoot?: OpfsRoot,
+): Promise<WorkspaceFs> {
   const state = await queryWorkspaceAccess(record, opfsRoot);
   if (state === 'missing') {
-    throw new HarnessError('E_WORKSPACE_FOLDER_MISSING', 'The folder of this workspace cannot be found (it may have been moved or deleted). Choose the folder again.', { id: record.id });
+    throw new HarnessError(
+      'E_WORKSPACE_FOLDER_MISSING',
+      'The folder of this workspace cannot be found (it may have been moved or deleted). Choose the folder again.',
+      { id: record.id },
+    );
   }
   if (state !== 'granted') {
-    throw new HarnessError('E_WORKSPACE_ACCESS_NEEDED', 'The browser needs your permission again to open this folder. Click “Restore access”.', { id: record.id, state });
+    throw new HarnessError(
+      'E_WORKSPACE_ACCESS_NEEDED',
+      'The browser needs your permission again to open this folder. Click “Restore access”.',
+      { id: record.id, state },
+    );
   }
   return createFs(await workspaceDirectory(record, opfsRoot), record.access);
 }

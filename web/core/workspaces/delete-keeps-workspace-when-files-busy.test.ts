@@ -22,7 +22,11 @@ function fakeOpfs() {
       return { name, kind: 'directory' };
     },
     async removeEntry(name: string) {
-      if (state.busy) throw new DOMException('An attempt was made to modify an object where modifications are not allowed.', 'NoModificationAllowedError');
+      if (state.busy)
+        throw new DOMException(
+          'An attempt was made to modify an object where modifications are not allowed.',
+          'NoModificationAllowedError',
+        );
       if (!children.delete(name)) throw new DOMException('not found', 'NotFoundError');
     },
   };

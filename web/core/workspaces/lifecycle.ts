@@ -7,7 +7,11 @@ import type { HarnessDb, WorkspaceRecord } from '../storage';
 import { opfsWorkspaceDirectory, removeOpfsWorkspaceDirectory, type OpfsRoot } from './opfs';
 import { createWorkspaceRecord, deleteWorkspaceRecord, getWorkspace, type RegistryOptions } from './registry';
 
-export async function createOpfsWorkspace(db: HarnessDb, name: string, options: RegistryOptions & { opfsRoot?: OpfsRoot } = {}): Promise<WorkspaceRecord> {
+export async function createOpfsWorkspace(
+  db: HarnessDb,
+  name: string,
+  options: RegistryOptions & { opfsRoot?: OpfsRoot } = {},
+): Promise<WorkspaceRecord> {
   const record = await createWorkspaceRecord(db, { name, kind: 'opfs' }, options);
   try {
     await opfsWorkspaceDirectory(record.id, { create: true, ...(options.opfsRoot ? { root: options.opfsRoot } : {}) });

@@ -14,16 +14,26 @@ export function validateWorkspaceName(raw: string): string {
     throw new HarnessError('E_WORKSPACE_NAME_INVALID', 'A workspace needs a name. Type a name and try again.');
   }
   if (name.length > MAX_WORKSPACE_NAME_LENGTH) {
-    throw new HarnessError('E_WORKSPACE_NAME_INVALID', `Workspace names are at most ${MAX_WORKSPACE_NAME_LENGTH} characters. Choose a shorter name.`, { length: name.length });
+    throw new HarnessError(
+      'E_WORKSPACE_NAME_INVALID',
+      `Workspace names are at most ${MAX_WORKSPACE_NAME_LENGTH} characters. Choose a shorter name.`,
+      { length: name.length },
+    );
   }
   // trim() keeps zero-width and other invisible characters (U+200B, U+2060, U+3164, variation selectors): a name
   // of only those shows as a blank entry in the workspace list that nobody can tell apart or find.
   if (!/[^\p{White_Space}\p{Default_Ignorable_Code_Point}]/u.test(name)) {
-    throw new HarnessError('E_WORKSPACE_NAME_INVALID', 'A workspace name needs at least one visible character. Type a name with letters, digits or symbols.');
+    throw new HarnessError(
+      'E_WORKSPACE_NAME_INVALID',
+      'A workspace name needs at least one visible character. Type a name with letters, digits or symbols.',
+    );
   }
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) {
-    throw new HarnessError('E_WORKSPACE_NAME_INVALID', 'Workspace names cannot contain control characters such as line breaks. Remove them and try again.');
+    throw new HarnessError(
+      'E_WORKSPACE_NAME_INVALID',
+      'Workspace names cannot contain control characters such as line breaks. Remove them and try again.',
+    );
   }
   return name;
 }

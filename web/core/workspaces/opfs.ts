@@ -7,12 +7,18 @@ export type OpfsRoot = () => Promise<FileSystemDirectoryHandle>;
 
 export const defaultOpfsRoot: OpfsRoot = async () => {
   if (!globalThis.navigator?.storage?.getDirectory) {
-    throw new HarnessError('E_OPFS_UNAVAILABLE', 'This browser has no private file system for apps. Use a current Chrome or Edge, or grant a folder instead.');
+    throw new HarnessError(
+      'E_OPFS_UNAVAILABLE',
+      'This browser has no private file system for apps. Use a current Chrome or Edge, or grant a folder instead.',
+    );
   }
   return navigator.storage.getDirectory();
 };
 
-export async function opfsWorkspaceDirectory(id: string, { create, root = defaultOpfsRoot }: { create: boolean; root?: OpfsRoot }): Promise<FileSystemDirectoryHandle> {
+export async function opfsWorkspaceDirectory(
+  id: string,
+  { create, root = defaultOpfsRoot }: { create: boolean; root?: OpfsRoot },
+): Promise<FileSystemDirectoryHandle> {
   const base = await (await root()).getDirectoryHandle(OPFS_WORKSPACES_DIR, { create });
   return base.getDirectoryHandle(id, { create });
 }

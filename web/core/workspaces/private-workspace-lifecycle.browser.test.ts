@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => db.close());
 
-const factory = (handle: FileSystemDirectoryHandle, access: 'read' | 'read-write') => createFsaWorkspaceFs(handle, { access });
+const factory = (handle: FileSystemDirectoryHandle, access: 'read' | 'read-write') =>
+  createFsaWorkspaceFs(handle, { access });
 
 describe('private (OPFS) workspaces', () => {
   it('creates workspaces/<uuid> in OPFS, opens it through WorkspaceFs, and deletes it with the record', async () => {
@@ -42,7 +43,9 @@ describe('private (OPFS) workspaces', () => {
 
   it('stores a folder handle in IndexedDB and gets a working handle back', async () => {
     const { createFolderWorkspace } = await import('./lifecycle');
-    const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(`folder-${crypto.randomUUID()}`, { create: true });
+    const dir = await (
+      await navigator.storage.getDirectory()
+    ).getDirectoryHandle(`folder-${crypto.randomUUID()}`, { create: true });
     const created = await createFolderWorkspace(db, 'Granted', dir, 'read');
     const stored = await getWorkspace(db, created.id);
     expect(stored?.handle?.name).toBe(dir.name);

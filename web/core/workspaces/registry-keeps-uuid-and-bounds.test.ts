@@ -3,7 +3,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openHarnessDb, type HarnessDb } from '../storage';
 import { MAX_WORKSPACES } from './limits';
 import { isWorkspaceId, validateWorkspaceName, workspaceNameFromFolder } from './names';
-import { createWorkspaceRecord, deleteWorkspaceRecord, getWorkspace, listWorkspaces, renameWorkspace } from './registry';
+import {
+  createWorkspaceRecord,
+  deleteWorkspaceRecord,
+  getWorkspace,
+  listWorkspaces,
+  renameWorkspace,
+} from './registry';
 
 let n = 0;
 let db: HarnessDb;
@@ -31,7 +37,9 @@ describe('workspace registry', () => {
   it('refuses a duplicate name (NFC, case-insensitive) on create and rename', async () => {
     await open();
     await createWorkspaceRecord(db, { name: 'Caf\u00e9', kind: 'opfs' });
-    await expect(createWorkspaceRecord(db, { name: 'CAFE\u0301', kind: 'opfs' })).rejects.toMatchObject({ code: 'E_WORKSPACE_NAME_TAKEN' });
+    await expect(createWorkspaceRecord(db, { name: 'CAFE\u0301', kind: 'opfs' })).rejects.toMatchObject({
+      code: 'E_WORKSPACE_NAME_TAKEN',
+    });
     const other = await createWorkspaceRecord(db, { name: 'Other', kind: 'opfs' });
     await expect(renameWorkspace(db, other.id, 'café')).rejects.toMatchObject({ code: 'E_WORKSPACE_NAME_TAKEN' });
     expect(await listWorkspaces(db)).toHaveLength(2);
@@ -40,14 +48,18 @@ describe('workspace registry', () => {
   it('refuses empty, over-long and control-character names', async () => {
     await open();
     for (const name of ['   ', 'x'.repeat(121), 'a\nb']) {
-      await expect(createWorkspaceRecord(db, { name, kind: 'opfs' })).rejects.toMatchObject({ code: 'E_WORKSPACE_NAME_INVALID' });
+      await expect(createWorkspaceRecord(db, { name, kind: 'opfs' })).rejects.toMatchObject({
+        code: 'E_WORKSPACE_NAME_INVALID',
+      });
     }
   });
 
   it('refuses names made only of invisible characters, keeps names with emoji or CJK', async () => {
     await open();
     for (const name of ['\u200b', '\u200b\u2060\ufeff', '\u3164', '\u3000\u200d\u3000', '\ufe0f']) {
-      await expect(createWorkspaceRecord(db, { name, kind: 'opfs' })).rejects.toMatchObject({ code: 'E_WORKSPACE_NAME_INVALID' });
+      await expect(createWorkspaceRecord(db, { name, kind: 'opfs' })).rejects.toMatchObject({
+        code: 'E_WORKSPACE_NAME_INVALID',
+      });
     }
     const kept = await createWorkspaceRecord(db, { name: '🚀 项目', kind: 'opfs' });
     await expect(renameWorkspace(db, kept.id, '\u200b')).rejects.toMatchObject({ code: 'E_WORKSPACE_NAME_INVALID' });
@@ -63,14 +75,18 @@ describe('workspace registry', () => {
     expect(workspaceNameFromFolder(`${'b'.repeat(118)}🚀x`)).toBe(`${'b'.repeat(118)}…`);
     expect(workspaceNameFromFolder(`${'c'.repeat(117)}🚀xy`)).toBe(`${'c'.repeat(117)}🚀…`);
     expect(workspaceNameFromFolder('  project  ')).toBe('project');
-    expect((await createWorkspaceRecord(db, { name: workspaceNameFromFolder('z'.repeat(255)), kind: 'opfs' })).name).toHaveLength(120);
+    expect(
+      (await createWorkspaceRecord(db, { name: workspaceNameFromFolder('z'.repeat(255)), kind: 'opfs' })).name,
+    ).toHaveLength(120);
   });
 
   it('is bounded: creating past the limit fails with E_WORKSPACE_LIMIT and stores nothing', async () => {
     expect(MAX_WORKSPACES).toBe(10_000);
     await open();
     for (let i = 0; i < 3; i++) await createWorkspaceRecord(db, { name: `w${i}`, kind: 'opfs' }, { limit: 3 });
-    await expect(createWorkspaceRecord(db, { name: 'one too many', kind: 'opfs' }, { limit: 3 })).rejects.toMatchObject({ code: 'E_WORKSPACE_LIMIT' });
+    await expect(createWorkspaceRecord(db, { name: 'one too many', kind: 'opfs' }, { limit: 3 })).rejects.toMatchObject(
+      { code: 'E_WORKSPACE_LIMIT' },
+    );
     expect(await listWorkspaces(db)).toHaveLength(3);
   });
 
@@ -81,7 +97,14 @@ describe('workspace registry', () => {
     for (const w of [a, b]) {
       await db.put('settings', { scope: `workspace:${w.id}`, version: 1, values: {}, updatedAt: 0 });
       await db.put('settings', { scope: `agent-workspace:${w.id}`, version: 1, values: {}, updatedAt: 0 });
-      await db.put('sessions', { id: `s-${w.id}`, workspaceId: w.id, title: 't', createdAt: 0, updatedAt: 0, checkpointSeq: -1 });
+      await db.put('sessions', {
+        id: `s-${w.id}`,
+        workspaceId: w.id,
+        title: 't',
+        createdAt: 0,
+        updatedAt: 0,
+        checkpointSeq: -1,
+      });
       await db.put('session_entries', { sessionId: `s-${w.id}`, seq: 0 });
       await db.put('plugin_kv', { workspaceId: w.id, pluginId: 'p', key: 'k', value: new Uint8Array() });
       await db.put('plugin_enablement', { workspaceId: w.id, pluginId: 'p', enabled: true });
@@ -92,7 +115,15 @@ describe('workspace registry', () => {
     await deleteWorkspaceRecord(db, a.id);
     expect(await getWorkspace(db, a.id)).toBeUndefined();
     expect(await db.count('settings')).toBe(2);
-    for (const store of ['sessions', 'session_entries', 'plugin_kv', 'plugin_enablement', 'memory', 'metrics', 'content'] as const) {
+    for (const store of [
+      'sessions',
+      'session_entries',
+      'plugin_kv',
+      'plugin_enablement',
+      'memory',
+      'metrics',
+      'content',
+    ] as const) {
       expect(await db.count(store), store).toBe(1);
     }
     expect(await db.get('plugin_kv', [b.id, 'p', 'k'])).toBeTruthy();

@@ -27,12 +27,17 @@ export async function getWorkspace(db: HarnessDb, id: string): Promise<Workspace
   return db.get('workspaces', id);
 }
 
-export async function createWorkspaceRecord(db: HarnessDb, input: NewWorkspace, options: RegistryOptions = {}): Promise<WorkspaceRecord> {
+export async function createWorkspaceRecord(
+  db: HarnessDb,
+  input: NewWorkspace,
+  options: RegistryOptions = {},
+): Promise<WorkspaceRecord> {
   const name = validateWorkspaceName(input.name);
   const limit = options.limit ?? MAX_WORKSPACES;
   const now = (options.now ?? Date.now)();
   const id = (options.newId ?? (() => crypto.randomUUID()))();
-  if (!isWorkspaceId(id)) throw new HarnessError('E_INTERNAL', 'A workspace id was not a UUID. Reload the page and try again.');
+  if (!isWorkspaceId(id))
+    throw new HarnessError('E_INTERNAL', 'A workspace id was not a UUID. Reload the page and try again.');
   const kind: WorkspaceKind = input.kind;
   const record: WorkspaceRecord = {
     id,
@@ -64,7 +69,12 @@ export async function createWorkspaceRecord(db: HarnessDb, input: NewWorkspace, 
   return record;
 }
 
-export async function renameWorkspace(db: HarnessDb, id: string, newName: string, options: Pick<RegistryOptions, 'now'> = {}): Promise<WorkspaceRecord> {
+export async function renameWorkspace(
+  db: HarnessDb,
+  id: string,
+  newName: string,
+  options: Pick<RegistryOptions, 'now'> = {},
+): Promise<WorkspaceRecord> {
   const name = validateWorkspaceName(newName);
   const tx = db.transaction('workspaces', 'readwrite');
   try {
@@ -84,7 +94,12 @@ export async function renameWorkspace(db: HarnessDb, id: string, newName: string
 }
 
 /** Replaces the stored folder handle and access mode (the person picked the folder again). */
-export async function updateWorkspaceGrant(db: HarnessDb, id: string, handle: FileSystemDirectoryHandle, access: WorkspaceAccess): Promise<WorkspaceRecord> {
+export async function updateWorkspaceGrant(
+  db: HarnessDb,
+  id: string,
+  handle: FileSystemDirectoryHandle,
+  access: WorkspaceAccess,
+): Promise<WorkspaceRecord> {
   const tx = db.transaction('workspaces', 'readwrite');
   const record = await tx.store.get(id);
   if (!record || record.kind !== 'folder') {
@@ -97,7 +112,14 @@ export async function updateWorkspaceGrant(db: HarnessDb, id: string, handle: Fi
   return updated;
 }
 
-const WORKSPACE_SCOPED: readonly StoreName[] = ['plugin_enablement', 'plugin_kv', 'memory', 'metrics', 'checkpoint_blobs', 'checkpoint_records'];
+const WORKSPACE_SCOPED: readonly StoreName[] = [
+  'plugin_enablement',
+  'plugin_kv',
+  'memory',
+  'metrics',
+  'checkpoint_blobs',
+  'checkpoint_records',
+];
 
 /**
  * Settings scopes that belong to one workspace, keyed `<scope>:<workspaceId>`: the general per-workspace settings
@@ -111,14 +133,19 @@ export const WORKSPACE_SETTINGS_SCOPES = ['workspace', 'agent-workspace'] as con
  * plugin enablement and KV, memory, metrics, content) in one transaction. The person's folder is never touched.
  */
 export async function deleteWorkspaceRecord(db: HarnessDb, id: string): Promise<WorkspaceRecord> {
-  const tx = db.transaction(['workspaces', 'settings', 'sessions', 'session_entries', 'content', ...WORKSPACE_SCOPED], 'readwrite');
+  const tx = db.transaction(
+    ['workspaces', 'settings', 'sessions', 'session_entries', 'content', ...WORKSPACE_SCOPED],
+    'readwrite',
+  );
   try {
     const record = await tx.objectStore('workspaces').get(id);
     if (!record) throw notFound(id);
     await tx.objectStore('workspaces').delete(id);
     for (const scope of WORKSPACE_SETTINGS_SCOPES) await tx.objectStore('settings').delete(`${scope}:${id}`);
     const sessions = tx.objectStore('sessions');
-    const sessionIds = await sessions.index('by_workspace').getAllKeys(IDBKeyRange.bound([id, -Infinity], [id, Infinity]));
+    const sessionIds = await sessions
+      .index('by_workspace')
+      .getAllKeys(IDBKeyRange.bound([id, -Infinity], [id, Infinity]));
     for (const sessionId of sessionIds) {
       await sessions.delete(sessionId);
       await tx.objectStore('session_entries').delete(IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]));
@@ -138,11 +165,19 @@ export async function deleteWorkspaceRecord(db: HarnessDb, id: string): Promise<
 }
 
 function notFound(id: string): HarnessError {
-  return new HarnessError('E_WORKSPACE_NOT_FOUND', 'This workspace no longer exists (it may have been deleted in another tab). Reload the workspace list.', { id });
+  return new HarnessError(
+    'E_WORKSPACE_NOT_FOUND',
+    'This workspace no longer exists (it may have been deleted in another tab). Reload the workspace list.',
+    { id },
+  );
 }
 
 function nameTaken(name: string): HarnessError {
-  return new HarnessError('E_WORKSPACE_NAME_TAKEN', `A workspace named “${name}” already exists. Choose another name.`, { name });
+  return new HarnessError(
+    'E_WORKSPACE_NAME_TAKEN',
+    `A workspace named “${name}” already exists. Choose another name.`,
+    { name },
+  );
 }
 
 function abortQuietly(tx: { abort(): void; done: Promise<void> }): void {

@@ -8,14 +8,32 @@ import { activeReverts, groupByTurn, keepKey } from './changes-model';
 
 let seq = 0;
 const row = (turn: number, path: string, change: ChangeRow['change'], reverted = false): ChangeRow => ({
-  seq: ++seq, turn, step: 1, tool: 'edit', callId: `c${seq}`, path, before: change === 'created' ? 'absent' : 'a', after: change === 'deleted' ? 'absent' : 'b',
-  beforeBytes: 1, afterBytes: 1, change, reverted, at: seq,
+  seq: ++seq,
+  turn,
+  step: 1,
+  tool: 'edit',
+  callId: `c${seq}`,
+  path,
+  before: change === 'created' ? 'absent' : 'a',
+  after: change === 'deleted' ? 'absent' : 'b',
+  beforeBytes: 1,
+  afterBytes: 1,
+  change,
+  reverted,
+  at: seq,
 });
 
 function session(): SessionChanges {
   seq = 0;
   return {
-    rows: [row(1, 'a.ts', 'modified'), row(1, 'gone.txt', 'created', true), row(2, 'b.ts', 'modified'), row(2, 'a.ts', 'modified'), row(2, 'new.md', 'created'), row(3, 'old.txt', 'deleted')],
+    rows: [
+      row(1, 'a.ts', 'modified'),
+      row(1, 'gone.txt', 'created', true),
+      row(2, 'b.ts', 'modified'),
+      row(2, 'a.ts', 'modified'),
+      row(2, 'new.md', 'created'),
+      row(3, 'old.txt', 'deleted'),
+    ],
     reverts: [
       { group: 'g1', tool: 'revert', turn: 1, paths: ['gone.txt'], active: true, at: 10 },
       { group: 'g2', tool: 'revert', turn: 2, paths: ['b.ts'], active: false, at: 11 },

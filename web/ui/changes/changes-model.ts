@@ -36,7 +36,16 @@ export function groupByTurn(changes: SessionChanges): TurnGroup[] {
     live.add(f.path);
     const turns = [...f.turns].sort((x, y) => x - y);
     const first = turns[0] ?? 0;
-    add(first, { path: f.path, change: f.change, added: f.added, removed: f.removed, changedSince: f.changedSince, reverted: false, otherTurns: turns.slice(1), revert: { kind: 'file', path: f.path, turn: first } });
+    add(first, {
+      path: f.path,
+      change: f.change,
+      added: f.added,
+      removed: f.removed,
+      changedSince: f.changedSince,
+      reverted: false,
+      otherTurns: turns.slice(1),
+      revert: { kind: 'file', path: f.path, turn: first },
+    });
   }
   // Reverted files: the last write of each path without a live one.
   const lastWrite = new Map<string, SessionChanges['rows'][number]>();
@@ -49,7 +58,16 @@ export function groupByTurn(changes: SessionChanges): TurnGroup[] {
   for (const [path, row] of lastWrite) {
     const first = firstWrite.get(path)!;
     const change = first.change === 'created' ? 'created' : row.change === 'deleted' ? 'deleted' : 'modified';
-    add(row.turn, { path, change, added: null, removed: null, changedSince: false, reverted: true, otherTurns: [], revert: null });
+    add(row.turn, {
+      path,
+      change,
+      added: null,
+      removed: null,
+      changedSince: false,
+      reverted: true,
+      otherTurns: [],
+      revert: null,
+    });
   }
   return [...groups.entries()].sort(([a], [b]) => b - a).map(([turn, files]) => ({ turn, files }));
 }

@@ -36,14 +36,19 @@ export default function ChangesPanel(props: ChangesPanelProps) {
   createEffect(
     on(props.sessionId, (id) => {
       setKept({ files: [], hunks: [] });
-      if (id) void readKept(props.db, props.workspaceId, id).then((marks) => props.sessionId() === id && setKept(marks));
+      if (id)
+        void readKept(props.db, props.workspaceId, id).then((marks) => props.sessionId() === id && setKept(marks));
     }),
   );
   const [reviewing, setReviewing] = createSignal<string | null>(null);
   const [conflict, setConflict] = createSignal<{ op: RevertOp; conflict: Conflict } | null>(null);
   const [notice, setNotice] = createSignal<{ group: string; paths: string[] } | null>(null);
   const [problem, setProblem] = createSignal<string | null>(null);
-  createEffect(on(props.sessionId, () => (setNotice(null), setProblem(null), setReviewing(null), setConflict(null)), { defer: true }));
+  createEffect(
+    on(props.sessionId, () => (setNotice(null), setProblem(null), setReviewing(null), setConflict(null)), {
+      defer: true,
+    }),
+  );
 
   const current = () => changes.latest ?? null;
   const groups = createMemo(() => (current() ? groupByTurn(current()!) : []));
@@ -98,7 +103,12 @@ export default function ChangesPanel(props: ChangesPanelProps) {
           </span>
         }
       >
-        <button type="button" class="changes-file-main" aria-label={t('changes.open', { path: file.path })} onClick={() => setReviewing(file.path)}>
+        <button
+          type="button"
+          class="changes-file-main"
+          aria-label={t('changes.open', { path: file.path })}
+          onClick={() => setReviewing(file.path)}
+        >
           <span class="changes-path" title={file.path}>
             {file.path}
           </span>
@@ -134,8 +144,17 @@ export default function ChangesPanel(props: ChangesPanelProps) {
       <Show when={notice()}>
         {(n) => (
           <div class="changes-notice" role="status">
-            <span>{n().paths.length === 1 ? t('changes.noticeOne', { path: n().paths[0]! }) : t('changes.notice', { count: n().paths.length })}</span>
-            <button type="button" class="link-button" disabled={!props.idle()} onClick={() => void run({ kind: 'undo', group: n().group })}>
+            <span>
+              {n().paths.length === 1
+                ? t('changes.noticeOne', { path: n().paths[0]! })
+                : t('changes.notice', { count: n().paths.length })}
+            </span>
+            <button
+              type="button"
+              class="link-button"
+              disabled={!props.idle()}
+              onClick={() => void run({ kind: 'undo', group: n().group })}
+            >
               {t('changes.redo')}
             </button>
             <button type="button" class="link-button" onClick={() => setNotice(null)}>
@@ -168,7 +187,10 @@ export default function ChangesPanel(props: ChangesPanelProps) {
               {(group) => (
                 <section class="changes-turn" aria-label={t('changes.turn', { turn: group.turn })}>
                   <h3 class="changes-turn-title">
-                    {t('changes.turn', { turn: group.turn })} · {group.files.length === 1 ? t('changes.oneFile') : t('changes.files', { count: group.files.length })}
+                    {t('changes.turn', { turn: group.turn })} ·{' '}
+                    {group.files.length === 1
+                      ? t('changes.oneFile')
+                      : t('changes.files', { count: group.files.length })}
                   </h3>
                   <ul class="changes-files">
                     <For each={group.files.filter((f) => f.reverted || !fileKept(f.path))}>{fileRow}</For>
@@ -198,9 +220,16 @@ export default function ChangesPanel(props: ChangesPanelProps) {
                   {(r) => (
                     <li class="changes-file">
                       <span class="changes-file-main changes-revert-text">
-                        {revertedPaths(r).length === 1 ? t('changes.revertOfOne', { path: revertedPaths(r)[0]!, turn: r.turn }) : t('changes.revertOf', { count: revertedPaths(r).length, turn: r.turn })}
+                        {revertedPaths(r).length === 1
+                          ? t('changes.revertOfOne', { path: revertedPaths(r)[0]!, turn: r.turn })
+                          : t('changes.revertOf', { count: revertedPaths(r).length, turn: r.turn })}
                       </span>
-                      <button type="button" class="button small" disabled={!props.idle()} onClick={() => void run({ kind: 'undo', group: r.group })}>
+                      <button
+                        type="button"
+                        class="button small"
+                        disabled={!props.idle()}
+                        onClick={() => void run({ kind: 'undo', group: r.group })}
+                      >
                         {t('changes.undoRevert')}
                       </button>
                     </li>
@@ -213,7 +242,10 @@ export default function ChangesPanel(props: ChangesPanelProps) {
       </Show>
       <Show when={reviewing()}>
         {(path) => {
-          const file = () => groups().flatMap((g) => g.files).find((f) => f.path === path() && !f.reverted);
+          const file = () =>
+            groups()
+              .flatMap((g) => g.files)
+              .find((f) => f.path === path() && !f.reverted);
           return (
             <ReviewDialog
               t={t}
@@ -233,7 +265,15 @@ export default function ChangesPanel(props: ChangesPanelProps) {
         }}
       </Show>
       <Show when={conflict()}>
-        {(c) => <ConflictDialog t={t} undo={props.undo} conflict={c().conflict} onKeepMine={() => setConflict(null)} onRevertAnyway={() => void run(c().op, true)} />}
+        {(c) => (
+          <ConflictDialog
+            t={t}
+            undo={props.undo}
+            conflict={c().conflict}
+            onKeepMine={() => setConflict(null)}
+            onRevertAnyway={() => void run(c().op, true)}
+          />
+        )}
       </Show>
     </section>
   );

@@ -14,7 +14,13 @@ export interface Conflict {
   paths: string[];
 }
 
-export function ConflictDialog(props: { t: Translate; undo: UndoActions; conflict: Conflict; onKeepMine: () => void; onRevertAnyway: () => void }) {
+export function ConflictDialog(props: {
+  t: Translate;
+  undo: UndoActions;
+  conflict: Conflict;
+  onKeepMine: () => void;
+  onRevertAnyway: () => void;
+}) {
   const t = props.t;
   const first = () => props.conflict.paths[0]!;
   const others = () => props.conflict.paths.slice(1);
@@ -25,7 +31,13 @@ export function ConflictDialog(props: { t: Translate; undo: UndoActions; conflic
 
   async function mount(el: HTMLDivElement, v: FileVersions) {
     try {
-      view = await mountMergeView(el, { a: v.after, b: v.current, path: v.path, mode: diffMode(), unchangedLines: t('changes.unchangedLines') });
+      view = await mountMergeView(el, {
+        a: v.after,
+        b: v.current,
+        path: v.path,
+        mode: diffMode(),
+        unchangedLines: t('changes.unchangedLines'),
+      });
     } catch {
       setFailed(true);
     }
@@ -61,7 +73,9 @@ export function ConflictDialog(props: { t: Translate; undo: UndoActions; conflic
             <Show when={v().current === null && !v().unavailable}>
               <p class="review-note">{t('changes.conflictNowGone')}</p>
             </Show>
-            <Show when={v().unavailable}>{(why) => <p class="review-note">{t(`changes.unavailable.${why()}`)}</p>}</Show>
+            <Show when={v().unavailable}>
+              {(why) => <p class="review-note">{t(`changes.unavailable.${why()}`)}</p>}
+            </Show>
             <Show when={!v().unavailable}>
               <div class="review-merge conflict-merge" ref={(el) => void mount(el, v())} />
             </Show>

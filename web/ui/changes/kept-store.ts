@@ -11,7 +11,8 @@ export interface KeptMarks {
   hunks: string[];
 }
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.length <= 4096) : []);
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.length <= 4096) : [];
 
 export async function readKept(db: HarnessDb, workspaceId: string, session: string): Promise<KeptMarks> {
   // Stored data is read back strictly: anything else than lists of strings counts as nothing kept.
@@ -20,5 +21,12 @@ export async function readKept(db: HarnessDb, workspaceId: string, session: stri
 }
 
 export async function saveKept(db: HarnessDb, workspaceId: string, session: string, marks: KeptMarks): Promise<void> {
-  await db.put('metrics', { workspaceId, name: name(session), files: marks.files.slice(-MAX_KEYS), hunks: marks.hunks.slice(-MAX_KEYS) }).catch(() => undefined);
+  await db
+    .put('metrics', {
+      workspaceId,
+      name: name(session),
+      files: marks.files.slice(-MAX_KEYS),
+      hunks: marks.hunks.slice(-MAX_KEYS),
+    })
+    .catch(() => undefined);
 }

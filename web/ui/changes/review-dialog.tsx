@@ -67,7 +67,12 @@ export function ReviewDialog(props: {
         revertChunk: (_hunk, content) => void revertHunk(v, content),
         keepChunk: (hunk) => (props.onKeepHunk(hunk.key), view?.refresh()),
         isKept: props.isHunkKept,
-        labels: { revert: t('changes.revertHunk'), keep: t('changes.keepHunk'), kept: t('changes.keptHunk'), hunk: (index, count) => t('changes.hunk', { index: index + 1, count }) },
+        labels: {
+          revert: t('changes.revertHunk'),
+          keep: t('changes.keepHunk'),
+          kept: t('changes.keptHunk'),
+          hunk: (index, count) => t('changes.hunk', { index: index + 1, count }),
+        },
         unchangedLines: t('changes.unchangedLines'),
       });
       if (n !== mounting) handle.destroy();
@@ -77,7 +82,12 @@ export function ReviewDialog(props: {
     }
   }
 
-  createEffect(on(() => versions.latest, (v) => v && void mount(v)));
+  createEffect(
+    on(
+      () => versions.latest,
+      (v) => v && void mount(v),
+    ),
+  );
   onCleanup(() => {
     mounting++;
     view?.destroy();
@@ -90,14 +100,29 @@ export function ReviewDialog(props: {
 
   const v = () => versions.latest;
   return (
-    <Dialog title={t('changes.review', { path: props.path })} onClose={props.onClose} closeLabel={t('changes.close')} wide>
+    <Dialog
+      title={t('changes.review', { path: props.path })}
+      onClose={props.onClose}
+      closeLabel={t('changes.close')}
+      wide
+    >
       <div class="review">
         <div class="review-toolbar">
           <div class="segmented" role="group" aria-label={t('changes.layout')}>
-            <button type="button" class="segment" aria-pressed={diffMode() === 'side-by-side'} onClick={() => choose('side-by-side')}>
+            <button
+              type="button"
+              class="segment"
+              aria-pressed={diffMode() === 'side-by-side'}
+              onClick={() => choose('side-by-side')}
+            >
               {t('changes.sideBySide')}
             </button>
-            <button type="button" class="segment" aria-pressed={diffMode() === 'inline'} onClick={() => choose('inline')}>
+            <button
+              type="button"
+              class="segment"
+              aria-pressed={diffMode() === 'inline'}
+              onClick={() => choose('inline')}
+            >
               {t('changes.inline')}
             </button>
           </div>
@@ -107,7 +132,12 @@ export function ReviewDialog(props: {
               {t('changes.keepFile')}
             </button>
           </Show>
-          <button type="button" class="button small danger-outline" disabled={busy()} onClick={() => props.onRevertFile()}>
+          <button
+            type="button"
+            class="button small danger-outline"
+            disabled={busy()}
+            onClick={() => props.onRevertFile()}
+          >
             {t('changes.revertFile')}
           </button>
         </div>

@@ -3,7 +3,8 @@
 export const changesEn = {
   'changes.tab': 'Changes',
   'changes.title': 'Changes in this session',
-  'changes.none': 'The agent has not changed any file in this session yet. Files it writes show here, with their diff and a way back.',
+  'changes.none':
+    'The agent has not changed any file in this session yet. Files it writes show here, with their diff and a way back.',
   'changes.noSession': 'Open a session to see the files it changed.',
   'changes.loading': 'Reading the changes…',
   'changes.turn': 'Turn {turn}',
@@ -42,12 +43,14 @@ export const changesEn = {
   'changes.loadingDiff': 'Loading the diff…',
   'changes.unavailable.binary': 'This file is not text, so there is no diff to show. You can still revert it.',
   'changes.unavailable.too-large': 'This file is too large to show a diff (over 2 MiB). You can still revert it.',
-  'changes.unavailable.missing': 'An earlier version of this file is no longer stored (older undo records were pruned to stay under the storage cap), so its diff cannot be shown.',
+  'changes.unavailable.missing':
+    'An earlier version of this file is no longer stored (older undo records were pruned to stay under the storage cap), so its diff cannot be shown.',
   'changes.mergeFailed': 'The diff viewer could not be loaded. Reload the page to try again.',
   'changes.createdNote': 'The agent created this file; reverting it deletes it.',
   'changes.deletedNote': 'The agent deleted this file; reverting it puts it back.',
   'changes.conflictTitle': 'You changed {path} since the agent did',
-  'changes.conflictBody': 'Reverting would replace your edits with the version from before the session. Below: what the agent left (left) against what is there now (right).',
+  'changes.conflictBody':
+    'Reverting would replace your edits with the version from before the session. Below: what the agent left (left) against what is there now (right).',
   'changes.conflictMore': '{count} other files also changed since: {paths}.',
   'changes.conflictBefore': 'Before the session, the file did not exist; reverting deletes it.',
   'changes.conflictNowGone': 'The file is gone now (you or another program deleted it).',
@@ -98,7 +101,8 @@ export const changesZh: Record<keyof typeof changesEn, string> = {
   'changes.loadingDiff': '正在加载差异…',
   'changes.unavailable.binary': '这个文件不是文本，无法显示差异。仍然可以撤销它。',
   'changes.unavailable.too-large': '这个文件太大（超过 2 MiB），无法显示差异。仍然可以撤销它。',
-  'changes.unavailable.missing': '这个文件较早的版本已不再保存（为了不超出存储上限，较旧的撤销记录已被清理），因此无法显示差异。',
+  'changes.unavailable.missing':
+    '这个文件较早的版本已不再保存（为了不超出存储上限，较旧的撤销记录已被清理），因此无法显示差异。',
   'changes.mergeFailed': '差异查看器加载失败。请刷新页面后重试。',
   'changes.createdNote': '这个文件是智能体新建的；撤销会删除它。',
   'changes.deletedNote': '这个文件被智能体删除了；撤销会把它恢复。',

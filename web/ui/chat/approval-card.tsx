@@ -26,7 +26,10 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
   const alwaysAsk = () => write()?.alwaysAsk ?? req().prepared?.alwaysAsk;
   const target = () => (write() ? { path: write()!.path, raw: write()!.rawPath } : req().prepared?.target);
   // A call that names a path but prepared no target (a plugin or bridge tool): the path as the workspace reads it.
-  const pathArg = () => (!write() && !req().prepared?.target && typeof req().arguments.path === 'string' ? (req().arguments.path as string) : undefined);
+  const pathArg = () =>
+    !write() && !req().prepared?.target && typeof req().arguments.path === 'string'
+      ? (req().arguments.path as string)
+      : undefined;
   const [reason, setReason] = createSignal('');
   /** The person's edit of the proposed content (null: none, or the same as proposed). */
   const [mine, setMine] = createSignal<string | null>(null);
@@ -40,7 +43,16 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
     const request = props.pending.request;
     const path = request.prepared?.target?.path ?? '';
     // With the person's version, the tool card keeps the diff of what is written, not of the agent's proposal.
-    const shown = content !== null && r && request.prepared ? { ...request, prepared: { ...request.prepared, detail: unifiedDiff(r.before ?? '', content, r.before === null ? null : path, path) } } : request;
+    const shown =
+      content !== null && r && request.prepared
+        ? {
+            ...request,
+            prepared: {
+              ...request.prepared,
+              detail: unifiedDiff(r.before ?? '', content, r.before === null ? null : path, path),
+            },
+          }
+        : request;
     rememberApproval(shown, props.pending.write !== undefined);
     props.pending.answer('allow', always, undefined, content ?? undefined);
   };
@@ -52,10 +64,33 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
     if (!isTyping(document.activeElement)) allow?.focus({ preventScroll: false });
   });
   return (
-    <section class="approval-card" role="group" aria-labelledby={id} data-call-id={req().callId} data-kind={write() ? 'write' : 'call'} data-path={target()?.path} data-always-ask={alwaysAsk()?.reason}>
-      <h3 id={id}>{write() ? ct('writeTitle', { plugin: write()!.pluginId, path: shownWritePath(write()!.rawPath ?? write()!.path, write()!.path) }) : ct('approvalTitle', { name: req().name })}</h3>
-      <Show when={!write() && req().prepared?.summary}>{(summary) => <p class="approval-summary">{summaryText(summary(), ct)}</p>}</Show>
-      <Show when={pathArg()}>{(raw) => <p class="approval-summary" data-testid="call-path">{ct('write.callPath', { path: shownPathArgument(raw()) })}</p>}</Show>
+    <section
+      class="approval-card"
+      role="group"
+      aria-labelledby={id}
+      data-call-id={req().callId}
+      data-kind={write() ? 'write' : 'call'}
+      data-path={target()?.path}
+      data-always-ask={alwaysAsk()?.reason}
+    >
+      <h3 id={id}>
+        {write()
+          ? ct('writeTitle', {
+              plugin: write()!.pluginId,
+              path: shownWritePath(write()!.rawPath ?? write()!.path, write()!.path),
+            })
+          : ct('approvalTitle', { name: req().name })}
+      </h3>
+      <Show when={!write() && req().prepared?.summary}>
+        {(summary) => <p class="approval-summary">{summaryText(summary(), ct)}</p>}
+      </Show>
+      <Show when={pathArg()}>
+        {(raw) => (
+          <p class="approval-summary" data-testid="call-path">
+            {ct('write.callPath', { path: shownPathArgument(raw()) })}
+          </p>
+        )}
+      </Show>
       <Show when={alwaysAsk()}>
         {(ask) => (
           <p class="approval-summary approval-why" data-testid="ask-reason">
@@ -66,10 +101,21 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
       <Show when={write() && !write()!.exists}>
         <p class="approval-summary">{ct('writeNew')}</p>
       </Show>
-      <Show when={req().prepared?.detail} fallback={<pre class="code">{write() ? ct('writeNoChange') : prettyArgs(JSON.stringify(req().arguments))}</pre>}>
+      <Show
+        when={req().prepared?.detail}
+        fallback={<pre class="code">{write() ? ct('writeNoChange') : prettyArgs(JSON.stringify(req().arguments))}</pre>}
+      >
         {(detail) => (
           <Show when={review()} fallback={<DiffView diff={detail()} label={ct('diff')} />}>
-            {(r) => <ApprovalReview review={r()} path={target()?.path ?? ''} ct={ct} diff={<DiffView diff={detail()} label={ct('diff')} />} onContent={setMine} />}
+            {(r) => (
+              <ApprovalReview
+                review={r()}
+                path={target()?.path ?? ''}
+                ct={ct}
+                diff={<DiffView diff={detail()} label={ct('diff')} />}
+                onContent={setMine}
+              />
+            )}
           </Show>
         )}
       </Show>
@@ -84,8 +130,15 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
           {(o) => {
             const where = o().where;
             return (
-              <button type="button" class="button ghost small" title={ct('rule.allowInHint')} onClick={() => allowWith(o().rule)}>
-                {'folder' in where ? ct('rule.allowIn', { name: req().name, folder: where.folder }) : ct('rule.allowOn', { name: req().name, path: where.path })}
+              <button
+                type="button"
+                class="button ghost small"
+                title={ct('rule.allowInHint')}
+                onClick={() => allowWith(o().rule)}
+              >
+                {'folder' in where
+                  ? ct('rule.allowIn', { name: req().name, folder: where.folder })
+                  : ct('rule.allowOn', { name: req().name, path: where.path })}
               </button>
             );
           }}
@@ -125,5 +178,8 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
 function isTyping(element: Element | null): boolean {
   if (!element) return false;
   if (element instanceof HTMLTextAreaElement || (element as HTMLElement).isContentEditable) return true;
-  return element instanceof HTMLInputElement && !['button', 'checkbox', 'radio', 'submit', 'reset', 'range', 'color', 'file'].includes(element.type);
+  return (
+    element instanceof HTMLInputElement &&
+    !['button', 'checkbox', 'radio', 'submit', 'reset', 'range', 'color', 'file'].includes(element.type)
+  );
 }

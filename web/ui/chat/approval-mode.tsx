@@ -4,9 +4,14 @@
 import type { ApprovalMode } from '../../core/page';
 import type { ChatTranslate } from './chat-i18n';
 
-export function ApprovalModeControl(props: { mode: ApprovalMode; onChange: (mode: ApprovalMode) => void; ct: ChatTranslate }) {
+export function ApprovalModeControl(props: {
+  mode: ApprovalMode;
+  onChange: (mode: ApprovalMode) => void;
+  ct: ChatTranslate;
+}) {
   const ct = props.ct;
-  const title = () => (props.mode === 'yolo' ? ct('yoloWarning') : props.mode === 'auto' ? ct('autoWarning') : ct('modeAsk'));
+  const title = () =>
+    props.mode === 'yolo' ? ct('yoloWarning') : props.mode === 'auto' ? ct('autoWarning') : ct('modeAsk');
   return (
     <select
       class="composer-chip approval-chip"

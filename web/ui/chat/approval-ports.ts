@@ -61,7 +61,12 @@ export function approvalPorts(options: {
           name: write.tool,
           arguments: { path: write.path },
           external: true,
-          prepared: { summary: write.path, detail: write.diff, target: { path: write.path, ...(write.rawPath !== undefined ? { raw: write.rawPath } : {}) }, ...(write.alwaysAsk ? { alwaysAsk: write.alwaysAsk } : {}) },
+          prepared: {
+            summary: write.path,
+            detail: write.diff,
+            target: { path: write.path, ...(write.rawPath !== undefined ? { raw: write.rawPath } : {}) },
+            ...(write.alwaysAsk ? { alwaysAsk: write.alwaysAsk } : {}),
+          },
         },
         write,
         answer(decision) {

@@ -16,7 +16,8 @@ const VIEWS: Array<{ view: View; label: ChatKey }> = [
 ];
 
 /** Side by side needs room for two columns of code; a phone gets the inline view. */
-const roomyMode = (): MergeMode => (typeof matchMedia === 'function' && matchMedia('(max-width: 640px)').matches ? 'inline' : 'side-by-side');
+const roomyMode = (): MergeMode =>
+  typeof matchMedia === 'function' && matchMedia('(max-width: 640px)').matches ? 'inline' : 'side-by-side';
 
 export function ApprovalReview(props: {
   review: { before: string | null; after: string };

@@ -6,14 +6,18 @@ import type { AskReason } from '../../core/contracts';
 export const askReasonEn = {
   'write.askAlways': 'Always asked, even in auto mode: {reason}.',
   'write.callPath': 'Path: {path}',
-  'write.askReason.vscode': 'opening this folder in VS Code applies settings and tasks from this file, which can run programs',
-  'write.askReason.idea': 'opening this folder in a JetBrains IDE applies run configurations and settings from this file, which can run programs',
+  'write.askReason.vscode':
+    'opening this folder in VS Code applies settings and tasks from this file, which can run programs',
+  'write.askReason.idea':
+    'opening this folder in a JetBrains IDE applies run configurations and settings from this file, which can run programs',
   'write.askReason.devcontainer': 'opening this folder in a dev container runs the commands this file names',
   'write.askReason.envrc': 'direnv runs this file as a shell script when a terminal enters the folder',
   'write.askReason.git-hooks': 'git hook managers run the commands in this file on commit or push',
   'write.askReason.ci': 'CI runs the commands in this file, with the repository’s secrets, when it is pushed',
-  'write.askReason.git-files': 'git reads this file on checkout and diff: it can name filters and submodule URLs that run or fetch code',
-  'write.askReason.package-manager': 'npm and yarn read this file on every command: it can change the registry or the shell that runs scripts',
+  'write.askReason.git-files':
+    'git reads this file on checkout and diff: it can name filters and submodule URLs that run or fetch code',
+  'write.askReason.package-manager':
+    'npm and yarn read this file on every command: it can change the registry or the shell that runs scripts',
 } as const satisfies Record<'write.askAlways' | 'write.callPath' | `write.askReason.${AskReason}`, string>;
 
 export const askReasonZh: Record<keyof typeof askReasonEn, string> = {

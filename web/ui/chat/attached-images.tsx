@@ -11,7 +11,13 @@ export function AttachedImages(props: { images: Attached[]; onRemove: (id: numbe
         {(img, i) => (
           <li class="composer-image">
             <img src={img.url} alt={ct('c.imageAlt', { n: i() + 1 })} title={img.name} />
-            <button type="button" class="composer-image-remove" aria-label={ct('c.removeImage')} title={img.name} onClick={() => props.onRemove(img.id)}>
+            <button
+              type="button"
+              class="composer-image-remove"
+              aria-label={ct('c.removeImage')}
+              title={img.name}
+              onClick={() => props.onRemove(img.id)}
+            >
               <svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
                 <path d="M6 6l12 12M18 6L6 18" />
               </svg>

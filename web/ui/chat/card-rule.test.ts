@@ -14,13 +14,29 @@ const request = (name: string, path: string | undefined, extra: Partial<Approval
 
 describe('the rule an approval card offers', () => {
   it('allows the tool in the target file’s folder, with glob characters of the folder matched literally', () => {
-    expect(cardRule(request('edit', 'src/app/main.ts'))).toEqual({ rule: { decision: 'allow', tool: 'edit', path: 'src/app/**' }, where: { folder: 'src/app/' } });
+    expect(cardRule(request('edit', 'src/app/main.ts'))).toEqual({
+      rule: { decision: 'allow', tool: 'edit', path: 'src/app/**' },
+      where: { folder: 'src/app/' },
+    });
     expect(cardRule(request('write', 'docs/[draft]*/a.md'))?.rule.path).toBe('docs/\\[draft\\]\\*/**');
-    expect(cardRule(request('edit', 'package.json'))).toEqual({ rule: { decision: 'allow', tool: 'edit', path: 'package.json' }, where: { path: 'package.json' } });
+    expect(cardRule(request('edit', 'package.json'))).toEqual({
+      rule: { decision: 'allow', tool: 'edit', path: 'package.json' },
+      where: { path: 'package.json' },
+    });
   });
 
   it('offers nothing for a file that always asks, an external tool or a tool without a target', () => {
-    expect(cardRule(request('edit', '.vscode/settings.json', { prepared: { summary: 'x', target: { path: '.vscode/settings.json' }, alwaysAsk: { reason: 'vscode', text: 'VS Code runs it' } } }))).toBeNull();
+    expect(
+      cardRule(
+        request('edit', '.vscode/settings.json', {
+          prepared: {
+            summary: 'x',
+            target: { path: '.vscode/settings.json' },
+            alwaysAsk: { reason: 'vscode', text: 'VS Code runs it' },
+          },
+        }),
+      ),
+    ).toBeNull();
     expect(cardRule(request('edit', 'src/a.ts', { external: true }))).toBeNull();
     expect(cardRule(request('search', undefined))).toBeNull();
   });
@@ -32,6 +48,16 @@ describe('the rule an approval card offers', () => {
     expect(memory.allows(request('edit', 'src/app/deep/b.ts'))).toBe(true);
     expect(memory.allows(request('edit', 'src/other.ts'))).toBe(false);
     expect(memory.allows(request('write', 'src/app/b.ts'))).toBe(false);
-    expect(memory.allows(request('edit', 'src/app/.envrc', { prepared: { summary: 'x', target: { path: 'src/app/.envrc' }, alwaysAsk: { reason: 'envrc', text: 'direnv runs it' } } }))).toBe(false);
+    expect(
+      memory.allows(
+        request('edit', 'src/app/.envrc', {
+          prepared: {
+            summary: 'x',
+            target: { path: 'src/app/.envrc' },
+            alwaysAsk: { reason: 'envrc', text: 'direnv runs it' },
+          },
+        }),
+      ),
+    ).toBe(false);
   });
 });

@@ -19,7 +19,10 @@ export function cardRule(request: ApprovalRequest): CardRule | null {
   const cut = path.lastIndexOf('/');
   if (cut < 0) return { rule: { decision: 'allow', tool: request.name, path: literal(path) }, where: { path } };
   const folder = path.slice(0, cut);
-  return { rule: { decision: 'allow', tool: request.name, path: `${literal(folder)}/**` }, where: { folder: `${folder}/` } };
+  return {
+    rule: { decision: 'allow', tool: request.name, path: `${literal(folder)}/**` },
+    where: { folder: `${folder}/` },
+  };
 }
 
 /** Rules added from cards while this page is open: they cover later calls of the turn already running. */
@@ -33,7 +36,12 @@ export function cardRuleMemory() {
     },
     allows(request: ApprovalRequest): boolean {
       if (request.prepared?.alwaysAsk) return false;
-      const tool = { schema: { name: request.name, description: '', parameters: {} }, approval: 'ask' as const, external: request.external, execute: async () => ({ output: '' }) };
+      const tool = {
+        schema: { name: request.name, description: '', parameters: {} },
+        approval: 'ask' as const,
+        external: request.external,
+        execute: async () => ({ output: '' }),
+      };
       return set.decide(tool, request.prepared?.target)?.decision === 'allow';
     },
   };

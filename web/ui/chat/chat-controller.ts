@@ -6,7 +6,13 @@ import { batch, createSignal, onCleanup } from 'solid-js';
 import type { ContentPart, ErrorData, Message } from '../../core/contracts';
 import type { AgentEvent, TurnResult } from '../../core/page';
 import { addApprovalRule, type TurnJournal } from '../../core/page';
-import { onSessionRole, remoteAgent, type RemoteAgent, type RemoteTurn, type SessionRole } from '../../core/agent-worker';
+import {
+  onSessionRole,
+  remoteAgent,
+  type RemoteAgent,
+  type RemoteTurn,
+  type SessionRole,
+} from '../../core/agent-worker';
 import { HarnessError } from '../../core/contracts';
 import { forkSession, recoverSession, type HarnessDb, type RecoveredSession } from '../../core/page';
 import { approvalPorts } from './approval-ports';
@@ -87,10 +93,13 @@ export interface ChatController {
 
 const CONTINUE_PROMPT = 'Continue from where you stopped.';
 
-const textOf = (content: string | ContentPart[]) => (typeof content === 'string' ? content : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n'));
-const imagesOf = (content: string | ContentPart[]) => (typeof content === 'string' ? [] : content.flatMap((p) => (p.type === 'image_url' ? [p.image_url.url] : [])));
+const textOf = (content: string | ContentPart[]) =>
+  typeof content === 'string' ? content : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+const imagesOf = (content: string | ContentPart[]) =>
+  typeof content === 'string' ? [] : content.flatMap((p) => (p.type === 'image_url' ? [p.image_url.url] : []));
 /** A prompt the person typed (not a context injection, tool images or a batch error the loop added). */
-const isPrompt = (m: Message | undefined): m is Message & { role: 'user' } => m?.role === 'user' && m._meta === undefined;
+const isPrompt = (m: Message | undefined): m is Message & { role: 'user' } =>
+  m?.role === 'user' && m._meta === undefined;
 
 export function createChatController(options: {
   db: HarnessDb;
@@ -127,10 +136,17 @@ export function createChatController(options: {
     sessionId,
     setApprovals,
     saveRule: async (rule) => void (await addApprovalRule(options.db, options.workspaceId, rule)),
-    onRuleError: (error) => setWarnings((w) => [...w, { code: error.code ?? 'E_SETTINGS_FAILED', message: error.message ?? String(error) }]),
+    onRuleError: (error) =>
+      setWarnings((w) => [...w, { code: error.code ?? 'E_SETTINGS_FAILED', message: error.message ?? String(error) }]),
   });
   const agent = options.agent ?? remoteAgent({ db: options.db, workspaceId: options.workspaceId, ...ports });
-  const undo = undoActions({ agent, sessionId, busy: () => live() !== null, reload: (id) => reload(id), ...(options.onFilesChanged ? { onFilesChanged: options.onFilesChanged } : {}) });
+  const undo = undoActions({
+    agent,
+    sessionId,
+    busy: () => live() !== null,
+    reload: (id) => reload(id),
+    ...(options.onFilesChanged ? { onFilesChanged: options.onFilesChanged } : {}),
+  });
 
   const setLiveShared = (next: LiveTurn | null | ((l: LiveTurn | null) => LiveTurn | null)) => {
     const value = setLive(next as LiveTurn | null);
@@ -148,7 +164,10 @@ export function createChatController(options: {
     }
     let loaded, journal;
     try {
-      [loaded, journal] = await Promise.all([agent.store.load(id), controller || role() === 'reader' ? Promise.resolve(null) : agent.interrupted(id)]);
+      [loaded, journal] = await Promise.all([
+        agent.store.load(id),
+        controller || role() === 'reader' ? Promise.resolve(null) : agent.interrupted(id),
+      ]);
     } catch (error) {
       // A damaged session is shown with its error and the way to recover its intact part, not only a toast.
       const data = error as ErrorData;
@@ -156,7 +175,10 @@ export function createChatController(options: {
       batch(() => {
         setMessages([]);
         setInterrupted(null);
-        setDamaged({ sessionId: id, error: { code: data.code, message: data.message, ...(data.data !== undefined ? { data: data.data } : {}) } });
+        setDamaged({
+          sessionId: id,
+          error: { code: data.code, message: data.message, ...(data.data !== undefined ? { data: data.data } : {}) },
+        });
       });
       return;
     }
@@ -227,7 +249,10 @@ export function createChatController(options: {
         break;
       case 'compaction-failed':
         // Said in the chat as a failed compaction whatever its code (a provider error too); nothing changed.
-        setWarnings((w) => [...w, { ...event.error, data: { ...(event.error.data as object | undefined), compaction_failed: true } }]);
+        setWarnings((w) => [
+          ...w,
+          { ...event.error, data: { ...(event.error.data as object | undefined), compaction_failed: true } },
+        ]);
         break;
       default:
         break;
@@ -244,13 +269,22 @@ export function createChatController(options: {
       setNotice(null);
       setWarnings([]);
       setInterrupted(null);
-      setLiveShared(turn.compact ? { ...emptyLive(''), saved: true, compacting: turn.compact } : emptyLive(prompt, imagesOf(content)));
+      setLiveShared(
+        turn.compact
+          ? { ...emptyLive(''), saved: true, compacting: turn.compact }
+          : emptyLive(prompt, imagesOf(content)),
+      );
     });
     let sid = turn.sessionId;
     let saved = false;
     const chosen = model();
     try {
-      const started = await agent.startTurn({ ...turn, content, signal: controller.signal, ...(chosen ? { model: chosen } : {}) });
+      const started = await agent.startTurn({
+        ...turn,
+        content,
+        signal: controller.signal,
+        ...(chosen ? { model: chosen } : {}),
+      });
       sid = started.session.id;
       // The turn holds the session's lock; claiming it as the open session also makes this tab follow it after a
       // take-over (and write it again when the other tab lets go).
@@ -278,8 +312,17 @@ export function createChatController(options: {
         setMessages(loaded.messages);
         setLiveShared(null);
         if (result.stopReason === 'aborted') setNotice(options.stoppedText());
-        else if (result.error) setFailure({ error: result.error, stopReason: result.stopReason, prompt, saved, before, sessionId: sid! });
-        else if (result.stopReason !== 'stop') setFailure({ error: { code: `STOP_${result.stopReason.toUpperCase()}`, message: '' }, stopReason: result.stopReason, prompt, saved, before, sessionId: sid! });
+        else if (result.error)
+          setFailure({ error: result.error, stopReason: result.stopReason, prompt, saved, before, sessionId: sid! });
+        else if (result.stopReason !== 'stop')
+          setFailure({
+            error: { code: `STOP_${result.stopReason.toUpperCase()}`, message: '' },
+            stopReason: result.stopReason,
+            prompt,
+            saved,
+            before,
+            sessionId: sid!,
+          });
       });
       channel?.post({ type: 'saved' });
       options.onSession(sid);
@@ -289,7 +332,14 @@ export function createChatController(options: {
       const data = error as ErrorData;
       batch(() => {
         setLiveShared(null);
-        setFailure({ error: { code: data.code ?? 'E_TURN_FAILED', message: data.message ?? String(error) }, stopReason: 'error', prompt, saved, before, sessionId: sid ?? '' });
+        setFailure({
+          error: { code: data.code ?? 'E_TURN_FAILED', message: data.message ?? String(error) },
+          stopReason: 'error',
+          prompt,
+          saved,
+          before,
+          sessionId: sid ?? '',
+        });
       });
     } finally {
       controller = null;
@@ -367,18 +417,25 @@ export function createChatController(options: {
       const parts = typeof original.content === 'string' ? [] : original.content;
       const typed = parts.findIndex((p) => p.type === 'text');
       const kept = parts.filter((_, i) => i !== typed);
-      const edited = text ?? (typeof original.content === 'string' ? original.content : textOf(typed >= 0 ? [parts[typed]!] : []));
+      const edited =
+        text ?? (typeof original.content === 'string' ? original.content : textOf(typed >= 0 ? [parts[typed]!] : []));
       // The conversation as it was stays reachable: a fork of it, named "<title> (fork)".
       const fork = await forkSession(agent.store, id, all.length - 1);
       options.onSession(fork.id);
-      await run(kept.length ? [{ type: 'text', text: edited }, ...kept] : edited, { sessionId: id, before: all.slice(0, index) });
-      if (!failure()) setNotice(options.keptText?.(fork.title) ?? `The conversation before the edit is kept as “${fork.title}”.`);
+      await run(kept.length ? [{ type: 'text', text: edited }, ...kept] : edited, {
+        sessionId: id,
+        before: all.slice(0, index),
+      });
+      if (!failure())
+        setNotice(options.keptText?.(fork.title) ?? `The conversation before the edit is kept as “${fork.title}”.`);
     },
     continueTurn: () => run(CONTINUE_PROMPT, { sessionId: sessionId() }),
     async retry() {
       const f = failure();
       if (!f) return;
-      return f.sessionId ? run(f.prompt, { sessionId: f.sessionId, before: f.before }) : run(f.prompt, { sessionId: null });
+      return f.sessionId
+        ? run(f.prompt, { sessionId: f.sessionId, before: f.before })
+        : run(f.prompt, { sessionId: null });
     },
     stop: () => controller?.abort(),
     async dismissInterrupted() {
@@ -389,7 +446,11 @@ export function createChatController(options: {
     clearNotice: () => setNotice(null),
     async recover() {
       const d = damaged();
-      if (!d) throw new HarnessError('E_SESSION_NOT_DAMAGED', 'The open session is not damaged, so there is nothing to recover. Open it as it is.');
+      if (!d)
+        throw new HarnessError(
+          'E_SESSION_NOT_DAMAGED',
+          'The open session is not damaged, so there is nothing to recover. Open it as it is.',
+        );
       const result = await recoverSession(agent.store, d.sessionId);
       setRecovered(result);
       return result;
@@ -400,14 +461,30 @@ export function createChatController(options: {
       const id = sessionId();
       const trimmed = focus?.trim();
       if (!id) {
-        setFailure({ error: { code: 'E_COMPACT_NOTHING_TO_FOLD', message: 'There is no conversation to compact yet. Send a message first.' }, stopReason: 'error', prompt: '', saved: false, before: [], sessionId: '' });
+        setFailure({
+          error: {
+            code: 'E_COMPACT_NOTHING_TO_FOLD',
+            message: 'There is no conversation to compact yet. Send a message first.',
+          },
+          stopReason: 'error',
+          prompt: '',
+          saved: false,
+          before: [],
+          sessionId: '',
+        });
         return;
       }
       await run('', { sessionId: id, compact: trimmed ? { focus: trimmed } : {} });
     },
     foldedMessages: (compactionId) => {
       const id = sessionId();
-      if (!id) return Promise.reject(new HarnessError('E_COMPACTION_NOT_FOUND', 'No session is open. Open the session whose compaction you want to see.'));
+      if (!id)
+        return Promise.reject(
+          new HarnessError(
+            'E_COMPACTION_NOT_FOUND',
+            'No session is open. Open the session whose compaction you want to see.',
+          ),
+        );
       return agent.foldedMessages(id, compactionId);
     },
     async sessionUsage() {

@@ -23,8 +23,10 @@ const en = {
   stop: 'Stop',
   retry: 'Retry turn',
   editPrompt: 'Edit message',
-  routeNoteBridge: 'Requests go through the paired i-bridge (POST /v1/proxy), which works for servers that do not allow browser requests (CORS).',
-  routeNoteDirect: 'The browser calls the server directly; it must allow this app’s origin (CORS). If Test connection reports a network error, try the bridge.',
+  routeNoteBridge:
+    'Requests go through the paired i-bridge (POST /v1/proxy), which works for servers that do not allow browser requests (CORS).',
+  routeNoteDirect:
+    'The browser calls the server directly; it must allow this app’s origin (CORS). If Test connection reports a network error, try the bridge.',
   thinking: 'Thinking',
   thinkingLive: 'Thinking…',
   you: 'You',
@@ -54,7 +56,8 @@ const en = {
   modeAsk: 'Ask before changes',
   modeAuto: 'Auto (run tools without asking)',
   modeYolo: 'YOLO (never ask)',
-  yoloWarning: 'YOLO mode: every tool runs without asking, including edits, writes and plugin tools. Only deny-listed tools are refused. Use it only in a workspace you can afford to lose.',
+  yoloWarning:
+    'YOLO mode: every tool runs without asking, including edits, writes and plugin tools. Only deny-listed tools are refused. Use it only in a workspace you can afford to lose.',
   autoWarning: 'Auto mode: tools run without asking unless a policy says otherwise.',
   rename: 'Rename',
   delete: 'Delete',
@@ -90,9 +93,11 @@ const en = {
   toolImages: 'Images from tool call {id}',
   actions: 'Session actions',
   damagedTitle: 'This session cannot be opened: {code}',
-  damagedHint: 'Recover what is intact copies every message before the damage into a new session and opens it. This session is not changed; you can still delete it.',
+  damagedHint:
+    'Recover what is intact copies every message before the damage into a new session and opens it. This session is not changed; you can still delete it.',
   recover: 'Recover what is intact',
-  recovered: 'Recovered from “{title}” into this session (messages kept: {kept}, everything before the damage). The damaged session is unchanged; you can still open it and delete it.',
+  recovered:
+    'Recovered from “{title}” into this session (messages kept: {kept}, everything before the damage). The damaged session is unchanged; you can still open it and delete it.',
   recoveredCut: 'Left out: {cut} later message(s) of a tool call whose results were lost.',
   // Model settings tab
   modelTab: 'Model',
@@ -119,11 +124,13 @@ const en = {
   maxTokens: 'Max output tokens',
   useMaxTokens: 'Send max_tokens instead of max_completion_tokens (older or compatible servers)',
   contextWindow: 'Context window (tokens)',
-  contextWindowHint: 'How many tokens the model can read at once (see the provider\'s model page). Required while the context budget or compaction is on in Settings → Agent: turns do not start without it.',
+  contextWindowHint:
+    "How many tokens the model can read at once (see the provider's model page). Required while the context budget or compaction is on in Settings → Agent: turns do not start without it.",
   threshold: 'Compaction threshold',
   outputReserve: 'Output reserve (tokens)',
   extraBody: 'extra_body (JSON)',
-  extraBodyHint: 'Merged into the request body. Control fields (model, messages, tools, stream, output limit) and credentials are refused.',
+  extraBodyHint:
+    'Merged into the request body. Control fields (model, messages, tools, stream, output limit) and credentials are refused.',
   route: 'Route',
   routeDirect: 'Direct from the browser',
   routeBridge: 'Through the paired bridge',
@@ -185,7 +192,8 @@ const zh: Record<ChatKey, string> = {
   modeAsk: '修改前询问',
   modeAuto: '自动（不询问直接运行工具）',
   modeYolo: 'YOLO（从不询问）',
-  yoloWarning: 'YOLO 模式：所有工具（包括编辑、写入和插件工具）都会不经询问直接运行，只有禁用列表中的工具会被拒绝。仅在可以承受损失的工作区中使用。',
+  yoloWarning:
+    'YOLO 模式：所有工具（包括编辑、写入和插件工具）都会不经询问直接运行，只有禁用列表中的工具会被拒绝。仅在可以承受损失的工作区中使用。',
   autoWarning: '自动模式：除非策略另有规定，工具会不经询问直接运行。',
   rename: '重命名',
   delete: '删除',
@@ -223,7 +231,8 @@ const zh: Record<ChatKey, string> = {
   damagedTitle: '无法打开此会话：{code}',
   damagedHint: '“恢复完好的部分”会把损坏之前的所有消息复制到一个新会话并打开它。此会话不会被修改，之后仍可删除。',
   recover: '恢复完好的部分',
-  recovered: '已从“{title}”恢复到此会话（保留了 {kept} 条消息，即损坏之前的全部内容）。损坏的会话保持不变，仍可打开并删除它。',
+  recovered:
+    '已从“{title}”恢复到此会话（保留了 {kept} 条消息，即损坏之前的全部内容）。损坏的会话保持不变，仍可打开并删除它。',
   recoveredCut: '未保留：其后 {cut} 条消息属于结果已丢失的工具调用。',
   modelTab: '模型',
   scope: '适用于',
@@ -235,7 +244,8 @@ const zh: Record<ChatKey, string> = {
   presetCustom: '自定义',
   protocolCustom: '自定义…',
   customProtocol: '自定义协议',
-  customProtocolHint: '未内置的协议由已配对的 i-bridge 的 provider worker（其桌面清单中的 "provider"）处理，不支持流式输出。未配对 bridge 时，对话和“测试连接”会以 E_PROVIDER_BRIDGE_MISSING 失败。',
+  customProtocolHint:
+    '未内置的协议由已配对的 i-bridge 的 provider worker（其桌面清单中的 "provider"）处理，不支持流式输出。未配对 bridge 时，对话和“测试连接”会以 E_PROVIDER_BRIDGE_MISSING 失败。',
   protocol: '协议',
   baseUrl: 'Base URL',
   model: '模型',
@@ -248,7 +258,8 @@ const zh: Record<ChatKey, string> = {
   maxTokens: '最大输出 token 数',
   useMaxTokens: '发送 max_tokens 而不是 max_completion_tokens（较旧或兼容的服务器）',
   contextWindow: '上下文窗口（token）',
-  contextWindowHint: '模型一次能读取的 token 数（见服务商的模型说明）。只要设置 → 智能体中开启了上下文预算或压缩，就必须填写，否则对话无法开始。',
+  contextWindowHint:
+    '模型一次能读取的 token 数（见服务商的模型说明）。只要设置 → 智能体中开启了上下文预算或压缩，就必须填写，否则对话无法开始。',
   threshold: '压缩阈值',
   outputReserve: '输出预留（token）',
   extraBody: 'extra_body（JSON）',
@@ -276,6 +287,8 @@ export type ChatTranslate = (key: ChatKey, params?: Record<string, string | numb
 export function chatTranslator(locale: () => Locale): ChatTranslate {
   return (key, params) => {
     const template: string = locale() === 'zh' ? zh[key] : en[key];
-    return params ? template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole)) : template;
+    return params
+      ? template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole))
+      : template;
   };
 }

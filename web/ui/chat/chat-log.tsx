@@ -46,7 +46,9 @@ export function ChatLog(props: {
       if (!log) return;
       log.scrollTop = log.scrollHeight;
       // Blocks that came into view replace their estimated size with the real one on this frame: look again.
-      requestAnimationFrame(() => log && log.scrollHeight - log.scrollTop - log.clientHeight > 2 && (log.scrollTop = log.scrollHeight));
+      requestAnimationFrame(
+        () => log && log.scrollHeight - log.scrollTop - log.clientHeight > 2 && (log.scrollTop = log.scrollHeight),
+      );
     });
   };
   createEffect(on([props.items, chat.live, chat.approvals, chat.failure], followEnd));
@@ -60,9 +62,25 @@ export function ChatLog(props: {
 
   return (
     <MarkdownGrowth.Provider value={followEnd}>
-      <div class="chat-log" ref={(el) => (log = el)} onScroll={onLogScroll} role="log" aria-label={ct('title')} aria-busy={chat.busy()}>
+      <div
+        class="chat-log"
+        ref={(el) => (log = el)}
+        onScroll={onLogScroll}
+        role="log"
+        aria-label={ct('title')}
+        aria-busy={chat.busy()}
+      >
         <SessionNotices chat={chat} ct={ct} locale={props.locale} onAgain={props.onDraft} onRecover={props.onRecover} />
-        <MessageList chat={chat} items={props.items} events={props.events} ct={ct} onFork={props.onFork} onRewind={props.onRewind} keepPosition={keepPosition} scrolledUp={() => !atEnd} />
+        <MessageList
+          chat={chat}
+          items={props.items}
+          events={props.events}
+          ct={ct}
+          onFork={props.onFork}
+          onRewind={props.onRewind}
+          keepPosition={keepPosition}
+          scrolledUp={() => !atEnd}
+        />
         <LiveAnswer chat={chat} ct={ct} />
         <For each={chat.approvals()}>{(p) => <ApprovalCard pending={p} ct={ct} />}</For>
         <TurnStatus chat={chat} ct={ct} locale={props.locale} onEdit={props.onDraft} />

@@ -13,7 +13,14 @@ export interface ToolView {
   /** The raw argument text as the model sent it. */
   args: string;
   /** `output` is what the model saw; `full` the whole result the log keeps when the model saw a preview + reference. */
-  result?: { output: string; error: boolean; code?: string; full?: string; rule?: { decision: string; tool: string; path?: string; scope: string }; outsideUndo?: true };
+  result?: {
+    output: string;
+    error: boolean;
+    code?: string;
+    full?: string;
+    rule?: { decision: string; tool: string; path?: string; scope: string };
+    outsideUndo?: true;
+  };
 }
 
 /** What a context item holds, which names its label. */
@@ -34,7 +41,15 @@ export type ChatItem =
   /** A compaction summary; `info` is missing in sessions saved before compactions recorded their figures. */
   | { kind: 'compaction'; index: number; summary: string; info?: CompactionInfo }
   /** Workspace content in the model's view: `text` is its body, `count` its entries (memory keys, skills). */
-  | { kind: 'context'; index: number; context: ContextKind; text: string; source?: string; count?: number; truncated?: boolean }
+  | {
+      kind: 'context';
+      index: number;
+      context: ContextKind;
+      text: string;
+      source?: string;
+      count?: number;
+      truncated?: boolean;
+    }
   | {
       kind: 'assistant';
       index: number;
@@ -54,8 +69,13 @@ export type ChatItem =
     };
 
 const textOf = (content: string | ContentPart[] | null) =>
-  content === null ? '' : typeof content === 'string' ? content : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
-const imagesOf = (content: string | ContentPart[]) => (typeof content === 'string' ? [] : content.flatMap((p) => (p.type === 'image_url' ? [p.image_url.url] : [])));
+  content === null
+    ? ''
+    : typeof content === 'string'
+      ? content
+      : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+const imagesOf = (content: string | ContentPart[]) =>
+  typeof content === 'string' ? [] : content.flatMap((p) => (p.type === 'image_url' ? [p.image_url.url] : []));
 
 const CODE_RE = /^Error (E_[A-Z0-9_]+): /;
 
@@ -63,9 +83,12 @@ const CODE_RE = /^Error (E_[A-Z0-9_]+): /;
 const ATTACHMENT_RE = /^\[Workspace file (.+?), attached by the person/;
 const isAttachment = (p: ContentPart) => p.type === 'text' && ATTACHMENT_RE.test(p.text);
 /** What the person typed: the text parts that are not attached files (those show as file chips). */
-const typedText = (content: string | ContentPart[]) => (typeof content === 'string' ? content : textOf(content.filter((p) => !isAttachment(p))));
+const typedText = (content: string | ContentPart[]) =>
+  typeof content === 'string' ? content : textOf(content.filter((p) => !isAttachment(p)));
 const attachedFiles = (content: string | ContentPart[]) =>
-  typeof content === 'string' ? [] : content.flatMap((p) => (p.type === 'text' ? (ATTACHMENT_RE.exec(p.text)?.slice(1, 2) ?? []) : []));
+  typeof content === 'string'
+    ? []
+    : content.flatMap((p) => (p.type === 'text' ? (ATTACHMENT_RE.exec(p.text)?.slice(1, 2) ?? []) : []));
 
 export function chatItems(messages: readonly Message[]): ChatItem[] {
   const items: ChatItem[] = [];
@@ -77,11 +100,18 @@ export function chatItems(messages: readonly Message[]): ChatItem[] {
       const meta = m._meta as { kind?: string; tool_call_id?: string } | undefined;
       const special = meta?.kind ? harnessItem(m.content, m._meta!, index) : null;
       if (special) items.push(special);
-      else if (meta?.kind === 'tool_images') items.push({ kind: 'tool-images', index, callId: String(meta.tool_call_id), images: imagesOf(m.content) });
+      else if (meta?.kind === 'tool_images')
+        items.push({ kind: 'tool-images', index, callId: String(meta.tool_call_id), images: imagesOf(m.content) });
       // The loop's notes to the model (an invalid batch, a JSON-protocol error) are not the person's words.
       else if (meta?.kind !== 'batch_error' && meta?.kind !== 'json_protocol_error') {
         const files = attachedFiles(m.content);
-        items.push({ kind: 'user', index, text: typedText(m.content), images: imagesOf(m.content), ...(files.length ? { files } : {}) });
+        items.push({
+          kind: 'user',
+          index,
+          text: typedText(m.content),
+          images: imagesOf(m.content),
+          ...(files.length ? { files } : {}),
+        });
       }
     } else if (m.role === 'assistant') {
       const item = assistantItem(m, index, new Map());
@@ -90,7 +120,15 @@ export function chatItems(messages: readonly Message[]): ChatItem[] {
     } else if (m.role === 'tool' && lastAssistant) {
       const tool = lastAssistant.tools.find((t) => t.id === m.tool_call_id && !t.result);
       const code = m._error ? CODE_RE.exec(m.content)?.[1] : undefined;
-      if (tool) tool.result = { output: m.content, error: m._error === true, ...(code ? { code } : {}), ...(typeof m._full_output === 'string' ? { full: m._full_output } : {}), ...(m._approval?.rule ? { rule: m._approval.rule } : {}), ...(m._outside_undo ? { outsideUndo: true as const } : {}) };
+      if (tool)
+        tool.result = {
+          output: m.content,
+          error: m._error === true,
+          ...(code ? { code } : {}),
+          ...(typeof m._full_output === 'string' ? { full: m._full_output } : {}),
+          ...(m._approval?.rule ? { rule: m._approval.rule } : {}),
+          ...(m._outside_undo ? { outsideUndo: true as const } : {}),
+        };
     }
   });
   // An assistant message ends its turn when no other assistant message follows before the next prompt (or summary);
@@ -138,11 +176,26 @@ function harnessItem(content: string | ContentPart[], meta: Record<string, unkno
       };
     case 'context_snapshot': {
       const ids = Object.keys((meta.items as Record<string, string> | undefined) ?? {});
-      return { kind: 'context', index, context: `snapshot.${which(ids) ?? 'empty'}`, text: bodyOf(text), count: ids.length };
+      return {
+        kind: 'context',
+        index,
+        context: `snapshot.${which(ids) ?? 'empty'}`,
+        text: bodyOf(text),
+        count: ids.length,
+      };
     }
     case 'context_delta': {
-      const ids = [...Object.keys((meta.upsert as Record<string, string> | undefined) ?? {}), ...((meta.remove as string[] | undefined) ?? [])];
-      return { kind: 'context', index, context: `delta.${which(ids) ?? 'both'}`, text: bodyOf(text), count: ids.length };
+      const ids = [
+        ...Object.keys((meta.upsert as Record<string, string> | undefined) ?? {}),
+        ...((meta.remove as string[] | undefined) ?? []),
+      ];
+      return {
+        kind: 'context',
+        index,
+        context: `delta.${which(ids) ?? 'both'}`,
+        text: bodyOf(text),
+        count: ids.length,
+      };
     }
     default:
       return null;
@@ -152,7 +205,12 @@ function harnessItem(content: string | ContentPart[], meta: Record<string, unkno
 /** A record the divider can show: a session log is data from storage, so its shape is checked, not assumed. */
 function isCompactionInfo(v: unknown): v is CompactionInfo {
   const i = v as Partial<CompactionInfo> | null | undefined;
-  return typeof i === 'object' && i !== null && typeof i.id === 'string' && [i.folded_messages, i.tokens_before, i.tokens_after].every((n) => typeof n === 'number' && Number.isFinite(n));
+  return (
+    typeof i === 'object' &&
+    i !== null &&
+    typeof i.id === 'string' &&
+    [i.folded_messages, i.tokens_before, i.tokens_after].every((n) => typeof n === 'number' && Number.isFinite(n))
+  );
 }
 
 /** Whether context item ids (`memory/<key>`, `skill/<name>`) are memory, skills or both; undefined for none. */
@@ -168,7 +226,11 @@ const bodyOf = (text: string) => {
   return cut < 0 ? text : text.slice(cut + 1);
 };
 
-export function assistantItem(m: AssistantMessage, index: number, results: ReadonlyMap<string, ToolView['result']>): ChatItem & { kind: 'assistant' } {
+export function assistantItem(
+  m: AssistantMessage,
+  index: number,
+  results: ReadonlyMap<string, ToolView['result']>,
+): ChatItem & { kind: 'assistant' } {
   return {
     kind: 'assistant',
     index,
@@ -202,7 +264,11 @@ export function turnFigures(steps: readonly StepUsage[], prices: PriceTable | nu
     ms: sum((s) => s.duration_ms),
     cost,
     partial: cost !== null && unpriced > 0,
-    estimated: { input: steps.some((s) => !s.reported.input), output: steps.some((s) => !s.reported.output), cache: steps.some((s) => !s.reported.cache) },
+    estimated: {
+      input: steps.some((s) => !s.reported.input),
+      output: steps.some((s) => !s.reported.output),
+      cache: steps.some((s) => !s.reported.cache),
+    },
     models: [...new Set(steps.map((s) => s.model))],
   };
 }
@@ -221,7 +287,9 @@ export function withLineBreaks(text: string): string {
     .map((line, i, lines) => {
       if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
       const next = lines[i + 1];
-      return fenced || next === undefined || next.trim() === '' || line.trim() === '' || line.endsWith('  ') ? line : `${line}  `;
+      return fenced || next === undefined || next.trim() === '' || line.trim() === '' || line.endsWith('  ')
+        ? line
+        : `${line}  `;
     })
     .join('\n');
 }

@@ -22,7 +22,13 @@ import { RewindDialog } from './rewind-dialog';
 import { createUndoEvents } from './undo-events';
 import { createSessionChanges } from '../changes/changes-source';
 
-export default function ChatView(props: { state: AppState; workspace: WorkspaceRecord; fs: WorkspaceFs; headerSlot: Accessor<HTMLElement | undefined>; changesSlot?: Accessor<HTMLElement | undefined> }) {
+export default function ChatView(props: {
+  state: AppState;
+  workspace: WorkspaceRecord;
+  fs: WorkspaceFs;
+  headerSlot: Accessor<HTMLElement | undefined>;
+  changesSlot?: Accessor<HTMLElement | undefined>;
+}) {
   const s = props.state;
   const ct = chatTranslator(s.locale);
   const chat = createChatController({
@@ -39,7 +45,11 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
   const [draft, setDraft] = createSignal('');
   // Not re-read for each file a running turn writes (each read diffs every changed file in the Worker, beside the
   // turn): the turn's end moves the undo epoch, and edits made through the Files panel between turns move filesEpoch.
-  const sessionChanges = createSessionChanges({ sessionId: chat.sessionId, undo: chat.undo, filesEpoch: () => (chat.busy() ? null : s.filesEpoch().n) });
+  const sessionChanges = createSessionChanges({
+    sessionId: chat.sessionId,
+    undo: chat.undo,
+    filesEpoch: () => (chat.busy() ? null : s.filesEpoch().n),
+  });
   // Rewinds, reverts and redos of the open session, shown as lines between its turns; the rewind dialog's target.
   const undoEvents = createUndoEvents({ db: s.db, workspaceId: props.workspace.id, chat });
   const [rewinding, setRewinding] = createSignal<{ index: number; text: string } | null>(null);
@@ -93,7 +103,13 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
   return (
     <section class="chat-slot chat" aria-labelledby="chat-title" data-workspace-id={props.workspace.id}>
       <SessionHeader state={s} chat={chat} changes={sessionChanges} slot={props.headerSlot} ct={ct} />
-      <ChangesTab state={s} workspaceId={props.workspace.id} chat={chat} changes={sessionChanges} slot={props.changesSlot} />
+      <ChangesTab
+        state={s}
+        workspaceId={props.workspace.id}
+        chat={chat}
+        changes={sessionChanges}
+        slot={props.changesSlot}
+      />
       {/* No usable model: the first-run invitation and guided setup; after it, starter prompts for the message box. */}
       <Show when={agentError()}>
         {(e) => (
@@ -102,7 +118,13 @@ export default function ChatView(props: { state: AppState; workspace: WorkspaceR
           </p>
         )}
       </Show>
-      <FirstRun state={s} settings={settings()} fs={props.fs} onPrompt={setDraft} empty={items().length === 0 && !chat.live() && !chat.damaged() && !chat.failure() && !chat.interrupted()} />
+      <FirstRun
+        state={s}
+        settings={settings()}
+        fs={props.fs}
+        onPrompt={setDraft}
+        empty={items().length === 0 && !chat.live() && !chat.damaged() && !chat.failure() && !chat.interrupted()}
+      />
       <ReadOnlyBanner chat={chat} ct={ct} />
       <ChatLog
         chat={chat}

@@ -39,10 +39,22 @@ export function CodeBlock(props: { block: CodeBlockData; ct: ChatTranslate }) {
     return l === '' ? ct('code.plain') : l.length > MAX_LABEL ? `${l.slice(0, MAX_LABEL - 1)}…` : l;
   };
   return (
-    <figure class="code-block" classList={{ collapsed: long() && !expanded() }} data-lang={coloured()?.lang} data-highlighted={coloured() ? 'true' : undefined}>
+    <figure
+      class="code-block"
+      classList={{ collapsed: long() && !expanded() }}
+      data-lang={coloured()?.lang}
+      data-highlighted={coloured() ? 'true' : undefined}
+    >
       <figcaption class="code-head">
         <span class="code-lang">{label()}</span>
-        <CopyButton class="code-copy" text={() => props.block.code} label={ct('code.copy')} copied={ct('code.copied')} failed={ct('msg.copyFailed')} showLabel />
+        <CopyButton
+          class="code-copy"
+          text={() => props.block.code}
+          label={ct('code.copy')}
+          copied={ct('code.copied')}
+          failed={ct('msg.copyFailed')}
+          showLabel
+        />
       </figcaption>
       <pre class="code-pre">
         <Show when={coloured()} fallback={<code>{props.block.code}</code>}>

@@ -25,7 +25,13 @@ export function CommandPalette(props: { items: PaletteItem[]; ct: ChatTranslate;
   let dialog: HTMLDialogElement | undefined;
   let input: HTMLInputElement | undefined;
   const fuse = createMemo(() => new Fuse(props.items, { keys: ['label'], threshold: 0.4, ignoreLocation: true }));
-  const shown = createMemo(() => (query().trim() ? fuse().search(query().trim(), { limit: MAX_SHOWN }).map((r) => r.item) : props.items.slice(0, MAX_SHOWN)));
+  const shown = createMemo(() =>
+    query().trim()
+      ? fuse()
+          .search(query().trim(), { limit: MAX_SHOWN })
+          .map((r) => r.item)
+      : props.items.slice(0, MAX_SHOWN),
+  );
 
   onMount(() => {
     dialog?.showModal();
@@ -78,9 +84,18 @@ export function CommandPalette(props: { items: PaletteItem[]; ct: ChatTranslate;
         <ul id={`${id}-list`} role="listbox" aria-label={ct('c.palette')} class="palette-list">
           <For each={shown()}>
             {(item, i) => (
-              <li id={`${id}-${i()}`} role="option" aria-selected={i() === active()} class="composer-option" onClick={() => pick(item)} onPointerMove={() => setActive(i())}>
+              <li
+                id={`${id}-${i()}`}
+                role="option"
+                aria-selected={i() === active()}
+                class="composer-option"
+                onClick={() => pick(item)}
+                onPointerMove={() => setActive(i())}
+              >
                 <span class="composer-option-label">{item.label}</span>
-                <span class="composer-option-tag">{item.keys ? keyLabel(item.keys) : ct(item.group as ComposerKey)}</span>
+                <span class="composer-option-tag">
+                  {item.keys ? keyLabel(item.keys) : ct(item.group as ComposerKey)}
+                </span>
               </li>
             )}
           </For>

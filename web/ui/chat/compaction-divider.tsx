@@ -34,7 +34,13 @@ export function CompactionDivider(props: {
   };
   const title = () => {
     const i = props.info;
-    return i ? ct('compact.divider', { n: i.folded_messages, before: i.tokens_before.toLocaleString('en-US'), after: i.tokens_after.toLocaleString('en-US') }) : ct('compact.dividerPlain');
+    return i
+      ? ct('compact.divider', {
+          n: i.folded_messages,
+          before: i.tokens_before.toLocaleString('en-US'),
+          after: i.tokens_after.toLocaleString('en-US'),
+        })
+      : ct('compact.dividerPlain');
   };
   async function showOriginals(id: string) {
     setOriginals({ state: 'loading' });
@@ -42,19 +48,30 @@ export function CompactionDivider(props: {
       setOriginals({ state: 'shown', items: chatItems(await props.folded(id)) });
     } catch (error) {
       const e = error as Partial<ErrorData>;
-      setOriginals({ state: 'failed', error: { code: e.code ?? 'E_COMPACTION_NOT_FOUND', message: e.message ?? String(error) } });
+      setOriginals({
+        state: 'failed',
+        error: { code: e.code ?? 'E_COMPACTION_NOT_FOUND', message: e.message ?? String(error) },
+      });
     }
   }
   return (
     <section class="compaction" classList={{ open: open() }} aria-label={title()} data-compaction-id={props.info?.id}>
       <div class="compaction-rule">
-        <button type="button" class="compaction-toggle" aria-expanded={open()} aria-controls={open() ? body : undefined} onClick={() => setOpen((o) => !o)}>
+        <button
+          type="button"
+          class="compaction-toggle"
+          aria-expanded={open()}
+          aria-controls={open() ? body : undefined}
+          onClick={() => setOpen((o) => !o)}
+        >
           <span class="ctx-chevron" aria-hidden="true" />
           <span class="compaction-title">{title()}</span>
         </button>
       </div>
       <Show when={props.info?.focus || props.info?.manual}>
-        <p class="compaction-meta">{props.info?.focus ? ct('compact.focus', { focus: props.info.focus }) : ct('compact.manual')}</p>
+        <p class="compaction-meta">
+          {props.info?.focus ? ct('compact.focus', { focus: props.info.focus }) : ct('compact.manual')}
+        </p>
       </Show>
       <Show when={open()}>
         <div class="compaction-body" id={body}>
@@ -93,7 +110,10 @@ export function CompactionDivider(props: {
                       {(items) => (
                         <div class="compaction-originals" role="group" aria-label={ct('compact.originals')}>
                           <p class="compaction-label">{ct('compact.originals')}</p>
-                          <Show when={items().length > 0} fallback={<p class="compaction-label">{ct('compact.noOriginals')}</p>}>
+                          <Show
+                            when={items().length > 0}
+                            fallback={<p class="compaction-label">{ct('compact.noOriginals')}</p>}
+                          >
                             <For each={items()}>{(item) => props.renderItem(item)}</For>
                           </Show>
                         </div>
@@ -109,7 +129,6 @@ export function CompactionDivider(props: {
     </section>
   );
 }
-
 
 /** The compaction in flight (`/compact`): the divider's place, saying the summary is being written. */
 export function CompactingNote(props: { focus?: string | undefined; ct: ChatTranslate }) {

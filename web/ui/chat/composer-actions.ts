@@ -7,12 +7,16 @@ import type { ChatTranslate } from './chat-i18n';
 import type { PaletteItem } from './command-palette';
 import type { CommandActions } from './slash-commands';
 
-const fileName = (title: string, ext: string) => `${title.replace(/[^\p{L}\p{N}._-]+/gu, '-').slice(0, 60) || 'session'}.${ext}`;
+const fileName = (title: string, ext: string) =>
+  `${title.replace(/[^\p{L}\p{N}._-]+/gu, '-').slice(0, 60) || 'session'}.${ext}`;
 
 /** Saves the session as a download (the same files as the session menu's Export JSON / Export Markdown). */
 export async function downloadSession(store: SessionStore, id: string, kind: 'md' | 'json'): Promise<void> {
   const data = await exportSession(store, id);
-  const [text, type] = kind === 'json' ? [`${JSON.stringify(data, null, 2)}\n`, 'application/json'] : [sessionToMarkdown(data.title, data.messages), 'text/markdown'];
+  const [text, type] =
+    kind === 'json'
+      ? [`${JSON.stringify(data, null, 2)}\n`, 'application/json']
+      : [sessionToMarkdown(data.title, data.messages), 'text/markdown'];
   const url = URL.createObjectURL(new Blob([text], { type }));
   const a = document.createElement('a');
   a.href = url;
@@ -83,12 +87,37 @@ export function paletteItems(v: ViewHooks): PaletteItem[] {
   if (hasSession) {
     commands.push(
       { id: 'fork', group: 'c.groupCommand', label: ct('c.cmd.fork'), run: () => void s.attempt(v.fork) },
-      { id: 'compact', group: 'c.groupCommand', label: ct('meter.compactNow'), run: () => void s.attempt(() => v.compact()) },
-      { id: 'export-md', group: 'c.groupCommand', label: ct('exportMd'), run: () => void s.attempt(() => downloadSession(v.store, v.sessionId()!, 'md')) },
-      { id: 'export-json', group: 'c.groupCommand', label: ct('exportJson'), run: () => void s.attempt(() => downloadSession(v.store, v.sessionId()!, 'json')) },
+      {
+        id: 'compact',
+        group: 'c.groupCommand',
+        label: ct('meter.compactNow'),
+        run: () => void s.attempt(() => v.compact()),
+      },
+      {
+        id: 'export-md',
+        group: 'c.groupCommand',
+        label: ct('exportMd'),
+        run: () => void s.attempt(() => downloadSession(v.store, v.sessionId()!, 'md')),
+      },
+      {
+        id: 'export-json',
+        group: 'c.groupCommand',
+        label: ct('exportJson'),
+        run: () => void s.attempt(() => downloadSession(v.store, v.sessionId()!, 'json')),
+      },
     );
   }
-  const sessions = s.sessions().map((x): PaletteItem => ({ id: `s:${x.id}`, group: 'c.groupSession', label: x.title, run: () => selectSession(x.id) }));
-  const workspaces = s.workspaces().map((w): PaletteItem => ({ id: `w:${w.id}`, group: 'c.groupWorkspace', label: w.name, run: () => selectWorkspace(w.id) }));
+  const sessions = s.sessions().map((x): PaletteItem => ({
+    id: `s:${x.id}`,
+    group: 'c.groupSession',
+    label: x.title,
+    run: () => selectSession(x.id),
+  }));
+  const workspaces = s.workspaces().map((w): PaletteItem => ({
+    id: `w:${w.id}`,
+    group: 'c.groupWorkspace',
+    label: w.name,
+    run: () => selectWorkspace(w.id),
+  }));
   return [...commands, ...sessions, ...workspaces];
 }

@@ -25,7 +25,14 @@ export function ComposerBar(props: {
   const ct = props.ct;
   return (
     <div class="composer-bar">
-      <ModelSwitcher configured={props.configured} current={props.chat.model()} onChoose={(name) => props.chat.setModel(name)} listModels={() => props.chat.listModels()} ct={ct} ref={props.modelRef} />
+      <ModelSwitcher
+        configured={props.configured}
+        current={props.chat.model()}
+        onChoose={(name) => props.chat.setModel(name)}
+        listModels={() => props.chat.listModels()}
+        ct={ct}
+        ref={props.modelRef}
+      />
       <ApprovalModeControl mode={props.mode} onChange={props.onSetMode} ct={ct} />
       <ContextMeter chat={props.chat} ct={ct} locale={props.locale} ref={props.meterRef} />
       <LocalModelBadge ct={ct} locale={props.locale} />

@@ -27,7 +27,8 @@ let nextId = 1;
 export async function readImage(file: File, already: number): Promise<Attached | ImageRefusal> {
   const name = file.name || 'image';
   if (already >= MAX_IMAGES_PER_BATCH) return { key: 'c.imageCount', params: { limit: MAX_IMAGES_PER_BATCH, name } };
-  if (file.size > MAX_IMAGE_BYTES) return { key: 'c.imageSize', params: { limit: MAX_IMAGE_BYTES / (1024 * 1024), name } };
+  if (file.size > MAX_IMAGE_BYTES)
+    return { key: 'c.imageSize', params: { limit: MAX_IMAGE_BYTES / (1024 * 1024), name } };
   const bytes = new Uint8Array(await file.arrayBuffer());
   const kind = sniffImage(bytes);
   if (!kind) return { key: 'c.imageType', params: { name } };
@@ -41,7 +42,8 @@ export const isRefusal = (r: Attached | ImageRefusal): r is ImageRefusal => 'key
  * DeepSeek's chat API is text-only; the other built-in wire APIs carry image parts (a text-only model behind them
  * answers with the provider's own error).
  */
-export const takesImages = (config: Pick<ModelConfig, 'protocol'> | null | undefined): boolean => config?.protocol !== 'deepseek';
+export const takesImages = (config: Pick<ModelConfig, 'protocol'> | null | undefined): boolean =>
+  config?.protocol !== 'deepseek';
 
 /** Files of a paste or drop; each is judged by its bytes, so a non-image is refused with a sentence, not ignored. */
 export const droppedFiles = (data: DataTransfer | null): File[] => (data ? [...data.files] : []);

@@ -40,12 +40,20 @@ export async function buildFileIndex(fs: WorkspaceFs, signal?: AbortSignal): Pro
   const fuse = new Fuse(
     paths.map((path) => ({ path, name: path.slice(path.lastIndexOf('/') + 1) })),
     // The file name weighs more than its folders: "@chat" should find chat-view.tsx before a chat/ folder's files.
-    { keys: [{ name: 'name', weight: 2 }, { name: 'path', weight: 1 }], threshold: 0.4, ignoreLocation: true },
+    {
+      keys: [
+        { name: 'name', weight: 2 },
+        { name: 'path', weight: 1 },
+      ],
+      threshold: 0.4,
+      ignoreLocation: true,
+    },
   );
   return {
     paths,
     cut: result.stopped !== undefined,
-    search: (query, limit = 50) => (query ? fuse.search(query, { limit }).map((r) => r.item.path) : paths.slice(0, limit)),
+    search: (query, limit = 50) =>
+      query ? fuse.search(query, { limit }).map((r) => r.item.path) : paths.slice(0, limit),
   };
 }
 
@@ -94,7 +102,11 @@ const header = (path: string, shown: number, size: number, cut: string | null) =
  * Reads the files `text` mentions and returns one text part per attached file (header + content) and the notes of
  * what was cut or left out. Paths that are not files are left out (an `@name` in prose is not an error).
  */
-export async function attachMentions(fs: WorkspaceFs, text: string, limits: Readonly<MentionLimits> = MENTION_LIMITS): Promise<{ parts: TextPart[]; notes: AttachNote[] }> {
+export async function attachMentions(
+  fs: WorkspaceFs,
+  text: string,
+  limits: Readonly<MentionLimits> = MENTION_LIMITS,
+): Promise<{ parts: TextPart[]; notes: AttachNote[] }> {
   const parts: TextPart[] = [];
   const notes: AttachNote[] = [];
   let total = 0;
@@ -130,12 +142,17 @@ export async function attachMentions(fs: WorkspaceFs, text: string, limits: Read
     let cut: string | null = null;
     if (shown.byteLength < bytes.byteLength) {
       const byFile = limits.perFileBytes <= room;
-      cut = byFile ? `cut at the ${limits.perFileBytes}-byte limit per attached file` : `cut at the ${limits.totalBytes}-byte limit for all files attached to one message`;
+      cut = byFile
+        ? `cut at the ${limits.perFileBytes}-byte limit per attached file`
+        : `cut at the ${limits.totalBytes}-byte limit for all files attached to one message`;
       notes.push({ path, reason: byFile ? 'cut-file' : 'cut-total' });
     }
     total += shown.byteLength;
     files++;
-    parts.push({ type: 'text', text: `${header(path, shown.byteLength, bytes.byteLength, cut)}\n${new TextDecoder().decode(shown)}` });
+    parts.push({
+      type: 'text',
+      text: `${header(path, shown.byteLength, bytes.byteLength, cut)}\n${new TextDecoder().decode(shown)}`,
+    });
   }
   return { parts, notes };
 }

@@ -17,14 +17,29 @@ const NOTE: Record<AttachNote['reason'], ComposerKey> = {
 const KiB = 1024;
 
 /** The message content for `text` with its mentions and `pictures`, and the notes to show (translated). */
-export async function composeMessage(fs: WorkspaceFs, text: string, pictures: readonly Attached[], ct: ChatTranslate): Promise<{ content: string | ContentPart[]; notes: string[] }> {
+export async function composeMessage(
+  fs: WorkspaceFs,
+  text: string,
+  pictures: readonly Attached[],
+  ct: ChatTranslate,
+): Promise<{ content: string | ContentPart[]; notes: string[] }> {
   const attached = await attachMentions(fs, text);
   const content: string | ContentPart[] =
     attached.parts.length || pictures.length
-      ? [...(text ? [{ type: 'text' as const, text }] : []), ...attached.parts, ...pictures.map((p) => ({ type: 'image_url' as const, image_url: { url: p.url } }))]
+      ? [
+          ...(text ? [{ type: 'text' as const, text }] : []),
+          ...attached.parts,
+          ...pictures.map((p) => ({ type: 'image_url' as const, image_url: { url: p.url } })),
+        ]
       : text;
   const notes = attached.notes.map((n) =>
-    ct(NOTE[n.reason], { path: n.path, file: MENTION_LIMITS.perFileBytes / KiB, total: MENTION_LIMITS.totalBytes / KiB, read: MENTION_LIMITS.maxReadBytes / (KiB * KiB), count: MENTION_LIMITS.maxFiles }),
+    ct(NOTE[n.reason], {
+      path: n.path,
+      file: MENTION_LIMITS.perFileBytes / KiB,
+      total: MENTION_LIMITS.totalBytes / KiB,
+      read: MENTION_LIMITS.maxReadBytes / (KiB * KiB),
+      count: MENTION_LIMITS.maxFiles,
+    }),
   );
   return { content, notes };
 }

@@ -48,7 +48,9 @@ export function createComposerPopup(args: {
     const value = buildFileIndex(args.fs);
     index = { epoch, value };
     setFiles(null);
-    void value.then((f) => index?.value === value && setFiles(f)).catch((e: unknown) => args.onIndexFailed((e as Error).message));
+    void value
+      .then((f) => index?.value === value && setFiles(f))
+      .catch((e: unknown) => args.onIndexFailed((e as Error).message));
   }
 
   const popup = createMemo((): Popup | null => {

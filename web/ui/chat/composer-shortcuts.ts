@@ -4,11 +4,22 @@
 import { onCleanup, onMount } from 'solid-js';
 import { isMac } from './shortcuts-help';
 
-export function usePageShortcuts(args: { openPalette: () => void; busy: () => boolean; stop: () => void; box: () => HTMLElement | undefined }): void {
+export function usePageShortcuts(args: {
+  openPalette: () => void;
+  busy: () => boolean;
+  stop: () => void;
+  box: () => HTMLElement | undefined;
+}): void {
   onMount(() => {
     const onKey = (e: KeyboardEvent) => {
       // By key code, so Ctrl/Cmd+K works on any keyboard layout (a Chinese IME, AZERTY).
-      if (e.code === 'KeyK' && (isMac ? e.metaKey : e.ctrlKey) && !e.shiftKey && !e.altKey && !document.querySelector('dialog[open]')) {
+      if (
+        e.code === 'KeyK' &&
+        (isMac ? e.metaKey : e.ctrlKey) &&
+        !e.shiftKey &&
+        !e.altKey &&
+        !document.querySelector('dialog[open]')
+      ) {
         e.preventDefault();
         args.openPalette();
         return;

@@ -125,7 +125,8 @@ export function Composer(props: ComposerProps) {
   async function sendMessage(text: string): Promise<void> {
     if (typeof navigator !== 'undefined' && navigator.onLine === false) return say(ct('c.offline'), 'error');
     const pictures = images();
-    if (pictures.length && !takesImages(config())) return say(ct('c.imageNoSupport', { protocol: config()?.protocol ?? '' }), 'error');
+    if (pictures.length && !takesImages(config()))
+      return say(ct('c.imageNoSupport', { protocol: config()?.protocol ?? '' }), 'error');
     let message;
     try {
       message = await composeMessage(props.fs, text, pictures, ct);
@@ -165,7 +166,9 @@ export function Composer(props: ComposerProps) {
   }
 
   function editLast() {
-    const last = [...props.chat.messages()].reverse().find((m) => m.role === 'user' && !(m._meta as { kind?: string } | undefined)?.kind);
+    const last = [...props.chat.messages()]
+      .reverse()
+      .find((m) => m.role === 'user' && !(m._meta as { kind?: string } | undefined)?.kind);
     if (!last || last.role !== 'user') return false;
     setDraft(typedText(last.content));
     return true;
@@ -201,7 +204,12 @@ export function Composer(props: ComposerProps) {
     }
   }
 
-  usePageShortcuts({ openPalette: () => setPaletteOpen(true), busy: () => props.chat.busy(), stop: () => props.chat.stop(), box: () => box });
+  usePageShortcuts({
+    openPalette: () => setPaletteOpen(true),
+    busy: () => props.chat.busy(),
+    stop: () => props.chat.stop(),
+    box: () => box,
+  });
 
   const canSend = () => !props.disabled && !sending() && (props.value.trim() !== '' || images().length > 0);
   const mode = () => props.settings?.approval ?? 'ask';
@@ -233,13 +241,27 @@ export function Composer(props: ComposerProps) {
               active={activeIndex()}
               onPick={pick}
               onHover={menu.setActive}
-              empty={p().kind === 'file' ? (menu.files() ? ct('c.noFiles') : ct('c.filesLoading')) : ct('c.unknownCommand', { name: props.value.trim() })}
-              footer={p().kind === 'file' && menu.files()?.cut ? <p class="composer-popup-empty">{ct('c.filesCut', { count: menu.files()!.paths.length })}</p> : undefined}
+              empty={
+                p().kind === 'file'
+                  ? menu.files()
+                    ? ct('c.noFiles')
+                    : ct('c.filesLoading')
+                  : ct('c.unknownCommand', { name: props.value.trim() })
+              }
+              footer={
+                p().kind === 'file' && menu.files()?.cut ? (
+                  <p class="composer-popup-empty">{ct('c.filesCut', { count: menu.files()!.paths.length })}</p>
+                ) : undefined
+              }
             />
           )}
         </Show>
         <Show when={images().length > 0}>
-          <AttachedImages images={images()} onRemove={(gone) => setImages((all) => all.filter((x) => x.id !== gone))} ct={ct} />
+          <AttachedImages
+            images={images()}
+            onRemove={(gone) => setImages((all) => all.filter((x) => x.id !== gone))}
+            ct={ct}
+          />
         </Show>
         <label for={id} class="visually-hidden">
           {ct('message')}
@@ -291,7 +313,11 @@ export function Composer(props: ComposerProps) {
       </Show>
       <Show when={note()}>
         {(n) => (
-          <p class="composer-note" classList={{ error: n().kind === 'error' }} role={n().kind === 'error' ? 'alert' : 'status'}>
+          <p
+            class="composer-note"
+            classList={{ error: n().kind === 'error' }}
+            role={n().kind === 'error' ? 'alert' : 'status'}
+          >
             {n().text}
           </p>
         )}

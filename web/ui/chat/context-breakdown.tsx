@@ -6,7 +6,15 @@ import { createResource, createSignal, createUniqueId, For, Show } from 'solid-j
 import type { ContextPartKind } from '../../core/contracts';
 import { Dialog } from '../components/dialog';
 import type { ChatTranslate } from './chat-i18n';
-import { type MeterChat, breakdownRows, formatCount, formatPercent, partsDiffer, shareOf, type NumberLocale } from './meter-format';
+import {
+  type MeterChat,
+  breakdownRows,
+  formatCount,
+  formatPercent,
+  partsDiffer,
+  shareOf,
+  type NumberLocale,
+} from './meter-format';
 import type { MeterKey } from './meter-strings';
 
 const UNIT: Partial<Record<ContextPartKind, MeterKey>> = {
@@ -25,14 +33,20 @@ const errorText = (e: unknown) => {
   return d?.code ? `${d.code}: ${d.message ?? ''}` : String(d?.message ?? e);
 };
 
-export function ContextBreakdownDialog(props: { chat: MeterChat; ct: ChatTranslate; locale: NumberLocale; onClose: () => void }) {
+export function ContextBreakdownDialog(props: {
+  chat: MeterChat;
+  ct: ChatTranslate;
+  locale: NumberLocale;
+  onClose: () => void;
+}) {
   const ct = props.ct;
   const id = createUniqueId();
   const [breakdown] = createResource(() => props.chat.contextBreakdown());
   const [focus, setFocus] = createSignal('');
   const n = (x: number) => formatCount(x, props.locale);
 
-  const blocked = (): MeterKey | null => (props.chat.busy() ? 'meter.compactBusy' : props.chat.sessionId() === null ? 'meter.compactNoSession' : null);
+  const blocked = (): MeterKey | null =>
+    props.chat.busy() ? 'meter.compactBusy' : props.chat.sessionId() === null ? 'meter.compactNoSession' : null;
 
   function compact(e: SubmitEvent) {
     e.preventDefault();
@@ -46,8 +60,22 @@ export function ContextBreakdownDialog(props: { chat: MeterChat; ct: ChatTransla
   return (
     <Dialog title={ct('meter.title')} onClose={props.onClose} closeLabel={ct('meter.close')} wide>
       <div class="context-breakdown">
-        <Show when={!breakdown.error} fallback={<p class="field-error" role="alert">{ct('meter.failed', { error: errorText(breakdown.error) })}</p>}>
-          <Show when={breakdown()} fallback={<p class="field-hint" role="status">{ct('meter.loading')}</p>}>
+        <Show
+          when={!breakdown.error}
+          fallback={
+            <p class="field-error" role="alert">
+              {ct('meter.failed', { error: errorText(breakdown.error) })}
+            </p>
+          }
+        >
+          <Show
+            when={breakdown()}
+            fallback={
+              <p class="field-hint" role="status">
+                {ct('meter.loading')}
+              </p>
+            }
+          >
             {(b) => {
               const size = () => b().size;
               const rows = () => breakdownRows(b());
@@ -57,22 +85,38 @@ export function ContextBreakdownDialog(props: { chat: MeterChat; ct: ChatTransla
                   <p class="context-breakdown-total" data-testid="context-total">
                     {approx()}
                     {size().window
-                      ? ct('meter.summary', { used: n(size().tokens), window: n(size().window!), percent: formatPercent(size().tokens / size().window!) })
+                      ? ct('meter.summary', {
+                          used: n(size().tokens),
+                          window: n(size().window!),
+                          percent: formatPercent(size().tokens / size().window!),
+                        })
                       : ct('meter.summaryNoWindow', { used: n(size().tokens) })}
                   </p>
                   <p class="field-hint">
                     {size().window && size().trigger !== null
-                      ? ct('meter.summaryTrigger', { trigger: n(size().trigger!), percent: formatPercent(size().trigger! / size().window!) })
+                      ? ct('meter.summaryTrigger', {
+                          trigger: n(size().trigger!),
+                          percent: formatPercent(size().trigger! / size().window!),
+                        })
                       : size().window
                         ? ''
                         : ct('meter.summaryNoTrigger')}
                   </p>
                   <div class="context-stack" aria-hidden="true">
                     <For each={rows().filter((r) => r.kind !== 'free')}>
-                      {(r) => <span class="context-stack-part" data-kind={r.kind} style={{ '--share': String(shareOf(r.tokens, size())) }} />}
+                      {(r) => (
+                        <span
+                          class="context-stack-part"
+                          data-kind={r.kind}
+                          style={{ '--share': String(shareOf(r.tokens, size())) }}
+                        />
+                      )}
                     </For>
                     <Show when={size().trigger !== null && size().window}>
-                      <span class="context-stack-trigger" style={{ '--at': String(Math.min(1, size().trigger! / size().window!)) }} />
+                      <span
+                        class="context-stack-trigger"
+                        style={{ '--at': String(Math.min(1, size().trigger! / size().window!)) }}
+                      />
                     </Show>
                   </div>
                   <table class="context-table">
@@ -104,7 +148,11 @@ export function ContextBreakdownDialog(props: { chat: MeterChat; ct: ChatTransla
                             </td>
                             <td>
                               <span class="context-share">
-                                <span class="context-share-bar" data-kind={r.kind} style={{ '--share': String(shareOf(r.tokens, size())) }} />
+                                <span
+                                  class="context-share-bar"
+                                  data-kind={r.kind}
+                                  style={{ '--share': String(shareOf(r.tokens, size())) }}
+                                />
                               </span>
                               <span class="context-share-text">{formatPercent(shareOf(r.tokens, size()))}</span>
                             </td>
@@ -115,13 +163,19 @@ export function ContextBreakdownDialog(props: { chat: MeterChat; ct: ChatTransla
                   </table>
                   <p class="context-fold" data-testid="context-would-fold">
                     {b().would_fold && b().would_fold!.messages > 0
-                      ? ct('meter.fold', { messages: n(b().would_fold!.messages), tools: n(b().would_fold!.tool_results), tokens: n(b().would_fold!.tokens) })
+                      ? ct('meter.fold', {
+                          messages: n(b().would_fold!.messages),
+                          tools: n(b().would_fold!.tool_results),
+                          tokens: n(b().would_fold!.tokens),
+                        })
                       : ct('meter.foldNone')}
                   </p>
                   <Show when={size().estimated}>
                     <p class="field-hint">{ct('meter.estimated')}</p>
                   </Show>
-                  <Show when={partsDiffer(b())}>{(sum) => <p class="field-hint">{ct('meter.partsNote', { sum: n(sum()) })}</p>}</Show>
+                  <Show when={partsDiffer(b())}>
+                    {(sum) => <p class="field-hint">{ct('meter.partsNote', { sum: n(sum()) })}</p>}
+                  </Show>
                 </>
               );
             }}
@@ -130,7 +184,14 @@ export function ContextBreakdownDialog(props: { chat: MeterChat; ct: ChatTransla
         <form class="context-compact" onSubmit={compact}>
           <div class="field">
             <label for={`${id}-focus`}>{ct('meter.focus')}</label>
-            <input id={`${id}-focus`} type="text" autocomplete="off" value={focus()} onInput={(e) => setFocus(e.currentTarget.value)} aria-describedby={`${id}-focus-hint`} />
+            <input
+              id={`${id}-focus`}
+              type="text"
+              autocomplete="off"
+              value={focus()}
+              onInput={(e) => setFocus(e.currentTarget.value)}
+              aria-describedby={`${id}-focus-hint`}
+            />
             <p id={`${id}-focus-hint`} class="field-hint">
               {blocked() ? ct(blocked()!) : ct('meter.focusHint')}
             </p>

@@ -10,15 +10,33 @@ export function contextLabel(kind: ContextKind, ct: ChatTranslate, source = 'AGE
   return kind === 'instructions' ? ct('ctx.instructions', { source }) : ct(`ctx.${kind}`);
 }
 
-export function ContextItem(props: { context: ContextKind; text: string; source?: string; count?: number; truncated?: boolean; ct: ChatTranslate }) {
+export function ContextItem(props: {
+  context: ContextKind;
+  text: string;
+  source?: string;
+  count?: number;
+  truncated?: boolean;
+  ct: ChatTranslate;
+}) {
   const ct = props.ct;
   const [open, setOpen] = createSignal(false);
   const body = createUniqueId();
   const label = () => contextLabel(props.context, ct, props.source);
-  const count = () => (props.count === undefined || props.count === 0 ? '' : props.count === 1 ? ct('ctx.entry') : ct('ctx.entries', { n: props.count }));
+  const count = () =>
+    props.count === undefined || props.count === 0
+      ? ''
+      : props.count === 1
+        ? ct('ctx.entry')
+        : ct('ctx.entries', { n: props.count });
   return (
     <section class="ctx-item" data-context={props.context} aria-label={label()}>
-      <button type="button" class="ctx-toggle" aria-expanded={open()} aria-controls={open() ? body : undefined} onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        class="ctx-toggle"
+        aria-expanded={open()}
+        aria-controls={open() ? body : undefined}
+        onClick={() => setOpen((o) => !o)}
+      >
         <span class="ctx-chevron" aria-hidden="true" />
         <span class="ctx-icon" aria-hidden="true" />
         <span class="ctx-label">{label()}</span>

@@ -6,7 +6,14 @@ import { createSignal, createUniqueId, Show } from 'solid-js';
 import type { ContextSize } from '../../core/contracts';
 import { ContextBreakdownDialog } from './context-breakdown';
 import type { ChatTranslate } from './chat-i18n';
-import { formatCount, formatPercent, formatTokens, meterFractions, meterLevel, type NumberLocale } from './meter-format';
+import {
+  formatCount,
+  formatPercent,
+  formatTokens,
+  meterFractions,
+  meterLevel,
+  type NumberLocale,
+} from './meter-format';
 
 export type { MeterChat } from './meter-format';
 import type { MeterChat } from './meter-format';
@@ -32,14 +39,30 @@ function Ring(props: { size: ContextSize }) {
     <svg class="context-meter-ring" viewBox="0 0 18 18" aria-hidden="true">
       <circle class="context-meter-track" cx="9" cy="9" r={R} />
       <Show when={f()} fallback={<circle class="context-meter-open" cx="9" cy="9" r={R} />}>
-        {(fr) => <circle class="context-meter-used" cx="9" cy="9" r={R} transform="rotate(-90 9 9)" stroke-dasharray={`${(fr().used * C).toFixed(2)} ${C.toFixed(2)}`} />}
+        {(fr) => (
+          <circle
+            class="context-meter-used"
+            cx="9"
+            cy="9"
+            r={R}
+            transform="rotate(-90 9 9)"
+            stroke-dasharray={`${(fr().used * C).toFixed(2)} ${C.toFixed(2)}`}
+          />
+        )}
       </Show>
-      <Show when={tick()}>{(t) => <line class="context-meter-trigger" x1={t().x1} y1={t().y1} x2={t().x2} y2={t().y2} />}</Show>
+      <Show when={tick()}>
+        {(t) => <line class="context-meter-trigger" x1={t().x1} y1={t().y1} x2={t().x2} y2={t().y2} />}
+      </Show>
     </svg>
   );
 }
 
-export function ContextMeter(props: { chat: MeterChat; ct: ChatTranslate; locale: NumberLocale; ref?: (control: ContextMeterControl) => void }) {
+export function ContextMeter(props: {
+  chat: MeterChat;
+  ct: ChatTranslate;
+  locale: NumberLocale;
+  ref?: (control: ContextMeterControl) => void;
+}) {
   const ct = props.ct;
   const tipId = createUniqueId();
   const [open, setOpen] = createSignal(false);
@@ -48,7 +71,13 @@ export function ContextMeter(props: { chat: MeterChat; ct: ChatTranslate; locale
   const tip = (size: ContextSize) => {
     const used = formatCount(size.tokens, props.locale);
     const lines = [
-      size.window ? ct('meter.tipUsed', { used, window: formatCount(size.window, props.locale), percent: formatPercent(size.tokens / size.window) }) : ct('meter.tipNoWindow', { used }),
+      size.window
+        ? ct('meter.tipUsed', {
+            used,
+            window: formatCount(size.window, props.locale),
+            percent: formatPercent(size.tokens / size.window),
+          })
+        : ct('meter.tipNoWindow', { used }),
     ];
     if (size.trigger !== null) lines.push(ct('meter.tipTrigger', { trigger: formatCount(size.trigger, props.locale) }));
     if (size.estimated) lines.push(ct('meter.tipEstimated'));
@@ -60,13 +89,26 @@ export function ContextMeter(props: { chat: MeterChat; ct: ChatTranslate; locale
     <>
       <Show when={props.chat.context()}>
         {(size) => (
-          <div class="context-meter" data-level={meterLevel(size())} data-tokens={size().tokens} data-estimated={size().estimated ? '' : undefined}>
-            <button type="button" class="composer-chip context-meter-button" aria-label={ct('meter.label')} aria-describedby={tipId} onClick={() => setOpen(true)}>
+          <div
+            class="context-meter"
+            data-level={meterLevel(size())}
+            data-tokens={size().tokens}
+            data-estimated={size().estimated ? '' : undefined}
+          >
+            <button
+              type="button"
+              class="composer-chip context-meter-button"
+              aria-label={ct('meter.label')}
+              aria-describedby={tipId}
+              onClick={() => setOpen(true)}
+            >
               <Ring size={size()} />
               <span class="context-meter-text">
                 {size().estimated ? '≈' : ''}
                 {formatTokens(size().tokens)}
-                <Show when={size().window}>{(w) => <span class="context-meter-window"> / {formatTokens(w())}</span>}</Show>
+                <Show when={size().window}>
+                  {(w) => <span class="context-meter-window"> / {formatTokens(w())}</span>}
+                </Show>
               </span>
             </button>
             <div id={tipId} role="tooltip" class="context-meter-tip">

@@ -3,7 +3,14 @@
 import { createSignal, onCleanup, Show } from 'solid-js';
 import { CheckIcon, CopyIcon } from './message-icons';
 
-export function CopyButton(props: { text: () => string; label: string; copied: string; failed: string; class: string; showLabel?: boolean }) {
+export function CopyButton(props: {
+  text: () => string;
+  label: string;
+  copied: string;
+  failed: string;
+  class: string;
+  showLabel?: boolean;
+}) {
   const [state, setState] = createSignal<'idle' | 'copied' | 'failed'>('idle');
   let timer: ReturnType<typeof setTimeout> | undefined;
   onCleanup(() => clearTimeout(timer));
@@ -19,7 +26,14 @@ export function CopyButton(props: { text: () => string; label: string; copied: s
   }
   const name = () => (state() === 'copied' ? props.copied : props.label);
   return (
-    <button type="button" class={props.class} aria-label={props.showLabel ? undefined : name()} title={state() === 'failed' ? props.failed : name()} data-state={state()} onClick={() => void copy()}>
+    <button
+      type="button"
+      class={props.class}
+      aria-label={props.showLabel ? undefined : name()}
+      title={state() === 'failed' ? props.failed : name()}
+      data-state={state()}
+      onClick={() => void copy()}
+    >
       <Show when={state() === 'copied'} fallback={<CopyIcon />}>
         <CheckIcon />
       </Show>

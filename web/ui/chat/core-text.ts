@@ -9,14 +9,18 @@ type Data = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
 
 const ZH_ERRORS: Record<string, (d: Data) => string | undefined> = {
-  E_PROVIDER_AUTH: (d) => `服务商拒绝了这个密钥（${str(d.status)}：${str(d.provider_message)}）。请在“密钥”中检查 API 密钥，并确认它可以使用这个模型。`,
-  E_RATE_LIMITED: (d) => `服务商正在限制这个密钥的请求频率（429：${str(d.provider_message)}）。请稍候再试，或检查套餐的限额。`,
-  E_CONTEXT_OVERFLOW: (d) => `对话超出了模型的上下文窗口（${str(d.status)}：${str(d.provider_message)}）。请压缩会话，或调低 max_tokens。`,
+  E_PROVIDER_AUTH: (d) =>
+    `服务商拒绝了这个密钥（${str(d.status)}：${str(d.provider_message)}）。请在“密钥”中检查 API 密钥，并确认它可以使用这个模型。`,
+  E_RATE_LIMITED: (d) =>
+    `服务商正在限制这个密钥的请求频率（429：${str(d.provider_message)}）。请稍候再试，或检查套餐的限额。`,
+  E_CONTEXT_OVERFLOW: (d) =>
+    `对话超出了模型的上下文窗口（${str(d.status)}：${str(d.provider_message)}）。请压缩会话，或调低 max_tokens。`,
   E_PROVIDER_HTTP: (d) =>
     d.status === 404
       ? `服务商返回 404（${str(d.provider_message)}）。请检查 base_url 和模型名称。`
       : `服务商返回 ${str(d.status)}：${str(d.provider_message) || '没有详细信息'}。`,
-  E_REDIRECT_REFUSED: (d) => `${str(d.origin)} 返回了重定向。模型请求从不跟随重定向（密钥可能泄露）；请把 base_url 设为最终地址。`,
+  E_REDIRECT_REFUSED: (d) =>
+    `${str(d.origin)} 返回了重定向。模型请求从不跟随重定向（密钥可能泄露）；请把 base_url 设为最终地址。`,
   E_NETWORK: (d) =>
     d.route === 'bridge'
       ? `无法连接 i-bridge 来转发发往 ${str(d.origin)} 的请求。请确认 i-bridge 正在运行并已配对，然后重试。`

@@ -3,12 +3,20 @@
 import { For } from 'solid-js';
 
 const lineClass = (line: string) =>
-  line.startsWith('+') && !line.startsWith('+++') ? 'diff-add' : line.startsWith('-') && !line.startsWith('---') ? 'diff-del' : line.startsWith('@@') ? 'diff-hunk' : undefined;
+  line.startsWith('+') && !line.startsWith('+++')
+    ? 'diff-add'
+    : line.startsWith('-') && !line.startsWith('---')
+      ? 'diff-del'
+      : line.startsWith('@@')
+        ? 'diff-hunk'
+        : undefined;
 
 export function DiffView(props: { diff: string; label: string }) {
   return (
     <pre class="code diff" aria-label={props.label}>
-      <For each={props.diff.replace(/\n$/, '').split('\n')}>{(line) => <span class={lineClass(line)}>{`${line}\n`}</span>}</For>
+      <For each={props.diff.replace(/\n$/, '').split('\n')}>
+        {(line) => <span class={lineClass(line)}>{`${line}\n`}</span>}
+      </For>
     </pre>
   );
 }

@@ -5,7 +5,13 @@ import { createMemo, createSignal, For, Show } from 'solid-js';
 import type { ChatTranslate } from './chat-i18n';
 import { formatSize, pageEnd, previewFigures } from './tool-state';
 
-export function FullResult(props: { output: string; full?: string | undefined; error: boolean; label: string; ct: ChatTranslate }) {
+export function FullResult(props: {
+  output: string;
+  full?: string | undefined;
+  error: boolean;
+  label: string;
+  ct: ChatTranslate;
+}) {
   const ct = props.ct;
   const [count, setCount] = createSignal(1);
   const shown = createMemo(() => {

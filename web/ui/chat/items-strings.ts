@@ -28,8 +28,10 @@ export const itemsEn = {
   'ctx.entry': '1 entry',
   'ctx.truncated': 'Cut to its first 32,000 characters for the model.',
   'ctx.hint': 'Added from the workspace for the model to read; not written by you.',
-  'full.preview': 'The model saw a {shown}-byte preview of {total} bytes and a reference; the whole result is kept in this session.',
-  'full.budget': 'The model saw this result shortened by the context budget ({left} of {total} bytes left out); the whole result is kept in this session.',
+  'full.preview':
+    'The model saw a {shown}-byte preview of {total} bytes and a reference; the whole result is kept in this session.',
+  'full.budget':
+    'The model saw this result shortened by the context budget ({left} of {total} bytes left out); the whole result is kept in this session.',
   'full.previewPlain': 'The model saw a shortened result; the whole result is kept in this session.',
   'full.more': 'Show more ({left} characters left)',
   'usage.show': 'Usage of this answer',

@@ -21,7 +21,16 @@ export interface LiveTurn {
   running: Record<string, true>;
 }
 
-export const emptyLive = (prompt: string, images: string[] = []): LiveTurn => ({ prompt, ...(images.length ? { images } : {}), saved: false, thinking: '', text: '', assistants: [], results: {}, running: {} });
+export const emptyLive = (prompt: string, images: string[] = []): LiveTurn => ({
+  prompt,
+  ...(images.length ? { images } : {}),
+  saved: false,
+  thinking: '',
+  text: '',
+  assistants: [],
+  results: {},
+  running: {},
+});
 
 /** The live turn after one event; the same object when the event changes nothing shown (no re-render). */
 export function liveAfter(l: LiveTurn, event: AgentEvent): LiveTurn {
@@ -39,7 +48,13 @@ export function liveAfter(l: LiveTurn, event: AgentEvent): LiveTurn {
     case 'tool-start':
       return { ...l, running: { ...l.running, [event.id]: true } };
     case 'tool-result':
-      return { ...l, results: { ...l.results, [event.id]: { output: event.output, error: event.error, ...(event.code ? { code: event.code } : {}) } } };
+      return {
+        ...l,
+        results: {
+          ...l.results,
+          [event.id]: { output: event.output, error: event.error, ...(event.code ? { code: event.code } : {}) },
+        },
+      };
     // A summary streams like an answer: shown under "Compacting…", never left in front of the answer that follows.
     case 'compacting':
       return { ...l, text: '', thinking: '', compacting: l.compacting ?? { auto: true } };
@@ -54,6 +69,17 @@ export function liveAfter(l: LiveTurn, event: AgentEvent): LiveTurn {
 }
 
 /** Tools that only read: a result of any other tool may have changed files (the Files panel refreshes). */
-const READ_ONLY_TOOLS = new Set(['read', 'list', 'glob', 'search', 'view_image', 'web_fetch', 'read_result', 'memory_read', 'skill']);
+const READ_ONLY_TOOLS = new Set([
+  'read',
+  'list',
+  'glob',
+  'search',
+  'view_image',
+  'web_fetch',
+  'read_result',
+  'memory_read',
+  'skill',
+]);
 
-export const changesFiles = (event: AgentEvent & { type: 'tool-result' }) => !event.error && !READ_ONLY_TOOLS.has(event.name);
+export const changesFiles = (event: AgentEvent & { type: 'tool-result' }) =>
+  !event.error && !READ_ONLY_TOOLS.has(event.name);

@@ -20,7 +20,13 @@ export function LocalModelBadge(props: { ct: ChatTranslate; locale: Locale }) {
   };
   return (
     <Show when={status()}>
-      <span class="composer-local" role="status" aria-live="off" aria-label={props.ct('local.label', { state: text() })} data-state={status()!.state}>
+      <span
+        class="composer-local"
+        role="status"
+        aria-live="off"
+        aria-label={props.ct('local.label', { state: text() })}
+        data-state={status()!.state}
+      >
         {text()}
       </span>
     </Show>

@@ -29,7 +29,8 @@ const ANSWER = [
 function stream(text: string, size: number): MdBlock[][] {
   const splitter = createBlockSplitter();
   const updates: MdBlock[][] = [];
-  for (let end = size; end < text.length + size; end += size) updates.push(splitter.update(text.slice(0, Math.min(end, text.length))));
+  for (let end = size; end < text.length + size; end += size)
+    updates.push(splitter.update(text.slice(0, Math.min(end, text.length))));
   return updates;
 }
 
@@ -49,7 +50,8 @@ describe('markdown block splitter', () => {
         const before = updates[i - 1]!;
         const now = updates[i]!;
         // Every block that was finished (all but the last) is still there, identical, at the same position.
-        for (let j = 0; j < before.length - 1; j++) expect(now[j], `chunk ${size}, update ${i}, block ${j}`).toBe(before[j]);
+        for (let j = 0; j < before.length - 1; j++)
+          expect(now[j], `chunk ${size}, update ${i}, block ${j}`).toBe(before[j]);
       }
       // Streaming ends with the same six blocks as splitting the whole text.
       expect(updates.at(-1)!.map((b) => b.raw)).toEqual(splitMarkdownBlocks(ANSWER).map((b) => b.raw));
@@ -59,8 +61,17 @@ describe('markdown block splitter', () => {
 
   it('shows an unclosed fence as an open code block that grows, then closes', () => {
     const splitter = createBlockSplitter();
-    expect(splitter.update('Look:\n\n```py\nprint(1)').at(-1)).toMatchObject({ kind: 'code', label: 'py', code: 'print(1)', closed: false });
-    expect(splitter.update('Look:\n\n```py\nprint(1)\nprint(2)\n```').at(-1)).toMatchObject({ kind: 'code', code: 'print(1)\nprint(2)', closed: true });
+    expect(splitter.update('Look:\n\n```py\nprint(1)').at(-1)).toMatchObject({
+      kind: 'code',
+      label: 'py',
+      code: 'print(1)',
+      closed: false,
+    });
+    expect(splitter.update('Look:\n\n```py\nprint(1)\nprint(2)\n```').at(-1)).toMatchObject({
+      kind: 'code',
+      code: 'print(1)\nprint(2)',
+      closed: true,
+    });
   });
 
   it('starts over when the text is replaced instead of extended (a new step of the turn)', () => {

@@ -89,7 +89,11 @@ function lexBlocks(text: string): MdBlock[] {
     if (token.type === 'space' && blocks.length > 0) {
       // Blank lines belong to the block before them, so a block's raw ends where the next one starts.
       const last = blocks.pop()!;
-      blocks.push(last.kind === 'code' ? { ...last, raw: last.raw + token.raw } : { kind: 'md', raw: last.raw + token.raw, tokens: [...(last.tokens ?? []), token] });
+      blocks.push(
+        last.kind === 'code'
+          ? { ...last, raw: last.raw + token.raw }
+          : { kind: 'md', raw: last.raw + token.raw, tokens: [...(last.tokens ?? []), token] },
+      );
       continue;
     }
     const raw = pending + token.raw;
@@ -99,7 +103,11 @@ function lexBlocks(text: string): MdBlock[] {
       pending = raw;
       continue;
     }
-    blocks.push(token.type === 'code' && token.codeBlockStyle !== 'indented' ? codeBlock(raw, token as Tokens.Code) : { kind: 'md', raw, tokens: [token] });
+    blocks.push(
+      token.type === 'code' && token.codeBlockStyle !== 'indented'
+        ? codeBlock(raw, token as Tokens.Code)
+        : { kind: 'md', raw, tokens: [token] },
+    );
   }
   if (pending) blocks.push({ kind: 'md', raw: pending, tokens: [] });
   return blocks;
@@ -126,7 +134,8 @@ export function groupBlocks(blocks: readonly MdBlock[], previous: readonly MdBlo
   for (let start = 0; start < blocks.length; start += GROUP_SIZE) {
     const before = previous[groups.length];
     const end = Math.min(blocks.length, start + GROUP_SIZE);
-    const same = before !== undefined && before.length === end - start && before.every((b, i) => b === blocks[start + i]);
+    const same =
+      before !== undefined && before.length === end - start && before.every((b, i) => b === blocks[start + i]);
     groups.push(same ? before : blocks.slice(start, end));
   }
   return groups;

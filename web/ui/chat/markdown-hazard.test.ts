@@ -8,7 +8,11 @@ describe('markdown hazard scan: model text marked cannot render in bounded time 
     ['strong run', '**a'.repeat(4000), 'emphasis'],
     ['nested quotes (marked overflows its stack)', `${'> '.repeat(2000)}x`, 'quote-depth'],
     ['nested quotes without spaces', `${'>'.repeat(40)}x`, 'quote-depth'],
-    ['a list indented 300 levels', Array.from({ length: 300 }, (_, i) => `${' '.repeat(i * 2)}- a`).join('\n'), 'indent'],
+    [
+      'a list indented 300 levels',
+      Array.from({ length: 300 }, (_, i) => `${' '.repeat(i * 2)}- a`).join('\n'),
+      'indent',
+    ],
     ['bracket run', '['.repeat(20000), 'brackets'],
     ['a message over 256 KiB', 'word '.repeat(60000), 'too-long'],
   ])('names a %s', (_name, text, hazard) => {

@@ -35,7 +35,8 @@ const DELTA = 48;
 const prefixes = Array.from({ length: Math.ceil(ANSWER.length / DELTA) }, (_, i) => ANSWER.slice(0, (i + 1) * DELTA));
 const parse = (text: string) => marked.parse(text, { async: false, gfm: true });
 // What the view does with a block: its tokens when the splitter lexed it, else its text.
-const render = (block: MdBlock) => (block.kind === 'md' && block.tokens ? marked.parser([...block.tokens]) : parse(block.raw));
+const render = (block: MdBlock) =>
+  block.kind === 'md' && block.tokens ? marked.parser([...block.tokens]) : parse(block.raw);
 
 function wholeEachDelta() {
   let size = 0;
@@ -69,7 +70,10 @@ it('renders a saved answer block by block at about the cost of one parse', async
   await compare(
     `saved Markdown (${(ANSWER.length / 1024).toFixed(0)} KB)`,
     { label: 'one parse of the answer', run: () => parse(ANSWER).length },
-    { label: 'split + render each block', run: () => splitMarkdownBlocks(ANSWER).reduce((n, b) => n + render(b).length, 0) },
+    {
+      label: 'split + render each block',
+      run: () => splitMarkdownBlocks(ANSWER).reduce((n, b) => n + render(b).length, 0),
+    },
     { runs: 15, warmup: 3, target: 1.5 },
   );
 });

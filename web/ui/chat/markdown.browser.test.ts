@@ -20,7 +20,9 @@ it('ordinary markdown still renders as markdown, sanitised', () => {
 it('renders a block from its lexed tokens, sanitised like text', async () => {
   const { splitMarkdownBlocks } = await import('./markdown-blocks');
   const { renderMarkdownTokens } = await import('./markdown');
-  const blocks = splitMarkdownBlocks('See [the docs][d] <img src=x onerror=alert(1)>\n\n[d]: https://example.com/docs\n');
+  const blocks = splitMarkdownBlocks(
+    'See [the docs][d] <img src=x onerror=alert(1)>\n\n[d]: https://example.com/docs\n',
+  );
   const first = blocks[0]!;
   expect(first.kind === 'md' && first.tokens !== undefined).toBe(true);
   const html = renderMarkdownTokens(first.kind === 'md' ? first.tokens! : [], first.raw);

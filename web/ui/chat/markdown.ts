@@ -90,4 +90,5 @@ function renderTokensUncached(tokens: readonly Token[], raw: string): string {
   return sanitize(html);
 }
 
-const sanitize = (html: string) => DOMPurify.sanitize(html, { FORBID_ATTR: ['style'], FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe'] });
+const sanitize = (html: string) =>
+  DOMPurify.sanitize(html, { FORBID_ATTR: ['style'], FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe'] });

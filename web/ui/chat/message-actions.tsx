@@ -27,34 +27,70 @@ export function MessageActions(props: {
   const idle = () => props.index >= 0 && !props.chat.busy() && props.chat.role() === 'writer';
   const rewind = useContext(RewindContext);
   // Only a message the person typed can be rewound to (the harness's own user messages carry `_meta`).
-  const rewindable = () => props.role === 'user' && rewind !== undefined && idle() && isPrompt(props.chat.messages()[props.index]);
+  const rewindable = () =>
+    props.role === 'user' && rewind !== undefined && idle() && isPrompt(props.chat.messages()[props.index]);
   return (
-    <div class="msg-actions" classList={{ floating: props.floating === true }} role="group" aria-label={ct('msg.actions')}>
+    <div
+      class="msg-actions"
+      classList={{ floating: props.floating === true }}
+      role="group"
+      aria-label={ct('msg.actions')}
+    >
       <Show when={props.model}>
         <span class="msg-model" title={ct('msg.model', { model: props.model! })}>
           {props.model}
         </span>
       </Show>
       <Show when={props.source}>
-        <CopyButton class="msg-action" text={() => props.source} label={ct('msg.copy')} copied={ct('msg.copied')} failed={ct('msg.copyFailed')} />
+        <CopyButton
+          class="msg-action"
+          text={() => props.source}
+          label={ct('msg.copy')}
+          copied={ct('msg.copied')}
+          failed={ct('msg.copyFailed')}
+        />
       </Show>
       <Show when={props.role === 'user' && idle() && props.onEdit}>
-        <button type="button" class="msg-action" aria-label={ct('msg.edit')} title={ct('msg.edit')} onClick={() => props.onEdit?.()}>
+        <button
+          type="button"
+          class="msg-action"
+          aria-label={ct('msg.edit')}
+          title={ct('msg.edit')}
+          onClick={() => props.onEdit?.()}
+        >
           <EditIcon />
         </button>
       </Show>
       <Show when={rewindable()}>
-        <button type="button" class="msg-action" aria-label={ct('rewind.action')} title={ct('rewind.action')} onClick={() => rewind?.open(props.index, props.source)}>
+        <button
+          type="button"
+          class="msg-action"
+          aria-label={ct('rewind.action')}
+          title={ct('rewind.action')}
+          onClick={() => rewind?.open(props.index, props.source)}
+        >
           <RewindIcon />
         </button>
       </Show>
       <Show when={props.role === 'assistant' && idle()}>
-        <button type="button" class="msg-action" aria-label={ct('msg.regenerate')} title={ct('msg.regenerate')} onClick={() => void props.chat.regenerate(props.index)}>
+        <button
+          type="button"
+          class="msg-action"
+          aria-label={ct('msg.regenerate')}
+          title={ct('msg.regenerate')}
+          onClick={() => void props.chat.regenerate(props.index)}
+        >
           <RegenerateIcon />
         </button>
       </Show>
       <Show when={idle() && props.onFork}>
-        <button type="button" class="msg-action" aria-label={ct('msg.fork')} title={ct('msg.fork')} onClick={() => props.onFork?.(props.index)}>
+        <button
+          type="button"
+          class="msg-action"
+          aria-label={ct('msg.fork')}
+          title={ct('msg.fork')}
+          onClick={() => props.onFork?.(props.index)}
+        >
           <ForkIcon />
         </button>
       </Show>

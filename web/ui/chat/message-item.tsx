@@ -13,38 +13,56 @@ import { MessageUsage } from './message-usage';
 import { Images, Markdown, Thinking } from './message-parts';
 import { ToolCall } from './tool-card';
 
-export function Item(props: { item: ChatItem; chat: ChatController; ct: ChatTranslate; onFork?: (index: number) => void; readOnly?: boolean }) {
+export function Item(props: {
+  item: ChatItem;
+  chat: ChatController;
+  ct: ChatTranslate;
+  onFork?: (index: number) => void;
+  readOnly?: boolean;
+}) {
   const ct = props.ct;
   return (
     <Switch>
-      <Match when={props.item.kind === 'user' && props.readOnly && props.item}>{(u) => <UserBubble text={u().text} images={u().images} files={u().files} ct={ct} />}</Match>
+      <Match when={props.item.kind === 'user' && props.readOnly && props.item}>
+        {(u) => <UserBubble text={u().text} images={u().images} files={u().files} ct={ct} />}
+      </Match>
       <Match when={props.item.kind === 'user' && props.item}>
         {(u) => {
           const [editing, setEditing] = createSignal(false);
           return (
-              <Show
-                when={editing()}
-                fallback={
-                  <UserBubble text={u().text} images={u().images} files={u().files} ct={ct}>
-                    <MessageActions chat={props.chat} ct={ct} index={u().index} role="user" source={u().text} onEdit={() => setEditing(true)} onFork={props.onFork} />
-                  </UserBubble>
-                }
-              >
-                <EditMessage
-                  text={u().text}
-                  ct={ct}
-                  busy={props.chat.busy()}
-                  onCancel={() => setEditing(false)}
-                  onSend={async (text) => {
-                    setEditing(false);
-                    await props.chat.editResend(u().index, text);
-                  }}
-                />
-              </Show>
+            <Show
+              when={editing()}
+              fallback={
+                <UserBubble text={u().text} images={u().images} files={u().files} ct={ct}>
+                  <MessageActions
+                    chat={props.chat}
+                    ct={ct}
+                    index={u().index}
+                    role="user"
+                    source={u().text}
+                    onEdit={() => setEditing(true)}
+                    onFork={props.onFork}
+                  />
+                </UserBubble>
+              }
+            >
+              <EditMessage
+                text={u().text}
+                ct={ct}
+                busy={props.chat.busy()}
+                onCancel={() => setEditing(false)}
+                onSend={async (text) => {
+                  setEditing(false);
+                  await props.chat.editResend(u().index, text);
+                }}
+              />
+            </Show>
           );
         }}
       </Match>
-      <Match when={props.item.kind === 'tool-images' && props.item}>{(t) => <Images urls={t().images} label={ct('toolImages', { id: t().callId })} />}</Match>
+      <Match when={props.item.kind === 'tool-images' && props.item}>
+        {(t) => <Images urls={t().images} label={ct('toolImages', { id: t().callId })} />}
+      </Match>
       <Match when={props.item.kind === 'compaction' && props.item}>
         {(c) => (
           <CompactionDivider
@@ -57,12 +75,22 @@ export function Item(props: { item: ChatItem; chat: ChatController; ct: ChatTran
         )}
       </Match>
       <Match when={props.item.kind === 'context' && props.item}>
-        {(c) => <ContextItem context={c().context} text={c().text} source={c().source} count={c().count} truncated={c().truncated} ct={ct} />}
+        {(c) => (
+          <ContextItem
+            context={c().context}
+            text={c().text}
+            source={c().source}
+            count={c().count}
+            truncated={c().truncated}
+            ct={ct}
+          />
+        )}
       </Match>
       <Match when={props.item.kind === 'assistant' && props.item}>
         {(a) => {
           // A step of the turn still running is not its answer, even if it is the last one saved so far.
-          const answer = () => a().endsTurn === true && !(props.chat.busy() && a().index > lastPromptIndex(props.chat.messages()));
+          const answer = () =>
+            a().endsTurn === true && !(props.chat.busy() && a().index > lastPromptIndex(props.chat.messages()));
           return (
             <article class="msg msg-assistant" classList={{ 'msg-stopped': a().stopped === true }}>
               <Show when={a().thinking}>
@@ -88,12 +116,31 @@ export function Item(props: { item: ChatItem; chat: ChatController; ct: ChatTran
               <Show when={a().index >= 0 && !props.readOnly}>
                 <Show
                   when={answer() && a().turnUsage}
-                  fallback={<MessageActions chat={props.chat} ct={ct} index={a().index} role="assistant" source={a().text} model={answer() ? a().model : undefined} floating={!answer()} onFork={props.onFork} />}
+                  fallback={
+                    <MessageActions
+                      chat={props.chat}
+                      ct={ct}
+                      index={a().index}
+                      role="assistant"
+                      source={a().text}
+                      model={answer() ? a().model : undefined}
+                      floating={!answer()}
+                      onFork={props.onFork}
+                    />
+                  }
                 >
                   {(usage) => (
                     <div class="msg-foot">
                       <MessageUsage steps={usage()} prices={props.chat.prices()} ct={ct} />
-                      <MessageActions chat={props.chat} ct={ct} index={a().index} role="assistant" source={a().text} model={a().model} onFork={props.onFork} />
+                      <MessageActions
+                        chat={props.chat}
+                        ct={ct}
+                        index={a().index}
+                        role="assistant"
+                        source={a().text}
+                        model={a().model}
+                        onFork={props.onFork}
+                      />
                     </div>
                   )}
                 </Show>
@@ -106,14 +153,26 @@ export function Item(props: { item: ChatItem; chat: ChatController; ct: ChatTran
   );
 }
 
-export function UserBubble(props: { text: string; images: string[]; files?: string[]; ct: ChatTranslate; children?: JSX.Element }) {
+export function UserBubble(props: {
+  text: string;
+  images: string[];
+  files?: string[];
+  ct: ChatTranslate;
+  children?: JSX.Element;
+}) {
   return (
     <article class="msg msg-user">
       <div class="msg-user-bubble">
         <div class="msg-user-text">{props.text}</div>
         <Show when={props.files?.length}>
           <ul class="msg-files" aria-label={props.ct('attachedFiles')}>
-            <For each={props.files}>{(path) => <li class="msg-file" title={path}>@{path}</li>}</For>
+            <For each={props.files}>
+              {(path) => (
+                <li class="msg-file" title={path}>
+                  @{path}
+                </li>
+              )}
+            </For>
           </ul>
         </Show>
         <Show when={props.images.length > 0}>
@@ -126,7 +185,13 @@ export function UserBubble(props: { text: string; images: string[]; files?: stri
 }
 
 /** The person's message in an editor: Save & send starts the turn again from it (Enter too; Esc cancels). */
-function EditMessage(props: { text: string; ct: ChatTranslate; busy: boolean; onCancel: () => void; onSend: (text: string) => Promise<void> }) {
+function EditMessage(props: {
+  text: string;
+  ct: ChatTranslate;
+  busy: boolean;
+  onCancel: () => void;
+  onSend: (text: string) => Promise<void>;
+}) {
   const ct = props.ct;
   const [text, setText] = createSignal(props.text);
   let area: HTMLTextAreaElement | undefined;

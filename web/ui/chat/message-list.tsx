@@ -20,7 +20,10 @@ const SHOWN_AT_FIRST = 80;
  */
 function observeEarlier(button: HTMLElement, show: () => void, scrolledUp: () => boolean) {
   if (typeof IntersectionObserver === 'undefined') return;
-  const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && scrolledUp() && show(), { rootMargin: '200px 0px 0px 0px' });
+  const observer = new IntersectionObserver(
+    (entries) => entries.some((e) => e.isIntersecting) && scrolledUp() && show(),
+    { rootMargin: '200px 0px 0px 0px' },
+  );
   observer.observe(button);
   onCleanup(() => observer.disconnect());
 }
@@ -49,7 +52,15 @@ export function MessageList(props: {
   const placedEvents = createMemo(() => placeEvents(chat.messages(), props.events.events()));
   const eventsAt = (at: number | 'end') => (
     <For each={placedEvents().get(at) ?? []}>
-      {(e) => <UndoEventLine event={e} active={'group' in e && e.group !== undefined && props.events.active().has(e.group)} undo={chat.undo} ct={ct} idle={!chat.busy() && chat.role() === 'writer'} />}
+      {(e) => (
+        <UndoEventLine
+          event={e}
+          active={'group' in e && e.group !== undefined && props.events.active().has(e.group)}
+          undo={chat.undo}
+          ct={ct}
+          idle={!chat.busy() && chat.role() === 'writer'}
+        />
+      )}
     </For>
   );
 
@@ -59,7 +70,12 @@ export function MessageList(props: {
         <p class="chat-empty">{ct('empty')}</p>
       </Show>
       <Show when={hidden() > 0}>
-        <button type="button" class="button small ghost show-earlier" ref={(el) => observeEarlier(el, showEarlier, props.scrolledUp)} onClick={showEarlier}>
+        <button
+          type="button"
+          class="button small ghost show-earlier"
+          ref={(el) => observeEarlier(el, showEarlier, props.scrolledUp)}
+          onClick={showEarlier}
+        >
           {ct('showEarlier', { count: hidden() })}
         </button>
       </Show>

@@ -1,7 +1,21 @@
 // Pieces of one chat item: Markdown text (block by block, code blocks with highlighting), collapsible thinking,
 // images. Tool calls are in tool-card.tsx.
 import './messages.css';
-import { createContext, createEffect, createMemo, createSignal, For, Index, Match, onCleanup, Show, Switch, untrack, useContext, type JSX } from 'solid-js';
+import {
+  createContext,
+  createEffect,
+  createMemo,
+  createSignal,
+  For,
+  Index,
+  Match,
+  onCleanup,
+  Show,
+  Switch,
+  untrack,
+  useContext,
+  type JSX,
+} from 'solid-js';
 import { chatTranslator, type ChatTranslate } from './chat-i18n';
 import { CodeBlock } from './code-block';
 import { renderMarkdown, renderMarkdownTokens } from './markdown';
@@ -24,7 +38,9 @@ export function Markdown(props: { text: string; ct?: ChatTranslate }) {
   // A lot of new text at once (a provider that sends a long answer in one burst, a long saved answer opening) is
   // lexed and rendered a slice per frame, as if it streamed, so the page never stops for the whole lot. The slice
   // follows what a frame's work took (`slice`), so a slower or busier machine takes smaller ones.
-  const [shownChars, setShownChars] = createSignal(!seen ? CHARS_AT_ONCE : seen.chars >= props.text.length ? Infinity : seen.chars);
+  const [shownChars, setShownChars] = createSignal(
+    !seen ? CHARS_AT_ONCE : seen.chars >= props.text.length ? Infinity : seen.chars,
+  );
   const grew = useContext(MarkdownGrowth);
   let queued = false;
   createEffect(() => {
@@ -55,7 +71,11 @@ export function Markdown(props: { text: string; ct?: ChatTranslate }) {
       <Index each={groups()}>
         {(group, g) => (
           <Group blocks={group()} lazy={g < lazyBelow}>
-            <Index each={group()}>{(block, i) => <Block block={block()} last={g === groups().length - 1 && i === group().length - 1} ct={ct} />}</Index>
+            <Index each={group()}>
+              {(block, i) => (
+                <Block block={block()} last={g === groups().length - 1 && i === group().length - 1} ct={ct} />
+              )}
+            </Index>
           </Group>
         )}
       </Index>
@@ -137,7 +157,6 @@ function runSoon() {
   if (soonQueued) requestAnimationFrame(runSoon);
 }
 
-
 /**
  * A group's height before it was ever on screen (`contain-intrinsic-size`; once shown, `auto` keeps its real one):
  * about a line per 90 characters plus a block's margins. Close enough that scrolling into a long answer's
@@ -174,7 +193,10 @@ function Block(props: { block: MdBlock; last: boolean; ct: ChatTranslate }) {
 
 const codeOf = (block: MdBlock) => (block.kind === 'code' ? block : undefined);
 // The last block may still be growing (every frame of it would fill the cache), so only earlier blocks are cached.
-const mdHtml = (block: MdBlock, cache: boolean) => (block.kind === 'md' && block.tokens ? renderMarkdownTokens(block.tokens, block.raw, cache) : renderMarkdown(block.raw, cache));
+const mdHtml = (block: MdBlock, cache: boolean) =>
+  block.kind === 'md' && block.tokens
+    ? renderMarkdownTokens(block.tokens, block.raw, cache)
+    : renderMarkdown(block.raw, cache);
 
 export function Thinking(props: { text: string; live?: boolean; ct: ChatTranslate }) {
   return (

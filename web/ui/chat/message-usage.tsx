@@ -34,9 +34,26 @@ export function MessageUsage(props: { steps: StepUsage[]; prices: PriceTable | n
       </button>
       <Show when={open()}>
         <div class="msg-usage" id={id} role="group" aria-label={ct('usage.show')}>
-          <UsageLine steps={props.steps} prices={props.prices} ct={ct} label={props.steps.length > 1 ? ct('usage.total') : undefined} model={severalModels()} />
+          <UsageLine
+            steps={props.steps}
+            prices={props.prices}
+            ct={ct}
+            label={props.steps.length > 1 ? ct('usage.total') : undefined}
+            model={severalModels()}
+          />
           <Show when={props.steps.length > 1}>
-            <For each={props.steps}>{(step, i) => <UsageLine steps={[step]} prices={props.prices} ct={ct} label={ct('usage.step', { n: i() + 1 })} model={severalModels()} minor />}</For>
+            <For each={props.steps}>
+              {(step, i) => (
+                <UsageLine
+                  steps={[step]}
+                  prices={props.prices}
+                  ct={ct}
+                  label={ct('usage.step', { n: i() + 1 })}
+                  model={severalModels()}
+                  minor
+                />
+              )}
+            </For>
           </Show>
         </div>
       </Show>
@@ -44,7 +61,14 @@ export function MessageUsage(props: { steps: StepUsage[]; prices: PriceTable | n
   );
 }
 
-function UsageLine(props: { steps: StepUsage[]; prices: PriceTable | null; ct: ChatTranslate; label?: string | undefined; model: boolean; minor?: boolean }) {
+function UsageLine(props: {
+  steps: StepUsage[];
+  prices: PriceTable | null;
+  ct: ChatTranslate;
+  label?: string | undefined;
+  model: boolean;
+  minor?: boolean;
+}) {
   const ct = props.ct;
   const f = () => turnFigures(props.steps, props.prices);
   const approx = (estimated: boolean, text: string) => (estimated ? `≈${text}` : text);
@@ -57,15 +81,27 @@ function UsageLine(props: { steps: StepUsage[]; prices: PriceTable | null; ct: C
       <Show when={props.label}>
         <span class="msg-usage-label">{props.label}</span>
       </Show>
-      <Figure name={ct('usage.in')} value={approx(f().estimated.input, tokens(f().input))} note={f().estimated.input ? ct('usage.estimated') : undefined} />
-      <Figure name={ct('usage.out')} value={approx(f().estimated.output, tokens(f().output))} note={f().estimated.output ? ct('usage.estimated') : undefined} />
+      <Figure
+        name={ct('usage.in')}
+        value={approx(f().estimated.input, tokens(f().input))}
+        note={f().estimated.input ? ct('usage.estimated') : undefined}
+      />
+      <Figure
+        name={ct('usage.out')}
+        value={approx(f().estimated.output, tokens(f().output))}
+        note={f().estimated.output ? ct('usage.estimated') : undefined}
+      />
       <Show when={!f().estimated.cache || f().cacheRead > 0}>
         <Figure name={ct('usage.cacheRead')} value={tokens(f().cacheRead)} />
       </Show>
       <Show when={f().cacheWrite > 0}>
         <Figure name={ct('usage.cacheWrite')} value={tokens(f().cacheWrite)} />
       </Show>
-      <Figure name={ct('usage.cost')} value={cost()} note={f().cost === null || f().partial ? ct('usage.noPrice') : undefined} />
+      <Figure
+        name={ct('usage.cost')}
+        value={cost()}
+        note={f().cost === null || f().partial ? ct('usage.noPrice') : undefined}
+      />
       <Figure name={ct('usage.time')} value={formatDuration(f().ms)} />
       <Show when={props.model}>
         <Figure name={ct('usage.model')} value={f().models.join(', ')} />

@@ -1,8 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextBreakdown, ContextSize } from '../../core/contracts';
-import { breakdownRows, formatCost, formatCount, formatPercent, formatTokens, meterFractions, meterLevel, partsDiffer, shareOf } from './meter-format';
+import {
+  breakdownRows,
+  formatCost,
+  formatCount,
+  formatPercent,
+  formatTokens,
+  meterFractions,
+  meterLevel,
+  partsDiffer,
+  shareOf,
+} from './meter-format';
 
-const size = (tokens: number, window: number | null, trigger: number | null = null): ContextSize => ({ tokens, window, trigger, estimated: false });
+const size = (tokens: number, window: number | null, trigger: number | null = null): ContextSize => ({
+  tokens,
+  window,
+  trigger,
+  estimated: false,
+});
 
 describe('context meter figures', () => {
   it('shortens token counts for the bar and keeps exact ones grouped for tooltips', () => {
@@ -52,7 +67,11 @@ describe('context meter figures', () => {
 });
 
 describe('context breakdown rows', () => {
-  const breakdown = (size: ContextSize, parts: ContextBreakdown['parts']): ContextBreakdown => ({ size, parts, would_fold: null });
+  const breakdown = (size: ContextSize, parts: ContextBreakdown['parts']): ContextBreakdown => ({
+    size,
+    parts,
+    would_fold: null,
+  });
   const parts: ContextBreakdown['parts'] = [
     { kind: 'system', tokens: 1500, items: 1 },
     { kind: 'instructions', tokens: 0, items: 0 },
@@ -68,8 +87,16 @@ describe('context breakdown rows', () => {
       ['history', 800],
       ['free', 121_000],
     ]);
-    expect(breakdownRows(breakdown(size(7000, null), parts)).map((r) => r.kind)).toEqual(['system', 'tools:builtin', 'history']);
-    expect(breakdownRows(breakdown(size(200_000, 128_000), parts)).at(-1)).toEqual({ kind: 'free', tokens: 0, items: 0 });
+    expect(breakdownRows(breakdown(size(7000, null), parts)).map((r) => r.kind)).toEqual([
+      'system',
+      'tools:builtin',
+      'history',
+    ]);
+    expect(breakdownRows(breakdown(size(200_000, 128_000), parts)).at(-1)).toEqual({
+      kind: 'free',
+      tokens: 0,
+      items: 0,
+    });
   });
 
   it('says when the parts do not add up to a total the provider counted, and not for an estimated total', () => {
@@ -78,4 +105,3 @@ describe('context breakdown rows', () => {
     expect(partsDiffer(breakdown({ ...size(98_000, 128_000), estimated: true }, parts))).toBeNull();
   });
 });
-

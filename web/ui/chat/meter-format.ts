@@ -3,7 +3,6 @@
 // and the colour step of the meter. Pure, so the thresholds and roundings are unit-tested in Node.
 import type { ContextBreakdown, ContextPartKind, ContextSize } from '../../core/contracts';
 
-
 /** What the meter and the breakdown need of the chat controller (ChatController has all of it). */
 export interface MeterChat {
   context: () => ContextSize | null;
@@ -60,7 +59,10 @@ export function meterLevel(size: ContextSize): MeterLevel {
 export function meterFractions(size: ContextSize): { used: number; trigger: number | null } | null {
   if (!size.window || size.window <= 0) return null;
   const clamp = (x: number) => Math.min(1, Math.max(0, x));
-  return { used: clamp(size.tokens / size.window), trigger: size.trigger === null ? null : clamp(size.trigger / size.window) };
+  return {
+    used: clamp(size.tokens / size.window),
+    trigger: size.trigger === null ? null : clamp(size.trigger / size.window),
+  };
 }
 
 /** A part's share of the window (or of the whole request without a window), 0…1. */

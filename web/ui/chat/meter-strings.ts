@@ -5,7 +5,8 @@ import type { ContextPartKind } from '../../core/contracts';
 export const meterEn = {
   'meter.label': 'Context usage',
   'meter.tipUsed': '{used} of {window} tokens ({percent}) in the next request',
-  'meter.tipNoWindow': '{used} tokens in the next request. No context window is set for this model, so there is no limit to compare with.',
+  'meter.tipNoWindow':
+    '{used} tokens in the next request. No context window is set for this model, so there is no limit to compare with.',
   'meter.tipTrigger': 'Compaction starts at {trigger} tokens.',
   'meter.tipEstimated': '≈ Estimated from the text size until the provider reports usage.',
   'meter.tipOpen': 'Click to see what fills it.',
@@ -14,9 +15,12 @@ export const meterEn = {
   'meter.summary': '{used} of {window} tokens ({percent})',
   'meter.summaryNoWindow': '{used} tokens',
   'meter.summaryTrigger': 'Compaction starts at {trigger} tokens ({percent} of the window).',
-  'meter.summaryNoTrigger': 'No context window is set for this model: the agent cannot tell when the conversation is too long.',
-  'meter.partsNote': 'The parts are estimated from their text size ({sum} tokens together); the total is the provider’s count for the last answer, so the two need not add up.',
-  'meter.estimated': 'Figures marked ≈ are estimated from the text size: the provider has not reported usage for this conversation yet.',
+  'meter.summaryNoTrigger':
+    'No context window is set for this model: the agent cannot tell when the conversation is too long.',
+  'meter.partsNote':
+    'The parts are estimated from their text size ({sum} tokens together); the total is the provider’s count for the last answer, so the two need not add up.',
+  'meter.estimated':
+    'Figures marked ≈ are estimated from the text size: the provider has not reported usage for this conversation yet.',
   'meter.colPart': 'Part',
   'meter.colTokens': 'Tokens',
   'meter.colShare': '% of window',
@@ -36,7 +40,8 @@ export const meterEn = {
   'meter.unitMessages': '{count} messages',
   'meter.unitImages': '{count} images',
   'meter.unitItems': '{count} items',
-  'meter.fold': 'Compacting now would fold {messages} messages ({tools} tool results, about {tokens} tokens) into a summary. The originals stay in the session log.',
+  'meter.fold':
+    'Compacting now would fold {messages} messages ({tools} tool results, about {tokens} tokens) into a summary. The originals stay in the session log.',
   'meter.foldNone': 'Nothing to compact yet: every message is among the recent ones that compaction keeps.',
   'meter.focus': 'Focus (optional)',
   'meter.focusHint': 'What the summary must keep, e.g. “keep the file list”.',
@@ -64,7 +69,8 @@ export const meterZh: Record<MeterKey, string> = {
   'meter.summaryNoWindow': '{used} token',
   'meter.summaryTrigger': '达到 {trigger} token（窗口的 {percent}）时开始压缩。',
   'meter.summaryNoTrigger': '此模型未设置上下文窗口：智能体无法判断对话何时过长。',
-  'meter.partsNote': '各部分按文本大小估算（合计 {sum} token）；总数取自服务商对上一次回答报告的用量，因此两者不一定相等。',
+  'meter.partsNote':
+    '各部分按文本大小估算（合计 {sum} token）；总数取自服务商对上一次回答报告的用量，因此两者不一定相等。',
   'meter.estimated': '标有 ≈ 的数字按文本大小估算：服务商尚未报告此对话的用量。',
   'meter.colPart': '部分',
   'meter.colTokens': 'Token',
@@ -85,7 +91,8 @@ export const meterZh: Record<MeterKey, string> = {
   'meter.unitMessages': '{count} 条消息',
   'meter.unitImages': '{count} 张图片',
   'meter.unitItems': '{count} 项',
-  'meter.fold': '现在压缩会把 {messages} 条消息（其中工具结果 {tools} 条，约 {tokens} token）折叠为一份摘要。原始消息仍保存在会话记录中。',
+  'meter.fold':
+    '现在压缩会把 {messages} 条消息（其中工具结果 {tools} 条，约 {tokens} token）折叠为一份摘要。原始消息仍保存在会话记录中。',
   'meter.foldNone': '暂无可压缩的内容：所有消息都属于压缩时保留的最近消息。',
   'meter.focus': '重点（可选）',
   'meter.focusHint': '摘要必须保留的内容，例如“保留文件列表”。',

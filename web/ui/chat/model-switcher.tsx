@@ -82,7 +82,7 @@ export function ModelSwitcher(props: {
     e.preventDefault();
     e.stopPropagation();
   };
-  const label = () => (props.current ?? props.configured ?? ct('c.modelNone'));
+  const label = () => props.current ?? props.configured ?? ct('c.modelNone');
 
   return (
     <div
@@ -142,7 +142,9 @@ export function ModelSwitcher(props: {
                   }}
                   onPointerMove={() => setActive(i())}
                 >
-                  <span class="composer-option-label">{name === props.configured ? ct('c.modelDefault', { model: name }) : name}</span>
+                  <span class="composer-option-label">
+                    {name === props.configured ? ct('c.modelDefault', { model: name }) : name}
+                  </span>
                   <Show when={name === (props.current ?? props.configured)}>
                     <span class="composer-option-tag" aria-hidden="true">
                       ✓
@@ -155,7 +157,9 @@ export function ModelSwitcher(props: {
           <Show when={loading()}>
             <p class="composer-popup-empty">{ct('c.modelLoading')}</p>
           </Show>
-          <Show when={failure()}>{(code) => <p class="composer-popup-empty">{ct('c.modelListFailed', { code: code() })}</p>}</Show>
+          <Show when={failure()}>
+            {(code) => <p class="composer-popup-empty">{ct('c.modelListFailed', { code: code() })}</p>}
+          </Show>
         </div>
       </Show>
     </div>

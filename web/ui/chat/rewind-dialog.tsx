@@ -16,7 +16,18 @@ import type { UndoEvents } from './undo-events';
 export const RewindContext = createContext<{ open(index: number, text: string): void }>();
 
 export const RewindIcon = () => (
-  <svg class="icon" viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">
+  <svg
+    class="icon"
+    viewBox="0 0 16 16"
+    width="14"
+    height="14"
+    fill="none"
+    stroke="currentColor"
+    stroke-width="1.5"
+    stroke-linecap="round"
+    stroke-linejoin="round"
+    aria-hidden="true"
+  >
     <path d="M3 3.5v3.5h3.5" />
     <path d="M3.3 7A5 5 0 1 1 4.6 11.4" />
   </svg>
@@ -28,7 +39,10 @@ const MODES: Array<{ mode: RewindMode; label: ChatKey; hint: ChatKey }> = [
   { mode: 'conversation', label: 'rewind.conversation', hint: 'rewind.conversationHint' },
 ];
 
-type Problem = { kind: 'conflict'; mode: RewindMode; paths: string[] } | { kind: 'no-checkpoint' } | { kind: 'error'; code: string; message: string };
+type Problem =
+  | { kind: 'conflict'; mode: RewindMode; paths: string[] }
+  | { kind: 'no-checkpoint' }
+  | { kind: 'error'; code: string; message: string };
 
 /** A few paths for a sentence; the rest counted. */
 function pathList(paths: readonly string[], ct: ChatTranslate): string {
@@ -61,7 +75,13 @@ export function RewindDialog(props: {
     try {
       const result = await props.events.during(() => props.chat.undo.rewind(props.index, chosen, force));
       const group = result.files?.group;
-      props.events.add({ kind: 'rewind', mode: chosen, prompt: quote(props.text), files: result.files?.files.length ?? 0, ...(group ? { group } : {}) });
+      props.events.add({
+        kind: 'rewind',
+        mode: chosen,
+        prompt: quote(props.text),
+        files: result.files?.files.length ?? 0,
+        ...(group ? { group } : {}),
+      });
       props.onRewound(chosen, result);
       props.onClose();
     } catch (error) {
@@ -100,7 +120,12 @@ export function RewindDialog(props: {
             <button type="button" class="button" onClick={() => props.onClose()}>
               {ct('rewind.cancel')}
             </button>
-            <button type="button" class="button danger" disabled={running()} onClick={() => void rewind(p().mode, true)}>
+            <button
+              type="button"
+              class="button danger"
+              disabled={running()}
+              onClick={() => void rewind(p().mode, true)}
+            >
               {ct('rewind.anyway')}
             </button>
           </>
@@ -125,7 +150,10 @@ export function RewindDialog(props: {
           when={problem()?.kind !== 'conflict' && problem()?.kind !== 'no-checkpoint'}
           fallback={
             <div class="rewind-problem" role="alert">
-              <Show when={problem()?.kind === 'conflict' && (problem() as Problem & { kind: 'conflict' })} fallback={<p>{ct('rewind.noCheckpoint')}</p>}>
+              <Show
+                when={problem()?.kind === 'conflict' && (problem() as Problem & { kind: 'conflict' })}
+                fallback={<p>{ct('rewind.noCheckpoint')}</p>}
+              >
                 {(p) => (
                   <>
                     <strong>{ct('rewind.conflictTitle')}</strong>
@@ -142,7 +170,13 @@ export function RewindDialog(props: {
               <For each={MODES}>
                 {(m) => (
                   <label class="rewind-choice" classList={{ chosen: mode() === m.mode }}>
-                    <input type="radio" name="rewind-mode" value={m.mode} checked={mode() === m.mode} onChange={() => setMode(m.mode)} />
+                    <input
+                      type="radio"
+                      name="rewind-mode"
+                      value={m.mode}
+                      checked={mode() === m.mode}
+                      onChange={() => setMode(m.mode)}
+                    />
                     <span>
                       <span class="rewind-choice-label">{ct(m.label)}</span>
                       <span class="rewind-choice-hint">{ct(m.hint)}</span>
@@ -154,10 +188,24 @@ export function RewindDialog(props: {
           </form>
           <p class="field-hint rewind-files" data-testid="rewind-files">
             <Show when={files()} fallback={ct('rewind.loading')}>
-              {(list) => (list().length === 0 ? ct('rewind.noFiles') : ct(list().length === 1 ? 'rewind.fileOne' : 'rewind.fileCount', { count: list().length, paths: pathList(list().map((f) => f.path), ct) }))}
+              {(list) =>
+                list().length === 0
+                  ? ct('rewind.noFiles')
+                  : ct(list().length === 1 ? 'rewind.fileOne' : 'rewind.fileCount', {
+                      count: list().length,
+                      paths: pathList(
+                        list().map((f) => f.path),
+                        ct,
+                      ),
+                    })
+              }
             </Show>
           </p>
-          <Show when={files()?.filter((f) => f.changedSince).map((f) => f.path)}>
+          <Show
+            when={files()
+              ?.filter((f) => f.changedSince)
+              .map((f) => f.path)}
+          >
             {(since) => (
               <Show when={since().length > 0}>
                 <p class="field-hint rewind-since">{ct('rewind.changedSince', { paths: pathList(since(), ct) })}</p>

@@ -4,15 +4,55 @@ import type { FileChange, SessionChanges } from '../../core/page';
 import type { ChangeRow } from '../../core/checkpoints';
 import { anchorOf, placeEvents, quote, rewindPreview, validEvents, type UndoEvent } from './rewind-model';
 
-const prompt = (text: string, turn?: string): Message => ({ role: 'user', content: text, ...(turn ? { _turn: turn } : {}) });
-const call = (id: string): Message => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'edit', arguments: '{}' } }] });
+const prompt = (text: string, turn?: string): Message => ({
+  role: 'user',
+  content: text,
+  ...(turn ? { _turn: turn } : {}),
+});
+const call = (id: string): Message => ({
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id, type: 'function', function: { name: 'edit', arguments: '{}' } }],
+});
 const result = (id: string): Message => ({ role: 'tool', tool_call_id: id, content: 'ok' });
 const answer = (text: string): Message => ({ role: 'assistant', content: text });
 
 // Two turns: turn 1 edits a.txt (call c1), turn 2 edits b.txt and a.txt again (c2, c3).
-const conversation: Message[] = [prompt('first', 't1'), call('c1'), result('c1'), answer('one'), prompt('second', 't2'), call('c2'), result('c2'), call('c3'), result('c3'), answer('two')];
-const row = (callId: string, turn: number, path: string): ChangeRow => ({ seq: turn, turn, step: 1, tool: 'edit', callId, path, before: 'x', after: 'y', beforeBytes: 1, afterBytes: 1, change: 'modified', reverted: false, at: 0 });
-const file = (path: string, turns: number[]): FileChange => ({ path, change: 'modified', turns, added: 1, removed: 1, changedSince: false });
+const conversation: Message[] = [
+  prompt('first', 't1'),
+  call('c1'),
+  result('c1'),
+  answer('one'),
+  prompt('second', 't2'),
+  call('c2'),
+  result('c2'),
+  call('c3'),
+  result('c3'),
+  answer('two'),
+];
+const row = (callId: string, turn: number, path: string): ChangeRow => ({
+  seq: turn,
+  turn,
+  step: 1,
+  tool: 'edit',
+  callId,
+  path,
+  before: 'x',
+  after: 'y',
+  beforeBytes: 1,
+  afterBytes: 1,
+  change: 'modified',
+  reverted: false,
+  at: 0,
+});
+const file = (path: string, turns: number[]): FileChange => ({
+  path,
+  change: 'modified',
+  turns,
+  added: 1,
+  removed: 1,
+  changedSince: false,
+});
 const changes: SessionChanges = {
   rows: [row('c1', 1, 'a.txt'), row('c2', 2, 'b.txt'), row('c3', 2, 'a.txt')],
   reverts: [],
@@ -20,7 +60,14 @@ const changes: SessionChanges = {
   totals: { files: 2, added: 2, removed: 2 },
 };
 
-const event = (id: string, anchor: string | null, at = 1): UndoEvent => ({ kind: 'revert', id, at, anchor, files: 1, group: `g-${id}` });
+const event = (id: string, anchor: string | null, at = 1): UndoEvent => ({
+  kind: 'revert',
+  id,
+  at,
+  anchor,
+  files: 1,
+  group: `g-${id}`,
+});
 
 describe('rewind preview', () => {
   it('announces the files changed by the prompt’s turn and every later one', () => {
@@ -35,7 +82,11 @@ describe('rewind preview', () => {
   });
 
   it('leaves out files only earlier turns changed', () => {
-    const onlyEarlier: SessionChanges = { ...changes, rows: [row('c1', 1, 'a.txt'), row('c2', 2, 'b.txt')], files: [file('a.txt', [1]), file('b.txt', [2])] };
+    const onlyEarlier: SessionChanges = {
+      ...changes,
+      rows: [row('c1', 1, 'a.txt'), row('c2', 2, 'b.txt')],
+      files: [file('a.txt', [1]), file('b.txt', [2])],
+    };
     expect(rewindPreview(conversation, 4, onlyEarlier).map((f) => f.path)).toEqual(['b.txt']);
   });
 });
@@ -67,7 +118,11 @@ describe('undo events in the conversation', () => {
   });
 
   it('shows an event from before any prompt ahead of the first one', () => {
-    expect(placeEvents(conversation, [event('start', null)]).get(0)?.map((e) => e.id)).toEqual(['start']);
+    expect(
+      placeEvents(conversation, [event('start', null)])
+        .get(0)
+        ?.map((e) => e.id),
+    ).toEqual(['start']);
   });
 
   it('hides an event whose turn was rewound away', () => {
@@ -77,8 +132,19 @@ describe('undo events in the conversation', () => {
 
   it('drops stored events that are malformed instead of showing them half', () => {
     const good = event('ok', 't1');
-    const rewind: UndoEvent = { kind: 'rewind', id: 'r', at: 1, anchor: null, mode: 'both', prompt: 'p', files: 2, group: 'g' };
-    expect(validEvents([good, rewind, { ...good, files: -1 }, { ...rewind, mode: 'all' }, { ...good, group: 3 }, null, 'x'])).toEqual([good, rewind]);
+    const rewind: UndoEvent = {
+      kind: 'rewind',
+      id: 'r',
+      at: 1,
+      anchor: null,
+      mode: 'both',
+      prompt: 'p',
+      files: 2,
+      group: 'g',
+    };
+    expect(
+      validEvents([good, rewind, { ...good, files: -1 }, { ...rewind, mode: 'all' }, { ...good, group: 3 }, null, 'x']),
+    ).toEqual([good, rewind]);
     expect(validEvents({ not: 'a list' })).toEqual([]);
   });
 

@@ -7,7 +7,8 @@ import type { RewindMode } from '../../core/page';
 import type { Message } from '../../core/contracts';
 
 /** A prompt the person typed (the harness's own user messages carry `_meta`). */
-export const isPrompt = (m: Message | undefined): m is Message & { role: 'user' } => m?.role === 'user' && m._meta === undefined;
+export const isPrompt = (m: Message | undefined): m is Message & { role: 'user' } =>
+  m?.role === 'user' && m._meta === undefined;
 
 /**
  * The files a rewind from the prompt at `index` would put back: every file with a live change from the first turn
@@ -15,10 +16,15 @@ export const isPrompt = (m: Message | undefined): m is Message & { role: 'user' 
  * the tool calls the conversation holds after the prompt (each write row names its call). The Worker decides the
  * real set; this is what the dialog announces.
  */
-export function rewindPreview(messages: readonly Message[], index: number, changes: SessionChanges | null): FileChange[] {
+export function rewindPreview(
+  messages: readonly Message[],
+  index: number,
+  changes: SessionChanges | null,
+): FileChange[] {
   if (!changes) return [];
   const calls = new Set<string>();
-  for (const m of messages.slice(index + 1)) if (m.role === 'assistant') for (const c of m.tool_calls ?? []) calls.add(c.id);
+  for (const m of messages.slice(index + 1))
+    if (m.role === 'assistant') for (const c of m.tool_calls ?? []) calls.add(c.id);
   const turns = changes.rows.filter((r) => calls.has(r.callId)).map((r) => r.turn);
   if (turns.length === 0) return [];
   const first = Math.min(...turns);
@@ -26,8 +32,25 @@ export function rewindPreview(messages: readonly Message[], index: number, chang
 }
 
 export type UndoEvent =
-  | { kind: 'rewind'; id: string; at: number; anchor: string | null; mode: RewindMode; prompt: string; files: number; group?: string }
-  | { kind: 'revert' | 'redo'; id: string; at: number; anchor: string | null; files: number; path?: string; group: string };
+  | {
+      kind: 'rewind';
+      id: string;
+      at: number;
+      anchor: string | null;
+      mode: RewindMode;
+      prompt: string;
+      files: number;
+      group?: string;
+    }
+  | {
+      kind: 'revert' | 'redo';
+      id: string;
+      at: number;
+      anchor: string | null;
+      files: number;
+      path?: string;
+      group: string;
+    };
 
 /**
  * The `_turn` id of the last prompt in the conversation; null when there is none yet. A prompt sent before turns had
@@ -46,7 +69,10 @@ export function anchorOf(messages: readonly Message[]): string | null {
  * anchored to no turn sits before the first prompt. An event whose turn is no longer in the conversation (rewound
  * away, or folded by a compaction) is not shown: what it followed is gone.
  */
-export function placeEvents(messages: readonly Message[], events: readonly UndoEvent[]): Map<number | 'end', UndoEvent[]> {
+export function placeEvents(
+  messages: readonly Message[],
+  events: readonly UndoEvent[],
+): Map<number | 'end', UndoEvent[]> {
   const prompts: number[] = [];
   messages.forEach((m, i) => isPrompt(m) && prompts.push(i));
   const out = new Map<number | 'end', UndoEvent[]>();
@@ -55,7 +81,11 @@ export function placeEvents(messages: readonly Message[], events: readonly UndoE
     if (e.anchor === null) at = prompts[0] ?? 'end';
     else {
       const byIndex = e.anchor.startsWith('@') ? Number(e.anchor.slice(1)) : null;
-      const p = prompts.findIndex((i) => (byIndex !== null ? i === byIndex && (messages[i] as { _turn?: string })._turn === undefined : (messages[i] as { _turn?: string })._turn === e.anchor));
+      const p = prompts.findIndex((i) =>
+        byIndex !== null
+          ? i === byIndex && (messages[i] as { _turn?: string })._turn === undefined
+          : (messages[i] as { _turn?: string })._turn === e.anchor,
+      );
       if (p >= 0) at = prompts[p + 1] ?? 'end';
     }
     if (at === undefined) continue;
@@ -77,8 +107,10 @@ export function validEvents(value: unknown): UndoEvent[] {
   return value.filter((e): e is UndoEvent => {
     if (!e || typeof e !== 'object') return false;
     const r = e as Record<string, unknown>;
-    if (!str(r.id) || typeof r.at !== 'number' || !(r.anchor === null || str(r.anchor)) || !count(r.files)) return false;
-    if (r.kind === 'rewind') return MODES.includes(r.mode as string) && str(r.prompt) && (r.group === undefined || str(r.group));
+    if (!str(r.id) || typeof r.at !== 'number' || !(r.anchor === null || str(r.anchor)) || !count(r.files))
+      return false;
+    if (r.kind === 'rewind')
+      return MODES.includes(r.mode as string) && str(r.prompt) && (r.group === undefined || str(r.group));
     return (r.kind === 'revert' || r.kind === 'redo') && str(r.group) && (r.path === undefined || str(r.path));
   });
 }

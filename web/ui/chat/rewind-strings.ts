@@ -5,11 +5,13 @@ export const rewindEn = {
   'rewind.prompt': 'Back to before “{prompt}”.',
   'rewind.choices': 'What to rewind',
   'rewind.both': 'Conversation and files',
-  'rewind.bothHint': 'Removes this message and everything after it, and puts back the files those turns changed. The message returns to the box.',
+  'rewind.bothHint':
+    'Removes this message and everything after it, and puts back the files those turns changed. The message returns to the box.',
   'rewind.files': 'Files only',
   'rewind.filesHint': 'Puts back the files this message and later ones changed; the conversation stays as it is.',
   'rewind.conversation': 'Conversation only',
-  'rewind.conversationHint': 'Removes this message and everything after it; the files stay as they are now. The message returns to the box.',
+  'rewind.conversationHint':
+    'Removes this message and everything after it; the files stay as they are now. The message returns to the box.',
   'rewind.fileCount': '{count} files changed by this turn and later: {paths}',
   'rewind.fileOne': '1 file changed by this turn and later: {paths}',
   'rewind.noFiles': 'No file was changed by this turn or later.',
@@ -20,9 +22,11 @@ export const rewindEn = {
   'rewind.running': 'Rewinding…',
   'rewind.cancel': 'Cancel',
   'rewind.conflictTitle': 'You changed files since',
-  'rewind.conflict': 'These files hold your edits, made after the agent left them: {paths}. Nothing was rewound. Rewinding anyway puts back the earlier versions and your edits are lost.',
+  'rewind.conflict':
+    'These files hold your edits, made after the agent left them: {paths}. Nothing was rewound. Rewinding anyway puts back the earlier versions and your edits are lost.',
   'rewind.anyway': 'Rewind anyway',
-  'rewind.noCheckpoint': 'Files cannot be rewound for this message: it has no undo record (it was sent before undo existed, or its records were pruned). You can rewind the conversation only, or revert files in the Changes panel.',
+  'rewind.noCheckpoint':
+    'Files cannot be rewound for this message: it has no undo record (it was sent before undo existed, or its records were pruned). You can rewind the conversation only, or revert files in the Changes panel.',
   'rewind.conversationOnly': 'Rewind conversation only',
   'rewind.failed': '{code}: {message}',
   'undoEvent.label': 'Undo event',
@@ -63,9 +67,11 @@ export const rewindZh: Record<keyof typeof rewindEn, string> = {
   'rewind.running': '正在回退…',
   'rewind.cancel': '取消',
   'rewind.conflictTitle': '你之后修改过文件',
-  'rewind.conflict': '这些文件包含你在智能体改动之后所做的修改：{paths}。尚未回退任何内容。如果仍要回退，将恢复较早的版本，你的修改会丢失。',
+  'rewind.conflict':
+    '这些文件包含你在智能体改动之后所做的修改：{paths}。尚未回退任何内容。如果仍要回退，将恢复较早的版本，你的修改会丢失。',
   'rewind.anyway': '仍然回退',
-  'rewind.noCheckpoint': '无法回退这条消息的文件：它没有撤销记录（发送时还没有撤销功能，或记录已被清理）。你可以只回退对话，或在“改动”面板中撤销文件改动。',
+  'rewind.noCheckpoint':
+    '无法回退这条消息的文件：它没有撤销记录（发送时还没有撤销功能，或记录已被清理）。你可以只回退对话，或在“改动”面板中撤销文件改动。',
   'rewind.conversationOnly': '仅回退对话',
   'rewind.failed': '{code}：{message}',
   'undoEvent.label': '撤销事件',

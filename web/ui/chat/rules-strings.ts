@@ -3,12 +3,14 @@
 export const rulesEn = {
   'rule.allowIn': 'Always allow {name} in {folder}',
   'rule.allowOn': 'Always allow {name} on {path}',
-  'rule.allowInHint': 'Adds a rule for this workspace (Settings → Agent → Approval rules); files that always ask still ask.',
+  'rule.allowInHint':
+    'Adds a rule for this workspace (Settings → Agent → Approval rules); files that always ask still ask.',
   'rule.saveFailed': 'Allowed once, but the rule could not be saved ({code}): {message}',
   'rule.decided': 'Decided by the rule “{rule}” ({scope})',
   'rule.scope.workspace': 'this workspace',
   'rule.scope.global': 'all workspaces',
-  'rule.outsideUndo': 'This tool ran outside the app (i-bridge or an MCP server): files it changed are not in the undo history and the Changes panel.',
+  'rule.outsideUndo':
+    'This tool ran outside the app (i-bridge or an MCP server): files it changed are not in the undo history and the Changes panel.',
 };
 
 export const rulesZh: Record<keyof typeof rulesEn, string> = {

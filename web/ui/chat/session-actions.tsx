@@ -36,14 +36,17 @@ export function SessionActions(props: {
   // Re-read when another session opens, after each turn (not during one: the log is still being written) and when
   // settings change (the prices price the same steps differently).
   createEffect(
-    on([() => props.sessionId, () => props.messageCount, () => props.busy, () => s.settingsEpoch()], ([id, , busy], before) => {
-      if (before && before[0] !== id) setTotals(null);
-      if (!id || busy || !props.usage) return;
-      void props.usage().then(
-        (u) => props.sessionId === id && setTotals(u),
-        () => undefined,
-      );
-    }),
+    on(
+      [() => props.sessionId, () => props.messageCount, () => props.busy, () => s.settingsEpoch()],
+      ([id, , busy], before) => {
+        if (before && before[0] !== id) setTotals(null);
+        if (!id || busy || !props.usage) return;
+        void props.usage().then(
+          (u) => props.sessionId === id && setTotals(u),
+          () => undefined,
+        );
+      },
+    ),
   );
 
   async function exportAs(kind: 'json' | 'md') {
@@ -85,7 +88,11 @@ export function SessionActions(props: {
       ...(open
         ? [
             { label: t('sessions.rename'), disabled: props.busy, onSelect: () => setRenaming(true) },
-            { label: t('sessions.fork'), disabled: props.busy || props.messageCount === 0, onSelect: () => void fork() },
+            {
+              label: t('sessions.fork'),
+              disabled: props.busy || props.messageCount === 0,
+              onSelect: () => void fork(),
+            },
             { label: t('sessions.exportJson'), onSelect: () => void s.attempt(() => exportAs('json')) },
             { label: t('sessions.exportMd'), onSelect: () => void s.attempt(() => exportAs('md')) },
           ]
@@ -93,13 +100,21 @@ export function SessionActions(props: {
       ...(open && props.usage
         ? [
             {
-              label: totals() ? t('usage.session.menu', { input: formatTokens(totals()!.input_tokens), output: formatTokens(totals()!.output_tokens), cost: formatCost(totals()!.cost) }) : t('usage.session.menuLoading'),
+              label: totals()
+                ? t('usage.session.menu', {
+                    input: formatTokens(totals()!.input_tokens),
+                    output: formatTokens(totals()!.output_tokens),
+                    cost: formatCost(totals()!.cost),
+                  })
+                : t('usage.session.menuLoading'),
               onSelect: () => setShowUsage(true),
             },
           ]
         : []),
       { label: t('sessions.importJson'), disabled: props.busy, onSelect: () => importInput.click() },
-      ...(open ? [{ label: t('sessions.delete'), danger: true, disabled: props.busy, onSelect: () => setDeleting(true) }] : []),
+      ...(open
+        ? [{ label: t('sessions.delete'), danger: true, disabled: props.busy, onSelect: () => setDeleting(true) }]
+        : []),
     ];
   };
 
@@ -108,12 +123,24 @@ export function SessionActions(props: {
       <Show
         when={renaming() && props.sessionId}
         fallback={
-          <h2 id="chat-title" class="chat-title" title={props.title} onDblClick={() => props.sessionId && !props.busy && setRenaming(true)}>
+          <h2
+            id="chat-title"
+            class="chat-title"
+            title={props.title}
+            onDblClick={() => props.sessionId && !props.busy && setRenaming(true)}
+          >
             {props.title}
           </h2>
         }
       >
-        <InlineRename value={props.title} label={t('sessions.title')} hint={t('sessions.renameHint')} maxLength={500} onSave={rename} onDone={() => setRenaming(false)} />
+        <InlineRename
+          value={props.title}
+          label={t('sessions.title')}
+          hint={t('sessions.renameHint')}
+          maxLength={500}
+          onSave={rename}
+          onDone={() => setRenaming(false)}
+        />
       </Show>
       <MenuButton label={t('layout.sessionMenu')} items={items()}>
         <MoreIcon />

@@ -13,7 +13,10 @@ export interface SessionChannel {
 const channelName = (sessionId: string) => `i:session-live:${sessionId}`;
 
 /** The writer's side: live snapshots at most every `everyMs` (the last one always goes out), saved at once. */
-export function broadcastSession(sessionId: string, everyMs = 100): SessionChannel & { live(turn: LiveTurn | null): void } {
+export function broadcastSession(
+  sessionId: string,
+  everyMs = 100,
+): SessionChannel & { live(turn: LiveTurn | null): void } {
   const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(channelName(sessionId));
   let pending: LiveTurn | null | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;

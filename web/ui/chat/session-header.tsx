@@ -12,7 +12,13 @@ import { SessionActions } from './session-actions';
 // The Changes panel (and through it CodeMirror) loads when the side panel's Changes tab is first rendered.
 const ChangesPanel = lazy(() => import('../changes/changes-panel'));
 
-export function SessionHeader(props: { state: AppState; chat: ChatController; changes: Resource<SessionChanges | null>; slot: Accessor<HTMLElement | undefined>; ct: ChatTranslate }) {
+export function SessionHeader(props: {
+  state: AppState;
+  chat: ChatController;
+  changes: Resource<SessionChanges | null>;
+  slot: Accessor<HTMLElement | undefined>;
+  ct: ChatTranslate;
+}) {
   const s = props.state;
   const chat = props.chat;
   const title = createMemo(() => s.sessions().find((x) => x.id === chat.sessionId())?.title ?? props.ct('newSession'));
@@ -20,7 +26,16 @@ export function SessionHeader(props: { state: AppState; chat: ChatController; ch
     <Show when={props.slot()}>
       {(slot) => (
         <Portal mount={slot()}>
-          <SessionActions state={s} store={chat.agent.store} sessionId={chat.sessionId()} title={title()} busy={chat.busy()} messageCount={chat.messages().length} onOpen={(id) => s.selectSession(id)} usage={() => chat.sessionUsage()} />
+          <SessionActions
+            state={s}
+            store={chat.agent.store}
+            sessionId={chat.sessionId()}
+            title={title()}
+            busy={chat.busy()}
+            messageCount={chat.messages().length}
+            onOpen={(id) => s.selectSession(id)}
+            usage={() => chat.sessionUsage()}
+          />
           <ChangesTotal t={s.t} changes={props.changes} />
         </Portal>
       )}
@@ -28,7 +43,13 @@ export function SessionHeader(props: { state: AppState; chat: ChatController; ch
   );
 }
 
-export function ChangesTab(props: { state: AppState; workspaceId: string; chat: ChatController; changes: Resource<SessionChanges | null>; slot: Accessor<HTMLElement | undefined> | undefined }) {
+export function ChangesTab(props: {
+  state: AppState;
+  workspaceId: string;
+  chat: ChatController;
+  changes: Resource<SessionChanges | null>;
+  slot: Accessor<HTMLElement | undefined> | undefined;
+}) {
   const s = props.state;
   const chat = props.chat;
   return (
@@ -36,7 +57,15 @@ export function ChangesTab(props: { state: AppState; workspaceId: string; chat: 
       {(slot) => (
         <Portal mount={slot()}>
           <Suspense>
-            <ChangesPanel t={s.t} db={s.db} workspaceId={props.workspaceId} sessionId={chat.sessionId} undo={chat.undo} changes={props.changes} idle={() => !chat.busy() && chat.role() === 'writer'} />
+            <ChangesPanel
+              t={s.t}
+              db={s.db}
+              workspaceId={props.workspaceId}
+              sessionId={chat.sessionId}
+              undo={chat.undo}
+              changes={props.changes}
+              idle={() => !chat.busy() && chat.role() === 'writer'}
+            />
           </Suspense>
         </Portal>
       )}

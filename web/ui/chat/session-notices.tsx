@@ -7,12 +7,27 @@ import type { ChatController } from './chat-controller';
 import type { ChatKey, ChatTranslate } from './chat-i18n';
 import { errorText } from './core-text';
 
-export function SessionNotices(props: { chat: ChatController; ct: ChatTranslate; locale: Locale; onAgain: (prompt: string) => void; onRecover: () => void }) {
+export function SessionNotices(props: {
+  chat: ChatController;
+  ct: ChatTranslate;
+  locale: Locale;
+  onAgain: (prompt: string) => void;
+  onRecover: () => void;
+}) {
   const chat = props.chat;
   const ct = props.ct;
   return (
     <>
-      <Show when={chat.interrupted()}>{(j) => <Interrupted journal={j()} ct={ct} onAgain={() => props.onAgain(j().prompt)} onDismiss={() => void chat.dismissInterrupted()} />}</Show>
+      <Show when={chat.interrupted()}>
+        {(j) => (
+          <Interrupted
+            journal={j()}
+            ct={ct}
+            onAgain={() => props.onAgain(j().prompt)}
+            onDismiss={() => void chat.dismissInterrupted()}
+          />
+        )}
+      </Show>
       <Show when={chat.damaged()}>
         {(d) => (
           <div class="chat-error" role="alert" data-testid="damaged-session">
@@ -54,7 +69,11 @@ function Interrupted(props: { journal: TurnJournal; ct: ChatTranslate; onAgain: 
     <div class="banner warning interrupted" role="alert" data-testid="interrupted-turn">
       <div>
         <strong>{ct('interruptedTitle')}</strong>
-        <p>{ct('interruptedPrompt', { prompt: props.journal.prompt.length > 200 ? `${props.journal.prompt.slice(0, 199)}…` : props.journal.prompt })}</p>
+        <p>
+          {ct('interruptedPrompt', {
+            prompt: props.journal.prompt.length > 200 ? `${props.journal.prompt.slice(0, 199)}…` : props.journal.prompt,
+          })}
+        </p>
         <Show when={props.journal.calls.length > 0} fallback={<p>{ct('interruptedNone')}</p>}>
           <p>{ct('interruptedCalls')}</p>
           <ul class="interrupted-calls">

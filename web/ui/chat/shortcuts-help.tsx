@@ -7,7 +7,8 @@ import type { ComposerKey } from './composer-strings';
 import type { SlashCommand } from './slash-commands';
 
 /** Cmd instead of Ctrl (tinykeys' `$mod`), as the layout's shortcuts also decide it. */
-export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+export const isMac =
+  typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 /** Shows tinykeys' `$mod` as the platform's key. */
 export const keyLabel = (keys: string) => keys.replace('$mod', isMac ? '⌘' : 'Ctrl');
 

@@ -31,7 +31,15 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
 /** Built-ins first; a skill named like a built-in is left out (the built-in would shadow it anyway). */
 export function commandList(skills: readonly { name: string; description: string }[]): SlashCommand[] {
   const taken = new Set(BUILTIN_COMMANDS.map((c) => c.name));
-  const fromSkills = skills.filter((s) => !taken.has(s.name)).map((s): SlashCommand => ({ name: s.name, kind: 'skill', hint: 'c.cmd.skill', description: s.description, takesArgs: true }));
+  const fromSkills = skills
+    .filter((s) => !taken.has(s.name))
+    .map((s): SlashCommand => ({
+      name: s.name,
+      kind: 'skill',
+      hint: 'c.cmd.skill',
+      description: s.description,
+      takesArgs: true,
+    }));
   return [...BUILTIN_COMMANDS, ...fromSkills];
 }
 
@@ -74,8 +82,14 @@ export interface CommandActions {
 
 export type CommandOutcome = { ok: true } | { ok: false; error: ComposerKey; params: Record<string, string> };
 
-export async function runCommand(commands: readonly SlashCommand[], parsed: { name: string; args: string }, actions: CommandActions): Promise<CommandOutcome> {
-  const command = commands.find((c) => c.name === parsed.name) ?? commands.find((c) => c.name.toLowerCase() === parsed.name.toLowerCase());
+export async function runCommand(
+  commands: readonly SlashCommand[],
+  parsed: { name: string; args: string },
+  actions: CommandActions,
+): Promise<CommandOutcome> {
+  const command =
+    commands.find((c) => c.name === parsed.name) ??
+    commands.find((c) => c.name.toLowerCase() === parsed.name.toLowerCase());
   if (!command) return { ok: false, error: 'c.unknownCommand', params: { name: `/${parsed.name}` } };
   if (command.kind === 'skill') {
     await actions.useSkill(command.name, parsed.args);

@@ -13,7 +13,13 @@ import { FullResult } from './full-result';
 import { formatDuration, STATE_KEY, toolState } from './tool-state';
 import { approvedDiffs, noteToolTime, toolDuration } from './tool-memory';
 
-export function ToolCall(props: { tool: ToolView; running: boolean; waiting: boolean; live?: boolean; ct: ChatTranslate }) {
+export function ToolCall(props: {
+  tool: ToolView;
+  running: boolean;
+  waiting: boolean;
+  live?: boolean;
+  ct: ChatTranslate;
+}) {
   const ct = props.ct;
   const state = () => toolState(props.tool, props.running, props.waiting, props.live === true);
   createEffect(() => {
@@ -29,7 +35,14 @@ export function ToolCall(props: { tool: ToolView; running: boolean; waiting: boo
     return s === 'failed' && code ? `${ct('tool.failed')} · ${code}` : ct(STATE_KEY[s]);
   };
   return (
-    <details class="tool-call" onToggle={(e) => e.currentTarget.open && setOpened(true)} classList={{ 'tool-error': state() === 'failed' }} data-tool={props.tool.name} data-call-id={props.tool.id} data-state={state()}>
+    <details
+      class="tool-call"
+      onToggle={(e) => e.currentTarget.open && setOpened(true)}
+      classList={{ 'tool-error': state() === 'failed' }}
+      data-tool={props.tool.name}
+      data-call-id={props.tool.id}
+      data-state={state()}
+    >
       <summary>
         <span class="tool-dot" aria-hidden="true" />
         <span class="tool-name">{props.tool.name}</span>
@@ -65,7 +78,10 @@ export function ToolCall(props: { tool: ToolView; running: boolean; waiting: boo
         <Show when={props.tool.result?.rule}>
           {(rule) => (
             <p class="tool-rule" data-testid="tool-rule">
-              {ct('rule.decided', { rule: describeRule(rule() as ApprovalRule), scope: ct(rule().scope === 'global' ? 'rule.scope.global' : 'rule.scope.workspace') })}
+              {ct('rule.decided', {
+                rule: describeRule(rule() as ApprovalRule),
+                scope: ct(rule().scope === 'global' ? 'rule.scope.global' : 'rule.scope.workspace'),
+              })}
             </p>
           )}
         </Show>
@@ -78,7 +94,13 @@ export function ToolCall(props: { tool: ToolView; running: boolean; waiting: boo
               <p class="tool-label" classList={{ 'tool-label-error': r().error }}>
                 {r().error ? ct('tool.error') : ct('tool.output')}
               </p>
-              <FullResult output={r().output} full={r().full} error={r().error} label={r().error ? ct('tool.error') : ct('tool.output')} ct={ct} />
+              <FullResult
+                output={r().output}
+                full={r().full}
+                error={r().error}
+                label={r().error ? ct('tool.error') : ct('tool.output')}
+                ct={ct}
+              />
             </>
           )}
         </Show>
@@ -116,7 +138,9 @@ function brief(raw: string): string {
       return normalised === path ? path : `${normalised} ← ${quoteUntrusted(path, 40)}`;
     }
     // Controls, bidi and zero-width characters shown escaped: one line that reads as what the model sent.
-    for (const key of ['pattern', 'query', 'url', 'name', 'command']) if (typeof args[key] === 'string') return escapeControls((args[key] as string).slice(0, 200), { keepLayout: false });
+    for (const key of ['pattern', 'query', 'url', 'name', 'command'])
+      if (typeof args[key] === 'string')
+        return escapeControls((args[key] as string).slice(0, 200), { keepLayout: false });
   } catch {
     // not JSON: show the start of the text
   }

@@ -47,7 +47,9 @@ export function pageEnd(text: string, from: number, size = RESULT_PAGE_CHARS): n
  * (`[result truncated: 512 of 10000 bytes shown. …]`), or a result the context budget cut (`[output truncated: 900
  * of 10000 bytes left out by the context budget]`); null when the note is neither.
  */
-export function previewFigures(modelView: string): { kind: 'reference'; shown: number; total: number } | { kind: 'budget'; left: number; total: number } | null {
+export function previewFigures(
+  modelView: string,
+): { kind: 'reference'; shown: number; total: number } | { kind: 'budget'; left: number; total: number } | null {
   const ref = /\[result truncated: (\d+) of (\d+) bytes shown/.exec(modelView);
   if (ref) return { kind: 'reference', shown: Number(ref[1]), total: Number(ref[2]) };
   const cut = /\[output truncated: (\d+) of (\d+) bytes left out by the context budget\]/.exec(modelView);

@@ -10,13 +10,19 @@ import { errorText } from './core-text';
 import { UserBubble } from './message-item';
 import { ContinueAction } from './turn-notices';
 
-export function TurnStatus(props: { chat: ChatController; ct: ChatTranslate; locale: Locale; onEdit: (prompt: string) => void }) {
+export function TurnStatus(props: {
+  chat: ChatController;
+  ct: ChatTranslate;
+  locale: Locale;
+  onEdit: (prompt: string) => void;
+}) {
   const chat = props.chat;
   const ct = props.ct;
   // Whether the last turn was a compaction-only one (`/compact`): its failure has no prompt to show, retry or edit.
   const [compactingTurn, setCompactingTurn] = createSignal(false);
   createEffect(on(chat.live, (l) => l && setCompactingTurn(l.compacting !== undefined && !l.compacting.auto)));
-  const compactOnly = (f: { error: { code: string }; prompt: string }) => f.prompt === '' && (compactingTurn() || f.error.code.startsWith('E_COMPACT'));
+  const compactOnly = (f: { error: { code: string }; prompt: string }) =>
+    f.prompt === '' && (compactingTurn() || f.error.code.startsWith('E_COMPACT'));
   // Said once: a compaction-only failure is the failure block, not also a warning line above it.
   const shownWarnings = () => {
     const f = chat.failure();
@@ -30,7 +36,10 @@ export function TurnStatus(props: { chat: ChatController; ct: ChatTranslate; loc
             when={w.code.startsWith('N_REPLAY')}
             fallback={
               <p class="chat-warning" role="status">
-                {w.code.startsWith('E_COMPACT') || (w.data as { compaction_failed?: boolean } | undefined)?.compaction_failed ? ct('compact.failed', { code: w.code, message: w.message }) : ct('warning', { code: w.code, message: w.message })}
+                {w.code.startsWith('E_COMPACT') ||
+                (w.data as { compaction_failed?: boolean } | undefined)?.compaction_failed
+                  ? ct('compact.failed', { code: w.code, message: w.message })
+                  : ct('warning', { code: w.code, message: w.message })}
               </p>
             }
           >
@@ -53,7 +62,14 @@ export function TurnStatus(props: { chat: ChatController; ct: ChatTranslate; loc
               <UserBubble text={f().prompt} images={[]} ct={ct} />
             </Show>
             <div class="chat-error" role="alert">
-              <Show when={compactOnly(f())} fallback={<strong>{ct('errorTitle', { code: f().error.code.startsWith('STOP_') ? f().stopReason : f().error.code })}</strong>}>
+              <Show
+                when={compactOnly(f())}
+                fallback={
+                  <strong>
+                    {ct('errorTitle', { code: f().error.code.startsWith('STOP_') ? f().stopReason : f().error.code })}
+                  </strong>
+                }
+              >
                 <strong>{ct('compact.failedTitle', { code: f().error.code })}</strong>
               </Show>
               {/* A compaction that was refused or failed left the history as it was: say so, with its code. */}

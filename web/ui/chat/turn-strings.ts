@@ -1,7 +1,8 @@
 // Strings of the two-tab read-only banner and the Continue action after a stop (en + zh).
 export const turnEn = {
   readOnlyTitle: 'Open in another tab',
-  readOnlyBody: 'Another tab is writing this session. You see it here live, read-only; only one tab writes a session at a time.',
+  readOnlyBody:
+    'Another tab is writing this session. You see it here live, read-only; only one tab writes a session at a time.',
   takeOver: 'Take over',
   continueTurn: 'Continue',
   continueHint: 'The answer was stopped. Continue asks the agent to go on from there.',

@@ -20,9 +20,16 @@ export interface UndoActions {
   bump(): void;
 }
 
-const noSession = () => new HarnessError('E_SESSION_NOT_OPEN', 'No session is open. Open the session whose changes you want to see.');
+const noSession = () =>
+  new HarnessError('E_SESSION_NOT_OPEN', 'No session is open. Open the session whose changes you want to see.');
 
-export function undoActions(o: { agent: RemoteAgent; sessionId: Accessor<string | null>; busy: Accessor<boolean>; reload(id: string): Promise<void>; onFilesChanged?: () => void }): UndoActions {
+export function undoActions(o: {
+  agent: RemoteAgent;
+  sessionId: Accessor<string | null>;
+  busy: Accessor<boolean>;
+  reload(id: string): Promise<void>;
+  onFilesChanged?: () => void;
+}): UndoActions {
   const [epoch, setEpoch] = createSignal(0);
   const bump = () => setEpoch((n) => n + 1);
   const session = () => {

@@ -11,15 +11,27 @@ import type { UndoEvent } from './rewind-model';
 
 export function eventText(e: UndoEvent, ct: ChatTranslate): string {
   if (e.kind === 'rewind') {
-    const files = e.files === 0 ? ct('undoEvent.noFiles') : e.files === 1 ? ct('undoEvent.oneFile') : ct('undoEvent.files', { count: e.files });
+    const files =
+      e.files === 0
+        ? ct('undoEvent.noFiles')
+        : e.files === 1
+          ? ct('undoEvent.oneFile')
+          : ct('undoEvent.files', { count: e.files });
     if (e.mode === 'conversation') return ct('undoEvent.rewindConversation', { prompt: e.prompt });
     return ct(e.mode === 'both' ? 'undoEvent.rewindBoth' : 'undoEvent.rewindFiles', { prompt: e.prompt, files });
   }
-  if (e.kind === 'revert') return e.path ? ct('undoEvent.revertedOne', { path: e.path }) : ct('undoEvent.reverted', { count: e.files });
+  if (e.kind === 'revert')
+    return e.path ? ct('undoEvent.revertedOne', { path: e.path }) : ct('undoEvent.reverted', { count: e.files });
   return e.path ? ct('undoEvent.redoneOne', { path: e.path }) : ct('undoEvent.redone', { count: e.files });
 }
 
-export function UndoEventLine(props: { event: UndoEvent; active: boolean; undo: Pick<ChatController['undo'], 'revert'>; ct: ChatTranslate; idle: boolean }) {
+export function UndoEventLine(props: {
+  event: UndoEvent;
+  active: boolean;
+  undo: Pick<ChatController['undo'], 'revert'>;
+  ct: ChatTranslate;
+  idle: boolean;
+}) {
   const ct = props.ct;
   const [error, setError] = createSignal<ErrorData | null>(null);
   const [running, setRunning] = createSignal(false);
@@ -39,7 +51,13 @@ export function UndoEventLine(props: { event: UndoEvent; active: boolean; undo: 
     }
   }
   return (
-    <div class="undo-event" data-testid="undo-event" data-kind={props.event.kind} role="group" aria-label={ct('undoEvent.label')}>
+    <div
+      class="undo-event"
+      data-testid="undo-event"
+      data-kind={props.event.kind}
+      role="group"
+      aria-label={ct('undoEvent.label')}
+    >
       <p class="undo-event-line">
         <RewindIcon />
         <span class="undo-event-text">{eventText(props.event, ct)}</span>
@@ -47,7 +65,13 @@ export function UndoEventLine(props: { event: UndoEvent; active: boolean; undo: 
           <span class="undo-event-redone">· {ct('undoEvent.wasRedone')}</span>
         </Show>
         <Show when={group() && props.active && props.idle}>
-          <button type="button" class="button small ghost" title={ct('undoEvent.redoHint')} disabled={running()} onClick={() => void redo()}>
+          <button
+            type="button"
+            class="button small ghost"
+            title={ct('undoEvent.redoHint')}
+            disabled={running()}
+            onClick={() => void redo()}
+          >
             {ct('undoEvent.redo')}
           </button>
         </Show>

@@ -21,7 +21,11 @@ export interface UndoEvents {
 
 const key = (session: string) => `undo-events:${session}`;
 
-export function createUndoEvents(o: { db: HarnessDb; workspaceId: string; chat: Pick<ChatController, 'sessionId' | 'messages' | 'undo'> }): UndoEvents {
+export function createUndoEvents(o: {
+  db: HarnessDb;
+  workspaceId: string;
+  chat: Pick<ChatController, 'sessionId' | 'messages' | 'undo'>;
+}): UndoEvents {
   const [events, setEvents] = createSignal<UndoEvent[]>([]);
   const [active, setActive] = createSignal<ReadonlySet<string>>(new Set());
   /** Groups already said or there before the session was opened here (those have no place in the conversation). */
@@ -34,7 +38,12 @@ export function createUndoEvents(o: { db: HarnessDb; workspaceId: string; chat: 
     void o.db.put('metrics', { workspaceId: o.workspaceId, name: key(session), events: list }).catch(() => undefined);
 
   function push(session: string, event: NewEvent) {
-    const full = { ...event, id: crypto.randomUUID(), at: Date.now(), anchor: anchorOf(o.chat.messages()) } as UndoEvent;
+    const full = {
+      ...event,
+      id: crypto.randomUUID(),
+      at: Date.now(),
+      anchor: anchorOf(o.chat.messages()),
+    } as UndoEvent;
     const next = [...events(), full].slice(-MAX_EVENTS);
     setEvents(next);
     save(session, next);
@@ -52,7 +61,12 @@ export function createUndoEvents(o: { db: HarnessDb; workspaceId: string; chat: 
       if (seen.has(r.group)) continue;
       seen.add(r.group);
       const paths = [...new Set(r.paths)];
-      push(session, { kind: r.tool === 'redo' ? 'redo' : 'revert', group: r.group, files: paths.length, ...(paths.length === 1 ? { path: paths[0]! } : {}) });
+      push(session, {
+        kind: r.tool === 'redo' ? 'redo' : 'revert',
+        group: r.group,
+        files: paths.length,
+        ...(paths.length === 1 ? { path: paths[0]! } : {}),
+      });
     }
   }
 
@@ -75,10 +89,14 @@ export function createUndoEvents(o: { db: HarnessDb; workspaceId: string; chat: 
     }),
   );
   createEffect(
-    on(o.chat.undo.epoch, () => {
-      const session = o.chat.sessionId();
-      if (session && loadedFor === session) void refresh(session);
-    }, { defer: true }),
+    on(
+      o.chat.undo.epoch,
+      () => {
+        const session = o.chat.sessionId();
+        if (session && loadedFor === session) void refresh(session);
+      },
+      { defer: true },
+    ),
   );
 
   return {

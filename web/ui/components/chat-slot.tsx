@@ -35,7 +35,13 @@ export function ChatSlot(props: ChatSlotProps) {
     <Show when={props.fs} keyed fallback={placeholder(t('chat.empty'))}>
       {(fs) => (
         <Suspense fallback={placeholder(t('chat.empty'))}>
-          <ChatView state={props.state} workspace={props.workspace} fs={fs} headerSlot={props.headerSlot} {...(props.changesSlot ? { changesSlot: props.changesSlot } : {})} />
+          <ChatView
+            state={props.state}
+            workspace={props.workspace}
+            fs={fs}
+            headerSlot={props.headerSlot}
+            {...(props.changesSlot ? { changesSlot: props.changesSlot } : {})}
+          />
         </Suspense>
       )}
     </Show>

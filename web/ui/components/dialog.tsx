@@ -1,8 +1,10 @@
 import { createUniqueId, onMount, type JSX } from 'solid-js';
 
 // Fields typed into come first: a dialog opening with a choice (radios) above its Name field focuses the name.
-const TYPED = 'input:is([type=text], [type=search], [type=url], [type=email], [type=password], [type=number], :not([type])):not(:disabled), textarea:not(:disabled)';
-const FIELD = 'input:not([type=hidden]):not([type=file]):not([type=radio]):not(:disabled), input[type=radio]:checked:not(:disabled), select:not(:disabled), textarea:not(:disabled)';
+const TYPED =
+  'input:is([type=text], [type=search], [type=url], [type=email], [type=password], [type=number], :not([type])):not(:disabled), textarea:not(:disabled)';
+const FIELD =
+  'input:not([type=hidden]):not([type=file]):not([type=radio]):not(:disabled), input[type=radio]:checked:not(:disabled), select:not(:disabled), textarea:not(:disabled)';
 
 /**
  * Where focus goes when a dialog opens: an element marked `autofocus` / `data-autofocus`, else the body's first
@@ -22,7 +24,15 @@ function initialFocus(dialog: HTMLDialogElement): HTMLElement | null {
 
 // A modal on the native <dialog>: the browser traps focus, restores it on close and closes on Escape.
 /** `class`: one more class on the <dialog> for a dialog with a layout of its own (Settings). */
-export function Dialog(props: { title: string; onClose: () => void; children: JSX.Element; footer?: JSX.Element; wide?: boolean; class?: string; closeLabel: string }) {
+export function Dialog(props: {
+  title: string;
+  onClose: () => void;
+  children: JSX.Element;
+  footer?: JSX.Element;
+  wide?: boolean;
+  class?: string;
+  closeLabel: string;
+}) {
   let dialog: HTMLDialogElement | undefined;
   const titleId = createUniqueId();
   onMount(() => {
@@ -34,11 +44,19 @@ export function Dialog(props: { title: string; onClose: () => void; children: JS
     if (first instanceof HTMLInputElement && first.type === 'text') first.select();
   });
   return (
-    <dialog ref={(el) => (dialog = el)} class={props.class ? `dialog ${props.class}` : 'dialog'} classList={{ 'dialog-wide': props.wide === true }} aria-labelledby={titleId} onClose={() => props.onClose()}>
+    <dialog
+      ref={(el) => (dialog = el)}
+      class={props.class ? `dialog ${props.class}` : 'dialog'}
+      classList={{ 'dialog-wide': props.wide === true }}
+      aria-labelledby={titleId}
+      onClose={() => props.onClose()}
+    >
       <header class="dialog-header">
         <h2 id={titleId}>{props.title}</h2>
         <button type="button" class="icon-button" aria-label={props.closeLabel} onClick={() => dialog?.close()}>
-          <svg viewBox="0 0 24 24" aria-hidden="true" class="icon"><path d="M6 6l12 12M18 6L6 18" /></svg>
+          <svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
+            <path d="M6 6l12 12M18 6L6 18" />
+          </svg>
         </button>
       </header>
       <div class="dialog-body">{props.children}</div>
@@ -47,7 +65,15 @@ export function Dialog(props: { title: string; onClose: () => void; children: JS
   );
 }
 
-export function ConfirmDialog(props: { title: string; body: string; confirmLabel: string; cancelLabel: string; danger?: boolean; onConfirm: () => void | Promise<void>; onClose: () => void }) {
+export function ConfirmDialog(props: {
+  title: string;
+  body: string;
+  confirmLabel: string;
+  cancelLabel: string;
+  danger?: boolean;
+  onConfirm: () => void | Promise<void>;
+  onClose: () => void;
+}) {
   return (
     <Dialog
       title={props.title}

@@ -10,14 +10,20 @@ const PREVIEW_MAX_BYTES = 1024 * 1024;
 /** Names that may be a picture; the bytes decide (PNG, JPEG, GIF, WebP signatures, as view_image checks them). */
 const IMAGE_NAME = /\.(png|jpe?g|gif|webp)$/i;
 
-type Preview = { kind: 'text'; text: string } | { kind: 'binary'; size: number } | { kind: 'image'; url: string; size: number };
+type Preview =
+  { kind: 'text'; text: string } | { kind: 'binary'; size: number } | { kind: 'image'; url: string; size: number };
 
 async function readPreview(fs: WorkspaceFs, path: string): Promise<Preview> {
   if (IMAGE_NAME.test(path)) {
     const bytes = await fs.readBytes(path, { maxBytes: MAX_IMAGE_BYTES });
     const type = sniffImage(bytes);
     // A blob: URL, shown in an <img> (no script runs there); revoked when the dialog closes.
-    if (type) return { kind: 'image', url: URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type })), size: bytes.byteLength };
+    if (type)
+      return {
+        kind: 'image',
+        url: URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type })),
+        size: bytes.byteLength,
+      };
     if (bytes.byteLength > PREVIEW_MAX_BYTES) return { kind: 'binary', size: bytes.byteLength };
   }
   try {
@@ -56,9 +62,18 @@ function CodePreview(props: { path: string; text: string; label: string }) {
 }
 
 /** `onMissing`: the file was gone when opened (removed outside the app), so the list that offered it is stale. */
-export function FilePreviewDialog(props: { state: AppState; fs: WorkspaceFs; path: string; onClose: () => void; onMissing?: () => void }) {
+export function FilePreviewDialog(props: {
+  state: AppState;
+  fs: WorkspaceFs;
+  path: string;
+  onClose: () => void;
+  onMissing?: () => void;
+}) {
   const t = props.state.t;
-  const [preview] = createResource(() => props.path, (path) => readPreview(props.fs, path));
+  const [preview] = createResource(
+    () => props.path,
+    (path) => readPreview(props.fs, path),
+  );
   createEffect(() => {
     const p = preview.state === 'ready' ? preview() : undefined;
     if (p?.kind === 'image') onCleanup(() => URL.revokeObjectURL(p.url));

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { DirEntry } from '../../core/contracts';
 import { reachableOpenFolders, treeKey, visibleRows, type FolderState } from './file-tree-model';
 
-const file = (path: string, size = 1): DirEntry => ({ path, name: path.split('/').at(-1) as string, directory: false, size });
+const file = (path: string, size = 1): DirEntry => ({
+  path,
+  name: path.split('/').at(-1) as string,
+  directory: false,
+  size,
+});
 const dir = (path: string): DirEntry => ({ path, name: path.split('/').at(-1) as string, directory: true, size: 0 });
 const ready = (...entries: DirEntry[]): FolderState => ({ status: 'ready', entries, partial: false });
 
@@ -16,7 +21,14 @@ const folders = new Map<string, FolderState>([
 describe('file tree rows', () => {
   it('shows open folders’ entries under them, folders first, hidden names only when asked', () => {
     const rows = visibleRows(folders, new Set(['src', 'src/lib']), false);
-    expect(rows.map((r) => `${'  '.repeat(r.depth)}${r.name}`)).toEqual(['docs', 'src', '  lib', '    x.ts', '  main.ts', 'b.txt']);
+    expect(rows.map((r) => `${'  '.repeat(r.depth)}${r.name}`)).toEqual([
+      'docs',
+      'src',
+      '  lib',
+      '    x.ts',
+      '  main.ts',
+      'b.txt',
+    ]);
     expect(visibleRows(folders, new Set(), true).map((r) => r.name)).toEqual(['docs', 'src', '.env', 'b.txt']);
   });
 

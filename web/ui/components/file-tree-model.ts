@@ -2,7 +2,10 @@
 // the WAI-ARIA tree keyboard moves over those rows. Pure, so the panel only renders and loads.
 import type { DirEntry } from '../../core/contracts';
 
-export type FolderState = { status: 'loading' } | { status: 'ready'; entries: DirEntry[]; partial: boolean } | { status: 'error'; error: unknown };
+export type FolderState =
+  | { status: 'loading' }
+  | { status: 'ready'; entries: DirEntry[]; partial: boolean }
+  | { status: 'error'; error: unknown };
 
 export interface TreeRow {
   path: string;
@@ -19,18 +22,32 @@ export interface TreeRow {
 /** Folders first, then by name (the port lists by name already; this keeps the order stable across reads). */
 function ordered(entries: DirEntry[], showHidden: boolean): DirEntry[] {
   const shown = showHidden ? entries : entries.filter((e) => !e.name.startsWith('.'));
-  return [...shown].sort((a, b) => Number(b.directory) - Number(a.directory) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...shown].sort(
+    (a, b) => Number(b.directory) - Number(a.directory) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
 }
 
 /** The rows a person sees: the root's entries, and under each open folder its own, depth first. */
-export function visibleRows(folders: ReadonlyMap<string, FolderState>, expanded: ReadonlySet<string>, showHidden: boolean): TreeRow[] {
+export function visibleRows(
+  folders: ReadonlyMap<string, FolderState>,
+  expanded: ReadonlySet<string>,
+  showHidden: boolean,
+): TreeRow[] {
   const rows: TreeRow[] = [];
   const walk = (dir: string, depth: number) => {
     const state = folders.get(dir);
     if (state?.status !== 'ready') return;
     for (const entry of ordered(state.entries, showHidden)) {
       const open = entry.directory && expanded.has(entry.path);
-      rows.push({ path: entry.path, name: entry.name, depth, directory: entry.directory, size: entry.size, expanded: open, parent: dir });
+      rows.push({
+        path: entry.path,
+        name: entry.name,
+        depth,
+        directory: entry.directory,
+        size: entry.size,
+        expanded: open,
+        parent: dir,
+      });
       if (open) walk(entry.path, depth + 1);
     }
   };
@@ -39,7 +56,10 @@ export function visibleRows(folders: ReadonlyMap<string, FolderState>, expanded:
 }
 
 /** Open folders whose parent is no longer open or no longer lists them are forgotten, so a re-read skips them. */
-export function reachableOpenFolders(folders: ReadonlyMap<string, FolderState>, expanded: ReadonlySet<string>): Set<string> {
+export function reachableOpenFolders(
+  folders: ReadonlyMap<string, FolderState>,
+  expanded: ReadonlySet<string>,
+): Set<string> {
   const kept = new Set<string>();
   const walk = (dir: string) => {
     const state = folders.get(dir);
@@ -62,7 +82,10 @@ export type TreeAction = { focus: string } | { toggle: string } | { open: string
 /** What a key does on the row `current` (WAI-ARIA tree pattern: arrows move, Right/Left open/close or step in/out). */
 export function treeKey(rows: TreeRow[], current: string | undefined, key: string): TreeAction {
   if (rows.length === 0) return null;
-  const at = Math.max(0, rows.findIndex((r) => r.path === current));
+  const at = Math.max(
+    0,
+    rows.findIndex((r) => r.path === current),
+  );
   const row = rows[at] as TreeRow;
   switch (key) {
     case 'ArrowDown':

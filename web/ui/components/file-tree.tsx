@@ -29,7 +29,8 @@ export function FileTree(props: {
   // Folders with a visible row under them: an open folder without one says it is empty (its hidden files aside).
   const parents = createMemo(() => new Set(props.rows.map((r) => r.parent)));
   // The row in the tab order: the focused one while it is shown, else the first.
-  const current = () => (focused() !== undefined && byPath().has(focused() as string) ? focused() : props.rows[0]?.path);
+  const current = () =>
+    focused() !== undefined && byPath().has(focused() as string) ? focused() : props.rows[0]?.path;
   const focusRow = (path: string) => {
     setFocused(path);
     tree?.querySelector<HTMLElement>(`[data-path="${CSS.escape(path)}"]`)?.focus();
@@ -88,12 +89,26 @@ export function FileTree(props: {
                   {row().directory ? <FolderIcon /> : <FileIcon />}
                   <span class="file-name">{row().name}</span>
                   <span class="file-meta" aria-hidden="true">
-                    {row().directory ? (folder()?.status === 'loading' && row().expanded ? filesText(props.locale, 'tree.folderLoading') : '') : formatBytes(row().size, props.locale)}
+                    {row().directory
+                      ? folder()?.status === 'loading' && row().expanded
+                        ? filesText(props.locale, 'tree.folderLoading')
+                        : ''
+                      : formatBytes(row().size, props.locale)}
                   </span>
                 </span>
-                <Show when={row().expanded && folderNote(folder(), props.locale, row().name, props.maxListed, parents().has(path))}>
+                <Show
+                  when={
+                    row().expanded &&
+                    folderNote(folder(), props.locale, row().name, props.maxListed, parents().has(path))
+                  }
+                >
                   {(note) => (
-                    <p class="tree-note" classList={{ error: folder()?.status === 'error' }} role={folder()?.status === 'error' ? 'alert' : 'status'} data-testid={isPartial(folder()) ? 'files-partial' : undefined}>
+                    <p
+                      class="tree-note"
+                      classList={{ error: folder()?.status === 'error' }}
+                      role={folder()?.status === 'error' ? 'alert' : 'status'}
+                      data-testid={isPartial(folder()) ? 'files-partial' : undefined}
+                    >
                       {note()}
                     </p>
                   )}
@@ -108,7 +123,13 @@ export function FileTree(props: {
 }
 
 /** What an open folder says under its name: empty, in part, or why it could not be read. */
-function folderNote(state: FolderState | undefined, locale: Locale, name: string, max: number, showsChildren: boolean): string | undefined {
+function folderNote(
+  state: FolderState | undefined,
+  locale: Locale,
+  name: string,
+  max: number,
+  showsChildren: boolean,
+): string | undefined {
   if (state?.status === 'error') return errorText(state.error, 'E_FS_IO');
   if (state?.status !== 'ready') return undefined;
   if (state.partial) return filesText(locale, 'tree.truncated', { folder: name, count: max });

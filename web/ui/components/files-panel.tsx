@@ -31,9 +31,15 @@ const ACCESS_LOST = new Set(['E_FS_PERMISSION']);
  * `onAccessLost` runs when a listing fails in a way only access can explain (permission withdrawn, the workspace's
  * folder itself gone), so the workspace view can check again and offer “Restore access” or “Choose folder again”.
  */
-export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden: boolean; onAccessLost?: () => void }) {
+export function FilesPanel(props: {
+  state: AppState;
+  fs: WorkspaceFs;
+  showHidden: boolean;
+  onAccessLost?: () => void;
+}) {
   const t = props.state.t;
-  const ft = (key: Parameters<typeof filesText>[1], params?: Record<string, string | number>) => filesText(props.state.locale(), key, params);
+  const ft = (key: Parameters<typeof filesText>[1], params?: Record<string, string | number>) =>
+    filesText(props.state.locale(), key, params);
   const [folders, setFolders] = createSignal<ReadonlyMap<string, FolderState>>(new Map());
   const [expanded, setExpanded] = createSignal<ReadonlySet<string>>(new Set());
   const [openFile, setOpenFile] = createSignal<string | null>(null);
@@ -54,7 +60,11 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
     const results = await Promise.all(
       paths.map((dir) =>
         fs.list(dir, { maxEntries: MAX_LISTED + 1, truncate: true }).then(
-          (entries): FolderState => ({ status: 'ready', entries: entries.slice(0, MAX_LISTED), partial: entries.length > MAX_LISTED }),
+          (entries): FolderState => ({
+            status: 'ready',
+            entries: entries.slice(0, MAX_LISTED),
+            partial: entries.length > MAX_LISTED,
+          }),
           (error: unknown): FolderState => ({ status: 'error', error }),
         ),
       ),
@@ -74,7 +84,9 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
     setFolders(next);
     setExpanded(reachableOpenFolders(next, expanded()));
     // Its parent was not read with it (the folder was just opened): read the parent so the row goes too.
-    const parents = [...new Set(vanished.map((p) => p.slice(0, Math.max(0, p.lastIndexOf('/')))))].filter((p) => !paths.includes(p));
+    const parents = [...new Set(vanished.map((p) => p.slice(0, Math.max(0, p.lastIndexOf('/')))))].filter(
+      (p) => !paths.includes(p),
+    );
     if (parents.length > 0) void read(parents);
   }
 
@@ -158,51 +170,90 @@ export function FilesPanel(props: { state: AppState; fs: WorkspaceFs; showHidden
           <Show when={!writable()}>
             <span class="badge">{t('files.readOnly')}</span>
           </Show>
-          <button type="button" class="icon-button" aria-label={ft('tree.refresh')} title={ft('tree.refresh')} onClick={reload}>
+          <button
+            type="button"
+            class="icon-button"
+            aria-label={ft('tree.refresh')}
+            title={ft('tree.refresh')}
+            onClick={reload}
+          >
             <RefreshIcon />
           </button>
-          <button type="button" class="icon-button" aria-label={ft('tree.download')} title={ft('tree.download')} onClick={() => setZipFolder(selectedFolder())}>
+          <button
+            type="button"
+            class="icon-button"
+            aria-label={ft('tree.download')}
+            title={ft('tree.download')}
+            onClick={() => setZipFolder(selectedFolder())}
+          >
             <DownloadIcon />
           </button>
           <Show when={writable()}>
-            <button type="button" class="icon-button" aria-label={t('files.newFile')} title={t('files.newFile')} onClick={() => setCreating(true)}>
+            <button
+              type="button"
+              class="icon-button"
+              aria-label={t('files.newFile')}
+              title={t('files.newFile')}
+              onClick={() => setCreating(true)}
+            >
               <PlusIcon />
             </button>
           </Show>
         </div>
       </header>
-      <Show when={rootError()} fallback={
-        <Show when={root()?.status === 'ready'} fallback={<p class="empty-hint">{t('files.loading')}</p>}>
-          <Show when={root()?.status === 'ready' && (root() as { partial: boolean }).partial}>
-            <p class="field-hint pad" role="status" data-testid="files-partial">
-              {t('files.truncated', { count: MAX_LISTED })}
-            </p>
+      <Show
+        when={rootError()}
+        fallback={
+          <Show when={root()?.status === 'ready'} fallback={<p class="empty-hint">{t('files.loading')}</p>}>
+            <Show when={root()?.status === 'ready' && (root() as { partial: boolean }).partial}>
+              <p class="field-hint pad" role="status" data-testid="files-partial">
+                {t('files.truncated', { count: MAX_LISTED })}
+              </p>
+            </Show>
+            <Show
+              when={rows().length > 0}
+              fallback={<p class="empty-hint pad">{writable() ? t('files.emptyWritable') : t('files.empty')}</p>}
+            >
+              <FileTree
+                label={t('files.title')}
+                locale={props.state.locale()}
+                rows={rows()}
+                folders={folders()}
+                maxListed={MAX_LISTED}
+                onToggle={toggle}
+                onOpen={setOpenFile}
+                onFolderMenu={setZipFolder}
+                onSelect={onSelect}
+              />
+            </Show>
           </Show>
-          <Show when={rows().length > 0} fallback={<p class="empty-hint pad">{writable() ? t('files.emptyWritable') : t('files.empty')}</p>}>
-            <FileTree
-              label={t('files.title')}
-              locale={props.state.locale()}
-              rows={rows()}
-              folders={folders()}
-              maxListed={MAX_LISTED}
-              onToggle={toggle}
-              onOpen={setOpenFile}
-              onFolderMenu={setZipFolder}
-              onSelect={onSelect}
-            />
-          </Show>
-        </Show>
-      }>
+        }
+      >
         {(error) => (
           <p class="panel-error" role="alert">
             {errorText(error(), 'E_FS_IO')}
           </p>
         )}
       </Show>
-      <Show when={openFile()}>{(path) => <FilePreviewDialog state={props.state} fs={props.fs} path={path()} onClose={() => setOpenFile(null)} onMissing={reload} />}</Show>
+      <Show when={openFile()}>
+        {(path) => (
+          <FilePreviewDialog
+            state={props.state}
+            fs={props.fs}
+            path={path()}
+            onClose={() => setOpenFile(null)}
+            onMissing={reload}
+          />
+        )}
+      </Show>
       <Show when={zipFolder() !== null}>
         <Suspense>
-          <ZipDownloadDialog state={props.state} fs={props.fs} folder={zipFolder() as string} onClose={() => setZipFolder(null)} />
+          <ZipDownloadDialog
+            state={props.state}
+            fs={props.fs}
+            folder={zipFolder() as string}
+            onClose={() => setZipFolder(null)}
+          />
         </Suspense>
       </Show>
       <Show when={creating()}>

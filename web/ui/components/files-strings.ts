@@ -8,7 +8,8 @@ export const filesEn = {
   'tree.download': 'Download as .zip',
   'tree.folderEmpty': 'Empty folder',
   'tree.folderLoading': 'Reading…',
-  'tree.truncated': '“{folder}” has more than {count} entries; {count} of them are shown. Ask the agent to find a file by name.',
+  'tree.truncated':
+    '“{folder}” has more than {count} entries; {count} of them are shown. Ask the agent to find a file by name.',
   'zip.title': 'Download as .zip',
   'zip.what': 'What to download',
   'zip.whole': 'The whole workspace',
@@ -25,7 +26,8 @@ export const filesEn = {
   'zip.pickerCancelled': 'No file was chosen, so nothing was downloaded.',
   'import.kind': 'A .zip archive, unpacked privately in this browser',
   'import.file': '.zip file',
-  'import.hint': 'Unpacked into a new private workspace. Archives with unsafe paths, passwords, links or far too much data are refused, and then nothing is created.',
+  'import.hint':
+    'Unpacked into a new private workspace. Archives with unsafe paths, passwords, links or far too much data are refused, and then nothing is created.',
   'import.start': 'Import',
   'import.progress': 'Unpacking {done} of {total} files · {bytesDone}',
   'import.progressLabel': 'Import progress',
@@ -59,7 +61,8 @@ export const filesZh: Record<FilesKey, string> = {
   'zip.pickerCancelled': '没有选择保存位置，因此没有下载。',
   'import.kind': '.zip 压缩包，在此浏览器中私密解压',
   'import.file': '.zip 文件',
-  'import.hint': '解压到一个新的私有工作区。路径不安全、带密码、含链接或数据量大得离谱的压缩包会被拒绝，且不会创建任何东西。',
+  'import.hint':
+    '解压到一个新的私有工作区。路径不安全、带密码、含链接或数据量大得离谱的压缩包会被拒绝，且不会创建任何东西。',
   'import.start': '导入',
   'import.progress': '正在解压 {done} / {total} 个文件 · {bytesDone}',
   'import.progressLabel': '导入进度',

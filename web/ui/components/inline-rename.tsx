@@ -3,7 +3,15 @@
 import { createSignal, createUniqueId, onMount, Show } from 'solid-js';
 import { messageOf } from '../state/errors';
 
-export function InlineRename(props: { value: string; label: string; hint: string; maxLength: number; onSave: (title: string) => Promise<void>; onDone: () => void; class?: string }) {
+export function InlineRename(props: {
+  value: string;
+  label: string;
+  hint: string;
+  maxLength: number;
+  onSave: (title: string) => Promise<void>;
+  onDone: () => void;
+  class?: string;
+}) {
   const [value, setValue] = createSignal(props.value);
   const [error, setError] = createSignal('');
   const hintId = createUniqueId();

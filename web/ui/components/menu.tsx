@@ -33,7 +33,13 @@ function focusables(menu: HTMLElement) {
   return [...menu.querySelectorAll<HTMLElement>('[role="menuitem"]:not([aria-disabled="true"])')];
 }
 
-export function MenuButton(props: { label: string; items: MenuItem[]; children: JSX.Element; class?: string; align?: 'start' | 'end' }) {
+export function MenuButton(props: {
+  label: string;
+  items: MenuItem[];
+  children: JSX.Element;
+  class?: string;
+  align?: 'start' | 'end';
+}) {
   const id = `menu-${createUniqueId()}`;
   const [open, setOpen] = createSignal(false);
   let button!: HTMLButtonElement;
@@ -42,7 +48,8 @@ export function MenuButton(props: { label: string; items: MenuItem[]; children: 
     const items = focusables(menu);
     if (items.length === 0) return;
     const at = items.indexOf(document.activeElement as HTMLElement);
-    const next = delta === 'first' ? 0 : delta === 'last' ? items.length - 1 : (at + delta + items.length) % items.length;
+    const next =
+      delta === 'first' ? 0 : delta === 'last' ? items.length - 1 : (at + delta + items.length) % items.length;
     items[next]?.focus();
   };
   const onMenuKey = (e: KeyboardEvent) => {
@@ -123,7 +130,12 @@ export function MenuButton(props: { label: string; items: MenuItem[]; children: 
 }
 
 /** A button opening a small non-modal panel (role dialog) next to it, e.g. details with a few actions. */
-export function PopoverButton(props: { label: string; children: JSX.Element; panel: (close: () => void) => JSX.Element; class?: string }) {
+export function PopoverButton(props: {
+  label: string;
+  children: JSX.Element;
+  panel: (close: () => void) => JSX.Element;
+  class?: string;
+}) {
   const id = `popover-${createUniqueId()}`;
   const [open, setOpen] = createSignal(false);
   let button!: HTMLButtonElement;

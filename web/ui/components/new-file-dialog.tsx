@@ -5,7 +5,13 @@ import { Dialog } from './dialog';
 import { errorText } from './error-text';
 
 // Creates a text file through WorkspaceFs (the same port the agent's tools use), so the path policy applies.
-export function NewFileDialog(props: { state: AppState; fs: WorkspaceFs; dir: string; onClose: () => void; onCreated: (path: string) => void }) {
+export function NewFileDialog(props: {
+  state: AppState;
+  fs: WorkspaceFs;
+  dir: string;
+  onClose: () => void;
+  onCreated: (path: string) => void;
+}) {
   const t = props.state.t;
   const [path, setPath] = createSignal(props.dir ? `${props.dir}/` : '');
   const [content, setContent] = createSignal('');
@@ -19,7 +25,9 @@ export function NewFileDialog(props: { state: AppState; fs: WorkspaceFs; dir: st
       const typed = path().trim();
       // The path policy tolerates one trailing '/', so "notes/" would silently become a file named "notes".
       if (typed.endsWith('/')) {
-        setError(`E_PATH_INVALID: The path “${typed}” ends with “/”, so it names no file. Type the file’s name after it, such as ${typed}notes.md.`);
+        setError(
+          `E_PATH_INVALID: The path “${typed}” ends with “/”, so it names no file. Type the file’s name after it, such as ${typed}notes.md.`,
+        );
         return;
       }
       const target = normalizeWorkspacePath(typed).path;
@@ -40,14 +48,31 @@ export function NewFileDialog(props: { state: AppState; fs: WorkspaceFs; dir: st
       <form class="form" onSubmit={submit}>
         <div class="field">
           <label for={ids.path}>{t('files.path')}</label>
-          <input id={ids.path} type="text" required autocomplete="off" spellcheck={false} value={path()} onInput={(e) => setPath(e.currentTarget.value)} aria-describedby={ids.hint} aria-invalid={error() ? true : undefined} />
+          <input
+            id={ids.path}
+            type="text"
+            required
+            autocomplete="off"
+            spellcheck={false}
+            value={path()}
+            onInput={(e) => setPath(e.currentTarget.value)}
+            aria-describedby={ids.hint}
+            aria-invalid={error() ? true : undefined}
+          />
           <p id={ids.hint} class="field-hint">
             {t('files.pathHint')}
           </p>
         </div>
         <div class="field">
           <label for={ids.content}>{t('files.content')}</label>
-          <textarea id={ids.content} rows={10} spellcheck={false} class="mono" value={content()} onInput={(e) => setContent(e.currentTarget.value)} />
+          <textarea
+            id={ids.content}
+            rows={10}
+            spellcheck={false}
+            class="mono"
+            value={content()}
+            onInput={(e) => setContent(e.currentTarget.value)}
+          />
         </div>
         <p class="field-error" role="alert">
           {error()}

@@ -1,6 +1,14 @@
 import { createSignal, createUniqueId, onCleanup, Show } from 'solid-js';
 import { createFsaWorkspaceFs, type WorkspaceAccess } from '../../core/contracts';
-import { canPickFolders, importZipAsWorkspace, openWorkspaceFs, pickFolder, workspaceNameFromFolder, type WorkspaceKind, type ZipProgress } from '../../core/page';
+import {
+  canPickFolders,
+  importZipAsWorkspace,
+  openWorkspaceFs,
+  pickFolder,
+  workspaceNameFromFolder,
+  type WorkspaceKind,
+  type ZipProgress,
+} from '../../core/page';
 import type { AppState } from '../state/app-state';
 import { Dialog } from './dialog';
 import { errorText } from './error-text';
@@ -23,7 +31,13 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
   const [name, setName] = createSignal('');
   const [error, setError] = createSignal('');
   const [busy, setBusy] = createSignal(false);
-  const ids = { name: createUniqueId(), hint: createUniqueId(), error: createUniqueId(), file: createUniqueId(), fileHint: createUniqueId() };
+  const ids = {
+    name: createUniqueId(),
+    hint: createUniqueId(),
+    error: createUniqueId(),
+    file: createUniqueId(),
+    fileHint: createUniqueId(),
+  };
 
   /** Unpacks into a new private workspace; a refusal leaves none behind (web/core/archive). */
   async function importArchive() {
@@ -35,7 +49,8 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
       const record = await importZipAsWorkspace(props.state.db, {
         name: name().trim() || file.name.replace(/\.zip$/i, ''),
         archive: file,
-        openFs: (w) => openWorkspaceFs(w, (handle, mode) => createFsaWorkspaceFs(handle, { access: mode, rootName: w.name })),
+        openFs: (w) =>
+          openWorkspaceFs(w, (handle, mode) => createFsaWorkspaceFs(handle, { access: mode, rootName: w.name })),
         signal: importing.signal,
         onProgress: setProgress,
       });
@@ -76,7 +91,14 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
         <fieldset class="choice-group">
           <legend>{t('newWorkspace.kind')}</legend>
           <label class="choice" classList={{ disabled: !pickerAvailable }}>
-            <input type="radio" name="kind" value="folder" checked={kind() === 'folder'} disabled={!pickerAvailable} onChange={() => setKind('folder')} />
+            <input
+              type="radio"
+              name="kind"
+              value="folder"
+              checked={kind() === 'folder'}
+              disabled={!pickerAvailable}
+              onChange={() => setKind('folder')}
+            />
             <span>{t('newWorkspace.kindFolder')}</span>
           </label>
           <label class="choice">
@@ -96,11 +118,23 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
           <fieldset class="choice-group">
             <legend>{t('newWorkspace.access')}</legend>
             <label class="choice">
-              <input type="radio" name="access" value="read-write" checked={access() === 'read-write'} onChange={() => setAccess('read-write')} />
+              <input
+                type="radio"
+                name="access"
+                value="read-write"
+                checked={access() === 'read-write'}
+                onChange={() => setAccess('read-write')}
+              />
               <span>{t('newWorkspace.accessReadWrite')}</span>
             </label>
             <label class="choice">
-              <input type="radio" name="access" value="read" checked={access() === 'read'} onChange={() => setAccess('read')} />
+              <input
+                type="radio"
+                name="access"
+                value="read"
+                checked={access() === 'read'}
+                onChange={() => setAccess('read')}
+              />
               <span>{t('newWorkspace.accessRead')}</span>
             </label>
           </fieldset>
@@ -160,7 +194,11 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
           <ZipProgressBar
             label={ft('import.progressLabel')}
             progress={progress()}
-            text={progress() ? progressText((p) => ft('import.progress', p), progress() as ZipProgress, props.state.locale()) : ''}
+            text={
+              progress()
+                ? progressText((p) => ft('import.progress', p), progress() as ZipProgress, props.state.locale())
+                : ''
+            }
           />
         </Show>
 
@@ -169,7 +207,11 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
             {t('common.cancel')}
           </button>
           <button type="submit" class="button primary" disabled={busy()}>
-            {kind() === 'folder' ? t('newWorkspace.chooseFolder') : kind() === 'zip' ? ft('import.start') : t('newWorkspace.create')}
+            {kind() === 'folder'
+              ? t('newWorkspace.chooseFolder')
+              : kind() === 'zip'
+                ? ft('import.start')
+                : t('newWorkspace.create')}
           </button>
         </div>
       </form>

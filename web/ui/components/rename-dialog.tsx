@@ -23,7 +23,15 @@ export function RenameDialog(props: { state: AppState; workspace: WorkspaceRecor
       <form class="form" onSubmit={submit}>
         <div class="field">
           <label for={id}>{t('newWorkspace.name')}</label>
-          <input id={id} type="text" required maxLength={120} value={name()} onInput={(e) => setName(e.currentTarget.value)} aria-invalid={error() ? true : undefined} />
+          <input
+            id={id}
+            type="text"
+            required
+            maxLength={120}
+            value={name()}
+            onInput={(e) => setName(e.currentTarget.value)}
+            aria-invalid={error() ? true : undefined}
+          />
           <p class="field-error" role="alert">
             {error()}
           </p>

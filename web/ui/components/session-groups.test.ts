@@ -57,7 +57,10 @@ describe('matchSession', () => {
   });
 
   it('needs every word, in the title or the conversation, ignoring case', () => {
-    expect(matchSession('PARSER semicolon', 'Parser bug', 'a semicolon')).toEqual({ inTitle: false, snippet: 'a semicolon' });
+    expect(matchSession('PARSER semicolon', 'Parser bug', 'a semicolon')).toEqual({
+      inTitle: false,
+      snippet: 'a semicolon',
+    });
     expect(matchSession('parser', 'Parser bug', '')).toEqual({ inTitle: true });
     expect(matchSession('parser lexer', 'Parser bug', 'a semicolon')).toBeNull();
   });
@@ -68,7 +71,11 @@ describe('conversationText', () => {
     const messages: Message[] = [
       { role: 'system', content: 'You are an agent.' },
       { role: 'user', content: [{ type: 'text', text: 'fix the build' }] },
-      { role: 'assistant', content: 'Looking.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: 'Looking.',
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'SECRET FILE CONTENT' },
       { role: 'assistant', content: 'Done.' },
     ];

@@ -32,7 +32,11 @@ export function groupSessions<T extends { updatedAt: number }>(sessions: readonl
     if (s.updatedAt >= yesterday) return { kind: 'yesterday', key: 'yesterday' };
     if (s.updatedAt >= week) return { kind: 'week', key: 'week' };
     const d = new Date(s.updatedAt);
-    return { kind: 'month', key: `month-${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`, month: new Date(d.getFullYear(), d.getMonth(), 1) };
+    return {
+      kind: 'month',
+      key: `month-${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`,
+      month: new Date(d.getFullYear(), d.getMonth(), 1),
+    };
   };
   for (const s of sessions) {
     const g = groupFor(s);
@@ -53,7 +57,11 @@ export function relativeTime(at: number, now: number, locale: string): string {
   const days = Math.round((startOfDay(now) - startOfDay(at)) / DAY);
   if (days < 7) return rtf.format(-days, 'day');
   const sameYear = new Date(at).getFullYear() === new Date(now).getFullYear();
-  return new Date(at).toLocaleDateString(locale, { day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }) });
+  return new Date(at).toLocaleDateString(locale, {
+    day: 'numeric',
+    month: 'short',
+    ...(sameYear ? {} : { year: 'numeric' }),
+  });
 }
 
 /** The searchable text of a conversation: what the person and the agent wrote (not the system prompt, not tool output). */
@@ -62,7 +70,12 @@ export function conversationText(messages: readonly Message[], limit = 200_000):
   let size = 0;
   for (const m of messages) {
     if (m.role !== 'user' && m.role !== 'assistant') continue;
-    const text = typeof m.content === 'string' ? m.content : m.content === null ? '' : m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+    const text =
+      typeof m.content === 'string'
+        ? m.content
+        : m.content === null
+          ? ''
+          : m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
     if (!text) continue;
     parts.push(text);
     size += text.length;

@@ -10,11 +10,19 @@ import { ConfirmDialog } from './dialog';
 import { InlineRename } from './inline-rename';
 import { MoreIcon, SearchIcon } from './layout-icons';
 import { MenuButton } from './menu';
-import { conversationText, groupSessions, matchSession, relativeTime, type SessionGroup, type SessionMatch } from './session-groups';
+import {
+  conversationText,
+  groupSessions,
+  matchSession,
+  relativeTime,
+  type SessionGroup,
+  type SessionMatch,
+} from './session-groups';
 
 // Through the agent Worker, where every session write passes the one-writer check (a session another tab is
 // writing cannot be renamed or deleted from here); loaded on demand, off the first screen.
-const store = async (s: AppState, workspaceId: string) => (await import('../../core/agent-worker')).remoteSessionStore(s.db, workspaceId);
+const store = async (s: AppState, workspaceId: string) =>
+  (await import('../../core/agent-worker')).remoteSessionStore(s.db, workspaceId);
 
 interface Row {
   session: SessionRecord;
@@ -69,10 +77,20 @@ export function SessionList(props: { state: AppState }) {
       return rows;
     },
   );
-  const rows = createMemo<Row[]>(() => (debounced().trim() ? (found.latest ?? []) : s.sessions().map((session) => ({ session, updatedAt: session.updatedAt }))));
+  const rows = createMemo<Row[]>(() =>
+    debounced().trim()
+      ? (found.latest ?? [])
+      : s.sessions().map((session) => ({ session, updatedAt: session.updatedAt })),
+  );
   const groups = createMemo(() => groupSessions(rows(), now()));
   const groupLabel = (g: SessionGroup<Row>) =>
-    g.kind === 'today' ? t('sessions.today') : g.kind === 'yesterday' ? t('sessions.yesterday') : g.kind === 'week' ? t('sessions.previous7') : g.month!.toLocaleDateString(locale(), { month: 'long', year: 'numeric' });
+    g.kind === 'today'
+      ? t('sessions.today')
+      : g.kind === 'yesterday'
+        ? t('sessions.yesterday')
+        : g.kind === 'week'
+          ? t('sessions.previous7')
+          : g.month!.toLocaleDateString(locale(), { month: 'long', year: 'numeric' });
 
   async function rename(id: string, title: string) {
     await (await store(s, s.selected()!.id)).rename(id, title);
@@ -159,7 +177,11 @@ export function SessionList(props: { state: AppState }) {
                             </Show>
                           </span>
                           {/* Out of the link's name: a session is named by its title alone (hover shows the date). */}
-                          <span class="session-time" aria-hidden="true" title={new Date(row().session.updatedAt).toLocaleString(locale())}>
+                          <span
+                            class="session-time"
+                            aria-hidden="true"
+                            title={new Date(row().session.updatedAt).toLocaleString(locale())}
+                          >
                             {relativeTime(row().session.updatedAt, now(), locale())}
                           </span>
                         </a>
@@ -183,7 +205,15 @@ export function SessionList(props: { state: AppState }) {
                         align="start"
                         items={[
                           { label: t('sessions.rename'), onSelect: () => setRenaming(row().session.id) },
-                          ...(s.session() === row().session.id ? [] : [{ label: t('sessions.delete'), danger: true, onSelect: () => setDeleting(row().session) }]),
+                          ...(s.session() === row().session.id
+                            ? []
+                            : [
+                                {
+                                  label: t('sessions.delete'),
+                                  danger: true,
+                                  onSelect: () => setDeleting(row().session),
+                                },
+                              ]),
                         ]}
                       >
                         <MoreIcon />

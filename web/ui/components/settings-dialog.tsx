@@ -1,6 +1,29 @@
 // Loaded lazily: the settings dialog is not needed to show the first screen.
-import { createResource, createSignal, createUniqueId, For, lazy, Match, onCleanup, Show, Suspense, Switch } from 'solid-js';
-import { MAX_WORKSPACES, deleteSecret, listSecretNames, setSecret, readStorageUsage, readWorkspaceSettings, requestPersistentStorage, serializeSettings, updateWorkspaceSettings, type GlobalSettings, type WorkspaceRecord } from '../../core/page';
+import {
+  createResource,
+  createSignal,
+  createUniqueId,
+  For,
+  lazy,
+  Match,
+  onCleanup,
+  Show,
+  Suspense,
+  Switch,
+} from 'solid-js';
+import {
+  MAX_WORKSPACES,
+  deleteSecret,
+  listSecretNames,
+  setSecret,
+  readStorageUsage,
+  readWorkspaceSettings,
+  requestPersistentStorage,
+  serializeSettings,
+  updateWorkspaceSettings,
+  type GlobalSettings,
+  type WorkspaceRecord,
+} from '../../core/page';
 import { exportAllSettings, importAllSettings, previewAllSettingsImport } from '../../core/page';
 import type { ImportReport, TrustChange } from '../../core/page';
 import { ImportReview } from './settings-import-review';
@@ -62,62 +85,74 @@ export default function SettingsDialog(props: { state: AppState; onClose: () => 
     open(tabs[(move(i) + tabs.length) % tabs.length]!.id, true);
   }
   return (
-    <Dialog title={t('settings.title')} onClose={props.onClose} closeLabel={t('common.close')} wide class="settings-dialog">
+    <Dialog
+      title={t('settings.title')}
+      onClose={props.onClose}
+      closeLabel={t('common.close')}
+      wide
+      class="settings-dialog"
+    >
       <div class="settings-layout">
-      <div class="tabs" role="tablist" aria-label={t('settings.title')} aria-orientation={vertical() ? 'vertical' : 'horizontal'} onKeyDown={onTabKey}>
-        <For each={tabs}>
-          {(x) => (
-            <button
-              type="button"
-              role="tab"
-              id={`${base}-tab-${x.id}`}
-              aria-selected={tab() === x.id}
-              aria-controls={`${base}-panel`}
-              tabIndex={tab() === x.id ? 0 : -1}
-              // The open tab takes focus (the tab strip is how the dialog is read), not ×.
-              data-autofocus={tab() === x.id ? '' : undefined}
-              class="tab"
-              onClick={() => open(x.id, false)}
-            >
-              {x.label()}
-            </button>
-          )}
-        </For>
-      </div>
-      <div class="tab-panel" role="tabpanel" id={`${base}-panel`} aria-labelledby={`${base}-tab-${tab()}`}>
-        {/* Lazy tabs suspend here, not at the app root: suspending there would unmount the modal dialog. */}
-        <Suspense>
-        <Switch>
-          <Match when={tab() === 'general'}>
-            <GeneralTab state={props.state} />
-          </Match>
-          <Match when={tab() === 'model'}>
-            <ModelTab state={props.state} />
-          </Match>
-          <Match when={tab() === 'agent'}>
-            <AgentTab state={props.state} />
-          </Match>
-          <Match when={tab() === 'usage'}>
-            <UsageTab state={props.state} />
-          </Match>
-          <Match when={tab() === 'workspaces'}>
-            <WorkspacesTab state={props.state} />
-          </Match>
-          <Match when={tab() === 'secrets'}>
-            <SecretsTab state={props.state} />
-          </Match>
-          <Match when={tab() === 'transfer'}>
-            <TransferTab state={props.state} />
-          </Match>
-          <Match when={tab() === 'plugins'}>
-            <PluginsTab state={props.state} />
-          </Match>
-          <Match when={tab() === 'bridge'}>
-            <BridgeTab state={props.state} />
-          </Match>
-        </Switch>
-        </Suspense>
-      </div>
+        <div
+          class="tabs"
+          role="tablist"
+          aria-label={t('settings.title')}
+          aria-orientation={vertical() ? 'vertical' : 'horizontal'}
+          onKeyDown={onTabKey}
+        >
+          <For each={tabs}>
+            {(x) => (
+              <button
+                type="button"
+                role="tab"
+                id={`${base}-tab-${x.id}`}
+                aria-selected={tab() === x.id}
+                aria-controls={`${base}-panel`}
+                tabIndex={tab() === x.id ? 0 : -1}
+                // The open tab takes focus (the tab strip is how the dialog is read), not ×.
+                data-autofocus={tab() === x.id ? '' : undefined}
+                class="tab"
+                onClick={() => open(x.id, false)}
+              >
+                {x.label()}
+              </button>
+            )}
+          </For>
+        </div>
+        <div class="tab-panel" role="tabpanel" id={`${base}-panel`} aria-labelledby={`${base}-tab-${tab()}`}>
+          {/* Lazy tabs suspend here, not at the app root: suspending there would unmount the modal dialog. */}
+          <Suspense>
+            <Switch>
+              <Match when={tab() === 'general'}>
+                <GeneralTab state={props.state} />
+              </Match>
+              <Match when={tab() === 'model'}>
+                <ModelTab state={props.state} />
+              </Match>
+              <Match when={tab() === 'agent'}>
+                <AgentTab state={props.state} />
+              </Match>
+              <Match when={tab() === 'usage'}>
+                <UsageTab state={props.state} />
+              </Match>
+              <Match when={tab() === 'workspaces'}>
+                <WorkspacesTab state={props.state} />
+              </Match>
+              <Match when={tab() === 'secrets'}>
+                <SecretsTab state={props.state} />
+              </Match>
+              <Match when={tab() === 'transfer'}>
+                <TransferTab state={props.state} />
+              </Match>
+              <Match when={tab() === 'plugins'}>
+                <PluginsTab state={props.state} />
+              </Match>
+              <Match when={tab() === 'bridge'}>
+                <BridgeTab state={props.state} />
+              </Match>
+            </Switch>
+          </Suspense>
+        </div>
       </div>
     </Dialog>
   );
@@ -139,7 +174,11 @@ function GeneralTab(props: { state: AppState }) {
     <div class="form">
       <div class="field">
         <label for={ids.language}>{t('settings.language')}</label>
-        <select id={ids.language} value={s.settings().language} onChange={(e) => set({ language: e.currentTarget.value as GlobalSettings['language'] })}>
+        <select
+          id={ids.language}
+          value={s.settings().language}
+          onChange={(e) => set({ language: e.currentTarget.value as GlobalSettings['language'] })}
+        >
           <option value="system">{t('settings.languageSystem')}</option>
           <option value="en">English</option>
           <option value="zh">中文</option>
@@ -147,14 +186,23 @@ function GeneralTab(props: { state: AppState }) {
       </div>
       <div class="field">
         <label for={ids.theme}>{t('settings.theme')}</label>
-        <select id={ids.theme} value={s.settings().theme} onChange={(e) => set({ theme: e.currentTarget.value as GlobalSettings['theme'] })}>
+        <select
+          id={ids.theme}
+          value={s.settings().theme}
+          onChange={(e) => set({ theme: e.currentTarget.value as GlobalSettings['theme'] })}
+        >
           <option value="system">{t('settings.themeSystem')}</option>
           <option value="light">{t('settings.themeLight')}</option>
           <option value="dark">{t('settings.themeDark')}</option>
         </select>
       </div>
       <label class="checkbox">
-        <input id={ids.hidden} type="checkbox" checked={s.settings().showHiddenFiles} onChange={(e) => set({ showHiddenFiles: e.currentTarget.checked })} />
+        <input
+          id={ids.hidden}
+          type="checkbox"
+          checked={s.settings().showHiddenFiles}
+          onChange={(e) => set({ showHiddenFiles: e.currentTarget.checked })}
+        />
         <span>{t('settings.showHidden')}</span>
       </label>
       <section class="storage-card" aria-labelledby={`${ids.hidden}-storage`}>
@@ -162,7 +210,12 @@ function GeneralTab(props: { state: AppState }) {
         <Show when={usage()} fallback={<p class="field-hint">{usage.loading ? '…' : t('settings.storageUnknown')}</p>}>
           {(u) => (
             <>
-              <p data-testid="storage-usage">{t('settings.storageUsage', { used: formatBytes(u().usageBytes, s.locale()), quota: formatBytes(u().quotaBytes, s.locale()) })}</p>
+              <p data-testid="storage-usage">
+                {t('settings.storageUsage', {
+                  used: formatBytes(u().usageBytes, s.locale()),
+                  quota: formatBytes(u().quotaBytes, s.locale()),
+                })}
+              </p>
               <progress max={Math.max(u().quotaBytes, 1)} value={u().usageBytes} aria-label={t('settings.storage')} />
               <p class="field-hint">{u().persisted ? t('settings.persisted') : t('settings.notPersisted')}</p>
               <Show when={!u().persisted}>
@@ -200,11 +253,19 @@ function WorkspaceSettingsRow(props: { state: AppState; workspace: WorkspaceReco
   const s = props.state;
   const t = s.t;
   const id = createUniqueId();
-  const [overrides, { mutate }] = createResource(() => props.workspace.id, (wid) => readWorkspaceSettings(s.db, wid));
-  const value = () => (overrides()?.showHiddenFiles === undefined ? 'inherit' : overrides()?.showHiddenFiles ? 'on' : 'off');
+  const [overrides, { mutate }] = createResource(
+    () => props.workspace.id,
+    (wid) => readWorkspaceSettings(s.db, wid),
+  );
+  const value = () =>
+    overrides()?.showHiddenFiles === undefined ? 'inherit' : overrides()?.showHiddenFiles ? 'on' : 'off';
   const gitId = createUniqueId();
   async function change(next: string) {
-    const saved = await s.attempt(() => updateWorkspaceSettings(s.db, props.workspace.id, { showHiddenFiles: next === 'inherit' ? undefined : next === 'on' }));
+    const saved = await s.attempt(() =>
+      updateWorkspaceSettings(s.db, props.workspace.id, {
+        showHiddenFiles: next === 'inherit' ? undefined : next === 'on',
+      }),
+    );
     if (saved) {
       mutate(saved);
       s.settingsChanged();
@@ -212,7 +273,9 @@ function WorkspaceSettingsRow(props: { state: AppState; workspace: WorkspaceReco
   }
   // Per workspace only, off by default (web/core/settings/schema.ts): absent and false both mean refused.
   async function changeGitWrites(allow: boolean) {
-    const saved = await s.attempt(() => updateWorkspaceSettings(s.db, props.workspace.id, { allowGitWrites: allow ? true : undefined }));
+    const saved = await s.attempt(() =>
+      updateWorkspaceSettings(s.db, props.workspace.id, { allowGitWrites: allow ? true : undefined }),
+    );
     if (saved) {
       mutate(saved);
       s.settingsChanged();
@@ -233,7 +296,13 @@ function WorkspaceSettingsRow(props: { state: AppState; workspace: WorkspaceReco
         </select>
       </div>
       <div class="field inline">
-        <input id={gitId} type="checkbox" checked={overrides()?.allowGitWrites === true} onChange={(e) => void changeGitWrites(e.currentTarget.checked)} aria-describedby={`${gitId}-hint`} />
+        <input
+          id={gitId}
+          type="checkbox"
+          checked={overrides()?.allowGitWrites === true}
+          onChange={(e) => void changeGitWrites(e.currentTarget.checked)}
+          aria-describedby={`${gitId}-hint`}
+        />
         <label for={gitId}>{t('settings.allowGitWrites')}</label>
       </div>
       <p id={`${gitId}-hint`} class="field-hint">
@@ -261,8 +330,12 @@ function TransferTab(props: { state: AppState }) {
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
   function reportText(report: ImportReport): string {
-    const applied = [report.globalApplied ? t('settings.globalOnly') : '', ...report.applied].filter(Boolean).join(', ');
-    const skipped = report.skipped.length ? ` ${t('settings.importedSkipped', { skipped: report.skipped.join(', ') })}` : '';
+    const applied = [report.globalApplied ? t('settings.globalOnly') : '', ...report.applied]
+      .filter(Boolean)
+      .join(', ');
+    const skipped = report.skipped.length
+      ? ` ${t('settings.importedSkipped', { skipped: report.skipped.join(', ') })}`
+      : '';
     const kept = report.heldBack.length ? ` ${t('importReview.keptAsIs', { count: report.heldBack.length })}` : '';
     return t('settings.imported', { applied: applied || '—' }) + skipped + kept;
   }
@@ -323,7 +396,12 @@ function TransferTab(props: { state: AppState }) {
               fileName={r().name}
               changes={r().changes}
               busy={busy()}
-              onApplyAll={() => void apply(r().text, r().changes.map((c) => c.id))}
+              onApplyAll={() =>
+                void apply(
+                  r().text,
+                  r().changes.map((c) => c.id),
+                )
+              }
               onApplySafe={() => void apply(r().text, [])}
               onCancel={() => {
                 setReview(null);
@@ -334,7 +412,11 @@ function TransferTab(props: { state: AppState }) {
         </Show>
         <Show when={result()}>
           {(r) => (
-            <p class={r().ok ? 'field-success' : 'field-error'} role={r().ok ? 'status' : 'alert'} data-testid="import-result">
+            <p
+              class={r().ok ? 'field-success' : 'field-error'}
+              role={r().ok ? 'status' : 'alert'}
+              data-testid="import-result"
+            >
               {r().text}
             </p>
           )}
@@ -378,10 +460,12 @@ function SecretsTab(props: { state: AppState }) {
                   type="button"
                   class="button small danger-outline"
                   aria-label={t('settings.secretDelete', { name: secretName })}
-                  onClick={() => void s.attempt(async () => {
-                    await deleteSecret(s.db, secretName);
-                    await refetch();
-                  })}
+                  onClick={() =>
+                    void s.attempt(async () => {
+                      await deleteSecret(s.db, secretName);
+                      await refetch();
+                    })
+                  }
                 >
                   {t('common.delete')}
                 </button>
@@ -393,11 +477,27 @@ function SecretsTab(props: { state: AppState }) {
       <form class="secret-form" onSubmit={save}>
         <div class="field">
           <label for={ids.name}>{t('settings.secretName')}</label>
-          <input id={ids.name} type="text" required autocomplete="off" spellcheck={false} placeholder="OPENAI_API_KEY" value={name()} onInput={(e) => setName(e.currentTarget.value)} />
+          <input
+            id={ids.name}
+            type="text"
+            required
+            autocomplete="off"
+            spellcheck={false}
+            placeholder="OPENAI_API_KEY"
+            value={name()}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
         </div>
         <div class="field">
           <label for={ids.value}>{t('settings.secretValue')}</label>
-          <input id={ids.value} type="password" required autocomplete="off" value={value()} onInput={(e) => setValue(e.currentTarget.value)} />
+          <input
+            id={ids.value}
+            type="password"
+            required
+            autocomplete="off"
+            value={value()}
+            onInput={(e) => setValue(e.currentTarget.value)}
+          />
         </div>
         <button type="submit" class="button primary">
           {t('settings.secretSave')}

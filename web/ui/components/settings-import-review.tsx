@@ -14,11 +14,14 @@ const list = (v: unknown) => (Array.isArray(v) ? v.join(', ') : str(v));
 /** One change in the person's language (the core's English sentence is the fallback for a kind this UI does not know). */
 export function describeTrustChange(t: Translate, c: TrustChange): string {
   const d = c.data;
-  const pathed = (plain: MessageKey, withPath: MessageKey) => (d.path ? t(withPath, { tool: str(d.tool), path: str(d.path) }) : t(plain, { tool: str(d.tool) }));
+  const pathed = (plain: MessageKey, withPath: MessageKey) =>
+    d.path ? t(withPath, { tool: str(d.tool), path: str(d.path) }) : t(plain, { tool: str(d.tool) });
   switch (c.kind) {
     case 'key_origin':
       if (d.part === 'web_search') return t('importReview.keyOriginSearch', { key: str(d.key), origin: str(d.origin) });
-      return d.from ? t('importReview.keyOriginFrom', { key: str(d.key), origin: str(d.origin), from: str(d.from) }) : t('importReview.keyOrigin', { key: str(d.key), origin: str(d.origin) });
+      return d.from
+        ? t('importReview.keyOriginFrom', { key: str(d.key), origin: str(d.origin), from: str(d.from) })
+        : t('importReview.keyOrigin', { key: str(d.key), origin: str(d.origin) });
     case 'provider_operations':
       return t(d.field === 'provider_cleanup' ? 'importReview.providerCleanup' : 'importReview.providerOperations');
     case 'git_writes':
@@ -28,7 +31,9 @@ export function describeTrustChange(t: Translate, c: TrustChange): string {
     case 'allow_rule':
       return pathed('importReview.allowRule', 'importReview.allowRulePath');
     case 'rule_removed':
-      return d.decision === 'deny' ? pathed('importReview.ruleRemovedDeny', 'importReview.ruleRemovedDenyPath') : pathed('importReview.ruleRemovedAsk', 'importReview.ruleRemovedAskPath');
+      return d.decision === 'deny'
+        ? pathed('importReview.ruleRemovedDeny', 'importReview.ruleRemovedDenyPath')
+        : pathed('importReview.ruleRemovedAsk', 'importReview.ruleRemovedAskPath');
     case 'deny_tools_removed':
       return t('importReview.denyToolsRemoved', { tools: list(d.tools) });
     case 'skill_workspaces':
@@ -38,7 +43,15 @@ export function describeTrustChange(t: Translate, c: TrustChange): string {
   }
 }
 
-export function ImportReview(props: { t: Translate; fileName: string; changes: TrustChange[]; busy: boolean; onApplyAll: () => void; onApplySafe: () => void; onCancel: () => void }) {
+export function ImportReview(props: {
+  t: Translate;
+  fileName: string;
+  changes: TrustChange[];
+  busy: boolean;
+  onApplyAll: () => void;
+  onApplySafe: () => void;
+  onCancel: () => void;
+}) {
   const t = props.t;
   // Keyboard and screen-reader users land on the review, not on the file input they just used.
   const focusOnMount = (el: HTMLHeadingElement) => onMount(() => el.focus());

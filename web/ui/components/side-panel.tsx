@@ -74,7 +74,13 @@ export function SidePanel(props: { t: Translate; tabs: SidePanelTab[]; hidden: b
   }
 
   return (
-    <aside id="side-panel" ref={(el) => (panel = el)} class="side-panel" hidden={props.hidden} aria-label={props.t('layout.sidePanel')}>
+    <aside
+      id="side-panel"
+      ref={(el) => (panel = el)}
+      class="side-panel"
+      hidden={props.hidden}
+      aria-label={props.t('layout.sidePanel')}
+    >
       <div
         class="side-panel-handle"
         role="separator"
@@ -109,7 +115,13 @@ export function SidePanel(props: { t: Translate; tabs: SidePanelTab[]; hidden: b
       </div>
       <For each={props.tabs}>
         {(tab) => (
-          <div class="side-panel-body" role="tabpanel" id={`${base}-panel-${tab.id}`} aria-labelledby={`${base}-${tab.id}`} hidden={selected().id !== tab.id}>
+          <div
+            class="side-panel-body"
+            role="tabpanel"
+            id={`${base}-panel-${tab.id}`}
+            aria-labelledby={`${base}-${tab.id}`}
+            hidden={selected().id !== tab.id}
+          >
             {tab.content()}
           </div>
         )}

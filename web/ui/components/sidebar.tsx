@@ -33,12 +33,23 @@ export function Sidebar(props: { state: AppState; install?: (() => void) | null 
   const t = s.t;
   const layout = layoutState();
   return (
-    <nav id="sidebar" class="sidebar" classList={{ open: layout.sidebarOpen() }} aria-label={t('sidebar.navigation')} inert={!layout.sidebarOpen()}>
+    <nav
+      id="sidebar"
+      class="sidebar"
+      classList={{ open: layout.sidebarOpen() }}
+      aria-label={t('sidebar.navigation')}
+      inert={!layout.sidebarOpen()}
+    >
       <div class="brand">
         <img src="/logo.svg" alt="" width="28" height="28" />
         <span class="brand-name">i</span>
         <Show when={layout.narrow()}>
-          <button type="button" class="icon-button brand-close" aria-label={t('layout.closeSidebar')} onClick={() => layout.setSidebarOpen(false)}>
+          <button
+            type="button"
+            class="icon-button brand-close"
+            aria-label={t('layout.closeSidebar')}
+            onClick={() => layout.setSidebarOpen(false)}
+          >
             <CloseIcon />
           </button>
         </Show>
@@ -68,7 +79,9 @@ export function Sidebar(props: { state: AppState; install?: (() => void) | null 
                   >
                     {w.kind === 'opfs' ? <LockIcon /> : <FolderIcon />}
                     <span class="nav-label">{w.name}</span>
-                    <span class="visually-hidden">{w.kind === 'opfs' ? t('sidebar.private') : t('sidebar.folder')}</span>
+                    <span class="visually-hidden">
+                      {w.kind === 'opfs' ? t('sidebar.private') : t('sidebar.folder')}
+                    </span>
                   </a>
                 </li>
               )}
@@ -83,12 +96,22 @@ export function Sidebar(props: { state: AppState; install?: (() => void) | null 
             {t('sidebar.sessions')}
           </h2>
           <Show when={s.selected()}>
-            <button type="button" class="icon-button" aria-label={t('sidebar.newSession')} title={`${t('sidebar.newSession')} (Ctrl+Shift+O)`} onClick={() => newSession()}>
+            <button
+              type="button"
+              class="icon-button"
+              aria-label={t('sidebar.newSession')}
+              title={`${t('sidebar.newSession')} (Ctrl+Shift+O)`}
+              onClick={() => newSession()}
+            >
               <NewChatIcon />
             </button>
           </Show>
         </div>
-        <Show when={s.selected()?.id} keyed fallback={<p class="empty-hint">{t('sidebar.selectWorkspaceForSessions')}</p>}>
+        <Show
+          when={s.selected()?.id}
+          keyed
+          fallback={<p class="empty-hint">{t('sidebar.selectWorkspaceForSessions')}</p>}
+        >
           {/* Keyed by workspace: a search typed in one workspace does not carry over to the next. */}
           {(_w) => <SessionList state={s} />}
         </Show>
@@ -97,7 +120,12 @@ export function Sidebar(props: { state: AppState; install?: (() => void) | null 
       <div class="sidebar-footer">
         <Show when={props.install}>
           {(install) => (
-            <button type="button" class="button ghost block" title={t('layout.installHint')} onClick={() => install()()}>
+            <button
+              type="button"
+              class="button ghost block"
+              title={t('layout.installHint')}
+              onClick={() => install()()}
+            >
               <DownloadIcon />
               {t('layout.install')}
             </button>

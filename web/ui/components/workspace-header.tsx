@@ -10,7 +10,13 @@ import { ChevronDownIcon, PanelRightIcon } from './layout-icons';
 import { PopoverButton } from './menu';
 import { SidebarToggle } from './sidebar';
 
-export function WorkspaceHeader(props: { state: AppState; workspace: WorkspaceRecord; onRename: () => void; onDelete: () => void; sessionSlot: (el: HTMLElement) => void }) {
+export function WorkspaceHeader(props: {
+  state: AppState;
+  workspace: WorkspaceRecord;
+  onRename: () => void;
+  onDelete: () => void;
+  sessionSlot: (el: HTMLElement) => void;
+}) {
   const t = props.state.t;
   const layout = layoutState();
   return (
@@ -20,7 +26,11 @@ export function WorkspaceHeader(props: { state: AppState; workspace: WorkspaceRe
         <h1 class="topbar-title" title={props.workspace.name}>
           {props.workspace.name}
         </h1>
-        <PopoverButton label={t('layout.workspaceDetails')} class="icon-button small" panel={(close) => <WorkspaceDetails {...props} close={close} />}>
+        <PopoverButton
+          label={t('layout.workspaceDetails')}
+          class="icon-button small"
+          panel={(close) => <WorkspaceDetails {...props} close={close} />}
+        >
           <ChevronDownIcon />
         </PopoverButton>
       </div>
@@ -40,10 +50,19 @@ export function WorkspaceHeader(props: { state: AppState; workspace: WorkspaceRe
   );
 }
 
-function WorkspaceDetails(props: { state: AppState; workspace: WorkspaceRecord; onRename: () => void; onDelete: () => void; close: () => void }) {
+function WorkspaceDetails(props: {
+  state: AppState;
+  workspace: WorkspaceRecord;
+  onRename: () => void;
+  onDelete: () => void;
+  close: () => void;
+}) {
   const t = props.state.t;
   const [copied, setCopied] = createSignal(false);
-  const created = () => new Date(props.workspace.createdAt).toLocaleDateString(props.state.locale() === 'zh' ? 'zh-CN' : 'en-US', { dateStyle: 'medium' });
+  const created = () =>
+    new Date(props.workspace.createdAt).toLocaleDateString(props.state.locale() === 'zh' ? 'zh-CN' : 'en-US', {
+      dateStyle: 'medium',
+    });
   async function copyId() {
     await props.state.attempt(() => navigator.clipboard.writeText(props.workspace.id));
     setCopied(true);
@@ -53,7 +72,9 @@ function WorkspaceDetails(props: { state: AppState; workspace: WorkspaceRecord; 
     <div class="workspace-details">
       <p class="workspace-details-name">{props.workspace.name}</p>
       <div class="meta">
-        <span class="badge">{props.workspace.kind === 'opfs' ? t('workspace.kindPrivate') : t('workspace.kindFolder')}</span>
+        <span class="badge">
+          {props.workspace.kind === 'opfs' ? t('workspace.kindPrivate') : t('workspace.kindFolder')}
+        </span>
         <span class="badge" classList={{ accent: props.workspace.access === 'read-write' }}>
           {props.workspace.access === 'read-write' ? t('workspace.accessReadWrite') : t('workspace.accessRead')}
         </span>

@@ -1,6 +1,14 @@
 import { createResource, createSignal, Match, Show, Switch } from 'solid-js';
 import { createFsaWorkspaceFs } from '../../core/contracts';
-import { effectiveSettings, openWorkspaceFs, pickFolder, queryWorkspaceAccess, readWorkspaceSettings, requestWorkspaceAccess, type WorkspaceRecord } from '../../core/page';
+import {
+  effectiveSettings,
+  openWorkspaceFs,
+  pickFolder,
+  queryWorkspaceAccess,
+  readWorkspaceSettings,
+  requestWorkspaceAccess,
+  type WorkspaceRecord,
+} from '../../core/page';
 import type { AppState } from '../state/app-state';
 import { layoutState } from '../state/layout-state';
 import { ChatSlot } from './chat-slot';
@@ -22,10 +30,16 @@ export function WorkspaceView(props: { state: AppState; workspace: WorkspaceReco
   // Where the chat view puts the Changes panel (it needs the chat's controller, which lives in the lazy chat chunk).
   const [changesSlot, setChangesSlot] = createSignal<HTMLElement>();
   const [renaming, setRenaming] = createSignal(false);
-  const [access, { refetch: recheckAccess }] = createResource(() => props.workspace, (w) => queryWorkspaceAccess(w));
+  const [access, { refetch: recheckAccess }] = createResource(
+    () => props.workspace,
+    (w) => queryWorkspaceAccess(w),
+  );
   const [fs] = createResource(
     () => access() === 'granted' && props.workspace,
-    (w) => openWorkspaceFs(w, (handle, mode) => createFsaWorkspaceFs(handle, { access: mode, rootName: w.kind === 'opfs' ? w.name : handle.name })),
+    (w) =>
+      openWorkspaceFs(w, (handle, mode) =>
+        createFsaWorkspaceFs(handle, { access: mode, rootName: w.kind === 'opfs' ? w.name : handle.name }),
+      ),
   );
   const [overrides] = createResource(
     () => ({ id: props.workspace.id, epoch: s.settingsEpoch() }),
@@ -41,12 +55,20 @@ export function WorkspaceView(props: { state: AppState; workspace: WorkspaceReco
         <section class="files-panel panel" aria-label={t('files.title')}>
           <div class="empty-state">
             <FolderIcon />
-            <p>{fs.error ? errorText(fs.error, 'E_WORKSPACE_OPEN_FAILED') : access.loading || fs.loading ? t('files.loading') : t('files.locked')}</p>
+            <p>
+              {fs.error
+                ? errorText(fs.error, 'E_WORKSPACE_OPEN_FAILED')
+                : access.loading || fs.loading
+                  ? t('files.loading')
+                  : t('files.locked')}
+            </p>
           </div>
         </section>
       }
     >
-      {(workspaceFs) => <FilesPanel state={s} fs={workspaceFs()} showHidden={showHidden()} onAccessLost={() => void recheckAccess()} />}
+      {(workspaceFs) => (
+        <FilesPanel state={s} fs={workspaceFs()} showHidden={showHidden()} onAccessLost={() => void recheckAccess()} />
+      )}
     </Show>
   );
 
@@ -62,7 +84,13 @@ export function WorkspaceView(props: { state: AppState; workspace: WorkspaceReco
 
   return (
     <div class="workspace">
-      <WorkspaceHeader state={s} workspace={props.workspace} onRename={() => setRenaming(true)} onDelete={() => setConfirmDelete(true)} sessionSlot={setSessionSlot} />
+      <WorkspaceHeader
+        state={s}
+        workspace={props.workspace}
+        onRename={() => setRenaming(true)}
+        onDelete={() => setConfirmDelete(true)}
+        sessionSlot={setSessionSlot}
+      />
       <Switch>
         <Match when={access.error}>
           <p class="banner error" role="alert">
@@ -113,7 +141,18 @@ export function WorkspaceView(props: { state: AppState; workspace: WorkspaceReco
       <div class="workspace-body">
         <ChatSlot state={s} workspace={props.workspace} fs={fs()} headerSlot={sessionSlot} changesSlot={changesSlot} />
         {/* Hidden, not unmounted, when collapsed: the tree keeps its open folders and scroll position. */}
-        <SidePanel t={t} hidden={!layout.filesOpen()} tabs={[{ id: 'files', label: t('layout.filesTab'), content: filesTab }, { id: 'changes', label: t('changes.tab'), content: () => <div class="changes-slot" ref={setChangesSlot} /> }]} />
+        <SidePanel
+          t={t}
+          hidden={!layout.filesOpen()}
+          tabs={[
+            { id: 'files', label: t('layout.filesTab'), content: filesTab },
+            {
+              id: 'changes',
+              label: t('changes.tab'),
+              content: () => <div class="changes-slot" ref={setChangesSlot} />,
+            },
+          ]}
+        />
       </div>
       <Show when={renaming()}>
         <RenameDialog state={s} workspace={props.workspace} onClose={() => setRenaming(false)} />

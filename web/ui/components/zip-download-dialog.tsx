@@ -13,14 +13,20 @@ import { filesText, type FilesKey } from './files-strings';
 import { progressText, ZipProgressBar } from './zip-progress';
 
 type SaveTarget = { stream: WritableStream<Uint8Array>; name: string; finish?: () => void };
-type SavePicker = (options: { suggestedName: string; types: { description: string; accept: Record<string, string[]> }[] }) => Promise<FileSystemFileHandle & { createWritable(): Promise<WritableStream<Uint8Array>> }>;
+type SavePicker = (options: {
+  suggestedName: string;
+  types: { description: string; accept: Record<string, string[]> }[];
+}) => Promise<FileSystemFileHandle & { createWritable(): Promise<WritableStream<Uint8Array>> }>;
 
 /** Must run first in the click: the picker needs the person's gesture. Null when the person closed the picker. */
 async function saveTarget(suggestedName: string): Promise<SaveTarget | null> {
   const picker = (window as unknown as { showSaveFilePicker?: SavePicker }).showSaveFilePicker;
   if (picker) {
     try {
-      const handle = await picker({ suggestedName, types: [{ description: 'ZIP archive', accept: { 'application/zip': ['.zip'] } }] });
+      const handle = await picker({
+        suggestedName,
+        types: [{ description: 'ZIP archive', accept: { 'application/zip': ['.zip'] } }],
+      });
       return { stream: await handle.createWritable(), name: handle.name };
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') return null;
@@ -28,7 +34,9 @@ async function saveTarget(suggestedName: string): Promise<SaveTarget | null> {
     }
   }
   const chunks: Uint8Array<ArrayBuffer>[] = [];
-  const stream = new WritableStream<Uint8Array>({ write: (c) => void chunks.push(c.slice() as Uint8Array<ArrayBuffer>) });
+  const stream = new WritableStream<Uint8Array>({
+    write: (c) => void chunks.push(c.slice() as Uint8Array<ArrayBuffer>),
+  });
   const finish = () => {
     const url = URL.createObjectURL(new Blob(chunks, { type: 'application/zip' }));
     const link = document.createElement('a');
@@ -41,7 +49,8 @@ async function saveTarget(suggestedName: string): Promise<SaveTarget | null> {
   return { stream, name: suggestedName, finish };
 }
 
-const zipName = (fs: WorkspaceFs, folder: string) => `${(folder ? folder.split('/').at(-1) : fs.rootName) || 'workspace'}.zip`;
+const zipName = (fs: WorkspaceFs, folder: string) =>
+  `${(folder ? folder.split('/').at(-1) : fs.rootName) || 'workspace'}.zip`;
 
 export function ZipDownloadDialog(props: { state: AppState; fs: WorkspaceFs; folder: string; onClose: () => void }) {
   const locale = () => props.state.locale();
@@ -75,9 +84,18 @@ export function ZipDownloadDialog(props: { state: AppState; fs: WorkspaceFs; fol
     setProgress(null);
     setPhase('running');
     try {
-      const done = await writeWorkspaceZip(props.fs, target.stream, { folder: scope(), includeGit: includeGit(), signal: controller.signal, onProgress: setProgress });
+      const done = await writeWorkspaceZip(props.fs, target.stream, {
+        folder: scope(),
+        includeGit: includeGit(),
+        signal: controller.signal,
+        onProgress: setProgress,
+      });
       target.finish?.();
-      const params = { name: target.name, files: done.filesTotal.toLocaleString(locale() === 'zh' ? 'zh-CN' : 'en-US'), bytes: formatBytes(done.bytesTotal, locale()) };
+      const params = {
+        name: target.name,
+        files: done.filesTotal.toLocaleString(locale() === 'zh' ? 'zh-CN' : 'en-US'),
+        bytes: formatBytes(done.bytesTotal, locale()),
+      };
       setOutcome(ft(target.finish ? 'zip.started' : 'zip.saved', params));
       setPhase('done');
     } catch (error) {
@@ -99,14 +117,26 @@ export function ZipDownloadDialog(props: { state: AppState; fs: WorkspaceFs; fol
               <span>{ft('zip.whole')}</span>
             </label>
             <label class="choice">
-              <input type="radio" name="zip-scope" checked={scope() === props.folder} onChange={() => setScope(props.folder)} />
+              <input
+                type="radio"
+                name="zip-scope"
+                checked={scope() === props.folder}
+                onChange={() => setScope(props.folder)}
+              />
               <span>{ft('zip.folder', { folder: props.folder })}</span>
             </label>
           </fieldset>
         </Show>
         <div class="zip-option">
           <label class="choice">
-            <input id={ids.git} type="checkbox" checked={includeGit()} disabled={phase() === 'running'} aria-describedby={ids.hint} onChange={(e) => setIncludeGit(e.currentTarget.checked)} />
+            <input
+              id={ids.git}
+              type="checkbox"
+              checked={includeGit()}
+              disabled={phase() === 'running'}
+              aria-describedby={ids.hint}
+              onChange={(e) => setIncludeGit(e.currentTarget.checked)}
+            />
             <span>{ft('zip.includeGit')}</span>
           </label>
           <p id={ids.hint} class="field-hint">
@@ -117,10 +147,18 @@ export function ZipDownloadDialog(props: { state: AppState; fs: WorkspaceFs; fol
           <ZipProgressBar
             label={ft('zip.progressLabel')}
             progress={progress()}
-            text={progress() ? progressText((p) => ft('zip.progress', p), progress() as ZipProgress, locale()) : ft('zip.listing')}
+            text={
+              progress()
+                ? progressText((p) => ft('zip.progress', p), progress() as ZipProgress, locale())
+                : ft('zip.listing')
+            }
           />
         </Show>
-        <p class="field-hint" role={phase() === 'failed' ? 'alert' : 'status'} classList={{ 'field-error': phase() === 'failed' }}>
+        <p
+          class="field-hint"
+          role={phase() === 'failed' ? 'alert' : 'status'}
+          classList={{ 'field-error': phase() === 'failed' }}
+        >
           {outcome()}
         </p>
         <div class="form-actions">

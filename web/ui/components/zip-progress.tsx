@@ -16,7 +16,11 @@ export function ZipProgressBar(props: { label: string; text: string; progress: Z
     <div class="zip-progress">
       {/* Without a value the bar is indeterminate (still listing); `value` cannot be set to undefined. */}
       <Show when={value() !== undefined} fallback={<progress aria-label={props.label} />}>
-        <progress aria-label={props.label} max={props.progress && props.progress.bytesTotal === 0 ? 1 : max()} value={value() as number} />
+        <progress
+          aria-label={props.label}
+          max={props.progress && props.progress.bytesTotal === 0 ? 1 : max()}
+          value={value() as number}
+        />
       </Show>
       <p class="meta-text" role="status">
         {props.text}
@@ -25,7 +29,16 @@ export function ZipProgressBar(props: { label: string; text: string; progress: Z
   );
 }
 
-export function progressText(template: (params: Record<string, string | number>) => string, p: ZipProgress, locale: Locale): string {
+export function progressText(
+  template: (params: Record<string, string | number>) => string,
+  p: ZipProgress,
+  locale: Locale,
+): string {
   const number = (n: number) => n.toLocaleString(locale === 'zh' ? 'zh-CN' : 'en-US');
-  return template({ done: number(p.filesDone), total: number(p.filesTotal), bytesDone: formatBytes(p.bytesDone, locale), bytesTotal: formatBytes(p.bytesTotal, locale) });
+  return template({
+    done: number(p.filesDone),
+    total: number(p.filesTotal),
+    bytesDone: formatBytes(p.bytesDone, locale),
+    bytesTotal: formatBytes(p.bytesTotal, locale),
+  });
 }

@@ -37,7 +37,12 @@ function highlighter(): Promise<HighlighterCore> {
       import('shiki/themes/github-light.mjs'),
       import('shiki/themes/github-dark.mjs'),
     ]);
-    return createHighlighterCore({ themes: [light.default, dark.default], langs: [], engine: createJavaScriptRegexEngine(), warnings: false });
+    return createHighlighterCore({
+      themes: [light.default, dark.default],
+      langs: [],
+      engine: createJavaScriptRegexEngine(),
+      warnings: false,
+    });
   })();
   return core;
 }
@@ -60,7 +65,12 @@ export async function tokenise(code: string, name: string): Promise<Tokenised | 
   try {
     const hl = await highlighter();
     if (!(await ensureLanguage(hl, name))) return null;
-    const lines = hl.codeToTokensWithThemes(code, { lang: name, themes: THEMES, tokenizeMaxLineLength: HIGHLIGHT_LIMITS.maxLine, tokenizeTimeLimit: HIGHLIGHT_LIMITS.lineTimeMs });
+    const lines = hl.codeToTokensWithThemes(code, {
+      lang: name,
+      themes: THEMES,
+      tokenizeMaxLineLength: HIGHLIGHT_LIMITS.maxLine,
+      tokenizeTimeLimit: HIGHLIGHT_LIMITS.lineTimeMs,
+    });
     const colours = new Map<string, [string, string, string]>();
     const html = lines.map((tokens) => lineHtml(tokens, colours)).join('\n');
     return { html, colours: [...colours.values()] };

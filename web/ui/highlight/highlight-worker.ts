@@ -13,7 +13,10 @@ export interface HighlightReply {
   result: Tokenised | null;
 }
 
-const scope = self as unknown as { onmessage: ((e: MessageEvent<HighlightRequest>) => void) | null; postMessage(reply: HighlightReply): void };
+const scope = self as unknown as {
+  onmessage: ((e: MessageEvent<HighlightRequest>) => void) | null;
+  postMessage(reply: HighlightReply): void;
+};
 scope.onmessage = (event) => {
   const { id, code, lang } = event.data;
   void tokenise(code, lang).then((result) => scope.postMessage({ id, result }));

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { HIGHLIGHT_LIMITS, highlight, highlightedBefore, languageOf, resolveLanguage } from './highlighter';
 import { LANGUAGES } from './languages';
 
-const textOf = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 describe('highlight', () => {
   it('colours TypeScript tokens with light/dark class pairs and keeps the exact text, escaped', async () => {

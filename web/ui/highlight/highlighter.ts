@@ -37,7 +37,10 @@ export async function highlight(code: string, lang: string | null | undefined): 
   const key = cacheKey(name, code);
   const cached = cache.get(key);
   if (cached) return cached;
-  const tokenised = typeof Worker === 'undefined' ? await (await import('./highlight-core')).tokenise(code, name) : await inWorker(code, name);
+  const tokenised =
+    typeof Worker === 'undefined'
+      ? await (await import('./highlight-core')).tokenise(code, name)
+      : await inWorker(code, name);
   if (!tokenised) return null;
   for (const [cls, light, dark] of tokenised.colours) defineColour(cls, light, dark);
   const result: HighlightedHtml = { html: tokenised.html, lang: name };

@@ -140,7 +140,10 @@ const FILE_NAMES: Record<string, string> = {
 /** A fence label (` ```ts title="x" ` → "ts") or language name as a name of LANGUAGES, else null. */
 export function resolveLanguage(label: string | undefined | null): string | null {
   if (!label) return null;
-  const name = label.trim().split(/[\s{,]/, 1)[0]!.toLowerCase();
+  const name = label
+    .trim()
+    .split(/[\s{,]/, 1)[0]!
+    .toLowerCase();
   if (Object.hasOwn(LANGUAGES, name)) return name;
   const alias = Object.hasOwn(ALIASES, name) ? ALIASES[name]! : undefined;
   return alias ?? null;

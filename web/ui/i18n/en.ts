@@ -16,7 +16,8 @@ export const en = {
   'app.retry': 'Try again',
 
   'unsupported.title': 'This browser cannot run i',
-  'unsupported.body': 'i runs plugins as WebAssembly and needs features this browser lacks: {features}. Open i in a current version of Chrome, Edge or another Chromium browser.',
+  'unsupported.body':
+    'i runs plugins as WebAssembly and needs features this browser lacks: {features}. Open i in a current version of Chrome, Edge or another Chromium browser.',
 
   'sidebar.workspaces': 'Workspaces',
   'sidebar.newWorkspace': 'New workspace',
@@ -31,7 +32,8 @@ export const en = {
   'sidebar.folder': 'Folder',
 
   'welcome.title': 'Welcome to i',
-  'welcome.body': 'A workspace is a folder the agent may read and, if you allow it, change. Nothing leaves your computer except the requests you send to the model you choose.',
+  'welcome.body':
+    'A workspace is a folder the agent may read and, if you allow it, change. Nothing leaves your computer except the requests you send to the model you choose.',
   'welcome.openFolder': 'Open a folder',
   'welcome.openFolderHint': 'Grant access to a project folder on this computer.',
   'welcome.private': 'Create a private workspace',
@@ -67,10 +69,12 @@ export const en = {
   'workspace.created': 'Created {date}',
   'workspace.deleteConfirm': 'Delete the workspace “{name}”? Its sessions and settings in i are removed. {extra}',
   'workspace.deleteFolderNote': 'Your folder and its files stay untouched.',
-  'workspace.deletePrivateNote': 'Its private files are deleted too and cannot be recovered: they live only in this browser. Copy out what you need first.',
+  'workspace.deletePrivateNote':
+    'Its private files are deleted too and cannot be recovered: they live only in this browser. Copy out what you need first.',
   'workspace.renameTitle': 'Rename workspace',
   'workspace.restoreTitle': 'Access to “{folder}” needs your permission again',
-  'workspace.restoreBody': 'Browsers forget folder permissions after a restart. Your workspace and its history are still here.',
+  'workspace.restoreBody':
+    'Browsers forget folder permissions after a restart. Your workspace and its history are still here.',
   'workspace.restore': 'Restore access',
   'workspace.deniedTitle': 'Access to “{folder}” was blocked',
   'workspace.deniedBody': 'Allow it again, or choose the folder again.',
@@ -87,9 +91,12 @@ export const en = {
   'files.loading': 'Reading folder…',
   'files.folder': 'Folder',
   'files.size': '{size}',
-  'files.truncated': 'This folder has more than {count} entries; {count} of them are shown. Open a subfolder, or ask the agent to find a file by name.',
-  'files.tooLargeSized': '“{path}” is {size}, larger than the {max} this preview shows. The file itself is fine: open it with another program, or ask the agent to read the part you need.',
-  'files.tooLarge': '“{path}” is larger than the {max} this preview shows. The file itself is fine: open it with another program, or ask the agent to read the part you need.',
+  'files.truncated':
+    'This folder has more than {count} entries; {count} of them are shown. Open a subfolder, or ask the agent to find a file by name.',
+  'files.tooLargeSized':
+    '“{path}” is {size}, larger than the {max} this preview shows. The file itself is fine: open it with another program, or ask the agent to read the part you need.',
+  'files.tooLarge':
+    '“{path}” is larger than the {max} this preview shows. The file itself is fine: open it with another program, or ask the agent to read the part you need.',
   'files.path': 'Path',
   'files.pathHint': 'Relative to the workspace, e.g. notes/todo.md',
   'files.content': 'Content',
@@ -127,11 +134,13 @@ export const en = {
   'settings.workspaceOverride': 'Show hidden files in this workspace',
   'settings.followGlobal': 'Same as global',
   'settings.allowGitWrites': 'Allow the agent to write inside .git',
-  'settings.allowGitWritesHint': 'Off by default. Git runs commands named in .git/config and .git/hooks, so a write there can run code on your next git command. Applies to write, edit and plugins from the next turn.',
+  'settings.allowGitWritesHint':
+    'Off by default. Git runs commands named in .git/config and .git/hooks, so a write there can run code on your next git command. Applies to write, edit and plugins from the next turn.',
   'settings.on': 'On',
   'settings.off': 'Off',
   'settings.secrets': 'Keys',
-  'settings.secretsHint': 'API keys and other secrets, kept only in this browser. Model settings refer to a key by its name; keys are never exported or shown again.',
+  'settings.secretsHint':
+    'API keys and other secrets, kept only in this browser. Model settings refer to a key by its name; keys are never exported or shown again.',
   'settings.secretName': 'Name',
   'settings.secretValue': 'Value',
   'settings.secretSave': 'Save key',

@@ -9,7 +9,10 @@ export type { MessageKey };
 
 const dictionaries: Record<Locale, Dictionary> = { en, zh };
 
-export function resolveLocale(setting: Language, browserLanguages: readonly string[] = globalThis.navigator?.languages ?? []): Locale {
+export function resolveLocale(
+  setting: Language,
+  browserLanguages: readonly string[] = globalThis.navigator?.languages ?? [],
+): Locale {
   if (setting !== 'system') return setting;
   for (const tag of browserLanguages) {
     const lower = tag.toLowerCase();

@@ -17,7 +17,8 @@ export const zh: Dictionary = {
   'app.retry': '重试',
 
   'unsupported.title': '此浏览器无法运行 i',
-  'unsupported.body': 'i 以 WebAssembly 运行插件，需要此浏览器缺少的功能：{features}。请在最新版 Chrome、Edge 或其他 Chromium 浏览器中打开 i。',
+  'unsupported.body':
+    'i 以 WebAssembly 运行插件，需要此浏览器缺少的功能：{features}。请在最新版 Chrome、Edge 或其他 Chromium 浏览器中打开 i。',
 
   'sidebar.workspaces': '工作区',
   'sidebar.newWorkspace': '新建工作区',
@@ -32,7 +33,8 @@ export const zh: Dictionary = {
   'sidebar.folder': '文件夹',
 
   'welcome.title': '欢迎使用 i',
-  'welcome.body': '工作区是助手可以读取、并在你允许时修改的文件夹。除了你发给所选模型的请求，任何内容都不会离开你的电脑。',
+  'welcome.body':
+    '工作区是助手可以读取、并在你允许时修改的文件夹。除了你发给所选模型的请求，任何内容都不会离开你的电脑。',
   'welcome.openFolder': '打开文件夹',
   'welcome.openFolderHint': '授权访问这台电脑上的项目文件夹。',
   'welcome.private': '创建私有工作区',
@@ -88,8 +90,10 @@ export const zh: Dictionary = {
   'files.loading': '正在读取文件夹…',
   'files.folder': '文件夹',
   'files.size': '{size}',
-  'files.truncated': '这个文件夹有超过 {count} 项，这里只显示其中 {count} 项。请打开子文件夹，或让智能体按名称查找文件。',
-  'files.tooLargeSized': '“{path}”有 {size}，超过预览能显示的 {max}。文件本身没有问题：请用其他程序打开，或让智能体读取你需要的部分。',
+  'files.truncated':
+    '这个文件夹有超过 {count} 项，这里只显示其中 {count} 项。请打开子文件夹，或让智能体按名称查找文件。',
+  'files.tooLargeSized':
+    '“{path}”有 {size}，超过预览能显示的 {max}。文件本身没有问题：请用其他程序打开，或让智能体读取你需要的部分。',
   'files.tooLarge': '“{path}”超过预览能显示的 {max}。文件本身没有问题：请用其他程序打开，或让智能体读取你需要的部分。',
   'files.path': '路径',
   'files.pathHint': '相对于工作区，例如 notes/todo.md',
@@ -128,11 +132,13 @@ export const zh: Dictionary = {
   'settings.workspaceOverride': '在此工作区显示隐藏文件',
   'settings.followGlobal': '与全局相同',
   'settings.allowGitWrites': '允许智能体写入 .git 内的文件',
-  'settings.allowGitWritesHint': '默认关闭。Git 会运行 .git/config 和 .git/hooks 中指定的命令，因此写入那里的内容可能在你下次执行 git 命令时运行代码。从下一轮起对 write、edit 和插件生效。',
+  'settings.allowGitWritesHint':
+    '默认关闭。Git 会运行 .git/config 和 .git/hooks 中指定的命令，因此写入那里的内容可能在你下次执行 git 命令时运行代码。从下一轮起对 write、edit 和插件生效。',
   'settings.on': '开',
   'settings.off': '关',
   'settings.secrets': '密钥',
-  'settings.secretsHint': 'API 密钥等机密信息，仅保存在此浏览器中。模型设置通过名称引用密钥；密钥永远不会被导出，也不会再次显示。',
+  'settings.secretsHint':
+    'API 密钥等机密信息，仅保存在此浏览器中。模型设置通过名称引用密钥；密钥永远不会被导出，也不会再次显示。',
   'settings.secretName': '名称',
   'settings.secretValue': '值',
   'settings.secretSave': '保存密钥',

@@ -27,7 +27,9 @@ describe('revertHunk', () => {
     const a = before.replace(/\n/g, '\r\n');
     const b = after.replace(/\n/g, '\r\n');
     const [first, second] = hunks(a, b);
-    expect(revertHunk(a, b, first!)).toBe('one\r\ntwo\r\nthree\r\nfour\r\nfive\r\nsix\r\nseven\r\neight\r\nNINE\r\nten\r\n');
+    expect(revertHunk(a, b, first!)).toBe(
+      'one\r\ntwo\r\nthree\r\nfour\r\nfive\r\nsix\r\nseven\r\neight\r\nNINE\r\nten\r\n',
+    );
     expect(revertHunk(a, b, second!)).toBe(a.replace('two', 'TWO'));
   });
 

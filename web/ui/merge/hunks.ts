@@ -39,7 +39,8 @@ export function revertHunk(a: string, b: string, hunk: LineHunk): string {
   const last = middle.length - 1;
   if (last >= 0 && tail.length > 0 && !endsLine(middle[last]!)) middle[last] += terminatorOf(lb);
   // B's line before the hunk lost its terminator only if it was B's last line; putting A's lines after it needs one.
-  if (head.length > 0 && middle.length > 0 && !endsLine(head[head.length - 1]!)) head[head.length - 1] += terminatorOf(la);
+  if (head.length > 0 && middle.length > 0 && !endsLine(head[head.length - 1]!))
+    head[head.length - 1] += terminatorOf(la);
   return head.join('') + middle.join('') + tail.join('');
 }
 

@@ -12,7 +12,18 @@ const loaders: Record<string, () => Promise<Extension>> = {
   py: async () => (await import('@codemirror/lang-python')).python(),
 };
 
-const aliases: Record<string, string> = { mjs: 'js', cjs: 'js', jsx: 'js', mts: 'ts', cts: 'ts', jsonc: 'json', markdown: 'md', htm: 'html', svg: 'html', pyi: 'py' };
+const aliases: Record<string, string> = {
+  mjs: 'js',
+  cjs: 'js',
+  jsx: 'js',
+  mts: 'ts',
+  cts: 'ts',
+  jsonc: 'json',
+  markdown: 'md',
+  htm: 'html',
+  svg: 'html',
+  pyi: 'py',
+};
 
 /** The language pack's extension for `path`, or null (plain text) for an unknown extension or a failed load. */
 export async function languageFor(path: string): Promise<Extension | null> {

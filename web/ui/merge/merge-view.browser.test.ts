@@ -6,7 +6,8 @@ import '@codemirror/lang-javascript';
 import { createMergeView } from './merge-view';
 import type { MergeHandle, MergeHunk } from './types';
 
-const before = 'const one = 1;\r\nconst two = 2;\r\nconst three = 3;\r\nconst four = 4;\r\nconst five = 5;\r\nconst six = 6;\r\nconst seven = 7;\r\nconst eight = 8;\r\n';
+const before =
+  'const one = 1;\r\nconst two = 2;\r\nconst three = 3;\r\nconst four = 4;\r\nconst five = 5;\r\nconst six = 6;\r\nconst seven = 7;\r\nconst eight = 8;\r\n';
 const after = before.replace('two = 2', 'two = 22').replace('eight = 8', 'eight = 88');
 
 let handle: MergeHandle | null = null;
@@ -23,7 +24,8 @@ const mount = async (o: Partial<Parameters<typeof createMergeView>[1]> = {}) => 
   return handle;
 };
 const inside = () => host.shadowRoot!;
-const buttons = (name: string) => [...inside().querySelectorAll('button')].filter((b) => b.getAttribute('aria-label')?.startsWith(name));
+const buttons = (name: string) =>
+  [...inside().querySelectorAll('button')].filter((b) => b.getAttribute('aria-label')?.startsWith(name));
 
 describe('merge view', () => {
   it('reverts one hunk of two through the caller, keeping CRLF and the other hunk', async () => {
@@ -40,7 +42,11 @@ describe('merge view', () => {
 
   it('shows the same hunks inline and marks a kept one after refresh', async () => {
     const kept = new Set<string>();
-    const h = await mount({ mode: 'inline', keepChunk: (hunk) => (kept.add(hunk.key), h.refresh()), isKept: (k) => kept.has(k) });
+    const h = await mount({
+      mode: 'inline',
+      keepChunk: (hunk) => (kept.add(hunk.key), h.refresh()),
+      isKept: (k) => kept.has(k),
+    });
     expect(h.hunks().map((x) => x.b)).toEqual([
       [1, 2],
       [7, 8],

@@ -42,10 +42,20 @@ class HunkBar extends WidgetType {
     super();
   }
   override eq(other: HunkBar) {
-    return other.hunk.key === this.hunk.key && other.hunk.index === this.hunk.index && other.count === this.count && other.kept === this.kept;
+    return (
+      other.hunk.key === this.hunk.key &&
+      other.hunk.index === this.hunk.index &&
+      other.count === this.count &&
+      other.kept === this.kept
+    );
   }
   toDOM() {
-    const labels = this.o.labels ?? { revert: 'Revert', keep: 'Keep', kept: 'Kept', hunk: (i: number, n: number) => `change ${i + 1} of ${n}` };
+    const labels = this.o.labels ?? {
+      revert: 'Revert',
+      keep: 'Keep',
+      kept: 'Kept',
+      hunk: (i: number, n: number) => `change ${i + 1} of ${n}`,
+    };
     const bar = document.createElement('div');
     bar.className = 'merge-hunk-bar';
     bar.classList.toggle('kept', this.kept);
@@ -60,7 +70,9 @@ class HunkBar extends WidgetType {
       bar.append(b);
     };
     if (this.o.revertChunk) {
-      button(labels.revert, 'revert', () => this.o.revertChunk?.(this.hunk, revertHunk(this.o.a ?? '', this.content(), this.hunk)));
+      button(labels.revert, 'revert', () =>
+        this.o.revertChunk?.(this.hunk, revertHunk(this.o.a ?? '', this.content(), this.hunk)),
+      );
     }
     if (this.kept) {
       const s = document.createElement('span');
@@ -178,7 +190,10 @@ export async function createMergeView(host: HTMLElement, o: MergeViewOptions): P
         parent: root,
         root: shadow,
         a: { doc: docA, extensions: [common(o.a ?? '', false)] },
-        b: { doc: docOf(b), extensions: [common(b, editable), listen, hunkBars(o, () => merge?.a.state.doc ?? docA, content)] },
+        b: {
+          doc: docOf(b),
+          extensions: [common(b, editable), listen, hunkBars(o, () => merge?.a.state.doc ?? docA, content)],
+        },
         highlightChanges: true,
         gutter: true,
         collapseUnchanged: { margin: 3, minSize: 6 },
@@ -189,7 +204,18 @@ export async function createMergeView(host: HTMLElement, o: MergeViewOptions): P
         root: shadow,
         state: EditorState.create({
           doc: docOf(b),
-          extensions: [common(b, editable), listen, unifiedMergeView({ original: docA, mergeControls: false, highlightChanges: true, gutter: true, collapseUnchanged: { margin: 3, minSize: 6 } }), hunkBars(o, () => null, content)],
+          extensions: [
+            common(b, editable),
+            listen,
+            unifiedMergeView({
+              original: docA,
+              mergeControls: false,
+              highlightChanges: true,
+              gutter: true,
+              collapseUnchanged: { margin: 3, minSize: 6 },
+            }),
+            hunkBars(o, () => null, content),
+          ],
         }),
       });
     }
@@ -217,7 +243,8 @@ export async function createMergeView(host: HTMLElement, o: MergeViewOptions): P
     },
     setDark(next) {
       dark = next;
-      for (const view of merge ? [merge.a, merge.b] : [single!]) view.dispatch({ effects: theme.reconfigure(EditorView.darkTheme.of(dark)) });
+      for (const view of merge ? [merge.a, merge.b] : [single!])
+        view.dispatch({ effects: theme.reconfigure(EditorView.darkTheme.of(dark)) });
     },
     content,
     hunks: () => hunksOf(editorB().state, merge ? merge.a.state.doc : null, o.a ?? '', content()),

@@ -13,23 +13,54 @@ import type { SetupForm } from './setup-form';
 
 const PROTOCOLS = ['openai', 'responses', 'anthropic', 'deepseek'] as const;
 
-export function ConnectStep(props: { setup: SetupForm; t: OnboardingTranslate; ct: ChatTranslate; locale: Locale; f: (name: string) => string }) {
+export function ConnectStep(props: {
+  setup: SetupForm;
+  t: OnboardingTranslate;
+  ct: ChatTranslate;
+  locale: Locale;
+  f: (name: string) => string;
+}) {
   const t = props.t;
   const ct = props.ct;
   const f = props.f;
   const setup = props.setup;
   const form = () => setup.form();
   const reportLine = (r: ConnectionReport) =>
-    r.ok ? ct('testOk', { ms: Math.round(r.latencyMs), text: r.text ?? '' }) : ct('testFailed', { code: r.error!.code, message: errorText(r.error!, props.locale), ms: Math.round(r.latencyMs) });
+    r.ok
+      ? ct('testOk', { ms: Math.round(r.latencyMs), text: r.text ?? '' })
+      : ct('testFailed', {
+          code: r.error!.code,
+          message: errorText(r.error!, props.locale),
+          ms: Math.round(r.latencyMs),
+        });
   return (
     <div class="ob-fields">
       <div class="field ob-wide">
         <label for={f('base')}>{t('ob.baseUrl')}</label>
-        <input id={f('base')} type="text" inputMode="url" required spellcheck={false} placeholder="http://127.0.0.1:8080/v1" value={form().base_url} onInput={(e) => setup.edit({ base_url: e.currentTarget.value })} />
+        <input
+          id={f('base')}
+          type="text"
+          inputMode="url"
+          required
+          spellcheck={false}
+          placeholder="http://127.0.0.1:8080/v1"
+          value={form().base_url}
+          onInput={(e) => setup.edit({ base_url: e.currentTarget.value })}
+        />
       </div>
       <div class="field">
         <label for={f('model')}>{t('ob.model')}</label>
-        <input id={f('model')} type="text" required spellcheck={false} autocomplete="off" aria-describedby={f('model-hint')} list={f('models')} value={form().model} onInput={(e) => setup.edit({ model: e.currentTarget.value })} />
+        <input
+          id={f('model')}
+          type="text"
+          required
+          spellcheck={false}
+          autocomplete="off"
+          aria-describedby={f('model-hint')}
+          list={f('models')}
+          value={form().model}
+          onInput={(e) => setup.edit({ model: e.currentTarget.value })}
+        />
         <datalist id={f('models')}>
           <For each={setup.models()}>{(name) => <option value={name} />}</For>
         </datalist>
@@ -39,7 +70,16 @@ export function ConnectStep(props: { setup: SetupForm; t: OnboardingTranslate; c
       </div>
       <div class="field">
         <label for={f('window')}>{t('ob.window')}</label>
-        <input id={f('window')} type="text" inputMode="numeric" required placeholder="128000" aria-describedby={f('window-hint')} value={form().context_window} onInput={(e) => setup.edit({ context_window: e.currentTarget.value.trim() })} />
+        <input
+          id={f('window')}
+          type="text"
+          inputMode="numeric"
+          required
+          placeholder="128000"
+          aria-describedby={f('window-hint')}
+          value={form().context_window}
+          onInput={(e) => setup.edit({ context_window: e.currentTarget.value.trim() })}
+        />
         <p class="field-hint" id={f('window-hint')}>
           {t('ob.windowHint')}
         </p>
@@ -47,7 +87,11 @@ export function ConnectStep(props: { setup: SetupForm; t: OnboardingTranslate; c
       <Show when={!findPreset(form().preset)}>
         <div class="field">
           <label for={f('protocol')}>{t('ob.protocol')}</label>
-          <select id={f('protocol')} value={form().protocol} onChange={(e) => setup.edit({ protocol: e.currentTarget.value })}>
+          <select
+            id={f('protocol')}
+            value={form().protocol}
+            onChange={(e) => setup.edit({ protocol: e.currentTarget.value })}
+          >
             <For each={PROTOCOLS}>{(p) => <option value={p}>{t(`ob.protocol.${p}`)}</option>}</For>
           </select>
         </div>
@@ -55,7 +99,11 @@ export function ConnectStep(props: { setup: SetupForm; t: OnboardingTranslate; c
       <KeyFields setup={setup} t={t} f={f} />
       <div class="field">
         <label for={f('route')}>{t('ob.route')}</label>
-        <select id={f('route')} value={form().route} onChange={(e) => setup.edit({ route: e.currentTarget.value as Route })}>
+        <select
+          id={f('route')}
+          value={form().route}
+          onChange={(e) => setup.edit({ route: e.currentTarget.value as Route })}
+        >
           <option value="direct">{t('ob.routeDirect')}</option>
           <option value="bridge">{t('ob.routeBridge')}</option>
         </select>
@@ -67,7 +115,11 @@ export function ConnectStep(props: { setup: SetupForm; t: OnboardingTranslate; c
         </button>
         <Show when={setup.report()}>
           {(r) => (
-            <p class={r().ok ? 'field-success' : 'field-error'} role={r().ok ? 'status' : 'alert'} data-testid="setup-connection-report">
+            <p
+              class={r().ok ? 'field-success' : 'field-error'}
+              role={r().ok ? 'status' : 'alert'}
+              data-testid="setup-connection-report"
+            >
               {reportLine(r())}
             </p>
           )}

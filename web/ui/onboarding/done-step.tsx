@@ -11,7 +11,11 @@ export function DoneStep(props: { setup: SetupForm; t: OnboardingTranslate }) {
     <div class="ob-summary">
       <p class="ob-summary-title">{t('ob.summary', { model: form().model.trim(), address: form().base_url.trim() })}</p>
       <p classList={{ 'field-success': report()?.ok === true, 'field-hint': report()?.ok !== true }}>
-        {report() ? (report()!.ok ? t('ob.summaryTested', { ms: Math.round(report()!.latencyMs) }) : t('ob.summaryFailed', { code: report()!.error!.code })) : t('ob.summaryUntested')}
+        {report()
+          ? report()!.ok
+            ? t('ob.summaryTested', { ms: Math.round(report()!.latencyMs) })
+            : t('ob.summaryFailed', { code: report()!.error!.code })
+          : t('ob.summaryUntested')}
       </p>
       <p class="field-hint">{t('ob.summaryScope')}</p>
     </div>

@@ -20,7 +20,13 @@ export interface ModelState {
 // promised by Done must survive that. For this page's life, an empty chat then offers them.
 const [setUpHere, setSetUpHere] = createSignal(false);
 
-export function FirstRun(props: { state: AppState; settings: ModelState | undefined; empty: boolean; fs: WorkspaceFs; onPrompt: (text: string) => void }) {
+export function FirstRun(props: {
+  state: AppState;
+  settings: ModelState | undefined;
+  empty: boolean;
+  fs: WorkspaceFs;
+  onPrompt: (text: string) => void;
+}) {
   const s = props.state;
   const t = onboardingTranslator(s.locale);
   const [open, setOpen] = createSignal(false);
@@ -45,7 +51,12 @@ export function FirstRun(props: { state: AppState; settings: ModelState | undefi
   return (
     <>
       <Show when={needsSetup()}>
-        <div class="first-run" classList={{ 'first-run-centred': props.empty }} ref={(el) => (panel = el)} data-testid="first-run">
+        <div
+          class="first-run"
+          classList={{ 'first-run-centred': props.empty }}
+          ref={(el) => (panel = el)}
+          data-testid="first-run"
+        >
           <Show
             when={props.settings?.modelError}
             fallback={

@@ -17,14 +17,31 @@ export function KeyFields(props: { setup: SetupForm; t: OnboardingTranslate; f: 
       <Show when={!findPreset(form().preset)}>
         <div class="field">
           <label for={f('keyname')}>{t('ob.keyName')}</label>
-          <input id={f('keyname')} type="text" spellcheck={false} autocomplete="off" value={form().api_key_env} onInput={(e) => props.setup.edit({ api_key_env: e.currentTarget.value.trim() })} />
+          <input
+            id={f('keyname')}
+            type="text"
+            spellcheck={false}
+            autocomplete="off"
+            value={form().api_key_env}
+            onInput={(e) => props.setup.edit({ api_key_env: e.currentTarget.value.trim() })}
+          />
         </div>
       </Show>
       <div class="field">
         <label for={f('key')}>{t('ob.key')}</label>
-        <input id={f('key')} type="password" autocomplete="off" aria-describedby={f('key-hint')} disabled={!keyName()} value={props.setup.key()} onInput={(e) => props.setup.setKey(e.currentTarget.value)} />
+        <input
+          id={f('key')}
+          type="password"
+          autocomplete="off"
+          aria-describedby={f('key-hint')}
+          disabled={!keyName()}
+          value={props.setup.key()}
+          onInput={(e) => props.setup.setKey(e.currentTarget.value)}
+        />
         <p class="field-hint" id={f('key-hint')}>
-          {keyName() ? t(props.setup.keyStored() && !props.setup.key() ? 'ob.keyKeep' : 'ob.keyHint', { name: keyName() }) : ''}
+          {keyName()
+            ? t(props.setup.keyStored() && !props.setup.key() ? 'ob.keyKeep' : 'ob.keyHint', { name: keyName() })
+            : ''}
         </p>
       </div>
     </Show>

@@ -4,7 +4,8 @@ import type { Locale } from '../i18n/i18n';
 
 export const onboardingEn = {
   'ob.heroTitle': 'Connect a model to start',
-  'ob.heroBody': 'The agent needs a language model to read, explain and change the files in this workspace. Setting one up takes a minute: pick a provider, paste a key, test the connection.',
+  'ob.heroBody':
+    'The agent needs a language model to read, explain and change the files in this workspace. Setting one up takes a minute: pick a provider, paste a key, test the connection.',
   'ob.setUp': 'Set up a model',
   'ob.fixTitle': 'The saved model settings cannot be used',
   'ob.fix': 'Fix the model settings',
@@ -44,13 +45,20 @@ export const onboardingEn = {
   'ob.route': 'Connection',
   'ob.routeDirect': 'Directly from the browser',
   'ob.routeBridge': 'Through the i-bridge',
-  'ob.noteCors': 'The browser calls {provider} directly from {origin}, so the server must allow this site (CORS). {provider} does.',
-  'ob.noteCorsUnsure': 'The browser calls {provider} directly from {origin}. If Test connection reports a network error, the server does not allow this site (CORS): choose “Through the i-bridge” and pair the bridge in Settings → Bridge.',
-  'ob.noteCorsCustom': 'The browser calls your server directly from {origin}: the server must allow this site (CORS). If it cannot, choose “Through the i-bridge” and pair the bridge in Settings → Bridge.',
-  'ob.noteLocalNetwork': 'Chrome may ask whether this site may reach devices on your local network (Local Network Access). Choose Allow, or the connection fails.',
-  'ob.noteOllama': 'Ollama answers only the origins it is told to. Start it with this site allowed, then choose “Directly from the browser”:',
-  'ob.noteLmStudio': 'LM Studio allows browser requests only after “Enable CORS” is switched on in its server settings. Until then, use the i-bridge.',
-  'ob.noteBridge': 'Requests go through the i-bridge on this computer, which works even when the server does not allow this site. Pair it in Settings → Bridge.',
+  'ob.noteCors':
+    'The browser calls {provider} directly from {origin}, so the server must allow this site (CORS). {provider} does.',
+  'ob.noteCorsUnsure':
+    'The browser calls {provider} directly from {origin}. If Test connection reports a network error, the server does not allow this site (CORS): choose “Through the i-bridge” and pair the bridge in Settings → Bridge.',
+  'ob.noteCorsCustom':
+    'The browser calls your server directly from {origin}: the server must allow this site (CORS). If it cannot, choose “Through the i-bridge” and pair the bridge in Settings → Bridge.',
+  'ob.noteLocalNetwork':
+    'Chrome may ask whether this site may reach devices on your local network (Local Network Access). Choose Allow, or the connection fails.',
+  'ob.noteOllama':
+    'Ollama answers only the origins it is told to. Start it with this site allowed, then choose “Directly from the browser”:',
+  'ob.noteLmStudio':
+    'LM Studio allows browser requests only after “Enable CORS” is switched on in its server settings. Until then, use the i-bridge.',
+  'ob.noteBridge':
+    'Requests go through the i-bridge on this computer, which works even when the server does not allow this site. Pair it in Settings → Bridge.',
   'ob.copy': 'Copy',
   'ob.copied': 'Copied',
   'ob.test': 'Test connection',
@@ -75,7 +83,8 @@ export type OnboardingKey = keyof typeof onboardingEn;
 
 export const onboardingZh: Record<OnboardingKey, string> = {
   'ob.heroTitle': '连接一个模型即可开始',
-  'ob.heroBody': '智能体需要一个语言模型，才能阅读、解释和修改这个工作区里的文件。设置只需一分钟：选择服务商，粘贴密钥，测试连接。',
+  'ob.heroBody':
+    '智能体需要一个语言模型，才能阅读、解释和修改这个工作区里的文件。设置只需一分钟：选择服务商，粘贴密钥，测试连接。',
   'ob.setUp': '配置模型',
   'ob.fixTitle': '已保存的模型设置无法使用',
   'ob.fix': '修正模型配置',
@@ -116,11 +125,15 @@ export const onboardingZh: Record<OnboardingKey, string> = {
   'ob.routeDirect': '浏览器直接连接',
   'ob.routeBridge': '经由 i-bridge',
   'ob.noteCors': '浏览器从 {origin} 直接访问 {provider}，因此服务器必须允许本站点的请求（CORS）。{provider} 允许。',
-  'ob.noteCorsUnsure': '浏览器从 {origin} 直接访问 {provider}。如果“测试连接”报告网络错误，说明服务器不允许本站点（CORS）：请选择“经由 i-bridge”，并在 设置 → 桥接 中完成配对。',
-  'ob.noteCorsCustom': '浏览器从 {origin} 直接访问你的服务器：服务器必须允许本站点的请求（CORS）。如果做不到，请选择“经由 i-bridge”，并在 设置 → 桥接 中完成配对。',
-  'ob.noteLocalNetwork': 'Chrome 可能会询问是否允许本站点访问你局域网中的设备（本地网络访问）。请选择“允许”，否则连接会失败。',
+  'ob.noteCorsUnsure':
+    '浏览器从 {origin} 直接访问 {provider}。如果“测试连接”报告网络错误，说明服务器不允许本站点（CORS）：请选择“经由 i-bridge”，并在 设置 → 桥接 中完成配对。',
+  'ob.noteCorsCustom':
+    '浏览器从 {origin} 直接访问你的服务器：服务器必须允许本站点的请求（CORS）。如果做不到，请选择“经由 i-bridge”，并在 设置 → 桥接 中完成配对。',
+  'ob.noteLocalNetwork':
+    'Chrome 可能会询问是否允许本站点访问你局域网中的设备（本地网络访问）。请选择“允许”，否则连接会失败。',
   'ob.noteOllama': 'Ollama 只响应它被告知的来源。请用下面的命令启动它以允许本站点，然后选择“浏览器直接连接”：',
-  'ob.noteLmStudio': '只有在 LM Studio 的服务器设置中打开“Enable CORS”后，它才允许浏览器请求。在此之前请使用 i-bridge。',
+  'ob.noteLmStudio':
+    '只有在 LM Studio 的服务器设置中打开“Enable CORS”后，它才允许浏览器请求。在此之前请使用 i-bridge。',
   'ob.noteBridge': '请求经由本机的 i-bridge 发出，即使服务器不允许本站点也能工作。请在 设置 → 桥接 中完成配对。',
   'ob.copy': '复制',
   'ob.copied': '已复制',
@@ -147,6 +160,8 @@ export type OnboardingTranslate = (key: OnboardingKey, params?: Record<string, s
 export function onboardingTranslator(locale: () => Locale): OnboardingTranslate {
   return (key, params) => {
     const template = locale() === 'zh' ? onboardingZh[key] : onboardingEn[key];
-    return params ? template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole)) : template;
+    return params
+      ? template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole))
+      : template;
   };
 }

@@ -11,7 +11,13 @@ import type { SetupForm } from './setup-form';
 
 const CHOICES = [...PROVIDER_PRESETS.map((p) => p.id), CUSTOM_PRESET];
 
-export function ProviderStep(props: { state: AppState; setup: SetupForm; t: OnboardingTranslate; f: (name: string) => string; onDone: () => void }) {
+export function ProviderStep(props: {
+  state: AppState;
+  setup: SetupForm;
+  t: OnboardingTranslate;
+  f: (name: string) => string;
+  onDone: () => void;
+}) {
   const t = props.t;
   const f = props.f;
   const providerName = (choice: string) => findPreset(choice)?.label ?? t('ob.custom');

@@ -31,7 +31,10 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
       step,
       () =>
         queueMicrotask(() => {
-          const first = formEl?.querySelector<HTMLElement>('input[type=radio]:checked, input:not([type=radio]):not(:disabled), select') ?? document.getElementById(f('next'));
+          const first =
+            formEl?.querySelector<HTMLElement>(
+              'input[type=radio]:checked, input:not([type=radio]):not(:disabled), select',
+            ) ?? document.getElementById(f('next'));
           first?.focus();
         }),
       { defer: true },
@@ -81,7 +84,10 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
       <ol class="ob-steps" aria-label={t('ob.stepOf', { n: step() })}>
         <For each={[1, 2, 3] as const}>
           {(n) => (
-            <li classList={{ current: step() === n, past: step() > n }} aria-current={step() === n ? 'step' : undefined}>
+            <li
+              classList={{ current: step() === n, past: step() > n }}
+              aria-current={step() === n ? 'step' : undefined}
+            >
               <span class="ob-step-dot" aria-hidden="true">
                 {n}
               </span>
@@ -98,7 +104,13 @@ export function SetupDialog(props: { state: AppState; onClose: () => void; onDon
         onSubmit={next}
         // Enter moves on from any field (radios included), not only from text boxes as browsers do by default.
         onKeyDown={(e) => {
-          if (e.key === 'Enter' && !e.isComposing && !(e.target instanceof HTMLButtonElement) && !(e.target instanceof HTMLTextAreaElement)) next(e);
+          if (
+            e.key === 'Enter' &&
+            !e.isComposing &&
+            !(e.target instanceof HTMLButtonElement) &&
+            !(e.target instanceof HTMLTextAreaElement)
+          )
+            next(e);
         }}
       >
         <Show when={step() === 1}>

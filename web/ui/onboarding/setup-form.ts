@@ -51,7 +51,12 @@ export function createSetupForm(s: AppState, t: OnboardingTranslate): SetupForm 
     const stored = name ? (await getSecret(s.db, name)) !== undefined : false;
     if (name === form().api_key_env.trim()) setKeyStored(stored);
   };
-  createEffect(on(() => form().api_key_env, () => void recheckKey()));
+  createEffect(
+    on(
+      () => form().api_key_env,
+      () => void recheckKey(),
+    ),
+  );
 
   // The server's own model names (GET {base}/models), offered as suggestions for the Model field: asked for when a
   // local server's step opens (no key needed) and after a test succeeds. Silent on failure: Test connection is the
@@ -64,7 +69,11 @@ export function createSetupForm(s: AppState, t: OnboardingTranslate): SetupForm 
     try {
       // A placeholder model only to pass the config check: the list request does not name one.
       const config = checkModelConfig(configFromForm({ ...current, model: current.model.trim() || 'x' }));
-      const names = await listProviderModels({ config, getKey: (name) => getSecret(s.db, name), getBridge: () => pairedBridge(s.db) });
+      const names = await listProviderModels({
+        config,
+        getKey: (name) => getSecret(s.db, name),
+        getBridge: () => pairedBridge(s.db),
+      });
       if (ticket !== listing) return;
       setModels(names);
       if (!form().model.trim() && names[0]) setForm((cur) => ({ ...cur, model: names[0]! }));

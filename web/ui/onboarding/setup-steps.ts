@@ -28,7 +28,17 @@ export function formForChoice(choice: string, current?: ProviderForm): ProviderF
   const preset = findPreset(choice);
   if (!preset) {
     const keep = current?.preset === CUSTOM_PRESET ? current : undefined;
-    return keep ?? { ...emptyForm(), preset: CUSTOM_PRESET, protocol: 'openai', base_url: '', model: '', api_key_env: CUSTOM_KEY_NAME, route: 'direct' };
+    return (
+      keep ?? {
+        ...emptyForm(),
+        preset: CUSTOM_PRESET,
+        protocol: 'openai',
+        base_url: '',
+        model: '',
+        api_key_env: CUSTOM_KEY_NAME,
+        route: 'direct',
+      }
+    );
   }
   const form = formFromPreset(preset, current);
   return { ...form, model: form.model || (SUGGESTED_MODEL[preset.id] ?? '') };
@@ -52,7 +62,9 @@ export function isLocalAddress(url: string): boolean {
   const ip = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(host);
   if (!ip) return false;
   const [a, b] = [Number(ip[1]), Number(ip[2])];
-  return a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || (a === 169 && b === 254);
+  return (
+    a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || (a === 169 && b === 254)
+  );
 }
 
 export interface SetupNote {
@@ -76,7 +88,11 @@ export function connectionNotes(form: ProviderForm, origin: string): SetupNote[]
     return notes;
   }
   if (!preset) notes.push({ key: 'ob.noteCorsCustom', params: { origin } });
-  else if (!preset.local) notes.push({ key: preset.id === 'deepseek' ? 'ob.noteCorsUnsure' : 'ob.noteCors', params: { provider: preset.label.replace(/ \(.*\)$/, ''), origin } });
+  else if (!preset.local)
+    notes.push({
+      key: preset.id === 'deepseek' ? 'ob.noteCorsUnsure' : 'ob.noteCors',
+      params: { provider: preset.label.replace(/ \(.*\)$/, ''), origin },
+    });
   // A public site reaching a local server triggers Chrome's prompt; a site served from this computer does not.
   if (isLocalAddress(form.base_url) && !isLocalAddress(origin)) notes.push({ key: 'ob.noteLocalNetwork' });
   return notes;
@@ -88,8 +104,19 @@ export interface StarterPrompt {
 }
 
 /** Files that say the most about a project, in the order worth asking about; then any other top-level file. */
-const TELLING_FILES = ['package.json', 'pyproject.toml', 'Cargo.toml', 'go.mod', 'pom.xml', 'build.gradle', 'Makefile', 'CMakeLists.txt', 'Dockerfile'];
-const DULL_FILE = /^(\.|readme|license|licence|changelog|copying|notice)|\.(lock|log|png|jpe?g|gif|webp|ico|svg|pdf|zip)$|-lock\.(json|yaml)$/i;
+const TELLING_FILES = [
+  'package.json',
+  'pyproject.toml',
+  'Cargo.toml',
+  'go.mod',
+  'pom.xml',
+  'build.gradle',
+  'Makefile',
+  'CMakeLists.txt',
+  'Dockerfile',
+];
+const DULL_FILE =
+  /^(\.|readme|license|licence|changelog|copying|notice)|\.(lock|log|png|jpe?g|gif|webp|ico|svg|pdf|zip)$|-lock\.(json|yaml)$/i;
 
 /** The top-level file a "What does … do?" prompt names, or null when the workspace has none worth asking about. */
 export function tellingFile(entries: readonly { name: string; directory: boolean }[]): string | null {
@@ -99,7 +126,11 @@ export function tellingFile(entries: readonly { name: string; directory: boolean
 
 /** Three general prompts about the workspace, and a fourth about one of its own files when it has one. */
 export function starterPrompts(entries: readonly { name: string; directory: boolean }[]): StarterPrompt[] {
-  const prompts: StarterPrompt[] = [{ key: 'ob.starter.structure' }, { key: 'ob.starter.todos' }, { key: 'ob.starter.tests' }];
+  const prompts: StarterPrompt[] = [
+    { key: 'ob.starter.structure' },
+    { key: 'ob.starter.todos' },
+    { key: 'ob.starter.tests' },
+  ];
   const file = tellingFile(entries);
   if (file) prompts.push({ key: 'ob.starter.file', params: { file } });
   return prompts;

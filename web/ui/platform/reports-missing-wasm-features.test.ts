@@ -7,7 +7,13 @@ describe('WebAssembly feature check', () => {
   });
 
   it('names each feature whose probe fails or throws', () => {
-    const probes = { ...defaultWasmProbes, 'bulk-memory': () => false, 'sign-ext': () => { throw new Error('no'); } };
+    const probes = {
+      ...defaultWasmProbes,
+      'bulk-memory': () => false,
+      'sign-ext': () => {
+        throw new Error('no');
+      },
+    };
     expect(missingWasmFeatures(probes)).toEqual(['sign-ext', 'bulk-memory']);
   });
 

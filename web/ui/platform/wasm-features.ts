@@ -4,12 +4,26 @@
 // confusing plugin failure later into one clear message now.
 import supports from 'webassembly-feature';
 
-export type WasmFeature = 'webassembly' | 'mutable-global' | 'sign-ext' | 'multi-value' | 'reference-types' | 'bulk-memory' | 'bigint-integration';
+export type WasmFeature =
+  | 'webassembly'
+  | 'mutable-global'
+  | 'sign-ext'
+  | 'multi-value'
+  | 'reference-types'
+  | 'bulk-memory'
+  | 'bigint-integration';
 
 // Hand-assembled probes (see the .wat beside each): each validates only where the feature exists.
-const SIGN_EXT = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 6, 1, 96, 1, 127, 1, 127, 3, 2, 1, 0, 10, 7, 1, 5, 0, 32, 0, 192, 11]); // (func (param i32) (result i32) local.get 0 i32.extend8_s)
-const BULK_MEMORY = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 5, 3, 1, 0, 1, 10, 13, 1, 11, 0, 65, 0, 65, 0, 65, 0, 252, 11, 0, 11]); // (memory 1) (func ... memory.fill)
-const REFERENCE_TYPES = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 6, 1, 96, 1, 111, 1, 111, 3, 2, 1, 0, 10, 6, 1, 4, 0, 32, 0, 11]); // (func (param externref) (result externref) local.get 0)
+const SIGN_EXT = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 6, 1, 96, 1, 127, 1, 127, 3, 2, 1, 0, 10, 7, 1, 5, 0, 32, 0, 192, 11,
+]); // (func (param i32) (result i32) local.get 0 i32.extend8_s)
+const BULK_MEMORY = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 5, 3, 1, 0, 1, 10, 13, 1, 11, 0, 65, 0, 65, 0, 65, 0, 252,
+  11, 0, 11,
+]); // (memory 1) (func ... memory.fill)
+const REFERENCE_TYPES = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 6, 1, 96, 1, 111, 1, 111, 3, 2, 1, 0, 10, 6, 1, 4, 0, 32, 0, 11,
+]); // (func (param externref) (result externref) local.get 0)
 
 export type WasmProbes = Record<Exclude<WasmFeature, 'webassembly'>, () => boolean>;
 
@@ -25,7 +39,10 @@ export const defaultWasmProbes: WasmProbes = {
 };
 
 /** The features this browser lacks; empty when plugins can run. */
-export function missingWasmFeatures(probes: WasmProbes = defaultWasmProbes, hasWasm = typeof WebAssembly === 'object'): WasmFeature[] {
+export function missingWasmFeatures(
+  probes: WasmProbes = defaultWasmProbes,
+  hasWasm = typeof WebAssembly === 'object',
+): WasmFeature[] {
   if (!hasWasm) return ['webassembly'];
   return (Object.keys(probes) as (keyof WasmProbes)[]).filter((name) => {
     try {

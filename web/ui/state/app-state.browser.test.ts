@@ -9,7 +9,9 @@ describe('AppState.attempt', () => {
     const db = await openHarnessDb(`app-state-${Date.now()}`);
     await createRoot(async (dispose) => {
       const s = createAppState(db);
-      expect(await s.attempt(() => Promise.reject(new HarnessError('E_FS_BUSY', 'The file is in use. Try again.')))).toBeUndefined();
+      expect(
+        await s.attempt(() => Promise.reject(new HarnessError('E_FS_BUSY', 'The file is in use. Try again.'))),
+      ).toBeUndefined();
       await s.attempt(() => Promise.reject(new Error('something odd')));
       expect(s.notices().map((n) => [n.kind, n.text])).toEqual([
         ['error', 'E_FS_BUSY: The file is in use. Try again.'],

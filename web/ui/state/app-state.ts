@@ -3,7 +3,23 @@
 // the reactive copies the components read.
 import { createMemo, createSignal, type Accessor } from 'solid-js';
 import { type WorkspaceAccess } from '../../core/contracts';
-import { DEFAULT_GLOBAL_SETTINGS, createFolderWorkspace, createOpfsWorkspace, deleteWorkspace, listSessionsOfWorkspace, listWorkspaces, readGlobalSettings, renameWorkspace, requestPersistentStorage, updateGlobalSettings, updateWorkspaceGrant, type GlobalSettings, type HarnessDb, type SessionRecord, type WorkspaceRecord } from '../../core/page';
+import {
+  DEFAULT_GLOBAL_SETTINGS,
+  createFolderWorkspace,
+  createOpfsWorkspace,
+  deleteWorkspace,
+  listSessionsOfWorkspace,
+  listWorkspaces,
+  readGlobalSettings,
+  renameWorkspace,
+  requestPersistentStorage,
+  updateGlobalSettings,
+  updateWorkspaceGrant,
+  type GlobalSettings,
+  type HarnessDb,
+  type SessionRecord,
+  type WorkspaceRecord,
+} from '../../core/page';
 import { resolveLocale, translate, type Locale, type Translate } from '../i18n/i18n';
 import { codeOf, messageOf } from './errors';
 
@@ -142,7 +158,8 @@ export function createAppState(db: HarnessDb): AppState {
     attempt,
     refresh,
     createPrivate: async (name) => afterCreate(await createOpfsWorkspace(db, name)),
-    createFromFolder: async (name, handle, access) => afterCreate(await createFolderWorkspace(db, name, handle, access)),
+    createFromFolder: async (name, handle, access) =>
+      afterCreate(await createFolderWorkspace(db, name, handle, access)),
     async rename(id, name) {
       const record = await renameWorkspace(db, id, name);
       await refresh();

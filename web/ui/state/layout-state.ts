@@ -49,7 +49,9 @@ function createLayoutState(): LayoutState {
   const [drawer, setDrawer] = createSignal(false);
   const [filesOpen, setFiles] = createSignal(innerWidth >= FILES_COLLAPSED_BELOW && read(KEYS.files) !== 'closed');
   const stored = Number(read(KEYS.width));
-  const [filesWidth, setWidth] = createSignal(clampFilesWidth(Number.isFinite(stored) && stored > 0 ? stored : FILES_WIDTH.initial));
+  const [filesWidth, setWidth] = createSignal(
+    clampFilesWidth(Number.isFinite(stored) && stored > 0 ? stored : FILES_WIDTH.initial),
+  );
   query.addEventListener('change', () => {
     setNarrow(query.matches);
     setDrawer(false); // a drawer left open while the window widened must not reappear over the content later

@@ -29,7 +29,8 @@ export type JsonActionCode =
   | 'E_JSON_ACTION_UNKNOWN_TOOL'
   | 'E_JSON_ACTION_ARGUMENTS';
 
-const SHAPES = 'Reply with exactly one JSON object, alone or inside one ```json block: {"type": "tool_call", "name": TOOL, "arguments": {...}}, {"type": "final", "content": TEXT} or {"type": "ask_user", "question": TEXT}.';
+const SHAPES =
+  'Reply with exactly one JSON object, alone or inside one ```json block: {"type": "tool_call", "name": TOOL, "arguments": {...}}, {"type": "final", "content": TEXT} or {"type": "ask_user", "question": TEXT}.';
 const fail = (code: JsonActionCode, what: string): ParsedAction => ({ ok: false, code, message: `${what} ${SHAPES}` });
 
 // One opening fence line: ```json (any case), optional spaces, a newline. Closing: a line starting with ```.
@@ -40,7 +41,8 @@ export function parseJsonAction(reply: string, tools: ReadonlySet<string>): Pars
   const text = reply.trim();
   const opens = [...text.matchAll(FENCE_OPEN)];
   let body: string;
-  if (opens.length > 1) return fail('E_JSON_ACTION_SEVERAL', `The reply has ${opens.length} \`\`\`json blocks; one action per reply.`);
+  if (opens.length > 1)
+    return fail('E_JSON_ACTION_SEVERAL', `The reply has ${opens.length} \`\`\`json blocks; one action per reply.`);
   if (opens.length === 1) {
     const start = opens[0]!.index! + opens[0]![0].length;
     const end = text.indexOf('```', start);
@@ -56,49 +58,71 @@ export function parseJsonAction(reply: string, tools: ReadonlySet<string>): Pars
   if (objects.count === 0) {
     return fail('E_JSON_ACTION_NO_JSON', body === '' ? 'The reply is empty.' : 'The reply contains no JSON object.');
   }
-  if (objects.count > 1) return fail('E_JSON_ACTION_SEVERAL', `The reply holds ${objects.count} JSON objects; one action per reply.`);
+  if (objects.count > 1)
+    return fail('E_JSON_ACTION_SEVERAL', `The reply holds ${objects.count} JSON objects; one action per reply.`);
   if (objects.first > 0 || objects.last < body.length) {
-    return fail(opens.length === 1 ? 'E_JSON_ACTION_INVALID_JSON' : 'E_JSON_ACTION_PROSE', opens.length === 1 ? 'The ```json block holds text besides the object.' : 'The reply has text around the JSON object.');
+    return fail(
+      opens.length === 1 ? 'E_JSON_ACTION_INVALID_JSON' : 'E_JSON_ACTION_PROSE',
+      opens.length === 1
+        ? 'The ```json block holds text besides the object.'
+        : 'The reply has text around the JSON object.',
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch (error) {
-    return fail('E_JSON_ACTION_INVALID_JSON', `The JSON object does not parse (${error instanceof Error ? error.message : String(error)}).`);
+    return fail(
+      'E_JSON_ACTION_INVALID_JSON',
+      `The JSON object does not parse (${error instanceof Error ? error.message : String(error)}).`,
+    );
   }
   return checkAction(value, tools);
 }
 
 function checkAction(value: unknown, tools: ReadonlySet<string>): ParsedAction {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('E_JSON_ACTION_NOT_OBJECT', 'The reply is JSON but not an object.');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return fail('E_JSON_ACTION_NOT_OBJECT', 'The reply is JSON but not an object.');
   const o = value as Record<string, unknown>;
   const only = (keys: string[]): ParsedAction | null => {
     const extra = Object.keys(o).filter((k) => !keys.includes(k));
-    return extra.length ? fail('E_JSON_ACTION_FIELDS', `Unknown key${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k)).join(', ')} in a "${String(o.type)}" action.`) : null;
+    return extra.length
+      ? fail(
+          'E_JSON_ACTION_FIELDS',
+          `Unknown key${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k)).join(', ')} in a "${String(o.type)}" action.`,
+        )
+      : null;
   };
   switch (o.type) {
     case 'tool_call': {
       const bad = only(['type', 'name', 'arguments']);
       if (bad) return bad;
-      if (typeof o.name !== 'string' || o.name === '') return fail('E_JSON_ACTION_FIELDS', 'A "tool_call" needs "name", the tool\'s name as a string.');
+      if (typeof o.name !== 'string' || o.name === '')
+        return fail('E_JSON_ACTION_FIELDS', 'A "tool_call" needs "name", the tool\'s name as a string.');
       if (!tools.has(o.name)) {
         const known = [...tools].sort().slice(0, 20).join(', ');
-        return fail('E_JSON_ACTION_UNKNOWN_TOOL', `No tool named ${JSON.stringify(o.name)} is available${known ? ` (available: ${known}${tools.size > 20 ? ', …' : ''})` : ''}.`);
+        return fail(
+          'E_JSON_ACTION_UNKNOWN_TOOL',
+          `No tool named ${JSON.stringify(o.name)} is available${known ? ` (available: ${known}${tools.size > 20 ? ', …' : ''})` : ''}.`,
+        );
       }
       const args = o.arguments;
-      if (typeof args !== 'object' || args === null || Array.isArray(args)) return fail('E_JSON_ACTION_ARGUMENTS', `The "arguments" of ${o.name} must be a JSON object.`);
+      if (typeof args !== 'object' || args === null || Array.isArray(args))
+        return fail('E_JSON_ACTION_ARGUMENTS', `The "arguments" of ${o.name} must be a JSON object.`);
       return { ok: true, action: { type: 'tool_call', name: o.name, arguments: args as Record<string, unknown> } };
     }
     case 'final': {
       const bad = only(['type', 'content']);
       if (bad) return bad;
-      if (typeof o.content !== 'string') return fail('E_JSON_ACTION_FIELDS', 'A "final" action needs "content", the answer as a string.');
+      if (typeof o.content !== 'string')
+        return fail('E_JSON_ACTION_FIELDS', 'A "final" action needs "content", the answer as a string.');
       return { ok: true, action: { type: 'final', content: o.content } };
     }
     case 'ask_user': {
       const bad = only(['type', 'question']);
       if (bad) return bad;
-      if (typeof o.question !== 'string' || o.question.trim() === '') return fail('E_JSON_ACTION_FIELDS', 'An "ask_user" action needs "question", a non-empty string.');
+      if (typeof o.question !== 'string' || o.question.trim() === '')
+        return fail('E_JSON_ACTION_FIELDS', 'An "ask_user" action needs "question", a non-empty string.');
       return { ok: true, action: { type: 'ask_user', question: o.question } };
     }
     default:

@@ -24,7 +24,11 @@ export function jsonProtocolMessages(history: readonly Message[]): Message[] {
       for (const call of m.tool_calls ?? []) names.set(call.id, call.function.name);
       return assistantText(m);
     }
-    if (m.role === 'tool') return { role: 'user', content: toolResultEnvelope(names.get(m.tool_call_id) ?? 'unknown', m._error !== true, m.content) };
+    if (m.role === 'tool')
+      return {
+        role: 'user',
+        content: toolResultEnvelope(names.get(m.tool_call_id) ?? 'unknown', m._error !== true, m.content),
+      };
     return m;
   });
 }
@@ -43,7 +47,9 @@ function assistantText(m: AssistantMessage): AssistantMessage {
   const reply = m._provider?.json_reply;
   if (typeof reply === 'string') return { ...rest, content: reply };
   if (!calls?.length) return { ...rest, content: m.content ?? '' };
-  const actions = calls.map((c) => JSON.stringify({ type: 'tool_call', name: c.function.name, arguments: argumentsOf(c.function.arguments) }));
+  const actions = calls.map((c) =>
+    JSON.stringify({ type: 'tool_call', name: c.function.name, arguments: argumentsOf(c.function.arguments) }),
+  );
   return { ...rest, content: [m.content ?? '', ...actions].filter((s) => s !== '').join('\n') };
 }
 

@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startModelServer, type ModelServer, type RecordedRequest, type ScriptTurn } from '../../../../e2e/model-server';
+import {
+  startModelServer,
+  type ModelServer,
+  type RecordedRequest,
+  type ScriptTurn,
+} from '../../../../e2e/model-server';
 
 const repo = resolve(__dirname, '../../../..');
 const worker = join(__dirname, '__fixtures__', 'bound-module-worker.mjs');
@@ -17,7 +22,16 @@ const roots: string[] = [];
 let server: ModelServer | undefined;
 
 beforeAll(async () => {
-  await build({ entryPoints: { i: join(repo, 'web/core/headless/cli.ts'), 'i-bridge': join(repo, 'bridge/cli.ts') }, outdir: outDir, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+  await build({
+    entryPoints: { i: join(repo, 'web/core/headless/cli.ts'), 'i-bridge': join(repo, 'bridge/cli.ts') },
+    outdir: outDir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
 }, 60_000);
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 afterEach(async () => {
@@ -31,11 +45,43 @@ async function runWith(bindings: Record<string, unknown>, script: ScriptTurn[], 
   const root = mkdtempSync(join(tmpdir(), 'i-bound-'));
   roots.push(root);
   for (const d of ['project', 'conf', 'data', 'home']) mkdirSync(join(root, d));
-  writeFileSync(join(root, 'conf', 'model.json'), JSON.stringify({ base_url: server.baseUrl('openai'), model: 'm', max_tokens: 256, budget: { context_window: 1_000_000 } }));
+  writeFileSync(
+    join(root, 'conf', 'model.json'),
+    JSON.stringify({
+      base_url: server.baseUrl('openai'),
+      model: 'm',
+      max_tokens: 256,
+      budget: { context_window: 1_000_000 },
+    }),
+  );
   writeFileSync(join(root, 'conf', 'bindings.json'), JSON.stringify(bindings));
-  const env = { PATH: process.env.PATH ?? '', HOME: join(root, 'home'), I_CONFIG_DIR: join(root, 'conf'), I_DATA_DIR: join(root, 'data') };
-  return new Promise<{ code: number | null; stdout: string; stderr: string; requests: RecordedRequest[]; data: string }>((done) => {
-    const child = spawn(process.execPath, [join(outDir, 'i.js'), '-C', join(root, 'project'), '--config', join(root, 'conf', 'model.json'), '-p', 'go', ...args], { env });
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: join(root, 'home'),
+    I_CONFIG_DIR: join(root, 'conf'),
+    I_DATA_DIR: join(root, 'data'),
+  };
+  return new Promise<{
+    code: number | null;
+    stdout: string;
+    stderr: string;
+    requests: RecordedRequest[];
+    data: string;
+  }>((done) => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(outDir, 'i.js'),
+        '-C',
+        join(root, 'project'),
+        '--config',
+        join(root, 'conf', 'model.json'),
+        '-p',
+        'go',
+        ...args,
+      ],
+      { env },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -44,8 +90,14 @@ async function runWith(bindings: Record<string, unknown>, script: ScriptTurn[], 
   });
 }
 
-const toolNames = (r: RecordedRequest) => ((r.body as { tools?: Array<{ function: { name: string; description: string } }> }).tools ?? []).map((t) => t.function);
-const toolMessages = (r: RecordedRequest) => (r.body as { messages: Array<{ role: string; content: string }> }).messages.filter((m) => m.role === 'tool').map((m) => m.content);
+const toolNames = (r: RecordedRequest) =>
+  ((r.body as { tools?: Array<{ function: { name: string; description: string } }> }).tools ?? []).map(
+    (t) => t.function,
+  );
+const toolMessages = (r: RecordedRequest) =>
+  (r.body as { messages: Array<{ role: string; content: string }> }).messages
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.content);
 const memoryGet: ScriptTurn[] = [{ toolCalls: [{ name: 'memory_get', arguments: {} }] }, { text: 'done' }];
 
 describe('bindings.json in headless i', () => {
@@ -58,7 +110,11 @@ describe('bindings.json in headless i', () => {
     expect(offered[0]!.description).toContain('(i-bridge)');
     expect(toolMessages(r.requests[1]!).join('\n')).toContain('WORKER:memory_get');
     // Nothing built in ran: no workspace has a memory file (cache statistics may be there).
-    expect(readdirSync(r.data, { recursive: true }).map(String).filter((f) => f.endsWith('memory.json'))).toEqual([]);
+    expect(
+      readdirSync(r.data, { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith('memory.json')),
+    ).toEqual([]);
   }, 60_000);
 
   it('a failing bound tool worker is the tool result; the built-in memory never answers instead', async () => {
@@ -68,7 +124,7 @@ describe('bindings.json in headless i', () => {
     expect(result).not.toMatch(/no memory entries|^\(empty\)/i);
   }, 60_000);
 
-  it('a failing bound hook module (budget) stops the turn with the worker\'s error before any request', async () => {
+  it("a failing bound hook module (budget) stops the turn with the worker's error before any request", async () => {
     const r = await runWith({ budget: { exec: ['node', worker, '--fail'] } }, [{ text: 'never' }]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('bound worker says no (context_budget)');

@@ -2,4 +2,10 @@
 // private child i-bridge.
 export { startNativeWorkers, type NativeWorkerOptions, type NativeWorkers } from './native-workers';
 export { buildNativeManifest, type NativeManifest } from './native-manifest';
-export { findBridgeScript, privateBridgeArgs, startPrivateBridge, type PrivateBridge, type PrivateBridgeOptions } from './private-bridge';
+export {
+  findBridgeScript,
+  privateBridgeArgs,
+  startPrivateBridge,
+  type PrivateBridge,
+  type PrivateBridgeOptions,
+} from './private-bridge';

@@ -16,7 +16,16 @@ const outDir = join(repo, 'dist', 'cli-test', `${process.pid}-json-custom`);
 const roots: string[] = [];
 
 beforeAll(async () => {
-  await build({ entryPoints: { i: join(repo, 'web/core/headless/cli.ts'), 'i-bridge': join(repo, 'bridge/cli.ts') }, outdir: outDir, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+  await build({
+    entryPoints: { i: join(repo, 'web/core/headless/cli.ts'), 'i-bridge': join(repo, 'bridge/cli.ts') },
+    outdir: outDir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
 }, 60_000);
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
@@ -39,8 +48,13 @@ describe('tool_protocol "json" through a custom provider worker', () => {
       req.on('end', () => {
         const body = JSON.parse(text) as Body;
         seen.push(body);
-        const reply = seen.length === 1 ? '{"type": "tool_call", "name": "read", "arguments": {"path": "a.txt"}}' : '{"type": "final", "content": "custom says 42"}';
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reply: { text: reply }, done: 'stop' }));
+        const reply =
+          seen.length === 1
+            ? '{"type": "tool_call", "name": "read", "arguments": {"path": "a.txt"}}'
+            : '{"type": "final", "content": "custom says 42"}';
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ reply: { text: reply }, done: 'stop' }));
       });
     });
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
@@ -51,9 +65,31 @@ describe('tool_protocol "json" through a custom provider worker', () => {
     mkdirSync(join(root, 'conf'));
     writeFileSync(join(dir, 'a.txt'), 'the answer is 42\n');
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    writeFileSync(join(root, 'conf', 'model.json'), JSON.stringify({ protocol: 'my-service', base_url: baseUrl, model: 'm1', budget: { context_window: 1_000_000 }, tool_protocol: 'json', provider: { exec: ['node', worker] } }));
+    writeFileSync(
+      join(root, 'conf', 'model.json'),
+      JSON.stringify({
+        protocol: 'my-service',
+        base_url: baseUrl,
+        model: 'm1',
+        budget: { context_window: 1_000_000 },
+        tool_protocol: 'json',
+        provider: { exec: ['node', worker] },
+      }),
+    );
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-      const child = spawn(process.execPath, [join(outDir, 'i.js'), '-C', dir, '--config', join(root, 'conf', 'model.json'), '-p', 'What does a.txt say?'], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: root, I_CONFIG_DIR: join(root, 'conf'), I_DATA_DIR: join(root, 'data') } });
+      const child = spawn(
+        process.execPath,
+        [join(outDir, 'i.js'), '-C', dir, '--config', join(root, 'conf', 'model.json'), '-p', 'What does a.txt say?'],
+        {
+          cwd: dir,
+          env: {
+            PATH: process.env.PATH ?? '',
+            HOME: root,
+            I_CONFIG_DIR: join(root, 'conf'),
+            I_DATA_DIR: join(root, 'data'),
+          },
+        },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -66,6 +102,9 @@ describe('tool_protocol "json" through a custom provider worker', () => {
     expect(seen.map((b) => b.tools)).toEqual([[], []]);
     const last = seen[1]!.messages.at(-1)!;
     expect(last.role).toBe('user');
-    expect(JSON.parse(String(last.content))).toMatchObject({ jingwei_tool_result: { name: 'read', ok: true, output: expect.stringContaining('the answer is 42') }, untrusted_tool_data: true });
+    expect(JSON.parse(String(last.content))).toMatchObject({
+      jingwei_tool_result: { name: 'read', ok: true, output: expect.stringContaining('the answer is 42') },
+      untrusted_tool_data: true,
+    });
   }, 60_000);
 });

@@ -42,7 +42,10 @@ let server: Server | undefined;
 afterEach(() => server?.close());
 
 /** my-service: asks for `shout` when it is offered and no tool result came back yet; otherwise answers. */
-async function myService(iPid: () => number | undefined, onRequest?: () => void): Promise<{ url: string; seen: Seen[] }> {
+async function myService(
+  iPid: () => number | undefined,
+  onRequest?: () => void,
+): Promise<{ url: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   server = createServer((req, res) => {
     let text = '';
@@ -120,10 +123,18 @@ function project(config: Record<string, unknown>): { root: string; dir: string }
   return { root, dir };
 }
 
-function runI(args: string[], cwd: string, env: Record<string, string> = {}, onSpawn?: (pid: number) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runI(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  onSpawn?: (pid: number) => void,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const home = mkdtempSync(join(tmpdir(), 'i-home-'));
-    const child = spawn(process.execPath, [join(outDir, 'i.js'), ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: home, ...env } });
+    const child = spawn(process.execPath, [join(outDir, 'i.js'), ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: home, ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -136,8 +147,16 @@ function runI(args: string[], cwd: string, env: Record<string, string> = {}, onS
 describe('headless i with native workers (private i-bridge)', () => {
   it('runs a custom protocol through the provider binding: prepared request, key attached, answer printed', async () => {
     const service = await myService(() => undefined);
-    const p = project({ protocol: 'my-service', base_url: service.url, model: 'm1', api_key_env: 'MY_SERVICE_KEY', provider: { exec: ['node', worker] } });
-    const r = await runI(['-C', 'project', '--config', 'conf/model.json', '-p', 'hello'], p.root, { MY_SERVICE_KEY: 'sekrit' });
+    const p = project({
+      protocol: 'my-service',
+      base_url: service.url,
+      model: 'm1',
+      api_key_env: 'MY_SERVICE_KEY',
+      provider: { exec: ['node', worker] },
+    });
+    const r = await runI(['-C', 'project', '--config', 'conf/model.json', '-p', 'hello'], p.root, {
+      MY_SERVICE_KEY: 'sekrit',
+    });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('plain answer\n');
@@ -152,15 +171,29 @@ describe('headless i with native workers (private i-bridge)', () => {
   it('offers a plugins manifest tool and runs its hook; with --yolo the tool output reaches the model, and the bridge and workers are gone after exit', async () => {
     let iPid: number | undefined;
     const service = await myService(() => iPid);
-    const p = project({ protocol: 'my-service', base_url: service.url, model: 'm1', plugins: join(fixtures, 'plugins.json'), provider: { exec: ['node', worker] } });
-    const r = await runI(['-C', 'project', '--config', 'conf/model.json', '--yolo', '-p', 'shout hi'], p.root, {}, (pid) => (iPid = pid));
+    const p = project({
+      protocol: 'my-service',
+      base_url: service.url,
+      model: 'm1',
+      plugins: join(fixtures, 'plugins.json'),
+      provider: { exec: ['node', worker] },
+    });
+    const r = await runI(
+      ['-C', 'project', '--config', 'conf/model.json', '--yolo', '-p', 'shout hi'],
+      p.root,
+      {},
+      (pid) => (iPid = pid),
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`final: ${markedToolContent('SHOUT:HI')}\n`);
     expect(service.seen).toHaveLength(2);
     expect(service.seen[0]!.body.tools).toContain('shout');
     // The manifest's before_request hook ran on both requests.
     expect(service.seen.map((x) => (x.body as { hooked?: boolean }).hooked)).toEqual([true, true]);
-    expect(service.seen[1]!.body.messages.find((m) => m.role === 'tool')).toMatchObject({ tool_call_id: 'call_1', content: markedToolContent('SHOUT:HI') });
+    expect(service.seen[1]!.body.messages.find((m) => m.role === 'tool')).toMatchObject({
+      tool_call_id: 'call_1',
+      content: markedToolContent('SHOUT:HI'),
+    });
     const tree = service.seen[1]!.tree;
     const bridge = tree.find((t) => t.args.includes('i-bridge.js'));
     const workers = tree.filter((t) => t.args.includes('my-service-worker.mjs'));
@@ -171,7 +204,13 @@ describe('headless i with native workers (private i-bridge)', () => {
 
   it('refuses the manifest tool without --yolo: the model is told and the run goes on', async () => {
     const service = await myService(() => undefined);
-    const p = project({ protocol: 'my-service', base_url: service.url, model: 'm1', plugins: join(fixtures, 'plugins.json'), provider: { exec: ['node', worker] } });
+    const p = project({
+      protocol: 'my-service',
+      base_url: service.url,
+      model: 'm1',
+      plugins: join(fixtures, 'plugins.json'),
+      provider: { exec: ['node', worker] },
+    });
     const r = await runI(['-C', 'project', '--config', 'conf/model.json', '-p', 'shout hi'], p.root);
     expect(r.code).toBe(0);
     const tool = service.seen[1]!.body.messages.find((m) => m.role === 'tool')!;
@@ -182,7 +221,12 @@ describe('headless i with native workers (private i-bridge)', () => {
 
   it('fails the turn with the worker error when the provider worker crashes: exit 1, prepare ran once, nothing sent', async () => {
     const service = await myService(() => undefined);
-    const p = project({ protocol: 'my-service', base_url: service.url, model: 'm1', provider: { exec: ['node', worker, '--crash-on-prepare', 'crash.log'], cwd: '.' } });
+    const p = project({
+      protocol: 'my-service',
+      base_url: service.url,
+      model: 'm1',
+      provider: { exec: ['node', worker, '--crash-on-prepare', 'crash.log'], cwd: '.' },
+    });
     const r = await runI(['-C', 'project', '--config', 'conf/model.json', '-p', 'hello'], p.root);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/error E_[A-Z_]+: The provider worker for protocol "my-service" failed in prepare/);
@@ -197,27 +241,62 @@ describe('headless i with native workers (private i-bridge)', () => {
       () => iPid,
       () => process.kill(iPid!, 'SIGINT'),
     );
-    const p = project({ protocol: 'my-service', base_url: service.url, model: 'm1', provider: { exec: ['node', worker] } });
-    const r = await runI(['-C', 'project', '--config', 'conf/model.json', '-p', 'hello'], p.root, {}, (pid) => (iPid = pid));
+    const p = project({
+      protocol: 'my-service',
+      base_url: service.url,
+      model: 'm1',
+      provider: { exec: ['node', worker] },
+    });
+    const r = await runI(
+      ['-C', 'project', '--config', 'conf/model.json', '-p', 'hello'],
+      p.root,
+      {},
+      (pid) => (iPid = pid),
+    );
     expect(r.code).toBe(1);
     const tree = service.seen[0]!.tree;
     expect(tree.some((t) => t.args.includes('i-bridge.js'))).toBe(true);
     for (const t of tree) expect(alive(t.pid), t.args).toBe(false);
   }, 30_000);
 
-  it('starts the private bridge without the person\'s bridge.json, with the config\'s io limit, and a SIGKILLed i leaves no bridge or worker behind', async () => {
+  it("starts the private bridge without the person's bridge.json, with the config's io limit, and a SIGKILLed i leaves no bridge or worker behind", async () => {
     let iPid: number | undefined;
     const service = await myService(
       () => iPid,
       () => process.kill(iPid!, 'SIGKILL'),
     );
-    const p = project({ protocol: 'my-service', base_url: service.url, model: 'm1', io_limit_bytes: 4096, plugins: join(fixtures, 'plugins.json'), provider: { exec: ['node', worker] } });
+    const p = project({
+      protocol: 'my-service',
+      base_url: service.url,
+      model: 'm1',
+      io_limit_bytes: 4096,
+      plugins: join(fixtures, 'plugins.json'),
+      provider: { exec: ['node', worker] },
+    });
     // The person's bridge settings name an MCP server that leaves a mark when started: it must not join this run.
     const configDir = join(p.root, 'config');
     const marker = join(p.root, 'mcp-started');
     mkdirSync(configDir);
-    writeFileSync(join(configDir, 'bridge.json'), JSON.stringify({ mcp_servers: { spy: { command: ['node', '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'); setInterval(() => {}, 1000)`] } } }));
-    const r = await runI(['-C', 'project', '--config', 'conf/model.json', '-p', 'hello'], p.root, { I_CONFIG_DIR: configDir }, (pid) => (iPid = pid));
+    writeFileSync(
+      join(configDir, 'bridge.json'),
+      JSON.stringify({
+        mcp_servers: {
+          spy: {
+            command: [
+              'node',
+              '-e',
+              `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'); setInterval(() => {}, 1000)`,
+            ],
+          },
+        },
+      }),
+    );
+    const r = await runI(
+      ['-C', 'project', '--config', 'conf/model.json', '-p', 'hello'],
+      p.root,
+      { I_CONFIG_DIR: configDir },
+      (pid) => (iPid = pid),
+    );
     expect(r.code).toBe(null); // killed
     const tree = service.seen[0]!.tree;
     const bridge = tree.find((t) => t.args.includes('i-bridge.js'));
@@ -242,9 +321,18 @@ describe('headless i with native workers (private i-bridge)', () => {
     mkdirSync(lone, { recursive: true });
     writeFileSync(join(lone, 'i.js'), readFileSync(join(outDir, 'i.js')));
     expect(existsSync(join(lone, 'i-bridge.js'))).toBe(false);
-    const p = project({ protocol: 'my-service', base_url: 'http://127.0.0.1:9', model: 'm1', provider: { exec: ['node', worker] } });
+    const p = project({
+      protocol: 'my-service',
+      base_url: 'http://127.0.0.1:9',
+      model: 'm1',
+      provider: { exec: ['node', worker] },
+    });
     const r = await new Promise<{ code: number | null; stderr: string }>((done) => {
-      const child = spawn(process.execPath, [join(lone, 'i.js'), '-C', 'project', '--config', 'conf/model.json', '-p', 'x'], { cwd: p.root, env: { PATH: process.env.PATH ?? '', HOME: dirname(lone) } });
+      const child = spawn(
+        process.execPath,
+        [join(lone, 'i.js'), '-C', 'project', '--config', 'conf/model.json', '-p', 'x'],
+        { cwd: p.root, env: { PATH: process.env.PATH ?? '', HOME: dirname(lone) } },
+      );
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('close', (code) => done({ code, stderr }));

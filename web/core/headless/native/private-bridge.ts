@@ -39,7 +39,11 @@ const STOP_GRACE_MS = 5_000;
 /** dist/cli/i-bridge.js beside the bundled i.js; from the source tree (tests, dev), the repository's dist/cli. */
 export function findBridgeScript(): string | undefined {
   const fromSource = import.meta.url.endsWith('.ts');
-  const candidates = [fromSource ? new URL('../../../../dist/cli/i-bridge.js', import.meta.url) : new URL('./i-bridge.js', import.meta.url)];
+  const candidates = [
+    fromSource
+      ? new URL('../../../../dist/cli/i-bridge.js', import.meta.url)
+      : new URL('./i-bridge.js', import.meta.url),
+  ];
   for (const c of candidates) {
     if (c.protocol !== 'file:') continue;
     const file = fileURLToPath(c);
@@ -51,7 +55,14 @@ export function findBridgeScript(): string | undefined {
 /** The private bridge's arguments: a free port, the workspace as its only root, the generated manifest. */
 export function privateBridgeArgs(workspace: string, manifestFile: string, ioLimitBytes: number | undefined): string[] {
   return [
-    '--port', '0', '--root', workspace, '--manifest', manifestFile, '--no-settings', '--exit-with-stdin',
+    '--port',
+    '0',
+    '--root',
+    workspace,
+    '--manifest',
+    manifestFile,
+    '--no-settings',
+    '--exit-with-stdin',
     ...(ioLimitBytes !== undefined ? ['--io-limit-bytes', String(ioLimitBytes)] : []),
   ];
 }
@@ -75,11 +86,15 @@ export async function startPrivateBridge(options: PrivateBridgeOptions): Promise
   for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
   env.I_RUNTIME_DIR = runtimeDir;
   delete env.NODE_OPTIONS;
-  const child = spawn(process.execPath, [script, ...privateBridgeArgs(options.workspace, manifestFile, options.ioLimitBytes)], {
-    cwd: options.workspace,
-    env,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [script, ...privateBridgeArgs(options.workspace, manifestFile, options.ioLimitBytes)],
+    {
+      cwd: options.workspace,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   // Never written to and never ended before stop(): its end of file is the bridge's signal that i is gone.
   child.stdin!.on('error', () => undefined);
   let output = '';
@@ -124,7 +139,11 @@ export async function startPrivateBridge(options: PrivateBridgeOptions): Promise
       );
     }
     try {
-      const content = JSON.parse(await fsp.readFile(bridgeFile, 'utf8')) as { url?: unknown; token?: unknown; pid?: unknown };
+      const content = JSON.parse(await fsp.readFile(bridgeFile, 'utf8')) as {
+        url?: unknown;
+        token?: unknown;
+        pid?: unknown;
+      };
       if (content.pid === child.pid && typeof content.url === 'string' && typeof content.token === 'string') {
         return { url: content.url, token: content.token, pid: child.pid, stop };
       }
@@ -133,7 +152,10 @@ export async function startPrivateBridge(options: PrivateBridgeOptions): Promise
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new HarnessError('E_BRIDGE_START', `i-bridge (native workers of the model config) did not report its address in time. Its output: ${output.trim().slice(-500)}`);
+      throw new HarnessError(
+        'E_BRIDGE_START',
+        `i-bridge (native workers of the model config) did not report its address in time. Its output: ${output.trim().slice(-500)}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 25));
   }

@@ -6,7 +6,11 @@ import { createBudgetModule, type BudgetEndpoint } from './budget-module';
 import { estimateMessages } from './estimate';
 
 const ctx = { signal: new AbortController().signal };
-const endpoint: BudgetEndpoint = { protocol: 'openai', base_url: 'https://api.example.com/v1', options: { max_tokens: 100 } };
+const endpoint: BudgetEndpoint = {
+  protocol: 'openai',
+  base_url: 'https://api.example.com/v1',
+  options: { max_tokens: 100 },
+};
 const settings: BudgetSettings = parseBudgetConfig({ context_window: 10_000 }, 100);
 const tools: ToolSchema[] = [{ name: 'read', description: 'Read a file', parameters: { type: 'object' } }];
 const bytes = (v: unknown) => new TextEncoder().encode(JSON.stringify(v)).length;
@@ -15,17 +19,36 @@ function setup(s: BudgetSettings = settings) {
   const module = createBudgetModule({ settings: s, endpoint });
   const hooks = new HookPipeline();
   hooks.register(module);
-  const verdict = async (history: Message[], extra: Record<string, unknown> = {}, model = 'm1', pending = 0, t = tools) =>
+  const verdict = async (
+    history: Message[],
+    extra: Record<string, unknown> = {},
+    model = 'm1',
+    pending = 0,
+    t = tools,
+  ) =>
     (
       await hooks.run(
         'context_budget',
-        { model, budget: s, history, tools: t, pending_calls: pending, compact: false, result: { fits: true, estimate: 0, trigger: 0, tool_budget: 0, method: 'none' }, ...extra },
+        {
+          model,
+          budget: s,
+          history,
+          tools: t,
+          pending_calls: pending,
+          compact: false,
+          result: { fits: true, estimate: 0, trigger: 0, tool_budget: 0, method: 'none' },
+          ...extra,
+        },
         ctx,
       )
     ).result;
   /** One model call: before_request then after_response with `usage` (the raw Chat usage object). */
   const call = async (usage: unknown, model = 'm1', protocol = 'openai') => {
-    const prepared = await hooks.run('before_request', { url: 'https://api.example.com/v1/chat/completions', body: {}, protocol, model, request_meta: {} }, ctx);
+    const prepared = await hooks.run(
+      'before_request',
+      { url: 'https://api.example.com/v1/chat/completions', body: {}, protocol, model, request_meta: {} },
+      ctx,
+    );
     await hooks.run('after_response', { response: { usage }, request_meta: prepared.request_meta }, ctx);
   };
   return { module, hooks, verdict, call };
@@ -33,13 +56,19 @@ function setup(s: BudgetSettings = settings) {
 
 const sys: Message = { role: 'system', content: 'You are a test.' };
 const user: Message = { role: 'user', content: 'Read a.txt' };
-const answer: Message = { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{"path":"a.txt"}' } }] };
+const answer: Message = {
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{"path":"a.txt"}' } }],
+};
 const result: Message = { role: 'tool', tool_call_id: 'c1', content: 'hello world' };
 const usage = { prompt_tokens: 50, completion_tokens: 7 };
 
 describe('budget configuration', () => {
   it.each(REMOVED_TOKENIZERS)('refuses the removed tokenizer %s instead of falling back', (name) => {
-    expect(() => parseBudgetConfig({ context_window: 1000, tokenizer: name }, 10)).toThrow(expect.objectContaining({ code: 'E_BUDGET_TOKENIZER_REMOVED' }));
+    expect(() => parseBudgetConfig({ context_window: 1000, tokenizer: name }, 10)).toThrow(
+      expect.objectContaining({ code: 'E_BUDGET_TOKENIZER_REMOVED' }),
+    );
   });
 
   it('accepts an omitted or utf8_bytes tokenizer and refuses others, unknown keys, a missing window and a reserve >= window', () => {
@@ -51,7 +80,14 @@ describe('budget configuration', () => {
   });
 
   it('defaults: output reserve = max_tokens, threshold .8, safety .02, tool ratio .02', () => {
-    expect(parseBudgetConfig({ context_window: 1000 }, 64)).toEqual({ context_window: 1000, max_tokens: 64, threshold: 0.8, safety: 0.02, tool_ratio: 0.02, image_tokens: 1600 });
+    expect(parseBudgetConfig({ context_window: 1000 }, 64)).toEqual({
+      context_window: 1000,
+      max_tokens: 64,
+      threshold: 0.8,
+      safety: 0.02,
+      tool_ratio: 0.02,
+      image_tokens: 1600,
+    });
     expect(parseBudgetConfig({ context_window: 1000, output_reserve: 10 }, 64).max_tokens).toBe(10);
   });
 
@@ -65,18 +101,28 @@ describe('budget estimate', () => {
   it('estimates the first request in UTF-8 bytes of the wire view plus tool schemas', async () => {
     const { verdict } = setup();
     const v = await verdict([sys, user]);
-    expect(v).toMatchObject({ method: 'utf8_bytes', estimate: bytes(sys) + bytes(user) + bytes(tools), trigger: 8000, fits: true });
+    expect(v).toMatchObject({
+      method: 'utf8_bytes',
+      estimate: bytes(sys) + bytes(user) + bytes(tools),
+      trigger: 8000,
+      fits: true,
+    });
   });
 
   it('leaves out host `_` metadata but counts the replayed _anthropic_content / _responses_output', () => {
     const plain = estimateMessages([answer], 0);
     expect(estimateMessages([{ ...answer, _provider: { protocol: 'x', model: 'y' } } as Message], 0)).toBe(plain);
-    expect(estimateMessages([{ ...answer, _anthropic_content: [{ type: 'thinking', thinking: 'abc' }] }], 0)).toBeGreaterThan(plain);
+    expect(
+      estimateMessages([{ ...answer, _anthropic_content: [{ type: 'thinking', thinking: 'abc' }] }], 0),
+    ).toBeGreaterThan(plain);
     expect(estimateMessages([{ ...answer, _responses_output: [{ type: 'reasoning' }] }], 0)).toBeGreaterThan(plain);
   });
 
   it('plans each image at image_tokens instead of its bytes', () => {
-    const img: Message = { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(10_000)}` } }] };
+    const img: Message = {
+      role: 'user',
+      content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(10_000)}` } }],
+    };
     const none: Message = { role: 'user', content: [{ type: 'image_url', image_url: { url: '' } }] };
     expect(estimateMessages([img], 1600)).toBe(estimateMessages([none], 0) + 1600);
   });
@@ -99,9 +145,20 @@ describe('budget estimate', () => {
 
   it.each([
     ['the model changes', async (s: ReturnType<typeof setup>) => s.verdict([sys, user, answer, result], {}, 'm2')],
-    ['an earlier message changes', async (s: ReturnType<typeof setup>) => s.verdict([sys, { role: 'user', content: 'Read b.txt' }, answer, result])],
-    ['the endpoint or options change', async (s: ReturnType<typeof setup>) => s.verdict([sys, user, answer, result], { endpoint: { ...endpoint, options: { max_tokens: 200 } } })],
-    ['the provider worker binding changes', async (s: ReturnType<typeof setup>) => s.verdict([sys, user, answer, result], { endpoint: { ...endpoint, binding: { worker: 'other-provider' } } })],
+    [
+      'an earlier message changes',
+      async (s: ReturnType<typeof setup>) => s.verdict([sys, { role: 'user', content: 'Read b.txt' }, answer, result]),
+    ],
+    [
+      'the endpoint or options change',
+      async (s: ReturnType<typeof setup>) =>
+        s.verdict([sys, user, answer, result], { endpoint: { ...endpoint, options: { max_tokens: 200 } } }),
+    ],
+    [
+      'the provider worker binding changes',
+      async (s: ReturnType<typeof setup>) =>
+        s.verdict([sys, user, answer, result], { endpoint: { ...endpoint, binding: { worker: 'other-provider' } } }),
+    ],
   ])('falls back to bytes when %s', async (_name, run) => {
     const s = setup();
     await s.verdict([sys, user]);
@@ -159,14 +216,28 @@ describe('budget blocks the model request', () => {
   it('refuses the HTTP request of a step whose verdict did not fit', async () => {
     const { verdict, hooks } = setup();
     expect((await verdict([sys, big])).fits).toBe(false);
-    await expect(hooks.run('before_request', { url: 'https://api.example.com/v1/x', body: {}, protocol: 'openai', model: 'm1', request_meta: {} }, ctx)).rejects.toThrow(/exceeds the context budget/);
+    await expect(
+      hooks.run(
+        'before_request',
+        { url: 'https://api.example.com/v1/x', body: {}, protocol: 'openai', model: 'm1', request_meta: {} },
+        ctx,
+      ),
+    ).rejects.toThrow(/exceeds the context budget/);
   });
 
   it('lets the request through once compaction ran (the loop re-checks the compacted history)', async () => {
     const { verdict, hooks } = setup();
     await verdict([sys, big]);
-    await hooks.run('compact_plan', { budget: { fits: false, estimate: 1, trigger: 1, tool_budget: 0, method: 'x' }, history: [sys, big], cut: null }, ctx);
-    const out = await hooks.run('before_request', { url: 'https://api.example.com/v1/x', body: {}, protocol: 'openai', model: 'm1', request_meta: {} }, ctx);
+    await hooks.run(
+      'compact_plan',
+      { budget: { fits: false, estimate: 1, trigger: 1, tool_budget: 0, method: 'x' }, history: [sys, big], cut: null },
+      ctx,
+    );
+    const out = await hooks.run(
+      'before_request',
+      { url: 'https://api.example.com/v1/x', body: {}, protocol: 'openai', model: 'm1', request_meta: {} },
+      ctx,
+    );
     expect(out.request_meta.budget_request).toBeUndefined();
   });
 });

@@ -94,21 +94,52 @@ export function createBudgetModule(o: BudgetModuleOptions): BudgetModule {
     const a = anchor;
     let total: number;
     let method: BudgetVerdict['method'] = 'utf8_bytes';
-    if (a && a.model === input.model && a.endpoint === endpoint && input.history.length > a.length && chain[a.length - 1] === a.prefix && input.history[a.length]?.role === 'assistant') {
+    if (
+      a &&
+      a.model === input.model &&
+      a.endpoint === endpoint &&
+      input.history.length > a.length &&
+      chain[a.length - 1] === a.prefix &&
+      input.history[a.length]?.role === 'assistant'
+    ) {
       total = a.tokens + estimateMessages(input.history.slice(a.length + 1), settings.image_tokens) + tools;
       method = 'usage';
     } else {
       total = estimateMessages(input.history, settings.image_tokens) + tools;
     }
     const remaining = trigger - total;
-    return { fits: total <= trigger, estimate: total, trigger, tool_budget: toolBudget(settings, remaining, input.pendingCalls), method, chain, endpoint };
+    return {
+      fits: total <= trigger,
+      estimate: total,
+      trigger,
+      tool_budget: toolBudget(settings, remaining, input.pendingCalls),
+      method,
+      chain,
+      endpoint,
+    };
   }
 
   function onContextBudget(data: HookDataMap['context_budget']): HookDataMap['context_budget'] {
     const extra = (data as { endpoint?: BudgetEndpoint }).endpoint;
-    const v = estimate({ model: data.model, history: data.history, tools: data.tools, pendingCalls: data.pending_calls, compact: data.compact, ...(extra ? { endpoint: extra } : {}) });
+    const v = estimate({
+      model: data.model,
+      history: data.history,
+      tools: data.tools,
+      pendingCalls: data.pending_calls,
+      compact: data.compact,
+      ...(extra ? { endpoint: extra } : {}),
+    });
     if (!data.compact && data.pending_calls === 0) {
-      pending = { id: nextId++, model: data.model, endpoint: v.endpoint, length: data.history.length, prefix: v.chain[v.chain.length - 1] ?? '', fits: v.fits, estimate: v.estimate, trigger };
+      pending = {
+        id: nextId++,
+        model: data.model,
+        endpoint: v.endpoint,
+        length: data.history.length,
+        prefix: v.chain[v.chain.length - 1] ?? '',
+        fits: v.fits,
+        estimate: v.estimate,
+        trigger,
+      };
       compactedSince = false;
     }
     const { chain: _c, endpoint: _e, ...result } = v;
@@ -140,7 +171,10 @@ export function createBudgetModule(o: BudgetModuleOptions): BudgetModule {
     const usage = readInputUsage(o.endpoint.protocol, data.response);
     const tokens = usage && usage.output !== null ? usage.input + usage.output : NaN;
     // Missing, invalid or overflowing usage (more than the whole window) never anchors: bytes are used instead.
-    anchor = Number.isSafeInteger(tokens) && tokens > 0 && tokens <= settings.context_window ? { model: p.model, endpoint: p.endpoint, length: p.length, prefix: p.prefix, tokens } : null;
+    anchor =
+      Number.isSafeInteger(tokens) && tokens > 0 && tokens <= settings.context_window
+        ? { model: p.model, endpoint: p.endpoint, length: p.length, prefix: p.prefix, tokens }
+        : null;
   }
 
   return {

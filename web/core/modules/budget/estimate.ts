@@ -37,7 +37,8 @@ export function estimateMessages(messages: readonly Message[], imageTokens: numb
   return total;
 }
 
-export const estimateTools = (tools: readonly ToolSchema[]): number => (tools.length === 0 ? 0 : bytesAndImages(tools).bytes);
+export const estimateTools = (tools: readonly ToolSchema[]): number =>
+  tools.length === 0 ? 0 : bytesAndImages(tools).bytes;
 
 const hex = (text: string) => bytesToHex(sha256(utf8ToBytes(text)));
 
@@ -66,7 +67,13 @@ export function historyChain(messages: readonly Message[]): string[] {
 
 /** A stable hash of the endpoint, protocol and request options an anchor was measured with. */
 export function endpointHash(endpoint: unknown): string {
-  return hex(JSON.stringify(endpoint ?? null, (_k, v: unknown) =>
-    typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-  ));
+  return hex(
+    JSON.stringify(endpoint ?? null, (_k, v: unknown) =>
+      typeof v === 'object' && v !== null && !Array.isArray(v)
+        ? Object.fromEntries(
+            Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+          )
+        : v,
+    ),
+  );
 }

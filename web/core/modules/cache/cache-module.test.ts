@@ -15,13 +15,23 @@ function setup(config: Partial<CacheConfig> = {}) {
   const hooks = new HookPipeline();
   hooks.register(createCacheModule({ config: cfg, store, now: () => 1000 + n, newId: () => `r${++n}` }));
   const send = async (body: Record<string, unknown>, meta: Record<string, unknown> = {}, protocol = 'openai') =>
-    hooks.run('before_request', { url: 'https://api.example.com/v1/chat/completions', body, protocol, model: 'm1', request_meta: meta }, ctx);
-  const answer = (prepared: HookDataMap['before_request'], usage: unknown) => hooks.run('after_response', { response: { usage }, request_meta: prepared.request_meta }, ctx);
-  const retry = (prepared: HookDataMap['before_request']) => hooks.run('request_retry', { request_meta: prepared.request_meta, attempt: 2, reason: 'x' }, ctx);
+    hooks.run(
+      'before_request',
+      { url: 'https://api.example.com/v1/chat/completions', body, protocol, model: 'm1', request_meta: meta },
+      ctx,
+    );
+  const answer = (prepared: HookDataMap['before_request'], usage: unknown) =>
+    hooks.run('after_response', { response: { usage }, request_meta: prepared.request_meta }, ctx);
+  const retry = (prepared: HookDataMap['before_request']) =>
+    hooks.run('request_retry', { request_meta: prepared.request_meta, attempt: 2, reason: 'x' }, ctx);
   return { cfg, store, send, answer, retry };
 }
 
-const chatUsage = (input: number, cached: number) => ({ prompt_tokens: input, completion_tokens: 5, prompt_tokens_details: { cached_tokens: cached } });
+const chatUsage = (input: number, cached: number) => ({
+  prompt_tokens: input,
+  completion_tokens: 5,
+  prompt_tokens_details: { cached_tokens: cached },
+});
 const msgs = (...texts: string[]) => ({ model: 'm1', messages: texts.map((t) => ({ role: 'user', content: t })) });
 
 describe('cache module: provider fields', () => {
@@ -49,7 +59,9 @@ describe('cache module: provider fields', () => {
   it('anthropic adds a top-level ephemeral cache_control with the ttl, never overwriting one', async () => {
     const { send } = setup({ mode: 'anthropic', ttl: '1h' });
     expect((await send(msgs('a'), {}, 'anthropic')).body.cache_control).toEqual({ type: 'ephemeral', ttl: '1h' });
-    expect((await send({ ...msgs('a'), cache_control: { type: 'ephemeral' } }, {}, 'anthropic')).body.cache_control).toEqual({ type: 'ephemeral' });
+    expect(
+      (await send({ ...msgs('a'), cache_control: { type: 'ephemeral' } }, {}, 'anthropic')).body.cache_control,
+    ).toEqual({ type: 'ephemeral' });
   });
 
   it('enabled:false adds nothing and records nothing', async () => {
@@ -71,24 +83,51 @@ describe('cache module: configuration', () => {
     expect(() => parseCacheConfig({ mode: 'observe', retention: '24h' })).toThrow(/openai/);
     expect(() => parseCacheConfig({ mode: 'openai', ttl: '5m' })).toThrow(/anthropic/);
     expect(() => parseCacheConfig({ mode: 'openai', retention: '7d' })).toThrow(/in_memory/);
-    expect(parseCacheConfig({ mode: 'observe', namespace: 'my-workload', stats: 'metrics/cache-stats.json', target_hit_ratio: 0.99 })).toMatchObject({ enabled: true, target_hit_ratio: 0.99 });
+    expect(
+      parseCacheConfig({
+        mode: 'observe',
+        namespace: 'my-workload',
+        stats: 'metrics/cache-stats.json',
+        target_hit_ratio: 0.99,
+      }),
+    ).toMatchObject({ enabled: true, target_hit_ratio: 0.99 });
   });
 });
 
 describe('cache module: usage per provider', () => {
   it('counts OpenAI and Responses cached tokens inside the total input', () => {
-    expect(readInputUsage('openai', { usage: chatUsage(1000, 900) })).toEqual({ input: 1000, cacheRead: 900, output: 5 });
-    expect(readInputUsage('responses', { usage: { input_tokens: 100, output_tokens: 2, input_tokens_details: { cached_tokens: 60 } } })).toEqual({ input: 100, cacheRead: 60, output: 2 });
+    expect(readInputUsage('openai', { usage: chatUsage(1000, 900) })).toEqual({
+      input: 1000,
+      cacheRead: 900,
+      output: 5,
+    });
+    expect(
+      readInputUsage('responses', {
+        usage: { input_tokens: 100, output_tokens: 2, input_tokens_details: { cached_tokens: 60 } },
+      }),
+    ).toEqual({ input: 100, cacheRead: 60, output: 2 });
   });
 
   it('adds Anthropic plain, read and creation input; creation is not a hit', () => {
-    expect(readInputUsage('anthropic', { usage: { input_tokens: 10, cache_read_input_tokens: 800, cache_creation_input_tokens: 190, output_tokens: 3 } })).toEqual({ input: 1000, cacheRead: 800, output: 3 });
+    expect(
+      readInputUsage('anthropic', {
+        usage: { input_tokens: 10, cache_read_input_tokens: 800, cache_creation_input_tokens: 190, output_tokens: 3 },
+      }),
+    ).toEqual({ input: 1000, cacheRead: 800, output: 3 });
   });
 
   it('uses DeepSeek hit/miss partition', () => {
-    expect(readInputUsage('deepseek', { usage: { prompt_tokens: 100, prompt_cache_hit_tokens: 70, prompt_cache_miss_tokens: 30, completion_tokens: 1 } })).toEqual({ input: 100, cacheRead: 70, output: 1 });
+    expect(
+      readInputUsage('deepseek', {
+        usage: { prompt_tokens: 100, prompt_cache_hit_tokens: 70, prompt_cache_miss_tokens: 30, completion_tokens: 1 },
+      }),
+    ).toEqual({ input: 100, cacheRead: 70, output: 1 });
     expect(readInputUsage('deepseek', { usage: { prompt_tokens: 100, completion_tokens: 1 } })).toBeNull();
-    expect(readInputUsage('deepseek', { usage: { prompt_tokens: 99, prompt_cache_hit_tokens: 70, prompt_cache_miss_tokens: 30, completion_tokens: 1 } })).toBeNull();
+    expect(
+      readInputUsage('deepseek', {
+        usage: { prompt_tokens: 99, prompt_cache_hit_tokens: 70, prompt_cache_miss_tokens: 30, completion_tokens: 1 },
+      }),
+    ).toBeNull();
   });
 
   it('treats missing, negative, fractional, inconsistent usage and unknown protocols as unknown', () => {
@@ -162,7 +201,11 @@ describe('cache module: statistics', () => {
 
   it('stores no prompt text, tool bodies or credentials', async () => {
     const { send, answer, store } = setup({ mode: 'openai' });
-    const body = { model: 'm1', messages: [{ role: 'user', content: 'SECRET-PROMPT-TEXT' }], tools: [{ type: 'function', function: { name: 'read', description: 'TOOL-BODY' } }] };
+    const body = {
+      model: 'm1',
+      messages: [{ role: 'user', content: 'SECRET-PROMPT-TEXT' }],
+      tools: [{ type: 'function', function: { name: 'read', description: 'TOOL-BODY' } }],
+    };
     const prepared = await send(body, { api_key: 'sk-should-not-be-here' });
     await answer(prepared, chatUsage(10, 0));
     const text = JSON.stringify(await store.read());

@@ -6,7 +6,14 @@
 // reaches the model.
 import type { HookDataMap, HookEvent, HookHandler } from '../../hooks';
 import type { CacheConfig } from './cache-config';
-import { addObserved, addPrepared, addRetry, type CacheRecord, type PredictionClass, type StreamState } from './cache-stats';
+import {
+  addObserved,
+  addPrepared,
+  addRetry,
+  type CacheRecord,
+  type PredictionClass,
+  type StreamState,
+} from './cache-stats';
 import { hashHex, prefixChain } from './prefix-chain';
 import { readInputUsage } from './provider-usage';
 import type { StatsStore } from './stats-store';
@@ -25,7 +32,11 @@ export function promptCacheKey(namespace: string, model: string): string {
 }
 
 /** Adds the mode's provider fields without overwriting existing ones. `observe` adds nothing. */
-export function withCacheFields(body: Record<string, unknown>, config: CacheConfig, model: string): Record<string, unknown> {
+export function withCacheFields(
+  body: Record<string, unknown>,
+  config: CacheConfig,
+  model: string,
+): Record<string, unknown> {
   if (config.mode === 'openai') {
     const out = { ...body };
     if (!('prompt_cache_key' in out)) out.prompt_cache_key = promptCacheKey(config.namespace, model);
@@ -54,7 +65,9 @@ export function createCacheModule(o: CacheModuleOptions): HookHandler {
   async function beforeRequest(data: HookDataMap['before_request']): Promise<HookDataMap['before_request']> {
     const body = withCacheFields(data.body, config, data.model);
     const meta = data.request_meta;
-    const streamKey = hashHex(`${config.namespace}\u0000${data.model}\u0000${typeof meta.session === 'string' ? meta.session : ''}`).slice(0, 32);
+    const streamKey = hashHex(
+      `${config.namespace}\u0000${data.model}\u0000${typeof meta.session === 'string' ? meta.session : ''}`,
+    ).slice(0, 32);
     const chain = prefixChain(body);
     const compactRequest = meta.compact === true;
     const id = newId();
@@ -62,7 +75,19 @@ export function createCacheModule(o: CacheModuleOptions): HookHandler {
     await o.store.update((s) => {
       const prev = s.streams[streamKey];
       const cls = classify(prev, chain, compactRequest);
-      const record: CacheRecord = { id, at, stream: streamKey, class: cls, protocol: data.protocol, model: data.model, prepared: 1, observed: false, input: null, cache_read: null, output: null };
+      const record: CacheRecord = {
+        id,
+        at,
+        stream: streamKey,
+        class: cls,
+        protocol: data.protocol,
+        model: data.model,
+        prepared: 1,
+        observed: false,
+        input: null,
+        cache_read: null,
+        output: null,
+      };
       // A summary request does not move the stream's prefix: the next request is compared with the last normal one.
       const stream: StreamState = compactRequest
         ? { ...(prev ?? { items: chain.length, head: chain[chain.length - 1]! }), last_at: at, compacting: true }

@@ -60,7 +60,15 @@ export function emptyStats(namespace: string): CacheStats {
   return {
     version: STATS_VERSION,
     namespace,
-    totals: { prepared: 0, observed: 0, unknown_usage: 0, input_tokens: 0, cache_read_tokens: 0, output_tokens: 0, classes: { new: 0, append: 0, reset: 0, compact: 0 } },
+    totals: {
+      prepared: 0,
+      observed: 0,
+      unknown_usage: 0,
+      input_tokens: 0,
+      cache_read_tokens: 0,
+      output_tokens: 0,
+      classes: { new: 0, append: 0, reset: 0, compact: 0 },
+    },
     records: [],
     streams: {},
   };
@@ -71,7 +79,14 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 /** A stored document, or a fresh one when there is none; anything else is refused rather than overwritten. */
 export function parseStats(value: unknown, namespace: string): CacheStats | null {
   if (value === undefined) return emptyStats(namespace);
-  if (!isObj(value) || value.version !== STATS_VERSION || !isObj(value.totals) || !Array.isArray(value.records) || !isObj(value.streams)) return null;
+  if (
+    !isObj(value) ||
+    value.version !== STATS_VERSION ||
+    !isObj(value.totals) ||
+    !Array.isArray(value.records) ||
+    !isObj(value.streams)
+  )
+    return null;
   return value as unknown as CacheStats;
 }
 

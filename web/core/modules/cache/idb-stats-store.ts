@@ -9,7 +9,10 @@ import { corruptStats, type StatsStore } from './stats-store';
 export const cacheStatsName = (namespace: string) => `cache-stats:${namespace}`;
 
 /** `name` replaces the record name (the smoke test keeps its own statistics apart from every workspace's). */
-export function createIdbStatsStore(db: HarnessDb, o: { workspaceId: string; namespace: string; name?: string }): StatsStore {
+export function createIdbStatsStore(
+  db: HarnessDb,
+  o: { workspaceId: string; namespace: string; name?: string },
+): StatsStore {
   const key: [string, string] = [o.workspaceId, o.name ?? cacheStatsName(o.namespace)];
   const where = `metrics ${key.join('/')}`;
   const load = (record: Record<string, unknown> | undefined): CacheStats => {

@@ -14,14 +14,29 @@ async function root() {
   dirs.push(d);
   return d;
 }
-const rec = (id: string): CacheRecord => ({ id, at: 1, stream: 's', class: 'new', protocol: 'openai', model: 'm', prepared: 1, observed: false, input: null, cache_read: null, output: null });
+const rec = (id: string): CacheRecord => ({
+  id,
+  at: 1,
+  stream: 's',
+  class: 'new',
+  protocol: 'openai',
+  model: 'm',
+  prepared: 1,
+  observed: false,
+  input: null,
+  cache_read: null,
+  output: null,
+});
 
 describe('node stats store', () => {
   it('writes the document under the state root at the relative stats path', async () => {
     const stateRoot = await root();
     const store = createNodeStatsStore({ stateRoot, stats: 'metrics/cache-stats.json', namespace: 'ns' });
     await store.update((s) => addPrepared(s, rec('a'), 's', { items: 1, head: 'h', last_at: 1, compacting: false }));
-    const saved = JSON.parse(await readFile(join(stateRoot, 'metrics', 'cache-stats.json'), 'utf8')) as { namespace: string; totals: { prepared: number } };
+    const saved = JSON.parse(await readFile(join(stateRoot, 'metrics', 'cache-stats.json'), 'utf8')) as {
+      namespace: string;
+      totals: { prepared: number };
+    };
     expect(saved.namespace).toBe('ns');
     expect(saved.totals.prepared).toBe(1);
   });
@@ -29,7 +44,13 @@ describe('node stats store', () => {
   it('keeps every update when several stores change the same file at once (lock + atomic replace)', async () => {
     const stateRoot = await root();
     const stores = [0, 1, 2].map(() => createNodeStatsStore({ stateRoot, stats: 'stats.json', namespace: 'ns' }));
-    await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]!.update((s) => addPrepared(s, rec(`r${i}`), `s${i}`, { items: 1, head: 'h', last_at: i, compacting: false }))));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        stores[i % 3]!.update((s) =>
+          addPrepared(s, rec(`r${i}`), `s${i}`, { items: 1, head: 'h', last_at: i, compacting: false }),
+        ),
+      ),
+    );
     const s = await stores[0]!.read();
     expect(s.totals.prepared).toBe(12);
     expect(s.records).toHaveLength(12);

@@ -7,9 +7,17 @@ import { checkStatsPath } from './cache-config';
 import { parseStats } from './cache-stats';
 import { corruptStats, type StatsStore } from './stats-store';
 
-export function createNodeStatsStore(options: { stateRoot: string; stats: string; namespace: string; lockTimeoutMs?: number }): StatsStore {
+export function createNodeStatsStore(options: {
+  stateRoot: string;
+  stats: string;
+  namespace: string;
+  lockTimeoutMs?: number;
+}): StatsStore {
   const file = join(options.stateRoot, ...checkStatsPath(options.stats).split('/'));
-  const fileOptions = { maxBytes: 8 * 1024 * 1024, ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }) };
+  const fileOptions = {
+    maxBytes: 8 * 1024 * 1024,
+    ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+  };
   const load = (value: unknown) => {
     const s = parseStats(value, options.namespace);
     if (!s) throw corruptStats(file);

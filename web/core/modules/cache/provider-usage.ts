@@ -11,8 +11,10 @@ export interface InputUsage {
   output: number | null;
 }
 
-const rec = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-const count = (v: unknown): number | undefined => (Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : undefined);
+const rec = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+const count = (v: unknown): number | undefined =>
+  Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : undefined;
 
 function build(input: number | undefined, cacheRead: number | undefined, output: unknown): InputUsage | null {
   if (input === undefined || cacheRead === undefined || cacheRead > input || !Number.isSafeInteger(input)) return null;

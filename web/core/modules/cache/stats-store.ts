@@ -11,7 +11,11 @@ export interface StatsStore {
 }
 
 export const corruptStats = (where: string) =>
-  new HarnessError('E_CACHE_STATS_CORRUPT', `The cache statistics at ${where} are not a version 1 document; they were left as they are. Move the file away to start fresh.`, { where });
+  new HarnessError(
+    'E_CACHE_STATS_CORRUPT',
+    `The cache statistics at ${where} are not a version 1 document; they were left as they are. Move the file away to start fresh.`,
+    { where },
+  );
 
 export function createMemoryStatsStore(namespace: string): StatsStore {
   let doc = parseStats(undefined, namespace)!;

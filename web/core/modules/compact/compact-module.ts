@@ -32,15 +32,22 @@ export interface CompactState {
   prefix_estimate: number;
 }
 
-const isState = (s: unknown): s is CompactState => typeof s === 'object' && s !== null && (s as CompactState).module === 'compact';
+const isState = (s: unknown): s is CompactState =>
+  typeof s === 'object' && s !== null && (s as CompactState).module === 'compact';
 
 /** The summary message exactly as the loop builds it, for a comparable estimate. */
-export const summaryMessage = (summary: string): UserMessage => ({ role: 'user', content: `Summary of the earlier conversation:\n${summary}`, _meta: { kind: 'compaction_summary' } });
+export const summaryMessage = (summary: string): UserMessage => ({
+  role: 'user',
+  content: `Summary of the earlier conversation:\n${summary}`,
+  _meta: { kind: 'compaction_summary' },
+});
 
 function dropImages(messages: Message[]): Message[] {
   return messages.map((m) => {
     if (m.role !== 'user' || typeof m.content === 'string') return m;
-    const content: ContentPart[] = m.content.map((p) => (p.type === 'image_url' ? { type: 'text', text: '[image omitted from the summary]' } : p));
+    const content: ContentPart[] = m.content.map((p) =>
+      p.type === 'image_url' ? { type: 'text', text: '[image omitted from the summary]' } : p,
+    );
     return { ...m, content };
   });
 }
@@ -72,7 +79,8 @@ export function createCompactModule(o: CompactModuleOptions): HookHandler {
     if (data.summary !== undefined || !isState(data.state)) return data;
     const messages = config.images === 'drop' ? dropImages(data.messages) : data.messages;
     // The core appends a manual compaction's focus line to the prompt: count it too.
-    const focus = typeof data.policy.focus === 'string' && data.policy.focus !== '' ? focusInstruction(data.policy.focus) : '';
+    const focus =
+      typeof data.policy.focus === 'string' && data.policy.focus !== '' ? focusInstruction(data.policy.focus) : '';
     const request = data.state.system_estimate + est(messages) + est([{ role: 'user', content: prompt + focus }]);
     if (request > trigger) {
       throw new HarnessError(
@@ -81,18 +89,28 @@ export function createCompactModule(o: CompactModuleOptions): HookHandler {
         { estimate: request, trigger },
       );
     }
-    return { ...data, messages, prompt, policy: { ...data.policy, keep_recent: config.keep_recent, images: config.images } };
+    return {
+      ...data,
+      messages,
+      prompt,
+      policy: { ...data.policy, keep_recent: config.keep_recent, images: config.images },
+    };
   }
 
   function after(data: HookDataMap['after_compact']): HookDataMap['after_compact'] {
     if (!isState(data.state)) return data;
-    if (data.summary.trim() === '') throw new HarnessError('E_COMPACT_EMPTY', 'The compaction summary is empty. Nothing was compacted.');
+    if (data.summary.trim() === '')
+      throw new HarnessError('E_COMPACT_EMPTY', 'The compaction summary is empty. Nothing was compacted.');
     const size = est([summaryMessage(data.summary)]);
     if (size >= data.state.prefix_estimate) {
-      throw new HarnessError('E_COMPACT_NOT_SMALLER', `The summary (about ${size} tokens) is not smaller than the messages it replaces (about ${data.state.prefix_estimate}). Nothing was compacted.`, {
-        summary: size,
-        prefix: data.state.prefix_estimate,
-      });
+      throw new HarnessError(
+        'E_COMPACT_NOT_SMALLER',
+        `The summary (about ${size} tokens) is not smaller than the messages it replaces (about ${data.state.prefix_estimate}). Nothing was compacted.`,
+        {
+          summary: size,
+          prefix: data.state.prefix_estimate,
+        },
+      );
     }
     return data;
   }
@@ -108,8 +126,16 @@ export function createCompactModule(o: CompactModuleOptions): HookHandler {
       messages = [...messages.slice(0, index), restore, ...messages.slice(index)];
     }
     const size = est(messages);
-    if (size >= data.state.history_estimate) throw new HarnessError('E_COMPACT_NOT_SMALLER', `The compacted history (about ${size} tokens) is not smaller than the original (about ${data.state.history_estimate}). Nothing was compacted.`);
-    if (size > trigger) throw new HarnessError('E_COMPACT_OVER_BUDGET', `The compacted history (about ${size} tokens) still exceeds the context budget (${trigger}). Nothing was compacted: start a new session.`);
+    if (size >= data.state.history_estimate)
+      throw new HarnessError(
+        'E_COMPACT_NOT_SMALLER',
+        `The compacted history (about ${size} tokens) is not smaller than the original (about ${data.state.history_estimate}). Nothing was compacted.`,
+      );
+    if (size > trigger)
+      throw new HarnessError(
+        'E_COMPACT_OVER_BUDGET',
+        `The compacted history (about ${size} tokens) still exceeds the context budget (${trigger}). Nothing was compacted: start a new session.`,
+      );
     return { ...data, messages };
   }
 

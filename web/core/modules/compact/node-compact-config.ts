@@ -14,13 +14,23 @@ export async function loadCompactConfig(configDir: string): Promise<{ config: Co
   const config = parseCompactConfig(await readJsonFile(file), file);
   if (config.prompt === undefined) {
     const fromPrompts = (await readPromptsConfig(configDir))?.compact;
-    return fromPrompts === undefined ? { config } : { config, promptText: checkCompactPrompt(await readPromptFile(fromPrompts, 'compact'), `The compaction prompt file ${fromPrompts} (prompts.json)`) };
+    return fromPrompts === undefined
+      ? { config }
+      : {
+          config,
+          promptText: checkCompactPrompt(
+            await readPromptFile(fromPrompts, 'compact'),
+            `The compaction prompt file ${fromPrompts} (prompts.json)`,
+          ),
+        };
   }
   const base = dirname(file);
   const target = resolve(base, config.prompt);
   const rel = relative(base, target);
   if (isAbsolute(config.prompt) || rel.startsWith('..') || isAbsolute(rel)) {
-    throw new HarnessError('E_COMPACT_CONFIG', `At ${file}.prompt: "${config.prompt}" must be a path inside ${base}.`, { file });
+    throw new HarnessError('E_COMPACT_CONFIG', `At ${file}.prompt: "${config.prompt}" must be a path inside ${base}.`, {
+      file,
+    });
   }
   let text: string;
   try {
@@ -28,7 +38,12 @@ export async function loadCompactConfig(configDir: string): Promise<{ config: Co
     if ((await stat(target)).size > 4 * 32_000) throw new Error('too large');
     text = await readFile(target, 'utf8');
   } catch (error) {
-    throw new HarnessError('E_COMPACT_CONFIG', `At ${file}.prompt: cannot read ${target} (missing, unreadable or over 128000 bytes). Create the file or remove "prompt".`, { file }, { cause: error });
+    throw new HarnessError(
+      'E_COMPACT_CONFIG',
+      `At ${file}.prompt: cannot read ${target} (missing, unreadable or over 128000 bytes). Create the file or remove "prompt".`,
+      { file },
+      { cause: error },
+    );
   }
   return { config, promptText: checkCompactPrompt(text, target) };
 }

@@ -6,7 +6,8 @@
 import type { Message } from '../../contracts';
 import { isProjectInstructions } from '../prompts';
 
-const belongsToBatch = (m: Message | undefined): boolean => m?.role === 'tool' || (m?.role === 'user' && m._meta?.kind === 'tool_images');
+const belongsToBatch = (m: Message | undefined): boolean =>
+  m?.role === 'tool' || (m?.role === 'user' && m._meta?.kind === 'tool_images');
 
 /** The session's fixed head, never compacted: the system prompt, then the AGENTS.md project instructions. */
 export function headLength(history: readonly Message[]): number {

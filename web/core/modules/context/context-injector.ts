@@ -31,7 +31,8 @@ export function desiredItems(state: ContextState): ContextItems {
   const items: ContextItems = {};
   if (state.memory) for (const key of Object.keys(state.memory).sort()) items[`memory/${key}`] = state.memory[key]!;
   if (state.skills) {
-    for (const s of [...state.skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) items[`skill/${s.name}`] = `${s.description} [source: ${s.source}]`;
+    for (const s of [...state.skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
+      items[`skill/${s.name}`] = `${s.description} [source: ${s.source}]`;
   }
   return items;
 }
@@ -51,7 +52,8 @@ export function knownContext(history: readonly Message[]): ContextItems | null {
   return known;
 }
 
-const line = (id: string, text: string) => `- ${id.slice(id.indexOf('/') + 1)}: ${text.includes('\n') ? JSON.stringify(text) : text}`;
+const line = (id: string, text: string) =>
+  `- ${id.slice(id.indexOf('/') + 1)}: ${text.includes('\n') ? JSON.stringify(text) : text}`;
 
 function section(title: string, ids: string[], items: ContextItems): string[] {
   return ids.length ? [title, ...ids.map((id) => line(id, items[id]!))] : [];
@@ -69,7 +71,11 @@ export function snapshotMessage(items: ContextItems): UserMessage {
     ...section('Skills available (load one with skill_load before using it):', skills, items),
   ];
   if (memory.length + skills.length === 0) body.push('(no memory and no skills)');
-  return { role: 'user', content: body.join('\n'), _meta: { kind: 'context_snapshot', untrusted: true, items: { ...items } } satisfies ContextMeta };
+  return {
+    role: 'user',
+    content: body.join('\n'),
+    _meta: { kind: 'context_snapshot', untrusted: true, items: { ...items } } satisfies ContextMeta,
+  };
 }
 
 function deltaMessage(upsert: ContextItems, remove: string[]): UserMessage {
@@ -79,12 +85,24 @@ function deltaMessage(upsert: ContextItems, remove: string[]): UserMessage {
   const goneSkills = remove.filter((id) => id.startsWith('skill/'));
   const body = [
     `Context update: ${HEADER}. It replaces the matching entries of the earlier snapshot.`,
-    ...section('Memory set:', up.filter((id) => id.startsWith('memory/')), upsert),
+    ...section(
+      'Memory set:',
+      up.filter((id) => id.startsWith('memory/')),
+      upsert,
+    ),
     ...(goneMemory.length ? [`Memory removed: ${names(goneMemory)}`] : []),
-    ...section('Skills added or changed:', up.filter((id) => id.startsWith('skill/')), upsert),
+    ...section(
+      'Skills added or changed:',
+      up.filter((id) => id.startsWith('skill/')),
+      upsert,
+    ),
     ...(goneSkills.length ? [`Skills no longer available: ${names(goneSkills)}`] : []),
   ];
-  return { role: 'user', content: body.join('\n'), _meta: { kind: 'context_delta', untrusted: true, upsert: { ...upsert }, remove: [...remove] } satisfies ContextMeta };
+  return {
+    role: 'user',
+    content: body.join('\n'),
+    _meta: { kind: 'context_delta', untrusted: true, upsert: { ...upsert }, remove: [...remove] } satisfies ContextMeta,
+  };
 }
 
 /**
@@ -97,7 +115,9 @@ export function contextMessagesToAppend(history: readonly Message[], state: Cont
   if (known === null) return Object.keys(want).length > 0 ? [snapshotMessage(want)] : [];
   const upsert: ContextItems = {};
   for (const [id, text] of Object.entries(want)) if (known[id] !== text) upsert[id] = text;
-  const remove = Object.keys(known).filter((id) => !(id in want)).sort();
+  const remove = Object.keys(known)
+    .filter((id) => !(id in want))
+    .sort();
   return Object.keys(upsert).length === 0 && remove.length === 0 ? [] : [deltaMessage(upsert, remove)];
 }
 

@@ -20,15 +20,22 @@ export const emptyMemory = (): MemoryData => ({ version: MEMORY_VERSION, entries
 /** Strict parse of a stored memory file; anything else is E_MEMORY_CORRUPT (and never overwritten silently). */
 export function parseMemory(value: unknown, source = 'memory.json'): MemoryData {
   if (value === undefined) return emptyMemory();
-  const bad = (why: string) => new HarnessError('E_MEMORY_CORRUPT', `${source} is not a valid memory file (${why}). Fix or remove it; it is not overwritten.`, { source });
+  const bad = (why: string) =>
+    new HarnessError(
+      'E_MEMORY_CORRUPT',
+      `${source} is not a valid memory file (${why}). Fix or remove it; it is not overwritten.`,
+      { source },
+    );
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('not an object');
   const v = value as Record<string, unknown>;
   if (v.version !== MEMORY_VERSION) throw bad(`version ${JSON.stringify(v.version)}, expected ${MEMORY_VERSION}`);
-  if (typeof v.entries !== 'object' || v.entries === null || Array.isArray(v.entries)) throw bad('entries is not an object');
+  if (typeof v.entries !== 'object' || v.entries === null || Array.isArray(v.entries))
+    throw bad('entries is not an object');
   for (const k of Object.keys(v)) if (k !== 'version' && k !== 'entries') throw bad(`unknown key ${JSON.stringify(k)}`);
   const entries: Record<string, string> = {};
   for (const [key, text] of Object.entries(v.entries)) {
-    if (!MEMORY_KEY_PATTERN.test(key) || typeof text !== 'string') throw bad(`entry ${JSON.stringify(key.slice(0, 80))}`);
+    if (!MEMORY_KEY_PATTERN.test(key) || typeof text !== 'string')
+      throw bad(`entry ${JSON.stringify(key.slice(0, 80))}`);
     entries[key] = text;
   }
   if (Object.keys(entries).length > MEMORY_MAX_ENTRIES) throw bad(`more than ${MEMORY_MAX_ENTRIES} entries`);

@@ -14,7 +14,10 @@ export interface MemoryStore {
 /** Workspace ids become folder names in file stores: only UUID-like tokens are accepted. */
 export function checkWorkspaceId(id: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/.test(id)) {
-    throw new HarnessError('E_MEMORY_WORKSPACE_ID', `The workspace id ${JSON.stringify(id.slice(0, 80))} is not valid for the memory store. Use the workspace's UUID.`);
+    throw new HarnessError(
+      'E_MEMORY_WORKSPACE_ID',
+      `The workspace id ${JSON.stringify(id.slice(0, 80))} is not valid for the memory store. Use the workspace's UUID.`,
+    );
   }
   return id;
 }

@@ -23,8 +23,12 @@ function defineMemorySuite(name: string, make: () => Promise<{ store: MemoryStor
 
     it('sets, updates, adds numbered notes and removes entries; get lists them by key', async () => {
       expect((await get.execute({}, ctx)).output).toBe('(memory is empty)');
-      expect((await set.execute({ key: 'test-command', value: 'npm test' }, ctx)).output).toBe('Saved memory "test-command".');
-      expect((await set.execute({ key: 'test-command', value: 'npx vitest run' }, ctx)).output).toBe('Updated memory "test-command".');
+      expect((await set.execute({ key: 'test-command', value: 'npm test' }, ctx)).output).toBe(
+        'Saved memory "test-command".',
+      );
+      expect((await set.execute({ key: 'test-command', value: 'npx vitest run' }, ctx)).output).toBe(
+        'Updated memory "test-command".',
+      );
       expect((await set.execute({ value: 'prefers tabs' }, ctx)).output).toBe('Saved memory "note-1".');
       expect((await set.execute({ value: 'uses pnpm' }, ctx)).output).toBe('Saved memory "note-2".');
       expect((await set.execute({ key: 'note-1', value: '' }, ctx)).output).toBe('Removed memory "note-1".');
@@ -60,16 +64,25 @@ function defineMemorySuite(name: string, make: () => Promise<{ store: MemoryStor
     });
 
     it('refuses a value that would take the memory past 32000 characters in all', async () => {
-      for (let i = 0; i < 15; i++) expect((await set.execute({ key: `big${i}`, value: 'v'.repeat(2000) }, ctx)).error).toBeUndefined();
+      for (let i = 0; i < 15; i++)
+        expect((await set.execute({ key: `big${i}`, value: 'v'.repeat(2000) }, ctx)).error).toBeUndefined();
       const over = await set.execute({ key: 'big15', value: 'v'.repeat(2000) }, ctx);
-      expect([over.code, over.output]).toEqual(['E_MEMORY_FULL', 'Error E_MEMORY_FULL: Memory would exceed 32000 characters. Shorten or remove entries first.']);
+      expect([over.code, over.output]).toEqual([
+        'E_MEMORY_FULL',
+        'Error E_MEMORY_FULL: Memory would exceed 32000 characters. Shorten or remove entries first.',
+      ]);
     });
 
     it('asks for approval like an external tool and shows the change first', async () => {
       expect([get.approval, get.external, set.approval, set.external]).toEqual(['ask', true, 'ask', true]);
       await set.execute({ key: 'style', value: 'tabs' }, ctx);
-      expect(await set.prepare!({ key: 'style', value: 'spaces' }, ctx)).toEqual({ summary: 'Remember "style"', detail: '- style: tabs\n+ style: spaces' });
-      await expect(set.prepare!({ key: 'k', value: 'sk-ant-api03-abcdefghijklmnopqrstu' }, ctx)).rejects.toMatchObject({ code: 'E_MEMORY_SECRET' });
+      expect(await set.prepare!({ key: 'style', value: 'spaces' }, ctx)).toEqual({
+        summary: 'Remember "style"',
+        detail: '- style: tabs\n+ style: spaces',
+      });
+      await expect(set.prepare!({ key: 'k', value: 'sk-ant-api03-abcdefghijklmnopqrstu' }, ctx)).rejects.toMatchObject({
+        code: 'E_MEMORY_SECRET',
+      });
     });
   });
 }
@@ -92,7 +105,9 @@ describe('Node memory file', () => {
   it('lives at <data_dir>/workspaces/<id>/memory.json and loses no entry under concurrent updates', async () => {
     const store = createNodeMemoryStore({ dataDir: dir });
     const [, set] = memoryTools(store) as [ToolDefinition, ToolDefinition];
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => set.execute({ key: `k${i}`, value: `v${i}` }, ctx)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => set.execute({ key: `k${i}`, value: `v${i}` }, ctx)),
+    );
     expect(results.every((r) => !r.error)).toBe(true);
     const file = memoryFilePath(dir, WS);
     expect(file).toBe(join(dir, 'workspaces', WS, 'memory.json'));
@@ -114,7 +129,12 @@ describe('Node memory file', () => {
 
 describe('secretKind', () => {
   it('allows ordinary notes, paths and hex digests', () => {
-    for (const ok of ['run tests with npm test', 'the API key lives in the credentials store as OPENAI', 'sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', 'src/components/NavigationBarController.tsx']) {
+    for (const ok of [
+      'run tests with npm test',
+      'the API key lives in the credentials store as OPENAI',
+      'sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+      'src/components/NavigationBarController.tsx',
+    ]) {
       expect(secretKind(ok), ok).toBeNull();
     }
   });

@@ -35,14 +35,25 @@ function parseSet(args: Record<string, unknown>): SetPlan {
   const key = stringArg('memory_set', args, 'key', { optional: true });
   const value = stringArg('memory_set', args, 'value')!;
   if (key !== undefined && !MEMORY_KEY_PATTERN.test(key)) {
-    throw new HarnessError('E_MEMORY_KEY_INVALID', `The memory key ${JSON.stringify(key.slice(0, 80))} is not allowed. Use 1–64 ASCII letters, digits, "_", "-" or ".", starting with a letter or digit.`);
+    throw new HarnessError(
+      'E_MEMORY_KEY_INVALID',
+      `The memory key ${JSON.stringify(key.slice(0, 80))} is not allowed. Use 1–64 ASCII letters, digits, "_", "-" or ".", starting with a letter or digit.`,
+    );
   }
-  if (key === undefined && value === '') throw new HarnessError('E_TOOL_ARGUMENTS', 'memory_set: an empty value removes a key, so give the key to remove.');
+  if (key === undefined && value === '')
+    throw new HarnessError('E_TOOL_ARGUMENTS', 'memory_set: an empty value removes a key, so give the key to remove.');
   if (Array.from(value).length > MEMORY_MAX_VALUE_CHARS) {
-    throw new HarnessError('E_MEMORY_VALUE_TOO_LONG', `The value has more than ${MEMORY_MAX_VALUE_CHARS} characters. Store a shorter note.`);
+    throw new HarnessError(
+      'E_MEMORY_VALUE_TOO_LONG',
+      `The value has more than ${MEMORY_MAX_VALUE_CHARS} characters. Store a shorter note.`,
+    );
   }
   const secret = secretKind(`${key ?? ''} ${value}`);
-  if (secret) throw new HarnessError('E_MEMORY_SECRET', `The value looks like ${secret}. Memory never stores secrets; keep credentials in the credentials store and remember only where they are.`);
+  if (secret)
+    throw new HarnessError(
+      'E_MEMORY_SECRET',
+      `The value looks like ${secret}. Memory never stores secrets; keep credentials in the credentials store and remember only where they are.`,
+    );
   return { key, value };
 }
 
@@ -51,7 +62,11 @@ export function applyMemorySet(current: MemoryData, plan: SetPlan): { next: Memo
   const key = plan.key ?? nextNoteKey(current);
   const entries = { ...current.entries };
   if (plan.value === '') {
-    if (!(key in entries)) throw new HarnessError('E_MEMORY_KEY_NOT_FOUND', `There is no memory entry "${key}" to remove. Call memory_get to see the keys.`);
+    if (!(key in entries))
+      throw new HarnessError(
+        'E_MEMORY_KEY_NOT_FOUND',
+        `There is no memory entry "${key}" to remove. Call memory_get to see the keys.`,
+      );
     delete entries[key];
     return { next: { version: 1, entries }, result: `Removed memory "${key}".` };
   }
@@ -59,10 +74,16 @@ export function applyMemorySet(current: MemoryData, plan: SetPlan): { next: Memo
   entries[key] = plan.value;
   const next: MemoryData = { version: 1, entries };
   if (Object.keys(entries).length > MEMORY_MAX_ENTRIES) {
-    throw new HarnessError('E_MEMORY_FULL', `Memory already has ${MEMORY_MAX_ENTRIES} entries. Remove one (memory_set with an empty value) or update an existing key.`);
+    throw new HarnessError(
+      'E_MEMORY_FULL',
+      `Memory already has ${MEMORY_MAX_ENTRIES} entries. Remove one (memory_set with an empty value) or update an existing key.`,
+    );
   }
   if (totalChars(next) > MEMORY_MAX_TOTAL_CHARS) {
-    throw new HarnessError('E_MEMORY_FULL', `Memory would exceed ${MEMORY_MAX_TOTAL_CHARS} characters. Shorten or remove entries first.`);
+    throw new HarnessError(
+      'E_MEMORY_FULL',
+      `Memory would exceed ${MEMORY_MAX_TOTAL_CHARS} characters. Shorten or remove entries first.`,
+    );
   }
   return { next, result: `${existed ? 'Updated' : 'Saved'} memory "${key}".` };
 }
@@ -104,7 +125,10 @@ export function memoryTools(store: MemoryStore): ToolDefinition[] {
       const key = plan.key ?? nextNoteKey(current);
       const before = current.entries[key];
       if (plan.value === '') return { summary: `Forget memory "${key}"`, detail: `- ${key}: ${before ?? '(missing)'}` };
-      return { summary: `Remember "${key}"`, detail: `${before === undefined ? '' : `- ${key}: ${before}\n`}+ ${key}: ${plan.value}` };
+      return {
+        summary: `Remember "${key}"`,
+        detail: `${before === undefined ? '' : `- ${key}: ${before}\n`}+ ${key}: ${plan.value}`,
+      };
     },
     async execute(args, ctx) {
       return guard(async () => {

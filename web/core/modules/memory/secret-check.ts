@@ -10,7 +10,10 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bAIza[0-9A-Za-z_-]{35}/, 'a Google API key'],
   [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, 'a private key'],
   [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/, 'a JSON web token'],
-  [/\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|bearer)\b["']?\s*[:=]\s*["']?[^\s"']{6,}/i, 'a password or token assignment'],
+  [
+    /\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|bearer)\b["']?\s*[:=]\s*["']?[^\s"']{6,}/i,
+    'a password or token assignment',
+  ],
   [/\bBearer\s+[A-Za-z0-9._~+/-]{16,}/, 'a bearer token'],
 ];
 
@@ -23,6 +26,7 @@ function randomLooking(token: string): boolean {
 /** What kind of secret the text seems to contain, or null. */
 export function secretKind(text: string): string | null {
   for (const [re, kind] of PATTERNS) if (re.test(text)) return kind;
-  for (const token of text.match(/[A-Za-z0-9+/_=-]{32,}/g) ?? []) if (randomLooking(token)) return 'a long random token';
+  for (const token of text.match(/[A-Za-z0-9+/_=-]{32,}/g) ?? [])
+    if (randomLooking(token)) return 'a long random token';
   return null;
 }

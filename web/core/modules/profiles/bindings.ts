@@ -18,7 +18,9 @@ export type BindingKey = ModuleName | 'provider';
 export type Bindings = Partial<Record<BindingKey, WorkerBinding>>;
 
 /** How one enabled module runs: the built-in implementation or a bridge worker (no fallback on failure). */
-export type ModulePlan = { module: ModuleName; runs: 'builtin' } | { module: ModuleName; runs: 'bridge'; binding: WorkerBinding; fallback: false };
+export type ModulePlan =
+  | { module: ModuleName; runs: 'builtin' }
+  | { module: ModuleName; runs: 'bridge'; binding: WorkerBinding; fallback: false };
 
 export const MAX_EXEC_ARGS = 64;
 export const MAX_EXEC_ARG_CHARS = 4096;
@@ -28,26 +30,39 @@ const fail = (at: string, message: string) => new HarnessError('E_BINDING_INVALI
 const isAbsolute = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');
 
 export function validateBindings(value: unknown, at = 'bindings.json'): Bindings {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail(at, 'expected an object mapping module names to {"exec": [...], "cwd": "..."}.');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw fail(at, 'expected an object mapping module names to {"exec": [...], "cwd": "..."}.');
   const out: Bindings = {};
   for (const [key, raw] of Object.entries(value)) {
     const here = `${at}.${key}`;
     if ((CORE_TOOL_NAMES as readonly string[]).includes(key) && key !== 'search') {
-      throw new HarnessError('E_BINDING_CORE', `At ${here}: "${key}" is a core tool; bindings never replace core tools or security checks. Remove this entry.`, { at: here });
+      throw new HarnessError(
+        'E_BINDING_CORE',
+        `At ${here}: "${key}" is a core tool; bindings never replace core tools or security checks. Remove this entry.`,
+        { at: here },
+      );
     }
-    if (key !== 'provider' && !isModuleName(key)) throw fail(here, `"${key}" is not a module. Bindable: ${MODULE_NAMES.join(', ')}, provider.`);
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw fail(here, 'expected {"exec": [...], "cwd": "..."}.');
+    if (key !== 'provider' && !isModuleName(key))
+      throw fail(here, `"${key}" is not a module. Bindable: ${MODULE_NAMES.join(', ')}, provider.`);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      throw fail(here, 'expected {"exec": [...], "cwd": "..."}.');
     const b = raw as Record<string, unknown>;
-    for (const k of Object.keys(b)) if (k !== 'exec' && k !== 'cwd') throw fail(`${here}.${k}`, 'unknown key; only "exec" and "cwd" are allowed.');
-    if (!Array.isArray(b.exec) || b.exec.length === 0 || b.exec.length > MAX_EXEC_ARGS) throw fail(`${here}.exec`, `expected an argv array of 1–${MAX_EXEC_ARGS} strings.`);
+    for (const k of Object.keys(b))
+      if (k !== 'exec' && k !== 'cwd') throw fail(`${here}.${k}`, 'unknown key; only "exec" and "cwd" are allowed.');
+    if (!Array.isArray(b.exec) || b.exec.length === 0 || b.exec.length > MAX_EXEC_ARGS)
+      throw fail(`${here}.exec`, `expected an argv array of 1–${MAX_EXEC_ARGS} strings.`);
     b.exec.forEach((arg, i) => {
       if (typeof arg !== 'string' || arg.length === 0 || arg.length > MAX_EXEC_ARG_CHARS || arg.includes('\u0000')) {
-        throw fail(`${here}.exec.${i}`, `expected a non-empty string of at most ${MAX_EXEC_ARG_CHARS} characters without NUL.`);
+        throw fail(
+          `${here}.exec.${i}`,
+          `expected a non-empty string of at most ${MAX_EXEC_ARG_CHARS} characters without NUL.`,
+        );
       }
     });
     const binding: { exec: string[]; cwd?: string } = { exec: [...(b.exec as string[])] };
     if (b.cwd !== undefined) {
-      if (typeof b.cwd !== 'string' || !isAbsolute(b.cwd) || b.cwd.split(/[\\/]/).includes('..')) throw fail(`${here}.cwd`, 'expected an absolute path without "..".');
+      if (typeof b.cwd !== 'string' || !isAbsolute(b.cwd) || b.cwd.split(/[\\/]/).includes('..'))
+        throw fail(`${here}.cwd`, 'expected an absolute path without "..".');
       binding.cwd = b.cwd;
     }
     out[key as BindingKey] = binding;
@@ -69,15 +84,30 @@ export function planModules(selection: ProfileSelection, bindings: Bindings = {}
  * `web` (web_fetch is the bridge's own) and `search` (nothing to replace) cannot be bound.
  */
 export function validateAppBindings(value: unknown, at: string): Bindings {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail(at, 'expected an object like {"memory": {"worker": "bridge"}}.');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw fail(at, 'expected an object like {"memory": {"worker": "bridge"}}.');
   const out: Bindings = {};
   for (const [key, raw] of Object.entries(value)) {
     const here = `${at}.${key}`;
-    if (!isModuleName(key)) throw fail(here, `"${key}" is not a module. Bindable: ${MODULE_NAMES.filter((m) => m !== 'web' && m !== 'search').join(', ')}.`);
-    if (key === 'web' || key === 'search') throw new HarnessError('E_BINDING_UNSUPPORTED', `At ${here}: the ${key} module cannot run on a worker (${key === 'web' ? "web_fetch is i-bridge's own tool" : 'it has nothing to replace'}). Remove this binding.`, { at: here });
+    if (!isModuleName(key))
+      throw fail(
+        here,
+        `"${key}" is not a module. Bindable: ${MODULE_NAMES.filter((m) => m !== 'web' && m !== 'search').join(', ')}.`,
+      );
+    if (key === 'web' || key === 'search')
+      throw new HarnessError(
+        'E_BINDING_UNSUPPORTED',
+        `At ${here}: the ${key} module cannot run on a worker (${key === 'web' ? "web_fetch is i-bridge's own tool" : 'it has nothing to replace'}). Remove this binding.`,
+        { at: here },
+      );
     const b = raw as Record<string, unknown> | null;
-    if (typeof b === 'object' && b !== null && 'exec' in b) throw fail(here, '{"exec": [...]} starts a program, which only headless i does. In the app, put the worker in the paired i-bridge\'s manifest and use {"worker": "bridge"}.');
-    if (typeof b !== 'object' || b === null || Object.keys(b).length !== 1 || b.worker !== 'bridge') throw fail(here, 'expected {"worker": "bridge"}.');
+    if (typeof b === 'object' && b !== null && 'exec' in b)
+      throw fail(
+        here,
+        '{"exec": [...]} starts a program, which only headless i does. In the app, put the worker in the paired i-bridge\'s manifest and use {"worker": "bridge"}.',
+      );
+    if (typeof b !== 'object' || b === null || Object.keys(b).length !== 1 || b.worker !== 'bridge')
+      throw fail(here, 'expected {"worker": "bridge"}.');
     out[key] = { worker: 'bridge' };
   }
   return out;

@@ -61,21 +61,43 @@ function moduleToolSchemas(module: ModuleName, webSearch: WebSearchConfig | unde
 }
 
 const unsupported = (module: string, why: string, at: string) =>
-  new HarnessError('E_BINDING_UNSUPPORTED', `At ${at}.${module}: ${why} Remove this binding.`, { at: `${at}.${module}`, module });
+  new HarnessError('E_BINDING_UNSUPPORTED', `At ${at}.${module}: ${why} Remove this binding.`, {
+    at: `${at}.${module}`,
+    module,
+  });
 
 /**
  * The manifest entries of the enabled, bound modules. `web` cannot be bound: web_fetch is i-bridge's own tool (the
  * bridge reserves its name) and the module would be left half replaced; `search` has nothing to replace.
  */
-export function boundModuleEntries(selection: ProfileSelection, bindings: Bindings, o: { webSearch?: WebSearchConfig; at?: string } = {}): BoundEntries {
+export function boundModuleEntries(
+  selection: ProfileSelection,
+  bindings: Bindings,
+  o: { webSearch?: WebSearchConfig; at?: string } = {},
+): BoundEntries {
   const at = o.at ?? 'bindings.json';
   const out: BoundEntries = { tools: [], hooks: [] };
   for (const module of enabledModules(selection)) {
     const binding = bindings[module];
     if (!binding) continue;
-    if (module === 'web') throw unsupported(module, 'web_fetch is i-bridge\'s own tool, so a worker cannot take over the web module whole.', at);
-    if (module === 'search') throw unsupported(module, 'the search module has no hooks or tools to replace (glob and search are core tools).', at);
-    if (!('exec' in binding)) throw unsupported(module, 'a {"worker": "bridge"} binding names the app\'s paired i-bridge; headless i starts the program itself: use {"exec": [...], "cwd": "..."}.', at);
+    if (module === 'web')
+      throw unsupported(
+        module,
+        "web_fetch is i-bridge's own tool, so a worker cannot take over the web module whole.",
+        at,
+      );
+    if (module === 'search')
+      throw unsupported(
+        module,
+        'the search module has no hooks or tools to replace (glob and search are core tools).',
+        at,
+      );
+    if (!('exec' in binding))
+      throw unsupported(
+        module,
+        'a {"worker": "bridge"} binding names the app\'s paired i-bridge; headless i starts the program itself: use {"exec": [...], "cwd": "..."}.',
+        at,
+      );
     const where = { exec: [...binding.exec], ...(binding.cwd !== undefined ? { cwd: binding.cwd } : {}), module };
     for (const schema of moduleToolSchemas(module, o.webSearch)) out.tools.push({ ...schema, ...where });
     const events = MODULE_HOOK_EVENTS[module];

@@ -42,8 +42,24 @@ class DenyRulesOnly extends RuleSet {
 /** The approval settings of a turn under the profile: unchanged while `approval` runs, else the bare gate. */
 export function approvalUnderProfile(settings: ApprovalSettings, active: ReadonlySet<ModuleName>): ApprovalSettings {
   if (active.has('approval')) return settings;
-  return { mode: 'ask', deny_tools: [...settings.deny_tools], yolo: settings.yolo, ...(settings.rules ? { rules: new DenyRulesOnly(settings.rules) } : {}) };
+  return {
+    mode: 'ask',
+    deny_tools: [...settings.deny_tools],
+    yolo: settings.yolo,
+    ...(settings.rules ? { rules: new DenyRulesOnly(settings.rules) } : {}),
+  };
 }
 
 /** Modules Settings → Agent offers as toggles: every module that changes something (not `search`, see above). */
-export const OFFERED_MODULES: readonly ModuleName[] = ['approval', 'budget', 'compact', 'cache', 'responses', 'responses-budget', 'responses-compact', 'memory', 'skills', 'web'];
+export const OFFERED_MODULES: readonly ModuleName[] = [
+  'approval',
+  'budget',
+  'compact',
+  'cache',
+  'responses',
+  'responses-budget',
+  'responses-compact',
+  'memory',
+  'skills',
+  'web',
+];

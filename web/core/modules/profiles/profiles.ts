@@ -5,7 +5,17 @@
 import { HarnessError } from '../../contracts';
 
 export const MODULE_NAMES = [
-  'approval', 'budget', 'compact', 'cache', 'responses', 'responses-budget', 'responses-compact', 'memory', 'search', 'skills', 'web',
+  'approval',
+  'budget',
+  'compact',
+  'cache',
+  'responses',
+  'responses-budget',
+  'responses-compact',
+  'memory',
+  'search',
+  'skills',
+  'web',
 ] as const;
 export type ModuleName = (typeof MODULE_NAMES)[number];
 
@@ -34,10 +44,12 @@ const fail = (at: string, message: string) => new HarnessError('E_PROFILE_INVALI
 
 /** Strict validation of `{"profile", "disabled"}`: unknown keys, profiles and modules, and duplicates are refused. */
 export function validateProfileSelection(value: unknown, at = 'plugins.json'): ProfileSelection {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail(at, 'expected an object like {"profile":"standard","disabled":[]}.');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw fail(at, 'expected an object like {"profile":"standard","disabled":[]}.');
   const v = value as Record<string, unknown>;
   for (const key of Object.keys(v)) {
-    if (key !== 'profile' && key !== 'disabled') throw fail(`${at}.${key}`, 'unknown key; only "profile" and "disabled" are allowed.');
+    if (key !== 'profile' && key !== 'disabled')
+      throw fail(`${at}.${key}`, 'unknown key; only "profile" and "disabled" are allowed.');
   }
   const profile = v.profile ?? 'standard';
   if (typeof profile !== 'string' || !(PROFILE_NAMES as readonly string[]).includes(profile)) {
@@ -47,7 +59,11 @@ export function validateProfileSelection(value: unknown, at = 'plugins.json'): P
   if (!Array.isArray(disabled)) throw fail(`${at}.disabled`, 'expected an array of module names.');
   const seen = new Set<string>();
   disabled.forEach((name, i) => {
-    if (!isModuleName(name)) throw fail(`${at}.disabled.${i}`, `${JSON.stringify(name)} is not a module. Modules: ${MODULE_NAMES.join(', ')}.`);
+    if (!isModuleName(name))
+      throw fail(
+        `${at}.disabled.${i}`,
+        `${JSON.stringify(name)} is not a module. Modules: ${MODULE_NAMES.join(', ')}.`,
+      );
     if (seen.has(name)) throw fail(`${at}.disabled.${i}`, `"${name}" is listed twice.`);
     seen.add(name);
   });

@@ -4,13 +4,24 @@
 import { HarnessError } from '../../contracts';
 import { CORE_TOOL_NAMES } from '../../tools';
 
-export const MODULE_TOOL_NAMES = ['memory_get', 'memory_set', 'skill_load', 'skill_read', 'web_fetch', 'web_search'] as const;
+export const MODULE_TOOL_NAMES = [
+  'memory_get',
+  'memory_set',
+  'skill_load',
+  'skill_read',
+  'web_fetch',
+  'web_search',
+] as const;
 export const BUILTIN_TOOL_NAMES: readonly string[] = [...CORE_TOOL_NAMES, ...MODULE_TOOL_NAMES];
 
 /** Throws E_TOOL_SHADOWS_BUILTIN when an external tool takes a built-in name (compared case-insensitively). */
 export function checkExternalToolName(name: string, source = 'an external tool'): void {
   const lower = name.toLowerCase();
   if (BUILTIN_TOOL_NAMES.some((b) => b.toLowerCase() === lower)) {
-    throw new HarnessError('E_TOOL_SHADOWS_BUILTIN', `${source} is named "${name}", which is a built-in tool. Rename the external tool; it may not replace a built-in.`, { name });
+    throw new HarnessError(
+      'E_TOOL_SHADOWS_BUILTIN',
+      `${source} is named "${name}", which is a built-in tool. Rename the external tool; it may not replace a built-in.`,
+      { name },
+    );
   }
 }

@@ -28,7 +28,13 @@ export function projectInstructionsMessage(text: string, maxChars = AGENTS_MD_MA
   const chars = Array.from(body);
   const truncated = chars.length > maxChars;
   const shown = truncated ? `${chars.slice(0, maxChars).join('')}\n[AGENTS.md cut at ${maxChars} characters]` : body;
-  const meta: ProjectInstructionsMeta = { kind: 'project_instructions', source: 'AGENTS.md', workspace_content: true, untrusted: true, truncated };
+  const meta: ProjectInstructionsMeta = {
+    kind: 'project_instructions',
+    source: 'AGENTS.md',
+    workspace_content: true,
+    untrusted: true,
+    truncated,
+  };
   return {
     role: 'user',
     content:
@@ -43,7 +49,11 @@ export async function loadProjectInstructions(fs: WorkspaceFs): Promise<UserMess
   const stat = await fs.stat(AGENTS_MD_FILE);
   if (!stat || stat.directory) return null;
   if (stat.size > AGENTS_MD_MAX_BYTES) {
-    throw new HarnessError('E_AGENTS_MD_TOO_LARGE', `AGENTS.md is ${stat.size} bytes; at most ${AGENTS_MD_MAX_BYTES} are read. Shorten it.`, { size: stat.size });
+    throw new HarnessError(
+      'E_AGENTS_MD_TOO_LARGE',
+      `AGENTS.md is ${stat.size} bytes; at most ${AGENTS_MD_MAX_BYTES} are read. Shorten it.`,
+      { size: stat.size },
+    );
   }
   return projectInstructionsMessage(await fs.readText(AGENTS_MD_FILE, { maxBytes: AGENTS_MD_MAX_BYTES }));
 }

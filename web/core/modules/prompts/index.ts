@@ -1,4 +1,10 @@
-export { resolveSystemPrompt, validateSystemPrompt, SYSTEM_PROMPT_MAX_CHARS, SYSTEM_PROMPT_MIN_CHARS, type SystemPromptOptions } from './system-prompt';
+export {
+  resolveSystemPrompt,
+  validateSystemPrompt,
+  SYSTEM_PROMPT_MAX_CHARS,
+  SYSTEM_PROMPT_MIN_CHARS,
+  type SystemPromptOptions,
+} from './system-prompt';
 export {
   AGENTS_MD_FILE,
   AGENTS_MD_MAX_BYTES,

@@ -23,11 +23,20 @@ export async function readPromptsConfig(configDir: string): Promise<PromptsConfi
   const file = join(configDir, 'prompts.json');
   const v = await readJsonFile(file);
   if (v === undefined) return undefined;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new HarnessError('E_PROMPT_CONFIG_INVALID', `At ${file}: expected {"system": "prompts/system.txt", "compact": "prompts/compact.txt"}.`, { file });
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new HarnessError(
+      'E_PROMPT_CONFIG_INVALID',
+      `At ${file}: expected {"system": "prompts/system.txt", "compact": "prompts/compact.txt"}.`,
+      { file },
+    );
   const out: PromptsConfig = { file };
   for (const [k, path] of Object.entries(v)) {
-    if (k !== 'system' && k !== 'compact') throw new HarnessError('E_PROMPT_CONFIG_INVALID', `At ${file}.${k}: unknown key; allowed: system, compact.`, { file });
-    if (typeof path !== 'string' || path === '') throw new HarnessError('E_PROMPT_CONFIG_INVALID', `At ${file}.${k}: expected a file path.`, { file });
+    if (k !== 'system' && k !== 'compact')
+      throw new HarnessError('E_PROMPT_CONFIG_INVALID', `At ${file}.${k}: unknown key; allowed: system, compact.`, {
+        file,
+      });
+    if (typeof path !== 'string' || path === '')
+      throw new HarnessError('E_PROMPT_CONFIG_INVALID', `At ${file}.${k}: expected a file path.`, { file });
     out[k] = isAbsolute(path) ? path : resolve(dirname(file), path);
   }
   return out;
@@ -37,7 +46,17 @@ export async function readPromptsConfig(configDir: string): Promise<PromptsConfi
 export async function readPromptFile(path: string, key: 'system' | 'compact'): Promise<string> {
   const what = key === 'system' ? 'system prompt' : 'compaction prompt';
   const info = await stat(path).catch(() => null);
-  if (!info?.isFile()) throw new HarnessError('E_PROMPT_FILE_MISSING', `The ${what} file ${path} (prompts.json) does not exist. Create it or remove "${key}".`, { file: path });
-  if (info.size > PROMPT_FILE_MAX_BYTES) throw new HarnessError('E_PROMPT_TOO_LONG', `The ${what} file ${path} is ${info.size} bytes. Shorten it to at most 32000 characters.`, { file: path });
+  if (!info?.isFile())
+    throw new HarnessError(
+      'E_PROMPT_FILE_MISSING',
+      `The ${what} file ${path} (prompts.json) does not exist. Create it or remove "${key}".`,
+      { file: path },
+    );
+  if (info.size > PROMPT_FILE_MAX_BYTES)
+    throw new HarnessError(
+      'E_PROMPT_TOO_LONG',
+      `The ${what} file ${path} is ${info.size} bytes. Shorten it to at most 32000 characters.`,
+      { file: path },
+    );
   return readFile(path, 'utf8');
 }

@@ -12,10 +12,17 @@ export function validateSystemPrompt(text: unknown, source = 'the system prompt'
   if (typeof text !== 'string') throw new HarnessError('E_PROMPT_INVALID', `${source} must be text.`);
   const chars = Array.from(text).length;
   if (text.trim().length === 0 || chars < SYSTEM_PROMPT_MIN_CHARS) {
-    throw new HarnessError('E_PROMPT_EMPTY', `${source} is empty. Write a prompt, or remove the replacement to use the built-in one.`);
+    throw new HarnessError(
+      'E_PROMPT_EMPTY',
+      `${source} is empty. Write a prompt, or remove the replacement to use the built-in one.`,
+    );
   }
   if (chars > SYSTEM_PROMPT_MAX_CHARS) {
-    throw new HarnessError('E_PROMPT_TOO_LONG', `${source} has ${chars} characters; the limit is ${SYSTEM_PROMPT_MAX_CHARS}. Shorten it.`, { chars });
+    throw new HarnessError(
+      'E_PROMPT_TOO_LONG',
+      `${source} has ${chars} characters; the limit is ${SYSTEM_PROMPT_MAX_CHARS}. Shorten it.`,
+      { chars },
+    );
   }
   return text;
 }
@@ -29,6 +36,9 @@ export interface SystemPromptOptions {
 
 /** The system prompt for one session. Substitution is literal: the workspace name cannot inject `{{…}}` again. */
 export function resolveSystemPrompt(options: SystemPromptOptions): string {
-  const template = options.replacement === undefined ? DEFAULT_SYSTEM_PROMPT : validateSystemPrompt(options.replacement, 'The replacement system prompt');
+  const template =
+    options.replacement === undefined
+      ? DEFAULT_SYSTEM_PROMPT
+      : validateSystemPrompt(options.replacement, 'The replacement system prompt');
   return template.split('{{workspace}}').join(options.workspace);
 }

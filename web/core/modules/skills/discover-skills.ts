@@ -5,7 +5,13 @@
 import { HarnessError, toErrorData, type ErrorData } from '../../contracts';
 import type { WorkspaceFs } from '../../contracts';
 import { parseSkillFile } from './front-matter';
-import { SKILL_FILE, SKILL_MAX_FILE_BYTES, SKILLS_MAX_PER_ROOT, SKILLS_MAX_ROOT_ENTRIES, WORKSPACE_SKILL_ROOTS } from './skill-limits';
+import {
+  SKILL_FILE,
+  SKILL_MAX_FILE_BYTES,
+  SKILLS_MAX_PER_ROOT,
+  SKILLS_MAX_ROOT_ENTRIES,
+  WORKSPACE_SKILL_ROOTS,
+} from './skill-limits';
 
 export interface SkillRoot {
   /** Shown to the model as the skill's source prefix, e.g. ".agents/skills" or "config:/home/me/skills". */
@@ -43,10 +49,20 @@ export function workspaceSkillRoots(fs: WorkspaceFs): SkillRoot[] {
 
 const join = (a: string, b: string) => (a ? `${a}/${b}` : b);
 
-async function scanRoot(root: SkillRoot, found: Skill[], problems: ErrorData[], limits: Required<SkillLimits>): Promise<void> {
+async function scanRoot(
+  root: SkillRoot,
+  found: Skill[],
+  problems: ErrorData[],
+  limits: Required<SkillLimits>,
+): Promise<void> {
   const stat = await root.fs.stat(root.path).catch(() => null);
   if (!stat?.directory) {
-    if (!root.optional) problems.push({ code: 'E_SKILL_ROOT_MISSING', message: `The configured skills root ${root.source} is not a folder. Fix skills.json or create it.`, data: { source: root.source } });
+    if (!root.optional)
+      problems.push({
+        code: 'E_SKILL_ROOT_MISSING',
+        message: `The configured skills root ${root.source} is not a folder. Fix skills.json or create it.`,
+        data: { source: root.source },
+      });
     return;
   }
   let entries;
@@ -55,7 +71,11 @@ async function scanRoot(root: SkillRoot, found: Skill[], problems: ErrorData[], 
   } catch (error) {
     const data = toErrorData(error);
     if (data.code === 'E_FS_TOO_MANY_ENTRIES') {
-      problems.push({ code: 'E_SKILL_ROOT_TOO_MANY_ENTRIES', message: `${root.source} has more than ${limits.maxRootEntries} entries, so its skills were not loaded. Move unrelated files out of it.`, data: { source: root.source } });
+      problems.push({
+        code: 'E_SKILL_ROOT_TOO_MANY_ENTRIES',
+        message: `${root.source} has more than ${limits.maxRootEntries} entries, so its skills were not loaded. Move unrelated files out of it.`,
+        data: { source: root.source },
+      });
     } else {
       problems.push({ ...data, data: { ...data.data, source: root.source } });
     }
@@ -68,19 +88,29 @@ async function scanRoot(root: SkillRoot, found: Skill[], problems: ErrorData[], 
     if (file && !file.directory) candidates.push(entry.name);
   }
   if (candidates.length > limits.maxPerRoot) {
-    problems.push({ code: 'E_SKILL_TOO_MANY', message: `${root.source} has ${candidates.length} skills; at most ${limits.maxPerRoot} per root are allowed, so none of them were loaded. Split them over several roots.`, data: { source: root.source } });
+    problems.push({
+      code: 'E_SKILL_TOO_MANY',
+      message: `${root.source} has ${candidates.length} skills; at most ${limits.maxPerRoot} per root are allowed, so none of them were loaded. Split them over several roots.`,
+      data: { source: root.source },
+    });
     return;
   }
   for (const folder of candidates) {
     const dir = join(root.path, folder);
     const source = `${root.source}/${folder}`;
     try {
-      const text = await root.fs.readText(join(dir, SKILL_FILE), { maxBytes: SKILL_MAX_FILE_BYTES }).catch((error: unknown) => {
-        if (HarnessError.isInstance(error) && error.code === 'E_FS_TOO_LARGE') {
-          throw new HarnessError('E_SKILL_TOO_LARGE', `${source}/${SKILL_FILE} is larger than ${SKILL_MAX_FILE_BYTES} bytes. Move details into referenced files.`, { source });
-        }
-        throw error;
-      });
+      const text = await root.fs
+        .readText(join(dir, SKILL_FILE), { maxBytes: SKILL_MAX_FILE_BYTES })
+        .catch((error: unknown) => {
+          if (HarnessError.isInstance(error) && error.code === 'E_FS_TOO_LARGE') {
+            throw new HarnessError(
+              'E_SKILL_TOO_LARGE',
+              `${source}/${SKILL_FILE} is larger than ${SKILL_MAX_FILE_BYTES} bytes. Move details into referenced files.`,
+              { source },
+            );
+          }
+          throw error;
+        });
       const parsed = parseSkillFile(text, `${source}/${SKILL_FILE}`);
       found.push({ name: parsed.name, description: parsed.description, source, root, dir });
     } catch (error) {
@@ -91,7 +121,10 @@ async function scanRoot(root: SkillRoot, found: Skill[], problems: ErrorData[], 
 
 /** Scans every root; duplicate names (across all roots) are errors and every copy is left out. */
 export async function discoverSkills(roots: SkillRoot[], options: SkillLimits = {}): Promise<SkillCatalog> {
-  const limits = { maxPerRoot: options.maxPerRoot ?? SKILLS_MAX_PER_ROOT, maxRootEntries: options.maxRootEntries ?? SKILLS_MAX_ROOT_ENTRIES };
+  const limits = {
+    maxPerRoot: options.maxPerRoot ?? SKILLS_MAX_PER_ROOT,
+    maxRootEntries: options.maxRootEntries ?? SKILLS_MAX_ROOT_ENTRIES,
+  };
   const found: Skill[] = [];
   const problems: ErrorData[] = [];
   for (const root of roots) await scanRoot(root, found, problems, limits);
@@ -100,7 +133,12 @@ export async function discoverSkills(roots: SkillRoot[], options: SkillLimits = 
   const skills: Skill[] = [];
   for (const [name, list] of byName) {
     if (list.length === 1) skills.push(list[0]!);
-    else problems.push({ code: 'E_SKILL_DUPLICATE', message: `The skill name "${name}" is used by ${list.map((s) => s.source).join(' and ')}. Rename one; neither is loaded until then.`, data: { name } });
+    else
+      problems.push({
+        code: 'E_SKILL_DUPLICATE',
+        message: `The skill name "${name}" is used by ${list.map((s) => s.source).join(' and ')}. Rename one; neither is loaded until then.`,
+        data: { name },
+      });
   }
   skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { skills, problems };

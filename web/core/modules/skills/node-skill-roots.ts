@@ -23,5 +23,16 @@ export async function configuredSkillRoots(config: SkillsConfig, configFile: str
 /** A stand-in for a root that could not be opened: stat says nothing is there, so discovery reports it. */
 function missingFs(root: string): SkillRoot['fs'] {
   const gone = () => Promise.reject(new Error(`${root} is not available`));
-  return { access: 'read', rootName: root, stat: async () => null, readBytes: gone, readText: gone, writeBytes: gone, writeText: gone, list: gone, remove: gone, mkdir: gone };
+  return {
+    access: 'read',
+    rootName: root,
+    stat: async () => null,
+    readBytes: gone,
+    readText: gone,
+    writeBytes: gone,
+    writeText: gone,
+    list: gone,
+    remove: gone,
+    mkdir: gone,
+  };
 }

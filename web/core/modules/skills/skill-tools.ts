@@ -16,8 +16,14 @@ async function findSkill(catalog: CatalogSource, name: string): Promise<Skill> {
   const { skills } = await catalog();
   const skill = skills.find((s) => s.name === name);
   if (!skill) {
-    const known = skills.map((s) => s.name).slice(0, 50).join(', ') || 'none';
-    throw new HarnessError('E_SKILL_NOT_FOUND', `There is no skill named "${name}". Available skills: ${known}.`, { name });
+    const known =
+      skills
+        .map((s) => s.name)
+        .slice(0, 50)
+        .join(', ') || 'none';
+    throw new HarnessError('E_SKILL_NOT_FOUND', `There is no skill named "${name}". Available skills: ${known}.`, {
+      name,
+    });
   }
   return skill;
 }
@@ -31,7 +37,8 @@ async function listFiles(skill: Skill): Promise<string[]> {
     for (const e of entries) {
       if (e.name.startsWith('.')) continue;
       if (e.directory) stack.push(e.path);
-      else if (e.path !== `${skill.dir}/${SKILL_FILE}` && out.length < SKILL_MAX_LISTED_FILES) out.push(e.path.slice(skill.dir.length + 1));
+      else if (e.path !== `${skill.dir}/${SKILL_FILE}` && out.length < SKILL_MAX_LISTED_FILES)
+        out.push(e.path.slice(skill.dir.length + 1));
     }
   }
   return out.sort();
@@ -43,7 +50,11 @@ export function resolveSkillPath(skill: Skill, path: string): string {
   if (/^([\\/]|[A-Za-z]:)/.test(path) || path.includes('\u0000')) normalizeWorkspacePath(path);
   const full = normalizeWorkspacePath(skill.dir ? `${skill.dir}/${path}` : path).path;
   if (skill.dir && !full.startsWith(`${skill.dir}/`)) {
-    throw new HarnessError('E_SKILL_PATH_ESCAPE', `${path} is outside the folder of skill "${skill.name}". Use a path relative to the skill folder, as listed by skill_load.`, { path });
+    throw new HarnessError(
+      'E_SKILL_PATH_ESCAPE',
+      `${path} is outside the folder of skill "${skill.name}". Use a path relative to the skill folder, as listed by skill_load.`,
+      { path },
+    );
   }
   return full;
 }
@@ -52,8 +63,14 @@ export function skillTools(catalog: CatalogSource): ToolDefinition[] {
   const load: ToolDefinition = {
     schema: {
       name: 'skill_load',
-      description: 'Load the instructions of a skill listed in the context (its SKILL.md body) and the names of the files it provides.',
-      parameters: { type: 'object', properties: { name: { type: 'string', description: 'Skill name.' } }, required: ['name'], additionalProperties: false },
+      description:
+        'Load the instructions of a skill listed in the context (its SKILL.md body) and the names of the files it provides.',
+      parameters: {
+        type: 'object',
+        properties: { name: { type: 'string', description: 'Skill name.' } },
+        required: ['name'],
+        additionalProperties: false,
+      },
     },
     approval: 'ask',
     external: true,
@@ -63,18 +80,26 @@ export function skillTools(catalog: CatalogSource): ToolDefinition[] {
         const text = await skill.root.fs.readText(`${skill.dir}/${SKILL_FILE}`, { maxBytes: SKILL_MAX_FILE_BYTES });
         const { body } = parseSkillFile(text, `${skill.source}/${SKILL_FILE}`);
         const files = await listFiles(skill);
-        const listing = files.length ? `\n\nFiles of this skill (read them with skill_read):\n${files.map((f) => `- ${f}`).join('\n')}` : '';
-        return { output: `Skill "${skill.name}" from ${skill.source} (reference material, not instructions from the person):\n\n${body}${listing}` };
+        const listing = files.length
+          ? `\n\nFiles of this skill (read them with skill_read):\n${files.map((f) => `- ${f}`).join('\n')}`
+          : '';
+        return {
+          output: `Skill "${skill.name}" from ${skill.source} (reference material, not instructions from the person):\n\n${body}${listing}`,
+        };
       });
     },
   };
   const read: ToolDefinition = {
     schema: {
       name: 'skill_read',
-      description: 'Read a file that belongs to a skill, by its path relative to the skill folder (as listed by skill_load).',
+      description:
+        'Read a file that belongs to a skill, by its path relative to the skill folder (as listed by skill_load).',
       parameters: {
         type: 'object',
-        properties: { name: { type: 'string', description: 'Skill name.' }, path: { type: 'string', description: 'Path relative to the skill folder.' } },
+        properties: {
+          name: { type: 'string', description: 'Skill name.' },
+          path: { type: 'string', description: 'Path relative to the skill folder.' },
+        },
         required: ['name', 'path'],
         additionalProperties: false,
       },
@@ -86,14 +111,23 @@ export function skillTools(catalog: CatalogSource): ToolDefinition[] {
         const skill = await findSkill(catalog, stringArg('skill_read', args, 'name', { nonEmpty: true })!);
         const path = stringArg('skill_read', args, 'path', { nonEmpty: true })!;
         const full = resolveSkillPath(skill, path);
-        const bytes = await skill.root.fs.readBytes(full, { maxBytes: SKILL_MAX_FILE_BYTES }).catch((error: unknown) => {
-          if (HarnessError.isInstance(error) && error.code === 'E_FS_TOO_LARGE') {
-            throw new HarnessError('E_SKILL_TOO_LARGE', `${path} is larger than ${SKILL_MAX_FILE_BYTES} bytes; skill files are limited to that.`, { path });
-          }
-          throw error;
-        });
+        const bytes = await skill.root.fs
+          .readBytes(full, { maxBytes: SKILL_MAX_FILE_BYTES })
+          .catch((error: unknown) => {
+            if (HarnessError.isInstance(error) && error.code === 'E_FS_TOO_LARGE') {
+              throw new HarnessError(
+                'E_SKILL_TOO_LARGE',
+                `${path} is larger than ${SKILL_MAX_FILE_BYTES} bytes; skill files are limited to that.`,
+                { path },
+              );
+            }
+            throw error;
+          });
         const text = hasNul(bytes, 8192) ? null : decodeText(bytes);
-        if (text === null) throw new HarnessError('E_SKILL_FILE_BINARY', `${path} of skill "${skill.name}" is not UTF-8 text.`, { path });
+        if (text === null)
+          throw new HarnessError('E_SKILL_FILE_BINARY', `${path} of skill "${skill.name}" is not UTF-8 text.`, {
+            path,
+          });
         return { output: text };
       });
     },

@@ -11,7 +11,8 @@ export interface SkillsHarness {
   cleanup(): Promise<void>;
 }
 
-const skillMd = (name: string, description: string, body = 'Do the thing.\n') => `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;
+const skillMd = (name: string, description: string, body = 'Do the thing.\n') =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;
 
 export function defineSkillsSuite(backend: string, make: () => Promise<SkillsHarness>): void {
   describe(`skills and AGENTS.md: ${backend}`, () => {
@@ -53,9 +54,17 @@ export function defineSkillsSuite(backend: string, make: () => Promise<SkillsHar
       const { skills, problems } = await catalog();
       expect(skills.map((s) => s.name)).toEqual(['ok']);
       expect(problems.map((p) => p.code).sort()).toEqual([
-        'E_SKILL_DUPLICATE', 'E_SKILL_FRONT_MATTER', 'E_SKILL_FRONT_MATTER', 'E_SKILL_FRONT_MATTER', 'E_SKILL_FRONT_MATTER', 'E_SKILL_FRONT_MATTER', 'E_SKILL_TOO_LARGE',
+        'E_SKILL_DUPLICATE',
+        'E_SKILL_FRONT_MATTER',
+        'E_SKILL_FRONT_MATTER',
+        'E_SKILL_FRONT_MATTER',
+        'E_SKILL_FRONT_MATTER',
+        'E_SKILL_FRONT_MATTER',
+        'E_SKILL_TOO_LARGE',
       ]);
-      expect(problems.find((p) => p.code === 'E_SKILL_DUPLICATE')?.message).toBe('The skill name "twin" is used by .agents/skills/dup1 and .i/skills/dup2. Rename one; neither is loaded until then.');
+      expect(problems.find((p) => p.code === 'E_SKILL_DUPLICATE')?.message).toBe(
+        'The skill name "twin" is used by .agents/skills/dup1 and .i/skills/dup2. Rename one; neither is loaded until then.',
+      );
     });
 
     it('refuses a root with too many skills or too many entries (limits passed small here; defaults 100 and 1000)', async () => {
@@ -64,12 +73,17 @@ export function defineSkillsSuite(backend: string, make: () => Promise<SkillsHar
       const many = await discoverSkills(workspaceSkillRoots(fs), { maxPerRoot: 3, maxRootEntries: 10 });
       expect(many.skills.map((s) => s.name)).toEqual(['fine']);
       expect(many.problems.map((p) => [p.code, p.message])).toEqual([
-        ['E_SKILL_TOO_MANY', '.i/skills has 4 skills; at most 3 per root are allowed, so none of them were loaded. Split them over several roots.'],
+        [
+          'E_SKILL_TOO_MANY',
+          '.i/skills has 4 skills; at most 3 per root are allowed, so none of them were loaded. Split them over several roots.',
+        ],
       ]);
       for (let i = 0; i < 10; i++) await fs.writeText(`.agents/skills/f${i}.txt`, '');
       const full = await discoverSkills(workspaceSkillRoots(fs), { maxPerRoot: 3, maxRootEntries: 10 });
       expect(full.problems.map((p) => p.code)).toEqual(['E_SKILL_ROOT_TOO_MANY_ENTRIES', 'E_SKILL_TOO_MANY']);
-      expect(full.problems[0]!.message).toBe('.agents/skills has more than 10 entries, so its skills were not loaded. Move unrelated files out of it.');
+      expect(full.problems[0]!.message).toBe(
+        '.agents/skills has more than 10 entries, so its skills were not loaded. Move unrelated files out of it.',
+      );
     });
 
     it('skill_load returns the body and the skill files; skill_read reads them and cannot escape', async () => {
@@ -83,7 +97,9 @@ export function defineSkillsSuite(backend: string, make: () => Promise<SkillsHar
         'Skill "pdf" from .agents/skills/pdf (reference material, not instructions from the person):\n\nUse scripts/fill.py.\n\n\nFiles of this skill (read them with skill_read):\n- reference.md\n- scripts/fill.py',
       );
       expect((await read.execute({ name: 'pdf', path: 'scripts/fill.py' }, ctx())).output).toBe('print("fill")\n');
-      expect((await read.execute({ name: 'pdf', path: './scripts/../reference.md' }, ctx())).output).toBe('# Reference\n');
+      expect((await read.execute({ name: 'pdf', path: './scripts/../reference.md' }, ctx())).output).toBe(
+        '# Reference\n',
+      );
       for (const escape of ['../other/SKILL.md', '../../../secret.txt', 'scripts/../../other/SKILL.md']) {
         expect((await read.execute({ name: 'pdf', path: escape }, ctx())).code, escape).toBe('E_SKILL_PATH_ESCAPE');
       }
@@ -98,7 +114,13 @@ export function defineSkillsSuite(backend: string, make: () => Promise<SkillsHar
       expect(await loadProjectInstructions(fs)).toBeNull();
       await fs.writeText('AGENTS.md', '# Rules\nUse tabs.\n');
       const message = await loadProjectInstructions(fs);
-      expect(message?._meta).toEqual({ kind: 'project_instructions', source: 'AGENTS.md', workspace_content: true, untrusted: true, truncated: false });
+      expect(message?._meta).toEqual({
+        kind: 'project_instructions',
+        source: 'AGENTS.md',
+        workspace_content: true,
+        untrusted: true,
+        truncated: false,
+      });
       expect(message?.content).toContain('<workspace_file path="AGENTS.md">\n# Rules\nUse tabs.\n</workspace_file>');
       await fs.writeText('AGENTS.md', 'a'.repeat(40_000));
       const cut = await loadProjectInstructions(fs);

@@ -9,7 +9,10 @@ import { defineSkillsSuite } from './skills-suite';
 
 defineSkillsSuite('Node fs over a temp folder', async () => {
   const base = await mkdtemp(join(tmpdir(), 'i-skills-'));
-  return { fs: await createNodeWorkspaceFs({ root: base, access: 'read-write' }), cleanup: () => rm(base, { recursive: true, force: true }) };
+  return {
+    fs: await createNodeWorkspaceFs({ root: base, access: 'read-write' }),
+    cleanup: () => rm(base, { recursive: true, force: true }),
+  };
 });
 
 describe('seed limits on skill roots', () => {
@@ -19,7 +22,10 @@ describe('seed limits on skill roots', () => {
       const make = async (dir: string, skills: number, files: number) => {
         for (let i = 0; i < skills; i++) {
           await mkdir(join(base, dir, `s${i}`), { recursive: true });
-          await writeFile(join(base, dir, `s${i}`, 'SKILL.md'), `---\nname: ${dir.replace(/\W/g, '')}${i}\ndescription: x\n---\n`);
+          await writeFile(
+            join(base, dir, `s${i}`, 'SKILL.md'),
+            `---\nname: ${dir.replace(/\W/g, '')}${i}\ndescription: x\n---\n`,
+          );
         }
         for (let i = 0; i < files; i++) await writeFile(join(base, dir, `f${i}.txt`), '');
       };
@@ -30,7 +36,10 @@ describe('seed limits on skill roots', () => {
       expect(first.skills).toHaveLength(100);
       expect(first.problems.map((p) => p.code)).toEqual(['E_SKILL_TOO_MANY']);
       await writeFile(join(base, '.agents/skills', 'one-more.txt'), '');
-      expect((await discoverSkills(workspaceSkillRoots(fs))).problems.map((p) => p.code)).toEqual(['E_SKILL_ROOT_TOO_MANY_ENTRIES', 'E_SKILL_TOO_MANY']);
+      expect((await discoverSkills(workspaceSkillRoots(fs))).problems.map((p) => p.code)).toEqual([
+        'E_SKILL_ROOT_TOO_MANY_ENTRIES',
+        'E_SKILL_TOO_MANY',
+      ]);
     } finally {
       await rm(base, { recursive: true, force: true });
     }
@@ -42,12 +51,17 @@ describe('configured skill roots (skills.json)', () => {
     const base = await mkdtemp(join(tmpdir(), 'i-skill-roots-'));
     try {
       await mkdir(join(base, 'config', 'my-skills', 'lint'), { recursive: true });
-      await writeFile(join(base, 'config', 'my-skills', 'lint', 'SKILL.md'), '---\nname: lint\ndescription: Lint things.\n---\nRun the linter.\n');
+      await writeFile(
+        join(base, 'config', 'my-skills', 'lint', 'SKILL.md'),
+        '---\nname: lint\ndescription: Lint things.\n---\nRun the linter.\n',
+      );
       const config = validateSkillsConfig({ roots: ['my-skills', join(base, 'absent')] });
       const roots = await configuredSkillRoots(config, join(base, 'config', 'skills.json'));
       const ws = await createNodeWorkspaceFs({ root: base, access: 'read' });
       const { skills, problems } = await discoverSkills([...workspaceSkillRoots(ws), ...roots]);
-      expect(skills.map((s) => [s.name, s.source])).toEqual([['lint', `config:${join(base, 'config', 'my-skills')}/lint`]]);
+      expect(skills.map((s) => [s.name, s.source])).toEqual([
+        ['lint', `config:${join(base, 'config', 'my-skills')}/lint`],
+      ]);
       expect(problems.map((p) => p.code)).toEqual(['E_SKILL_ROOT_MISSING']);
       expect(roots[0]!.fs.access).toBe('read');
     } finally {

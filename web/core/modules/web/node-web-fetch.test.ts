@@ -16,7 +16,9 @@ function route(req: IncomingMessage, res: ServerResponse): void {
   hits.push(url);
   if (url === '/page') {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<html><head><title>Hello &amp; welcome</title><script>alert(1)</script></head><body><h1>Title</h1><p>Some <b>bold</b> text &mdash; <a href="/next">next</a></p><ul><li>one</li><li>two</li></ul></body></html>');
+    res.end(
+      '<html><head><title>Hello &amp; welcome</title><script>alert(1)</script></head><body><h1>Title</h1><p>Some <b>bold</b> text &mdash; <a href="/next">next</a></p><ul><li>one</li><li>two</li></ul></body></html>',
+    );
   } else if (url.startsWith('/redirect/')) {
     const n = Number(url.split('/')[2]);
     res.writeHead(302, { location: n > 0 ? `/redirect/${n - 1}` : '/page' });
@@ -59,7 +61,14 @@ describe('Node web_fetch backend', () => {
   it('refuses loopback and private targets unless private access is configured', async () => {
     const tool = webFetchTool(createNodeWebFetch());
     const before = hits.length;
-    for (const url of [`${base}/page`, 'http://localhost:1/x', 'http://[::1]:1/', 'http://10.0.0.1/', 'http://169.254.169.254/latest', 'http://[::ffff:127.0.0.1]/']) {
+    for (const url of [
+      `${base}/page`,
+      'http://localhost:1/x',
+      'http://[::1]:1/',
+      'http://10.0.0.1/',
+      'http://169.254.169.254/latest',
+      'http://[::ffff:127.0.0.1]/',
+    ]) {
       const result = await tool.execute({ url }, ctx);
       expect([result.code, url]).toEqual(['E_WEB_PRIVATE_ADDRESS', url]);
       expect(result.output).toContain('web.json "fetch": {"allow_private": true}');
@@ -71,7 +80,9 @@ describe('Node web_fetch backend', () => {
     const tool = webFetchTool(createNodeWebFetch({ allowPrivate: true }));
     const result = await tool.execute({ url: `${base}/page` }, ctx);
     expect(result.error).toBeUndefined();
-    expect(result.output).toBe(`URL: ${base}/page\nStatus: 200\n\nHello & welcome\n\nTitle\n\nSome bold text — next (/next)\n\n- one\n- two`);
+    expect(result.output).toBe(
+      `URL: ${base}/page\nStatus: 200\n\nHello & welcome\n\nTitle\n\nSome bold text — next (/next)\n\n- one\n- two`,
+    );
   });
 
   it('follows at most 5 requests, re-checking each redirect target', async () => {
@@ -81,20 +92,40 @@ describe('Node web_fetch backend', () => {
   });
 
   it('caps the body and the output, refuses non-text, and stops at the deadline', async () => {
-    const capped = await webFetchTool(createNodeWebFetch({ allowPrivate: true, maxBodyBytes: 1000 })).execute({ url: `${base}/big` }, ctx);
+    const capped = await webFetchTool(createNodeWebFetch({ allowPrivate: true, maxBodyBytes: 1000 })).execute(
+      { url: `${base}/big` },
+      ctx,
+    );
     expect(capped.output).toContain('[truncated: the page is larger than 1000 bytes]');
     const output = await webFetchTool(createNodeWebFetch({ allowPrivate: true })).execute({ url: `${base}/big` }, ctx);
     expect(output.output.length).toBe(50_000);
     expect(output.output.endsWith('[truncated at 50000 characters]')).toBe(true);
-    expect((await webFetchTool(createNodeWebFetch({ allowPrivate: true })).execute({ url: `${base}/image` }, ctx)).code).toBe('E_WEB_UNSUPPORTED_TYPE');
-    expect((await webFetchTool(createNodeWebFetch({ allowPrivate: true, timeoutMs: 300 })).execute({ url: `${base}/slow` }, ctx)).code).toBe('E_WEB_TIMEOUT');
-    const missing = await webFetchTool(createNodeWebFetch({ allowPrivate: true })).execute({ url: `${base}/missing` }, ctx);
-    expect([missing.code, missing.output]).toEqual(['E_WEB_HTTP_STATUS', `URL: ${base}/missing\nStatus: 404\n\nnot here`]);
+    expect(
+      (await webFetchTool(createNodeWebFetch({ allowPrivate: true })).execute({ url: `${base}/image` }, ctx)).code,
+    ).toBe('E_WEB_UNSUPPORTED_TYPE');
+    expect(
+      (
+        await webFetchTool(createNodeWebFetch({ allowPrivate: true, timeoutMs: 300 })).execute(
+          { url: `${base}/slow` },
+          ctx,
+        )
+      ).code,
+    ).toBe('E_WEB_TIMEOUT');
+    const missing = await webFetchTool(createNodeWebFetch({ allowPrivate: true })).execute(
+      { url: `${base}/missing` },
+      ctx,
+    );
+    expect([missing.code, missing.output]).toEqual([
+      'E_WEB_HTTP_STATUS',
+      `URL: ${base}/missing\nStatus: 404\n\nnot here`,
+    ]);
   });
 
   it('reports a fetch stopped by the turn as aborted, not as a timeout', async () => {
     const controller = new AbortController();
-    const pending = webFetchTool(createNodeWebFetch({ allowPrivate: true })).execute({ url: `${base}/slow` }, { signal: controller.signal } as ToolContext);
+    const pending = webFetchTool(createNodeWebFetch({ allowPrivate: true })).execute({ url: `${base}/slow` }, {
+      signal: controller.signal,
+    } as ToolContext);
     setTimeout(() => controller.abort(), 100);
     expect((await pending).code).toBe('E_ABORTED');
   });
@@ -104,14 +135,28 @@ describe('Node web_fetch backend', () => {
     for (const url of ['file:///etc/passwd', 'ftp://example.com/', `http://user:pw@127.0.0.1/`, 'not a url']) {
       expect((await tool.execute({ url }, ctx)).code, url).toBe('E_WEB_URL_INVALID');
     }
-    await expect(tool.prepare!({ url: 'https://example.com/a' }, ctx)).resolves.toEqual({ summary: 'Fetch https://example.com/a (via node)' });
+    await expect(tool.prepare!({ url: 'https://example.com/a' }, ctx)).resolves.toEqual({
+      summary: 'Fetch https://example.com/a (via node)',
+    });
   });
 
-  it('keeps the code and data of net\'s errors: HarnessError.isInstance and toErrorData recognise a NetError', async () => {
-    const invalid = await fetchPage('file:///etc/passwd', { allowPrivate: false }).then(() => undefined, (e: unknown) => e);
+  it("keeps the code and data of net's errors: HarnessError.isInstance and toErrorData recognise a NetError", async () => {
+    const invalid = await fetchPage('file:///etc/passwd', { allowPrivate: false }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect([HarnessError.isInstance(invalid), (invalid as Error).name]).toEqual([true, 'NetError']);
-    expect(toErrorData(invalid)).toEqual({ code: 'E_WEB_URL_INVALID', message: 'web_fetch only fetches http and https URLs, not file:.' });
-    const refused = await fetchPage(`${base}/page`, { allowPrivate: false }).then(() => undefined, (e: unknown) => e);
-    expect(toErrorData(refused)).toMatchObject({ code: 'E_WEB_PRIVATE_ADDRESS', data: { host: '127.0.0.1', address: '127.0.0.1' } });
+    expect(toErrorData(invalid)).toEqual({
+      code: 'E_WEB_URL_INVALID',
+      message: 'web_fetch only fetches http and https URLs, not file:.',
+    });
+    const refused = await fetchPage(`${base}/page`, { allowPrivate: false }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(toErrorData(refused)).toMatchObject({
+      code: 'E_WEB_PRIVATE_ADDRESS',
+      data: { host: '127.0.0.1', address: '127.0.0.1' },
+    });
   });
 });

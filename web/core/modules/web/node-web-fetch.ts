@@ -27,9 +27,17 @@ export function createNodeWebFetch(options: NodeWebFetchOptions = {}): WebFetchB
   return {
     name: 'node',
     async fetch(href: string, signal: AbortSignal): Promise<ToolResult> {
-      const page = await fetchPage(href, { allowPrivate: false, ...options, userAgent: 'i web_fetch', privateHint: PRIVATE_HINT, signal });
+      const page = await fetchPage(href, {
+        allowPrivate: false,
+        ...options,
+        userAgent: 'i web_fetch',
+        privateHint: PRIVATE_HINT,
+        signal,
+      });
       // The page text goes back either way; a 4xx/5xx is flagged so the model does not take an error page as content.
-      return page.status >= 400 ? { output: page.output, error: true, code: 'E_WEB_HTTP_STATUS' } : { output: page.output };
+      return page.status >= 400
+        ? { output: page.output, error: true, code: 'E_WEB_HTTP_STATUS' }
+        : { output: page.output };
     },
   };
 }

@@ -38,7 +38,8 @@ const fail = (at: string, why: string) => new HarnessError('E_WEB_CONFIG_INVALID
 
 function obj(value: unknown, at: string, keys: readonly string[]): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail(at, 'expected an object.');
-  for (const k of Object.keys(value)) if (!keys.includes(k)) throw fail(`${at}.${k}`, `unknown key; allowed: ${keys.join(', ')}.`);
+  for (const k of Object.keys(value))
+    if (!keys.includes(k)) throw fail(`${at}.${k}`, `unknown key; allowed: ${keys.join(', ')}.`);
   return value as Record<string, unknown>;
 }
 
@@ -58,9 +59,11 @@ function checkServiceUrl(raw: string, at: string): string {
   } catch {
     throw fail(at, 'expected an absolute URL.');
   }
-  if (url.username || url.password) throw fail(at, 'credentials do not belong in the URL; use "auth" with a secret name.');
+  if (url.username || url.password)
+    throw fail(at, 'credentials do not belong in the URL; use "auth" with a secret name.');
   // Plain http would send the credential in clear: allowed only to this machine (e.g. a local SearXNG).
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) throw fail(at, 'expected an https URL (http only for localhost).');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname)))
+    throw fail(at, 'expected an https URL (http only for localhost).');
   return url.href;
 }
 
@@ -72,14 +75,17 @@ export function validateWebSearchConfig(value: unknown, at: string): WebSearchCo
   const params: Record<string, string | number | boolean> = {};
   const rawParams = obj(v.params ?? {}, `${at}.params`, Object.keys((v.params as object | undefined) ?? {}));
   for (const [k, p] of Object.entries(rawParams)) {
-    if (typeof p !== 'string' && typeof p !== 'number' && typeof p !== 'boolean') throw fail(`${at}.params.${k}`, 'expected a string, number or boolean.');
+    if (typeof p !== 'string' && typeof p !== 'number' && typeof p !== 'boolean')
+      throw fail(`${at}.params.${k}`, 'expected a string, number or boolean.');
     params[k] = p;
   }
-  if (!Object.values(params).some((p) => typeof p === 'string' && p.includes('{query}'))) throw fail(`${at}.params`, 'one parameter must contain "{query}".');
+  if (!Object.values(params).some((p) => typeof p === 'string' && p.includes('{query}')))
+    throw fail(`${at}.params`, 'one parameter must contain "{query}".');
   const headers: Record<string, string> = {};
   const rawHeaders = obj(v.headers ?? {}, `${at}.headers`, Object.keys((v.headers as object | undefined) ?? {}));
   for (const [k, h] of Object.entries(rawHeaders)) {
-    if (!HEADER_NAME.test(k) || FORBIDDEN_HEADERS.has(k.toLowerCase())) throw fail(`${at}.headers.${k}`, 'not an allowed header name.');
+    if (!HEADER_NAME.test(k) || FORBIDDEN_HEADERS.has(k.toLowerCase()))
+      throw fail(`${at}.headers.${k}`, 'not an allowed header name.');
     headers[k] = str(h, `${at}.headers.${k}`, { empty: true });
   }
   let auth: WebSearchConfig['auth'];
@@ -87,14 +93,30 @@ export function validateWebSearchConfig(value: unknown, at: string): WebSearchCo
     const a = obj(v.auth, `${at}.auth`, ['header', 'prefix', 'secret']);
     const header = str(a.header, `${at}.auth.header`);
     if (!HEADER_NAME.test(header)) throw fail(`${at}.auth.header`, 'not a valid header name.');
-    auth = { header, prefix: a.prefix === undefined ? '' : str(a.prefix, `${at}.auth.prefix`, { empty: true }), secret: str(a.secret, `${at}.auth.secret`) };
+    auth = {
+      header,
+      prefix: a.prefix === undefined ? '' : str(a.prefix, `${at}.auth.prefix`, { empty: true }),
+      secret: str(a.secret, `${at}.auth.secret`),
+    };
   }
   const r = obj(v.results, `${at}.results`, ['items', 'title', 'url', 'snippet']);
-  const results: WebSearchConfig['results'] = { items: str(r.items, `${at}.results.items`, { empty: true }), title: str(r.title, `${at}.results.title`), url: str(r.url, `${at}.results.url`) };
+  const results: WebSearchConfig['results'] = {
+    items: str(r.items, `${at}.results.items`, { empty: true }),
+    title: str(r.title, `${at}.results.title`),
+    url: str(r.url, `${at}.results.url`),
+  };
   if (r.snippet !== undefined) results.snippet = str(r.snippet, `${at}.results.snippet`);
   const max = v.max_results ?? 5;
-  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > WEB_SEARCH_MAX_RESULTS) throw fail(`${at}.max_results`, `expected a whole number from 1 to ${WEB_SEARCH_MAX_RESULTS}.`);
-  const out: WebSearchConfig = { url: checkServiceUrl(str(v.url, `${at}.url`), `${at}.url`), method, params, headers, results, max_results: max };
+  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > WEB_SEARCH_MAX_RESULTS)
+    throw fail(`${at}.max_results`, `expected a whole number from 1 to ${WEB_SEARCH_MAX_RESULTS}.`);
+  const out: WebSearchConfig = {
+    url: checkServiceUrl(str(v.url, `${at}.url`), `${at}.url`),
+    method,
+    params,
+    headers,
+    results,
+    max_results: max,
+  };
   if (auth) out.auth = auth;
   return out;
 }
@@ -102,7 +124,8 @@ export function validateWebSearchConfig(value: unknown, at: string): WebSearchCo
 export function validateWebConfig(value: unknown, at = 'web.json'): WebConfig {
   const v = obj(value, at, ['search', 'fetch']);
   const f = obj(v.fetch ?? {}, `${at}.fetch`, ['allow_private']);
-  if (f.allow_private !== undefined && typeof f.allow_private !== 'boolean') throw fail(`${at}.fetch.allow_private`, 'expected true or false.');
+  if (f.allow_private !== undefined && typeof f.allow_private !== 'boolean')
+    throw fail(`${at}.fetch.allow_private`, 'expected true or false.');
   const out: WebConfig = { fetch: { allow_private: f.allow_private === true } };
   if (v.search !== undefined) out.search = validateWebSearchConfig(v.search, `${at}.search`);
   return out;

@@ -6,7 +6,13 @@
 import { HarnessError } from '../../contracts';
 import { guard, intArg, stringArg } from '../../tools';
 import type { ToolDefinition, ToolResult } from '../../contracts';
-import { WEB_SEARCH_QUERY_MAX_CHARS, WEB_SEARCH_SNIPPET_MAX_CHARS, WEB_MAX_BODY_BYTES, WEB_MAX_OUTPUT_CHARS, WEB_TIMEOUT_MS } from './limits';
+import {
+  WEB_SEARCH_QUERY_MAX_CHARS,
+  WEB_SEARCH_SNIPPET_MAX_CHARS,
+  WEB_MAX_BODY_BYTES,
+  WEB_MAX_OUTPUT_CHARS,
+  WEB_TIMEOUT_MS,
+} from './limits';
 import type { WebSearchConfig } from './web-config';
 
 /** Looks a secret up by its reference name (credentials store in the browser, env or a file in Node). */
@@ -48,7 +54,10 @@ async function readCapped(res: Response, max: number): Promise<string> {
     size += value.byteLength;
     if (size > max) {
       await reader.cancel();
-      throw new HarnessError('E_WEB_SEARCH_TOO_LARGE', `The search service answered with more than ${max} bytes. Lower max_results in web.json.`);
+      throw new HarnessError(
+        'E_WEB_SEARCH_TOO_LARGE',
+        `The search service answered with more than ${max} bytes. Lower max_results in web.json.`,
+      );
     }
     parts.push(value);
   }
@@ -76,7 +85,12 @@ export function webSearchTool(deps: WebSearchDeps): ToolDefinition {
         type: 'object',
         properties: {
           query: { type: 'string', description: `Search terms (at most ${WEB_SEARCH_QUERY_MAX_CHARS} characters).` },
-          limit: { type: 'integer', minimum: 1, maximum: config.max_results, description: `Number of results, default ${config.max_results}.` },
+          limit: {
+            type: 'integer',
+            minimum: 1,
+            maximum: config.max_results,
+            description: `Number of results, default ${config.max_results}.`,
+          },
         },
         required: ['query'],
         additionalProperties: false,
@@ -92,12 +106,20 @@ export function webSearchTool(deps: WebSearchDeps): ToolDefinition {
       let secret: string | undefined;
       const result = await guard(async () => {
         const query = stringArg('web_search', args, 'query', { nonEmpty: true })!;
-        if (query.length > WEB_SEARCH_QUERY_MAX_CHARS) throw new HarnessError('E_TOOL_ARGUMENTS', `web_search: the query is longer than ${WEB_SEARCH_QUERY_MAX_CHARS} characters.`);
+        if (query.length > WEB_SEARCH_QUERY_MAX_CHARS)
+          throw new HarnessError(
+            'E_TOOL_ARGUMENTS',
+            `web_search: the query is longer than ${WEB_SEARCH_QUERY_MAX_CHARS} characters.`,
+          );
         const limit = intArg('web_search', args, 'limit', 1, config.max_results) ?? config.max_results;
         const headers: Record<string, string> = { accept: 'application/json', ...config.headers };
         if (config.auth) {
           secret = await deps.getSecret(config.auth.secret);
-          if (!secret) throw new HarnessError('E_WEB_SECRET_MISSING', `The search credential "${config.auth.secret}" is not set. Add it to the credentials store (or the environment in headless i).`);
+          if (!secret)
+            throw new HarnessError(
+              'E_WEB_SECRET_MISSING',
+              `The search credential "${config.auth.secret}" is not set. Add it to the credentials store (or the environment in headless i).`,
+            );
           headers[config.auth.header] = `${config.auth.prefix}${secret}`;
         }
         const url = new URL(config.url);
@@ -115,7 +137,13 @@ export function webSearchTool(deps: WebSearchDeps): ToolDefinition {
         let raw: string;
         let status: number;
         try {
-          const init: RequestInit = { method: config.method, headers, redirect: 'error', signal: controller.signal, credentials: 'omit' };
+          const init: RequestInit = {
+            method: config.method,
+            headers,
+            redirect: 'error',
+            signal: controller.signal,
+            credentials: 'omit',
+          };
           if (body !== undefined) init.body = body;
           const res = await doFetch(url, init);
           status = res.status;
@@ -123,36 +151,62 @@ export function webSearchTool(deps: WebSearchDeps): ToolDefinition {
         } catch (error) {
           if (HarnessError.isInstance(error)) throw error;
           if (ctx.signal.aborted) throw new HarnessError('E_ABORTED', 'The search was stopped.');
-          if (controller.signal.aborted) throw new HarnessError('E_WEB_TIMEOUT', `The search service did not answer within ${timeoutMs} ms. Try again later.`);
-          throw new HarnessError('E_WEB_SEARCH_FAILED', `The search request to ${url.host} failed (${(error as Error).message}). Check web.json and the network.`);
+          if (controller.signal.aborted)
+            throw new HarnessError(
+              'E_WEB_TIMEOUT',
+              `The search service did not answer within ${timeoutMs} ms. Try again later.`,
+            );
+          throw new HarnessError(
+            'E_WEB_SEARCH_FAILED',
+            `The search request to ${url.host} failed (${(error as Error).message}). Check web.json and the network.`,
+          );
         } finally {
           clearTimeout(timer);
           ctx.signal.removeEventListener('abort', onAbort);
         }
-        if (status < 200 || status >= 300) throw new HarnessError('E_WEB_SEARCH_STATUS', `The search service answered HTTP ${status}. Check the credential and web.json.`, { status });
+        if (status < 200 || status >= 300)
+          throw new HarnessError(
+            'E_WEB_SEARCH_STATUS',
+            `The search service answered HTTP ${status}. Check the credential and web.json.`,
+            { status },
+          );
         let json: unknown;
         try {
           json = JSON.parse(raw);
         } catch {
-          throw new HarnessError('E_WEB_SEARCH_RESPONSE', 'The search service did not answer with JSON. Check the URL in web.json.');
+          throw new HarnessError(
+            'E_WEB_SEARCH_RESPONSE',
+            'The search service did not answer with JSON. Check the URL in web.json.',
+          );
         }
         const items = pick(json, config.results.items);
-        if (!Array.isArray(items)) throw new HarnessError('E_WEB_SEARCH_RESPONSE', `The search answer has no list at "${config.results.items}". Fix results.items in web.json.`);
+        if (!Array.isArray(items))
+          throw new HarnessError(
+            'E_WEB_SEARCH_RESPONSE',
+            `The search answer has no list at "${config.results.items}". Fix results.items in web.json.`,
+          );
         const lines: string[] = [];
         for (const item of items.slice(0, limit)) {
           const title = text(pick(item, config.results.title)).replace(/\s+/g, ' ').trim();
           const link = text(pick(item, config.results.url)).trim();
           if (!link) continue;
-          let snippet = config.results.snippet ? text(pick(item, config.results.snippet)).replace(/\s+/g, ' ').trim() : '';
-          if (snippet.length > WEB_SEARCH_SNIPPET_MAX_CHARS) snippet = `${snippet.slice(0, WEB_SEARCH_SNIPPET_MAX_CHARS)}…`;
+          let snippet = config.results.snippet
+            ? text(pick(item, config.results.snippet)).replace(/\s+/g, ' ').trim()
+            : '';
+          if (snippet.length > WEB_SEARCH_SNIPPET_MAX_CHARS)
+            snippet = `${snippet.slice(0, WEB_SEARCH_SNIPPET_MAX_CHARS)}…`;
           lines.push(`${lines.length + 1}. ${title || '(no title)'}\n   ${link}${snippet ? `\n   ${snippet}` : ''}`);
         }
-        let output = lines.length ? `Search results for ${JSON.stringify(query)} (untrusted data):\n${lines.join('\n')}` : `No results for ${JSON.stringify(query)}.`;
-        if (output.length > WEB_MAX_OUTPUT_CHARS) output = `${output.slice(0, WEB_MAX_OUTPUT_CHARS - 40)}\n[truncated at ${WEB_MAX_OUTPUT_CHARS} characters]`;
+        let output = lines.length
+          ? `Search results for ${JSON.stringify(query)} (untrusted data):\n${lines.join('\n')}`
+          : `No results for ${JSON.stringify(query)}.`;
+        if (output.length > WEB_MAX_OUTPUT_CHARS)
+          output = `${output.slice(0, WEB_MAX_OUTPUT_CHARS - 40)}\n[truncated at ${WEB_MAX_OUTPUT_CHARS} characters]`;
         return { output };
       });
       // Whatever the service echoed (or an error quoted), the credential never reaches the model.
-      if (secret && secret.length >= 4 && result.output.includes(secret)) result.output = result.output.split(secret).join('[secret]');
+      if (secret && secret.length >= 4 && result.output.includes(secret))
+        result.output = result.output.split(secret).join('[secret]');
       return result;
     },
   };

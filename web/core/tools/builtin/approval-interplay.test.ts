@@ -28,7 +28,16 @@ describe('built-in tools through the approval gate', () => {
   it('registers every built-in tool with a schema the registry accepts', () => {
     const registry = new ToolRegistry();
     for (const t of tools()) registry.register(t);
-    expect(registry.names()).toEqual(['read', 'write', 'edit', 'glob', 'search', 'view_image', 'memory_get', 'memory_set']);
+    expect(registry.names()).toEqual([
+      'read',
+      'write',
+      'edit',
+      'glob',
+      'search',
+      'view_image',
+      'memory_get',
+      'memory_set',
+    ]);
     expect(registry.checkArguments('edit', { path: 'a', old_string: 'x', new_string: 'y', extra: 1 })).not.toEqual([]);
     expect(registry.checkArguments('read', { path: 'a', offset: 2 })).toEqual([]);
   });
@@ -37,22 +46,36 @@ describe('built-in tools through the approval gate', () => {
     const asked: ApprovalRequest[] = [];
     const run = await runScripted(
       [
-        { tool_calls: [call('r1', 'read', { path: 'src/a.ts' }), call('e1', 'edit', { path: 'src/a.ts', old_string: '= 1', new_string: '= 2' })] },
+        {
+          tool_calls: [
+            call('r1', 'read', { path: 'src/a.ts' }),
+            call('e1', 'edit', { path: 'src/a.ts', old_string: '= 1', new_string: '= 2' }),
+          ],
+        },
         { content: 'done' },
       ],
       { tools: tools(), fs: fs as never, askPerson: async (r) => (asked.push(r), 'allow') },
     );
     expect(asked.map((r) => [r.name, r.prepared?.summary, r.prepared?.detail])).toEqual([
-      ['edit', 'Edit src/a.ts (1 replacement)', '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,1 +1,1 @@\n-export const a = 1;\n+export const a = 2;\n'],
+      [
+        'edit',
+        'Edit src/a.ts (1 replacement)',
+        '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,1 +1,1 @@\n-export const a = 1;\n+export const a = 2;\n',
+      ],
     ]);
     expect(await fs.readText('src/a.ts')).toBe('export const a = 2;\n');
     const toolMessages = run.model.calls[1]!.input.history.filter((m) => m.role === 'tool');
-    expect(toolMessages.map((m) => m.content)).toEqual(['     1\texport const a = 1;', 'Edited src/a.ts: 1 replacement.'].map(markedToolContent));
+    expect(toolMessages.map((m) => m.content)).toEqual(
+      ['     1\texport const a = 1;', 'Edited src/a.ts: 1 replacement.'].map(markedToolContent),
+    );
   });
 
   it('does not apply an edit when the file changed while the person was deciding', async () => {
     const run = await runScripted(
-      [{ tool_calls: [call('e1', 'edit', { path: 'src/a.ts', old_string: '= 1', new_string: '= 2' })] }, { content: 'done' }],
+      [
+        { tool_calls: [call('e1', 'edit', { path: 'src/a.ts', old_string: '= 1', new_string: '= 2' })] },
+        { content: 'done' },
+      ],
       {
         tools: tools(),
         fs: fs as never,

@@ -42,15 +42,26 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
     };
 
     it('offers only read and view_image without asking; every other file tool asks (seed 000 §5)', () => {
-      const decisions = Object.fromEntries(coreFileTools().map((t) => [t.schema.name, defaultDecision(t, DEFAULT_APPROVAL)]));
-      expect(decisions).toEqual({ read: 'allow', view_image: 'allow', write: 'ask', edit: 'ask', glob: 'ask', search: 'ask' });
+      const decisions = Object.fromEntries(
+        coreFileTools().map((t) => [t.schema.name, defaultDecision(t, DEFAULT_APPROVAL)]),
+      );
+      expect(decisions).toEqual({
+        read: 'allow',
+        view_image: 'allow',
+        write: 'ask',
+        edit: 'ask',
+        glob: 'ask',
+        search: 'ask',
+      });
       expect(coreFileTools().every((t) => t.external === false)).toBe(true);
     });
 
     describe('read', () => {
       it('returns numbered lines and continues from an offset', async () => {
         await fs.writeText('src/a.txt', 'one\ntwo\r\nthree\nfour\n');
-        expect((await run(readTool(), { path: 'src/a.txt' })).output).toBe('     1\tone\n     2\ttwo\n     3\tthree\n     4\tfour');
+        expect((await run(readTool(), { path: 'src/a.txt' })).output).toBe(
+          '     1\tone\n     2\ttwo\n     3\tthree\n     4\tfour',
+        );
         const part = await run(readTool(), { path: 'src/a.txt', offset: 2, limit: 2 });
         expect(part.output).toBe('     2\ttwo\n     3\tthree\n[showing lines 2-3 of 4; continue with offset 4]');
       });
@@ -133,17 +144,23 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
         expect(await fs.readText('p.txt')).toBe('person\n');
         const again = await writeTool().prepare!({ path: 'p.txt', content: 'model\n' }, ctx);
         await fs.writeText('p.txt', 'raced\n');
-        expect((await writeTool().execute({ path: 'p.txt', content: 'model\n' }, mine, again)).code).toBe('E_EDIT_CONFLICT');
+        expect((await writeTool().execute({ path: 'p.txt', content: 'model\n' }, mine, again)).code).toBe(
+          'E_EDIT_CONFLICT',
+        );
         expect(await fs.readText('p.txt')).toBe('raced\n');
         const readOnly = await harness.open('read');
-        expect((await writeTool().execute({ path: 'q.txt', content: 'x' }, { ...mine, fs: readOnly })).code).toBe('E_FS_READ_ONLY');
+        expect((await writeTool().execute({ path: 'q.txt', content: 'x' }, { ...mine, fs: readOnly })).code).toBe(
+          'E_FS_READ_ONLY',
+        );
       });
 
       it('cannot write in a read-only workspace or over a folder', async () => {
         await fs.mkdir('folder');
         expect((await approved(writeTool(), { path: 'folder', content: 'x' })).code).toBe('E_WRITE_IS_DIRECTORY');
         const readOnly = await harness.open('read');
-        expect((await approved(writeTool(), { path: 'x.txt', content: 'x' }, { ...ctx, fs: readOnly })).code).toBe('E_FS_READ_ONLY');
+        expect((await approved(writeTool(), { path: 'x.txt', content: 'x' }, { ...ctx, fs: readOnly })).code).toBe(
+          'E_FS_READ_ONLY',
+        );
       });
     });
 
@@ -153,7 +170,9 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
         const args = { path: 'm.ts', old_string: 'const b = 2;', new_string: 'const b = 3; // $& stays literal' };
         const prepared = await editTool().prepare!(args, ctx);
         expect(prepared.summary).toBe('Edit m.ts (1 replacement)');
-        expect(prepared.detail).toBe('--- a/m.ts\n+++ b/m.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3; // $& stays literal\n');
+        expect(prepared.detail).toBe(
+          '--- a/m.ts\n+++ b/m.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3; // $& stays literal\n',
+        );
         expect((await editTool().execute(args, ctx, prepared)).output).toBe('Edited m.ts: 1 replacement.');
         expect(await fs.readText('m.ts')).toBe('const a = 1;\nconst b = 3; // $& stays literal\n');
       });
@@ -161,14 +180,24 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
       it('refuses no match and several matches with what to do, and replaces all when asked', async () => {
         await fs.writeText('m.txt', 'x y x\n');
         const none = await approved(editTool(), { path: 'm.txt', old_string: 'z', new_string: 'w' });
-        expect([none.code, none.output]).toEqual(['E_EDIT_NOT_FOUND', expect.stringContaining('must match the file exactly') as unknown]);
+        expect([none.code, none.output]).toEqual([
+          'E_EDIT_NOT_FOUND',
+          expect.stringContaining('must match the file exactly') as unknown,
+        ]);
         const many = await run(editTool(), { path: 'm.txt', old_string: 'x', new_string: 'w' });
-        expect([many.code, many.output]).toEqual(['E_EDIT_AMBIGUOUS', expect.stringContaining('occurs 2 times in m.txt') as unknown]);
+        expect([many.code, many.output]).toEqual([
+          'E_EDIT_AMBIGUOUS',
+          expect.stringContaining('occurs 2 times in m.txt') as unknown,
+        ]);
         const all = await approved(editTool(), { path: 'm.txt', old_string: 'x', new_string: 'w', replace_all: true });
         expect(all.output).toBe('Edited m.txt: 2 replacements.');
         expect(await fs.readText('m.txt')).toBe('w y w\n');
-        expect((await run(editTool(), { path: 'm.txt', old_string: 'w', new_string: 'w' })).code).toBe('E_TOOL_ARGUMENTS');
-        expect((await run(editTool(), { path: 'missing.txt', old_string: 'a', new_string: 'b' })).code).toBe('E_FS_NOT_FOUND');
+        expect((await run(editTool(), { path: 'm.txt', old_string: 'w', new_string: 'w' })).code).toBe(
+          'E_TOOL_ARGUMENTS',
+        );
+        expect((await run(editTool(), { path: 'missing.txt', old_string: 'a', new_string: 'b' })).code).toBe(
+          'E_FS_NOT_FOUND',
+        );
       });
 
       it('refuses with E_EDIT_CONFLICT when the file changed between prepare and execute', async () => {
@@ -182,7 +211,9 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
         // Removing the matched text meanwhile is reported as the conflict it is, not as "not found".
         const again = await editTool().prepare!({ path: 'c.txt', old_string: 'delta', new_string: 'x' }, ctx);
         await fs.writeText('c.txt', 'alpha\n');
-        expect((await editTool().execute({ path: 'c.txt', old_string: 'delta', new_string: 'x' }, ctx, again)).code).toBe('E_EDIT_CONFLICT');
+        expect(
+          (await editTool().execute({ path: 'c.txt', old_string: 'delta', new_string: 'x' }, ctx, again)).code,
+        ).toBe('E_EDIT_CONFLICT');
       });
 
       it('writes the whole file the person approved instead of its replacement, after the same conflict check', async () => {
@@ -196,7 +227,9 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
         expect(await fs.readText('e.txt')).toBe('alpha\ndelta\n');
         const again = await editTool().prepare!({ path: 'e.txt', old_string: 'delta', new_string: 'x' }, ctx);
         await fs.writeText('e.txt', 'alpha\ndelta\nmore\n');
-        expect((await editTool().execute({ path: 'e.txt', old_string: 'delta', new_string: 'x' }, mine, again)).code).toBe('E_EDIT_CONFLICT');
+        expect(
+          (await editTool().execute({ path: 'e.txt', old_string: 'delta', new_string: 'x' }, mine, again)).code,
+        ).toBe('E_EDIT_CONFLICT');
         expect(await fs.readText('e.txt')).toBe('alpha\ndelta\nmore\n');
       });
 
@@ -209,7 +242,16 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
 
     describe('glob', () => {
       beforeEach(async () => {
-        for (const p of ['src/a.ts', 'src/b.js', 'src/deep/c.ts', 'src/deep/d.md', 'README.md', '.hidden/x.ts', 'node_modules/pkg/i.ts', 'dist/out.ts']) {
+        for (const p of [
+          'src/a.ts',
+          'src/b.js',
+          'src/deep/c.ts',
+          'src/deep/d.md',
+          'README.md',
+          '.hidden/x.ts',
+          'node_modules/pkg/i.ts',
+          'dist/out.ts',
+        ]) {
           await fs.writeText(p, 'x\n');
         }
       });
@@ -227,7 +269,9 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
       });
 
       it('caps results and says when the walk limit cut the listing', async () => {
-        expect((await run(globTool({ maxResults: 1 }), { pattern: '**/*.ts' })).output).toBe('src/a.ts\n[more paths not shown (listed the first 1); use a narrower pattern]');
+        expect((await run(globTool({ maxResults: 1 }), { pattern: '**/*.ts' })).output).toBe(
+          'src/a.ts\n[more paths not shown (listed the first 1); use a narrower pattern]',
+        );
         const walked = await run(globTool({ maxFiles: 2 }), { pattern: '**' });
         expect(walked.output).toContain('[stopped after 2 files: results are incomplete; narrow the path or pattern]');
         const entries = await run(globTool({ maxEntries: 3 }), { pattern: '**' });
@@ -250,28 +294,40 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
         expect(await s({ pattern: 'hello' })).toBe(
           'docs/guide.md:1: Say hello to the world.\nsrc/app.ts:2: export function Hello() {}\nsrc/app.ts:3: const hello = 1;\nsrc/util.js:1: function hello() { return 2; }\n[skipped files: 1 binary]',
         );
-        expect(await s({ pattern: 'Hello' })).toBe('src/app.ts:2: export function Hello() {}\n[skipped files: 1 binary]');
-        expect(await s({ pattern: 'HELLO', case_sensitive: false, path: 'src', glob: '*.js' })).toBe('src/util.js:1: function hello() { return 2; }');
+        expect(await s({ pattern: 'Hello' })).toBe(
+          'src/app.ts:2: export function Hello() {}\n[skipped files: 1 binary]',
+        );
+        expect(await s({ pattern: 'HELLO', case_sensitive: false, path: 'src', glob: '*.js' })).toBe(
+          'src/util.js:1: function hello() { return 2; }',
+        );
       });
 
       it('searches regular expressions, one file, and a glob on whole paths', async () => {
-        expect(await s({ pattern: 'function \\w+\\(\\)', regex: true, glob: 'src/**/*.ts' })).toBe('src/app.ts:2: export function Hello() {}');
+        expect(await s({ pattern: 'function \\w+\\(\\)', regex: true, glob: 'src/**/*.ts' })).toBe(
+          'src/app.ts:2: export function Hello() {}',
+        );
         expect(await s({ pattern: 'world', path: 'docs/guide.md' })).toBe('docs/guide.md:1: Say hello to the world.');
-        expect(await s({ pattern: 'dependency', path: 'node_modules' })).toBe('node_modules/m/index.js:1: hello dependency');
+        expect(await s({ pattern: 'dependency', path: 'node_modules' })).toBe(
+          'node_modules/m/index.js:1: hello dependency',
+        );
         expect(await s({ pattern: 'absent', path: 'src' })).toBe('No matches for "absent" in src.');
       });
 
       it('runs patterns that hang a backtracking engine in linear time, and refuses unsupported or invalid ones', async () => {
         await fs.writeText('min.js', `${'ab'.repeat(1999)}\n`);
         for (const slow of ['(a+)+$', '(a|ab)*c', '\\w+\\s*\\w+\\s*=', 'a.*b.*c.*d']) {
-          expect(await s({ pattern: slow, regex: true, path: 'min.js' }), slow).toBe(`No matches for ${JSON.stringify(slow)} in min.js.`);
+          expect(await s({ pattern: slow, regex: true, path: 'min.js' }), slow).toBe(
+            `No matches for ${JSON.stringify(slow)} in min.js.`,
+          );
         }
         for (const bad of ['(\\w)\\1', '(?<=a)b', 'x(?=y)']) {
           expect((await run(searchTool(), { pattern: bad, regex: true })).code, bad).toBe('E_SEARCH_REGEX_UNSUPPORTED');
         }
         expect((await run(searchTool(), { pattern: '(unclosed', regex: true })).code).toBe('E_SEARCH_REGEX_INVALID');
         expect((await run(searchTool(), { pattern: 'p'.repeat(257) })).code).toBe('E_SEARCH_PATTERN_TOO_LONG');
-        expect(await s({ pattern: '^\\s*const (h|x)\\w*\\b', regex: true })).toBe('src/app.ts:3: const hello = 1;\n[skipped files: 1 binary]');
+        expect(await s({ pattern: '^\\s*const (h|x)\\w*\\b', regex: true })).toBe(
+          'src/app.ts:3: const hello = 1;\n[skipped files: 1 binary]',
+        );
       });
 
       it('bounds matches, output and the walk, and skips huge files, saying so each time', async () => {
@@ -279,11 +335,19 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
         expect(await s({ pattern: 'hello' }, searchTool({ maxMatches: 2 }))).toBe(
           'big.txt:1: hello\ndocs/guide.md:1: Say hello to the world.\n[more matches not shown (output limited to 2); narrow the pattern, path or glob]\n[skipped files: 1 binary]',
         );
-        expect(await s({ pattern: 'hello' }, searchTool({ maxFileBytes: 100 }))).toContain('[skipped files: 1 over 100 bytes, 1 binary]');
-        expect(await s({ pattern: 'hello' }, searchTool({ maxFiles: 2 }))).toContain('[stopped after 2 files: results are incomplete');
-        expect(await s({ pattern: 'hello' }, searchTool({ maxOutputChars: 30 }))).toContain('[more matches not shown (output limited to 1)');
+        expect(await s({ pattern: 'hello' }, searchTool({ maxFileBytes: 100 }))).toContain(
+          '[skipped files: 1 over 100 bytes, 1 binary]',
+        );
+        expect(await s({ pattern: 'hello' }, searchTool({ maxFiles: 2 }))).toContain(
+          '[stopped after 2 files: results are incomplete',
+        );
+        expect(await s({ pattern: 'hello' }, searchTool({ maxOutputChars: 30 }))).toContain(
+          '[more matches not shown (output limited to 1)',
+        );
         let t = 0;
-        expect(await s({ pattern: 'hello' }, searchTool({ timeLimitMs: 5, now: () => (t += 10) }))).toContain('[stopped after 5 ms: results are incomplete');
+        expect(await s({ pattern: 'hello' }, searchTool({ timeLimitMs: 5, now: () => (t += 10) }))).toContain(
+          '[stopped after 5 ms: results are incomplete',
+        );
       });
     });
 
@@ -292,7 +356,20 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
         await fs.writeText('.gitignore', '# build logs\n*.log\n!keep.log\n/only-root.txt\nbuild-out/\nsecret\n');
         await fs.writeText('.ignore', 'notes.md\n');
         await fs.writeText('sub/.gitignore', '!*.log\nlocal.txt\n');
-        const files = ['a.log', 'keep.log', 'local.txt', 'notes.md', 'only-root.txt', 'build-out/x.txt', 'sub/b.log', 'sub/build-out', 'sub/local.txt', 'sub/only-root.txt', 'sub/secret', '.git/config'];
+        const files = [
+          'a.log',
+          'keep.log',
+          'local.txt',
+          'notes.md',
+          'only-root.txt',
+          'build-out/x.txt',
+          'sub/b.log',
+          'sub/build-out',
+          'sub/local.txt',
+          'sub/only-root.txt',
+          'sub/secret',
+          '.git/config',
+        ];
         for (const p of files) await fs.writeText(p, 'needle\n');
       });
       const paths = (output: string) => output.split('\n').map((line) => line.replace(/:1: needle$/, ''));
@@ -304,20 +381,43 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
       });
 
       it('includes ignored files when asked, but never walks .git', async () => {
-        const all = ['a.log', 'keep.log', 'local.txt', 'notes.md', 'only-root.txt', 'build-out/x.txt', 'sub/b.log', 'sub/build-out', 'sub/local.txt', 'sub/only-root.txt', 'sub/secret'];
+        const all = [
+          'a.log',
+          'keep.log',
+          'local.txt',
+          'notes.md',
+          'only-root.txt',
+          'build-out/x.txt',
+          'sub/b.log',
+          'sub/build-out',
+          'sub/local.txt',
+          'sub/only-root.txt',
+          'sub/secret',
+        ];
         expect(paths((await run(searchTool(), { pattern: 'needle', include_ignored: true })).output)).toEqual(all);
         expect((await run(globTool(), { pattern: '**', include_ignored: true })).output).toBe(all.join('\n'));
-        expect((await run(globTool(), { pattern: '.git/**', include_ignored: true })).output).toBe('No files match .git/**.');
-        expect((await run(searchTool(), { pattern: 'needle', path: '.git' })).output).toBe('No matches for "needle" in .git.');
+        expect((await run(globTool(), { pattern: '.git/**', include_ignored: true })).output).toBe(
+          'No files match .git/**.',
+        );
+        expect((await run(searchTool(), { pattern: 'needle', path: '.git' })).output).toBe(
+          'No matches for "needle" in .git.',
+        );
       });
 
       it('applies the rules of folders above a searched path, and searches a path that is itself ignored', async () => {
-        expect(paths((await run(searchTool(), { pattern: 'needle', path: 'sub' })).output)).toEqual(['sub/b.log', 'sub/build-out', 'sub/only-root.txt']);
-        expect(paths((await run(searchTool(), { pattern: 'needle', path: 'build-out' })).output)).toEqual(['build-out/x.txt']);
+        expect(paths((await run(searchTool(), { pattern: 'needle', path: 'sub' })).output)).toEqual([
+          'sub/b.log',
+          'sub/build-out',
+          'sub/only-root.txt',
+        ]);
+        expect(paths((await run(searchTool(), { pattern: 'needle', path: 'build-out' })).output)).toEqual([
+          'build-out/x.txt',
+        ]);
       });
 
       it('says how many paths were excluded when nothing matched', async () => {
-        const note = '[6 files or folders excluded by .gitignore/.ignore were not walked; set include_ignored to true to include them]';
+        const note =
+          '[6 files or folders excluded by .gitignore/.ignore were not walked; set include_ignored to true to include them]';
         expect((await run(searchTool(), { pattern: 'absent' })).output).toBe(`No matches for "absent".\n${note}`);
         expect((await run(globTool(), { pattern: '**/*.log' })).output).toBe('keep.log\nsub/b.log');
         expect((await run(globTool(), { pattern: '**/secret' })).output).toBe(`No files match **/secret.\n${note}`);
@@ -349,8 +449,12 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
       });
 
       it('a nested !/node_modules/ re-includes that folder only, and a search below the root applies the rules above it', async () => {
-        expect((await run(globTool(), { pattern: '**/node_modules/**' })).output).toBe(NESTED_IGNORE_EXPECTED.nodeModules.join('\n'));
-        expect(paths((await run(searchTool(), { pattern: 'needle', path: 'pkg/sub' })).output)).toEqual(NESTED_IGNORE_EXPECTED.pkgSub);
+        expect((await run(globTool(), { pattern: '**/node_modules/**' })).output).toBe(
+          NESTED_IGNORE_EXPECTED.nodeModules.join('\n'),
+        );
+        expect(paths((await run(searchTool(), { pattern: 'needle', path: 'pkg/sub' })).output)).toEqual(
+          NESTED_IGNORE_EXPECTED.pkgSub,
+        );
       });
     });
 
@@ -359,7 +463,9 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
         await fs.writeBytes('pics/logo.dat', PNG);
         const result = await run(viewImageTool(), { path: 'pics/logo.dat' });
         expect(result.output).toBe('Image attached: pics/logo.dat (image/png, 16 bytes).');
-        expect(result.images).toEqual([{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==' } }]);
+        expect(result.images).toEqual([
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==' } },
+        ]);
       });
 
       it('refuses other formats and images over the cap', async () => {

@@ -33,7 +33,12 @@ describe('glob and search skip symbolic links (Node)', () => {
     await symlink('real.ts', join(root, 'src', 'alias.ts'));
     await symlink('src', join(root, 'mirror'), 'dir');
     await symlink('.', join(root, 'src', 'loop'), 'dir');
-    ctx = { fs: await createNodeWorkspaceFs({ root, access: 'read' }), workspaceId: 'ws', callId: 'c1', signal: new AbortController().signal };
+    ctx = {
+      fs: await createNodeWorkspaceFs({ root, access: 'read' }),
+      workspaceId: 'ws',
+      callId: 'c1',
+      signal: new AbortController().signal,
+    };
   });
   afterEach(() => rm(base, { recursive: true, force: true }));
 

@@ -43,15 +43,34 @@ describe('unifiedDiff', () => {
     const b = a.replace('l2\n', 'L2\n').replace('l5\n', 'L5\n').replace('l19\n', '');
     expect(unifiedDiff(a, b, 'f', 'f')).toBe(
       [
-        '--- a/f', '+++ b/f',
-        '@@ -1,8 +1,8 @@', ' l1', '-l2', '+L2', ' l3', ' l4', '-l5', '+L5', ' l6', ' l7', ' l8',
-        '@@ -16,5 +16,4 @@', ' l16', ' l17', ' l18', '-l19', ' l20', '',
+        '--- a/f',
+        '+++ b/f',
+        '@@ -1,8 +1,8 @@',
+        ' l1',
+        '-l2',
+        '+L2',
+        ' l3',
+        ' l4',
+        '-l5',
+        '+L5',
+        ' l6',
+        ' l7',
+        ' l8',
+        '@@ -16,5 +16,4 @@',
+        ' l16',
+        ' l17',
+        ' l18',
+        '-l19',
+        ' l20',
+        '',
       ].join('\n'),
     );
   });
 
   it('marks a missing final newline and is empty for equal texts', () => {
-    expect(unifiedDiff('a\nb', 'a\nb\n', 'f', 'f')).toBe('--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n');
+    expect(unifiedDiff('a\nb', 'a\nb\n', 'f', 'f')).toBe(
+      '--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n',
+    );
     expect(unifiedDiff('same\n', 'same\n', 'f', 'f')).toBe('');
     expect(unifiedDiff('gone\n', '', 'f', 'f')).toBe('--- a/f\n+++ b/f\n@@ -1,1 +0,0 @@\n-gone\n');
   });

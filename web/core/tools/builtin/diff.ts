@@ -36,7 +36,11 @@ function splitLines(text: string): Lines {
  * comes after a bounded amount of work, the same on every machine, and the timeout is only a backstop.
  */
 function editScript(a: string[], b: string[], maxEdits: number): Array<' ' | '-' | '+'> | null {
-  const maxEditLength = Math.min(a.length + b.length, maxEdits, Math.floor(DIFF_MAX_WORK / Math.max(1, a.length + b.length)));
+  const maxEditLength = Math.min(
+    a.length + b.length,
+    maxEdits,
+    Math.floor(DIFF_MAX_WORK / Math.max(1, a.length + b.length)),
+  );
   const changes = diffArrays(a, b, { maxEditLength, timeout: DIFF_TIMEOUT_MS });
   if (!changes) return null;
   const script: Array<' ' | '-' | '+'> = [];
@@ -85,7 +89,13 @@ function diffOps(oldLines: string[], newLines: string[], maxEdits: number): Op[]
  * Unified diff of two texts (`--- a/…`, `+++ b/…`, `@@ -l,s +l,s @@` hunks). Empty string when they are equal.
  * `oldName` null means the file did not exist (`--- /dev/null`).
  */
-export function unifiedDiff(oldText: string, newText: string, oldName: string | null, newName: string, options: DiffOptions = {}): string {
+export function unifiedDiff(
+  oldText: string,
+  newText: string,
+  oldName: string | null,
+  newName: string,
+  options: DiffOptions = {},
+): string {
   if (oldText === newText) return '';
   const context = options.context ?? 3;
   const maxChars = options.maxChars ?? DIFF_MAX_CHARS;
@@ -93,8 +103,14 @@ export function unifiedDiff(oldText: string, newText: string, oldName: string | 
   const after = splitLines(newText);
   // A changed final newline changes the last line: compare with a marker so the diff shows it.
   const eol = '\u0000noeol';
-  const oldLines = before.finalNewline || before.lines.length === 0 ? before.lines : [...before.lines.slice(0, -1), before.lines.at(-1)! + eol];
-  const newLines = after.finalNewline || after.lines.length === 0 ? after.lines : [...after.lines.slice(0, -1), after.lines.at(-1)! + eol];
+  const oldLines =
+    before.finalNewline || before.lines.length === 0
+      ? before.lines
+      : [...before.lines.slice(0, -1), before.lines.at(-1)! + eol];
+  const newLines =
+    after.finalNewline || after.lines.length === 0
+      ? after.lines
+      : [...after.lines.slice(0, -1), after.lines.at(-1)! + eol];
   const ops = diffOps(oldLines, newLines, options.maxEdits ?? DIFF_MAX_EDITS);
 
   const out: string[] = [`--- ${oldName === null ? '/dev/null' : `a/${oldName}`}`, `+++ b/${newName}`];

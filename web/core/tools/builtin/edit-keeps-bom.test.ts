@@ -12,13 +12,25 @@ let base: string;
 let ctx: ToolContext;
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'i-bom-'));
-  await writeFile(join(base, 'Program.cs'), Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from('class A {\n  int x = 1;\n}\n')]));
-  ctx = { fs: await createNodeWorkspaceFs({ root: base, access: 'read-write' }), workspaceId: 'ws', callId: 'c1', signal: new AbortController().signal };
+  await writeFile(
+    join(base, 'Program.cs'),
+    Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from('class A {\n  int x = 1;\n}\n')]),
+  );
+  ctx = {
+    fs: await createNodeWorkspaceFs({ root: base, access: 'read-write' }),
+    workspaceId: 'ws',
+    callId: 'c1',
+    signal: new AbortController().signal,
+  };
 });
 afterEach(() => rm(base, { recursive: true, force: true }));
 
 it('an edit in a BOM-prefixed file keeps the BOM and changes only the edited text', async () => {
-  const result = await editTool().execute({ path: 'Program.cs', old_string: 'int x = 1;', new_string: 'int x = 2;' }, ctx, undefined);
+  const result = await editTool().execute(
+    { path: 'Program.cs', old_string: 'int x = 1;', new_string: 'int x = 2;' },
+    ctx,
+    undefined,
+  );
   expect(result.error).toBeFalsy();
   const bytes = await readFile(join(base, 'Program.cs'));
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);

@@ -8,7 +8,17 @@ import { HarnessError } from '../../contracts';
 import type { PreparedCall, ToolContext, ToolDefinition, ToolResult } from '../../contracts';
 import { unifiedDiff } from './diff';
 import { isSnapshot, readFileState, type FileState } from './file-state';
-import { badArgs, boolArg, contentToWrite, guard, reviewOf, shownTarget, stringArg, targetFields, writeTarget } from './tool-kit';
+import {
+  badArgs,
+  boolArg,
+  contentToWrite,
+  guard,
+  reviewOf,
+  shownTarget,
+  stringArg,
+  targetFields,
+  writeTarget,
+} from './tool-kit';
 
 interface EditPlan {
   /** The normalised path (what is read and written); `shown` is what the card says. */
@@ -42,7 +52,11 @@ async function planEdit(args: Record<string, unknown>, ctx: ToolContext, seen?: 
   let oldString = stringArg('edit', args, 'old_string', { nonEmpty: true })!;
   let newString = stringArg('edit', args, 'new_string')!;
   const all = boolArg('edit', args, 'replace_all') ?? false;
-  if (oldString === newString) throw badArgs('edit', 'old_string and new_string are the same, so nothing would change. Give the new text in new_string.');
+  if (oldString === newString)
+    throw badArgs(
+      'edit',
+      'old_string and new_string are the same, so nothing would change. Give the new text in new_string.',
+    );
   const state: FileState = await readFileState(ctx.fs, path);
   // Checked first: a changed file must say "conflict", not "old_string not found".
   if (seen && seen.sha256 !== state.snapshot.sha256) {
@@ -52,8 +66,10 @@ async function planEdit(args: Record<string, unknown>, ctx: ToolContext, seen?: 
       { path },
     );
   }
-  if (!state.exists) throw new HarnessError('E_FS_NOT_FOUND', `${path} does not exist. Use write to create a new file.`, { path });
-  if (state.text === null) throw new HarnessError('E_EDIT_BINARY', `${path} is not UTF-8 text, so edit cannot change it.`, { path });
+  if (!state.exists)
+    throw new HarnessError('E_FS_NOT_FOUND', `${path} does not exist. Use write to create a new file.`, { path });
+  if (state.text === null)
+    throw new HarnessError('E_EDIT_BINARY', `${path} is not UTF-8 text, so edit cannot change it.`, { path });
   const text = state.text;
   let count = countOf(text, oldString);
   // Models usually send "\n" line ends; match a CRLF file by converting both strings, and keep its line ends.
@@ -66,13 +82,30 @@ async function planEdit(args: Record<string, unknown>, ctx: ToolContext, seen?: 
     }
   }
   if (count === 0) {
-    throw new HarnessError('E_EDIT_NOT_FOUND', `old_string was not found in ${path}. It must match the file exactly, including indentation and line breaks; read the file again and copy the text.`, { path });
+    throw new HarnessError(
+      'E_EDIT_NOT_FOUND',
+      `old_string was not found in ${path}. It must match the file exactly, including indentation and line breaks; read the file again and copy the text.`,
+      { path },
+    );
   }
   if (count > 1 && !all) {
-    throw new HarnessError('E_EDIT_AMBIGUOUS', `old_string occurs ${count} times in ${path}. Include more surrounding lines so it is unique, or set replace_all to true to change every occurrence.`, { path, count });
+    throw new HarnessError(
+      'E_EDIT_AMBIGUOUS',
+      `old_string occurs ${count} times in ${path}. Include more surrounding lines so it is unique, or set replace_all to true to change every occurrence.`,
+      { path, count },
+    );
   }
   const content = replaceLiteral(text, oldString, newString, all);
-  return { path, shown: shownTarget(target), fields: targetFields(target), content, replacements: all ? count : 1, diff: unifiedDiff(text, content, path, path), snapshot: state.snapshot, before: text };
+  return {
+    path,
+    shown: shownTarget(target),
+    fields: targetFields(target),
+    content,
+    replacements: all ? count : 1,
+    diff: unifiedDiff(text, content, path, path),
+    snapshot: state.snapshot,
+    before: text,
+  };
 }
 
 export function editTool(): ToolDefinition {
@@ -88,7 +121,10 @@ export function editTool(): ToolDefinition {
           path: { type: 'string', description: 'Workspace-relative path of an existing text file.' },
           old_string: { type: 'string', description: 'The exact text to replace (non-empty).' },
           new_string: { type: 'string', description: 'The replacement text.' },
-          replace_all: { type: 'boolean', description: 'Replace every occurrence instead of exactly one. Default false.' },
+          replace_all: {
+            type: 'boolean',
+            description: 'Replace every occurrence instead of exactly one. Default false.',
+          },
         },
         required: ['path', 'old_string', 'new_string'],
         additionalProperties: false,
@@ -99,7 +135,13 @@ export function editTool(): ToolDefinition {
     async prepare(args, ctx): Promise<PreparedCall> {
       const plan = await planEdit(args, ctx);
       const what = plan.replacements === 1 ? '1 replacement' : `${plan.replacements} replacements`;
-      return { summary: `Edit ${plan.shown} (${what})`, detail: plan.diff, state: plan.snapshot, ...plan.fields, ...reviewOf(plan.before, plan.content) };
+      return {
+        summary: `Edit ${plan.shown} (${what})`,
+        detail: plan.diff,
+        state: plan.snapshot,
+        ...plan.fields,
+        ...reviewOf(plan.before, plan.content),
+      };
     },
     async execute(args, ctx, prepared): Promise<ToolResult> {
       return guard(async () => {
@@ -107,7 +149,9 @@ export function editTool(): ToolDefinition {
         const plan = await planEdit(args, ctx, seen);
         const { content, note } = contentToWrite(ctx, plan.content, plan.path);
         await ctx.fs.writeText(plan.path, content);
-        return { output: `Edited ${plan.path}: ${plan.replacements === 1 ? '1 replacement' : `${plan.replacements} replacements`}.${note}` };
+        return {
+          output: `Edited ${plan.path}: ${plan.replacements === 1 ? '1 replacement' : `${plan.replacements} replacements`}.${note}`,
+        };
       });
     },
   };

@@ -16,7 +16,12 @@ export interface FileState {
 
 export async function readFileState(fs: WorkspaceFs, path: string): Promise<FileState> {
   const stat = await fs.stat(path);
-  if (stat?.directory) throw new HarnessError('E_WRITE_IS_DIRECTORY', `${path} is a folder, so it cannot be written as a file. Choose a file path.`, { path });
+  if (stat?.directory)
+    throw new HarnessError(
+      'E_WRITE_IS_DIRECTORY',
+      `${path} is a folder, so it cannot be written as a file. Choose a file path.`,
+      { path },
+    );
   if (!stat) return { path, exists: false, text: null, snapshot: snapshotOf(path, null) };
   const bytes = await fs.readBytes(path);
   const text = hasNul(bytes, BINARY_SNIFF_BYTES) ? null : decodeText(bytes);
@@ -26,5 +31,7 @@ export async function readFileState(fs: WorkspaceFs, path: string): Promise<File
 export function isSnapshot(value: unknown): value is FileSnapshot {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.path === 'string' && (v.sha256 === null || typeof v.sha256 === 'string') && typeof v.size === 'number';
+  return (
+    typeof v.path === 'string' && (v.sha256 === null || typeof v.sha256 === 'string') && typeof v.size === 'number'
+  );
 }

@@ -28,7 +28,10 @@ export function globTool(limits: GlobLimits = {}): ToolDefinition {
         type: 'object',
         properties: {
           pattern: { type: 'string', description: 'Glob relative to the workspace root.' },
-          include_ignored: { type: 'boolean', description: 'Also list files that .gitignore/.ignore files exclude. Default false.' },
+          include_ignored: {
+            type: 'boolean',
+            description: 'Also list files that .gitignore/.ignore files exclude. Default false.',
+          },
         },
         required: ['pattern'],
         additionalProperties: false,
@@ -42,10 +45,17 @@ export function globTool(limits: GlobLimits = {}): ToolDefinition {
         const includeIgnored = boolArg('glob', args, 'include_ignored') ?? false;
         const matcher = compileGlob(pattern);
         const start = matcher.base;
-        if (start && !(await ctx.fs.stat(start))?.directory) return { output: `No files match ${pattern} (${start} is not a folder).` };
+        if (start && !(await ctx.fs.stat(start))?.directory)
+          return { output: `No files match ${pattern} (${start} is not a folder).` };
         const matched: string[] = [];
         let more = false;
-        const options: WalkOptions = { start, signal: ctx.signal, includeHidden: matcher.mentionsHidden, enter: matcher.mentioned, includeIgnored };
+        const options: WalkOptions = {
+          start,
+          signal: ctx.signal,
+          includeHidden: matcher.mentionsHidden,
+          enter: matcher.mentioned,
+          includeIgnored,
+        };
         if (limits.maxFiles !== undefined) options.maxFiles = limits.maxFiles;
         if (limits.maxEntries !== undefined) options.maxEntries = limits.maxEntries;
         const stats = newWalkStats();

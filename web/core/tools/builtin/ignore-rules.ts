@@ -10,7 +10,12 @@
 // are therefore never judged again with it: the walk only reaches a path whose parents were all kept.
 import ignore, { type Ignore } from 'ignore';
 import type { DirEntry, WorkspaceFs } from '../../contracts';
-import { IGNORE_FILE_MAX_BYTES, IGNORE_FILE_MAX_RULES, IGNORE_FILE_NAMES, IGNORE_RULE_MAX_GLOBSTARS } from '../../contracts';
+import {
+  IGNORE_FILE_MAX_BYTES,
+  IGNORE_FILE_MAX_RULES,
+  IGNORE_FILE_NAMES,
+  IGNORE_RULE_MAX_GLOBSTARS,
+} from '../../contracts';
 
 /** The rules of one folder's ignore files; `base` is that folder ('' for the root). */
 export interface IgnoreLevel {
@@ -59,7 +64,12 @@ export function isIgnored(levels: IgnoreLevels, path: string, directory: boolean
 /** Ignore files that were found but not applied (too large, too many rules, a rule too costly), for the notes. */
 export type SkippedIgnoreFiles = string[];
 
-async function readRules(fs: WorkspaceFs, path: string, size: number | undefined, skipped: SkippedIgnoreFiles): Promise<string[] | null> {
+async function readRules(
+  fs: WorkspaceFs,
+  path: string,
+  size: number | undefined,
+  skipped: SkippedIgnoreFiles,
+): Promise<string[] | null> {
   if (size !== undefined && size > IGNORE_FILE_MAX_BYTES) {
     skipped.push(path);
     return null;
@@ -86,7 +96,12 @@ async function readRules(fs: WorkspaceFs, path: string, size: number | undefined
  * The level for folder `dir`, from the ignore files in its listing (`entries`), or from probing for them when the
  * listing is not at hand (`entries` null: folders above the walk's start). Null when the folder has none.
  */
-export async function readIgnoreLevel(fs: WorkspaceFs, dir: string, entries: readonly DirEntry[] | null, skipped: SkippedIgnoreFiles): Promise<IgnoreLevel | null> {
+export async function readIgnoreLevel(
+  fs: WorkspaceFs,
+  dir: string,
+  entries: readonly DirEntry[] | null,
+  skipped: SkippedIgnoreFiles,
+): Promise<IgnoreLevel | null> {
   let rules: Ignore | null = null;
   for (const name of IGNORE_FILE_NAMES) {
     let size: number | undefined;
@@ -107,7 +122,11 @@ export async function readIgnoreLevel(fs: WorkspaceFs, dir: string, entries: rea
  * folder (or excluded itself) was named on purpose, like a path given to ripgrep: it is searched, and then only
  * the ignore files inside it apply.
  */
-export async function ancestorLevels(fs: WorkspaceFs, start: string, skipped: SkippedIgnoreFiles): Promise<IgnoreLevel[]> {
+export async function ancestorLevels(
+  fs: WorkspaceFs,
+  start: string,
+  skipped: SkippedIgnoreFiles,
+): Promise<IgnoreLevel[]> {
   if (start === '') return [];
   const names = start.split('/');
   const levels: IgnoreLevel[] = [];

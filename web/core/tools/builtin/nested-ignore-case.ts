@@ -9,7 +9,8 @@ export const NESTED_IGNORE_FILES: Record<string, string> = {
   '.gitignore': 'node_modules/\n*.gen.ts\n/root-only.txt\ncache/\nlogs/*\n!logs/keep/\nvendor\n',
   'pkg/.gitignore': '!/node_modules/\n!keep.gen.ts\n/local/\nsecret.txt\n',
   'pkg/sub/.gitignore': '!cache/\nroot-only.txt\n!secret.txt\n',
-  'app/.gitignore': '!vendor/\n# cannot work: app/cache is excluded by the root file, so git never looks inside\n!/cache/lib/\n',
+  'app/.gitignore':
+    '!vendor/\n# cannot work: app/cache is excluded by the root file, so git never looks inside\n!/cache/lib/\n',
   'lib/.gitignore': '*.txt\n!important.txt\n',
   'lib/deep/.gitignore': '!*.txt\nimportant.txt\n',
 };

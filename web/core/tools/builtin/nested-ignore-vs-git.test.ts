@@ -22,7 +22,13 @@ let gitListed: string[];
 
 /** git with no user or system configuration (no global excludes file); matching case-insensitive like the walk. */
 async function git(...args: string[]): Promise<string> {
-  const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', XDG_CONFIG_HOME: base, HOME: base };
+  const env = {
+    ...process.env,
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+    XDG_CONFIG_HOME: base,
+    HOME: base,
+  };
   return (await run('git', ['-c', 'core.ignorecase=true', ...args], { cwd: root, env })).stdout;
 }
 
@@ -37,34 +43,56 @@ beforeAll(async () => {
   }
   await git('init', '-q');
   gitListed = (await git('ls-files', '--others', '--exclude-standard', '-z')).split('\0').filter(Boolean);
-  ctx = { fs: await createNodeWorkspaceFs({ root, access: 'read' }), workspaceId: 'ws', callId: 'c1', signal: new AbortController().signal };
+  ctx = {
+    fs: await createNodeWorkspaceFs({ root, access: 'read' }),
+    workspaceId: 'ws',
+    callId: 'c1',
+    signal: new AbortController().signal,
+  };
 });
 afterAll(() => rm(base, { recursive: true, force: true }));
 
 /** git's list as the walk sees a tree: no hidden names (the ignore files themselves), no build folders. */
 const walkable = (paths: string[], enter: string[] = []) =>
-  paths.filter((p) => p.split('/').every((name, i, names) => !name.startsWith('.') && (i === names.length - 1 || !SKIPPED_DIRS.has(name) || enter.includes(name))));
+  paths.filter((p) =>
+    p
+      .split('/')
+      .every(
+        (name, i, names) =>
+          !name.startsWith('.') && (i === names.length - 1 || !SKIPPED_DIRS.has(name) || enter.includes(name)),
+      ),
+  );
 const sorted = (paths: string[]) => [...paths].sort();
 const searched = (output: string) => output.split('\n').map((line) => line.replace(/:1: needle$/, ''));
 
 describe('nested .gitignore negations: glob and search list what git lists', () => {
-  it('the expected lists are git\'s own', () => {
+  it("the expected lists are git's own", () => {
     expect(sorted(walkable(gitListed))).toEqual(sorted(NESTED_IGNORE_EXPECTED.all));
-    expect(sorted(walkable(gitListed, ['node_modules']).filter((p) => p.split('/').includes('node_modules')))).toEqual(sorted(NESTED_IGNORE_EXPECTED.nodeModules));
-    expect(sorted(walkable(gitListed).filter((p) => p.startsWith('pkg/sub/')))).toEqual(sorted(NESTED_IGNORE_EXPECTED.pkgSub));
+    expect(sorted(walkable(gitListed, ['node_modules']).filter((p) => p.split('/').includes('node_modules')))).toEqual(
+      sorted(NESTED_IGNORE_EXPECTED.nodeModules),
+    );
+    expect(sorted(walkable(gitListed).filter((p) => p.startsWith('pkg/sub/')))).toEqual(
+      sorted(NESTED_IGNORE_EXPECTED.pkgSub),
+    );
   });
 
-  it('glob ** and search list exactly git\'s untracked, not ignored files', async () => {
+  it("glob ** and search list exactly git's untracked, not ignored files", async () => {
     expect((await globTool().execute({ pattern: '**' }, ctx)).output).toBe(NESTED_IGNORE_EXPECTED.all.join('\n'));
-    expect(searched((await searchTool().execute({ pattern: 'needle' }, ctx)).output)).toEqual(NESTED_IGNORE_EXPECTED.all);
+    expect(searched((await searchTool().execute({ pattern: 'needle' }, ctx)).output)).toEqual(
+      NESTED_IGNORE_EXPECTED.all,
+    );
   });
 
   it('a nested !/node_modules/ re-includes its own node_modules only, as git does', async () => {
-    expect((await globTool().execute({ pattern: '**/node_modules/**' }, ctx)).output).toBe(NESTED_IGNORE_EXPECTED.nodeModules.join('\n'));
+    expect((await globTool().execute({ pattern: '**/node_modules/**' }, ctx)).output).toBe(
+      NESTED_IGNORE_EXPECTED.nodeModules.join('\n'),
+    );
   });
 
   it('a search below the root applies the rules of the folders above it, as git does', async () => {
-    expect(searched((await searchTool().execute({ pattern: 'needle', path: 'pkg/sub' }, ctx)).output)).toEqual(NESTED_IGNORE_EXPECTED.pkgSub);
+    expect(searched((await searchTool().execute({ pattern: 'needle', path: 'pkg/sub' }, ctx)).output)).toEqual(
+      NESTED_IGNORE_EXPECTED.pkgSub,
+    );
   });
 
   it('judges the folders on the way to a searched path as git check-ignore does', async () => {
@@ -79,7 +107,17 @@ describe('nested .gitignore negations: glob and search list what git lists', () 
     // The root has a .gitignore, so a start whose folders are all kept has at least that level; an excluded one
     // (named on purpose, walked with only its own files) has none.
     const walkExcludes = async (path: string) => (await ancestorLevels(ctx.fs, path, [])).length === 0;
-    for (const folder of ['pkg/node_modules', 'pkg/sub/node_modules', 'app/vendor', 'app/cache/lib', 'pkg/sub/cache', 'pkg/cache', 'logs/keep', 'pkg/sub/local', 'pkg/local']) {
+    for (const folder of [
+      'pkg/node_modules',
+      'pkg/sub/node_modules',
+      'app/vendor',
+      'app/cache/lib',
+      'pkg/sub/cache',
+      'pkg/cache',
+      'logs/keep',
+      'pkg/sub/local',
+      'pkg/local',
+    ]) {
       expect([folder, await walkExcludes(folder)]).toEqual([folder, await gitIgnores(`${folder}/`)]);
     }
   });

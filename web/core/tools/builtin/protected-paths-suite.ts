@@ -15,7 +15,12 @@ export function defineProtectedPathsSuite(backend: string, makeHarness: () => Pr
   describe(`write and edit on protected paths: ${backend}`, () => {
     let harness: ToolsHarness;
     let fs: WorkspaceFs;
-    const ctxOf = (on: WorkspaceFs): ToolContext => ({ fs: on, workspaceId: 'ws-test', callId: 'call-1', signal: new AbortController().signal });
+    const ctxOf = (on: WorkspaceFs): ToolContext => ({
+      fs: on,
+      workspaceId: 'ws-test',
+      callId: 'call-1',
+      signal: new AbortController().signal,
+    });
     beforeEach(async () => {
       harness = await makeHarness();
       fs = await harness.open('read-write');
@@ -27,15 +32,23 @@ export function defineProtectedPathsSuite(backend: string, makeHarness: () => Pr
     });
 
     /** What prepare throws (its code), or the PreparedCall. */
-    const prepare = async (tool: ToolDefinition, args: Record<string, unknown>, on = fs): Promise<PreparedCall | string> => {
+    const prepare = async (
+      tool: ToolDefinition,
+      args: Record<string, unknown>,
+      on = fs,
+    ): Promise<PreparedCall | string> => {
       try {
         return await tool.prepare!(args, ctxOf(on));
       } catch (error) {
         return (error as { code: string }).code;
       }
     };
-    const execute = (tool: ToolDefinition, args: Record<string, unknown>, on = fs, prepared?: PreparedCall): Promise<ToolResult> =>
-      tool.execute(args, ctxOf(on), prepared);
+    const execute = (
+      tool: ToolDefinition,
+      args: Record<string, unknown>,
+      on = fs,
+      prepared?: PreparedCall,
+    ): Promise<ToolResult> => tool.execute(args, ctxOf(on), prepared);
 
     it('refuses write and edit of every detour into .git in prepare and again in execute, leaving .git as it was', async () => {
       for (const raw of GIT_DETOURS) {
@@ -47,15 +60,25 @@ export function defineProtectedPathsSuite(backend: string, makeHarness: () => Pr
         expect([raw, (await execute(writeTool(), w)).code]).toEqual([raw, 'E_PATH_PROTECTED']);
         expect([raw, (await execute(editTool(), e)).code]).toEqual([raw, 'E_PATH_PROTECTED']);
       }
-      const stolen = await prepare(writeTool(), { path: '.git/config', content: HOSTILE }, protectWrites(fs, { allowGitWrites: true }));
-      expect((await execute(writeTool(), { path: '.git/config', content: HOSTILE }, fs, stolen as PreparedCall)).code).toBe('E_PATH_PROTECTED');
+      const stolen = await prepare(
+        writeTool(),
+        { path: '.git/config', content: HOSTILE },
+        protectWrites(fs, { allowGitWrites: true }),
+      );
+      expect(
+        (await execute(writeTool(), { path: '.git/config', content: HOSTILE }, fs, stolen as PreparedCall)).code,
+      ).toBe('E_PATH_PROTECTED');
       expect(await fs.readText('.git/config')).toBe(CONFIG);
       expect(await fs.readText('.git/HEAD')).toBe('ref: refs/heads/main\n');
     });
 
     it('writes and edits inside .git when the workspace allows it, on the normalised path', async () => {
       const allowed = protectWrites(fs, { allowGitWrites: true });
-      const args = { path: 'notes.md/./././../.git/config', old_string: 'repositoryformatversion = 0', new_string: 'bare = false' };
+      const args = {
+        path: 'notes.md/./././../.git/config',
+        old_string: 'repositoryformatversion = 0',
+        new_string: 'bare = false',
+      };
       const prepared = (await prepare(editTool(), args, allowed)) as PreparedCall;
       expect(prepared.target).toEqual({ path: '.git/config', raw: 'notes.md/./././../.git/config' });
       expect((await execute(editTool(), args, allowed, prepared)).output).toBe('Edited .git/config: 1 replacement.');
@@ -69,23 +92,43 @@ export function defineProtectedPathsSuite(backend: string, makeHarness: () => Pr
       const raw = `notes.md/${'./'.repeat(60)}../docs/readme.md`;
       const prepared = (await prepare(writeTool(), { path: raw, content: 'new\n' })) as PreparedCall;
       expect(prepared.target).toEqual({ path: 'docs/readme.md', raw });
-      expect(prepared.summary).toMatch(/^Overwrite "notes\.md\/\.\/\.\/.*…" \(\d+ characters\) → docs\/readme\.md \(1 line\)$/);
+      expect(prepared.summary).toMatch(
+        /^Overwrite "notes\.md\/\.\/\.\/.*…" \(\d+ characters\) → docs\/readme\.md \(1 line\)$/,
+      );
       expect(prepared.summary.length).toBeLessThan(140);
       expect(prepared.detail!.split('\n').slice(0, 2)).toEqual(['--- a/docs/readme.md', '+++ b/docs/readme.md']);
-      expect((await execute(writeTool(), { path: raw, content: 'new\n' }, fs, prepared)).output).toBe('Wrote docs/readme.md (4 bytes).');
-      const plain = (await prepare(editTool(), { path: 'docs/readme.md', old_string: 'new', new_string: 'newer' })) as PreparedCall;
-      expect([plain.summary, plain.target]).toEqual(['Edit docs/readme.md (1 replacement)', { path: 'docs/readme.md' }]);
+      expect((await execute(writeTool(), { path: raw, content: 'new\n' }, fs, prepared)).output).toBe(
+        'Wrote docs/readme.md (4 bytes).',
+      );
+      const plain = (await prepare(editTool(), {
+        path: 'docs/readme.md',
+        old_string: 'new',
+        new_string: 'newer',
+      })) as PreparedCall;
+      expect([plain.summary, plain.target]).toEqual([
+        'Edit docs/readme.md (1 replacement)',
+        { path: 'docs/readme.md' },
+      ]);
       const created = (await prepare(writeTool(), { path: './src/../src/new.ts', content: 'x\n' })) as PreparedCall;
       expect(created.detail!.split('\n').slice(0, 2)).toEqual(['--- /dev/null', '+++ b/src/new.ts']);
     });
 
     it('marks writes to files that run code on open as always-ask, with the reason, and still writes them once approved', async () => {
       await fs.writeText('.vscode/settings.json', '{}\n');
-      const edit = (await prepare(editTool(), { path: '.vscode/settings.json', old_string: '{}', new_string: '{"a": 1}' })) as PreparedCall;
+      const edit = (await prepare(editTool(), {
+        path: '.vscode/settings.json',
+        old_string: '{}',
+        new_string: '{"a": 1}',
+      })) as PreparedCall;
       expect(edit.alwaysAsk).toEqual({ reason: 'vscode', text: expect.stringContaining('VS Code') });
-      const write = (await prepare(writeTool(), { path: '.github/workflows/ci.yml', content: 'on: push\n' })) as PreparedCall;
+      const write = (await prepare(writeTool(), {
+        path: '.github/workflows/ci.yml',
+        content: 'on: push\n',
+      })) as PreparedCall;
       expect(write.alwaysAsk?.reason).toBe('ci');
-      expect(((await prepare(writeTool(), { path: 'src/a.ts', content: '' })) as PreparedCall).alwaysAsk).toBeUndefined();
+      expect(
+        ((await prepare(writeTool(), { path: 'src/a.ts', content: '' })) as PreparedCall).alwaysAsk,
+      ).toBeUndefined();
       await execute(editTool(), { path: '.vscode/settings.json', old_string: '{}', new_string: '{"a": 1}' }, fs, edit);
       expect(await fs.readText('.vscode/settings.json')).toBe('{"a": 1}\n');
     });

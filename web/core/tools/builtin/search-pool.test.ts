@@ -58,7 +58,12 @@ function counted(delay: () => number): Counted {
   return c;
 }
 
-const ctx = (fs: WorkspaceFs): ToolContext => ({ fs, workspaceId: 'ws', callId: 'c', signal: new AbortController().signal });
+const ctx = (fs: WorkspaceFs): ToolContext => ({
+  fs,
+  workspaceId: 'ws',
+  callId: 'c',
+  signal: new AbortController().signal,
+});
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'i-search-pool-'));
@@ -122,7 +127,9 @@ describe('glob stops at its result cap', () => {
   it('lists only the folders it needs for the first paths', async () => {
     const c = counted(() => 0);
     const result = await globTool({ maxResults: 3 }).execute({ pattern: '**/*.txt' }, ctx(c.fs));
-    expect(result.output).toBe('d00/f00.txt\nd00/f01.txt\nd00/f02.txt\n[more paths not shown (listed the first 3); use a narrower pattern]');
+    expect(result.output).toBe(
+      'd00/f00.txt\nd00/f01.txt\nd00/f02.txt\n[more paths not shown (listed the first 3); use a narrower pattern]',
+    );
     expect(c.lists).toBeLessThanOrEqual(2 + WALK_LIST_AHEAD);
   });
 });

@@ -13,13 +13,41 @@ function lcg(seed: number): () => number {
 
 const budget = (left = 1000): ScanBudget => ({ left, deadline: Infinity, now: () => 0, timedOut: false });
 
-const PIECES = ['foo', 'Foo', 'FOO', 'bar', 'x1', 'x22', ' ', '\t', '\r\n', '\n', '\n', '中文', '😀', 'İ', 'Σ', 'ſ', 'é', 'fooé', 'a\r', '_99', 'handler7_99'];
+const PIECES = [
+  'foo',
+  'Foo',
+  'FOO',
+  'bar',
+  'x1',
+  'x22',
+  ' ',
+  '\t',
+  '\r\n',
+  '\n',
+  '\n',
+  '中文',
+  '😀',
+  'İ',
+  'Σ',
+  'ſ',
+  'é',
+  'fooé',
+  'a\r',
+  '_99',
+  'handler7_99',
+];
 
 function corpus(next: () => number): string {
   const parts: string[] = [];
   const n = Math.floor(next() * 60);
   for (let i = 0; i < n; i++) parts.push(PIECES[Math.floor(next() * PIECES.length)]!);
-  if (next() < 0.2) parts.splice(Math.floor(next() * parts.length), 0, 'y'.repeat(SEARCH_MAX_LINE_CHARS - 3 + Math.floor(next() * 8)), 'foo');
+  if (next() < 0.2)
+    parts.splice(
+      Math.floor(next() * parts.length),
+      0,
+      'y'.repeat(SEARCH_MAX_LINE_CHARS - 3 + Math.floor(next() * 8)),
+      'foo',
+    );
   return parts.join('');
 }
 
@@ -100,6 +128,16 @@ describe('search scan', () => {
       const reference = hasNul(bytes, BINARY_SNIFF_BYTES) ? null : decodeText(bytes);
       expect(textUnlessBinary(bytes, BINARY_SNIFF_BYTES), `${bytes.length} bytes`).toBe(reference);
     }
-    expect(cases.map((b) => textUnlessBinary(b, BINARY_SNIFF_BYTES) === null)).toEqual([false, true, true, false, true, false, false, true, false]);
+    expect(cases.map((b) => textUnlessBinary(b, BINARY_SNIFF_BYTES) === null)).toEqual([
+      false,
+      true,
+      true,
+      false,
+      true,
+      false,
+      false,
+      true,
+      false,
+    ]);
   });
 });

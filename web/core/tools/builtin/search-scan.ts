@@ -31,7 +31,10 @@ export interface ScanBudget {
 
 export function lineTest(tool: string, pattern: string, regex: boolean, caseSensitive: boolean): LineTest {
   if (pattern.length > SEARCH_MAX_PATTERN_CHARS) {
-    throw new HarnessError('E_SEARCH_PATTERN_TOO_LONG', `The pattern is ${pattern.length} characters; ${tool} accepts at most ${SEARCH_MAX_PATTERN_CHARS}. Search for a shorter, distinctive part.`);
+    throw new HarnessError(
+      'E_SEARCH_PATTERN_TOO_LONG',
+      `The pattern is ${pattern.length} characters; ${tool} accepts at most ${SEARCH_MAX_PATTERN_CHARS}. Search for a shorter, distinctive part.`,
+    );
   }
   if (!regex) {
     if (caseSensitive) return { line: (line) => line.indexOf(pattern), needles: [pattern], fold: false };
@@ -51,7 +54,16 @@ function snippet(line: string, at: number): string {
 }
 
 /** Tests the line from `start` to `end` (its `\n`) as the reference does, and records a hit. */
-function testLine(path: string, text: string, start: number, end: number, no: number, test: LineTest, hits: string[], budget: ScanBudget): void {
+function testLine(
+  path: string,
+  text: string,
+  start: number,
+  end: number,
+  no: number,
+  test: LineTest,
+  hits: string[],
+  budget: ScanBudget,
+): void {
   let line = text.slice(start, Math.min(end, start + SEARCH_MAX_LINE_CHARS));
   if (line.endsWith('\r')) line = line.slice(0, -1);
   const at = test.line(line);

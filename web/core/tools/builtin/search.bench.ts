@@ -30,7 +30,8 @@ let pooledFs: WorkspaceFs;
 
 function source(i: number): string {
   const lines: string[] = [];
-  for (let l = 0; l < 40; l++) lines.push(`export function handler${i}_${l}(value: number): number { return value * ${l} + ${i}; }`);
+  for (let l = 0; l < 40; l++)
+    lines.push(`export function handler${i}_${l}(value: number): number { return value * ${l} + ${i}; }`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -53,7 +54,8 @@ async function pooledRead(paths: string[], limit: number): Promise<number> {
   let bytes = 0;
   await Promise.all(
     Array.from({ length: limit }, async () => {
-      while (next < paths.length) bytes += (await fs.readBytes(paths[next++]!, { maxBytes: SEARCH_MAX_FILE_BYTES })).length;
+      while (next < paths.length)
+        bytes += (await fs.readBytes(paths[next++]!, { maxBytes: SEARCH_MAX_FILE_BYTES })).length;
     }),
   );
   return bytes;
@@ -74,7 +76,11 @@ beforeAll(async () => {
   for (let d = 0; d < FOLDERS; d++) {
     const dir = join(base, `pkg${String(d).padStart(3, '0')}`);
     await mkdir(dir);
-    await Promise.all(Array.from({ length: FILES_PER_FOLDER }, (_, f) => writeFile(join(dir, `mod${f}.ts`), source(d * FILES_PER_FOLDER + f))));
+    await Promise.all(
+      Array.from({ length: FILES_PER_FOLDER }, (_, f) =>
+        writeFile(join(dir, `mod${f}.ts`), source(d * FILES_PER_FOLDER + f)),
+      ),
+    );
   }
   fs = await createNodeWorkspaceFs({ root: base, access: 'read', blockingCalls: true });
   pooledFs = await createNodeWorkspaceFs({ root: base, access: 'read' });
@@ -83,28 +89,61 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-const ctx = (on = fs): ToolContext => ({ fs: on, workspaceId: 'bench', callId: 'b', signal: new AbortController().signal });
+const ctx = (on = fs): ToolContext => ({
+  fs: on,
+  workspaceId: 'bench',
+  callId: 'b',
+  signal: new AbortController().signal,
+});
 
 it('search over 10,000 files vs a plain sequential read of them, and vs ripgrep -j1', async () => {
   const tool = searchTool();
   const literal = { label: 'search (literal)', run: () => tool.execute({ pattern: 'needle_not_present' }, ctx()) };
-  const regex = { label: 'search (regex)', run: () => tool.execute({ pattern: 'handler\\d+_99\\b', regex: true }, ctx()) };
+  const regex = {
+    label: 'search (regex)',
+    run: () => tool.execute({ pattern: 'handler\\d+_99\\b', regex: true }, ctx()),
+  };
   for (const side of [literal, regex]) {
     const check = await side.run();
-    if (check.error || !check.output.startsWith('No matches') || check.output.includes('stopped')) throw new Error(`unexpected search output: ${check.output}`);
+    if (check.error || !check.output.startsWith('No matches') || check.output.includes('stopped'))
+      throw new Error(`unexpected search output: ${check.output}`);
   }
   const sequential = { label: 'plain sequential read', run: () => plainRead(base) };
   const paths = (await walk(fs, { start: '' })).files.map((f) => f.path);
   const pooled = { label: 'WorkspaceFs reads, 32 in flight', run: () => pooledRead(paths, SEARCH_CONCURRENCY) };
-  await compare('search literal vs WorkspaceFs pooled reads, 10k files', pooled, literal, { runs: 5, warmup: 1, target: 1.3 });
-  await compare('search literal vs sequential read, 10k files', sequential, literal, { runs: 5, warmup: 1, target: 0.5 });
+  await compare('search literal vs WorkspaceFs pooled reads, 10k files', pooled, literal, {
+    runs: 5,
+    warmup: 1,
+    target: 1.3,
+  });
+  await compare('search literal vs sequential read, 10k files', sequential, literal, {
+    runs: 5,
+    warmup: 1,
+    target: 0.5,
+  });
   await compare('search regex vs sequential read, 10k files', sequential, regex, { runs: 5, warmup: 1, target: 0.5 });
-  const overPool = { label: 'search (literal), fs through the thread pool', run: () => tool.execute({ pattern: 'needle_not_present' }, ctx(pooledFs)) };
-  await compare('search literal, CLI blocking calls vs thread pool, 10k files', overPool, literal, { runs: 5, warmup: 1 });
+  const overPool = {
+    label: 'search (literal), fs through the thread pool',
+    run: () => tool.execute({ pattern: 'needle_not_present' }, ctx(pooledFs)),
+  };
+  await compare('search literal, CLI blocking calls vs thread pool, 10k files', overPool, literal, {
+    runs: 5,
+    warmup: 1,
+  });
   if (!RG) {
     console.log('BENCH search vs rg -j1: skipped, ripgrep (rg) is not installed');
     return;
   }
-  await compare('search literal vs rg -j1, 10k files', { label: 'rg -j1 -F', run: () => ripgrep('needle_not_present', true) }, literal, { runs: 5, warmup: 1, target: 5 });
-  await compare('search regex vs rg -j1, 10k files', { label: 'rg -j1', run: () => ripgrep('handler\\d+_99\\b', false) }, regex, { runs: 5, warmup: 1, target: 5 });
+  await compare(
+    'search literal vs rg -j1, 10k files',
+    { label: 'rg -j1 -F', run: () => ripgrep('needle_not_present', true) },
+    literal,
+    { runs: 5, warmup: 1, target: 5 },
+  );
+  await compare(
+    'search regex vs rg -j1, 10k files',
+    { label: 'rg -j1', run: () => ripgrep('handler\\d+_99\\b', false) },
+    regex,
+    { runs: 5, warmup: 1, target: 5 },
+  );
 });

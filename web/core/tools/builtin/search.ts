@@ -38,7 +38,13 @@ interface FileHits {
   skipped?: 'binary' | 'huge';
 }
 
-async function searchFile(ctx: ToolContext, entry: DirEntry, test: LineTest, budget: ScanBudget, maxFileBytes: number): Promise<FileHits> {
+async function searchFile(
+  ctx: ToolContext,
+  entry: DirEntry,
+  test: LineTest,
+  budget: ScanBudget,
+  maxFileBytes: number,
+): Promise<FileHits> {
   let bytes: Uint8Array;
   try {
     bytes = await ctx.fs.readBytes(entry.path, { maxBytes: maxFileBytes });
@@ -71,11 +77,17 @@ export function searchTool(limits: SearchLimits = {}): ToolDefinition {
         type: 'object',
         properties: {
           pattern: { type: 'string', description: `Text or regex to find (1–${SEARCH_MAX_PATTERN_CHARS} characters).` },
-          path: { type: 'string', description: 'Folder or file to search, workspace-relative. Default: the whole workspace.' },
+          path: {
+            type: 'string',
+            description: 'Folder or file to search, workspace-relative. Default: the whole workspace.',
+          },
           glob: { type: 'string', description: 'Only files matching this glob.' },
           regex: { type: 'boolean', description: 'Treat pattern as a regular expression. Default false.' },
           case_sensitive: { type: 'boolean', description: 'Default: smart case.' },
-          include_ignored: { type: 'boolean', description: 'Also search files that .gitignore/.ignore files exclude. Default false.' },
+          include_ignored: {
+            type: 'boolean',
+            description: 'Also search files that .gitignore/.ignore files exclude. Default false.',
+          },
         },
         required: ['pattern'],
         additionalProperties: false,
@@ -86,7 +98,9 @@ export function searchTool(limits: SearchLimits = {}): ToolDefinition {
     async execute(args, ctx): Promise<ToolResult> {
       return guard(async () => {
         const pattern = stringArg('search', args, 'pattern', { nonEmpty: true })!;
-        const path = normalizeWorkspacePath(stringArg('search', args, 'path', { optional: true }) ?? '', { allowRoot: true }).path;
+        const path = normalizeWorkspacePath(stringArg('search', args, 'path', { optional: true }) ?? '', {
+          allowRoot: true,
+        }).path;
         const globArg = stringArg('search', args, 'glob', { optional: true, nonEmpty: true });
         const regex = boolArg('search', args, 'regex') ?? false;
         const caseSensitive = boolArg('search', args, 'case_sensitive') ?? /\p{Lu}/u.test(pattern);
@@ -97,11 +111,21 @@ export function searchTool(limits: SearchLimits = {}): ToolDefinition {
         const budget = { left: maxMatches + 1, deadline: now() + timeLimitMs, now, timedOut: false };
 
         const start = await ctx.fs.stat(path);
-        if (!start) throw new HarnessError('E_FS_NOT_FOUND', `Nothing exists at ${path} in the workspace. Check the path with glob.`, { path });
+        if (!start)
+          throw new HarnessError(
+            'E_FS_NOT_FOUND',
+            `Nothing exists at ${path} in the workspace. Check the path with glob.`,
+            { path },
+          );
         let walked: WalkStats | undefined;
         let entries: AsyncIterable<DirEntry>;
         if (!start.directory) {
-          if (start.size > maxFileBytes) throw new HarnessError('E_SEARCH_FILE_TOO_LARGE', `${path} is ${start.size} bytes, over the ${maxFileBytes}-byte search limit. Read it in parts with read instead.`, { path });
+          if (start.size > maxFileBytes)
+            throw new HarnessError(
+              'E_SEARCH_FILE_TOO_LARGE',
+              `${path} is ${start.size} bytes, over the ${maxFileBytes}-byte search limit. Read it in parts with read instead.`,
+              { path },
+            );
           entries = (async function* () {
             yield { path, name: path.split('/').pop()!, directory: false, size: start.size };
           })();
@@ -185,12 +209,16 @@ export function searchTool(limits: SearchLimits = {}): ToolDefinition {
           shown++;
         }
         if (out.length === 0) out.push(`No matches for ${JSON.stringify(pattern)}${path ? ` in ${path}` : ''}.`);
-        if (hits.length > shown) out.push(`[more matches not shown (output limited to ${shown}); narrow the pattern, path or glob]`);
-        if (budget.timedOut) out.push(`[stopped after ${timeLimitMs} ms: results are incomplete; narrow the path or pattern]`);
+        if (hits.length > shown)
+          out.push(`[more matches not shown (output limited to ${shown}); narrow the pattern, path or glob]`);
+        if (budget.timedOut)
+          out.push(`[stopped after ${timeLimitMs} ms: results are incomplete; narrow the path or pattern]`);
         if (note) out.push(note);
         const ignored = walked && hits.length === 0 ? ignoredNote(walked) : '';
         if (ignored) out.push(ignored);
-        const skipped = [huge ? `${huge} over ${maxFileBytes} bytes` : '', binary ? `${binary} binary` : ''].filter(Boolean);
+        const skipped = [huge ? `${huge} over ${maxFileBytes} bytes` : '', binary ? `${binary} binary` : ''].filter(
+          Boolean,
+        );
         if (skipped.length) out.push(`[skipped files: ${skipped.join(', ')}]`);
         return { output: out.join('\n') };
       });

@@ -4,7 +4,14 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { HarnessError, toErrorData } from '../../contracts';
 import type { FileSnapshot } from '../../approval';
-import { ASK_REASON_TEXT, judgeWrite, normalizeWorkspacePath, shownWritePath, type WorkspaceFs, type WriteTarget } from '../../contracts';
+import {
+  ASK_REASON_TEXT,
+  judgeWrite,
+  normalizeWorkspacePath,
+  shownWritePath,
+  type WorkspaceFs,
+  type WriteTarget,
+} from '../../contracts';
 import type { PreparedCall, ToolContext, ToolResult } from '../../contracts';
 import { unifiedDiff } from './diff';
 import { PERSON_EDIT_DIFF_MAX_CHARS, REVIEW_MAX_CHARS } from '../../contracts';
@@ -27,7 +34,12 @@ export async function guard(run: () => Promise<ToolResult>): Promise<ToolResult>
   }
 }
 
-export function stringArg(tool: string, args: Record<string, unknown>, key: string, opts: { optional?: boolean; nonEmpty?: boolean } = {}): string | undefined {
+export function stringArg(
+  tool: string,
+  args: Record<string, unknown>,
+  key: string,
+  opts: { optional?: boolean; nonEmpty?: boolean } = {},
+): string | undefined {
   const value = args[key];
   if (value === undefined && opts.optional) return undefined;
   if (typeof value !== 'string') throw badArgs(tool, `At arguments.${key}: expected a string.`);
@@ -50,7 +62,12 @@ export function writeTarget(tool: string, args: Record<string, unknown>, fs: Wor
  * wrong with the path), but approval rules get the normalised path and, on a backend that follows links, the path it
  * reaches, so `deny read on "secrets/"` holds for `./secrets/key` and for a link into secrets/.
  */
-export async function prepareRead(tool: string, verb: string, args: Record<string, unknown>, fs: WorkspaceFs): Promise<PreparedCall> {
+export async function prepareRead(
+  tool: string,
+  verb: string,
+  args: Record<string, unknown>,
+  fs: WorkspaceFs,
+): Promise<PreparedCall> {
   const raw = stringArg(tool, args, 'path', { nonEmpty: true })!;
   const path = normalizeWorkspacePath(raw, { allowRoot: true }).path;
   const real = fs.realPath ? await fs.realPath(path) : path;
@@ -79,7 +96,9 @@ export function targetFields(target: WriteTarget): Pick<PreparedCall, 'target' |
 
 /** The whole texts a writing tool offers for review before approval, when both fit (else the card shows the diff). */
 export function reviewOf(before: string | null, after: string): Pick<PreparedCall, 'review'> {
-  return (before?.length ?? 0) <= REVIEW_MAX_CHARS && after.length <= REVIEW_MAX_CHARS ? { review: { before, after } } : {};
+  return (before?.length ?? 0) <= REVIEW_MAX_CHARS && after.length <= REVIEW_MAX_CHARS
+    ? { review: { before, after } }
+    : {};
 }
 
 /**
@@ -90,14 +109,22 @@ export function reviewOf(before: string | null, after: string): Pick<PreparedCal
 export function contentToWrite(ctx: ToolContext, proposed: string, path: string): { content: string; note: string } {
   const mine = ctx.approved?.content;
   if (mine === undefined || mine === proposed) return { content: proposed, note: '' };
-  const diff = unifiedDiff(proposed, mine, `${path} (your proposal)`, `${path} (written)`, { maxChars: PERSON_EDIT_DIFF_MAX_CHARS });
+  const diff = unifiedDiff(proposed, mine, `${path} (your proposal)`, `${path} (written)`, {
+    maxChars: PERSON_EDIT_DIFF_MAX_CHARS,
+  });
   return {
     content: mine,
     note: ` The person changed the content before allowing it, so ${path} holds their version, not yours. Build on their version; this is how it differs from what you proposed:\n${diff}`,
   };
 }
 
-export function intArg(tool: string, args: Record<string, unknown>, key: string, min: number, max: number): number | undefined {
+export function intArg(
+  tool: string,
+  args: Record<string, unknown>,
+  key: string,
+  min: number,
+  max: number,
+): number | undefined {
   const value = args[key];
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -115,7 +142,9 @@ export function boolArg(tool: string, args: Record<string, unknown>, key: string
 
 /** The approval module's snapshot shape, computed from bytes already read (no second read). */
 export function snapshotOf(path: string, bytes: Uint8Array | null): FileSnapshot {
-  return bytes === null ? { path, sha256: null, size: 0 } : { path, sha256: bytesToHex(sha256(bytes)), size: bytes.length };
+  return bytes === null
+    ? { path, sha256: null, size: 0 }
+    : { path, sha256: bytesToHex(sha256(bytes)), size: bytes.length };
 }
 
 /** True when the bytes look binary: a NUL in the first bytes (the usual heuristic of git and ripgrep). */

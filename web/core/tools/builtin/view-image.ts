@@ -34,9 +34,20 @@ export function viewImageTool(limits: { maxBytes?: number } = {}): ToolDefinitio
       return guard(async () => {
         const path = stringArg('view_image', args, 'path', { nonEmpty: true })!;
         const stat = await ctx.fs.stat(path);
-        if (!stat) throw new HarnessError('E_FS_NOT_FOUND', `Nothing exists at ${path} in the workspace. Check the path with glob.`, { path });
-        if (stat.directory) throw new HarnessError('E_IMAGE_NOT_FILE', `${path} is a folder. Name an image file inside it.`, { path });
-        const tooLarge = () => new HarnessError('E_IMAGE_TOO_LARGE', `${path} is ${stat.size} bytes; images are limited to ${maxBytes} bytes. Use a smaller or compressed image.`, { path, size: stat.size });
+        if (!stat)
+          throw new HarnessError(
+            'E_FS_NOT_FOUND',
+            `Nothing exists at ${path} in the workspace. Check the path with glob.`,
+            { path },
+          );
+        if (stat.directory)
+          throw new HarnessError('E_IMAGE_NOT_FILE', `${path} is a folder. Name an image file inside it.`, { path });
+        const tooLarge = () =>
+          new HarnessError(
+            'E_IMAGE_TOO_LARGE',
+            `${path} is ${stat.size} bytes; images are limited to ${maxBytes} bytes. Use a smaller or compressed image.`,
+            { path, size: stat.size },
+          );
         if (stat.size > maxBytes) throw tooLarge();
         let bytes: Uint8Array;
         try {
@@ -46,7 +57,12 @@ export function viewImageTool(limits: { maxBytes?: number } = {}): ToolDefinitio
           throw error;
         }
         const kind = sniffImage(bytes);
-        if (!kind) throw new HarnessError('E_IMAGE_UNSUPPORTED', `${path} is not a PNG, JPEG, GIF or WebP image (its first bytes match none of them). Convert it to one of these formats.`, { path });
+        if (!kind)
+          throw new HarnessError(
+            'E_IMAGE_UNSUPPORTED',
+            `${path} is not a PNG, JPEG, GIF or WebP image (its first bytes match none of them). Convert it to one of these formats.`,
+            { path },
+          );
         return {
           output: `Image attached: ${path} (${kind}, ${bytes.length} bytes).`,
           images: [{ type: 'image_url', image_url: { url: `data:${kind};base64,${toBase64(bytes)}` } }],

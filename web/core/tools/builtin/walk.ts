@@ -8,7 +8,16 @@
 import { HarnessError } from '../../contracts';
 import type { DirEntry, WorkspaceFs } from '../../contracts';
 import { ancestorLevels, isIgnored, readIgnoreLevel, type IgnoreLevels, type SkippedIgnoreFiles } from './ignore-rules';
-import { IGNORE_FILE_MAX_BYTES, IGNORE_FILE_MAX_RULES, IGNORE_RULE_MAX_GLOBSTARS, SKIPPED_DIRS, WALK_LIST_AHEAD, WALK_MAX_DEPTH, WALK_MAX_ENTRIES, WALK_MAX_FILES } from '../../contracts';
+import {
+  IGNORE_FILE_MAX_BYTES,
+  IGNORE_FILE_MAX_RULES,
+  IGNORE_RULE_MAX_GLOBSTARS,
+  SKIPPED_DIRS,
+  WALK_LIST_AHEAD,
+  WALK_MAX_DEPTH,
+  WALK_MAX_ENTRIES,
+  WALK_MAX_FILES,
+} from '../../contracts';
 
 export interface WalkOptions {
   /** Workspace-relative folder to start from ('' is the root). Hidden/build folders named here are entered. */
@@ -44,12 +53,22 @@ export interface WalkResult extends WalkStats {
   files: DirEntry[];
 }
 
-export const newWalkStats = (): WalkStats => ({ filesWalked: 0, entriesSeen: 0, skipped: 0, ignored: 0, ignoreFilesSkipped: [] });
+export const newWalkStats = (): WalkStats => ({
+  filesWalked: 0,
+  entriesSeen: 0,
+  skipped: 0,
+  ignored: 0,
+  ignoreFilesSkipped: [],
+});
 
 type Listing = { entries: DirEntry[] } | { error: unknown };
 
 /** Files in walk order; `stats` is filled as the walk goes (complete once the loop ends, early or not). */
-export async function* walkFiles(fs: WorkspaceFs, options: WalkOptions, stats: WalkStats = newWalkStats()): AsyncGenerator<DirEntry, void, undefined> {
+export async function* walkFiles(
+  fs: WorkspaceFs,
+  options: WalkOptions,
+  stats: WalkStats = newWalkStats(),
+): AsyncGenerator<DirEntry, void, undefined> {
   const maxFiles = options.maxFiles ?? WALK_MAX_FILES;
   const maxEntries = options.maxEntries ?? WALK_MAX_ENTRIES;
   const maxDepth = options.maxDepth ?? WALK_MAX_DEPTH;
@@ -66,17 +85,25 @@ export async function* walkFiles(fs: WorkspaceFs, options: WalkOptions, stats: W
     let listing = listings.get(path);
     if (!listing) {
       // Sizes are not needed here (readers cap their reads), and the browser pays a call per file for each.
-      listing = fs.list(path, { maxEntries, sizes: false }).then((entries) => ({ entries }), (error: unknown) => ({ error }));
+      listing = fs.list(path, { maxEntries, sizes: false }).then(
+        (entries) => ({ entries }),
+        (error: unknown) => ({ error }),
+      );
       listings.set(path, listing);
     }
     return listing;
   };
-  const start = { path: options.start, depth: 0, levels: (honourIgnores ? await ancestorLevels(fs, options.start, stats.ignoreFilesSkipped) : []) as IgnoreLevels };
+  const start = {
+    path: options.start,
+    depth: 0,
+    levels: (honourIgnores ? await ancestorLevels(fs, options.start, stats.ignoreFilesSkipped) : []) as IgnoreLevels,
+  };
   const stack: Array<typeof start> = [start];
   while (stack.length > 0) {
     if (options.signal?.aborted) throw new HarnessError('E_ABORTED', 'The walk was stopped.');
     const dir = stack.pop()!;
-    for (let i = stack.length - 1; i >= Math.max(0, stack.length - WALK_LIST_AHEAD); i--) void listingOf(stack[i]!.path);
+    for (let i = stack.length - 1; i >= Math.max(0, stack.length - WALK_LIST_AHEAD); i--)
+      void listingOf(stack[i]!.path);
     const listing = await listingOf(dir.path);
     listings.delete(dir.path);
     const remaining = maxEntries - stats.entriesSeen;
@@ -145,15 +172,22 @@ export async function* walkFiles(fs: WorkspaceFs, options: WalkOptions, stats: W
 export async function walk(fs: WorkspaceFs, options: WalkOptions): Promise<WalkResult> {
   const stats = newWalkStats();
   const files: DirEntry[] = [];
-  for await (const entry of walkFiles(fs, options, stats)) if (!options.accept || options.accept(entry)) files.push(entry);
+  for await (const entry of walkFiles(fs, options, stats))
+    if (!options.accept || options.accept(entry)) files.push(entry);
   return { ...stats, files };
 }
 
 /** The sentences the model sees when a walk ended early or left files out, '' when it did neither. */
 export function walkNote(result: WalkStats, options: { maxFiles?: number; maxEntries?: number } = {}): string {
   const notes: string[] = [];
-  if (result.stopped === 'files') notes.push(`[stopped after ${options.maxFiles ?? WALK_MAX_FILES} files: results are incomplete; narrow the path or pattern]`);
-  if (result.stopped === 'entries') notes.push(`[stopped after ${options.maxEntries ?? WALK_MAX_ENTRIES} folder entries: results are incomplete; narrow the path or pattern]`);
+  if (result.stopped === 'files')
+    notes.push(
+      `[stopped after ${options.maxFiles ?? WALK_MAX_FILES} files: results are incomplete; narrow the path or pattern]`,
+    );
+  if (result.stopped === 'entries')
+    notes.push(
+      `[stopped after ${options.maxEntries ?? WALK_MAX_ENTRIES} folder entries: results are incomplete; narrow the path or pattern]`,
+    );
   const big = result.ignoreFilesSkipped;
   if (big.length > 0) {
     const named = big.slice(0, 3).join(', ') + (big.length > 3 ? ` and ${big.length - 3} more` : '');
@@ -165,5 +199,7 @@ export function walkNote(result: WalkStats, options: { maxFiles?: number; maxEnt
 
 /** The note for a result with nothing to show: ignored paths may be why. */
 export function ignoredNote(result: WalkStats): string {
-  return result.ignored > 0 ? `[${result.ignored} files or folders excluded by .gitignore/.ignore were not walked; set include_ignored to true to include them]` : '';
+  return result.ignored > 0
+    ? `[${result.ignored} files or folders excluded by .gitignore/.ignore were not walked; set include_ignored to true to include them]`
+    : '';
 }

@@ -20,20 +20,38 @@ async function prepareWrite(args: Record<string, unknown>, ctx: ToolContext): Pr
   const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
   const fields = targetFields(target);
   if (!state.exists) {
-    return { summary: `Create ${shown} (${linesText(lines)})`, detail: unifiedDiff('', content, null, path), state: state.snapshot, ...fields, ...reviewOf(null, content) };
+    return {
+      summary: `Create ${shown} (${linesText(lines)})`,
+      detail: unifiedDiff('', content, null, path),
+      state: state.snapshot,
+      ...fields,
+      ...reviewOf(null, content),
+    };
   }
   if (state.text === null) {
-    return { summary: `Overwrite binary file ${shown} with text (${linesText(lines)})`, detail: `(${path} is binary; no diff)`, state: state.snapshot, ...fields };
+    return {
+      summary: `Overwrite binary file ${shown} with text (${linesText(lines)})`,
+      detail: `(${path} is binary; no diff)`,
+      state: state.snapshot,
+      ...fields,
+    };
   }
   const detail = unifiedDiff(state.text, content, path, path);
-  return { summary: detail ? `Overwrite ${shown} (${linesText(lines)})` : `Write ${shown} (unchanged)`, detail: detail || '(no changes)', state: state.snapshot, ...fields, ...reviewOf(state.text, content) };
+  return {
+    summary: detail ? `Overwrite ${shown} (${linesText(lines)})` : `Write ${shown} (unchanged)`,
+    detail: detail || '(no changes)',
+    state: state.snapshot,
+    ...fields,
+    ...reviewOf(state.text, content),
+  };
 }
 
 export function writeTool(): ToolDefinition {
   return {
     schema: {
       name: 'write',
-      description: 'Create a file or replace its whole content (parent folders are created). Prefer edit for changing part of an existing file. The person sees a diff before it is written.',
+      description:
+        'Create a file or replace its whole content (parent folders are created). Prefer edit for changing part of an existing file. The person sees a diff before it is written.',
       parameters: {
         type: 'object',
         properties: {

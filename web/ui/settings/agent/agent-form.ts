@@ -63,14 +63,25 @@ function webSearchOf(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new HarnessError('E_AGENT_MODULES_INVALID', `At agent.web_search: not valid JSON (${error instanceof Error ? error.message : String(error)}). Fix the syntax, or empty the field for no web_search.`);
+    throw new HarnessError(
+      'E_AGENT_MODULES_INVALID',
+      `At agent.web_search: not valid JSON (${error instanceof Error ? error.message : String(error)}). Fix the syntax, or empty the field for no web_search.`,
+    );
   }
 }
 
 export function modulesFromForm(f: AgentForm): StoredModules {
   const { retention, ttl, ...rest } = f.cacheRest;
   const mode = f.cache === 'off' ? rest.mode : f.cache;
-  const cache = { ...rest, namespace: f.cacheNamespace.trim(), target_hit_ratio: ratioOrText(f.targetHitRatio) as number, enabled: f.cache !== 'off', mode, ...(mode === 'openai' && retention ? { retention } : {}), ...(mode === 'anthropic' && ttl ? { ttl } : {}) };
+  const cache = {
+    ...rest,
+    namespace: f.cacheNamespace.trim(),
+    target_hit_ratio: ratioOrText(f.targetHitRatio) as number,
+    enabled: f.cache !== 'off',
+    mode,
+    ...(mode === 'openai' && retention ? { retention } : {}),
+    ...(mode === 'anthropic' && ttl ? { ttl } : {}),
+  };
   return {
     selection: { profile: f.profile, disabled: [...f.disabled] },
     compact: { enabled: f.compactEnabled, keep_recent: numberOrText(f.keepRecent) as number, images: f.images },

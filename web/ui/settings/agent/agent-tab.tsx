@@ -14,7 +14,14 @@ import { ToolViewSection } from './tool-view-section';
 import { SkillsSection } from './skills-section';
 import { codeOf, messageOf } from '../../state/errors';
 import { CACHE_CHOICES, formFromModules, modulesFromForm, type AgentForm } from './agent-form';
-import { BindingsField, CacheExtraFields, CompactPromptField, DenyToolsField, SkillWorkspacesField, WebSearchField } from './agent-extra-fields';
+import {
+  BindingsField,
+  CacheExtraFields,
+  CompactPromptField,
+  DenyToolsField,
+  SkillWorkspacesField,
+  WebSearchField,
+} from './agent-extra-fields';
 
 const errorText = (error: unknown) => `${codeOf(error) ?? 'E_AGENT_MODULES_INVALID'}: ${messageOf(error)}`;
 
@@ -49,7 +56,8 @@ export default function AgentTab(props: { state: AppState }) {
   void load(null);
 
   const inProfile = (m: ModuleName) => PROFILE_MODULES[form().profile].includes(m);
-  const toggle = (m: ModuleName, on: boolean) => patch({ disabled: on ? form().disabled.filter((x) => x !== m) : [...form().disabled.filter((x) => x !== m), m] });
+  const toggle = (m: ModuleName, on: boolean) =>
+    patch({ disabled: on ? form().disabled.filter((x) => x !== m) : [...form().disabled.filter((x) => x !== m), m] });
   const promptChars = () => Array.from(form().prompt).length;
 
   async function save(event: SubmitEvent) {
@@ -110,7 +118,13 @@ export default function AgentTab(props: { state: AppState }) {
           <For each={PROFILE_NAMES}>
             {(p) => (
               <label class="choice">
-                <input type="radio" name={f('profile')} value={p} checked={form().profile === p} onChange={() => patch({ profile: p })} />
+                <input
+                  type="radio"
+                  name={f('profile')}
+                  value={p}
+                  checked={form().profile === p}
+                  onChange={() => patch({ profile: p })}
+                />
                 <span>
                   <strong>{t(`agent.profile.${p}` as MessageKey)}</strong>
                   <span class="agent-hint">{t(`agent.profile.${p}Hint` as MessageKey)}</span>
@@ -128,7 +142,13 @@ export default function AgentTab(props: { state: AppState }) {
             <For each={OFFERED_MODULES}>
               {(m) => (
                 <label class="checkbox" classList={{ disabled: !inProfile(m) }}>
-                  <input type="checkbox" name={`module-${m}`} checked={inProfile(m) && !form().disabled.includes(m)} disabled={!inProfile(m)} onChange={(e) => toggle(m, e.currentTarget.checked)} />
+                  <input
+                    type="checkbox"
+                    name={`module-${m}`}
+                    checked={inProfile(m) && !form().disabled.includes(m)}
+                    disabled={!inProfile(m)}
+                    onChange={(e) => toggle(m, e.currentTarget.checked)}
+                  />
                   <span>
                     <code>{m}</code>
                     <span class="agent-hint">
@@ -144,23 +164,46 @@ export default function AgentTab(props: { state: AppState }) {
         </fieldset>
 
         <BindingsField id={f} form={form()} patch={patch} t={t} />
-        <SkillWorkspacesField id={f} form={form()} patch={patch} t={t} workspaces={s.workspaces()} self={scope() ?? s.selected()?.id ?? null} />
+        <SkillWorkspacesField
+          id={f}
+          form={form()}
+          patch={patch}
+          t={t}
+          workspaces={s.workspaces()}
+          self={scope() ?? s.selected()?.id ?? null}
+        />
 
         <fieldset class="choice-group">
           <legend>{t('agent.compact')}</legend>
           <label class="checkbox">
-            <input type="checkbox" checked={form().compactEnabled} onChange={(e) => patch({ compactEnabled: e.currentTarget.checked })} />
+            <input
+              type="checkbox"
+              checked={form().compactEnabled}
+              onChange={(e) => patch({ compactEnabled: e.currentTarget.checked })}
+            />
             <span>{t('agent.compactEnabled')}</span>
           </label>
           <div class="agent-row">
             <div class="field">
               <label for={f('keep')}>{t('agent.keepRecent')}</label>
-              <input id={f('keep')} type="number" min="1" max="10000" step="1" value={form().keepRecent} onInput={(e) => patch({ keepRecent: e.currentTarget.value })} />
+              <input
+                id={f('keep')}
+                type="number"
+                min="1"
+                max="10000"
+                step="1"
+                value={form().keepRecent}
+                onInput={(e) => patch({ keepRecent: e.currentTarget.value })}
+              />
               <p class="field-hint">{t('agent.keepRecentHint')}</p>
             </div>
             <div class="field">
               <label for={f('images')}>{t('agent.images')}</label>
-              <select id={f('images')} value={form().images} onChange={(e) => patch({ images: e.currentTarget.value === 'drop' ? 'drop' : 'keep' })}>
+              <select
+                id={f('images')}
+                value={form().images}
+                onChange={(e) => patch({ images: e.currentTarget.value === 'drop' ? 'drop' : 'keep' })}
+              >
                 <option value="keep">{t('agent.imagesKeep')}</option>
                 <option value="drop">{t('agent.imagesDrop')}</option>
               </select>
@@ -173,7 +216,11 @@ export default function AgentTab(props: { state: AppState }) {
           <legend>{t('agent.cache')}</legend>
           <div class="field">
             <label for={f('cache')}>{t('agent.cacheMode')}</label>
-            <select id={f('cache')} value={form().cache} onChange={(e) => patch({ cache: CACHE_CHOICES.find((c) => c === e.currentTarget.value) ?? 'observe' })}>
+            <select
+              id={f('cache')}
+              value={form().cache}
+              onChange={(e) => patch({ cache: CACHE_CHOICES.find((c) => c === e.currentTarget.value) ?? 'observe' })}
+            >
               <For each={CACHE_CHOICES}>{(c) => <option value={c}>{t(`agent.cache.${c}` as MessageKey)}</option>}</For>
             </select>
             <p class="field-hint">{t('agent.cacheNote')}</p>
@@ -185,13 +232,25 @@ export default function AgentTab(props: { state: AppState }) {
 
         <div class="field">
           <label for={f('prompt')}>{t('agent.prompt')}</label>
-          <textarea id={f('prompt')} class="agent-prompt" rows="8" spellcheck={false} value={form().prompt} onInput={(e) => patch({ prompt: e.currentTarget.value })} />
+          <textarea
+            id={f('prompt')}
+            class="agent-prompt"
+            rows="8"
+            spellcheck={false}
+            value={form().prompt}
+            onInput={(e) => patch({ prompt: e.currentTarget.value })}
+          />
           <p class="field-hint">{t('agent.promptHint')}</p>
           <div class="agent-row-inline">
             <span class="meta-text" classList={{ 'field-error': promptChars() > 32_000 }}>
               {t('agent.promptCount', { count: promptChars() })}
             </span>
-            <button type="button" class="button small" disabled={form().prompt === ''} onClick={() => patch({ prompt: '' })}>
+            <button
+              type="button"
+              class="button small"
+              disabled={form().prompt === ''}
+              onClick={() => patch({ prompt: '' })}
+            >
               {t('agent.promptDefault')}
             </button>
             <button type="button" class="button small" onClick={() => patch({ prompt: DEFAULT_SYSTEM_PROMPT })}>
@@ -206,7 +265,11 @@ export default function AgentTab(props: { state: AppState }) {
           </button>
           <Show when={status()}>
             {(st) => (
-              <p class={st().ok ? 'field-success' : 'field-error'} role={st().ok ? 'status' : 'alert'} data-testid="agent-status">
+              <p
+                class={st().ok ? 'field-success' : 'field-error'}
+                role={st().ok ? 'status' : 'alert'}
+                data-testid="agent-status"
+              >
                 {st().text}
               </p>
             )}

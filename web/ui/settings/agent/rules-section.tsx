@@ -25,10 +25,15 @@ export function RulesSection(props: { state: AppState; scope: string | null }) {
   const [rows, setRows] = createSignal<Row[]>([]);
   const [status, setStatus] = createSignal<{ ok: boolean; text: string } | null>(null);
   const toRow = (r: ApprovalRule): Row => ({ key: nextKey++, decision: r.decision, tool: r.tool, path: r.path ?? '' });
-  const toRule = (r: Row): ApprovalRule => ({ decision: r.decision, tool: r.tool.trim(), ...(r.path.trim() ? { path: r.path.trim() } : {}) });
+  const toRule = (r: Row): ApprovalRule => ({
+    decision: r.decision,
+    tool: r.tool.trim(),
+    ...(r.path.trim() ? { path: r.path.trim() } : {}),
+  });
 
   /** The check's problems, each `rules[i]` named as the row the person sees. */
-  const problemsText = (problems: string[]) => `E_APPROVAL_RULES_INVALID: ${problems.map((p) => p.replace(/^rules\[(\d+)\]/, (_m, i: string) => t('rules.row', { n: Number(i) + 1 }))).join('; ')}`;
+  const problemsText = (problems: string[]) =>
+    `E_APPROVAL_RULES_INVALID: ${problems.map((p) => p.replace(/^rules\[(\d+)\]/, (_m, i: string) => t('rules.row', { n: Number(i) + 1 }))).join('; ')}`;
 
   async function load(scope: string | null) {
     setStatus(null);
@@ -39,18 +44,36 @@ export function RulesSection(props: { state: AppState; scope: string | null }) {
       // are readable — a rule saved before a check was added — with each problem named by row, so the person can fix
       // or remove that row and save; otherwise the rows are empty and saving replaces the list.
       const stored = await readStoredApprovalRules(s.db, scope).catch(() => null);
-      const readable = Array.isArray(stored) && stored.every((r) => typeof r === 'object' && r !== null && DECISIONS.includes((r as { decision?: unknown }).decision as ApprovalDecision) && typeof (r as { tool?: unknown }).tool === 'string');
+      const readable =
+        Array.isArray(stored) &&
+        stored.every(
+          (r) =>
+            typeof r === 'object' &&
+            r !== null &&
+            DECISIONS.includes((r as { decision?: unknown }).decision as ApprovalDecision) &&
+            typeof (r as { tool?: unknown }).tool === 'string',
+        );
       if (readable) {
-        setRows((stored as Array<{ decision: ApprovalDecision; tool: string; path?: unknown }>).map((r) => toRow({ decision: r.decision, tool: r.tool, ...(typeof r.path === 'string' ? { path: r.path } : {}) })));
+        setRows(
+          (stored as Array<{ decision: ApprovalDecision; tool: string; path?: unknown }>).map((r) =>
+            toRow({ decision: r.decision, tool: r.tool, ...(typeof r.path === 'string' ? { path: r.path } : {}) }),
+          ),
+        );
         const problems = checkRules(stored, 'rules');
         if (problems.length) return setStatus({ ok: false, text: problemsText(problems) });
       } else setRows([]);
       setStatus({ ok: false, text: `${codeOf(error) ?? 'E_APPROVAL_RULES_INVALID'}: ${messageOf(error)}` });
     }
   }
-  createEffect(on(() => props.scope, (scope) => void load(scope)));
+  createEffect(
+    on(
+      () => props.scope,
+      (scope) => void load(scope),
+    ),
+  );
 
-  const patch = (key: number, p: Partial<Row>) => setRows((all) => all.map((r) => (r.key === key ? { ...r, ...p } : r)));
+  const patch = (key: number, p: Partial<Row>) =>
+    setRows((all) => all.map((r) => (r.key === key ? { ...r, ...p } : r)));
 
   async function save() {
     setStatus(null);
@@ -77,12 +100,38 @@ export function RulesSection(props: { state: AppState; scope: string | null }) {
           <For each={rows()}>
             {(row, i) => (
               <li class="rules-row" aria-label={t('rules.row', { n: i() + 1 })}>
-                <select aria-label={t('rules.decision')} class={`rules-decision ${row.decision}`} value={row.decision} onChange={(e) => patch(row.key, { decision: e.currentTarget.value as ApprovalDecision })}>
+                <select
+                  aria-label={t('rules.decision')}
+                  class={`rules-decision ${row.decision}`}
+                  value={row.decision}
+                  onChange={(e) => patch(row.key, { decision: e.currentTarget.value as ApprovalDecision })}
+                >
                   <For each={DECISIONS}>{(d) => <option value={d}>{t(`rules.${d}`)}</option>}</For>
                 </select>
-                <input aria-label={t('rules.tool')} title={t('rules.toolHint')} list={`${id}-tools`} value={row.tool} spellcheck={false} autocomplete="off" onInput={(e) => patch(row.key, { tool: e.currentTarget.value })} />
-                <input aria-label={t('rules.path')} title={t('rules.pathHint')} placeholder="src/**" value={row.path} spellcheck={false} autocomplete="off" onInput={(e) => patch(row.key, { path: e.currentTarget.value })} />
-                <button type="button" class="button ghost small" aria-label={t('rules.remove', { n: i() + 1 })} onClick={() => setRows((all) => all.filter((r) => r.key !== row.key))}>
+                <input
+                  aria-label={t('rules.tool')}
+                  title={t('rules.toolHint')}
+                  list={`${id}-tools`}
+                  value={row.tool}
+                  spellcheck={false}
+                  autocomplete="off"
+                  onInput={(e) => patch(row.key, { tool: e.currentTarget.value })}
+                />
+                <input
+                  aria-label={t('rules.path')}
+                  title={t('rules.pathHint')}
+                  placeholder="src/**"
+                  value={row.path}
+                  spellcheck={false}
+                  autocomplete="off"
+                  onInput={(e) => patch(row.key, { path: e.currentTarget.value })}
+                />
+                <button
+                  type="button"
+                  class="button ghost small"
+                  aria-label={t('rules.remove', { n: i() + 1 })}
+                  onClick={() => setRows((all) => all.filter((r) => r.key !== row.key))}
+                >
                   ×
                 </button>
               </li>
@@ -97,7 +146,11 @@ export function RulesSection(props: { state: AppState; scope: string | null }) {
         {t('rules.toolHint')} {t('rules.pathHint')}
       </p>
       <div class="agent-row-inline">
-        <button type="button" class="button small" onClick={() => setRows((all) => [...all, { key: nextKey++, decision: 'allow', tool: 'edit', path: '' }])}>
+        <button
+          type="button"
+          class="button small"
+          onClick={() => setRows((all) => [...all, { key: nextKey++, decision: 'allow', tool: 'edit', path: '' }])}
+        >
           {t('rules.add')}
         </button>
         <button type="button" class="button primary small" onClick={() => void save()}>
@@ -106,7 +159,11 @@ export function RulesSection(props: { state: AppState; scope: string | null }) {
       </div>
       <Show when={status()}>
         {(st) => (
-          <p class={st().ok ? 'field-success' : 'field-error'} role={st().ok ? 'status' : 'alert'} data-testid="rules-status">
+          <p
+            class={st().ok ? 'field-success' : 'field-error'}
+            role={st().ok ? 'status' : 'alert'}
+            data-testid="rules-status"
+          >
             {st().text}
           </p>
         )}

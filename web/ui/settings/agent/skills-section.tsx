@@ -22,7 +22,13 @@ export function SkillsSection(props: { state: AppState; scope: string | null; le
     () => workspace() && { w: workspace()!, lend: [...props.lend], round: round() },
     async ({ w, lend }): Promise<SkillCatalog | null> => {
       if ((await queryWorkspaceAccess(w)) !== 'granted') return null;
-      const open = (record: WorkspaceRecord) => openWorkspaceFs({ ...record, access: 'read' }, (handle) => createFsaWorkspaceFs(handle, { access: 'read', rootName: record.kind === 'opfs' ? record.name : handle.name }));
+      const open = (record: WorkspaceRecord) =>
+        openWorkspaceFs({ ...record, access: 'read' }, (handle) =>
+          createFsaWorkspaceFs(handle, {
+            access: 'read',
+            rootName: record.kind === 'opfs' ? record.name : handle.name,
+          }),
+        );
       const lender = async (id: string) => {
         const record = s.workspaces().find((x) => x.id === id);
         return record ? { name: record.name, fs: await open(record) } : null;
@@ -41,7 +47,16 @@ export function SkillsSection(props: { state: AppState; scope: string | null; le
               <Show when={catalog.latest} fallback={<p class="field-hint">{t('agentSkills.noAccess')}</p>}>
                 {(c) => (
                   <>
-                    <p class="field-hint">{c().skills.length ? t('agentSkills.found', { count: c().skills.length, names: c().skills.map((k) => k.name).join(', ') }) : t('agentSkills.none')}</p>
+                    <p class="field-hint">
+                      {c().skills.length
+                        ? t('agentSkills.found', {
+                            count: c().skills.length,
+                            names: c()
+                              .skills.map((k) => k.name)
+                              .join(', '),
+                          })
+                        : t('agentSkills.none')}
+                    </p>
                     <Show when={c().problems.length > 0}>
                       <ul class="rules-list" aria-label={t('agentSkills.problems')}>
                         <For each={c().problems}>

@@ -77,11 +77,16 @@ export function ToolViewSection(props: { state: AppState; scope: string | null }
     }
   }
 
-  const toggle = (g: string, on: boolean) => patch({ groups: on ? [...form().groups.filter((x) => x !== g), g] : form().groups.filter((x) => x !== g) });
+  const toggle = (g: string, on: boolean) =>
+    patch({ groups: on ? [...form().groups.filter((x) => x !== g), g] : form().groups.filter((x) => x !== g) });
   const scopeName = () => s.workspaces().find((w) => w.id === props.scope)?.name ?? '';
   const size = (n: number) => formatBytes(n, s.locale());
   return (
-    <section class="form agent-form rules-section tool-view-section" aria-labelledby={`${id}-title`} data-testid="tool-view">
+    <section
+      class="form agent-form rules-section tool-view-section"
+      aria-labelledby={`${id}-title`}
+      data-testid="tool-view"
+    >
       <h3 id={`${id}-title`}>{t('toolView.title')}</h3>
       <p class="field-hint">{t('toolView.intro')}</p>
       <Show when={props.scope} fallback={<p class="field-hint">{t('toolView.pickWorkspace')}</p>}>
@@ -109,7 +114,11 @@ export function ToolViewSection(props: { state: AppState; scope: string | null }
               <For each={GROUPS}>
                 {(g) => (
                   <label class="checkbox">
-                    <input type="checkbox" checked={form().groups.includes(g)} onChange={(e) => toggle(g, e.currentTarget.checked)} />
+                    <input
+                      type="checkbox"
+                      checked={form().groups.includes(g)}
+                      onChange={(e) => toggle(g, e.currentTarget.checked)}
+                    />
                     <span>
                       <code>{g}</code>
                       <span class="agent-hint">{t(`toolView.group.${g}` as MessageKey)}</span>
@@ -121,7 +130,16 @@ export function ToolViewSection(props: { state: AppState; scope: string | null }
           </fieldset>
           <div class="field">
             <label for={`${id}-more`}>{t('toolView.more')}</label>
-            <input id={`${id}-more`} type="text" class="tool-view-more" value={form().more} spellcheck={false} autocomplete="off" placeholder="plugin:docs, mcp:github, read" onInput={(e) => patch({ more: e.currentTarget.value })} />
+            <input
+              id={`${id}-more`}
+              type="text"
+              class="tool-view-more"
+              value={form().more}
+              spellcheck={false}
+              autocomplete="off"
+              placeholder="plugin:docs, mcp:github, read"
+              onInput={(e) => patch({ more: e.currentTarget.value })}
+            />
             <p class="field-hint">{t('toolView.moreHint')}</p>
           </div>
         </Show>
@@ -129,7 +147,14 @@ export function ToolViewSection(props: { state: AppState; scope: string | null }
           {(sum) => (
             <div class="tool-view-summary" data-testid="tool-view-summary">
               <p class="meta-text" classList={{ 'field-error': sum().error !== null }}>
-                {sum().error ? `${sum().error!.code}: ${sum().error!.message}` : t('toolView.count', { count: sum().count, max: TOOL_VIEW_LIMITS.visible, size: size(sum().bytes), maxSize: size(TOOL_VIEW_LIMITS.bytes) })}
+                {sum().error
+                  ? `${sum().error!.code}: ${sum().error!.message}`
+                  : t('toolView.count', {
+                      count: sum().count,
+                      max: TOOL_VIEW_LIMITS.visible,
+                      size: size(sum().bytes),
+                      maxSize: size(TOOL_VIEW_LIMITS.bytes),
+                    })}
               </p>
               <Show when={sum().atTurnStart.length > 0}>
                 <p class="field-hint">{t('toolView.atTurnStart', { list: sum().atTurnStart.join(', ') })}</p>
@@ -137,7 +162,9 @@ export function ToolViewSection(props: { state: AppState; scope: string | null }
             </div>
           )}
         </Show>
-        <p class="field-hint">{t('toolView.limitsNote', { max: TOOL_VIEW_LIMITS.visible, maxSize: size(TOOL_VIEW_LIMITS.bytes) })}</p>
+        <p class="field-hint">
+          {t('toolView.limitsNote', { max: TOOL_VIEW_LIMITS.visible, maxSize: size(TOOL_VIEW_LIMITS.bytes) })}
+        </p>
         <div class="agent-row-inline">
           <button type="button" class="button primary small" onClick={() => void save()}>
             {t('toolView.save')}
@@ -145,7 +172,11 @@ export function ToolViewSection(props: { state: AppState; scope: string | null }
         </div>
         <Show when={status()}>
           {(st) => (
-            <p class={st().ok ? 'field-success' : 'field-error'} role={st().ok ? 'status' : 'alert'} data-testid="tool-view-status">
+            <p
+              class={st().ok ? 'field-success' : 'field-error'}
+              role={st().ok ? 'status' : 'alert'}
+              data-testid="tool-view-status"
+            >
               {st().text}
             </p>
           )}

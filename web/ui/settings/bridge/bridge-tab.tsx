@@ -2,7 +2,14 @@
 // secrets store), then show its status, roots and tools. An unreachable bridge gets the message that names the
 // two usual causes: --allow-origin missing this app's origin, and Chrome's Local Network Access prompt.
 import { createResource, createSignal, createUniqueId, For, Show } from 'solid-js';
-import { chooseBridgeRoot, connectedBridge, forgetBridge, pairBridge, type BridgeManifest, type BridgeStatus } from '../../../core/page';
+import {
+  chooseBridgeRoot,
+  connectedBridge,
+  forgetBridge,
+  pairBridge,
+  type BridgeManifest,
+  type BridgeStatus,
+} from '../../../core/page';
 import { escapeControls } from '../../../core/contracts';
 import type { AppState } from '../../state/app-state';
 import { messageOf } from '../../state/errors';
@@ -55,7 +62,10 @@ export default function BridgeTab(props: { state: AppState }) {
   return (
     <div class="form bridge-tab">
       <p class="field-hint">{t('bridge.intro', { origin })}</p>
-      <pre class="bridge-command" aria-label={t('bridge.command')}>{`npx i-bridge --allow-origin ${origin} --root <project folder> --manifest <desktop.json>`}</pre>
+      <pre
+        class="bridge-command"
+        aria-label={t('bridge.command')}
+      >{`npx i-bridge --allow-origin ${origin} --root <project folder> --manifest <desktop.json>`}</pre>
       <Show when={loaded()}>
         {(l) => (
           <section class="bridge-card" aria-label={t('bridge.status')}>
@@ -78,14 +88,23 @@ export default function BridgeTab(props: { state: AppState }) {
                     <label for={ids.root}>{t('bridge.root')}</label>
                   </dt>
                   <dd>
-                    <select id={ids.root} value={l().root} onChange={(e) => void s.attempt(() => chooseBridgeRoot(s.db, e.currentTarget.value)).then(() => refetch())}>
+                    <select
+                      id={ids.root}
+                      value={l().root}
+                      onChange={(e) =>
+                        void s.attempt(() => chooseBridgeRoot(s.db, e.currentTarget.value)).then(() => refetch())
+                      }
+                    >
                       <For each={st().roots}>{(r) => <option value={r}>{r}</option>}</For>
                     </select>
                   </dd>
                   <dt>{t('bridge.toolCount')}</dt>
                   <dd>{st().tools}</dd>
                   <dt>{t('bridge.hooks')}</dt>
-                  <dd>{[...new Set((l().manifest?.hooks ?? []).flatMap((h) => h.events))].join(', ') || t('bridge.noHooks')}</dd>
+                  <dd>
+                    {[...new Set((l().manifest?.hooks ?? []).flatMap((h) => h.events))].join(', ') ||
+                      t('bridge.noHooks')}
+                  </dd>
                 </dl>
               )}
             </Show>
@@ -98,7 +117,8 @@ export default function BridgeTab(props: { state: AppState }) {
                       <For each={m().tools}>
                         {(tool) => (
                           <li>
-                            <code>{escapeControls(tool.name)}</code> <span class="meta-text">— {escapeControls(tool.description)}</span>
+                            <code>{escapeControls(tool.name)}</code>{' '}
+                            <span class="meta-text">— {escapeControls(tool.description)}</span>
                           </li>
                         )}
                       </For>
@@ -111,7 +131,11 @@ export default function BridgeTab(props: { state: AppState }) {
               <button type="button" class="button small" onClick={() => void refetch()}>
                 {t('bridge.refresh')}
               </button>
-              <button type="button" class="button small danger-outline" onClick={() => void s.attempt(() => forgetBridge(s.db)).then(() => refetch())}>
+              <button
+                type="button"
+                class="button small danger-outline"
+                onClick={() => void s.attempt(() => forgetBridge(s.db)).then(() => refetch())}
+              >
                 {t('bridge.forget')}
               </button>
             </div>
@@ -124,11 +148,29 @@ export default function BridgeTab(props: { state: AppState }) {
       <form class="bridge-pair" onSubmit={pair}>
         <div class="field">
           <label for={ids.url}>{t('bridge.url')}</label>
-          <input id={ids.url} type="text" inputmode="url" required autocomplete="off" spellcheck={false} value={url()} onInput={(e) => setUrl(e.currentTarget.value)} />
+          <input
+            id={ids.url}
+            type="text"
+            inputmode="url"
+            required
+            autocomplete="off"
+            spellcheck={false}
+            value={url()}
+            onInput={(e) => setUrl(e.currentTarget.value)}
+          />
         </div>
         <div class="field">
           <label for={ids.code}>{t('bridge.code')}</label>
-          <input id={ids.code} type="text" required autocomplete="off" spellcheck={false} placeholder="K7QM-X2RD" value={code()} onInput={(e) => setCode(e.currentTarget.value)} />
+          <input
+            id={ids.code}
+            type="text"
+            required
+            autocomplete="off"
+            spellcheck={false}
+            placeholder="K7QM-X2RD"
+            value={code()}
+            onInput={(e) => setCode(e.currentTarget.value)}
+          />
         </div>
         <button type="submit" class="button primary" disabled={pairing()}>
           {pairing() ? t('bridge.pairing') : t('bridge.pair')}

@@ -4,7 +4,24 @@
 import './browser-model.css';
 import { createSignal, For, onCleanup, Show } from 'solid-js';
 import { saveModel } from '../../../core/page';
-import { deleteStoredModel, downloadModel, estimateMemory, formatBytes, importModelFile, listStoredModels, memoryAvailable, openStoredModel, partialDownloads, readGgufHeader, SUGGESTED_MODELS, SUGGESTED_MODELS_DATE, watchStatus, type BrowserModelStatus, type PartialDownload, type StoredModel } from '../../../core/page';
+import {
+  deleteStoredModel,
+  downloadModel,
+  estimateMemory,
+  formatBytes,
+  importModelFile,
+  listStoredModels,
+  memoryAvailable,
+  openStoredModel,
+  partialDownloads,
+  readGgufHeader,
+  SUGGESTED_MODELS,
+  SUGGESTED_MODELS_DATE,
+  watchStatus,
+  type BrowserModelStatus,
+  type PartialDownload,
+  type StoredModel,
+} from '../../../core/page';
 import { codeOf, messageOf } from '../../state/errors';
 import type { AppState } from '../../state/app-state';
 import { browserModelText } from './strings';
@@ -26,7 +43,10 @@ export function BrowserModelSection(props: BrowserModelSectionProps) {
   const t = browserModelText(s.locale);
   // Plain signals, not a resource: a loading resource would suspend the lazy view around the first-run dialog
   // (web/ui/onboarding/CONTEXT.md) and the Settings panel.
-  const [models, setModels] = createSignal<{ stored: StoredModel[]; partial: PartialDownload[] }>({ stored: [], partial: [] });
+  const [models, setModels] = createSignal<{ stored: StoredModel[]; partial: PartialDownload[] }>({
+    stored: [],
+    partial: [],
+  });
   const refetch = async () => {
     try {
       setModels({ stored: await listStoredModels(), partial: await partialDownloads() });
@@ -45,7 +65,8 @@ export function BrowserModelSection(props: BrowserModelSectionProps) {
   onCleanup(watchStatus((st) => setRunning(st)));
   onCleanup(() => stopper?.abort());
 
-  const fail = (error: unknown) => setNote({ ok: false, text: `${codeOf(error) ?? 'E_BROWSER_MODEL'}: ${messageOf(error)}` });
+  const fail = (error: unknown) =>
+    setNote({ ok: false, text: `${codeOf(error) ?? 'E_BROWSER_MODEL'}: ${messageOf(error)}` });
   const bytesOf = (n: number | null) => (n === null ? '?' : formatBytes(n));
 
   async function explain(name: string) {
@@ -54,7 +75,9 @@ export function BrowserModelSection(props: BrowserModelSectionProps) {
       const header = await readGgufHeader(file);
       const n = Number(ctx());
       const e = estimateMemory(header, file.size, Number.isFinite(n) && n > 0 ? n : 4096);
-      setEstimate(`${t('contextHint', { trained: header.contextLength ?? '?' })} ${t('estimate', { need: formatBytes(e.total), available: formatBytes(memoryAvailable(deviceMemory())) })}`);
+      setEstimate(
+        `${t('contextHint', { trained: header.contextLength ?? '?' })} ${t('estimate', { need: formatBytes(e.total), available: formatBytes(memoryAvailable(deviceMemory())) })}`,
+      );
     } catch (error) {
       fail(error);
     }
@@ -64,7 +87,15 @@ export function BrowserModelSection(props: BrowserModelSectionProps) {
     setNote(null);
     const n = Number(ctx());
     try {
-      await saveModel(s.db, props.scope, { config: { protocol: 'browser', model: name, max_tokens: 1024, budget: { context_window: Number.isInteger(n) && n > 0 ? n : 4096 } }, preset: null });
+      await saveModel(s.db, props.scope, {
+        config: {
+          protocol: 'browser',
+          model: name,
+          max_tokens: 1024,
+          budget: { context_window: Number.isInteger(n) && n > 0 ? n : 4096 },
+        },
+        preset: null,
+      });
       s.settingsChanged();
       setNote({ ok: true, text: t('saved', { name, ctx: ctx() }) });
       props.onUsed();
@@ -88,7 +119,9 @@ export function BrowserModelSection(props: BrowserModelSectionProps) {
     if (!file) return;
     setNote(null);
     try {
-      await importModelFile(file, (done, total) => setProgress(t('adding', { name: file.name, done: formatBytes(done), total: formatBytes(total) })));
+      await importModelFile(file, (done, total) =>
+        setProgress(t('adding', { name: file.name, done: formatBytes(done), total: formatBytes(total) })),
+      );
       await refetch();
       await explain(file.name);
     } catch (error) {
@@ -102,7 +135,13 @@ export function BrowserModelSection(props: BrowserModelSectionProps) {
     setNote(null);
     stopper = new AbortController();
     try {
-      const m = await downloadModel(address, { signal: stopper.signal, onProgress: (done, total) => setProgress(t('downloading', { name: address.split('/').pop() ?? '', done: formatBytes(done), total: bytesOf(total) })) });
+      const m = await downloadModel(address, {
+        signal: stopper.signal,
+        onProgress: (done, total) =>
+          setProgress(
+            t('downloading', { name: address.split('/').pop() ?? '', done: formatBytes(done), total: bytesOf(total) }),
+          ),
+      });
       await explain(m.name);
     } catch (error) {
       fail(error);
@@ -116,8 +155,15 @@ export function BrowserModelSection(props: BrowserModelSectionProps) {
   const statusLine = () => {
     const r = running();
     if (!r) return null;
-    const state = r.state === 'loading' ? t('stateLoading') : r.state === 'generating' ? t('stateGenerating') : t('stateIdle');
-    return t('running', { state, tps: r.tokensPerSecond ? r.tokensPerSecond.toFixed(1) : '–', memory: r.memoryBytes ? formatBytes(r.memoryBytes) : '–', ctx: r.nCtx ?? '–', threads: r.threads ?? '–' });
+    const state =
+      r.state === 'loading' ? t('stateLoading') : r.state === 'generating' ? t('stateGenerating') : t('stateIdle');
+    return t('running', {
+      state,
+      tps: r.tokensPerSecond ? r.tokensPerSecond.toFixed(1) : '–',
+      memory: r.memoryBytes ? formatBytes(r.memoryBytes) : '–',
+      ctx: r.nCtx ?? '–',
+      threads: r.threads ?? '–',
+    });
   };
 
   return (
@@ -130,7 +176,7 @@ export function BrowserModelSection(props: BrowserModelSectionProps) {
         </p>
       </Show>
       <h4>{t('stored')}</h4>
-      <Show when={(models().stored.length) > 0} fallback={<p class="field-hint">{t('none')}</p>}>
+      <Show when={models().stored.length > 0} fallback={<p class="field-hint">{t('none')}</p>}>
         <ul class="browser-model-list">
           <For each={models().stored}>
             {(m) => (
@@ -142,13 +188,24 @@ export function BrowserModelSection(props: BrowserModelSectionProps) {
                   </Show>
                 </div>
                 <div class="field-hint">
-                  {t('size')}: {formatBytes(m.size)} · {t('sha')}: <code title={m.sha256}>{m.sha256.slice(0, 16)}…</code>
+                  {t('size')}: {formatBytes(m.size)} · {t('sha')}:{' '}
+                  <code title={m.sha256}>{m.sha256.slice(0, 16)}…</code>
                 </div>
                 <div class="browser-model-actions">
-                  <button type="button" class="button primary" aria-label={`${t('use')}: ${m.name}`} onClick={() => void use(m.name)}>
+                  <button
+                    type="button"
+                    class="button primary"
+                    aria-label={`${t('use')}: ${m.name}`}
+                    onClick={() => void use(m.name)}
+                  >
                     {t('use')}
                   </button>
-                  <button type="button" class="button" aria-label={`${t('remove')}: ${m.name}`} onClick={() => void remove(m.name)}>
+                  <button
+                    type="button"
+                    class="button"
+                    aria-label={`${t('remove')}: ${m.name}`}
+                    onClick={() => void remove(m.name)}
+                  >
                     {t('remove')}
                   </button>
                 </div>
@@ -170,11 +227,22 @@ export function BrowserModelSection(props: BrowserModelSectionProps) {
       <div class="form-grid">
         <div class="field">
           <label for="browser-model-ctx">{t('context')}</label>
-          <input id="browser-model-ctx" type="text" inputMode="numeric" value={ctx()} onInput={(e) => setCtx(e.currentTarget.value.trim())} />
+          <input
+            id="browser-model-ctx"
+            type="text"
+            inputMode="numeric"
+            value={ctx()}
+            onInput={(e) => setCtx(e.currentTarget.value.trim())}
+          />
         </div>
         <div class="field">
           <label for="browser-model-file">{t('addFile')}</label>
-          <input id="browser-model-file" type="file" accept=".gguf" onChange={(e) => void addFile(e.currentTarget.files?.[0])} />
+          <input
+            id="browser-model-file"
+            type="file"
+            accept=".gguf"
+            onChange={(e) => void addFile(e.currentTarget.files?.[0])}
+          />
         </div>
         <Show when={estimate()}>
           <p class="field-hint span-2">{estimate()}</p>
@@ -182,11 +250,24 @@ export function BrowserModelSection(props: BrowserModelSectionProps) {
         <div class="field span-2">
           <label for="browser-model-url">{t('urlLabel')}</label>
           <div class="browser-model-url">
-            <input id="browser-model-url" type="text" inputMode="url" spellcheck={false} placeholder="https://…/model.gguf" value={url()} onInput={(e) => setUrl(e.currentTarget.value.trim())} />
+            <input
+              id="browser-model-url"
+              type="text"
+              inputMode="url"
+              spellcheck={false}
+              placeholder="https://…/model.gguf"
+              value={url()}
+              onInput={(e) => setUrl(e.currentTarget.value.trim())}
+            />
             <Show
               when={progress() && stopper}
               fallback={
-                <button type="button" class="button" disabled={!url() || progress() !== null} onClick={() => void download(url())}>
+                <button
+                  type="button"
+                  class="button"
+                  disabled={!url() || progress() !== null}
+                  onClick={() => void download(url())}
+                >
                   {t('download')}
                 </button>
               }
@@ -204,7 +285,11 @@ export function BrowserModelSection(props: BrowserModelSectionProps) {
         </p>
       </Show>
       <Show when={note()}>
-        <p class={note()!.ok ? 'field-success' : 'field-error'} role={note()!.ok ? 'status' : 'alert'} data-testid="browser-model-note">
+        <p
+          class={note()!.ok ? 'field-success' : 'field-error'}
+          role={note()!.ok ? 'status' : 'alert'}
+          data-testid="browser-model-note"
+        >
           {note()!.text}
         </p>
       </Show>

@@ -3,7 +3,8 @@
 export const browserModelEn = {
   title: 'In this browser',
   offer: 'Or run a small model in this browser: no key, no server',
-  intro: 'Run a small GGUF model inside this tab with llama.cpp (WebAssembly): no key, no server, and no network once it is downloaded. Tools go through JSON actions.',
+  intro:
+    'Run a small GGUF model inside this tab with llama.cpp (WebAssembly): no key, no server, and no network once it is downloaded. Tools go through JSON actions.',
   stored: 'Stored models',
   none: 'No model stored yet.',
   size: 'Size',
@@ -37,7 +38,8 @@ export const browserModelEn = {
 export const browserModelZh: typeof browserModelEn = {
   title: '在此浏览器中运行',
   offer: '或者在此浏览器中运行一个小模型:无需密钥,无需服务器',
-  intro: '用 llama.cpp(WebAssembly)在此标签页内运行一个小型 GGUF 模型:无需密钥,无需服务器,下载后无需网络。工具通过 JSON 动作调用。',
+  intro:
+    '用 llama.cpp(WebAssembly)在此标签页内运行一个小型 GGUF 模型:无需密钥,无需服务器,下载后无需网络。工具通过 JSON 动作调用。',
   stored: '已存储的模型',
   none: '尚未存储任何模型。',
   size: '大小',
@@ -73,6 +75,8 @@ export type BrowserModelKey = keyof typeof browserModelEn;
 export function browserModelText(locale: () => string) {
   return (key: BrowserModelKey, params?: Record<string, string | number>) => {
     const template = (locale() === 'zh' ? browserModelZh : browserModelEn)[key];
-    return params ? template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole)) : template;
+    return params
+      ? template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole))
+      : template;
   };
 }

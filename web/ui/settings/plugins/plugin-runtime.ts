@@ -11,5 +11,7 @@ export function pluginServiceFor(db: HarnessDb): PluginService {
 }
 
 export function openFsFor(workspace: WorkspaceRecord): Promise<WorkspaceFs> {
-  return openWorkspaceFs(workspace, (handle, mode) => createFsaWorkspaceFs(handle, { access: mode, rootName: workspace.kind === 'opfs' ? workspace.name : handle.name }));
+  return openWorkspaceFs(workspace, (handle, mode) =>
+    createFsaWorkspaceFs(handle, { access: mode, rootName: workspace.kind === 'opfs' ? workspace.name : handle.name }),
+  );
 }

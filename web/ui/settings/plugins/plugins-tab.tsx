@@ -27,7 +27,10 @@ export default function PluginsTab(props: { state: AppState }) {
   // Rendering reads `.latest`, never `plugins()`: reading a reloading resource suspends the settings dialog's
   // <Suspense>, which takes the whole tab out of the page until it loads (a click made then lands elsewhere).
   // A plugin whose bytes did not change keeps its object, so <For> keeps its card and what is open in it.
-  const shown = createMemo<InstalledPlugin[]>((prev) => (plugins.latest ?? []).map((p) => prev.find((q) => q.id === p.id && q.sha256 === p.sha256) ?? p), []);
+  const shown = createMemo<InstalledPlugin[]>(
+    (prev) => (plugins.latest ?? []).map((p) => prev.find((q) => q.id === p.id && q.sha256 === p.sha256) ?? p),
+    [],
+  );
   const [notice, setNotice] = createSignal<Notice | null>(null);
   const [pending, setPending] = createSignal<PreparedImport | null>(null);
   const changed = () => setEpoch((n) => n + 1);
@@ -49,7 +52,10 @@ export default function PluginsTab(props: { state: AppState }) {
             : r.status === 'replaced'
               ? t('plugins.replaced', { name, version: p.version })
               : t('plugins.unchanged', { name, version: p.version });
-      setNotice({ ok: true, text: r.disabledIn.length ? `${text} ${t('plugins.disabledIn', { count: r.disabledIn.length })}` : text });
+      setNotice({
+        ok: true,
+        text: r.disabledIn.length ? `${text} ${t('plugins.disabledIn', { count: r.disabledIn.length })}` : text,
+      });
       changed();
     } catch (error) {
       refused(error);
@@ -65,7 +71,11 @@ export default function PluginsTab(props: { state: AppState }) {
     try {
       const prepared = await service.prepareImport(bytes);
       const { decision, incoming } = prepared.plan;
-      if (decision === 'unchanged') return setNotice({ ok: true, text: t('plugins.unchanged', { name: shownName(incoming.name), version: incoming.version }) });
+      if (decision === 'unchanged')
+        return setNotice({
+          ok: true,
+          text: t('plugins.unchanged', { name: shownName(incoming.name), version: incoming.version }),
+        });
       if (decision === 'update') return setPending(prepared);
       await apply(prepared);
     } catch (error) {
@@ -100,7 +110,11 @@ export default function PluginsTab(props: { state: AppState }) {
         />
         <Show when={notice()}>
           {(n) => (
-            <div class={n().ok ? 'field-success' : 'field-error'} role={n().ok ? 'status' : 'alert'} data-testid="plugin-import-result">
+            <div
+              class={n().ok ? 'field-success' : 'field-error'}
+              role={n().ok ? 'status' : 'alert'}
+              data-testid="plugin-import-result"
+            >
               <Show when={!n().ok}>
                 <strong>{t('plugins.refused')}</strong>{' '}
               </Show>
@@ -121,7 +135,14 @@ export default function PluginsTab(props: { state: AppState }) {
               setPending(null);
               void apply(prepared);
             };
-            return <UpdatePluginDialog t={t} prepared={prepared} onConfirm={confirm} onCancel={() => cancelUpdate(prepared)} />;
+            return (
+              <UpdatePluginDialog
+                t={t}
+                prepared={prepared}
+                onConfirm={confirm}
+                onCancel={() => cancelUpdate(prepared)}
+              />
+            );
           }}
         </Show>
       </section>
@@ -144,7 +165,8 @@ function PluginCard(props: { state: AppState; plugin: InstalledPlugin; onChanged
     () => ({ id: props.plugin.id, epoch: props.epoch }),
     async ({ id }) => {
       const on = new Set<string>();
-      for (const w of s.workspaces()) if ((await service.registry.enabledIn(w.id)).some((p) => p.id === id)) on.add(w.id);
+      for (const w of s.workspaces())
+        if ((await service.registry.enabledIn(w.id)).some((p) => p.id === id)) on.add(w.id);
       return on;
     },
     { initialValue: undefined },
@@ -155,7 +177,11 @@ function PluginCard(props: { state: AppState; plugin: InstalledPlugin; onChanged
   const [trying, setTrying] = createSignal(false);
   const [uninstalling, setUninstalling] = createSignal(false);
   const access = () =>
-    props.plugin.permissions.workspace === 'none' ? t('plugins.accessNone') : props.plugin.permissions.workspace === 'read' ? t('plugins.accessRead') : t('plugins.accessReadWrite');
+    props.plugin.permissions.workspace === 'none'
+      ? t('plugins.accessNone')
+      : props.plugin.permissions.workspace === 'read'
+        ? t('plugins.accessRead')
+        : t('plugins.accessReadWrite');
   // The box shows the choice at once (so the Try panel opens its form without waiting) and is locked until the
   // write is done; then the stored state is read back, so a failed write unticks the box and says why on the card.
   async function toggle(workspace: { id: string; name: string }, on: boolean) {
@@ -166,12 +192,18 @@ function PluginCard(props: { state: AppState; plugin: InstalledPlugin; onChanged
     else next.delete(workspace.id);
     mutate(next);
     try {
-      await (on ? service.registry.enable(workspace.id, props.plugin.id) : service.registry.disable(workspace.id, props.plugin.id));
+      await (on
+        ? service.registry.enable(workspace.id, props.plugin.id)
+        : service.registry.disable(workspace.id, props.plugin.id));
     } catch (error) {
       const code = HarnessError.isInstance(error) ? error.code : 'E_PLUGIN_ENABLE_FAILED';
       const text = HarnessError.isInstance(error)
         ? messageOf(error)
-        : t(on ? 'plugins.enableFailed' : 'plugins.disableFailed', { name: shownName(props.plugin.name), workspace: workspace.name, reason: messageOf(error) });
+        : t(on ? 'plugins.enableFailed' : 'plugins.disableFailed', {
+            name: shownName(props.plugin.name),
+            workspace: workspace.name,
+            reason: messageOf(error),
+          });
       setFailure(`${code}: ${text}`);
     }
     try {
@@ -193,7 +225,8 @@ function PluginCard(props: { state: AppState; plugin: InstalledPlugin; onChanged
       <dl class="plugin-facts">
         <dt>{t('plugins.permissions')}</dt>
         <dd>
-          {t('plugins.permWorkspace', { access: access() })} · {t('plugins.permStorage', { on: props.plugin.permissions.storage ? t('plugins.yes') : t('plugins.no') })}
+          {t('plugins.permWorkspace', { access: access() })} ·{' '}
+          {t('plugins.permStorage', { on: props.plugin.permissions.storage ? t('plugins.yes') : t('plugins.no') })}
         </dd>
         <dt>{t('plugins.tools')}</dt>
         <dd>
@@ -201,7 +234,8 @@ function PluginCard(props: { state: AppState; plugin: InstalledPlugin; onChanged
             <For each={props.plugin.tools}>
               {(tool) => (
                 <li>
-                  <code>{shownName(tool.name)}</code> <span class="meta-text">({shownName(tool.publicName)})</span> — <span class="plugin-tool-description">{shownText(tool.description)}</span>
+                  <code>{shownName(tool.name)}</code> <span class="meta-text">({shownName(tool.publicName)})</span> —{' '}
+                  <span class="plugin-tool-description">{shownText(tool.description)}</span>
                 </li>
               )}
             </For>
@@ -253,7 +287,12 @@ function PluginCard(props: { state: AppState; plugin: InstalledPlugin; onChanged
         <TryToolPanel state={s} plugin={props.plugin} enabledIn={s.workspaces().filter((w) => enabled()!.has(w.id))} />
       </Show>
       <Show when={uninstalling()}>
-        <UninstallDialog state={s} plugin={props.plugin} onClose={() => setUninstalling(false)} onDone={props.onChanged} />
+        <UninstallDialog
+          state={s}
+          plugin={props.plugin}
+          onClose={() => setUninstalling(false)}
+          onDone={props.onChanged}
+        />
       </Show>
     </li>
   );

@@ -1,25 +1,30 @@
 // Strings of Settings → Plugins and Settings → Bridge, merged into en.ts / zh.ts with one spread each.
 export const pluginsEn = {
   'settings.plugins': 'Plugins',
-  'plugins.intro': 'Plugins are WebAssembly tools that run sandboxed in this browser. Importing a plugin does not enable it: turn it on per workspace.',
+  'plugins.intro':
+    'Plugins are WebAssembly tools that run sandboxed in this browser. Importing a plugin does not enable it: turn it on per workspace.',
   'plugins.import': 'Import plugin (.hplugin.zip)',
   'plugins.refused': 'This package was refused; nothing was installed.',
   'plugins.imported': '{name} {version} installed. Enable it for a workspace to use it.',
   'plugins.updated': '{name} updated from {previous} to {version}.',
   'plugins.unchanged': '{name} {version} is already installed with exactly these bytes.',
   'plugins.replaced': '{name} {version} replaced with the new bytes.',
-  'plugins.disabledIn': 'It asks for more than before, so it was switched off in {count} workspace(s): enable it again after checking.',
+  'plugins.disabledIn':
+    'It asks for more than before, so it was switched off in {count} workspace(s): enable it again after checking.',
   'plugins.checking': 'Checking the package…',
   'plugins.updateTitle': 'Update {name}?',
   'plugins.updateNewer': 'is installed; this file holds a newer version with other code.',
   'plugins.updateOlder': 'is installed; this file holds an OLDER version. Install it only if you mean to go back.',
-  'plugins.updateSameVersion': 'is installed; this file has the same version number but other code. Install it only if you trust the file.',
+  'plugins.updateSameVersion':
+    'is installed; this file has the same version number but other code. Install it only if you trust the file.',
   'plugins.updateNothingYet': 'Nothing has changed yet.',
   'plugins.updateName': 'Name',
   'plugins.updateVersion': 'Version',
   'plugins.updateSame': 'unchanged',
-  'plugins.updateWidens': 'The new version asks for more access, so it will be switched off in every workspace where it is on: enable it again after checking.',
-  'plugins.updateKeepsStorage': 'Its private storage stays in every workspace: the new version reads what the old one saved (stored entries now: {count}).',
+  'plugins.updateWidens':
+    'The new version asks for more access, so it will be switched off in every workspace where it is on: enable it again after checking.',
+  'plugins.updateKeepsStorage':
+    'Its private storage stays in every workspace: the new version reads what the old one saved (stored entries now: {count}).',
   'plugins.updateConfirm': 'Update plugin',
   'plugins.updateCancel': 'Cancel',
   'plugins.updateCancelled': 'Nothing was changed: {name} {version} stays installed.',
@@ -38,15 +43,19 @@ export const pluginsEn = {
   'plugins.hashNote': 'The hash proves integrity (this is the code that was packed), not who published it.',
   'plugins.enabledIn': 'Enabled in',
   'plugins.enableFor': 'Enabled in {workspace}',
-  'plugins.enableFailed': 'Could not save that {name} is enabled in {workspace} ({reason}); it stays off. Try again; if it keeps failing, free browser storage (Settings → General shows its use) or reload the app.',
-  'plugins.disableFailed': 'Could not save that {name} is disabled in {workspace} ({reason}); it stays on. Try again; if it keeps failing, free browser storage (Settings → General shows its use) or reload the app.',
+  'plugins.enableFailed':
+    'Could not save that {name} is enabled in {workspace} ({reason}); it stays off. Try again; if it keeps failing, free browser storage (Settings → General shows its use) or reload the app.',
+  'plugins.disableFailed':
+    'Could not save that {name} is disabled in {workspace} ({reason}); it stays on. Try again; if it keeps failing, free browser storage (Settings → General shows its use) or reload the app.',
   'plugins.noWorkspaces': 'Create a workspace to enable plugins in.',
   'plugins.uninstall': 'Uninstall',
   'plugins.uninstallTitle': 'Uninstall {name}?',
   'plugins.uninstallBody': 'The plugin code is removed and it is switched off everywhere.',
   'plugins.uninstallData': 'Also delete its stored data',
-  'plugins.uninstallDataStays': 'Its private storage stays in this browser (stored entries in all workspaces: {count}), so installing it again finds it. Tick the box to delete it too.',
-  'plugins.uninstallDataGoes': 'Its private storage (stored entries in all workspaces: {count}) will be deleted too. This cannot be undone.',
+  'plugins.uninstallDataStays':
+    'Its private storage stays in this browser (stored entries in all workspaces: {count}), so installing it again finds it. Tick the box to delete it too.',
+  'plugins.uninstallDataGoes':
+    'Its private storage (stored entries in all workspaces: {count}) will be deleted too. This cannot be undone.',
   'plugins.uninstallNoData': 'It has no stored data.',
   'plugins.uninstalled': '{name} was uninstalled.',
   'plugins.uninstalledKept': '{name} was uninstalled; its stored data was kept (entries: {count}).',
@@ -64,7 +73,8 @@ export const pluginsEn = {
   'plugins.tryFailed': 'Failed',
   'plugins.tryInfo': '{calls} host calls · {ms} ms',
   'plugins.trySideEffects': 'A write or storage change may have happened: check the workspace before retrying.',
-  'plugins.tryNoAccess': 'This workspace’s folder is not accessible right now. Open the workspace and restore access first.',
+  'plugins.tryNoAccess':
+    'This workspace’s folder is not accessible right now. Open the workspace and restore access first.',
   'plugins.approveTitle': '{plugin} wants to write {path}',
   'plugins.approveNew': 'This creates a new file.',
   'plugins.approveAllow': 'Allow this write',
@@ -73,7 +83,8 @@ export const pluginsEn = {
   'plugins.approveDiff': 'Changes',
 
   'settings.bridge': 'Bridge',
-  'bridge.intro': 'i-bridge is an optional program on this computer that brings desktop tools to the app. Start it with --allow-origin {origin}, then enter the address and the pairing code it printed.',
+  'bridge.intro':
+    'i-bridge is an optional program on this computer that brings desktop tools to the app. Start it with --allow-origin {origin}, then enter the address and the pairing code it printed.',
   'bridge.url': 'Bridge address',
   'bridge.code': 'Pairing code',
   'bridge.pair': 'Pair',
@@ -115,7 +126,8 @@ export const pluginsZh: Record<keyof typeof pluginsEn, string> = {
   'plugins.updateVersion': '版本',
   'plugins.updateSame': '未变',
   'plugins.updateWidens': '新版本需要更多权限，因此将在所有已启用它的工作区中停用：检查后请重新启用。',
-  'plugins.updateKeepsStorage': '它在每个工作区中的私有存储都会保留：新版本可读取旧版本保存的内容（目前共存储 {count} 条）。',
+  'plugins.updateKeepsStorage':
+    '它在每个工作区中的私有存储都会保留：新版本可读取旧版本保存的内容（目前共存储 {count} 条）。',
   'plugins.updateConfirm': '更新插件',
   'plugins.updateCancel': '取消',
   'plugins.updateCancelled': '未做任何更改：{name} {version} 仍保持安装。',
@@ -134,14 +146,17 @@ export const pluginsZh: Record<keyof typeof pluginsEn, string> = {
   'plugins.hashNote': '哈希只证明完整性（即打包时的代码），不证明发布者是谁。',
   'plugins.enabledIn': '启用于',
   'plugins.enableFor': '在 {workspace} 中启用',
-  'plugins.enableFailed': '未能保存 {name} 在 {workspace} 中的启用（{reason}），它仍处于停用状态。请重试；若一直失败，请释放浏览器存储空间（设置 → 常规中可查看用量）或重新加载应用。',
-  'plugins.disableFailed': '未能保存 {name} 在 {workspace} 中的停用（{reason}），它仍处于启用状态。请重试；若一直失败，请释放浏览器存储空间（设置 → 常规中可查看用量）或重新加载应用。',
+  'plugins.enableFailed':
+    '未能保存 {name} 在 {workspace} 中的启用（{reason}），它仍处于停用状态。请重试；若一直失败，请释放浏览器存储空间（设置 → 常规中可查看用量）或重新加载应用。',
+  'plugins.disableFailed':
+    '未能保存 {name} 在 {workspace} 中的停用（{reason}），它仍处于启用状态。请重试；若一直失败，请释放浏览器存储空间（设置 → 常规中可查看用量）或重新加载应用。',
   'plugins.noWorkspaces': '请先创建工作区，再为其启用插件。',
   'plugins.uninstall': '卸载',
   'plugins.uninstallTitle': '卸载 {name}？',
   'plugins.uninstallBody': '插件代码将被删除，并在所有工作区中停用。',
   'plugins.uninstallData': '同时删除其存储的数据',
-  'plugins.uninstallDataStays': '它的私有存储（所有工作区共 {count} 条）会保留在本浏览器中，重新安装后仍可读取。勾选下方选项可一并删除。',
+  'plugins.uninstallDataStays':
+    '它的私有存储（所有工作区共 {count} 条）会保留在本浏览器中，重新安装后仍可读取。勾选下方选项可一并删除。',
   'plugins.uninstallDataGoes': '它的私有存储（所有工作区共 {count} 条）也将被删除，且无法恢复。',
   'plugins.uninstallNoData': '它没有存储任何数据。',
   'plugins.uninstalled': '已卸载 {name}。',
@@ -169,7 +184,8 @@ export const pluginsZh: Record<keyof typeof pluginsEn, string> = {
   'plugins.approveDiff': '改动',
 
   'settings.bridge': '桥接',
-  'bridge.intro': 'i-bridge 是本机上的可选程序，可为应用提供桌面工具。请以 --allow-origin {origin} 启动它，然后输入它打印的地址和配对码。',
+  'bridge.intro':
+    'i-bridge 是本机上的可选程序，可为应用提供桌面工具。请以 --allow-origin {origin} 启动它，然后输入它打印的地址和配对码。',
   'bridge.url': '桥接地址',
   'bridge.code': '配对码',
   'bridge.pair': '配对',

@@ -15,7 +15,12 @@ type Outcome = { kind: 'result'; result: InvokeResult } | { kind: 'invalid'; tex
 function exampleArgs(parameters: Record<string, unknown>): string {
   const props = (parameters.properties ?? {}) as Record<string, { type?: string }>;
   const required = Array.isArray(parameters.required) ? (parameters.required as string[]) : [];
-  const example = Object.fromEntries(required.map((k) => [k, props[k]?.type === 'integer' || props[k]?.type === 'number' ? 1 : props[k]?.type === 'boolean' ? false : '']));
+  const example = Object.fromEntries(
+    required.map((k) => [
+      k,
+      props[k]?.type === 'integer' || props[k]?.type === 'number' ? 1 : props[k]?.type === 'boolean' ? false : '',
+    ]),
+  );
   return JSON.stringify(example, null, 2);
 }
 
@@ -32,7 +37,9 @@ export function TryToolPanel(props: { state: AppState; plugin: InstalledPlugin; 
   const [outcome, setOutcome] = createSignal<Outcome | null>(null);
   // Counts runs so a reader (a person or a test) can tell a new outcome from the previous one.
   const [runs, setRuns] = createSignal(0);
-  const [asking, setAsking] = createSignal<{ request: WriteApprovalRequest; answer: (allow: boolean) => void } | null>(null);
+  const [asking, setAsking] = createSignal<{ request: WriteApprovalRequest; answer: (allow: boolean) => void } | null>(
+    null,
+  );
   const workspace = () => props.enabledIn.find((w) => w.id === workspaceId()) ?? props.enabledIn[0];
 
   async function run(event: SubmitEvent) {
@@ -54,7 +61,8 @@ export function TryToolPanel(props: { state: AppState; plugin: InstalledPlugin; 
     try {
       const service = pluginServiceFor(s.db);
       const fs = await openFsFor(w).catch(() => null);
-      if (!fs && props.plugin.permissions.workspace !== 'none') return setOutcome({ kind: 'invalid', text: t('plugins.tryNoAccess') });
+      if (!fs && props.plugin.permissions.workspace !== 'none')
+        return setOutcome({ kind: 'invalid', text: t('plugins.tryNoAccess') });
       // auto still asks for the files the write policy always asks about (.vscode/, .envrc…).
       const approval: WriteApproval = {
         mode: writes() === 'auto' ? 'auto' : 'ask',
@@ -105,7 +113,11 @@ export function TryToolPanel(props: { state: AppState; plugin: InstalledPlugin; 
             </div>
             <div class="field">
               <label for={ids.writes}>{t('plugins.tryWrites')}</label>
-              <select id={ids.writes} value={writes()} onChange={(e) => setWrites(e.currentTarget.value as 'ask' | 'auto')}>
+              <select
+                id={ids.writes}
+                value={writes()}
+                onChange={(e) => setWrites(e.currentTarget.value as 'ask' | 'auto')}
+              >
                 <option value="ask">{t('plugins.tryWritesAsk')}</option>
                 <option value="auto">{t('plugins.tryWritesAuto')}</option>
               </select>
@@ -113,7 +125,14 @@ export function TryToolPanel(props: { state: AppState; plugin: InstalledPlugin; 
           </div>
           <div class="field">
             <label for={ids.args}>{t('plugins.tryArgs')}</label>
-            <textarea id={ids.args} class="code-input" rows={4} spellcheck={false} value={args()} onInput={(e) => setArgs(e.currentTarget.value)} />
+            <textarea
+              id={ids.args}
+              class="code-input"
+              rows={4}
+              spellcheck={false}
+              value={args()}
+              onInput={(e) => setArgs(e.currentTarget.value)}
+            />
           </div>
           <div class="form-actions">
             <button type="submit" class="button primary" disabled={running()}>
@@ -130,7 +149,8 @@ export function TryToolPanel(props: { state: AppState; plugin: InstalledPlugin; 
 
 function OutcomeView(props: { state: AppState; outcome: Outcome; run: number }) {
   const t = props.state.t;
-  const failed = () => props.outcome.kind === 'invalid' || (props.outcome.kind === 'result' && props.outcome.result.status !== 'done');
+  const failed = () =>
+    props.outcome.kind === 'invalid' || (props.outcome.kind === 'result' && props.outcome.result.status !== 'done');
   const text = () => {
     const o = props.outcome;
     if (o.kind === 'invalid') return o.text;
@@ -141,10 +161,22 @@ function OutcomeView(props: { state: AppState; outcome: Outcome; run: number }) 
   };
   const result = () => (props.outcome.kind === 'result' ? props.outcome.result : undefined);
   return (
-    <div class="try-outcome" classList={{ failed: failed() }} role={failed() ? 'alert' : 'status'} data-testid="try-outcome" data-run={props.run}>
+    <div
+      class="try-outcome"
+      classList={{ failed: failed() }}
+      role={failed() ? 'alert' : 'status'}
+      data-testid="try-outcome"
+      data-run={props.run}
+    >
       <div class="try-outcome-head">
         <strong>{failed() ? t('plugins.tryFailed') : t('plugins.tryOutput')}</strong>
-        <Show when={result()}>{(r) => <span class="meta-text">{t('plugins.tryInfo', { calls: r().hostCalls, ms: Math.round(r().durationMs) })}</span>}</Show>
+        <Show when={result()}>
+          {(r) => (
+            <span class="meta-text">
+              {t('plugins.tryInfo', { calls: r().hostCalls, ms: Math.round(r().durationMs) })}
+            </span>
+          )}
+        </Show>
       </div>
       <pre class="try-output">{text()}</pre>
       <Show when={failed() && result()?.sideEffects}>

@@ -9,19 +9,32 @@ import { Dialog } from '../../components/dialog';
 import { pluginServiceFor } from './plugin-runtime';
 import { shownName } from './shown-text';
 
-export function UninstallDialog(props: { state: AppState; plugin: InstalledPlugin; onClose: () => void; onDone: () => void }) {
+export function UninstallDialog(props: {
+  state: AppState;
+  plugin: InstalledPlugin;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const s = props.state;
   const t = s.t;
   const service = pluginServiceFor(s.db);
   // Starts resolved and is read through `.latest`: a resource read while it loads suspends the settings dialog.
-  const [entries] = createResource<number | undefined>(() => service.kv.countOf(props.plugin.id), { initialValue: undefined });
+  const [entries] = createResource<number | undefined>(() => service.kv.countOf(props.plugin.id), {
+    initialValue: undefined,
+  });
   const count = () => entries.latest;
   const [deleteData, setDeleteData] = createSignal(false);
   const name = () => shownName(props.plugin.name);
   async function confirm() {
     try {
       await service.registry.uninstall(props.plugin.id, { deleteData: deleteData() });
-      s.notify('info', t(deleteData() || !count() ? 'plugins.uninstalled' : 'plugins.uninstalledKept', { name: name(), count: count() ?? 0 }));
+      s.notify(
+        'info',
+        t(deleteData() || !count() ? 'plugins.uninstalled' : 'plugins.uninstalledKept', {
+          name: name(),
+          count: count() ?? 0,
+        }),
+      );
     } catch (error) {
       s.notify('error', messageOf(error));
     }
@@ -47,7 +60,11 @@ export function UninstallDialog(props: { state: AppState; plugin: InstalledPlugi
       <div class="plugin-uninstall">
         <p>{t('plugins.uninstallBody')}</p>
         <p data-testid="uninstall-storage">
-          {count() === undefined ? '…' : count() ? t(deleteData() ? 'plugins.uninstallDataGoes' : 'plugins.uninstallDataStays', { count: count() ?? 0 }) : t('plugins.uninstallNoData')}
+          {count() === undefined
+            ? '…'
+            : count()
+              ? t(deleteData() ? 'plugins.uninstallDataGoes' : 'plugins.uninstallDataStays', { count: count() ?? 0 })
+              : t('plugins.uninstallNoData')}
         </p>
         <Show when={(count() ?? 0) > 0}>
           <label class="checkbox">

@@ -28,7 +28,14 @@ function Hash(props: { hex: string; testId: string }) {
 }
 
 /** `from → to` on one line, or with `stacked` (long values such as hashes) the new value under the old, aligned. */
-function Change(props: { label: string; from: JSX.Element; to: JSX.Element; same: boolean; sameText: string; stacked?: boolean }) {
+function Change(props: {
+  label: string;
+  from: JSX.Element;
+  to: JSX.Element;
+  same: boolean;
+  sameText: string;
+  stacked?: boolean;
+}) {
   return (
     <>
       <dt>{props.label}</dt>
@@ -46,7 +53,12 @@ function Change(props: { label: string; from: JSX.Element; to: JSX.Element; same
   );
 }
 
-export function UpdatePluginDialog(props: { t: Translate; prepared: PreparedImport; onConfirm: () => void; onCancel: () => void }) {
+export function UpdatePluginDialog(props: {
+  t: Translate;
+  prepared: PreparedImport;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   const t = props.t;
   let answered = false;
   const answer = (confirm: boolean) => {
@@ -58,10 +70,16 @@ export function UpdatePluginDialog(props: { t: Translate; prepared: PreparedImpo
   const plan = () => props.prepared.plan;
   const from = () => plan().installed!;
   const to = () => plan().incoming;
-  const access = (a: Access) => t(a === 'none' ? 'plugins.accessNone' : a === 'read' ? 'plugins.accessRead' : 'plugins.accessReadWrite');
+  const access = (a: Access) =>
+    t(a === 'none' ? 'plugins.accessNone' : a === 'read' ? 'plugins.accessRead' : 'plugins.accessReadWrite');
   const perms = (p: { workspace: Access; storage: boolean }) =>
     `${t('plugins.permWorkspace', { access: access(p.workspace) })} · ${t('plugins.permStorage', { on: p.storage ? t('plugins.yes') : t('plugins.no') })}`;
-  const lead = () => (plan().versionChange === 'downgrade' ? 'plugins.updateOlder' : plan().versionChange === 'same-version' ? 'plugins.updateSameVersion' : 'plugins.updateNewer');
+  const lead = () =>
+    plan().versionChange === 'downgrade'
+      ? 'plugins.updateOlder'
+      : plan().versionChange === 'same-version'
+        ? 'plugins.updateSameVersion'
+        : 'plugins.updateNewer';
   return (
     <Dialog
       title={t('plugins.updateTitle', { name: shownName(to().name) })}
@@ -84,7 +102,13 @@ export function UpdatePluginDialog(props: { t: Translate; prepared: PreparedImpo
         </p>
         <dl class="plugin-facts">
           <Show when={from().name !== to().name}>
-            <Change label={t('plugins.updateName')} from={<span>{shownName(from().name)}</span>} to={<span>{shownName(to().name)}</span>} same={false} sameText="" />
+            <Change
+              label={t('plugins.updateName')}
+              from={<span>{shownName(from().name)}</span>}
+              to={<span>{shownName(to().name)}</span>}
+              same={false}
+              sameText=""
+            />
           </Show>
           <Change
             label={t('plugins.updateVersion')}
@@ -102,7 +126,14 @@ export function UpdatePluginDialog(props: { t: Translate; prepared: PreparedImpo
             sameText={t('plugins.updateSame')}
           />
           <Show when={perms(from().permissions) !== perms(to().permissions)}>
-            <Change label={t('plugins.permissions')} from={<span>{perms(from().permissions)}</span>} to={<strong>{perms(to().permissions)}</strong>} stacked same={false} sameText="" />
+            <Change
+              label={t('plugins.permissions')}
+              from={<span>{perms(from().permissions)}</span>}
+              to={<strong>{perms(to().permissions)}</strong>}
+              stacked
+              same={false}
+              sameText=""
+            />
           </Show>
         </dl>
         <Show when={plan().widensPermissions}>

@@ -9,7 +9,11 @@ import { askReasonKey } from '../../chat/ask-reason-strings';
 import { Dialog } from '../../components/dialog';
 import type { Translate } from '../../i18n/i18n';
 
-export function WriteApprovalDialog(props: { t: Translate; request: WriteApprovalRequest; onAnswer: (allow: boolean) => void }) {
+export function WriteApprovalDialog(props: {
+  t: Translate;
+  request: WriteApprovalRequest;
+  onAnswer: (allow: boolean) => void;
+}) {
   const t = props.t;
   let answered = false;
   const answer = (allow: boolean) => {
@@ -20,7 +24,10 @@ export function WriteApprovalDialog(props: { t: Translate; request: WriteApprova
   const diff = () => writeApprovalDiff(props.request);
   return (
     <Dialog
-      title={t('plugins.approveTitle', { plugin: props.request.pluginId, path: shownWritePath(props.request.rawPath ?? props.request.path, props.request.path) })}
+      title={t('plugins.approveTitle', {
+        plugin: props.request.pluginId,
+        path: shownWritePath(props.request.rawPath ?? props.request.path, props.request.path),
+      })}
       onClose={() => answer(false)}
       closeLabel={t('common.close')}
       wide

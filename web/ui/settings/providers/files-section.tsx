@@ -25,7 +25,13 @@ function size(bytes: number | null): string {
   return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-export function ProviderFilesSection(props: { state: AppState; id: string; protocol: string; operations: boolean; onOperations: (on: boolean) => void }) {
+export function ProviderFilesSection(props: {
+  state: AppState;
+  id: string;
+  protocol: string;
+  operations: boolean;
+  onOperations: (on: boolean) => void;
+}) {
   const s = props.state;
   const ct = chatTranslator(s.locale);
   const [pj, setPj] = createSignal<ProviderJson | null>(null);
@@ -35,7 +41,9 @@ export function ProviderFilesSection(props: { state: AppState; id: string; proto
   const [loading, setLoading] = createSignal(false);
   const [asking, setAsking] = createSignal<{ id: string; answer: (yes: boolean) => void } | null>(null);
   const [status, setStatus] = createSignal<{ ok: boolean; text: string } | null>(null);
-  void readProviderJson(s.db).then(setPj, (e: unknown) => setStatus({ ok: false, text: `${codeOf(e) ?? 'E_CONFIG_INVALID'}: ${messageOf(e)}` }));
+  void readProviderJson(s.db).then(setPj, (e: unknown) =>
+    setStatus({ ok: false, text: `${codeOf(e) ?? 'E_CONFIG_INVALID'}: ${messageOf(e)}` }),
+  );
 
   const setImages = async (images: 'base64' | 'files') => {
     // gc_expired is headless i's; an imported one is dropped here rather than refused (the app never runs it).
@@ -54,7 +62,9 @@ export function ProviderFilesSection(props: { state: AppState; id: string; proto
     return null;
   };
 
-  async function run<T>(work: (model: ReturnType<typeof checkModelConfig>, workspaceId: string) => Promise<T>): Promise<T | undefined> {
+  async function run<T>(
+    work: (model: ReturnType<typeof checkModelConfig>, workspaceId: string) => Promise<T>,
+  ): Promise<T | undefined> {
     setStatus(null);
     const workspaceId = s.selected()?.id;
     if (!workspaceId) {
@@ -96,18 +106,32 @@ export function ProviderFilesSection(props: { state: AppState; id: string; proto
     <section class="provider-files span-2" aria-labelledby={`${props.id}-files-h`}>
       <div class="field">
         <label for={`${props.id}-images`}>{ct('filesImages')}</label>
-        <select id={`${props.id}-images`} value={pj()?.images ?? 'base64'} onChange={(e) => void setImages(e.currentTarget.value === 'files' ? 'files' : 'base64')}>
+        <select
+          id={`${props.id}-images`}
+          value={pj()?.images ?? 'base64'}
+          onChange={(e) => void setImages(e.currentTarget.value === 'files' ? 'files' : 'base64')}
+        >
           <option value="base64">{ct('filesImagesBase64')}</option>
           <option value="files">{ct('filesImagesFiles')}</option>
         </select>
         <p class="field-hint">{ct('filesImagesHint')}</p>
       </div>
       <label class="checkbox">
-        <input type="checkbox" checked={props.operations} onChange={(e) => props.onOperations(e.currentTarget.checked)} />
+        <input
+          type="checkbox"
+          checked={props.operations}
+          onChange={(e) => props.onOperations(e.currentTarget.checked)}
+        />
         <span>{ct('filesOperations')}</span>
       </label>
       <p class="field-hint">{ct('filesOperationsHint')}</p>
-      <Show when={note()}>{(n) => <p class="field-note" role="note">{n()}</p>}</Show>
+      <Show when={note()}>
+        {(n) => (
+          <p class="field-note" role="note">
+            {n()}
+          </p>
+        )}
+      </Show>
       <h3 id={`${props.id}-files-h`}>{ct('filesRemote')}</h3>
       <p class="field-hint">{ct('filesRemoteHint')}</p>
       <button type="button" class="button" disabled={loading()} onClick={() => void load()}>
@@ -128,7 +152,12 @@ export function ProviderFilesSection(props: { state: AppState; id: string; proto
                     <Show when={file.known}>
                       <span class="badge">{ct('filesOurs')}</span>
                     </Show>
-                    <button type="button" class="button danger" aria-label={`${ct('filesDelete')} ${file.file_id}`} onClick={() => void remove(file.file_id)}>
+                    <button
+                      type="button"
+                      class="button danger"
+                      aria-label={`${ct('filesDelete')} ${file.file_id}`}
+                      onClick={() => void remove(file.file_id)}
+                    >
                       {ct('filesDelete')}
                     </button>
                   </li>
@@ -136,7 +165,9 @@ export function ProviderFilesSection(props: { state: AppState; id: string; proto
               </For>
             </ul>
             <Show when={!complete()}>
-              <p class="field-hint">{ct('filesMore', { count: String(list().length), pages: String(MAX_LIST_PAGES) })}</p>
+              <p class="field-hint">
+                {ct('filesMore', { count: String(list().length), pages: String(MAX_LIST_PAGES) })}
+              </p>
             </Show>
           </Show>
         )}

@@ -12,7 +12,15 @@ import { ScopeField } from '../scope-field';
 import { codeOf, messageOf } from '../../state/errors';
 import { BUILTIN_PROTOCOLS, isBuiltinProtocol } from '../../../core/page';
 import { BrowserModelSection } from '../browser-model/browser-model-section';
-import { CUSTOM_PRESET, emptyForm, formFromConfig, formFromPreset, saveModelForm, testModelForm, type ProviderForm } from './provider-form';
+import {
+  CUSTOM_PRESET,
+  emptyForm,
+  formFromConfig,
+  formFromPreset,
+  saveModelForm,
+  testModelForm,
+  type ProviderForm,
+} from './provider-form';
 import { ProviderFilesSection } from './files-section';
 
 /** The select's entry for any other selector: a custom protocol served by the paired bridge's provider worker. */
@@ -52,7 +60,13 @@ export default function ModelTab(props: { state: AppState }) {
   }
   void load(null);
 
-  const patch = (p: Partial<ProviderForm>) => setForm((cur) => ({ ...cur, ...p, preset: p.preset ?? (Object.keys(p).some((k) => ['protocol', 'base_url'].includes(k)) ? CUSTOM_PRESET : cur.preset) }));
+  const patch = (p: Partial<ProviderForm>) =>
+    setForm((cur) => ({
+      ...cur,
+      ...p,
+      preset:
+        p.preset ?? (Object.keys(p).some((k) => ['protocol', 'base_url'].includes(k)) ? CUSTOM_PRESET : cur.preset),
+    }));
   const preset = () => findPreset(form().preset);
   const routeNote = () => {
     const p = preset();
@@ -103,7 +117,10 @@ export default function ModelTab(props: { state: AppState }) {
       setForm(formFromConfig(raw, null));
       await saveModel(s.db, scope(), { config: raw, preset: null });
       setInherits(false);
-      setStatus({ ok: true, text: config.api_key_env ? ct('importedConfig', { name: config.api_key_env }) : ct('importedConfigNoKey') });
+      setStatus({
+        ok: true,
+        text: config.api_key_env ? ct('importedConfig', { name: config.api_key_env }) : ct('importedConfigNoKey'),
+      });
       s.settingsChanged();
     } catch (error) {
       setStatus({ ok: false, text: `${file.name}: ${codeOf(error) ?? 'E_CONFIG_INVALID'}: ${messageOf(error)}` });
@@ -157,7 +174,9 @@ export default function ModelTab(props: { state: AppState }) {
             <select
               id={f('protocol')}
               value={isBuiltinProtocol(form().protocol) ? form().protocol : CUSTOM_PROTOCOL}
-              onChange={(e) => patch({ protocol: e.currentTarget.value === CUSTOM_PROTOCOL ? '' : e.currentTarget.value })}
+              onChange={(e) =>
+                patch({ protocol: e.currentTarget.value === CUSTOM_PROTOCOL ? '' : e.currentTarget.value })
+              }
             >
               <For each={BUILTIN_PROTOCOLS}>{(p) => <option value={p}>{p}</option>}</For>
               <option value={CUSTOM_PROTOCOL}>{ct('protocolCustom')}</option>
@@ -166,59 +185,143 @@ export default function ModelTab(props: { state: AppState }) {
           <Show when={!isBuiltinProtocol(form().protocol)}>
             <div class="field">
               <label for={f('custom-protocol')}>{ct('customProtocol')}</label>
-              <input id={f('custom-protocol')} type="text" required spellcheck={false} placeholder="my-service" value={form().protocol} onInput={(e) => patch({ protocol: e.currentTarget.value.trim() })} />
+              <input
+                id={f('custom-protocol')}
+                type="text"
+                required
+                spellcheck={false}
+                placeholder="my-service"
+                value={form().protocol}
+                onInput={(e) => patch({ protocol: e.currentTarget.value.trim() })}
+              />
             </div>
             <p class="field-hint span-2">{ct('customProtocolHint')}</p>
           </Show>
           <div class="field span-2">
             <label for={f('base')}>{ct('baseUrl')}</label>
-            <input id={f('base')} type="text" inputMode="url" required spellcheck={false} value={form().base_url} onInput={(e) => patch({ base_url: e.currentTarget.value })} />
+            <input
+              id={f('base')}
+              type="text"
+              inputMode="url"
+              required
+              spellcheck={false}
+              value={form().base_url}
+              onInput={(e) => patch({ base_url: e.currentTarget.value })}
+            />
           </div>
           <div class="field span-2">
             <label for={f('model')}>{ct('model')}</label>
-            <input id={f('model')} type="text" required spellcheck={false} placeholder="gpt-4.1" value={form().model} onInput={(e) => patch({ model: e.currentTarget.value } as Partial<ProviderForm>)} />
+            <input
+              id={f('model')}
+              type="text"
+              required
+              spellcheck={false}
+              placeholder="gpt-4.1"
+              value={form().model}
+              onInput={(e) => patch({ model: e.currentTarget.value } as Partial<ProviderForm>)}
+            />
           </div>
           <div class="field">
             <label for={f('keyname')}>{ct('keyName')}</label>
-            <input id={f('keyname')} type="text" spellcheck={false} autocomplete="off" placeholder={ct('keyNone')} value={form().api_key_env} onInput={(e) => patch({ api_key_env: e.currentTarget.value } as Partial<ProviderForm>)} />
+            <input
+              id={f('keyname')}
+              type="text"
+              spellcheck={false}
+              autocomplete="off"
+              placeholder={ct('keyNone')}
+              value={form().api_key_env}
+              onInput={(e) => patch({ api_key_env: e.currentTarget.value } as Partial<ProviderForm>)}
+            />
           </div>
           <div class="field">
             <label for={f('key')}>{ct('keyValue')}</label>
-            <input id={f('key')} type="password" autocomplete="off" disabled={!form().api_key_env.trim()} value={key()} onInput={(e) => setKey(e.currentTarget.value)} />
+            <input
+              id={f('key')}
+              type="password"
+              autocomplete="off"
+              disabled={!form().api_key_env.trim()}
+              value={key()}
+              onInput={(e) => setKey(e.currentTarget.value)}
+            />
           </div>
           <p class="field-hint span-2">
             {ct('keyNameHint')}{' '}
-            <Show when={form().api_key_env.trim()}>{keyStored() ? ct('keyStored', { name: form().api_key_env.trim() }) : ct('keyMissing', { name: form().api_key_env.trim() })}</Show>
+            <Show when={form().api_key_env.trim()}>
+              {keyStored()
+                ? ct('keyStored', { name: form().api_key_env.trim() })
+                : ct('keyMissing', { name: form().api_key_env.trim() })}
+            </Show>
           </p>
           <div class="field">
             <label for={f('max')}>{ct('maxTokens')}</label>
-            <input id={f('max')} type="text" inputMode="numeric" value={form().max_tokens} onInput={(e) => patch({ max_tokens: e.currentTarget.value } as Partial<ProviderForm>)} />
+            <input
+              id={f('max')}
+              type="text"
+              inputMode="numeric"
+              value={form().max_tokens}
+              onInput={(e) => patch({ max_tokens: e.currentTarget.value } as Partial<ProviderForm>)}
+            />
           </div>
           <label class="checkbox field-check">
-            <input type="checkbox" checked={form().use_max_tokens} onChange={(e) => patch({ use_max_tokens: e.currentTarget.checked } as Partial<ProviderForm>)} />
+            <input
+              type="checkbox"
+              checked={form().use_max_tokens}
+              onChange={(e) => patch({ use_max_tokens: e.currentTarget.checked } as Partial<ProviderForm>)}
+            />
             <span>{ct('useMaxTokens')}</span>
           </label>
           <div class="field">
             <label for={f('window')}>{ct('contextWindow')}</label>
-            <input id={f('window')} type="text" inputMode="numeric" placeholder="128000" value={form().context_window} onInput={(e) => patch({ context_window: e.currentTarget.value } as Partial<ProviderForm>)} />
+            <input
+              id={f('window')}
+              type="text"
+              inputMode="numeric"
+              placeholder="128000"
+              value={form().context_window}
+              onInput={(e) => patch({ context_window: e.currentTarget.value } as Partial<ProviderForm>)}
+            />
           </div>
           <div class="field">
             <label for={f('threshold')}>{ct('threshold')}</label>
-            <input id={f('threshold')} type="text" inputMode="decimal" placeholder="0.8" value={form().threshold} onInput={(e) => patch({ threshold: e.currentTarget.value } as Partial<ProviderForm>)} />
+            <input
+              id={f('threshold')}
+              type="text"
+              inputMode="decimal"
+              placeholder="0.8"
+              value={form().threshold}
+              onInput={(e) => patch({ threshold: e.currentTarget.value } as Partial<ProviderForm>)}
+            />
           </div>
           <div class="field">
             <label for={f('reserve')}>{ct('outputReserve')}</label>
-            <input id={f('reserve')} type="text" inputMode="numeric" value={form().output_reserve} onInput={(e) => patch({ output_reserve: e.currentTarget.value } as Partial<ProviderForm>)} />
+            <input
+              id={f('reserve')}
+              type="text"
+              inputMode="numeric"
+              value={form().output_reserve}
+              onInput={(e) => patch({ output_reserve: e.currentTarget.value } as Partial<ProviderForm>)}
+            />
           </div>
           <p class="field-hint">{ct('contextWindowHint')}</p>
           <div class="field span-2">
             <label for={f('extra')}>{ct('extraBody')}</label>
-            <textarea id={f('extra')} class="mono" rows={3} spellcheck={false} value={form().extra_body} onInput={(e) => patch({ extra_body: e.currentTarget.value } as Partial<ProviderForm>)} />
+            <textarea
+              id={f('extra')}
+              class="mono"
+              rows={3}
+              spellcheck={false}
+              value={form().extra_body}
+              onInput={(e) => patch({ extra_body: e.currentTarget.value } as Partial<ProviderForm>)}
+            />
             <p class="field-hint">{ct('extraBodyHint')}</p>
           </div>
           <div class="field span-2">
             <label for={f('route')}>{ct('route')}</label>
-            <select id={f('route')} value={form().route} onChange={(e) => patch({ route: e.currentTarget.value as Route } as Partial<ProviderForm>)}>
+            <select
+              id={f('route')}
+              value={form().route}
+              onChange={(e) => patch({ route: e.currentTarget.value as Route } as Partial<ProviderForm>)}
+            >
               <option value="direct">{ct('routeDirect')}</option>
               <option value="bridge">{ct('routeBridge')}</option>
             </select>
@@ -228,13 +331,25 @@ export default function ModelTab(props: { state: AppState }) {
           </div>
           <div class="field span-2">
             <label for={f('tool-protocol')}>{ct('toolProtocol')}</label>
-            <select id={f('tool-protocol')} value={form().tool_protocol} onChange={(e) => patch({ tool_protocol: e.currentTarget.value === 'json' ? 'json' : 'native' } as Partial<ProviderForm>)}>
+            <select
+              id={f('tool-protocol')}
+              value={form().tool_protocol}
+              onChange={(e) =>
+                patch({ tool_protocol: e.currentTarget.value === 'json' ? 'json' : 'native' } as Partial<ProviderForm>)
+              }
+            >
               <option value="native">{ct('toolProtocolNative')}</option>
               <option value="json">{ct('toolProtocolJson')}</option>
             </select>
             <p class="field-hint">{ct('toolProtocolHint')}</p>
           </div>
-          <ProviderFilesSection state={s} id={id} protocol={form().protocol} operations={form().provider_operations} onOperations={(on) => patch({ provider_operations: on } as Partial<ProviderForm>)} />
+          <ProviderFilesSection
+            state={s}
+            id={id}
+            protocol={form().protocol}
+            operations={form().provider_operations}
+            onOperations={(on) => patch({ provider_operations: on } as Partial<ProviderForm>)}
+          />
         </div>
         <div class="model-actions">
           <button type="submit" class="button primary">
@@ -246,15 +361,33 @@ export default function ModelTab(props: { state: AppState }) {
         </div>
         <Show when={report()}>
           {(r) => (
-            <div class={r().ok ? 'field-success' : 'field-error'} role={r().ok ? 'status' : 'alert'} data-testid="connection-report">
-              <p>{r().ok ? ct('testOk', { ms: Math.round(r().latencyMs), text: r().text ?? '' }) : ct('testFailed', { code: r().error!.code, message: errorText(r().error!, s.locale()), ms: Math.round(r().latencyMs) })}</p>
-              <Show when={r().usage}>{(u) => <p>{ct('testUsage', { input: u().input_tokens ?? '?', output: u().output_tokens ?? '?' })}</p>}</Show>
+            <div
+              class={r().ok ? 'field-success' : 'field-error'}
+              role={r().ok ? 'status' : 'alert'}
+              data-testid="connection-report"
+            >
+              <p>
+                {r().ok
+                  ? ct('testOk', { ms: Math.round(r().latencyMs), text: r().text ?? '' })
+                  : ct('testFailed', {
+                      code: r().error!.code,
+                      message: errorText(r().error!, s.locale()),
+                      ms: Math.round(r().latencyMs),
+                    })}
+              </p>
+              <Show when={r().usage}>
+                {(u) => <p>{ct('testUsage', { input: u().input_tokens ?? '?', output: u().output_tokens ?? '?' })}</p>}
+              </Show>
             </div>
           )}
         </Show>
         <Show when={status()}>
           {(st) => (
-            <p class={st().ok ? 'field-success' : 'field-error'} role={st().ok ? 'status' : 'alert'} data-testid="model-status">
+            <p
+              class={st().ok ? 'field-success' : 'field-error'}
+              role={st().ok ? 'status' : 'alert'}
+              data-testid="model-status"
+            >
               {st().text}
             </p>
           )}
@@ -274,7 +407,12 @@ export default function ModelTab(props: { state: AppState }) {
             }}
           />
         </section>
-        <BrowserModelSection state={s} scope={scope()} current={form().protocol === 'browser' ? form().model : null} onUsed={() => void load(scope())} />
+        <BrowserModelSection
+          state={s}
+          scope={scope()}
+          current={form().protocol === 'browser' ? form().model : null}
+          onUsed={() => void load(scope())}
+        />
       </form>
     </Show>
   );

@@ -16,7 +16,12 @@ describe('the Model tab form', () => {
       budget: { context_window: 200000 },
       route: 'direct',
     });
-    expect(formFromConfig(config, 'anthropic')).toMatchObject({ preset: 'anthropic', model: 'claude-sonnet-4-5', context_window: '200000', extra_body: '{}' });
+    expect(formFromConfig(config, 'anthropic')).toMatchObject({
+      preset: 'anthropic',
+      model: 'claude-sonnet-4-5',
+      context_window: '200000',
+      extra_body: '{}',
+    });
   });
 
   it('names the field in every refusal: bad JSON, a non-object, a reserved extra_body field, a text number, a budget without window', () => {
@@ -38,7 +43,12 @@ describe('the Model tab form', () => {
   });
 
   it('accepts a custom protocol string (served by the paired bridge provider) and keeps it through the form', () => {
-    const config = configFromForm({ ...emptyForm(), protocol: 'my-service', base_url: 'https://svc.example', model: 'm1' });
+    const config = configFromForm({
+      ...emptyForm(),
+      protocol: 'my-service',
+      base_url: 'https://svc.example',
+      model: 'm1',
+    });
     expect(config.protocol).toBe('my-service');
     expect(formFromConfig(config, null)).toMatchObject({ preset: 'custom', protocol: 'my-service' });
     expect(() => configFromForm({ ...emptyForm(), protocol: '', model: 'm1' })).toThrow(/At protocol/);

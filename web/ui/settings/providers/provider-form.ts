@@ -3,7 +3,18 @@
 // by web/core/config, the same parser headless `i` uses. At the end, the form's save and Test connection, shared by
 // Settings → Model and the first-run setup (web/ui/onboarding) so the two can never store or test differently.
 import { HarnessError } from '../../../core/contracts';
-import { appSmokeStats, findPreset, getSecret, PROVIDER_PRESETS, setSecret, testConnection, type ConnectionReport, type HarnessDb, type ProviderPreset, type Route } from '../../../core/page';
+import {
+  appSmokeStats,
+  findPreset,
+  getSecret,
+  PROVIDER_PRESETS,
+  setSecret,
+  testConnection,
+  type ConnectionReport,
+  type HarnessDb,
+  type ProviderPreset,
+  type Route,
+} from '../../../core/page';
 import { checkModelConfig, saveModel } from '../../../core/page';
 import { pairedBridge } from '../../../core/page';
 import { appProviderAdapter, connectedBridge } from '../../../core/page';
@@ -76,7 +87,11 @@ function numberField(text: string, field: string, integer: boolean): number | un
   if (t === '') return undefined;
   const n = Number(t);
   if (!Number.isFinite(n) || (integer && !Number.isInteger(n))) {
-    throw new HarnessError('E_CONFIG_INVALID', `At ${field}: "${t}" is not ${integer ? 'a whole number' : 'a number'}.`, { path: field });
+    throw new HarnessError(
+      'E_CONFIG_INVALID',
+      `At ${field}: "${t}" is not ${integer ? 'a whole number' : 'a number'}.`,
+      { path: field },
+    );
   }
   return n;
 }
@@ -88,17 +103,27 @@ export function parseExtraBody(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(t);
   } catch (error) {
-    throw new HarnessError('E_EXTRA_BODY_JSON', `At extra_body: not valid JSON (${error instanceof Error ? error.message : String(error)}). Write an object such as {"temperature": 0.2}.`, { path: 'extra_body' });
+    throw new HarnessError(
+      'E_EXTRA_BODY_JSON',
+      `At extra_body: not valid JSON (${error instanceof Error ? error.message : String(error)}). Write an object such as {"temperature": 0.2}.`,
+      { path: 'extra_body' },
+    );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new HarnessError('E_EXTRA_BODY_JSON', 'At extra_body: expected a JSON object such as {"temperature": 0.2}.', { path: 'extra_body' });
+    throw new HarnessError('E_EXTRA_BODY_JSON', 'At extra_body: expected a JSON object such as {"temperature": 0.2}.', {
+      path: 'extra_body',
+    });
   }
   return value as Record<string, unknown>;
 }
 
 /** The config object to store (only the fields the person set), validated; throws HarnessError naming the field. */
 export function configFromForm(form: ProviderForm): Record<string, unknown> {
-  const config: Record<string, unknown> = { protocol: form.protocol, base_url: form.base_url.trim(), model: form.model.trim() };
+  const config: Record<string, unknown> = {
+    protocol: form.protocol,
+    base_url: form.base_url.trim(),
+    model: form.model.trim(),
+  };
   if (form.api_key_env.trim()) config.api_key_env = form.api_key_env.trim();
   const maxTokens = numberField(form.max_tokens, 'max_tokens', true);
   if (maxTokens !== undefined) config.max_tokens = maxTokens;
@@ -111,7 +136,12 @@ export function configFromForm(form: ProviderForm): Record<string, unknown> {
   if (threshold !== undefined) budget.threshold = threshold;
   if (reserve !== undefined) budget.output_reserve = reserve;
   if (Object.keys(budget).length) {
-    if (budget.context_window === undefined) throw new HarnessError('E_CONFIG_INVALID', 'At budget.context_window: required when other budget fields are set (the core has no table of model sizes).', { path: 'budget.context_window' });
+    if (budget.context_window === undefined)
+      throw new HarnessError(
+        'E_CONFIG_INVALID',
+        'At budget.context_window: required when other budget fields are set (the core has no table of model sizes).',
+        { path: 'budget.context_window' },
+      );
     config.budget = budget;
   }
   const extra = parseExtraBody(form.extra_body);
@@ -133,7 +163,12 @@ export async function storeFormKey(db: HarnessDb, form: ProviderForm, key: strin
 }
 
 /** Validates the form, stores the key, then saves the config for a workspace or (null) globally. */
-export async function saveModelForm(db: HarnessDb, scope: string | null, form: ProviderForm, key: string): Promise<void> {
+export async function saveModelForm(
+  db: HarnessDb,
+  scope: string | null,
+  form: ProviderForm,
+  key: string,
+): Promise<void> {
   const config = configFromForm(form);
   await storeFormKey(db, form, key);
   await saveModel(db, scope, { config, preset: form.preset === CUSTOM_PRESET ? null : form.preset });
@@ -150,7 +185,16 @@ export async function testModelForm(db: HarnessDb, form: ProviderForm, key: stri
   // A custom protocol is tested through the paired bridge's provider worker, like a turn.
   const adapter = appProviderAdapter(config, () => connectedBridge(db));
   return testConnection(
-    { protocol: config.protocol, base_url: config.base_url, model: config.model, api_key_env: config.api_key_env, use_max_tokens: config.use_max_tokens, extra_body: config.extra_body, route: config.route ?? 'direct', ...(adapter ? { adapter } : {}) },
+    {
+      protocol: config.protocol,
+      base_url: config.base_url,
+      model: config.model,
+      api_key_env: config.api_key_env,
+      use_max_tokens: config.use_max_tokens,
+      extra_body: config.extra_body,
+      route: config.route ?? 'direct',
+      ...(adapter ? { adapter } : {}),
+    },
     { getSecret: (name) => getSecret(db, name), getBridge: () => pairedBridge(db), stats: appSmokeStats(db) },
   );
 }

@@ -8,7 +8,11 @@ import type { Translate } from '../../i18n/i18n';
 import { cacheFigures } from './usage-figures';
 import { UsageTable } from './usage-table';
 
-export function CacheView(props: { cache: { report: CacheReport; records: CacheRecord[] } | null; t: Translate; locale: NumberLocale }) {
+export function CacheView(props: {
+  cache: { report: CacheReport; records: CacheRecord[] } | null;
+  t: Translate;
+  locale: NumberLocale;
+}) {
   const t = props.t;
   const n = (x: number) => formatCount(x, props.locale);
   return (
@@ -20,7 +24,12 @@ export function CacheView(props: { cache: { report: CacheReport; records: CacheR
           const report = () => c().report;
           const target = () => {
             const r = report();
-            const state = r.target_met === true ? t('usage.targetMet') : r.target_met === false ? t('usage.targetMissed') : t('usage.targetUnknown', { unknown: n(r.unknown_usage), unobserved: n(r.unobserved) });
+            const state =
+              r.target_met === true
+                ? t('usage.targetMet')
+                : r.target_met === false
+                  ? t('usage.targetMissed')
+                  : t('usage.targetUnknown', { unknown: n(r.unknown_usage), unobserved: n(r.unobserved) });
             return t('usage.target', { target: formatPercent(r.target_hit_ratio), state });
           };
           const last = () => fig().series.at(-1)?.ratio ?? null;
@@ -34,8 +43,14 @@ export function CacheView(props: { cache: { report: CacheReport; records: CacheR
                   </p>
                 </div>
                 <Show when={fig().series.length > 0}>
-                  <div class="usage-spark" role="img" aria-label={t('usage.sparkline', { count: fig().series.length, ratio: formatPercent(last()) })}>
-                    <For each={fig().series}>{(p) => <span class="usage-spark-bar" data-class={p.class} style={{ '--h': String(p.ratio) }} />}</For>
+                  <div
+                    class="usage-spark"
+                    role="img"
+                    aria-label={t('usage.sparkline', { count: fig().series.length, ratio: formatPercent(last()) })}
+                  >
+                    <For each={fig().series}>
+                      {(p) => <span class="usage-spark-bar" data-class={p.class} style={{ '--h': String(p.ratio) }} />}
+                    </For>
                   </div>
                 </Show>
               </div>
@@ -43,7 +58,9 @@ export function CacheView(props: { cache: { report: CacheReport; records: CacheR
               <ul class="usage-facts">
                 <li>{t('usage.hitOverall', { ratio: formatPercent(fig().overall) })}</li>
                 <Show when={fig().recentCount > 0}>
-                  <li data-testid="cache-hit-recent">{t('usage.hitRecent', { count: fig().recentCount, ratio: formatPercent(fig().recent) })}</li>
+                  <li data-testid="cache-hit-recent">
+                    {t('usage.hitRecent', { count: fig().recentCount, ratio: formatPercent(fig().recent) })}
+                  </li>
                 </Show>
                 <li data-testid="cache-target" classList={{ 'usage-missed': report().target_met === false }}>
                   {target()}
@@ -52,27 +69,34 @@ export function CacheView(props: { cache: { report: CacheReport; records: CacheR
                 <li>{t('usage.streams', { count: n(fig().streams) })}</li>
               </ul>
               <h4>{t('usage.misses')}</h4>
-              <UsageTable class="usage-classes" columns={[{ label: t('usage.colClass') }, { label: t('usage.colRequests'), num: true }, { label: t('usage.colMissed'), num: true }]}>
-                    <For each={fig().classes}>
-                      {(k) => (
-                        <tr data-class={k.class}>
-                          <th scope="row">
-                            <span class="usage-class-name">
-                              <span class="usage-class-dot" data-class={k.class} aria-hidden="true" />
-                              {t(`usage.class.${k.class}`)}
-                            </span>
-                            <span class="usage-class-hint">{t(`usage.classHint.${k.class}`)}</span>
-                          </th>
-                          <td class="num">{n(k.requests)}</td>
-                          <td class="num">
-                            {n(k.missed)}
-                            <Show when={k.input > 0}>
-                              <span class="usage-aside"> ({formatPercent(k.missed / k.input)})</span>
-                            </Show>
-                          </td>
-                        </tr>
-                      )}
-                    </For>
+              <UsageTable
+                class="usage-classes"
+                columns={[
+                  { label: t('usage.colClass') },
+                  { label: t('usage.colRequests'), num: true },
+                  { label: t('usage.colMissed'), num: true },
+                ]}
+              >
+                <For each={fig().classes}>
+                  {(k) => (
+                    <tr data-class={k.class}>
+                      <th scope="row">
+                        <span class="usage-class-name">
+                          <span class="usage-class-dot" data-class={k.class} aria-hidden="true" />
+                          {t(`usage.class.${k.class}`)}
+                        </span>
+                        <span class="usage-class-hint">{t(`usage.classHint.${k.class}`)}</span>
+                      </th>
+                      <td class="num">{n(k.requests)}</td>
+                      <td class="num">
+                        {n(k.missed)}
+                        <Show when={k.input > 0}>
+                          <span class="usage-aside"> ({formatPercent(k.missed / k.input)})</span>
+                        </Show>
+                      </td>
+                    </tr>
+                  )}
+                </For>
               </UsageTable>
             </div>
           );

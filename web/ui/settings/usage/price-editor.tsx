@@ -6,11 +6,23 @@ import { mergePrices, parsePriceTable, withPrice } from '../../../core/page';
 import type { ModelPrice, PriceTable } from '../../../core/contracts';
 import type { AppState } from '../../state/app-state';
 import { codeOf, messageOf } from '../../state/errors';
-import { EMPTY_PRICE_FORM, formFromPrice, presetChoices, priceFromForm, type PriceField, type PriceForm } from './usage-figures';
+import {
+  EMPTY_PRICE_FORM,
+  formFromPrice,
+  presetChoices,
+  priceFromForm,
+  type PriceField,
+  type PriceForm,
+} from './usage-figures';
 import type { UsageKey } from './strings';
 import { UsageTable } from './usage-table';
 
-const FIELD_LABEL: Record<PriceField, UsageKey> = { input: 'usage.input', output: 'usage.output', cache_read: 'usage.cacheRead', cache_write: 'usage.cacheWrite' };
+const FIELD_LABEL: Record<PriceField, UsageKey> = {
+  input: 'usage.input',
+  output: 'usage.output',
+  cache_read: 'usage.cacheRead',
+  cache_write: 'usage.cacheWrite',
+};
 const today = () => new Date().toISOString().slice(0, 10);
 const price = (x: number | undefined) => (x === undefined ? null : `$${x}`);
 
@@ -44,12 +56,17 @@ export function PriceEditor(props: { state: AppState }) {
     e.preventDefault();
     const read = priceFromForm(form());
     if (!read.ok) {
-      setStatus({ ok: false, text: read.problem === 'model' ? t('usage.noModel') : t('usage.notNumber', { field: t(FIELD_LABEL[read.field]) }) });
+      setStatus({
+        ok: false,
+        text:
+          read.problem === 'model' ? t('usage.noModel') : t('usage.notNumber', { field: t(FIELD_LABEL[read.field]) }),
+      });
       return;
     }
     // Editing under a new name replaces the old entry rather than leaving both.
     const was = editing();
-    const base = was && was.toLowerCase() !== read.model.toLowerCase() ? withPrice(table(), was, null, today()) : table();
+    const base =
+      was && was.toLowerCase() !== read.model.toLowerCase() ? withPrice(table(), was, null, today()) : table();
     if (await save(withPrice(base, read.model, read.price, today()), t('usage.priceSaved', { model: read.model }))) {
       setForm(EMPTY_PRICE_FORM);
       setEditing(null);
@@ -82,34 +99,44 @@ export function PriceEditor(props: { state: AppState }) {
             { label: <span class="visually-hidden">{t('usage.edit')}</span> },
           ]}
         >
-              <For each={[...table()!.prices].sort((a, b) => a.model.localeCompare(b.model))}>
-                {(p) => (
-                  <tr>
-                    <th scope="row">
-                      <code>{p.model}</code>
-                    </th>
-                    <td class="num">{price(p.input)}</td>
-                    <td class="num">{price(p.output)}</td>
-                    <td class="num">{price(p.cache_read) ?? <span class="usage-aside">{t('usage.asInput')}</span>}</td>
-                    <td class="num">{price(p.cache_write) ?? <span class="usage-aside">{t('usage.asInput')}</span>}</td>
-                    <td>
-                      <div class="usage-row-actions">
-                        <button type="button" class="button small" aria-label={t('usage.editPrice', { model: p.model })} onClick={() => edit(p)}>
-                          {t('usage.edit')}
-                        </button>
-                        <button
-                          type="button"
-                          class="button small danger-outline"
-                          aria-label={t('usage.removePrice', { model: p.model })}
-                          onClick={() => void save(withPrice(table(), p.model, null, table()!.as_of), t('usage.priceRemoved', { model: p.model }))}
-                        >
-                          {t('usage.remove')}
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                )}
-              </For>
+          <For each={[...table()!.prices].sort((a, b) => a.model.localeCompare(b.model))}>
+            {(p) => (
+              <tr>
+                <th scope="row">
+                  <code>{p.model}</code>
+                </th>
+                <td class="num">{price(p.input)}</td>
+                <td class="num">{price(p.output)}</td>
+                <td class="num">{price(p.cache_read) ?? <span class="usage-aside">{t('usage.asInput')}</span>}</td>
+                <td class="num">{price(p.cache_write) ?? <span class="usage-aside">{t('usage.asInput')}</span>}</td>
+                <td>
+                  <div class="usage-row-actions">
+                    <button
+                      type="button"
+                      class="button small"
+                      aria-label={t('usage.editPrice', { model: p.model })}
+                      onClick={() => edit(p)}
+                    >
+                      {t('usage.edit')}
+                    </button>
+                    <button
+                      type="button"
+                      class="button small danger-outline"
+                      aria-label={t('usage.removePrice', { model: p.model })}
+                      onClick={() =>
+                        void save(
+                          withPrice(table(), p.model, null, table()!.as_of),
+                          t('usage.priceRemoved', { model: p.model }),
+                        )
+                      }
+                    >
+                      {t('usage.remove')}
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            )}
+          </For>
         </UsageTable>
       </Show>
 
@@ -117,8 +144,19 @@ export function PriceEditor(props: { state: AppState }) {
         <div class="usage-preset">
           <div class="field">
             <label for={f('preset')}>{t('usage.preset')}</label>
-            <select id={f('preset')} value={preset()} onChange={(e) => setPreset(e.currentTarget.value)} aria-describedby={f('preset-hint')}>
-              <For each={presets}>{(p) => <option value={p.provider}>{t('usage.presetOption', { label: p.label, date: p.table.as_of, count: p.table.prices.length })}</option>}</For>
+            <select
+              id={f('preset')}
+              value={preset()}
+              onChange={(e) => setPreset(e.currentTarget.value)}
+              aria-describedby={f('preset-hint')}
+            >
+              <For each={presets}>
+                {(p) => (
+                  <option value={p.provider}>
+                    {t('usage.presetOption', { label: p.label, date: p.table.as_of, count: p.table.prices.length })}
+                  </option>
+                )}
+              </For>
             </select>
           </div>
           <button
@@ -126,7 +164,11 @@ export function PriceEditor(props: { state: AppState }) {
             class="button"
             onClick={() => {
               const p = chosen();
-              if (p) void save(mergePrices(table(), p.table), t('usage.presetAdded', { count: p.table.prices.length, label: p.label }));
+              if (p)
+                void save(
+                  mergePrices(table(), p.table),
+                  t('usage.presetAdded', { count: p.table.prices.length, label: p.label }),
+                );
             }}
           >
             {t('usage.presetAdd')}
@@ -142,11 +184,21 @@ export function PriceEditor(props: { state: AppState }) {
       </Show>
 
       <form class="usage-price-form" onSubmit={submit} aria-labelledby={f('form-title')}>
-        <h4 id={f('form-title')}>{editing() ? t('usage.formEditTitle', { model: editing()! }) : t('usage.formTitle')}</h4>
+        <h4 id={f('form-title')}>
+          {editing() ? t('usage.formEditTitle', { model: editing()! }) : t('usage.formTitle')}
+        </h4>
         <div class="usage-price-fields">
           <div class="field usage-model-field">
             <label for={f('model')}>{t('usage.model')}</label>
-            <input id={f('model')} type="text" autocomplete="off" spellcheck={false} placeholder="gpt-4.1" value={form().model} onInput={(e) => patch({ model: e.currentTarget.value })} />
+            <input
+              id={f('model')}
+              type="text"
+              autocomplete="off"
+              spellcheck={false}
+              placeholder="gpt-4.1"
+              value={form().model}
+              onInput={(e) => patch({ model: e.currentTarget.value })}
+            />
           </div>
           <For each={['input', 'output', 'cache_read', 'cache_write'] as const}>
             {(field) => (
@@ -186,7 +238,11 @@ export function PriceEditor(props: { state: AppState }) {
       </form>
       <Show when={status()}>
         {(st) => (
-          <p class={st().ok ? 'field-success' : 'field-error'} role={st().ok ? 'status' : 'alert'} data-testid="prices-status">
+          <p
+            class={st().ok ? 'field-success' : 'field-error'}
+            role={st().ok ? 'status' : 'alert'}
+            data-testid="prices-status"
+          >
             {st().text}
           </p>
         )}

@@ -4,9 +4,11 @@ import type { PredictionClass } from '../../../core/page';
 
 export const usageEn = {
   'settings.usage': 'Usage',
-  'usage.intro': 'What the model calls of this browser cost, and how well the prompt cache works. Figures come from the providers’ usage reports; figures marked ≈ are estimated from the text size.',
+  'usage.intro':
+    'What the model calls of this browser cost, and how well the prompt cache works. Figures come from the providers’ usage reports; figures marked ≈ are estimated from the text size.',
   'usage.prices': 'Prices',
-  'usage.pricesHint': 'US dollars per million tokens, per model (the exact name sent to the provider). A model without a price shows its cost as “—”.',
+  'usage.pricesHint':
+    'US dollars per million tokens, per model (the exact name sent to the provider). A model without a price shows its cost as “—”.',
   'usage.pricesAsOf': 'Prices as of {date}.',
   'usage.pricesEmpty': 'No prices yet. Add a provider’s list below or type a model’s prices.',
   'usage.colModel': 'Model',
@@ -22,7 +24,8 @@ export const usageEn = {
   'usage.preset': 'Provider price list',
   'usage.presetOption': '{label} (prices as of {date}, {count} models)',
   'usage.presetAdd': 'Add these prices',
-  'usage.presetHint': 'Copied from {source} on {date}. Models you already priced take the list’s price. Check them against your provider’s bill: prices change.',
+  'usage.presetHint':
+    'Copied from {source} on {date}. Models you already priced take the list’s price. Check them against your provider’s bill: prices change.',
   'usage.presetAdded': 'Added {count} prices from the {label} list.',
   'usage.formTitle': 'Set a model’s price',
   'usage.formEditTitle': 'Edit the price of {model}',
@@ -57,7 +60,8 @@ export const usageEn = {
   'usage.colSession': 'Session',
   'usage.colTokens': 'Tokens in / out',
   'usage.cache': 'Prompt cache',
-  'usage.cacheNone': 'No cache statistics yet. They are recorded while the cache feature is on (Settings → Agent) and the model answers.',
+  'usage.cacheNone':
+    'No cache statistics yet. They are recorded while the cache feature is on (Settings → Agent) and the model answers.',
   'usage.hitRatio': 'Cache hit ratio',
   'usage.hitRatioHint': 'Input tokens served from the provider’s cache, of all input tokens (Σ cache read / Σ input).',
   'usage.hitOverall': 'All requests: {ratio}',
@@ -77,24 +81,31 @@ export const usageEn = {
   'usage.class.append': 'Continued',
   'usage.class.reset': 'Changed start',
   'usage.class.compact': 'Compaction',
-  'usage.classHint.new': 'The first request of a conversation with a model: there is nothing to reuse yet, so a miss is expected.',
-  'usage.classHint.append': 'The request repeats the previous one and adds to it: it should come from the cache. Misses here mean the cache expired (a long pause) or the provider did not cache it.',
-  'usage.classHint.reset': 'The start of the request changed (system prompt, tools, an edit or regenerate, another model), so the cached part could not be reused.',
-  'usage.classHint.compact': 'A compaction summary, and the first request after it: the conversation was rewritten, so the cache starts again.',
+  'usage.classHint.new':
+    'The first request of a conversation with a model: there is nothing to reuse yet, so a miss is expected.',
+  'usage.classHint.append':
+    'The request repeats the previous one and adds to it: it should come from the cache. Misses here mean the cache expired (a long pause) or the provider did not cache it.',
+  'usage.classHint.reset':
+    'The start of the request changed (system prompt, tools, an edit or regenerate, another model), so the cached part could not be reused.',
+  'usage.classHint.compact':
+    'A compaction summary, and the first request after it: the conversation was rewritten, so the cache starts again.',
   'usage.session.menu': 'Usage: {input} in · {output} out · {cost}',
   'usage.session.menuLoading': 'Usage…',
   'usage.session.title': 'Session usage',
   'usage.session.none': 'No model call has been measured in this session yet.',
   'usage.session.pricesLink': 'Prices are set in Settings → Usage.',
-} as const satisfies Record<`usage.class.${PredictionClass}` | `usage.classHint.${PredictionClass}`, string> & Record<string, string>;
+} as const satisfies Record<`usage.class.${PredictionClass}` | `usage.classHint.${PredictionClass}`, string> &
+  Record<string, string>;
 
 export type UsageKey = keyof typeof usageEn;
 
 export const usageZh: Record<UsageKey, string> = {
   'settings.usage': '用量',
-  'usage.intro': '此浏览器中模型调用的费用，以及提示缓存的效果。数字来自服务商的用量报告；标有 ≈ 的数字按文本大小估算。',
+  'usage.intro':
+    '此浏览器中模型调用的费用，以及提示缓存的效果。数字来自服务商的用量报告；标有 ≈ 的数字按文本大小估算。',
   'usage.prices': '价格',
-  'usage.pricesHint': '每个模型每百万 token 的美元价格（模型名须与发送给服务商的完全一致）。没有价格的模型，费用显示为“—”。',
+  'usage.pricesHint':
+    '每个模型每百万 token 的美元价格（模型名须与发送给服务商的完全一致）。没有价格的模型，费用显示为“—”。',
   'usage.pricesAsOf': '价格核对日期：{date}。',
   'usage.pricesEmpty': '还没有价格。可在下方添加服务商的价格表，或手动输入某个模型的价格。',
   'usage.colModel': '模型',
@@ -166,7 +177,8 @@ export const usageZh: Record<UsageKey, string> = {
   'usage.class.reset': '开头改变',
   'usage.class.compact': '压缩',
   'usage.classHint.new': '与某个模型对话的第一次请求：还没有可复用的内容，未命中是正常的。',
-  'usage.classHint.append': '请求重复上一次的内容并在其后追加：应当由缓存提供。这里的未命中说明缓存已过期（停顿太久）或服务商没有缓存。',
+  'usage.classHint.append':
+    '请求重复上一次的内容并在其后追加：应当由缓存提供。这里的未命中说明缓存已过期（停顿太久）或服务商没有缓存。',
   'usage.classHint.reset': '请求的开头变了（系统提示词、工具、编辑或重新生成、换了模型），已缓存的部分无法复用。',
   'usage.classHint.compact': '压缩摘要以及其后的第一次请求：对话被重写，缓存从头开始。',
   'usage.session.menu': '用量：输入 {input} · 输出 {output} · {cost}',

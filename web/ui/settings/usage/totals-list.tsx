@@ -54,7 +54,11 @@ export function TotalsList(props: { totals: UsageTotals; t: Translate; locale: N
         </div>
       </dl>
       <Show when={props.totals.steps > 0 && props.totals.unpriced_steps > 0}>
-        <p class="field-hint">{props.totals.cost === null ? t('usage.noPrices') : t('usage.unpriced', { count: n(props.totals.unpriced_steps) })}</p>
+        <p class="field-hint">
+          {props.totals.cost === null
+            ? t('usage.noPrices')
+            : t('usage.unpriced', { count: n(props.totals.unpriced_steps) })}
+        </p>
       </Show>
       <Show when={props.totals.estimated_steps > 0}>
         <p class="field-hint">{t('usage.estimatedSteps', { count: n(props.totals.estimated_steps) })}</p>

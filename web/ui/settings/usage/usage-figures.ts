@@ -18,7 +18,10 @@ export const formFromPrice = (p: ModelPrice): PriceForm => ({
   cache_write: p.cache_write === undefined ? '' : String(p.cache_write),
 });
 
-export type PriceFormResult = { ok: true; model: string; price: Omit<ModelPrice, 'model'> } | { ok: false; problem: 'model' } | { ok: false; problem: 'number'; field: PriceField };
+export type PriceFormResult =
+  | { ok: true; model: string; price: Omit<ModelPrice, 'model'> }
+  | { ok: false; problem: 'model' }
+  | { ok: false; problem: 'number'; field: PriceField };
 
 /** Reads the form. Input and output are required; an empty cache price is left out (charged as input). Ranges are
  *  checked by the core's parsePriceTable when the table is saved. */
@@ -71,17 +74,28 @@ const ratio = (read: number, input: number) => (input > 0 ? read / input : null)
  * records, so they cover at most the latest 200 requests.
  */
 export function cacheFigures(report: CacheReport, records: readonly CacheRecord[], recentN = 20): CacheFigures {
-  const known = records.filter((r): r is CacheRecord & { input: number; cache_read: number } => r.observed && r.input !== null && r.cache_read !== null);
+  const known = records.filter(
+    (r): r is CacheRecord & { input: number; cache_read: number } =>
+      r.observed && r.input !== null && r.cache_read !== null,
+  );
   const recent = known.slice(-recentN);
   const sum = (list: typeof known, f: (r: (typeof known)[number]) => number) => list.reduce((n, r) => n + f(r), 0);
   const classes = CLASSES.map((c): ClassFigures => {
     const mine = known.filter((r) => r.class === c);
     const input = sum(mine, (r) => r.input);
-    return { class: c, requests: report.classes[c] ?? 0, input, missed: Math.max(0, input - sum(mine, (r) => r.cache_read)) };
+    return {
+      class: c,
+      requests: report.classes[c] ?? 0,
+      input,
+      missed: Math.max(0, input - sum(mine, (r) => r.cache_read)),
+    };
   });
   return {
     overall: report.observed_token_hit_ratio,
-    recent: ratio(sum(recent, (r) => r.cache_read), sum(recent, (r) => r.input)),
+    recent: ratio(
+      sum(recent, (r) => r.cache_read),
+      sum(recent, (r) => r.input),
+    ),
     recentCount: recent.length,
     series: known.slice(-40).map((r) => ({ ratio: Math.min(1, ratio(r.cache_read, r.input) ?? 0), class: r.class })),
     streams: new Set(records.map((r) => r.stream)).size,

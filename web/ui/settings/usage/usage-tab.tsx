@@ -62,33 +62,51 @@ export default function UsageTab(props: { state: AppState }) {
               {t('usage.loadFailed', { error: error()! })}
             </p>
           </Show>
-          <Show when={usage()} fallback={<p class="field-hint" role="status">{loading() ? t('usage.loading') : ''}</p>}>
+          <Show
+            when={usage()}
+            fallback={
+              <p class="field-hint" role="status">
+                {loading() ? t('usage.loading') : ''}
+              </p>
+            }
+          >
             {(u) => (
               <Show when={u().totals.steps > 0} fallback={<p class="empty-hint">{t('usage.noSteps')}</p>}>
                 <TotalsList totals={u().totals} t={t} locale={s.locale()} testId="workspace-totals" />
                 <h4>{t('usage.sessions')}</h4>
-                <UsageTable columns={[{ label: t('usage.colSession') }, { label: t('usage.colTokens'), num: true }, { label: t('usage.cost'), num: true }]}>
-                      <For each={u().sessions.slice(0, MAX_SESSIONS_SHOWN)}>
-                        {(x) => (
-                          <tr>
-                            <th scope="row" class="usage-session-title" title={x.title}>
-                              {x.title}
-                            </th>
-                            <td class="num" title={`${formatCount(x.totals.input_tokens, s.locale())} / ${formatCount(x.totals.output_tokens, s.locale())}`}>
-                              {x.totals.estimated_steps > 0 ? '≈ ' : ''}
-                              {formatTokens(x.totals.input_tokens)} / {formatTokens(x.totals.output_tokens)}
-                            </td>
-                            <td class="num">{formatCost(x.totals.cost)}</td>
-                          </tr>
-                        )}
-                      </For>
+                <UsageTable
+                  columns={[
+                    { label: t('usage.colSession') },
+                    { label: t('usage.colTokens'), num: true },
+                    { label: t('usage.cost'), num: true },
+                  ]}
+                >
+                  <For each={u().sessions.slice(0, MAX_SESSIONS_SHOWN)}>
+                    {(x) => (
+                      <tr>
+                        <th scope="row" class="usage-session-title" title={x.title}>
+                          {x.title}
+                        </th>
+                        <td
+                          class="num"
+                          title={`${formatCount(x.totals.input_tokens, s.locale())} / ${formatCount(x.totals.output_tokens, s.locale())}`}
+                        >
+                          {x.totals.estimated_steps > 0 ? '≈ ' : ''}
+                          {formatTokens(x.totals.input_tokens)} / {formatTokens(x.totals.output_tokens)}
+                        </td>
+                        <td class="num">{formatCost(x.totals.cost)}</td>
+                      </tr>
+                    )}
+                  </For>
                 </UsageTable>
               </Show>
             )}
           </Show>
         </Show>
       </section>
-      <Show when={s.selected() ? usage() : null}>{(u) => <CacheView cache={u().cache} t={t} locale={s.locale()} />}</Show>
+      <Show when={s.selected() ? usage() : null}>
+        {(u) => <CacheView cache={u().cache} t={t} locale={s.locale()} />}
+      </Show>
     </div>
   );
 }
