@@ -17,6 +17,36 @@ export interface ToolContext {
    * and snapshot checks) and names in its result.
    */
   approved?: { content: string };
+  /**
+   * Set by the loop when the turn keeps checkpoints and the host can watch a command's changes (headless i over a
+   * real folder): a tool that runs a command (shell) calls `begin` before it and `finish` after, so undo covers
+   * what the command created, modified or deleted like an edit (issue 31).
+   */
+  commandChanges?: CommandChanges;
+}
+
+/** Records what one command changed in the workspace into the turn's checkpoint records. */
+export interface CommandChanges {
+  /** Before the command runs: takes the snapshot the changes are measured against. */
+  begin(command: string): Promise<CommandWatch>;
+}
+
+export interface CommandWatch {
+  /**
+   * Set when the changes of this command cannot be recorded (the workspace is past the recording limits, or the
+   * snapshot failed): the tool says so before the command runs; `finish` then records nothing.
+   */
+  readonly untracked?: { code: string; message: string };
+  /** After the command ended (exited, failed or was killed): records each file it created, modified or deleted. */
+  finish(): Promise<CommandChangeSummary>;
+}
+
+export interface CommandChangeSummary {
+  created: string[];
+  modified: string[];
+  deleted: string[];
+  /** Set when the changes were seen but some could not be recorded (e.g. a file past the size limit). */
+  note?: string;
 }
 
 export interface ToolResult {
