@@ -1,6 +1,6 @@
 // `web_fetch {url}` is offered ONLY when a backend exists (seed 000 §9): a browser cannot see DNS answers or
 // redirect hops, so it cannot enforce the public-address rule itself. Backends: the paired bridge (built by the
-// bridge client) and, in headless `i`, node-web-fetch.ts. Both run the same code (bridge/web-fetch.ts). Module
+// bridge client) and, in headless `i`, node-web-fetch.ts. Both run the same code (net/web-fetch.ts). Module
 // tool: approval 'ask', external.
 import { HarnessError } from '../../contracts';
 import { guard, stringArg } from '../../tools';
