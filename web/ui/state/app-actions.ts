@@ -88,15 +88,12 @@ export function installAppShortcuts(target: Window | HTMLElement = window): () =
     action();
   };
   // By key code, so the shortcuts work on any keyboard layout (a Chinese IME, AZERTY). Both carry a modifier, so
-  // they also work while typing in the composer (tinykeys ignores form fields by default).
-  const off = tinykeys(
-    target,
-    {
-      '$mod+KeyB': run(toggleSidebar),
-      '$mod+Shift+KeyO': run(newSession),
-    },
-    { ignore: () => false },
-  );
+  // they also work while typing in the composer (tinykeys 3 listens in form fields too; 3.1.0 is pinned because 4
+  // requires Node 22 and the README names Node 20.19).
+  const off = tinykeys(target, {
+    '$mod+KeyB': run(toggleSidebar),
+    '$mod+Shift+KeyO': run(newSession),
+  });
   // Esc closes the drawer, unless a dialog or menu is open (Esc belongs to it then).
   const onEscape = (event: Event) => {
     const e = event as KeyboardEvent;
