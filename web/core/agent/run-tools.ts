@@ -170,6 +170,8 @@ async function runOne(
     callId: call.id,
     signal,
   };
+  const commandChanges = deps.checkpoints?.commandChangesFor?.({ id: call.id, name, step });
+  if (commandChanges) ctx.commandChanges = commandChanges;
   let prepared: PreparedCall | undefined;
   if (tool.prepare) {
     try {

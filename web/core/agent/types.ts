@@ -2,7 +2,7 @@
 // (STYLE.md §6): tests pass a scripted stream, the app and the headless runner pass the provider transport.
 import type { ProviderBinding } from '../config';
 import type { ErrorData } from '../contracts';
-import type { WorkspaceFs } from '../contracts';
+import type { CommandChanges, WorkspaceFs } from '../contracts';
 import type { BudgetSettings, HookPipeline } from '../hooks';
 import type { ApprovalRequest, ApprovalSettings, AskPerson, DecidingRule } from '../approval';
 import type { AssistantMessage, ContentPart, FinishReason, Message, StreamEvent, Usage } from '../contracts';
@@ -59,7 +59,15 @@ export interface TurnDeps {
    * Checkpoints of the files tools change (web/core/checkpoints `turnCheckpoints`, issue 16): the fs one tool call
    * gets, which stores each file's state before and after every write or delete it mediates. Absent: `fs` as is.
    */
-  checkpoints?: { fsFor(call: { id: string; name: string; step: number }, fs: WorkspaceFs): WorkspaceFs };
+  checkpoints?: {
+    fsFor(call: { id: string; name: string; step: number }, fs: WorkspaceFs): WorkspaceFs;
+    /**
+     * Set where the host can watch what a command changes (headless `i` over a real folder, issue 31): the
+     * `ToolContext.commandChanges` one tool call gets, so a tool that runs a command (shell) records the files it
+     * created, modified or deleted like an edit. Absent (the app, whose commands run in i-bridge): no such field.
+     */
+    commandChangesFor?(call: { id: string; name: string; step: number }): CommandChanges;
+  };
   /**
    * Which registered tools the model sees (web/core/tool-views, seed 002): a selector returning names, re-checked
    * and limited by the core. Absent: the grouped selector without a config (every tool, within the limits).

@@ -13,6 +13,7 @@ import {
   judgeRemove,
   normalizeWorkspacePath,
   withWritePolicyOf,
+  type CommandChanges,
   type WorkspaceFs,
   type WriteOptions,
 } from '../contracts';
@@ -35,6 +36,11 @@ export interface TurnCheckpoints {
   readonly turn: number;
   /** TurnDeps.checkpoints: the fs one tool call gets. */
   fsFor(call: { id: string; name: string; step: number }, fs: WorkspaceFs): WorkspaceFs;
+  /**
+   * TurnDeps.checkpoints.commandChangesFor: what a command of one tool call changes, recorded into this turn (set by
+   * a host that can watch a real folder: headless `i`, `createCommandRecorder` in ./node.ts).
+   */
+  commandChangesFor?(call: { id: string; name: string; step: number }): CommandChanges;
 }
 
 /** The next turn number of a session: one more than any turn it recorded (markers included). */

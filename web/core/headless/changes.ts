@@ -13,7 +13,7 @@ import {
   type RevertResult,
   type TurnCheckpoints,
 } from '../checkpoints';
-import { createNodeCheckpointStore } from '../checkpoints/node';
+import { createCommandRecorder, createNodeCheckpointStore } from '../checkpoints/node';
 import { escapeControls, HarnessError, stringifyForTerminal, type ErrorData } from '../contracts';
 import { protectWrites } from '../contracts';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
@@ -56,7 +56,20 @@ export async function headlessCheckpoints(
       );
     }
   };
-  return startTurnCheckpoints({ store, session, onEvent });
+  const turn = await startTurnCheckpoints({ store, session, onEvent });
+  // What a command changes (the shell tool) is recorded too: a shadow git repository in the session's checkpoints
+  // folder snapshots the workspace before and after each command (web/core/checkpoints/command-changes.ts).
+  const commands = createCommandRecorder({
+    store,
+    session,
+    turn: turn.turn,
+    root: workspace,
+    shadowDir: join(sessionsRoot(workspace), session, 'checkpoints', 'shadow.git'),
+    onEvent,
+  });
+  // No command of this session runs yet: older versions in the shadow may go (a failure only costs disk space).
+  await commands.tidy().catch(() => undefined);
+  return { ...turn, commandChangesFor: commands.commandChangesFor };
 }
 
 const size = (n: number | null) => (n === null ? '-' : `${n}`);
