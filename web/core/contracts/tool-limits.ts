@@ -24,6 +24,11 @@ export const DIFF_TIMEOUT_MS = 2000;
 export const REVIEW_MAX_CHARS = 1_000_000;
 /** `write`/`edit`: the diff from the model's proposal to the person's edited version, in the tool result. */
 export const PERSON_EDIT_DIFF_MAX_CHARS = 8000;
+/** `write` (over an existing file) and `edit`: the diff of what was written, at the end of the tool result, so the log
+ * keeps it and the chat shows it after a reload (and the model sees the lines it changed). Cut with a marker line. */
+export const APPLIED_DIFF_MAX_CHARS = 4000;
+/** The line that starts that diff in the result; the chat finds the diff by it. */
+export const APPLIED_DIFF_HEADER = 'Diff of what was written:';
 
 /** `glob`/`search`: seed 000 §9. */
 export const WALK_MAX_FILES = 10_000;

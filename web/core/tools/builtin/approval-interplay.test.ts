@@ -66,7 +66,11 @@ describe('built-in tools through the approval gate', () => {
     expect(await fs.readText('src/a.ts')).toBe('export const a = 2;\n');
     const toolMessages = run.model.calls[1]!.input.history.filter((m) => m.role === 'tool');
     expect(toolMessages.map((m) => m.content)).toEqual(
-      ['     1\texport const a = 1;', 'Edited src/a.ts: 1 replacement.'].map(markedToolContent),
+      [
+        '     1\texport const a = 1;',
+        'Edited src/a.ts: 1 replacement.\nDiff of what was written:\n' +
+          '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,1 +1,1 @@\n-export const a = 1;\n+export const a = 2;',
+      ].map(markedToolContent),
     );
   });
 

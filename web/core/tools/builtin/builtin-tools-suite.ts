@@ -173,7 +173,11 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
         expect(prepared.detail).toBe(
           '--- a/m.ts\n+++ b/m.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3; // $& stays literal\n',
         );
-        expect((await editTool().execute(args, ctx, prepared)).output).toBe('Edited m.ts: 1 replacement.');
+        // The result ends with the diff of what was written, so the session log keeps the change for the chat.
+        expect((await editTool().execute(args, ctx, prepared)).output).toBe(
+          'Edited m.ts: 1 replacement.\nDiff of what was written:\n' +
+            '--- a/m.ts\n+++ b/m.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3; // $& stays literal',
+        );
         expect(await fs.readText('m.ts')).toBe('const a = 1;\nconst b = 3; // $& stays literal\n');
       });
 
@@ -190,7 +194,9 @@ export function defineBuiltinToolsSuite(backend: string, makeHarness: () => Prom
           expect.stringContaining('occurs 2 times in m.txt') as unknown,
         ]);
         const all = await approved(editTool(), { path: 'm.txt', old_string: 'x', new_string: 'w', replace_all: true });
-        expect(all.output).toBe('Edited m.txt: 2 replacements.');
+        expect(all.output).toBe(
+          'Edited m.txt: 2 replacements.\nDiff of what was written:\n--- a/m.txt\n+++ b/m.txt\n@@ -1,1 +1,1 @@\n-x y x\n+w y w',
+        );
         expect(await fs.readText('m.txt')).toBe('w y w\n');
         expect((await run(editTool(), { path: 'm.txt', old_string: 'w', new_string: 'w' })).code).toBe(
           'E_TOOL_ARGUMENTS',

@@ -18,6 +18,7 @@ import {
   stringArg,
   targetFields,
   writeTarget,
+  appliedDiffNote,
 } from './tool-kit';
 
 interface EditPlan {
@@ -149,9 +150,8 @@ export function editTool(): ToolDefinition {
         const plan = await planEdit(args, ctx, seen);
         const { content, note } = contentToWrite(ctx, plan.content, plan.path);
         await ctx.fs.writeText(plan.path, content);
-        return {
-          output: `Edited ${plan.path}: ${plan.replacements === 1 ? '1 replacement' : `${plan.replacements} replacements`}.${note}`,
-        };
+        const what = plan.replacements === 1 ? '1 replacement' : `${plan.replacements} replacements`;
+        return { output: `Edited ${plan.path}: ${what}.${note}${appliedDiffNote(plan.before, content, plan.path)}` };
       });
     },
   };

@@ -81,7 +81,9 @@ export function defineProtectedPathsSuite(backend: string, makeHarness: () => Pr
       };
       const prepared = (await prepare(editTool(), args, allowed)) as PreparedCall;
       expect(prepared.target).toEqual({ path: '.git/config', raw: 'notes.md/./././../.git/config' });
-      expect((await execute(editTool(), args, allowed, prepared)).output).toBe('Edited .git/config: 1 replacement.');
+      expect((await execute(editTool(), args, allowed, prepared)).output).toMatch(
+        /^Edited \.git\/config: 1 replacement\.\nDiff of what was written:\n--- a\/\.git\/config\n/,
+      );
       expect(await fs.readText('.git/config')).toBe('[core]\n\tbare = false\n');
       const write = await execute(writeTool(), { path: '.GIT/hooks/../info/exclude', content: 'x\n' }, allowed);
       expect(write.error).toBeUndefined();
@@ -98,7 +100,7 @@ export function defineProtectedPathsSuite(backend: string, makeHarness: () => Pr
       expect(prepared.summary.length).toBeLessThan(140);
       expect(prepared.detail!.split('\n').slice(0, 2)).toEqual(['--- a/docs/readme.md', '+++ b/docs/readme.md']);
       expect((await execute(writeTool(), { path: raw, content: 'new\n' }, fs, prepared)).output).toBe(
-        'Wrote docs/readme.md (4 bytes).',
+        'Wrote docs/readme.md (4 bytes).\nDiff of what was written:\n--- a/docs/readme.md\n+++ b/docs/readme.md\n@@ -1,1 +1,1 @@\n-old\n+new',
       );
       const plain = (await prepare(editTool(), {
         path: 'docs/readme.md',

@@ -14,7 +14,12 @@ import {
 } from '../../contracts';
 import type { PreparedCall, ToolContext, ToolResult } from '../../contracts';
 import { unifiedDiff } from './diff';
-import { PERSON_EDIT_DIFF_MAX_CHARS, REVIEW_MAX_CHARS } from '../../contracts';
+import {
+  APPLIED_DIFF_HEADER,
+  APPLIED_DIFF_MAX_CHARS,
+  PERSON_EDIT_DIFF_MAX_CHARS,
+  REVIEW_MAX_CHARS,
+} from '../../contracts';
 
 export function toolError(code: string, message: string): ToolResult {
   return { output: `Error ${code}: ${message}`, error: true, code };
@@ -116,6 +121,15 @@ export function contentToWrite(ctx: ToolContext, proposed: string, path: string)
     content: mine,
     note: ` The person changed the content before allowing it, so ${path} holds their version, not yours. Build on their version; this is how it differs from what you proposed:\n${diff}`,
   };
+}
+
+/**
+ * The end of a write's or edit's result: the diff from the file before to what was written, cut at
+ * APPLIED_DIFF_MAX_CHARS. The session log keeps tool results, so the chat can show the change after a reload.
+ */
+export function appliedDiffNote(before: string, written: string, path: string): string {
+  const diff = unifiedDiff(before, written, path, path, { maxChars: APPLIED_DIFF_MAX_CHARS });
+  return diff ? `\n${APPLIED_DIFF_HEADER}\n${diff.replace(/\n$/, '')}` : '';
 }
 
 export function intArg(

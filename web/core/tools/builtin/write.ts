@@ -7,7 +7,16 @@ import type { PreparedCall, ToolDefinition, ToolResult } from '../../contracts';
 import type { ToolContext } from '../../contracts';
 import { unifiedDiff } from './diff';
 import { isSnapshot, readFileState } from './file-state';
-import { contentToWrite, guard, reviewOf, shownTarget, stringArg, targetFields, writeTarget } from './tool-kit';
+import {
+  appliedDiffNote,
+  contentToWrite,
+  guard,
+  reviewOf,
+  shownTarget,
+  stringArg,
+  targetFields,
+  writeTarget,
+} from './tool-kit';
 
 // Summary, diff header and snapshot name the normalised path (what will be written), never the raw argument; the
 // summary shows `"raw" → path` when the model sent another form of it.
@@ -74,7 +83,12 @@ export function writeTool(): ToolDefinition {
         if (snapshot) await assertUnchanged(ctx.fs, snapshot);
         await ctx.fs.writeText(path, content);
         const bytes = new TextEncoder().encode(content).length;
-        return { output: `${snapshot?.sha256 === null ? 'Created' : 'Wrote'} ${path} (${bytes} bytes).${note}` };
+        // The applied diff needs the text replaced: prepare kept it for review (files up to REVIEW_MAX_CHARS), and
+        // the conflict check just proved the file still holds it. A new file gets none (its content is the call's
+        // own argument), nor does a binary or larger file.
+        const before = ready.review?.before;
+        const diff = typeof before === 'string' ? appliedDiffNote(before, content, path) : '';
+        return { output: `${snapshot?.sha256 === null ? 'Created' : 'Wrote'} ${path} (${bytes} bytes).${note}${diff}` };
       });
     },
   };
