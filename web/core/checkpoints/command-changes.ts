@@ -224,14 +224,31 @@ export function createCommandRecorder(options: CommandChangesOptions): CommandRe
     return overLimits(paths.length, total, largest);
   };
 
-  /** Sizes of entries git smudged (racily clean) are asked of the file system. */
-  const sizeOf = async (e: IndexEntry) =>
-    e.size !== 0 || e.oid === EMPTY_BLOB
-      ? e.size
-      : await fsp.lstat(join(root, e.path)).then(
-          (s) => s.size,
-          () => 0,
-        );
+  /** The size of an entry git smudged (racily clean: its size says 0), asked of the file system. */
+  const smudgedSize = (e: IndexEntry) =>
+    fsp.lstat(join(root, e.path)).then(
+      (s) => s.size,
+      () => 0,
+    );
+
+  /** The shadow index read: its entries by path, and the verdict of the limits on them. */
+  const readIndex = async (bytes: Uint8Array) => {
+    const entries = new Map<string, IndexEntry>();
+    let total = 0;
+    let files = 0;
+    let largest: { path: string; size: number } | null = null;
+    for (const e of parseGitIndex(bytes)) {
+      entries.set(e.path, e);
+      if (e.mode === MODE_GITLINK) continue;
+      files++;
+      const size = e.size !== 0 || e.oid === EMPTY_BLOB ? e.size : await smudgedSize(e);
+      total += size;
+      if (!largest || size > largest.size) largest = { path: e.path, size };
+    }
+    return { entries, over: overLimits(files, total, largest) };
+  };
+  /** The last index read, kept to skip reading it again when git did not change it. */
+  let last: { bytes: Buffer; entries: Map<string, IndexEntry>; over: string | null } | undefined;
 
   /**
    * `git add -A` into the shadow index and that index read back: the workspace as it is now. Before a command
@@ -248,22 +265,14 @@ export function createCommandRecorder(options: CommandChangesOptions): CommandRe
         if (over) return untracked(over);
       }
       await git(['add', '-A']);
-      const entries = new Map<string, IndexEntry>();
-      let total = 0;
-      let files = 0;
-      let largest: { path: string; size: number } | null = null;
-      for (const e of parseGitIndex(new Uint8Array(await fsp.readFile(indexFile)))) {
-        entries.set(e.path, e);
-        if (e.mode === MODE_GITLINK) continue;
-        files++;
-        const size = await sizeOf(e);
-        total += size;
-        if (!largest || size > largest.size) largest = { path: e.path, size };
-      }
-      const over = overLimits(files, total, largest);
+      const bytes = await fsp.readFile(indexFile);
+      // Nothing changed since the last snapshot (git left its index as it was): the last reading stands.
+      if (!last || !last.bytes.equals(bytes)) last = { bytes, ...(await readIndex(bytes)) };
+      const { entries, over } = last;
       if (over) {
         // The next command counts afresh before adding anything (precheck) instead of re-adding a tree this big.
         await fsp.rm(indexFile, { force: true });
+        last = undefined;
         if (judge) return untracked(over);
       }
       return { ok: true, snapshot: { entries } };

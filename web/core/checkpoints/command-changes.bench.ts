@@ -1,0 +1,131 @@
+// npm run bench: what recording a command's changes costs (issue 31). On a generated 10,000-file workspace (a git
+// repository, everything committed), begin + finish around a no-op command over a bare `bash -c true`, printed beside
+// `git status` on the same tree; target: overhead ≤ 2 × git status. Printed beside, without a target, for the
+// choice written in CONTEXT.md: the first snapshot of a session (git hashes every file once), and what the other
+// design, a stat walk of our own, would cost per snapshot — the walk alone, and the walk that also keeps every
+// file's bytes (a stat walk cannot give back the "before" of a file the command modifies unless it copied it).
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, promises as fsp, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { it } from 'vitest';
+import { fmt, report } from '../../../scripts/bench-kit';
+import { createCommandRecorder } from './command-changes';
+import { createNodeCheckpointStore } from './node-store';
+import { startTurnCheckpoints } from './recorder';
+
+const RUNS = 15;
+const WARMUP = 3;
+const FOLDERS = 100;
+const PER_FOLDER = 100;
+
+const run = (program: string, args: string[], cwd: string) =>
+  new Promise<void>((resolve, reject) => {
+    const child = spawn(program, args, { cwd, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${program} ${args[0]} exited ${code}`))));
+  });
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const time = async (f: () => Promise<unknown>) => {
+  const t = performance.now();
+  await f();
+  return performance.now() - t;
+};
+
+async function generated() {
+  const dir = mkdtempSync(join(tmpdir(), 'i-bench-cmd-'));
+  for (let d = 0; d < FOLDERS; d++) {
+    mkdirSync(join(dir, 'src', `m${d}`), { recursive: true });
+    for (let f = 0; f < PER_FOLDER; f++)
+      writeFileSync(join(dir, 'src', `m${d}`, `f${f}.ts`), `export const v${f} = ${d * PER_FOLDER + f};\n`.repeat(8));
+  }
+  writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
+  await run('git', ['init', '-q', '.'], dir);
+  await run('git', ['add', '-A'], dir);
+  await run('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-q', '-m', 'tree'], dir);
+  return dir;
+}
+
+/** A stat walk of the tree (size, mtime, inode of every file), and the same keeping every file's bytes. */
+async function statWalk(root: string, keep: boolean): Promise<number> {
+  let n = 0;
+  const visit = async (dir: string): Promise<void> => {
+    const entries = await fsp.readdir(dir, { withFileTypes: true });
+    await Promise.all(
+      entries.map(async (e) => {
+        if (e.name === '.git' || e.name === '.i') return;
+        const path = join(dir, e.name);
+        if (e.isDirectory()) return visit(path);
+        const st = await fsp.lstat(path);
+        n += st.size > 0 ? 1 : 0;
+        if (keep) await fsp.readFile(path);
+      }),
+    );
+  };
+  await visit(root);
+  return n;
+}
+
+it('a command’s changes recorded vs git status, on a 10,000-file workspace', async () => {
+  const dir = await generated();
+  const store = createNodeCheckpointStore({ sessionsRoot: join(dir, '.i', 'sessions') });
+  const turn = await startTurnCheckpoints({ store, session: 'bench' });
+  const recorder = createCommandRecorder({
+    store,
+    session: 'bench',
+    turn: turn.turn,
+    root: dir,
+    shadowDir: join(dir, '.i', 'sessions', 'bench', 'checkpoints', 'shadow.git'),
+  });
+  let n = 0;
+  const wrapped = async () => {
+    const watch = await recorder.commandChangesFor({ id: `c${n++}`, name: 'shell', step: 1 }).begin('true');
+    if (watch.untracked) throw new Error(watch.untracked.message);
+    await run('bash', ['-c', 'true'], dir);
+    const summary = await watch.finish();
+    if (summary.created.length + summary.modified.length + summary.deleted.length) throw new Error('changes seen');
+  };
+  const first = await time(wrapped);
+
+  const bare: number[] = [];
+  const recorded: number[] = [];
+  const status: number[] = [];
+  const walk: number[] = [];
+  const walkKeep: number[] = [];
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const b = await time(() => run('bash', ['-c', 'true'], dir));
+    const r = await time(wrapped);
+    const s = await time(() => run('git', ['status', '--porcelain'], dir));
+    const w = await time(() => statWalk(dir, false));
+    const k = await time(() => statWalk(dir, true));
+    if (i < WARMUP) continue;
+    bare.push(b);
+    recorded.push(r);
+    status.push(s);
+    walk.push(w);
+    walkKeep.push(k);
+  }
+  const overhead = median(recorded) - median(bare);
+  report(
+    'command changes: begin + finish around `bash -c true` on 10,000 files, overhead vs git status',
+    `overhead ${fmt(overhead)} (recorded ${fmt(median(recorded))}, bare ${fmt(median(bare))}) vs git status ${fmt(median(status))}`,
+    overhead / median(status),
+    2,
+  );
+  report(
+    'command changes: the first command of a session (every file hashed once) vs git status',
+    `${fmt(first)} vs ${fmt(median(status))}`,
+    first / median(status),
+  );
+  report(
+    'command changes, the other design: a stat walk of our own (one snapshot) vs git status',
+    `${fmt(median(walk))} vs ${fmt(median(status))}`,
+    median(walk) / median(status),
+  );
+  report(
+    'command changes, the other design: a stat walk keeping every file’s bytes (one snapshot) vs git status',
+    `${fmt(median(walkKeep))} vs ${fmt(median(status))}`,
+    median(walkKeep) / median(status),
+  );
+});
