@@ -258,8 +258,9 @@ export function createCommandRecorder(options: CommandChangesOptions): CommandRe
   const take = (judge: boolean): Promise<Taken> =>
     serial(shadowDir, async () => {
       await prepare();
-      const head = await readHead(indexFile);
-      const count = head ? indexEntryCount(head) : null;
+      // Counted afresh when there is no snapshot to start from (this process read none within the limits, and the
+      // index is missing or past the file count).
+      const count = last && !last.over ? 0 : await readHead(indexFile).then((h) => (h ? indexEntryCount(h) : null));
       if (judge && (count === null || count > limits.files)) {
         const over = await precheck();
         if (over) return untracked(over);
@@ -325,6 +326,8 @@ export function createCommandRecorder(options: CommandChangesOptions): CommandRe
         `The changes of the command could not be recorded for undo: the workspace could not be snapshotted after it (${toErrorData(error).message}). Check the files it changed yourself; --revert will not undo them.`,
       );
     }
+    // Git left its index as it was (the same reading): nothing changed.
+    if (after.ok && after.snapshot.entries === before.entries) return { created: [], modified: [], deleted: [] };
     if (!after.ok)
       return {
         created: [],
@@ -372,7 +375,7 @@ export function createCommandRecorder(options: CommandChangesOptions): CommandRe
     // What was recorded of each path since this command began (another command of the turn that ended first, a
     // tool's write): a change seen by both is recorded once, and the chain of a path's states stays unbroken.
     const newer = new Map<string, CheckpointRecord>();
-    for (const r of await store.list(session))
+    for (const r of wanted.length > 0 ? await store.list(session) : [])
       if (r.seq > since && (r.kind === 'write' || r.kind === 'revert')) newer.set(r.path, r);
     const records: NewRecord[] = [];
     const summary: CommandChangeSummary = { created: [], modified: [], deleted: [] };
@@ -510,11 +513,16 @@ async function writeIfChanged(file: string, text: string): Promise<void> {
 /** Runs git; its standard output, or a HarnessError with what it printed. */
 function runGit(program: string, args: string[], env: Record<string, string>, cwd: string, input?: string) {
   return new Promise<Buffer>((resolve, reject) => {
-    const child = spawn(program, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(program, args, {
+      env,
+      cwd,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
     const out: Buffer[] = [];
     let err = '';
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
+    child.stdout!.on('data', (d: Buffer) => out.push(d));
+    child.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
     child.on('error', (error) =>
       reject(
         isErrno(error, 'ENOENT')
@@ -535,7 +543,9 @@ function runGit(program: string, args: string[], env: Record<string, string>, cw
           ),
         );
     });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(input ?? '');
+    if (child.stdin) {
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(input);
+    }
   });
 }
