@@ -1,5 +1,6 @@
 // Public face of web/core/checkpoints (issue 16): undo of every file write the core mediates. The IndexedDB store
-// is here; the session-folder store of headless `i` is Node-only (./node.ts).
+// is here; the session-folder store of headless `i` and the recorder of what a command changes (a shadow git index)
+// are Node-only (./node.ts).
 export * from './types';
 export { createIdbCheckpointStore, type IdbCheckpointStoreOptions } from './idb-store';
 export {
