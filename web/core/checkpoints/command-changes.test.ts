@@ -173,6 +173,19 @@ describe('the changes of a command', () => {
     ]);
   });
 
+  it('a before the snapshot lost is named in the note, the other changes recorded', async () => {
+    const w = await workspace({ 'a.txt': 'a0\n', 'b.txt': 'b0\n' });
+    const watch = await w.recorder.commandChangesFor({ id: 'c', name: 'shell', step: 1 }).begin('x');
+    const shadow = join(w.dir, '.i', 'sessions', 'work', 'checkpoints', 'shadow.git');
+    const oid = parseGitIndex(new Uint8Array(readFileSync(join(shadow, 'index')))).find((e) => e.path === 'a.txt')!.oid;
+    rmSync(join(shadow, 'objects', oid.slice(0, 2), oid.slice(2)));
+    sh(w.dir, 'echo a1 > a.txt; echo b1 > b.txt');
+    const summary = await watch.finish();
+    expect(summary.modified).toEqual(['b.txt']);
+    expect(summary.note).toContain('contents missing from the snapshot: a.txt');
+    expect((await w.writes()).map((r) => r.path)).toEqual(['b.txt']);
+  });
+
   it('says so before the command when git is missing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'i-cmd-nogit-'));
     made.push(dir);

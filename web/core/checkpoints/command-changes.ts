@@ -345,7 +345,13 @@ export function createCommandRecorder(options: CommandChangesOptions): CommandRe
     since: number,
   ): Promise<CommandChangeSummary> => {
     const notes: string[] = [];
-    const skipped = { links: [] as string[], repos: [] as string[], names: [] as string[], large: [] as string[] };
+    const skipped = {
+      links: [] as string[],
+      repos: [] as string[],
+      names: [] as string[],
+      large: [] as string[],
+      lost: [] as string[],
+    };
     const changed: Array<{ path: string; b: IndexEntry | undefined; a: IndexEntry | undefined }> = [];
     for (const [path, a] of after) {
       const b = before.get(path);
@@ -380,6 +386,10 @@ export function createCommandRecorder(options: CommandChangesOptions): CommandRe
     const records: NewRecord[] = [];
     const summary: CommandChangeSummary = { created: [], modified: [], deleted: [] };
     for (const c of wanted.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0))) {
+      if ((c.a && !contents.has(c.a.oid)) || (c.b && !contents.has(c.b.oid) && !newer.has(c.path))) {
+        skipped.lost.push(c.path);
+        continue;
+      }
       const afterBytes = c.a ? contents.get(c.a.oid)! : null;
       const afterSha = afterBytes ? await store.sha256(afterBytes) : ABSENT;
       const prior = newer.get(c.path);
@@ -430,6 +440,7 @@ export function createCommandRecorder(options: CommandChangesOptions): CommandRe
     const list = (paths: string[]) =>
       `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ` and ${paths.length - 5} more` : ''}`;
     if (skipped.large.length) notes.push(`Not recorded, over ${mib(limits.fileBytes)}: ${list(skipped.large)}.`);
+    if (skipped.lost.length) notes.push(`Not recorded, contents missing from the snapshot: ${list(skipped.lost)}.`);
     if (skipped.links.length) notes.push(`Not recorded, symbolic links: ${list(skipped.links)}.`);
     if (skipped.repos.length) notes.push(`Not recorded, nested git repositories: ${list(skipped.repos)}.`);
     if (skipped.names.length)
@@ -458,6 +469,12 @@ export function createCommandRecorder(options: CommandChangesOptions): CommandRe
     while (at < buf.byteLength) {
       const eol = buf.indexOf(10, at);
       const [oid, type, size] = buf.toString('utf8', at, eol).split(' ');
+      if (type === 'missing' && oid) {
+        // Gone from the snapshot (e.g. a `git gc --prune=now` in the workspace removed contents the shadow borrowed
+        // from it): that file is left out with a note, the others are recorded.
+        at = eol + 1;
+        continue;
+      }
       if (type !== 'blob' || size === undefined)
         throw new HarnessError('E_CHECKPOINT_FAILED', `The snapshot lost the contents ${oid ?? ''} (${type ?? '?'}).`);
       const start = eol + 1;
