@@ -139,6 +139,14 @@ export function createCommandRecorder(options: CommandChangesOptions): CommandRe
     GIT_CONFIG_GLOBAL: devNull,
     GIT_TERMINAL_PROMPT: '0',
     LC_ALL: 'C',
+    // Command-scope settings: a workspace owned by another user is fine here (git's "dubious ownership" check guards
+    // against running a foreign repository's config and hooks; the shadow is ours, and its attributes neutralise the
+    // work tree's filters), and no fsmonitor hook runs whatever a configuration says.
+    GIT_CONFIG_COUNT: '2',
+    GIT_CONFIG_KEY_0: 'safe.directory',
+    GIT_CONFIG_VALUE_0: '*',
+    GIT_CONFIG_KEY_1: 'core.fsmonitor',
+    GIT_CONFIG_VALUE_1: 'false',
   });
 
   const git = (args: string[], input?: string) => runGit(gitProgram, args, env, root, input);
