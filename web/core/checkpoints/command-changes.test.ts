@@ -103,6 +103,15 @@ describe('the changes of a command', () => {
     expect((await w.writes()).map((r) => r.path)).toEqual(['src/a.ts']);
   });
 
+  it('records a file the workspace repository tracks although a .gitignore matches it, as its git status would', async () => {
+    const w = await workspace({ '.gitignore': 'dist/\n', 'dist/app.js': 'v1\n', 'src/a.ts': 'a\n' });
+    sh(w.dir, 'git init -q . && git add -A && git add -f dist/app.js');
+    const { summary } = await command(w, 'echo v2 > dist/app.js; echo other > dist/other.js');
+    expect(summary).toEqual({ created: [], modified: ['dist/app.js'], deleted: [] });
+    await revertSince({ store: w.store, fs: w.fs, session: 'work' }, 1);
+    expect(readFileSync(join(w.dir, 'dist/app.js'), 'utf8')).toBe('v1\n');
+  });
+
   it('refuses before the command runs past the file count, and records nothing of it', async () => {
     const w = await workspace({ a: '1', b: '2', c: '3', d: '4' }, { files: 3 });
     const { watch, summary } = await command(w, 'echo x > e');

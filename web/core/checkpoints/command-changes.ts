@@ -149,7 +149,8 @@ export function createCommandRecorder(options: CommandChangesOptions): CommandRe
     GIT_CONFIG_VALUE_1: 'false',
   });
 
-  const git = (args: string[], input?: string) => runGit(gitProgram, args, env, root, input);
+  const git = (args: string[], input?: string, okCodes?: number[]) =>
+    runGit(gitProgram, args, env, root, input, okCodes);
 
   let prepared: Promise<void> | undefined;
   /** Makes the shadow repository once (kept across turns) and refreshes its exclude file and alternates. */
@@ -232,6 +233,40 @@ export function createCommandRecorder(options: CommandChangesOptions): CommandRe
     return overLimits(paths.length, total, largest);
   };
 
+  /**
+   * The first snapshot also takes the files the workspace's own repository tracks although a .gitignore matches them
+   * (added with `git add -f`: a committed `dist/`): for its `git status` they are not ignored, so not for undo either.
+   * Once in the shadow index, `git add -A` keeps following them. Files it starts tracking later are not added.
+   */
+  const trackedButIgnored = async () => {
+    const own = await fsp.readFile(join(root, '.git', 'index')).catch(() => null);
+    if (!own) return;
+    let paths: string[];
+    try {
+      paths = parseGitIndex(new Uint8Array(own))
+        .filter((e) => e.utf8 && e.mode !== MODE_GITLINK && !(e.path === '.i' || e.path.startsWith('.i/')))
+        .map((e) => e.path);
+    } catch {
+      return; // an index this reader does not know (a newer version): git's own rules alone
+    }
+    if (paths.length === 0) return;
+    const ignored = (await git(['check-ignore', '-z', '--stdin', '--no-index'], `${paths.join('\0')}\0`, [0, 1]))
+      .toString('utf8')
+      .split('\0')
+      .filter(Boolean);
+    const present: string[] = [];
+    for (const p of ignored)
+      if (
+        await fsp.lstat(join(root, p)).then(
+          (st) => st.isFile() || st.isSymbolicLink(),
+          () => false,
+        )
+      )
+        present.push(p);
+    if (present.length > 0)
+      await git(['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], `${present.join('\0')}\0`);
+  };
+
   /** The size of an entry git smudged (racily clean: its size says 0), asked of the file system. */
   const smudgedSize = (e: IndexEntry) =>
     fsp.lstat(join(root, e.path)).then(
@@ -273,6 +308,7 @@ export function createCommandRecorder(options: CommandChangesOptions): CommandRe
         const over = await precheck();
         if (over) return untracked(over);
       }
+      if (count === null) await trackedButIgnored();
       await git(['add', '-A']);
       const bytes = await fsp.readFile(indexFile);
       // Nothing changed since the last snapshot (git left its index as it was): the last reading stands.
@@ -536,7 +572,14 @@ async function writeIfChanged(file: string, text: string): Promise<void> {
 }
 
 /** Runs git; its standard output, or a HarnessError with what it printed. */
-function runGit(program: string, args: string[], env: Record<string, string>, cwd: string, input?: string) {
+function runGit(
+  program: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  input?: string,
+  okCodes: number[] = [0],
+) {
   return new Promise<Buffer>((resolve, reject) => {
     const child = spawn(program, args, {
       env,
@@ -559,7 +602,7 @@ function runGit(program: string, args: string[], env: Record<string, string>, cw
       ),
     );
     child.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(out));
+      if (code !== null && okCodes.includes(code)) resolve(Buffer.concat(out));
       else
         reject(
           new HarnessError(
