@@ -104,8 +104,13 @@ describe('the changes of a command', () => {
   });
 
   it('records a file the workspace repository tracks although a .gitignore matches it, as its git status would', async () => {
-    const w = await workspace({ '.gitignore': 'dist/\n', 'dist/app.js': 'v1\n', 'src/a.ts': 'a\n' });
-    sh(w.dir, 'git init -q . && git add -A && git add -f dist/app.js');
+    const w = await workspace({
+      '.gitignore': 'dist/\n',
+      'dist/app.js': 'v1\n',
+      'dist/[x].js': 'x\n',
+      'src/a.ts': 'a\n',
+    });
+    sh(w.dir, "git init -q . && git add -A && git add -f dist/app.js 'dist/[x].js'");
     const { summary } = await command(w, 'echo v2 > dist/app.js; echo other > dist/other.js');
     expect(summary).toEqual({ created: [], modified: ['dist/app.js'], deleted: [] });
     await revertSince({ store: w.store, fs: w.fs, session: 'work' }, 1);

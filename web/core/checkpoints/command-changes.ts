@@ -264,7 +264,10 @@ export function createCommandRecorder(options: CommandChangesOptions): CommandRe
       )
         present.push(p);
     if (present.length > 0)
-      await git(['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], `${present.join('\0')}\0`);
+      await git(
+        ['--literal-pathspecs', 'add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'],
+        `${present.join('\0')}\0`,
+      );
   };
 
   /** The size of an entry git smudged (racily clean: its size says 0), asked of the file system. */
