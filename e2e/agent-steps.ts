@@ -102,3 +102,14 @@ export async function pairBridgeInSettings(page: Page, bridge: { url: string; co
   await settings.getByRole('button', { name: 'Close', exact: true }).first().click();
   await settings.waitFor({ state: 'detached' });
 }
+
+/** The composer's approval mode, a radio group named "Approval" (Ask / Auto / YOLO). */
+export async function setApprovalMode(page: Page, mode: 'Ask' | 'Auto' | 'YOLO') {
+  const radio = page.getByRole('radiogroup', { name: 'Approval' }).getByRole('radio', { name: mode, exact: true });
+  await radio.click();
+  await expect.poll(() => radio.getAttribute('aria-checked')).toBe('true');
+}
+
+/** The approval mode the composer shows as chosen: 'ask', 'auto' or 'yolo' (the saved mode of the workspace). */
+export const approvalMode = (page: Page) =>
+  page.getByRole('radiogroup', { name: 'Approval' }).getAttribute('data-mode');

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startModelServer, type ModelServer } from './model-server';
-import { chatLog, configureModel, sendMessage, waitForTurnEnd } from './agent-steps';
+import { chatLog, configureModel, sendMessage, setApprovalMode, waitForTurnEnd } from './agent-steps';
 import { createFileThroughUi, createPrivateWorkspace, openApp, readFileThroughUi, useServedApp } from './harness';
 
 const served = useServedApp();
@@ -62,7 +62,7 @@ describe('changes panel', () => {
     await createFileThroughUi(page, 'b.txt', 'alpha\nbeta\n');
     await page.keyboard.press('Escape');
     await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e' });
-    await page.getByLabel('Approval', { exact: true }).selectOption('auto');
+    await setApprovalMode(page, 'Auto');
     await sendMessage(page, 'Change three files');
     await chatLog(page).getByText('All three done.').waitFor();
     await waitForTurnEnd(page);

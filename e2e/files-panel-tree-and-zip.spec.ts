@@ -5,7 +5,7 @@
 import { Uint8ArrayReader, Uint8ArrayWriter, ZipReader, ZipWriter, type FileEntry } from '@zip.js/zip.js';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { configureModel, sendMessage, waitForTurnEnd } from './agent-steps';
+import { configureModel, sendMessage, setApprovalMode, waitForTurnEnd } from './agent-steps';
 import { createPrivateWorkspace, openApp, useServedApp } from './harness';
 import { startModelServer } from './model-server';
 
@@ -121,7 +121,7 @@ it('shows a file the agent just wrote, keeping open folders, without Refresh', a
     await item(page, 'docs').click();
     await item(page, 'docs/old.md').waitFor();
     await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e' });
-    await page.getByLabel('Approval', { exact: true }).selectOption('auto');
+    await setApprovalMode(page, 'Auto');
     // No focus or visibility event may do the refresh for us during the turn.
     await page.evaluate(() => {
       window.addEventListener('focus', (e) => e.stopImmediatePropagation(), { capture: true });

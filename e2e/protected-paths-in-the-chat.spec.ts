@@ -10,7 +10,14 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, expect, it } from 'vitest';
-import { chatLog, configureModel, importAndEnablePlugin, sendMessage, waitForTurnEnd } from './agent-steps';
+import {
+  chatLog,
+  configureModel,
+  importAndEnablePlugin,
+  sendMessage,
+  setApprovalMode,
+  waitForTurnEnd,
+} from './agent-steps';
 import { createPrivateWorkspace, openApp, useServedApp } from './harness';
 import { startModelServer, type ModelServer } from './model-server';
 
@@ -120,7 +127,7 @@ it('asks before an edit of .vscode/settings.json in auto mode and says why', asy
   const id = await createPrivateWorkspace(page, 'Protected vscode');
   await opfsFile(page, id, '.vscode/settings.json', '{}\n');
   await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e-protected' });
-  await page.getByLabel('Approval', { exact: true }).selectOption('auto');
+  await setApprovalMode(page, 'Auto');
 
   await sendMessage(page, 'Set the tab size');
   const card = page.getByRole('group', { name: 'Allow edit?' });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startModelServer, type ModelServer } from './model-server';
-import { chatLog, configureModel, sendMessage, waitForTurnEnd } from './agent-steps';
+import { chatLog, configureModel, sendMessage, setApprovalMode, waitForTurnEnd } from './agent-steps';
 import { createFileThroughUi, createPrivateWorkspace, openApp, readFileThroughUi, useServedApp } from './harness';
 
 const served = useServedApp();
@@ -70,7 +70,7 @@ describe('rewind to here', () => {
     await createFileThroughUi(page, 'a.txt', 'zero\n');
     await page.keyboard.press('Escape');
     await configureModel(page, { protocol: 'openai', baseUrl: model.baseUrl('openai'), key: 'sk-e2e' });
-    await page.getByLabel('Approval', { exact: true }).selectOption('auto');
+    await setApprovalMode(page, 'Auto');
 
     await sendMessage(page, 'First change');
     await chatLog(page).getByText('First done.').waitFor();

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, it } from 'vitest';
-import { configureModel, openModelSettings } from './agent-steps';
+import { approvalMode, configureModel, openModelSettings, setApprovalMode } from './agent-steps';
 import { createPrivateWorkspace, launchBrowser, openApp, useServedApp } from './harness';
 
 const app = useServedApp();
@@ -78,9 +78,9 @@ it('carries the model configuration and the approval mode to a new browser profi
       keyName: 'E2E_MOVED_KEY',
       key: 'sk-e2e-moved-never-exported',
     });
-    await page.getByLabel('Approval', { exact: true }).selectOption('auto');
-    // The control's warning title follows the saved mode, so it reads 'Auto mode: …' once the mode is saved.
-    await expect.poll(() => page.getByLabel('Approval', { exact: true }).getAttribute('title')).toMatch(/^Auto mode:/);
+    await setApprovalMode(page, 'Auto');
+    // The control shows the saved mode, so it reads 'auto' once the mode is saved.
+    await expect.poll(() => approvalMode(page)).toBe('auto');
     await page.getByRole('button', { name: 'Settings' }).click();
     const settings = page.getByRole('dialog', { name: 'Settings' });
     await settings.getByRole('tab', { name: 'Import / Export' }).click();
@@ -116,7 +116,7 @@ it('carries the model configuration and the approval mode to a new browser profi
     const { page } = second;
     await openApp(page, app.server.url);
     await createPrivateWorkspace(page, 'Moving house');
-    expect(await page.getByLabel('Approval', { exact: true }).inputValue()).toBe('ask');
+    expect(await approvalMode(page)).toBe('ask');
     await page.getByRole('button', { name: 'Settings' }).click();
     const settings = page.getByRole('dialog', { name: 'Settings' });
     await settings.getByRole('tab', { name: 'Import / Export' }).click();
@@ -130,7 +130,7 @@ it('carries the model configuration and the approval mode to a new browser profi
     await settings.getByTestId('import-result').filter({ hasText: 'Moving house' }).waitFor();
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Moving house' }).waitFor();
-    expect(await page.getByLabel('Approval', { exact: true }).inputValue()).toBe('auto');
+    expect(await approvalMode(page)).toBe('auto');
     const dialog = await openModelSettings(page);
     await expect
       .poll(() => dialog.getByRole('textbox', { name: 'Model', exact: true }).inputValue())

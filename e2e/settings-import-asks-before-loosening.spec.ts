@@ -4,6 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { expect, it } from 'vitest';
+import { approvalMode } from './agent-steps';
 import { createPrivateWorkspace, openApp, useServedApp } from './harness';
 
 const app = useServedApp();
@@ -94,7 +95,7 @@ it('shows what an imported file would loosen and applies it only after an explic
     false,
   );
   await settings.getByRole('button', { name: 'Close' }).first().click();
-  expect(await page.getByLabel('Approval', { exact: true }).inputValue()).toBe('ask');
+  expect(await approvalMode(page)).toBe('ask');
 
   // Again, confirming: now the changes are applied.
   await page.getByRole('button', { name: 'Settings' }).click();
@@ -110,5 +111,5 @@ it('shows what an imported file would loosen and applies it only after an explic
   await settings.getByRole('button', { name: 'Close' }).first().click();
   await page.reload();
   await page.getByRole('heading', { level: 1, name: 'Guarded' }).waitFor();
-  expect(await page.getByLabel('Approval', { exact: true }).inputValue()).toBe('yolo');
+  expect(await approvalMode(page)).toBe('yolo');
 });

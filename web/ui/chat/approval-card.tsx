@@ -3,8 +3,14 @@
 // A write names the normalised path that will be written (`"raw" → path` when the tool or plugin sent another form);
 // a file the write policy always asks about says why, and offers no "always allow". A write/edit that offers a review
 // shows it in approval-review.tsx (diff, merge view, "Edit before allowing"); Allow then sends the person's version.
+//
+// Keyboard (issue 33): the card takes the focus when it appears — its Allow button, or the card itself when the
+// person was typing in the message box (whose draft stays: only the focus moves, and the keys typed in the next
+// moment are not read as answers). While the focus is in the card, Enter allows once, Esc denies and A always
+// allows in this session (when offered); the buttons show these keys. Focus then goes back where it was. A screen
+// reader hears the card once, through the focus landing on it (its title names it; no live region repeats it).
 import './approval-card.css';
-import { createSignal, createUniqueId, onMount, Show } from 'solid-js';
+import { createSignal, createUniqueId, onCleanup, onMount, Show } from 'solid-js';
 import { shownPathArgument, shownWritePath } from '../../core/contracts';
 import type { ApprovalRule } from '../../core/page';
 import { askReasonKey } from './ask-reason-strings';
@@ -57,17 +63,60 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
     props.pending.answer('allow', always, undefined, content ?? undefined);
   };
   const deny = () => props.pending.answer('deny', false, reason().trim() || undefined);
+  const allowSession = () => allowWith(true);
+  const offersSession = () => !write() && !alwaysAsk();
   let allow: HTMLButtonElement | undefined;
-  // Allow gets the focus only when the person is not typing: a card that took the focus from the message box would
-  // turn the next space or Enter typed there into an approval.
+  let card: HTMLElement | undefined;
+  let before: HTMLElement | null = null;
+  // Keys typed before this moment were meant for the message box, not for this card.
+  let readKeysFrom = 0;
   onMount(() => {
-    if (!isTyping(document.activeElement)) allow?.focus({ preventScroll: false });
+    const active = document.activeElement;
+    before = active instanceof HTMLElement && active !== document.body ? active : null;
+    if (isTyping(active)) {
+      // A space or Enter on its way to the box would answer the card: the card itself takes the focus, and keys
+      // are read a moment later.
+      readKeysFrom = performance.now() + TYPING_GRACE_MS;
+      card?.focus({ preventScroll: true });
+    } else allow?.focus({ preventScroll: true });
+    card?.scrollIntoView({ block: 'nearest' });
   });
+  onCleanup(() => {
+    // The card goes once answered; the focus returns to where the person was (the box, with its draft).
+    const back = before;
+    queueMicrotask(() => {
+      const active = document.activeElement;
+      if (back?.isConnected && (!active || active === document.body)) back.focus({ preventScroll: true });
+    });
+  });
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.isComposing || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    const target = e.target as HTMLElement;
+    // The reason field and the review's editor keep their keys; a focused button answers Enter itself.
+    if (isTyping(target) || target.closest('.cm-editor')) return;
+    if (performance.now() < readKeysFrom) {
+      if (e.key === 'Enter' || e.key === ' ') e.preventDefault();
+      return;
+    }
+    if (e.key === 'Escape') {
+      e.preventDefault(); // handled here: the same key does not also stop the turn
+      deny();
+    } else if (e.key === 'Enter' && target === card) {
+      e.preventDefault();
+      allowWith(false);
+    } else if ((e.key === 'a' || e.key === 'A') && !e.shiftKey && offersSession()) {
+      e.preventDefault();
+      allowSession();
+    }
+  };
   return (
     <section
+      ref={(el) => (card = el)}
       class="approval-card"
       role="group"
+      tabIndex={-1}
       aria-labelledby={id}
+      onKeyDown={onKeyDown}
       data-call-id={req().callId}
       data-kind={write() ? 'write' : 'call'}
       data-path={target()?.path}
@@ -120,11 +169,23 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
         )}
       </Show>
       <div class="approval-actions">
-        <button ref={(el) => (allow = el)} type="button" class="button primary" onClick={() => allowWith(false)}>
+        <button
+          ref={(el) => (allow = el)}
+          type="button"
+          class="button primary"
+          aria-keyshortcuts="Enter"
+          onClick={() => allowWith(false)}
+        >
           {mine() !== null ? ct('review.allowMine') : ct('allow')}
+          <kbd class="approval-key" aria-hidden="true">
+            ↵
+          </kbd>
         </button>
-        <button type="button" class="button" onClick={deny}>
+        <button type="button" class="button" aria-keyshortcuts="Escape" onClick={deny}>
           {ct('deny')}
+          <kbd class="approval-key" aria-hidden="true">
+            Esc
+          </kbd>
         </button>
         <Show when={offered()}>
           {(o) => {
@@ -143,9 +204,12 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
             );
           }}
         </Show>
-        <Show when={!write() && !alwaysAsk()}>
-          <button type="button" class="button ghost small" onClick={() => allowWith(true)}>
+        <Show when={offersSession()}>
+          <button type="button" class="button ghost small" aria-keyshortcuts="A" onClick={allowSession}>
             {ct('allowSession', { name: req().name })}
+            <kbd class="approval-key" aria-hidden="true">
+              A
+            </kbd>
           </button>
         </Show>
       </div>
@@ -174,6 +238,9 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
     </section>
   );
 }
+
+/** How long after the card took the focus from the message box keys are still the person's typing. */
+const TYPING_GRACE_MS = 700;
 
 function isTyping(element: Element | null): boolean {
   if (!element) return false;

@@ -1,8 +1,16 @@
-// The workspace's approval mode (ask / auto / yolo) as a compact control of the composer bar. Auto and yolo are
-// tinted and carry their warning as the title; yolo also gets a one-line note under the bar (composer.tsx), since
-// it runs edits and plugin tools without asking.
+// The workspace's approval mode (ask / auto / yolo) as a segmented control of the composer bar: a radio group named
+// "Approval" with one tab stop (the chosen mode) and arrow keys that move and choose, as WAI-ARIA's radio group
+// pattern does. Auto and yolo are tinted when chosen and carry their warning as the title; yolo also gets a one-line
+// note under the bar (composer.tsx), since it runs edits and plugin tools without asking.
+import { For } from 'solid-js';
 import type { ApprovalMode } from '../../core/page';
-import type { ChatTranslate } from './chat-i18n';
+import type { ChatKey, ChatTranslate } from './chat-i18n';
+
+const MODES: { mode: ApprovalMode; label: ChatKey; title: ChatKey }[] = [
+  { mode: 'ask', label: 'c.modeAsk', title: 'modeAsk' },
+  { mode: 'auto', label: 'c.modeAuto', title: 'autoWarning' },
+  { mode: 'yolo', label: 'c.modeYolo', title: 'yoloWarning' },
+];
 
 export function ApprovalModeControl(props: {
   mode: ApprovalMode;
@@ -10,26 +18,42 @@ export function ApprovalModeControl(props: {
   ct: ChatTranslate;
 }) {
   const ct = props.ct;
-  const title = () =>
-    props.mode === 'yolo' ? ct('yoloWarning') : props.mode === 'auto' ? ct('autoWarning') : ct('modeAsk');
+  let group: HTMLDivElement | undefined;
+  const move = (event: KeyboardEvent) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    const edge = event.key === 'Home' ? 0 : event.key === 'End' ? MODES.length - 1 : undefined;
+    if (step === undefined && edge === undefined) return;
+    event.preventDefault();
+    const at = MODES.findIndex((m) => m.mode === props.mode);
+    const next = edge ?? (at + step! + MODES.length) % MODES.length;
+    props.onChange(MODES[next]!.mode);
+    group?.querySelectorAll<HTMLButtonElement>('[role="radio"]')[next]?.focus();
+  };
   return (
-    <select
-      class="composer-chip approval-chip"
-      data-mode={props.mode}
+    <div
+      ref={(el) => (group = el)}
+      class="approval-modes"
+      role="radiogroup"
       aria-label={ct('c.approvalLabel')}
-      title={title()}
-      value={props.mode}
-      onChange={(e) => props.onChange(e.currentTarget.value as ApprovalMode)}
+      data-mode={props.mode}
+      onKeyDown={move}
     >
-      <option value="ask" title={ct('modeAsk')}>
-        {ct('c.modeAsk')}
-      </option>
-      <option value="auto" title={ct('modeAuto')}>
-        {ct('c.modeAuto')}
-      </option>
-      <option value="yolo" title={ct('modeYolo')}>
-        {ct('c.modeYolo')}
-      </option>
-    </select>
+      <For each={MODES}>
+        {(m) => (
+          <button
+            type="button"
+            role="radio"
+            class="approval-mode"
+            data-mode={m.mode}
+            aria-checked={props.mode === m.mode}
+            tabIndex={props.mode === m.mode ? 0 : -1}
+            title={ct(m.title)}
+            onClick={() => props.mode !== m.mode && props.onChange(m.mode)}
+          >
+            {ct(m.label)}
+          </button>
+        )}
+      </For>
+    </div>
   );
 }

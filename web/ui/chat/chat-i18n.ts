@@ -12,6 +12,7 @@ import { reviewEn, reviewZh } from './review-strings';
 import { toolProtocolEn, toolProtocolZh } from '../settings/providers/tool-protocol-strings';
 import { providerFilesEn, providerFilesZh } from '../settings/providers/files-strings';
 import { localModelEn, localModelZh } from './local-model-strings';
+import { toolSentenceEn, toolSentenceZh } from './tool-sentence-strings';
 
 const en = {
   title: 'Chat',
@@ -51,6 +52,7 @@ const en = {
   ...toolProtocolEn,
   ...providerFilesEn,
   ...localModelEn,
+  ...toolSentenceEn,
   writeNoChange: 'The file would not change.',
   approvalMode: 'Approval',
   modeAsk: 'Ask before changes',
@@ -187,6 +189,7 @@ const zh: Record<ChatKey, string> = {
   ...toolProtocolZh,
   ...providerFilesZh,
   ...localModelZh,
+  ...toolSentenceZh,
   writeNoChange: '文件不会改变。',
   approvalMode: '审批',
   modeAsk: '修改前询问',

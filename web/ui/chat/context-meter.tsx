@@ -98,7 +98,10 @@ export function ContextMeter(props: {
             <button
               type="button"
               class="composer-chip context-meter-button"
-              aria-label={ct('meter.label')}
+              // The name starts with what the button is and holds the figures it shows (WCAG 2.5.3, label in name).
+              aria-label={`${ct('meter.label')} ${size().estimated ? '≈' : ''}${formatTokens(size().tokens)}${
+                size().window ? ` / ${formatTokens(size().window!)}` : ''
+              }`}
               aria-describedby={tipId}
               onClick={() => setOpen(true)}
             >

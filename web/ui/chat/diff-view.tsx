@@ -1,5 +1,5 @@
 // A unified diff (the `prepared.detail` of an edit or write, or a plugin write's diff) with added, removed and hunk
-// lines coloured. Shared by the approval card and the tool card, so a diff looks the same before and after approval.
+// lines tinted across the width (each line a box; the newline stays outside it, so copying gives the diff text). Shared by the approval card and the tool card, so a diff looks the same before and after approval.
 import { For } from 'solid-js';
 
 const lineClass = (line: string) =>
@@ -15,7 +15,12 @@ export function DiffView(props: { diff: string; label: string }) {
   return (
     <pre class="code diff" aria-label={props.label}>
       <For each={props.diff.replace(/\n$/, '').split('\n')}>
-        {(line) => <span class={lineClass(line)}>{`${line}\n`}</span>}
+        {(line) => (
+          <>
+            <span class={`diff-line ${lineClass(line) ?? ''}`}>{line}</span>
+            {'\n'}
+          </>
+        )}
       </For>
     </pre>
   );

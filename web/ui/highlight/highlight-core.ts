@@ -1,6 +1,7 @@
 // Tokenising with Shiki (core + JavaScript regex engine), where it is slow: inside the highlight Worker (or inline
 // where there is no Worker, e.g. Node tests). Returns escaped HTML whose spans carry colour classes, and the colour
 // pairs those classes stand for; the page turns the pairs into CSS rules (highlighter.ts).
+import { CODE_BACKGROUND, readableOn } from './readable-colour';
 import type { HighlighterCore, ThemedTokenWithVariants } from 'shiki/core';
 import { loadGrammar } from './languages';
 
@@ -96,11 +97,15 @@ const ITALIC = 1;
 const BOLD = 2;
 const HEX = /^#([0-9a-f]{3,8})$/i;
 
+/** A theme colour as shown: at least 4.5:1 on the code background (readable-colour.ts); alpha forms kept as they are. */
+const readable = (colour: string | undefined, background: string) =>
+  colour && (colour.length === 3 || colour.length === 6) ? readableOn(colour, background) : colour;
+
 function tokenClass(token: ThemedTokenWithVariants, colours: Map<string, [string, string, string]>): string {
   const light = token.variants.light;
   const dark = token.variants.dark;
-  const l = HEX.exec(light?.color ?? '')?.[1]?.toLowerCase();
-  const d = HEX.exec(dark?.color ?? '')?.[1]?.toLowerCase();
+  const l = readable(HEX.exec(light?.color ?? '')?.[1]?.toLowerCase(), CODE_BACKGROUND.light);
+  const d = readable(HEX.exec(dark?.color ?? '')?.[1]?.toLowerCase(), CODE_BACKGROUND.dark);
   const classes: string[] = [];
   if (l && d) {
     const name = `hl-${l}-${d}`;
