@@ -1,7 +1,7 @@
 // The recorder's write path (write-ahead, issue 16's bench work): the prior state and the record are stored before the
 // file changes, a failed write leaves neither a record nor stored contents behind, a tool's own read just before its
 // write is the write's "before" (no second read), and a read older than the reuse bound is never trusted.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,11 +109,16 @@ describe('the recorder’s write path', () => {
   });
 
   it('refuses an fs that changed the file before the hook settled, or called it twice, and keeps no record of it', async () => {
-    const { fs, store } = await setup();
+    const { dir, fs, store } = await setup();
     const turn = await startTurnCheckpoints({ store, session: 's' });
+    // Replaces the file in the same task that asked for the hook, so the hook (which needs I/O) cannot have settled
+    // whatever the machine's load: an asynchronous write here made the test depend on which finished first.
     const hasty: WorkspaceFs = {
       ...fs,
-      writeText: async (path, text, o) => (void o!.beforeCommit!(), fs.writeText(path, text)),
+      writeText: async (path, text, o) => {
+        void o!.beforeCommit!();
+        writeFileSync(join(dir, path), text);
+      },
     };
     const twice: WorkspaceFs = {
       ...fs,
