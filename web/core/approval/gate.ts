@@ -9,10 +9,14 @@
 // at 'ask' even in mode auto, and a policy answering 'allow' does not skip the question (a hook cannot vouch for a
 // file that runs code when the folder is opened); a policy may still deny. Explicit yolo still allows it: a yolo
 // run has nobody to ask, and the person chose to run everything. `.git` never reaches the gate: prepare refuses it.
+// Shell commands (issue 31): rules judge the command (command-rules.ts); mode auto runs a command unasked only
+// inside the sandbox and without network (`shellAutoAsks`), the rest asks unless a rule allows it; a deny rule that
+// cannot see the command's program asks.
 import { HarnessError, quoteUntrusted } from '../contracts';
 import type { HookPipeline } from '../hooks';
 import type { ToolDefinition } from '../contracts';
 import { describeRule } from './rules';
+import { shellAutoAsks, shellCommandOf } from './command-rules';
 import type { ApprovalDecision, ApprovalOutcome, ApprovalRequest, ApprovalSettings, AskPerson } from './types';
 
 export interface GateInput {
@@ -43,7 +47,10 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
     );
   }
   const alwaysAsk = request.prepared?.alwaysAsk;
-  const initial = defaultDecision(tool, settings, alwaysAsk !== undefined);
+  let initial = defaultDecision(tool, settings, alwaysAsk !== undefined);
+  // Mode auto's allow does not cover a command outside the sandbox or with network: the mode's default is ask.
+  const shellAsks = settings.yolo ? undefined : shellAutoAsks(tool, request.arguments, settings.sandbox);
+  if (initial === 'allow' && shellAsks !== undefined) initial = 'ask';
   let decision: ApprovalDecision = initial;
   let by =
     initial === 'allow'
@@ -59,8 +66,9 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
   // The rules judge the normalised path and, where the fs follows links (Node), the path it really reaches.
   const target = request.prepared?.target;
   const path = target?.path;
-  let rule = settings.rules?.decide(tool, target) ?? undefined;
-  if (rule?.decision === 'deny') {
+  const command = shellCommandOf(tool, request.arguments);
+  let rule = settings.rules?.decide(tool, target, false, command) ?? undefined;
+  if (rule?.decision === 'deny' && !rule.unsure) {
     const on =
       path === undefined
         ? ''
@@ -71,14 +79,14 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
       ...refuse(
         'rule',
         'E_TOOL_DENIED',
-        `The approval rule "${describeRule(rule)}" (${rule.scope}) denies "${name}"${on}, so it was not run. Do the task another way or ask the person.`,
+        `The approval rule "${describeRule(rule)}" (${rule.scope}) denies "${name}"${on}${command !== undefined ? ' (the command or a part of it starts with the words it names)' : ''}, so it was not run. Do the task another way or ask the person.`,
       ),
       rule,
     };
   }
   if (rule) {
     // A protected path (always-ask) still asks under an allow rule: only explicit yolo writes it unasked.
-    decision = rule.decision === 'allow' && alwaysAsk && !settings.yolo ? 'ask' : rule.decision;
+    decision = rule.unsure ? 'ask' : rule.decision === 'allow' && alwaysAsk && !settings.yolo ? 'ask' : rule.decision;
     by = 'rule';
   }
   if (hooks.has('tool_approval')) {
@@ -115,7 +123,11 @@ export async function decideApproval(input: GateInput): Promise<ApprovalOutcome>
   if (!askPerson) {
     const why = alwaysAsk
       ? ` Writing ${request.prepared?.target?.path ?? 'this file'} always needs a person's approval because ${alwaysAsk.text}.`
-      : '';
+      : rule?.unsure
+        ? ` The approval rule "${describeRule(rule)}" cannot tell whether this command runs what it denies (its program is hidden behind a variable, a glob or unreadable syntax), so it asks.`
+        : shellAsks !== undefined && by !== 'rule'
+          ? ` Mode auto runs commands unasked only inside the sandbox and without network; here ${shellAsks}.`
+          : '';
     return refuse(
       'no-person',
       'E_APPROVAL_REQUIRED',

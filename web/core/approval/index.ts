@@ -3,6 +3,16 @@ export { decideApproval, defaultDecision, PERSON_REASON_MAX_CHARS, type GateInpu
 export { takeFileSnapshot, assertUnchanged, isFileSnapshot, type FileSnapshot } from './snapshot';
 export { DEFAULT_APPROVAL } from './types';
 export {
+  allowsCommand,
+  checkCommandPrefix,
+  commandMatches,
+  literalWords,
+  shellAutoAsks,
+  shellCommandOf,
+  SHELL_TOOL,
+  type CommandMatch,
+} from './command-rules';
+export {
   checkRules,
   describeRule,
   parseRules,

@@ -19,9 +19,12 @@
 // Globs: a trailing `/` means the folder and everything under it (`secrets/` is `secrets/**`); in an allow rule `*`,
 // `?`, classes and `**` do not match a leading '.' of a segment (`src/**` does not allow `src/.env`; `src/.*` does),
 // in a deny or ask rule they do. Details: CONTEXT.md.
+// Commands (issue 31): a rule on the tool `shell` may name a `command` prefix instead of a path; how an allow and a
+// deny read a command is in command-rules.ts (an allow needs one literal simple command; a deny matches any part).
 import { HarnessError } from '../contracts';
 import { compileGlob, type GlobMatcher } from '../contracts';
 import type { ToolDefinition } from '../contracts';
+import { allowsCommand, checkCommandPrefix, commandMatches, literalWords, SHELL_TOOL } from './command-rules';
 /** What the rules (or the mode) decide for one call. */
 export type ApprovalDecision = 'allow' | 'ask' | 'deny';
 
@@ -35,6 +38,11 @@ export interface ApprovalRule {
   tool: string;
   /** A workspace-relative glob (`src/**`, `package.json`); absent: every call of the tool. */
   path?: string;
+  /**
+   * Only with `tool: "shell"`: the words a command starts with (`npm test`). An allow matches one simple command of
+   * literal words starting with them; a deny or ask matches when any part of the command does (command-rules.ts).
+   */
+  command?: string;
 }
 
 export type RuleScope = 'workspace' | 'global';
@@ -47,6 +55,11 @@ export interface ScopedRule extends ApprovalRule {
 export interface DecidingRule extends ScopedRule {
   /** Its position in its scope's list (Settings lists them in that order). */
   index: number;
+  /**
+   * Set on a deny (or ask) command rule that may match: the command hides its program (a variable or glob in its
+   * place, or a line the parser cannot read), so the rule cannot tell; the call asks instead of being denied.
+   */
+  unsure?: true;
 }
 
 export const MAX_RULES = 200;
@@ -68,6 +81,9 @@ export const PATHLESS_RULE_TOOLS: readonly string[] = [
   'web_fetch',
   'web_search',
   'read_result',
+  'shell',
+  'shell_output',
+  'shell_stop',
 ];
 
 /** What a rule's path is matched against: the normalised path, and the path it reaches through links when that differs. */
@@ -88,10 +104,10 @@ export function checkRules(value: unknown, at: string): string[] {
   value.forEach((raw, i) => {
     const where = `${at}[${i}]`;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-      return void problems.push(`${where}: expected {"decision", "tool", "path"?}`);
+      return void problems.push(`${where}: expected {"decision", "tool", "path"?, "command"?}`);
     const rule = raw as Record<string, unknown>;
     for (const key of Object.keys(rule))
-      if (!['decision', 'tool', 'path'].includes(key)) problems.push(`${where}.${key}: unknown key`);
+      if (!['decision', 'tool', 'path', 'command'].includes(key)) problems.push(`${where}.${key}: unknown key`);
     if (!DECISIONS.includes(rule.decision as ApprovalDecision))
       problems.push(`${where}.decision: expected "allow", "ask" or "deny"`);
     if (typeof rule.tool !== 'string' || !TOOL_SELECTOR.test(rule.tool)) {
@@ -116,6 +132,13 @@ export function checkRules(value: unknown, at: string): string[] {
         }
       }
     }
+    if (rule.command !== undefined) {
+      if (rule.tool !== SHELL_TOOL)
+        problems.push(
+          `${where}.command: only rules for the tool "${SHELL_TOOL}" take a command (calls of ${JSON.stringify(rule.tool)} run none), so this rule would never match; remove the command or set "tool": "${SHELL_TOOL}"`,
+        );
+      problems.push(...checkCommandPrefix(rule.command, `${where}.command`));
+    }
   });
   return problems;
 }
@@ -133,6 +156,7 @@ export function parseRules(value: unknown, at: string): ApprovalRule[] {
     decision: r.decision,
     tool: r.tool,
     ...(r.path !== undefined ? { path: r.path } : {}),
+    ...(r.command !== undefined ? { command: r.command } : {}),
   }));
 }
 
@@ -169,9 +193,14 @@ const fold = (path: string) =>
 /** A rule's glob as matched: a trailing `/` names the folder and everything under it (`secrets/` → `secrets/**`). */
 export const ruleGlob = (path: string) => (path.endsWith('/') ? `${path}**` : path);
 
-/** Rules compiled once per turn (globs are not re-parsed per call). */
+/** Rules compiled once per turn (globs and command prefixes are not re-parsed per call). */
 export class RuleSet {
-  private readonly compiled: Array<{ rule: DecidingRule; glob: GlobMatcher | null; folded: GlobMatcher | null }>;
+  private readonly compiled: Array<{
+    rule: DecidingRule;
+    glob: GlobMatcher | null;
+    folded: GlobMatcher | null;
+    prefix: string[] | null;
+  }>;
 
   constructor(rules: readonly ScopedRule[]) {
     const seen: Record<RuleScope, number> = { workspace: 0, global: 0 };
@@ -182,6 +211,8 @@ export class RuleSet {
         // An allow's wildcards never match a leading dot: `src/**` must not allow `src/.env` or `src/.git-crypt/`.
         glob: pattern !== undefined ? compileGlob(pattern, { dot: r.decision !== 'allow' }) : null,
         folded: pattern !== undefined && r.decision !== 'allow' ? compileGlob(fold(pattern)) : null,
+        // checkRules refused a prefix that is not literal words; a rule built around it never matches anything.
+        prefix: r.command !== undefined ? (literalWords(r.command) ?? []) : null,
       };
     });
   }
@@ -194,24 +225,42 @@ export class RuleSet {
    * The deciding rule for a call of `tool` on `target` (null: no rule matches; the mode's default stands). `target`: the
    * normalised path, or it and the path it reaches through links (`realPath`): a deny or ask matches when either
    * does, an allow only when both do, so a link can neither detour a deny nor widen an allow. `write`: the call is one
-   * mediated file write (a plugin's fs.write), which `group:writes` covers as it covers write and edit.
+   * mediated file write (a plugin's fs.write), which `group:writes` covers as it covers write and edit. `command`: the
+   * command of a `shell` call, which command rules judge (a rule with a command never matches a call without one).
    */
-  decide(tool: ToolDefinition, target: string | RuleTarget | undefined, write = false): DecidingRule | null {
+  decide(
+    tool: ToolDefinition,
+    target: string | RuleTarget | undefined,
+    write = false,
+    command?: string,
+  ): DecidingRule | null {
     const path = typeof target === 'string' ? target : target?.path;
     const real = typeof target === 'object' ? (target.realPath ?? target.path) : path;
     let best: { rule: DecidingRule; key: number[] } | null = null;
-    for (const { rule, glob, folded } of this.compiled) {
+    for (const { rule: stored, glob, folded, prefix } of this.compiled) {
+      let rule = stored;
       if (!selects(rule.tool, tool, write)) continue;
       if (glob) {
         if (path === undefined || real === undefined) continue;
         const hit = (p: string) => glob.matches(p) || (folded !== null && folded.matches(fold(p)));
         if (!(rule.decision === 'allow' ? hit(path) && hit(real) : hit(path) || hit(real))) continue;
       }
+      if (prefix) {
+        if (command === undefined || prefix.length === 0 || tool.external || tool.schema.name !== SHELL_TOOL) continue;
+        if (rule.decision === 'allow') {
+          if (!allowsCommand(command, prefix)) continue;
+        } else {
+          const match = commandMatches(command, prefix);
+          if (match === 'no') continue;
+          // A deny that cannot tell whether the hidden program is the one it names asks instead.
+          if (match === 'unsure' && rule.decision === 'deny') rule = { ...rule, unsure: true };
+        }
+      }
       const key = [
-        STRENGTH[rule.decision],
-        glob ? 1 : 0,
+        rule.unsure ? STRENGTH.ask : STRENGTH[rule.decision],
+        glob || prefix ? 1 : 0,
         toolRank(rule.tool),
-        glob ? glob.base.length : 0,
+        glob ? glob.base.length : (prefix?.length ?? 0),
         rule.scope === 'workspace' ? 1 : 0,
         -rule.index,
       ];
@@ -236,5 +285,6 @@ export function scopedRules(workspace: readonly ApprovalRule[], global: readonly
 
 /** One line naming a rule, for the tool card and the CLI: `allow edit on src/**`. */
 export function describeRule(rule: ApprovalRule): string {
-  return `${rule.decision} ${rule.tool}${rule.path !== undefined ? ` on ${rule.path}` : ''}`;
+  const command = rule.command !== undefined ? ` ${JSON.stringify(rule.command)}` : '';
+  return `${rule.decision} ${rule.tool}${command}${rule.path !== undefined ? ` on ${rule.path}` : ''}`;
 }

@@ -16,6 +16,11 @@ export interface ApprovalSettings {
   yolo: boolean;
   /** The person's approval rules (workspace then global), compiled for the turn. Absent: none. */
   rules?: RuleSet;
+  /**
+   * Whether shell commands run inside the OS sandbox (headless `--sandbox on`, the default). Mode auto runs a
+   * sandboxed command without network unasked and asks about every other one; absent counts as unsandboxed.
+   */
+  sandbox?: boolean;
 }
 
 export const DEFAULT_APPROVAL: ApprovalSettings = { mode: 'ask', deny_tools: [], yolo: false };
