@@ -9,7 +9,7 @@ const FEATURE_TIERS = [
   ['storage', 'providers', 'hooks', 'usage', 'prompts', 'browser-model', 'brand'],
   ['context', 'approval', 'settings', 'workspaces'],
   ['tools'],
-  ['tool-views', 'plugins'],
+  ['tool-views', 'plugins', 'shell'],
   ['config'],
   ['transport', 'bridge-client', 'modules'],
   ['sessions', 'provider-files', 'smoke', 'archive'],

@@ -3,3 +3,4 @@ export * from '../../plugin-host/node';
 export * from './sessions/node';
 export * from './headless';
 export * from './modules/node';
+export * from './shell/node';

@@ -87,7 +87,7 @@ describe('tool view of a workspace in app turns', () => {
     await saveToolView(db, 'ws-1', { names: ['read'], groups: ['search'] });
     expect((await readAgentSettings(db, 'ws-1')).approval).toBe('auto');
     expect(await readToolView(db, 'ws-1')).toEqual({ names: ['read'], groups: ['search'] });
-    await expect(saveToolView(db, 'ws-1', { names: [], groups: ['shell'] })).rejects.toMatchObject({
+    await expect(saveToolView(db, 'ws-1', { names: [], groups: ['terminal'] })).rejects.toMatchObject({
       code: 'E_TOOL_VIEW_CONFIG_INVALID',
     });
     expect(await readToolView(db, 'ws-1')).toEqual({ names: ['read'], groups: ['search'] });

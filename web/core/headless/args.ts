@@ -31,6 +31,8 @@ export interface CliArgs {
   sessionFile: string | null;
   /** --workspace-id UUID: a trusted host's binding instead of the registry's (checked in workspace-id.ts). */
   workspaceId: string | null;
+  /** --sandbox on|off: whether the shell tool runs commands in the OS sandbox (null: shell.json, default on). */
+  sandbox: 'on' | 'off' | null;
 }
 
 const usageError = (message: string) => new HarnessError('E_USAGE', `${message} Run \`i --help\` for usage.`);
@@ -54,6 +56,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     force: false,
     sessionFile: null,
     workspaceId: null,
+    sandbox: null,
   };
   walkFlags(
     argv,
@@ -90,6 +93,13 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         case '--allow-git-writes':
           out.allowGitWrites = true;
           break;
+        case '--sandbox': {
+          const value = take();
+          if (value !== 'on' && value !== 'off')
+            throw usageError('--sandbox must be "on" (commands run in the OS sandbox, the default) or "off".');
+          out.sandbox = value;
+          break;
+        }
         case '--json':
           out.json = true;
           break;
@@ -186,7 +196,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   return out;
 }
 
-export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME | --session FILE] [--yolo] [--allow-git-writes] [--json] -p PROMPT
+export const USAGE = `Usage: i [-C DIR] [--config FILE] [--session-name NAME | --session FILE] [--yolo] [--allow-git-writes] [--sandbox on|off] [--json] -p PROMPT
        i [-C DIR] --session-name NAME --recover NEW_NAME
        i cache-report [-C DIR] [--config FILE] [--json]   prompt-cache statistics (i cache-report --help)
        i paths [-C DIR] [--workspace-id UUID] [--json]   the folders i uses and the project's workspace id
@@ -222,7 +232,17 @@ Options:
   --yolo                     Run tools that normally ask for approval (alias --dangerously-skip-permissions).
                              Without it, such tools are refused and the model is told so; the run goes on.
   --allow-git-writes         Let write, edit and plugins change files inside .git (refused otherwise, even with
-                             --yolo: git runs commands named in .git/config and .git/hooks).
+                             --yolo: git runs commands named in .git/config and .git/hooks); inside the shell
+                             sandbox .git/hooks and .git/config become writable too.
+  --sandbox on|off           The shell tool runs commands in the OS sandbox (on, the default; --yolo does not turn
+                             it off): bubblewrap on Linux (package bubblewrap), sandbox-exec on macOS. Writable:
+                             the workspace and a private /tmp; .git stays writable for git but its hooks and
+                             config are read-only (git add/commit work; a planted hook cannot), .i read-only; the
+                             rest of the system read-only; ~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gh, browser
+                             profiles and i's own folders hidden; no network unless the call sets network: true.
+                             Without a working sandbox a command is refused (E_SANDBOX_UNAVAILABLE). "off" runs
+                             commands with your full rights and network, knowingly ($I_CONFIG_DIR/shell.json:
+                             {"sandbox": "off"} to make it the default; "bwrap": "/path/to/bwrap").
   --json                     Print NDJSON events on stdout instead of the answer (schema: web/core/agent/CONTEXT.md).
   --max-steps N              Model calls per turn before stopping (default 50).
   --recover NEW_NAME         With --session-name NAME, for a session refused as E_SESSION_CORRUPT: copy its intact
@@ -278,18 +298,23 @@ Model config (unknown keys are refused with their path):
   "route" is the app's ("bridge": through the paired bridge's proxy, for providers without CORS); headless i
   always calls base_url directly, as Node has no CORS.
   "tool_view": {"names": ["read", ...], "groups": ["files", ...]}: the model sees only these tools (groups: files,
-  search, web, memory, skills, bridge, plugin:ID, mcp:SERVER); absent: all of them. A name or group that is not
+  search, web, memory, skills, shell, bridge, plugin:ID, mcp:SERVER); absent: all of them. A name or group that is not
   there, a duplicate, over 64 tools, over 4 MiB of schemas or over 1024 tools registered stops before any request.
   "tool_protocol": "native" (default: the provider's tool calling) or "json" (for models without it: no tools
   field is sent; the model answers with one JSON object {"type": "tool_call"|"final"|"ask_user", ...} and gets
   results back as {"jingwei_tool_result": {...}, "untrusted_tool_data": true}; a malformed reply is answered with
   an E_JSON_ACTION_* error and counts as a step).
 
-Approval: read and view_image run freely; every other tool asks. $I_CONFIG_DIR/approval.json may set
-{"mode": "ask"|"auto", "deny_tools": [...], "rules": [...]}; "auto" runs tools without asking, deny_tools never run.
+Approval: read and view_image (and shell_output, shell_stop) run freely; every other tool asks. $I_CONFIG_DIR/approval.json may set
+{"mode": "ask"|"auto", "deny_tools": [...], "rules": [...]}; "auto" runs tools without asking, deny_tools never run;
+a shell command runs unasked in "auto" only inside the sandbox and without network (else it asks; --yolo runs it).
 Rules: {"decision": "allow"|"ask"|"deny", "tool": NAME|"group:writes"|"plugin:ID"|"group:bridge"|"mcp:SERVER"|"*",
-"path": GLOB (the file of write/edit/read/view_image; "dir/" = dir/**)}; a matching deny wins, then ask, then
-allow; no rule: the mode decides.
+"path": GLOB (the file of write/edit/read/view_image; "dir/" = dir/**), "command": WORDS (tool "shell" only)};
+a matching deny wins, then ask, then allow; no rule: the mode decides. {"decision": "allow", "tool": "shell",
+"command": "npm test"} allows only one plain command starting with those words ("npm test -- -t x"); anything with
+;, &&, ||, |, redirections, $, backticks, globs or line breaks still asks. A deny with a command matches when any
+part of the command starts with its words ("ls && rm -rf x" under "rm"); when the program is hidden (a variable
+in its place) it asks.
 Protected paths: writes inside .git are refused in every mode (E_PATH_PROTECTED) unless --allow-git-writes;
 writes inside .i (session logs and undo history) are refused in every mode, --yolo and --allow-git-writes too;
 writes to files that run code when a folder is opened (.vscode/, .idea/, .devcontainer/, .envrc, .husky/,
@@ -333,6 +358,7 @@ Files i reads (a file that exists but is wrong stops the run with exit 2 and nam
   $I_CONFIG_DIR/cache.json       prompt-cache mode, namespace, statistics file (read while the cache module is on)
   $I_CONFIG_DIR/skills.json      more skill folders, besides DIR/.agents/skills and DIR/.i/skills (SKILL.md each)
   $I_CONFIG_DIR/web.json         web_fetch and web_search settings
+  $I_CONFIG_DIR/shell.json       {"sandbox": "on"|"off", "bwrap": "/usr/bin/bwrap"}: the shell tool's sandbox
   $I_CONFIG_DIR/provider.json    whether images go inline or as uploaded provider Files
   DIR/AGENTS.md                  project instructions
   $I_DATA_DIR/workspaces.json    the workspace ids; $I_DATA_DIR/workspaces/<id>/ memory and statistics

@@ -32,6 +32,11 @@ export type JsonEvent =
       output: string;
       images: number;
     }
+  /**
+   * Live output of a running shell command (issue 31), between its `tool_call` and `tool_result` (a background
+   * command's until the turn ends): at most 4 KiB per event and 256 KiB per command (then one event with `cut`).
+   */
+  | { type: 'tool_output'; id: string; name: string; delta: string; background?: string; cut?: true }
   | { type: 'usage'; step: number; usage: StepUsage; context: ContextSize; compact?: true }
   | { type: 'compacted'; step: number; removed: number; compaction: CompactionInfo; summary: string }
   | { type: 'compaction_failed'; step: number; error: ErrorData }

@@ -61,6 +61,9 @@ import { headlessOperationPlans, headlessProviderFiles } from './provider-files'
 import { providerFilesStream, type PlanContext, type ProviderFilesContext } from '../provider-files';
 import { checkExplicitWorkspaceId, runWorkspaceId } from './workspace-id';
 import { createSessionFileStore } from './session-file';
+import { createNodeShell } from '../shell/node';
+import type { ShellTools } from '../shell';
+import { loadShellSettings, type ShellSettings } from './shell-settings';
 
 export interface CliIo {
   argv: readonly string[];
@@ -147,6 +150,7 @@ interface Prepared {
   workspace: string;
   apiKey: string | undefined;
   configFile: string;
+  shell: ShellSettings;
 }
 
 /** The canonical project folder of -C (default: the current directory). */
@@ -218,8 +222,10 @@ async function prepare(io: CliIo, args: ReturnType<typeof parseArgs>): Promise<P
       );
     }
   }
-  const approval = await loadApproval(paths.config_dir, args.yolo);
-  return { config, budget, approval, workspace, apiKey, configFile };
+  const shell = await loadShellSettings(paths.config_dir, args.sandbox);
+  // Mode auto runs a shell command unasked only inside the sandbox (and without network): the gate needs to know.
+  const approval = { ...(await loadApproval(paths.config_dir, args.yolo)), sandbox: shell.sandbox === 'on' };
+  return { config, budget, approval, workspace, apiKey, configFile, shell };
 }
 
 function modelSettings(config: ModelConfig, budget: BudgetSettings | null): ModelSettings {
@@ -279,22 +285,37 @@ async function loadProfileHooks(
   });
 }
 
-/** Runs the CLI; the private i-bridge of native workers (plugins, provider) is stopped however the run ends. */
+interface RunSlot {
+  native?: NativeWorkers;
+  shell?: ShellTools;
+}
+
+/**
+ * Runs the CLI; the private i-bridge of native workers (plugins, provider) and the shell's background processes are
+ * stopped however the run ends.
+ */
 export async function runCli(io: CliIo): Promise<number> {
-  const slot: { native?: NativeWorkers } = {};
+  const slot: RunSlot = {};
   try {
     return await runWith(io, slot);
   } finally {
+    await slot.shell?.stopAll();
     await slot.native?.stop();
   }
 }
 
-async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<number> {
+async function runWith(io: CliIo, slot: RunSlot): Promise<number> {
   let json = io.argv.includes('--json');
   // Model text, tool names and output, and errors quoting a provider, plugin or config file are untrusted: none of
   // their control sequences may reach the terminal. NDJSON events stay exact JSON (without raw C1 or bidi
   // characters, which JSON.stringify leaves as they are); human-readable lines show controls escaped.
-  const emit = (e: JsonEvent) => io.stdout(`${stringifyForTerminal(e)}\n`);
+  // The last line is `done` or `error`: live output of a background command that outlives the turn is not printed.
+  let ended = false;
+  const emit = (e: JsonEvent) => {
+    if (ended) return;
+    if (e.type === 'done' || e.type === 'error') ended = true;
+    io.stdout(`${stringifyForTerminal(e)}\n`);
+  };
   const line = (text: string) => escapeControls(text, { keepLayout: false });
   const errorLine = (e: ErrorData) => io.stderr(`error ${line(e.code)}: ${line(e.message)}\n`);
   const fail = (error: ErrorData, code: number, stopReason: string | null = null) => {
@@ -486,7 +507,29 @@ async function runWith(io: CliIo, slot: { native?: NativeWorkers }): Promise<num
           sessionId: args.sessionName,
         })
       : turnResultViews({ store: createMemoryContentStore(RESULT_STORE_LIMITS), sessionId: `run-${process.pid}` });
-  const tools = createHeadlessTools([...modules.tools, results.tool]);
+  // The shell (issue 31): sandboxed unless --sandbox off; i's own folders are hidden from commands like ~/.ssh.
+  const shell = (slot.shell = createNodeShell({
+    workspace,
+    sandbox: prep.shell.sandbox,
+    ...(prep.shell.bwrap !== undefined ? { bwrap: prep.shell.bwrap } : {}),
+    env: io.env,
+    hide: Object.values(resolveAppPaths(io.env)),
+    allowGitWrites: args.allowGitWrites,
+    ...(json
+      ? {
+          onOutput: (o) =>
+            emit({
+              type: 'tool_output',
+              id: o.callId,
+              name: 'shell',
+              delta: o.text,
+              ...(o.background !== undefined ? { background: o.background } : {}),
+              ...(o.cut ? { cut: true as const } : {}),
+            }),
+        }
+      : {}),
+  }));
+  const tools = createHeadlessTools([...modules.tools, results.tool, ...shell.tools]);
   for (const tool of native.tools) {
     try {
       tools.register(tool);

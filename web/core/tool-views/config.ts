@@ -46,7 +46,7 @@ export function parseToolViewConfig(value: unknown, path = 'tool_view'): ToolVie
     groups: list(
       'groups',
       GROUP_PATTERN,
-      'a group: "files", "search", "web", "memory", "skills", "bridge", "plugin:<id>" or "mcp:<server>"',
+      'a group: "files", "search", "web", "memory", "skills", "shell", "bridge", "plugin:<id>" or "mcp:<server>"',
     ),
   };
 }

@@ -174,7 +174,7 @@ describe('tool views: configuration', () => {
       return 'accepted';
     };
     expect(err({ names: ['read'], group: [] })).toBe('E_TOOL_VIEW_CONFIG_INVALID tool_view.group');
-    expect(err({ groups: ['shell'] })).toBe('E_TOOL_VIEW_CONFIG_INVALID tool_view.groups[0]');
+    expect(err({ groups: ['terminal'] })).toBe('E_TOOL_VIEW_CONFIG_INVALID tool_view.groups[0]');
     expect(err({ names: ['a b'] })).toBe('E_TOOL_VIEW_CONFIG_INVALID tool_view.names[0]');
     expect(err({ names: 'read' })).toBe('E_TOOL_VIEW_CONFIG_INVALID tool_view.names');
     expect(err({ names: ['read', 'read'] })).toBe('E_TOOL_VIEW_DUPLICATE tool_view.names[1]');

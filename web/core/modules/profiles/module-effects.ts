@@ -33,8 +33,13 @@ class DenyRulesOnly extends RuleSet {
     return this.inner.size;
   }
   // The strongest matching rule is a deny whenever any deny matches (rules.ts ranks deny above ask and allow).
-  override decide(tool: ToolDefinition, target: string | RuleTarget | undefined, write = false): DecidingRule | null {
-    const rule = this.inner.decide(tool, target, write);
+  override decide(
+    tool: ToolDefinition,
+    target: string | RuleTarget | undefined,
+    write = false,
+    command?: string,
+  ): DecidingRule | null {
+    const rule = this.inner.decide(tool, target, write, command);
     return rule?.decision === 'deny' ? rule : null;
   }
 }
@@ -47,6 +52,7 @@ export function approvalUnderProfile(settings: ApprovalSettings, active: Readonl
     deny_tools: [...settings.deny_tools],
     yolo: settings.yolo,
     ...(settings.rules ? { rules: new DenyRulesOnly(settings.rules) } : {}),
+    ...(settings.sandbox !== undefined ? { sandbox: settings.sandbox } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
 // external tool into a silent duplicate.
 import { HarnessError } from '../../contracts';
 import { CORE_TOOL_NAMES } from '../../tools';
+import { SHELL_TOOL_NAMES } from '../../shell';
 
 export const MODULE_TOOL_NAMES = [
   'memory_get',
@@ -12,7 +13,8 @@ export const MODULE_TOOL_NAMES = [
   'web_fetch',
   'web_search',
 ] as const;
-export const BUILTIN_TOOL_NAMES: readonly string[] = [...CORE_TOOL_NAMES, ...MODULE_TOOL_NAMES];
+/** Module tools, and the shell tools (offered where a host can run commands: headless i). */
+export const BUILTIN_TOOL_NAMES: readonly string[] = [...CORE_TOOL_NAMES, ...MODULE_TOOL_NAMES, ...SHELL_TOOL_NAMES];
 
 /** Throws E_TOOL_SHADOWS_BUILTIN when an external tool takes a built-in name (compared case-insensitively). */
 export function checkExternalToolName(name: string, source = 'an external tool'): void {
