@@ -34,6 +34,7 @@ async function noSeriousViolations(page: Page, what: string) {
     expect(await seriousViolations(page, OWNED_ELSEWHERE), `${what}, ${scheme}`).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });
+  await page.waitForTimeout(400); // back to light before anything else is drawn or shot
 }
 
 /** The file as the Files panel reads it; the panel closes at 390 px, so it is opened again when needed. */
@@ -45,6 +46,7 @@ async function fileText(page: Page, path: string) {
 
 async function shoot(page: Page, name: string) {
   await mkdir(ARTIFACTS, { recursive: true });
+  await page.mouse.move(1, 1); // no hover toolbar over the cards
   await page.screenshot({ path: resolve(ARTIFACTS, `${name}.png`) });
 }
 

@@ -91,9 +91,11 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
   });
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.isComposing || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
-    const target = e.target as HTMLElement;
+    // The element the key is really for: the review's merge view lives in a shadow root, whose events reach the
+    // card retargeted to its host.
+    const target = (e.composedPath()[0] ?? e.target) as HTMLElement;
     // The reason field and the review's editor keep their keys; a focused button answers Enter itself.
-    if (isTyping(target) || target.closest('.cm-editor')) return;
+    if (isTyping(target) || target.closest?.('.cm-editor') || e.composedPath().some(isShadowHost)) return;
     if (performance.now() < readKeysFrom) {
       if (e.key === 'Enter' || e.key === ' ') e.preventDefault();
       return;
@@ -238,6 +240,9 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
     </section>
   );
 }
+
+/** A shadow root's host on the way to the card: keys typed inside it (the merge view's editor) are text. */
+const isShadowHost = (node: EventTarget) => node instanceof Element && node.shadowRoot !== null;
 
 /** How long after the card took the focus from the message box keys are still the person's typing. */
 const TYPING_GRACE_MS = 700;

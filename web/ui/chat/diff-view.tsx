@@ -15,12 +15,18 @@ export function DiffView(props: { diff: string; label: string }) {
   return (
     <pre class="code diff" aria-label={props.label}>
       <For each={props.diff.replace(/\n$/, '').split('\n')}>
-        {(line) => (
-          <>
-            <span class={`diff-line ${lineClass(line) ?? ''}`}>{line}</span>
-            {'\n'}
-          </>
-        )}
+        {(line, i) =>
+          // The ---/+++ file lines (the first two, before any hunk) are plain text with their newline inside, so a
+          // view may hide them whole.
+          i() < 2 && /^(---|\+\+\+) /.test(line) ? (
+            <span class="diff-file">{`${line}\n`}</span>
+          ) : (
+            <>
+              <span class={`diff-line ${lineClass(line) ?? ''}`}>{line}</span>
+              {'\n'}
+            </>
+          )
+        }
       </For>
     </pre>
   );

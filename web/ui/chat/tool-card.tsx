@@ -5,7 +5,7 @@
 // the tool, its target, the arguments and the result. Results are untrusted: a quiet "tool output" label says so;
 // only errors are red.
 import './tool-card.css';
-import { createEffect, createMemo, createSignal, For, Show, type JSX } from 'solid-js';
+import { createEffect, createMemo, createSignal, createUniqueId, For, Show, type JSX } from 'solid-js';
 import { describeRule, unifiedDiff, type ApprovalRule } from '../../core/page';
 import { APPLIED_DIFF_HEADER, escapeControls, quoteUntrusted } from '../../core/contracts';
 import { normalizeWorkspacePath, shownPathArgument } from '../../core/contracts';
@@ -76,7 +76,9 @@ export function ToolCall(props: {
         />
       </>
     );
-  const details = () => (
+  const [more, setMore] = createSignal(false);
+  const moreId = createUniqueId();
+  const notes = () => (
     <>
       <Show when={pathOf(props.tool.args)}>
         {(path) => (
@@ -100,6 +102,11 @@ export function ToolCall(props: {
           </p>
         )}
       </Show>
+    </>
+  );
+  const details = () => (
+    <>
+      {notes()}
       <p class="tool-label">{ct('tool.args')}</p>
       <pre class="code tool-args">{prettyArgs(props.tool.args)}</pre>
     </>
@@ -151,7 +158,10 @@ export function ToolCall(props: {
           when={sentence() === null}
           fallback={
             // A read-only call opens to its result: the sentence already says what was asked.
-            <Show when={opened()}>{result()}</Show>
+            <>
+              {notes()}
+              <Show when={opened()}>{result()}</Show>
+            </>
           }
         >
           <Show
@@ -167,13 +177,22 @@ export function ToolCall(props: {
             <For each={diffs()}>
               {(diff) => <DiffView diff={diff} label={ct('ts.diffLabel', { path: pathOf(props.tool.args) ?? '' })} />}
             </For>
-            <details class="tool-more-details">
-              <summary>{ct('ts.details')}</summary>
-              <div class="tool-body">
+            {/* A button, not a nested <details>: the card keeps one summary, its own line. */}
+            <button
+              type="button"
+              class="tool-more-toggle"
+              aria-expanded={more()}
+              aria-controls={moreId}
+              onClick={() => setMore((v) => !v)}
+            >
+              {ct('ts.details')}
+            </button>
+            <div id={moreId} class="tool-more-body" hidden={!more()}>
+              <Show when={more()}>
                 {details()}
-                <Show when={opened()}>{result()}</Show>
-              </div>
-            </details>
+                {result()}
+              </Show>
+            </div>
           </Show>
         </Show>
       </div>
