@@ -5,47 +5,18 @@
 // design, a stat walk of our own, would cost per snapshot — the walk alone, and the walk that also keeps every
 // file's bytes (a stat walk cannot give back the "before" of a file the command modifies unless it copied it).
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, promises as fsp, writeFileSync } from 'node:fs';
-import { devNull, tmpdir } from 'node:os';
+import { promises as fsp } from 'node:fs';
+import { devNull } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'vitest';
 import { fmt, report } from '../../../scripts/bench-kit';
+import { generated, median, run, time } from './command-bench-test-kit';
 import { createCommandRecorder } from './command-changes';
 import { createNodeCheckpointStore } from './node-store';
 import { startTurnCheckpoints } from './recorder';
 
 const RUNS = 15;
 const WARMUP = 3;
-const FOLDERS = 100;
-const PER_FOLDER = 100;
-
-const run = (program: string, args: string[], cwd: string) =>
-  new Promise<void>((resolve, reject) => {
-    const child = spawn(program, args, { cwd, stdio: 'ignore' });
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${program} ${args[0]} exited ${code}`))));
-  });
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-const time = async (f: () => Promise<unknown>) => {
-  const t = performance.now();
-  await f();
-  return performance.now() - t;
-};
-
-async function generated() {
-  const dir = mkdtempSync(join(tmpdir(), 'i-bench-cmd-'));
-  for (let d = 0; d < FOLDERS; d++) {
-    mkdirSync(join(dir, 'src', `m${d}`), { recursive: true });
-    for (let f = 0; f < PER_FOLDER; f++)
-      writeFileSync(join(dir, 'src', `m${d}`, `f${f}.ts`), `export const v${f} = ${d * PER_FOLDER + f};\n`.repeat(8));
-  }
-  writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
-  await run('git', ['init', '-q', '.'], dir);
-  await run('git', ['add', '-A'], dir);
-  await run('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-q', '-m', 'tree'], dir);
-  return dir;
-}
 
 /** A stat walk of the tree (size, mtime, inode of every file), and the same keeping every file's bytes. */
 async function statWalk(root: string, keep: boolean): Promise<number> {
