@@ -15,11 +15,12 @@ export function ChangesTotal(props: { t: Translate; changes: Resource<SessionCha
           type="button"
           class="changes-total"
           // The name starts with the figures shown (WCAG 2.5.3, label in name), then says them in words.
-          aria-label={`+${n().added} −${n().removed}: ${props.t('changes.totalLabel', { files: n().files, added: n().added, removed: n().removed })}`}
+          aria-label={`+${n().added}−${n().removed}: ${props.t('changes.totalLabel', { files: n().files, added: n().added, removed: n().removed })}`}
           title={props.t('changes.totalLabel', { files: n().files, added: n().added, removed: n().removed })}
           onClick={() => openSidePanelTab('changes')}
         >
-          <span class="added">+{n().added}</span> <span class="removed">−{n().removed}</span>
+          <span class="added">+{n().added}</span>
+          <span class="removed">−{n().removed}</span>
         </button>
       )}
     </Show>

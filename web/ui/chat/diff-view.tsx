@@ -16,10 +16,12 @@ export function DiffView(props: { diff: string; label: string }) {
     <pre class="code diff" aria-label={props.label}>
       <For each={props.diff.replace(/\n$/, '').split('\n')}>
         {(line, i) =>
-          // The ---/+++ file lines (the first two, before any hunk) are plain text with their newline inside, so a
-          // view may hide them whole.
+          // The ---/+++ file lines (the first two, before any hunk) hold their newline, so a view may hide them whole.
           i() < 2 && /^(---|\+\+\+) /.test(line) ? (
-            <span class="diff-file">{`${line}\n`}</span>
+            <span class="diff-file">
+              <span class="diff-line">{line}</span>
+              {'\n'}
+            </span>
           ) : (
             <>
               <span class={`diff-line ${lineClass(line) ?? ''}`}>{line}</span>

@@ -78,15 +78,18 @@ export function ToolCall(props: {
     );
   const [more, setMore] = createSignal(false);
   const moreId = createUniqueId();
-  const notes = () => (
+  const pathNote = () => (
+    <Show when={pathOf(props.tool.args)}>
+      {(path) => (
+        <p class="tool-path" data-testid="tool-path">
+          {ct('write.callPath', { path: path() })}
+        </p>
+      )}
+    </Show>
+  );
+  // Who decided the call and whether undo covers it: shown on every opened card, above the diff or the result.
+  const decisionNotes = () => (
     <>
-      <Show when={pathOf(props.tool.args)}>
-        {(path) => (
-          <p class="tool-path" data-testid="tool-path">
-            {ct('write.callPath', { path: path() })}
-          </p>
-        )}
-      </Show>
       <Show when={props.tool.result?.outsideUndo}>
         <p class="tool-rule" data-testid="tool-outside-undo">
           {ct('rule.outsideUndo')}
@@ -102,6 +105,12 @@ export function ToolCall(props: {
           </p>
         )}
       </Show>
+    </>
+  );
+  const notes = () => (
+    <>
+      {pathNote()}
+      {decisionNotes()}
     </>
   );
   const details = () => (
@@ -174,6 +183,7 @@ export function ToolCall(props: {
               </>
             }
           >
+            {decisionNotes()}
             <For each={diffs()}>
               {(diff) => <DiffView diff={diff} label={ct('ts.diffLabel', { path: pathOf(props.tool.args) ?? '' })} />}
             </For>
@@ -189,7 +199,9 @@ export function ToolCall(props: {
             </button>
             <div id={moreId} class="tool-more-body" hidden={!more()}>
               <Show when={more()}>
-                {details()}
+                {pathNote()}
+                <p class="tool-label">{ct('tool.args')}</p>
+                <pre class="code tool-args">{prettyArgs(props.tool.args)}</pre>
                 {result()}
               </Show>
             </div>
