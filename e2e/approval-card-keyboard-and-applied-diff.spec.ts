@@ -10,7 +10,7 @@ import { afterAll, expect, it } from 'vitest';
 import { toolSentenceZh } from '../web/ui/chat/tool-sentence-strings';
 import { seriousViolations } from './axe';
 import { startModelServer, type ModelServer } from './model-server';
-import { chatLog, configureModel, sendMessage, waitForTurnEnd } from './agent-steps';
+import { approvalMode, chatLog, configureModel, sendMessage, waitForTurnEnd } from './agent-steps';
 import { createFileThroughUi, createPrivateWorkspace, openApp, readFileThroughUi, useServedApp } from './harness';
 
 const ARTIFACTS = resolve(import.meta.dirname, '.artifacts', 'issue-33');
@@ -162,6 +162,16 @@ it('reads unasked, asks for search with the focus in the card and the draft kept
   expect(await chatLog(page).locator('[data-tool="edit"][data-state="refused"]').count()).toBe(1);
   expect(await fileText(page, 'notes.txt')).toBe('colour: blue\nsize: large\n');
 
+  // The approval mode is a radio group: one tab stop, arrows move and choose.
+  const ask = page.getByRole('radiogroup', { name: 'Approval' }).getByRole('radio', { name: 'Ask', exact: true });
+  expect(await ask.getAttribute('aria-checked')).toBe('true');
+  await ask.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => approvalMode(page)).toBe('auto');
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Auto');
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(() => approvalMode(page)).toBe('ask');
+
   // The same screens in Chinese.
   await page.getByRole('button', { name: 'Settings' }).click();
   const dialog = page.getByRole('dialog', { name: 'Settings' });
@@ -179,6 +189,8 @@ it('reads unasked, asks for search with the focus in the card and the draft kept
   await page.getByRole('textbox', { name: '消息', exact: true }).press('Enter');
   await page.locator('.approval-card').waitFor();
   await shoot(page, 'approval-zh');
+  // The Enter that sent the message was typing: the card takes the focus once it pauses.
+  await expect.poll(() => inCard(page)).toBe(true);
   await page.waitForTimeout(800);
   await page.keyboard.press('Escape');
   await log.getByText('好的。').waitFor();

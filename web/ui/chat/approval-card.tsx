@@ -5,8 +5,9 @@
 // shows it in approval-review.tsx (diff, merge view, "Edit before allowing"); Allow then sends the person's version.
 //
 // Keyboard (issue 33): the card takes the focus when it appears — its Allow button, or the card itself when the
-// person was typing in the message box (whose draft stays: only the focus moves, and the keys typed in the next
-// moment are not read as answers). While the focus is in the card, Enter allows once, Esc denies and A always
+// focus was in the message box (whose draft stays: only the focus moves, and the keys typed in the next moment are
+// not read as answers). A person typing at that moment keeps the focus and every key until they pause for 700 ms:
+// a word with an "a" in it, or a space, must never answer the card. While the focus is in the card, Enter allows once, Esc denies and A always
 // allows in this session (when offered); the buttons show these keys. Focus then goes back where it was. A screen
 // reader hears the card once, through the focus landing on it (its title names it; no live region repeats it).
 import './approval-card.css';
@@ -70,18 +71,32 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
   let before: HTMLElement | null = null;
   // Keys typed before this moment were meant for the message box, not for this card.
   let readKeysFrom = 0;
-  onMount(() => {
-    const active = document.activeElement;
-    before = active instanceof HTMLElement && active !== document.body ? active : null;
-    if (isTyping(active)) {
+  let waitForPause: ReturnType<typeof setInterval> | undefined;
+  const takeFocus = (from: Element | null) => {
+    if (isTyping(from)) {
       // A space or Enter on its way to the box would answer the card: the card itself takes the focus, and keys
       // are read a moment later.
       readKeysFrom = performance.now() + TYPING_GRACE_MS;
       card?.focus({ preventScroll: true });
     } else allow?.focus({ preventScroll: true });
+  };
+  onMount(() => {
+    watchTyping();
+    const active = document.activeElement;
+    before = active instanceof HTMLElement && active !== document.body ? active : null;
     card?.scrollIntoView({ block: 'nearest' });
+    if (!isTyping(active) || performance.now() - lastTypedAt >= TYPING_GRACE_MS) return takeFocus(active);
+    // The person is typing right now: every key stays theirs. The card takes the focus once they pause, unless
+    // they have moved somewhere else meanwhile.
+    waitForPause = setInterval(() => {
+      if (performance.now() - lastTypedAt < TYPING_GRACE_MS) return;
+      clearInterval(waitForPause);
+      waitForPause = undefined;
+      if (document.activeElement === active) takeFocus(active);
+    }, 100);
   });
   onCleanup(() => {
+    if (waitForPause !== undefined) clearInterval(waitForPause);
     // The card goes once answered; the focus returns to where the person was (the box, with its draft).
     const back = before;
     queueMicrotask(() => {
@@ -244,8 +259,24 @@ export function ApprovalCard(props: { pending: PendingApproval; ct: ChatTranslat
 /** A shadow root's host on the way to the card: keys typed inside it (the merge view's editor) are text. */
 const isShadowHost = (node: EventTarget) => node instanceof Element && node.shadowRoot !== null;
 
-/** How long after the card took the focus from the message box keys are still the person's typing. */
+/** How long a pause in typing ends it: the card waits for one before it takes the focus from the message box, and
+ *  keys in the same moment after it took the focus are not read as answers. */
 const TYPING_GRACE_MS = 700;
+
+/** When the person last typed a key into a text field of the page (one listener, installed by the first card). */
+let lastTypedAt = -Infinity;
+let watching = false;
+function watchTyping() {
+  if (watching) return;
+  watching = true;
+  document.addEventListener(
+    'keydown',
+    (e) => {
+      if (isTyping((e.composedPath()[0] ?? e.target) as Element)) lastTypedAt = performance.now();
+    },
+    { capture: true },
+  );
+}
 
 function isTyping(element: Element | null): boolean {
   if (!element) return false;

@@ -55,6 +55,8 @@ export default function ChatView(props: {
   const [rewinding, setRewinding] = createSignal<{ index: number; text: string } | null>(null);
   // The agent Worker answers this first; if it cannot start, the chat says so (with its code) instead of breaking.
   const [agentError, setAgentError] = createSignal<ErrorData | null>(null);
+  // Read through `.latest`: a refetch (a mode chosen, settings saved) must not suspend the chat, which would take
+  // its DOM away for a moment and with it the person's focus.
   const [settings, { refetch }] = createResource(
     () => s.settingsEpoch() + 1,
     () =>
@@ -120,7 +122,7 @@ export default function ChatView(props: {
       </Show>
       <FirstRun
         state={s}
-        settings={settings()}
+        settings={settings.latest}
         fs={props.fs}
         onPrompt={setDraft}
         empty={items().length === 0 && !chat.live() && !chat.damaged() && !chat.failure() && !chat.interrupted()}
@@ -156,8 +158,8 @@ export default function ChatView(props: {
         state={s}
         chat={chat}
         fs={props.fs}
-        settings={settings()}
-        disabled={!settings()?.model || chat.damaged() !== null || chat.role() === 'reader'}
+        settings={settings.latest}
+        disabled={!settings.latest?.model || chat.damaged() !== null || chat.role() === 'reader'}
         value={draft()}
         onInput={setDraft}
         onSend={send}
