@@ -12,6 +12,15 @@ async function sameVersionOtherBytes(original: Uint8Array): Promise<Uint8Array> 
   return (await packPackage({ manifest: entries['manifest.json'], wasm, license: entries.LICENSE })).bytes;
 }
 
+/** The same package under another id: `example.word-count` becomes `example.word-count2`, whose id it begins. */
+async function underLongerId(original: Uint8Array): Promise<Uint8Array> {
+  const entries = await readPackageZip(original);
+  const manifest = JSON.parse(new TextDecoder().decode(entries['manifest.json'])) as { id: string };
+  manifest.id = `${manifest.id}2`;
+  const bytes = new TextEncoder().encode(JSON.stringify(manifest));
+  return (await packPackage({ manifest: bytes, wasm: entries['plugin.wasm'], license: entries.LICENSE })).bytes;
+}
+
 async function setUp() {
   const db = await freshDb();
   const storage = new IdbRegistryStorage(db);
@@ -63,6 +72,24 @@ describe('plugin registry over IndexedDB', () => {
     expect(await db.count('plugin_enablement')).toBe(0);
     expect(await registry.list()).toEqual([]);
     expect(snapshot.resolve('example_list-tree--list_tree')?.plugin.wasm.byteLength).toBeGreaterThan(1000);
+    db.close();
+  });
+
+  it('uninstalling a plugin with its data leaves one whose id begins with the same name whole', async () => {
+    const { db, registry } = await setUp();
+    const original = await examplePackage('word-count');
+    await registry.import(original);
+    await registry.import(await underLongerId(original));
+    const kv = new IdbKvStore(db);
+    for (const pluginId of ['example.word-count', 'example.word-count2']) {
+      await registry.enable('ws-a', pluginId);
+      await kv.put({ workspaceId: 'ws-a', pluginId }, 'k', '"v"');
+    }
+    await registry.uninstall('example.word-count', { deleteData: true });
+    expect((await registry.list()).map((p) => p.id)).toEqual(['example.word-count2']);
+    expect((await registry.enabledIn('ws-a')).map((p) => p.id)).toEqual(['example.word-count2']);
+    expect(await kv.get({ workspaceId: 'ws-a', pluginId: 'example.word-count2' }, 'k')).toBe('"v"');
+    expect(await kv.get({ workspaceId: 'ws-a', pluginId: 'example.word-count' }, 'k')).toBeUndefined();
     db.close();
   });
 
