@@ -4,6 +4,9 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createCommandRecorder } from './command-changes';
+import { createNodeCheckpointStore } from './node-store';
+import { startTurnCheckpoints } from './recorder';
 
 export const FOLDERS = 100;
 export const PER_FOLDER = 100;
@@ -34,4 +37,18 @@ export async function generated() {
   await run('git', ['add', '-A'], dir);
   await run('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-q', '-m', 'tree'], dir);
   return dir;
+}
+
+/** A session's checkpoint store in the workspace and the command recorder of its first turn, as headless i makes them. */
+export async function benchRecorder(dir: string) {
+  const store = createNodeCheckpointStore({ sessionsRoot: join(dir, '.i', 'sessions') });
+  const turn = await startTurnCheckpoints({ store, session: 'bench' });
+  const recorder = createCommandRecorder({
+    store,
+    session: 'bench',
+    turn: turn.turn,
+    root: dir,
+    shadowDir: join(dir, '.i', 'sessions', 'bench', 'checkpoints', 'shadow.git'),
+  });
+  return { store, recorder };
 }

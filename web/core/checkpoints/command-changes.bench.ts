@@ -10,10 +10,7 @@ import { devNull } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'vitest';
 import { fmt, report } from '../../../scripts/bench-kit';
-import { generated, median, run, time } from './command-bench-test-kit';
-import { createCommandRecorder } from './command-changes';
-import { createNodeCheckpointStore } from './node-store';
-import { startTurnCheckpoints } from './recorder';
+import { benchRecorder, generated, median, run, time } from './command-bench-test-kit';
 
 const RUNS = 15;
 const WARMUP = 3;
@@ -40,15 +37,7 @@ async function statWalk(root: string, keep: boolean): Promise<number> {
 
 it('a command’s changes recorded vs git status, on a 10,000-file workspace', async () => {
   const dir = await generated();
-  const store = createNodeCheckpointStore({ sessionsRoot: join(dir, '.i', 'sessions') });
-  const turn = await startTurnCheckpoints({ store, session: 'bench' });
-  const recorder = createCommandRecorder({
-    store,
-    session: 'bench',
-    turn: turn.turn,
-    root: dir,
-    shadowDir: join(dir, '.i', 'sessions', 'bench', 'checkpoints', 'shadow.git'),
-  });
+  const { recorder } = await benchRecorder(dir);
   let n = 0;
   const wrapped = async () => {
     const watch = await recorder.commandChangesFor({ id: `c${n++}`, name: 'shell', step: 1 }).begin('true');

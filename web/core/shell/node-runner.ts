@@ -20,7 +20,7 @@ import { HarnessError } from '../contracts';
 import { SANDBOX_PROBE_TIMEOUT_MS, SHELL_DRAIN_MS, SHELL_KILL_GRACE_MS } from './limits';
 import { startProcess, type Launch } from './node-process';
 import { disarmNewRepository, gitPaths, inside, secretPaths, undoFolder } from './node-sandbox-paths';
-import { bwrapArgv, seatbeltArgv, type SandboxPlan } from './sandbox-argv';
+import { BWRAP_BASE, bwrapArgv, seatbeltArgv, type SandboxPlan } from './sandbox-argv';
 import type { SandboxInfo, ShellRunner } from './types';
 
 export interface NodeShellOptions {
@@ -104,26 +104,7 @@ function probeBwrap(bwrap: string, shell: string): Promise<string | null> {
   let probe = probes.get(bwrap);
   if (!probe) {
     probe = new Promise<string | null>((done) => {
-      const args = [
-        '--unshare-all',
-        '--die-with-parent',
-        '--new-session',
-        '--cap-drop',
-        'ALL',
-        '--ro-bind',
-        '/',
-        '/',
-        '--dev',
-        '/dev',
-        '--proc',
-        '/proc',
-        '--tmpfs',
-        '/tmp',
-        '--',
-        shell,
-        '-c',
-        ':',
-      ];
+      const args = [...BWRAP_BASE, '--', shell, '-c', ':'];
       let stderr = '';
       const child = spawn(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'] });
       const timer = setTimeout(() => child.kill('SIGKILL'), SANDBOX_PROBE_TIMEOUT_MS);

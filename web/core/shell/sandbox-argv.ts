@@ -24,6 +24,28 @@ export interface BwrapPlan extends SandboxPlan {
   keepUnderRun: string[];
 }
 
+/** What every sandboxed command starts from (and what the probe tries once): every namespace new, a session of its
+ *  own, no capabilities, death with i, the system read-only, fresh /dev, /proc, /tmp and /run. `--share-net` after
+ *  it gives the network back (namespace flags are not ordered like mounts). */
+export const BWRAP_BASE: readonly string[] = [
+  '--unshare-all',
+  '--die-with-parent',
+  '--new-session',
+  '--cap-drop',
+  'ALL',
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  '--tmpfs',
+  '/tmp',
+  '--tmpfs',
+  '/run',
+];
+
 /**
  * `bwrap` with: every namespace new (user where it can, pid, ipc, uts, cgroup, and net unless the call may use the
  * network), no capabilities (root outside stays powerless inside), its own session (no TIOCSTI into the terminal),
@@ -31,26 +53,7 @@ export interface BwrapPlan extends SandboxPlan {
  * protected and hidden paths mounted over it, last, so they win.
  */
 export function bwrapArgv(p: BwrapPlan): string[] {
-  const args = [
-    p.bwrap,
-    '--unshare-all',
-    ...(p.network ? ['--share-net'] : []),
-    '--die-with-parent',
-    '--new-session',
-    '--cap-drop',
-    'ALL',
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-    '--tmpfs',
-    '/run',
-  ];
+  const args = [p.bwrap, ...BWRAP_BASE, ...(p.network ? ['--share-net'] : [])];
   for (const keep of p.keepUnderRun) args.push('--ro-bind', keep, keep);
   args.push('--bind', p.workspace, p.workspace);
   for (const w of p.writable) args.push('--bind', w, w);

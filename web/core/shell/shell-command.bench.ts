@@ -3,13 +3,10 @@
 // over a bare `bash -c true`, on a generated 10,000-file git repository, printed beside `git status --porcelain` on
 // the same tree. Target: overhead ≤ 2 × git status. The split (sandbox alone, recording alone) is printed beside it
 // so a regression points at its part. Skipped with a line saying so where bubblewrap cannot run.
-import { join } from 'node:path';
 import { it } from 'vitest';
 import { createNodeWorkspaceFs } from '../../../plugin-host/node';
 import { fmt, report } from '../../../scripts/bench-kit';
-import { generated, median, run, time } from '../checkpoints/command-bench-test-kit';
-import { createCommandRecorder, createNodeCheckpointStore } from '../checkpoints/node';
-import { startTurnCheckpoints } from '../checkpoints';
+import { benchRecorder, generated, median, run, time } from '../checkpoints/command-bench-test-kit';
 import type { CommandChanges, ToolContext, ToolDefinition } from '../contracts';
 import { createNodeShell } from './node';
 
@@ -19,15 +16,7 @@ const WARMUP = 3;
 it('one command through the shell tool (sandbox + snapshot + record) vs git status, on 10,000 files', async () => {
   const dir = await generated();
   const fs = await createNodeWorkspaceFs({ root: dir, access: 'read-write' });
-  const store = createNodeCheckpointStore({ sessionsRoot: join(dir, '.i', 'sessions') });
-  const turn = await startTurnCheckpoints({ store, session: 'bench' });
-  const recorder = createCommandRecorder({
-    store,
-    session: 'bench',
-    turn: turn.turn,
-    root: dir,
-    shadowDir: join(dir, '.i', 'sessions', 'bench', 'checkpoints', 'shadow.git'),
-  });
+  const { recorder } = await benchRecorder(dir);
   const sandboxed = createNodeShell({ workspace: dir, sandbox: 'on', env: process.env });
   const unsandboxed = createNodeShell({ workspace: dir, sandbox: 'off', env: process.env });
   try {
