@@ -1,8 +1,9 @@
 // Issue 33, "keep what happened readable", in the built app: a first turn the provider refuses (401) keeps the
 // person's prompt in the session, so after a reload the message is still there with the error, headlined in words,
 // and a Retry that sends it once to a server that now answers; a 429 with Retry-After shows "Retrying in N s —
-// rate limited by the provider" counting down in the chat, then the answer. Screenshots (light, dark, 390 px, zh)
-// of the failed turn and of the countdown go to e2e/.artifacts/issue-33/ for people to look at.
+// rate limited by the provider" counting down in the chat, then the answer; "Edit message" replaces a failed prompt,
+// and one the person wrote on after stays, marked "not answered". Screenshots (light, dark, 390 px, zh) of the
+// failed turn and of the countdown go to e2e/.artifacts/issue-33/ for people to look at.
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -35,6 +36,13 @@ beforeAll(async () => {
       { error: { status: 429, message: 'Rate limit reached.', headers: { 'retry-after': '6' } } },
       { text: '等待之后的回答。' },
       { error: { status: 401, message: OPENAI_401 } },
+      { text: '编辑后的回答。' },
+      { error: { status: 503, message: 'Service unavailable.' } },
+      { error: { status: 503, message: 'Service unavailable.' } },
+      { error: { status: 503, message: 'Service unavailable.' } },
+      { error: { status: 503, message: 'Service unavailable.' } },
+      { error: { status: 503, message: 'Service unavailable.' } },
+      { text: '接着的回答。' },
     ],
   });
 });
@@ -157,5 +165,44 @@ it('counts down to the retry of a rate-limited request, says why in words, then 
   expect(await alert.locator('strong').textContent()).toBe(failureZh['fail.auth']);
   await page.locator('[role="log"][aria-busy="false"]').waitFor();
   await shoot(page, 'failed-prompt-zh');
+  expect(model.failures).toEqual([]);
+}, 120_000);
+
+it('replaces a kept failed prompt with its edit, and marks one the conversation went on after as not answered', async () => {
+  const { page } = served.browser;
+  const log = page.locator('[role="log"]');
+  const box = page.getByRole('textbox', { name: '消息', exact: true });
+  // "Edit message" on the failed prompt of the last test: the text comes back, and what is sent takes its place.
+  await log.getByRole('alert').getByRole('button', { name: '编辑消息' }).click();
+  expect(await box.inputValue()).toBe('再总结一次。');
+  await box.fill('换个说法：总结笔记。');
+  await box.press('Enter');
+  await log.getByText('编辑后的回答。').waitFor();
+  await page.locator('[role="log"][aria-busy="false"]').waitFor();
+  expect(await log.locator('.msg-user').getByText('再总结一次。', { exact: true }).count()).toBe(0);
+  expect(await log.locator('.msg-user').getByText('换个说法：总结笔记。', { exact: true }).count()).toBe(1);
+  expect(model.requests.at(-1)!.rawBody).not.toContain('再总结一次');
+
+  // A server error that outlasts every retry (5 × 503) fails the turn; the person writes on instead of retrying.
+  await box.fill('笔记有多长？');
+  await box.press('Enter');
+  await log.locator('.retry-text').waitFor();
+  expect(await log.locator('.retry-text').textContent()).toMatch(/^(\d+) 秒后重试——服务商负载过高$/);
+  const alert = log.getByRole('alert');
+  await alert.waitFor({ timeout: 40_000 });
+  expect(await alert.locator('strong').textContent()).toBe(failureZh['fail.overloaded']);
+  await page.locator('[role="log"][aria-busy="false"]').waitFor();
+  await box.fill('那就说说标题。');
+  await box.press('Enter');
+  await log.getByText('接着的回答。').waitFor();
+  await page.locator('[role="log"][aria-busy="false"]').waitFor();
+  const unanswered = log.locator('.msg-user', { hasText: '笔记有多长？' }).locator('.msg-unanswered');
+  expect(await unanswered.textContent()).toBe(`${failureZh['fail.notAnswered']} — ${failureZh['fail.overloaded']}`);
+  expect(await log.getByRole('alert').count()).toBe(0);
+  await shoot(page, 'not-answered-zh');
+  // The model sees what the person wrote, in order: the unanswered prompt, then the new one.
+  const sent = model.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
+  const users = sent.messages.filter((m) => m.role === 'user').map((m) => JSON.stringify(m.content));
+  expect(users.slice(-2)).toEqual([JSON.stringify('笔记有多长？'), JSON.stringify('那就说说标题。')]);
   expect(model.failures).toEqual([]);
 }, 120_000);

@@ -35,6 +35,14 @@ export function Item(props: {
               when={editing()}
               fallback={
                 <UserBubble text={u().text} images={u().images} files={u().files} ct={ct}>
+                  {/* A failed prompt the conversation went on after (the last one has the failure block below it). */}
+                  <Show when={u().failed && u().index < props.chat.messages().length - 1 && u().failed}>
+                    {(f) => (
+                      <p class="msg-unanswered">
+                        {ct('fail.notAnswered')} — {ct(failureHeadline(f()))}
+                      </p>
+                    )}
+                  </Show>
                   <MessageActions
                     chat={props.chat}
                     ct={ct}
@@ -44,14 +52,6 @@ export function Item(props: {
                     onEdit={() => setEditing(true)}
                     onFork={props.onFork}
                   />
-                  {/* A failed prompt the conversation went on after (the last one has the failure block below it). */}
-                  <Show when={u().failed && u().index < props.chat.messages().length - 1 && u().failed}>
-                    {(f) => (
-                      <p class="msg-unanswered">
-                        {ct('fail.notAnswered')} — {ct(failureHeadline(f()))}
-                      </p>
-                    )}
-                  </Show>
                 </UserBubble>
               }
             >
