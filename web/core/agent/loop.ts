@@ -564,9 +564,10 @@ class Turn {
       // What is known of a stopped call: no provider figures, so estimates of what was sent and streamed.
       history.push(this.inFlight ? { ...stopped, _usage: this.usageOf(stopped, undefined, undefined) } : stopped);
     }
-    // A turn that failed before anything saved its prompt (a 401, the network, the budget) keeps the prompt: saved
-    // with the error on it, so a reload still shows both and Retry can send it again in its place.
-    const failedPrompt = stop.error && stop.reason !== 'aborted' ? this.unsavedPromptAt() : -1;
+    // A turn that failed before anything saved its prompt (a 401, the network, the budget) keeps the prompt when
+    // asked to (the app): saved with the error on it, so a reload still shows both and Retry can send it in its place.
+    const failedPrompt =
+      input.keepFailedPrompt && stop.error && stop.reason !== 'aborted' ? this.unsavedPromptAt() : -1;
     if (failedPrompt >= 0) {
       const { _failed: _earlier, ...prompt } = this.history[failedPrompt] as UserMessage;
       this.history = this.history.slice(0, failedPrompt + 1);
