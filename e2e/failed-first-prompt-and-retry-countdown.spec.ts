@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { failureZh } from '../web/ui/chat/failure-strings';
+import { seriousViolations } from './axe';
 import { startModelServer, type ModelServer } from './model-server';
 import { chatLog, configureModel, sendMessage, waitForTurnEnd } from './agent-steps';
 import { createPrivateWorkspace, openApp, useServedApp } from './harness';
@@ -107,6 +108,14 @@ it('keeps a first prompt the provider refused across a reload, with the error in
   });
   expect(order).toBe(true);
   await shootThree(page, 'failed-first-prompt');
+  // axe: nothing serious on the failed turn, light and dark (parts other changes own are left out, as in the
+  // approval spec: the session list's time and the Files tree's rows).
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(300);
+    expect(await seriousViolations(page, ['.session-time', '.tree-row']), scheme).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // Nothing changed but the server, which answers now: Retry sends the same prompt once.
   await kept.getByRole('button', { name: 'Retry turn' }).click();
