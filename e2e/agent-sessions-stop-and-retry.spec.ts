@@ -1,6 +1,6 @@
-// Turn control and session life cycle in the built app: Stop cancels a streaming answer, a provider error shows its
-// code and sentence with a Retry that re-runs the turn, then rename, fork from a message, export JSON/Markdown,
-// import JSON, switch sessions from the sidebar, new session and delete.
+// Turn control and session life cycle in the built app: Stop cancels a streaming answer, a provider error shows a
+// headline in words, its code and sentence with a Retry that re-runs the turn, then rename, fork from a message,
+// export JSON/Markdown, import JSON, switch sessions from the sidebar, new session and delete.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from './model-server';
@@ -50,7 +50,9 @@ it('stops a streaming answer, shows a provider error with its code and retries t
 
   await sendMessage(page, 'Try again please');
   const error = chatLog(page).getByRole('alert');
-  await error.getByText('The turn stopped: E_PROVIDER_HTTP').waitFor();
+  // The headline in words, the code and status as the small print (issue 33).
+  await error.getByText('The provider returned an error', { exact: true }).waitFor();
+  expect(await error.locator('.chat-error-code').textContent()).toBe('E_PROVIDER_HTTP · 400');
   expect(await error.textContent()).toContain('The provider answered 400');
   expect(await error.textContent()).toContain('Unsupported parameter: temperature.');
   await error.getByRole('button', { name: 'Retry turn' }).click();

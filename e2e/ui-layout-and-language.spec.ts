@@ -176,7 +176,7 @@ it('scrolls a model error (401) into view after a long answer, on a 1024x700 lap
   const [log, retry] = [await rectOf(chatLog(page)), await rectOf(error.getByRole('button', { name: 'Retry turn' }))];
   expect(retry.bottom).toBeLessThanOrEqual(log.bottom);
   expect(retry.top).toBeGreaterThanOrEqual(log.top);
-  // The failed prompt was never saved (no checkpoint before the 401): it stays on screen, and Edit puts it back.
+  // The failed prompt is kept (saved with its error, issue 33) just above the alert, and Edit puts it back in the box.
   expect(await chatLog(page).locator('.msg-user').last().textContent()).toContain('And again.');
   expect(await page.getByLabel('Message', { exact: true }).inputValue()).toBe('');
   await error.getByRole('button', { name: 'Edit message' }).click();

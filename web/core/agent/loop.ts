@@ -107,6 +107,9 @@ class Turn {
   private lastAssistant: AssistantMessage | undefined;
   /** The answer request in flight (what was sent, when): a stopped answer's usage is estimated from it. */
   private inFlight: { started: number; messages: Message[]; tools: ToolSchema[] } | null = null;
+  /** This turn's prompt once it is in the history, and whether a checkpoint of this turn has saved it since. */
+  private prompt: UserMessage | null = null;
+  private promptSaved = false;
 
   constructor(
     private readonly input: TurnInput,
@@ -180,6 +183,7 @@ class Turn {
       ...(this.input.turnId !== undefined ? { _turn: this.input.turnId } : {}),
     };
     this.history.push(userMessage);
+    this.prompt = userMessage;
     if (this.hooks.has('before_turn'))
       this.history = [...(await this.hooks.run('before_turn', { messages: this.history }, this.ctx)).messages];
   }
@@ -431,6 +435,7 @@ class Turn {
     await deps.session.save(messages);
     // What was saved is the history from now on (a before_save module may have normalised it).
     this.history = messages;
+    if (this.prompt) this.promptSaved = true;
     this.emit({ type: 'checkpoint', step: this.step, messages: messages.length, path });
     if (hooks.has('after_save')) {
       try {
@@ -559,8 +564,17 @@ class Turn {
       // What is known of a stopped call: no provider figures, so estimates of what was sent and streamed.
       history.push(this.inFlight ? { ...stopped, _usage: this.usageOf(stopped, undefined, undefined) } : stopped);
     }
+    // A turn that failed before anything saved its prompt (a 401, the network, the budget) keeps the prompt when
+    // asked to (the app): saved with the error on it, so a reload still shows both and Retry can send it in its place.
+    const failedPrompt =
+      input.keepFailedPrompt && stop.error && stop.reason !== 'aborted' ? this.unsavedPromptAt() : -1;
+    if (failedPrompt >= 0) {
+      const { _failed: _earlier, ...prompt } = this.history[failedPrompt] as UserMessage;
+      this.history = this.history.slice(0, failedPrompt + 1);
+      this.history[failedPrompt] = { ...prompt, _failed: stop.error! };
+    }
     // Keep what is valid: a stop between steps leaves a consistent history; save it unless nothing changed.
-    if (deps.session && stop.reason !== 'error' && isConsistent(this.history)) {
+    if (deps.session && (stop.reason !== 'error' || failedPrompt >= 0) && isConsistent(this.history)) {
       try {
         await this.checkpoint();
       } catch (e) {
@@ -568,6 +582,15 @@ class Turn {
       }
     }
     return this.finishWith(stop.reason, stop.error);
+  }
+
+  /** Where this turn's prompt is while no checkpoint of the turn holds it yet; -1 when saved or never taken. */
+  private unsavedPromptAt(): number {
+    if (!this.prompt || this.promptSaved) return -1;
+    const at = this.history.indexOf(this.prompt);
+    if (at >= 0) return at;
+    // A before_turn module replaced the message objects: the last message the person typed.
+    return this.history.findLastIndex((m) => m.role === 'user' && m._meta === undefined);
   }
 
   private async finishWith(stopReason: StopReason, error?: ErrorData): Promise<TurnResult> {

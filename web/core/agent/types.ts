@@ -95,6 +95,12 @@ export interface TurnInput {
    * fold → `E_COMPACT_NOTHING_TO_FOLD`, nothing changed.
    */
   compact?: { focus?: string };
+  /**
+   * A turn that fails before any checkpoint held its prompt saves the prompt anyway, the error on it as `_failed`
+   * (the app: a reload shows both and Retry replaces it). Off (headless `i`): the session stays as it was, so
+   * running the same command again is the retry.
+   */
+  keepFailedPrompt?: boolean;
 }
 
 export type StopReason =

@@ -334,6 +334,7 @@ export function createAppAgent(options: AppAgentOptions): AppAgent {
         history: opened.history,
         content: turn.content,
         turnId,
+        keepFailedPrompt: true, // the chat shows it with its error and Retry, also after a reload
         ...(systemPrompt !== undefined ? { systemPrompt } : {}),
         ...(turn.compact ? { compact: turn.compact } : {}),
       },

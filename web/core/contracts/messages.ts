@@ -42,6 +42,11 @@ export interface UserMessage {
   _meta?: Record<string, unknown>;
   /** The id of the turn this prompt started (its undo marker carries the same id); host data, never sent. */
   _turn?: string;
+  /**
+   * The turn of this prompt failed before anything answered it (a 401, the network): the error, saved with the
+   * prompt so a reload still shows both and offers Retry. Host data, never sent.
+   */
+  _failed?: ErrorData;
 }
 
 export interface AssistantMessage {
@@ -169,7 +174,20 @@ export type StreamEvent =
   | { type: 'tool-call-delta'; index: number; delta: string }
   | { type: 'tool-call-end'; index: number }
   | { type: 'usage'; usage: Usage }
-  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  | {
+      type: 'retry';
+      /** The attempt about to be made (2 = the first retry) and the most there will be. */
+      attempt: number;
+      maxAttempts: number;
+      delayMs: number;
+      /** When the retry is sent (epoch ms, `Date.now()` clock): a screen in another thread counts down to it. */
+      retryAt: number;
+      /** `code: message` of the failure being retried. */
+      reason: string;
+      /** The failure's code (`E_RATE_LIMITED`, `E_PROVIDER_HTTP`, `E_NETWORK`…) and HTTP status when one answered. */
+      code: string;
+      status?: number;
+    }
   | { type: 'done'; result: ModelResult }
   | { type: 'error'; error: ErrorData; result?: ModelResult };
 

@@ -26,7 +26,13 @@ describe.each(['openai', 'deepseek', 'anthropic', 'responses'])('%s request body
         _meta: { kind: 'compaction_summary', compaction: { id: 'compaction-marker', folded_messages: 3 }, usage },
       },
       { role: 'assistant', content: 'ok' },
-      { role: 'user', content: 'q', _turn: 'turn-marker-id' },
+      // A prompt whose turn failed keeps the error for the chat (issue 33); the next request sends the words only.
+      {
+        role: 'user',
+        content: 'q',
+        _turn: 'turn-marker-id',
+        _failed: { code: 'E_FAILED_MARKER', message: 'failed-marker' },
+      },
       { role: 'assistant', content: 'the earlier answer', _provider: { protocol, model: 'test-model' }, _usage: usage },
       { role: 'user', content: 'q2' },
       // Who approved a call (and the rule) is kept on the tool message for its card: host data as well.
@@ -64,6 +70,9 @@ describe.each(['openai', 'deepseek', 'anthropic', 'responses'])('%s request body
       '_turn',
       'turn-marker-id',
       '_outside_undo',
+      '_failed',
+      'E_FAILED_MARKER',
+      'failed-marker',
     ])
       expect(sent).not.toContain(marker);
   });

@@ -241,7 +241,17 @@ async function run(o: ModelCallOptions, out: EventStream<StreamEvent, ModelOutco
         const delayMs = backoffDelay(attempts, policy, random, e.serverDelay);
         const reason = `${e.error.code}: ${e.error.message}`;
         await o.hooks?.requestRetry?.({ request_meta: meta, attempt: attempts + 1, reason });
-        out.push({ type: 'retry', attempt: attempts + 1, delayMs, reason });
+        const status = (e.error.data as { status?: unknown } | undefined)?.status;
+        out.push({
+          type: 'retry',
+          attempt: attempts + 1,
+          maxAttempts: policy.maxRetries + 1,
+          delayMs,
+          retryAt: now() + delayMs,
+          reason,
+          code: e.error.code,
+          ...(typeof status === 'number' ? { status } : {}),
+        });
         await sleep(delayMs, signal);
       }
     }

@@ -193,6 +193,61 @@ describe('transport: retries', () => {
     expect((outcome as { attempts: number }).attempts).toBe(3);
   });
 
+  it('tells a screen when each retry is sent and why: the delay, the moment, the code and the HTTP status', async () => {
+    const s = await server([
+      { error: { status: 429, message: 'slow down', headers: { 'retry-after': '8' } } },
+      { error: { status: 503, message: 'overloaded' } },
+      { text: 'finally' },
+    ]);
+    const { events } = await collect(
+      streamModel({
+        input: prepareInput('openai', s.baseUrl('openai'), hello),
+        sleep: async () => undefined,
+        random: () => 0,
+        now: () => 1_000_000,
+      }),
+    );
+    expect(events.filter((e) => e.type === 'retry')).toEqual([
+      {
+        type: 'retry',
+        attempt: 2,
+        maxAttempts: 5,
+        delayMs: 8000,
+        retryAt: 1_008_000,
+        reason: expect.stringMatching(/^E_RATE_LIMITED: .*slow down/),
+        code: 'E_RATE_LIMITED',
+        status: 429,
+      },
+      {
+        type: 'retry',
+        attempt: 3,
+        maxAttempts: 5,
+        delayMs: 1000,
+        retryAt: 1_001_000,
+        reason: expect.stringMatching(/^E_PROVIDER_HTTP: .*503/),
+        code: 'E_PROVIDER_HTTP',
+        status: 503,
+      },
+    ]);
+  });
+
+  it("tells a network failure's retry without a status", async () => {
+    const { events } = await collect(
+      streamModel({
+        input: prepareInput('openai', 'http://127.0.0.1:9/v1', hello),
+        fetch: async () => {
+          throw new TypeError('fetch failed');
+        },
+        retry: { maxRetries: 1 },
+        sleep: async () => undefined,
+        random: () => 0,
+      }),
+    );
+    const retry = events.find((e) => e.type === 'retry');
+    expect(retry).toMatchObject({ attempt: 2, maxAttempts: 2, code: 'E_NETWORK' });
+    expect(retry).not.toHaveProperty('status');
+  });
+
   it('does not retry a 400 and reports the provider message verbatim', async () => {
     const s = await server([{ error: { status: 400, message: 'Unknown parameter: foo' } }, { text: 'no' }]);
     const { outcome } = await collect(

@@ -2,7 +2,7 @@
 // text/thinking, this step's tool calls and results, pending approvals), errors and the interrupted-turn report.
 // The agent runs in the tab's Worker (web/core/agent-worker); components read the signals here. Only the tab that
 // holds a session's lock writes it; another tab follows it read-only and live (session-follow.ts).
-import { batch, createSignal, onCleanup } from 'solid-js';
+import { batch, createMemo, createSignal, onCleanup } from 'solid-js';
 import type { ContentPart, ErrorData, Message } from '../../core/contracts';
 import type { AgentEvent, TurnResult } from '../../core/page';
 import { addApprovalRule, type TurnJournal } from '../../core/page';
@@ -31,8 +31,15 @@ export interface TurnFailure {
   error: ErrorData;
   stopReason: TurnResult['stopReason'];
   prompt: string;
+  /** What was sent (text, attached files, images): Retry sends it again as it was. */
+  content: string | ContentPart[];
   /** Whether the prompt reached a checkpoint (it is then in the session); if not, only this failure holds it. */
   saved: boolean;
+  /**
+   * The prompt is the session's last message, saved with this error (`_failed`) because nothing answered it: a
+   * reload shows it too. Retry sends it again in its place; "Edit message" replaces it with what is sent next.
+   */
+  kept?: true;
   before: Message[];
   sessionId: string;
 }
@@ -70,6 +77,8 @@ export interface ChatController {
   /** Asks the agent to go on after a stop (the stopped answer is in the session). */
   continueTurn(): Promise<unknown>;
   retry(): Promise<unknown>;
+  /** The next send replaces the failed prompt the session ends with (its "Edit message"), instead of following it. */
+  replaceFailedPrompt(): void;
   stop(): void;
   dismissInterrupted(): Promise<void>;
   clearNotice(): void;
@@ -129,6 +138,33 @@ export function createChatController(options: {
   const [context, setContext] = createSignal<ContextSize | null>(null);
   const [prices, setPrices] = createSignal<PriceTable | null>(null);
   let controller: AbortController | null = null;
+  /** "Edit message" on a kept failed prompt: the next send takes its place. */
+  let replacing = false;
+  // A session that ends with a prompt nothing answered (saved with its error): the failure, also after a reload.
+  const keptFailure = createMemo((): TurnFailure | null => {
+    const all = messages();
+    const last = all.at(-1);
+    if (!isPrompt(last) || !last._failed) return null;
+    return {
+      error: last._failed,
+      stopReason: 'error',
+      prompt: textOf(last.content),
+      content: last.content,
+      saved: true,
+      kept: true,
+      before: all.slice(0, -1),
+      sessionId: sessionId() ?? '',
+    };
+  });
+  /** What the end of the log shows: a prompt kept only here (unsaved) first, else the session's failed prompt. */
+  const shownFailure = (): TurnFailure | null => {
+    if (live()) return null;
+    const mem = failure();
+    if (mem && !mem.saved) return mem;
+    const kept = keptFailure();
+    if (kept) return mem ? { ...kept, stopReason: mem.stopReason } : kept;
+    return mem;
+  };
   /** The writer's broadcast of the open session, or the reader's subscription to it. */
   let channel: (SessionChannel & { live?(turn: LiveTurn | null): void }) | null = null;
 
@@ -262,7 +298,9 @@ export function createChatController(options: {
   async function run(content: string | ContentPart[], turn: Omit<RemoteTurn, 'signal' | 'content'>): Promise<boolean> {
     if (controller || role() === 'reader') return false;
     controller = new AbortController();
-    const before = messages();
+    replacing = false;
+    // The history the turn starts from: a retry's or an edit's, so trying it again never keeps a copy of the prompt.
+    const before = turn.before ?? messages();
     const prompt = turn.compact ? '' : textOf(content);
     batch(() => {
       setFailure(null);
@@ -313,12 +351,21 @@ export function createChatController(options: {
         setLiveShared(null);
         if (result.stopReason === 'aborted') setNotice(options.stoppedText());
         else if (result.error)
-          setFailure({ error: result.error, stopReason: result.stopReason, prompt, saved, before, sessionId: sid! });
+          setFailure({
+            error: result.error,
+            stopReason: result.stopReason,
+            prompt,
+            content,
+            saved,
+            before,
+            sessionId: sid!,
+          });
         else if (result.stopReason !== 'stop')
           setFailure({
             error: { code: `STOP_${result.stopReason.toUpperCase()}`, message: '' },
             stopReason: result.stopReason,
             prompt,
+            content,
             saved,
             before,
             sessionId: sid!,
@@ -336,6 +383,7 @@ export function createChatController(options: {
           error: { code: data.code ?? 'E_TURN_FAILED', message: data.message ?? String(error) },
           stopReason: 'error',
           prompt,
+          content,
           saved,
           before,
           sessionId: sid ?? '',
@@ -354,7 +402,7 @@ export function createChatController(options: {
     messages,
     live,
     approvals,
-    failure,
+    failure: shownFailure,
     notice,
     warnings,
     interrupted,
@@ -377,6 +425,7 @@ export function createChatController(options: {
     async open(id) {
       if (controller) return;
       const previous = sessionId();
+      replacing = false;
       batch(() => {
         setSessionId(id);
         setLive(null);
@@ -395,7 +444,12 @@ export function createChatController(options: {
       refreshFigures(id);
       await reload(id);
     },
-    send: (content) => run(content, { sessionId: sessionId() }),
+    send(content) {
+      const kept = replacing ? keptFailure() : null;
+      return kept
+        ? run(content, { sessionId: kept.sessionId, before: kept.before })
+        : run(content, { sessionId: sessionId() });
+    },
     async regenerate(index) {
       if (controller || role() === 'reader') return;
       const all = messages();
@@ -431,11 +485,15 @@ export function createChatController(options: {
     },
     continueTurn: () => run(CONTINUE_PROMPT, { sessionId: sessionId() }),
     async retry() {
-      const f = failure();
+      // The prompt goes again in its own place: the session is first put back to the history before it.
+      const f = shownFailure();
       if (!f) return;
       return f.sessionId
-        ? run(f.prompt, { sessionId: f.sessionId, before: f.before })
-        : run(f.prompt, { sessionId: null });
+        ? run(f.content, { sessionId: f.sessionId, before: f.before })
+        : run(f.content, { sessionId: null });
+    },
+    replaceFailedPrompt() {
+      replacing = keptFailure() !== null;
     },
     stop: () => controller?.abort(),
     async dismissInterrupted() {
@@ -468,6 +526,7 @@ export function createChatController(options: {
           },
           stopReason: 'error',
           prompt: '',
+          content: '',
           saved: false,
           before: [],
           sessionId: '',

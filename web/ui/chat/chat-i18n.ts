@@ -13,6 +13,7 @@ import { toolProtocolEn, toolProtocolZh } from '../settings/providers/tool-proto
 import { providerFilesEn, providerFilesZh } from '../settings/providers/files-strings';
 import { localModelEn, localModelZh } from './local-model-strings';
 import { toolSentenceEn, toolSentenceZh } from './tool-sentence-strings';
+import { failureEn, failureZh } from './failure-strings';
 
 const en = {
   title: 'Chat',
@@ -53,6 +54,7 @@ const en = {
   ...providerFilesEn,
   ...localModelEn,
   ...toolSentenceEn,
+  ...failureEn,
   writeNoChange: 'The file would not change.',
   approvalMode: 'Approval',
   modeAsk: 'Ask before changes',
@@ -86,7 +88,6 @@ const en = {
   interruptedNote: 'The conversation below is the last complete checkpoint.',
   sendAgain: 'Edit and send again',
   dismiss: 'Dismiss',
-  errorTitle: 'The turn stopped: {code}',
   stopped: 'Stopped. The finished tool calls keep their results.',
   stopReason: 'The answer ended early ({reason}).',
   warning: 'Warning {code}: {message}',
@@ -190,6 +191,7 @@ const zh: Record<ChatKey, string> = {
   ...providerFilesZh,
   ...localModelZh,
   ...toolSentenceZh,
+  ...failureZh,
   writeNoChange: '文件不会改变。',
   approvalMode: '审批',
   modeAsk: '修改前询问',
@@ -223,7 +225,6 @@ const zh: Record<ChatKey, string> = {
   interruptedNote: '下面的对话是最后一个完整的检查点。',
   sendAgain: '编辑后重新发送',
   dismiss: '知道了',
-  errorTitle: '本轮已停止：{code}',
   stopped: '已停止。已完成的工具调用保留其结果。',
   stopReason: '回答提前结束（{reason}）。',
   warning: '警告 {code}：{message}',

@@ -5,7 +5,7 @@
 import { thinkingOf } from '../../core/page';
 import type { AssistantMessage, ContentPart, Message } from '../../core/contracts';
 import { costOf, priceFor } from '../../core/page';
-import type { CompactionInfo, PriceTable, StepUsage } from '../../core/contracts';
+import type { CompactionInfo, ErrorData, PriceTable, StepUsage } from '../../core/contracts';
 
 export interface ToolView {
   id: string;
@@ -36,7 +36,8 @@ export type ContextKind =
   | 'replay';
 
 export type ChatItem =
-  | { kind: 'user'; index: number; text: string; images: string[]; files?: string[] }
+  /** `failed`: the turn of this prompt failed before anything answered it (the message's `_failed`). */
+  | { kind: 'user'; index: number; text: string; images: string[]; files?: string[]; failed?: ErrorData }
   | { kind: 'tool-images'; index: number; callId: string; images: string[] }
   /** A compaction summary; `info` is missing in sessions saved before compactions recorded their figures. */
   | { kind: 'compaction'; index: number; summary: string; info?: CompactionInfo }
@@ -111,6 +112,7 @@ export function chatItems(messages: readonly Message[]): ChatItem[] {
           text: typedText(m.content),
           images: imagesOf(m.content),
           ...(files.length ? { files } : {}),
+          ...(m._failed ? { failed: m._failed } : {}),
         });
       }
     } else if (m.role === 'assistant') {

@@ -1,5 +1,6 @@
 // The turn in flight: the prompt until it is saved, the answers and tool calls of its steps so far, the summary a
-// `/compact` is writing, and the streamed thinking and text of the open step (a typing mark before the first word).
+// `/compact` is writing, and the streamed thinking and text of the open step (a typing mark before the first word,
+// or the countdown to a retry of the model call).
 import { createMemo, For, Show } from 'solid-js';
 import type { ChatController } from './chat-controller';
 import type { ChatTranslate } from './chat-i18n';
@@ -7,6 +8,7 @@ import { assistantItem } from './chat-model';
 import { CompactingNote } from './compaction-divider';
 import { Item, UserBubble } from './message-item';
 import { Markdown, Thinking } from './message-parts';
+import { RetryCountdown } from './retry-countdown';
 
 /** What identifies an answer between the live and the saved list: its text and the ids of its calls. */
 const answerKey = (m: { role: 'assistant'; content: string | null; tool_calls?: Array<{ id: string }> }) =>
@@ -58,7 +60,14 @@ export function LiveAnswer(props: { chat: ChatController; ct: ChatTranslate }) {
               <Show when={l().thinking}>
                 <Thinking text={l().thinking} live ct={ct} />
               </Show>
-              <Show when={liveText()} fallback={<span class="typing" aria-label="…" />}>
+              <Show
+                when={liveText()}
+                fallback={
+                  <Show when={l().retrying} fallback={<span class="typing" aria-label="…" />}>
+                    {(r) => <RetryCountdown retry={r()} ct={ct} />}
+                  </Show>
+                }
+              >
                 <Markdown text={liveText()} ct={ct} />
               </Show>
             </article>

@@ -64,3 +64,40 @@ describe('the live turn around a compaction', () => {
     expect(liveAfter(l, { type: 'checkpoint', step: 1, messages: 3, path: 's' })).toBe(l);
   });
 });
+
+describe('the live turn while a model call is retried', () => {
+  const retry = (attempt: number, status?: number): AgentEvent => ({
+    type: 'model',
+    step: 1,
+    event: {
+      type: 'retry',
+      attempt,
+      maxAttempts: 5,
+      delayMs: 8000,
+      retryAt: 1_008_000,
+      reason: 'E_RATE_LIMITED: slow down',
+      code: status === 429 ? 'E_RATE_LIMITED' : 'E_NETWORK',
+      ...(status !== undefined ? { status } : {}),
+    },
+  });
+
+  it('holds when the retry is sent and why, for the countdown, and drops it once the answer streams', () => {
+    const waiting = fold([retry(2, 429)], emptyLive('hi'));
+    expect(waiting.retrying).toEqual({
+      attempt: 2,
+      maxAttempts: 5,
+      retryAt: 1_008_000,
+      code: 'E_RATE_LIMITED',
+      status: 429,
+    });
+    expect(fold([retry(3)], waiting).retrying).toEqual({
+      attempt: 3,
+      maxAttempts: 5,
+      retryAt: 1_008_000,
+      code: 'E_NETWORK',
+    });
+    const answering = fold([delta('Hello')], waiting);
+    expect(answering.retrying).toBeUndefined();
+    expect(answering.text).toBe('Hello');
+  });
+});

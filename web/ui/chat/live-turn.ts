@@ -19,6 +19,16 @@ export interface LiveTurn {
   assistants: AssistantMessage[];
   results: Record<string, ToolView['result']>;
   running: Record<string, true>;
+  /** The model call failed and is tried again at `retryAt` (epoch ms): the chat counts down to it. */
+  retrying?: RetryNote;
+}
+
+export interface RetryNote {
+  attempt: number;
+  maxAttempts: number;
+  retryAt: number;
+  code: string;
+  status?: number;
 }
 
 export const emptyLive = (prompt: string, images: string[] = []): LiveTurn => ({
@@ -37,14 +47,20 @@ export function liveAfter(l: LiveTurn, event: AgentEvent): LiveTurn {
   switch (event.type) {
     case 'model': {
       const e = event.event;
-      if (e.type === 'text-delta') return { ...l, text: l.text + e.delta };
-      if (e.type === 'thinking-delta') return { ...l, thinking: l.thinking + e.delta };
-      return l;
+      if (e.type === 'retry') {
+        const { attempt, maxAttempts, retryAt, code, status } = e;
+        return { ...l, retrying: { attempt, maxAttempts, retryAt, code, ...(status !== undefined ? { status } : {}) } };
+      }
+      // Anything else the call says means the retry was sent and is being answered.
+      const now = l.retrying && e.type !== 'start' ? withoutRetry(l) : l;
+      if (e.type === 'text-delta') return { ...now, text: now.text + e.delta };
+      if (e.type === 'thinking-delta') return { ...now, thinking: now.thinking + e.delta };
+      return now;
     }
     case 'step-start':
-      return { ...l, text: '', thinking: '' };
+      return { ...withoutRetry(l), text: '', thinking: '' };
     case 'assistant':
-      return { ...l, text: '', thinking: '', assistants: [...l.assistants, event.message] };
+      return { ...withoutRetry(l), text: '', thinking: '', assistants: [...l.assistants, event.message] };
     case 'tool-start':
       return { ...l, running: { ...l.running, [event.id]: true } };
     case 'tool-result':
@@ -66,6 +82,12 @@ export function liveAfter(l: LiveTurn, event: AgentEvent): LiveTurn {
     default:
       return l;
   }
+}
+
+function withoutRetry(l: LiveTurn): LiveTurn {
+  if (!l.retrying) return l;
+  const { retrying: _done, ...rest } = l;
+  return rest;
 }
 
 /** Tools that only read: a result of any other tool may have changed files (the Files panel refreshes). */

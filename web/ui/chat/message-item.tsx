@@ -8,6 +8,7 @@ import type { ChatController } from './chat-controller';
 import { lastPromptIndex, type ChatItem } from './chat-model';
 import { CompactionDivider } from './compaction-divider';
 import { ContextItem } from './context-item';
+import { failureHeadline } from './failure-words';
 import { MessageActions } from './message-actions';
 import { MessageUsage } from './message-usage';
 import { Images, Markdown, Thinking } from './message-parts';
@@ -34,6 +35,14 @@ export function Item(props: {
               when={editing()}
               fallback={
                 <UserBubble text={u().text} images={u().images} files={u().files} ct={ct}>
+                  {/* A failed prompt the conversation went on after (the last one has the failure block below it). */}
+                  <Show when={u().failed && u().index < props.chat.messages().length - 1 && u().failed}>
+                    {(f) => (
+                      <p class="msg-unanswered">
+                        {ct('fail.notAnswered')} — {ct(failureHeadline(f()))}
+                      </p>
+                    )}
+                  </Show>
                   <MessageActions
                     chat={props.chat}
                     ct={ct}

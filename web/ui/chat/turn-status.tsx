@@ -1,12 +1,15 @@
 // The end of the log: how the last turn stands — its warnings (a replay notice as a context item), the controller's
-// notice, "Continue" after a stopped answer, and a failed turn with its code, Retry and "Edit prompt". A failed
-// `/compact` has no prompt: it says the history is unchanged and offers neither.
+// notice, "Continue" after a stopped answer, and a failed turn: a headline in words (its code and HTTP status small
+// beside it), the sentence, Retry and "Edit message". A prompt nothing answered is saved with its error, so this
+// shows after a reload too (ChatController.failure). A failed `/compact` has no prompt: it says the history is
+// unchanged and offers neither.
 import { createEffect, createSignal, For, on, Show } from 'solid-js';
 import type { Locale } from '../i18n/i18n';
 import type { ChatController } from './chat-controller';
 import type { ChatTranslate } from './chat-i18n';
 import { ContextItem } from './context-item';
 import { errorText } from './core-text';
+import { failureDetail, failureHeadline } from './failure-words';
 import { UserBubble } from './message-item';
 import { ContinueAction } from './turn-notices';
 
@@ -65,9 +68,12 @@ export function TurnStatus(props: {
               <Show
                 when={compactOnly(f())}
                 fallback={
-                  <strong>
-                    {ct('errorTitle', { code: f().error.code.startsWith('STOP_') ? f().stopReason : f().error.code })}
-                  </strong>
+                  <div class="chat-error-head">
+                    <strong>{ct(failureHeadline(f().error))}</strong>
+                    <Show when={!f().error.code.startsWith('STOP_')}>
+                      <code class="chat-error-code">{failureDetail(f().error)}</code>
+                    </Show>
+                  </div>
                 }
               >
                 <strong>{ct('compact.failedTitle', { code: f().error.code })}</strong>
@@ -86,8 +92,15 @@ export function TurnStatus(props: {
                   <button type="button" class="button small" onClick={() => void chat.retry()}>
                     {ct('retry')}
                   </button>
-                  <Show when={!f().saved}>
-                    <button type="button" class="button small" onClick={() => props.onEdit(f().prompt)}>
+                  <Show when={!f().saved || f().kept}>
+                    <button
+                      type="button"
+                      class="button small"
+                      onClick={() => {
+                        if (f().kept) chat.replaceFailedPrompt();
+                        props.onEdit(f().prompt);
+                      }}
+                    >
                       {ct('editPrompt')}
                     </button>
                   </Show>

@@ -39,6 +39,7 @@ export async function runScripted(
     context?: () => Promise<ContextState> | ContextState;
     /** A compaction-only turn (TurnInput.compact). */
     compact?: { focus?: string };
+    keepFailedPrompt?: boolean;
   } = {},
 ): Promise<Run> {
   const tools = new ToolRegistry();
@@ -48,7 +49,7 @@ export async function runScripted(
   const saves: Message[][] = [];
   const session: CheckpointSink = { path: 'test-session', save: async (m) => void saves.push(structuredClone(m)) };
   const stream = runTurn(
-    { model: { ...MODEL, ...opts.model }, history: opts.history ?? [], content: opts.content ?? 'go', ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}), ...(opts.systemPrompt ? { systemPrompt: opts.systemPrompt } : {}), ...(opts.compact ? { compact: opts.compact } : {}) },
+    { model: { ...MODEL, ...opts.model }, history: opts.history ?? [], content: opts.content ?? 'go', ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}), ...(opts.systemPrompt ? { systemPrompt: opts.systemPrompt } : {}), ...(opts.compact ? { compact: opts.compact } : {}), ...(opts.keepFailedPrompt ? { keepFailedPrompt: true } : {}) },
     {
       stream: model.stream,
       tools,
