@@ -61,7 +61,7 @@ it('reports latency and usage for a working provider, then the exact error for a
 
   // A broken extra_body is refused before any request, naming the field.
   const before = model.requests.length;
-  await dialog.getByLabel('extra_body (JSON)').fill('{"temperature": }');
+  await dialog.getByLabel('Extra request fields (JSON)').fill('{"temperature": }');
   await dialog.getByRole('button', { name: 'Test connection' }).click();
   await dialog
     .getByTestId('model-status')
