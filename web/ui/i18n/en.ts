@@ -52,6 +52,10 @@ export const en = {
   'newWorkspace.chooseFolder': 'Choose folder and create',
   'newWorkspace.create': 'Create',
   'newWorkspace.nameFromFolder': 'Leave empty to use the folder’s name.',
+  'newWorkspace.suggestedName': 'Workspace {n}',
+  'newWorkspace.nameSuggested': 'A suggested name: keep it, type another, or rename the workspace later.',
+  'newWorkspace.kindChosen': 'Where the files live: {kind}.',
+  'newWorkspace.changeKind': 'Change',
 
   'common.cancel': 'Cancel',
   'common.close': 'Close',

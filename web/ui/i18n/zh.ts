@@ -53,6 +53,10 @@ export const zh: Dictionary = {
   'newWorkspace.chooseFolder': '选择文件夹并创建',
   'newWorkspace.create': '创建',
   'newWorkspace.nameFromFolder': '留空则使用文件夹名称。',
+  'newWorkspace.suggestedName': '工作区 {n}',
+  'newWorkspace.nameSuggested': '建议的名称：可以保留、改成别的，或以后再重命名。',
+  'newWorkspace.kindChosen': '文件存放位置：{kind}。',
+  'newWorkspace.changeKind': '更改',
 
   'common.cancel': '取消',
   'common.close': '关闭',
