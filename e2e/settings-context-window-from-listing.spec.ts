@@ -118,6 +118,17 @@ it('a bad model list leaves the form working, with the code and sentence beside 
   await closeSettings(page, dialog);
 });
 
+it('suggests a name for a key typed without one, instead of refusing the key', async () => {
+  const { page } = served.browser;
+  const dialog = await openModelSettings(page);
+  await fillWithoutWindow(dialog, 'listed-model');
+  await dialog.getByLabel('API key', { exact: true }).fill('sk-local-1');
+  expect(await dialog.getByLabel('API key name', { exact: true }).inputValue()).toBe('LOCAL_API_KEY');
+  await dialog.getByLabel('API key name', { exact: true }).fill('');
+  await dialog.getByLabel('API key', { exact: true }).fill('');
+  await closeSettings(page, dialog);
+});
+
 it('shoots the model tab in light, dark, Chinese and at 390 px', async () => {
   const { page } = served.browser;
   const shoot = async (name: string, dialog: Locator) => {

@@ -120,7 +120,8 @@ const en = {
   baseUrl: 'Base URL',
   model: 'Model',
   keyName: 'API key name',
-  keyNameHint: 'The key is kept in the secrets store under this name and referenced by it; it is never shown again.',
+  keyNameHint:
+    'The key is kept in Keys under this name (suggested when you type a key) and never shown again; the settings refer to the name.',
   keyValue: 'API key',
   keyStored: 'A key named {name} is stored. Leave the field empty to keep it.',
   keyMissing: 'No key named {name} is stored yet.',
@@ -257,7 +258,7 @@ const zh: Record<ChatKey, string> = {
   baseUrl: 'Base URL',
   model: '模型',
   keyName: 'API 密钥名称',
-  keyNameHint: '密钥以此名称保存在密钥库中并通过名称引用，之后不会再显示。',
+  keyNameHint: '密钥以此名称保存在“密钥”中（输入密钥时会建议一个名称），之后不会再显示；设置只引用这个名称。',
   keyValue: 'API 密钥',
   keyStored: '已保存名为 {name} 的密钥。留空则保持不变。',
   keyMissing: '还没有名为 {name} 的密钥。',

@@ -18,6 +18,7 @@ import {
   formFromConfig,
   formFromPreset,
   saveModelForm,
+  suggestKeyName,
   testModelForm,
   type ProviderForm,
 } from './provider-form';
@@ -350,9 +351,13 @@ export default function ModelTab(props: { state: AppState }) {
                 type="password"
                 autocomplete="off"
                 aria-describedby={hint('key')}
-                disabled={!form().api_key_env.trim()}
                 value={key()}
-                onInput={(e) => setKey(e.currentTarget.value)}
+                onInput={(e) => {
+                  setKey(e.currentTarget.value);
+                  // A key needs a name to be stored under: suggested, in view, rather than asked for first.
+                  if (e.currentTarget.value && !form().api_key_env.trim())
+                    patch({ api_key_env: suggestKeyName(form()) } as Partial<ProviderForm>);
+                }}
               />
             </div>
             <p class="field-hint span-2" id={hint('key')}>
