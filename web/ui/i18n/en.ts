@@ -59,6 +59,8 @@ export const en = {
 
   'common.cancel': 'Cancel',
   'common.close': 'Close',
+  'common.chooseFile': 'Choose file…',
+  'common.noFileChosen': 'No file chosen',
   'common.save': 'Save',
   'common.delete': 'Delete',
   'common.rename': 'Rename',

@@ -60,6 +60,8 @@ export const zh: Dictionary = {
 
   'common.cancel': '取消',
   'common.close': '关闭',
+  'common.chooseFile': '选择文件…',
+  'common.noFileChosen': '未选择文件',
   'common.save': '保存',
   'common.delete': '删除',
   'common.rename': '重命名',
