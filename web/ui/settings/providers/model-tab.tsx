@@ -460,20 +460,21 @@ export default function ModelTab(props: { state: AppState }) {
                 {ct('toolProtocolHint')}
               </p>
             </div>
-            <label class="checkbox field-check span-2">
-              <input
-                type="checkbox"
-                aria-describedby={hint('use-max')}
-                checked={form().use_max_tokens}
-                onChange={(e) => patch({ use_max_tokens: e.currentTarget.checked } as Partial<ProviderForm>)}
-              />
-              <span>
-                {ct('useMaxTokens')}
-                <span class="field-hint" id={hint('use-max')}>
-                  {ct('useMaxTokensHint')}
-                </span>
-              </span>
-            </label>
+            <div class="field span-2">
+              <label class="checkbox field-check">
+                <input
+                  type="checkbox"
+                  aria-describedby={hint('use-max')}
+                  checked={form().use_max_tokens}
+                  onChange={(e) => patch({ use_max_tokens: e.currentTarget.checked } as Partial<ProviderForm>)}
+                />
+                <span>{ct('useMaxTokens')}</span>
+              </label>
+              {/* Beside the label, not in it: the box's name stays short, the help is its description. */}
+              <p class="field-hint" id={hint('use-max')}>
+                {ct('useMaxTokensHint')}
+              </p>
+            </div>
             <div class="field span-2">
               <label for={f('extra')}>{ct('extraBody')}</label>
               <textarea
