@@ -26,6 +26,18 @@ import { ProviderFilesSection } from './files-section';
 import { createWindowFill } from './context-window';
 import { FilePick } from '../../components/file-pick';
 
+/** Whether an Advanced setting differs from what the preset (or a new form) has: then the section opens by itself. */
+function advancedInUse(form: ProviderForm): boolean {
+  const p = findPreset(form.preset);
+  const extra = form.extra_body.trim();
+  return (
+    form.tool_protocol === 'json' ||
+    form.provider_operations ||
+    (extra !== '' && extra !== '{}') ||
+    (p !== undefined && p.use_max_tokens !== form.use_max_tokens)
+  );
+}
+
 /** The select's entry for any other selector: a custom protocol served by the paired bridge's provider worker. */
 const CUSTOM_PROTOCOL = '(custom)';
 
@@ -42,6 +54,7 @@ export default function ModelTab(props: { state: AppState }) {
   const [report, setReport] = createSignal<ConnectionReport | null>(null);
   const [testing, setTesting] = createSignal(false);
   const [loaded, setLoaded] = createSignal(false);
+  const [advancedOpen, setAdvancedOpen] = createSignal(false);
   const windowFill = createWindowFill({
     db: s.db,
     form,
@@ -69,6 +82,7 @@ export default function ModelTab(props: { state: AppState }) {
     windowFill.loading(next);
     setForm(next);
     windowFill.recheck();
+    setAdvancedOpen(advancedInUse(next));
     setLoaded(true);
   }
   void load(null);
@@ -368,6 +382,21 @@ export default function ModelTab(props: { state: AppState }) {
                   : ct('keyMissing', { name: form().api_key_env.trim() })}
               </Show>
             </p>
+            <div class="field span-2">
+              <label for={f('route')}>{ct('route')}</label>
+              <select
+                id={f('route')}
+                aria-describedby={hint('route')}
+                value={form().route}
+                onChange={(e) => patch({ route: e.currentTarget.value as Route } as Partial<ProviderForm>)}
+              >
+                <option value="direct">{ct('routeDirect')}</option>
+                <option value="bridge">{ct('routeBridge')}</option>
+              </select>
+              <p class="field-hint" data-testid="route-note" id={hint('route')}>
+                {routeNote()}
+              </p>
+            </div>
           </div>
         </section>
         <section class="model-section" aria-labelledby={f('sec-limits')}>
@@ -420,27 +449,17 @@ export default function ModelTab(props: { state: AppState }) {
             </div>
           </div>
         </section>
-        <section class="model-section" aria-labelledby={f('sec-advanced')}>
-          <header class="model-section-head">
+        {/* Closed unless something in it differs from the usual (a person rarely needs it; a provider's docs say when). */}
+        <details
+          class="model-section model-advanced"
+          open={advancedOpen()}
+          onToggle={(e) => setAdvancedOpen(e.currentTarget.open)}
+        >
+          <summary class="model-section-head">
             <h3 id={f('sec-advanced')}>{ct('sectionAdvanced')}</h3>
             <p class="field-hint">{ct('sectionAdvancedHint')}</p>
-          </header>
+          </summary>
           <div class="form-grid">
-            <div class="field span-2">
-              <label for={f('route')}>{ct('route')}</label>
-              <select
-                id={f('route')}
-                aria-describedby={hint('route')}
-                value={form().route}
-                onChange={(e) => patch({ route: e.currentTarget.value as Route } as Partial<ProviderForm>)}
-              >
-                <option value="direct">{ct('routeDirect')}</option>
-                <option value="bridge">{ct('routeBridge')}</option>
-              </select>
-              <p class="field-hint" data-testid="route-note" id={hint('route')}>
-                {routeNote()}
-              </p>
-            </div>
             <div class="field span-2">
               <label for={f('tool-protocol')}>{ct('toolProtocol')}</label>
               <select
@@ -498,7 +517,7 @@ export default function ModelTab(props: { state: AppState }) {
               onOperations={(on) => patch({ provider_operations: on } as Partial<ProviderForm>)}
             />
           </div>
-        </section>
+        </details>
         <section class="transfer-card">
           <h3 id={f('import-title')}>{ct('importConfig')}</h3>
           <p class="field-hint" id={hint('import')}>
