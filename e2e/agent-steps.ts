@@ -1,6 +1,6 @@
 // Page actions for the agent specs, in the person's terms: configure the model in Settings → Model, talk in the
 // chat, answer an approval card.
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 export interface ModelForm {
@@ -18,6 +18,13 @@ export async function openModelSettings(page: Page) {
   const dialog = page.getByRole('dialog', { name: 'Settings' });
   await dialog.getByRole('tab', { name: 'Model' }).click();
   return dialog;
+}
+
+/** Settings → Model → Advanced, folded unless one of its settings differs from the usual: opened as a person would. */
+export async function openAdvanced(dialog: Locator) {
+  const details = dialog.locator('details.model-advanced');
+  if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+  await dialog.getByLabel('Tool calling', { exact: true }).waitFor();
 }
 
 export async function fillModelForm(page: Page, form: ModelForm) {

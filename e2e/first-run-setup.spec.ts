@@ -55,6 +55,10 @@ it('guides a first-time person from "Set up a model" to a tested model and a sta
     .getByTestId('setup-problem')
     .getByText(/^E_CONFIG_BUDGET_WINDOW: Enter the model’s context window/)
     .waitFor();
+  // The scripted server lists no models: nothing states the window, so the field says why it is asked for.
+  await dialog
+    .getByText(/^Required: neither the preset nor the server’s model list states this model’s window/)
+    .waitFor();
   await dialog.getByLabel('Context window (tokens)').fill('128000');
   await dialog.getByRole('button', { name: 'Test connection' }).click();
   await dialog

@@ -4,7 +4,7 @@
 // is answered with the protocol error, and the corrected final answer is shown.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer, type WireProtocol } from './model-server';
-import { chatLog, fillModelForm, openModelSettings, sendMessage, waitForTurnEnd } from './agent-steps';
+import { chatLog, fillModelForm, openAdvanced, openModelSettings, sendMessage, waitForTurnEnd } from './agent-steps';
 import { createFileThroughUi, createPrivateWorkspace, openApp, useServedApp } from './harness';
 
 const served = useServedApp();
@@ -30,6 +30,7 @@ describe.each<WireProtocol>(['openai', 'deepseek', 'anthropic', 'responses'])('J
     await page.keyboard.press('Escape');
     const dialog = await openModelSettings(page);
     await fillModelForm(page, { protocol, baseUrl: model.baseUrl(protocol), key: 'sk-e2e' });
+    await openAdvanced(dialog);
     await dialog.getByLabel('Tool calling').selectOption({ label: 'JSON actions' });
     await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await dialog.getByTestId('model-status').getByText('Saved.').waitFor();

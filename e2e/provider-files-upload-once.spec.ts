@@ -3,7 +3,7 @@
 // of the turn reference its file_id; Settings → Model → Files lists it as uploaded here among the account's other
 // files, reading the vendor's list page by page (up to 8 pages, then it says more exist), and deleting it asks first.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chatLog, openModelSettings, sendMessage, waitForTurnEnd } from './agent-steps';
+import { chatLog, openAdvanced, openModelSettings, sendMessage, waitForTurnEnd } from './agent-steps';
 import { createPrivateWorkspace, openApp, useServedApp } from './harness';
 import { startModelServer, type ModelServer } from './model-server';
 
@@ -42,6 +42,7 @@ it('uploads a pasted image once, references it by file_id, lists it and asks bef
   await dialog.getByLabel('Route').selectOption('direct');
   await dialog.getByLabel('Context window (tokens)').first().fill('1000000');
   // One switch alone says what is missing.
+  await openAdvanced(dialog);
   await dialog.getByLabel('Images', { exact: true }).selectOption('files');
   await dialog.getByRole('note').getByText('Upload once needs “Allow provider operations” too').waitFor();
   await dialog.getByLabel('Allow provider operations').check();

@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from './model-server';
-import { fillModelForm, openModelSettings } from './agent-steps';
+import { fillModelForm, openAdvanced, openModelSettings } from './agent-steps';
 import { openApp, useServedApp } from './harness';
 
 const served = useServedApp();
@@ -61,7 +61,8 @@ it('reports latency and usage for a working provider, then the exact error for a
 
   // A broken extra_body is refused before any request, naming the field.
   const before = model.requests.length;
-  await dialog.getByLabel('extra_body (JSON)').fill('{"temperature": }');
+  await openAdvanced(dialog);
+  await dialog.getByLabel('Extra request fields (JSON)').fill('{"temperature": }');
   await dialog.getByRole('button', { name: 'Test connection' }).click();
   await dialog
     .getByTestId('model-status')

@@ -3,6 +3,7 @@
 export { startModelServer } from './server';
 export type {
   ModelServer,
+  ListedModelEntry,
   ModelServerOptions,
   RecordedRequest,
   ScriptTurn,

@@ -6,7 +6,15 @@ import { anthropicAnswer, anthropicError } from './encode-anthropic';
 import { chatAnswer, chatError } from './encode-chat';
 import { createFilesStore, isFilesPath } from './files';
 import { responsesAnswer } from './encode-responses';
-import type { Answer, ModelServer, ModelServerOptions, RecordedRequest, ScriptTurn, WireProtocol } from './types';
+import type {
+  Answer,
+  ListedModelEntry,
+  ModelServer,
+  ModelServerOptions,
+  RecordedRequest,
+  ScriptTurn,
+  WireProtocol,
+} from './types';
 
 const PATHS: Record<string, WireProtocol> = {
   '/v1/chat/completions': 'openai',
@@ -43,9 +51,14 @@ function errorBody(protocol: WireProtocol | null, status: number, message: strin
 }
 
 /** `GET /v1/models` (and `/models`): Anthropic's list shape when the request says anthropic-version, else OpenAI's. */
-function modelList(ids: string[], anthropic: boolean): unknown {
+function modelList(models: (string | ListedModelEntry)[], anthropic: boolean): unknown {
+  const entries = models.map((m) => (typeof m === 'string' ? { id: m } : m));
+  const ids = entries.map((m) => m.id);
   if (!anthropic)
-    return { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })) };
+    return {
+      object: 'list',
+      data: entries.map((m) => ({ object: 'model', created: 0, owned_by: 'scripted', ...m })),
+    };
   const data = ids.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }));
   return { data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
 }

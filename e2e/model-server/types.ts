@@ -46,11 +46,20 @@ export interface RecordedRequest {
   body: Record<string, unknown> | undefined;
 }
 
+/** A listed model with the fields its server adds, such as `context_length` or `max_model_len`. */
+export interface ListedModelEntry {
+  id: string;
+  [field: string]: unknown;
+}
+
 export interface ModelServerOptions {
   /** Turns in order, or a function choosing the turn for each request (0-based index). */
   script: ScriptTurn[] | ((request: RecordedRequest, index: number) => ScriptTurn);
-  /** Model ids answered on `GET /v1/models` and `GET /models` (OpenAI or Anthropic list shape); absent: 404. */
-  models?: string[];
+  /**
+   * Models answered on `GET /v1/models` and `GET /models` (OpenAI or Anthropic list shape); absent: 404. An object
+   * lists its id with extra fields as a server would, e.g. `{id, context_length}` (OpenRouter, vLLM).
+   */
+  models?: (string | ListedModelEntry)[];
   /** Defaults to 0 (a random free port). */
   port?: number;
   /** Answer the Files endpoints (files.ts) in each vendor's shape; absent: they are ordinary unknown paths. */

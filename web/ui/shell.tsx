@@ -23,7 +23,8 @@ interface BeforeInstallPromptEvent extends Event {
 export function Shell(props: { state: AppState }) {
   const s = props.state;
   const layout = layoutState();
-  const [newWorkspace, setNewWorkspace] = createSignal<WorkspaceKind | null>(null);
+  // What the New workspace dialog opens with, and whether the person already chose it (a welcome card).
+  const [newWorkspace, setNewWorkspace] = createSignal<{ kind: WorkspaceKind; chosen: boolean } | null>(null);
   const [settingsOpen, setSettingsOpen] = createSignal(false);
   const [updateReady, setUpdateReady] = createSignal(false);
   const [installOffer, setInstallOffer] = createSignal<BeforeInstallPromptEvent | null>(null);
@@ -38,7 +39,7 @@ export function Shell(props: { state: AppState }) {
     bindAppActions({
       state: s,
       openSettings: () => setSettingsOpen(true),
-      newWorkspace: () => setNewWorkspace('folder'),
+      newWorkspace: () => setNewWorkspace({ kind: 'folder', chosen: false }),
     }),
   );
   onCleanup(installAppShortcuts());
@@ -88,7 +89,7 @@ export function Shell(props: { state: AppState }) {
               <header class="topbar">
                 <SidebarToggle t={s.t} />
               </header>
-              <Welcome t={s.t} onCreate={(kind) => setNewWorkspace(kind)} />
+              <Welcome t={s.t} onCreate={(kind) => setNewWorkspace({ kind, chosen: true })} />
             </div>
           }
         >
@@ -96,9 +97,14 @@ export function Shell(props: { state: AppState }) {
         </Show>
       </main>
       <Show when={newWorkspace()}>
-        {(kind) => (
+        {(choice) => (
           <Suspense>
-            <NewWorkspaceDialog state={s} initialKind={kind()} onClose={() => setNewWorkspace(null)} />
+            <NewWorkspaceDialog
+              state={s}
+              initialKind={choice().kind}
+              kindChosen={choice().chosen}
+              onClose={() => setNewWorkspace(null)}
+            />
           </Suspense>
         )}
       </Show>

@@ -116,6 +116,7 @@ export {
   PROVIDER_PRESETS,
   findPreset,
   isBuiltinProtocol,
+  presetContextWindow,
   type ProviderPreset,
   type Route,
 } from '../providers';
@@ -158,7 +159,7 @@ export {
 } from '../storage';
 export { TOOL_VIEW_LIMITS, type ToolViewConfig } from '../tool-views';
 export { unifiedDiff, walk } from '../tools';
-export { listProviderModels } from '../transport';
+export { findServerContextWindow, listProviderModels, type FoundContextWindow, type ServerKind } from '../transport';
 export {
   EMPTY_TOTALS,
   PRICE_PRESETS,

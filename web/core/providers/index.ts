@@ -48,6 +48,7 @@ export { validateExtraBody, RESERVED_EXTRA_BODY_FIELDS } from './extra-body';
 export { replayNotice, answerDanglingToolCalls, ownsReplayState, MISSING_TOOL_RESULT } from './history';
 export { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 export { PROVIDER_PRESETS, findPreset } from './presets';
+export { MODEL_WINDOW_TABLES, presetContextWindow, type ModelWindowTable } from './model-windows';
 export type { ProviderPreset, Route } from './presets';
 export { openaiFiles } from './files-openai';
 export { anthropicFiles, ANTHROPIC_FILES_BETA } from './files-anthropic';

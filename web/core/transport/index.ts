@@ -8,13 +8,18 @@ export type { RetryPolicy } from './retry-policy';
 export { FORBIDDEN_HEADERS, isHttpToken } from './headers';
 export type { ModelResult, StreamEvent } from '../providers';
 export {
+  findServerContextWindow,
+  listProviderModelDetails,
   listProviderModels,
   parseModelList,
+  parseModelListing,
+  parseOllamaShow,
+  MAX_LISTED_WINDOW,
   MODEL_LIST_MAX_BYTES,
   MODEL_LIST_MAX_MODELS,
   MODEL_LIST_TIMEOUT_MS,
 } from './list-models';
-export type { ListModelsOptions } from './list-models';
+export type { FoundContextWindow, ListedModel, ListModelsOptions, ServerKind } from './list-models';
 export { streamCall, transportStream, type TransportStreamOptions } from './stream-call';
 export { boundedChunks } from './body-reader';
 export { checkAuthSpec, checkHeaders, checkSecretValue } from './headers';

@@ -10,6 +10,7 @@ import { rulesEn, rulesZh } from './rules-strings';
 import { rewindEn, rewindZh } from './rewind-strings';
 import { reviewEn, reviewZh } from './review-strings';
 import { toolProtocolEn, toolProtocolZh } from '../settings/providers/tool-protocol-strings';
+import { modelFormEn, modelFormZh } from '../settings/providers/model-strings';
 import { providerFilesEn, providerFilesZh } from '../settings/providers/files-strings';
 import { localModelEn, localModelZh } from './local-model-strings';
 import { toolSentenceEn, toolSentenceZh } from './tool-sentence-strings';
@@ -51,6 +52,7 @@ const en = {
   ...rewindEn,
   ...reviewEn,
   ...toolProtocolEn,
+  ...modelFormEn,
   ...providerFilesEn,
   ...localModelEn,
   ...toolSentenceEn,
@@ -119,21 +121,22 @@ const en = {
   baseUrl: 'Base URL',
   model: 'Model',
   keyName: 'API key name',
-  keyNameHint: 'The key is kept in the secrets store under this name and referenced by it; it is never shown again.',
+  keyNameHint:
+    'The key is kept in Keys under this name (suggested when you type a key) and never shown again; the settings refer to the name.',
   keyValue: 'API key',
   keyStored: 'A key named {name} is stored. Leave the field empty to keep it.',
   keyMissing: 'No key named {name} is stored yet.',
   keyNone: 'No key (local server)',
-  maxTokens: 'Max output tokens',
-  useMaxTokens: 'Send max_tokens instead of max_completion_tokens (older or compatible servers)',
+  maxTokens: 'Longest reply (tokens)',
+  useMaxTokens: 'Use the older output-limit field',
   contextWindow: 'Context window (tokens)',
   contextWindowHint:
-    "How many tokens the model can read at once (see the provider's model page). Required while the context budget or compaction is on in Settings → Agent: turns do not start without it.",
-  threshold: 'Compaction threshold',
-  outputReserve: 'Output reserve (tokens)',
-  extraBody: 'extra_body (JSON)',
+    'How much the model can read at once: i keeps the conversation within it and summarises older messages as it fills.',
+  threshold: 'Summarise older messages at',
+  outputReserve: 'Room kept for the reply (tokens)',
+  extraBody: 'Extra request fields (JSON)',
   extraBodyHint:
-    'Merged into the request body. Control fields (model, messages, tools, stream, output limit) and credentials are refused.',
+    'Added to every request, for example {"temperature": 0.2} (the config file’s extra_body). Fields i sets itself (model, messages, tools, stream, output limit) and keys are refused.',
   route: 'Route',
   routeDirect: 'Direct from the browser',
   routeBridge: 'Through the paired bridge',
@@ -145,7 +148,8 @@ const en = {
   saveModel: 'Save',
   saved: 'Saved.',
   importConfig: 'Import a model config file',
-  importConfigHint: 'The same JSON file the i command reads. Its api_key_env names the key in the secrets store.',
+  importConfigHint:
+    'The same JSON file the i command reads (--config). Its api_key_env names the key to use from Keys.',
   importedConfig: 'Imported. The key is read from the secrets entry {name}.',
   importedConfigNoKey: 'Imported (no key: local server).',
   jsonError: 'extra_body is not valid JSON: {message}',
@@ -188,6 +192,7 @@ const zh: Record<ChatKey, string> = {
   ...rewindZh,
   ...reviewZh,
   ...toolProtocolZh,
+  ...modelFormZh,
   ...providerFilesZh,
   ...localModelZh,
   ...toolSentenceZh,
@@ -254,20 +259,20 @@ const zh: Record<ChatKey, string> = {
   baseUrl: 'Base URL',
   model: '模型',
   keyName: 'API 密钥名称',
-  keyNameHint: '密钥以此名称保存在密钥库中并通过名称引用，之后不会再显示。',
+  keyNameHint: '密钥以此名称保存在“密钥”中（输入密钥时会建议一个名称），之后不会再显示；设置只引用这个名称。',
   keyValue: 'API 密钥',
   keyStored: '已保存名为 {name} 的密钥。留空则保持不变。',
   keyMissing: '还没有名为 {name} 的密钥。',
   keyNone: '无密钥（本地服务器）',
-  maxTokens: '最大输出 token 数',
-  useMaxTokens: '发送 max_tokens 而不是 max_completion_tokens（较旧或兼容的服务器）',
+  maxTokens: '最长回复（token）',
+  useMaxTokens: '使用较旧的输出上限字段',
   contextWindow: '上下文窗口（token）',
-  contextWindowHint:
-    '模型一次能读取的 token 数（见服务商的模型说明）。只要设置 → 智能体中开启了上下文预算或压缩，就必须填写，否则对话无法开始。',
-  threshold: '压缩阈值',
-  outputReserve: '输出预留（token）',
-  extraBody: 'extra_body（JSON）',
-  extraBodyHint: '合并进请求体。控制字段（model、messages、tools、stream、输出上限）和凭据会被拒绝。',
+  contextWindowHint: '模型一次能读取多少内容：i 让对话不超出这个范围，并在接近占满时总结较早的消息。',
+  threshold: '何时总结较早的消息',
+  outputReserve: '为回复预留（token）',
+  extraBody: '附加请求字段（JSON）',
+  extraBodyHint:
+    '添加到每个请求中，例如 {"temperature": 0.2}（即配置文件的 extra_body）。i 自己设置的字段（model、messages、tools、stream、输出上限）和密钥会被拒绝。',
   route: '路由',
   routeDirect: '浏览器直连',
   routeBridge: '通过已配对的桥接',
@@ -279,7 +284,7 @@ const zh: Record<ChatKey, string> = {
   saveModel: '保存',
   saved: '已保存。',
   importConfig: '导入模型配置文件',
-  importConfigHint: '与 i 命令读取的 JSON 文件相同。其中 api_key_env 指定密钥库中的密钥名称。',
+  importConfigHint: '与 i 命令读取的 JSON 文件（--config）相同。其中 api_key_env 指定使用“密钥”中的哪一个。',
   importedConfig: '已导入。密钥从名为 {name} 的密钥条目读取。',
   importedConfigNoKey: '已导入（无密钥：本地服务器）。',
   jsonError: 'extra_body 不是有效的 JSON：{message}',

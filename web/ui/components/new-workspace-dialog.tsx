@@ -14,11 +14,18 @@ import { Dialog } from './dialog';
 import { errorText } from './error-text';
 import { filesText, type FilesKey } from './files-strings';
 import { progressText, ZipProgressBar } from './zip-progress';
+import { suggestWorkspaceName } from './workspace-name';
 
 /** What the dialog creates: a granted folder, an empty private workspace, or a private one from a .zip. */
 type Source = WorkspaceKind | 'zip';
 
-export function NewWorkspaceDialog(props: { state: AppState; initialKind: WorkspaceKind; onClose: () => void }) {
+export function NewWorkspaceDialog(props: {
+  state: AppState;
+  initialKind: WorkspaceKind;
+  /** The person already chose where the files live (the welcome screen's cards): the dialog does not ask again. */
+  kindChosen?: boolean;
+  onClose: () => void;
+}) {
   const t = props.state.t;
   const pickerAvailable = canPickFolders();
   const ft = (key: FilesKey, params?: Record<string, string | number>) => filesText(props.state.locale(), key, params);
@@ -28,7 +35,18 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
   let importing: AbortController | undefined;
   onCleanup(() => importing?.abort());
   const [access, setAccess] = createSignal<WorkspaceAccess>('read-write');
-  const [name, setName] = createSignal('');
+  const suggested = suggestWorkspaceName(
+    props.state.workspaces().map((w) => w.name),
+    (n) => t('newWorkspace.suggestedName', { n }),
+  );
+  // A private workspace has no folder name to fall back on: its name field starts with a suggestion, not a demand.
+  const [name, setName] = createSignal(kind() === 'opfs' ? suggested : '');
+  const [askKind, setAskKind] = createSignal(!(props.kindChosen && pickerAvailable));
+  const chooseKind = (next: Source) => {
+    if (next === 'opfs' && !name().trim()) setName(suggested);
+    if (next !== 'opfs' && name() === suggested) setName('');
+    setKind(next);
+  };
   const [error, setError] = createSignal('');
   const [busy, setBusy] = createSignal(false);
   const ids = {
@@ -74,7 +92,7 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
       } else if (kind() === 'zip') {
         await importArchive();
       } else {
-        await props.state.createPrivate(name());
+        await props.state.createPrivate(name().trim() || suggested);
       }
       props.onClose();
     } catch (e) {
@@ -88,31 +106,55 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
   return (
     <Dialog title={t('newWorkspace.title')} onClose={props.onClose} closeLabel={t('common.close')}>
       <form class="form" onSubmit={submit}>
-        <fieldset class="choice-group">
-          <legend>{t('newWorkspace.kind')}</legend>
-          <label class="choice" classList={{ disabled: !pickerAvailable }}>
-            <input
-              type="radio"
-              name="kind"
-              value="folder"
-              checked={kind() === 'folder'}
-              disabled={!pickerAvailable}
-              onChange={() => setKind('folder')}
-            />
-            <span>{t('newWorkspace.kindFolder')}</span>
-          </label>
-          <label class="choice">
-            <input type="radio" name="kind" value="opfs" checked={kind() === 'opfs'} onChange={() => setKind('opfs')} />
-            <span>{t('newWorkspace.kindPrivate')}</span>
-          </label>
-          <label class="choice">
-            <input type="radio" name="kind" value="zip" checked={kind() === 'zip'} onChange={() => setKind('zip')} />
-            <span>{ft('import.kind')}</span>
-          </label>
-          <Show when={!pickerAvailable}>
-            <p class="field-hint">{t('welcome.noPicker')}</p>
-          </Show>
-        </fieldset>
+        <Show when={!askKind()}>
+          <p class="kind-chosen">
+            {t('newWorkspace.kindChosen', {
+              kind: kind() === 'folder' ? t('newWorkspace.kindFolder') : t('newWorkspace.kindPrivate'),
+            })}{' '}
+            <button type="button" class="link-button" onClick={() => setAskKind(true)}>
+              {t('newWorkspace.changeKind')}
+            </button>
+          </p>
+        </Show>
+        <Show when={askKind()}>
+          <fieldset class="choice-group">
+            <legend>{t('newWorkspace.kind')}</legend>
+            <label class="choice" classList={{ disabled: !pickerAvailable }}>
+              <input
+                type="radio"
+                name="kind"
+                value="folder"
+                checked={kind() === 'folder'}
+                disabled={!pickerAvailable}
+                onChange={() => chooseKind('folder')}
+              />
+              <span>{t('newWorkspace.kindFolder')}</span>
+            </label>
+            <label class="choice">
+              <input
+                type="radio"
+                name="kind"
+                value="opfs"
+                checked={kind() === 'opfs'}
+                onChange={() => chooseKind('opfs')}
+              />
+              <span>{t('newWorkspace.kindPrivate')}</span>
+            </label>
+            <label class="choice">
+              <input
+                type="radio"
+                name="kind"
+                value="zip"
+                checked={kind() === 'zip'}
+                onChange={() => chooseKind('zip')}
+              />
+              <span>{ft('import.kind')}</span>
+            </label>
+            <Show when={!pickerAvailable}>
+              <p class="field-hint">{t('welcome.noPicker')}</p>
+            </Show>
+          </fieldset>
+        </Show>
 
         <Show when={kind() === 'folder'}>
           <fieldset class="choice-group">
@@ -175,7 +217,6 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
             autocomplete="off"
             maxLength={120}
             placeholder={t('newWorkspace.namePlaceholder')}
-            required={kind() === 'opfs'}
             disabled={busy()}
             value={name()}
             onInput={(e) => setName(e.currentTarget.value)}
@@ -183,7 +224,11 @@ export function NewWorkspaceDialog(props: { state: AppState; initialKind: Worksp
             aria-invalid={error() ? true : undefined}
           />
           <p id={ids.hint} class="field-hint">
-            {kind() === 'folder' ? t('newWorkspace.nameFromFolder') : kind() === 'zip' ? ft('import.nameHint') : ''}
+            {kind() === 'folder'
+              ? t('newWorkspace.nameFromFolder')
+              : kind() === 'zip'
+                ? ft('import.nameHint')
+                : t('newWorkspace.nameSuggested')}
           </p>
           <p id={ids.error} class="field-error" role="alert">
             {error()}

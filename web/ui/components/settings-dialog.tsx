@@ -31,6 +31,7 @@ import { formatBytes } from '../i18n/i18n';
 import type { AppState } from '../state/app-state';
 import { messageOf } from '../state/errors';
 import { Dialog } from './dialog';
+import { FilePick } from './file-pick';
 import './settings-dialog.css';
 import ModelTab from '../settings/providers/model-tab';
 
@@ -376,18 +377,14 @@ function TransferTab(props: { state: AppState }) {
         </button>
       </section>
       <section class="transfer-card">
-        <h3>
-          <label for={fileId}>{t('settings.import')}</label>
-        </h3>
+        <h3 id={fileId}>{t('settings.import')}</h3>
         <p class="field-hint">{t('settings.importHint')}</p>
-        <input
-          id={fileId}
-          type="file"
+        <FilePick
+          labelledBy={fileId}
+          button={t('common.chooseFile')}
+          none={t('common.noFileChosen')}
           accept="application/json,.json"
-          onChange={(e) => {
-            void doImport(e.currentTarget.files?.[0]);
-            e.currentTarget.value = '';
-          }}
+          onFile={(file) => void doImport(file)}
         />
         <Show when={review()}>
           {(r) => (

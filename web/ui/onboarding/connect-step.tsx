@@ -24,6 +24,20 @@ export function ConnectStep(props: {
   const ct = props.ct;
   const f = props.f;
   const setup = props.setup;
+  const windowUnknown = () => !setup.form().context_window.trim() && setup.window.lookup().state === 'unknown';
+  /** Where the window came from, or why it is asked for (Settings → Model's sentences). */
+  const windowSource = () => {
+    const o = setup.window.origin();
+    const l = setup.window.lookup();
+    if (setup.form().context_window.trim() && o?.kind === 'preset')
+      return ct('windowFromPreset', { source: o.source, date: o.as_of });
+    if (setup.form().context_window.trim() && o?.kind === 'server')
+      return ct('windowFromServer', { field: o.field, from: o.from });
+    if (l.state === 'looking') return ct('windowLooking');
+    if (windowUnknown() && l.state === 'unknown')
+      return l.reason === 'no-list' ? ct('windowRequiredCustom') : ct('windowRequired');
+    return '';
+  };
   const form = () => setup.form();
   const reportLine = (r: ConnectionReport) =>
     r.ok
@@ -74,14 +88,19 @@ export function ConnectStep(props: {
           id={f('window')}
           type="text"
           inputMode="numeric"
-          required
-          placeholder="128000"
-          aria-describedby={f('window-hint')}
+          required={windowUnknown()}
+          aria-describedby={`${f('window-hint')} ${f('window-source')}`}
           value={form().context_window}
-          onInput={(e) => setup.edit({ context_window: e.currentTarget.value.trim() })}
+          onInput={(e) => {
+            setup.edit({ context_window: e.currentTarget.value.trim() });
+            setup.window.typed(e.currentTarget.value);
+          }}
         />
         <p class="field-hint" id={f('window-hint')}>
           {t('ob.windowHint')}
+        </p>
+        <p class="field-hint" id={f('window-source')} aria-live="polite">
+          {windowSource()}
         </p>
       </div>
       <Show when={!findPreset(form().preset)}>

@@ -10,6 +10,7 @@ import type { AppState } from '../state/app-state';
 import { configFromForm, saveModelForm, testModelForm, type ProviderForm } from '../settings/providers/provider-form';
 import type { OnboardingTranslate } from './onboarding-strings';
 import { formForChoice, takesKey } from './setup-steps';
+import { createWindowFill, type WindowFill } from '../settings/providers/context-window';
 
 export interface SetupForm {
   form: Accessor<ProviderForm>;
@@ -25,6 +26,8 @@ export interface SetupForm {
   problem: Accessor<string>;
   setProblem(text: string): void;
   busy: Accessor<'test' | 'save' | null>;
+  /** The context window filled from the preset's table or the server's list (Settings → Model's own). */
+  window: WindowFill;
   /** The server's own model names, suggestions for the Model field. */
   models: Accessor<readonly string[]>;
   /** The Connect step opens: forget the last server's names; a server without a key is asked for its own now. */
@@ -44,6 +47,12 @@ export function createSetupForm(s: AppState, t: OnboardingTranslate): SetupForm 
   const [problem, setProblem] = createSignal('');
   const [busy, setBusy] = createSignal<'test' | 'save' | null>(null);
   const [copied, setCopied] = createSignal(false);
+  const windowFill = createWindowFill({
+    db: s.db,
+    form,
+    setWindow: (value) => setForm((cur) => ({ ...cur, context_window: value })),
+    typedKey: key,
+  });
   // A plain signal, not a resource: reading a loading resource would suspend the lazy chat view around this dialog.
   const [keyStored, setKeyStored] = createSignal(false);
   const recheckKey = async () => {
@@ -136,6 +145,7 @@ export function createSetupForm(s: AppState, t: OnboardingTranslate): SetupForm 
     problem,
     setProblem: (text) => void setProblem(text),
     busy,
+    window: windowFill,
     models,
     openConnect() {
       setModels([]);

@@ -25,6 +25,7 @@ import {
 import { codeOf, messageOf } from '../../state/errors';
 import type { AppState } from '../../state/app-state';
 import { browserModelText } from './strings';
+import { FilePick } from '../../components/file-pick';
 
 export interface BrowserModelSectionProps {
   state: AppState;
@@ -236,12 +237,16 @@ export function BrowserModelSection(props: BrowserModelSectionProps) {
           />
         </div>
         <div class="field">
-          <label for="browser-model-file">{t('addFile')}</label>
-          <input
+          <span class="field-label" id="browser-model-file-label">
+            {t('addFile')}
+          </span>
+          <FilePick
             id="browser-model-file"
-            type="file"
+            labelledBy="browser-model-file-label"
+            button={t('chooseFile')}
+            none={t('noFileChosen')}
             accept=".gguf"
-            onChange={(e) => void addFile(e.currentTarget.files?.[0])}
+            onFile={(file) => void addFile(file)}
           />
         </div>
         <Show when={estimate()}>

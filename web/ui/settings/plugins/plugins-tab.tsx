@@ -13,6 +13,7 @@ import { TryToolPanel } from './try-tool-panel';
 import { UninstallDialog } from './uninstall-dialog';
 import { UpdatePluginDialog } from './update-dialog';
 import './plugins.css';
+import { FilePick } from '../../components/file-pick';
 
 type Notice = { ok: boolean; text: string; code?: string };
 
@@ -95,18 +96,13 @@ export default function PluginsTab(props: { state: AppState }) {
     <div class="form plugins-tab">
       <p class="field-hint">{t('plugins.intro')}</p>
       <section class="transfer-card">
-        <h3>
-          <label for={fileId}>{t('plugins.import')}</label>
-        </h3>
-        <input
-          id={fileId}
-          type="file"
+        <h3 id={fileId}>{t('plugins.import')}</h3>
+        <FilePick
+          labelledBy={fileId}
+          button={t('common.chooseFile')}
+          none={t('common.noFileChosen')}
           accept=".zip,.hplugin.zip,application/zip"
-          onChange={(e) => {
-            const file = e.currentTarget.files?.[0];
-            e.currentTarget.value = '';
-            if (file) void file.arrayBuffer().then((b) => importBytes(new Uint8Array(b)), refused);
-          }}
+          onFile={(file) => void file.arrayBuffer().then((b) => importBytes(new Uint8Array(b)), refused)}
         />
         <Show when={notice()}>
           {(n) => (

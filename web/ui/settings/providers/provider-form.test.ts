@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../../core/page';
-import { configFromForm, emptyForm, formFromConfig, formFromPreset, parseExtraBody } from './provider-form';
+import {
+  configFromForm,
+  emptyForm,
+  formFromConfig,
+  formFromPreset,
+  parseExtraBody,
+  suggestKeyName,
+} from './provider-form';
 
 describe('the Model tab form', () => {
   it('turns a preset plus a model name into a valid config that round-trips through the form', () => {
@@ -52,5 +59,20 @@ describe('the Model tab form', () => {
     expect(config.protocol).toBe('my-service');
     expect(formFromConfig(config, null)).toMatchObject({ preset: 'custom', protocol: 'my-service' });
     expect(() => configFromForm({ ...emptyForm(), protocol: '', model: 'm1' })).toThrow(/At protocol/);
+  });
+});
+
+describe('suggestKeyName: the name a typed key is stored under when none was given', () => {
+  it("takes the preset's name, else one from the server's host", () => {
+    expect(suggestKeyName({ preset: 'deepseek', base_url: 'https://x.example' })).toBe('DEEPSEEK_API_KEY');
+    expect(suggestKeyName({ preset: 'custom', base_url: 'https://api.together.xyz/v1' })).toBe('TOGETHER_API_KEY');
+    expect(suggestKeyName({ preset: 'custom', base_url: 'https://my-llm.corp.example.com/v1' })).toBe(
+      'EXAMPLE_API_KEY',
+    );
+    expect(suggestKeyName({ preset: 'custom', base_url: 'http://127.0.0.1:8000/v1' })).toBe('LOCAL_API_KEY');
+    expect(suggestKeyName({ preset: 'ollama', base_url: 'http://localhost:11434/v1' })).toBe('LOCAL_API_KEY');
+    expect(suggestKeyName({ preset: 'custom', base_url: 'not a url' })).toBe('API_KEY');
+    // A name must start with a letter: a host that does not gives the plain name.
+    expect(suggestKeyName({ preset: 'custom', base_url: 'https://1password.example/v1' })).toBe('API_KEY');
   });
 });

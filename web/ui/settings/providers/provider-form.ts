@@ -82,6 +82,26 @@ export function formFromConfig(config: Record<string, unknown>, preset: string |
   };
 }
 
+/**
+ * A name to store a key under when the person types a key without one: the preset's own (OPENAI_API_KEY), else one
+ * from the server's host ("api.example.com" → EXAMPLE_API_KEY, a local address → LOCAL_API_KEY). Shown in the
+ * field, where the person may change it.
+ */
+export function suggestKeyName(form: Pick<ProviderForm, 'preset' | 'base_url'>): string {
+  const fromPreset = findPreset(form.preset)?.api_key_env;
+  if (fromPreset) return fromPreset;
+  const host = URL.canParse(form.base_url.trim()) ? new URL(form.base_url.trim()).hostname : null;
+  if (host === null) return 'API_KEY';
+  if (host === 'localhost' || /^[\d.]+$/.test(host) || host.startsWith('[')) return 'LOCAL_API_KEY';
+  const labels = host.split('.').filter((l) => l && l !== 'www' && l !== 'api');
+  const main = labels.length > 1 ? labels[labels.length - 2]! : (labels[0] ?? '');
+  const word = main
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  return word && /^[A-Z]/.test(word) ? `${word}_API_KEY` : 'API_KEY';
+}
+
 function numberField(text: string, field: string, integer: boolean): number | undefined {
   const t = text.trim();
   if (t === '') return undefined;
