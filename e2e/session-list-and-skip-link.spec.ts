@@ -2,7 +2,8 @@
 // own and Settings stays pinned below it (the element at its own centre); a session's name is cut with an ellipsis
 // and never runs into its time; "Skip to message box" is the first Tab stop; the workspaces and the sessions are one
 // Tab stop each (arrows move inside), so few stops come before the message box; axe finds nothing serious or
-// critical on the screen, light and dark. Screenshots (light, dark, zh, 390 px) go to e2e/.artifacts/issue-33/.
+// critical on the screen, light and dark; the model is named once. Screenshots (light, dark, zh, 390 px) go to
+// e2e/.artifacts/issue-33/.
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -208,6 +209,25 @@ it('has no serious or critical axe violations on the chat screen with the sessio
     await shoot(page, scheme);
   }
   await page.emulateMedia({ colorScheme: 'light' });
+});
+
+it('names the model once: in the composer, and under an answer only when another model gave it', async () => {
+  const { page } = app.browser;
+  const answer = page.getByRole('log', { name: 'Chat' }).getByText('Done.', { exact: true });
+  await answer.waitFor();
+  const modelUnderAnswers = page.getByRole('log', { name: 'Chat' }).locator('.msg-model');
+  expect(await modelUnderAnswers.count()).toBe(0);
+  const chip = page.getByRole('combobox', { name: 'Model' });
+  expect(await chip.textContent()).toContain('scripted-model');
+  await chip.click();
+  await page.getByLabel('Filter, or type a model name').fill('another-model');
+  await page.getByLabel('Filter, or type a model name').press('Enter');
+  await expect.poll(() => chip.textContent()).toContain('another-model');
+  await expect.poll(() => modelUnderAnswers.allTextContents()).toEqual(['scripted-model']);
+  await chip.click();
+  await page.getByLabel('Filter, or type a model name').fill('scripted-model');
+  await page.getByLabel('Filter, or type a model name').press('Enter');
+  await expect.poll(() => modelUnderAnswers.count()).toBe(0);
 });
 
 it('shows the list in Chinese and as a drawer at 390 px, with Settings still in view', async () => {
