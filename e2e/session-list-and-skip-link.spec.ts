@@ -10,7 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { configureModel, sendMessage, waitForTurnEnd } from './agent-steps';
 import { seriousViolations } from './axe';
-import { createPrivateWorkspace, openApp, useServedApp } from './harness';
+import { createFileThroughUi, createPrivateWorkspace, openApp, useServedApp } from './harness';
 import { startModelServer, type ModelServer } from './model-server';
 
 const ARTIFACTS = resolve(import.meta.dirname, '.artifacts', 'issue-33');
@@ -201,7 +201,11 @@ it('has no serious or critical axe violations on the chat screen with the sessio
   const { page } = app.browser;
   await row(page, TITLES.at(-1)!).click();
   await page.getByRole('heading', { level: 2, name: start(TITLES.at(-1)!) }).waitFor();
-  // The hours-old and the open rows both carry a time; a focused row shows its ⋯ instead.
+  // A file in the Files panel beside the chat: its tree row is on the screen too.
+  await createFileThroughUi(page, 'notes.txt', 'colour: red\n');
+  await page.keyboard.press('Escape');
+  await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem', { name: 'notes.txt', exact: true }).waitFor();
+  // The open row and the others all carry a time (the open one, focused, shows its ⋯ instead).
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForTimeout(300); // colour transitions
