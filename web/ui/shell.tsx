@@ -5,7 +5,7 @@ import { Sidebar, SidebarToggle } from './components/sidebar';
 import { Welcome } from './components/welcome';
 import { WorkspaceView } from './components/workspace-view';
 import { registerServiceWorker } from './pwa/register-service-worker';
-import { bindAppActions, installAppShortcuts } from './state/app-actions';
+import { bindAppActions, focusMessageBox, installAppShortcuts } from './state/app-actions';
 import type { AppState } from './state/app-state';
 import { layoutState } from './state/layout-state';
 
@@ -74,12 +74,23 @@ export function Shell(props: { state: AppState }) {
 
   return (
     <div class="shell" classList={{ 'sidebar-closed': !layout.sidebarOpen(), narrow: layout.narrow() }}>
+      {/* The first Tab stop: past the sidebar and the top bar, straight to where a person types (to the main
+          region when there is no message box: the welcome screen, a folder whose access is not granted yet). */}
+      <a
+        class="skip-link"
+        href="#main"
+        onClick={(e) => {
+          if (focusMessageBox()) e.preventDefault();
+        }}
+      >
+        {s.selected() ? s.t('layout.skipToMessage') : s.t('layout.skipToMain')}
+      </a>
       <Sidebar state={s} install={installOffer() ? install : null} />
       <Show when={layout.narrow() && layout.sidebarOpen()}>
         {/* A click beside the drawer closes it, as with any sheet over the content. */}
         <div class="drawer-backdrop" aria-hidden="true" onClick={() => layout.setSidebarOpen(false)} />
       </Show>
-      <main class="main" id="main">
+      <main class="main" id="main" tabIndex={-1}>
         {/* Keyed by id: switching workspaces resets the view; renaming one keeps its state. */}
         <Show
           when={s.selected()?.id}

@@ -14,6 +14,7 @@ import { createChatController } from './chat-controller';
 import { chatItems, keepUnchanged, type ChatItem } from './chat-model';
 import { ChatLog } from './chat-log';
 import { Composer } from './composer';
+import { ComposerModelContext } from './message-actions';
 import { ReadOnlyBanner } from './turn-notices';
 import { ChangesTab, SessionHeader } from './session-header';
 import { OfflineNote } from './offline-note';
@@ -128,17 +129,20 @@ export default function ChatView(props: {
         empty={items().length === 0 && !chat.live() && !chat.damaged() && !chat.failure() && !chat.interrupted()}
       />
       <ReadOnlyBanner chat={chat} ct={ct} />
-      <ChatLog
-        chat={chat}
-        items={items}
-        events={undoEvents}
-        ct={ct}
-        locale={s.locale()}
-        onDraft={setDraft}
-        onFork={fork}
-        onRecover={() => void recover()}
-        onRewind={(index, text) => setRewinding({ index, text })}
-      />
+      {/* The composer names the model; an answer names its own only when it was another (the model label once). */}
+      <ComposerModelContext.Provider value={() => chat.model() ?? settings.latest?.model?.config?.model ?? null}>
+        <ChatLog
+          chat={chat}
+          items={items}
+          events={undoEvents}
+          ct={ct}
+          locale={s.locale()}
+          onDraft={setDraft}
+          onFork={fork}
+          onRecover={() => void recover()}
+          onRewind={(index, text) => setRewinding({ index, text })}
+        />
+      </ComposerModelContext.Provider>
       <Show when={rewinding()}>
         {(r) => (
           <RewindDialog

@@ -1,13 +1,17 @@
 // The actions under a message: Copy (its Markdown source) on every message, Edit and Rewind to here on the person's,
-// Regenerate on the agent's, Fork from here on both; and, quietly, the model that answered. Shown on hover or focus,
+// Regenerate on the agent's, Fork from here on both; and, quietly, the model that answered when it is not the one the
+// composer shows (the model label once: an answer names its model only where it differs). Shown on hover or focus,
 // always on touch screens (chat.css). Edit, Regenerate and Rewind change the session, so they wait while a turn runs.
-import { Show, useContext } from 'solid-js';
+import { createContext, Show, useContext } from 'solid-js';
 import type { ChatController } from './chat-controller';
 import type { ChatTranslate } from './chat-i18n';
 import { CopyButton } from './copy-button';
 import { EditIcon, ForkIcon, RegenerateIcon } from './message-icons';
 import { RewindContext, RewindIcon } from './rewind-dialog';
 import { isPrompt } from './rewind-model';
+
+/** The model the composer shows (the next turn's), so an answer from that model need not name it again. */
+export const ComposerModelContext = createContext<() => string | null>(() => null);
 
 export function MessageActions(props: {
   chat: ChatController;
@@ -26,6 +30,7 @@ export function MessageActions(props: {
   // Actions that write the session: not while a turn runs, nor in a tab that only follows another tab's writing.
   const idle = () => props.index >= 0 && !props.chat.busy() && props.chat.role() === 'writer';
   const rewind = useContext(RewindContext);
+  const composerModel = useContext(ComposerModelContext);
   // Only a message the person typed can be rewound to (the harness's own user messages carry `_meta`).
   const rewindable = () =>
     props.role === 'user' && rewind !== undefined && idle() && isPrompt(props.chat.messages()[props.index]);
@@ -36,7 +41,7 @@ export function MessageActions(props: {
       role="group"
       aria-label={ct('msg.actions')}
     >
-      <Show when={props.model}>
+      <Show when={props.model && props.model !== composerModel()}>
         <span class="msg-model" title={ct('msg.model', { model: props.model! })}>
           {props.model}
         </span>

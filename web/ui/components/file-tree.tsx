@@ -88,13 +88,19 @@ export function FileTree(props: {
                   <span class="tree-twisty">{row().directory ? <ChevronIcon /> : null}</span>
                   {row().directory ? <FolderIcon /> : <FileIcon />}
                   <span class="file-name">{row().name}</span>
-                  <span class="file-meta" aria-hidden="true">
-                    {row().directory
-                      ? folder()?.status === 'loading' && row().expanded
-                        ? filesText(props.locale, 'tree.folderLoading')
-                        : ''
-                      : formatBytes(row().size, props.locale)}
-                  </span>
+                  {/* Drawn by CSS from data-meta: the size is not part of the row's name (its label, the file's
+                      name, is what a person says to a speech-input tool; axe's label-content-name-mismatch). */}
+                  <span
+                    class="file-meta"
+                    aria-hidden="true"
+                    data-meta={
+                      row().directory
+                        ? folder()?.status === 'loading' && row().expanded
+                          ? filesText(props.locale, 'tree.folderLoading')
+                          : ''
+                        : formatBytes(row().size, props.locale)
+                    }
+                  />
                 </span>
                 <Show
                   when={

@@ -2,6 +2,8 @@
 // panel, and the connection notes. Spread into web/ui/i18n/en.ts and zh.ts (zh is typed against en).
 
 export const layoutEn = {
+  'layout.skipToMessage': 'Skip to message box',
+  'layout.skipToMain': 'Skip to main content',
   'layout.toggleSidebar': 'Toggle sidebar',
   'layout.closeSidebar': 'Close sidebar',
   'layout.toggleFiles': 'Toggle files panel',
@@ -38,6 +40,8 @@ export const layoutEn = {
 } as const;
 
 export const layoutZh: Record<keyof typeof layoutEn, string> = {
+  'layout.skipToMessage': '跳到消息输入框',
+  'layout.skipToMain': '跳到主要内容',
   'layout.toggleSidebar': '显示/隐藏侧边栏',
   'layout.closeSidebar': '关闭侧边栏',
   'layout.toggleFiles': '显示/隐藏文件面板',

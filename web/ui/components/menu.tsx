@@ -39,6 +39,8 @@ export function MenuButton(props: {
   children: JSX.Element;
   class?: string;
   align?: 'start' | 'end';
+  /** -1 for a row action reached by ArrowRight from its row (roving-list.ts), not by Tab. */
+  tabIndex?: number;
 }) {
   const id = `menu-${createUniqueId()}`;
   const [open, setOpen] = createSignal(false);
@@ -71,6 +73,7 @@ export function MenuButton(props: {
         ref={(el) => (button = el)}
         type="button"
         class={props.class ?? 'icon-button'}
+        tabIndex={props.tabIndex}
         aria-label={props.label}
         title={props.label}
         aria-haspopup="menu"

@@ -10,6 +10,7 @@ import { ConfirmDialog } from './dialog';
 import { InlineRename } from './inline-rename';
 import { MoreIcon, SearchIcon } from './layout-icons';
 import { MenuButton } from './menu';
+import { rovingKeys, tabStop } from './roving-list';
 import {
   conversationText,
   groupSessions,
@@ -83,6 +84,17 @@ export function SessionList(props: { state: AppState }) {
       : s.sessions().map((session) => ({ session, updatedAt: session.updatedAt })),
   );
   const groups = createMemo(() => groupSessions(rows(), now()));
+  // The list is one Tab stop (roving-list.ts): the session last focused in it, else the open one, else the first.
+  const [remembered, setRemembered] = createSignal<string | null>(null);
+  const stop = createMemo(() =>
+    tabStop(
+      groups().flatMap((g) => g.items.map((r) => r.session.id)),
+      remembered(),
+      s.session(),
+    ),
+  );
+  let scroller!: HTMLDivElement;
+  const rowAction = (link: HTMLElement) => link.closest('li')?.querySelector<HTMLElement>('.session-row-menu') ?? null;
   const groupLabel = (g: SessionGroup<Row>) =>
     g.kind === 'today'
       ? t('sessions.today')
@@ -119,7 +131,14 @@ export function SessionList(props: { state: AppState }) {
               timer = setTimeout(() => setDebounced(query()), 150);
             }}
             onKeyDown={(e) => {
-              if (e.key === 'Escape' && query()) {
+              if (e.key === 'ArrowDown' && !e.altKey) {
+                // From the search to what it found, as in a combobox.
+                const first = scroller.querySelector<HTMLElement>('a.session-item');
+                if (first) {
+                  e.preventDefault();
+                  first.focus();
+                }
+              } else if (e.key === 'Escape' && query()) {
                 e.preventDefault();
                 e.stopPropagation();
                 setQuery('');
@@ -141,91 +160,109 @@ export function SessionList(props: { state: AppState }) {
         <p class="empty-hint">{t('sidebar.noSessions')}</p>
       </Show>
       {/* By position, not by object: a refreshed list (new records, same order) keeps its rows' DOM, so a
-          double-click that selects on its first click still lands on the same row. */}
-      <Index each={groups()}>
-        {(group) => (
-          <div class="session-group">
-            <h3 class="session-group-title">{groupLabel(group())}</h3>
-            <ul class="nav-list" role="list">
-              <Index each={group().items}>
-                {(row) => (
-                  <li class="session-row">
-                    <Show
-                      when={renaming() === row().session.id}
-                      fallback={
-                        <a
-                          href={`#w=${row().session.workspaceId}&s=${row().session.id}`}
-                          class="nav-item session-item"
-                          aria-current={s.session() === row().session.id ? 'page' : undefined}
-                          onClick={(e) => {
-                            e.preventDefault();
-                            selectSession(row().session.id);
-                          }}
-                          onDblClick={(e) => {
-                            e.preventDefault();
-                            setRenaming(row().session.id);
-                          }}
-                        >
-                          <span class="session-item-text">
-                            <span class="nav-label">{row().session.title}</span>
-                            <Show when={row().match?.snippet}>
-                              {(snippet) => (
-                                <span class="session-snippet" title={t('sessions.matchInContent')}>
-                                  {snippet()}
-                                </span>
-                              )}
-                            </Show>
-                          </span>
-                          {/* Out of the link's name: a session is named by its title alone (hover shows the date). */}
-                          <span
-                            class="session-time"
-                            aria-hidden="true"
-                            title={new Date(row().session.updatedAt).toLocaleString(locale())}
+          double-click that selects on its first click still lands on the same row. The groups scroll on their own,
+          under the search and above the sidebar's footer. */}
+      <div class="session-scroll" ref={(el) => (scroller = el)} onKeyDown={rovingKeys('a.session-item', rowAction)}>
+        <Index each={groups()}>
+          {(group) => (
+            <div class="session-group">
+              <h3 class="session-group-title">{groupLabel(group())}</h3>
+              <ul class="nav-list" role="list">
+                <Index each={group().items}>
+                  {(row) => (
+                    <li class="session-row">
+                      <Show
+                        when={renaming() === row().session.id}
+                        fallback={
+                          <a
+                            href={`#w=${row().session.workspaceId}&s=${row().session.id}`}
+                            class="nav-item session-item"
+                            data-session={row().session.id}
+                            aria-current={s.session() === row().session.id ? 'page' : undefined}
+                            tabIndex={stop() === row().session.id ? 0 : -1}
+                            onFocus={() => setRemembered(row().session.id)}
+                            onKeyDown={(e) => {
+                              if (e.key !== 'F2') return;
+                              e.preventDefault();
+                              setRenaming(row().session.id);
+                            }}
+                            onClick={(e) => {
+                              e.preventDefault();
+                              selectSession(row().session.id);
+                            }}
+                            onDblClick={(e) => {
+                              e.preventDefault();
+                              setRenaming(row().session.id);
+                            }}
                           >
-                            {relativeTime(row().session.updatedAt, now(), locale())}
-                          </span>
-                        </a>
-                      }
-                    >
-                      <InlineRename
-                        class="nav-item"
-                        value={row().session.title}
-                        label={t('sessions.title')}
-                        hint={t('sessions.renameHint')}
-                        maxLength={500}
-                        onSave={(title) => rename(row().session.id, title)}
-                        onDone={() => setRenaming(null)}
-                      />
-                    </Show>
-                    <Show when={renaming() !== row().session.id}>
-                      {/* The open session's delete is in its own menu in the top bar, where a running turn disables it. */}
-                      <MenuButton
-                        label={t('sessions.rowMenu', { title: row().session.title })}
-                        class="icon-button small session-row-menu"
-                        align="start"
-                        items={[
-                          { label: t('sessions.rename'), onSelect: () => setRenaming(row().session.id) },
-                          ...(s.session() === row().session.id
-                            ? []
-                            : [
-                                {
-                                  label: t('sessions.delete'),
-                                  danger: true,
-                                  onSelect: () => setDeleting(row().session),
-                                },
-                              ]),
-                        ]}
+                            <span class="session-item-text">
+                              <span class="nav-label">{row().session.title}</span>
+                              <Show when={row().match?.snippet}>
+                                {(snippet) => (
+                                  <span class="session-snippet" title={t('sessions.matchInContent')}>
+                                    {snippet()}
+                                  </span>
+                                )}
+                              </Show>
+                            </span>
+                            {/* Out of the link's name: a session is named by its title alone (hover shows the date). */}
+                            <span
+                              class="session-time"
+                              aria-hidden="true"
+                              title={new Date(row().session.updatedAt).toLocaleString(locale())}
+                            >
+                              {relativeTime(row().session.updatedAt, now(), locale())}
+                            </span>
+                          </a>
+                        }
                       >
-                        <MoreIcon />
-                      </MenuButton>
-                    </Show>
-                  </li>
-                )}
-              </Index>
-            </ul>
-          </div>
-        )}
-      </Index>
+                        <InlineRename
+                          class="nav-item"
+                          value={row().session.title}
+                          label={t('sessions.title')}
+                          hint={t('sessions.renameHint')}
+                          maxLength={500}
+                          onSave={(title) => rename(row().session.id, title)}
+                          onDone={() => {
+                            // Back to the row's link, the list's Tab stop, when the field had the focus.
+                            const id = row().session.id;
+                            const hadFocus = scroller.contains(document.activeElement);
+                            setRenaming(null);
+                            if (hadFocus) scroller.querySelector<HTMLElement>(`a[data-session="${id}"]`)?.focus();
+                          }}
+                        />
+                      </Show>
+                      <Show when={renaming() !== row().session.id}>
+                        {/* The open session's delete is in its own menu in the top bar, where a running turn disables it. */}
+                        <MenuButton
+                          label={t('sessions.rowMenu', { title: row().session.title })}
+                          class="icon-button small session-row-menu"
+                          tabIndex={-1}
+                          align="start"
+                          items={[
+                            { label: t('sessions.rename'), onSelect: () => setRenaming(row().session.id) },
+                            ...(s.session() === row().session.id
+                              ? []
+                              : [
+                                  {
+                                    label: t('sessions.delete'),
+                                    danger: true,
+                                    onSelect: () => setDeleting(row().session),
+                                  },
+                                ]),
+                          ]}
+                        >
+                          <MoreIcon />
+                        </MenuButton>
+                      </Show>
+                    </li>
+                  )}
+                </Index>
+              </ul>
+            </div>
+          )}
+        </Index>
+      </div>
       <Show when={deleting()}>
         {(session) => (
           <ConfirmDialog

@@ -1,13 +1,14 @@
 // The sidebar: workspaces, the selected workspace's sessions (search, grouped by day), settings. A column that
 // collapses (Toggle sidebar, Ctrl/Cmd+B) on wide screens; below 768 px a drawer over the content, closed by
 // default, closed again by choosing something, Escape or a click outside (the shell's backdrop).
-import { For, Show } from 'solid-js';
+import { createMemo, createSignal, For, Show } from 'solid-js';
 import type { Translate } from '../i18n/i18n';
 import { newSession, newWorkspace, openSettings, selectWorkspace, toggleSidebar } from '../state/app-actions';
 import type { AppState } from '../state/app-state';
 import { layoutState } from '../state/layout-state';
 import { FolderIcon, GearIcon, LockIcon, PlusIcon } from './icons';
 import { CloseIcon, DownloadIcon, NewChatIcon, SidebarIcon } from './layout-icons';
+import { rovingKeys, tabStop } from './roving-list';
 import { SessionList } from './session-list';
 
 /** The one "Toggle sidebar" button, at the start of the top bar. */
@@ -32,6 +33,15 @@ export function Sidebar(props: { state: AppState; install?: (() => void) | null 
   const s = props.state;
   const t = s.t;
   const layout = layoutState();
+  // The workspaces are one Tab stop, as the sessions are (roving-list.ts).
+  const [remembered, setRemembered] = createSignal<string | null>(null);
+  const stop = createMemo(() =>
+    tabStop(
+      s.workspaces().map((w) => w.id),
+      remembered(),
+      s.selected()?.id ?? null,
+    ),
+  );
   return (
     <nav
       id="sidebar"
@@ -64,7 +74,7 @@ export function Sidebar(props: { state: AppState; install?: (() => void) | null 
           {t('sidebar.workspaces')}
         </h2>
         <Show when={s.workspaces().length > 0} fallback={<p class="empty-hint">{t('sidebar.noWorkspaces')}</p>}>
-          <ul class="nav-list" role="list">
+          <ul class="nav-list workspace-list" role="list" onKeyDown={rovingKeys('a.nav-item')}>
             <For each={s.workspaces()}>
               {(w) => (
                 <li>
@@ -72,6 +82,8 @@ export function Sidebar(props: { state: AppState; install?: (() => void) | null 
                     href={`#w=${w.id}`}
                     class="nav-item"
                     aria-current={s.selected()?.id === w.id ? 'page' : undefined}
+                    tabIndex={stop() === w.id ? 0 : -1}
+                    onFocus={() => setRemembered(w.id)}
                     onClick={(e) => {
                       e.preventDefault();
                       selectWorkspace(w.id);

@@ -28,7 +28,15 @@ function closeDrawer() {
 
 function focusComposer() {
   // After the chat view has rendered the empty session.
-  requestAnimationFrame(() => document.querySelector<HTMLElement>('.composer textarea')?.focus());
+  requestAnimationFrame(() => focusMessageBox());
+}
+
+/** Focuses the composer's message box if it is on screen and enabled (the skip link's target); says whether it did. */
+export function focusMessageBox(): boolean {
+  const box = document.querySelector<HTMLTextAreaElement>('.composer textarea');
+  if (!box || box.disabled) return false;
+  box.focus();
+  return true;
 }
 
 /** A new session: none selected, so the next message starts one. */
