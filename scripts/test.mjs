@@ -5,9 +5,12 @@
 // cargo "test result: ok. N passed; M failed"), so the run closes on one plain "N passed, N failed" line.
 import { spawn } from 'node:child_process';
 
+// Steps in one inner list run side by side (typecheck and lint are each mostly one core; CI has two).
 const steps = [
-  ['typecheck', 'npm', ['run', '-s', 'typecheck']],
-  ['lint', 'npm', ['run', '-s', 'lint']],
+  [
+    ['typecheck', 'npm', ['run', '-s', 'typecheck']],
+    ['lint', 'npm', ['run', '-s', 'lint']],
+  ],
   ['rust tests', 'npm', ['run', '-s', 'test:rust']],
   ['example plugins', 'npm', ['run', '-s', 'plugins']],
   ['unit tests', 'npm', ['run', '-s', 'test:unit']],
@@ -64,18 +67,25 @@ function run(cmd, args) {
 
 const only = process.argv.slice(2);
 const started = Date.now();
-for (const [name, cmd, args] of steps) {
-  if (only.length && !only.includes(name.split(' ')[0])) continue;
+const runStep = async ([name, cmd, args]) => {
   const t0 = Date.now();
   console.log(`\n▶ ${name}`);
   const status = await run(cmd, args);
-  const secs = ((Date.now() - t0) / 1000).toFixed(1);
-  if (status !== 0) {
-    console.error(`\n✖ ${name} failed after ${secs}s (exit ${status})`);
-    console.log(`${totals.passed} passed, ${Math.max(totals.failed, 1)} failed`);
-    process.exit(1);
+  return { name, status, secs: ((Date.now() - t0) / 1000).toFixed(1) };
+};
+for (const entry of steps) {
+  const group = (Array.isArray(entry[0]) ? entry : [entry]).filter(
+    ([name]) => !only.length || only.includes(name.split(' ')[0]),
+  );
+  const results = await Promise.all(group.map(runStep));
+  for (const { name, status, secs } of results) {
+    if (status !== 0) {
+      console.error(`\n✖ ${name} failed after ${secs}s (exit ${status})`);
+      console.log(`${totals.passed} passed, ${Math.max(totals.failed, 1)} failed`);
+      process.exit(1);
+    }
+    console.log(`✔ ${name} (${secs}s)`);
   }
-  console.log(`✔ ${name} (${secs}s)`);
 }
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)}s.`);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
