@@ -161,9 +161,11 @@ it('makes the workspaces and the 14 sessions one Tab stop each, with arrows insi
   expect(sessionStops).toHaveLength(1); // the open session, nothing else of the list
   expect(sessionStops[0]!.startsWith(named(TITLES.at(-1)!))).toBe(true);
   const beforeMain = stops.indexOf('button: Toggle sidebar');
-  expect(beforeMain).toBeLessThanOrEqual(7);
+  // "Install app" is there only when Chromium offers to install (it did in CI, not always on a warm machine).
+  const install = stops.some((s) => s.startsWith('button: Install')) ? 1 : 0;
+  expect(beforeMain).toBeLessThanOrEqual(7 + install);
   expect(stops.slice(0, beforeMain)).toContain('button: Settings');
-  expect(stops.length).toBeLessThanOrEqual(20); // was 46 with these 14 sessions: every row's link and its ⋯
+  expect(stops.length).toBeLessThanOrEqual(20 + install); // was 46 with these 14 sessions: every row's link and its ⋯
   console.log(`Tab stops before the message box (${stops.length}): ${stops.join(' | ')}`);
 
   // Inside the list: arrows move, Home/End jump, ArrowRight reaches the row's ⋯ and ArrowLeft comes back.
